@@ -1,0 +1,234 @@
+/**
+ * The engine's entry point: text in, findings out.
+ *   parse → SourceDoc(s) → detect format → schema instance + model → schema check + rules → findings
+ * Pure: no file system, network, clock or editor API. Never throws on any input.
+ */
+import { parseDirectives, isDisabled, type Directives } from './directives';
+import { FORMATS, formatById } from './formats';
+import type { FormatSupport } from './formats/format';
+import { minimatch } from 'minimatch';
+import { buildInstance, checkInstance, type Instance, type SchemaIssue } from './schema/check';
+import { SchemaNav } from './schema/navigate';
+import { InstanceView } from './schema/view';
+import { isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
+import { RULES, ruleById } from './rules';
+import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
+import { parseJson } from './syntax/json';
+import type { SourceDoc, Syntax } from './syntax/sourcedoc';
+import { parseYaml } from './syntax/yaml';
+import { applyEdits, LineIndex } from './text';
+import type { Finding, Fix, Path, Severity, Span } from './types';
+
+export interface FileInput {
+  /** File path or URI path, for format associations and messages. */
+  path?: string;
+  text: string;
+  /** The editor's language id, when known (`yaml`, `json`, `shellscript`...). */
+  languageId?: string;
+}
+
+export interface DocAnalysis {
+  doc: SourceDoc;
+  format: FormatSupport<any> | undefined;
+  /** How the format was chosen, for hovers and `layout`. */
+  formatReason: string;
+  settings: EngineSettings;
+  nav: SchemaNav | undefined;
+  instance: Instance | undefined;
+  model: unknown;
+  issues: SchemaIssue[];
+}
+
+export interface FileAnalysis {
+  text: string;
+  lines: LineIndex;
+  syntax: Syntax;
+  directives: Directives;
+  docs: DocAnalysis[];
+  findings: Finding[];
+}
+
+/** Files larger than this are reported, not analysed. */
+export const MAX_TEXT = 8 * 1024 * 1024;
+
+export function syntaxOf(input: FileInput): Syntax {
+  const lang = input.languageId;
+  const path = (input.path ?? '').toLowerCase();
+  if (lang === 'json' || lang === 'jsonc' || path.endsWith('.json')) return 'json';
+  if (lang === 'yaml' || /\.ya?ml$/.test(path)) return 'yaml';
+  if (lang === 'shellscript' || path.endsWith('.sh')) return 'shell';
+  return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
+}
+
+export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
+  const text = input.text;
+  const lines = new LineIndex(text);
+  const syntax = syntaxOf(input);
+  const directives = parseDirectives(lines);
+  const settings = mergeSettings(base, directiveSettings(directives));
+  const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [] };
+  if (text.length > MAX_TEXT) {
+    result.findings.push({
+      code: 'parse-error',
+      severity: 'warning',
+      message: `This file is ${(text.length / 1048576).toFixed(1)} MB; files over ${MAX_TEXT / 1048576} MB are not analysed. Split it if it is a real config.`,
+      span: { start: 0, end: lines.lineEnd(0) },
+      fixes: [],
+    });
+    return result;
+  }
+  if (syntax === 'shell') return result;
+  const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : parseYaml(text, lines);
+  for (const doc of docs) {
+    const da = analyzeDoc(doc, input, directives, settings);
+    result.docs.push(da);
+    result.findings.push(...runRules(da));
+  }
+  result.findings = finalize(result.findings, directives, lines, settings);
+  return result;
+}
+
+function directiveSettings(d: Directives): EngineSettings {
+  const s: EngineSettings = { targetVersions: {} };
+  for (const { key, value } of d.settings) {
+    if (key === 'hardware') s.hardware = value;
+    else if (key === 'gpus_per_node' && /^\d+$/.test(value)) s.gpusPerNode = Number(value);
+    else if (key === 'nvlink_domain' && /^\d+$/.test(value)) s.nvlinkDomain = Number(value);
+    else if (key === 'accelerate' || key === 'deepspeed') s.targetVersions![key] = value;
+    else if (key === 'megatron_core') s.targetVersions!['megatron-core'] = value;
+  }
+  return s;
+}
+
+function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): { format?: FormatSupport<any>; reason: string } {
+  const forced = directives.settings.filter((s) => s.key === 'format').pop();
+  if (forced) {
+    if (isFormatId(forced.value)) return { format: formatById(forced.value), reason: `the directive \`shardwise: format=${forced.value}\`` };
+    return { reason: `the directive names an unknown format \`${forced.value}\`` };
+  }
+  const path = input.path;
+  if (path) {
+    for (const [glob, id] of Object.entries(settings.associations ?? {})) {
+      if (!isFormatId(id)) continue;
+      if (minimatch(path, glob, { dot: true, matchBase: !glob.includes('/') })) return { format: formatById(id), reason: `the association \`${glob}\` → \`${id}\`` };
+    }
+  }
+  let best: FormatSupport<any> | undefined;
+  let bestScore = 0;
+  for (const f of FORMATS) {
+    if (!f.syntaxes.includes(doc.syntax)) continue;
+    let score = 0;
+    try {
+      score = f.detect(doc);
+    } catch {
+      score = 0;
+    }
+    if (score > bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  return best ? { format: best, reason: 'its content' } : { reason: 'no known format matched its content' };
+}
+
+function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): DocAnalysis {
+  const { format, reason } = chooseFormat(doc, input, directives, settings);
+  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [] };
+  if (!format?.schema) return da;
+  const version = settings.targetVersions?.[format.tool];
+  da.nav = new SchemaNav(format.schema.json);
+  da.instance = buildInstance(doc.root, da.nav, version);
+  da.issues = checkInstance(da.instance, format.schema.validate, da.nav, version);
+  if (format.model) {
+    try {
+      da.model = format.model({ doc, instance: da.instance, view: new InstanceView(da.instance), settings });
+    } catch {
+      da.model = undefined;
+    }
+  }
+  return da;
+}
+
+function appliesTo(rule: Rule<any>, da: DocAnalysis): boolean {
+  if (rule.formats === 'all') return true;
+  return !!da.format && rule.formats.includes(da.format.id) && da.model !== undefined;
+}
+
+/** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. */
+export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of only ?? RULES) {
+    if (!appliesTo(rule, da)) continue;
+    const ctx: RuleContext<any> = {
+      doc: da.doc,
+      format: da.format?.id as FormatId,
+      tool: da.format?.toolName ?? 'the tool',
+      model: da.model,
+      settings: da.settings,
+      nav: da.nav,
+      issues: da.issues,
+      problems: [...da.doc.problems, ...(da.instance?.problems ?? [])],
+      version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
+      report: (r) => {
+        const f = toFinding(rule, da.doc, r);
+        if (f) findings.push(f);
+      },
+    };
+    try {
+      rule.check(ctx);
+    } catch {
+      // A rule bug must not take the other findings down with it.
+    }
+  }
+  return findings;
+}
+
+/** The span a report points at. */
+export function reportSpan(doc: SourceDoc, at: Path | Span, on: Report['on'] = 'key'): Span | undefined {
+  if (!Array.isArray(at)) return at as Span;
+  const path = at as Path;
+  if (path.length === 0) return { start: doc.span.start, end: doc.lines.lineEnd(doc.lines.position(doc.span.start).line) };
+  const entry = doc.entry(path);
+  const node = doc.node(path);
+  if (on === 'value' && node && node.span.end > node.span.start) return node.span;
+  if (on === 'entry' && entry) return entry.span;
+  if (entry) return entry.keySpan;
+  return node?.span;
+}
+
+function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report): Finding | undefined {
+  const span = reportSpan(doc, r.at, r.on);
+  if (!span) return undefined;
+  const fixes: Fix[] = [];
+  for (const spec of r.fixes ?? []) {
+    const fix = makeFix(doc, spec);
+    if (fix) fixes.push(fix);
+  }
+  return { code: rule.id, severity: r.severity ?? rule.severity, message: r.message, span, fixes };
+}
+
+/** Turns a fix's path edits into text edits; drops the fix if they cannot be made or do not apply cleanly. */
+export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
+  const edits = doc.edit(spec.edits);
+  if (!edits || edits.length === 0) return undefined;
+  try {
+    applyEdits(doc.text, edits);
+  } catch {
+    return undefined;
+  }
+  return { title: spec.title, edits, preferred: spec.preferred };
+}
+
+/** Applies suppressions and severity overrides; sorts by position. */
+function finalize(findings: Finding[], directives: Directives, lines: LineIndex, settings: EngineSettings): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (isDisabled(directives.disableFile, f.code)) continue;
+    const line = lines.position(f.span.start).line;
+    if (isDisabled(directives.disableLines.get(line), f.code)) continue;
+    const level = settings.rules?.[f.code] ?? settings.rules?.[ruleById(f.code)?.id ?? ''];
+    if (level === 'off') continue;
+    out.push(level ? { ...f, severity: level as Severity } : f);
+  }
+  return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));
+}

@@ -1,0 +1,40 @@
+/** Helpers for rules over Accelerate configs. */
+import type { Path } from '../../types';
+import type { AccelerateModel } from './format';
+
+/** Where a canonical path was written (falls back to the canonical path, e.g. for inserts). */
+export function src(m: AccelerateModel, path: Path): Path {
+  return m.view.source(path) ?? path;
+}
+
+export const PARALLEL_SIZES = ['dp_replicate', 'dp_shard', 'tp', 'cp', 'sp'] as const;
+export type ParallelDim = (typeof PARALLEL_SIZES)[number];
+
+export function pcKey(dim: ParallelDim): string {
+  return `parallelism_config_${dim}_size`;
+}
+
+/** The sizes of `parallelism_config` (1 where absent), or undefined when the section is empty. */
+export function parallelSizes(m: AccelerateModel): Record<ParallelDim, number> | undefined {
+  if (!m.hasSection('parallelism_config')) return undefined;
+  const out = {} as Record<ParallelDim, number>;
+  for (const d of PARALLEL_SIZES) {
+    const v = m.view.num(['parallelism_config', pcKey(d)]);
+    out[d] = v !== undefined && Number.isInteger(v) && v >= 1 ? v : 1;
+  }
+  return out;
+}
+
+export function total(sizes: Record<ParallelDim, number>): number {
+  return PARALLEL_SIZES.reduce((p, d) => p * sizes[d], 1);
+}
+
+/** Is FSDP (of this version) the distributed type? */
+export function isFsdp(m: AccelerateModel, version?: number): boolean {
+  return m.distributedType === 'FSDP' && (version === undefined || m.fsdpVersion === version);
+}
+
+/** FSDP's `fsdp_cpu_ram_efficient_loading` as the launcher exports it (default true). */
+export function ramEfficientLoading(m: AccelerateModel): boolean {
+  return m.view.bool(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']) ?? true;
+}

@@ -1,0 +1,27 @@
+/**
+ * cp-sp-exclusive: context parallelism and sequence parallelism both enabled.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'cp-sp-exclusive',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`parallelism_config_cp_size` and `parallelism_config_sp_size` both above 1.',
+    why: 'Context parallelism (FSDP2 ring attention) and DeepSpeed\'s ALST/Ulysses sequence parallelism split the sequence in two incompatible ways; since accelerate 1.13 the combination is rejected ("Context Parallelism (CP) and Sequence Parallelism (SP) are mutually exclusive"). Pick one.',
+    bad: 'distributed_type: DEEPSPEED\nnum_processes: 4\nparallelism_config:\n  parallelism_config_cp_size: 2\n  parallelism_config_sp_size: 2\n',
+    good: 'distributed_type: DEEPSPEED\nnum_processes: 4\nparallelism_config:\n  parallelism_config_dp_shard_size: 2\n  parallelism_config_sp_size: 2\n',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const sizes = parallelSizes(m);
+    if (!sizes || sizes.cp <= 1 || sizes.sp <= 1) return;
+    ctx.report({
+      at: src(m, ['parallelism_config', pcKey('sp')]),
+      message: `Context parallelism (cp ${sizes.cp}) and sequence parallelism (sp ${sizes.sp}) cannot be combined: accelerate stops ("mutually exclusive"). Keep \`cp_size\` with FSDP2, or \`sp_size\` with DeepSpeed, and set the other to 1.`,
+    });
+  },
+});

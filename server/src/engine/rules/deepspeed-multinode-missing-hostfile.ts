@@ -1,0 +1,31 @@
+/**
+ * deepspeed-multinode-missing-hostfile: a multi-node DeepSpeed launch through pdsh/MPI without a hostfile.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'deepspeed-multinode-missing-hostfile',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'Multi-node DeepSpeed with a launcher other than `standard` and no `deepspeed_hostfile`.',
+    why: 'With `deepspeed_multinode_launcher` `pdsh` (the default), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None" and finds no hosts. `standard` uses torchrun on every node instead and needs no hostfile.',
+    bad: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n',
+    good: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n  deepspeed_multinode_launcher: standard\n',
+    fix: 'Sets `deepspeed_multinode_launcher: standard` (torchrun on each node).',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.distributedType !== 'DEEPSPEED' || m.numMachines <= 1) return;
+    const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
+    if (launcher === 'standard' || m.view.has(['deepspeed_config', 'deepspeed_hostfile'])) return;
+    const launcherAt = src(m, ['deepspeed_config', 'deepspeed_multinode_launcher']);
+    ctx.report({
+      at: m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? launcherAt : src(m, ['num_machines']),
+      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`: the runner is started with \`--hostfile None\` and finds no hosts. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
+      fixes: [{ title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
+    });
+  },
+});

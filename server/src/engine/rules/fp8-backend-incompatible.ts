@@ -1,0 +1,42 @@
+/**
+ * fp8-backend-incompatible: an FP8 backend combined with a setup it does not support.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { ramEfficientLoading, src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'fp8-backend-incompatible',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'An FP8 backend with a setup it does not support: MS-AMP with FSDP or ZeRO-3, torchao with FSDP CPU-RAM-efficient loading.',
+    why: 'Accelerate stops at startup for these: "`accelerate` + `MS-AMP` + `FSDP` is not supported", "MS-AMP is not supported for ZeRO Stage 3", and "torchao with FSDP2 and cpu_ram_efficient_loading is not supported". The last one bites silently configured files: FSDP\'s launcher turns efficient loading on when the key is absent.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\nfp8_config:\n  backend: AO\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_cpu_ram_efficient_loading: false\nfp8_config:\n  backend: AO\n',
+    fix: 'Sets `fsdp_cpu_ram_efficient_loading: false` for torchao.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.mixedPrecision !== 'fp8') return;
+    const backend = m.view.str(['fp8_config', 'backend']);
+    if (!backend) return;
+    const at = src(m, ['fp8_config', 'backend']);
+    if (backend === 'MSAMP' && m.distributedType === 'FSDP') {
+      ctx.report({ at, on: 'value', message: 'MS-AMP does not work with FSDP: accelerate stops ("`accelerate` + `MS-AMP` + `FSDP` is not supported"). Use DeepSpeed (stage 0–2) with MS-AMP, or Transformer Engine (`TE`) / torchao (`AO`) with FSDP.' });
+    }
+    if (backend === 'MSAMP' && m.distributedType === 'DEEPSPEED' && m.view.get(['deepspeed_config', 'zero_stage']) === 3) {
+      ctx.report({ at, on: 'value', message: 'MS-AMP does not work with ZeRO stage 3: accelerate stops ("MS-AMP is not supported for ZeRO Stage 3"). Use stage 0, 1 or 2, or another FP8 backend.' });
+    }
+    if (backend === 'AO' && m.distributedType === 'FSDP' && ramEfficientLoading(m)) {
+      const explicit = m.view.has(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']);
+      const loadAt = src(m, ['fsdp_config', 'fsdp_cpu_ram_efficient_loading']);
+      ctx.report({
+        at: explicit ? loadAt : at,
+        on: explicit ? 'value' : 'key',
+        message: `torchao FP8 with FSDP cannot use CPU-RAM-efficient loading, which is ${explicit ? 'on here' : 'on by default for FSDP launches'}: accelerate stops ("torchao with FSDP2 and cpu_ram_efficient_loading is not supported"). Set \`fsdp_cpu_ram_efficient_loading: false\`.`,
+        fixes: [{ title: 'Set `fsdp_cpu_ram_efficient_loading: false`', edits: [{ op: 'set', path: loadAt, value: false }], preferred: true }],
+      });
+    }
+  },
+});

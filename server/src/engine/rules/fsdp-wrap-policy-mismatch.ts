@@ -1,0 +1,40 @@
+/**
+ * fsdp-wrap-policy-mismatch: wrap settings that the chosen auto-wrap policy never reads.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { code } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'fsdp-wrap-policy-mismatch',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
+    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored and the model is wrapped as one unit, so every step gathers all parameters at once.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
+    fix: 'Sets the policy that reads the key.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.distributedType !== 'FSDP') return;
+    const policy = m.view.str(['fsdp_config', 'fsdp_auto_wrap_policy']);
+    const policyPath = src(m, ['fsdp_config', 'fsdp_auto_wrap_policy']);
+    const pairs: [string, string][] = [
+      ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
+      ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
+    ];
+    for (const [key, needs] of pairs) {
+      if (!m.view.has(['fsdp_config', key]) || policy === needs) continue;
+      // The other pair member may be what the policy reads; only flag keys with no reader.
+      const current = policy ? code(`fsdp_auto_wrap_policy: ${policy}`) : 'no `fsdp_auto_wrap_policy` (so `NO_WRAP`)';
+      ctx.report({
+        at: src(m, ['fsdp_config', key]),
+        message: `\`${key}\` is only read by \`${needs}\`, and this config has ${current}: the value is ignored${policy === 'NO_WRAP' || !policy ? ' and the whole model is one FSDP unit, gathered in full at every step' : ''}. Set \`fsdp_auto_wrap_policy: ${needs}\` or remove the key.`,
+        fixes: [{ title: `Set \`fsdp_auto_wrap_policy: ${needs}\``, edits: [{ op: 'set', path: policyPath, value: needs }], preferred: true }],
+      });
+    }
+  },
+});

@@ -1,0 +1,44 @@
+/**
+ * fsdp1-reshard-after-forward-ignored: under FSDP1, `fsdp_reshard_after_forward` is not what
+ * decides the sharding strategy.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { isFsdp, src } from '../formats/accelerate/helpers';
+import { code } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'fsdp1-reshard-after-forward-ignored',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'FSDP1 with `fsdp_reshard_after_forward` (the FSDP2 key) instead of `fsdp_sharding_strategy`.',
+    why: 'For FSDP1 the launcher always exports `fsdp_sharding_strategy` (default `FULL_SHARD`) and the plugin reads it first, so `fsdp_reshard_after_forward: SHARD_GRAD_OP` (what the questionnaire writes for FSDP1) runs as `FULL_SHARD`. A boolean there means nothing to FSDP1.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 1\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 1\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n',
+    fix: 'Renames the key to `fsdp_sharding_strategy`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (!isFsdp(m, 1)) return;
+    const value = m.view.get(['fsdp_config', 'fsdp_reshard_after_forward']);
+    if (value === undefined) return;
+    const at = src(m, ['fsdp_config', 'fsdp_reshard_after_forward']);
+    if (m.view.has(['fsdp_config', 'fsdp_sharding_strategy'])) {
+      ctx.report({ at, message: 'Under FSDP1 `fsdp_reshard_after_forward` is ignored: `fsdp_sharding_strategy` decides. Remove it to avoid confusion.', fixes: [{ title: 'Remove `fsdp_reshard_after_forward`', edits: [{ op: 'remove', path: at }], preferred: true }] });
+      return;
+    }
+    if (typeof value === 'boolean') {
+      ctx.report({
+        at,
+        message: `\`fsdp_reshard_after_forward: ${value}\` is an FSDP2 setting; this config runs FSDP1 (\`fsdp_version\` ${m.view.has(['fsdp_config', 'fsdp_version']) ? 'is 1' : 'defaults to 1'}), which uses \`fsdp_sharding_strategy\` and runs \`FULL_SHARD\`. Set \`fsdp_version: 2\`, or use \`fsdp_sharding_strategy\`.`,
+      });
+      return;
+    }
+    ctx.report({
+      at,
+      message: `Under FSDP1 the launcher always exports \`fsdp_sharding_strategy\` (default \`FULL_SHARD\`) and it wins, so ${code(value)} here is ignored and the run uses \`FULL_SHARD\`. Write it as \`fsdp_sharding_strategy\`.`,
+      fixes: [{ title: 'Rename to `fsdp_sharding_strategy`', edits: [{ op: 'rename', path: at, key: 'fsdp_sharding_strategy' }], preferred: true }],
+    });
+  },
+});

@@ -1,0 +1,90 @@
+/**
+ * fsdp2-unsupported-key: FSDP1-only keys and values under `fsdp_version: 2`.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { isFsdp, src } from '../formats/accelerate/helpers';
+import type { PathEdit } from '../syntax/sourcedoc';
+import type { Severity } from '../types';
+import { code } from './helpers';
+import { defineRule, type FixSpec } from './rule';
+
+/** FSDP1 sharding strategy → FSDP2 `reshard_after_forward` (as `accelerate to-fsdp2` maps it). */
+export const RESHARD: Record<string, boolean> = { FULL_SHARD: true, HYBRID_SHARD: true, SHARD_GRAD_OP: false, HYBRID_SHARD_ZERO2: false, NO_SHARD: false };
+const STRATEGY_BY_NUMBER = ['FULL_SHARD', 'SHARD_GRAD_OP', 'NO_SHARD', 'HYBRID_SHARD', 'HYBRID_SHARD_ZERO2'];
+
+const FSDP1_ONLY: Record<string, { severity: Severity; why: string }> = {
+  fsdp_backward_prefetch: { severity: 'warning', why: 'FSDP2 has no backward-prefetch setting; accelerate warns and drops it' },
+  fsdp_forward_prefetch: { severity: 'warning', why: 'forward prefetch is not implemented for FSDP2; the value is dropped' },
+  fsdp_use_orig_params: { severity: 'information', why: 'FSDP2 always uses the original parameters; the key is obsolete' },
+  fsdp_sync_module_states: { severity: 'information', why: 'FSDP2 needs no module-state broadcast; the key is obsolete' },
+};
+
+export default defineRule<AccelerateModel>({
+  id: 'fsdp2-unsupported-key',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'FSDP1-only keys or values under `fsdp_version: 2`.',
+    why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT`. Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n',
+    fix: 'Replaces `fsdp_sharding_strategy` with the equivalent `fsdp_reshard_after_forward`, converts a strategy name in `fsdp_reshard_after_forward` to its boolean, switches `LOCAL_STATE_DICT` to `SHARDED_STATE_DICT`, and removes the obsolete keys.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (!isFsdp(m, 2)) return;
+    const v = m.view;
+    const reshardPath = ['fsdp_config', 'fsdp_reshard_after_forward'];
+    const strategy = v.get(['fsdp_config', 'fsdp_sharding_strategy']);
+    if (strategy !== undefined) {
+      const name = typeof strategy === 'number' ? STRATEGY_BY_NUMBER[strategy - 1] : String(strategy).toUpperCase();
+      const reshard = RESHARD[name];
+      const at = src(m, ['fsdp_config', 'fsdp_sharding_strategy']);
+      const fixes: FixSpec[] = [];
+      if (v.has(reshardPath)) fixes.push({ title: 'Remove `fsdp_sharding_strategy`', edits: [{ op: 'remove', path: at }], preferred: true });
+      else if (reshard !== undefined) fixes.push({ title: `Replace with \`fsdp_reshard_after_forward: ${reshard}\``, edits: migrate(at, reshard), preferred: true });
+      ctx.report({
+        at,
+        message: `FSDP2 ignores \`fsdp_sharding_strategy\` (it is an FSDP1 setting)${reshard === false ? `, so ${code(name)} silently becomes full resharding after forward, with more all-gathers than you asked for` : ''}. Use \`fsdp_reshard_after_forward\`${reshard !== undefined ? `: \`${reshard}\` is the FSDP2 equivalent of ${code(name)}` : ''}.`,
+        fixes,
+      });
+    }
+    const reshardValue = v.get(reshardPath);
+    if (typeof reshardValue === 'string' && !/^(true|false|yes|no|1|0|on|off|y|n|t|f)$/i.test(reshardValue)) {
+      const name = reshardValue.toUpperCase();
+      const at = src(m, reshardPath);
+      const b = RESHARD[name];
+      ctx.report({
+        at,
+        on: 'value',
+        severity: 'error',
+        message: `Under FSDP2 \`fsdp_reshard_after_forward\` is a boolean; the FSDP1 strategy name ${code(reshardValue)} fails ("invalid truth value"). ${b !== undefined ? `Write \`${b}\`, the FSDP2 equivalent of ${code(name)}.` : 'Write `true` (reshard, like FULL_SHARD) or `false` (keep, like SHARD_GRAD_OP).'}`,
+        fixes: b !== undefined ? [{ title: `Write \`${b}\``, edits: [{ op: 'set', path: at, value: b }], preferred: true }] : [],
+      });
+    }
+    if (String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase() === 'LOCAL_STATE_DICT') {
+      const at = src(m, ['fsdp_config', 'fsdp_state_dict_type']);
+      ctx.report({
+        at,
+        on: 'value',
+        severity: 'error',
+        message: 'FSDP2 has no `LOCAL_STATE_DICT`: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use `SHARDED_STATE_DICT` (one file per rank, the fast choice) or `FULL_STATE_DICT`.',
+        fixes: [{ title: 'Change to `SHARDED_STATE_DICT`', edits: [{ op: 'set', path: at, value: 'SHARDED_STATE_DICT' }], preferred: true }],
+      });
+    }
+    for (const [key, info] of Object.entries(FSDP1_ONLY)) {
+      if (!v.has(['fsdp_config', key])) continue;
+      const at = src(m, ['fsdp_config', key]);
+      ctx.report({
+        at,
+        severity: info.severity,
+        message: `\`${key}\` is an FSDP1 setting: under \`fsdp_version: 2\` ${info.why}. Remove it.`,
+        fixes: [{ title: `Remove \`${key}\``, edits: [{ op: 'remove', path: at }], preferred: true }],
+      });
+    }
+  },
+});
+
+function migrate(at: readonly (string | number)[], reshard: boolean): PathEdit[] {
+  return [{ op: 'rename', path: at, key: 'fsdp_reshard_after_forward' }, { op: 'set', path: at, value: reshard }];
+}

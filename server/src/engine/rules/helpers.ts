@@ -1,0 +1,84 @@
+/** Small helpers shared by rules: naming paths in messages, classifying schema issues. */
+import { code } from '../schema/navigate';
+import type { SchemaIssue } from '../schema/check';
+import type { Deprecation, JsonSchema } from '../schema/types';
+import { resolvePlain } from '../syntax/scalars';
+import type { Node, ScalarNode } from '../syntax/tree';
+import type { Path } from '../types';
+import type { RuleContext } from './rule';
+
+export { code };
+
+/** `key` for a top-level path, `section.key` for a nested one, `key[2]` for an item. */
+export function pathLabel(path: Path): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
+  return '`' + out + '`';
+}
+
+export function lastKey(path: Path): string {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
+  return '';
+}
+
+/** How a YAML 1.1 reading of a plain scalar betrays what was meant, if it does. */
+export type Trap =
+  | { kind: 'quote'; text: string; read: unknown }
+  | { kind: 'number'; text: string; number: number }
+  | { kind: 'tuple'; text: string; items: unknown[] };
+
+export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: 'invalid-value' }>): Trap | undefined {
+  if (ctx.doc.syntax !== 'yaml' || !ctx.nav) return undefined;
+  const node = ctx.doc.node(issue.path);
+  if (!node || node.kind !== 'scalar' || node.style !== 'plain' || node.tag || node.aliased) return undefined;
+  const text = node.raw.trim();
+  const schema = issue.schema;
+  const norm = (s: string): string => (schema?.['x-normalize'] === 'upper' ? s.toUpperCase() : schema?.['x-normalize'] === 'lower' ? s.toLowerCase() : s);
+  if (typeof node.value !== 'string' && ctx.nav.matches(schema, norm(text))) return { kind: 'quote', text, read: node.value };
+  if (typeof node.value === 'string') {
+    if (/^[-+]?(\d[\d_]*)?\.?\d*[eE][-+]?\d+$/.test(text)) {
+      const n = Number(text.replace(/_/g, ''));
+      if (Number.isFinite(n) && ctx.nav.matches(schema, n)) return { kind: 'number', text, number: n };
+    }
+    const tuple = /^\((.*)\)$/.exec(text);
+    if (tuple) {
+      const items = tuple[1].split(',').map((s) => s.trim()).filter((s) => s !== '').map((s) => resolvePlain(s));
+      if (ctx.nav.matches(schema, items)) return { kind: 'tuple', text, items };
+    }
+  }
+  return undefined;
+}
+
+/** The deprecation that explains an invalid value (an old spelling of an allowed one), if any. */
+export function deprecatedValue(schema: JsonSchema | undefined, value: unknown, written: unknown): { value: string; dep: Deprecation } | undefined {
+  const table = schema?.['x-deprecated-values'];
+  if (!table) return undefined;
+  for (const v of [written, value]) {
+    const key = typeof v === 'string' ? v : JSON.stringify(v);
+    if (key !== undefined && Object.prototype.hasOwnProperty.call(table, key)) return { value: key, dep: table[key] };
+  }
+  return undefined;
+}
+
+export function scalarText(node: ScalarNode): string {
+  return node.raw || String(node.value);
+}
+
+/** Visits every written key whose schema is known: (source path, schema, node). */
+export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSchema, node: Node, section: JsonSchema) => void): void {
+  const nav = ctx.nav;
+  if (!nav || !ctx.doc.root) return;
+  const rootValue = ctx.doc.value([]);
+  const go = (node: Node, schema: JsonSchema | undefined, path: Path, depth: number): void => {
+    if (!schema || depth > 16 || node.kind !== 'map') return;
+    for (const e of node.entries) {
+      if (e.merged) continue;
+      const childRaw = nav.child(schema, nav.canonicalKey(schema, e.key, ctx.version), ctx.version);
+      const child = nav.resolve(childRaw, undefined);
+      if (!child || !schema.properties) continue;
+      visit([...path, e.key], child, e.value, schema);
+      go(e.value, child, [...path, e.key], depth + 1);
+    }
+  };
+  go(ctx.doc.root, nav.resolve(nav.root, rootValue), [], 0);
+}

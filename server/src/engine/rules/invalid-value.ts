@@ -1,0 +1,53 @@
+/**
+ * invalid-value: a value of the wrong type, outside its range, or not among the allowed names.
+ */
+import { closest } from '../suggest';
+import { code, deprecatedValue, pathLabel, yamlTrap } from './helpers';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'invalid-value',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
+    bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
+    good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
+    fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
+  },
+  check(ctx) {
+    if (!ctx.nav) return;
+    for (const issue of ctx.issues) {
+      if (issue.kind !== 'invalid-value') continue;
+      const node = ctx.doc.node(issue.path);
+      if (!node || yamlTrap(ctx, issue)) continue;
+      const written = node.kind === 'scalar' ? node.value : issue.value;
+      if (deprecatedValue(issue.schema, issue.value, written)) continue;
+      const expected = ctx.nav.describe(issue.schema);
+      const shown = node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      const fixes: FixSpec[] = [];
+      let advice = '';
+      const allowed = ctx.nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
+      if (typeof issue.value === 'string' && allowed.length) {
+        const near = closest(issue.value, allowed);
+        if (near.length) {
+          advice = ` Did you mean ${near.map(code).join(' or ')}?`;
+          near.forEach((v, i) => fixes.push({ title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], preferred: i === 0 && near.length === 1 }));
+        }
+      }
+      if (Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
+        const joined = (issue.value as string[]).join(',');
+        advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
+        fixes.push({ title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], preferred: true });
+      }
+      const effect = issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it.`;
+      ctx.report({
+        at: issue.path,
+        on: 'value',
+        message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${advice}`,
+        fixes,
+      });
+    }
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * irrelevant-section: a section the chosen `distributed_type` never reads.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { code } from './helpers';
+import { defineRule } from './rule';
+
+/** `parallelism_config` is left to parallelism-requires-fsdp2, which knows when it matters. */
+const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpirun_config', 'fp8_config'];
+
+export default defineRule<AccelerateModel>({
+  id: 'irrelevant-section',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'A section that the chosen `distributed_type` (or precision) never reads.',
+    why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently. Usually the type was changed and the old section left behind, or the type is not the one intended.',
+    bad: 'distributed_type: MULTI_GPU\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
+    fix: 'Removes the section.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const dt = m.distributedType;
+    if (m.sagemaker || !dt || !ctx.nav) return;
+    const root = ctx.nav.resolve(ctx.nav.root, ctx.doc.value([]));
+    for (const section of SECTIONS) {
+      if (!m.hasSection(section)) continue;
+      const at = src(m, [section]);
+      if (section === 'fp8_config') {
+        if (m.mixedPrecision !== 'fp8') {
+          ctx.report({
+            at,
+            message: `\`fp8_config\` is only read with \`mixed_precision: fp8\`, and this file has ${m.mixedPrecision ? code(`mixed_precision: ${m.mixedPrecision}`) : 'no `mixed_precision`'}: none of these FP8 settings apply. Set \`mixed_precision: fp8\` or remove the section.`,
+            fixes: [{ title: 'Remove `fp8_config`', edits: [{ op: 'remove', path: at }] }],
+          });
+        }
+        continue;
+      }
+      const schema = ctx.nav.resolve(ctx.nav.child(root, section));
+      const applies = schema?.['x-applies-to'];
+      if (!applies || applies.includes(dt)) continue;
+      ctx.report({
+        at,
+        message: `\`${section}\` is not read with \`distributed_type: ${dt}\` (only with ${applies.map(code).join(', ')}): every setting in it is ignored. Remove it, or change \`distributed_type\` if this section is what you meant to use.`,
+        fixes: [{ title: `Remove \`${section}\``, edits: [{ op: 'remove', path: at }] }],
+      });
+    }
+  },
+});

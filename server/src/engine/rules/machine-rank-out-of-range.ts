@@ -1,0 +1,28 @@
+/**
+ * machine-rank-out-of-range: `machine_rank` is not below `num_machines`.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'machine-rank-out-of-range',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`machine_rank` is not between 0 and `num_machines - 1`.',
+    why: 'The rank goes straight to torchrun as `--node_rank`; a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever.',
+    bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+    good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 1\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.sagemaker || !m.view.has(['machine_rank']) || !Number.isInteger(m.machineRank) || !Number.isInteger(m.numMachines)) return;
+    if (m.machineRank >= 0 && m.machineRank < m.numMachines) return;
+    ctx.report({
+      at: src(m, ['machine_rank']),
+      on: 'value',
+      message: `\`machine_rank: ${m.machineRank}\` is out of range for \`num_machines: ${m.numMachines}\`: ranks run from 0 to ${m.numMachines - 1}, so this machine never joins the rendezvous and the job hangs. Number the machines 0 to ${m.numMachines - 1}.`,
+    });
+  },
+});

@@ -1,0 +1,29 @@
+/**
+ * missing-distributed-type: an Accelerate config without `distributed_type`.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { code } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'missing-distributed-type',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'The config has no `distributed_type`.',
+    why: 'Since accelerate 0.34 the type is mandatory: loading stops with "A `distributed_type` must be specified in the config file." It also decides which sections the launcher reads at all.',
+    bad: 'num_processes: 8\nmixed_precision: bf16\n',
+    good: 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n',
+    fix: 'Adds `distributed_type`, guessed from the sections present (FSDP, DeepSpeed, Megatron-LM) or the process count.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.view.has(['distributed_type'])) return;
+    const guess = m.sagemaker ? 'DATA_PARALLEL' : m.hasSection('fsdp_config') ? 'FSDP' : m.hasSection('deepspeed_config') ? 'DEEPSPEED' : m.hasSection('megatron_lm_config') ? 'MEGATRON_LM' : (m.numProcesses ?? 1) > 1 ? 'MULTI_GPU' : 'NO';
+    ctx.report({
+      at: ctx.doc.node(['distributed_type']) ? ['distributed_type'] : [],
+      message: `This Accelerate config has no \`distributed_type\`: accelerate refuses to load it ("A \`distributed_type\` must be specified"). Add one; from the rest of the file it looks like ${code(guess)}.`,
+      fixes: [{ title: `Add \`distributed_type: ${guess}\``, edits: [{ op: 'set', path: ['distributed_type'], value: guess }], preferred: true }],
+    });
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * missing-key-prefix: a key of a section whose keys must carry the section's prefix
+ * (`parallelism_config_`, `megatron_lm_`), written without it.
+ */
+import { code, pathLabel } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'missing-key-prefix',
+  severity: 'warning',
+  formats: 'all',
+  docs: {
+    summary: 'A `parallelism_config` or `megatron_lm_config` key written without its required prefix.',
+    why: 'The launcher adds the `fsdp_` prefix to bare FSDP keys, but not the `parallelism_config_` or `megatron_lm_` prefix: `tp_size: 2` under `parallelism_config` is passed on as an argument nobody reads, and the run silently uses a tensor-parallel size of 1.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
+    fix: 'Adds the prefix.',
+  },
+  check(ctx) {
+    for (const issue of ctx.issues) {
+      if (issue.kind !== 'unknown-key') continue;
+      const prefix = issue.section?.['x-required-prefix'];
+      if (!prefix || issue.key.startsWith(prefix)) continue;
+      const full = prefix + issue.key;
+      if (!issue.section?.properties?.[full]) continue;
+      const section = pathLabel(issue.path.slice(0, -1));
+      ctx.report({
+        at: issue.path,
+        message: `${code(issue.key)} is ignored: keys in ${section} must be written with the ${code(prefix)} prefix (the launcher does not add it), so this setting never reaches ${ctx.tool}. Write ${code(full)}.`,
+        fixes: [{ title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], preferred: true }],
+      });
+    }
+  },
+});

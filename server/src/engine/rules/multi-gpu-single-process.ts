@@ -1,0 +1,44 @@
+/**
+ * multi-gpu-single-process: a multi-device distributed type that will run on one device.
+ */
+import { MULTI_DEVICE, type AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'multi-gpu-single-process',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'A `MULTI_*` distributed type with a single process or a single GPU id on one machine.',
+    why: 'With one process on one machine, `MULTI_GPU` only adds a process group and DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"). With a single id in `gpu_ids`, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on multiple GPUs."',
+    bad: 'distributed_type: MULTI_GPU\nnum_processes: 1\n',
+    good: "distributed_type: 'NO'\nnum_processes: 1\n",
+    fix: "Changes `distributed_type` to `'NO'`.",
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.sagemaker || !m.distributedType || !MULTI_DEVICE.includes(m.distributedType) || m.numMachines > 1) return;
+    const gpuIds = m.view.str(['gpu_ids']);
+    const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',').filter((s) => s.trim() !== '') : undefined;
+    const toNo = { title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
+    if (ids && ids.length === 1) {
+      ctx.report({
+        at: src(m, ['gpu_ids']),
+        on: 'value',
+        severity: 'error',
+        message: `\`${m.distributedType}\` with the single GPU id \`${gpuIds}\`: \`accelerate launch\` stops ("Less than two GPU ids were configured"). List at least two ids (\`gpu_ids: 0,1\`), use \`all\`, or train on one device with \`distributed_type: 'NO'\`.`,
+        fixes: [toNo],
+      });
+      return;
+    }
+    if (m.numProcesses === 1) {
+      ctx.report({
+        at: src(m, ['num_processes']),
+        on: 'value',
+        message: `\`${m.distributedType}\` with \`num_processes: 1\` on one machine is not distributed: it pays for a process group and DDP wrapping around a single device. Set \`num_processes\` to the number of devices, or use \`distributed_type: 'NO'\`.`,
+        fixes: [{ ...toNo, preferred: true }],
+      });
+    }
+  },
+});

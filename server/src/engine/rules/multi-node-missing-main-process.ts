@@ -1,0 +1,44 @@
+/**
+ * multi-node-missing-main-process: several machines but no address or port of the main process.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+/** Types that go through the simple launcher, which asserts both address and port. */
+const SIMPLE = ['NO', 'MULTI_CPU'];
+
+export default defineRule<AccelerateModel>({
+  id: 'multi-node-missing-main-process',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU, FSDP and DeepSpeed launchers build the endpoint `None:29500` and hang or fail to connect; the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it.',
+    bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
+    good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+    fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.sagemaker || m.numMachines <= 1 || m.distributedType === 'XLA') return;
+    const at = src(m, ['num_machines']);
+    if (!m.view.has(['main_process_ip'])) {
+      ctx.report({
+        at,
+        message: `${m.numMachines} machines but no \`main_process_ip\`: the other machines cannot find rank 0 (the launcher connects to \`None\`), so the job hangs at rendezvous or fails. Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`.`,
+      });
+    }
+    if (!m.view.has(['main_process_port'])) {
+      const fatal = SIMPLE.includes(m.distributedType ?? '');
+      ctx.report({
+        at,
+        severity: fatal ? 'error' : 'information',
+        message: fatal
+          ? `${m.numMachines} machines but no \`main_process_port\`: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500.`
+          : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
+        fixes: [{ title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], preferred: fatal }],
+      });
+    }
+  },
+});

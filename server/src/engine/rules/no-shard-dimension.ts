@@ -1,0 +1,40 @@
+/**
+ * no-shard-dimension: an FSDP2 device mesh with nothing for FSDP to shard across.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { isFsdp, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
+import type { PathEdit } from '../syntax/sourcedoc';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'no-shard-dimension',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'FSDP2 with a `parallelism_config` whose `dp_shard_size` and `cp_size` are both 1.',
+    why: 'FSDP2 shards across the `dp_shard` (and `cp`) dimensions of the mesh. With both at 1 (all ranks given to TP, or to pure replication) there is no dimension to shard on and device-mesh creation fails (`KeyError: Invalid mesh_dim_names (\'dp_shard_cp\',)`). For TP alone use `MULTI_GPU`; for replication plus sharding, move the ranks to `dp_shard`.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 4\n  parallelism_config_tp_size: 2\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
+    fix: 'Moves the replicated ranks to `dp_shard` (same world size), or switches a TP-only mesh to `MULTI_GPU`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const sizes = parallelSizes(m);
+    if (!sizes || !isFsdp(m, 2) || total(sizes) <= 1 || sizes.dp_shard > 1 || sizes.cp > 1) return;
+    const fixes: FixSpec[] = [];
+    if (sizes.dp_replicate > 1) {
+      const edits: PathEdit[] = [
+        { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_shard')]), value: sizes.dp_replicate },
+        { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_replicate')]), value: 1 },
+      ];
+      fixes.push({ title: `Shard instead of replicate: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``, edits, preferred: true });
+    } else if (sizes.tp > 1 && sizes.sp === 1) {
+      fixes.push({ title: 'Use `distributed_type: MULTI_GPU` (TP without FSDP)', edits: [{ op: 'set', path: ['distributed_type'], value: 'MULTI_GPU' }] });
+    }
+    ctx.report({
+      at: src(m, ['parallelism_config']),
+      message: `FSDP2 has nothing to shard: \`dp_shard_size\` and \`cp_size\` are both 1 in this ${total(sizes)}-rank mesh (dp_replicate ${sizes.dp_replicate} × tp ${sizes.tp}${sizes.sp > 1 ? ` × sp ${sizes.sp}` : ''}), so building the device mesh fails. ${sizes.dp_replicate > 1 ? 'Give the replicated ranks to `parallelism_config_dp_shard_size`' : 'For tensor parallelism alone use `distributed_type: MULTI_GPU`'}.`,
+      fixes,
+    });
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * num-processes-not-divisible-by-machines: `num_processes` (the total) is not a multiple of
+ * `num_machines`.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'num-processes-not-divisible-by-machines',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`num_processes` is not a multiple of `num_machines`.',
+    why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all.',
+    bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 12\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+    good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+    fix: 'Sets `num_processes` to the nearest multiple of `num_machines`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const n = m.numProcesses;
+    const k = m.numMachines;
+    if (m.sagemaker || n === undefined || !Number.isInteger(n) || !Number.isInteger(k) || k <= 1 || n % k === 0) return;
+    const at = src(m, ['num_processes']);
+    const up = Math.ceil(n / k) * k;
+    const down = Math.floor(n / k) * k;
+    const fixes: FixSpec[] = [{ title: `Set \`num_processes: ${up}\` (${up / k} per machine)`, edits: [{ op: 'set', path: at, value: up }], preferred: down === 0 }];
+    if (down > 0) fixes.push({ title: `Set \`num_processes: ${down}\` (${down / k} per machine)`, edits: [{ op: 'set', path: at, value: down }] });
+    if (n < k) {
+      ctx.report({
+        at,
+        on: 'value',
+        severity: 'error',
+        message: `\`num_processes: ${n}\` is less than \`num_machines: ${k}\`: it is the total over all machines, so each machine gets ${n} // ${k} = 0 processes and nothing runs. Write the total, e.g. ${up} for ${up / k} per machine.`,
+        fixes,
+      });
+      return;
+    }
+    ctx.report({
+      at,
+      on: 'value',
+      message: `\`num_processes: ${n}\` is not a multiple of \`num_machines: ${k}\`: each machine starts ${n} // ${k} = ${Math.floor(n / k)} processes, so ${n - down} of the ${n} never start and the world size is ${down}. Use a multiple of ${k}.`,
+      fixes,
+    });
+  },
+});

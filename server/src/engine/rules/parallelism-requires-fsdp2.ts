@@ -1,0 +1,49 @@
+/**
+ * parallelism-requires-fsdp2: `parallelism_config` with a distributed type that cannot use it.
+ */
+import { MULTI_DEVICE, type AccelerateModel } from '../formats/accelerate/format';
+import { parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'parallelism-requires-fsdp2',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`parallelism_config` with FSDP1 or a distributed type that does not support it; context parallelism without FSDP2.',
+    why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or another type accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it even under `MULTI_GPU`.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
+    fix: 'Sets `fsdp_version: 2`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const sizes = parallelSizes(m);
+    const dt = m.distributedType;
+    if (!sizes || !dt || m.sagemaker || total(sizes) <= 1) return;
+    const at = src(m, ['parallelism_config']);
+    const versionFix = { title: 'Set `fsdp_version: 2`', edits: [{ op: 'set' as const, path: src(m, ['fsdp_config', 'fsdp_version']), value: 2 }], preferred: true };
+    if (dt === 'FSDP' && m.fsdpVersion !== 2) {
+      ctx.report({
+        at,
+        message: `\`parallelism_config\` needs FSDP2, but this FSDP config runs FSDP1 (\`fsdp_version\` ${m.view.has(['fsdp_config', 'fsdp_version']) ? `is ${m.fsdpVersion}` : 'defaults to 1'}): accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2)"). Set \`fsdp_version: 2\`.`,
+        fixes: [versionFix],
+      });
+      return;
+    }
+    const eligible = dt === 'FSDP' || dt === 'DEEPSPEED' || MULTI_DEVICE.includes(dt);
+    if (!eligible) {
+      ctx.report({
+        at,
+        message: `\`parallelism_config\` (a ${total(sizes)}-way device mesh) does not work with \`distributed_type: ${dt}\`: accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) or DistributedType.Multi{Device} or DistributedType.DEEPSPEED"). Use \`FSDP\` with \`fsdp_version: 2\`, a \`MULTI_*\` type or \`DEEPSPEED\`.`,
+      });
+      return;
+    }
+    if (sizes.cp > 1 && dt !== 'FSDP') {
+      ctx.report({
+        at: src(m, ['parallelism_config', pcKey('cp')]),
+        message: `Context parallelism (\`parallelism_config_cp_size: ${sizes.cp}\`) shards the model with FSDP2, and \`distributed_type: ${dt}\` has no FSDP plugin: accelerate stops ("cp_size > 1 specified in the parallelism_config, but no fsdp_plugin was provided"). Use \`distributed_type: FSDP\` with \`fsdp_version: 2\`.`,
+      });
+    }
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * The rule contract. One rule per file, named by its id; every rule carries its own documentation
+ * (what it catches, why, a bad and a good example), from which `docs/rules.md` and
+ * `shardwise explain` are generated and against which the examples are tested.
+ */
+import type { SchemaIssue } from '../schema/check';
+import type { SchemaNav } from '../schema/navigate';
+import type { EngineSettings, FormatId } from '../settings';
+import type { PathEdit, SourceDoc, SyntaxProblem } from '../syntax/sourcedoc';
+import type { Path, Severity, Span } from '../types';
+
+export interface RuleDocs {
+  /** One sentence: what the rule catches. */
+  summary: string;
+  /** Markdown: why it matters (what the tool does with it, what it costs). */
+  why: string;
+  /** A document that triggers the rule. */
+  bad: string;
+  /** The same document, fixed. */
+  good: string;
+  /** Markdown: what the quick fix does, if the rule has one. */
+  fix?: string;
+}
+
+export interface Rule<M = unknown> {
+  id: string;
+  /** Default severity; findings may be lower when the upstream effect is milder (a note says so). */
+  severity: Severity;
+  /** Formats whose documents the rule checks; 'all' for syntax and schema rules. */
+  formats: readonly FormatId[] | 'all';
+  docs: RuleDocs;
+  check(ctx: RuleContext<M>): void;
+}
+
+export interface FixSpec {
+  title: string;
+  edits: PathEdit[];
+  preferred?: boolean;
+}
+
+export interface Report {
+  message: string;
+  /** A source path (reported on its key, value or whole entry) or an explicit span. */
+  at: Path | Span;
+  on?: 'key' | 'value' | 'entry';
+  severity?: Severity;
+  fixes?: FixSpec[];
+}
+
+export interface RuleContext<M = unknown> {
+  readonly doc: SourceDoc;
+  readonly format: FormatId;
+  /** How messages name the tool that reads the file. */
+  readonly tool: string;
+  readonly model: M;
+  readonly settings: EngineSettings;
+  readonly nav: SchemaNav | undefined;
+  readonly issues: readonly SchemaIssue[];
+  /** Problems found while reading the text (parse errors, duplicate keys). */
+  readonly problems: readonly SyntaxProblem[];
+  /** The version of the tool the file targets, when set. */
+  readonly version: string | undefined;
+  report(r: Report): void;
+}
+
+/** Identity function that gives a rule object its type (and keeps rule files short). */
+export function defineRule<M = unknown>(rule: Rule<M>): Rule<M> {
+  return rule;
+}

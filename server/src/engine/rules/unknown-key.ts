@@ -1,0 +1,91 @@
+/**
+ * unknown-key: a key the tool does not know in this place: a typo, a key from another section, or
+ * a key the file's format never had.
+ */
+import { closest } from '../suggest';
+import type { JsonSchema } from '../schema/types';
+import { launcherName } from '../schema/navigate';
+import { pathLabel } from './helpers';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'unknown-key',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: 'A key that the tool does not know, at the top level or inside a section.',
+    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section.',
+    bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
+    good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
+    fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
+  },
+  check(ctx) {
+    if (!ctx.nav) return;
+    for (const issue of ctx.issues) {
+      if (issue.kind !== 'unknown-key') continue;
+      const section = issue.section;
+      const key = issue.key;
+      const parent = issue.path.slice(0, -1);
+      // Handled by missing-key-prefix: a real key of this section written without its required prefix.
+      const required = section?.['x-required-prefix'];
+      if (required && !key.startsWith(required) && section?.properties?.[required + key]) continue;
+      const where = parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`;
+      const fatal = section?.['x-unknown-key-effect'] === 'error';
+      const effect = fatal
+        ? `${ctx.tool} refuses to load a file with an unknown key here.`
+        : `${ctx.tool} ignores it without a word, so whatever it was meant to set keeps its default.`;
+      const names = propertyNames(section);
+      const suggestions = closest(key, names).filter((s) => s !== key);
+      const elsewhere = suggestions.length ? undefined : otherSection(ctx.nav.root, key, parent);
+      let advice: string;
+      const fixes: FixSpec[] = [];
+      if (suggestions.length) {
+        advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
+        suggestions.forEach((s, i) => fixes.push({ title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], preferred: i === 0 && suggestions.length === 1 }));
+      } else if (elsewhere) {
+        advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
+      } else {
+        advice = 'Remove it, or check the spelling against the documentation.';
+      }
+      fixes.push({ title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
+      ctx.report({
+        at: issue.path,
+        message: `\`${key}\` is not a known key ${where}: ${effect} ${advice}`,
+        severity: fatal ? 'error' : 'warning',
+        fixes,
+      });
+    }
+  },
+});
+
+function propertyNames(section: JsonSchema | undefined): string[] {
+  if (!section?.properties) return [];
+  const names = Object.keys(section.properties).filter((k) => !section.properties![k]['x-deprecated']);
+  const prefix = section['x-key-prefix'];
+  // Bare spellings are valid too where the launcher adds the prefix.
+  if (prefix) for (const n of [...names]) if (n.startsWith(prefix.add) && launcherName(prefix, n.slice(prefix.add.length)) === n) names.push(n.slice(prefix.add.length));
+  return names;
+}
+
+/** The section (other than `parent`) that has `key` as a property, if exactly one does. */
+function otherSection(root: JsonSchema, key: string, parent: readonly (string | number)[]): string[] | undefined {
+  const here = parent.join('.');
+  const found: string[][] = [];
+  const visit = (s: JsonSchema | undefined, path: string[], depth: number): void => {
+    if (!s || depth > 4) return;
+    for (const [k, sub] of Object.entries(s.properties ?? {})) {
+      if (k === key && path.join('.') !== here && !sub['x-deprecated']) found.push(path);
+      const target = sub.$ref ? resolveRef(root, sub.$ref) : sub;
+      if (target?.properties) visit(target, [...path, k], depth + 1);
+    }
+  };
+  for (const def of Object.values(root.definitions ?? {})) if (def.properties && (def.required?.length || def['x-unknown-key-effect'])) visit(def, [], 0);
+  const unique = found.filter((p, i) => found.findIndex((q) => q.join('.') === p.join('.')) === i);
+  return unique.length === 1 && unique[0].length > 0 ? unique[0] : undefined;
+}
+
+function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
+  let s: unknown = root;
+  for (const part of ref.replace(/^#\//, '').split('/')) s = s && typeof s === 'object' ? (s as Record<string, unknown>)[part] : undefined;
+  return s as JsonSchema | undefined;
+}

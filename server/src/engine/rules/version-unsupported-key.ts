@@ -1,0 +1,49 @@
+/**
+ * version-unsupported-key: a key or value newer than the tool version the file targets
+ * (`shardwise.targetVersions` setting, `.shardwise.yaml`, or `# shardwise: accelerate=1.10.0`).
+ */
+import { compareVersions } from '../version';
+import { code, pathLabel, walkSchema } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'version-unsupported-key',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: 'A key or value that the targeted tool version does not have yet.',
+    why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off. Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks.',
+    bad: '# shardwise: accelerate=1.9.0\ndistributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_tp_size: 2\n',
+    good: '# shardwise: accelerate=1.10.0\ndistributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_tp_size: 2\n',
+  },
+  check(ctx) {
+    const target = ctx.version;
+    if (!target) return;
+    walkSchema(ctx, (path, schema, node, section) => {
+      if (node.kind === 'scalar' && node.value === null) return;
+      const since = schema['x-since'];
+      const fatal = section['x-unknown-key-effect'] === 'error';
+      if (since && compareVersions(since, target) > 0) {
+        ctx.report({
+          at: path,
+          severity: fatal ? 'error' : 'warning',
+          message: `${pathLabel(path)} arrived in ${ctx.tool} ${since}; the targeted ${target} does not know it, so it ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.tool} to ${since} or newer, or remove the key.`,
+          fixes: [{ title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
+        });
+        return;
+      }
+      const enumSince = schema['x-enum-since'];
+      if (enumSince && node.kind === 'scalar' && typeof node.value === 'string') {
+        const v = schema['x-normalize'] === 'upper' ? node.value.toUpperCase() : schema['x-normalize'] === 'lower' ? node.value.toLowerCase() : node.value;
+        const vs = enumSince[v];
+        if (vs && compareVersions(vs, target) > 0) {
+          ctx.report({
+            at: path,
+            on: 'value',
+            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.tool} ${vs}; the targeted ${target} rejects it. Upgrade ${ctx.tool} to ${vs} or newer, or choose another value.`,
+          });
+        }
+      }
+    });
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * yaml-boolean-trap: an unquoted YAML scalar that YAML 1.1 (PyYAML) reads as something else than
+ * what was meant: `no`/`NO`/`off` as booleans, `gpu_ids: 0` as a number, `1e8` as text, `010` as 8.
+ */
+import { PY_INT } from '../syntax/scalars';
+import type { Node } from '../syntax/tree';
+import type { Path } from '../types';
+import { code, pathLabel, yamlTrap } from './helpers';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'yaml-boolean-trap',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: 'An unquoted value that YAML 1.1 reads as a different type than intended.',
+    why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`.',
+    bad: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n",
+    good: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n",
+    fix: 'Quotes the value (`\'no\'`), writes the number out (`100000000`) or turns a tuple string into a list, so the file says what it means.',
+  },
+  check(ctx) {
+    if (ctx.doc.syntax !== 'yaml') return;
+    for (const issue of ctx.issues) {
+      if (issue.kind !== 'invalid-value') continue;
+      const trap = yamlTrap(ctx, issue);
+      if (!trap) continue;
+      const label = pathLabel(issue.path);
+      if (trap.kind === 'quote') {
+        const read = typeof trap.read === 'boolean' ? `the boolean \`${trap.read ? 'True' : 'False'}\`` : trap.read === null ? 'null (no value)' : `the number \`${trap.read}\``;
+        ctx.report({
+          at: issue.path,
+          on: 'value',
+          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${ctx.tool} then fails or misbehaves. Quote it: \`'${trap.text}'\`.`,
+          fixes: [{ title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], preferred: true }],
+        });
+      } else if (trap.kind === 'number') {
+        ctx.report({
+          at: issue.path,
+          on: 'value',
+          message: `\`${trap.text}\` is read by YAML 1.1 as the text ${code(trap.text)}, not a number (PyYAML wants a dot and a signed exponent, as in \`1.0e+8\`), so ${label} fails to convert. Write the number out: \`${trap.number}\`.`,
+          fixes: [{ title: `Write ${trap.number}`, edits: [{ op: 'set', path: issue.path, value: trap.number }], preferred: true }],
+        });
+      } else {
+        ctx.report({
+          at: issue.path,
+          on: 'value',
+          message: `\`${trap.text}\` is one string to YAML, not a list: ${label} needs a list, and ${ctx.tool} reads the characters of this text one by one. Write a YAML list: \`[${trap.items.map(String).join(', ')}]\`.`,
+          fixes: [{ title: `Write [${trap.items.map(String).join(', ')}]`, edits: [{ op: 'set', path: issue.path, value: trap.items }], preferred: true }],
+        });
+      }
+    }
+    // Numbers that are valid but not what they look like: octal and base-60 integers.
+    const visit = (node: Node, path: Path): void => {
+      if (node.aliased) return;
+      if (node.kind === 'map') for (const e of node.entries) visit(e.value, [...path, e.key]);
+      else if (node.kind === 'seq') node.items.forEach((n, i) => visit(n, [...path, i]));
+      else if (node.style === 'plain' && !node.tag && typeof node.value === 'number' && PY_INT.test(node.raw) && /^[-+]?(0[0-7_]+|\d[\d_]*(:[0-5]?\d)+)$/.test(node.raw)) {
+        const kind = node.raw.includes(':') ? 'a base-60 number' : 'an octal number';
+        ctx.report({
+          at: path,
+          on: 'value',
+          severity: 'warning',
+          message: `\`${node.raw}\` is read by YAML 1.1 as ${kind}, ${node.value}. Quote it if it is text, or write ${node.value} if that is the number you mean.`,
+          fixes: [
+            { title: `Write ${node.value}`, edits: [{ op: 'set', path, value: node.value }] },
+            { title: `Quote as '${node.raw}'`, edits: [{ op: 'set', path, value: node.raw, quote: 'single' }] },
+          ],
+        });
+      }
+    };
+    if (ctx.doc.root) visit(ctx.doc.root, []);
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * zero3-init-without-stage3: `zero3_init_flag` set while ZeRO is not at stage 3.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'zero3-init-without-stage3',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`zero3_init_flag: true` with a ZeRO stage other than 3.',
+    why: '`zero3_init_flag` makes Transformers build the model directly partitioned (`deepspeed.zero.Init`), which only exists for ZeRO-3. At another stage accelerate warns and turns it off, so a model that needed partitioned construction to fit is built whole on every rank.',
+    bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 2\n  zero3_init_flag: true\n',
+    good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n  zero3_init_flag: true\n',
+    fix: 'Sets `zero3_init_flag: false`, or `zero_stage: 3`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (m.distributedType !== 'DEEPSPEED' || m.view.bool(['deepspeed_config', 'zero3_init_flag']) !== true) return;
+    // With a DeepSpeed JSON the stage is in that file; the cross-file check reads it.
+    if (m.view.has(['deepspeed_config', 'deepspeed_config_file'])) return;
+    const stage = m.view.get(['deepspeed_config', 'zero_stage']);
+    const effective = stage ?? 2;
+    if (effective === 3) return;
+    const flagAt = src(m, ['deepspeed_config', 'zero3_init_flag']);
+    ctx.report({
+      at: flagAt,
+      message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and \`zero_stage\` ${stage === undefined ? 'defaults to 2' : `is ${stage}`}: accelerate turns the flag off, and the model is built whole on every rank. Set \`zero_stage: 3\` if the model needs partitioned construction, or drop the flag.`,
+      fixes: [
+        { title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }], preferred: true },
+        { title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },
+      ],
+    });
+  },
+});

@@ -1,0 +1,153 @@
+/**
+ * From a document to schema issues: build the value the tool really sees (explicit nulls dropped,
+ * prefixed key aliases folded, case-normalized values normalized), run the compiled validator on it,
+ * and map every error back to the source path the user wrote.
+ */
+import type { SyntaxProblem } from '../syntax/sourcedoc';
+import type { Node } from '../syntax/tree';
+import type { Path } from '../types';
+import type { CompiledError, CompiledValidator } from './compiled';
+import type { SchemaNav } from './navigate';
+import type { JsonSchema } from './types';
+
+export interface Instance {
+  value: unknown;
+  /** JSON pointer of an instance location → the path as written in the document. */
+  source: Map<string, Path>;
+  problems: SyntaxProblem[];
+}
+
+export type SchemaIssue =
+  /** `key` at source `path` is not a property of its section. */
+  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined }
+  /** The mapping at source `parent` lacks the required `key`. */
+  | { kind: 'missing-key'; parent: Path; key: string }
+  /** The value at source `path` does not satisfy its schema. */
+  | { kind: 'invalid-value'; path: Path; schema: JsonSchema | undefined; value: unknown };
+
+export function pointer(path: Path): string {
+  return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+function parsePointer(ptr: string): string[] {
+  return ptr === '' ? [] : ptr.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: string): Instance {
+  const source = new Map<string, Path>();
+  const problems: SyntaxProblem[] = [];
+  const walk = (node: Node, schema: JsonSchema | undefined, src: Path, inst: Path): unknown => {
+    source.set(pointer(inst), src);
+    if (node.kind === 'scalar') {
+      const norm = schema?.['x-normalize'];
+      if (typeof node.value === 'string' && norm) return norm === 'upper' ? node.value.toUpperCase() : node.value.toLowerCase();
+      return node.value;
+    }
+    if (node.kind === 'seq') return node.items.map((item, i) => walk(item, schema?.items ? nav.resolve(schema.items) : undefined, [...src, i], [...inst, i]));
+    const section = schema;
+    const obj: Record<string, unknown> = {};
+    const writtenAs = new Map<string, string>();
+    for (const e of node.entries) {
+      if (e.value.kind === 'scalar' && e.value.value === null) continue;
+      const key = section ? nav.canonicalKey(section, e.key, version) : e.key;
+      const earlier = writtenAs.get(key);
+      if (earlier !== undefined && earlier !== e.key) {
+        problems.push({
+          code: 'duplicate-key',
+          severity: 'warning',
+          message: `\`${e.key}\` and \`${earlier}\` are the same setting (the launcher adds the prefix), so only this later one is used. Keep one of them.`,
+          span: e.keySpan,
+        });
+      }
+      writtenAs.set(key, e.key);
+    }
+    for (const e of node.entries) {
+      if (e.value.kind === 'scalar' && e.value.value === null) continue;
+      const key = section ? nav.canonicalKey(section, e.key, version) : e.key;
+      if (e.merged && node.entries.some((own) => !own.merged && (section ? nav.canonicalKey(section, own.key, version) : own.key) === key)) continue;
+      const childSchema = nav.resolve(nav.child(section, key, version), undefined);
+      const childValue = walk(e.value, childSchema, [...src, e.key], [...inst, key]);
+      obj[key] = childValue;
+    }
+    return obj;
+  };
+  if (!root) return { value: undefined, source, problems };
+  // The root may choose its branch (if/then/else) by its own values: resolve with a first plain pass.
+  const rootSchema = nav.resolve(nav.root, plainValue(root));
+  const value = walk(root, rootSchema, [], []);
+  return { value, source, problems };
+}
+
+/** The tree as plain values with nulls dropped, for choosing `if` branches before normalization. */
+function plainValue(node: Node): unknown {
+  if (node.kind === 'scalar') return node.value;
+  if (node.kind === 'seq') return node.items.map(plainValue);
+  const obj: Record<string, unknown> = {};
+  for (const e of node.entries) if (!(e.value.kind === 'scalar' && e.value.value === null)) obj[e.key] = plainValue(e.value);
+  return obj;
+}
+
+/** Runs the compiled validator and turns its errors into issues on source paths (one per value). */
+export function checkInstance(instance: Instance, validate: CompiledValidator, nav: SchemaNav, version?: string): SchemaIssue[] {
+  if (instance.value === undefined) return [];
+  let ok: boolean;
+  try {
+    ok = validate(instance.value);
+  } catch {
+    return [];
+  }
+  if (ok) return [];
+  const errors: CompiledError[] = validate.errors ?? [];
+  const issues: SchemaIssue[] = [];
+  const seenValue = new Set<string>();
+  const seenKey = new Set<string>();
+  const toSource = (instPath: string[]): Path => {
+    // Walk up to the nearest recorded ancestor, then append the remaining segments as written.
+    for (let i = instPath.length; i >= 0; i--) {
+      const src = instance.source.get(pointer(instPath.slice(0, i)));
+      if (src) return [...src, ...instPath.slice(i)];
+    }
+    return instPath;
+  };
+  for (const err of errors) {
+    const instPath = parsePointer(err.instancePath);
+    if (err.keyword === 'if') continue;
+    if (err.keyword === 'additionalProperties') {
+      const key = String(err.params.additionalProperty);
+      const src = toSource([...instPath, key]);
+      const id = pointer(src);
+      if (seenKey.has(id)) continue;
+      seenKey.add(id);
+      issues.push({ kind: 'unknown-key', path: src, key: String(src[src.length - 1]), section: nav.at(instPath.map(seg), instance.value, version) });
+      continue;
+    }
+    if (err.keyword === 'required') {
+      const key = String(err.params.missingProperty);
+      const id = `${err.instancePath}#${key}`;
+      if (seenKey.has(id)) continue;
+      seenKey.add(id);
+      issues.push({ kind: 'missing-key', parent: toSource(instPath), key });
+      continue;
+    }
+    // Errors inside a value whose own alternatives failed are reported once, on the value.
+    const id = err.instancePath;
+    if ([...seenValue].some((p) => id === p || id.startsWith(p + '/'))) continue;
+    const coveringAlt = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && id.startsWith(e.instancePath) && e.instancePath !== id);
+    const at = coveringAlt ? coveringAlt.instancePath : id;
+    if (seenValue.has(at)) continue;
+    seenValue.add(at);
+    const atPath = parsePointer(at).map(seg);
+    issues.push({ kind: 'invalid-value', path: toSource(parsePointer(at)), schema: nav.at(atPath, instance.value, version), value: valueAt(instance.value, atPath) });
+  }
+  return issues;
+}
+
+function seg(s: string): string | number {
+  return /^\d+$/.test(s) ? Number(s) : s;
+}
+
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  let v = value;
+  for (const s of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[s as string] : undefined;
+  return v;
+}

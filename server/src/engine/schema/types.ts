@@ -1,0 +1,62 @@
+/** The subset of JSON Schema (draft-07) and of Shardwise's `x-` keywords the engine reads. */
+export interface Deprecation {
+  since?: string;
+  effect: 'ignored' | 'migrated' | 'error' | 'no-effect';
+  /** A key of the same section, or a dotted path from the document root. */
+  replacement?: string;
+  /** Old value (as JSON text) → value to write under the replacement (null: just remove the old key). */
+  replacementValue?: Record<string, unknown>;
+  message?: string;
+}
+
+export interface KeyPrefix {
+  add: string;
+  unlessStartsWith: string;
+  since?: string;
+}
+
+export interface JsonSchema {
+  $id?: string;
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
+  else?: JsonSchema;
+  definitions?: Record<string, JsonSchema>;
+  default?: unknown;
+  deprecated?: boolean;
+  title?: string;
+  description?: string;
+  markdownDescription?: string;
+  markdownEnumDescriptions?: string[];
+  'x-since'?: string;
+  'x-enum-since'?: Record<string, string>;
+  'x-env'?: string;
+  'x-default-note'?: string;
+  'x-deprecated'?: Deprecation;
+  'x-deprecated-values'?: Record<string, Deprecation>;
+  'x-normalize'?: 'upper' | 'lower';
+  'x-key-prefix'?: KeyPrefix;
+  'x-required-prefix'?: string;
+  'x-applies-to'?: string[];
+  'x-unknown-key-effect'?: 'error' | 'ignored';
+  'x-invalid-effect'?: string;
+  'x-sagemaker'?: boolean;
+  [key: string]: unknown;
+}

@@ -1,0 +1,44 @@
+/** What the engine can be told from outside the file: editor settings, `.shardwise.yaml`, CLI flags. */
+import type { Severity } from './types';
+
+export const FORMAT_IDS = ['accelerate', 'deepspeed', 'megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;
+export type FormatId = (typeof FORMAT_IDS)[number];
+
+export const TOOLS = ['accelerate', 'deepspeed', 'megatron-core'] as const;
+export type Tool = (typeof TOOLS)[number];
+
+export type RuleLevel = Severity | 'off';
+
+export interface EngineSettings {
+  /** Hardware profile id (see hardware.ts). */
+  hardware?: string;
+  gpusPerNode?: number;
+  nvlinkDomain?: number;
+  /** Per-rule severity override. */
+  rules?: Record<string, RuleLevel>;
+  /** Versions the configs target, for version-aware checks (absent: the newest known). */
+  targetVersions?: Partial<Record<Tool, string>>;
+  /** Glob → format id, to force the format of matching files. */
+  associations?: Record<string, FormatId>;
+}
+
+/** `b` over `a`, field by field (maps merged key by key). */
+export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined): EngineSettings {
+  if (!b) return a;
+  return {
+    hardware: b.hardware ?? a.hardware,
+    gpusPerNode: b.gpusPerNode ?? a.gpusPerNode,
+    nvlinkDomain: b.nvlinkDomain ?? a.nvlinkDomain,
+    rules: { ...a.rules, ...b.rules },
+    targetVersions: { ...a.targetVersions, ...b.targetVersions },
+    associations: { ...a.associations, ...b.associations },
+  };
+}
+
+export function isFormatId(v: unknown): v is FormatId {
+  return typeof v === 'string' && (FORMAT_IDS as readonly string[]).includes(v);
+}
+
+export function isRuleLevel(v: unknown): v is RuleLevel {
+  return v === 'off' || v === 'error' || v === 'warning' || v === 'information' || v === 'hint';
+}

@@ -1,0 +1,146 @@
+/**
+ * JSON → SourceDoc, with `jsonc-parser` (which keeps offsets and recovers from errors). The tools
+ * read their JSON with Python's strict `json.load`, so comments and trailing commas are reported.
+ */
+import * as J from 'jsonc-parser';
+import { LineIndex } from '../text';
+import type { Span, TextEdit } from '../types';
+import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
+import type { Entry, MapNode, Node } from './tree';
+
+const ERROR_TEXT: Partial<Record<J.ParseErrorCode, string>> = {
+  [J.ParseErrorCode.InvalidCommentToken]: 'JSON has no comments; Python\'s json.load rejects the file',
+  [J.ParseErrorCode.PropertyNameExpected]: 'a property name in double quotes is expected here (a trailing comma?)',
+  [J.ParseErrorCode.ValueExpected]: 'a value is expected here (a trailing comma?)',
+  [J.ParseErrorCode.CommaExpected]: 'a comma is expected here',
+  [J.ParseErrorCode.ColonExpected]: 'a colon is expected here',
+  [J.ParseErrorCode.CloseBraceExpected]: 'a closing } is expected',
+  [J.ParseErrorCode.CloseBracketExpected]: 'a closing ] is expected',
+  [J.ParseErrorCode.EndOfFileExpected]: 'nothing may follow the top-level value',
+  [J.ParseErrorCode.UnexpectedEndOfString]: 'this string is not closed',
+  [J.ParseErrorCode.InvalidSymbol]: 'this is not JSON (strings need double quotes; true/false/null are lower-case)',
+};
+
+export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
+  const errors: J.ParseError[] = [];
+  let tree: J.Node | undefined;
+  try {
+    tree = J.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+  } catch (err) {
+    errors.push({ error: J.ParseErrorCode.InvalidSymbol, offset: 0, length: 0 });
+    void err;
+  }
+  const problems: SyntaxProblem[] = errors.map((e) => ({
+    code: 'parse-error',
+    severity: 'error',
+    message: `JSON syntax: ${ERROR_TEXT[e.error] ?? J.printParseErrorCode(e.error)}.`,
+    span: { start: e.offset, end: e.offset + e.length },
+  }));
+  const root = tree ? convert(tree, problems) : undefined;
+  return new JsonDoc(text, lines, root, problems);
+}
+
+function convert(n: J.Node, problems: SyntaxProblem[]): Node {
+  const span: Span = { start: n.offset, end: n.offset + n.length };
+  switch (n.type) {
+    case 'object': {
+      const map: MapNode = { kind: 'map', span, entries: [], flow: true };
+      for (const prop of n.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (!k) continue;
+        const keySpan = { start: k.offset, end: k.offset + k.length };
+        const value: Node = v ? convert(v, problems) : { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, style: 'json', raw: '' };
+        map.entries.push({ key: String(k.value), keySpan, value, span: { start: keySpan.start, end: value.span.end } });
+      }
+      const last = new Map<string, Entry>();
+      for (const e of map.entries) last.set(e.key, e);
+      for (const e of map.entries) {
+        if (last.get(e.key) === e) continue;
+        problems.push({
+          code: 'duplicate-key',
+          severity: 'warning',
+          message: `"${e.key}" is written twice in this object. json.load keeps only the last one and drops this one without a word. Remove one of them.`,
+          span: e.keySpan,
+        });
+      }
+      return map;
+    }
+    case 'array':
+      return { kind: 'seq', span, items: (n.children ?? []).map((c) => convert(c, problems)), flow: true };
+    case 'string':
+      return { kind: 'scalar', span, value: String(n.value), style: 'double', raw: '' };
+    case 'number':
+    case 'boolean':
+    case 'null':
+      return { kind: 'scalar', span, value: n.value as number | boolean | null, style: 'json', raw: '' };
+    default:
+      return { kind: 'scalar', span, value: null, style: 'json', raw: '' };
+  }
+}
+
+export class JsonDoc extends TreeDoc {
+  readonly syntax = 'json' as const;
+  readonly index = 0;
+  readonly span: Span;
+
+  constructor(
+    readonly text: string,
+    readonly lines: LineIndex,
+    readonly root: Node | undefined,
+    readonly problems: SyntaxProblem[],
+  ) {
+    super();
+    this.span = { start: 0, end: text.length };
+    const fill = (node: Node | undefined): void => {
+      if (!node) return;
+      if (node.kind === 'scalar') node.raw = text.slice(node.span.start, node.span.end);
+      else if (node.kind === 'seq') node.items.forEach(fill);
+      else node.entries.forEach((e) => fill(e.value));
+    };
+    fill(root);
+  }
+
+  private formatting(): J.FormattingOptions {
+    const m = /\n([ \t]+)"/.exec(this.text);
+    const indent = m?.[1] ?? '  ';
+    return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: this.lines.eol };
+  }
+
+  edit(edits: readonly PathEdit[]): TextEdit[] | undefined {
+    const out: TextEdit[] = [];
+    for (const e of edits) {
+      if (e.op === 'rename') {
+        const entry = this.entry(e.path);
+        if (!entry) return undefined;
+        out.push({ span: entry.keySpan, newText: JSON.stringify(e.key) });
+        continue;
+      }
+      if (e.op === 'remove' && !this.entry(e.path)) return undefined;
+      let result: J.EditResult;
+      try {
+        result = J.modify(this.text, [...e.path], e.op === 'set' ? e.value : undefined, { formattingOptions: this.formatting() });
+      } catch {
+        return undefined;
+      }
+      out.push(...result.map((r) => ({ span: { start: r.offset, end: r.offset + r.length }, newText: r.content })));
+    }
+    return out;
+  }
+
+  completionSite(offset: number): CompletionSite | undefined {
+    const loc = J.getLocation(this.text, offset);
+    const prev = loc.previousNode;
+    if (loc.isAtPropertyKey) {
+      const path = loc.path.slice(0, -1);
+      const replace = prev && prev.type === 'string' ? { start: prev.offset, end: prev.offset + prev.length } : { start: offset, end: offset };
+      const typed = prev && prev.type === 'string' ? this.text.slice(prev.offset + 1, offset) : '';
+      const container = this.node(path);
+      const existing = container?.kind === 'map' ? container.entries.map((x) => x.key).filter((k) => k !== typed) : [];
+      return { path, kind: 'key', replace, typed, existing };
+    }
+    if (loc.path.length === 0) return undefined;
+    const replace = prev && prev.type !== 'property' && prev.type !== 'object' && prev.type !== 'array' ? { start: prev.offset, end: prev.offset + prev.length } : { start: offset, end: offset };
+    const typed = this.text.slice(replace.start, offset).replace(/^"/, '');
+    return { path: loc.path, kind: 'value', replace, typed, existing: [] };
+  }
+}

@@ -1,0 +1,88 @@
+import type { Position, Range, Span } from './types';
+
+/** Maps offsets to LSP positions and back for one text. Built once per analysis. */
+export class LineIndex {
+  private readonly starts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 /* \n */) starts.push(i + 1);
+      else if (c === 13 /* \r */) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.starts = starts;
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  position(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: o - this.starts[lo] };
+  }
+
+  offset(pos: Position): number {
+    if (pos.line < 0) return 0;
+    if (pos.line >= this.starts.length) return this.text.length;
+    const start = this.starts[pos.line];
+    const end = this.lineEnd(pos.line);
+    return Math.min(start + Math.max(0, pos.character), end);
+  }
+
+  range(span: Span): Range {
+    return { start: this.position(span.start), end: this.position(span.end) };
+  }
+
+  span(range: Range): Span {
+    return { start: this.offset(range.start), end: this.offset(range.end) };
+  }
+
+  lineStart(line: number): number {
+    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
+  }
+
+  /** Offset of the end of the line's content (before its line break). */
+  lineEnd(line: number): number {
+    if (line + 1 < this.starts.length) {
+      let end = this.starts[line + 1] - 1;
+      if (end > this.starts[line] && this.text.charCodeAt(end) === 10 && this.text.charCodeAt(end - 1) === 13) end--;
+      return end;
+    }
+    return this.text.length;
+  }
+
+  lineText(line: number): string {
+    return this.text.slice(this.lineStart(line), this.lineEnd(line));
+  }
+
+  /** The line break used by the text (for inserted lines). */
+  get eol(): string {
+    const i = this.text.indexOf('\n');
+    return i > 0 && this.text.charCodeAt(i - 1) === 13 ? '\r\n' : '\n';
+  }
+}
+
+/** Applies non-overlapping offset edits to a text. Throws on overlap: a fix must never lose text. */
+export function applyEdits(text: string, edits: readonly { span: Span; newText: string }[]): string {
+  const sorted = [...edits].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  let out = '';
+  let at = 0;
+  for (const e of sorted) {
+    if (e.span.start < at) throw new Error('overlapping edits');
+    out += text.slice(at, e.span.start) + e.newText;
+    at = e.span.end;
+  }
+  return out + text.slice(at);
+}
