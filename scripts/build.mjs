@@ -50,8 +50,8 @@ async function bundle() {
     minify: production,
     legalComments: 'none',
     logLevel: 'warning',
-    // vscode-languageserver and friends ship UMD builds that confuse bundlers; prefer their CJS `main`.
-    mainFields: ['main', 'module'],
+    // jsonc-parser's `main` is a UMD build with dynamic requires; its `module` build bundles cleanly.
+    mainFields: ['module', 'main'],
   };
   const jobs = [
     { entryPoints: [join(root, 'client/src/extension.ts')], outfile: join(root, 'dist/client/extension.js'), external: ['vscode'] },

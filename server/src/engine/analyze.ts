@@ -82,7 +82,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   for (const doc of docs) {
     const da = analyzeDoc(doc, input, directives, settings);
     result.docs.push(da);
-    result.findings.push(...runRules(da));
+    result.findings.push(...withoutNoiseNearParseErrors(runRules(da), doc));
   }
   result.findings = finalize(result.findings, directives, lines, settings);
   return result;
@@ -183,11 +183,22 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
   return findings;
 }
 
+/** Past a syntax error the parser guesses; do not pile findings on the text it had to guess. */
+function withoutNoiseNearParseErrors(findings: Finding[], doc: SourceDoc): Finding[] {
+  const errors = doc.problems.filter((p) => p.code === 'parse-error').map((p) => p.span);
+  if (errors.length === 0) return findings;
+  return findings.filter((f) => f.code === 'parse-error' || f.code === 'duplicate-key' || !errors.some((e) => e.start >= f.span.start && e.start <= f.span.end));
+}
+
 /** The span a report points at. */
 export function reportSpan(doc: SourceDoc, at: Path | Span, on: Report['on'] = 'key'): Span | undefined {
   if (!Array.isArray(at)) return at as Span;
   const path = at as Path;
-  if (path.length === 0) return { start: doc.span.start, end: doc.lines.lineEnd(doc.lines.position(doc.span.start).line) };
+  if (path.length === 0) {
+    // The whole first line of content (after leading comments and directives).
+    const line = doc.lines.position(doc.root?.span.start ?? doc.span.start).line;
+    return { start: doc.lines.lineStart(line), end: doc.lines.lineEnd(line) };
+  }
   const entry = doc.entry(path);
   const node = doc.node(path);
   if (on === 'value' && node && node.span.end > node.span.start) return node.span;

@@ -13,7 +13,7 @@ export default defineRule<AccelerateModel>({
   docs: {
     summary: '`num_processes` is not a multiple of `num_machines`.',
     why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all.',
-    bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 12\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
+    bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 15\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Sets `num_processes` to the nearest multiple of `num_machines`.',
   },
@@ -40,7 +40,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at,
       on: 'value',
-      message: `\`num_processes: ${n}\` is not a multiple of \`num_machines: ${k}\`: each machine starts ${n} // ${k} = ${Math.floor(n / k)} processes, so ${n - down} of the ${n} never start and the world size is ${down}. Use a multiple of ${k}.`,
+      message: `\`num_processes: ${n}\` is not a multiple of \`num_machines: ${k}\`: each machine starts ${n} // ${k} = ${Math.floor(n / k)} processes, so ${n - down} of the ${n} ${n - down === 1 ? "never starts" : "never start"} and the world size is ${down}. Use a multiple of ${k}.`,
       fixes,
     });
   },

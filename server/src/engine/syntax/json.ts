@@ -7,6 +7,7 @@ import { LineIndex } from '../text';
 import type { Span, TextEdit } from '../types';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
 import type { Entry, MapNode, Node } from './tree';
+import { MAX_DEPTH, MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, tooDeep } from './yaml';
 
 const ERROR_TEXT: Partial<Record<J.ParseErrorCode, string>> = {
   [J.ParseErrorCode.InvalidCommentToken]: 'JSON has no comments; Python\'s json.load rejects the file',
@@ -22,6 +23,11 @@ const ERROR_TEXT: Partial<Record<J.ParseErrorCode, string>> = {
 };
 
 export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
+  const deep = tooDeep(text, MAX_PARSER_DEPTH);
+  if (deep >= 0) {
+    const problem: SyntaxProblem = { code: 'parse-error', severity: 'error', message: `This file nests deeper than ${MAX_PARSER_DEPTH} levels; no config does, so it is not analysed.`, span: { start: deep, end: deep + 1 } };
+    return new JsonDoc(text, lines, undefined, [problem]);
+  }
   const errors: J.ParseError[] = [];
   let tree: J.Node | undefined;
   try {
@@ -36,12 +42,19 @@ export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
     message: `JSON syntax: ${ERROR_TEXT[e.error] ?? J.printParseErrorCode(e.error)}.`,
     span: { start: e.offset, end: e.offset + e.length },
   }));
-  const root = tree ? convert(tree, problems) : undefined;
+  if (problems.length > MAX_SYNTAX_ERRORS) problems.splice(MAX_SYNTAX_ERRORS);
+  const root = tree ? convert(tree, problems, 0) : undefined;
   return new JsonDoc(text, lines, root, problems);
 }
 
-function convert(n: J.Node, problems: SyntaxProblem[]): Node {
+function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
   const span: Span = { start: n.offset, end: n.offset + n.length };
+  if (depth >= MAX_DEPTH) {
+    if (!problems.some((p) => p.message.includes('nests deeper'))) {
+      problems.push({ code: 'parse-error', severity: 'error', message: `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span: { start: span.start, end: span.start + 1 } });
+    }
+    return { kind: 'scalar', span, value: null, style: 'json', raw: '' };
+  }
   switch (n.type) {
     case 'object': {
       const map: MapNode = { kind: 'map', span, entries: [], flow: true };
@@ -49,7 +62,7 @@ function convert(n: J.Node, problems: SyntaxProblem[]): Node {
         const [k, v] = prop.children ?? [];
         if (!k) continue;
         const keySpan = { start: k.offset, end: k.offset + k.length };
-        const value: Node = v ? convert(v, problems) : { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, style: 'json', raw: '' };
+        const value: Node = v ? convert(v, problems, depth + 1) : { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, style: 'json', raw: '' };
         map.entries.push({ key: String(k.value), keySpan, value, span: { start: keySpan.start, end: value.span.end } });
       }
       const last = new Map<string, Entry>();
@@ -66,7 +79,7 @@ function convert(n: J.Node, problems: SyntaxProblem[]): Node {
       return map;
     }
     case 'array':
-      return { kind: 'seq', span, items: (n.children ?? []).map((c) => convert(c, problems)), flow: true };
+      return { kind: 'seq', span, items: (n.children ?? []).map((c) => convert(c, problems, depth + 1)), flow: true };
     case 'string':
       return { kind: 'scalar', span, value: String(n.value), style: 'double', raw: '' };
     case 'number':

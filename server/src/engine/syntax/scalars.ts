@@ -57,12 +57,15 @@ export function resolvePlain(s: string): string | number | boolean | null {
   return s;
 }
 
-/** A plain scalar that reads back as the same string (no quoting needed). */
-export function isPlainSafe(s: string): boolean {
+/**
+ * A plain scalar that reads back as the same string (no quoting needed). Inside flow collections
+ * (`[a, b]`, `{k: v}`) the flow indicators `,[]{}` end a plain scalar; in block context they do not.
+ */
+export function isPlainSafe(s: string, flow = true): boolean {
   if (s === '' || s !== s.trim()) return false;
   if (/^[,[\]{}#&*!|>'"%@`]/.test(s) || /^[-?:](\s|$)/.test(s)) return false;
   if (/: |:$| #|[\n\r\t]/.test(s)) return false;
-  if (/[[\]{},]/.test(s)) return false;
+  if (flow && /[[\]{},]/.test(s)) return false;
   return resolvePlain(s) === s;
 }
 
@@ -74,19 +77,19 @@ export function quoteDouble(s: string): string {
   return JSON.stringify(s);
 }
 
-/** Formats a value as a YAML flow scalar or flow collection, for an edit. */
-export function formatYamlValue(value: unknown, quote?: 'single' | 'double'): string {
+/** Formats a value as a YAML scalar or flow collection, for an edit (`flow`: inside a flow collection). */
+export function formatYamlValue(value: unknown, quote?: 'single' | 'double', flow = false): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? '.inf' : value < 0 ? '-.inf' : '.nan';
   if (typeof value === 'string') {
     if (quote === 'double') return quoteDouble(value);
-    if (quote === 'single' || !isPlainSafe(value)) return quoteSingle(value);
+    if (quote === 'single' || !isPlainSafe(value, flow)) return quoteSingle(value);
     return value;
   }
-  if (Array.isArray(value)) return `[${value.map((v) => formatYamlValue(v)).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => formatYamlValue(v, undefined, true)).join(', ')}]`;
   if (typeof value === 'object') {
-    const parts = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${formatYamlKey(k)}: ${formatYamlValue(v)}`);
+    const parts = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${formatYamlKey(k)}: ${formatYamlValue(v, undefined, true)}`);
     return parts.length ? `{ ${parts.join(', ')} }` : '{}';
   }
   return quoteSingle(String(value));

@@ -12,9 +12,20 @@ import { nodeAt, type Entry, type MapNode, type Node, type ScalarNode, type Scal
 
 /** Nodes an alias may expand to before the document is treated as hostile (an "alias bomb"). */
 const ALIAS_BUDGET = 20_000;
+/** Nesting deeper than this is not a config; it is not analysed (and cannot exhaust the stack). */
+export const MAX_DEPTH = 64;
+/** Nesting the parser is allowed to see at all. */
+export const MAX_PARSER_DEPTH = 256;
+/** Syntax errors reported per document; after a few, the rest are consequences of the first. */
+export const MAX_SYNTAX_ERRORS = 20;
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge', 'binary', 'timestamp', 'omap', 'pairs', 'set'].map((t) => `tag:yaml.org,2002:${t}`));
 
 export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] {
+  const deep = tooDeep(text, MAX_PARSER_DEPTH);
+  if (deep >= 0) {
+    // The parser recurses per level; hostile nesting would exhaust the stack, so it never sees it.
+    return [YamlDoc.broken(text, lines, `This file nests deeper than ${MAX_PARSER_DEPTH} levels; no config does, so it is not analysed.`, deep)];
+  }
   let docs: Y.Document.Parsed[];
   try {
     const parsed = Y.parseAllDocuments(text, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
@@ -37,12 +48,14 @@ class Builder {
   readonly problems: SyntaxProblem[] = [];
   private budget = ALIAS_BUDGET;
   private bombed = false;
+  private depth = 0;
+  private tooDeep = false;
 
   constructor(
     private readonly text: string,
     private readonly doc: Y.Document.Parsed,
   ) {
-    for (const e of doc.errors) this.problem('error', yamlMessage(e.message), e.pos[0], e.pos[1]);
+    for (const e of doc.errors.slice(0, MAX_SYNTAX_ERRORS)) this.problem('error', yamlMessage(e.message), e.pos[0], e.pos[1]);
     for (const w of doc.warnings) {
       const tag = /Unresolved tag: (\S+)/.exec(w.message)?.[1];
       if (tag && CORE_TAGS.has(tag)) continue;
@@ -66,6 +79,23 @@ class Builder {
 
   /** `alias` is the span of the alias the node is reached through, if any. */
   private node(n: unknown, alias: Span | undefined): Node {
+    if (this.depth >= MAX_DEPTH) {
+      const span = alias ?? rangeSpan((n as Y.Node | null)?.range);
+      if (!this.tooDeep) {
+        this.tooDeep = true;
+        this.problem('error', `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span.start, span.start + 1);
+      }
+      return { kind: 'scalar', span, value: null, style: 'plain', raw: '', aliased: alias ? true : undefined };
+    }
+    this.depth++;
+    try {
+      return this.nodeAtDepth(n, alias);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private nodeAtDepth(n: unknown, alias: Span | undefined): Node {
     if (alias) {
       if (--this.budget < 0) {
         if (!this.bombed) {
@@ -216,10 +246,10 @@ export class YamlDoc extends TreeDoc {
     super();
   }
 
-  static broken(text: string, lines: LineIndex, message: string): YamlDoc {
-    return new YamlDoc(text, lines, { start: 0, end: text.length }, 0, undefined, [
-      { code: 'parse-error', severity: 'error', message, span: { start: 0, end: Math.min(text.length, lines.lineEnd(0)) } },
-    ]);
+  static broken(text: string, lines: LineIndex, message: string, at = 0): YamlDoc {
+    const line = lines.position(at).line;
+    const end = Math.min(lines.lineEnd(line), at + 200);
+    return new YamlDoc(text, lines, { start: 0, end: text.length }, 0, undefined, [{ code: 'parse-error', severity: 'error', message, span: { start: at, end: Math.max(at, end) } }]);
   }
 
   edit(edits: readonly PathEdit[]): TextEdit[] | undefined {
@@ -239,7 +269,8 @@ export class YamlDoc extends TreeDoc {
         if (node.aliased) return undefined;
         if (node.kind === 'scalar' || node.flow) {
           const quote = e.quote ?? (node.kind === 'scalar' && typeof e.value === 'string' && (node.style === 'single' || node.style === 'double') ? node.style : undefined);
-          const newText = formatYamlValue(e.value, quote);
+          const parent = this.node(e.path.slice(0, -1));
+          const newText = formatYamlValue(e.value, quote, !!(parent && parent.kind !== 'scalar' && parent.flow));
           if (node.span.start === node.span.end) return [{ span: node.span, newText: ` ${newText}` }];
           return [{ span: node.span, newText }];
         }
@@ -320,7 +351,7 @@ export class YamlDoc extends TreeDoc {
     if (anchor.kind !== 'map' || anchor.aliased) return undefined;
     if (anchor.flow) {
       const own = anchor.entries.filter((e) => !e.merged);
-      const text = `${formatYamlKey(key)}: ${formatYamlValue(nested)}`;
+      const text = `${formatYamlKey(key)}: ${formatYamlValue(nested, undefined, true)}`;
       if (own.length === 0) {
         if (depth === 0) return undefined;
         const parentEntry = this.entry(anchorPath);
@@ -432,4 +463,46 @@ export class YamlDoc extends TreeDoc {
     }
     return chain.map((c) => c.key);
   }
+}
+
+/**
+ * The offset where `text` first nests deeper than `limit` levels (flow brackets, or block
+ * indentation steps), or -1. Quoted text and comments are skipped; this over-counts rather than
+ * under-counts, which is safe.
+ */
+export function tooDeep(text: string, limit: number): number {
+  let flow = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || c === '\r') {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ' || c === '-') {
+        indent++;
+        continue;
+      }
+      lineStart = false;
+      if (c !== '#' && flow === 0) {
+        while (indents.length && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length > limit) return i;
+      }
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '"' || c === "'") {
+      const close = text.indexOf(c, i + 1);
+      const eol = text.indexOf('\n', i + 1);
+      if (close > 0 && (eol < 0 || close < eol || c === '"')) i = close;
+    } else if (c === '[' || c === '{') {
+      if (++flow > limit) return i;
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+  }
+  return -1;
 }

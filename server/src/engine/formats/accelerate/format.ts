@@ -21,7 +21,7 @@ export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA'
 export interface AccelerateModel {
   view: InstanceView;
   sagemaker: boolean;
-  /** `distributed_type` when it is a string (a YAML boolean trap leaves it undefined). */
+  /** `distributed_type` when it is a valid type (undefined when missing, misspelled or a YAML boolean). */
   distributedType: string | undefined;
   /** FSDP version in effect (the launcher's default is 1). */
   fsdpVersion: number;
@@ -54,11 +54,13 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
   },
   model({ view }: ModelInput): AccelerateModel {
     const sagemaker = view.get(['compute_environment']) === 'AMAZON_SAGEMAKER';
+    const types = ACCELERATE_SCHEMA.definitions?.[sagemaker ? 'sagemaker' : 'cluster']?.properties?.distributed_type?.enum ?? [];
+    const dt = view.str(['distributed_type']);
     const fsdpVersion = Number(view.get(['fsdp_config', 'fsdp_version']) ?? 1);
     return {
       view,
       sagemaker,
-      distributedType: view.str(['distributed_type']),
+      distributedType: dt !== undefined && types.includes(dt) ? dt : undefined,
       fsdpVersion: Number.isFinite(fsdpVersion) ? fsdpVersion : 1,
       numProcesses: view.num(['num_processes']),
       numMachines: view.num(['num_machines']) ?? 1,

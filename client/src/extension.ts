@@ -1,0 +1,57 @@
+/**
+ * The VS Code extension: starts the Shardwise language server and adds the commands around it.
+ * The only code that imports `vscode`.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { RULE_DOCUMENTATION_REQUEST, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../server/src/protocol';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel | undefined;
+
+const LANGUAGES = ['yaml', 'json', 'jsonc', 'shellscript'];
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('Shardwise', { log: true });
+  context.subscriptions.push(output);
+  const serverModule = context.asAbsolutePath('dist/server/main.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: LANGUAGES.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/.shardwise.{yaml,yml}') },
+    outputChannel: output,
+    traceOutputChannel: output,
+    diagnosticCollectionName: 'shardwise',
+  };
+  client = new LanguageClient('shardwise', 'Shardwise', serverOptions, clientOptions);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SHOW_RULE_DOCUMENTATION_COMMAND, async (id?: string) => {
+      const rule = id ?? (await vscode.window.showInputBox({ prompt: 'Shardwise rule id', placeHolder: 'e.g. yaml-boolean-trap' }));
+      if (!rule || !client) return;
+      const markdown = await client.sendRequest<string | null>(RULE_DOCUMENTATION_REQUEST, { id: rule });
+      if (!markdown) {
+        void vscode.window.showWarningMessage(`Shardwise has no rule named "${rule}".`);
+        return;
+      }
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+      await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    }),
+    vscode.commands.registerCommand('shardwise.restartServer', async () => {
+      await client?.restart();
+    }),
+    vscode.commands.registerCommand('shardwise.showOutput', () => output?.show(true)),
+  );
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

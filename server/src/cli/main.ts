@@ -1,0 +1,250 @@
+/**
+ * `shardwise`: the engine on the command line, for CI and scripts.
+ *
+ *   shardwise check [paths…] [--format text|json|sarif] [--hardware ID] [--gpus-per-node N]
+ *                   [--nvlink-domain N] [--target TOOL=VERSION] [--fix] [--no-config]
+ *   shardwise explain <rule-id>
+ *   shardwise rules
+ *   shardwise docs [--write FILE | --check FILE]
+ *
+ * Exit status: 0 no error found, 1 an error was found, 2 usage or I/O failure.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { analyze, applyEdits, explain, fixAll, mergeSettings, RULES, rulesMarkdown, type EngineSettings, type FileAnalysis } from '../engine';
+import { ProjectConfigs } from '../host/project-config';
+import { toSarif } from './sarif';
+
+const VERSION = '0.1.0';
+const USAGE = `Usage:
+  shardwise check [paths…] [options]   check config files (folders are searched)
+  shardwise explain <rule-id>          print a rule's documentation
+  shardwise rules                      list the rules
+  shardwise docs [--write F|--check F] print (write, or compare with F) the rules reference
+
+Options of check:
+  --format text|json|sarif   output format (default text)
+  --hardware ID              hardware profile (e.g. h100-sxm)
+  --gpus-per-node N          GPUs per node
+  --nvlink-domain N          GPUs per NVLink domain
+  --target TOOL=VERSION      targeted version: accelerate=1.10.0, deepspeed=0.16.4, megatron-core=0.12.0
+  --fix                      apply every preferred quick fix to the files
+  --no-config                ignore .shardwise.yaml files
+
+Exit status: 0 no error found, 1 an error found, 2 usage or I/O failure.
+`;
+
+class UsageError extends Error {}
+
+const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
+
+interface CheckOptions {
+  format: 'text' | 'json' | 'sarif';
+  settings: EngineSettings;
+  fix: boolean;
+  useConfig: boolean;
+  paths: string[];
+}
+
+function parseCheckArgs(args: string[]): CheckOptions {
+  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, useConfig: true, paths: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const value = (): string => {
+      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    const positive = (): number => {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} needs a positive integer, not ${JSON.stringify(v)}`);
+      return Number(v);
+    };
+    switch (flag) {
+      case '--format': {
+        const v = value();
+        if (v !== 'text' && v !== 'json' && v !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(v)}`);
+        o.format = v;
+        break;
+      }
+      case '--hardware':
+        o.settings.hardware = value();
+        break;
+      case '--gpus-per-node':
+        o.settings.gpusPerNode = positive();
+        break;
+      case '--nvlink-domain':
+        o.settings.nvlinkDomain = positive();
+        break;
+      case '--target': {
+        const v = value();
+        const m = /^(accelerate|deepspeed|megatron-core)=(\d+(\.\d+)*)$/.exec(v);
+        if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(v)}`);
+        o.settings.targetVersions![m[1] as 'accelerate'] = m[2];
+        break;
+      }
+      case '--fix':
+        o.fix = true;
+        break;
+      case '--no-config':
+        o.useConfig = false;
+        break;
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+        o.paths.push(a);
+    }
+  }
+  if (o.paths.length === 0) o.paths.push('.');
+  return o;
+}
+
+/** Files to check: named files as they are, folders searched for config-looking files. */
+function collect(paths: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 32) return;
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (!SKIP_DIRS.has(name) && !name.startsWith('.')) walk(p, depth + 1);
+      } else if (st.isFile() && EXTENSIONS.test(name) && !/^\.shardwise\.ya?ml$/.test(name) && !/package(-lock)?\.json$/.test(name)) out.push(p);
+    }
+  };
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new Error(`${p}: no such file or folder`);
+    }
+    if (st.isDirectory()) walk(p, 0);
+    else out.push(p);
+  }
+  return out;
+}
+
+interface Result {
+  file: string;
+  analysis: FileAnalysis;
+}
+
+function check(o: CheckOptions): number {
+  const files = collect(o.paths);
+  const configs = new ProjectConfigs();
+  const results: Result[] = [];
+  let ioFailure = false;
+  const warnedConfig = new Set<string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      process.stderr.write(`shardwise: cannot read ${file}: ${(err as Error).message}\n`);
+      ioFailure = true;
+      continue;
+    }
+    let settings: EngineSettings = {};
+    if (o.useConfig) {
+      const loaded = configs.forFile(file);
+      settings = loaded.settings;
+      for (const p of loaded.problems) if (!warnedConfig.has(p)) (warnedConfig.add(p), process.stderr.write(`shardwise: ${p}\n`));
+    }
+    // Command-line flags win over .shardwise.yaml; in-file directives win over both.
+    settings = mergeSettings(settings, o.settings);
+    const original = text;
+    let analysis = analyze({ path: resolve(file), text }, settings);
+    if (o.fix) {
+      for (let round = 0; round < 5; round++) {
+        const edits = fixAll(analysis);
+        if (edits.length === 0) break;
+        text = applyEdits(text, edits);
+        analysis = analyze({ path: resolve(file), text }, settings);
+      }
+      if (text !== original) writeFileSync(file, text);
+    }
+    if (analysis.docs.some((d) => d.format)) results.push({ file, analysis });
+  }
+  const all = results.flatMap((r) => r.analysis.findings.map((f) => ({ r, f })));
+  if (o.format === 'json') {
+    const out = all.map(({ r, f }) => ({ file: r.file, range: r.analysis.lines.range(f.span), severity: f.severity, code: f.code, message: f.message }));
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else if (o.format === 'sarif') {
+    process.stdout.write(JSON.stringify(toSarif(results.map((r) => ({ file: r.file, lines: r.analysis.lines, findings: r.analysis.findings })), VERSION), null, 2) + '\n');
+  } else {
+    for (const { r, f } of all) {
+      const p = r.analysis.lines.position(f.span.start);
+      process.stdout.write(`${r.file}:${p.line + 1}:${p.character + 1}: ${f.severity} [${f.code}] ${f.message}\n`);
+    }
+    const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
+    process.stderr.write(`shardwise: ${results.length} config file${results.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes\n`);
+  }
+  if (ioFailure) return 2;
+  return all.some(({ f }) => f.severity === 'error') ? 1 : 0;
+}
+
+export function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'check':
+        return check(parseCheckArgs(rest));
+      case 'explain': {
+        if (rest.length !== 1) throw new UsageError('explain takes one rule id');
+        const text = explain(rest[0]);
+        if (!text) {
+          process.stderr.write(`shardwise: unknown rule ${JSON.stringify(rest[0])}; \`shardwise rules\` lists them\n`);
+          return 2;
+        }
+        process.stdout.write(text + '\n');
+        return 0;
+      }
+      case 'rules':
+        for (const r of RULES) process.stdout.write(`${r.id.padEnd(44)} ${r.severity.padEnd(12)} ${r.docs.summary}\n`);
+        return 0;
+      case 'docs': {
+        const md = rulesMarkdown();
+        if (rest[0] === '--write' && rest[1]) writeFileSync(rest[1], md);
+        else if (rest[0] === '--check' && rest[1]) {
+          const current = readFileSync(rest[1], 'utf8');
+          if (current !== md) {
+            process.stderr.write(`shardwise: ${rest[1]} is stale; run \`npm run docs\`\n`);
+            return 1;
+          }
+        } else if (rest.length) throw new UsageError('docs takes --write FILE or --check FILE');
+        else process.stdout.write(md);
+        return 0;
+      }
+      case '--version':
+      case '-v':
+        process.stdout.write(`shardwise ${VERSION}\n`);
+        return 0;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`shardwise: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`shardwise: ${(err as Error).message}\n`);
+    return 2;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

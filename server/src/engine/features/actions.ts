@@ -1,0 +1,93 @@
+/**
+ * Code actions for findings: the rule's fixes, "disable <id> for this line / file", and
+ * "show documentation for <id>".
+ */
+import type { FileAnalysis } from '../analyze';
+import { applyEdits } from '../text';
+import type { Finding, Span, TextEdit } from '../types';
+
+export interface ActionEntry {
+  title: string;
+  kind: 'quickfix' | 'source.fixAll';
+  /** The finding the action resolves (for quick fixes and suppressions). */
+  finding?: Finding;
+  edits?: TextEdit[];
+  /** A command to run instead of (or after) the edits. */
+  command?: { command: string; title: string; arguments: unknown[] };
+  preferred?: boolean;
+}
+
+export const SHOW_DOCS_COMMAND = 'shardwise.showRuleDocumentation';
+
+function overlaps(a: Span, b: Span): boolean {
+  return a.start <= b.end && b.start <= a.end;
+}
+
+export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly Finding[]): ActionEntry[] {
+  const findings = only ?? analysis.findings.filter((f) => overlaps(f.span, range));
+  const out: ActionEntry[] = [];
+  const comments = analysis.syntax !== 'json';
+  for (const f of findings) {
+    for (const fix of f.fixes) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, preferred: fix.preferred });
+  }
+  const seen = new Set<string>();
+  for (const f of findings) {
+    if (seen.has(f.code)) continue;
+    seen.add(f.code);
+    if (comments) {
+      out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [disableLineEdit(analysis, f)] });
+      out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [disableFileEdit(analysis, f.code)] });
+    }
+    out.push({ title: `Show documentation for ${f.code}`, kind: 'quickfix', finding: f, command: { command: SHOW_DOCS_COMMAND, title: `Show documentation for ${f.code}`, arguments: [f.code] } });
+  }
+  return out;
+}
+
+/** `# shardwise-disable-next-line <id>` above the finding's line, at its indentation. */
+export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit {
+  const lines = analysis.lines;
+  const line = lines.position(f.span.start).line;
+  const text = lines.lineText(line);
+  const indent = /^\s*(-\s+)?/.exec(text)![0].replace(/-/g, ' ');
+  const at = lines.lineStart(line);
+  const prev = line > 0 ? lines.lineText(line - 1) : '';
+  const m = /^(\s*#\s*shardwise-disable-next-line)\s+([^\n#]*)$/.exec(prev);
+  if (m) {
+    // Extend an existing directive on the line above instead of stacking another.
+    const start = lines.lineStart(line - 1);
+    const ids = m[2].split(/[\s,]+/).filter(Boolean);
+    return { span: { start, end: lines.lineEnd(line - 1) }, newText: `${m[1]} ${[...ids, f.code].join(', ')}` };
+  }
+  return { span: { start: at, end: at }, newText: `${indent}# shardwise-disable-next-line ${f.code}${lines.eol}` };
+}
+
+/** `# shardwise-disable <id>` at the top of the file (after a shebang or leading comments' directive). */
+export function disableFileEdit(analysis: FileAnalysis, id: string): TextEdit {
+  const lines = analysis.lines;
+  let line = 0;
+  if (lines.lineText(0).startsWith('#!')) line = 1;
+  const existing = /^(\s*#\s*shardwise-disable)\s+([^\n#]*)$/.exec(lines.lineText(line));
+  if (existing && !/next-line/.test(existing[1])) {
+    const ids = existing[2].split(/[\s,]+/).filter(Boolean);
+    return { span: { start: lines.lineStart(line), end: lines.lineEnd(line) }, newText: `${existing[1]} ${[...ids, id].join(', ')}` };
+  }
+  const at = lines.lineStart(line);
+  return { span: { start: at, end: at }, newText: `# shardwise-disable ${id}${lines.eol}` };
+}
+
+/** Every preferred fix that does not overlap another, for "fix all". */
+export function fixAll(analysis: FileAnalysis): TextEdit[] {
+  const edits: TextEdit[] = [];
+  for (const f of analysis.findings) {
+    const fix = f.fixes.find((x) => x.preferred);
+    if (!fix) continue;
+    const candidate = [...edits, ...fix.edits];
+    try {
+      applyEdits(analysis.text, candidate);
+      edits.push(...fix.edits);
+    } catch {
+      // Overlaps an earlier fix: leave it for the next round.
+    }
+  }
+  return edits;
+}

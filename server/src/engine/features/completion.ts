@@ -1,0 +1,111 @@
+/**
+ * Completion of keys (with a snippet for the value) and of values, from the schema at the cursor.
+ * Values are written so that they read back as meant: `'NO'` is quoted in YAML.
+ */
+import type { DocAnalysis, FileAnalysis } from '../analyze';
+import type { SchemaNav } from '../schema/navigate';
+import type { JsonSchema } from '../schema/types';
+import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
+import type { Span } from '../types';
+import { docAt } from './locate';
+
+export interface CompletionEntry {
+  label: string;
+  kind: 'key' | 'section' | 'value';
+  detail?: string;
+  documentation?: string;
+  /** Text to insert; a snippet (with `${1}` placeholders) when `snippet` is true. */
+  insertText: string;
+  snippet: boolean;
+  replace: Span;
+  sortText: string;
+  deprecated?: boolean;
+  preselect?: boolean;
+}
+
+export function complete(analysis: FileAnalysis, offset: number): CompletionEntry[] {
+  const da = docAt(analysis, offset);
+  if (!da?.nav) return [];
+  const site = da.doc.completionSite(offset);
+  if (!site) return [];
+  const version = da.settings.targetVersions?.[da.format!.tool];
+  const rootValue = da.doc.value([]);
+  const nav = da.nav;
+  if (site.kind === 'key') {
+    const parent = nav.at(site.path, rootValue, version);
+    if (!parent?.properties) return [];
+    const existing = new Set(site.existing.map((k) => nav.canonicalKey(parent, k, version)));
+    const out: CompletionEntry[] = [];
+    for (const [key, raw] of Object.entries(parent.properties)) {
+      if (existing.has(key)) continue;
+      const schema = nav.resolve(raw) ?? {};
+      const deprecated = !!schema['x-deprecated'];
+      if (deprecated && !key.startsWith(site.typed)) continue;
+      const isSection = !!schema.properties;
+      const required = parent.required?.includes(key);
+      out.push({
+        label: key,
+        kind: isSection ? 'section' : 'key',
+        detail: isSection ? 'section' : nav.describe(schema),
+        documentation: schema.markdownDescription ?? schema.description,
+        insertText: keySnippet(da, nav, key, schema, site.path.length),
+        snippet: true,
+        replace: site.replace,
+        sortText: `${deprecated ? 9 : required ? 0 : relevant(da, schema) ? 1 : 2}${key}`,
+        deprecated,
+      });
+    }
+    return out;
+  }
+  const schema = nav.at(site.path, rootValue, version);
+  if (!schema) return [];
+  const values = nav.allowedValues(schema);
+  const docs = schema.markdownEnumDescriptions ?? [];
+  const out: CompletionEntry[] = values.map((v, i) => ({
+    label: typeof v === 'string' ? v : JSON.stringify(v),
+    kind: 'value' as const,
+    detail: schema.default !== undefined && v === schema.default ? 'default' : undefined,
+    documentation: docs[(schema.enum ?? []).indexOf(v)],
+    insertText: valueText(da, v),
+    snippet: false,
+    replace: site.replace,
+    sortText: `${String(i).padStart(3, '0')}`,
+    preselect: v === schema.default,
+  }));
+  if (values.length === 0 && schema.default !== undefined) {
+    out.push({ label: String(schema.default), kind: 'value', detail: 'default', insertText: valueText(da, schema.default), snippet: false, replace: site.replace, sortText: '000' });
+  }
+  return out;
+}
+
+/** Keys the chosen `distributed_type` reads sort before the others. */
+function relevant(da: DocAnalysis, schema: JsonSchema): boolean {
+  const applies = schema['x-applies-to'];
+  const dt = da.doc.value(['distributed_type']);
+  return !applies || (typeof dt === 'string' && applies.includes(dt));
+}
+
+function valueText(da: DocAnalysis, v: unknown): string {
+  return da.doc.syntax === 'json' ? JSON.stringify(v) : formatYamlValue(v);
+}
+
+function snippetEscape(s: string): string {
+  return s.replace(/[$}\\]/g, (c) => `\\${c}`);
+}
+
+function keySnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema, depth: number): string {
+  const json = da.doc.syntax === 'json';
+  const k = json ? JSON.stringify(key) : formatYamlKey(key);
+  if (schema.properties) {
+    if (json) return `${k}: {\n\t$0\n}`;
+    return `${k}:\n${'  '.repeat(depth + 1)}$0`;
+  }
+  const choices = nav.allowedValues(schema).map((v) => (json ? JSON.stringify(v) : formatYamlValue(v)));
+  if (choices.length > 1 && choices.every((c) => !/[,|]/.test(c))) {
+    const def = schema.default !== undefined ? choices.indexOf(json ? JSON.stringify(schema.default) : formatYamlValue(schema.default)) : -1;
+    const ordered = def > 0 ? [choices[def], ...choices.filter((_, i) => i !== def)] : choices;
+    return `${k}: \${1|${ordered.map(snippetEscape).join(',')}|}`;
+  }
+  if (schema.default !== undefined) return `${k}: \${1:${snippetEscape(json ? JSON.stringify(schema.default) : formatYamlValue(schema.default))}}`;
+  return `${k}: $0`;
+}

@@ -1,0 +1,80 @@
+/**
+ * Hover: the schema's documentation for the key (or value) under the cursor, with its default,
+ * allowed values, version and environment variable.
+ */
+import type { DocAnalysis, FileAnalysis } from '../analyze';
+import { code } from '../schema/navigate';
+import type { JsonSchema } from '../schema/types';
+import type { Span } from '../types';
+import { docAt } from './locate';
+
+export interface HoverResult {
+  markdown: string;
+  span: Span;
+}
+
+export function hover(analysis: FileAnalysis, offset: number): HoverResult | undefined {
+  const da = docAt(analysis, offset);
+  if (!da?.nav) return undefined;
+  const loc = da.doc.locate(offset);
+  if (!loc || !loc.entry) return undefined;
+  const schema = da.nav.at(loc.path, da.doc.value([]), da.settings.targetVersions?.[da.format!.tool]);
+  if (!schema) return undefined;
+  const onValue = loc.on === 'value' && loc.node?.kind === 'scalar';
+  const span = onValue ? loc.node!.span : loc.entry.keySpan;
+  return { markdown: keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined), span };
+}
+
+export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }): string {
+  const nav = da.nav!;
+  const tool = da.format?.toolName ?? '';
+  const key = path[path.length - 1];
+  const parts: string[] = [];
+  const title = [`**${key}**`];
+  if (path.length > 1) title.push(`in \`${path.slice(0, -1).join('.')}\``);
+  if (schema['x-since']) title.push(`${tool} ≥ ${schema['x-since']}`);
+  parts.push(title.join(' · '));
+
+  const dep = schema['x-deprecated'];
+  if (dep) parts.push(`⚠ **Deprecated${dep.since ? ` since ${dep.since}` : ''}.** ${dep.message ?? ''}${dep.replacement ? ` Use \`${dep.replacement}\`.` : ''}`.trim());
+
+  const enumValues = schema.enum ?? [];
+  const enumDocs = schema.markdownEnumDescriptions ?? [];
+  if (valueNode && valueNode.kind === 'scalar') {
+    const v = normalize(schema, valueNode.value);
+    const i = enumValues.findIndex((e) => e === v);
+    if (i >= 0 && enumDocs[i]) parts.push(`${code(v)}: ${stripLead(enumDocs[i], v)}`);
+    const old = typeof v === 'string' ? schema['x-deprecated-values']?.[v] : undefined;
+    if (old) parts.push(`⚠ ${code(v)} is deprecated${old.since ? ` since ${old.since}` : ''}. ${old.message ?? ''}`.trim());
+  }
+
+  const doc = schema.markdownDescription ?? schema.description;
+  if (doc) parts.push(doc);
+
+  const facts: string[] = [];
+  facts.push(`Type: ${nav.describe(schema)}`);
+  if (schema.default !== undefined) facts.push(`Default: ${code(schema.default)}${schema['x-default-note'] ? ` (${schema['x-default-note']})` : ''}`);
+  else if (schema['x-default-note']) facts.push(`Default: ${schema['x-default-note']}`);
+  if (schema['x-env']) facts.push(`Environment: \`${schema['x-env']}\``);
+  if (schema['x-applies-to']) facts.push(`Read with \`distributed_type\`: ${schema['x-applies-to'].map((t) => `\`${t}\``).join(', ')}`);
+  parts.push(facts.map((f) => `- ${f}`).join('\n'));
+
+  if (!valueNode && enumValues.length > 1 && enumValues.length <= 20) {
+    const lines = enumValues.map((v, i) => `- ${code(v)}${enumDocs[i] ? `: ${stripLead(enumDocs[i], v)}` : ''}`);
+    parts.push(`Allowed values:\n${lines.join('\n')}`);
+  }
+  return parts.join('\n\n');
+}
+
+function normalize(schema: JsonSchema, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  if (schema['x-normalize'] === 'upper') return v.toUpperCase();
+  if (schema['x-normalize'] === 'lower') return v.toLowerCase();
+  return v;
+}
+
+/** Enum descriptions often start with the value itself (`` `NO`: ... ``); do not repeat it. */
+function stripLead(text: string, value: unknown): string {
+  const lead = `${code(value)}: `;
+  return text.startsWith(lead) ? text.slice(lead.length) : text;
+}

@@ -1,0 +1,13 @@
+/**
+ * The engine's public surface. Everything here is pure: text and settings in, results out.
+ */
+export { analyze, syntaxOf, type DocAnalysis, type FileAnalysis, type FileInput } from './analyze';
+export { hover, type HoverResult } from './features/hover';
+export { complete, type CompletionEntry } from './features/completion';
+export { codeActions, fixAll, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';
+export { explain, rulesMarkdown, ruleMarkdown } from './docs';
+export { RULES, ruleById } from './rules';
+export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
+export { mergeSettings, FORMAT_IDS, type EngineSettings, type FormatId, type RuleLevel } from './settings';
+export { LineIndex, applyEdits } from './text';
+export type { Finding, Fix, Position, Range, Severity, Span, TextEdit } from './types';

@@ -1,0 +1,19 @@
+/**
+ * What the client and the server say to each other beyond LSP. No imports: both sides use it.
+ */
+
+/** Returns the markdown documentation of a rule (`{ id }` → string | null). */
+export const RULE_DOCUMENTATION_REQUEST = 'shardwise/ruleDocumentation';
+
+/** Client-side command behind the "Show documentation for <id>" code action. */
+export const SHOW_RULE_DOCUMENTATION_COMMAND = 'shardwise.showRuleDocumentation';
+
+/** The `shardwise.*` settings, as the client sends them. */
+export interface ClientSettings {
+  hardware?: string | null;
+  gpusPerNode?: number | null;
+  nvlinkDomain?: number | null;
+  rules?: Record<string, string>;
+  targetVersions?: { accelerate?: string | null; deepspeed?: string | null; megatronCore?: string | null };
+  files?: { associations?: Record<string, string> };
+}

@@ -1,0 +1,94 @@
+/**
+ * Annotation-style fixtures: a config with lines of carets under the spans where findings are
+ * expected, e.g.
+ *
+ *     mixed_precision: no
+ *     #                ^^ error[yaml-boolean-trap]: Quote it
+ *
+ * Annotation lines are removed before the config is analysed and refer to the nearest content line
+ * above them; caret columns are absolute (write the line without `#` for a span at column 0).
+ * The optional text after `:` must appear in the message. The check is exact: every finding must be
+ * annotated and every annotation found.
+ */
+import assert from 'node:assert/strict';
+import { analyze, applyEdits, type EngineSettings, type FileAnalysis } from '../../server/src/engine';
+
+const ANNOTATION = /^(\s*#?\s*?)(\^+)\s+(error|warning|information|hint)\[([a-z0-9-]+)\](?::\s*(.*))?\s*$/;
+
+export interface Expected {
+  line: number;
+  start: number;
+  end: number;
+  severity: string;
+  code: string;
+  text?: string;
+}
+
+export function parseAnnotated(src: string): { text: string; expected: Expected[] } {
+  const out: string[] = [];
+  const expected: Expected[] = [];
+  for (const line of src.split('\n')) {
+    const m = ANNOTATION.exec(line);
+    if (m && out.length > 0) {
+      const start = m[1].length;
+      expected.push({ line: out.length - 1, start, end: start + m[2].length, severity: m[3], code: m[4], text: m[5]?.trim() || undefined });
+    } else out.push(line);
+  }
+  return { text: out.join('\n'), expected };
+}
+
+export interface Case {
+  name: string;
+  src: string;
+  settings?: EngineSettings;
+  path?: string;
+}
+
+function describe(f: { line: number; start: number; end: number; severity: string; code: string }): string {
+  return `${f.line + 1}:${f.start}-${f.end} ${f.severity}[${f.code}]`;
+}
+
+/** Analyses an annotated case and asserts the findings are exactly the annotated ones. */
+export function checkCase(c: Case): FileAnalysis {
+  const { text, expected } = parseAnnotated(c.src);
+  const a = analyze({ path: c.path ?? 'config.yaml', text }, c.settings ?? {});
+  const actual = a.findings.map((f) => {
+    const s = a.lines.position(f.span.start);
+    const e = a.lines.position(f.span.end);
+    assert.equal(s.line, e.line, `finding spans several lines: ${f.code} ${f.message}`);
+    return { line: s.line, start: s.character, end: e.character, severity: f.severity, code: f.code, message: f.message };
+  });
+  const missing = expected.filter((x) => !actual.some((y) => describe(y) === describe(x) && (!x.text || y.message.includes(x.text))));
+  const extra = actual.filter((y) => !expected.some((x) => describe(y) === describe(x)));
+  const show = (list: { line: number; start: number; end: number; severity: string; code: string; message?: string }[]) => list.map((f) => `  ${describe(f)}${f.message ? ` ${f.message}` : ''}`).join('\n');
+  if (missing.length || extra.length) {
+    assert.fail(`${c.name}\nexpected but not found:\n${show(missing) || '  (none)'}\nfound but not expected:\n${show(extra) || '  (none)'}\nall findings:\n${show(actual)}`);
+  }
+  return a;
+}
+
+export interface FixCase {
+  name: string;
+  before: string;
+  code: string;
+  /** A substring of the fix title. */
+  title: string;
+  after: string;
+  settings?: EngineSettings;
+  path?: string;
+}
+
+/** Applies a finding's fix and compares the text; the finding must be gone afterwards. */
+export function checkFix(c: FixCase): void {
+  const input = { path: c.path ?? 'config.yaml', text: c.before };
+  const a = analyze(input, c.settings ?? {});
+  const findings = a.findings.filter((f) => f.code === c.code);
+  assert.ok(findings.length > 0, `${c.name}: no ${c.code} finding; got ${a.findings.map((f) => f.code).join(', ') || 'none'}`);
+  const fix = findings.flatMap((f) => f.fixes.map((x) => ({ f, x }))).find(({ x }) => x.title.includes(c.title));
+  assert.ok(fix, `${c.name}: no fix titled like "${c.title}"; fixes: ${findings.flatMap((f) => f.fixes.map((x) => x.title)).join(' | ') || 'none'}`);
+  const after = applyEdits(c.before, fix.x.edits);
+  assert.equal(after, c.after, `${c.name}: fixed text`);
+  const again = analyze({ ...input, text: after }, c.settings ?? {});
+  assert.ok(!again.findings.some((f) => f.code === fix.f.code && f.message === fix.f.message), `${c.name}: the finding is still there after the fix`);
+  assert.ok(!again.findings.some((f) => f.code === 'parse-error'), `${c.name}: the fix broke the syntax`);
+}
