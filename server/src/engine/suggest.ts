@@ -39,6 +39,8 @@ export function closest(word: string, candidates: Iterable<string>, limit = 3): 
     // A key written without its section prefix, or with a stray one.
     else if (lc.endsWith('_' + w) || w.endsWith('_' + lc)) scored.push({ c, d: max });
   }
+  // The same word in another case is the answer; close spellings would only be noise next to it.
+  if (scored.some((s) => s.d === -1)) return scored.filter((s) => s.d === -1).map((s) => s.c);
   scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c));
   return scored.slice(0, limit).map((s) => s.c);
 }

@@ -40,7 +40,7 @@ export function complete(analysis: FileAnalysis, offset: number): CompletionEntr
       if (existing.has(key)) continue;
       const schema = nav.resolve(raw) ?? {};
       const deprecated = !!schema['x-deprecated'];
-      if (deprecated && !key.startsWith(site.typed)) continue;
+      if (deprecated && !(site.typed && key.startsWith(site.typed))) continue;
       const isSection = !!schema.properties;
       const required = parent.required?.includes(key);
       out.push({

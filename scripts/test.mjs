@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// The one test command. `npm test` runs every layer in order; `npm test -- <layer>...` runs some.
+//   unit  engine tests (annotated fixtures, fixes, syntax, features, properties), corpus, CLI
+//   lsp   the built language server over stdio
+//   e2e   the packaged .vsix in a real VS Code (code-server + Chromium)
+// Every layer runs even when an earlier one failed, so one run shows everything; the exit code is
+// non-zero if any failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const requested = process.argv.slice(2);
+const layers = requested.length ? requested : ['unit', 'lsp', 'e2e'];
+for (const l of layers) {
+  if (!['unit', 'lsp', 'e2e'].includes(l)) {
+    console.error(`test: unknown layer ${l} (unit, lsp, e2e)`);
+    process.exit(2);
+  }
+}
+
+const results = [];
+function step(name, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n=== ${name}: ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = r.status === 0;
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  return ok;
+}
+
+function testFiles(...dirs) {
+  return dirs.flatMap((d) => {
+    const dir = join(root, d);
+    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(d, f)) : [];
+  });
+}
+
+const node = process.execPath;
+const built = step('build', node, ['scripts/build.mjs']);
+step('typecheck', node, ['node_modules/typescript/bin/tsc', '-p', '.']);
+if (layers.includes('unit')) step('unit, corpus and CLI tests', node, ['--import', 'tsx', '--test', ...testFiles('test/unit', 'test/corpus', 'test/cli')]);
+if (layers.includes('lsp') && built) step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
+if (layers.includes('e2e')) {
+  if (step('package', 'npm', ['run', '--silent', 'package'])) step('real editor tests', node, ['test/e2e/run.mjs']);
+}
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

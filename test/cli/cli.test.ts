@@ -1,0 +1,141 @@
+/** The built `shardwise` CLI, as CI uses it. Run after `npm run build`. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { parse } from 'yaml';
+
+const ROOT = join(__dirname, '../..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const CORPUS = process.env.SHARDWISE_CORPUS ?? join(ROOT, '../shared/corpus');
+const tmp = mkdtempSync(join(tmpdir(), 'shardwise-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface JsonFinding {
+  file: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  severity: string;
+  code: string;
+  message: string;
+}
+
+function run(args: string[], cwd = ROOT): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+function json(args: string[], cwd = ROOT): { code: number; findings: JsonFinding[] } {
+  const r = run([...args, '--format', 'json'], cwd);
+  return { code: r.code, findings: JSON.parse(r.out) as JsonFinding[] };
+}
+
+test('check --format json: yaml-boolean-trap on the `mixed_precision: no` line, exit 1', () => {
+  const file = join(tmp, 'trap.yaml');
+  writeFileSync(file, 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+  const { code, findings } = json(['check', file]);
+  assert.equal(code, 1);
+  assert.deepEqual(findings, [
+    {
+      file,
+      range: { start: { line: 2, character: 17 }, end: { line: 2, character: 19 } },
+      severity: 'error',
+      code: 'yaml-boolean-trap',
+      message: findings[0].message,
+    },
+  ]);
+  assert.match(findings[0].message, /Quote it/);
+});
+
+test('exit codes: 0 when clean (warnings allowed), 2 on usage or I/O failure', () => {
+  const clean = join(tmp, 'clean.yaml');
+  writeFileSync(clean, 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n');
+  assert.equal(run(['check', clean]).code, 0);
+  const warn = join(tmp, 'warn.yaml');
+  writeFileSync(warn, 'distributed_type: MULTI_GPU\nnum_processes: 1\n');
+  const w = run(['check', warn]);
+  assert.equal(w.code, 0);
+  assert.match(w.out, /warning \[multi-gpu-single-process\]/);
+  assert.equal(run(['check', join(tmp, 'missing.yaml')]).code, 2);
+  assert.equal(run(['check', clean, '--format', 'xml']).code, 2);
+  assert.equal(run(['check', clean, '--bogus']).code, 2);
+  assert.equal(run(['frobnicate']).code, 2);
+  assert.equal(run([]).code, 2);
+  assert.equal(run(['explain', 'no-such-rule']).code, 2);
+});
+
+test('check on the Accelerate corpus gives exactly the error-level findings the expectations list', () => {
+  const expectations = parse(readFileSync(join(ROOT, 'test/corpus/expectations.yaml'), 'utf8')).accelerate as Record<string, { errors: string[] }>;
+  const dir = join(CORPUS, 'accelerate');
+  const { code, findings } = json(['check', dir, '--no-config']);
+  assert.equal(code, 1);
+  const byFile = new Map<string, Set<string>>();
+  for (const f of findings) if (f.severity === 'error') byFile.set(f.file, (byFile.get(f.file) ?? new Set()).add(f.code));
+  const actual = Object.fromEntries([...byFile].map(([f, codes]) => [f.slice(dir.length + 1), [...codes].sort()]));
+  const expected = Object.fromEntries(Object.entries(expectations).map(([f, e]) => [f, [...e.errors].sort()]));
+  assert.deepEqual(actual, expected);
+});
+
+test('check on examples/ reports the planted mistakes, with the project .shardwise.yaml applied', () => {
+  const { code, findings } = json(['check', 'examples']);
+  assert.equal(code, 1);
+  const codes = (name: string) => findings.filter((f) => f.file.endsWith(name)).map((f) => `${f.severity}:${f.code}`).sort();
+  assert.deepEqual(codes('typo-and-traps.yaml'), ['error:yaml-boolean-trap', 'warning:unknown-key']);
+  assert.deepEqual(codes('multi-node.yaml'), ['error:multi-node-missing-main-process', 'warning:num-processes-not-divisible-by-machines']);
+  assert.deepEqual(codes('nd-parallel.yaml'), ['error:parallelism-requires-fsdp2', 'warning:fsdp1-reshard-after-forward-ignored', 'warning:missing-key-prefix']);
+  assert.deepEqual(codes('deepspeed-zero.yaml'), ['warning:zero3-init-without-stage3']);
+  assert.ok(codes('fsdp2-migration.yaml').includes('error:fsdp2-unsupported-key'));
+  assert.deepEqual(codes('clean-fsdp2-hsdp.yaml'), []);
+  const trap = findings.find((f) => f.code === 'yaml-boolean-trap')!;
+  assert.equal(trap.range.start.line, 6);
+});
+
+test('.shardwise.yaml at or above the file sets rule severities; --no-config ignores it; CLI flags win', () => {
+  const dir = join(tmp, 'proj', 'sub');
+  cpSync(join(ROOT, 'examples/accelerate/deepspeed-zero.yaml'), join(dir, 'ds.yaml'), { recursive: true });
+  writeFileSync(join(tmp, 'proj', '.shardwise.yaml'), 'rules:\n  zero3-init-without-stage3: error\n');
+  assert.deepEqual(json(['check', dir]).findings.map((f) => f.severity), ['error']);
+  assert.deepEqual(json(['check', dir, '--no-config']).findings.map((f) => f.severity), ['warning']);
+  writeFileSync(join(dir, '.shardwise.yaml'), 'rules:\n  zero3-init-without-stage3: off\n');
+  assert.deepEqual(json(['check', dir]).findings, []);
+});
+
+test('--target makes version checks apply', () => {
+  const file = join(tmp, 'pc.yaml');
+  writeFileSync(file, 'distributed_type: MULTI_GPU\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_shard_size: 8\n');
+  assert.deepEqual(json(['check', file]).findings, []);
+  const old = json(['check', file, '--target', 'accelerate=1.9.0']);
+  assert.equal(old.code, 1);
+  assert.ok(old.findings.every((f) => f.code === 'version-unsupported-key'));
+  assert.equal(run(['check', file, '--target', 'pytorch=2.0']).code, 2);
+});
+
+test('--fix applies the preferred fixes in place', () => {
+  const file = join(tmp, 'fixme.yaml');
+  writeFileSync(file, 'distributed_type: multi_gpu\nnum_processes: 2\nmixed_precision: no\n');
+  assert.equal(run(['check', file, '--fix']).code, 0);
+  assert.equal(readFileSync(file, 'utf8'), "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n");
+});
+
+test('--format sarif is SARIF 2.1.0 with rule metadata and locations', () => {
+  const file = join(tmp, 'trap.yaml');
+  const r = run(['check', file, '--format', 'sarif']);
+  const sarif = JSON.parse(r.out);
+  assert.equal(sarif.version, '2.1.0');
+  const result = sarif.runs[0].results[0];
+  assert.equal(result.ruleId, 'yaml-boolean-trap');
+  assert.equal(result.level, 'error');
+  assert.deepEqual(result.locations[0].physicalLocation.region, { startLine: 3, startColumn: 18, endLine: 3, endColumn: 20 });
+  assert.equal(sarif.runs[0].tool.driver.rules[result.ruleIndex].id, 'yaml-boolean-trap');
+});
+
+test('explain prints a rule; rules lists every rule; docs --check agrees with docs/rules.md', () => {
+  const e = run(['explain', 'unknown-key']);
+  assert.equal(e.code, 0);
+  assert.match(e.out, /^# `unknown-key`/);
+  assert.match(e.out, /Triggers it:/);
+  const rules = run(['rules']);
+  assert.ok(rules.out.split('\n').filter(Boolean).length >= 25);
+  assert.equal(run(['docs', '--check', 'docs/rules.md']).code, 0);
+});
