@@ -9,8 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './bootstrap.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+ensureDependencies(root);
 const requested = process.argv.slice(2);
 const layers = requested.length ? requested : ['unit', 'lsp', 'e2e'];
 for (const l of layers) {

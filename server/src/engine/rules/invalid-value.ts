@@ -41,7 +41,7 @@ export default defineRule({
         advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
         fixes.push({ title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], preferred: true });
       }
-      const effect = issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it.`;
+      const effect = `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}.`;
       ctx.report({
         at: issue.path,
         on: 'value',

@@ -6,7 +6,12 @@ import { PY_INT } from '../syntax/scalars';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { code, pathLabel, yamlTrap } from './helpers';
+import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
+
+function effect(schema: JsonSchema | undefined, tool: string): string {
+  return schema?.['x-invalid-effect'] ?? `${tool} then fails or misreads the value`;
+}
 
 export default defineRule({
   id: 'yaml-boolean-trap',
@@ -31,21 +36,21 @@ export default defineRule({
         ctx.report({
           at: issue.path,
           on: 'value',
-          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${ctx.tool} then fails or misbehaves. Quote it: \`'${trap.text}'\`.`,
+          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${effect(issue.schema, ctx.tool)}. Quote it: \`'${trap.text}'\`.`,
           fixes: [{ title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], preferred: true }],
         });
       } else if (trap.kind === 'number') {
         ctx.report({
           at: issue.path,
           on: 'value',
-          message: `\`${trap.text}\` is read by YAML 1.1 as the text ${code(trap.text)}, not a number (PyYAML wants a dot and a signed exponent, as in \`1.0e+8\`), so ${label} fails to convert. Write the number out: \`${trap.number}\`.`,
+          message: `\`${trap.text}\` is read by YAML 1.1 as the text ${code(trap.text)}, not a number (PyYAML wants a dot and a signed exponent, as in \`1.0e+8\`), so ${label} gets text: ${effect(issue.schema, ctx.tool)}. Write the number out: \`${trap.number}\`.`,
           fixes: [{ title: `Write ${trap.number}`, edits: [{ op: 'set', path: issue.path, value: trap.number }], preferred: true }],
         });
       } else {
         ctx.report({
           at: issue.path,
           on: 'value',
-          message: `\`${trap.text}\` is one string to YAML, not a list: ${label} needs a list, and ${ctx.tool} reads the characters of this text one by one. Write a YAML list: \`[${trap.items.map(String).join(', ')}]\`.`,
+          message: `\`${trap.text}\` is one string to YAML, not a list: ${label} needs a list, and ${effect(issue.schema, ctx.tool)}. Write a YAML list: \`[${trap.items.map(String).join(', ')}]\`.`,
           fixes: [{ title: `Write [${trap.items.map(String).join(', ')}]`, edits: [{ op: 'set', path: issue.path, value: trap.items }], preferred: true }],
         });
       }

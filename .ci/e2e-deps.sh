@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# OS packages the real-editor (e2e) tests need: Debian's Chromium (driven by
+# playwright-core, never a downloaded browser) and the Kerberos headers that
+# code-server's `kerberos` dependency builds against. Idempotent; runs as root
+# in CI (uses sudo when not root and sudo exists).
+set -euo pipefail
+
+packages=(chromium libkrb5-dev python3 make g++)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "e2e-deps: already installed: ${packages[*]}"
+  exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=(sudo); else
+    echo "e2e-deps: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "e2e-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+test -x /usr/bin/chromium || { echo "e2e-deps: /usr/bin/chromium missing after install" >&2; exit 1; }
+echo "e2e-deps: done ($(/usr/bin/chromium --version 2>/dev/null || echo chromium))"
