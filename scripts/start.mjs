@@ -15,8 +15,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installExtension, makeTempRoot, portIsFree, freePort, setSignalExitCode, startCodeServer, workbenchUrl, writeSettings } from '../test/e2e/harness.mjs';
 import { setup } from '../test/e2e/setup.mjs';
+import { ensureDependencies } from './bootstrap.mjs';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
+ensureDependencies(repoRoot);
 const DEFAULT_PORT = 8080;
 
 function usage(message) {
