@@ -134,7 +134,8 @@ function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, 
 function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): DocAnalysis {
   const { format, reason } = chooseFormat(doc, input, directives, settings);
   const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [] };
-  if (!format?.schema) return da;
+  // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
+  if (!format?.schema || doc.problems.some((p) => p.fatal)) return da;
   const version = settings.targetVersions?.[format.tool];
   da.nav = new SchemaNav(format.schema.json);
   da.instance = buildInstance(doc.root, da.nav, version);
@@ -150,15 +151,23 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
 }
 
 function appliesTo(rule: Rule<any>, da: DocAnalysis): boolean {
+  // A file of no known format is none of Shardwise's business, except that it could not be read
+  // at all (hostile nesting, alias bombs): that is always said, so nothing fails silently.
+  if (!da.format) return rule.id === 'parse-error';
   if (rule.formats === 'all') return true;
   return !!da.format && rule.formats.includes(da.format.id) && da.model !== undefined;
 }
+
+/** Findings one rule may report in one document; a file beyond that is generated, not written. */
+export const MAX_FINDINGS_PER_RULE = 200;
 
 /** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. */
 export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[] {
   const findings: Finding[] = [];
   for (const rule of only ?? RULES) {
     if (!appliesTo(rule, da)) continue;
+    let count = 0;
+    let last: Finding | undefined;
     const ctx: RuleContext<any> = {
       doc: da.doc,
       format: da.format?.id as FormatId,
@@ -170,8 +179,9 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
       problems: [...da.doc.problems, ...(da.instance?.problems ?? [])],
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
       report: (r) => {
+        if (++count > MAX_FINDINGS_PER_RULE) return;
         const f = toFinding(rule, da.doc, r);
-        if (f) findings.push(f);
+        if (f) findings.push((last = f));
       },
     };
     try {
@@ -179,6 +189,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
     } catch {
       // A rule bug must not take the other findings down with it.
     }
+    if (count > MAX_FINDINGS_PER_RULE && last) last.message += ` (${count - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
   return findings;
 }

@@ -109,6 +109,8 @@ export function checkInstance(instance: Instance, validate: CompiledValidator, n
     }
     return instPath;
   };
+  // Instance paths where alternatives (anyOf/oneOf) failed: errors under them are reported once, there.
+  const alternatives = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
   for (const err of errors) {
     const instPath = parsePointer(err.instancePath);
     if (err.keyword === 'if') continue;
@@ -129,17 +131,24 @@ export function checkInstance(instance: Instance, validate: CompiledValidator, n
       issues.push({ kind: 'missing-key', parent: toSource(instPath), key });
       continue;
     }
-    // Errors inside a value whose own alternatives failed are reported once, on the value.
+    // One issue per value: the outermost failed alternative containing it, or the value itself.
     const id = err.instancePath;
-    if ([...seenValue].some((p) => id === p || id.startsWith(p + '/'))) continue;
-    const coveringAlt = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && id.startsWith(e.instancePath) && e.instancePath !== id);
-    const at = coveringAlt ? coveringAlt.instancePath : id;
-    if (seenValue.has(at)) continue;
+    const chain = prefixes(id);
+    if (chain.some((p) => seenValue.has(p))) continue;
+    const at = chain.find((p) => p !== id && alternatives.has(p)) ?? id;
     seenValue.add(at);
     const atPath = parsePointer(at).map(seg);
     issues.push({ kind: 'invalid-value', path: toSource(parsePointer(at)), schema: nav.at(atPath, instance.value, version), value: valueAt(instance.value, atPath) });
   }
   return issues;
+}
+
+/** '', '/a', '/a/b' for '/a/b': the pointer and its ancestors, outermost first. */
+function prefixes(ptr: string): string[] {
+  const out = [''];
+  for (let i = ptr.indexOf('/', 1); i > 0; i = ptr.indexOf('/', i + 1)) out.push(ptr.slice(0, i));
+  if (ptr) out.push(ptr);
+  return out;
 }
 
 function seg(s: string): string | number {

@@ -25,7 +25,7 @@ const ERROR_TEXT: Partial<Record<J.ParseErrorCode, string>> = {
 export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
   const deep = tooDeep(text, MAX_PARSER_DEPTH);
   if (deep >= 0) {
-    const problem: SyntaxProblem = { code: 'parse-error', severity: 'error', message: `This file nests deeper than ${MAX_PARSER_DEPTH} levels; no config does, so it is not analysed.`, span: { start: deep, end: deep + 1 } };
+    const problem: SyntaxProblem = { code: 'parse-error', severity: 'error', message: `This file nests deeper than ${MAX_PARSER_DEPTH} levels; no config does, so it is not analysed.`, span: { start: deep, end: deep + 1 }, fatal: true };
     return new JsonDoc(text, lines, undefined, [problem]);
   }
   const errors: J.ParseError[] = [];
@@ -51,7 +51,7 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
   const span: Span = { start: n.offset, end: n.offset + n.length };
   if (depth >= MAX_DEPTH) {
     if (!problems.some((p) => p.message.includes('nests deeper'))) {
-      problems.push({ code: 'parse-error', severity: 'error', message: `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span: { start: span.start, end: span.start + 1 } });
+      problems.push({ code: 'parse-error', severity: 'error', message: `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span: { start: span.start, end: span.start + 1 }, fatal: true });
     }
     return { kind: 'scalar', span, value: null, style: 'json', raw: '' };
   }

@@ -15,6 +15,8 @@ export interface SyntaxProblem {
   severity: Severity;
   message: string;
   span: Span;
+  /** The document could not be read as a whole: no schema or rule checks run on it. */
+  fatal?: boolean;
 }
 
 /** A path-level edit; each syntax turns it into minimal text edits that keep comments and style. */

@@ -72,9 +72,9 @@ class Builder {
     return this.node(contents, undefined);
   }
 
-  private problem(severity: SyntaxProblem['severity'], message: string, start: number, end: number, code: SyntaxProblem['code'] = 'parse-error'): void {
+  private problem(severity: SyntaxProblem['severity'], message: string, start: number, end: number, code: SyntaxProblem['code'] = 'parse-error', fatal = false): void {
     const s = Math.max(0, Math.min(start, this.text.length));
-    this.problems.push({ code, severity, message, span: { start: s, end: Math.max(s, Math.min(end, this.text.length)) } });
+    this.problems.push({ code, severity, message, span: { start: s, end: Math.max(s, Math.min(end, this.text.length)) }, fatal: fatal || undefined });
   }
 
   /** `alias` is the span of the alias the node is reached through, if any. */
@@ -83,7 +83,7 @@ class Builder {
       const span = alias ?? rangeSpan((n as Y.Node | null)?.range);
       if (!this.tooDeep) {
         this.tooDeep = true;
-        this.problem('error', `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span.start, span.start + 1);
+        this.problem('error', `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span.start, span.start + 1, 'parse-error', true);
       }
       return { kind: 'scalar', span, value: null, style: 'plain', raw: '', aliased: alias ? true : undefined };
     }
@@ -100,7 +100,7 @@ class Builder {
       if (--this.budget < 0) {
         if (!this.bombed) {
           this.bombed = true;
-          this.problem('error', `Aliases expand this document to more than ${ALIAS_BUDGET} nodes; it is not analysed further. Write the values out instead of nesting aliases.`, alias.start, alias.end);
+          this.problem('error', `Aliases expand this document to more than ${ALIAS_BUDGET} nodes; it is not analysed further. Write the values out instead of nesting aliases.`, alias.start, alias.end, 'parse-error', true);
         }
         return { kind: 'scalar', span: alias, value: null, style: 'plain', raw: '', aliased: true };
       }
@@ -249,7 +249,7 @@ export class YamlDoc extends TreeDoc {
   static broken(text: string, lines: LineIndex, message: string, at = 0): YamlDoc {
     const line = lines.position(at).line;
     const end = Math.min(lines.lineEnd(line), at + 200);
-    return new YamlDoc(text, lines, { start: 0, end: text.length }, 0, undefined, [{ code: 'parse-error', severity: 'error', message, span: { start: at, end: Math.max(at, end) } }]);
+    return new YamlDoc(text, lines, { start: 0, end: text.length }, 0, undefined, [{ code: 'parse-error', severity: 'error', message, span: { start: at, end: Math.max(at, end) }, fatal: true }]);
   }
 
   edit(edits: readonly PathEdit[]): TextEdit[] | undefined {

@@ -1,0 +1,584 @@
+/**
+ * A small LSP test client: spawns the built language server (`dist/server/main.js --stdio`), talks
+ * real JSON-RPC over its stdin/stdout, answers the server's requests (`workspace/configuration`
+ * from a settings object the test can change, capability registration), and records every
+ * `textDocument/publishDiagnostics` per URI.
+ *
+ * Every wait has a timeout and clears its timer; `shutdown()` sends shutdown + exit and kills the
+ * child if it does not exit in time, so a test never leaves a process or a timer behind.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+export const SERVER_MAIN = join(REPO_ROOT, 'dist', 'server', 'main.js');
+
+// ---------- the LSP shapes the tests read (kept local: no dependency on vscode-languageserver-types) ----------
+
+export interface Position {
+  line: number;
+  character: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
+export interface Diagnostic {
+  range: Range;
+  severity?: number;
+  code?: string | number;
+  source?: string;
+  message: string;
+  data?: unknown;
+}
+export interface PublishDiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: Diagnostic[];
+}
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+export interface WorkspaceEdit {
+  changes?: Record<string, TextEdit[]>;
+  documentChanges?: { textDocument: { uri: string; version: number | null }; edits: TextEdit[] }[];
+}
+export interface Command {
+  title: string;
+  command: string;
+  arguments?: unknown[];
+}
+export interface CodeAction {
+  title: string;
+  kind?: string;
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  command?: Command;
+}
+export interface CompletionItem {
+  label: string;
+  kind?: number;
+  detail?: string;
+  documentation?: string | { kind: string; value: string };
+  insertText?: string;
+  insertTextFormat?: number;
+  textEdit?: TextEdit | { newText: string; insert: Range; replace: Range };
+  sortText?: string;
+  filterText?: string;
+  preselect?: boolean;
+}
+export interface Hover {
+  contents: { kind: string; value: string } | string | ({ language: string; value: string } | string)[];
+  range?: Range;
+}
+
+export const DiagnosticSeverity = { Error: 1, Warning: 2, Information: 3, Hint: 4 } as const;
+export const InsertTextFormat = { PlainText: 1, Snippet: 2 } as const;
+export const TextDocumentSyncKind = { None: 0, Full: 1, Incremental: 2 } as const;
+export const FileChangeType = { Created: 1, Changed: 2, Deleted: 3 } as const;
+
+/** A change for `change()`: the whole new text, or one or more incremental range edits. */
+export type DocumentChange = string | { range: Range; text: string } | { range: Range; text: string }[];
+
+/** Client capabilities close to what VS Code 1.9x announces (the parts a server may look at). */
+export const VSCODE_LIKE_CAPABILITIES = {
+  workspace: {
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'textOnlyTransactional', normalizesLineEndings: true },
+    didChangeConfiguration: { dynamicRegistration: true },
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+    symbol: { dynamicRegistration: true },
+    codeLens: { refreshSupport: true },
+    executeCommand: { dynamicRegistration: true },
+    configuration: true,
+    workspaceFolders: true,
+    semanticTokens: { refreshSupport: true },
+    fileOperations: { dynamicRegistration: true, didCreate: true, didRename: true, didDelete: true, willCreate: true, willRename: true, willDelete: true },
+    inlayHint: { refreshSupport: true },
+    diagnostics: { refreshSupport: true },
+  },
+  textDocument: {
+    publishDiagnostics: {
+      relatedInformation: true,
+      versionSupport: true,
+      tagSupport: { valueSet: [1, 2] },
+      codeDescriptionSupport: true,
+      dataSupport: true,
+    },
+    synchronization: { dynamicRegistration: true, willSave: true, willSaveWaitUntil: true, didSave: true },
+    completion: {
+      dynamicRegistration: true,
+      contextSupport: true,
+      completionItem: {
+        snippetSupport: true,
+        commitCharactersSupport: true,
+        documentationFormat: ['markdown', 'plaintext'],
+        deprecatedSupport: true,
+        preselectSupport: true,
+        tagSupport: { valueSet: [1] },
+        insertReplaceSupport: true,
+        resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
+        insertTextModeSupport: { valueSet: [1, 2] },
+        labelDetailsSupport: true,
+      },
+      insertTextMode: 2,
+      completionItemKind: { valueSet: Array.from({ length: 25 }, (_, i) => i + 1) },
+      completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] },
+    },
+    hover: { dynamicRegistration: true, contentFormat: ['markdown', 'plaintext'] },
+    codeAction: {
+      dynamicRegistration: true,
+      isPreferredSupport: true,
+      disabledSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ['edit'] },
+      codeActionLiteralSupport: {
+        codeActionKind: {
+          valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'],
+        },
+      },
+      honorsChangeAnnotations: true,
+    },
+    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+  },
+  window: {
+    showMessage: { messageActionItem: { additionalPropertiesSupport: true } },
+    showDocument: { support: true },
+    workDoneProgress: true,
+  },
+  general: {
+    staleRequestSupport: { cancel: true, retryOnContentModified: [] },
+    regularExpressions: { engine: 'ECMAScript', version: 'ES2020' },
+    markdown: { parser: 'marked', version: '1.1.0' },
+    positionEncodings: ['utf-16'],
+  },
+};
+
+export interface StartOptions {
+  /** Extra command-line arguments after `--stdio`. */
+  args?: string[];
+  /** The `shardwise` settings section answered to `workspace/configuration` (changeable later). */
+  settings?: Record<string, unknown>;
+  /** Announce `workspace.configuration` (default true). */
+  configurationCapability?: boolean;
+  initializationOptions?: unknown;
+  rootUri?: string | null;
+  workspaceFolders?: { uri: string; name: string }[] | null;
+  /** Timeout for spawn → initialize result (default 30 s). */
+  timeoutMs?: number;
+}
+
+interface Waiter {
+  check: () => boolean;
+  cancel: (reason: Error) => void;
+}
+
+interface DocState {
+  text: string;
+  version: number;
+  languageId: string;
+}
+
+/** Rejects after `ms` with `message`; the timer is always cleared. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string | (() => string)): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(typeof message === 'function' ? message() : message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class LspClient {
+  /** The `shardwise` section answered to `workspace/configuration`; tests may replace it. */
+  settings: Record<string, unknown>;
+  /** Every publishDiagnostics, per URI, in arrival order. */
+  readonly published = new Map<string, PublishDiagnosticsParams[]>();
+  /** Every `workspace/configuration` request's items, in arrival order. */
+  readonly configurationRequests: { scopeUri?: string; section?: string }[][] = [];
+  /** Every `client/registerCapability` registration. */
+  readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** Server stderr (for failure messages). */
+  stderr = '';
+  initializeResult: { capabilities: Record<string, any>; serverInfo?: { name: string; version?: string } } | undefined;
+
+  private readonly docs = new Map<string, DocState>();
+  private readonly waiters = new Set<Waiter>();
+  private exited = false;
+  private exitInfo = '';
+  private readonly exitPromise: Promise<void>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly connection: MessageConnection,
+    settings: Record<string, unknown>,
+  ) {
+    this.settings = settings;
+    this.exitPromise = new Promise<void>((resolveExit) => {
+      child.once('exit', (code, signal) => {
+        this.exited = true;
+        this.exitInfo = `server exited (code ${code}, signal ${signal})`;
+        // Wake every waiter so it can fail now instead of at its timeout.
+        for (const w of [...this.waiters]) w.check();
+        resolveExit();
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get hasExited(): boolean {
+    return this.exited;
+  }
+
+  static async start(options: StartOptions = {}): Promise<LspClient> {
+    if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`node scripts/build.mjs\` first`);
+    const child = spawn(process.execPath, [SERVER_MAIN, '--stdio', ...(options.args ?? [])], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const client = new LspClient(child, connection, options.settings ?? {});
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      // Keep the tail only: a misbehaving server must not fill the test's memory.
+      client.stderr = (client.stderr + chunk).slice(-20_000);
+    });
+    // A write to a dead server must not crash the test process with EPIPE.
+    child.stdin!.on('error', () => undefined);
+    child.on('error', () => undefined);
+    client.wire();
+    connection.listen();
+    try {
+      await withTimeout(client.initialize(options), options.timeoutMs ?? 30_000, () => `no initialize result in time${client.describeExit()}`);
+    } catch (e) {
+      await client.shutdown();
+      throw e;
+    }
+    return client;
+  }
+
+  private wire(): void {
+    const c = this.connection;
+    c.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      let list = this.published.get(p.uri);
+      if (!list) this.published.set(p.uri, (list = []));
+      list.push(p);
+      for (const w of [...this.waiters]) w.check();
+    });
+    c.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => {
+      this.configurationRequests.push(p.items);
+      return p.items.map((item) => this.configurationFor(item.section));
+    });
+    c.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
+    c.onRequest('client/unregisterCapability', () => null);
+    c.onRequest('window/workDoneProgress/create', () => null);
+    c.onRequest('workspace/workspaceFolders', () => null);
+    c.onRequest('window/showMessageRequest', () => null);
+    c.onRequest('workspace/applyEdit', () => ({ applied: false }));
+    c.onRequest('workspace/diagnostic/refresh', () => null);
+    c.onRequest('workspace/codeLens/refresh', () => null);
+    c.onRequest('workspace/inlayHint/refresh', () => null);
+    c.onRequest('workspace/semanticTokens/refresh', () => null);
+    c.onNotification('window/logMessage', () => undefined);
+    c.onNotification('window/showMessage', () => undefined);
+    c.onNotification('telemetry/event', () => undefined);
+    c.onNotification('$/logTrace', () => undefined);
+    c.onError(() => undefined);
+    c.onClose(() => undefined);
+  }
+
+  /** The answer to a `workspace/configuration` item. */
+  configurationFor(section: string | undefined): unknown {
+    if (section === undefined || section === '') return { shardwise: this.settings };
+    if (section === 'shardwise') return this.settings;
+    if (section.startsWith('shardwise.')) {
+      let v: unknown = this.settings;
+      for (const part of section.slice('shardwise.'.length).split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+      return v ?? null;
+    }
+    return null;
+  }
+
+  private async initialize(options: StartOptions): Promise<void> {
+    const capabilities = structuredClone(VSCODE_LIKE_CAPABILITIES) as Record<string, any>;
+    if (options.configurationCapability === false) delete capabilities.workspace.configuration;
+    this.initializeResult = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      clientInfo: { name: 'shardwise-lsp-test', version: '0.0.0' },
+      locale: 'en',
+      rootUri: options.rootUri ?? null,
+      workspaceFolders: options.workspaceFolders ?? null,
+      capabilities,
+      initializationOptions: options.initializationOptions,
+      trace: 'off',
+    });
+    await this.connection.sendNotification('initialized', {});
+  }
+
+  private describeExit(): string {
+    const err = this.stderr.trim() ? `\n--- server stderr ---\n${this.stderr.trim().slice(-4000)}` : '';
+    return `${this.exited ? ` (${this.exitInfo})` : ''}${err}`;
+  }
+
+  // ---------- requests and notifications ----------
+
+  request<T = any>(method: string, params: unknown, timeoutMs = 30_000): Promise<T> {
+    return withTimeout(this.connection.sendRequest(method, params) as Promise<T>, timeoutMs, () => `${method}: no response within ${timeoutMs} ms${this.describeExit()}`);
+  }
+
+  notify(method: string, params: unknown): Promise<void> {
+    return this.connection.sendNotification(method, params);
+  }
+
+  text(uri: string): string {
+    const d = this.docs.get(uri);
+    if (!d) throw new Error(`${uri} is not open`);
+    return d.text;
+  }
+
+  version(uri: string): number {
+    const d = this.docs.get(uri);
+    if (!d) throw new Error(`${uri} is not open`);
+    return d.version;
+  }
+
+  /** `textDocument/didOpen`; returns the version sent (1 unless given). */
+  async open(uri: string, text: string, languageId = 'yaml', version = 1): Promise<number> {
+    this.docs.set(uri, { text, version, languageId });
+    await this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+    return version;
+  }
+
+  /**
+   * `textDocument/didChange` with the next version: a string replaces the whole text (sent as a
+   * range covering the document, as an incremental-sync client does), range edits are sent as is
+   * and applied to the client's copy in order. Returns the new version.
+   */
+  async change(uri: string, change: DocumentChange): Promise<number> {
+    const d = this.docs.get(uri);
+    if (!d) throw new Error(`${uri} is not open`);
+    const edits = typeof change === 'string' ? [{ range: { start: { line: 0, character: 0 }, end: positionAt(d.text, d.text.length) }, text: change }] : Array.isArray(change) ? change : [change];
+    for (const e of edits) d.text = applyTextEdits(d.text, [{ range: e.range, newText: e.text }]);
+    d.version += 1;
+    await this.notify('textDocument/didChange', { textDocument: { uri, version: d.version }, contentChanges: edits });
+    return d.version;
+  }
+
+  async close(uri: string): Promise<void> {
+    this.docs.delete(uri);
+    await this.notify('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  /** The newest publishDiagnostics for `uri`, if any. */
+  latest(uri: string): PublishDiagnosticsParams | undefined {
+    const list = this.published.get(uri);
+    return list?.[list.length - 1];
+  }
+
+  /**
+   * Resolves with the newest publishDiagnostics for `uri` as soon as it satisfies `predicate`
+   * (checked now and on every new publish for the URI); rejects after `timeoutMs`.
+   */
+  waitForDiagnostics(uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 30_000): Promise<PublishDiagnosticsParams> {
+    return new Promise<PublishDiagnosticsParams>((resolveWait, rejectWait) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        cancel: () => undefined,
+        check: () => {
+          const p = this.latest(uri);
+          let ok = false;
+          try {
+            ok = !!p && predicate(p);
+          } catch (e) {
+            finish();
+            rejectWait(e);
+            return true;
+          }
+          if (ok) {
+            finish();
+            resolveWait(p!);
+            return true;
+          }
+          if (this.exited) {
+            finish();
+            rejectWait(new Error(`waiting for diagnostics of ${uri}: ${this.exitInfo}${this.describeExit()}`));
+            return true;
+          }
+          return false;
+        },
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+      };
+      waiter.cancel = (reason) => {
+        finish();
+        rejectWait(reason);
+      };
+      if (waiter.check()) return;
+      this.waiters.add(waiter);
+      timer = setTimeout(() => {
+        finish();
+        const last = this.latest(uri);
+        rejectWait(
+          new Error(
+            `no matching diagnostics for ${uri} within ${timeoutMs} ms; newest: ${last ? JSON.stringify({ version: last.version, diagnostics: last.diagnostics.map((x) => ({ code: x.code, range: x.range, message: x.message })) }) : 'none'}${this.describeExit()}`,
+          ),
+        );
+      }, timeoutMs);
+    });
+  }
+
+  /** Waits for a publish for `uri` that is newer than the ones seen so far (and matches). */
+  waitForNextDiagnostics(uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 30_000): Promise<PublishDiagnosticsParams> {
+    const seen = this.published.get(uri)?.length ?? 0;
+    return this.waitForDiagnostics(uri, (p) => (this.published.get(uri)?.length ?? 0) > seen && predicate(p), timeoutMs);
+  }
+
+  hover(uri: string, position: Position): Promise<Hover | null> {
+    return this.request('textDocument/hover', { textDocument: { uri }, position });
+  }
+
+  async completion(uri: string, position: Position): Promise<CompletionItem[]> {
+    const r = await this.request<CompletionItem[] | { items: CompletionItem[] } | null>('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 1 } });
+    return !r ? [] : Array.isArray(r) ? r : r.items;
+  }
+
+  codeActions(uri: string, range: Range, diagnostics: Diagnostic[], only?: string[]): Promise<(CodeAction | Command)[] | null> {
+    return this.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, only, triggerKind: 1 } });
+  }
+
+  /**
+   * Ends the server: `shutdown` request, `exit` notification, then waits for the process to exit;
+   * kills it (SIGKILL) if any step takes longer than `timeoutMs`. Safe to call twice.
+   */
+  async shutdown(timeoutMs = 10_000): Promise<void> {
+    for (const w of [...this.waiters]) w.cancel(new Error('the client was shut down while waiting for diagnostics'));
+    if (!this.exited) {
+      try {
+        await withTimeout(this.connection.sendRequest('shutdown'), timeoutMs, 'shutdown timed out');
+        await this.connection.sendNotification('exit');
+        await withTimeout(this.exitPromise, timeoutMs, 'exit timed out');
+      } catch {
+        // Unresponsive or already gone: fall through to the kill.
+      }
+    }
+    if (!this.exited) {
+      this.child.kill('SIGKILL');
+      await withTimeout(this.exitPromise, timeoutMs, 'the server did not die after SIGKILL').catch(() => undefined);
+    }
+    this.connection.dispose();
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+}
+
+// ---------- text helpers ----------
+
+/** Offset of an LSP position (UTF-16 units, `\n` or `\r\n` line ends). */
+export function offsetAt(text: string, pos: Position): number {
+  let line = 0;
+  let i = 0;
+  while (line < pos.line) {
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) return text.length;
+    i = nl + 1;
+    line++;
+  }
+  let end = text.indexOf('\n', i);
+  if (end < 0) end = text.length;
+  if (end > i && text[end - 1] === '\r') end--;
+  return Math.min(i + pos.character, end);
+}
+
+export function positionAt(text: string, offset: number): Position {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, character: Math.min(offset, text.length) - lineStart };
+}
+
+/** Applies LSP text edits (non-overlapping, any order) to a text, as an editor does. */
+export function applyTextEdits(text: string, edits: TextEdit[]): string {
+  const spans = edits
+    .map((e, i) => ({ start: offsetAt(text, e.range.start), end: offsetAt(text, e.range.end), newText: e.newText, i }))
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i);
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) throw new Error(`overlapping edits at offset ${s.start}`);
+    out += text.slice(at, s.start) + s.newText;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The range of the `occurrence`-th (0-based) `needle` in `text`. */
+export function rangeOf(text: string, needle: string, occurrence = 0): Range {
+  let at = -1;
+  for (let n = 0; n <= occurrence; n++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`${JSON.stringify(needle)} (#${occurrence}) not found`);
+  }
+  return { start: positionAt(text, at), end: positionAt(text, at + needle.length) };
+}
+
+/**
+ * The range of the first match of `re` (made multiline), or of its first capture group when it has
+ * one: `rangeOfMatch(text, /^\s*(fsdp_versoin):/)` is the key, never a mention in a comment.
+ */
+export function rangeOfMatch(text: string, re: RegExp): Range {
+  const flags = new Set(re.flags.replace('g', '').replace('y', ''));
+  flags.add('m');
+  flags.add('d');
+  const m = new RegExp(re.source, [...flags].join('')).exec(text);
+  if (!m) throw new Error(`${re} does not match`);
+  const [start, end] = m.indices?.[1] ?? m.indices![0];
+  return { start: positionAt(text, start), end: positionAt(text, end) };
+}
+
+/** The position `delta` characters into the first occurrence of `needle`. */
+export function positionOf(text: string, needle: string, delta = 0): Position {
+  const r = rangeOf(text, needle);
+  return { line: r.start.line, character: r.start.character + delta };
+}
+
+/** The markdown (or plain) text of a hover. */
+export function hoverText(h: Hover | null): string {
+  if (!h) return '';
+  const c = h.contents;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((x) => (typeof x === 'string' ? x : x.value)).join('\n');
+  return c.value;
+}
+
+/** The edits of a workspace edit for one URI. */
+export function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit[] {
+  if (!edit) return [];
+  if (edit.changes) return edit.changes[uri] ?? [];
+  return (edit.documentChanges ?? []).filter((d) => d.textDocument.uri === uri).flatMap((d) => d.edits);
+}
