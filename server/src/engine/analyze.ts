@@ -10,9 +10,11 @@ import { minimatch } from 'minimatch';
 import { buildInstance, checkInstance, type Instance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
+import { settingsFromDirectives } from './config';
 import { isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
+import type { Plan } from './plan/plan';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, Syntax } from './syntax/sourcedoc';
 import { parseYaml } from './syntax/yaml';
@@ -37,6 +39,8 @@ export interface DocAnalysis {
   instance: Instance | undefined;
   model: unknown;
   issues: SchemaIssue[];
+  /** The parallel layout, when the format describes one. */
+  plan: Plan | undefined;
 }
 
 export interface FileAnalysis {
@@ -60,12 +64,17 @@ export function syntaxOf(input: FileInput): Syntax {
   return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
 }
 
-export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
+export interface AnalyzeOptions {
+  /** Re-check the fixes of rules that ask for it (off inside that re-check). */
+  verifyFixes?: boolean;
+}
+
+export function analyze(input: FileInput, base: EngineSettings = {}, options: AnalyzeOptions = {}): FileAnalysis {
   const text = input.text;
   const lines = new LineIndex(text);
   const syntax = syntaxOf(input);
   const directives = parseDirectives(lines);
-  const settings = mergeSettings(base, directiveSettings(directives));
+  const settings = mergeSettings(base, settingsFromDirectives(directives.settings));
   const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [] };
   if (text.length > MAX_TEXT) {
     result.findings.push({
@@ -85,20 +94,30 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     result.findings.push(...withoutNoiseNearParseErrors(runRules(da), doc));
   }
   result.findings = finalize(result.findings, directives, lines, settings);
+  if (options.verifyFixes !== false) verifyFixes(result, input, base);
   return result;
 }
 
-function directiveSettings(d: Directives): EngineSettings {
-  const s: EngineSettings = { targetVersions: {} };
-  for (const { key, value } of d.settings) {
-    if (key === 'hardware') s.hardware = value;
-    else if (key === 'gpus_per_node' && /^\d+$/.test(value)) s.gpusPerNode = Number(value);
-    else if (key === 'nvlink_domain' && /^\d+$/.test(value)) s.nvlinkDomain = Number(value);
-    else if (key === 'accelerate' || key === 'deepspeed') s.targetVersions![key] = value;
-    else if (key === 'megatron_core') s.targetVersions!['megatron-core'] = value;
+/** Drops the fixes of `verifyFixes` rules that do not remove a finding or that bring a new kind of error. */
+function verifyFixes(result: FileAnalysis, input: FileInput, base: EngineSettings): void {
+  const errorsBefore = new Set(result.findings.filter((f) => f.severity === 'error').map((f) => f.code));
+  for (const f of result.findings) {
+    if (!f.fixes.length || !ruleById(f.code)?.verifyFixes) continue;
+    const before = result.findings.filter((x) => x.code === f.code).length;
+    f.fixes = f.fixes.filter((fix) => {
+      let again: FileAnalysis;
+      try {
+        again = analyze({ ...input, text: applyEdits(input.text, fix.edits) }, base, { verifyFixes: false });
+      } catch {
+        return false;
+      }
+      const after = again.findings.filter((x) => x.code === f.code).length;
+      return after < before && !again.findings.some((x) => x.severity === 'error' && !errorsBefore.has(x.code));
+    });
+    if (f.fixes.length && !f.fixes.some((x) => x.preferred)) f.fixes[0] = { ...f.fixes[0], preferred: true };
   }
-  return s;
 }
+
 
 function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): { format?: FormatSupport<any>; reason: string } {
   const forced = directives.settings.filter((s) => s.key === 'format').pop();
@@ -133,18 +152,23 @@ function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, 
 
 function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): DocAnalysis {
   const { format, reason } = chooseFormat(doc, input, directives, settings);
-  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [] };
+  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined };
   // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
-  if (!format?.schema || doc.problems.some((p) => p.fatal)) return da;
+  if (!format || doc.problems.some((p) => p.fatal)) return da;
   const version = settings.targetVersions?.[format.tool];
-  da.nav = new SchemaNav(format.schema.json);
-  da.instance = buildInstance(doc.root, da.nav, version);
-  da.issues = checkInstance(da.instance, format.schema.validate, da.nav, version);
+  if (format.schema) {
+    da.nav = new SchemaNav(format.schema.json);
+    da.instance = buildInstance(doc.root, da.nav, version);
+    da.issues = checkInstance(da.instance, format.schema.validate, da.nav, version);
+  }
   if (format.model) {
+    const instance = da.instance ?? { value: undefined, source: new Map(), problems: [] };
     try {
-      da.model = format.model({ doc, instance: da.instance, view: new InstanceView(da.instance), settings });
+      da.model = format.model({ doc, instance, view: new InstanceView(instance), settings, path: input.path });
+      da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;
     } catch {
-      da.model = undefined;
+      da.model ??= undefined;
+      da.plan = undefined;
     }
   }
   return da;
@@ -173,6 +197,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
       format: da.format?.id as FormatId,
       tool: da.format?.toolName ?? 'the tool',
       model: da.model,
+      plan: da.plan,
       settings: da.settings,
       nav: da.nav,
       issues: da.issues,
@@ -215,7 +240,9 @@ export function reportSpan(doc: SourceDoc, at: Path | Span, on: Report['on'] = '
   if (on === 'value' && node && node.span.end > node.span.start) return node.span;
   if (on === 'entry' && entry) return entry.span;
   if (entry) return entry.keySpan;
-  return node?.span;
+  if (node) return node.span;
+  // Not written: point at the nearest enclosing key that is (e.g. the section a default belongs to).
+  return reportSpan(doc, path.slice(0, -1), 'key');
 }
 
 function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report): Finding | undefined {

@@ -13,7 +13,9 @@
  *   associations: { "configs/accelerate/*.yaml": accelerate }
  */
 import type { ClientSettings } from '../protocol';
-import { isFormatId, isRuleLevel, type EngineSettings, type FormatId, type RuleLevel, type Tool } from './settings';
+import type { DirectiveSetting } from './directives';
+import { modelPreset } from './plan/models';
+import { isFormatId, isRuleLevel, type EngineSettings, type FormatId, type ModelDims, type RuleLevel, type Tool } from './settings';
 import { parseYaml } from './syntax/yaml';
 import { isVersion } from './version';
 
@@ -89,6 +91,20 @@ export function parseProjectConfig(text: string): ProjectConfig {
           }
         } else out.problems.push('`rules` must be a mapping of rule id to severity.');
         break;
+      case 'model': {
+        const model = modelSetting(raw);
+        if (model) s.model = model;
+        else out.problems.push('`model` must be a preset id (e.g. llama-3-70b) or a mapping with layers, hidden and heads.');
+        break;
+      }
+      case 'seq_length':
+      case 'micro_batch_size': {
+        const n = positiveInt(raw);
+        if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer.`);
+        else if (key === 'seq_length') s.seqLength = n;
+        else s.microBatch = n;
+        break;
+      }
       case 'associations':
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
           s.associations = {};
@@ -133,6 +149,69 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
   if (assoc && typeof assoc === 'object') {
     s.associations = {};
     for (const [glob, id] of Object.entries(assoc)) if (isFormatId(id)) s.associations[glob] = id as FormatId;
+  }
+  return s;
+}
+
+const DIM_KEYS: Record<string, keyof ModelDims> = {
+  layers: 'layers',
+  num_layers: 'layers',
+  hidden: 'hidden',
+  hidden_size: 'hidden',
+  heads: 'heads',
+  num_attention_heads: 'heads',
+  query_groups: 'queryGroups',
+  kv_heads: 'queryGroups',
+  num_query_groups: 'queryGroups',
+  ffn: 'ffn',
+  ffn_hidden_size: 'ffn',
+  vocab: 'vocab',
+  vocab_size: 'vocab',
+  experts: 'experts',
+  num_experts: 'experts',
+  top_k: 'topK',
+};
+
+/** A `model` setting: a known preset id, or a mapping of dimensions (optionally over a `preset`). */
+function modelSetting(raw: unknown): string | ModelDims | undefined {
+  if (typeof raw === 'string') return modelPreset(raw) ? raw : undefined;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const obj = raw as Record<string, unknown>;
+  const base = typeof obj.preset === 'string' ? modelPreset(obj.preset)?.shape : undefined;
+  const dims: Record<string, unknown> = { ...(base ?? {}) };
+  for (const [k, v] of Object.entries(obj)) {
+    const key = DIM_KEYS[k];
+    if (key === undefined) continue;
+    const n = positiveInt(v);
+    if (n !== undefined) dims[key] = n;
+  }
+  if (obj.swiglu === true) dims.swiglu = true;
+  const d = dims as unknown as ModelDims;
+  return d.layers && d.hidden && d.heads ? d : undefined;
+}
+
+/** In-file directives (`# shardwise: hardware=b200 model=llama-3-70b seq_length=8192`) as settings. */
+export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): EngineSettings {
+  const s: EngineSettings = { targetVersions: {} };
+  const dims: Record<string, unknown> = {};
+  for (const { key, value } of pairs) {
+    const n = /^\d+$/.test(value) ? Number(value) : undefined;
+    if (key === 'hardware') s.hardware = value;
+    else if (key === 'gpus_per_node' && n) s.gpusPerNode = n;
+    else if (key === 'nvlink_domain' && n) s.nvlinkDomain = n;
+    else if ((key === 'accelerate' || key === 'deepspeed') && isVersion(value)) s.targetVersions![key] = value;
+    else if (key === 'megatron_core' && isVersion(value)) s.targetVersions!['megatron-core'] = value;
+    else if (key === 'model') dims.preset = value;
+    else if (key === 'seq_length' && n) s.seqLength = n;
+    else if (key === 'micro_batch_size' && n) s.microBatch = n;
+    else if (key === 'world_size' && n) s.worldSize = n;
+    else if (key === 'nodes' && n) s.nodes = n;
+    else if (DIM_KEYS[key] && n) dims[key] = n;
+  }
+  if (Object.keys(dims).length) {
+    const onlyPreset = Object.keys(dims).length === 1 && typeof dims.preset === 'string';
+    const model = onlyPreset ? modelSetting(dims.preset) : modelSetting(dims);
+    if (model) s.model = model;
   }
   return s;
 }

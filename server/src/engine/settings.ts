@@ -20,6 +20,27 @@ export interface EngineSettings {
   targetVersions?: Partial<Record<Tool, string>>;
   /** Glob → format id, to force the format of matching files. */
   associations?: Record<string, FormatId>;
+  /** The model, for formats that do not describe it: a preset id or explicit dimensions. */
+  model?: string | ModelDims;
+  /** Sequence length and micro-batch size, for formats that leave them to the training script. */
+  seqLength?: number;
+  microBatch?: number;
+  /** World size and node count, for formats that leave them to the launcher (Megatron YAML). */
+  worldSize?: number;
+  nodes?: number;
+}
+
+/** Explicit model dimensions (the names of ModelShape). */
+export interface ModelDims {
+  layers: number;
+  hidden: number;
+  heads: number;
+  queryGroups?: number;
+  ffn?: number;
+  vocab?: number;
+  experts?: number;
+  topK?: number;
+  swiglu?: boolean;
 }
 
 /** `b` over `a`, field by field (maps merged key by key). */
@@ -32,6 +53,11 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     rules: { ...a.rules, ...b.rules },
     targetVersions: { ...a.targetVersions, ...b.targetVersions },
     associations: { ...a.associations, ...b.associations },
+    model: b.model ?? a.model,
+    seqLength: b.seqLength ?? a.seqLength,
+    microBatch: b.microBatch ?? a.microBatch,
+    worldSize: b.worldSize ?? a.worldSize,
+    nodes: b.nodes ?? a.nodes,
   };
 }
 

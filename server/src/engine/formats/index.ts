@@ -1,10 +1,11 @@
 import type { FormatId } from '../settings';
 import { accelerateFormat } from './accelerate/format';
 import { deepspeedFormat } from './deepspeed/format';
+import { megatronYamlFormat } from './megatron/yaml';
 import type { FormatSupport } from './format';
 
 /** Every format the engine can detect; those with a schema are analysed. */
-export const FORMATS: readonly FormatSupport<any>[] = [accelerateFormat, deepspeedFormat];
+export const FORMATS: readonly FormatSupport<any>[] = [accelerateFormat, deepspeedFormat, megatronYamlFormat];
 
 export function formatById(id: FormatId): FormatSupport<any> | undefined {
   return FORMATS.find((f) => f.id === id);

@@ -33,6 +33,23 @@ import cpSpExclusive from './cp-sp-exclusive';
 import spRequiresDeepspeed from './sp-requires-deepspeed';
 import spSeqLengthRequired from './sp-seq-length-required';
 import fp8BackendIncompatible from './fp8-backend-incompatible';
+import worldSizeMismatch from './world-size-mismatch';
+import expertGridMismatch from './expert-grid-mismatch';
+import gpusPerNodeMismatch from './gpus-per-node-mismatch';
+import tpExceedsNvlinkDomain from './tp-exceeds-nvlink-domain';
+import headsNotDivisibleByTp from './heads-not-divisible-by-tp';
+import layersNotDivisibleByPp from './layers-not-divisible-by-pp';
+import globalBatchNotDivisible from './global-batch-not-divisible';
+import vppMicrobatchMismatch from './vpp-microbatch-mismatch';
+import sequenceParallelWithoutTp from './sequence-parallel-without-tp';
+import tpWithoutSequenceParallel from './tp-without-sequence-parallel';
+import tpCommOverlapRequiresSequenceParallel from './tp-comm-overlap-requires-sequence-parallel';
+import overlapParamGatherRequiresDistributedOptimizer from './overlap-param-gather-requires-distributed-optimizer';
+import missingOverlapGradReduce from './missing-overlap-grad-reduce';
+import missingOverlapParamGather from './missing-overlap-param-gather';
+import missingTpCommOverlap from './missing-tp-comm-overlap';
+import memoryExceedsHbm from './memory-exceeds-hbm';
+import tpLargerThanNeeded from './tp-larger-than-needed';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -65,6 +82,23 @@ export const RULES: readonly Rule<any>[] = [
   spRequiresDeepspeed,
   spSeqLengthRequired,
   fp8BackendIncompatible,
+  worldSizeMismatch,
+  expertGridMismatch,
+  gpusPerNodeMismatch,
+  tpExceedsNvlinkDomain,
+  headsNotDivisibleByTp,
+  layersNotDivisibleByPp,
+  globalBatchNotDivisible,
+  vppMicrobatchMismatch,
+  sequenceParallelWithoutTp,
+  tpWithoutSequenceParallel,
+  tpCommOverlapRequiresSequenceParallel,
+  overlapParamGatherRequiresDistributedOptimizer,
+  missingOverlapGradReduce,
+  missingOverlapParamGather,
+  missingTpCommOverlap,
+  memoryExceedsHbm,
+  tpLargerThanNeeded,
 ];
 
 /** Old rule ids that were renamed, kept working for suppressions and settings. */

@@ -3,6 +3,7 @@
  * (what it catches, why, a bad and a good example), from which `docs/rules.md` and
  * `shardwise explain` are generated and against which the examples are tested.
  */
+import type { Plan } from '../plan/plan';
 import type { SchemaIssue } from '../schema/check';
 import type { SchemaNav } from '../schema/navigate';
 import type { EngineSettings, FormatId } from '../settings';
@@ -29,6 +30,11 @@ export interface Rule<M = unknown> {
   /** Formats whose documents the rule checks; 'all' for syntax and schema rules. */
   formats: readonly FormatId[] | 'all';
   docs: RuleDocs;
+  /**
+   * Re-check every fix by analysing the fixed text: a fix is offered only if it removes a finding of
+   * this rule and brings no new kind of error (layout fixes, where one degree changes others).
+   */
+  verifyFixes?: boolean;
   check(ctx: RuleContext<M>): void;
 }
 
@@ -53,6 +59,8 @@ export interface RuleContext<M = unknown> {
   /** How messages name the tool that reads the file. */
   readonly tool: string;
   readonly model: M;
+  /** The parallel layout, when the format describes one. */
+  readonly plan: Plan | undefined;
   readonly settings: EngineSettings;
   readonly nav: SchemaNav | undefined;
   readonly issues: readonly SchemaIssue[];

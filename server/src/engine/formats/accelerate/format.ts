@@ -7,6 +7,7 @@ import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { FormatSupport, ModelInput } from '../format';
+import { acceleratePlan } from './plan';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
 
@@ -69,4 +70,5 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       hasSection: (section) => view.keys([section]).length > 0,
     };
   },
+  plan: acceleratePlan,
 };

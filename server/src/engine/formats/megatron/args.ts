@@ -1,0 +1,218 @@
+/**
+ * Megatron-LM arguments, whatever file they are written in (launch-script flags, the `MODEL_ARGS` map
+ * of a functional-test config, the `--yaml-cfg` file), and the Plan they describe with Megatron's own
+ * arithmetic: DP = world / (TP·PP·CP), expert DP = world / (ETP·EP·PP), ETP defaults to TP, sequence
+ * parallelism is turned off at TP 1, and the number of micro-batches is GBS / (MBS·DP).
+ */
+import type { EngineSettings } from '../../settings';
+import { planHardware, planModel } from '../../plan/context';
+import type { ModelShape, Precision, Sharding } from '../../plan/memory';
+import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
+import type { Path } from '../../types';
+
+/** One argument as written: its value and where (for provenance and fixes). */
+export interface ArgValue {
+  value: unknown;
+  path: Path;
+}
+
+/** Megatron arguments by their argparse `dest` (snake_case), as a format read them. */
+export interface MegatronArgs {
+  get(dest: string): ArgValue | undefined;
+  /** Where a new argument would be written (for fixes), given its flag spelling. */
+  pathFor(dest: string): Path | undefined;
+  /** World size and node count, when the file says (launch scripts) or a setting does. */
+  world?: Field<number>;
+  nodes?: Field<number>;
+  runtime: string;
+}
+
+/** `--tensor-model-parallel-size` → `tensor_model_parallel_size`; `--no-foo` / `--disable-foo` → `foo` = false. */
+export function flagToDest(flag: string): { dest: string; negated: boolean } {
+  const bare = flag.replace(/^--?/, '').replace(/-/g, '_');
+  const neg = /^(no|disable)_(.+)$/.exec(bare);
+  if (neg && !NOT_NEGATIONS.has(bare)) return { dest: neg[2], negated: true };
+  return { dest: LEGACY_DESTS[bare] ?? bare, negated: false };
+}
+
+/** Flags that start with no-/disable- but are not negations of another flag. */
+const NOT_NEGATIONS = new Set(['no_load_optim', 'no_load_rng', 'no_save_optim', 'no_save_rng', 'disable_bias_linear']);
+/** Flags whose dest differs from their spelling. */
+const LEGACY_DESTS: Record<string, string> = {
+  num_experts: 'num_moe_experts',
+  fp8_format: 'fp8',
+  disable_bias_linear: 'add_bias_linear',
+  recompute_activations: 'recompute_activations',
+};
+
+function int(a: ArgValue | undefined): number | undefined {
+  const v = typeof a?.value === 'string' && /^\d+$/.test(a.value) ? Number(a.value) : a?.value;
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function flag(a: ArgValue | undefined): boolean | undefined {
+  if (!a) return undefined;
+  if (typeof a.value === 'boolean') return a.value;
+  if (a.value === null || a.value === undefined || a.value === '') return true;
+  if (typeof a.value === 'string') return !/^(false|0|no|off)$/i.test(a.value);
+  return !!a.value;
+}
+
+export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan {
+  const num = (dest: string, fallback: number, note: string): Field<number> => {
+    const a = args.get(dest);
+    const v = int(a);
+    return v !== undefined && v >= 1 ? written(v, a!.path) : byDefault(fallback, note);
+  };
+  const bool = (dest: string, fallback: boolean, note: string): Field<boolean> => {
+    const a = args.get(dest);
+    const v = flag(a);
+    return v !== undefined ? written(v, a!.path) : byDefault(fallback, note);
+  };
+  const tp = num('tensor_model_parallel_size', 1, 'Megatron uses TP 1');
+  const pp = num('pipeline_model_parallel_size', 1, 'Megatron uses PP 1');
+  const cp = num('context_parallel_size', 1, 'Megatron uses CP 1');
+  const ep = num('expert_model_parallel_size', 1, 'Megatron uses EP 1');
+  const etpArg = int(args.get('expert_tensor_parallel_size'));
+  const etp: Field<number> = etpArg !== undefined ? written(etpArg, args.get('expert_tensor_parallel_size')!.path) : byDefault(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`);
+  const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
+  const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
+  const hardware = planHardware(settings);
+
+  // Virtual pipeline stages: given directly, or as layers per virtual stage.
+  let vpp: Field<number> | undefined;
+  const vstages = int(args.get('num_virtual_stages_per_pipeline_rank')) ?? int(args.get('virtual_pipeline_model_parallel_size'));
+  const perVstage = int(args.get('num_layers_per_virtual_pipeline_stage'));
+  const layersArg = int(args.get('num_layers'));
+  if (vstages !== undefined) vpp = written(vstages, (args.get('num_virtual_stages_per_pipeline_rank') ?? args.get('virtual_pipeline_model_parallel_size'))!.path);
+  else if (perVstage !== undefined && layersArg !== undefined && pp.value > 1) {
+    const v = layersArg / pp.value / perVstage;
+    if (Number.isInteger(v)) vpp = derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`);
+  }
+
+  const model = modelFromArgs(args) ?? planModel(settings);
+  const precision = precisionOf(args);
+  const recompute = recomputeOf(args);
+  const overlap: Plan['overlap'] = {
+    gradReduce: bool('overlap_grad_reduce', false, 'gradient reduction is not overlapped unless asked for'),
+    paramGather: bool('overlap_param_gather', false, 'parameter all-gather is not overlapped unless asked for'),
+    tpComm: bool('tp_comm_overlap', false, 'TP communication overlap is off unless asked for'),
+    moeA2A: bool('overlap_moe_expert_parallel_comm', false, 'EP all-to-all overlap is off unless asked for'),
+  };
+  const knobs: Partial<Record<Knob, Path>> = {};
+  const knobDest: [Knob, string][] = [
+    ['tp', 'tensor_model_parallel_size'],
+    ['pp', 'pipeline_model_parallel_size'],
+    ['cp', 'context_parallel_size'],
+    ['ep', 'expert_model_parallel_size'],
+    ['etp', 'expert_tensor_parallel_size'],
+    ['sp', 'sequence_parallel'],
+    ['microBatch', 'micro_batch_size'],
+    ['globalBatch', 'global_batch_size'],
+    ['overlapGradReduce', 'overlap_grad_reduce'],
+    ['overlapParamGather', 'overlap_param_gather'],
+    ['tpCommOverlap', 'tp_comm_overlap'],
+    ['distributedOptimizer', 'use_distributed_optimizer'],
+  ];
+  for (const [knob, dest] of knobDest) {
+    const path = args.get(dest)?.path ?? args.pathFor(dest);
+    if (path) knobs[knob] = path;
+  }
+  const nodes = args.nodes ?? byDefault(1, 'one node unless the launcher says otherwise');
+  const world = args.world;
+  const notes: string[] = [];
+  // The Plan keeps what was asked for; at TP 1 Megatron turns sequence parallelism off (with a warning).
+  if (spAsked.value && tp.value === 1) notes.push('Sequence parallelism is asked for, but Megatron turns it off because TP is 1: the effective value is false.');
+  const plan: Plan = {
+    runtime: args.runtime,
+    style: 'megatron',
+    world,
+    nodes,
+    perNode: world && args.nodes && Number.isInteger(world.value / nodes.value) ? derived(world.value / nodes.value, `per node = ${world.value} / ${nodes.value} nodes`) : undefined,
+    tp,
+    pp,
+    vpp,
+    cp,
+    ep,
+    etp,
+    dpReplicate: byDefault(1, 'Megatron replicates over DP'),
+    dpShard: byDefault(1, 'no FSDP'),
+    spDegree: byDefault(1, 'no Ulysses SP'),
+    sp: spAsked,
+    microBatch: num('micro_batch_size', 1, 'Megatron requires --micro-batch-size'),
+    seqLength: args.get('seq_length') ? num('seq_length', 0, '') : settings.seqLength ? { value: settings.seqLength, from: { kind: 'setting', note: '`seq_length` setting' } } : undefined,
+    model,
+    precision,
+    sharding: { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 } as Sharding, from: distOpt.from },
+    recompute,
+    overlap,
+    distributedOptimizer: distOpt,
+    hardware,
+    knobs,
+    notes,
+  };
+  const gbs = int(args.get('global_batch_size'));
+  if (gbs !== undefined) plan.globalBatch = written(gbs, args.get('global_batch_size')!.path);
+  if (world) {
+    const size = tp.value * pp.value * cp.value;
+    if (world.value % size === 0) {
+      const dp = world.value / size;
+      plan.dp = derived(dp, `DP = ${world.value} / (TP ${tp.value} × PP ${pp.value} × CP ${cp.value}) = ${dp}`);
+      // Megatron's distributed optimizer shards over the data-parallel group including CP ranks.
+      plan.sharding = { value: { ...plan.sharding.value, group: dp * cp.value }, from: plan.sharding.from };
+      if (plan.globalBatch && plan.microBatch && plan.globalBatch.value % (plan.microBatch.value * dp) === 0) {
+        const m = plan.globalBatch.value / (plan.microBatch.value * dp);
+        plan.numMicroBatches = derived(m, `micro-batches per step = GBS ${plan.globalBatch.value} / (MBS ${plan.microBatch.value} × DP ${dp}) = ${m}`);
+      }
+      if (!plan.globalBatch && plan.microBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
+    }
+    const grid = etp.value * ep.value * pp.value;
+    if (world.value % grid === 0) plan.expertDp = derived(world.value / grid, `expert DP = ${world.value} / (ETP ${etp.value} × EP ${ep.value} × PP ${pp.value}) = ${world.value / grid}`);
+  }
+  return plan;
+}
+
+function modelFromArgs(args: MegatronArgs): Field<ModelShape> | undefined {
+  const layers = int(args.get('num_layers'));
+  const hidden = int(args.get('hidden_size'));
+  const heads = int(args.get('num_attention_heads'));
+  if (!layers || !hidden || !heads) return undefined;
+  const gqa = flag(args.get('group_query_attention'));
+  const groups = gqa ? int(args.get('num_query_groups')) : undefined;
+  const swiglu = flag(args.get('swiglu')) ?? (args.get('activation_func')?.value === 'swiglu' ? true : undefined);
+  const shape: ModelShape = {
+    layers,
+    hidden,
+    heads,
+    queryGroups: groups,
+    kvChannels: int(args.get('kv_channels')),
+    ffn: int(args.get('ffn_hidden_size')),
+    swiglu: swiglu || undefined,
+    vocab: int(args.get('padded_vocab_size')) ?? int(args.get('vocab_size')),
+    untiedEmbeddings: flag(args.get('untie_embeddings_and_output_weights')) || undefined,
+    experts: int(args.get('num_moe_experts')),
+    moeFfn: int(args.get('moe_ffn_hidden_size')),
+    topK: int(args.get('moe_router_topk')),
+    sharedExpertFfn: int(args.get('moe_shared_expert_intermediate_size')),
+  };
+  const from: Provenance = { kind: 'written', path: args.get('num_layers')!.path };
+  return { value: shape, from };
+}
+
+function precisionOf(args: MegatronArgs): Field<Precision> {
+  const fp8 = args.get('fp8');
+  if (fp8 && fp8.value) return written('fp8', fp8.path);
+  for (const p of ['bf16', 'fp16'] as const) {
+    const a = args.get(p);
+    if (flag(a)) return written(p, a!.path);
+  }
+  return byDefault('fp32', 'Megatron trains in fp32 without --bf16 or --fp16');
+}
+
+function recomputeOf(args: MegatronArgs): Field<'none' | 'selective' | 'full'> {
+  const g = args.get('recompute_granularity');
+  if (g && (g.value === 'full' || g.value === 'selective')) return written(g.value, g.path);
+  const legacy = args.get('recompute_activations');
+  if (flag(legacy)) return written('selective', legacy!.path);
+  return byDefault('selective', 'Megatron keeps all activations but (with Transformer Engine) recomputes attention: the selective case');
+}

@@ -1,0 +1,39 @@
+/**
+ * What a Plan takes from outside the file: the hardware profile and, for formats that do not
+ * describe the model (Accelerate), the model shape, sequence length and micro-batch size given by a
+ * directive (`# shardwise: model=llama-3-70b seq_length=8192`), `.shardwise.yaml` or the settings.
+ */
+import type { EngineSettings } from '../settings';
+import { DEFAULT_HARDWARE, HARDWARE, hardwareById } from './hardware';
+import type { ModelShape } from './memory';
+import { modelPreset } from './models';
+import type { Field, Plan } from './plan';
+
+export function planHardware(settings: EngineSettings): Plan['hardware'] {
+  const chosen = hardwareById(settings.hardware);
+  const profile = chosen ?? hardwareById(DEFAULT_HARDWARE)!;
+  const from = chosen
+    ? { kind: 'setting' as const, note: `hardware profile \`${profile.id}\`` }
+    : settings.hardware
+      ? { kind: 'default' as const, note: `unknown hardware \`${settings.hardware}\` (known: ${HARDWARE.map((h) => h.id).join(', ')}); assuming \`${profile.id}\`` }
+      : { kind: 'default' as const, note: `no hardware set; assuming \`${profile.id}\` (set \`# shardwise: hardware=<id>\` or \`hardware:\` in .shardwise.yaml)` };
+  const gpusPerNode: Field<number> = settings.gpusPerNode
+    ? { value: settings.gpusPerNode, from: { kind: 'setting', note: '`gpus_per_node` setting' } }
+    : { value: profile.gpusPerNode, from: { kind: 'hardware', note: `${profile.id} has ${profile.gpusPerNode} GPUs per node` } };
+  const nvlinkDomain: Field<number> = settings.nvlinkDomain
+    ? { value: settings.nvlinkDomain, from: { kind: 'setting', note: '`nvlink_domain` setting' } }
+    : { value: profile.nvlinkDomain, from: { kind: 'hardware', note: `${profile.id} links ${profile.nvlinkDomain} GPUs by ${profile.scaleUp}` } };
+  return { profile, from, gpusPerNode, nvlinkDomain };
+}
+
+/** The model shape from the settings (a preset id, or explicit dimensions), if any. */
+export function planModel(settings: EngineSettings): Field<ModelShape> | undefined {
+  const m = settings.model;
+  if (!m) return undefined;
+  if (typeof m === 'string') {
+    const preset = modelPreset(m);
+    return preset ? { value: preset.shape, from: { kind: 'setting', note: `model preset \`${preset.id}\` (${preset.title})` } } : undefined;
+  }
+  if (!m.layers || !m.hidden || !m.heads) return undefined;
+  return { value: m, from: { kind: 'setting', note: 'model dimensions given by a directive or the settings' } };
+}

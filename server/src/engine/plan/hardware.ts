@@ -1,0 +1,155 @@
+/**
+ * Hardware profiles: what a layout is checked against. The NVLink (scale-up) domain is not the
+ * number of GPUs per node: on NVL72 racks a node (compute tray) has 4 GPUs and the domain 72.
+ */
+
+export interface HardwareProfile {
+  id: string;
+  title: string;
+  /** GPUs that share the scale-up fabric (NVLink/NVSwitch, or AMD's xGMI mesh). */
+  nvlinkDomain: number;
+  /** GPUs per OS node (what a launcher's `--nproc_per_node` or Slurm sees). */
+  gpusPerNode: number;
+  /** HBM per GPU in GiB, as the device reports it (the datasheet's "80 GB" is 80 GiB on the device). */
+  hbmGiB: number;
+  /** Dense tensor throughput, TFLOP/s (not the "with sparsity" figures). */
+  bf16Tflops: number;
+  fp8Tflops?: number;
+  /** Name of the scale-up fabric and of what links the domains. */
+  scaleUp: string;
+  scaleOut: string;
+  source: string;
+}
+
+
+export const HARDWARE: readonly HardwareProfile[] = [
+  {
+    id: 'a100-40gb',
+    title: 'A100 SXM4 40 GB (DGX/HGX A100, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 40,
+    bf16Tflops: 312,
+    scaleUp: 'NVLink 3 (600 GB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'NVIDIA A100 datasheet (BF16 312 TFLOP/s dense); DGX A100: six NVSwitches join 8 GPUs',
+  },
+  {
+    id: 'a100-80gb',
+    title: 'A100 SXM4 80 GB (DGX/HGX A100, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 80,
+    bf16Tflops: 312,
+    scaleUp: 'NVLink 3 (600 GB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'NVIDIA A100 datasheet (80 GB HBM2e, BF16 312 TFLOP/s dense); DGX A100 NVSwitch domain of 8',
+  },
+  {
+    id: 'h100-sxm',
+    title: 'H100 SXM5 80 GB (DGX/HGX H100, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 80,
+    bf16Tflops: 989,
+    fp8Tflops: 1979,
+    scaleUp: 'NVLink 4 (900 GB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'nvidia.com/en-us/data-center/h100 (1,979 / 3,958 TFLOP/s with sparsity, halved for dense); HGX H100: four NVSwitches join 8 GPUs',
+  },
+  {
+    id: 'h100-pcie',
+    title: 'H100 PCIe 80 GB (8 per server, NVLink bridges between pairs)',
+    nvlinkDomain: 2,
+    gpusPerNode: 8,
+    hbmGiB: 80,
+    bf16Tflops: 756,
+    fp8Tflops: 1513,
+    scaleUp: 'NVLink bridge between GPU pairs (600 GB/s), PCIe otherwise',
+    scaleOut: 'InfiniBand or Ethernet',
+    source: 'nvidia.com/en-us/data-center/h100 (PCIe: BF16 1,513 / FP8 3,026 TFLOP/s with sparsity; NVLink bridge pairs two cards)',
+  },
+  {
+    id: 'h200',
+    title: 'H200 SXM 141 GB (DGX/HGX H200, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 141,
+    bf16Tflops: 989,
+    fp8Tflops: 1979,
+    scaleUp: 'NVLink 4 (900 GB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'nvidia.com/en-us/data-center/h200 (same compute as H100 SXM, 141 GB HBM3e); HGX H200 NVSwitch domain of 8',
+  },
+  {
+    id: 'b200',
+    title: 'B200 (DGX/HGX B200, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 180,
+    bf16Tflops: 2250,
+    fp8Tflops: 4500,
+    scaleUp: 'NVLink 5 (1.8 TB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'nvidia.com/en-us/data-center/dgx-b200 (1,440 GB over 8 GPUs; 72 PF FP8 sparse per system)',
+  },
+  {
+    id: 'gb200-nvl72',
+    title: 'GB200 NVL72 (72-GPU NVLink domain, 4 GPUs per compute tray)',
+    nvlinkDomain: 72,
+    gpusPerNode: 4,
+    hbmGiB: 186,
+    bf16Tflops: 2500,
+    fp8Tflops: 5000,
+    scaleUp: 'NVLink 5 through NVLink switch trays (1.8 TB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'nvidia.com/en-us/data-center/gb200-nvl72 (360 PF BF16 / 720 PF FP8 sparse per rack, up to 13.4 TB HBM3e over 72 GPUs)',
+  },
+  {
+    id: 'gb300-nvl72',
+    title: 'GB300 NVL72 (72-GPU NVLink domain, 4 GPUs per compute tray)',
+    nvlinkDomain: 72,
+    gpusPerNode: 4,
+    hbmGiB: 279,
+    bf16Tflops: 2500,
+    fp8Tflops: 5000,
+    scaleUp: 'NVLink 5 through NVLink switch trays (1.8 TB/s per GPU)',
+    scaleOut: 'InfiniBand',
+    source: 'nvidia.com/en-us/data-center/gb300-nvl72 (same 72-GPU NVLink domain as GB200; ~279 GB HBM3e per GPU)',
+  },
+  {
+    id: 'mi300x',
+    title: 'AMD Instinct MI300X (8-GPU xGMI platform)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 192,
+    bf16Tflops: 1307,
+    fp8Tflops: 2615,
+    scaleUp: 'Infinity Fabric xGMI mesh (fully connected 8 GPUs)',
+    scaleOut: 'RoCE or InfiniBand',
+    source: 'amd.com/en/products/accelerators/instinct/mi300/mi300x.html (BF16 1,307.4 / FP8 2,614.9 TFLOP/s dense, 192 GB HBM3)',
+  },
+];
+
+/** Used when nothing names a profile: the most common training node today. */
+export const DEFAULT_HARDWARE = 'h100-sxm';
+
+export function hardwareById(id: string | undefined): HardwareProfile | undefined {
+  if (!id) return undefined;
+  const key = id.trim().toLowerCase();
+  return HARDWARE.find((h) => h.id === key || ALIASES[key] === h.id);
+}
+
+/** Spellings people use for the same profile. */
+const ALIASES: Record<string, string> = {
+  a100: 'a100-80gb',
+  'a100-sxm-80gb': 'a100-80gb',
+  'a100-sxm-40gb': 'a100-40gb',
+  h100: 'h100-sxm',
+  'h100-sxm5': 'h100-sxm',
+  'dgx-h100': 'h100-sxm',
+  'h200-sxm': 'h200',
+  'dgx-b200': 'b200',
+  gb200: 'gb200-nvl72',
+  gb300: 'gb300-nvl72',
+};

@@ -1,0 +1,122 @@
+/**
+ * Arithmetic on a Plan: model-parallel sizes, which fabric each group's collectives cross, the
+ * memory estimate, and the search for valid degrees that fixes propose.
+ */
+import { estimateMemory, gib, type MemoryEstimate, type MemoryInput } from './memory';
+import type { Plan } from './plan';
+
+/** Ranks one model replica spans (Megatron: TP·PP·CP; a mesh: tp·cp·sp). */
+export function modelSize(p: Plan): number {
+  return p.style === 'megatron' ? p.tp.value * p.pp.value * p.cp.value : p.tp.value * p.cp.value * p.spDegree.value * p.pp.value;
+}
+
+/** The product of a device mesh's dimensions (what must equal the world size). */
+export function meshSize(p: Plan): number {
+  return p.dpReplicate.value * p.dpShard.value * p.cp.value * p.spDegree.value * p.tp.value * p.pp.value;
+}
+
+export function divisors(n: number): number[] {
+  const out: number[] = [];
+  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
+  return out;
+}
+
+export interface GroupFabric {
+  name: 'TP' | 'CP' | 'EP' | 'DP' | 'PP';
+  size: number;
+  /** Consecutive ranks the group spans (Megatron's order tp-cp-ep-dp-pp; a mesh's tp innermost). */
+  span: number;
+  insideDomain: boolean;
+  fabric: string;
+}
+
+/** The fabric each group's collectives use, from the rank order and the NVLink domain. */
+export function groupFabrics(p: Plan): GroupFabric[] {
+  const domain = p.hardware.nvlinkDomain.value;
+  const { scaleUp, scaleOut } = p.hardware.profile;
+  const tp = p.tp.value;
+  const cp = p.cp.value * (p.style === 'megatron' ? 1 : p.spDegree.value);
+  const dp = p.dp?.value ?? 1;
+  const groups: GroupFabric[] = [];
+  const add = (name: GroupFabric['name'], size: number, span: number): void => {
+    if (size <= 1) return;
+    const inside = span <= domain && domain % span === 0;
+    groups.push({ name, size, span, insideDomain: inside, fabric: inside ? scaleUp : `${scaleOut} (spans ${span} ranks, the NVLink domain is ${domain})` });
+  };
+  add('TP', tp, tp);
+  add('CP', cp, tp * cp);
+  if (p.ep.value > 1) add('EP', p.ep.value, p.etp.value * p.ep.value);
+  add('DP', dp, tp * cp * dp);
+  add('PP', p.pp.value, (p.world?.value ?? tp * cp * dp * p.pp.value));
+  return groups;
+}
+
+/** Per-GPU memory when the Plan knows the model; undefined otherwise. */
+export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): MemoryEstimate | undefined {
+  if (!p.model) return undefined;
+  const dp = p.dp?.value ?? 1;
+  const input: MemoryInput = {
+    model: p.model.value,
+    tp: p.tp.value,
+    pp: p.pp.value,
+    vpp: p.vpp?.value,
+    cp: p.cp.value * p.spDegree.value,
+    ep: p.ep.value,
+    etp: p.etp.value,
+    dp,
+    expertDp: p.expertDp?.value ?? dp,
+    sp: p.sp.value,
+    microBatch: p.microBatch?.value ?? 1,
+    seqLength: p.seqLength?.value ?? 0,
+    numMicroBatches: p.numMicroBatches?.value,
+    precision: p.precision.value,
+    sharding: p.sharding.value,
+    recompute: p.recompute.value,
+    ...overrides,
+  };
+  try {
+    return estimateMemory(input);
+  } catch {
+    return undefined;
+  }
+}
+
+export function fmtGiB(bytes: number): string {
+  const g = gib(bytes);
+  return g >= 100 ? g.toFixed(0) : g >= 10 ? g.toFixed(1) : g.toFixed(2);
+}
+
+/** `64 GPUs = TP 8 × PP 2 × CP 1 × DP 4 · ~52 GiB/GPU of 80 · h100-sxm` */
+export function layoutSummary(p: Plan): string {
+  const parts: string[] = [];
+  const deg = (name: string, v: number) => `${name} ${v}`;
+  if (p.style === 'megatron') {
+    parts.push(deg('TP', p.tp.value), deg('PP', p.pp.value), deg('CP', p.cp.value));
+    if (p.ep.value > 1) parts.push(deg('EP', p.ep.value));
+    parts.push(p.dp ? deg('DP', p.dp.value) : 'DP ?');
+  } else {
+    if (p.tp.value > 1) parts.push(deg('TP', p.tp.value));
+    if (p.cp.value > 1) parts.push(deg('CP', p.cp.value));
+    if (p.spDegree.value > 1) parts.push(deg('SP', p.spDegree.value));
+    if (p.dpReplicate.value > 1 && p.dpShard.value > 1) parts.push(`HSDP ${p.dpReplicate.value}×${p.dpShard.value}`);
+    else if (p.dpShard.value > 1) parts.push(`${p.sharding.value.kind === 'zero' ? `ZeRO-${p.sharding.value.stage}` : 'FSDP'} ${p.dpShard.value}`);
+    else parts.push(deg('DP', p.dpReplicate.value));
+  }
+  const head = p.world ? `${p.world.value} GPU${p.world.value === 1 ? '' : 's'} = ${parts.join(' × ')}` : `? GPUs = ${parts.join(' × ')}`;
+  const mem = planMemory(p);
+  const memText = mem ? ` · ~${fmtGiB(mem.bytes.total)} GiB/GPU of ${Math.round(p.hardware.profile.hbmGiB)}` : '';
+  return `${head}${memText} · ${p.hardware.profile.id}`;
+}
+
+/** The path-edit that writes a knob, if the format has it. */
+export function knobEdit(p: Plan, knob: keyof Plan['knobs'], value: unknown): { op: 'set'; path: readonly (string | number)[]; value: unknown } | undefined {
+  const path = p.knobs[knob];
+  return path ? { op: 'set', path, value } : undefined;
+}
+
+/** Where to report a finding about a Plan field: where it is written, else where its knob is, else the top. */
+export function fieldPath(p: Plan, field: { from: { kind: string; path?: readonly (string | number)[] } } | undefined, knob?: keyof Plan['knobs']): readonly (string | number)[] {
+  if (field?.from.kind === 'written' && field.from.path) return field.from.path;
+  if (knob && p.knobs[knob]) return p.knobs[knob]!;
+  return [];
+}

@@ -1,0 +1,106 @@
+/**
+ * The Plan: the parallel layout a config describes, in one shape for every format. Each field
+ * knows where its value came from: written in the file, an upstream default, derived by a formula,
+ * the hardware profile, a setting, or unknown. Rules, hovers, the code lens and `shardwise layout`
+ * read the Plan; format adapters fill it.
+ */
+import type { Path } from '../types';
+import type { HardwareProfile } from './hardware';
+import type { ModelShape, Precision, Sharding } from './memory';
+
+export type Provenance =
+  /** Written in the document at this path. */
+  | { kind: 'written'; path: Path }
+  /** An upstream default, with which tool (and version) applies it. */
+  | { kind: 'default'; note: string }
+  /** Computed from other fields. */
+  | { kind: 'derived'; formula: string }
+  /** From the hardware profile. */
+  | { kind: 'hardware'; note: string }
+  /** From a directive, `.shardwise.yaml`, the editor settings or the command line. */
+  | { kind: 'setting'; note: string }
+  /** Not knowable from the file (e.g. set in the training script or the environment). */
+  | { kind: 'unknown'; note: string };
+
+export interface Field<T> {
+  value: T;
+  from: Provenance;
+}
+
+/** Plan fields a format can write, so that fixes know where to put a new value. */
+export type Knob = 'world' | 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dpReplicate' | 'dpShard' | 'sp' | 'microBatch' | 'globalBatch' | 'numMicroBatches' | 'overlapGradReduce' | 'overlapParamGather' | 'tpCommOverlap' | 'distributedOptimizer';
+
+export interface Plan {
+  /** What runs the layout, for messages ("accelerate's Megatron-LM plugin", "FSDP2 + N-D mesh"). */
+  runtime: string;
+  /** Which semantics the degrees follow: Megatron's grid, a device mesh, or plain data parallelism. */
+  style: 'megatron' | 'mesh' | 'data-parallel' | 'zero';
+  world?: Field<number>;
+  nodes: Field<number>;
+  /** Processes started on each node. */
+  perNode?: Field<number>;
+  tp: Field<number>;
+  pp: Field<number>;
+  vpp?: Field<number>;
+  cp: Field<number>;
+  ep: Field<number>;
+  etp: Field<number>;
+  /** Replicated data parallelism (DDP, or HSDP's outer dimension). */
+  dpReplicate: Field<number>;
+  /** Sharded data parallelism (FSDP / ZeRO shard group). */
+  dpShard: Field<number>;
+  /** Ulysses-style sequence-parallel degree (DeepSpeed ALST), distinct from Megatron's SP flag. */
+  spDegree: Field<number>;
+  /** Dense data-parallel size (derived, never asked for). */
+  dp?: Field<number>;
+  /** Expert data-parallel size (derived). */
+  expertDp?: Field<number>;
+  /** Megatron-style sequence parallelism (activations split across TP ranks). */
+  sp: Field<boolean>;
+  microBatch?: Field<number>;
+  globalBatch?: Field<number>;
+  numMicroBatches?: Field<number>;
+  gradAccum?: Field<number>;
+  seqLength?: Field<number>;
+  model?: Field<ModelShape>;
+  precision: Field<Precision>;
+  sharding: Field<Sharding>;
+  recompute: Field<'none' | 'selective' | 'full'>;
+  overlap: Partial<Record<'gradReduce' | 'paramGather' | 'tpComm' | 'p2p' | 'moeA2A', Field<boolean>>>;
+  distributedOptimizer?: Field<boolean>;
+  hardware: { profile: HardwareProfile; from: Provenance; nvlinkDomain: Field<number>; gpusPerNode: Field<number> };
+  /** Where each knob is written in this format (fixes write there). Absent: the format cannot express it. */
+  knobs: Partial<Record<Knob, Path>>;
+  /** Notes about this runtime's own arithmetic the user should know (shown in hover and `layout`). */
+  notes: string[];
+}
+
+export function written<T>(value: T, path: Path): Field<T> {
+  return { value, from: { kind: 'written', path } };
+}
+
+export function byDefault<T>(value: T, note: string): Field<T> {
+  return { value, from: { kind: 'default', note } };
+}
+
+export function derived<T>(value: T, formula: string): Field<T> {
+  return { value, from: { kind: 'derived', formula } };
+}
+
+/** "written in `num_processes`", "default: ...", "= 64 / (8 × 2)" — for hovers and `layout`. */
+export function describeProvenance(p: Provenance): string {
+  switch (p.kind) {
+    case 'written':
+      return `set by \`${p.path.join('.')}\``;
+    case 'default':
+      return `default: ${p.note}`;
+    case 'derived':
+      return p.formula;
+    case 'hardware':
+      return `hardware: ${p.note}`;
+    case 'setting':
+      return p.note;
+    case 'unknown':
+      return `unknown: ${p.note}`;
+  }
+}

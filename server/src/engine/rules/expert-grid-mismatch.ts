@@ -1,0 +1,41 @@
+/**
+ * expert-grid-mismatch: the MoE grid ETP × EP × PP does not divide the world size.
+ */
+import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'expert-grid-mismatch',
+  severity: 'error',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'Expert TP × EP × PP does not divide the number of GPUs.',
+    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP, Megatron Bridge and accelerate\'s plugin use 1.',
+    bad: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 2\n',
+    good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 1\n',
+    fix: 'Lowers expert TP or EP to the largest value that fits.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    // Only MoE layers use the expert grid (without experts it repeats world-size-mismatch).
+    if (!p?.world || p.style !== 'megatron' || p.ep.value <= 1) return;
+    const world = p.world.value;
+    const grid = p.etp.value * p.ep.value * p.pp.value;
+    if (world % grid === 0) return;
+    const fixes: FixSpec[] = [];
+    for (const [knob, field, name] of [['etp', p.etp, 'expert TP'], ['ep', p.ep, 'EP']] as const) {
+      const rest = grid / field.value;
+      if (world % rest !== 0) continue;
+      const best = divisors(world / rest).filter((d) => d < field.value).pop();
+      const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
+      if (e) fixes.push({ title: `Set ${name} to ${best}`, edits: [e] });
+    }
+    ctx.report({
+      at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),
+      on: 'value',
+      message: `The MoE grid expert-TP ${p.etp.value} × EP ${p.ep.value} × PP ${p.pp.value} = ${grid} does not divide ${world} GPUs${p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
+      fixes,
+    });
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * global-batch-not-divisible: the global batch is not a whole number of micro-batches per DP rank.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'global-batch-not-divisible',
+  severity: 'error',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'The global batch size is not divisible by micro-batch size × data-parallel size.',
+    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work.',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 60\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 64\n",
+    fix: 'Sets the global batch to the nearest multiple of MBS × DP.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p?.globalBatch || !p.microBatch || !p.dp) return;
+    const unit = p.microBatch.value * p.dp.value;
+    const gbs = p.globalBatch.value;
+    if (gbs % unit === 0) return;
+    const fixes: FixSpec[] = [];
+    for (const n of [Math.ceil(gbs / unit) * unit, Math.floor(gbs / unit) * unit]) {
+      const e = n > 0 ? knobEdit(p, 'globalBatch', n) : undefined;
+      if (e && !fixes.some((f) => f.title.endsWith(` ${n}`))) fixes.push({ title: `Set the global batch to ${n}`, edits: [e] });
+    }
+    ctx.report({
+      at: fieldPath(p, p.globalBatch, 'globalBatch'),
+      on: 'value',
+      message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit} (${p.dp.from.kind === 'derived' ? p.dp.from.formula : 'DP'}): Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). Use a multiple of ${unit}.`,
+      fixes,
+    });
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * heads-not-divisible-by-tp: attention heads (or query groups) that TP cannot split evenly.
+ */
+import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'heads-not-divisible-by-tp',
+  severity: 'error',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'The number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
+    why: 'Tensor parallelism gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA "num_query_groups must be a multiple or divisor of tensor_model_parallel_size"). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`.',
+    bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 3\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    fix: 'Sets TP to the nearest value below that divides the heads and the world.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    const m = p?.model?.value;
+    if (!p || !m || p.tp.value <= 1) return;
+    const tp = p.tp.value;
+    const groups = m.queryGroups ?? m.heads;
+    const headsOk = m.heads % tp === 0;
+    const groupsOk = groups % tp === 0 || tp % groups === 0;
+    if (headsOk && groupsOk) return;
+    const fixes: FixSpec[] = [];
+    const rest = p.style === 'megatron' ? p.pp.value * p.cp.value : 1;
+    const best = divisors(m.heads)
+      .filter((d) => d < tp && (groups % d === 0 || d % groups === 0) && (!p.world || p.style !== 'megatron' || p.world.value % (d * rest) === 0))
+      .pop();
+    const e = best ? knobEdit(p, 'tp', best) : undefined;
+    if (e && p.style === 'megatron') fixes.push({ title: `Set TP to ${best}`, edits: [e] });
+    const what = headsOk ? `${groups} query groups, which TP ${tp} neither divides nor is divided by` : `${m.heads} attention heads, not a multiple of TP ${tp}`;
+    ctx.report({
+      at: fieldPath(p, p.tp, 'tp'),
+      on: 'value',
+      message: `The model (${describeSource(p.model!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || d % groups === 0)).join(', ')}).`,
+      fixes,
+    });
+  },
+});
+
+function describeSource(from: { kind: string; note?: string; path?: readonly (string | number)[] }): string {
+  return from.kind === 'written' ? 'as written in this file' : from.note ?? 'from the settings';
+}

@@ -1,0 +1,38 @@
+/**
+ * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
+ */
+import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'layers-not-divisible-by-pp',
+  severity: 'error',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage).',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Older versions silently dropped the remainder. With virtual stages, each stage\'s layers must also divide into its virtual stages.',
+    bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    fix: 'Sets PP to the nearest value below that divides the layers and the world.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    const m = p?.model?.value;
+    if (!p || !m || p.pp.value <= 1) return;
+    const pp = p.pp.value;
+    const vpp = p.vpp?.value;
+    if (m.layers % pp === 0 && !(vpp && vpp > 1 && (m.layers / pp) % vpp !== 0)) return;
+    const fixes: FixSpec[] = [];
+    const best = divisors(m.layers)
+      .filter((d) => d < pp && (!p.world || p.world.value % (p.tp.value * p.cp.value * d) === 0))
+      .pop();
+    const e = best ? knobEdit(p, 'pp', best) : undefined;
+    if (e) fixes.push({ title: `Set PP to ${best}`, edits: [e] });
+    const message =
+      m.layers % pp !== 0
+        ? `${m.layers} layers do not split into PP ${pp} stages (${(m.layers / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. Use a PP that divides ${m.layers} (${divisors(m.layers).filter((d) => d > 1 && d <= 16).join(', ')}).`
+        : `With ${vpp} virtual stages per pipeline rank, each stage's ${m.layers / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${m.layers} divisible by PP × VPP.`;
+    ctx.report({ at: fieldPath(p, vpp && m.layers % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', message, fixes });
+  },
+});

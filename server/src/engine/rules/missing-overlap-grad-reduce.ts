@@ -1,0 +1,28 @@
+/**
+ * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'missing-overlap-grad-reduce',
+  severity: 'information',
+  formats: 'all',
+  docs: {
+    summary: 'Data parallelism (DP > 1) with gradient reduction not overlapped with the backward pass.',
+    why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets.',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
+    fix: 'Adds the overlap flag.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value) return;
+    const e = knobEdit(p, 'overlapGradReduce', true);
+    ctx.report({
+      at: fieldPath(p, p.overlap.gradReduce, 'overlapGradReduce'),
+      message: `DP ${p.dp!.value} without overlapped gradient reduction: each step waits for the whole gradient ${p.distributedOptimizer?.value ? 'reduce-scatter' : 'all-reduce'} after the backward pass. Add \`--overlap-grad-reduce\` to reduce buckets while the backward pass runs.`,
+      fixes: e ? [{ title: 'Add --overlap-grad-reduce', edits: [e], preferred: true }] : [],
+    });
+  },
+});

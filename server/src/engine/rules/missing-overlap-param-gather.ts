@@ -1,0 +1,35 @@
+/**
+ * missing-overlap-param-gather: the distributed optimizer's parameter all-gather not overlapped.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import type { PathEdit } from '../syntax/sourcedoc';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'missing-overlap-param-gather',
+  severity: 'information',
+  formats: 'all',
+  docs: {
+    summary: 'The distributed optimizer with DP > 1 but its parameter all-gather not overlapped with the forward pass.',
+    why: 'The distributed optimizer (ZeRO-1) updates a shard of the parameters on each DP rank and all-gathers them before the next forward pass. Without `--overlap-param-gather` that all-gather runs up front and the forward pass waits for it; with it each bucket is gathered just ahead of the layers that need it. Megatron requires `--overlap-grad-reduce` alongside.',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
+    fix: 'Adds `--overlap-param-gather` (and `--overlap-grad-reduce`, which Megatron requires with it).',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || p.style !== 'megatron' || !p.knobs.overlapParamGather || !p.distributedOptimizer?.value || (p.dp?.value ?? 1) <= 1 || p.overlap.paramGather?.value) return;
+    const edits: PathEdit[] = [];
+    const add = knobEdit(p, 'overlapParamGather', true);
+    if (add) edits.push(add);
+    if (!p.overlap.gradReduce?.value) {
+      const grad = knobEdit(p, 'overlapGradReduce', true);
+      if (grad) edits.push(grad);
+    }
+    ctx.report({
+      at: fieldPath(p, p.distributedOptimizer, 'distributedOptimizer'),
+      message: `The distributed optimizer with DP ${p.dp!.value} gathers the updated parameters before each forward pass, and the forward pass waits for it. Add \`--overlap-param-gather\`${p.overlap.gradReduce?.value ? '' : ' with `--overlap-grad-reduce`'} to gather each bucket just ahead of its layers.`,
+      fixes: edits.length ? [{ title: `Add --overlap-param-gather${edits.length > 1 ? ' and --overlap-grad-reduce' : ''}`, edits, preferred: true }] : [],
+    });
+  },
+});

@@ -1,0 +1,29 @@
+/**
+ * missing-tp-comm-overlap: TP with sequence parallelism whose communication is not overlapped with GEMMs.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'missing-tp-comm-overlap',
+  severity: 'information',
+  formats: 'all',
+  docs: {
+    summary: 'TP > 1 with sequence parallelism, but TP communication not overlapped with the GEMMs.',
+    why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers.',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
+    fix: 'Adds `--tp-comm-overlap`.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value) return;
+    const e = knobEdit(p, 'tpCommOverlap', true);
+    ctx.report({
+      at: fieldPath(p, p.tp, 'tp'),
+      on: 'value',
+      message: `TP ${p.tp.value} with sequence parallelism all-gathers and reduce-scatters activations around every layer's GEMMs, and without \`--tp-comm-overlap\` the GEMMs wait for them. Add \`--tp-comm-overlap\` (Transformer Engine) to hide that communication behind the GEMMs.`,
+      fixes: e ? [{ title: 'Add --tp-comm-overlap', edits: [e], preferred: true }] : [],
+    });
+  },
+});

@@ -1,0 +1,29 @@
+/**
+ * overlap-param-gather-requires-distributed-optimizer: parameter all-gather overlap without a
+ * sharded optimizer to gather from.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'overlap-param-gather-requires-distributed-optimizer',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP).',
+    why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon").',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
+    fix: 'Adds `--use-distributed-optimizer`.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp') return;
+    const e = knobEdit(p, 'distributedOptimizer', true);
+    ctx.report({
+      at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
+      message: 'Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Add `--use-distributed-optimizer` (it also shards the optimizer state over DP, saving memory), or drop the flag.',
+      fixes: e ? [{ title: 'Add --use-distributed-optimizer', edits: [e], preferred: true }] : [],
+    });
+  },
+});

@@ -1,0 +1,29 @@
+/**
+ * sequence-parallel-without-tp: sequence parallelism asked for with TP 1.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'sequence-parallel-without-tp',
+  severity: 'warning',
+  formats: 'all',
+  docs: {
+    summary: 'Megatron sequence parallelism is on while TP is 1.',
+    why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off with a warning ("Disabling sequence parallelism because tensor model parallelism is disabled"), Megatron Bridge silently, and Megatron Core used directly raises. The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
+    bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    good: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: false\n',
+    fix: 'Turns sequence parallelism off, matching what runs.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || !p.sp.value || p.tp.value !== 1) return;
+    const e = knobEdit(p, 'sp', false);
+    ctx.report({
+      at: fieldPath(p, p.sp, 'sp'),
+      on: 'value',
+      message: `Sequence parallelism needs TP > 1, and TP is 1 (${p.tp.from.kind === 'written' ? 'as written' : 'by default'}): Megatron turns it off, so the effective value is false. Set TP > 1 for SP to take effect, or drop the flag.`,
+      fixes: e ? [{ title: 'Turn sequence parallelism off', edits: [e], preferred: true }] : [],
+    });
+  },
+});

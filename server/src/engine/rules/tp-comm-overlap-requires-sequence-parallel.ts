@@ -1,0 +1,31 @@
+/**
+ * tp-comm-overlap-requires-sequence-parallel: TP communication overlap without sequence parallelism.
+ */
+import { fieldPath, knobEdit } from '../plan/layout';
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'tp-comm-overlap-requires-sequence-parallel',
+  severity: 'error',
+  formats: 'all',
+  docs: {
+    summary: '`--tp-comm-overlap` without sequence parallelism (or with TP 1).',
+    why: 'TP communication overlap pipelines the all-gather and reduce-scatter that sequence parallelism introduces; without sequence parallelism there is nothing it can overlap. Megatron Core refuses the combination ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled") and Megatron Bridge silently turns the overlap off, so the flag does nothing either way.',
+    bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --tp-comm-overlap: true\n",
+    good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
+    fix: 'Turns sequence parallelism on.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || !p.overlap.tpComm?.value || (p.sp.value && p.tp.value > 1)) return;
+    const e = p.tp.value > 1 ? knobEdit(p, 'sp', true) : undefined;
+    ctx.report({
+      at: fieldPath(p, p.overlap.tpComm, 'tpCommOverlap'),
+      message:
+        p.tp.value <= 1
+          ? 'TP communication overlap with TP 1 has no TP communication to overlap; remove the flag.'
+          : `TP communication overlap needs sequence parallelism, which is off: Megatron Core refuses the combination and Megatron Bridge turns the overlap off. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
+      fixes: e ? [{ title: 'Turn sequence parallelism on', edits: [e], preferred: true }] : [],
+    });
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * tp-exceeds-nvlink-domain: tensor parallelism (or the CP / EP all-to-all groups) outside one
+ * NVLink domain.
+ */
+import { divisors, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
+import type { Plan } from '../plan/plan';
+import type { PathEdit } from '../syntax/sourcedoc';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'tp-exceeds-nvlink-domain',
+  severity: 'warning',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'Tensor parallelism spans more GPUs than one NVLink domain (or straddles two); CP or EP all-to-all groups leave the domain.',
+    why: 'TP all-reduces (or all-gathers and reduce-scatters) activations twice per layer in forward and twice in backward: it only pays inside the NVLink/NVSwitch domain (900 GB/s per H100, 1.8 TB/s on Blackwell). A TP group that crosses the domain runs those collectives over InfiniBand, an order of magnitude slower, and every layer waits for them. The domain is not the node: 8 GPUs on DGX/HGX systems, 72 on NVL72 racks whose nodes have 4. Choose the hardware with `# shardwise: hardware=<id>` or `.shardwise.yaml`.',
+    bad: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 16\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    good: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
+    fix: 'Sets TP to the largest divisor of the NVLink domain that still divides the heads and the world (and, when the model is known, still fits in memory); DP grows to match.',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p || p.tp.value <= 1 && p.cp.value <= 1 && p.ep.value <= 1) return;
+    const hw = p.hardware.profile;
+    const domain = p.hardware.nvlinkDomain.value;
+    const tp = p.tp.value;
+    const where = `${hw.id}${p.hardware.from.kind === 'default' ? ' (assumed)' : ''}`;
+    if (tp > 1 && (tp > domain || domain % tp !== 0)) {
+      const crossing = tp > domain ? `TP ${tp} > NVLink domain ${domain} of ${where}: every TP collective (twice per layer, forward and backward) crosses ${hw.scaleOut}` : `TP ${tp} does not divide the NVLink domain ${domain} of ${where}: some TP groups straddle two domains and their collectives cross ${hw.scaleOut}`;
+      ctx.report({
+        at: fieldPath(p, p.tp, 'tp'),
+        on: 'value',
+        message: `${crossing}. Keep TP within the domain (${divisors(domain).filter((d) => d > 1).join(', ')}) and scale with PP or DP instead.`,
+        fixes: tpFixes(p, domain),
+      });
+      return;
+    }
+    const groups = groupFabrics(p);
+    for (const g of groups) {
+      if (g.insideDomain || (g.name !== 'CP' && g.name !== 'EP')) continue;
+      const kind = g.name === 'CP' ? 'context-parallel exchange (ring or all-to-all of keys and values)' : 'MoE token all-to-all';
+      ctx.report({
+        at: fieldPath(p, g.name === 'CP' ? p.cp : p.ep, g.name === 'CP' ? 'cp' : 'ep'),
+        on: 'value',
+        severity: 'information',
+        message: `The ${g.name} group spans ${g.span} ranks (${g.name === 'CP' ? `TP ${tp} × CP ${p.cp.value}` : `expert TP ${p.etp.value} × EP ${p.ep.value}`}), more than the NVLink domain ${domain} of ${where}: its ${kind} crosses ${hw.scaleOut}. Keep ${g.name === 'CP' ? 'TP × CP' : 'expert TP × EP'} within ${domain} GPUs where the layout allows.`,
+      });
+    }
+  },
+});
+
+function tpFixes(p: Plan, domain: number): FixSpec[] {
+  const heads = p.model?.value.heads;
+  const world = p.world?.value;
+  const hbm = p.hardware.profile.hbmGiB * 2 ** 30;
+  const candidates = divisors(domain)
+    .filter((d) => d < p.tp.value && (!heads || heads % d === 0))
+    .reverse();
+  for (const d of candidates) {
+    const edits: PathEdit[] = [];
+    const tpEdit = knobEdit(p, 'tp', d);
+    if (!tpEdit) return [];
+    edits.push(tpEdit);
+    if (p.style === 'megatron') {
+      if (world && world % ((modelSize(p) / p.tp.value) * d) !== 0) continue;
+    } else {
+      // A mesh must still multiply to the world: give the freed ranks to dp_shard.
+      const grow = (p.dpShard.value * p.tp.value) / d;
+      if (!Number.isInteger(grow)) continue;
+      const shardEdit = knobEdit(p, 'dpShard', grow);
+      if (!shardEdit) continue;
+      edits.push(shardEdit);
+    }
+    const mem = planMemory(p, { tp: d, dp: (p.dp?.value ?? 1) * (p.tp.value / d) });
+    if (mem && mem.bytes.total > hbm) continue;
+    const dp = p.dp ? p.dp.value * (p.tp.value / d) : undefined;
+    return [{ title: `Set TP to ${d}${dp ? ` (DP becomes ${dp})` : ''}`, edits, preferred: true }];
+  }
+  return [];
+}

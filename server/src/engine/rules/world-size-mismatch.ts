@@ -1,0 +1,101 @@
+/**
+ * world-size-mismatch: the model-parallel degrees do not divide the world size (Megatron), or a
+ * device mesh does not multiply out to it (accelerate's `parallelism_config`).
+ */
+import { divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
+import type { Plan } from '../plan/plan';
+import type { PathEdit } from '../syntax/sourcedoc';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule({
+  id: 'world-size-mismatch',
+  severity: 'error',
+  formats: 'all',
+  verifyFixes: true,
+  docs: {
+    summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
+    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"). Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"). Either way no GPU-hour is spent, but the job is gone from the queue.',
+    bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
+    good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
+    fix: 'Offers the nearest consistent layouts: the world size as the nearest multiple of the model size, or a smaller degree that divides it (the derived DP follows).',
+  },
+  check(ctx) {
+    const p = ctx.plan;
+    if (!p?.world) return;
+    const world = p.world.value;
+    if (p.style === 'megatron') {
+      const model = modelSize(p);
+      if (world % model === 0) return;
+      ctx.report({
+        at: fieldPath(p, p.world, 'world'),
+        on: 'value',
+        message: `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}: Megatron stops at startup ("world size (${world}) is not divisible by total_model_size"). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
+        fixes: megatronFixes(p, world, model),
+      });
+      return;
+    }
+    if (p.style !== 'mesh' && p.style !== 'data-parallel') return;
+    const mesh = meshSize(p);
+    const explicitMesh = [p.tp, p.cp, p.dpReplicate, p.dpShard, p.spDegree].some((f) => f.from.kind === 'written');
+    if (!explicitMesh || mesh === 1 || mesh === world) return;
+    ctx.report({
+      at: fieldPath(p, p.world, 'world'),
+      on: 'value',
+      message: `The device mesh is dp_replicate ${p.dpReplicate.value} × dp_shard ${p.dpShard.value} × cp ${p.cp.value} × sp ${p.spDegree.value} × tp ${p.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). Make the product equal ${world}.`,
+      fixes: meshFixes(p, world, mesh),
+    });
+  },
+});
+
+function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
+  const fixes: FixSpec[] = [];
+  const nodes = p.nodes.value;
+  const step = lcm(model, nodes);
+  const up = Math.ceil(world / step) * step;
+  const down = Math.floor(world / step) * step;
+  const setWorld = (n: number) => knobEdit(p, 'world', n);
+  for (const n of [up, down]) {
+    const e = setWorld(n);
+    if (e && n > 0 && !fixes.some((f) => f.title.includes(` ${n} `))) fixes.push({ title: `Use ${n} GPUs (DP ${n / model})`, edits: [e] });
+  }
+  // Or shrink one degree to the largest value that divides what the others leave.
+  for (const [knob, field, name] of [['tp', p.tp, 'TP'], ['pp', p.pp, 'PP'], ['cp', p.cp, 'CP']] as const) {
+    const rest = model / field.value;
+    if (world % rest !== 0) continue;
+    const best = divisors(world / rest).filter((d) => d < field.value).pop();
+    const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
+    if (e && best! >= 1) fixes.push({ title: `Set ${name} to ${best} (DP ${world / (rest * best!)})`, edits: [e] });
+  }
+  if (fixes[0]) fixes[0].preferred = true;
+  return fixes;
+}
+
+function meshFixes(p: Plan, world: number, mesh: number): FixSpec[] {
+  const fixes: FixSpec[] = [];
+  const e = knobEdit(p, 'world', mesh);
+  if (e && mesh % p.nodes.value === 0) fixes.push({ title: `Set \`num_processes\` to ${mesh}`, edits: [e] });
+  for (const [knob, field, name] of [['dpShard', p.dpShard, 'dp_shard'], ['dpReplicate', p.dpReplicate, 'dp_replicate']] as const) {
+    const rest = mesh / field.value;
+    if (world % rest !== 0) continue;
+    const edits: PathEdit[] = [];
+    const edit = knobEdit(p, knob, world / rest);
+    if (edit) edits.push(edit);
+    if (edits.length) fixes.push({ title: `Set ${name} to ${world / rest}`, edits });
+  }
+  if (fixes[0]) fixes[0].preferred = true;
+  return fixes;
+}
+
+/** Where the world size came from, when it is not written in the file. */
+function worldSource(p: Plan): string {
+  const from = p.world!.from;
+  return from.kind === 'written' ? '' : ` (${from.kind === 'default' || from.kind === 'setting' ? from.note : 'assumed'})`;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function lcm(a: number, b: number): number {
+  return (a / gcd(a, b)) * b;
+}
