@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { RULE_DOCUMENTATION_REQUEST, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../server/src/protocol';
+import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../server/src/protocol';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
@@ -42,6 +42,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
       await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    }),
+    vscode.commands.registerCommand(SHOW_LAYOUT_COMMAND, async (uri?: string) => {
+      const target = uri ?? vscode.window.activeTextEditor?.document.uri.toString();
+      if (!target || !client) return;
+      const markdown = await client.sendRequest<string | null>(LAYOUT_REQUEST, { uri: target });
+      if (!markdown) {
+        void vscode.window.showInformationMessage('Shardwise: this file does not describe a parallel layout.');
+        return;
+      }
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Layout of ${vscode.Uri.parse(target).path.split('/').pop()}\n\n${markdown}` });
+      await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);
     }),
     vscode.commands.registerCommand('shardwise.restartServer', async () => {
       await client?.restart();

@@ -5,6 +5,12 @@
 /** Returns the markdown documentation of a rule (`{ id }` → string | null). */
 export const RULE_DOCUMENTATION_REQUEST = 'shardwise/ruleDocumentation';
 
+/** Returns the layout of every document of a file as markdown (`{ uri }` → string | null). */
+export const LAYOUT_REQUEST = 'shardwise/layout';
+
+/** Client-side command behind the layout code lens: shows the layout of a file. */
+export const SHOW_LAYOUT_COMMAND = 'shardwise.showLayout';
+
 /** Client-side command behind the "Show documentation for <id>" code action. */
 export const SHOW_RULE_DOCUMENTATION_COMMAND = 'shardwise.showRuleDocumentation';
 

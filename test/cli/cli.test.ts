@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'yaml';
+import { findCorpus } from '../corpus-path';
 
 const ROOT = join(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli/main.js');
-const CORPUS = process.env.SHARDWISE_CORPUS ?? join(ROOT, '../shared/corpus');
+const CORPUS = findCorpus();
 const tmp = mkdtempSync(join(tmpdir(), 'shardwise-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -87,6 +88,7 @@ test('check on examples/ reports the planted mistakes, with the project .shardwi
   assert.deepEqual(codes('deepspeed-zero.yaml'), ['warning:zero3-init-without-stage3']);
   assert.ok(codes('fsdp2-migration.yaml').includes('error:fsdp2-unsupported-key'));
   assert.deepEqual(codes('clean-fsdp2-hsdp.yaml'), []);
+  assert.deepEqual(codes('megatron-70b.yaml'), ['warning:tp-exceeds-nvlink-domain']);
   const trap = findings.find((f) => f.code === 'yaml-boolean-trap')!;
   assert.equal(trap.range.start.line, 6);
 });
@@ -138,4 +140,25 @@ test('explain prints a rule; rules lists every rule; docs --check agrees with do
   const rules = run(['rules']);
   assert.ok(rules.out.split('\n').filter(Boolean).length >= 25);
   assert.equal(run(['docs', '--check', 'docs/rules.md']).code, 0);
+});
+
+test('layout prints the Plan with provenance, groups and memory; json gives the Plan itself', () => {
+  const r = run(['layout', 'examples/accelerate/megatron-70b.yaml']);
+  assert.equal(r.code, 0);
+  const lines = r.out.split('\n');
+  assert.match(lines[0], /^64 GPUs = TP 16 × PP 2 × CP 1 × DP 2 · ~[\d.]+ GiB\/GPU of 80 · h100-sxm$/);
+  assert.match(r.out, /TP \(tensor parallel\)\s+16\s+set by `megatron_lm_config\.megatron_lm_tp_degree`/);
+  assert.match(r.out, /expert TP\s+1\s+default: the Megatron-LM plugin sets expert TP to 1/);
+  assert.match(r.out, /DP \(data parallel\)\s+2\s+DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/);
+  assert.match(r.out, /hardware: h100-sxm .*hardware profile `h100-sxm`/);
+  assert.match(r.out, /TP 16: InfiniBand/);
+  assert.match(r.out, /Memory per GPU: ~[\d.]+ GiB of 80/);
+  const json = JSON.parse(run(['layout', 'examples/accelerate/megatron-70b.yaml', '--format', 'json']).out);
+  assert.equal(json[0].dp.value, 2);
+  assert.deepEqual(json[0].dp.from, { kind: 'derived', formula: 'DP = 64 / (TP 16 × PP 2 × CP 1) = 2' });
+  assert.equal(run(['layout', join(tmp, 'clean.yaml'), '--hardware', 'gb200-nvl72']).out.split('\n')[0], '8 GPUs = DP 8 · gb200-nvl72');
+  const pod = join(tmp, 'pod.yaml');
+  writeFileSync(pod, 'kind: Pod\n');
+  assert.equal(run(['layout', pod]).code, 2);
+  assert.equal(run(['layout']).code, 2);
 });

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { analyze } from '../../server/src/engine';
+import { findCorpus } from '../corpus-path';
 
-const CORPUS = process.env.SHARDWISE_CORPUS ?? join(__dirname, '../../../shared/corpus');
+const CORPUS = findCorpus();
 const expectations = parse(readFileSync(join(__dirname, 'expectations.yaml'), 'utf8')) as Record<string, Record<string, { errors: string[]; reason: string }>>;
 
 const dir = join(CORPUS, 'accelerate');

@@ -464,6 +464,53 @@ describe('settings', () => {
   });
 });
 
+describe('layout', () => {
+  const MEGATRON = readFileSync(join(ACCELERATE_EXAMPLES, 'megatron-70b.yaml'), 'utf8');
+
+  test('code lens on the first content line: the layout summary, with the show-layout command', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      const uri = 'untitled:megatron-70b.yaml';
+      c.settings = { shardwise: { hardware: 'h100-sxm' } };
+      await c.open(uri, MEGATRON);
+      await c.waitForDiagnostics(uri, has('tp-exceeds-nvlink-domain'));
+      const lenses = await c.request<{ range: { start: { line: number } }; command: Command }[]>('textDocument/codeLens', { textDocument: { uri } });
+      assert.equal(lenses.length, 1);
+      const firstContent = lines(MEGATRON).findIndex((l) => l.startsWith('compute_environment'));
+      assert.equal(lenses[0].range.start.line, firstContent);
+      assert.match(lenses[0].command.title, /^64 GPUs = TP 16 × PP 2 × CP 1 × DP 2 · ~[\d.]+ GiB\/GPU of 80 · h100-sxm$/);
+      assert.equal(lenses[0].command.command, 'shardwise.showLayout');
+      assert.deepEqual(lenses[0].command.arguments, [uri]);
+    }),
+  );
+
+  test('shardwise/layout returns the layout as markdown; null for a file without one', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      const uri = 'untitled:megatron-70b.yaml';
+      await c.open(uri, MEGATRON);
+      const md = await c.request<string | null>('shardwise/layout', { uri });
+      assert.ok(md);
+      assert.match(md, /DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/);
+      assert.match(md, /Memory per GPU: ~[\d.]+ GiB of 80/);
+      const other = 'untitled:pod.yaml';
+      await c.open(other, 'kind: Pod\n');
+      assert.equal(await c.request('shardwise/layout', { uri: other }), null);
+    }),
+  );
+
+  test('hover on a degree: the derived DP, the fabrics and the memory per GPU', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      const uri = 'untitled:megatron-70b.yaml';
+      await c.open(uri, MEGATRON);
+      const h = await c.hover(uri, positionOf(MEGATRON, 'megatron_lm_tp_degree', 3));
+      assert.ok(h);
+      const md = hoverText(h);
+      assert.match(md, /DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/);
+      assert.match(md, /TP 16: InfiniBand/);
+      assert.match(md, /Memory per GPU: ~[\d.]+ GiB of 80 \(\d+%\): weights [\d.]+, gradients [\d.]+, optimizer [\d.]+, activations [\d.]+ GiB/);
+    }),
+  );
+});
+
 describe('custom request shardwise/ruleDocumentation', () => {
   test('known id → markdown with the id; unknown id → null', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {

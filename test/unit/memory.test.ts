@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { findCorpus } from '../corpus-path';
 import { parse } from 'yaml';
 import {
   countParameters,
@@ -16,7 +17,7 @@ import {
 } from '../../server/src/engine/plan/memory';
 import { MODEL_PRESETS, modelPreset } from '../../server/src/engine/plan/models';
 
-const CORPUS = join(__dirname, '../../../shared/corpus/megatron');
+const CORPUS = join(findCorpus(), 'megatron');
 
 /** Relative difference. */
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);

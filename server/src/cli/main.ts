@@ -11,13 +11,14 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { analyze, applyEdits, explain, fixAll, mergeSettings, RULES, rulesMarkdown, type EngineSettings, type FileAnalysis } from '../engine';
+import { analyze, applyEdits, explain, fixAll, layoutText, mergeSettings, RULES, rulesMarkdown, type EngineSettings, type FileAnalysis } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { toSarif } from './sarif';
 
 const VERSION = '0.1.0';
 const USAGE = `Usage:
   shardwise check [paths…] [options]   check config files (folders are searched)
+  shardwise layout <file> [options]    print the parallel layout a config describes
   shardwise explain <rule-id>          print a rule's documentation
   shardwise rules                      list the rules
   shardwise docs [--write F|--check F] print (write, or compare with F) the rules reference
@@ -192,12 +193,41 @@ function check(o: CheckOptions): number {
   return all.some(({ f }) => f.severity === 'error') ? 1 : 0;
 }
 
+/** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */
+function layout(args: string[]): number {
+  const o = parseCheckArgs(args);
+  if (o.paths.length !== 1 || o.paths[0] === '.') throw new UsageError('layout takes one config file');
+  const file = o.paths[0];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    process.stderr.write(`shardwise: cannot read ${file}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : {}, o.settings);
+  const analysis = analyze({ path: resolve(file), text }, settings);
+  if (o.format === 'json') {
+    process.stdout.write(JSON.stringify(analysis.docs.map((d) => d.plan ?? null), null, 2) + '\n');
+    return 0;
+  }
+  const out = layoutText(analysis);
+  if (!out) {
+    process.stderr.write(`shardwise: ${file} does not describe a parallel layout Shardwise knows\n`);
+    return 2;
+  }
+  process.stdout.write(out + '\n');
+  return 0;
+}
+
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'check':
         return check(parseCheckArgs(rest));
+      case 'layout':
+        return layout(rest);
       case 'explain': {
         if (rest.length !== 1) throw new UsageError('explain takes one rule id');
         const text = explain(rest[0]);

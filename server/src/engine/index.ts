@@ -6,6 +6,7 @@ export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, fixAll, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';
 export { explain, rulesMarkdown, ruleMarkdown } from './docs';
+export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { RULES, ruleById } from './rules';
 export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
 export { mergeSettings, FORMAT_IDS, type EngineSettings, type FormatId, type RuleLevel } from './settings';

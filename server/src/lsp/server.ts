@@ -27,6 +27,8 @@ import {
   explain,
   fixAll,
   hover,
+  layoutLenses,
+  layoutMarkdown,
   mergeSettings,
   settingsFromClient,
   type EngineSettings,
@@ -36,7 +38,7 @@ import {
   type TextEdit,
 } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
-import { RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
+import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, type ClientSettings } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -75,6 +77,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         hoverProvider: true,
         completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'shardwise-language-server', version: '0.1.0' },
     };
@@ -239,6 +242,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (all.length) out.push({ title: 'Fix all Shardwise problems with a preferred fix', kind: CodeActionKind.SourceFixAll, edit: edits(all) });
     }
     return out;
+  });
+
+  connection.onCodeLens(async (params) => {
+    const a = await current(params.textDocument.uri);
+    if (!a) return [];
+    return layoutLenses(a).map((l) => ({
+      range: a.lines.range(l.span),
+      command: { title: l.title, command: SHOW_LAYOUT_COMMAND, arguments: [params.textDocument.uri] },
+    }));
+  });
+
+  connection.onRequest(LAYOUT_REQUEST, async (params: { uri?: string }) => {
+    if (!params || typeof params.uri !== 'string') return null;
+    const a = await current(params.uri);
+    return a ? layoutMarkdown(a) ?? null : null;
   });
 
   connection.onRequest(RULE_DOCUMENTATION_REQUEST, (params: { id?: string }) => (params && typeof params.id === 'string' ? explain(params.id) ?? null : null));

@@ -26,6 +26,12 @@ const HOVER_EXPECT = /\btotal\b/i;
 const COMPLETION_FILE = 'e2e-completion-probe.yaml'; // written into the workspace copy by the test
 const COMPLETION_TEXT = '# shardwise: format=accelerate\ndistributed_type: ';
 const COMPLETION_EXPECT = 'MULTI_GPU';
+const LAYOUT_FILE = 'accelerate/megatron-70b.yaml';
+const LAYOUT_KEY = 'megatron_lm_tp_degree';
+const LAYOUT_HOVER_EXPECT = [/DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
+const TP_CODE = 'tp-exceeds-nvlink-domain';
+const TP_FIX_TITLE = /^Set TP to 8\b/;
+const TP_FIXED_LINE = /^\s*megatron_lm_tp_degree:\s*8\s*$/;
 const WAIT_MS = 20_000; // how long to poll for the language server's answers
 const POLL_MS = 100;
 const TEST_TIMEOUT_MS = 60_000;
@@ -212,6 +218,42 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
         },
         () => (last ? `last hover: ${JSON.stringify(last.slice(0, 500))}` : 'no hover was returned'),
       );
+    });
+
+    test('hover: megatron_lm_tp_degree shows the derived DP and the memory per GPU', async () => {
+      const doc = await open(LAYOUT_FILE);
+      const line = lineIndex(doc, new RegExp(`^\\s*${LAYOUT_KEY}\\s*:`));
+      const position = new vscode.Position(line, doc.lineAt(line).text.indexOf(LAYOUT_KEY) + 3);
+      let last = '';
+      await waitFor(
+        `a hover at ${LAYOUT_KEY} with the layout and memory`,
+        async () => {
+          const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
+          last = hoverText(hovers);
+          return LAYOUT_HOVER_EXPECT.every((re) => re.test(last)) ? true : undefined;
+        },
+        () => (last ? `last hover: ${JSON.stringify(last.slice(0, 800))}` : 'no hover was returned'),
+      );
+    });
+
+    test('quick fix: setting TP to the NVLink domain clears tp-exceeds-nvlink-domain', async () => {
+      const doc = await open(LAYOUT_FILE);
+      const diag = await waitFor(`a ${TP_CODE} diagnostic`, () => ours(doc.uri, TP_CODE)[0], () => showDiagnostics(doc.uri));
+      let offered: string[] = [];
+      const fix = await waitFor(
+        `a quick fix titled like ${TP_FIX_TITLE}`,
+        async () => {
+          const all = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value, 50)) ?? [];
+          offered = all.map((a) => a.title);
+          return all.filter(isCodeAction).find((a) => TP_FIX_TITLE.test(a.title) && a.edit);
+        },
+        () => `offered: ${offered.join(' | ') || 'nothing'}`,
+      );
+      if (!(await vscode.workspace.applyEdit(fix.edit!))) fail(`workspace.applyEdit refused "${fix.title}"`);
+      await waitFor(`${TP_CODE} to disappear after "${fix.title}"`, () => (ours(doc.uri, TP_CODE).length === 0 ? true : undefined), () => showDiagnostics(doc.uri));
+      const line = diag.range.start.line;
+      if (!TP_FIXED_LINE.test(doc.lineAt(line).text)) fail(`after "${fix.title}" line ${line + 1} reads ${JSON.stringify(doc.lineAt(line).text)}`);
+      await doc.save();
     });
 
     test('completion: distributed_type offers MULTI_GPU', async () => {

@@ -7,6 +7,8 @@ import { code } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import type { Span } from '../types';
 import { docAt } from './locate';
+import { layoutPaths, planMarkdown } from '../plan/describe';
+import { samePath } from '../types';
 
 export interface HoverResult {
   markdown: string;
@@ -15,14 +17,17 @@ export interface HoverResult {
 
 export function hover(analysis: FileAnalysis, offset: number): HoverResult | undefined {
   const da = docAt(analysis, offset);
-  if (!da?.nav) return undefined;
+  if (!da?.format) return undefined;
   const loc = da.doc.locate(offset);
   if (!loc || !loc.entry) return undefined;
-  const schema = da.nav.at(loc.path, da.doc.value([]), da.settings.targetVersions?.[da.format!.tool]);
-  if (!schema) return undefined;
   const onValue = loc.on === 'value' && loc.node?.kind === 'scalar';
   const span = onValue ? loc.node!.span : loc.entry.keySpan;
-  return { markdown: keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined), span };
+  const parts: string[] = [];
+  const schema = da.nav?.at(loc.path, da.doc.value([]), da.settings.targetVersions?.[da.format.tool]);
+  if (schema) parts.push(keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined));
+  // On a degree or a size: the whole layout it takes part in.
+  if (da.plan && layoutPaths(da.plan).some((p) => samePath(p, loc.path))) parts.push(planMarkdown(da.plan, loc.path));
+  return parts.length ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
 }
 
 export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }): string {

@@ -62,6 +62,11 @@ export interface Plan {
   numMicroBatches?: Field<number>;
   gradAccum?: Field<number>;
   seqLength?: Field<number>;
+  /**
+   * How layers are assigned to pipeline stages when not evenly: the embedding and/or loss counted as
+   * layers (Megatron's account_for_* flags), or an explicit layout / first-last stage sizes.
+   */
+  pipelineSplit?: { embedding: boolean; loss: boolean; explicit?: string };
   model?: Field<ModelShape>;
   precision: Field<Precision>;
   sharding: Field<Sharding>;

@@ -20,19 +20,24 @@ export default defineRule({
     const p = ctx.plan;
     const m = p?.model?.value;
     if (!p || !m || p.pp.value <= 1) return;
+    // An explicit layout or first/last stage sizes decide the split themselves.
+    if (p.pipelineSplit?.explicit) return;
     const pp = p.pp.value;
     const vpp = p.vpp?.value;
-    if (m.layers % pp === 0 && !(vpp && vpp > 1 && (m.layers / pp) % vpp !== 0)) return;
+    // Counting the embedding and the loss as layers changes what must divide.
+    const counted = m.layers + (p.pipelineSplit?.embedding ? 1 : 0) + (p.pipelineSplit?.loss ? 1 : 0);
+    if (counted % pp === 0 && !(vpp && vpp > 1 && (counted / pp) % vpp !== 0)) return;
     const fixes: FixSpec[] = [];
-    const best = divisors(m.layers)
+    const best = divisors(counted)
       .filter((d) => d < pp && (!p.world || p.world.value % (p.tp.value * p.cp.value * d) === 0))
       .pop();
     const e = best ? knobEdit(p, 'pp', best) : undefined;
     if (e) fixes.push({ title: `Set PP to ${best}`, edits: [e] });
+    const what = counted === m.layers ? `${m.layers} layers` : `${m.layers} layers plus the ${[p.pipelineSplit?.embedding && 'embedding', p.pipelineSplit?.loss && 'loss'].filter(Boolean).join(' and ')} (${counted})`;
     const message =
-      m.layers % pp !== 0
-        ? `${m.layers} layers do not split into PP ${pp} stages (${(m.layers / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. Use a PP that divides ${m.layers} (${divisors(m.layers).filter((d) => d > 1 && d <= 16).join(', ')}).`
-        : `With ${vpp} virtual stages per pipeline rank, each stage's ${m.layers / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${m.layers} divisible by PP × VPP.`;
-    ctx.report({ at: fieldPath(p, vpp && m.layers % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', message, fixes });
+      counted % pp !== 0
+        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. Use a PP that divides ${counted} (${divisors(counted).filter((d) => d > 1 && d <= 16).join(', ')}).`
+        : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;
+    ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', message, fixes });
   },
 });

@@ -17,6 +17,8 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p) return;
+    // Sharded states depend on DP, which needs the world size: without it the estimate would be a guess.
+    if (!p.world && p.sharding.value.kind !== 'none') return;
     const mem = planMemory(p);
     if (!mem) return;
     const hbm = p.hardware.profile.hbmGiB * 2 ** 30;

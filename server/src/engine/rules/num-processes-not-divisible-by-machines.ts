@@ -10,6 +10,7 @@ export default defineRule<AccelerateModel>({
   id: 'num-processes-not-divisible-by-machines',
   severity: 'warning',
   formats: ['accelerate'],
+  verifyFixes: true,
   docs: {
     summary: '`num_processes` is not a multiple of `num_machines`.',
     why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all.',

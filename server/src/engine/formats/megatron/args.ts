@@ -90,7 +90,9 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     if (Number.isInteger(v)) vpp = derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`);
   }
 
-  const model = modelFromArgs(args) ?? planModel(settings);
+  // Hybrid (Mamba) stacks are not transformer layers: their memory is not modelled, so no shape.
+  const hybrid = args.get('hybrid_layer_pattern') || flag(args.get('is_hybrid_model'));
+  const model = hybrid ? undefined : modelFromArgs(args) ?? planModel(settings);
   const precision = precisionOf(args);
   const recompute = recomputeOf(args);
   const overlap: Plan['overlap'] = {
@@ -151,6 +153,10 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     knobs,
     notes,
   };
+  const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));
+  const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;
+  const loss = flag(args.get('account_for_loss_in_pipeline_split')) === true;
+  if (explicitSplit || embedding || loss) plan.pipelineSplit = { embedding, loss, explicit: explicitSplit ? `--${explicitSplit.replace(/_/g, '-')}` : undefined };
   const gbs = int(args.get('global_batch_size'));
   if (gbs !== undefined) plan.globalBatch = written(gbs, args.get('global_batch_size')!.path);
   if (world) {

@@ -1,0 +1,192 @@
+/**
+ * The Plan of real configs (corpus and examples/), pinned field by field to what the tool that
+ * reads the file would compute: accelerate's own defaults and arithmetic, Megatron's grid.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { analyze, applyEdits, layoutLenses, layoutText } from '../../server/src/engine';
+import type { Plan } from '../../server/src/engine/plan/plan';
+import { findCorpus } from '../corpus-path';
+
+const CORPUS = findCorpus();
+const ROOT = join(__dirname, '../..');
+
+function planOf(file: string, settings = {}): Plan {
+  const text = readFileSync(file, 'utf8');
+  const a = analyze({ path: file, text }, settings);
+  const plan = a.docs[0]?.plan;
+  assert.ok(plan, `${file}: no plan`);
+  return plan;
+}
+
+const acc = (name: string) => join(CORPUS, 'accelerate', name);
+const meg = (name: string) => join(CORPUS, 'megatron', name);
+
+test('HSDP + TP (torch_native_parallelism/configs/tp_hsdp.yaml): 2 × 2 × 2 mesh over 8 processes', () => {
+  const p = planOf(acc('examples__torch_native_parallelism__configs__tp_hsdp.yaml'));
+  assert.equal(p.style, 'mesh');
+  assert.equal(p.world?.value, 8);
+  assert.equal(p.tp.value, 2);
+  assert.equal(p.dpReplicate.value, 2);
+  assert.equal(p.dpShard.value, 2);
+  assert.equal(p.dp?.value, 4);
+  assert.deepEqual(p.tp.from, { kind: 'written', path: ['parallelism_config', 'parallelism_config_tp_size'] });
+  assert.equal(p.sharding.value.kind, 'fsdp');
+  assert.equal(p.sharding.value.fsdp, 'full', 'fsdp_reshard_after_forward: true');
+  assert.equal(p.sharding.value.group, 2, 'FSDP shards within dp_shard');
+  assert.equal(p.precision.value, 'bf16');
+});
+
+test('context parallelism (torch_native_parallelism/configs/cp.yaml): CP 8, nothing else', () => {
+  const p = planOf(acc('examples__torch_native_parallelism__configs__cp.yaml'));
+  assert.equal(p.cp.value, 8);
+  assert.equal(p.dpShard.value, 1);
+  assert.equal(p.dpReplicate.value, 1);
+  assert.equal(p.dp?.value, 1);
+  assert.equal(p.recompute.value, 'full', 'fsdp_activation_checkpointing: true');
+});
+
+test("the Megatron-LM plugin example: the plugin's defaults fill the gaps", () => {
+  const p = planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'));
+  assert.equal(p.style, 'megatron');
+  assert.equal(p.world?.value, 4);
+  assert.equal(p.tp.value, 2);
+  assert.equal(p.pp.value, 2);
+  assert.equal(p.cp.value, 2);
+  assert.equal(p.cp.from.kind, 'default', 'CP is not written: the plugin default (2 since accelerate 1.13)');
+  assert.equal(p.etp.value, 1, 'the plugin sets expert TP to 1');
+  assert.equal(p.dp, undefined, '4 GPUs do not divide by TP 2 × PP 2 × CP 2');
+  assert.equal(p.numMicroBatches?.value, 2);
+  assert.equal(p.sp.value, true);
+  assert.equal(p.sharding.value.kind, 'distributed-optimizer');
+  assert.equal(p.recompute.value, 'full', 'granularity defaults to full since 1.13');
+});
+
+test('the same example targeting accelerate 1.12 has no context parallelism, so DP = 4 / (2 × 2) = 1', () => {
+  const p = planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'), { targetVersions: { accelerate: '1.12.0' } });
+  assert.equal(p.cp.value, 1);
+  assert.equal(p.dp?.value, 1);
+});
+
+test('DeepSpeed through accelerate keys: ZeRO stage and offload as written, sharded over every rank', () => {
+  const z2 = planOf(acc('docs__source__usage_guides__deepspeed.md__L102.yaml'));
+  assert.equal(z2.style, 'zero');
+  assert.deepEqual([z2.sharding.value.kind, z2.sharding.value.stage, z2.sharding.value.group], ['zero', 2, 2]);
+  assert.equal(z2.gradAccum?.value, 1);
+  const z3 = planOf(acc('docs__source__usage_guides__deepspeed.md__L128.yaml'));
+  assert.deepEqual([z3.sharding.value.stage, z3.sharding.value.offloadOptimizer, z3.sharding.value.offloadParams], [3, true, true]);
+  const file = planOf(acc('examples__config_yaml_templates__deepspeed.yaml'));
+  assert.equal(file.sharding.from.kind, 'unknown', 'the stage is in the DeepSpeed JSON');
+});
+
+test('DeepSpeed with Ulysses SP 2 on 2 processes shards over 2 / 2 = 1 rank', () => {
+  const p = planOf(acc('docs__source__concept_guides__sequence_parallelism.md__L128.yaml'));
+  assert.equal(p.spDegree.value, 2);
+  assert.equal(p.dpShard.value, 1);
+});
+
+test('FSDP1 template: FULL_SHARD over both processes', () => {
+  const p = planOf(acc('examples__config_yaml_templates__fsdp.yaml'));
+  assert.equal(p.runtime, 'FSDP1');
+  assert.equal(p.world?.value, 2);
+  assert.equal(p.dpShard.value, 2);
+  assert.deepEqual(p.sharding.from, { kind: 'written', path: ['fsdp_config', 'fsdp_sharding_strategy'] });
+});
+
+test('multi-node DDP: num_processes is the total; per node is derived', () => {
+  const p = planOf(acc('examples__config_yaml_templates__multi_node.yaml'));
+  assert.equal(p.world?.value, 8);
+  assert.equal(p.nodes.value, 2);
+  assert.equal(p.perNode?.value, 4);
+  assert.equal(p.dpReplicate.value, 8);
+  const mpi = planOf(acc('tests__test_configs__0_28_0_mpi.yaml'));
+  assert.deepEqual([mpi.world?.value, mpi.nodes.value, mpi.perNode?.value], [16, 4, 4]);
+});
+
+test("'NO' is a single process", () => {
+  const p = planOf(acc('examples__config_yaml_templates__single_accelerator.yaml'));
+  assert.equal(p.world?.value, 1);
+  assert.equal(p.world?.from.kind, 'default');
+});
+
+test('Megatron YAML: expert DP from the expert grid; expert TP defaults to TP', () => {
+  const p = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__moe__gpt3_mcore_te_tp2_pp1_te_8experts_etp1_ep4__model_config.yaml'), { worldSize: 8 });
+  assert.equal(p.world?.value, 8);
+  assert.deepEqual([p.tp.value, p.pp.value, p.ep.value, p.etp.value], [2, 1, 4, 1]);
+  assert.equal(p.dp?.value, 4, '8 / TP 2');
+  assert.equal(p.expertDp?.value, 2, '8 / (ETP 1 × EP 4 × PP 1)');
+  assert.equal(p.globalBatch?.value, 32);
+  assert.equal(p.numMicroBatches?.value, 2, 'GBS 32 / (MBS 4 × DP 4)');
+  const moe = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__moe__gpt3_mcore_te_tp2_pp1_te_8experts2parallel_overlap_grad_reduce_param_gather_groupedGEMM__model_config.yaml'), { worldSize: 8 });
+  assert.equal(moe.etp.value, 2, 'expert TP not written: Megatron uses TP');
+  assert.equal(moe.etp.from.kind, 'default');
+  assert.equal(moe.expertDp?.value, 2, '8 / (ETP 2 × EP 2 × PP 1)');
+  const cp = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__hybrid__hybrid_mr_mcore_te_tp2_pp1_cp4_dgx_a100_1N8G__model_config.yaml'));
+  assert.deepEqual([cp.tp.value, cp.cp.value, cp.dp?.value], [2, 4, 1]);
+  assert.equal(cp.model, undefined, 'hybrid Mamba stacks have no transformer shape to estimate');
+});
+
+test('Megatron YAML: VPP from layers per virtual stage; the model shape from the flags', () => {
+  const p = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__gpt__gpt3_7b_tp1_pp4_memory_speed__model_config.yaml'), { worldSize: 8 });
+  assert.equal(p.vpp?.value, 8, '32 layers / PP 4 / 1 layer per virtual stage');
+  assert.deepEqual([p.model?.value.layers, p.model?.value.hidden, p.model?.value.heads, p.model?.value.queryGroups], [32, 4096, 32, 8]);
+  assert.equal(p.dp?.value, 2);
+  assert.equal(p.sharding.value.kind, 'distributed-optimizer');
+  assert.equal(p.overlap.gradReduce?.value, true);
+});
+
+test('examples/accelerate/megatron-70b.yaml: the layout and the memory the hover shows', () => {
+  const file = join(ROOT, 'examples/accelerate/megatron-70b.yaml');
+  const text = readFileSync(file, 'utf8');
+  const a = analyze({ path: file, text }, { hardware: 'h100-sxm' });
+  const p = a.docs[0].plan!;
+  assert.deepEqual([p.world?.value, p.tp.value, p.pp.value, p.cp.value, p.dp?.value], [64, 16, 2, 1, 2]);
+  assert.equal(p.model?.from.kind, 'setting');
+  const lens = layoutLenses(a);
+  assert.equal(lens.length, 1);
+  assert.match(lens[0].title, /^64 GPUs = TP 16 × PP 2 × CP 1 × DP 2 · ~\d+(\.\d)? GiB\/GPU of 80 · h100-sxm$/);
+  const text2 = layoutText(a)!;
+  assert.match(text2, /DP \(data parallel\)\s+2\s+DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/);
+  assert.match(text2, /TP 16: InfiniBand/);
+});
+
+test('layout fixes on generated Megatron-plugin layouts remove their finding and add no new error', () => {
+  const degree = fc.constantFrom(1, 2, 3, 4, 8, 16);
+  fc.assert(
+    fc.property(fc.constantFrom(1, 2, 4, 8), fc.constantFrom(8, 12, 16, 24, 32, 64), degree, fc.constantFrom(1, 2, 4, 3), fc.constantFrom(undefined, 1, 2), fc.boolean(), fc.constantFrom('llama-3-8b', 'llama-3-70b', 'mixtral-8x7b', undefined), (nodes, world, tp, pp, cp, sp, model) => {
+      const text = [
+        `# shardwise: hardware=h100-sxm${model ? ` model=${model} seq_length=4096 micro_batch_size=1` : ''}`,
+        'distributed_type: MEGATRON_LM',
+        'mixed_precision: bf16',
+        `num_machines: ${nodes}`,
+        `num_processes: ${world}`,
+        'main_process_ip: 10.0.0.1',
+        'main_process_port: 29500',
+        'megatron_lm_config:',
+        `  megatron_lm_tp_degree: ${tp}`,
+        `  megatron_lm_pp_degree: ${pp}`,
+        ...(cp ? [`  megatron_lm_context_parallel_size: ${cp}`] : []),
+        `  megatron_lm_sequence_parallelism: ${sp}`,
+        '  megatron_lm_use_distributed_optimizer: true',
+        '',
+      ].join('\n');
+      const a = analyze({ path: 'gen.yaml', text });
+      const errorsBefore = new Set(a.findings.filter((f) => f.severity === 'error').map((f) => f.code));
+      for (const f of a.findings) {
+        for (const fix of f.fixes) {
+          const fixed = applyEdits(text, fix.edits);
+          const b = analyze({ path: 'gen.yaml', text: fixed });
+          const before = a.findings.filter((x) => x.code === f.code).length;
+          const after = b.findings.filter((x) => x.code === f.code).length;
+          assert.ok(after < before, `"${fix.title}" did not remove ${f.code}\n${text}\n---\n${fixed}`);
+          const newErrors = b.findings.filter((x) => x.severity === 'error' && !errorsBefore.has(x.code));
+          assert.deepEqual(newErrors.map((x) => x.code), [], `"${fix.title}" brought new errors\n${fixed}`);
+        }
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
