@@ -22,4 +22,7 @@ export interface ClientSettings {
   rules?: Record<string, string>;
   targetVersions?: { accelerate?: string | null; deepspeed?: string | null; megatronCore?: string | null };
   files?: { associations?: Record<string, string> };
+  model?: string | null;
+  seqLength?: number | null;
+  microBatchSize?: number | null;
 }

@@ -145,6 +145,11 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
     if (isVersion(tv.deepspeed)) s.targetVersions.deepspeed = tv.deepspeed;
     if (isVersion(tv.megatronCore)) s.targetVersions['megatron-core'] = tv.megatronCore;
   }
+  if (typeof c.model === 'string' && modelPreset(c.model)) s.model = c.model;
+  const seq = positiveInt(c.seqLength);
+  if (seq) s.seqLength = seq;
+  const mbs = positiveInt(c.microBatchSize);
+  if (mbs) s.microBatch = mbs;
   const assoc = c.files?.associations;
   if (assoc && typeof assoc === 'object') {
     s.associations = {};
