@@ -3,7 +3,7 @@
  * memory estimate, and the search for valid degrees that fixes propose.
  */
 import { estimateMemory, gib, type MemoryEstimate, type MemoryInput } from './memory';
-import type { Plan } from './plan';
+import { derived, type Plan } from './plan';
 
 /** Ranks one model replica spans (Megatron: TP·PP·CP; a mesh: tp·cp·sp). */
 export function modelSize(p: Plan): number {
@@ -119,4 +119,23 @@ export function fieldPath(p: Plan, field: { from: { kind: string; path?: readonl
   if (field?.from.kind === 'written' && field.from.path) return field.from.path;
   if (knob && p.knobs[knob]) return p.knobs[knob]!;
   return [];
+}
+
+/**
+ * Megatron's grid: DP = world / (TP·PP·CP) and expert DP = world / (ETP·EP·PP), when they divide;
+ * the distributed optimizer shards over the data-parallel group including the CP ranks. Returns DP.
+ */
+export function deriveMegatronGrid(p: Plan): number | undefined {
+  const world = p.world?.value;
+  if (!world) return undefined;
+  const { tp, pp, cp, ep, etp } = { tp: p.tp.value, pp: p.pp.value, cp: p.cp.value, ep: p.ep.value, etp: p.etp.value };
+  let dp: number | undefined;
+  if (world % (tp * pp * cp) === 0) {
+    dp = world / (tp * pp * cp);
+    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}) = ${dp}`);
+    p.sharding = { value: { ...p.sharding.value, group: dp * cp }, from: p.sharding.from };
+  }
+  const grid = etp * ep * pp;
+  if (world % grid === 0) p.expertDp = derived(world / grid, `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / grid}`);
+  return dp;
 }

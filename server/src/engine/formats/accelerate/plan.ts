@@ -10,6 +10,7 @@
 import type { EngineSettings } from '../../settings';
 import { versionAtLeast } from '../../version';
 import { planHardware, planModel } from '../../plan/context';
+import { deriveMegatronGrid } from '../../plan/layout';
 import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path } from '../../types';
@@ -108,22 +109,12 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
       recompute,
       knobs,
     };
-    if (world) {
-      const model = tp.value * pp.value * cp.value;
-      if (world.value % model === 0) {
-        const dp = world.value / model;
-        plan.dp = derived(dp, `DP = ${world.value} / (TP ${tp.value} × PP ${pp.value} × CP ${cp.value}) = ${dp}`);
-        // Megatron's distributed optimizer shards over the data-parallel group including CP ranks.
-        plan.sharding = { value: { ...plan.sharding.value, group: dp * cp.value }, from: plan.sharding.from };
-        const accDp = Math.floor(world.value / (tp.value * pp.value));
-        if (cp.value > 1) {
-          plan.notes.push(
-            `accelerate computes its own data-parallel size as num_processes / (TP × PP) = ${accDp}, ignoring CP ${cp.value}; it sets the global batch to ${accDp} × micro-batch × ${nmb.value} micro-batches, so Megatron (DP ${dp}) runs ${nmb.value * cp.value} micro-batches per step, not ${nmb.value}.`,
-          );
-        }
-      }
-      const expertModel = etp.value * ep.value * pp.value;
-      if (world.value % expertModel === 0) plan.expertDp = derived(world.value / expertModel, `expert DP = ${world.value} / (ETP ${etp.value} × EP ${ep.value} × PP ${pp.value}) = ${world.value / expertModel}`);
+    const dp = deriveMegatronGrid(plan);
+    if (world && dp !== undefined && cp.value > 1) {
+      const accDp = Math.floor(world.value / (tp.value * pp.value));
+      plan.notes.push(
+        `accelerate computes its own data-parallel size as num_processes / (TP × PP) = ${accDp}, ignoring CP ${cp.value}; it sets the global batch to ${accDp} × micro-batch × ${nmb.value} micro-batches, so Megatron (DP ${dp}) runs ${nmb.value * cp.value} micro-batches per step, not ${nmb.value}.`,
+      );
     }
     return plan;
   }

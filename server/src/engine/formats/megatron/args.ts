@@ -6,6 +6,7 @@
  */
 import type { EngineSettings } from '../../settings';
 import { planHardware, planModel } from '../../plan/context';
+import { deriveMegatronGrid } from '../../plan/layout';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path } from '../../types';
@@ -159,21 +160,13 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   if (explicitSplit || embedding || loss) plan.pipelineSplit = { embedding, loss, explicit: explicitSplit ? `--${explicitSplit.replace(/_/g, '-')}` : undefined };
   const gbs = int(args.get('global_batch_size'));
   if (gbs !== undefined) plan.globalBatch = written(gbs, args.get('global_batch_size')!.path);
-  if (world) {
-    const size = tp.value * pp.value * cp.value;
-    if (world.value % size === 0) {
-      const dp = world.value / size;
-      plan.dp = derived(dp, `DP = ${world.value} / (TP ${tp.value} × PP ${pp.value} × CP ${cp.value}) = ${dp}`);
-      // Megatron's distributed optimizer shards over the data-parallel group including CP ranks.
-      plan.sharding = { value: { ...plan.sharding.value, group: dp * cp.value }, from: plan.sharding.from };
-      if (plan.globalBatch && plan.microBatch && plan.globalBatch.value % (plan.microBatch.value * dp) === 0) {
-        const m = plan.globalBatch.value / (plan.microBatch.value * dp);
-        plan.numMicroBatches = derived(m, `micro-batches per step = GBS ${plan.globalBatch.value} / (MBS ${plan.microBatch.value} × DP ${dp}) = ${m}`);
-      }
-      if (!plan.globalBatch && plan.microBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
+  const dp = deriveMegatronGrid(plan);
+  if (dp !== undefined && plan.microBatch) {
+    if (plan.globalBatch && plan.globalBatch.value % (plan.microBatch.value * dp) === 0) {
+      const m = plan.globalBatch.value / (plan.microBatch.value * dp);
+      plan.numMicroBatches = derived(m, `micro-batches per step = GBS ${plan.globalBatch.value} / (MBS ${plan.microBatch.value} × DP ${dp}) = ${m}`);
     }
-    const grid = etp.value * ep.value * pp.value;
-    if (world.value % grid === 0) plan.expertDp = derived(world.value / grid, `expert DP = ${world.value} / (ETP ${etp.value} × EP ${ep.value} × PP ${pp.value}) = ${world.value / grid}`);
+    if (!plan.globalBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
   }
   return plan;
 }
