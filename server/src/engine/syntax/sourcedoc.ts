@@ -52,6 +52,8 @@ export interface SourceDoc {
   readonly index: number;
   readonly root: Node | undefined;
   readonly problems: readonly SyntaxProblem[];
+  /** Where a finding about the document as a whole goes, when not its first line (a script's training command). */
+  readonly anchor?: Span;
   node(path: Path): Node | undefined;
   entry(path: Path): Entry | undefined;
   value(path: Path): unknown;

@@ -18,6 +18,8 @@ export interface ScalarNode {
   aliased?: boolean;
   /** An explicit tag (`!!str`), if any. */
   tag?: string;
+  /** Set when the value cannot be known statically (shell scripts: environment, `$1`, `$(cmd)`): why. `value` is then the text as written. */
+  unknown?: string;
 }
 
 export interface MapNode {
