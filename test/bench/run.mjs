@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: Shardwise's language server against yaml-language-server 2.0.0, on the same
-// files and the same schema (schemas/accelerate.schema.json), in the same run, on this machine.
+// files (Accelerate: same schema, schemas/accelerate.schema.json), in the same run, on this machine.
 // A benchmark, never a test: it asserts nothing about speed; it prints a table with ratios.
 //
 //   node test/bench/run.mjs [--quick] [--skip-50k] [--no-peer] [--timeout=SECONDS] [--json=FILE]
@@ -15,12 +15,16 @@
 //     alternating, so the two states have different diagnostic counts. A publish matches when it
 //     carries the change's version, or (for a server that publishes no version) when its count is
 //     the count of the new text. Every matched publish's count is checked against its state, so a
-//     stale publish is never timed.
+//     stale publish is never timed. On the Megatron and NeMo inputs the two states may have the same
+//     count (see below): a versioned server is still matched by version; for a server that
+//     publishes no version the publish timed is the first one after the change (each change waits
+//     for its publish before the next is sent, and the peer publishes once per change);
 //   - didOpen → first publishDiagnostics (same URI each time, closed in between, a new version
 //     number on each open so that yaml-language-server's parse cache, keyed on URI + version and
 //     kept after close, cannot answer from the previous open);
 //   - spawn → initialize result (fresh processes);
-//   - hover on the `num_processes` key.
+//   - hover on the `num_processes` key (Megatron script: the `--tensor-model-parallel-size` flag;
+//     NeMo: the `tensor_model_parallel_size` key).
 // Median and p95 are nearest-rank, over n ≥ 30 measured iterations after warm-up (--quick: fewer).
 // RSS is VmRSS from /proc/<pid>/status of a fresh server: after a warm-up, and after 100
 // open → diagnostics → close cycles of distinct URIs with the 5k-line file (retention); VmHWM is the peak.
@@ -34,12 +38,25 @@
 //     list, split around `main_process_port` so the edited line is mid-file, plus the same 3 planted
 //     errors. Both lists are arrays of strings in the schema, so both servers parse every line and
 //     validate every item against the schema (Accelerate has no list of runs; this is the one
-//     place a real config grows long).
+//     place a real config grows long);
+//   - megatron-sh: a ~300-line Megatron-LM launch script (bash: GPUS_PER_NODE / NUM_NODES, the
+//     torchrun DISTRIBUTED_ARGS array, GPT_MODEL_ARGS / TRAINING_ARGS / MODEL_PARALLEL_ARGS /
+//     DATA_ARGS / EVAL_AND_LOGGING_ARGS flag arrays, a long data blend, comments, the
+//     `torchrun ${DISTRIBUTED_ARGS[@]} pretrain_gpt.py ${GPT_MODEL_ARGS[@]} ...` line), opened as
+//     `shellscript` with a `.sh` URI; the edit toggles `--tensor-model-parallel-size 8` ↔ `16`
+//     (16 is wider than a node's 8 GPUs: a layout finding once Shardwise reads launch scripts;
+//     until then it publishes empty diagnostics on every change, and the latency of that publish
+//     is what is measured). Shardwise only: the peer does not read shell scripts;
+//   - nemo-yaml: a ~250-line NeMo 1.x training config (`trainer:` / `exp_manager:` / `model:`,
+//     after NeMo's megatron_gpt_config.yaml), edit `tensor_model_parallel_size: 8` ↔ `3` (32 heads
+//     and 32 GPUs are not divisible by 3). The peer has no NeMo schema: it gets this file without
+//     a schema (excluded from the Accelerate association), which still measures its parse and
+//     validation pipeline; it then reports no diagnostics in either state.
 //
 // The peer is installed by `npm ci` from test/bench/package.json + package-lock.json into a cache
 // folder outside the clone ($SHARDWISE_BENCH_CACHE, or $XDG_CACHE_HOME/shardwise-bench, or
 // ~/.cache/shardwise-bench), with a stamp file so later runs skip the install.
-// It gets `yaml.schemas: { "file:///…/accelerate.schema.json": ["*.yaml"] }`, SchemaStore off,
+// It gets `yaml.schemas: { "file:///…/accelerate.schema.json": ["*.yaml", "!nemo-*.yaml"] }`, SchemaStore off,
 // validation on, `yaml.customTags: []`; it validates after a fixed delay, which is the point of the
 // comparison.
 
@@ -290,28 +307,492 @@ function largeConfig(totalLines) {
   return out.join('\n');
 }
 
-function makeInputs(dir) {
-  const files = [
-    { name: 'small', file: join(dir, 'small.yaml'), text: smallConfig() },
-    { name: 'large-5k', file: join(dir, 'large-5k.yaml'), text: largeConfig(5000) },
+/**
+ * A Megatron-LM launch script in the style of Megatron-LM's examples/gpt3/train_gpt3_175b_distributed.sh,
+ * grown the way real ones grow (SLURM header, NCCL environment, a long weighted data blend):
+ * `totalLines` lines, the edited line `--tensor-model-parallel-size 8` in MODEL_PARALLEL_ARGS.
+ */
+function megatronScript(totalLines) {
+  const head = [
+    '#!/bin/bash',
+    '# Llama-3-70B-style GPT pretraining with Megatron-LM on 4 nodes x 8 H100 SXM',
+    '# (generated by the Shardwise bench). Launch on every node, e.g. from an sbatch script:',
+    '#   srun --nodes=4 --ntasks-per-node=1 bash train_llama70b.sh $CKPT $TB $TOKENIZER $DATA_ROOT',
+    '#SBATCH --job-name=llama70b-pretrain',
+    '#SBATCH --nodes=4',
+    '#SBATCH --ntasks-per-node=1',
+    '#SBATCH --gpus-per-node=8',
+    '#SBATCH --exclusive',
+    '',
+    'set -euo pipefail',
+    '',
+    'export CUDA_DEVICE_MAX_CONNECTIONS=1',
+    'export NCCL_IB_SL=1',
+    'export NCCL_IB_TIMEOUT=19',
+    'export NCCL_NVLS_ENABLE=0',
+    'export TORCH_NCCL_AVOID_RECORD_STREAMS=1',
+    'export NVTE_FWD_LAYERNORM_SM_MARGIN=16',
+    'export NVTE_BWD_LAYERNORM_SM_MARGIN=16',
+    '',
+    '# --- cluster -------------------------------------------------------------',
+    'GPUS_PER_NODE=8',
+    '# Change for multinode config',
+    'NUM_NODES=${SLURM_NNODES:-4}',
+    'NODE_RANK=${SLURM_NODEID:-0}',
+    'MASTER_ADDR=${MASTER_ADDR:-$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)}',
+    'MASTER_PORT=6000',
+    'WORLD_SIZE=$(($GPUS_PER_NODE*$NUM_NODES))',
+    '',
+    '# --- paths ---------------------------------------------------------------',
+    'CHECKPOINT_PATH=$1 # <Specify path>',
+    'TENSORBOARD_LOGS_PATH=$2 # <Specify path>',
+    'TOKENIZER_MODEL=$3 # <Specify path to a Hugging Face tokenizer folder>',
+    'DATA_ROOT=$4 # <Specify the folder of the *_text_document files>',
+    'DATA_CACHE_PATH=${DATA_CACHE_PATH:-/lustre/cache/llama70b-index}',
+    'LOG_DIR=${LOG_DIR:-$CHECKPOINT_PATH/logs}',
+    '',
+    'DISTRIBUTED_ARGS=(',
+    '    --nproc_per_node $GPUS_PER_NODE',
+    '    --nnodes $NUM_NODES',
+    '    --node_rank $NODE_RANK',
+    '    --master_addr $MASTER_ADDR',
+    '    --master_port $MASTER_PORT',
+    ')',
+    '',
+    'GPT_MODEL_ARGS=(',
+    '    --use-mcore-models',
+    '    --num-layers 80',
+    '    --hidden-size 8192',
+    '    --ffn-hidden-size 28672',
+    '    --num-attention-heads 64',
+    '    --group-query-attention',
+    '    --num-query-groups 8',
+    '    --seq-length 8192',
+    '    --max-position-embeddings 8192',
+    '    --position-embedding-type rope',
+    '    --rotary-base 500000',
+    '    --normalization RMSNorm',
+    '    --swiglu',
+    '    --untie-embeddings-and-output-weights',
+    '    --disable-bias-linear',
+    '    --attention-dropout 0.0',
+    '    --hidden-dropout 0.0',
+    '    --init-method-std 0.008',
+    '    --make-vocab-size-divisible-by 128',
+    '    --transformer-impl transformer_engine',
+    '    --attention-backend auto # Can use (flash/fused/unfused/local)',
+    ')',
+    '',
+    'TRAINING_ARGS=(',
+    '    --micro-batch-size 1',
+    '    --global-batch-size 512',
+    '    --train-iters 250000',
+    '    --weight-decay 0.1',
+    '    --adam-beta1 0.9',
+    '    --adam-beta2 0.95',
+    '    --adam-eps 1e-8',
+    '    --init-method-std 0.008',
+    '    --clip-grad 1.0',
+    '    --bf16',
+    '    --lr 1.5e-4',
+    '    --lr-decay-style cosine',
+    '    --min-lr 1.5e-5',
+    '    --lr-warmup-iters 2000',
+    '    --lr-decay-iters 250000',
+    '    # ZeRO-1 style optimizer sharding over DP, with the gradient reduce-scatter and the',
+    '    # parameter all-gather overlapped with the backward and forward passes.',
+    '    --use-distributed-optimizer',
+    '    --overlap-grad-reduce',
+    '    --overlap-param-gather',
+    '    --recompute-granularity selective',
+    '    --cross-entropy-loss-fusion',
+    '    --manual-gc',
+    '    --manual-gc-interval 100',
+    '    --exit-duration-in-mins 230',
+    ')',
+    '',
+    '# 8-way tensor parallelism inside a node (NVLink), 2 pipeline stages across nodes.',
+    'MODEL_PARALLEL_ARGS=(',
+    '    --tensor-model-parallel-size 8',
+    '    --pipeline-model-parallel-size 2',
+    '    --context-parallel-size 1',
+    '    --sequence-parallel',
+    ')',
+    '',
+    '# Weighted blend of pre-tokenized shards: <weight> <prefix> pairs (weights sum to ~1).',
+    'DATA_BLEND=(',
   ];
-  if (WITH_50K) files.push({ name: 'large-50k', file: join(dir, 'large-50k.yaml'), text: largeConfig(50_000) });
+  const tail = [
+    ')',
+    '',
+    'DATA_ARGS=(',
+    '    --data-path ${DATA_BLEND[@]}',
+    '    --data-cache-path $DATA_CACHE_PATH',
+    '    --tokenizer-type HuggingFaceTokenizer',
+    '    --tokenizer-model $TOKENIZER_MODEL',
+    '    --split 990,8,2',
+    '    --num-workers 4',
+    '    --no-create-attention-mask-in-dataloader',
+    ')',
+    '',
+    'EVAL_AND_LOGGING_ARGS=(',
+    '    --log-interval 10',
+    '    --log-throughput',
+    '    --log-timers-to-tensorboard',
+    '    --log-memory-to-tensorboard',
+    '    --log-validation-ppl-to-tensorboard',
+    '    --save-interval 1000',
+    '    --eval-interval 1000',
+    '    --eval-iters 32',
+    '    --save $CHECKPOINT_PATH',
+    '    --load $CHECKPOINT_PATH',
+    '    --ckpt-format torch_dist',
+    '    --async-save',
+    '    --tensorboard-dir $TENSORBOARD_LOGS_PATH',
+    '    --wandb-project llama70b-pretrain',
+    '    --wandb-exp-name "tp8-pp2-n${NUM_NODES}"',
+    ')',
+    '',
+    'mkdir -p "$CHECKPOINT_PATH" "$TENSORBOARD_LOGS_PATH" "$LOG_DIR"',
+    'if [ ! -f "$TOKENIZER_MODEL/tokenizer.json" ]; then',
+    '    echo "tokenizer not found: $TOKENIZER_MODEL" >&2',
+    '    exit 1',
+    'fi',
+    'echo "node $NODE_RANK of $NUM_NODES: $WORLD_SIZE GPUs, master $MASTER_ADDR:$MASTER_PORT"',
+    '',
+    'torchrun ${DISTRIBUTED_ARGS[@]} pretrain_gpt.py \\',
+    '    ${GPT_MODEL_ARGS[@]} \\',
+    '    ${TRAINING_ARGS[@]} \\',
+    '    ${MODEL_PARALLEL_ARGS[@]} \\',
+    '    ${DATA_ARGS[@]} \\',
+    '    ${EVAL_AND_LOGGING_ARGS[@]} \\',
+    '    2>&1 | tee "$LOG_DIR/train_node${NODE_RANK}.log"',
+    '',
+  ];
+  const sources = ['web/cc-2023-50', 'web/cc-2024-10', 'code/stack-v2-dedup', 'books/pg19', 'papers/arxiv', 'wiki/en-20240601', 'math/open-web-math'];
+  const blendLines = totalLines - head.length - tail.length + 1; // the last '' is the final newline
+  const out = [...head];
+  for (let i = 0; i < blendLines; i++) {
+    if (i % 40 === 0) out.push(`    # ${sources[(i / 40) % sources.length]} and friends`);
+    else out.push(`    0.${String(1000 + ((i * 7919) % 9000)).padStart(5, '0')} \${DATA_ROOT}/${sources[i % sources.length]}/shard_${String(i).padStart(5, '0')}_text_document`);
+  }
+  out.push(...tail);
+  return out.join('\n');
+}
+
+/**
+ * A NeMo 1.x Megatron GPT training config shaped like NeMo's
+ * examples/nlp/language_modeling/conf/megatron_gpt_config.yaml (`trainer:`, `exp_manager:`,
+ * `model:` with tokenizer / optim / data sections), for an ~8B model on 4 nodes x 8 GPUs: about
+ * `totalLines` lines, the edited line `  tensor_model_parallel_size: 8`.
+ */
+function nemoConfig(totalLines) {
+  const head = [
+    '# Megatron GPT ~8B pretraining with NeMo 1.x (generated by the Shardwise bench).',
+    '# python megatron_gpt_pretraining.py --config-path=conf --config-name=gpt_8b',
+    'defaults:',
+    '  - _self_',
+    '  - optional tp_overlap@model.ub_tp_comm_overlap_cfg:',
+    '',
+    'name: megatron_gpt_8b',
+    '',
+    'trainer:',
+    '  devices: 8',
+    '  num_nodes: 4',
+    '  accelerator: gpu',
+    '  precision: bf16',
+    '  logger: False # logger provided by exp_manager',
+    '  enable_checkpointing: False',
+    '  use_distributed_sampler: False',
+    '  max_epochs: -1 # max_steps is reached first',
+    '  max_steps: 300000 # consumed_samples = global_step * global_batch_size',
+    "  max_time: '05:23:30:00' # days:hours:minutes:seconds",
+    '  log_every_n_steps: 10',
+    '  val_check_interval: 2000',
+    '  limit_val_batches: 32',
+    '  limit_test_batches: 50',
+    '  accumulate_grad_batches: 1 # grad accumulation is automatic for Megatron models',
+    '  gradient_clip_val: 1.0',
+    '  num_sanity_val_steps: 0',
+    '  benchmark: False',
+    '  enable_model_summary: False',
+    '',
+    'exp_manager:',
+    '  explicit_log_dir: null',
+    '  exp_dir: /results/megatron_gpt_8b',
+    '  name: megatron_gpt_8b',
+    '  create_wandb_logger: True',
+    '  wandb_logger_kwargs:',
+    '    project: gpt-8b-pretraining',
+    '    name: gpt8b-tp8-pp1-n4',
+    '  create_tensorboard_logger: True',
+    '  resume_if_exists: True',
+    '  resume_ignore_no_checkpoint: True',
+    '  resume_from_checkpoint: ${model.resume_from_checkpoint}',
+    '  create_checkpoint_callback: True',
+    '  checkpoint_callback_params:',
+    '    monitor: val_loss',
+    '    save_top_k: 5',
+    '    mode: min',
+    '    always_save_nemo: False # not implemented for model parallel',
+    '    save_nemo_on_train_end: False',
+    "    filename: 'megatron_gpt--{val_loss:.2f}-{step}-{consumed_samples}'",
+    '    model_parallel_size: ${multiply:${model.tensor_model_parallel_size}, ${model.pipeline_model_parallel_size}}',
+    '    every_n_train_steps: 2000',
+    '    async_save: True',
+    '  log_step_timing: True',
+    '  step_timing_kwargs:',
+    '    sync_cuda: True',
+    '    buffer_size: 5',
+    '  seconds_to_sleep: 60',
+    '',
+    'model:',
+    '  mcore_gpt: True',
+    '  restore_from_path: null # a .nemo file to restore the weights from',
+    '  resume_from_checkpoint: null',
+    '',
+    '  # Batch sizes and model parallelism: gradient accumulation follows from the data-parallel size.',
+    '  micro_batch_size: 1',
+    '  global_batch_size: 256',
+    '  rampup_batch_size: null',
+    '  tensor_model_parallel_size: 8 # intra-layer model parallelism',
+    '  pipeline_model_parallel_size: 1 # inter-layer model parallelism',
+    '  virtual_pipeline_model_parallel_size: null',
+    '  context_parallel_size: 1',
+    '  expert_model_parallel_size: 1',
+    '  sequence_parallel: True',
+    '',
+    '  # Architecture',
+    '  encoder_seq_length: 4096',
+    '  max_position_embeddings: ${.encoder_seq_length}',
+    '  num_layers: 32',
+    '  hidden_size: 4096',
+    '  ffn_hidden_size: 14336',
+    '  num_attention_heads: 32',
+    '  num_query_groups: 8 # grouped-query attention',
+    '  kv_channels: null',
+    '  init_method_std: 0.01',
+    '  use_scaled_init_method: True',
+    '  hidden_dropout: 0.0',
+    '  attention_dropout: 0.0',
+    '  ffn_dropout: 0.0',
+    '  apply_query_key_layer_scaling: False',
+    '  normalization: rmsnorm',
+    '  layernorm_epsilon: 1e-5',
+    '  do_layer_norm_weight_decay: False',
+    '  make_vocab_size_divisible_by: 128',
+    '  pre_process: True',
+    '  post_process: True',
+    '  persist_layer_norm: True',
+    '  bias: False',
+    '  activation: fast-swiglu',
+    '  headscale: False',
+    '  transformer_block_type: pre_ln',
+    '  openai_gelu: False',
+    '  normalize_attention_scores: True',
+    '  position_embedding_type: rope',
+    '  rotary_percentage: 1.0',
+    '  rotary_base: 500000',
+    '  attention_type: multihead',
+    '  share_embeddings_and_output_weights: False',
+    '  overlap_p2p_comm: False',
+    '  batch_p2p_comm: True',
+    '  seq_len_interpolation_factor: null',
+    '',
+    '  tokenizer:',
+    '    library: huggingface',
+    '    type: /models/tokenizers/llama3',
+    '    model: null',
+    '    vocab_file: null',
+    '    merge_file: null',
+    '    delimiter: null',
+    '    sentencepiece_legacy: False',
+    '    use_fast: True',
+    '',
+    '  # Mixed precision',
+    '  native_amp_init_scale: 4294967296 # 2 ** 32',
+    '  native_amp_growth_interval: 1000',
+    '  hysteresis: 2',
+    '  fp32_residual_connection: False',
+    '  fp16_lm_cross_entropy: False',
+    '  megatron_amp_O2: True',
+    '  grad_allreduce_chunk_size_mb: 125',
+    '',
+    '  # Fusions',
+    '  grad_div_ar_fusion: True',
+    '  gradient_accumulation_fusion: True',
+    '  bias_activation_fusion: True',
+    '  bias_dropout_add_fusion: True',
+    '  masked_softmax_fusion: True',
+    '  get_attention_mask_from_fusion: True',
+    '  apply_rope_fusion: True',
+    '  cross_entropy_loss_fusion: True',
+    '',
+    '  # Miscellaneous',
+    '  seed: 1234',
+    '  use_cpu_initialization: False',
+    '  onnx_safe: False',
+    '  apex_transformer_log_level: 30',
+    '  gradient_as_bucket_view: True',
+    '  sync_batch_comm: False',
+    '  nccl_communicator_config_path: null',
+    '',
+    '  # Distributed checkpoints',
+    '  dist_ckpt_format: torch_dist',
+    '  dist_ckpt_load_on_device: True',
+    '  dist_ckpt_parallel_save: True',
+    '  dist_ckpt_parallel_load: False',
+    '  dist_ckpt_assume_constant_structure: False',
+    '',
+    '  # Activation checkpointing: off, sequence parallelism keeps activations in memory budget.',
+    '  activations_checkpoint_granularity: null # selective or full',
+    '  activations_checkpoint_method: null # uniform or block',
+    '  activations_checkpoint_num_layers: null',
+    '  num_micro_batches_with_partial_activation_checkpoints: null',
+    '  activations_checkpoint_layers_per_pipeline: null',
+    '',
+    '  # Transformer Engine',
+    '  transformer_engine: True',
+    '  fp8: False',
+    '  fp8_e4m3: False',
+    '  fp8_hybrid: True',
+    '  fp8_margin: 0',
+    '  fp8_interval: 1',
+    '  fp8_amax_history_len: 1024',
+    '  fp8_amax_compute_algo: max',
+    '  reduce_amax: True',
+    '  use_emha: False',
+    '  ub_tp_comm_overlap: False',
+    '  ub_tp_comm_overlap_cfg: null',
+    '  use_flash_attention: True',
+    '',
+    '  optim:',
+    '    name: distributed_fused_adam',
+    '    lr: 3e-4',
+    '    weight_decay: 0.1',
+    '    betas:',
+    '    - 0.9',
+    '    - 0.95',
+    '    bucket_cap_mb: 125',
+    '    overlap_grad_sync: True',
+    '    overlap_param_sync: True',
+    '    contiguous_grad_buffer: True',
+    '    contiguous_param_buffer: True',
+    '    sched:',
+    '      name: CosineAnnealing',
+    '      warmup_steps: 2000',
+    '      constant_steps: 0',
+    '      min_lr: 3e-5',
+    '',
+    '  data:',
+    '    # Weighted blend: <weight>, <prefix> pairs.',
+    '    data_prefix:',
+  ];
+  const tail = [
+    '    index_mapping_dir: /lustre/cache/gpt8b-index',
+    '    data_impl: mmap',
+    '    splits_string: 990,8,2',
+    '    seq_length: ${model.encoder_seq_length}',
+    '    skip_warmup: True',
+    '    num_workers: 2',
+    '    dataloader_type: single',
+    '    reset_position_ids: False',
+    '    reset_attention_mask: False',
+    '    eod_mask_loss: False',
+    '    validation_drop_last: True',
+    '    pad_samples_to_global_batch_size: False',
+    '    shuffle_documents: True',
+    '',
+    '  nsys_profile:',
+    '    enabled: False',
+    '    start_step: 10',
+    '    end_step: 10',
+    '    ranks: [0]',
+    '    gen_shape: False',
+    '',
+  ];
+  const pairs = Math.max(1, Math.floor((totalLines - head.length - tail.length + 1) / 2));
+  const out = [...head];
+  for (let i = 0; i < pairs; i++) {
+    out.push(`    - ${(0.5 + ((i * 37) % 50) / 100).toFixed(2)}`);
+    out.push(`    - /lustre/data/pretrain/${['web', 'code', 'books', 'papers'][i % 4]}/shard_${String(i).padStart(4, '0')}_text_document`);
+  }
+  out.push(...tail);
+  return out.join('\n');
+}
+
+/**
+ * The inputs. Each has its one-line edit (`editValues[state]` written after `editPrefix` on the one
+ * line that starts with it), its hover position (3 characters into the key or flag on the line
+ * starting with `hoverPrefix`) and the peer's part: `schema` (the Accelerate schema), `no-schema`
+ * (the peer runs without one) or `none` (Shardwise only).
+ */
+function makeInputs(dir) {
+  const accelerate = (name, text) => ({
+    name,
+    file: join(dir, `${name}.yaml`),
+    text,
+    languageId: 'yaml',
+    peer: 'schema',
+    editPrefix: 'main_process_port: ',
+    editValues: ['29500', '95000'],
+    hoverPrefix: 'num_processes: ',
+    hoverKey: 'num_processes',
+    states: 'valid port ↔ out-of-range port',
+  });
+  const files = [accelerate('small', smallConfig()), accelerate('large-5k', largeConfig(5000))];
+  if (WITH_50K) files.push(accelerate('large-50k', largeConfig(50_000)));
+  files.push({
+    name: 'megatron-sh',
+    file: join(dir, 'train_llama70b.sh'),
+    text: megatronScript(300),
+    languageId: 'shellscript',
+    peer: 'none',
+    editPrefix: '    --tensor-model-parallel-size ',
+    editValues: ['8', '16'],
+    hoverPrefix: '    --tensor-model-parallel-size ',
+    hoverKey: '--tensor-model-parallel-size',
+    states: 'TP 8 ↔ 16',
+    sameCountOk: true, // no findings in either state until Shardwise reads launch scripts
+  });
+  files.push({
+    name: 'nemo-yaml',
+    file: join(dir, 'nemo-gpt-8b.yaml'), // `nemo-*.yaml`: left out of the peer's Accelerate association
+    text: nemoConfig(250),
+    languageId: 'yaml',
+    peer: 'no-schema',
+    editPrefix: '  tensor_model_parallel_size: ',
+    editValues: ['8', '3'],
+    hoverPrefix: '  tensor_model_parallel_size: ',
+    hoverKey: 'tensor_model_parallel_size',
+    states: 'TP 8 ↔ 3',
+    sameCountOk: true, // the peer (no schema) and a Shardwise without NeMo support report the same in both states
+  });
   for (const f of files) {
     writeFileSync(f.file, f.text);
     f.uri = pathToFileURL(f.file).href;
     const lines = f.text.split('\n');
     f.lines = f.text.endsWith('\n') ? lines.length - 1 : lines.length;
-    f.editLine = lines.findIndex((l) => l.startsWith('main_process_port: '));
-    f.hoverLine = lines.findIndex((l) => l.startsWith('num_processes: '));
-    if (f.editLine < 0 || f.hoverLine < 0) throw new Error(`input ${f.name}: no edit or hover line`);
+    const at = (prefix) => {
+      const found = lines.flatMap((l, i) => (l.startsWith(prefix) ? [i] : []));
+      if (found.length !== 1) throw new Error(`input ${f.name}: ${found.length} lines start with ${JSON.stringify(prefix)}, expected 1`);
+      return found[0];
+    };
+    f.editLine = at(f.editPrefix);
+    f.editChar = f.editPrefix.length;
+    const written = lines[f.editLine].slice(f.editChar);
+    if (!written.startsWith(f.editValues[0]) || /^[\w.]/.test(written.slice(f.editValues[0].length))) throw new Error(`input ${f.name}: the edited line does not hold ${f.editValues[0]}`);
+    f.hoverLine = at(f.hoverPrefix);
+    f.hoverChar = lines[f.hoverLine].search(/\S/) + 3;
   }
   return files;
 }
 
-/** The one-line incremental edit for state 0 (valid port) or 1 (out-of-range port). */
+/** The one-line incremental edit to state 0 (`editValues[0]`, as written) or 1 (`editValues[1]`). */
 function editFor(f, state) {
   const line = f.editLine;
-  return { range: { start: { line, character: 'main_process_port: '.length }, end: { line, character: 'main_process_port: '.length + 5 } }, text: state ? '95000' : '29500' };
+  const old = f.editValues[state ^ 1];
+  return { range: { start: { line, character: f.editChar }, end: { line, character: f.editChar + old.length } }, text: f.editValues[state] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -582,7 +1063,8 @@ function peerSpec(bin) {
     hover: true,
     completion: true,
     format: { enable: false },
-    schemas: { [pathToFileURL(SCHEMA).href]: ['*.yaml'] },
+    // The NeMo input (nemo-*.yaml) is left out: the peer has no NeMo schema and runs on it without one.
+    schemas: { [pathToFileURL(SCHEMA).href]: ['*.yaml', '!nemo-*.yaml'] },
     schemaStore: { enable: false, url: '' },
     kubernetesCRDStore: { enable: false },
     customTags: [],
@@ -600,6 +1082,7 @@ function peerSpec(bin) {
   };
   return {
     name: `${PEER_NAME} ${PEER_VERSION}`,
+    isPeer: true,
     args: [bin],
     settingsFor: (section) => (section in sections ? sections[section] : null),
     settingsAll: () => sections,
@@ -620,7 +1103,7 @@ const stats = (values) => ({ n: values.length, median: percentile(values, 50), p
 async function openAndWait(server, f, uri, expectCount, version = 1) {
   const { ms, params } = await server.notifyAndWait(
     'textDocument/didOpen',
-    { textDocument: { uri, languageId: 'yaml', version, text: f.text } },
+    { textDocument: { uri, languageId: f.languageId, version, text: f.text } },
     uri,
     (p) => (p.version === undefined || p.version === null || p.version === version) && (expectCount === undefined || p.diagnostics.length === expectCount),
     `didOpen of ${f.name}`,
@@ -675,19 +1158,21 @@ async function measureFile(server, f) {
   if (server.versioned) {
     counts[1] = (await change(undefined)).count;
   } else {
-    // Wait until the count differs from state 0's: the peer publishes after its fixed delay.
+    // Wait until the count differs from state 0's: the peer publishes after its fixed delay. Where
+    // both states may have the same count (sameCountOk), the first publish after the change is
+    // its publish: nothing else is in flight for this URI.
     state ^= 1;
     version += 1;
     const { params } = await server.notifyAndWait(
       'textDocument/didChange',
       { textDocument: { uri, version }, contentChanges: [editFor(f, state)] },
       uri,
-      (p) => p.diagnostics.length !== counts[0],
+      (p) => f.sameCountOk || p.diagnostics.length !== counts[0],
       `didChange of ${f.name}`,
     );
     counts[1] = params.diagnostics.length;
   }
-  if (counts[0] === counts[1]) throw new Error(`${server.spec.name}: the edit on ${f.name} does not change the number of diagnostics (${counts[0]}); cannot tell publishes apart`);
+  if (counts[0] === counts[1] && !f.sameCountOk) throw new Error(`${server.spec.name}: the edit on ${f.name} does not change the number of diagnostics (${counts[0]}); cannot tell publishes apart`);
   const changeTimes = [];
   for (let i = 0; i < WARMUP + N; i++) {
     const r = await change(counts[state ^ 1]);
@@ -696,7 +1181,7 @@ async function measureFile(server, f) {
   // Back to state 0 for hover and the open measurements.
   if (state !== 0) await change(counts[0]);
 
-  const hoverPos = { line: f.hoverLine, character: 3 };
+  const hoverPos = { line: f.hoverLine, character: f.hoverChar };
   const hoverTimes = [];
   let hoverOk = true;
   for (let i = 0; i < WARMUP + N; i++) {
@@ -727,7 +1212,7 @@ async function startServer(spec, workspace) {
 /** Detects whether a server publishes document versions, on the small file. */
 async function probe(server, f) {
   const uri = f.uri.replace(/\.yaml$/, '-probe.yaml');
-  const { params } = await server.notifyAndWait('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 7, text: f.text } }, uri, () => true, 'probe');
+  const { params } = await server.notifyAndWait('textDocument/didOpen', { textDocument: { uri, languageId: f.languageId, version: 7, text: f.text } }, uri, () => true, 'probe');
   server.versioned = params.version === 7;
   await closeAndSettle(server, uri);
   return params.diagnostics;
@@ -821,7 +1306,7 @@ async function main() {
       warmup: WARMUP,
       spawns: SPAWNS,
       cycles: CYCLES,
-      inputs: files.map((f) => ({ name: f.name, lines: f.lines, bytes: Buffer.byteLength(f.text) })),
+      inputs: files.map((f) => ({ name: f.name, lines: f.lines, bytes: Buffer.byteLength(f.text), languageId: f.languageId, peer: f.peer, edit: f.states })),
     };
     log(`bench: ${results.meta.mode} run · node ${process.version} · ${results.meta.cpus} · inputs ${files.map((f) => `${f.name} (${f.lines} lines)`).join(', ')}`);
 
@@ -850,6 +1335,7 @@ async function main() {
         log(`  ${spec.name}: publishes versions: ${server.versioned ? 'yes' : 'no'}, empty diagnostics on close: ${server.publishesOnClose ? 'yes' : 'no'}; small file: ${diags.length} diagnostics (${[...new Set(diags.map((d) => d.code ?? d.message.slice(0, 30)))].join(', ')})`);
         if (diags.length < 3) throw new Error(`${spec.name} reports ${diags.length} diagnostics on the small file with 3 planted errors: is the schema picked up?`);
         for (const f of files) {
+          if (spec.isPeer && f.peer === 'none') continue; // the peer reads no shell scripts
           const r = await measureFile(server, f);
           (results.files[f.name] ??= {})[spec.name] = r;
           log(`  ${spec.name} · ${f.name}: diagnostics ${r.counts[0]}↔${r.counts[1]} · didChange median ${fmtMs(r.change.median)} ms · didOpen ${fmtMs(r.open.median)} ms · hover ${fmtMs(r.hover.median)} ms`);
@@ -861,7 +1347,7 @@ async function main() {
 
     // 3. memory: fresh servers, warm-up, then CYCLES distinct URIs with the 5k file.
     for (const spec of specs) {
-      results.memory[spec.name] = await measureMemory(spec, workspace, files[0], files[1]);
+      results.memory[spec.name] = await measureMemory(spec, workspace, files.find((f) => f.name === 'small'), files.find((f) => f.name === 'large-5k'));
       const m = results.memory[spec.name];
       log(`  ${spec.name}: RSS after warm-up ${fmtMiB(m.warm)} MiB · after ${CYCLES} open/close cycles ${fmtMiB(m.after)} MiB · peak ${fmtMiB(m.peak)} MiB · trend ${m.trend.map(([c, r]) => `${c}:${r}`).join(' ')}`);
     }
@@ -872,33 +1358,39 @@ async function main() {
     const rows = [];
     const lat = (measure, input, a, b, key) => rows.push({ measure, input, ours: { median: fmtMs(a?.median), p95: fmtMs(a?.p95) }, peer: b ? { median: fmtMs(b.median), p95: fmtMs(b.p95) } : undefined, ratio: b ? ratio(b.median, a.median) : undefined, key });
     lat('spawn → initialize result (ms)', '–', results.startup[ours], theirs && results.startup[theirs]);
+    // The peer's results on a file: undefined without a peer; NA where it does not apply (shell).
+    const NA = { median: 'n/a', p95: 'n/a' };
+    const peerOn = (f) => (theirs ? (results.files[f.name][theirs] ?? NA) : undefined);
+    const roleNote = { schema: '', 'no-schema': '; peer without a schema', none: '; Shardwise only: the peer reads no shell' };
+    const shortNote = { schema: '', 'no-schema': ' (peer: no schema)', none: ' (Shardwise only)' };
+    const latFile = (measure, input, f, pick) => {
+      const p = peerOn(f);
+      if (p === NA) rows.push({ measure, input, ours: { median: fmtMs(pick(results.files[f.name][ours])?.median), p95: fmtMs(pick(results.files[f.name][ours])?.p95) }, peer: NA });
+      else lat(measure, input, pick(results.files[f.name][ours]), p && pick(p));
+    };
+    for (const f of files) latFile('didChange → diagnostics (ms)', `${f.name} (${f.lines} lines${roleNote[f.peer]})`, f, (x) => x.change);
+    for (const f of files) latFile('didOpen → diagnostics (ms)', `${f.name}${shortNote[f.peer]}`, f, (x) => x.open);
     for (const f of files) {
       const r = results.files[f.name];
-      lat('didChange → diagnostics (ms)', `${f.name} (${f.lines} lines)`, r[ours].change, theirs && r[theirs].change);
-    }
-    for (const f of files) {
-      const r = results.files[f.name];
-      lat('didOpen → diagnostics (ms)', `${f.name}`, r[ours].open, theirs && r[theirs].open);
-    }
-    for (const f of files) {
-      const r = results.files[f.name];
+      const p = peerOn(f);
       rows.push({
         measure: 'first didOpen → diagnostics, cold (ms)',
-        input: f.name,
+        input: `${f.name}${shortNote[f.peer]}`,
         ours: { median: fmtMs(r[ours].cold), p95: '' },
-        peer: theirs ? { median: fmtMs(r[theirs].cold), p95: '' } : undefined,
-        ratio: theirs ? ratio(r[theirs].cold, r[ours].cold) : undefined,
+        peer: p === NA ? { median: 'n/a', p95: '' } : p ? { median: fmtMs(p.cold), p95: '' } : undefined,
+        ratio: p && p !== NA ? ratio(p.cold, r[ours].cold) : undefined,
       });
     }
     for (const f of files) {
       const r = results.files[f.name];
+      const p = peerOn(f);
       const note = (x) => (x.hover.ok ? '' : ' (null)');
       rows.push({
-        measure: 'hover on `num_processes` (ms)',
-        input: f.name,
+        measure: `hover on \`${f.hoverKey}\` (ms)`,
+        input: `${f.name}${shortNote[f.peer]}`,
         ours: { median: fmtMs(r[ours].hover.median) + note(r[ours]), p95: fmtMs(r[ours].hover.p95) },
-        peer: theirs ? { median: fmtMs(r[theirs].hover.median) + note(r[theirs]), p95: fmtMs(r[theirs].hover.p95) } : undefined,
-        ratio: theirs ? ratio(r[theirs].hover.median, r[ours].hover.median) : undefined,
+        peer: p === NA ? NA : p ? { median: fmtMs(p.hover.median) + note(p), p95: fmtMs(p.hover.p95) } : undefined,
+        ratio: p && p !== NA ? ratio(p.hover.median, r[ours].hover.median) : undefined,
       });
     }
     const mem = (measure, key) =>
@@ -919,7 +1411,8 @@ async function main() {
       `node ${results.meta.node} · ${results.meta.cpus} · ${results.meta.memGiB} GiB · load ${results.meta.loadavgStart.join(' ')} → ${results.meta.loadavgEnd.join(' ')}${commit ? ` · commit ${commit}` : ''}`,
       `n = ${N} measured after ${WARMUP} warm-up per latency (nearest-rank median / p95); ${SPAWNS} spawns; inputs: ${results.meta.inputs.map((i) => `${i.name} ${i.lines} lines / ${(i.bytes / 1024).toFixed(0)} KiB`).join(', ')}`,
       `RSS over the ${CYCLES} cycles (cycle:MiB): ${specs.map((s) => `${s.name === ours ? 'Shardwise' : 'peer'} ${results.memory[s.name].trend.map(([c, r]) => `${c}:${r}`).join(' ')}`).join('; ')}`,
-      `diagnostics per state (valid port ↔ out-of-range port): ${files.map((f) => `${f.name}: ${specs.map((s) => `${s.name === ours ? 'Shardwise' : 'peer'} ${results.files[f.name][s.name].counts.join('↔')}`).join(', ')}`).join('; ')}`,
+      `diagnostics per state: ${files.map((f) => `${f.name} (${f.states}): ${specs.map((s) => `${s.name === ours ? 'Shardwise' : 'peer'} ${results.files[f.name][s.name]?.counts.join('↔') ?? 'n/a'}`).join(', ')}`).join('; ')}`,
+      `megatron-sh is a Megatron-LM launch script (shellscript): Shardwise only, the peer reads no shell; until Shardwise reads launch scripts it publishes empty diagnostics on every change, and that publish is what is timed. nemo-yaml is a NeMo 1.x config: the peer has no NeMo schema and runs on it without one (its YAML parse and validation pipeline, no schema checks).`,
       '',
       table(rows, [ours, theirs]),
       '',

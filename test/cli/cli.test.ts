@@ -162,3 +162,36 @@ test('layout prints the Plan with provenance, groups and memory; json gives the 
   assert.equal(run(['layout', pod]).code, 2);
   assert.equal(run(['layout']).code, 2);
 });
+
+/** A continuation-style launch script on one 8-GPU node with the given Megatron flags. */
+function launchScript(name: string, flags: string[]): string {
+  const file = join(tmp, name);
+  const lines = ['#!/bin/bash', 'export CUDA_DEVICE_MAX_CONNECTIONS=1', 'torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py \\', ...flags.map((f) => `    ${f} \\`), '    --bf16', ''];
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+test('check --format json on launch scripts: the layout and argument errors Megatron would stop on', () => {
+  const grid = launchScript('grid.sh', ['--tensor-model-parallel-size 8', '--pipeline-model-parallel-size 16', '--sequence-parallel', '--tp-comm-overlap']);
+  const g = json(['check', grid]);
+  assert.equal(g.code, 1);
+  const mismatch = g.findings.find((f) => f.code === 'world-size-mismatch');
+  assert.ok(mismatch, `no world-size-mismatch: ${g.findings.map((f) => f.code).join(', ')}`);
+  assert.equal(mismatch.severity, 'error');
+  assert.match(mismatch.message, /8 GPUs .* TP 8 × PP 16 × CP 1 = 128/);
+
+  const heads = launchScript('heads.sh', ['--tensor-model-parallel-size 8', '--sequence-parallel', '--tp-comm-overlap', '--num-layers 24', '--hidden-size 2560', '--num-attention-heads 20']);
+  const h = json(['check', heads]).findings.find((f) => f.code === 'heads-not-divisible-by-tp');
+  assert.ok(h, 'no heads-not-divisible-by-tp');
+  // On the TP value of the flag line.
+  assert.deepEqual(h.range, { start: { line: 3, character: 33 }, end: { line: 3, character: 34 } });
+
+  const overlap = launchScript('overlap.sh', ['--tensor-model-parallel-size 2', '--sequence-parallel', '--tp-comm-overlap', '--overlap-grad-reduce', '--overlap-param-gather']);
+  const o = json(['check', overlap]).findings.find((f) => f.code === 'overlap-param-gather-requires-distributed-optimizer');
+  assert.ok(o, 'no overlap-param-gather-requires-distributed-optimizer');
+  assert.equal(readFileSync(overlap, 'utf8').split('\n')[o.range.start.line].trim(), '--overlap-param-gather \\');
+
+  // With the fixes Megatron would accept, the same scripts are clean of errors.
+  const fixed = launchScript('fixed.sh', ['--tensor-model-parallel-size 8', '--pipeline-model-parallel-size 1', '--sequence-parallel', '--tp-comm-overlap', '--num-attention-heads 32', '--use-distributed-optimizer', '--overlap-grad-reduce', '--overlap-param-gather']);
+  assert.equal(json(['check', fixed]).findings.filter((f) => f.severity === 'error').length, 0);
+});

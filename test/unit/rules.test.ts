@@ -6,10 +6,11 @@ import { analyze, RULES } from '../../server/src/engine';
 import { checkCase, checkFix, parseAnnotated } from './annotate';
 import * as accelerate from './fixtures/accelerate';
 import * as generic from './fixtures/generic';
+import * as megatron from './fixtures/megatron';
 import * as plan from './fixtures/plan';
 
-const cases = [...generic.cases, ...accelerate.cases, ...plan.cases];
-const fixes = [...generic.fixes, ...accelerate.fixes, ...plan.fixes];
+const cases = [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases];
+const fixes = [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes];
 
 for (const c of cases) test(`findings: ${c.name}`, () => void checkCase(c));
 for (const f of fixes) test(`fix: ${f.name}`, () => checkFix(f));

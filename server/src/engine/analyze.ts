@@ -15,6 +15,7 @@ import { isFormatId, mergeSettings, type EngineSettings, type FormatId } from '.
 import { RULES, ruleById } from './rules';
 import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
 import type { Plan } from './plan/plan';
+import { parseShell } from './syntax/shell';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, Syntax } from './syntax/sourcedoc';
 import { parseYaml } from './syntax/yaml';
@@ -86,8 +87,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
     });
     return result;
   }
-  if (syntax === 'shell') return result;
-  const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : parseYaml(text, lines);
+  const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
   for (const doc of docs) {
     const da = analyzeDoc(doc, input, directives, settings);
     result.docs.push(da);
@@ -158,8 +158,15 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
   const version = settings.targetVersions?.[format.tool];
   if (format.schema) {
     da.nav = new SchemaNav(format.schema.json);
-    da.instance = buildInstance(doc.root, da.nav, version);
-    da.issues = checkInstance(da.instance, format.schema.validate, da.nav, version);
+    if (format.instance) {
+      const built = format.instance(doc, da.nav, settings);
+      da.instance = built.instance;
+      da.issues = [...built.issues, ...checkInstance(da.instance, format.schema.validate, da.nav, version)];
+      if (format.keepIssue) da.issues = da.issues.filter((i) => format.keepIssue!(i));
+    } else {
+      da.instance = buildInstance(doc.root, da.nav, version);
+      da.issues = checkInstance(da.instance, format.schema.validate, da.nav, version);
+    }
   }
   if (format.model) {
     const instance = da.instance ?? { value: undefined, source: new Map(), problems: [] };
@@ -202,6 +209,15 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
       nav: da.nav,
       issues: da.issues,
       problems: [...da.doc.problems, ...(da.instance?.problems ?? [])],
+      flat: da.format?.instance ? da.instance : undefined,
+      writePath: (schemaPath) => {
+        if (!da.format?.writePath) return da.format?.instance ? undefined : schemaPath;
+        try {
+          return da.model === undefined ? undefined : da.format.writePath(da.model, schemaPath);
+        } catch {
+          return undefined;
+        }
+      },
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
@@ -231,6 +247,7 @@ export function reportSpan(doc: SourceDoc, at: Path | Span, on: Report['on'] = '
   if (!Array.isArray(at)) return at as Span;
   const path = at as Path;
   if (path.length === 0) {
+    if (doc.anchor) return doc.anchor;
     // The whole first line of content (after leading comments and directives).
     const line = doc.lines.position(doc.root?.span.start ?? doc.span.start).line;
     return { start: doc.lines.lineStart(line), end: doc.lines.lineEnd(line) };

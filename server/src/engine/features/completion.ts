@@ -31,6 +31,31 @@ export function complete(analysis: FileAnalysis, offset: number): CompletionEntr
   const version = da.settings.targetVersions?.[da.format!.tool];
   const rootValue = da.doc.value([]);
   const nav = da.nav;
+  const format = da.format!;
+  if (site.kind === 'key' && format.keysAt) {
+    const keys = format.keysAt(da.doc, site.path);
+    if (!keys) return [];
+    const present = new Set(site.existing);
+    const out: CompletionEntry[] = [];
+    for (const { key, schemaPath } of keys) {
+      if (present.has(key)) continue;
+      const schema = nav.at(schemaPath, da.instance?.value, version) ?? {};
+      const deprecated = !!schema['x-deprecated'];
+      if (deprecated && !(site.typed && key.startsWith(site.typed))) continue;
+      out.push({
+        label: key,
+        kind: 'key',
+        detail: nav.describe(schema),
+        documentation: schema.markdownDescription ?? schema.description,
+        insertText: flagSnippet(da, nav, key, schema),
+        snippet: true,
+        replace: site.replace,
+        sortText: `${deprecated ? 9 : 1}${key}`,
+        deprecated,
+      });
+    }
+    return out;
+  }
   if (site.kind === 'key') {
     const parent = nav.at(site.path, rootValue, version);
     if (!parent?.properties) return [];
@@ -57,7 +82,8 @@ export function complete(analysis: FileAnalysis, offset: number): CompletionEntr
     }
     return out;
   }
-  const schema = nav.at(site.path, rootValue, version);
+  const valuePath = format.schemaPath ? format.schemaPath(da.doc, site.path) : site.path;
+  const schema = valuePath && nav.at(valuePath, format.schemaPath ? da.instance?.value : rootValue, version);
   if (!schema) return [];
   const values = nav.allowedValues(schema);
   const docs = schema.markdownEnumDescriptions ?? [];
@@ -108,4 +134,15 @@ function keySnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSc
   }
   if (schema.default !== undefined) return `${k}: \${1:${snippetEscape(json ? JSON.stringify(schema.default) : formatYamlValue(schema.default))}}`;
   return `${k}: $0`;
+}
+
+/** A key whose value follows it: `--flag value` in a script, `key: value` in YAML. */
+function flagSnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema): string {
+  if (da.doc.syntax === 'shell') {
+    if (schema.type === 'boolean') return key;
+    const choices = nav.allowedValues(schema).filter((v) => typeof v !== 'boolean');
+    if (choices.length > 1) return `${key} \${1|${choices.map((v) => snippetEscape(String(v))).join(',')}|}`;
+    return schema.default !== undefined && schema.default !== null ? `${key} \${1:${snippetEscape(String(schema.default))}}` : `${key} $0`;
+  }
+  return keySnippet(da, nav, key, schema, 1);
 }

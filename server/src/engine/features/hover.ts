@@ -23,20 +23,23 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   const onValue = loc.on === 'value' && loc.node?.kind === 'scalar';
   const span = onValue ? loc.node!.span : loc.entry.keySpan;
   const parts: string[] = [];
-  const schema = da.nav?.at(loc.path, da.doc.value([]), da.settings.targetVersions?.[da.format.tool]);
-  if (schema) parts.push(keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined));
+  const schemaPath = da.format.schemaPath ? da.format.schemaPath(da.doc, loc.path) : loc.path;
+  const schema = schemaPath && da.nav?.at(schemaPath, da.format.schemaPath ? da.instance?.value : da.doc.value([]), da.settings.targetVersions?.[da.format.tool]);
+  if (schema) parts.push(keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined, schemaPath));
   // On a degree or a size: the whole layout it takes part in.
   if (da.plan && layoutPaths(da.plan).some((p) => samePath(p, loc.path))) parts.push(planMarkdown(da.plan, loc.path));
   return parts.length ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
 }
 
-export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }): string {
+export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }, schemaPath?: readonly (string | number)[]): string {
   const nav = da.nav!;
   const tool = da.format?.toolName ?? '';
   const key = path[path.length - 1];
   const parts: string[] = [];
   const title = [`**${key}**`];
-  if (path.length > 1) title.push(`in \`${path.slice(0, -1).join('.')}\``);
+  const dest = schemaPath?.[schemaPath.length - 1];
+  if (dest !== undefined && String(dest) !== key) title.push(`argument \`${String(dest)}\``);
+  else if (path.length > 1) title.push(`in \`${path.slice(0, -1).join('.')}\``);
   if (schema['x-since']) title.push(`${tool} ≥ ${schema['x-since']}`);
   parts.push(title.join(' · '));
 

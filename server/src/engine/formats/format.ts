@@ -1,5 +1,7 @@
 import type { CompiledValidator } from '../schema/compiled';
-import type { Instance } from '../schema/check';
+import type { Instance, SchemaIssue } from '../schema/check';
+import type { SchemaNav } from '../schema/navigate';
+import type { Path } from '../types';
 import type { JsonSchema } from '../schema/types';
 import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
@@ -28,6 +30,25 @@ export interface FormatSupport<M = unknown> {
   schema?: { json: JsonSchema; validate: CompiledValidator };
   /** A positive score when the document looks like this format (the highest score wins). */
   detect(doc: SourceDoc): number;
+  /**
+   * Builds the schema instance itself, for formats whose keys are not the schema's property names
+   * (flags, Bridge and NeMo paths); returns the keys it could not place as unknown-key issues.
+   */
+  instance?(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings): { instance: Instance; issues: SchemaIssue[] };
+  /**
+   * Keeps only the schema issues the format can stand behind (formats that reuse another tool's
+   * schema where only some keys mean the same thing).
+   */
+  keepIssue?(issue: SchemaIssue): boolean;
+  /** The schema path of a document path (for hover and completion), for such formats. */
+  schemaPath?(doc: SourceDoc, path: Path): Path | undefined;
+  /** The keys that may be written in the mapping at `path`: spelled key and schema path of each. */
+  keysAt?(doc: SourceDoc, path: Path): { key: string; schemaPath: Path }[] | undefined;
+  /**
+   * Where to write an argument given by schema path (for fixes that add or rename one), for formats
+   * whose keys are not the schema's property names; undefined when the format cannot write it.
+   */
+  writePath?(model: M, schemaPath: Path): Path | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
   /** The parallel layout the document describes, for the layout rules, hovers and `shardwise layout`. */

@@ -1,11 +1,14 @@
 import type { FormatId } from '../settings';
 import { accelerateFormat } from './accelerate/format';
 import { deepspeedFormat } from './deepspeed/format';
+import { megatronBridgeFormat } from './megatron/bridge';
+import { nemoFormat } from './megatron/nemo';
+import { megatronArgsFormat } from './megatron/script';
 import { megatronYamlFormat } from './megatron/yaml';
 import type { FormatSupport } from './format';
 
 /** Every format the engine can detect; those with a schema are analysed. */
-export const FORMATS: readonly FormatSupport<any>[] = [accelerateFormat, deepspeedFormat, megatronYamlFormat];
+export const FORMATS: readonly FormatSupport<any>[] = [accelerateFormat, deepspeedFormat, megatronYamlFormat, megatronBridgeFormat, nemoFormat, megatronArgsFormat];
 
 export function formatById(id: FormatId): FormatSupport<any> | undefined {
   return FORMATS.find((f) => f.id === id);

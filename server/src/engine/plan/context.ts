@@ -9,11 +9,18 @@ import type { ModelShape } from './memory';
 import { modelPreset } from './models';
 import type { Field, Plan } from './plan';
 
-export function planHardware(settings: EngineSettings): Plan['hardware'] {
+/**
+ * The hardware profile: the setting, else what the file itself says (a CI test named `..._gb200`),
+ * else the default.
+ */
+export function planHardware(settings: EngineSettings, hint?: { id: string; note: string }): Plan['hardware'] {
   const chosen = hardwareById(settings.hardware);
-  const profile = chosen ?? hardwareById(DEFAULT_HARDWARE)!;
+  const hinted = chosen || settings.hardware ? undefined : hardwareById(hint?.id);
+  const profile = chosen ?? hinted ?? hardwareById(DEFAULT_HARDWARE)!;
   const from = chosen
     ? { kind: 'setting' as const, note: `hardware profile \`${profile.id}\`` }
+    : hinted
+    ? { kind: 'default' as const, note: `\`${profile.id}\`, ${hint!.note} (set \`# shardwise: hardware=<id>\` to override)` }
     : settings.hardware
       ? { kind: 'default' as const, note: `unknown hardware \`${settings.hardware}\` (known: ${HARDWARE.map((h) => h.id).join(', ')}); assuming \`${profile.id}\`` }
       : { kind: 'default' as const, note: `no hardware set; assuming \`${profile.id}\` (set \`# shardwise: hardware=<id>\` or \`hardware:\` in .shardwise.yaml)` };

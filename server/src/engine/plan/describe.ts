@@ -42,7 +42,7 @@ function rows(p: Plan): Row[] {
     { label: 'recompute', field: p.recompute },
   );
   if (p.distributedOptimizer) r.push({ label: 'distributed optimizer', field: p.distributedOptimizer, show: (v) => (v ? 'on' : 'off') });
-  for (const [k, f] of Object.entries(p.overlap)) r.push({ label: `overlap ${k}`, field: f, show: (v) => (v ? 'on' : 'off') });
+  for (const [k, f] of Object.entries(p.overlap)) r.push({ label: OVERLAP_LABEL[k] ?? `${k} overlap`, field: f, show: (v) => (v ? 'on' : 'off') });
   return r.filter((x) => x.field !== undefined);
 }
 
@@ -58,6 +58,14 @@ function shardingText(s: Plan['sharding']['value']): string {
       return `FSDP ${s.fsdp} over ${s.group} ranks${s.offloadParams ? ', offloaded to CPU' : ''}`;
   }
 }
+
+const OVERLAP_LABEL: Record<string, string> = {
+  gradReduce: 'gradient-reduce overlap',
+  paramGather: 'parameter all-gather overlap',
+  tpComm: 'TP communication overlap',
+  p2p: 'pipeline send/receive overlap',
+  moeA2A: 'EP all-to-all overlap',
+};
 
 function value(row: Row): string {
   const v = row.field!.value;
@@ -79,7 +87,10 @@ export function planMarkdown(p: Plan, focus?: Path): string {
   const out: string[] = [];
   out.push(`**Layout** (${p.runtime}): \`${layoutSummary(p)}\``);
   const focused = focus ? rows(p).find((r) => r.field?.from.kind === 'written' && samePath((r.field.from as { path: Path }).path, focus)) : undefined;
-  if (focused) out.push(`${focused.label}: **${value(focused)}**`);
+  if (focused) {
+    const eff = p.effective?.find((e) => e.field === focused.field);
+    out.push(eff ? `${focused.label}: ${value(focused)} as written, **${eff.value === true ? 'on' : eff.value === false ? 'off' : String(eff.value)} in effect**: ${eff.why}` : `${focused.label}: **${value(focused)}**`);
+  }
   if (p.dp?.from.kind === 'derived') out.push(p.dp.from.formula);
   const fabrics = groupFabrics(p);
   if (fabrics.length) out.push(fabrics.map((g) => `- ${g.name} ${g.size}: ${g.insideDomain ? `inside one NVLink domain (${g.fabric})` : g.fabric}`).join('\n'));

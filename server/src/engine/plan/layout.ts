@@ -139,3 +139,8 @@ export function deriveMegatronGrid(p: Plan): number | undefined {
   if (world % grid === 0) p.expertDp = derived(world / grid, `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / grid}`);
   return dp;
 }
+
+/** True when no field came from somewhere the file does not show (a recipe, the environment). */
+export function allKnown(...fields: ({ from: { kind: string } } | undefined)[]): boolean {
+  return fields.every((f) => !f || f.from.kind !== 'unknown');
+}

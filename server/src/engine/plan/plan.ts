@@ -78,6 +78,11 @@ export interface Plan {
   knobs: Partial<Record<Knob, Path>>;
   /** Notes about this runtime's own arithmetic the user should know (shown in hover and `layout`). */
   notes: string[];
+  /**
+   * Fields whose value the runtime changes silently (sequence parallelism off at TP 1; Bridge turning
+   * TP overlap off without it): the field keeps what was written, this says what actually runs.
+   */
+  effective?: { field: Field<unknown>; value: unknown; why: string }[];
 }
 
 export function written<T>(value: T, path: Path): Field<T> {

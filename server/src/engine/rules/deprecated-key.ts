@@ -4,6 +4,7 @@
 import type { Deprecation } from '../schema/types';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
+import { compareVersions } from '../version';
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
 
@@ -28,13 +29,24 @@ export default defineRule({
   },
   check(ctx) {
     walkSchema(ctx, (path, schema, node) => {
+      // A bare flag (`--x` with no value) is written; an empty YAML value is not.
+      if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
+      const removed = schema['x-removed'];
+      if (removed && !(ctx.version && compareVersions(ctx.version, removed.version) < 0)) {
+        // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
+        const flag = String(lastKey(path)).startsWith('-');
+        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }], preferred: true }] });
+        return;
+      }
       const dep = schema['x-deprecated'];
-      if (!dep || (node.kind === 'scalar' && node.value === null)) return;
+      // Deprecated after the release the file targets: nothing to say yet.
+      if (!dep || (dep.since && ctx.version && compareVersions(ctx.version, dep.since) < 0)) return;
       ctx.report({
         at: path,
         severity: SEVERITY[dep.effect],
-        message: deprecationMessage(pathLabel(path), dep, ctx.tool),
-        fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? node.value : ctx.doc.value(path)),
+        message: deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.tool),
+        // A bare flag (`--x`) is a boolean set to true.
+        fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : ctx.doc.value(path)),
       });
     });
     for (const issue of ctx.issues) {
@@ -63,16 +75,30 @@ function deprecationMessage(subject: string, dep: Deprecation, tool: string): st
   return `${subject} is deprecated${since}. ${why}${use}`;
 }
 
+function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean): string {
+  const instead = removed.replacement ? ctx.writePath([removed.replacement]) : undefined;
+  const use = removed.replacement ? ` Use ${code(instead ? lastKey(instead) : removed.replacement)} instead.` : ' Remove it.';
+  const effect = flag ? `${ctx.tool} no longer accepts the flag and stops at startup ("unrecognized arguments")` : 'nothing reads it any more, so it is ignored';
+  return `${subject} was removed in ${ctx.tool} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
+}
+
 function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): FixSpec[] {
   const remove: PathEdit = { op: 'remove', path };
-  if (!dep.replacement) return dep.effect === 'migrated' ? [] : [{ title: `Remove ${code(lastKey(path))}`, edits: [remove], preferred: true }];
-  const target: Path = dep.replacement.includes('.') ? dep.replacement.split('.') : [...path.slice(0, -1), dep.replacement];
+  const removeOnly = (preferred: boolean): FixSpec[] => [{ title: `Remove ${code(lastKey(path))}`, edits: [remove], preferred }];
+  if (!dep.replacement) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  const schemaTarget: Path = dep.replacement.includes('.') ? dep.replacement.split('.') : ctx.flat ? [dep.replacement] : [...path.slice(0, -1), dep.replacement];
+  // Where the replacement is written: formats with their own spelling (flags) say so.
+  const target = ctx.flat ? ctx.writePath(schemaTarget) : schemaTarget;
+  if (!target) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  // A replacement spelled as a negative flag (`--no-x`) means the opposite: never rename onto it.
+  if (ctx.flat && /^--?(no|disable)-/.test(String(lastKey(target)))) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  const name = code(ctx.flat ? lastKey(target) : dep.replacement);
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
-  if (ctx.doc.node(target)) return [{ title: `Remove ${code(lastKey(path))} (${code(dep.replacement)} is already set)`, edits: [remove], preferred: true }];
-  if (mapped === null) return [{ title: `Remove ${code(lastKey(path))}`, edits: [remove], preferred: true }];
-  const targetSchema = ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
-  if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return [{ title: `Remove ${code(lastKey(path))}`, edits: [remove] }];
-  if (!dep.replacement.includes('.') && mapped === value) return [{ title: `Rename to ${code(dep.replacement)}`, edits: [{ op: 'rename', path, key: dep.replacement }], preferred: true }];
-  return [{ title: `Replace with ${code(`${dep.replacement}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], preferred: true }];
+  if (ctx.doc.node(target)) return [{ title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], preferred: true }];
+  if (mapped === null) return removeOnly(true);
+  const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.version), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
+  if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly(false);
+  if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], preferred: true }];
+  return [{ title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], preferred: true }];
 }

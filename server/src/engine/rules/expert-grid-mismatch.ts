@@ -1,7 +1,7 @@
 /**
  * expert-grid-mismatch: the MoE grid ETP × EP × PP does not divide the world size.
  */
-import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -20,6 +20,7 @@ export default defineRule({
     const p = ctx.plan;
     // Only MoE layers use the expert grid (without experts it repeats world-size-mismatch).
     if (!p?.world || p.style !== 'megatron' || p.ep.value <= 1) return;
+    if (!allKnown(p.etp, p.ep, p.pp)) return;
     const world = p.world.value;
     const grid = p.etp.value * p.ep.value * p.pp.value;
     if (world % grid === 0) return;

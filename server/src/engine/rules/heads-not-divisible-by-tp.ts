@@ -1,7 +1,7 @@
 /**
  * heads-not-divisible-by-tp: attention heads (or query groups) that TP cannot split evenly.
  */
-import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -20,6 +20,7 @@ export default defineRule({
     const p = ctx.plan;
     const m = p?.model?.value;
     if (!p || !m || p.tp.value <= 1) return;
+    if (!allKnown(p.tp)) return;
     const tp = p.tp.value;
     const groups = m.queryGroups ?? m.heads;
     const headsOk = m.heads % tp === 0;

@@ -1,6 +1,6 @@
 /** Small helpers shared by rules: naming paths in messages, classifying schema issues. */
 import { code } from '../schema/navigate';
-import type { SchemaIssue } from '../schema/check';
+import { pointer, type SchemaIssue } from '../schema/check';
 import type { Deprecation, JsonSchema } from '../schema/types';
 import { resolvePlain } from '../syntax/scalars';
 import type { Node, ScalarNode } from '../syntax/tree';
@@ -9,8 +9,11 @@ import type { RuleContext } from './rule';
 
 export { code };
 
-/** `key` for a top-level path, `section.key` for a nested one, `key[2]` for an item. */
+/** `key` for a top-level path, `section.key` for a nested one, `key[2]` for an item, `--flag` for a flag. */
 export function pathLabel(path: Path): string {
+  // A command-line flag (a script's argument, a MODEL_ARGS key) is named by itself.
+  const last = path[path.length - 1];
+  if (typeof last === 'string' && last.startsWith('-')) return '`' + last + '`';
   let out = '';
   for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
   return '`' + out + '`';
@@ -68,6 +71,19 @@ export function scalarText(node: ScalarNode): string {
 export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSchema, node: Node, section: JsonSchema) => void): void {
   const nav = ctx.nav;
   if (!nav || !ctx.doc.root) return;
+  if (ctx.flat) {
+    // A format with its own instance: each written property, at the document path it came from.
+    const root = nav.root;
+    const value = ctx.flat.value;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+    for (const key of Object.keys(value)) {
+      const schema = nav.resolve(nav.child(root, key, ctx.version), undefined);
+      const path = ctx.flat.source.get(pointer([key]));
+      const node = path ? ctx.doc.node(path) : undefined;
+      if (schema && path && node) visit(path, schema, node, root);
+    }
+    return;
+  }
   const rootValue = ctx.doc.value([]);
   const go = (node: Node, schema: JsonSchema | undefined, path: Path, depth: number): void => {
     if (!schema || depth > 16 || node.kind !== 'map') return;

@@ -50,6 +50,12 @@ import missingOverlapParamGather from './missing-overlap-param-gather';
 import missingTpCommOverlap from './missing-tp-comm-overlap';
 import memoryExceedsHbm from './memory-exceeds-hbm';
 import tpLargerThanNeeded from './tp-larger-than-needed';
+import numQueryGroupsWithoutGqa from './num-query-groups-without-gqa';
+import missingCudaDeviceMaxConnections from './missing-cuda-device-max-connections';
+import recomputeConfigInvalid from './recompute-config-invalid';
+import fp8ConfigInvalid from './fp8-config-invalid';
+import moeConfigInvalid from './moe-config-invalid';
+import fsdpConfigInvalid from './fsdp-config-invalid';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -99,6 +105,12 @@ export const RULES: readonly Rule<any>[] = [
   missingTpCommOverlap,
   memoryExceedsHbm,
   tpLargerThanNeeded,
+  numQueryGroupsWithoutGqa,
+  missingCudaDeviceMaxConnections,
+  recomputeConfigInvalid,
+  fp8ConfigInvalid,
+  moeConfigInvalid,
+  fsdpConfigInvalid,
 ];
 
 /** Old rule ids that were renamed, kept working for suppressions and settings. */

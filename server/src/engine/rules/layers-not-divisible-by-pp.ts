@@ -1,7 +1,7 @@
 /**
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
-import { divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -20,6 +20,7 @@ export default defineRule({
     const p = ctx.plan;
     const m = p?.model?.value;
     if (!p || !m || p.pp.value <= 1) return;
+    if (!allKnown(p.pp, p.vpp)) return;
     // An explicit layout or first/last stage sizes decide the split themselves.
     if (p.pipelineSplit?.explicit) return;
     const pp = p.pp.value;

@@ -1,7 +1,7 @@
 /**
  * memory-exceeds-hbm: the estimated per-GPU memory is above the GPU's HBM.
  */
-import { fieldPath, fmtGiB, planMemory } from '../plan/layout';
+import { allKnown, fieldPath, fmtGiB, planMemory } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,7 +16,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p) return;
+    if (!p || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
     // Sharded states depend on DP, which needs the world size: without it the estimate would be a guess.
     if (!p.world && p.sharding.value.kind !== 'none') return;
     const mem = planMemory(p);

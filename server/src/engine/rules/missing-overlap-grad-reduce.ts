@@ -1,7 +1,7 @@
 /**
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -13,16 +13,22 @@ export default defineRule({
     why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
-    fix: 'Adds the overlap flag.',
+    fix: 'Adds the overlap flag; without the distributed optimizer, a second fix adds it together with both overlap flags (it also shards the optimizer state over DP).',
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value) return;
+    if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
+    const fixes = e ? [{ title: 'Add --overlap-grad-reduce', edits: [e], preferred: true }] : [];
+    // The full set in one go: shard the optimizer over DP and overlap both of its collectives.
+    const all = [knobEdit(p, 'distributedOptimizer', true), e, knobEdit(p, 'overlapParamGather', true)];
+    if (e && !p.distributedOptimizer?.value && allKnown(p.distributedOptimizer) && all.every((x) => x)) {
+      fixes.push({ title: 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather', edits: all.map((x) => x!), preferred: false });
+    }
     ctx.report({
       at: fieldPath(p, p.overlap.gradReduce, 'overlapGradReduce'),
       message: `DP ${p.dp!.value} without overlapped gradient reduction: each step waits for the whole gradient ${p.distributedOptimizer?.value ? 'reduce-scatter' : 'all-reduce'} after the backward pass. Add \`--overlap-grad-reduce\` to reduce buckets while the backward pass runs.`,
-      fixes: e ? [{ title: 'Add --overlap-grad-reduce', edits: [e], preferred: true }] : [],
+      fixes,
     });
   },
 });

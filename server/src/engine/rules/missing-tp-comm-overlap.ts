@@ -1,7 +1,7 @@
 /**
  * missing-tp-comm-overlap: TP with sequence parallelism whose communication is not overlapped with GEMMs.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,7 +17,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value) return;
+    if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value || !allKnown(p.overlap.tpComm)) return;
     const e = knobEdit(p, 'tpCommOverlap', true);
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),

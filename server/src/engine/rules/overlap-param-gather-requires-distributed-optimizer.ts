@@ -2,7 +2,7 @@
  * overlap-param-gather-requires-distributed-optimizer: parameter all-gather overlap without a
  * sharded optimizer to gather from.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -18,7 +18,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp') return;
+    if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp' || !allKnown(p.distributedOptimizer)) return;
     const e = knobEdit(p, 'distributedOptimizer', true);
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),

@@ -4,7 +4,7 @@
  * `shardwise explain` are generated and against which the examples are tested.
  */
 import type { Plan } from '../plan/plan';
-import type { SchemaIssue } from '../schema/check';
+import type { Instance, SchemaIssue } from '../schema/check';
 import type { SchemaNav } from '../schema/navigate';
 import type { EngineSettings, FormatId } from '../settings';
 import type { PathEdit, SourceDoc, SyntaxProblem } from '../syntax/sourcedoc';
@@ -66,6 +66,13 @@ export interface RuleContext<M = unknown> {
   readonly issues: readonly SchemaIssue[];
   /** Problems found while reading the text (parse errors, duplicate keys). */
   readonly problems: readonly SyntaxProblem[];
+  /**
+   * The flat instance of a format that builds its own (Megatron flags, Bridge and NeMo paths):
+   * schema property → value, with the document path each came from. Undefined for other formats.
+   */
+  readonly flat: Instance | undefined;
+  /** Where a schema path is written in this document (identity unless the format maps keys). */
+  writePath(schemaPath: Path): Path | undefined;
   /** The version of the tool the file targets, when set. */
   readonly version: string | undefined;
   report(r: Report): void;

@@ -1,7 +1,7 @@
 /**
  * sequence-parallel-without-tp: sequence parallelism asked for with TP 1.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,7 +17,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || !p.sp.value || p.tp.value !== 1) return;
+    if (!p || !p.sp.value || p.tp.value !== 1 || !allKnown(p.tp)) return;
     const e = knobEdit(p, 'sp', false);
     ctx.report({
       at: fieldPath(p, p.sp, 'sp'),

@@ -1,7 +1,7 @@
 /**
  * tp-comm-overlap-requires-sequence-parallel: TP communication overlap without sequence parallelism.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,7 +17,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || !p.overlap.tpComm?.value || (p.sp.value && p.tp.value > 1)) return;
+    if (!p || !p.overlap.tpComm?.value || (p.sp.value && p.tp.value > 1) || !allKnown(p.sp, p.tp)) return;
     const e = p.tp.value > 1 ? knobEdit(p, 'sp', true) : undefined;
     ctx.report({
       at: fieldPath(p, p.overlap.tpComm, 'tpCommOverlap'),

@@ -2,7 +2,7 @@
  * tp-exceeds-nvlink-domain: tensor parallelism (or the CP / EP all-to-all groups) outside one
  * NVLink domain.
  */
-import { divisors, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
+import { allKnown, divisors, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
@@ -22,6 +22,7 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.tp.value <= 1 && p.cp.value <= 1 && p.ep.value <= 1) return;
+    if (!allKnown(p.tp, p.cp, p.ep, p.etp)) return;
     const hw = p.hardware.profile;
     const domain = p.hardware.nvlinkDomain.value;
     const tp = p.tp.value;

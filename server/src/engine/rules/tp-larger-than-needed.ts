@@ -1,7 +1,7 @@
 /**
  * tp-larger-than-needed: a smaller TP would fit in memory and give the ranks to data parallelism.
  */
-import { divisors, fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
+import { allKnown, divisors, fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule } from './rule';
 
@@ -22,7 +22,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p?.model || p.tp.value <= 1 || !p.knobs.tp) return;
+    if (!p?.model || p.tp.value <= 1 || !p.knobs.tp || !p.world || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
     const heads = p.model.value.heads;
     const groups = p.model.value.queryGroups ?? heads;
     const hbm = p.hardware.profile.hbmGiB * 2 ** 30;

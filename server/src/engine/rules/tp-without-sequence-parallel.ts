@@ -1,7 +1,7 @@
 /**
  * tp-without-sequence-parallel: Megatron tensor parallelism without sequence parallelism.
  */
-import { fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
+import { allKnown, fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -18,7 +18,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || p.tp.value <= 1 || p.sp.value || !p.knobs.sp) return;
+    if (!p || p.style !== 'megatron' || p.tp.value <= 1 || p.sp.value || !p.knobs.sp || !allKnown(p.sp, p.tp)) return;
     const e = knobEdit(p, 'sp', true);
     const now = planMemory(p);
     const withSp = planMemory(p, { sp: true });

@@ -29,14 +29,16 @@ export default defineRule({
       // Handled by missing-key-prefix: a real key of this section written without its required prefix.
       const required = section?.['x-required-prefix'];
       if (required && !key.startsWith(required) && section?.properties?.[required + key]) continue;
-      const where = parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`;
-      const fatal = section?.['x-unknown-key-effect'] === 'error';
-      const effect = fatal
+      const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
+      const fatal = (issue.effect ?? section?.['x-unknown-key-effect']) === 'error';
+      const effect = issue.consequence
+        ? issue.consequence
+        : fatal
         ? `${ctx.tool} refuses to load a file with an unknown key here.`
         : `${ctx.tool} ignores it without a word, so whatever it was meant to set keeps its default.`;
-      const names = propertyNames(section);
+      const names = issue.candidates ?? propertyNames(section);
       const suggestions = closest(key, names).filter((s) => s !== key);
-      const elsewhere = suggestions.length ? undefined : otherSection(ctx.nav.root, key, parent);
+      const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(ctx.nav.root, key, parent);
       let advice: string;
       const fixes: FixSpec[] = [];
       if (suggestions.length) {
@@ -50,7 +52,7 @@ export default defineRule({
       fixes.push({ title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
       ctx.report({
         at: issue.path,
-        message: `\`${key}\` is not a known key ${where}: ${effect} ${advice}`,
+        message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${effect} ${advice}`,
         severity: fatal ? 'error' : 'warning',
         fixes,
       });

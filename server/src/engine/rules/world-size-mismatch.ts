@@ -2,7 +2,7 @@
  * world-size-mismatch: the model-parallel degrees do not divide the world size (Megatron), or a
  * device mesh does not multiply out to it (accelerate's `parallelism_config`).
  */
-import { divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
@@ -22,6 +22,7 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p?.world) return;
+    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree)) return;
     const world = p.world.value;
     if (p.style === 'megatron') {
       const model = modelSize(p);
@@ -89,7 +90,9 @@ function meshFixes(p: Plan, world: number, mesh: number): FixSpec[] {
 /** Where the world size came from, when it is not written in the file. */
 function worldSource(p: Plan): string {
   const from = p.world!.from;
-  return from.kind === 'written' ? '' : ` (${from.kind === 'default' || from.kind === 'setting' ? from.note : 'assumed'})`;
+  if (from.kind === 'written') return '';
+  if (from.kind === 'derived') return ` (${from.formula.replace(/^world = /, '')})`;
+  return ` (${'note' in from ? from.note : 'assumed'})`;
 }
 
 function gcd(a: number, b: number): number {

@@ -15,15 +15,21 @@ export interface Instance {
   /** JSON pointer of an instance location → the path as written in the document. */
   source: Map<string, Path>;
   problems: SyntaxProblem[];
+  /** Keys written with a value the file cannot know (environment, interpolation): where and why. */
+  unknown?: Map<string, { path: Path; why: string }>;
 }
 
 export type SchemaIssue =
-  /** `key` at source `path` is not a property of its section. */
-  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined }
+  /**
+   * `key` at source `path` is not a property of its section. Formats whose keys are spelled
+   * differently from the schema's property names (Megatron flags) give the spelled `candidates` for
+   * did-you-mean, and say what the tool does with the key (`effect`) when the section cannot.
+   */
+  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined; candidates?: string[]; effect?: 'error' | 'ignored'; where?: string; consequence?: string }
   /** The mapping at source `parent` lacks the required `key`. */
   | { kind: 'missing-key'; parent: Path; key: string }
   /** The value at source `path` does not satisfy its schema. */
-  | { kind: 'invalid-value'; path: Path; schema: JsonSchema | undefined; value: unknown };
+  | { kind: 'invalid-value'; path: Path; schema: JsonSchema | undefined; value: unknown; schemaPath?: Path };
 
 export function pointer(path: Path): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
@@ -138,7 +144,7 @@ export function checkInstance(instance: Instance, validate: CompiledValidator, n
     const at = chain.find((p) => p !== id && alternatives.has(p)) ?? id;
     seenValue.add(at);
     const atPath = parsePointer(at).map(seg);
-    issues.push({ kind: 'invalid-value', path: toSource(parsePointer(at)), schema: nav.at(atPath, instance.value, version), value: valueAt(instance.value, atPath) });
+    issues.push({ kind: 'invalid-value', path: toSource(parsePointer(at)), schema: nav.at(atPath, instance.value, version), value: valueAt(instance.value, atPath), schemaPath: atPath });
   }
   return issues;
 }

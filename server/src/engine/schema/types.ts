@@ -50,6 +50,8 @@ export interface JsonSchema {
   'x-env'?: string;
   'x-default-note'?: string;
   'x-deprecated'?: Deprecation;
+  /** Removed from the tool: the version that removed it and what replaced it, if anything. */
+  'x-removed'?: { version: string; replacement?: string };
   'x-deprecated-values'?: Record<string, Deprecation>;
   'x-normalize'?: 'upper' | 'lower';
   'x-key-prefix'?: KeyPrefix;

@@ -15,6 +15,8 @@ import type { Path } from '../../types';
 export interface ArgValue {
   value: unknown;
   path: Path;
+  /** Written, but with a value the file cannot know (why). */
+  unknown?: string;
 }
 
 /** Megatron arguments by their argparse `dest` (snake_case), as a format read them. */
@@ -26,6 +28,21 @@ export interface MegatronArgs {
   world?: Field<number>;
   nodes?: Field<number>;
   runtime: string;
+  /** Environment variables the file sets for the training processes. */
+  env?: Map<string, import('./common').EnvValue>;
+  /** Expert TP when unset: TP (Megatron-LM, Core, NeMo) or 1 when EP > 1 (Megatron Bridge). */
+  etpDefault?: 'tp' | 'one-with-ep';
+  /** Precision set outside the arguments (a Bridge preset, NeMo's trainer.precision). */
+  precision?: Field<Precision>;
+  /**
+   * Set when an unwritten argument does not take Megatron's default but comes from elsewhere (a
+   * Bridge recipe): such fields are marked unknown, and rules that depend on them stay silent.
+   */
+  defaultsUnknown?: string;
+  /** Things about this file the layout view should say (e.g. why the world size is unknown). */
+  notes?: string[];
+  /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
+  hardwareHint?: { id: string; note: string };
 }
 
 /** `--tensor-model-parallel-size` → `tensor_model_parallel_size`; `--no-foo` / `--disable-foo` → `foo` = false. */
@@ -60,25 +77,33 @@ function flag(a: ArgValue | undefined): boolean | undefined {
 }
 
 export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan {
-  const num = (dest: string, fallback: number, note: string): Field<number> => {
+  const fallback = <T,>(value: T, note: string): Field<T> => (args.defaultsUnknown ? { value, from: { kind: 'unknown', note: args.defaultsUnknown } } : byDefault(value, note));
+  const num = (dest: string, dflt: number, note: string): Field<number> => {
     const a = args.get(dest);
+    if (a?.unknown) return { value: dflt, from: { kind: 'unknown', note: a.unknown } };
     const v = int(a);
-    return v !== undefined && v >= 1 ? written(v, a!.path) : byDefault(fallback, note);
+    return v !== undefined && v >= 1 ? written(v, a!.path) : fallback(dflt, note);
   };
-  const bool = (dest: string, fallback: boolean, note: string): Field<boolean> => {
+  const bool = (dest: string, dflt: boolean, note: string): Field<boolean> => {
     const a = args.get(dest);
+    if (a?.unknown) return { value: dflt, from: { kind: 'unknown', note: a.unknown } };
     const v = flag(a);
-    return v !== undefined ? written(v, a!.path) : byDefault(fallback, note);
+    return v !== undefined ? written(v, a!.path) : fallback(dflt, note);
   };
   const tp = num('tensor_model_parallel_size', 1, 'Megatron uses TP 1');
   const pp = num('pipeline_model_parallel_size', 1, 'Megatron uses PP 1');
   const cp = num('context_parallel_size', 1, 'Megatron uses CP 1');
   const ep = num('expert_model_parallel_size', 1, 'Megatron uses EP 1');
   const etpArg = int(args.get('expert_tensor_parallel_size'));
-  const etp: Field<number> = etpArg !== undefined ? written(etpArg, args.get('expert_tensor_parallel_size')!.path) : byDefault(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`);
+  const etp: Field<number> =
+    etpArg !== undefined
+      ? written(etpArg, args.get('expert_tensor_parallel_size')!.path)
+      : args.etpDefault === 'one-with-ep' && ep.value > 1
+        ? byDefault(1, 'Megatron Bridge sets expert TP to 1 when EP > 1 and it is unset')
+        : byDefault(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`);
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
-  const hardware = planHardware(settings);
+  const hardware = planHardware(settings, args.hardwareHint);
 
   // Virtual pipeline stages: given directly, or as layers per virtual stage.
   let vpp: Field<number> | undefined;
@@ -94,7 +119,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   // Hybrid (Mamba) stacks are not transformer layers: their memory is not modelled, so no shape.
   const hybrid = args.get('hybrid_layer_pattern') || flag(args.get('is_hybrid_model'));
   const model = hybrid ? undefined : modelFromArgs(args) ?? planModel(settings);
-  const precision = precisionOf(args);
+  const precision = args.precision ?? precisionOf(args);
   const recompute = recomputeOf(args);
   const overlap: Plan['overlap'] = {
     gradReduce: bool('overlap_grad_reduce', false, 'gradient reduction is not overlapped unless asked for'),
@@ -123,9 +148,10 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   }
   const nodes = args.nodes ?? byDefault(1, 'one node unless the launcher says otherwise');
   const world = args.world;
-  const notes: string[] = [];
+  const notes: string[] = [...(args.notes ?? [])];
   // The Plan keeps what was asked for; at TP 1 Megatron turns sequence parallelism off (with a warning).
-  if (spAsked.value && tp.value === 1) notes.push('Sequence parallelism is asked for, but Megatron turns it off because TP is 1: the effective value is false.');
+  const effective: NonNullable<Plan['effective']> = [];
+  if (spAsked.value && tp.value === 1) effective.push({ field: spAsked, value: false, why: 'Megatron turns sequence parallelism off (with a warning) when TP is 1.' });
   const plan: Plan = {
     runtime: args.runtime,
     style: 'megatron',
@@ -146,13 +172,14 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     seqLength: args.get('seq_length') ? num('seq_length', 0, '') : settings.seqLength ? { value: settings.seqLength, from: { kind: 'setting', note: '`seq_length` setting' } } : undefined,
     model,
     precision,
-    sharding: { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 } as Sharding, from: distOpt.from },
+    sharding: shardingOf(args, distOpt),
     recompute,
     overlap,
     distributedOptimizer: distOpt,
     hardware,
     knobs,
     notes,
+    effective,
   };
   const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));
   const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;
@@ -169,6 +196,24 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     if (!plan.globalBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
   }
   return plan;
+}
+
+/** What DP shards: Megatron-FSDP by its strategy, PyTorch FSDP2 everything, else the distributed optimizer. */
+function shardingOf(args: MegatronArgs, distOpt: Field<boolean>): Field<Sharding> {
+  const mfsdp = args.get('use_megatron_fsdp');
+  if (flag(mfsdp)) {
+    const strategy = args.get('data_parallel_sharding_strategy');
+    const s = typeof strategy?.value === 'string' ? strategy.value : 'optim_grads_params';
+    const value: Sharding =
+      s === 'no_shard' ? { kind: 'fsdp', fsdp: 'no-shard', group: 1 }
+      : s === 'optim' ? { kind: 'distributed-optimizer', group: 1 }
+      : s === 'optim_grads' ? { kind: 'fsdp', fsdp: 'grad-op', group: 1 }
+      : { kind: 'fsdp', fsdp: 'full', group: 1 };
+    return strategy ? { value, from: { kind: 'written', path: strategy.path } } : { value, from: { kind: 'default', note: 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise' } };
+  }
+  const fsdp2 = args.get('use_torch_fsdp2');
+  if (flag(fsdp2)) return { value: { kind: 'fsdp', fsdp: 'full', group: 1 }, from: { kind: 'written', path: fsdp2!.path } };
+  return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: distOpt.from };
 }
 
 function modelFromArgs(args: MegatronArgs): Field<ModelShape> | undefined {

@@ -1,14 +1,22 @@
 /**
- * Megatron-LM YAML: the functional-test `model_config.yaml` (a `MODEL_ARGS` map of `--flags`) and the
- * experimental `--yaml-cfg` file (`language_model:` and `model_parallel:` sections of argument names).
- * The argument schema and its checks come with the Megatron support; this module reads the layout.
+ * Megatron-LM YAML: the functional-test `model_config.yaml` (a `MODEL_ARGS` map of `--flags` and
+ * an `ENV_VARS` map) and the experimental `--yaml-cfg` file (`language_model:` and `model_parallel:`
+ * sections and top-level arguments, by argparse dest).
  */
+import { megatron as validate } from '../../schema/generated/validators';
+import type { SchemaNav } from '../../schema/navigate';
 import type { EngineSettings } from '../../settings';
+import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
-import type { Node } from '../../syntax/tree';
+import type { MapNode, Node } from '../../syntax/tree';
+import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
 import type { FormatSupport, ModelInput } from '../format';
-import { flagToDest, megatronPlan, type ArgValue, type MegatronArgs } from './args';
+import { megatronPlan, type MegatronArgs } from './args';
+import { megatronWritePath } from './model';
+import { argsFromView, envFromMap, flagSites } from './common';
+import { argsInstance, type ArgSite, type UnknownArg } from './instance';
+import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -20,50 +28,37 @@ function isFlagMap(node: Node | undefined): boolean {
   return node?.kind === 'map' && node.entries.length > 0 && node.entries.some((e) => e.key.startsWith('--'));
 }
 
-export function readMegatronYaml(doc: SourceDoc, settings: EngineSettings, path?: string): MegatronArgs {
-  const byDest = new Map<string, ArgValue>();
+function flagStyle(doc: SourceDoc): boolean {
+  return isFlagMap(doc.node(['MODEL_ARGS']));
+}
+
+/** Argument sites of either shape. */
+function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
+  if (flagStyle(doc)) return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], 'among the Megatron-LM arguments');
+  const sites: ArgSite[] = [];
+  const unknown: UnknownArg[] = [];
+  const props = MEGATRON_SCHEMA.properties ?? {};
   const root = doc.root;
-  let flagStyle = false;
-  if (root?.kind === 'map') {
-    const modelArgs = root.entries.find((e) => e.key === 'MODEL_ARGS');
-    if (modelArgs && modelArgs.value.kind === 'map') {
-      flagStyle = true;
-      for (const e of modelArgs.value.entries) {
-        if (!e.key.startsWith('-')) continue;
-        const { dest, negated } = flagToDest(e.key);
-        const v = e.value.kind === 'scalar' ? e.value.value : doc.value(['MODEL_ARGS', e.key]);
-        // A `--no-x: true` entry passes the flag, which sets x to false; `--no-x: false` leaves it out.
-        if (negated && v === false) continue;
-        byDest.set(dest, { value: negated ? false : v, path: ['MODEL_ARGS', e.key] });
+  if (root?.kind !== 'map') return { sites, unknown };
+  const visit = (map: MapNode, base: Path) => {
+    for (const e of map.entries) {
+      if (e.merged) continue;
+      if (base.length === 0 && YAML_CFG_SECTIONS.includes(e.key) && e.value.kind === 'map') {
+        visit(e.value, [e.key]);
+        continue;
       }
-    } else {
-      // --yaml-cfg: argument names at the top level and in its sections.
-      for (const e of root.entries) {
-        if (YAML_CFG_SECTIONS.includes(e.key) && e.value.kind === 'map') {
-          for (const inner of e.value.entries) if (!(inner.value.kind === 'scalar' && inner.value.value === null)) byDest.set(inner.key, { value: doc.value([e.key, inner.key]), path: [e.key, inner.key] });
-        } else if (!(e.value.kind === 'scalar' && e.value.value === null)) byDest.set(e.key, { value: doc.value([e.key]), path: [e.key] });
-      }
+      if (props[e.key]) sites.push({ dest: e.key, negate: false, path: [...base, e.key], keySpan: e.keySpan, node: e.value });
+      else unknown.push({ path: [...base, e.key], key: e.key, candidates: closest(e.key, Object.keys(props), 3), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
     }
-  }
-  const world = worldOf(settings, path);
-  return {
-    runtime: flagStyle ? 'Megatron-LM (MODEL_ARGS)' : 'Megatron-LM (--yaml-cfg)',
-    get: (dest) => byDest.get(dest),
-    pathFor: (dest) => {
-      if (flagStyle) return ['MODEL_ARGS', `--${dest.replace(/_/g, '-')}`];
-      const section = /parallel|sequence_parallel|tp_comm/.test(dest) ? 'model_parallel' : undefined;
-      return section && root?.kind === 'map' && root.entries.some((e) => e.key === section) ? [section, dest] : [dest];
-    },
-    world: world?.world,
-    nodes: world?.nodes,
   };
+  visit(root, []);
+  return { sites, unknown };
 }
 
 /** The world size: a setting (`world_size=`), or the `<N>N<G>G` of a functional-test path. */
-function worldOf(settings: EngineSettings, path?: string): { world: Field<number>; nodes?: Field<number> } | undefined {
+export function worldFromSettings(settings: EngineSettings, path?: string): { world: Field<number>; nodes?: Field<number> } | undefined {
   if (settings.worldSize) {
-    const nodes = settings.nodes ?? 1;
-    return { world: { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }, nodes: settings.nodes ? { value: nodes, from: { kind: 'setting', note: '`nodes` setting' } } : undefined };
+    return { world: { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }, nodes: settings.nodes ? { value: settings.nodes, from: { kind: 'setting', note: '`nodes` setting' } } : undefined };
   }
   const m = path ? /(\d+)N(\d+)G/.exec(path) : null;
   if (m) {
@@ -74,25 +69,86 @@ function worldOf(settings: EngineSettings, path?: string): { world: Field<number
   return undefined;
 }
 
+/** The GPU a CI test directory names (`..._dgx_a100_1N8G`, `..._release_gb200`). */
+export function hardwareFromPath(path?: string): { id: string; note: string } | undefined {
+  if (!path) return undefined;
+  const dir = path.toLowerCase().split(/[\\/]/).slice(-3).join('/');
+  const table: [RegExp, string][] = [
+    [/gb300/, 'gb300-nvl72'],
+    [/gb[_-]?200/, 'gb200-nvl72'],
+    [/(^|[^g])b200/, 'b200'],
+    [/h200/, 'h200'],
+    [/h100/, 'h100-sxm'],
+    [/a100/, 'a100-80gb'],
+  ];
+  for (const [re, id] of table) if (re.test(dir)) return { id, note: 'from the directory name' };
+  return undefined;
+}
+
 export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   id: 'megatron-yaml',
   title: 'Megatron-LM YAML',
   toolName: 'Megatron-LM',
   syntaxes: ['yaml'],
   tool: 'megatron-core',
+  schema: { json: MEGATRON_SCHEMA, validate },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;
-    const modelArgs = root.entries.find((e) => e.key === 'MODEL_ARGS');
-    if (modelArgs && isFlagMap(modelArgs.value)) return 50;
+    if (isFlagMap(doc.node(['MODEL_ARGS']))) return 50;
     const keys = new Set(root.entries.map((e) => e.key));
     if (keys.has('language_model') && keys.has('model_parallel')) return 50;
     return 0;
   },
-  model({ doc, settings, path }: ModelInput): MegatronYamlModel {
-    return { args: readMegatronYaml(doc, settings, path) };
+  instance(doc: SourceDoc, nav: SchemaNav) {
+    const { sites, unknown } = sitesOf(doc);
+    // MODEL_ARGS values become command-line text for argparse; --yaml-cfg values keep their YAML types.
+    return argsInstance(sites, unknown, nav, flagStyle(doc));
   },
+  schemaPath(doc: SourceDoc, path: Path): Path | undefined {
+    const key = path[path.length - 1];
+    if (typeof key !== 'string') return undefined;
+    if (flagStyle(doc)) return path.length === 2 && path[0] === 'MODEL_ARGS' ? destPath(key) : undefined;
+    return MEGATRON_SCHEMA.properties?.[key] ? [key] : undefined;
+  },
+  keysAt(doc: SourceDoc, path: Path) {
+    const props = Object.keys(MEGATRON_SCHEMA.properties ?? {});
+    if (flagStyle(doc)) return path.length === 1 && path[0] === 'MODEL_ARGS' ? flagKeys() : undefined;
+    const section = path[0];
+    const inSection = (d: string) => {
+      const where = MEGATRON_SCHEMA.properties![d]['x-yaml-cfg'];
+      return path.length === 0 ? where === 'top' || where === undefined : where === section;
+    };
+    return props.filter(inSection).map((d) => ({ key: d, schemaPath: [d] }));
+  },
+  model({ doc, view, settings, path }: ModelInput): MegatronYamlModel {
+    const flags = flagStyle(doc);
+    const world = worldFromSettings(settings, path);
+    const env = flags ? envFromMap(doc, 'ENV_VARS') : undefined;
+    const args = argsFromView(view, {
+      runtime: flags ? 'Megatron-LM (MODEL_ARGS)' : 'Megatron-LM (--yaml-cfg)',
+      pathFor: (dest) => {
+        if (flags) {
+          const flag = primaryFlag(dest);
+          return flag ? ['MODEL_ARGS', flag] : undefined;
+        }
+        const section = MEGATRON_SCHEMA.properties?.[dest]?.['x-yaml-cfg'];
+        return typeof section === 'string' && section !== 'top' && doc.node([section]) ? [section, dest] : [dest];
+      },
+      world: world?.world,
+      nodes: world?.nodes,
+      env,
+    });
+    args.hardwareHint = hardwareFromPath(path);
+    return { args };
+  },
+  writePath: megatronWritePath,
   plan(model, settings) {
     return megatronPlan(model.args, settings);
   },
 };
+
+function destPath(flag: string): Path | undefined {
+  const t = megatronIndexes().flags.get(flag.replace(/=.*$/, ''));
+  return t ? [t.dest] : undefined;
+}

@@ -1,0 +1,146 @@
+/**
+ * Megatron Bridge override YAML: `ConfigContainer` sections (`model`, `train`, `optimizer`, `ddp`,
+ * `comm_overlap`, `mixed_precision`, `dist`, ...) merged onto a recipe, and the flat
+ * `section.field: value` spelling of the same overrides. Bridge skips an override key it does not
+ * know with only a log line; Shardwise reports the ones that look like a misspelled known key.
+ */
+import { megatron as validate } from '../../schema/generated/validators';
+import type { SchemaNav } from '../../schema/navigate';
+import { closest } from '../../suggest';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { MapNode } from '../../syntax/tree';
+import type { Path } from '../../types';
+import { written, type Field } from '../../plan/plan';
+import type { Precision } from '../../plan/memory';
+import type { FormatSupport, ModelInput } from '../format';
+import { megatronPlan, type MegatronArgs } from './args';
+import { keepSharedIssue, megatronWritePath } from './model';
+import { argsFromView, envFromMap } from './common';
+import { argsInstance, type ArgSite, type UnknownArg } from './instance';
+import { MEGATRON_SCHEMA, megatronIndexes } from './schema';
+import { worldFromSettings } from './yaml';
+
+export const BRIDGE_SECTIONS = ['model', 'train', 'optimizer', 'ddp', 'comm_overlap', 'mixed_precision', 'dist', 'dataset', 'checkpoint', 'scheduler', 'logger', 'tokenizer', 'rng', 'validation', 'peft', 'env_vars', 'profiling', 'rerun_state_machine', 'ft', 'straggler', 'nvrx_straggler', 'inprocess_restart', 'tensor_inspect', 'optimizer_config_override_provider'];
+/** Sections whose class depends on the recipe (GPT vs fine-tuning datasets): their fields are not checked. */
+const OPEN_SECTIONS = new Set(['dataset']);
+
+export interface BridgeModel {
+  args: MegatronArgs;
+}
+
+/** `(section, field, path, node)` for nested and flat (`model.tensor_model_parallel_size:`) spellings. */
+function fields(doc: SourceDoc): { dotted: string; path: Path; keySpan: { start: number; end: number }; node: MapNode['entries'][number]['value'] }[] {
+  const out: ReturnType<typeof fields> = [];
+  const root = doc.root;
+  if (root?.kind !== 'map') return out;
+  for (const e of root.entries) {
+    if (e.merged) continue;
+    if (e.key.includes('.')) {
+      out.push({ dotted: e.key, path: [e.key], keySpan: e.keySpan, node: e.value });
+      continue;
+    }
+    if (e.value.kind !== 'map' || e.key === 'env_vars') continue;
+    for (const f of e.value.entries) {
+      if (f.merged) continue;
+      if (f.value.kind === 'map' && e.key !== 'model') {
+        for (const g of f.value.entries) out.push({ dotted: `${e.key}.${f.key}.${g.key}`, path: [e.key, f.key, g.key], keySpan: g.keySpan, node: g.value });
+      }
+      out.push({ dotted: `${e.key}.${f.key}`, path: [e.key, f.key], keySpan: f.keySpan, node: f.value });
+    }
+  }
+  return out;
+}
+
+function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
+  const idx = megatronIndexes();
+  const sites: ArgSite[] = [];
+  const unknown: UnknownArg[] = [];
+  for (const f of fields(doc)) {
+    const dest = idx.bridge.get(f.dotted);
+    if (dest) {
+      sites.push({ dest, negate: false, path: f.path, keySpan: f.keySpan, node: f.node });
+      continue;
+    }
+    const [section, ...rest] = f.dotted.split('.');
+    if (OPEN_SECTIONS.has(section) || rest.length !== 1) continue;
+    const known = idx.bridgeSections.get(section);
+    if (!known || known.has(rest[0])) continue;
+    // Model fields are TransformerConfig fields: any Megatron argument name is a field there.
+    if (section === 'model' && MEGATRON_SCHEMA.properties?.[rest[0]]) {
+      sites.push({ dest: rest[0], negate: false, path: f.path, keySpan: f.keySpan, node: f.node });
+      continue;
+    }
+    const near = closest(rest[0], known, 3).filter((k) => k !== rest[0]);
+    if (near.length) unknown.push({ path: f.path, key: rest[0], candidates: near, effect: 'ignored', where: `in \`${section}\` (Megatron Bridge skips override keys it does not know, with only a log line)` });
+  }
+  return { sites, unknown };
+}
+
+function precisionOf(doc: SourceDoc): Field<Precision> | undefined {
+  const mp = doc.value(['mixed_precision']);
+  if (typeof mp !== 'string') return undefined;
+  const p: Precision = /fp8|mxfp8|nvfp4/.test(mp) ? 'fp8' : mp.startsWith('fp16') ? 'fp16' : mp.startsWith('bf16') ? 'bf16' : 'fp32';
+  return written(p, ['mixed_precision']);
+}
+
+export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
+  id: 'megatron-bridge',
+  title: 'Megatron Bridge overrides',
+  toolName: 'Megatron Bridge',
+  syntaxes: ['yaml'],
+  tool: 'megatron-core',
+  schema: { json: MEGATRON_SCHEMA, validate },
+  detect(doc: SourceDoc): number {
+    const root = doc.root;
+    if (!root || root.kind !== 'map' || root.entries.length === 0) return 0;
+    const keys = root.entries.map((e) => e.key.split('.')[0]);
+    if (keys.includes('trainer') || keys.includes('MODEL_ARGS')) return 0;
+    if (!keys.every((k) => BRIDGE_SECTIONS.includes(k) || k === 'defaults' || k === '_target_')) return 0;
+    const sections = new Set(keys.filter((k) => BRIDGE_SECTIONS.includes(k)));
+    return sections.size >= 2 || (sections.has('model') && root.entries.some((e) => e.key.includes('.'))) ? 10 + sections.size : 0;
+  },
+  keepIssue: keepSharedIssue,
+  instance(doc: SourceDoc, nav: SchemaNav) {
+    const { sites, unknown } = sitesOf(doc);
+    return argsInstance(sites, unknown, nav);
+  },
+  schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
+    const dotted = path.join('.');
+    const dest = megatronIndexes().bridge.get(dotted) ?? (path[0] === 'model' && path.length === 2 && MEGATRON_SCHEMA.properties?.[String(path[1])] ? String(path[1]) : undefined);
+    return dest ? [dest] : undefined;
+  },
+  keysAt(_doc: SourceDoc, path: Path) {
+    if (path.length !== 1) return undefined;
+    const section = String(path[0]);
+    const idx = megatronIndexes();
+    return [...(idx.bridgeSections.get(section) ?? [])].map((k) => ({ key: k, schemaPath: [idx.bridge.get(`${section}.${k}`)!] }));
+  },
+  model({ doc, view, settings, path }: ModelInput): BridgeModel {
+    const world = worldFromSettings(settings, path);
+    const idx = megatronIndexes();
+    const args = argsFromView(view, {
+      runtime: 'Megatron Bridge',
+      pathFor: (dest) => {
+        for (const [p, d] of idx.bridge) if (d === dest) return p.split('.');
+        return ['model', dest];
+      },
+      world: world?.world,
+      nodes: world?.nodes,
+      env: envFromMap(doc, 'env_vars'),
+      etpDefault: 'one-with-ep',
+    });
+    args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
+    args.precision = precisionOf(doc);
+    return { args };
+  },
+  writePath: megatronWritePath,
+  plan(model, settings) {
+    const plan = megatronPlan(model.args, settings);
+    // Bridge's comm-overlap setup turns TP overlap off (with a warning) when sequence parallelism is off.
+    const tpComm = plan.overlap.tpComm;
+    if (tpComm?.value && !(plan.sp.value && plan.tp.value > 1) && plan.sp.from.kind !== 'unknown') {
+      (plan.effective ??= []).push({ field: tpComm, value: false, why: 'Megatron Bridge turns TP communication overlap off when sequence parallelism is off (or TP is 1).' });
+    }
+    return plan;
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * Shared shape of the Megatron argument checks: one table per family, each entry with upstream's
+ * condition and a message that says what happens and what to do.
+ */
+import type { MegatronModel } from './model';
+import type { Plan } from '../../plan/plan';
+import type { Path } from '../../types';
+import type { FixSpec, RuleContext } from '../../rules/rule';
+
+export interface ArgCheck {
+  /** Returns the argument to report on (its dest) when the check fails, or undefined. */
+  when(m: MegatronModel, p: Plan | undefined): string | undefined;
+  message(m: MegatronModel, p: Plan | undefined): string;
+  fix?(m: MegatronModel, p: Plan | undefined): FixSpec | undefined;
+}
+
+export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
+  const m = ctx.model;
+  for (const c of checks) {
+    const dest = c.when(m, ctx.plan);
+    if (!dest) continue;
+    const at: Path = m.args.get(dest)?.path ?? [];
+    const fix = c.fix?.(m, ctx.plan);
+    ctx.report({ at, message: c.message(m, ctx.plan), fixes: fix ? [fix] : [] });
+  }
+}
+
+/** A fix that sets an argument where the format writes it. */
+export function setArg(m: MegatronModel, dest: string, value: unknown, title: string): FixSpec | undefined {
+  const path = m.args.get(dest)?.path ?? m.args.pathFor(dest);
+  return path ? { title, edits: [{ op: 'set', path, value }], preferred: true } : undefined;
+}
+
+/**
+ * A fix that turns a boolean argument off: a flag is removed (argparse flags are off when absent),
+ * a Bridge or NeMo field is set to false (removing it would fall back to the recipe's value).
+ */
+export function unsetArg(m: MegatronModel, dest: string, title: string): FixSpec | undefined {
+  const path = m.args.get(dest)?.path;
+  if (!path) return undefined;
+  const last = path[path.length - 1];
+  const flag = typeof last === 'string' && last.startsWith('-');
+  return { title, edits: [flag ? { op: 'remove', path } : { op: 'set', path, value: false }], preferred: true };
+}

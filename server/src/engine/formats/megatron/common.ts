@@ -1,0 +1,80 @@
+/**
+ * What the four Megatron formats share: reading flag maps into argument sites, the MegatronArgs
+ * view the Plan is built from, and the environment variables a file sets.
+ */
+import { closest } from '../../suggest';
+import type { InstanceView } from '../../schema/view';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { MapNode } from '../../syntax/tree';
+import type { Path, Span } from '../../types';
+import type { Field } from '../../plan/plan';
+import type { ArgValue, MegatronArgs } from './args';
+import type { ArgSite, UnknownArg } from './instance';
+import { allFlags, flagTarget, primaryFlag } from './schema';
+
+/** The entries of a map whose keys are Megatron flags (a script's arguments, a MODEL_ARGS map). */
+export function flagSites(map: MapNode | undefined, base: Path, where: string): { sites: ArgSite[]; unknown: UnknownArg[] } {
+  const sites: ArgSite[] = [];
+  const unknown: UnknownArg[] = [];
+  if (!map) return { sites, unknown };
+  for (const e of map.entries) {
+    if (e.merged) continue;
+    const target = flagTarget(e.key);
+    const path = [...base, e.key];
+    if (target) {
+      sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
+    } else if (e.key.startsWith('-')) {
+      unknown.push({ path, key: e.key, candidates: closest(e.key, allFlags(), 3), effect: 'error', where, consequence: 'Megatron-LM stops at startup (argparse: "unrecognized arguments").' });
+    }
+  }
+  return { sites, unknown };
+}
+
+/** MegatronArgs over a validated instance: values by dest, where each was written, where to add one. */
+export function argsFromView(view: InstanceView, options: { runtime: string; pathFor: (dest: string) => Path | undefined; world?: Field<number>; nodes?: Field<number>; env?: Map<string, EnvValue>; etpDefault?: 'tp' | 'one-with-ep'; notes?: string[] }): MegatronArgs {
+  return {
+    runtime: options.runtime,
+    get(dest: string): ArgValue | undefined {
+      const unknown = view.instance.unknown?.get(dest);
+      if (unknown) return { value: undefined, path: unknown.path, unknown: unknown.why };
+      const v = view.get([dest]);
+      const path = view.source([dest]);
+      return v === undefined || !path ? undefined : { value: v, path };
+    },
+    pathFor: options.pathFor,
+    world: options.world,
+    nodes: options.nodes,
+    env: options.env,
+    etpDefault: options.etpDefault,
+    notes: options.notes,
+  };
+}
+
+export interface EnvValue {
+  value: string | undefined;
+  path: Path;
+  /** Where it is written when that is not a document path (a shell assignment's value, its name). */
+  span?: Span;
+  nameSpan?: Span;
+  /** Why the value cannot be known, when it cannot. */
+  unknown?: string;
+  /** False for a plain shell variable that is not exported (child processes do not see it). */
+  exported: boolean;
+}
+
+/**
+ * An `ENV_VARS` / `env_vars` map of a YAML file; undefined when the file has none (the environment
+ * then comes from wherever the run is launched, which this file does not show).
+ */
+export function envFromMap(doc: SourceDoc, key: string): Map<string, EnvValue> | undefined {
+  const out = new Map<string, EnvValue>();
+  const node = doc.node([key]);
+  if (node?.kind !== 'map') return undefined;
+  for (const e of node.entries) {
+    const v = doc.value([key, e.key]);
+    out.set(e.key, { value: v === null || v === undefined ? undefined : String(v), path: [key, e.key], exported: true });
+  }
+  return out;
+}
+
+export { primaryFlag };

@@ -1,0 +1,100 @@
+/**
+ * Megatron arguments as one flat instance (`{ dest: value }`) validated against the Megatron
+ * schema, whichever file wrote them: each format lists the argument sites it found (a flag, a
+ * `MODEL_ARGS` key, a Bridge or NeMo path) and the keys it could not place.
+ */
+import { pointer, type Instance, type SchemaIssue } from '../../schema/check';
+import type { SchemaNav } from '../../schema/navigate';
+import type { SyntaxProblem } from '../../syntax/sourcedoc';
+import type { Node } from '../../syntax/tree';
+import { toValue } from '../../syntax/tree';
+import type { Path, Span } from '../../types';
+import { MEGATRON_SCHEMA } from './schema';
+
+export interface ArgSite {
+  dest: string;
+  /** Boolean spellings that set false (`--no-x`). */
+  negate: boolean;
+  path: Path;
+  keySpan: Span;
+  node: Node;
+}
+
+export interface UnknownArg {
+  path: Path;
+  key: string;
+  candidates: string[];
+  effect: 'error' | 'ignored';
+  where: string;
+  /** What the tool does with it, when the generic wording would be wrong (argparse stops the run). */
+  consequence?: string;
+}
+
+function hasType(schemaType: unknown, t: string): boolean {
+  return schemaType === t || (Array.isArray(schemaType) && schemaType.includes(t));
+}
+
+/**
+ * The value an argument gets. Flags reach argparse as command-line text, so `--lr 1e-5` in a script
+ * and `--lr: 1e-5` in a MODEL_ARGS map (a string to YAML) are both the number argparse converts;
+ * a boolean flag passed bare (or as `true`) is set, a negative spelling sets false.
+ */
+function flagValue(node: Node, negate: boolean, schemaType: unknown, asText: boolean): unknown {
+  const v = toValue(node);
+  if (hasType(schemaType, 'boolean') && (typeof v === 'boolean' || v === null)) return negate ? !(v ?? true) : (v ?? true);
+  if (asText && typeof v === 'string') {
+    if ((hasType(schemaType, 'integer') || hasType(schemaType, 'number')) && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v.trim())) return Number(v);
+    if (hasType(schemaType, 'array')) return v.split(/\s+/).filter(Boolean).map((x) => (/^[-+]?\d+(\.\d+)?$/.test(x) ? Number(x) : x));
+  }
+  if (asText && typeof v === 'number' && hasType(schemaType, 'array')) return [v];
+  return v;
+}
+
+/** An OmegaConf interpolation (`${...}`): resolved when the run starts, so never checked here. */
+function interpolated(node: Node): boolean {
+  return node.kind === 'scalar' && typeof node.value === 'string' && node.value.includes('${');
+}
+
+/**
+ * `flags`: the values are command-line text (scripts, MODEL_ARGS), converted as argparse does.
+ * Values that are interpolations are left out of the instance (they are not known).
+ */
+export function argsInstance(sites: readonly ArgSite[], unknown: readonly UnknownArg[], nav: SchemaNav, flags = false): { instance: Instance; issues: SchemaIssue[] } {
+  const value: Record<string, unknown> = {};
+  const source = new Map<string, Path>();
+  const problems: SyntaxProblem[] = [];
+  source.set('', []);
+  const seen = new Map<string, ArgSite>();
+  const unknownValues = new Map<string, { path: Path; why: string }>();
+  for (const site of sites) {
+    const prop = MEGATRON_SCHEMA.properties?.[site.dest];
+    if (interpolated(site.node) || (site.node.kind === 'scalar' && site.node.unknown)) {
+      const why = site.node.kind === 'scalar' && site.node.unknown ? site.node.unknown : 'an interpolation resolved when the run starts';
+      unknownValues.set(site.dest, { path: site.path, why });
+      continue;
+    }
+    const v = flagValue(site.node, site.negate, prop?.type, flags);
+    if (site.node.kind === 'scalar' && site.node.value === null && prop?.type !== 'boolean') continue;
+    const earlier = seen.get(site.dest);
+    // Repeating a flag is a mistake on a command line; Bridge and NeMo paths that share a dest are
+    // separate fields (a later override of a recipe default), so only flags are compared.
+    if (flags && earlier && !samePathish(earlier.path, site.path)) {
+      problems.push({
+        code: 'duplicate-key',
+        severity: 'warning',
+        message: `\`${String(earlier.path[earlier.path.length - 1])}\` and \`${String(site.path[site.path.length - 1])}\` set the same argument (\`${site.dest}\`); the later one wins. Keep one.`,
+        span: earlier.keySpan,
+      });
+    }
+    seen.set(site.dest, site);
+    value[site.dest] = v;
+    source.set(pointer([site.dest]), site.path);
+    if (Array.isArray(v)) v.forEach((_, i) => source.set(pointer([site.dest, i]), [...site.path, i]));
+  }
+  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence }));
+  return { instance: { value, source, problems, unknown: unknownValues }, issues };
+}
+
+function samePathish(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}

@@ -1,0 +1,55 @@
+/** What the Megatron rules read: the arguments (by dest) and the environment of any Megatron format. */
+import type { SchemaIssue } from '../../schema/check';
+import type { Path } from '../../types';
+import type { MegatronArgs } from './args';
+
+export interface MegatronModel {
+  args: MegatronArgs;
+}
+
+export const MEGATRON_FORMATS = ['megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;
+/** Formats that pass flags to Megatron-LM's own argparse (where its flag quirks apply). */
+export const MLM_FLAG_FORMATS = ['megatron-args', 'megatron-yaml'] as const;
+
+/** Where a format writes the argument a schema path names (the format's own spelling). */
+export function megatronWritePath(m: { args: MegatronArgs }, schemaPath: Path): Path | undefined {
+  return schemaPath.length === 1 ? m.args.pathFor(String(schemaPath[0])) : undefined;
+}
+
+export function argValue(m: MegatronModel, dest: string): unknown {
+  return m.args.get(dest)?.value;
+}
+
+export function argOn(m: MegatronModel, dest: string): boolean {
+  const v = argValue(m, dest);
+  return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
+}
+
+export function argNum(m: MegatronModel, dest: string): number | undefined {
+  const v = argValue(m, dest);
+  return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+/**
+ * Arguments whose meaning and spelling are the same in Megatron Bridge and NeMo as in Megatron-LM
+ * (degrees, sizes, batch, the overlap switches): the only ones whose values are checked against the
+ * Megatron-LM schema in those formats. Others (NeMo's boolean `fp8`, lower-case `normalization`...)
+ * differ by framework and are left alone.
+ */
+export const SHARED_DESTS = new Set([
+  'tensor_model_parallel_size', 'pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size', 'context_parallel_size',
+  'expert_model_parallel_size', 'expert_tensor_parallel_size', 'sequence_parallel', 'micro_batch_size', 'global_batch_size',
+  'num_layers', 'hidden_size', 'ffn_hidden_size', 'num_attention_heads', 'num_query_groups', 'seq_length',
+  'max_position_embeddings', 'num_moe_experts', 'use_distributed_optimizer', 'overlap_grad_reduce', 'overlap_param_gather',
+  'tp_comm_overlap', 'overlap_p2p_comm', 'recompute_num_layers',
+]);
+
+/**
+ * For Bridge and NeMo: keeps every issue except invalid values of arguments whose meaning differs
+ * from Megatron-LM's (only SHARED_DESTS are checked against its schema).
+ */
+export function keepSharedIssue(issue: SchemaIssue): boolean {
+  if (issue.kind !== 'invalid-value') return true;
+  const dest = issue.schemaPath?.[0];
+  return typeof dest === 'string' && SHARED_DESTS.has(dest);
+}

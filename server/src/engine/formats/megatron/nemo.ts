@@ -1,0 +1,200 @@
+/**
+ * NeMo YAML: NeMo 1.x Hydra configs (`trainer:` + `model:`, as `megatron_gpt_config.yaml` and the
+ * NeMo-Framework-Launcher `conf/training/*` files), and the NeMo 2.x dotted overrides of a
+ * functional-test `MODEL_ARGS` map (`trainer.strategy.tensor_model_parallel_size: 2`). The world
+ * is `trainer.devices × trainer.num_nodes`; NeMo passes Megatron arguments under `model:` by name.
+ */
+import { megatron as validate } from '../../schema/generated/validators';
+import type { SchemaNav } from '../../schema/navigate';
+import { closest } from '../../suggest';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Entry, MapNode } from '../../syntax/tree';
+import type { Path } from '../../types';
+import { derived, written, type Field } from '../../plan/plan';
+import type { Precision } from '../../plan/memory';
+import type { FormatSupport, ModelInput } from '../format';
+import { megatronPlan, type MegatronArgs } from './args';
+import { keepSharedIssue, megatronWritePath } from './model';
+import { argsFromView } from './common';
+import { argsInstance, type ArgSite, type UnknownArg } from './instance';
+import { MEGATRON_SCHEMA, megatronIndexes } from './schema';
+
+export interface NemoModel {
+  args: MegatronArgs;
+}
+
+/** NeMo spellings that are not Megatron argument names, to the argument they set. */
+const NEMO_ALIASES: Record<string, string> = {
+  encoder_seq_length: 'seq_length',
+  activations_checkpoint_granularity: 'recompute_granularity',
+  activations_checkpoint_method: 'recompute_method',
+  activations_checkpoint_num_layers: 'recompute_num_layers',
+  ub_tp_comm_overlap: 'tp_comm_overlap',
+};
+/** Names NeMo uses with another meaning or type than Megatron-LM (a boolean `fp8`, lower-case norms). */
+const NEMO_OWN_MEANING = new Set(['fp8', 'normalization', 'position_embedding_type']);
+/** NeMo 2.x dotted prefixes whose last segment is a Megatron argument name. */
+const NEMO2_PREFIXES = ['trainer.strategy.', 'model.config.', 'data.', 'model.'];
+
+/** Flattens the document into dotted paths (one entry per leaf), keeping where each was written. */
+function leaves(doc: SourceDoc): { dotted: string; path: Path; entry: Entry }[] {
+  const out: { dotted: string; path: Path; entry: Entry }[] = [];
+  const walk = (map: MapNode, base: Path, depth: number) => {
+    for (const e of map.entries) {
+      if (e.merged) continue;
+      const path = [...base, e.key];
+      if (e.value.kind === 'map' && depth < 4) walk(e.value, path, depth + 1);
+      else out.push({ dotted: path.join('.'), path, entry: e });
+    }
+  };
+  const root = doc.root;
+  if (root?.kind !== 'map') return out;
+  const modelArgs = root.entries.find((e) => e.key === 'MODEL_ARGS');
+  if (modelArgs?.value.kind === 'map') walk(modelArgs.value, ['MODEL_ARGS'], 0);
+  else walk(root, [], 0);
+  return out;
+}
+
+/** The dotted path relative to the config (without `MODEL_ARGS.` or the launcher's `training.`). */
+function relative(dotted: string): string {
+  return dotted.replace(/^MODEL_ARGS\./, '').replace(/^training\./, '');
+}
+
+function destOf(rel: string): string | undefined {
+  const idx = megatronIndexes();
+  const props = MEGATRON_SCHEMA.properties ?? {};
+  const viaIndex = idx.nemo.get(rel);
+  if (viaIndex) return viaIndex;
+  for (const prefix of NEMO2_PREFIXES) {
+    if (!rel.startsWith(prefix)) continue;
+    const name = rel.slice(prefix.length);
+    if (name.includes('.')) continue;
+    const alias = NEMO_ALIASES[name] ?? name;
+    if (props[alias] && !NEMO_OWN_MEANING.has(alias)) return alias;
+  }
+  return undefined;
+}
+
+/** Suggestions for a `model.*` key, remembered: configs repeat the same keys on every keystroke. */
+const suggestionCache = new Map<string, string[]>();
+function suggestModelKey(key: string, candidates: string[]): string[] {
+  let hit = suggestionCache.get(key);
+  if (!hit) {
+    hit = closest(key, candidates, 3).filter((k) => k !== key && Math.abs(k.length - key.length) <= 3);
+    if (suggestionCache.size > 5000) suggestionCache.clear();
+    suggestionCache.set(key, hit);
+  }
+  return hit;
+}
+
+function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
+  const sites: ArgSite[] = [];
+  const unknown: UnknownArg[] = [];
+  const modelKeys = [...Object.keys(MEGATRON_SCHEMA.properties ?? {}), ...Object.keys(NEMO_ALIASES), ...[...(megatronIndexes().nemoPrefixes.get('model') ?? [])]];
+  for (const leaf of leaves(doc)) {
+    const rel = relative(leaf.dotted);
+    const dest = destOf(rel);
+    if (dest) {
+      sites.push({ dest, negate: false, path: leaf.path, keySpan: leaf.entry.keySpan, node: leaf.entry.value });
+      continue;
+    }
+    // A key directly under `model:` that looks like a misspelled argument keeps its default silently.
+    const m = /^model\.([a-z0-9_]+)$/.exec(rel);
+    if (!m) continue;
+    const near = suggestModelKey(m[1], modelKeys);
+    if (near.length) unknown.push({ path: leaf.path, key: m[1], candidates: near, effect: 'ignored', where: 'in `model` (NeMo reads model settings by name, so a misspelled one keeps its default)' });
+  }
+  return { sites, unknown };
+}
+
+function num(doc: SourceDoc, path: Path): number | undefined {
+  const v = doc.value(path);
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
+function base(doc: SourceDoc): Path {
+  if (doc.node(['MODEL_ARGS'])) return ['MODEL_ARGS'];
+  if (doc.node(['training', 'trainer'])) return ['training'];
+  return [];
+}
+
+function worldOf(doc: SourceDoc): { world?: Field<number>; nodes?: Field<number> } {
+  const b = base(doc);
+  const flat = b[0] === 'MODEL_ARGS';
+  const devPath = flat ? [...b, 'trainer.devices'] : [...b, 'trainer', 'devices'];
+  const nodesPath = flat ? [...b, 'trainer.num_nodes'] : [...b, 'trainer', 'num_nodes'];
+  const devices = num(doc, devPath);
+  const nodes = num(doc, nodesPath) ?? 1;
+  if (!devices) return {};
+  const nodesField: Field<number> = doc.node(nodesPath) ? written(nodes, nodesPath) : { value: 1, from: { kind: 'default', note: 'trainer.num_nodes defaults to 1' } };
+  return { world: derived(devices * nodes, `world = trainer.devices ${devices} × trainer.num_nodes ${nodes}`), nodes: nodesField };
+}
+
+function precisionOf(doc: SourceDoc): Field<Precision> | undefined {
+  const b = base(doc);
+  const path = b[0] === 'MODEL_ARGS' ? [...b, 'trainer.precision'] : [...b, 'trainer', 'precision'];
+  const v = doc.value(path);
+  if (v === undefined || v === null) return undefined;
+  const s = String(v);
+  const p: Precision = /bf16/.test(s) ? 'bf16' : /^16|fp16|16-mixed/.test(s) ? 'fp16' : /8/.test(s) ? 'fp8' : 'fp32';
+  return written(p, path);
+}
+
+export const nemoFormat: FormatSupport<NemoModel> = {
+  id: 'nemo',
+  title: 'NeMo config',
+  toolName: 'NeMo',
+  syntaxes: ['yaml'],
+  tool: 'megatron-core',
+  schema: { json: MEGATRON_SCHEMA, validate },
+  detect(doc: SourceDoc): number {
+    const root = doc.root;
+    if (!root || root.kind !== 'map') return 0;
+    const keys = new Set(root.entries.map((e) => e.key));
+    if (keys.has('trainer') && keys.has('model')) return 40;
+    const training = doc.node(['training']);
+    if (training?.kind === 'map' && training.entries.some((e) => e.key === 'trainer') && training.entries.some((e) => e.key === 'model')) return 40;
+    const modelArgs = doc.node(['MODEL_ARGS']);
+    if (modelArgs?.kind === 'map' && modelArgs.entries.some((e) => e.key.startsWith('trainer.'))) return 40;
+    return 0;
+  },
+  keepIssue: keepSharedIssue,
+  instance(doc: SourceDoc, nav: SchemaNav) {
+    const { sites, unknown } = sitesOf(doc);
+    return argsInstance(sites, unknown, nav);
+  },
+  schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
+    const rel = relative(path.join('.'));
+    const dest = destOf(rel);
+    return dest ? [dest] : undefined;
+  },
+  model({ doc, view }: ModelInput): NemoModel {
+    const { world, nodes } = worldOf(doc);
+    const b = base(doc);
+    const flat = b[0] === 'MODEL_ARGS';
+    const idx = megatronIndexes();
+    const args = argsFromView(view, {
+      runtime: flat ? 'NeMo 2 (MODEL_ARGS overrides)' : 'NeMo (Megatron GPT)',
+      pathFor: (dest) => {
+        for (const [p, d] of idx.nemo) if (d === dest) return flat ? [...b, p] : [...b, ...p.split('.')];
+        return flat ? [...b, `trainer.strategy.${dest}`] : [...b, 'model', dest];
+      },
+      world,
+      nodes,
+    });
+    args.precision = precisionOf(doc);
+    // NeMo's optimizer name decides the distributed optimizer.
+    const optimPath = flat ? undefined : [...b, 'model', 'optim', 'name'];
+    const optim = optimPath ? doc.value(optimPath) : undefined;
+    if (typeof optim === 'string' && !args.get('use_distributed_optimizer')) {
+      const original = args.get.bind(args);
+      const on = /distributed/.test(optim);
+      args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath! } : original(dest));
+    }
+    return { args };
+  },
+  writePath: megatronWritePath,
+  plan(model, settings) {
+    return megatronPlan(model.args, settings);
+  },
+};

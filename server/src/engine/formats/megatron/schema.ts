@@ -1,0 +1,101 @@
+/**
+ * The Megatron-LM argument schema and its indexes: every spelling of a flag (`--x`, `--no-x`,
+ * `--disable-x`, legacy names) to its argparse `dest`, and the Megatron Bridge and NeMo keys that
+ * set the same argument. One schema serves the four Megatron formats.
+ */
+import schemaJson from '../../../../../schemas/megatron.schema.json';
+import type { JsonSchema } from '../../schema/types';
+
+export const MEGATRON_SCHEMA = schemaJson as unknown as JsonSchema;
+
+export interface FlagTarget {
+  dest: string;
+  /** The spelling sets the dest to false (`--no-x`, `--disable-x`, store_false flags). */
+  negate: boolean;
+}
+
+interface Indexes {
+  flags: Map<string, FlagTarget>;
+  bridge: Map<string, string>;
+  nemo: Map<string, string>;
+  /** dest → its primary flag spelling (arguments with a command-line flag only). */
+  primary: Map<string, string>;
+  /** Bridge section → every field it may hold. */
+  bridgeSections: Map<string, Set<string>>;
+  nemoPrefixes: Map<string, Set<string>>;
+}
+
+let cached: Indexes | undefined;
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+}
+
+export function megatronIndexes(): Indexes {
+  if (cached) return cached;
+  const flags = new Map<string, FlagTarget>();
+  const bridge = new Map<string, string>();
+  const nemo = new Map<string, string>();
+  const primary = new Map<string, string>();
+  const bridgeSections = new Map<string, Set<string>>();
+  const nemoPrefixes = new Map<string, Set<string>>();
+  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    // Fields only the YAML-config, Bridge and NeMo formats write have no command-line spelling.
+    const cli = prop['x-cli'] !== false;
+    const flag = typeof prop['x-flag'] === 'string' ? (prop['x-flag'] as string) : `--${dest.replace(/_/g, '-')}`;
+    if (cli) primary.set(dest, flag);
+    const spellings = cli ? new Set([flag, ...strings(prop['x-flags'])]) : new Set(strings(prop['x-flags']));
+    for (const s of spellings) {
+      const negative = /^--(no|disable)-/.test(s) && !/^(no|disable)_/.test(dest);
+      const storeFalse = prop['x-action'] === 'store_false';
+      flags.set(s, { dest, negate: negative || storeFalse });
+    }
+    for (const path of strings(prop['x-bridge'])) bridge.set(path, dest);
+    for (const path of strings(prop['x-nemo'])) {
+      nemo.set(path, dest);
+      const parent = path.split('.').slice(0, -1).join('.');
+      if (!nemoPrefixes.has(parent)) nemoPrefixes.set(parent, new Set());
+      nemoPrefixes.get(parent)!.add(path.split('.').pop()!);
+    }
+  }
+  // Every field of each Bridge ConfigContainer section, Megatron argument or not.
+  const sections = (MEGATRON_SCHEMA as Record<string, unknown>)['x-bridge-sections'];
+  if (sections && typeof sections === 'object') {
+    for (const [section, keys] of Object.entries(sections as Record<string, unknown>)) bridgeSections.set(section, new Set(strings(keys)));
+  }
+  for (const path of bridge.keys()) {
+    const [section, ...rest] = path.split('.');
+    if (!bridgeSections.has(section)) bridgeSections.set(section, new Set());
+    bridgeSections.get(section)!.add(rest.join('.'));
+  }
+  const nemoModelKeys = strings((MEGATRON_SCHEMA as Record<string, unknown>)['x-nemo-model-keys']);
+  if (!nemoPrefixes.has('model')) nemoPrefixes.set('model', new Set());
+  for (const k of nemoModelKeys) nemoPrefixes.get('model')!.add(k);
+  cached = { flags, bridge, nemo, primary, bridgeSections, nemoPrefixes };
+  return cached;
+}
+
+/** The dest a flag spelling sets (accepts `--flag=value` keys). */
+export function flagTarget(flag: string): FlagTarget | undefined {
+  return megatronIndexes().flags.get(flag.replace(/=.*$/, ''));
+}
+
+/** The flag that sets `dest`, or undefined for fields with no command-line spelling. */
+export function primaryFlag(dest: string): string | undefined {
+  return megatronIndexes().primary.get(dest);
+}
+
+let current: string[] | undefined;
+/** The flag spellings worth suggesting for a typo: those of arguments neither removed nor deprecated. */
+export function allFlags(): string[] {
+  if (current) return current;
+  const props = MEGATRON_SCHEMA.properties ?? {};
+  current = [...megatronIndexes().flags].filter(([, t]) => !props[t.dest]['x-removed'] && !props[t.dest]['x-deprecated']).map(([f]) => f);
+  return current;
+}
+
+/** The flags completion offers: one per argument that has a command-line spelling and is still current. */
+export function flagKeys(): { key: string; schemaPath: string[] }[] {
+  const props = MEGATRON_SCHEMA.properties ?? {};
+  return [...megatronIndexes().primary].filter(([d]) => !props[d]['x-deprecated'] && !props[d]['x-removed']).map(([d, flag]) => ({ key: flag, schemaPath: [d] }));
+}

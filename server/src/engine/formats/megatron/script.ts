@@ -1,0 +1,155 @@
+/**
+ * Megatron-LM launch scripts (bash): the flags passed to `pretrain_*.py` through torchrun, srun,
+ * `python -m torch.distributed.run` or deepspeed — written directly, through bash arrays, variables
+ * and continuation lines. The world size comes from the launcher's own options (or the variables
+ * they use); a value the script takes from the environment stays unknown.
+ */
+import { megatron as validate } from '../../schema/generated/validators';
+import type { SchemaNav } from '../../schema/navigate';
+import type { EngineSettings } from '../../settings';
+import type { Launcher, LauncherKind, ShellDoc } from '../../syntax/shell';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { MapNode } from '../../syntax/tree';
+import type { Path } from '../../types';
+import { derived, type Field } from '../../plan/plan';
+import type { FormatSupport, ModelInput } from '../format';
+import { megatronPlan } from './args';
+import { argsFromView, flagSites, type EnvValue } from './common';
+import { argsInstance } from './instance';
+import { megatronWritePath, type MegatronModel } from './model';
+import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag } from './schema';
+
+const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
+
+function shell(doc: SourceDoc): ShellDoc | undefined {
+  return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
+}
+
+function where(doc: SourceDoc): string {
+  const entry = shell(doc)?.entrypoint?.path.split('/').pop();
+  return `among the arguments ${entry ? `\`${entry}\`` : 'Megatron-LM'} accepts`;
+}
+
+/** A launcher option as a positive integer, or why it is not known. */
+function launcherInt(l: Launcher | undefined, names: string[]): { value?: number; unknown?: string } | undefined {
+  for (const name of names) {
+    const a = l?.args.get(name);
+    if (!a) continue;
+    const v = typeof a.value === 'number' ? a.value : typeof a.value === 'string' && /^\d+$/.test(a.value) ? Number(a.value) : undefined;
+    return { value: v, unknown: v === undefined ? a.unknown ?? `\`${name}\` is not a number the script sets` : undefined };
+  }
+  return undefined;
+}
+
+/** `srun → torchrun` for a chain of launchers. */
+function launcherChain(l: Launcher): string {
+  const kinds: string[] = [];
+  for (let x: Launcher | undefined = l; x && kinds.length < 8; x = x.inner) if (x.kind !== 'python' || kinds.length === 0) kinds.push(x.kind);
+  return kinds.join(' → ');
+}
+
+const PER_NODE: Partial<Record<LauncherKind, string[]>> = {
+  srun: ['--ntasks-per-node'],
+  deepspeed: ['--num_gpus', '--num-gpus'],
+  torchrun: ['--nproc_per_node', '--nproc-per-node'],
+  'torch.distributed.run': ['--nproc_per_node', '--nproc-per-node'],
+  'torch.distributed.launch': ['--nproc_per_node', '--nproc-per-node'],
+};
+const NODES: Partial<Record<LauncherKind, string[]>> = {
+  srun: ['-N', '--nodes'],
+  deepspeed: ['--num_nodes', '--num-nodes'],
+  torchrun: ['--nnodes'],
+  'torch.distributed.run': ['--nnodes'],
+  'torch.distributed.launch': ['--nnodes'],
+};
+
+/**
+ * World size and nodes from the launchers: the innermost one that starts processes decides how many
+ * per node (`srun … torchrun --nproc_per_node 8` runs torchrun once per node, which starts 8), the
+ * node count comes from it or from an enclosing `srun -N`; `mpirun -np` gives the total.
+ */
+export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Field<number>; nodes?: Field<number>; note?: string } {
+  if (settings.worldSize) return { world: { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }, nodes: settings.nodes ? { value: settings.nodes, from: { kind: 'setting', note: '`nodes` setting' } } : undefined };
+  const chain: Launcher[] = [];
+  for (let l = s.launcher; l && chain.length < 8; l = l.inner) chain.push(l);
+  const spawners = chain.filter((l) => l.kind !== 'python');
+  const spawner = spawners[spawners.length - 1];
+  if (spawner?.kind === 'mpirun') {
+    const np = launcherInt(spawner, ['-np', '-n', '--np']);
+    if (np?.value !== undefined) return { world: derived(np.value, `world = ${np.value} processes (mpirun -np)`) };
+    if (np?.unknown) return { note: `the process count comes from outside the script (${np.unknown})` };
+  }
+  const kind = spawner?.kind;
+  const perNode = kind ? launcherInt(spawner, PER_NODE[kind] ?? []) : undefined;
+  let nodes: { value?: number; unknown?: string } | undefined;
+  let nodesFrom = kind;
+  for (const l of [...spawners].reverse()) {
+    nodes = launcherInt(l, NODES[l.kind] ?? []);
+    if (nodes) {
+      nodesFrom = l.kind;
+      break;
+    }
+  }
+  if (perNode?.value !== undefined) {
+    if (nodes && nodes.value === undefined) return { note: `the node count comes from outside the script (${nodes.unknown}), so the world size is unknown` };
+    const n = nodes?.value ?? 1;
+    const nodesField: Field<number> = nodes?.value !== undefined ? { value: n, from: { kind: 'derived', formula: `nodes from the ${nodesFrom} options` } } : { value: 1, from: { kind: 'default', note: `${kind} runs on one node unless told otherwise` } };
+    return { world: derived(perNode.value * n, `world = ${perNode.value} processes per node × ${n} node${n === 1 ? '' : 's'}, from the ${kind} options`), nodes: nodesField };
+  }
+  const ws = s.vars.get('WORLD_SIZE');
+  if (ws?.value && /^\d+$/.test(ws.value)) return { world: derived(Number(ws.value), `world = WORLD_SIZE ${ws.value}`) };
+  if (perNode?.unknown) return { note: `the processes per node come from outside the script (${perNode.unknown})` };
+  return {};
+}
+
+export const megatronArgsFormat: FormatSupport<MegatronModel> = {
+  id: 'megatron-args',
+  title: 'Megatron-LM launch script',
+  toolName: 'Megatron-LM',
+  syntaxes: ['shell'],
+  tool: 'megatron-core',
+  schema: { json: MEGATRON_SCHEMA, validate },
+  detect(doc: SourceDoc): number {
+    const s = shell(doc);
+    const root = s?.root;
+    if (!s || root?.kind !== 'map') return 0;
+    const known = root.entries.filter((e) => flagTarget(e.key)).length;
+    if (s.entrypoint && ENTRY.test(s.entrypoint.path) && known >= 1) return 50;
+    return known >= 3 ? 30 : 0;
+  },
+  instance(doc: SourceDoc, nav: SchemaNav) {
+    const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc));
+    return argsInstance(sites, unknown, nav, true);
+  },
+  schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
+    if (path.length !== 1) return undefined;
+    const t = flagTarget(String(path[0]));
+    return t ? [t.dest] : undefined;
+  },
+  keysAt(_doc: SourceDoc, path: Path) {
+    if (path.length !== 0) return undefined;
+    return flagKeys();
+  },
+  model({ doc, view, settings }: ModelInput): MegatronModel {
+    const s = shell(doc)!;
+    const { world, nodes, note } = scriptWorld(s, settings);
+    const env = new Map<string, EnvValue>();
+    for (const [name, v] of s.vars) env.set(name, { value: v.value, path: [], span: v.valueSpan.end > v.valueSpan.start ? v.valueSpan : v.nameSpan, nameSpan: v.nameSpan, unknown: v.unknown, exported: v.exported });
+    const args = argsFromView(view, {
+      runtime: `Megatron-LM${s.entrypoint ? ` (${s.entrypoint.path.split('/').pop()})` : ''}${s.launcher ? ` via ${launcherChain(s.launcher)}` : ''}`,
+      pathFor: (dest) => {
+        const flag = primaryFlag(dest);
+        return flag ? [flag] : undefined;
+      },
+      world,
+      nodes,
+      env,
+      notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
+    });
+    return { args };
+  },
+  writePath: megatronWritePath,
+  plan(model, settings) {
+    return megatronPlan(model.args, settings);
+  },
+};

@@ -1,0 +1,40 @@
+/**
+ * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together.
+ */
+import { argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp4') ? 'fp4' : undefined),
+    message: () => 'FP8 and FP4 training are exclusive: Megatron stops ("--fp4-format and --fp8-format cannot be used simultaneously"). Keep one of `--fp8-format` and `--fp4-format`.',
+  },
+  {
+    when: (m) => ((argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8') ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
+    message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
+  },
+  {
+    when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),
+    message: () => 'Keeping the first and last layers in BF16 does not work with the delayed-scaling FP8 recipe: Megatron stops ("Delayed scaling does not support first / last layer in BF16"). Use `--fp8-recipe tensorwise` (current scaling) or another recipe.',
+  },
+  {
+    when: (m) => (argOn(m, 'fp16') && argOn(m, 'bf16') ? 'fp16' : undefined),
+    message: () => '`--fp16` and `--bf16` are exclusive: Megatron stops at startup. Keep one (BF16 on Ampere and newer: no loss scaling needed).',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'fp8-config-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: 'Precision arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, BF16 edge layers with delayed scaling, FP16 with BF16).',
+    why: 'Megatron validates the precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

@@ -1,0 +1,53 @@
+/**
+ * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
+ */
+import { argNum, argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    message: () => 'PyTorch FSDP2 in Megatron does not support pipeline parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with pipeline parallelism"). Use `--use-megatron-fsdp`, or PP 1.',
+  },
+  {
+    when: (m, p) => (torchFsdp2(m) && (p?.ep.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    message: () => 'PyTorch FSDP2 in Megatron does not support expert parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with expert parallelism"). Use `--use-megatron-fsdp` for MoE models.',
+  },
+  {
+    when: (m) => (torchFsdp2(m) && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
+    message: () => 'FSDP2 already shards the optimizer state: Megatron stops ("--use-torch-fsdp2 is not supported with MCore\'s distributed optimizer"). Remove `--use-distributed-optimizer`.',
+    fix: (m) => unsetArg(m, 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
+  },
+  {
+    when: (m) => (torchFsdp2(m) && argOn(m, 'fp16') ? 'fp16' : undefined),
+    message: () => 'PyTorch FSDP2 in Megatron does not support FP16 yet: Megatron stops. Use `--bf16`.',
+  },
+  {
+    when: (m) => (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') === 2 && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
+    message: () => 'Megatron-FSDP version 2 shards the optimizer itself: Megatron stops ("--megatron-fsdp-version 2 is not compatible with --use-distributed-optimizer"). Remove `--use-distributed-optimizer`.',
+    fix: (m) => unsetArg(m, 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
+  },
+  {
+    when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
+    message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive ("use_megatron_fsdp and use_torch_fsdp2 are mutually exclusive"). Keep one.',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'fsdp-config-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron checks these at startup.",
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --use-distributed-optimizer: true\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n',
+    fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

@@ -1,0 +1,67 @@
+/**
+ * moe-config-invalid: expert-parallel and MoE-overlap arguments that Megatron rejects.
+ */
+import { argNum, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m, p) => ((p?.ep.value ?? 1) > 1 && argNum(m, 'num_moe_experts') === undefined ? 'expert_model_parallel_size' : undefined),
+    message: () => 'Expert parallelism without experts: Megatron stops ("num_experts must be non None to use expert model parallelism"). Set `--num-experts`, or drop `--expert-model-parallel-size`.',
+  },
+  {
+    when: (m, p) => {
+      const e = argNum(m, 'num_moe_experts');
+      return e !== undefined && (p?.ep.value ?? 1) > 1 && e % p!.ep.value !== 0 ? 'num_moe_experts' : undefined;
+    },
+    message: (m, p) => `${argNum(m, 'num_moe_experts')} experts do not split over EP ${p?.ep.value}: each EP rank needs the same number of experts, and Megatron stops ("Number of experts should be a multiple of expert model parallel_size"). Use an EP that divides ${argNum(m, 'num_moe_experts')}.`,
+  },
+  {
+    when: (m, p) => (overlap(m) && (p?.ep.value ?? 1) <= 1 ? 'overlap_moe_expert_parallel_comm' : undefined),
+    message: () => 'EP all-to-all overlap without expert parallelism: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with expert model parallelism"). Drop the flag or set `--expert-model-parallel-size`.',
+  },
+  {
+    when: (m, p) => (overlap(m) && (p?.pp.value ?? 1) > 1 && !p?.vpp ? 'overlap_moe_expert_parallel_comm' : undefined),
+    message: (_m, p) => `EP all-to-all overlap with PP ${p?.pp.value} needs virtual pipeline stages: Megatron stops ("virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1"). Add \`--num-virtual-stages-per-pipeline-rank\`, or drop the overlap.`,
+  },
+  {
+    when: (m) => {
+      const d = argValue(m, 'moe_token_dispatcher_type') ?? 'allgather';
+      return overlap(m) && d !== 'alltoall' && d !== 'flex' ? 'overlap_moe_expert_parallel_comm' : undefined;
+    },
+    message: (m) => `EP all-to-all overlap needs the \`alltoall\` or \`flex\` token dispatcher, and this run uses \`${String(argValue(m, 'moe_token_dispatcher_type') ?? 'allgather')}\`${argValue(m, 'moe_token_dispatcher_type') ? '' : ' (the default)'}: Megatron stops. Set \`--moe-token-dispatcher-type alltoall\`.`,
+    fix: (m) => setArg(m, 'moe_token_dispatcher_type', 'alltoall', 'Use --moe-token-dispatcher-type alltoall'),
+  },
+  {
+    when: (m) => (overlap(m) && argValue(m, 'recompute_granularity') === 'full' ? 'recompute_granularity' : undefined),
+    message: () => 'EP all-to-all overlap does not work with full recomputation: Megatron stops ("disable full recomputation when enabling overlap_moe_expert_parallel_comm"). Use selective recomputation or none.',
+  },
+  {
+    when: (m) => (overlap(m) && !argOn(m, 'bf16') && !argOn(m, 'fp16') ? 'overlap_moe_expert_parallel_comm' : undefined),
+    message: () => 'EP all-to-all overlap needs a 16-bit model: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with bf16 or fp16 model"). Add `--bf16`.',
+    fix: (m) => setArg(m, 'bf16', true, 'Add --bf16'),
+  },
+  {
+    when: (m) => (argOn(m, 'delay_wgrad_compute') && !overlap(m) ? 'delay_wgrad_compute' : undefined),
+    message: () => 'Delayed weight-gradient compute only exists to feed EP all-to-all overlap: Megatron stops ("overlap_moe_expert_parallel_comm must be enabled when enabling delay_wgrad_compute"). Add `--overlap-moe-expert-parallel-comm` or drop `--delay-wgrad-compute`.',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'moe-config-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: 'Expert-parallel and MoE communication-overlap arguments that Megatron rejects.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
+    fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

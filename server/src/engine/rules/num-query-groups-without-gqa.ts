@@ -1,0 +1,29 @@
+/**
+ * num-query-groups-without-gqa: `--num-query-groups` without `--group-query-attention`.
+ */
+import { argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { defineRule } from './rule';
+
+export default defineRule<MegatronModel>({
+  id: 'num-query-groups-without-gqa',
+  severity: 'warning',
+  formats: MLM_FLAG_FORMATS,
+  docs: {
+    summary: '`--num-query-groups` is set but `--group-query-attention` is not.',
+    why: 'Megatron-LM only reads `--num-query-groups` when `--group-query-attention` is on; otherwise it builds plain multi-head attention with one key/value head per query head. The model then has more parameters and a larger KV cache than intended, and a checkpoint converted from a GQA model (Llama, Mistral, Qwen) will not load.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --hidden-size: 4096\n  --num-attention-heads: 32\n  --num-query-groups: 8\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --hidden-size: 4096\n  --num-attention-heads: 32\n  --group-query-attention: true\n  --num-query-groups: 8\n',
+    fix: 'Adds `--group-query-attention`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const groups = m.args.get('num_query_groups');
+    if (!groups || argOn(m, 'group_query_attention')) return;
+    const path = m.args.pathFor('group_query_attention');
+    ctx.report({
+      at: groups.path,
+      message: `\`${String(groups.path[groups.path.length - 1])}\` (${String(groups.value)}) is ignored without \`--group-query-attention\`: Megatron-LM builds multi-head attention with a key/value head per query head, so the model and its KV cache are larger than intended and GQA checkpoints will not load. Add \`--group-query-attention\`.`,
+      fixes: path ? [{ title: 'Add --group-query-attention', edits: [{ op: 'set', path, value: true }], preferred: true }] : [],
+    });
+  },
+});

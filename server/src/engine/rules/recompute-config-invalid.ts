@@ -1,0 +1,52 @@
+/**
+ * recompute-config-invalid: activation-recompute arguments that Megatron rejects together.
+ */
+import { argNum, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') === undefined ? 'recompute_granularity' : undefined),
+    message: () => 'Full recomputation needs `--recompute-method uniform|block`: Megatron stops ("recompute_method must be \\"block\\" or \\"uniform\\""). `uniform` checkpoints every group of `--recompute-num-layers` layers; `block` recomputes only the first `--recompute-num-layers` layers of each stage.',
+    fix: (m) => setArg(m, 'recompute_method', 'uniform', 'Add --recompute-method uniform'),
+  },
+  {
+    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') !== undefined && argNum(m, 'recompute_num_layers') === undefined ? 'recompute_granularity' : undefined),
+    message: () => 'Full recomputation needs `--recompute-num-layers` (between 1 and the layers per pipeline stage): Megatron stops otherwise. With `uniform`, 1 recomputes every layer and saves the most memory.',
+    fix: (m) => setArg(m, 'recompute_num_layers', 1, 'Add --recompute-num-layers 1'),
+  },
+  {
+    when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argValue(m, 'recompute_method') !== undefined ? 'recompute_method' : undefined),
+    message: () => 'Selective recomputation (attention core only) has no recompute method: Megatron stops ("recompute method is not yet supported for selective recomputing granularity"). Remove `--recompute-method`, or use `--recompute-granularity full`.',
+  },
+  {
+    when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
+    message: () => 'Selective recomputation takes no layer count: Megatron stops ("recompute_num_layers must be None"). Remove `--recompute-num-layers`, or use `--recompute-granularity full`.',
+  },
+  {
+    when: (m, p) => {
+      const n = argNum(m, 'recompute_num_layers');
+      const layers = argNum(m, 'num_layers');
+      const pp = p?.pp.value ?? 1;
+      return argValue(m, 'recompute_granularity') === 'full' && n !== undefined && layers !== undefined && n > Math.floor(layers / pp) ? 'recompute_num_layers' : undefined;
+    },
+    message: (m, p) => `\`--recompute-num-layers ${argNum(m, 'recompute_num_layers')}\` is more than the ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))} layers each pipeline stage holds: Megatron stops ("recompute_num_layers must be between 1 and num_layers_per_pipeline_rank"). Use a value between 1 and ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))}.`,
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'recompute-config-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: 'Activation-recompute arguments that Megatron rejects together.',
+    why: 'Full recomputation needs a method and a layer count; selective recomputation takes neither, and the layer count cannot exceed the layers of a pipeline stage. Megatron checks these when it builds the transformer config, after the job has started.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
+    fix: 'Adds the missing method or layer count.',
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});
