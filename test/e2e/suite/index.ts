@@ -32,6 +32,12 @@ const LAYOUT_HOVER_EXPECT = [/DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/, /Memory
 const TP_CODE = 'tp-exceeds-nvlink-domain';
 const TP_FIX_TITLE = /^Set TP to 8\b/;
 const TP_FIXED_LINE = /^\s*megatron_lm_tp_degree:\s*8\s*$/;
+const SCRIPT_FILE = 'megatron/pretrain-llama3-8b.sh';
+const SCRIPT_TYPO = '--overlap-grad-reduse';
+const SCRIPT_TYPO_FIX = 'Rename to `--overlap-grad-reduce`';
+const SCRIPT_SP_CODE = 'tp-without-sequence-parallel';
+const SCRIPT_HOVER_FLAG = '--tensor-model-parallel-size';
+const SCRIPT_HOVER_EXPECT = [/Tensor parallelism/, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
 const WAIT_MS = 20_000; // how long to poll for the language server's answers
 const POLL_MS = 100;
 const TEST_TIMEOUT_MS = 60_000;
@@ -253,6 +259,53 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
       await waitFor(`${TP_CODE} to disappear after "${fix.title}"`, () => (ours(doc.uri, TP_CODE).length === 0 ? true : undefined), () => showDiagnostics(doc.uri));
       const line = diag.range.start.line;
       if (!TP_FIXED_LINE.test(doc.lineAt(line).text)) fail(`after "${fix.title}" line ${line + 1} reads ${JSON.stringify(doc.lineAt(line).text)}`);
+      await doc.save();
+    });
+
+    test('diagnostics: a Megatron launch script gets unknown-key on its misspelled flag and the layout warning on $TP', async () => {
+      const doc = await open(SCRIPT_FILE);
+      const typoLine = lineIndex(doc, new RegExp(`^\\s*${SCRIPT_TYPO}\\s*$`));
+      const typo = await waitFor(`unknown-key on ${SCRIPT_TYPO}`, () => ours(doc.uri, UNKNOWN_KEY_CODE).find((d) => d.range.start.line === typoLine), () => showDiagnostics(doc.uri));
+      if (doc.getText(typo.range) !== SCRIPT_TYPO) fail(`unknown-key covers ${JSON.stringify(doc.getText(typo.range))}`);
+      if (typo.severity !== vscode.DiagnosticSeverity.Error) fail(`unknown-key on a flag should be an error, is ${typo.severity}`);
+      const tpLine = lineIndex(doc, /^\s*--tensor-model-parallel-size \$TP\s*$/);
+      const sp = await waitFor(`${SCRIPT_SP_CODE} on $TP`, () => ours(doc.uri, SCRIPT_SP_CODE).find((d) => d.range.start.line === tpLine), () => showDiagnostics(doc.uri));
+      if (doc.getText(sp.range) !== '$TP') fail(`${SCRIPT_SP_CODE} covers ${JSON.stringify(doc.getText(sp.range))}`);
+    });
+
+    test('hover: a flag in a launch script explains it and shows the derived layout', async () => {
+      const doc = await open(SCRIPT_FILE);
+      const line = lineIndex(doc, new RegExp(`^\\s*${SCRIPT_HOVER_FLAG}\\b`));
+      const position = new vscode.Position(line, doc.lineAt(line).text.indexOf(SCRIPT_HOVER_FLAG) + 5);
+      let last = '';
+      await waitFor(
+        `a hover at ${SCRIPT_HOVER_FLAG} with its help and the layout`,
+        async () => {
+          const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
+          last = hoverText(hovers);
+          return SCRIPT_HOVER_EXPECT.every((re) => re.test(last)) ? true : undefined;
+        },
+        () => (last ? `last hover: ${JSON.stringify(last.slice(0, 800))}` : 'no hover was returned'),
+      );
+    });
+
+    test('quick fix: renaming the misspelled flag in the bash array clears unknown-key', async () => {
+      const doc = await open(SCRIPT_FILE);
+      const line = lineIndex(doc, new RegExp(`^\\s*${SCRIPT_TYPO}\\s*$`));
+      const diag = await waitFor(`unknown-key on ${SCRIPT_TYPO}`, () => ours(doc.uri, UNKNOWN_KEY_CODE).find((d) => d.range.start.line === line), () => showDiagnostics(doc.uri));
+      let offered: string[] = [];
+      const fix = await waitFor(
+        `a quick fix titled ${SCRIPT_TYPO_FIX}`,
+        async () => {
+          const all = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value, 50)) ?? [];
+          offered = all.map((a) => a.title);
+          return all.filter(isCodeAction).find((a) => a.title === SCRIPT_TYPO_FIX && a.edit);
+        },
+        () => `offered: ${offered.join(' | ') || 'nothing'}`,
+      );
+      if (!(await vscode.workspace.applyEdit(fix.edit!))) fail(`workspace.applyEdit refused "${fix.title}"`);
+      await waitFor(`unknown-key to disappear from line ${line + 1}`, () => (ours(doc.uri, UNKNOWN_KEY_CODE).some((d) => d.range.start.line === line) ? undefined : true), () => showDiagnostics(doc.uri));
+      if (doc.lineAt(line).text !== '    --overlap-grad-reduce') fail(`after "${fix.title}" line ${line + 1} reads ${JSON.stringify(doc.lineAt(line).text)}`);
       await doc.save();
     });
 
