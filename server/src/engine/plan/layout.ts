@@ -114,6 +114,23 @@ export function knobEdit(p: Plan, knob: keyof Plan['knobs'], value: unknown): { 
   return path ? { op: 'set', path, value } : undefined;
 }
 
+/**
+ * How this file spells a knob, for messages: the flag (`--tp-comm-overlap`) in scripts and
+ * `MODEL_ARGS`, the key path (`comm_overlap.tp_comm_overlap`, `model.ub_tp_comm_overlap`) elsewhere.
+ */
+export function knobName(p: Plan, knob: keyof Plan['knobs'], flag: string): string {
+  const path = p.knobs[knob];
+  if (!path || !path.length) return flag;
+  const last = String(path[path.length - 1]);
+  return last.startsWith('-') ? last : path.filter((s) => typeof s === 'string' && s !== 'MODEL_ARGS').join('.');
+}
+
+/** "Add --x" for a flag, "Set x: true" for a key. */
+export function turnOnTitle(p: Plan, knob: keyof Plan['knobs'], flag: string): string {
+  const name = knobName(p, knob, flag);
+  return name.startsWith('-') ? `Add ${name}` : `Set ${name}: true`;
+}
+
 /** Where to report a finding about a Plan field: where it is written, else where its knob is, else the top. */
 export function fieldPath(p: Plan, field: { from: { kind: string; path?: readonly (string | number)[] } } | undefined, knob?: keyof Plan['knobs']): readonly (string | number)[] {
   if (field?.from.kind === 'written' && field.from.path) return field.from.path;

@@ -1,7 +1,7 @@
 /**
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
-import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -19,15 +19,17 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
-    const fixes = e ? [{ title: 'Add --overlap-grad-reduce', edits: [e], preferred: true }] : [];
+    const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
+    const fixes = e ? [{ title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], preferred: true }] : [];
     // The full set in one go: shard the optimizer over DP and overlap both of its collectives.
     const all = [knobEdit(p, 'distributedOptimizer', true), e, knobEdit(p, 'overlapParamGather', true)];
     if (e && !p.distributedOptimizer?.value && allKnown(p.distributedOptimizer) && all.every((x) => x)) {
-      fixes.push({ title: 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather', edits: all.map((x) => x!), preferred: false });
+      const flags = gr.startsWith('-');
+      fixes.push({ title: flags ? 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather' : `Turn on ${knobName(p, 'distributedOptimizer', '--use-distributed-optimizer')}, ${gr} and ${knobName(p, 'overlapParamGather', '--overlap-param-gather')}`, edits: all.map((x) => x!), preferred: false });
     }
     ctx.report({
       at: fieldPath(p, p.overlap.gradReduce, 'overlapGradReduce'),
-      message: `DP ${p.dp!.value} without overlapped gradient reduction: each step waits for the whole gradient ${p.distributedOptimizer?.value ? 'reduce-scatter' : 'all-reduce'} after the backward pass. Add \`--overlap-grad-reduce\` to reduce buckets while the backward pass runs.`,
+      message: `DP ${p.dp!.value} without overlapped gradient reduction: each step waits for the whole gradient ${p.distributedOptimizer?.value ? 'reduce-scatter' : 'all-reduce'} after the backward pass. Turn on \`${gr}\` to reduce buckets while the backward pass runs.`,
       fixes,
     });
   },

@@ -1,7 +1,7 @@
 /**
  * missing-overlap-param-gather: the distributed optimizer's parameter all-gather not overlapped.
  */
-import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule } from './rule';
 
@@ -26,10 +26,12 @@ export default defineRule({
       const grad = knobEdit(p, 'overlapGradReduce', true);
       if (grad) edits.push(grad);
     }
+    const pg = knobName(p, 'overlapParamGather', '--overlap-param-gather');
+    const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
     ctx.report({
       at: fieldPath(p, p.distributedOptimizer, 'distributedOptimizer'),
-      message: `The distributed optimizer with DP ${p.dp!.value} gathers the updated parameters before each forward pass, and the forward pass waits for it. Add \`--overlap-param-gather\`${p.overlap.gradReduce?.value ? '' : ' with `--overlap-grad-reduce`'} to gather each bucket just ahead of its layers.`,
-      fixes: edits.length ? [{ title: `Add --overlap-param-gather${edits.length > 1 ? ' and --overlap-grad-reduce' : ''}`, edits, preferred: true }] : [],
+      message: `The distributed optimizer with DP ${p.dp!.value} gathers the updated parameters before each forward pass, and the forward pass waits for it. Turn on \`${pg}\`${p.overlap.gradReduce?.value ? '' : ` with \`${gr}\``} to gather each bucket just ahead of its layers.`,
+      fixes: edits.length ? [{ title: `${turnOnTitle(p, 'overlapParamGather', '--overlap-param-gather')}${edits.length > 1 ? ` and ${gr}` : ''}`, edits, preferred: true }] : [],
     });
   },
 });

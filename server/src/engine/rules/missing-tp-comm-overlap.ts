@@ -1,7 +1,7 @@
 /**
  * missing-tp-comm-overlap: TP with sequence parallelism whose communication is not overlapped with GEMMs.
  */
-import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -19,11 +19,12 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value || !allKnown(p.overlap.tpComm)) return;
     const e = knobEdit(p, 'tpCommOverlap', true);
+    const name = knobName(p, 'tpCommOverlap', '--tp-comm-overlap');
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      message: `TP ${p.tp.value} with sequence parallelism all-gathers and reduce-scatters activations around every layer's GEMMs, and without \`--tp-comm-overlap\` the GEMMs wait for them. Add \`--tp-comm-overlap\` (Transformer Engine) to hide that communication behind the GEMMs.`,
-      fixes: e ? [{ title: 'Add --tp-comm-overlap', edits: [e], preferred: true }] : [],
+      message: `TP ${p.tp.value} with sequence parallelism all-gathers and reduce-scatters activations around every layer's GEMMs, and without TP communication overlap the GEMMs wait for them. Turn on \`${name}\` (Transformer Engine) to hide that communication behind the GEMMs.`,
+      fixes: e ? [{ title: turnOnTitle(p, 'tpCommOverlap', '--tp-comm-overlap'), edits: [e], preferred: true }] : [],
     });
   },
 });

@@ -2,7 +2,7 @@
  * overlap-param-gather-requires-distributed-optimizer: parameter all-gather overlap without a
  * sharded optimizer to gather from.
  */
-import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -20,10 +20,11 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp' || !allKnown(p.distributedOptimizer)) return;
     const e = knobEdit(p, 'distributedOptimizer', true);
+    const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
-      message: 'Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Add `--use-distributed-optimizer` (it also shards the optimizer state over DP, saving memory), or drop the flag.',
-      fixes: e ? [{ title: 'Add --use-distributed-optimizer', edits: [e], preferred: true }] : [],
+      message: `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Turn on \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
+      fixes: e ? [{ title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], preferred: true }] : [],
     });
   },
 });

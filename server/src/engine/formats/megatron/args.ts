@@ -39,6 +39,8 @@ export interface MegatronArgs {
    * Bridge recipe): such fields are marked unknown, and rules that depend on them stay silent.
    */
   defaultsUnknown?: string;
+  /** The same for single arguments whose default the runtime sets its own way (dest → why). */
+  unknownDefaults?: Record<string, string>;
   /** Things about this file the layout view should say (e.g. why the world size is unknown). */
   notes?: string[];
   /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
@@ -88,7 +90,9 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     const a = args.get(dest);
     if (a?.unknown) return { value: dflt, from: { kind: 'unknown', note: a.unknown } };
     const v = flag(a);
-    return v !== undefined ? written(v, a!.path) : fallback(dflt, note);
+    if (v !== undefined) return written(v, a!.path);
+    const elsewhere = args.unknownDefaults?.[dest];
+    return elsewhere ? { value: dflt, from: { kind: 'unknown', note: elsewhere } } : fallback(dflt, note);
   };
   const tp = num('tensor_model_parallel_size', 1, 'Megatron uses TP 1');
   const pp = num('pipeline_model_parallel_size', 1, 'Megatron uses PP 1');

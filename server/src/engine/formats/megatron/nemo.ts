@@ -183,6 +183,9 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       nodes,
     });
     args.precision = precisionOf(doc);
+    // NeMo's optimizer wrapper, not Megatron's argument defaults, decides the DP overlaps when unset.
+    const byOptimizer = 'not written: NeMo\'s optimizer settings decide (`model.optim.overlap_grad_sync` / `overlap_param_sync`), with defaults that depend on the optimizer';
+    args.unknownDefaults = { overlap_grad_reduce: byOptimizer, overlap_param_gather: byOptimizer };
     // NeMo's optimizer name decides the distributed optimizer.
     const optimPath = flat ? undefined : [...b, 'model', 'optim', 'name'];
     const optim = optimPath ? doc.value(optimPath) : undefined;
