@@ -1,0 +1,122 @@
+/**
+ * The Megatron formats in the editor features: detection, hover (help, layout, effective values),
+ * completion of flags and values, and the Plan each format reads.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze, complete, hover } from '../../server/src/engine';
+
+const at = (text: string, marker: string, delta = 0) => {
+  const i = text.indexOf(marker);
+  assert.ok(i >= 0, `marker ${marker} not in the text`);
+  return i + delta;
+};
+const formatOf = (path: string, text: string) => analyze({ path, text }).docs[0]?.format?.id;
+
+const SCRIPT = `#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+GPUS_PER_NODE=8
+NNODES=2
+TP=4
+ARGS=(
+    --tensor-model-parallel-size $TP
+    --pipeline-model-parallel-size 2
+    --sequence-parallel
+)
+torchrun --nproc_per_node $GPUS_PER_NODE --nnodes $NNODES pretrain_gpt.py \\
+    "\${ARGS[@]}" \\
+    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\
+    --bf16
+`;
+
+test('detection: launch scripts by entry point or flags; other shell scripts are none of our business', () => {
+  assert.equal(formatOf('train.sh', SCRIPT), 'megatron-args');
+  assert.equal(formatOf('run.sh', 'python my_trainer.py --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers 4\n'), 'megatron-args');
+  const other = '#!/bin/bash\nset -e\nfor f in *.txt; do echo "$f"; done\npython tools/convert.py --input a --output b\n';
+  const a = analyze({ path: 'tools.sh', text: other });
+  assert.equal(a.docs[0]?.format, undefined);
+  assert.deepEqual(a.findings, []);
+  // MODEL_ARGS flags, --yaml-cfg sections, Bridge sections, NeMo trainer + model.
+  assert.equal(formatOf('model_config.yaml', 'MODEL_ARGS:\n  --num-layers: 2\n  --hidden-size: 64\n'), 'megatron-yaml');
+  assert.equal(formatOf('gpt.yaml', 'language_model:\n  num_layers: 2\nmodel_parallel:\n  tensor_model_parallel_size: 1\n'), 'megatron-yaml');
+  assert.equal(formatOf('override.yaml', 'model:\n  tensor_model_parallel_size: 2\ntrain:\n  global_batch_size: 32\n'), 'megatron-bridge');
+  assert.equal(formatOf('gpt.yaml', 'trainer:\n  devices: 8\nmodel:\n  tensor_model_parallel_size: 2\n'), 'nemo');
+});
+
+test('the Plan of a launch script: world from the launcher, degrees through variables and arrays', () => {
+  const p = analyze({ path: 'train.sh', text: SCRIPT }).docs[0].plan!;
+  assert.equal(p.world?.value, 16);
+  assert.equal(p.nodes.value, 2);
+  assert.equal(p.tp.value, 4);
+  assert.equal(p.pp.value, 2);
+  assert.equal(p.dp?.value, 2);
+  assert.equal(p.sp.value, true);
+  assert.equal(p.model?.value.layers, 32);
+  // Where TP is written: the flag, whose value is `$TP`; the fix edits `TP=4`.
+  assert.equal(p.tp.from.kind, 'written');
+});
+
+test('a value from the environment is unknown, not guessed: no layout arithmetic on it', () => {
+  const text = 'torchrun --nproc_per_node 8 --nnodes $SLURM_NNODES pretrain_gpt.py --tensor-model-parallel-size 16 --sequence-parallel --tp-comm-overlap\n';
+  const a = analyze({ path: 'train.sh', text });
+  const p = a.docs[0].plan!;
+  assert.equal(p.world, undefined);
+  assert.ok(p.notes.some((n) => /SLURM_NNODES/.test(n)), p.notes.join(' | '));
+  assert.ok(!a.findings.some((f) => f.code === 'world-size-mismatch'));
+  // TP 16 is known, and wider than the NVLink domain of 8 whatever the world.
+  assert.ok(a.findings.some((f) => f.code === 'tp-exceeds-nvlink-domain'));
+});
+
+test('hover on a script flag: its help, and for a degree the derived layout', () => {
+  const a = analyze({ path: 'train.sh', text: SCRIPT });
+  const h = hover(a, at(SCRIPT, '--tensor-model-parallel-size', 4))!;
+  assert.match(h.markdown, /\*\*--tensor-model-parallel-size\*\* · argument `tensor_model_parallel_size`/);
+  assert.match(h.markdown, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/);
+  assert.match(h.markdown, /Megatron Bridge: `model\.tensor_model_parallel_size`/);
+  assert.equal(SCRIPT.slice(h.span.start, h.span.end), '--tensor-model-parallel-size');
+  const bf16 = hover(a, at(SCRIPT, '--bf16', 3))!;
+  assert.match(bf16.markdown, /\*\*--bf16\*\*/);
+});
+
+test('hover shows what Megatron really runs when it changes a value silently', () => {
+  const sp = '# shardwise: world_size=8\nMODEL_ARGS:\n  --tensor-model-parallel-size: 1\n  --sequence-parallel: true\n';
+  const h = hover(analyze({ path: 'model_config.yaml', text: sp }), at(sp, '--sequence-parallel', 3))!;
+  assert.match(h.markdown, /sequence parallel: on as written, \*\*off in effect\*\*: Megatron turns sequence parallelism off/);
+  const bridge = '# shardwise: world_size=8\nmodel:\n  tensor_model_parallel_size: 4\n  sequence_parallel: false\ncomm_overlap:\n  tp_comm_overlap: true\n';
+  const b = hover(analyze({ path: 'o.yaml', text: bridge }), at(bridge, 'tp_comm_overlap', 3))!;
+  assert.match(b.markdown, /TP communication overlap: on as written, \*\*off in effect\*\*: Megatron Bridge turns/);
+});
+
+test('hover on Bridge and NeMo keys explains the Megatron argument they set', () => {
+  const bridge = 'model:\n  tensor_model_parallel_size: 2\nddp:\n  overlap_grad_reduce: true\ntrain:\n  global_batch_size: 32\n';
+  const b = hover(analyze({ path: 'o.yaml', text: bridge }), at(bridge, 'overlap_grad_reduce', 2))!;
+  assert.match(b.markdown, /\*\*overlap_grad_reduce\*\* · in `ddp`/);
+  assert.match(b.markdown, /`--overlap-grad-reduce` · default `false`/);
+  const nemo = 'trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 2\n  encoder_seq_length: 4096\n  optim:\n    name: distributed_fused_adam\n    overlap_grad_sync: true\n';
+  const a = analyze({ path: 'gpt.yaml', text: nemo });
+  assert.match(hover(a, at(nemo, 'encoder_seq_length', 2))!.markdown, /`--seq-length`/);
+  assert.match(hover(a, at(nemo, 'overlap_grad_sync', 2))!.markdown, /`--overlap-grad-reduce`/);
+  assert.equal(a.docs[0].plan!.seqLength?.value, 4096);
+  assert.equal(a.docs[0].plan!.overlap.gradReduce?.value, true);
+});
+
+test('completion of flags in a script: bare switches, valued flags as snippets, written ones left out', () => {
+  const text = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --seq\n';
+  const items = complete(analyze({ path: 'train.sh', text }), text.length - 1);
+  const byLabel = new Map(items.map((i) => [i.label, i]));
+  assert.equal(byLabel.get('--sequence-parallel')?.insertText, '--sequence-parallel');
+  assert.equal(byLabel.get('--seq-length')?.insertText, '--seq-length $0');
+  assert.ok(!byLabel.has('--tensor-model-parallel-size'), 'a flag already passed is not offered again');
+  // Removed flags are not offered.
+  assert.ok(!byLabel.has('--no-async-tensor-model-parallel-allreduce'));
+});
+
+test('completion of a flag value offers its choices; in MODEL_ARGS, flags are the keys', () => {
+  const text = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --recompute-granularity \n';
+  const values = complete(analyze({ path: 'train.sh', text }), text.length - 1).map((i) => i.label);
+  assert.deepEqual(values.sort(), ['full', 'selective']);
+  const yaml = 'MODEL_ARGS:\n  --num-layers: 2\n  \n';
+  const keys = complete(analyze({ path: 'model_config.yaml', text: yaml }), yaml.length - 1).map((i) => i.label);
+  assert.ok(keys.includes('--hidden-size'), keys.slice(0, 10).join(', '));
+  assert.ok(!keys.includes('--num-layers'));
+});
