@@ -120,3 +120,25 @@ test('completion of a flag value offers its choices; in MODEL_ARGS, flags are th
   assert.ok(keys.includes('--hidden-size'), keys.slice(0, 10).join(', '));
   assert.ok(!keys.includes('--num-layers'));
 });
+
+test('flag values are converted as argparse converts them: a data blend stays text, sizes become numbers', () => {
+  const text = `#!/bin/bash
+BLEND=(
+    0.3 /data/web_text_document
+    0.7 /data/code_text_document
+)
+torchrun --nproc_per_node 8 pretrain_gpt.py \\
+    --data-path \${BLEND[@]} \\
+    --hierarchical-context-parallel-sizes 2 4 \\
+    --recompute-granularity selective --recompute-modules core_attn mlp \\
+    --split 990,8,2 \\
+    --tensor-model-parallel-size two
+`;
+  const a = analyze({ path: 'train.sh', text });
+  const invalid = a.findings.filter((f) => f.code === 'invalid-value');
+  assert.deepEqual(invalid.map((f) => text.slice(f.span.start, f.span.end)), ['two'], invalid.map((f) => f.message).join('\n'));
+  const yaml = 'MODEL_ARGS:\n  --data-path: 0.3 /data/a 0.7 /data/b\n  --seq-length: 4096\n  --recompute-modules: core_attn mlpp\n';
+  const y = analyze({ path: 'model_config.yaml', text: yaml }).findings.filter((f) => f.code === 'invalid-value');
+  assert.equal(y.length, 1, y.map((f) => f.message).join('\n'));
+  assert.match(y[0].message, /mlpp/);
+});

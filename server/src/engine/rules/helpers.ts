@@ -11,11 +11,13 @@ export { code };
 
 /** `key` for a top-level path, `section.key` for a nested one, `key[2]` for an item, `--flag` for a flag. */
 export function pathLabel(path: Path): string {
-  // A command-line flag (a script's argument, a MODEL_ARGS key) is named by itself.
-  const last = path[path.length - 1];
-  if (typeof last === 'string' && last.startsWith('-')) return '`' + last + '`';
+  // A command-line flag (a script's argument, a MODEL_ARGS key) is named from the flag on.
+  let from = 0;
+  path.forEach((seg, i) => {
+    if (typeof seg === 'string' && seg.startsWith('-')) from = i;
+  });
   let out = '';
-  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
+  for (const seg of path.slice(from)) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
   return '`' + out + '`';
 }
 

@@ -20,12 +20,17 @@ export default defineRule({
     if (!ctx.nav) return;
     for (const issue of ctx.issues) {
       if (issue.kind !== 'invalid-value') continue;
-      const node = ctx.doc.node(issue.path);
-      if (!node || yamlTrap(ctx, issue)) continue;
-      const written = node.kind === 'scalar' ? node.value : issue.value;
+      let node = ctx.doc.node(issue.path);
+      // One word of a flag value written as one string (`--recompute-modules: core_attn mlpp`): the
+      // word has no node of its own, so the report goes on the whole value and names the word.
+      const word = !node && typeof issue.path[issue.path.length - 1] === 'number' ? ctx.doc.node(issue.path.slice(0, -1)) : undefined;
+      if (word?.kind === 'scalar') node = word;
+      else if (!node || yamlTrap(ctx, issue)) continue;
+      const at = word ? issue.path.slice(0, -1) : issue.path;
+      const written = node.kind === 'scalar' && !word ? node.value : issue.value;
       if (deprecatedValue(issue.schema, issue.value, written)) continue;
       const expected = ctx.nav.describe(issue.schema);
-      const shown = node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = ctx.nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -33,7 +38,7 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          near.forEach((v, i) => fixes.push({ title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], preferred: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], preferred: i === 0 && near.length === 1 }));
         }
       }
       if (Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
@@ -43,7 +48,7 @@ export default defineRule({
       }
       const effect = `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}.`;
       ctx.report({
-        at: issue.path,
+        at,
         on: 'value',
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${advice}`,
         fixes,

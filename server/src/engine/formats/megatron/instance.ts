@@ -39,16 +39,26 @@ function hasType(schemaType: unknown, t: string): boolean {
  * and `--lr: 1e-5` in a MODEL_ARGS map (a string to YAML) are both the number argparse converts;
  * a boolean flag passed bare (or as `true`) is set, a negative spelling sets false.
  */
-function flagValue(node: Node, negate: boolean, schemaType: unknown, asText: boolean): unknown {
+function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?: { type?: unknown } } | undefined, asText: boolean): unknown {
+  const schemaType = schema?.type;
   const v = toValue(node);
   if (hasType(schemaType, 'boolean') && (typeof v === 'boolean' || v === null)) return negate ? !(v ?? true) : (v ?? true);
-  if (asText && typeof v === 'string') {
-    if ((hasType(schemaType, 'integer') || hasType(schemaType, 'number')) && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v.trim())) return Number(v);
-    if (hasType(schemaType, 'array')) return v.split(/\s+/).filter(Boolean).map((x) => (/^[-+]?\d+(\.\d+)?$/.test(x) ? Number(x) : x));
+  if (!asText) return v;
+  // argparse converts each word with the argument's type: numbers where it takes numbers, text otherwise.
+  const numeric = (t: unknown) => hasType(t, 'integer') || hasType(t, 'number');
+  const word = (x: unknown, t: unknown): unknown => {
+    if (typeof x === 'string' && numeric(t) && NUMBER.test(x.trim())) return Number(x);
+    if (typeof x === 'number' && !numeric(t) && hasType(t, 'string')) return String(x);
+    return x;
+  };
+  if (hasType(schemaType, 'array')) {
+    const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s+/).filter(Boolean) : typeof v === 'number' ? [v] : undefined;
+    if (items) return items.map((x) => word(x, schema?.items?.type));
   }
-  if (asText && typeof v === 'number' && hasType(schemaType, 'array')) return [v];
-  return v;
+  return word(v, schemaType);
 }
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /** An OmegaConf interpolation (`${...}`): resolved when the run starts, so never checked here. */
 function interpolated(node: Node): boolean {
@@ -73,7 +83,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
       unknownValues.set(site.dest, { path: site.path, why });
       continue;
     }
-    const v = flagValue(site.node, site.negate, prop?.type, flags);
+    const v = flagValue(site.node, site.negate, prop as { type?: unknown; items?: { type?: unknown } } | undefined, flags);
     if (site.node.kind === 'scalar' && site.node.value === null && prop?.type !== 'boolean') continue;
     const earlier = seen.get(site.dest);
     // Repeating a flag is a mistake on a command line; Bridge and NeMo paths that share a dest are
