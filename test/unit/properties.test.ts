@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyze, applyEdits, codeActions, complete, hover, type FileAnalysis } from '../../server/src/engine';
+import { editDistance } from '../../server/src/engine/suggest';
 
 function assertSane(a: FileAnalysis): void {
   const n = a.text.length;
@@ -155,4 +156,29 @@ test('hostile inputs end with a clear finding, not a crash or a hang', { timeout
   }
   const huge = analyze({ path: 'x.yaml', text: 'a: b\n'.repeat(2_000_000) });
   assert.match(huge.findings[0].message, /not analysed/);
+});
+
+test('editDistance (rolling rows, early exit) equals the textbook optimal-string-alignment table', () => {
+  const table = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  };
+  const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_'), maxLength: 10 });
+  fc.assert(
+    fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, max) => {
+      const exact = table(a, b);
+      assert.equal(editDistance(a, b), exact);
+      // With a bound: exact when within it, anything above it otherwise.
+      const bounded = editDistance(a, b, max);
+      if (exact <= max) assert.equal(bounded, exact);
+      else assert.ok(bounded > max);
+    }),
+    { numRuns: 2000 },
+  );
 });

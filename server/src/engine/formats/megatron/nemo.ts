@@ -80,17 +80,21 @@ const suggestionCache = new Map<string, string[]>();
 function suggestModelKey(key: string, candidates: string[]): string[] {
   let hit = suggestionCache.get(key);
   if (!hit) {
-    hit = closest(key, candidates, 3).filter((k) => k !== key && Math.abs(k.length - key.length) <= 3);
+    // Keys under `model:` are many and mostly NeMo's own: only near-certain typos (2 edits) are worth a word.
+    hit = closest(key, candidates, 3, 2).filter((k) => k !== key);
     if (suggestionCache.size > 5000) suggestionCache.clear();
     suggestionCache.set(key, hit);
   }
   return hit;
 }
 
+/** What a key under `model:` may be: a Megatron argument, a NeMo spelling of one, or NeMo's own. */
+let modelKeys: string[] | undefined;
+
 function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
-  const modelKeys = [...Object.keys(MEGATRON_SCHEMA.properties ?? {}), ...Object.keys(NEMO_ALIASES), ...[...(megatronIndexes().nemoPrefixes.get('model') ?? [])]];
+  modelKeys ??= [...Object.keys(MEGATRON_SCHEMA.properties ?? {}), ...Object.keys(NEMO_ALIASES), ...[...(megatronIndexes().nemoPrefixes.get('model') ?? [])]];
   for (const leaf of leaves(doc)) {
     const rel = relative(leaf.dotted);
     const dest = destOf(rel);
@@ -101,7 +105,7 @@ function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
     // A key directly under `model:` that looks like a misspelled argument keeps its default silently.
     const m = /^model\.([a-z0-9_]+)$/.exec(rel);
     if (!m) continue;
-    const near = suggestModelKey(m[1], modelKeys);
+    const near = suggestModelKey(m[1], modelKeys!);
     if (near.length) unknown.push({ path: leaf.path, key: m[1], candidates: near, effect: 'ignored', where: 'in `model` (NeMo reads model settings by name, so a misspelled one keeps its default)' });
   }
   return { sites, unknown };

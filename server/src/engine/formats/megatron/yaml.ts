@@ -33,6 +33,12 @@ function flagStyle(doc: SourceDoc): boolean {
 }
 
 /** Argument sites of either shape. */
+let names: string[] | undefined;
+/** Every argument name (dest), for did-you-mean. */
+function argNames(): string[] {
+  return (names ??= Object.keys(MEGATRON_SCHEMA.properties ?? {}));
+}
+
 function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
   if (flagStyle(doc)) return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], 'among the Megatron-LM arguments');
   const sites: ArgSite[] = [];
@@ -48,7 +54,7 @@ function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
         continue;
       }
       if (props[e.key]) sites.push({ dest: e.key, negate: false, path: [...base, e.key], keySpan: e.keySpan, node: e.value });
-      else unknown.push({ path: [...base, e.key], key: e.key, candidates: closest(e.key, Object.keys(props), 3), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
+      else unknown.push({ path: [...base, e.key], key: e.key, candidates: closest(e.key, argNames(), 3), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
     }
   };
   visit(root, []);
