@@ -142,3 +142,14 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \\
   assert.equal(y.length, 1, y.map((f) => f.message).join('\n'));
   assert.match(y[0].message, /mlpp/);
 });
+
+test('world size from the script variables when the launcher options come from elsewhere', () => {
+  const text = '#!/bin/bash\nGPUS_PER_NODE=8\nNUM_NODES=2\npython -m torch.distributed.run $DIST_ARGS pretrain_gpt.py --tensor-model-parallel-size 8 --pipeline-model-parallel-size 4\n';
+  const p = analyze({ path: 'train.sh', text }).docs[0].plan!;
+  assert.equal(p.world?.value, 16);
+  assert.equal(p.nodes.value, 2);
+  const unknown = '#!/bin/bash\nGPUS_PER_NODE=8\nNUM_NODES=$SLURM_NNODES\npython -m torch.distributed.run $DIST_ARGS pretrain_gpt.py --tensor-model-parallel-size 8\n';
+  const q = analyze({ path: 'train.sh', text: unknown }).docs[0].plan!;
+  assert.equal(q.world, undefined);
+  assert.ok(q.notes.some((n) => /SLURM_NNODES/.test(n)), q.notes.join(' | '));
+});

@@ -98,6 +98,24 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   }
   const ws = s.vars.get('WORLD_SIZE');
   if (ws?.value && /^\d+$/.test(ws.value)) return { world: derived(Number(ws.value), `world = WORLD_SIZE ${ws.value}`) };
+  // The usual variables of Megatron's example scripts, when the launcher's options do not say.
+  const varInt = (names: string[]) => {
+    for (const n of names) {
+      const v = s.vars.get(n);
+      if (v) return { name: n, value: v.value && /^\d+$/.test(v.value) ? Number(v.value) : undefined, unknown: v.unknown };
+    }
+    return undefined;
+  };
+  const gpus = !perNode ? varInt(['GPUS_PER_NODE', 'NPROC_PER_NODE', 'NUM_GPUS_PER_NODE']) : undefined;
+  const nodeVar = gpus ? varInt(['NUM_NODES', 'NNODES', 'NODES']) : undefined;
+  if (gpus?.value !== undefined && (!nodeVar || nodeVar.value !== undefined)) {
+    const n = nodeVar?.value ?? 1;
+    return {
+      world: derived(gpus.value * n, `world = ${gpus.name} ${gpus.value} × ${nodeVar ? `${nodeVar.name} ${n}` : '1 node'}`),
+      nodes: nodeVar ? { value: n, from: { kind: 'derived', formula: `${nodeVar.name} = ${n}` } } : { value: 1, from: { kind: 'default', note: 'no node count in the script' } },
+    };
+  }
+  if (nodeVar?.unknown) return { note: `the node count comes from outside the script (${nodeVar.unknown})` };
   if (perNode?.unknown) return { note: `the processes per node come from outside the script (${perNode.unknown})` };
   return {};
 }
