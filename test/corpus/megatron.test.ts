@@ -13,13 +13,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { analyze } from '../../server/src/engine';
 import { findCorpus } from '../corpus-path';
-
-interface Expectation {
-  errors?: string[];
-  /** `code@line` findings (any severity) that must be reported: real mistakes in the upstream file. */
-  expect?: string[];
-  reason: string;
-}
+import { checkAgainstExpectations, type Expectation } from './check';
 
 const CORPUS = findCorpus();
 const expectations = (parse(readFileSync(join(__dirname, 'expectations.yaml'), 'utf8')) as Record<string, Record<string, Expectation>>).megatron ?? {};
@@ -64,21 +58,10 @@ for (const file of files) {
     // The upstream path, so CI test names (`..._1N8G`, `..._gb200`) mean what they mean there.
     const path = file.replace(/@[^_]+/, '').replace(/__/g, '/');
     const a = analyze({ path, text });
-    const detail = () => a.findings.map((f) => `  ${a.lines.position(f.span.start).line + 1}: ${f.severity} ${f.code} ${f.message}`).join('\n');
     const format = a.docs.map((d) => d.format?.id);
     assert.deepEqual(format, [expectedFormat(file, text)], `${file} detected as ${format.join(',')}`);
 
-    const exp = expectations[file];
-    const errors = [...new Set(a.findings.filter((f) => f.severity === 'error').map((f) => f.code))].sort();
-    assert.deepEqual(errors, (exp?.errors ?? []).slice().sort(), `${file}: error-level findings differ from expectations.yaml\n${detail()}`);
-    for (const want of exp?.expect ?? []) {
-      const [code, line] = want.split('@');
-      assert.ok(a.findings.some((f) => f.code === code && a.lines.position(f.span.start).line + 1 === Number(line)), `${file}: expected ${want}\n${detail()}`);
-    }
-    for (const f of a.findings) {
-      assert.ok(f.span.start >= 0 && f.span.end <= text.length && f.span.start <= f.span.end, `${file}: range outside the text`);
-      assert.ok(f.message.length > 40, `${file}: message too terse: ${f.message}`);
-    }
+    checkAgainstExpectations(file, text, a, expectations[file]);
 
     // The layout agrees with what SOURCES.md read from the same file.
     const s = SUMMARY.get(file);

@@ -11,7 +11,7 @@
  * annotated and every annotation found.
  */
 import assert from 'node:assert/strict';
-import { analyze, applyEdits, type EngineSettings, type FileAnalysis } from '../../server/src/engine';
+import { analyze, applyEdits, type EngineSettings, type FileAnalysis, type FileInput } from '../../server/src/engine';
 
 const ANNOTATION = /^(\s*#?\s*?)(\^+)\s+(error|warning|information|hint)\[([a-z0-9-]+)\](?::\s*(.*))?\s*$/;
 
@@ -42,6 +42,19 @@ export interface Case {
   src: string;
   settings?: EngineSettings;
   path?: string;
+  /** Files next to this one (a DeepSpeed JSON an Accelerate config points at), found by a host resolver. */
+  files?: Record<string, string>;
+  /** Files that point at this one (the Accelerate configs using a DeepSpeed JSON). */
+  referrers?: Record<string, string>;
+}
+
+/** A host's view of the files next to the analysed one (all other names are "not found"). */
+export function hostFor(c: { files?: Record<string, string>; referrers?: Record<string, string> }): Pick<FileInput, 'resolve' | 'referrers'> {
+  const files = c.files;
+  return {
+    resolve: files ? (ref: string) => ({ ref, path: `/project/${ref}`, text: files[ref], tried: [`/project/${ref}`] }) : undefined,
+    referrers: c.referrers ? Object.entries(c.referrers).map(([name, text]) => ({ path: `/project/${name}`, text })) : undefined,
+  };
 }
 
 function describe(f: { line: number; start: number; end: number; severity: string; code: string }): string {
@@ -51,7 +64,7 @@ function describe(f: { line: number; start: number; end: number; severity: strin
 /** Analyses an annotated case and asserts the findings are exactly the annotated ones. */
 export function checkCase(c: Case): FileAnalysis {
   const { text, expected } = parseAnnotated(c.src);
-  const a = analyze({ path: c.path ?? 'config.yaml', text }, c.settings ?? {});
+  const a = analyze({ path: c.path ?? 'config.yaml', text, ...hostFor(c) }, c.settings ?? {});
   const actual = a.findings.map((f) => {
     const s = a.lines.position(f.span.start);
     const e = a.lines.position(f.span.end);
@@ -76,11 +89,13 @@ export interface FixCase {
   after: string;
   settings?: EngineSettings;
   path?: string;
+  files?: Record<string, string>;
+  referrers?: Record<string, string>;
 }
 
 /** Applies a finding's fix and compares the text; the finding must be gone afterwards. */
 export function checkFix(c: FixCase): void {
-  const input = { path: c.path ?? 'config.yaml', text: c.before };
+  const input = { path: c.path ?? 'config.yaml', text: c.before, ...hostFor(c) };
   const a = analyze(input, c.settings ?? {});
   const findings = a.findings.filter((f) => f.code === c.code);
   assert.ok(findings.length > 0, `${c.name}: no ${c.code} finding; got ${a.findings.map((f) => f.code).join(', ') || 'none'}`);

@@ -6,11 +6,12 @@ import { analyze, RULES } from '../../server/src/engine';
 import { checkCase, checkFix, parseAnnotated } from './annotate';
 import * as accelerate from './fixtures/accelerate';
 import * as generic from './fixtures/generic';
+import * as deepspeed from './fixtures/deepspeed';
 import * as megatron from './fixtures/megatron';
 import * as plan from './fixtures/plan';
 
-const cases = [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases];
-const fixes = [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes];
+const cases = [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases, ...deepspeed.cases];
+const fixes = [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes, ...deepspeed.fixes];
 
 for (const c of cases) test(`findings: ${c.name}`, () => void checkCase(c));
 for (const f of fixes) test(`fix: ${f.name}`, () => checkFix(f));
@@ -36,10 +37,15 @@ test('each rule file is registered and named by its rule id', () => {
 
 test("each rule's documented bad example triggers it and its good example does not", () => {
   for (const r of RULES) {
-    const bad = analyze({ path: 'example.yaml', text: r.docs.bad }).findings.map((f) => f.code);
-    const good = analyze({ path: 'example.yaml', text: r.docs.good }).findings.map((f) => f.code);
+    // The files an example refers to, as a host would find them next to it.
+    const files = r.docs.files;
+    const resolve = files ? (ref: string) => ({ ref, path: `/examples/${ref}`, text: files[ref], tried: [`/examples/${ref}`] }) : undefined;
+    const path = /^\s*[{[]/.test(r.docs.bad) ? 'example.json' : /^#!|^\s*(torchrun|srun|python)\b/m.test(r.docs.bad) ? 'example.sh' : 'example.yaml';
+    const bad = analyze({ path, text: r.docs.bad, resolve }).findings.map((f) => f.code);
+    const goodAnalysis = analyze({ path, text: r.docs.good, resolve });
+    const good = goodAnalysis.findings.map((f) => f.code);
     assert.ok(bad.includes(r.id), `${r.id}: the bad example does not trigger it (found: ${bad.join(', ') || 'nothing'})`);
     assert.ok(!good.includes(r.id), `${r.id}: the good example triggers it`);
-    assert.ok(!analyze({ path: 'example.yaml', text: r.docs.good }).findings.some((f) => f.severity === 'error'), `${r.id}: the good example has errors: ${good.join(', ')}`);
+    assert.ok(!goodAnalysis.findings.some((f) => f.severity === 'error'), `${r.id}: the good example has errors: ${good.join(', ')}`);
   }
 });

@@ -28,6 +28,34 @@ export interface FileInput {
   text: string;
   /** The editor's language id, when known (`yaml`, `json`, `shellscript`...). */
   languageId?: string;
+  /**
+   * Reads a file this one refers to (an Accelerate config's `deepspeed_config_file`). The host owns
+   * file access: it resolves `ref` the way the tool would (see LinkedFile.tried) and returns the text.
+   */
+  resolve?: (ref: string) => LinkedFile;
+  /** Files that refer to this one (the Accelerate configs pointing at this DeepSpeed JSON), from the host. */
+  referrers?: readonly { path: string; text: string }[];
+}
+
+/** A file one config refers to, as the host found it. */
+export interface LinkedFile {
+  /** The reference as written. */
+  ref: string;
+  /** Where it was found. */
+  path?: string;
+  /** Its text, when it could be read. */
+  text?: string;
+  /** Every location tried, in order (for a "not found" message). */
+  tried: string[];
+}
+
+/** A file reference in a config, for document links and go-to-definition. */
+export interface FileLink {
+  /** The span of the reference (the path as written). */
+  span: Span;
+  ref: string;
+  /** The resolved path, when the host found the file. */
+  target?: string;
 }
 
 export interface DocAnalysis {
@@ -42,6 +70,8 @@ export interface DocAnalysis {
   issues: SchemaIssue[];
   /** The parallel layout, when the format describes one. */
   plan: Plan | undefined;
+  /** File references in the document (document paths) and where they resolved. */
+  links: { ref: string; at: Path; target?: string }[];
 }
 
 export interface FileAnalysis {
@@ -51,6 +81,10 @@ export interface FileAnalysis {
   directives: Directives;
   docs: DocAnalysis[];
   findings: Finding[];
+  /** File references (`deepspeed_config_file`) and where they resolved. */
+  links: FileLink[];
+  /** Paths of the other files the analysis read (linked files and referrers): re-analyse when they change. */
+  dependencies: string[];
 }
 
 /** Files larger than this are reported, not analysed. */
@@ -76,7 +110,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
   const syntax = syntaxOf(input);
   const directives = parseDirectives(lines);
   const settings = mergeSettings(base, settingsFromDirectives(directives.settings));
-  const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [] };
+  const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [], links: [], dependencies: [] };
   if (text.length > MAX_TEXT) {
     result.findings.push({
       code: 'parse-error',
@@ -88,11 +122,17 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
     return result;
   }
   const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
+  const context = new Related(input, settings);
   for (const doc of docs) {
-    const da = analyzeDoc(doc, input, directives, settings);
+    const da = analyzeDoc(doc, input, directives, settings, context);
     result.docs.push(da);
     result.findings.push(...withoutNoiseNearParseErrors(runRules(da), doc));
+    for (const l of da.links) {
+      const span = reportSpan(doc, l.at, 'value');
+      if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
+    }
   }
+  result.dependencies = context.dependencies();
   result.findings = finalize(result.findings, directives, lines, settings);
   if (options.verifyFixes !== false) verifyFixes(result, input, base);
   return result;
@@ -150,9 +190,78 @@ function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, 
   return best ? { format: best, reason: 'its content' } : { reason: 'no known format matched its content' };
 }
 
-function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): DocAnalysis {
+/** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
+function trimQuotes(text: string, span: Span): Span {
+  const first = text[span.start];
+  return (first === '"' || first === "'") && span.end - span.start >= 2 && text[span.end - 1] === first ? { start: span.start + 1, end: span.end - 1 } : span;
+}
+
+/**
+ * The other files an analysis may read, through the host: linked files (analysed as their format,
+ * without rules, one level deep) and referrers. Each is read at most once per analysis.
+ */
+class Related {
+  private readonly linked = new Map<string, Linked>();
+  private referrerDocs: { path: string; analysis: DocAnalysis }[] | undefined;
+  constructor(
+    private readonly input: FileInput,
+    private readonly settings: EngineSettings,
+  ) {}
+
+  link(ref: string, formatId: FormatId): Linked {
+    const key = `${formatId}\u0000${ref}`;
+    let hit = this.linked.get(key);
+    if (!hit) {
+      let file: LinkedFile = { ref, tried: [] };
+      try {
+        file = this.input.resolve?.(ref) ?? { ref, tried: [] };
+      } catch {
+        file = { ref, tried: [] };
+      }
+      hit = { ...file, resolver: !!this.input.resolve, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, formatId, this.settings) : undefined };
+      this.linked.set(key, hit);
+    }
+    return hit;
+  }
+
+  referrers(formatId: FormatId): { path: string; analysis: DocAnalysis }[] {
+    this.referrerDocs ??= (this.input.referrers ?? []).slice(0, 20).flatMap((r) => {
+      const analysis = analyzeAs(r.path, r.text, formatId, this.settings);
+      return analysis ? [{ path: r.path, analysis }] : [];
+    });
+    return this.referrerDocs;
+  }
+
+  dependencies(): string[] {
+    const out = new Set<string>();
+    for (const l of this.linked.values()) if (l.path) out.add(l.path);
+    for (const r of this.referrerDocs ?? []) out.add(r.path);
+    return [...out];
+  }
+}
+
+/** A linked file, analysed as the format it is referred to as (no rules, no further links). */
+export interface Linked extends LinkedFile {
+  /** False when no host resolver was given (the CLI on stdin, a unit test): nothing can be said about the file. */
+  resolver: boolean;
+  analysis?: DocAnalysis;
+}
+
+function analyzeAs(path: string, text: string, formatId: FormatId, settings: EngineSettings): DocAnalysis | undefined {
+  if (text.length > MAX_TEXT) return undefined;
+  const lines = new LineIndex(text);
+  const input: FileInput = { path, text };
+  const syntax = syntaxOf(input);
+  const doc = syntax === 'json' ? parseJson(text, lines) : syntax === 'shell' ? parseShell(text, lines) : parseYaml(text, lines)[0];
+  if (!doc) return undefined;
+  const directives = parseDirectives(lines);
+  const forced: Directives = { ...directives, settings: [...directives.settings.filter((d) => d.key !== 'format'), { key: 'format', value: formatId } as Directives['settings'][number]] };
+  return analyzeDoc(doc, input, forced, mergeSettings(settings, settingsFromDirectives(directives.settings)), undefined);
+}
+
+function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined): DocAnalysis {
   const { format, reason } = chooseFormat(doc, input, directives, settings);
-  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined };
+  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
   // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
   if (!format || doc.problems.some((p) => p.fatal)) return da;
   const version = settings.targetVersions?.[format.tool];
@@ -171,8 +280,18 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
   if (format.model) {
     const instance = da.instance ?? { value: undefined, source: new Map(), problems: [] };
     try {
-      da.model = format.model({ doc, instance, view: new InstanceView(instance), settings, path: input.path });
+      da.model = format.model({
+        doc,
+        instance,
+        view: new InstanceView(instance),
+        settings,
+        path: input.path,
+        // Linked files are read one level deep: a linked file's own links are not followed.
+        link: (ref, id) => related?.link(ref, id),
+        referrers: (id) => related?.referrers(id) ?? [],
+      });
       da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;
+      if (da.model !== undefined && format.links) da.links = format.links(da.model);
     } catch {
       da.model ??= undefined;
       da.plan = undefined;

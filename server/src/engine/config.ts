@@ -98,10 +98,14 @@ export function parseProjectConfig(text: string): ProjectConfig {
         break;
       }
       case 'seq_length':
-      case 'micro_batch_size': {
+      case 'micro_batch_size':
+      case 'world_size':
+      case 'nodes': {
         const n = positiveInt(raw);
         if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer.`);
         else if (key === 'seq_length') s.seqLength = n;
+        else if (key === 'world_size') s.worldSize = n;
+        else if (key === 'nodes') s.nodes = n;
         else s.microBatch = n;
         break;
       }

@@ -25,6 +25,7 @@ export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {
     '',
     fence(d.bad, lang(d.bad)),
     '',
+    ...Object.entries(d.files ?? {}).flatMap(([name, text]) => [`with \`${name}\`:`, '', fence(text, lang(text)), '']),
     'Does not:',
     '',
     fence(d.good, lang(d.good)),
@@ -34,6 +35,7 @@ export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {
 }
 
 function lang(example: string): string {
+  if (/^#!|^\s*(torchrun|srun|python)\b/m.test(example)) return 'bash';
   return /^\s*[{[]/.test(example) ? 'json' : 'yaml';
 }
 

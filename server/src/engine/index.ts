@@ -1,7 +1,7 @@
 /**
  * The engine's public surface. Everything here is pure: text and settings in, results out.
  */
-export { analyze, syntaxOf, type DocAnalysis, type FileAnalysis, type FileInput } from './analyze';
+export { analyze, syntaxOf, type DocAnalysis, type FileAnalysis, type FileInput, type FileLink, type LinkedFile } from './analyze';
 export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, fixAll, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';

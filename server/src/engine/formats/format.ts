@@ -7,6 +7,7 @@ import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
+import type { DocAnalysis, Linked } from '../analyze';
 
 export interface ModelInput {
   doc: SourceDoc;
@@ -16,6 +17,10 @@ export interface ModelInput {
   settings: EngineSettings;
   /** The file's path, when known. */
   path?: string;
+  /** A file this one refers to, read through the host and analysed as `format` (undefined without a host). */
+  link(ref: string, format: FormatId): Linked | undefined;
+  /** The files that refer to this one, analysed as `format`. */
+  referrers(format: FormatId): { path: string; analysis: DocAnalysis }[];
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */
@@ -51,6 +56,8 @@ export interface FormatSupport<M = unknown> {
   writePath?(model: M, schemaPath: Path): Path | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
+  /** File references in the model (for document links), with where they resolved. */
+  links?(model: M): { ref: string; at: Path; target?: string }[];
   /** The parallel layout the document describes, for the layout rules, hovers and `shardwise layout`. */
   plan?(model: M, settings: EngineSettings): Plan | undefined;
 }

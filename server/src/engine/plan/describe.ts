@@ -53,7 +53,7 @@ function shardingText(s: Plan['sharding']['value']): string {
     case 'distributed-optimizer':
       return `distributed optimizer over ${s.group} ranks`;
     case 'zero':
-      return `ZeRO stage ${s.stage} over ${s.group} ranks${s.offloadOptimizer ? ', optimizer offloaded' : ''}${s.offloadParams ? ', parameters offloaded' : ''}`;
+      return `ZeRO stage ${s.stage} over ${s.group > 1 ? `${s.group} ranks` : 'the data-parallel ranks'}${s.offloadOptimizer ? ', optimizer offloaded' : ''}${s.offloadParams ? ', parameters offloaded' : ''}`;
     case 'fsdp':
       return `FSDP ${s.fsdp} over ${s.group} ranks${s.offloadParams ? ', offloaded to CPU' : ''}`;
   }

@@ -100,6 +100,7 @@ export function layoutSummary(p: Plan): string {
     if (p.spDegree.value > 1) parts.push(deg('SP', p.spDegree.value));
     if (p.dpReplicate.value > 1 && p.dpShard.value > 1) parts.push(`HSDP ${p.dpReplicate.value}×${p.dpShard.value}`);
     else if (p.dpShard.value > 1) parts.push(`${p.sharding.value.kind === 'zero' ? `ZeRO-${p.sharding.value.stage}` : 'FSDP'} ${p.dpShard.value}`);
+    else if (p.sharding.value.kind === 'zero' && !p.world) parts.push(`ZeRO-${p.sharding.value.stage} × DP ?`);
     else parts.push(deg('DP', p.dpReplicate.value));
   }
   const head = p.world ? `${p.world.value} GPU${p.world.value === 1 ? '' : 's'} = ${parts.join(' × ')}` : `? GPUs = ${parts.join(' × ')}`;

@@ -71,7 +71,8 @@ export default defineRule({
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
   const since = dep.since ? ` since ${tool} ${dep.since}` : '';
   const why = dep.message ? dep.message.trim().replace(/\.?$/, '.') : `${EFFECT[dep.effect].replace(/^./, (c) => c.toUpperCase())}.`;
-  const use = dep.replacement && !why.includes(dep.replacement) ? ` Use ${code(dep.replacement)} instead.` : '';
+  const rep = dep.replacement?.replace(/^\//, '');
+  const use = rep && !why.includes(rep) ? ` Use ${code(rep)} instead.` : '';
   return `${subject} is deprecated${since}. ${why}${use}`;
 }
 
@@ -86,13 +87,14 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   const remove: PathEdit = { op: 'remove', path };
   const removeOnly = (preferred: boolean): FixSpec[] => [{ title: `Remove ${code(lastKey(path))}`, edits: [remove], preferred }];
   if (!dep.replacement) return dep.effect === 'migrated' ? [] : removeOnly(true);
-  const schemaTarget: Path = dep.replacement.includes('.') ? dep.replacement.split('.') : ctx.flat ? [dep.replacement] : [...path.slice(0, -1), dep.replacement];
+  // `a.b`: a path from the root; `/key`: a top-level key; `key`: a sibling.
+  const schemaTarget: Path = dep.replacement.startsWith('/') ? dep.replacement.slice(1).split('.') : dep.replacement.includes('.') ? dep.replacement.split('.') : ctx.flat ? [dep.replacement] : [...path.slice(0, -1), dep.replacement];
   // Where the replacement is written: formats with their own spelling (flags) say so.
   const target = ctx.flat ? ctx.writePath(schemaTarget) : schemaTarget;
   if (!target) return dep.effect === 'migrated' ? [] : removeOnly(true);
   // A replacement spelled as a negative flag (`--no-x`) means the opposite: never rename onto it.
   if (ctx.flat && /^--?(no|disable)-/.test(String(lastKey(target)))) return dep.effect === 'migrated' ? [] : removeOnly(true);
-  const name = code(ctx.flat ? lastKey(target) : dep.replacement);
+  const name = code(ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, ''));
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
   if (ctx.doc.node(target)) return [{ title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], preferred: true }];
@@ -100,5 +102,5 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.version), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
   if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly(false);
   if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], preferred: true }];
-  return [{ title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], preferred: true }];
+  return [{ title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], preferred: true }];
 }

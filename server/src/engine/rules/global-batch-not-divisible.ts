@@ -18,7 +18,8 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p?.globalBatch || !p.microBatch || !p.dp) return;
+    // A DeepSpeed JSON's batch identity (with its gradient accumulation) is batch-size-mismatch's.
+    if (!p?.globalBatch || !p.microBatch || !p.dp || ctx.format === 'deepspeed') return;
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;

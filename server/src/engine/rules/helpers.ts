@@ -92,7 +92,8 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
     for (const e of node.entries) {
       if (e.merged) continue;
       const childRaw = nav.child(schema, nav.canonicalKey(schema, e.key, ctx.version), ctx.version);
-      const child = nav.resolve(childRaw, undefined);
+      // Resolved against the section's own value, so if/then branches (keys of one ZeRO stage) apply.
+      const child = nav.resolve(childRaw, ctx.doc.value([...path, e.key]));
       if (!child || !schema.properties) continue;
       visit([...path, e.key], child, e.value, schema);
       go(e.value, child, [...path, e.key], depth + 1);

@@ -3,6 +3,20 @@
  * rule file is listed here and is named by its id.
  */
 import type { Rule } from './rule';
+import deepspeedConfigFileMissing from './deepspeed-config-file-missing';
+import deepspeedConfigFileInvalid from './deepspeed-config-file-invalid';
+import deepspeedConfigFileConflict from './deepspeed-config-file-conflict';
+import mixedPrecisionConflict from './mixed-precision-conflict';
+import batchSizeMismatch from './batch-size-mismatch';
+import fp16AndBf16Enabled from './fp16-and-bf16-enabled';
+import stage3KeyWithoutStage3 from './stage3-key-without-stage3';
+import offloadNvmeWithoutPath from './offload-nvme-without-path';
+import autoWithoutIntegration from './auto-without-integration';
+import missingOverlapComm from './missing-overlap-comm';
+import zeroConfigInvalid from './zero-config-invalid';
+import optimizerConfigInvalid from './optimizer-config-invalid';
+import precisionConfigInvalid from './precision-config-invalid';
+import commsLoggerAlwaysOn from './comms-logger-always-on';
 import parseError from './parse-error';
 import duplicateKey from './duplicate-key';
 import unknownKey from './unknown-key';
@@ -111,6 +125,20 @@ export const RULES: readonly Rule<any>[] = [
   fp8ConfigInvalid,
   moeConfigInvalid,
   fsdpConfigInvalid,
+  deepspeedConfigFileMissing,
+  deepspeedConfigFileInvalid,
+  deepspeedConfigFileConflict,
+  mixedPrecisionConflict,
+  batchSizeMismatch,
+  fp16AndBf16Enabled,
+  stage3KeyWithoutStage3,
+  offloadNvmeWithoutPath,
+  autoWithoutIntegration,
+  missingOverlapComm,
+  zeroConfigInvalid,
+  optimizerConfigInvalid,
+  precisionConfigInvalid,
+  commsLoggerAlwaysOn,
 ];
 
 /** Old rule ids that were renamed, kept working for suppressions and settings. */

@@ -21,6 +21,8 @@ export interface RuleDocs {
   good: string;
   /** Markdown: what the quick fix does, if the rule has one. */
   fix?: string;
+  /** Other files the examples refer to (a DeepSpeed JSON next to an Accelerate config), by name. */
+  files?: Record<string, string>;
 }
 
 export interface Rule<M = unknown> {

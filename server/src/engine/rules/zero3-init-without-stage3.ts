@@ -19,8 +19,18 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.distributedType !== 'DEEPSPEED' || m.view.bool(['deepspeed_config', 'zero3_init_flag']) !== true) return;
-    // With a DeepSpeed JSON the stage is in that file; the cross-file check reads it.
-    if (m.view.has(['deepspeed_config', 'deepspeed_config_file'])) return;
+    const file = m.deepspeedFile;
+    if (file) {
+      // With a DeepSpeed JSON the stage is in that file (when it can be read and is a number).
+      const ds = file.model;
+      if (!ds || ds.stage === undefined || ds.stage === 3) return;
+      ctx.report({
+        at: src(m, ['deepspeed_config', 'zero3_init_flag']),
+        message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and ${file.ref} ${ds.stageWritten ? `sets stage ${ds.stage}` : 'has no ZeRO stage (so 0)'}: accelerate turns the flag off, and the model is built whole on every rank. Use stage 3 in the JSON if the model needs partitioned construction, or drop the flag.`,
+        fixes: [{ title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }], preferred: true }],
+      });
+      return;
+    }
     const stage = m.view.get(['deepspeed_config', 'zero_stage']);
     const effective = stage ?? 2;
     if (effective === 3) return;

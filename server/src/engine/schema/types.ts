@@ -50,6 +50,12 @@ export interface JsonSchema {
   'x-env'?: string;
   'x-default-note'?: string;
   'x-deprecated'?: Deprecation;
+  /** The integrations that fill an `"auto"` value here (empty: accepted but dropped, DeepSpeed's default applies). */
+  'x-auto'?: ('transformers' | 'accelerate')[];
+  /** This property is another spelling of the named sibling (pydantic field name vs alias). */
+  'x-alias-of'?: string;
+  /** Read only at ZeRO stage ≥ N, or only at the listed stages. */
+  'x-requires-stage'?: number | number[];
   /** Removed from the tool: the version that removed it and what replaced it, if anything. */
   'x-removed'?: { version: string; replacement?: string };
   'x-deprecated-values'?: Record<string, Deprecation>;

@@ -4,7 +4,7 @@
  */
 import * as J from 'jsonc-parser';
 import { LineIndex } from '../text';
-import type { Span, TextEdit } from '../types';
+import type { Path, Span, TextEdit } from '../types';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
 import type { Entry, MapNode, Node } from './tree';
 import { MAX_DEPTH, MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, tooDeep } from './yaml';
@@ -113,10 +113,25 @@ export class JsonDoc extends TreeDoc {
     fill(root);
   }
 
-  private formatting(): J.FormattingOptions {
-    const m = /\n([ \t]+)"/.exec(this.text);
-    const indent = m?.[1] ?? '  ';
-    return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: this.lines.eol };
+  /**
+   * `,"key": value` appended to an object, laid out like the object: on its own line with the
+   * siblings' indentation when they are one per line, after `, ` when the object is inline.
+   */
+  private layoutInsertion(path: Path, content: string): string {
+    let container: Node | undefined;
+    for (let n = path.length - 1; n >= 0 && !container; n--) {
+      const node = this.node(path.slice(0, n));
+      if (node?.kind === 'map') container = node;
+    }
+    const body = content.slice(1).trimStart();
+    if (!container || container.kind !== 'map' || !container.entries.length) return `, ${body}`;
+    const first = this.lines.position(container.span.start).line;
+    const last = container.entries[container.entries.length - 1];
+    const lastLine = this.lines.position(last.keySpan.start).line;
+    if (first === lastLine) return `, ${body}`;
+    const lineStart = this.lines.lineStart(lastLine);
+    const indent = /^[ \t]*/.exec(this.text.slice(lineStart, last.keySpan.start))![0];
+    return `,${this.lines.eol}${indent}${body}`;
   }
 
   edit(edits: readonly PathEdit[]): TextEdit[] | undefined {
@@ -131,11 +146,13 @@ export class JsonDoc extends TreeDoc {
       if (e.op === 'remove' && !this.entry(e.path)) return undefined;
       let result: J.EditResult;
       try {
-        result = J.modify(this.text, [...e.path], e.op === 'set' ? e.value : undefined, { formattingOptions: this.formatting() });
+        // Unformatted edits are minimal (jsonc-parser would reformat the neighbouring value too);
+        // insertions are then laid out like their siblings.
+        result = J.modify(this.text, [...e.path], e.op === 'set' ? e.value : undefined, {});
       } catch {
         return undefined;
       }
-      out.push(...result.map((r) => ({ span: { start: r.offset, end: r.offset + r.length }, newText: r.content })));
+      out.push(...result.map((r) => ({ span: { start: r.offset, end: r.offset + r.length }, newText: r.length === 0 && r.content.startsWith(',') ? this.layoutInsertion(e.path, r.content) : r.content })));
     }
     return out;
   }

@@ -7,6 +7,9 @@ import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { FormatSupport, ModelInput } from '../format';
+import type { Path } from '../../types';
+import type { Linked } from '../../analyze';
+import type { DeepSpeedModel } from '../deepspeed/model';
 import { acceleratePlan } from './plan';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
@@ -33,6 +36,17 @@ export interface AccelerateModel {
   mixedPrecision: string | undefined;
   /** True when the section is present and has at least one key set. */
   hasSection(section: string): boolean;
+  /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
+  deepspeedFile?: { ref: string; at: Path; linked?: Linked; model?: DeepSpeedModel };
+}
+
+function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): AccelerateModel['deepspeedFile'] {
+  const ref = view.str(['deepspeed_config', 'deepspeed_config_file']);
+  if (view.str(['distributed_type']) !== 'DEEPSPEED' || !ref || !ref.trim()) return undefined;
+  const at = view.source(['deepspeed_config', 'deepspeed_config_file']) ?? ['deepspeed_config', 'deepspeed_config_file'];
+  const linked = link(ref.trim(), 'deepspeed');
+  const model = linked?.analysis?.model as DeepSpeedModel | undefined;
+  return { ref: ref.trim(), at, linked, model };
 }
 
 export const accelerateFormat: FormatSupport<AccelerateModel> = {
@@ -53,7 +67,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
     for (const k of keys) if (known.has(k)) score++;
     return score;
   },
-  model({ view }: ModelInput): AccelerateModel {
+  model({ view, link }: ModelInput): AccelerateModel {
     const sagemaker = view.get(['compute_environment']) === 'AMAZON_SAGEMAKER';
     const types = ACCELERATE_SCHEMA.definitions?.[sagemaker ? 'sagemaker' : 'cluster']?.properties?.distributed_type?.enum ?? [];
     const dt = view.str(['distributed_type']);
@@ -68,7 +82,12 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       machineRank: view.num(['machine_rank']) ?? 0,
       mixedPrecision: view.str(['mixed_precision']),
       hasSection: (section) => view.keys([section]).length > 0,
+      deepspeedFile: deepspeedFileOf(view, link),
     };
+  },
+  links(m: AccelerateModel) {
+    const f = m.deepspeedFile;
+    return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
   },
   plan: acceleratePlan,
 };

@@ -169,14 +169,18 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
 
   if (dt === 'DEEPSPEED') {
     const fileDecides = m.view.has(['deepspeed_config', 'deepspeed_config_file']);
+    // With a DeepSpeed JSON the ZeRO settings are read from it (when the host could read it).
+    const ds = m.deepspeedFile?.model;
     const stage = m.view.num(['deepspeed_config', 'zero_stage']);
     const stageField: Field<number> = fileDecides
-      ? { value: 0, from: { kind: 'unknown', note: 'the ZeRO stage is in the DeepSpeed JSON file' } }
+      ? ds && ds.stage !== undefined
+        ? { value: ds.stage, from: { kind: 'default', note: `${ds.stageWritten ? 'set' : 'defaulted'} in ${m.deepspeedFile!.ref} (\`zero_optimization.stage\`)` } }
+        : { value: 0, from: { kind: 'unknown', note: 'the ZeRO stage is in the DeepSpeed JSON file' } }
       : stage !== undefined
         ? written(stage, src(m, ['deepspeed_config', 'zero_stage']))
         : byDefault(2, 'accelerate uses ZeRO stage 2 when `zero_stage` is absent');
-    const offOpt = m.view.str(['deepspeed_config', 'offload_optimizer_device']);
-    const offParam = m.view.str(['deepspeed_config', 'offload_param_device']);
+    const offOpt = ds ? String(ds.get(['zero_optimization', 'offload_optimizer', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_optimizer_device']);
+    const offParam = ds ? String(ds.get(['zero_optimization', 'offload_param', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_param_device']);
     const ga = m.view.get(['deepspeed_config', 'gradient_accumulation_steps']);
     const plan: Plan = {
       ...base,

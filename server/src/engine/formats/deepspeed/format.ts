@@ -1,18 +1,25 @@
 /**
- * DeepSpeed JSON configs (`ds_config.json`). Detected now so that they are never mistaken for
- * another format; their schema and rules come with the DeepSpeed support.
+ * DeepSpeed JSON configs (`ds_config.json`): the file `deepspeed.initialize` reads, the one an
+ * Accelerate config points at with `deepspeed_config_file`, or that the HF Trainer gets with
+ * `--deepspeed`.
  */
+import schemaJson from '../../../../../schemas/deepspeed.schema.json';
+import { deepspeed as validate } from '../../schema/generated/validators';
+import type { JsonSchema } from '../../schema/types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
-import type { FormatSupport } from '../format';
+import type { FormatSupport, ModelInput } from '../format';
+import { deepspeedModel, type DeepSpeedModel } from './model';
+import { deepspeedPlan } from './plan';
 
 const KEYS = ['zero_optimization', 'train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'zero_allow_untested_optimizer', 'steps_per_print', 'wall_clock_breakdown', 'activation_checkpointing', 'gradient_clipping', 'prescale_gradients', 'communication_data_type'];
 
-export const deepspeedFormat: FormatSupport = {
+export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   id: 'deepspeed',
   title: 'DeepSpeed config',
   toolName: 'DeepSpeed',
   syntaxes: ['json', 'yaml'],
   tool: 'deepspeed',
+  schema: { json: schemaJson as unknown as JsonSchema, validate },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;
@@ -25,4 +32,8 @@ export const deepspeedFormat: FormatSupport = {
     }
     return score;
   },
+  model({ doc, referrers }: ModelInput): DeepSpeedModel {
+    return deepspeedModel(doc, referrers('accelerate'));
+  },
+  plan: deepspeedPlan,
 };

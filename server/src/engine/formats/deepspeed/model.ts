@@ -1,0 +1,104 @@
+/**
+ * What the DeepSpeed rules read from a `ds_config.json`: values as DeepSpeed reads them (pydantic
+ * aliases folded, string booleans read as pydantic reads them inside its sections, `"auto"` kept
+ * apart), where each is written, and the Accelerate configs that point at the file.
+ */
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Path } from '../../types';
+import type { DocAnalysis } from '../../analyze';
+import type { AccelerateModel } from '../accelerate/format';
+
+/** `zero_optimization` keys pydantic accepts under two names (field name and alias). */
+export const ZERO_ALIASES: Record<string, string> = {
+  stage3_prefetch_bucket_size: 'prefetch_bucket_size',
+  stage3_param_persistence_threshold: 'param_persistence_threshold',
+  stage3_model_persistence_threshold: 'model_persistence_threshold',
+  stage3_max_live_parameters: 'max_live_parameters',
+  stage3_max_reuse_distance: 'max_reuse_distance',
+  stage3_gather_16bit_weights_on_model_save: 'gather_16bit_weights_on_model_save',
+  stage3_module_granularity_threshold: 'module_granularity_threshold',
+  stage3_use_all_reduce_for_fetch_params: 'use_all_reduce_for_fetch_params',
+  stage3_allgather_sequential: 'allgather_sequential',
+};
+
+/** An Accelerate config that points at this file. */
+export interface DeepSpeedReferrer {
+  path: string;
+  model: AccelerateModel;
+}
+
+export interface DeepSpeedModel {
+  doc: SourceDoc;
+  /** The value at a path as written (with the alias of a `zero_optimization` key), `null` = absent. */
+  get(path: Path): unknown;
+  /** Where the value is written (the alias's path when only the alias is), or the canonical path. */
+  where(path: Path): Path;
+  has(path: Path): boolean;
+  isAuto(path: Path): boolean;
+  /** A number, or undefined for `"auto"`, absent or not a number. */
+  num(path: Path): number | undefined;
+  /** A boolean as pydantic reads it (`"true"`/`"false"` strings accepted); undefined when absent or `"auto"`. */
+  bool(path: Path): boolean | undefined;
+  /** The ZeRO stage when written as a number (0 when `zero_optimization` is absent; undefined for `"auto"`). */
+  stage: number | undefined;
+  /** True when the stage is written (or `"auto"`), false when it is DeepSpeed's default 0. */
+  stageWritten: boolean;
+  /** The Accelerate configs that use this file (from the host). */
+  referrers: DeepSpeedReferrer[];
+}
+
+function alias(path: Path): Path | undefined {
+  if (path.length === 2 && path[0] === 'zero_optimization') {
+    const key = String(path[1]);
+    const other = ZERO_ALIASES[key] ?? Object.entries(ZERO_ALIASES).find(([, a]) => a === key)?.[0];
+    return other ? [path[0], other] : undefined;
+  }
+  return undefined;
+}
+
+export function deepspeedModel(doc: SourceDoc, referrers: { path: string; analysis: DocAnalysis }[]): DeepSpeedModel {
+  const raw = (path: Path): unknown => {
+    const v = doc.value(path);
+    return v === null ? undefined : v;
+  };
+  const where = (path: Path): Path => {
+    if (doc.node(path)) return path;
+    const a = alias(path);
+    return a && doc.node(a) ? a : path;
+  };
+  const get = (path: Path): unknown => raw(where(path));
+  const zero = get(['zero_optimization']);
+  const stageRaw = get(['zero_optimization', 'stage']);
+  // The legacy boolean form means stage 1.
+  const stage = typeof zero === 'boolean' ? (zero ? 1 : 0) : typeof stageRaw === 'number' ? stageRaw : stageRaw === undefined ? 0 : undefined;
+  return {
+    doc,
+    get,
+    where,
+    has: (path) => get(path) !== undefined,
+    isAuto: (path) => get(path) === 'auto',
+    num: (path) => {
+      const v = get(path);
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    },
+    bool: (path) => {
+      const v = get(path);
+      if (typeof v === 'boolean') return v;
+      if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+      return undefined;
+    },
+    stage,
+    stageWritten: stageRaw !== undefined || typeof zero === 'boolean',
+    referrers: referrers.flatMap((r) => (r.analysis.model && r.analysis.format?.id === 'accelerate' ? [{ path: r.path, model: r.analysis.model as AccelerateModel }] : [])),
+  };
+}
+
+/** The number of processes every referrer launches, when they agree. */
+export function referrerWorld(m: DeepSpeedModel): { value: number; from: string } | undefined {
+  const worlds = m.referrers.map((r) => ({ n: r.model.distributedType === 'DEEPSPEED' ? r.model.numProcesses : undefined, path: r.path }));
+  if (!worlds.length || worlds.some((w) => w.n === undefined)) return undefined;
+  const first = worlds[0].n!;
+  if (worlds.some((w) => w.n !== first)) return undefined;
+  const name = worlds[0].path.split(/[\\/]/).pop();
+  return { value: first, from: `\`num_processes\` of ${name}${worlds.length > 1 ? ` and ${worlds.length - 1} other Accelerate config${worlds.length > 2 ? 's' : ''}` : ''}` };
+}

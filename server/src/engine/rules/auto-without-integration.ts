@@ -1,0 +1,72 @@
+/**
+ * auto-without-integration: `"auto"` values, which only Transformers or Accelerate fill in.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import type { Node } from '../syntax/tree';
+import type { Path } from '../types';
+import { defineRule } from './rule';
+
+const NAMES: Record<string, string> = { transformers: 'the Transformers Trainer', accelerate: 'Accelerate' };
+
+export default defineRule<DeepSpeedModel>({
+  id: 'auto-without-integration',
+  severity: 'information',
+  formats: ['deepspeed'],
+  docs: {
+    summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills is an error (accelerate stops: "`key` not found in kwargs").',
+    bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const nav = ctx.nav;
+    if (!nav || !m.doc.root) return;
+    const underAccelerate = m.referrers.length > 0;
+    // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
+    const filled: { path: Path; key: string; who: string }[] = [];
+    const walk = (node: Node, path: Path, depth: number): void => {
+      if (depth > 8) return;
+      if (node.kind === 'map') {
+        for (const e of node.entries) walk(e.value, [...path, e.key], depth + 1);
+        return;
+      }
+      if (node.kind !== 'scalar' || node.value !== 'auto') return;
+      const schema = nav.at(path, m.doc.value([]), ctx.version);
+      const fillers = schema?.['x-auto'];
+      if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
+      const key = path.join('.');
+      if (fillers.length === 0) {
+        ctx.report({
+          at: path,
+          on: 'value',
+          severity: 'warning',
+          message: `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate: DeepSpeed drops the key, so its default${schema?.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''} applies. Write the value you want, or remove the key.`,
+        });
+      } else if (underAccelerate && !fillers.includes('accelerate')) {
+        ctx.report({
+          at: path,
+          on: 'value',
+          severity: 'error',
+          message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${String(path[path.length - 1])}\` not found in kwargs. Please specify … without \`auto\`"). Write the value.`,
+        });
+      } else {
+        filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and ') });
+      }
+    };
+    walk(m.doc.root, [], 0);
+    if (!filled.length) return;
+    const groups = new Map<string, string[]>();
+    for (const f of filled) groups.set(f.who, [...(groups.get(f.who) ?? []), f.key]);
+    const summary = [...groups].map(([who, keys]) => `${who} fill${who.includes(' and ') ? '' : 's'} ${keys.map((k) => `\`${k}\``).join(', ')}`).join('; ');
+    const plain = 'With plain `deepspeed.initialize` (no integration) the text `"auto"` reaches DeepSpeed and fails at first use: write values if the file is used that way.';
+    filled.forEach((f, i) =>
+      ctx.report({
+        at: f.path,
+        on: 'value',
+        severity: i === 0 ? 'information' : 'hint',
+        message: i === 0 ? `This file has ${filled.length} \`"auto"\` placeholder${filled.length === 1 ? '' : 's'}, filled in when the integration starts DeepSpeed: ${summary}. ${plain}` : `\`"auto"\` for \`${f.key}\`: ${f.who} fill${f.who.includes(' and ') ? '' : 's'} it in. ${plain}`,
+      }),
+    );
+  },
+});

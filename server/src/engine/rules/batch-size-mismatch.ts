@@ -1,0 +1,78 @@
+/**
+ * batch-size-mismatch: train_batch_size ≠ micro batch × gradient accumulation × data-parallel ranks.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import type { Path } from '../types';
+import { defineRule, type FixSpec } from './rule';
+
+export default defineRule<DeepSpeedModel>({
+  id: 'batch-size-mismatch',
+  severity: 'error',
+  formats: ['deepspeed'],
+  docs: {
+    summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel (and AutoTP) degree; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy.',
+    bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
+    good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
+    fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const p = ctx.plan;
+    const micro = positive(m, ['train_micro_batch_size_per_gpu']);
+    const gas = positive(m, ['gradient_accumulation_steps']);
+    const train = positive(m, ['train_batch_size']);
+    const dp = p?.dp?.value;
+    const dpWhy = p?.dp?.from.kind === 'derived' ? ` (${p.dp.from.formula}${p.world?.from.kind === 'derived' ? `; ${p.world.from.formula}` : ''})` : '';
+    const trainAt = m.where(['train_batch_size']);
+    if (train !== undefined && micro !== undefined && gas !== undefined) {
+      const per = micro * gas;
+      if (dp !== undefined) {
+        if (train === per * dp) return;
+        const fixes: FixSpec[] = [{ title: `Set train_batch_size to ${per * dp}`, edits: [{ op: 'set', path: trainAt, value: per * dp }], preferred: true }];
+        if (train % (micro * dp) === 0) fixes.push({ title: `Set gradient_accumulation_steps to ${train / (micro * dp)}`, edits: [{ op: 'set', path: m.where(['gradient_accumulation_steps']), value: train / (micro * dp) }] });
+        ctx.report({
+          at: trainAt,
+          on: 'value',
+          message: `train_batch_size ${train} ≠ micro batch ${micro} × gradient accumulation ${gas} × ${dp} data-parallel rank${dp === 1 ? '' : 's'}${dpWhy} = ${per * dp}: DeepSpeed stops when it reads the config ("train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Make it ${per * dp}, or change the micro batch or accumulation.`,
+          fixes,
+        });
+      } else if (train % per !== 0) {
+        ctx.report({
+          at: trainAt,
+          on: 'value',
+          message: `train_batch_size ${train} is not a multiple of micro batch ${micro} × gradient accumulation ${gas} = ${per}, so no number of data-parallel ranks satisfies DeepSpeed's batch check (it stops at startup). Use a multiple of ${per} (the world size is not known here: set \`world_size\` in .shardwise.yaml, or open the Accelerate config that uses this file, to check the exact value).`,
+          fixes: [{ title: `Set train_batch_size to ${Math.max(per, Math.round(train / per) * per)}`, edits: [{ op: 'set', path: trainAt, value: Math.max(per, Math.round(train / per) * per) }], preferred: true }],
+        });
+      }
+      return;
+    }
+    // Two of the three: DeepSpeed derives the third by integer division.
+    if (dp === undefined || train === undefined) return;
+    if (micro !== undefined && gas === undefined && train % (micro * dp) !== 0) {
+      ctx.report({
+        at: trainAt,
+        on: 'value',
+        message: `train_batch_size ${train} is not divisible by micro batch ${micro} × ${dp} data-parallel ranks${dpWhy}: DeepSpeed derives gradient accumulation as ${train} // ${micro * dp} = ${Math.floor(train / (micro * dp))} and then fails its batch check. Use a multiple of ${micro * dp}.`,
+        fixes: [{ title: `Set train_batch_size to ${Math.max(1, Math.round(train / (micro * dp))) * micro * dp}`, edits: [{ op: 'set', path: trainAt, value: Math.max(1, Math.round(train / (micro * dp))) * micro * dp }], preferred: true }],
+      });
+    } else if (gas !== undefined && micro === undefined && train % (gas * dp) !== 0) {
+      ctx.report({
+        at: trainAt,
+        on: 'value',
+        message: `train_batch_size ${train} is not divisible by gradient accumulation ${gas} × ${dp} data-parallel ranks${dpWhy}: DeepSpeed derives the micro batch as ${train} // ${gas * dp} = ${Math.floor(train / (gas * dp))} and then fails its batch check. Use a multiple of ${gas * dp}.`,
+      });
+    } else if (micro === undefined && gas === undefined && train % dp !== 0) {
+      ctx.report({
+        at: trainAt,
+        on: 'value',
+        message: `train_batch_size ${train} is not divisible by the ${dp} data-parallel ranks${dpWhy}: DeepSpeed derives the micro batch as ${train} // ${dp} = ${Math.floor(train / dp)} and then fails its batch check. Use a multiple of ${dp}.`,
+      });
+    }
+  },
+});
+
+function positive(m: DeepSpeedModel, path: Path): number | undefined {
+  const v = m.num(path);
+  return v !== undefined && Number.isInteger(v) && v >= 1 ? v : undefined;
+}

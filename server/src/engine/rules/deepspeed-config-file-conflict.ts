@@ -1,0 +1,53 @@
+/**
+ * deepspeed-config-file-conflict: Accelerate keys that a DeepSpeed JSON replaces, set next to it.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+/** The accelerate keys a `deepspeed_config_file` replaces, with where the JSON holds the setting. */
+const REPLACED: Record<string, string> = {
+  gradient_accumulation_steps: '`gradient_accumulation_steps`',
+  gradient_clipping: '`gradient_clipping`',
+  zero_stage: '`zero_optimization.stage`',
+  offload_optimizer_device: '`zero_optimization.offload_optimizer.device`',
+  offload_param_device: '`zero_optimization.offload_param.device`',
+  offload_param_nvme_path: '`zero_optimization.offload_param.nvme_path`',
+  offload_optimizer_nvme_path: '`zero_optimization.offload_optimizer.nvme_path`',
+  zero3_save_16bit_model: '`zero_optimization.stage3_gather_16bit_weights_on_model_save`',
+};
+
+export default defineRule<AccelerateModel>({
+  id: 'deepspeed-config-file-conflict',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: 'Keys that a `deepspeed_config_file` replaces (`zero_stage`, offload devices, `gradient_accumulation_steps`, top-level `mixed_precision`…) set next to it.',
+    why: 'With a DeepSpeed JSON, accelerate takes these settings from the JSON only and refuses a config that also sets them ("When using `deepspeed_config_file`, the following accelerate config variables will be ignored"). Put the value in the JSON (the message names its key there) or set it to `"auto"` in the JSON and keep it here only if you pass it on the command line.',
+    bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n  zero_stage: 3\n',
+    good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n',
+    fix: 'Removes the key from the accelerate config.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    if (!m.deepspeedFile) return;
+    for (const [key, inJson] of Object.entries(REPLACED)) {
+      const path = ['deepspeed_config', key];
+      if (!m.view.has(path)) continue;
+      const at = src(m, path);
+      ctx.report({
+        at,
+        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set ${inJson} in ${m.deepspeedFile.ref} instead.`,
+        fixes: [{ title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], preferred: true }],
+      });
+    }
+    if (m.view.has(['mixed_precision'])) {
+      const at = src(m, ['mixed_precision']);
+      ctx.report({
+        at,
+        message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
+        fixes: [{ title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], preferred: true }],
+      });
+    }
+  },
+});

@@ -1,0 +1,28 @@
+/**
+ * deepspeed-config-file-missing: the DeepSpeed JSON an Accelerate config points at cannot be found.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'deepspeed-config-file-missing',
+  severity: 'warning',
+  formats: ['accelerate'],
+  docs: {
+    summary: '`deepspeed_config_file` names a file that is not there.',
+    why: 'accelerate opens the DeepSpeed JSON when the run starts and stops if it is missing ("Expected a string path to an existing deepspeed config"). It resolves the path against the directory `accelerate launch` runs in, which an editor cannot know, so Shardwise looks next to this config and at the workspace root and says where it looked. A warning rather than an error: the launch directory may be somewhere else.',
+    bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_zero3.json\n',
+    good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero3.json\n',
+    files: { 'ds_zero3.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n' },
+  },
+  check(ctx) {
+    const f = ctx.model.deepspeedFile;
+    if (!f?.linked?.resolver || f.linked.text !== undefined) return;
+    const tried = f.linked.tried.length ? ` Looked for: ${f.linked.tried.map((t) => `\`${t}\``).join(', ')}.` : '';
+    ctx.report({
+      at: f.at,
+      on: 'value',
+      message: `\`${f.ref}\` was not found, so its ZeRO settings cannot be checked.${tried} accelerate resolves the path against the directory it is launched from and stops if the file is not there; use a path that is right from there (an absolute path is safest).`,
+    });
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * missing-overlap-comm: ZeRO with data parallelism whose gradient reduction waits for the backward pass.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { defineRule } from './rule';
+
+export default defineRule<DeepSpeedModel>({
+  id: 'missing-overlap-comm',
+  severity: 'information',
+  formats: ['deepspeed'],
+  docs: {
+    summary: 'ZeRO stage 1–3 without `overlap_comm`: gradient reduction waits for the backward pass.',
+    why: 'With `overlap_comm` DeepSpeed reduces gradient buckets while the backward pass still runs; without it every step waits for the whole reduction. It is on by default only at stage 3. The cost is memory: about 4.5× `reduce_bucket_size` + `allgather_bucket_size` elements of buffers (5e8 buckets ≈ 9 GB in 16-bit), so lower the bucket sizes (e.g. 2e8) if memory is tight.',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
+    fix: 'Sets `overlap_comm: true`.',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const p = ctx.plan;
+    const stage = m.stage;
+    if (stage === undefined || stage < 1 || !p || p.overlap.gradReduce?.value !== false) return;
+    // One rank has nothing to reduce.
+    if (p.dp !== undefined && p.dp.value <= 1) return;
+    // Pipeline engines force it off; AMP has its own path.
+    if (m.has(['pipeline']) || m.bool(['amp', 'enabled'])) return;
+    const written = m.has(['zero_optimization', 'overlap_comm']);
+    const at = written ? m.where(['zero_optimization', 'overlap_comm']) : ['zero_optimization', 'stage'];
+    ctx.report({
+      at,
+      on: written ? 'value' : 'key',
+      message: `ZeRO stage ${stage} ${written ? 'with `overlap_comm: false`' : 'without `overlap_comm` (on by default only at stage 3)'}: every step waits for the whole gradient reduction after the backward pass. Set \`"overlap_comm": true\` to reduce buckets during the backward pass; it costs about 4.5× the bucket sizes in buffer memory, so lower \`reduce_bucket_size\`/\`allgather_bucket_size\` if memory is tight.`,
+      fixes: [{ title: 'Set overlap_comm: true', edits: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: true }], preferred: true }],
+    });
+  },
+});

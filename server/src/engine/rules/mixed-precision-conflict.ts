@@ -1,0 +1,42 @@
+/**
+ * mixed-precision-conflict: accelerate's `mixed_precision` against the DeepSpeed JSON's fp16/bf16.
+ */
+import type { AccelerateModel } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
+import { defineRule } from './rule';
+
+export default defineRule<AccelerateModel>({
+  id: 'mixed-precision-conflict',
+  severity: 'error',
+  formats: ['accelerate'],
+  docs: {
+    summary: "`mixed_precision` disagrees with the precision the DeepSpeed JSON enables (bf16/fp8 with the JSON's fp16, fp16 with its bf16).",
+    why: 'accelerate compares its `mixed_precision` with the `fp16` and `bf16` sections of the DeepSpeed JSON and stops when they disagree ("`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file"). Shardwise reads the JSON the config points at, so the conflict shows up in both files as you edit either.',
+    bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
+    good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
+    fix: 'Removes `mixed_precision` (the JSON decides; accelerate also refuses it next to a DeepSpeed file), or sets it to the precision the JSON enables.',
+    files: { 'ds_fp16.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "fp16": { "enabled": true },\n  "zero_optimization": { "stage": 2 }\n}\n' },
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const ds = m.deepspeedFile?.model;
+    const mp = m.mixedPrecision;
+    if (!ds || !mp) return;
+    const fp16 = ds.bool(['fp16', 'enabled']) === true;
+    const bf16 = (ds.bool(['bf16', 'enabled']) ?? ds.bool(['bfloat16', 'enabled'])) === true;
+    let other: 'fp16' | 'bf16' | undefined;
+    if ((mp === 'bf16' || mp === 'fp8') && fp16) other = 'fp16';
+    else if (mp === 'fp16' && bf16) other = 'bf16';
+    if (!other) return;
+    const at = src(m, ['mixed_precision']);
+    ctx.report({
+      at,
+      on: 'value',
+      message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: accelerate stops at startup ("\`--mixed_precision\` arg cannot be set to \`${mp}\` when \`${other}\` is set in the DeepSpeed config file"). Let the JSON decide (remove \`mixed_precision\` here; with \`"enabled": "auto"\` in the JSON, \`--mixed_precision\` on the command line picks), or make them agree.`,
+      fixes: [
+        { title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], preferred: true },
+        { title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
+      ],
+    });
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * offload-nvme-without-path: NVMe offload with no `nvme_path`.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { defineRule } from './rule';
+
+export default defineRule<DeepSpeedModel>({
+  id: 'offload-nvme-without-path',
+  severity: 'error',
+  formats: ['deepspeed'],
+  docs: {
+    summary: '`offload_optimizer` or `offload_param` with `"device": "nvme"` and no `nvme_path`.',
+    why: 'ZeRO-Infinity swaps to files under `nvme_path`; without it DeepSpeed fails once the swapper starts (`os.path.join(None, ...)`, or "\\"nvme_path\\" in DeepSpeed Config cannot be None if remote device is nvme" from `zero.Init`), after the model has been loaded. Point it at a local NVMe mount with room for the offloaded states. `"auto"` is filled only by Accelerate (from its `offload_*_nvme_path` keys).',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "nvme" }\n  }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "nvme", "nvme_path": "/local_nvme" }\n  }\n}\n',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    for (const section of ['offload_optimizer', 'offload_param']) {
+      const base = ['zero_optimization', section];
+      if (String(m.get([...base, 'device']) ?? '').toLowerCase() !== 'nvme') continue;
+      // NVMe offload only happens at stage 3 (optimizer offload below it is plain CPU offload).
+      if (m.stage !== undefined && m.stage < 3) continue;
+      const path = m.get([...base, 'nvme_path']);
+      if (typeof path === 'string' && path.trim() !== '' && path !== 'auto') continue;
+      if (path === 'auto' && m.referrers.length) continue;
+      ctx.report({
+        at: [...base, 'device'],
+        on: 'value',
+        message: `\`${section}\` goes to NVMe but has no \`nvme_path\`: DeepSpeed fails when it starts swapping (after the model is loaded). Add \`"nvme_path"\` pointing at a local NVMe mount with room for the offloaded ${section === 'offload_param' ? 'parameters' : 'optimizer states'}.`,
+      });
+    }
+  },
+});

@@ -1,0 +1,83 @@
+/**
+ * optimizer-config-invalid: optimizer and scheduler settings DeepSpeed rejects when it builds them.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { DS_OPTIMIZERS, optimizerType, runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { defineRule } from './rule';
+
+/** Optimizers ZeRO is tested with; others need `zero_allow_untested_optimizer`. */
+const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw', 'musgd'];
+
+function writtenText(m: DeepSpeedModel, path: (string | number)[]): string {
+  const node = m.doc.node(m.where(path));
+  return node ? m.doc.text.slice(node.span.start, node.span.end) : '';
+}
+
+/** A number written as a float literal (`1e3`, `1000.0`): not a Python int once loaded. */
+function floatLiteral(m: DeepSpeedModel, path: (string | number)[]): boolean {
+  const node = m.doc.node(m.where(path));
+  return node?.kind === 'scalar' && typeof node.value === 'number' && /[.eE]/.test(node.raw || m.doc.text.slice(node.span.start, node.span.end));
+}
+
+const CHECKS: DsCheck[] = [
+  {
+    when: (m) => {
+      const t = optimizerType(m);
+      if (!t || m.stage === undefined || m.stage < 1 || m.bool(['zero_allow_untested_optimizer']) === true) return undefined;
+      const lower = t.toLowerCase();
+      return ZERO_TESTED.includes(lower) || ['onebitadam', 'zerooneadam', 'onebitlamb'].includes(lower) ? undefined : ['optimizer', 'type'];
+    },
+    message: (m) => `\`${optimizerType(m)}\` is not one of the optimizers ZeRO is tested with: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use Adam/AdamW.`,
+    fix: () => ({ title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], preferred: true }),
+  },
+  {
+    when: (m) => {
+      const t = (optimizerType(m) ?? '').toLowerCase();
+      const scale = m.num(['fp16', 'loss_scale']);
+      return (t === 'lamb' || t === 'onebitlamb') && m.bool(['fp16', 'enabled']) === true && scale !== undefined && scale > 0 ? ['fp16', 'loss_scale'] : undefined;
+    },
+    message: (m) => `${optimizerType(m)} needs dynamic loss scaling, and \`fp16.loss_scale\` is a fixed ${m.num(['fp16', 'loss_scale'])}: DeepSpeed stops ("requires dynamic loss scaling"). Set \`"loss_scale": 0\`.`,
+    fix: () => ({ title: 'Set loss_scale: 0 (dynamic)', edits: [{ op: 'set', path: ['fp16', 'loss_scale'], value: 0 }], preferred: true }),
+  },
+  {
+    when: (m) => {
+      const t = optimizerType(m);
+      // DeepSpeed matches its own optimizers in any case, torch.optim classes only exactly.
+      return t && !DS_OPTIMIZERS.includes(t.toLowerCase()) && /^[a-z]/.test(t) ? ['optimizer', 'type'] : undefined;
+    },
+    message: (m) => `\`${optimizerType(m)}\` is neither a DeepSpeed optimizer nor a \`torch.optim\` class as spelled: DeepSpeed matches torch classes case-sensitively and stops ("is not a supported DeepSpeed Optimizer"). Write the class name (\`SGD\`, \`RMSprop\`…).`,
+  },
+  {
+    when: (m) => (floatLiteral(m, ['scheduler', 'params', 'warmup_num_steps']) ? ['scheduler', 'params', 'warmup_num_steps'] : undefined),
+    message: (m) => `\`warmup_num_steps\` is written as a float (\`${writtenText(m, ['scheduler', 'params', 'warmup_num_steps'])}\` is a float once loaded from JSON) and DeepSpeed requires a Python int: it stops when it builds the scheduler ("warmup_num_steps must be a positive integer"). Write the digits.`,
+    fix: (m) => {
+      const v = m.num(['scheduler', 'params', 'warmup_num_steps']);
+      return v !== undefined && Number.isInteger(v) ? { title: `Write ${v}`, edits: [{ op: 'set', path: ['scheduler', 'params', 'warmup_num_steps'], value: v }], preferred: true } : undefined;
+    },
+  },
+  {
+    when: (m) => {
+      const total = m.num(['scheduler', 'params', 'total_num_steps']);
+      const warm = m.num(['scheduler', 'params', 'warmup_num_steps']);
+      return total !== undefined && warm !== undefined && total < warm ? ['scheduler', 'params', 'total_num_steps'] : undefined;
+    },
+    severity: 'warning',
+    message: (m) => `\`total_num_steps\` ${m.num(['scheduler', 'params', 'total_num_steps'])} is less than \`warmup_num_steps\` ${m.num(['scheduler', 'params', 'warmup_num_steps'])}: the decay never starts (DeepSpeed only warns). Check the step counts.`,
+  },
+];
+
+export default defineRule<DeepSpeedModel>({
+  id: 'optimizer-config-invalid',
+  severity: 'error',
+  formats: ['deepspeed'],
+  docs: {
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`.',
+    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires.',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
+    fix: 'Allows the untested optimizer, makes the loss scale dynamic, or writes the step count as an integer.',
+  },
+  check(ctx) {
+    runDsChecks(ctx, CHECKS);
+  },
+});

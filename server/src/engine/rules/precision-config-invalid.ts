@@ -1,0 +1,58 @@
+/**
+ * precision-config-invalid: precision settings DeepSpeed rejects together.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { defineRule } from './rule';
+
+const noZero = (m: DeepSpeedModel) => m.stage === 0;
+
+const CHECKS: DsCheck[] = [
+  {
+    when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(['bf16', 'enabled']) === true) ? ['amp', 'enabled'] : undefined),
+    message: () => 'Apex AMP cannot be combined with fp16 or bf16 mode: DeepSpeed stops ("Cannot enable both amp with (legacy) fp16 or bfloat16 mode"). Keep one; `bf16` or `fp16` is the usual choice.',
+  },
+  {
+    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && noZero(m) ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
+    message: () => 'fp16 master weights and gradients need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config. Set a ZeRO stage (with CPU optimizer offload and DeepSpeedCPUAdam), or remove the key.',
+  },
+  {
+    when: (m) => (m.bool(['bf16', 'bf16_master_weights_and_grads']) === true && noZero(m) ? ['bf16', 'bf16_master_weights_and_grads'] : undefined),
+    message: () => 'bf16 master weights and gradients need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config. Set a ZeRO stage, or remove the key.',
+  },
+  {
+    when: (m) => (m.bool(['bf16', 'bf16_optimizer_states']) === true && (noZero(m) || m.bool(['bf16', 'bf16_master_weights_and_grads']) !== true) ? ['bf16', 'bf16_optimizer_states'] : undefined),
+    message: (m) => (noZero(m) ? 'bf16 optimizer states need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config.' : 'bf16 optimizer states need `bf16_master_weights_and_grads: true`: DeepSpeed stops when it reads the config ("bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled"). Add it, or remove this key.'),
+  },
+  {
+    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.bool(['bf16', 'bf16_master_weights_and_grads']) === true ? ['bf16', 'bf16_master_weights_and_grads'] : undefined),
+    message: () => 'fp16 and bf16 master weights are exclusive: DeepSpeed stops when it builds the optimizer. Keep the one that matches the enabled precision.',
+  },
+  {
+    when: (m) => {
+      const scale = m.num(['fp16', 'loss_scale']);
+      if (m.bool(['fp16', 'enabled']) !== true || (scale !== undefined && scale !== 0)) return undefined;
+      for (const k of ['loss_scale_window', 'min_loss_scale']) {
+        const v = m.num(['fp16', k]);
+        if (v !== undefined && v <= 0) return ['fp16', k];
+      }
+      return undefined;
+    },
+    message: () => 'With dynamic loss scaling (`loss_scale: 0`), `loss_scale_window` and `min_loss_scale` must be above 0: DeepSpeed stops when it reads the config. Use the defaults (1000 and 1).',
+  },
+];
+
+export default defineRule<DeepSpeedModel>({
+  id: 'precision-config-invalid',
+  severity: 'error',
+  formats: ['deepspeed'],
+  docs: {
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition.',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
+  },
+  check(ctx) {
+    runDsChecks(ctx, CHECKS);
+  },
+});

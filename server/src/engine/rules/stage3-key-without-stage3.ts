@@ -1,0 +1,56 @@
+/**
+ * stage3-key-without-stage3: ZeRO-3-only settings under a lower stage, where DeepSpeed ignores them.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { ZERO_ALIASES } from '../formats/deepspeed/model';
+import { defineRule } from './rule';
+
+/** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
+const STAGE3_ONLY = new Set([
+  'offload_param', 'sub_group_size', 'zero_hpz_partition_size', 'zero_quantized_weights', 'zero_quantized_nontrainable_weights',
+  'zero_quantized_gradients', 'mics_shard_size', 'mics_hierarchical_params_gather', 'memory_efficient_linear', 'override_module_apply',
+  'cpu_offload_param', 'stage3_gather_fp16_weights_on_model_save', ...Object.keys(ZERO_ALIASES), ...Object.values(ZERO_ALIASES),
+]);
+
+export default defineRule<DeepSpeedModel>({
+  id: 'stage3-key-without-stage3',
+  severity: 'warning',
+  formats: ['deepspeed'],
+  docs: {
+    summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
+    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload. Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
+    fix: 'Removes the key (or sets stage 3).',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const stage = m.stage;
+    const zero = m.doc.node(['zero_optimization']);
+    if (stage === undefined || stage >= 3 || zero?.kind !== 'map') return;
+    const stageText = m.stageWritten ? `stage ${stage}` : 'stage 0 (no `stage` given)';
+    for (const e of zero.entries) {
+      if (e.value.kind === 'scalar' && e.value.value === null) continue;
+      const schema = ctx.nav?.at(['zero_optimization', e.key], ctx.doc.value([]), ctx.version);
+      const needs = typeof schema?.['x-requires-stage'] === 'number' ? (schema['x-requires-stage'] as number) : STAGE3_ONLY.has(e.key) ? 3 : undefined;
+      if (needs === undefined || stage >= needs) continue;
+      const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
+      ctx.report({
+        at: ['zero_optimization', e.key],
+        message: `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
+        fixes: [
+          { title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }], preferred: true },
+          { title: 'Set stage 3', edits: [{ op: 'set', path: ['zero_optimization', 'stage'], value: 3 }] },
+        ],
+      });
+    }
+    if (stage >= 1 && String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'nvme') {
+      ctx.report({
+        at: ['zero_optimization', 'offload_optimizer', 'device'],
+        on: 'value',
+        message: `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused. Use \`"cpu"\`, or stage 3 for NVMe.`,
+        fixes: [{ title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }], preferred: true }],
+      });
+    }
+  },
+});

@@ -1,0 +1,67 @@
+/**
+ * zero-config-invalid: ZeRO settings DeepSpeed rejects, alone or together with others.
+ */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { defineRule } from './rule';
+
+const Z = 'zero_optimization';
+const reduceScatter = (m: DeepSpeedModel) => m.bool([Z, 'reduce_scatter']) !== false;
+
+const CHECKS: DsCheck[] = [
+  {
+    when: (m) => {
+      const r = m.num([Z, 'offload_optimizer', 'ratio']);
+      return r !== undefined && r < 1 && m.stage !== undefined && m.stage !== 3 ? [Z, 'offload_optimizer', 'ratio'] : undefined;
+    },
+    message: (m) => `Partial optimizer offload (\`ratio\` ${m.num([Z, 'offload_optimizer', 'ratio'])}) only exists at ZeRO stage 3: DeepSpeed stops when it reads the config ("Partial offloading only supported for ZeRO Stage 3"). Use stage 3, or remove \`ratio\` to offload everything.`,
+  },
+  {
+    when: (m) => {
+      const b = m.num([Z, 'allgather_bucket_size']);
+      return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0 ? [Z, 'allgather_bucket_size'] : undefined;
+    },
+    message: () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.',
+  },
+  {
+    when: (m) => (String(m.get(['gradient_allreduce_op']) ?? '').toLowerCase() === 'sum' && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
+    message: () => '`gradient_allreduce_op: "sum"` does not work with ZeRO stage 3: DeepSpeed stops ("gradient_allreduce_op=\'sum\' is not supported with ZeRO stage 3"). Use `"mean"` (the default).',
+  },
+  {
+    when: (m) => (m.bool(['prescale_gradients']) === true && m.stage !== undefined && m.stage >= 2 && reduceScatter(m) ? ['prescale_gradients'] : undefined),
+    message: (m) => `Pre-scaling gradients is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove \`prescale_gradients\`, or set \`"reduce_scatter": false\` (slower).`,
+  },
+  {
+    when: (m) => {
+      const f = m.num(['gradient_predivide_factor']);
+      return f !== undefined && f !== 1 && m.stage !== undefined && m.stage >= 2 && reduceScatter(m) ? ['gradient_predivide_factor'] : undefined;
+    },
+    message: (m) => `\`gradient_predivide_factor\` other than 1 is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove it.`,
+  },
+  {
+    when: (m) => {
+      const t = String(m.get(['optimizer', 'type']) ?? '').toLowerCase();
+      return ['onebitadam', 'zerooneadam', 'onebitlamb'].includes(t) && m.stage !== undefined && m.stage >= 1 ? ['optimizer', 'type'] : undefined;
+    },
+    message: (m) => `\`${String(m.get(['optimizer', 'type']))}\` compresses its own communication and does not work with ZeRO: DeepSpeed stops ("… is not compatible with ZeRO"). Use stage 0, or Adam/AdamW with ZeRO.`,
+  },
+  {
+    when: (m) => (m.bool(['amp', 'enabled']) === true && m.stage !== undefined && m.stage >= 1 ? ['amp', 'enabled'] : undefined),
+    message: () => 'Apex AMP and ZeRO do not work together: DeepSpeed stops when it builds the optimizer ("Amp and ZeRO are not currently compatible"). Use `bf16` or `fp16` instead of `amp`.',
+  },
+];
+
+export default defineRule<DeepSpeedModel>({
+  id: 'zero-config-invalid',
+  severity: 'error',
+  formats: ['deepspeed'],
+  docs: {
+    summary: 'ZeRO settings DeepSpeed rejects: partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'These pass the config parser and stop the run when DeepSpeed builds the ZeRO optimizer, after the model is loaded. Each message quotes the check that fires.',
+    bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
+    good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
+  },
+  check(ctx) {
+    runDsChecks(ctx, CHECKS);
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * DeepSpeed JSON configs and the Accelerate configs that point at them: the Plan of a ds_config,
+ * reading the linked file through the host, and the checks across the two files.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze, parseProjectConfig, type FileInput } from '../../server/src/engine';
+import { hostFor } from './annotate';
+
+const YAML = (extra = '') => `distributed_type: DEEPSPEED
+num_processes: 4
+mixed_precision: bf16
+deepspeed_config:
+  deepspeed_config_file: ds.json
+  zero3_init_flag: true
+${extra}`;
+const JSON_OF = (o: unknown) => JSON.stringify(o, null, 2) + '\n';
+const codes = (input: FileInput) => analyze(input).findings.map((f) => f.code);
+
+test('the Accelerate config reads the DeepSpeed JSON it points at: precision and stage checked across files', () => {
+  const fp16 = JSON_OF({ train_micro_batch_size_per_gpu: 'auto', fp16: { enabled: true }, zero_optimization: { stage: 2 } });
+  const a = analyze({ path: '/project/accelerate.yaml', text: YAML(), ...hostFor({ files: { 'ds.json': fp16 } }) });
+  const mp = a.findings.find((f) => f.code === 'mixed-precision-conflict')!;
+  assert.ok(mp, a.findings.map((f) => f.code).join(', '));
+  assert.match(mp.message, /ds\.json, which enables `fp16`/);
+  assert.equal(a.text.slice(mp.span.start, mp.span.end), 'bf16');
+  const z3 = a.findings.find((f) => f.code === 'zero3-init-without-stage3')!;
+  assert.match(z3.message, /ds\.json sets stage 2/);
+  // The link: the path as written, resolved by the host.
+  assert.deepEqual(a.links.map((l) => [a.text.slice(l.span.start, l.span.end), l.target]), [['ds.json', '/project/ds.json']]);
+  assert.deepEqual(a.dependencies, ['/project/ds.json']);
+  // The same config with a bf16 stage-3 JSON: neither finding.
+  const bf16 = JSON_OF({ train_micro_batch_size_per_gpu: 'auto', bf16: { enabled: true }, zero_optimization: { stage: 3 } });
+  const ok = codes({ path: '/project/accelerate.yaml', text: YAML(), ...hostFor({ files: { 'ds.json': bf16 } }) });
+  assert.ok(!ok.includes('mixed-precision-conflict') && !ok.includes('zero3-init-without-stage3'), ok.join(', '));
+});
+
+test('a missing or unusable JSON is said, with where it was looked for; without a host nothing is guessed', () => {
+  const missing = analyze({ path: '/project/accelerate.yaml', text: YAML(), ...hostFor({ files: {} }) });
+  const f = missing.findings.find((x) => x.code === 'deepspeed-config-file-missing')!;
+  assert.match(f.message, /Looked for: `\/project\/ds\.json`/);
+  assert.equal(missing.links[0].target, undefined);
+  const commented = '{\n  // accelerate reads this with json.load\n  "zero_optimization": { "stage": 2 }\n}\n';
+  const bad = analyze({ path: '/project/accelerate.yaml', text: YAML(), ...hostFor({ files: { 'ds.json': commented } }) });
+  assert.match(bad.findings.find((x) => x.code === 'deepspeed-config-file-invalid')!.message, /line 2: JSON syntax: JSON has no comments; Python's json\.load rejects the file\): accelerate/);
+  const noZero = analyze({ path: '/project/accelerate.yaml', text: YAML(), ...hostFor({ files: { 'ds.json': JSON_OF({ bf16: { enabled: true } }) } }) });
+  assert.match(noZero.findings.find((x) => x.code === 'deepspeed-config-file-invalid')!.message, /no `zero_optimization`/);
+  const alone = codes({ path: '/project/accelerate.yaml', text: YAML() });
+  assert.ok(!alone.some((c) => /deepspeed-config-file-(missing|invalid)|mixed-precision-conflict/.test(c)), alone.join(', '));
+});
+
+test('a host resolver that throws is a missing file, not a crash', () => {
+  const a = analyze({
+    path: '/project/accelerate.yaml',
+    text: YAML(),
+    resolve: () => {
+      throw new Error('EACCES');
+    },
+  });
+  assert.ok(a.findings.some((f) => f.code === 'deepspeed-config-file-conflict'));
+});
+
+test('the DeepSpeed JSON takes its world size from the Accelerate configs that use it', () => {
+  const ds = JSON_OF({ train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, zero_optimization: { stage: 2, overlap_comm: true } });
+  const a = analyze({ path: '/project/ds.json', text: ds, ...hostFor({ referrers: { 'accelerate.yaml': YAML() } }) });
+  const p = a.docs[0].plan!;
+  assert.equal(p.world?.value, 4);
+  assert.equal(p.dp?.value, 4);
+  assert.equal(p.sharding.value.group, 4);
+  const f = a.findings.find((x) => x.code === 'batch-size-mismatch')!;
+  assert.match(f.message, /train_batch_size 30 ≠ micro batch 4 × gradient accumulation 2 × 4 data-parallel ranks .*num_processes` of accelerate\.yaml/);
+  assert.deepEqual(a.dependencies, ['/project/accelerate.yaml']);
+  // Sequence parallelism divides the world before the batch identity.
+  const sp = JSON_OF({ train_batch_size: 16, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, sequence_parallel_size: 2, zero_optimization: { stage: 3 } });
+  assert.ok(!codes({ path: '/project/ds.json', text: sp, ...hostFor({ referrers: { 'accelerate.yaml': YAML() } }) }).includes('batch-size-mismatch'));
+  // Referrers that disagree leave the world unknown.
+  const other = YAML().replace('num_processes: 4', 'num_processes: 8');
+  const b = analyze({ path: '/project/ds.json', text: ds, ...hostFor({ referrers: { 'a.yaml': YAML(), 'b.yaml': other } }) });
+  assert.equal(b.docs[0].plan!.world, undefined);
+});
+
+test('the batch identity with the world from a setting, by inference and without a world', () => {
+  const all3 = JSON_OF({ train_batch_size: 32, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, zero_optimization: { stage: 3 } });
+  assert.ok(codes({ path: 'ds.json', text: all3 }).every((c) => c !== 'batch-size-mismatch'), 'no world: 32 = 4 × 2 × 4 is possible');
+  const a = analyze({ path: 'ds.json', text: all3 }, { worldSize: 8 });
+  const f = a.findings.find((x) => x.code === 'batch-size-mismatch')!;
+  assert.match(f.message, /≠ micro batch 4 × gradient accumulation 2 × 8 data-parallel ranks/);
+  assert.deepEqual(f.fixes.map((x) => x.title), ['Set train_batch_size to 64', 'Set gradient_accumulation_steps to 1']);
+  const two = JSON_OF({ train_batch_size: 100, train_micro_batch_size_per_gpu: 4, zero_optimization: { stage: 3 } });
+  assert.match(analyze({ path: 'ds.json', text: two }, { worldSize: 8 }).findings.find((x) => x.code === 'batch-size-mismatch')!.message, /100 \/\/ 32 = 3/);
+  const autos = JSON_OF({ train_batch_size: 'auto', train_micro_batch_size_per_gpu: 'auto', gradient_accumulation_steps: 'auto', zero_optimization: { stage: 3 } });
+  assert.ok(!codes({ path: 'ds.json', text: autos }).includes('batch-size-mismatch'));
+});
+
+test('the Plan of a ds_config: ZeRO stage and offload, overlap default by stage, precision', () => {
+  const ds = JSON_OF({ train_micro_batch_size_per_gpu: 2, bf16: { enabled: 'true' }, zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu' }, offload_param: { device: 'cpu' } } });
+  const p = analyze({ path: 'ds.json', text: ds }, { worldSize: 16 }).docs[0].plan!;
+  assert.deepEqual([p.sharding.value.kind, p.sharding.value.stage, p.sharding.value.offloadOptimizer, p.sharding.value.offloadParams, p.sharding.value.group], ['zero', 3, true, true, 16]);
+  assert.equal(p.overlap.gradReduce?.value, true);
+  assert.equal(p.precision.value, 'bf16');
+  assert.equal(p.microBatch?.value, 2);
+  const s2 = analyze({ path: 'ds.json', text: JSON_OF({ train_micro_batch_size_per_gpu: 2, zero_optimization: { stage: 2, offload_param: { device: 'cpu' } } }) }).docs[0].plan!;
+  assert.equal(s2.overlap.gradReduce?.value, false);
+  assert.equal(s2.sharding.value.offloadParams, false, 'stage 2 never offloads parameters');
+});
+
+test('the world size of a DeepSpeed JSON can come from .shardwise.yaml (JSON has no comments for a directive)', () => {
+  const loaded = parseProjectConfig('world_size: 16\nnodes: 2\n');
+  assert.deepEqual([loaded.settings.worldSize, loaded.settings.nodes, loaded.problems], [16, 2, []]);
+  const ds = JSON_OF({ train_batch_size: 32, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, zero_optimization: { stage: 3 } });
+  assert.ok(analyze({ path: 'ds.json', text: ds }, loaded.settings).findings.some((f) => f.code === 'batch-size-mismatch'));
+  assert.match(parseProjectConfig('world_size: many\n').problems.join(' '), /`world_size` must be a positive integer/);
+});
