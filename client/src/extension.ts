@@ -19,12 +19,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module: serverModule, transport: TransportKind.ipc },
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
+  const watchers = [
+    // Project settings.
+    vscode.workspace.createFileSystemWatcher('**/.shardwise.{yaml,yml}'),
+    // Files a config refers to (an Accelerate config's `deepspeed_config_file`): the configs that
+    // read one are re-checked when it changes on disk, is created or deleted.
+    vscode.workspace.createFileSystemWatcher('**/*.json'),
+    // Configs that refer to a DeepSpeed JSON, when they change on disk while closed.
+    vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+  ];
+  context.subscriptions.push(...watchers);
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.flatMap((language) => [
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/.shardwise.{yaml,yml}') },
+    synchronize: { fileEvents: watchers },
     outputChannel: output,
     traceOutputChannel: output,
     diagnosticCollectionName: 'shardwise',

@@ -195,3 +195,76 @@ test('check --format json on launch scripts: the layout and argument errors Mega
   const fixed = launchScript('fixed.sh', ['--tensor-model-parallel-size 8', '--pipeline-model-parallel-size 1', '--sequence-parallel', '--tp-comm-overlap', '--num-attention-heads 32', '--use-distributed-optimizer', '--overlap-grad-reduce', '--overlap-param-gather']);
   assert.equal(json(['check', fixed]).findings.filter((f) => f.severity === 'error').length, 0);
 });
+
+// ---- an Accelerate config and the DeepSpeed JSON it points at (`deepspeed_config_file`) ----
+
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** A fresh folder under tmp with the given files (relative path → text). */
+function project(name: string, files: Record<string, string>): string {
+  const dir = join(tmp, name);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+function dsAccelerate(ref: string, extra: string[] = [], processes = 8): string {
+  return ['distributed_type: DEEPSPEED', `num_processes: ${processes}`, 'deepspeed_config:', `  deepspeed_config_file: ${ref}`, ...extra, ''].join('\n');
+}
+
+const DS_STAGE3 = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "fp16": { "enabled": true },\n  "zero_optimization": { "stage": 3 }\n}\n';
+
+test('check --format json <dir>: zero_stage next to deepspeed_config_file → deepspeed-config-file-conflict on zero_stage', () => {
+  const dir = project('ds-conflict', { 'accelerate.yaml': dsAccelerate('ds_config.json', ['  zero_stage: 2']), 'ds_config.json': DS_STAGE3 });
+  const { code, findings } = json(['check', dir]);
+  assert.equal(code, 1);
+  const conflict = findings.find((f) => f.code === 'deepspeed-config-file-conflict');
+  assert.ok(conflict, `no deepspeed-config-file-conflict: ${findings.map((f) => f.code).join(', ')}`);
+  assert.equal(conflict.file, join(dir, 'accelerate.yaml'));
+  assert.equal(conflict.range.start.line, 4, 'on the zero_stage line');
+  assert.ok(!findings.some((f) => f.code === 'deepspeed-config-file-missing'), 'the JSON next to the config is found');
+});
+
+test('check: a JSON checked with its config takes the world size from num_processes → batch-size-mismatch', () => {
+  // 30 ≠ micro 4 × accumulation 2 × 4 processes = 32.
+  const dir = project('ds-batch', {
+    'accelerate.yaml': dsAccelerate('ds_batch.json', [], 4),
+    'ds_batch.json': '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
+  });
+  const together = json(['check', dir]);
+  const mismatch = together.findings.find((f) => f.code === 'batch-size-mismatch');
+  assert.ok(mismatch, `no batch-size-mismatch: ${together.findings.map((f) => f.code).join(', ')}`);
+  assert.equal(mismatch.file, join(dir, 'ds_batch.json'));
+  assert.match(mismatch.message, /\b4\b/);
+  assert.match(mismatch.message, /\b32\b/, 'the product with the 4 processes of the config');
+  assert.equal(together.code, 1);
+  // Checked alone, the JSON knows no world size: whatever it says, it is not the product with 4 processes.
+  const alone = json(['check', join(dir, 'ds_batch.json')]).findings.find((f) => f.code === 'batch-size-mismatch');
+  assert.ok(!alone || !/\b32\b/.test(alone.message), alone?.message);
+  // The order on the command line does not matter, and files are reported in that order.
+  const reversed = json(['check', join(dir, 'ds_batch.json'), join(dir, 'accelerate.yaml')]);
+  assert.equal(reversed.findings[0]?.file, join(dir, 'ds_batch.json'));
+  assert.ok(reversed.findings.some((f) => f.code === 'batch-size-mismatch' && /\b32\b/.test(f.message)));
+});
+
+test('check: a referenced JSON that is not among the checked paths is still read; relative paths are tried from the file, then the current directory', () => {
+  const dir = project('ds-resolve', {
+    'configs/accelerate.yaml': dsAccelerate('ds/zero3.json', [], 8).replace('num_processes: 8', 'num_processes: 8\nmixed_precision: bf16'),
+    'ds/zero3.json': DS_STAGE3,
+  });
+  const yaml = join(dir, 'configs', 'accelerate.yaml');
+  // From the project folder (where `accelerate launch` would run), ds/zero3.json is found: fp16 there vs bf16 here.
+  const found = json(['check', yaml], dir);
+  assert.ok(found.findings.some((f) => f.code === 'mixed-precision-conflict'), `codes: ${found.findings.map((f) => f.code).join(', ')}`);
+  assert.ok(!found.findings.some((f) => f.code === 'deepspeed-config-file-missing'));
+  // From elsewhere it is not: the message lists every location tried, in order.
+  const missing = json(['check', yaml], tmp).findings.find((f) => f.code === 'deepspeed-config-file-missing');
+  assert.ok(missing, 'no deepspeed-config-file-missing');
+  const first = join(dir, 'configs', 'ds', 'zero3.json');
+  const second = join(tmp, 'ds', 'zero3.json');
+  assert.ok(missing.message.includes(first) && missing.message.includes(second), missing.message);
+  assert.ok(missing.message.indexOf(first) < missing.message.indexOf(second), missing.message);
+});

@@ -7,6 +7,7 @@
  * Every wait has a timeout and clears its timer; `shutdown()` sends shutdown + exit and kills the
  * child if it does not exit in time, so a test never leaves a process or a timer behind.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -170,6 +171,8 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
   /** Announce `workspace.configuration` (default true). */
   configurationCapability?: boolean;
+  /** Extra `textDocument` client capabilities (e.g. `{ definition: { linkSupport: true } }`). */
+  textDocumentCapabilities?: Record<string, unknown>;
   initializationOptions?: unknown;
   rootUri?: string | null;
   workspaceFolders?: { uri: string; name: string }[] | null;
@@ -320,6 +323,7 @@ export class LspClient {
   private async initialize(options: StartOptions): Promise<void> {
     const capabilities = structuredClone(VSCODE_LIKE_CAPABILITIES) as Record<string, any>;
     if (options.configurationCapability === false) delete capabilities.workspace.configuration;
+    if (options.textDocumentCapabilities) Object.assign(capabilities.textDocument, options.textDocumentCapabilities);
     this.initializeResult = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       clientInfo: { name: 'shardwise-lsp-test', version: '0.0.0' },
@@ -582,3 +586,24 @@ export function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit
   if (edit.changes) return edit.changes[uri] ?? [];
   return (edit.documentChanges ?? []).filter((d) => d.textDocument.uri === uri).flatMap((d) => d.edits);
 }
+
+/** Runs `fn` against a fresh server and always shuts it down. */
+export async function withServer<T>(fn: (c: LspClient) => Promise<T>, options?: StartOptions): Promise<T> {
+  const c = await LspClient.start(options);
+  try {
+    return await fn(c);
+  } finally {
+    await c.shutdown();
+  }
+}
+
+/** The rule ids of a publish. */
+export const codes = (p: PublishDiagnosticsParams) => p.diagnostics.map((d) => d.code);
+/** A predicate: the publish has a diagnostic with this rule id. */
+export const has = (code: string) => (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.code === code);
+/** The diagnostic with this rule id (fails the test when there is none). */
+export const find = (p: PublishDiagnosticsParams, code: string): Diagnostic => {
+  const d = p.diagnostics.find((x) => x.code === code);
+  assert.ok(d, `expected a ${code} diagnostic, got ${JSON.stringify(codes(p))}`);
+  return d;
+};

@@ -12,47 +12,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  applyTextEdits,
-  DiagnosticSeverity,
-  editsFor,
-  FileChangeType,
-  hoverText,
-  InsertTextFormat,
-  LspClient,
-  positionOf,
-  rangeOf,
-  rangeOfMatch,
-  REPO_ROOT,
-  SERVER_MAIN,
-  TextDocumentSyncKind,
-  type CodeAction,
-  type Command,
-  type Diagnostic,
-  type PublishDiagnosticsParams,
-  type StartOptions,
-} from './client';
+import { applyTextEdits, DiagnosticSeverity, editsFor, FileChangeType, hoverText, InsertTextFormat, LspClient, positionOf, rangeOf, rangeOfMatch, REPO_ROOT, SERVER_MAIN, TextDocumentSyncKind, type CodeAction, type Command, type Diagnostic, type PublishDiagnosticsParams, withServer, codes, has, find } from './client';
 
 const TEST_TIMEOUT = 180_000;
 const WAIT = 60_000;
 const SLOW_WAIT = 150_000;
 
-async function withServer<T>(fn: (c: LspClient) => Promise<T>, options?: StartOptions): Promise<T> {
-  const c = await LspClient.start(options);
-  try {
-    return await fn(c);
-  } finally {
-    await c.shutdown();
-  }
-}
 
-const codes = (p: PublishDiagnosticsParams) => p.diagnostics.map((d) => d.code);
-const has = (code: string) => (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.code === code);
-const find = (p: PublishDiagnosticsParams, code: string): Diagnostic => {
-  const d = p.diagnostics.find((x) => x.code === code);
-  assert.ok(d, `expected a ${code} diagnostic, got ${JSON.stringify(codes(p))}`);
-  return d;
-};
 const isAction = (a: CodeAction | Command): a is CodeAction => typeof (a as CodeAction).title === 'string' && typeof (a as Command).command !== 'string';
 const lines = (text: string) => text.split('\n');
 

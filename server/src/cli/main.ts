@@ -11,8 +11,9 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { analyze, applyEdits, explain, fixAll, layoutText, mergeSettings, RULES, rulesMarkdown, type EngineSettings, type FileAnalysis } from '../engine';
+import { analyze, applyEdits, explain, fixAll, layoutText, mergeSettings, RULES, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
+import { createResolver, pathKey } from '../host/resolve';
 import { toSarif } from './sarif';
 
 const VERSION = '0.1.0';
@@ -139,13 +140,31 @@ interface Result {
   analysis: FileAnalysis;
 }
 
+/**
+ * What the engine needs to read the files a config refers to: a reference is tried as an absolute
+ * path, then relative to the file's folder, then relative to the current directory (where
+ * `accelerate launch` usually runs).
+ */
+function linkedInput(file: string, text: string, referrers?: { path: string; text: string }[]): FileInput {
+  const path = resolve(file);
+  return { path, text, resolve: createResolver({ from: path, bases: [process.cwd()] }), referrers: referrers?.length ? referrers : undefined };
+}
+
+/** At most this many referrers are given to one file (the engine reads no more either). */
+const MAX_REFERRERS = 20;
+
 function check(o: CheckOptions): number {
   const files = collect(o.paths);
   const configs = new ProjectConfigs();
-  const results: Result[] = [];
+  const results: (Result & { index: number })[] = [];
   let ioFailure = false;
   const warnedConfig = new Set<string>();
-  for (const file of files) {
+  // Files that may refer to others (YAML, scripts) first; then the JSON files, each with the checked
+  // files whose references resolved to it (an Accelerate config gives its DeepSpeed JSON the world size).
+  const order = files.map((file, index) => ({ file, index, json: syntaxOf({ path: file, text: '' }) === 'json' }));
+  order.sort((a, b) => Number(a.json) - Number(b.json) || a.index - b.index);
+  const referrersOf = new Map<string, { path: string; text: string }[]>();
+  for (const { file, index } of order) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -163,18 +182,26 @@ function check(o: CheckOptions): number {
     // Command-line flags win over .shardwise.yaml; in-file directives win over both.
     settings = mergeSettings(settings, o.settings);
     const original = text;
-    let analysis = analyze({ path: resolve(file), text }, settings);
+    const referrers = referrersOf.get(pathKey(file))?.filter((r) => pathKey(r.path) !== pathKey(file));
+    let analysis = analyze(linkedInput(file, text, referrers), settings);
     if (o.fix) {
       for (let round = 0; round < 5; round++) {
         const edits = fixAll(analysis);
         if (edits.length === 0) break;
         text = applyEdits(text, edits);
-        analysis = analyze({ path: resolve(file), text }, settings);
+        analysis = analyze(linkedInput(file, text, referrers), settings);
       }
       if (text !== original) writeFileSync(file, text);
     }
-    if (analysis.docs.some((d) => d.format)) results.push({ file, analysis });
+    for (const link of analysis.links ?? []) {
+      if (!link.target) continue;
+      const list = referrersOf.get(pathKey(link.target)) ?? [];
+      if (list.length < MAX_REFERRERS && !list.some((r) => r.path === resolve(file))) list.push({ path: resolve(file), text });
+      referrersOf.set(pathKey(link.target), list);
+    }
+    if (analysis.docs.some((d) => d.format)) results.push({ file, analysis, index });
   }
+  results.sort((a, b) => a.index - b.index);
   const all = results.flatMap((r) => r.analysis.findings.map((f) => ({ r, f })));
   if (o.format === 'json') {
     const out = all.map(({ r, f }) => ({ file: r.file, range: r.analysis.lines.range(f.span), severity: f.severity, code: f.code, message: f.message }));
@@ -206,7 +233,7 @@ function layout(args: string[]): number {
     return 2;
   }
   const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : {}, o.settings);
-  const analysis = analyze({ path: resolve(file), text }, settings);
+  const analysis = analyze(linkedInput(file, text), settings);
   if (o.format === 'json') {
     process.stdout.write(JSON.stringify(analysis.docs.map((d) => d.plan ?? null), null, 2) + '\n');
     return 0;

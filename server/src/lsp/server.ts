@@ -1,7 +1,12 @@
 /**
  * The language server: LSP wiring around the engine. The only code that imports
- * vscode-languageserver. Stateless apart from per-document caches that are evicted on close.
+ * vscode-languageserver. Stateless apart from per-document caches that are evicted on close, and
+ * the cross-file dependency graph (`graph.ts`) built from each analysis's links and dependencies:
+ * an edit of a DeepSpeed JSON (in the editor or on disk) re-analyses the Accelerate configs that
+ * read it, and an edit of such a config re-analyses the JSON it points at (its referrers changed).
  */
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -17,6 +22,9 @@ import {
   type Diagnostic,
   type InitializeParams,
   type InitializeResult,
+  type Location,
+  type LocationLink,
+  type DocumentLink,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from './uri';
@@ -33,11 +41,14 @@ import {
   settingsFromClient,
   type EngineSettings,
   type FileAnalysis,
+  type FileInput,
   type Finding,
   type Severity,
   type TextEdit,
 } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
+import { createResolver, pathKey, readTextFile } from '../host/resolve';
+import { DependencyGraph, type ClosedReferrer } from './graph';
 import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, type ClientSettings } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -52,6 +63,9 @@ interface Cached {
   analysis: FileAnalysis;
 }
 
+/** At most this many referrers are given to one analysis (the engine reads no more either). */
+const MAX_REFERRERS = 20;
+
 export interface ServerOptions {
   /** Reads `.shardwise.yaml` files (tests may replace it). */
   projectConfigs?: ProjectConfigs;
@@ -63,12 +77,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const settingsCache = new Map<string, Promise<EngineSettings>>();
   const pending = new Set<string>();
   const projectConfigs = options.projectConfigs ?? new ProjectConfigs();
+  const graph = new DependencyGraph();
+  /** Open `file:` documents by path key (their text wins over the disk when another file reads them). */
+  const openByPath = new Map<string, string>();
   let canPullSettings = false;
+  let canWatchFolders = false;
+  let definitionLinks = false;
   let globalSettings: EngineSettings = {};
+  /** Folders a relative reference is tried against after the referring file's own folder. */
+  let workspaceRoots: string[] = [];
   let flushScheduled = false;
+  let flushing = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullSettings = !!params.capabilities.workspace?.configuration;
+    canWatchFolders = !!params.capabilities.workspace?.workspaceFolders;
+    definitionLinks = !!params.capabilities.textDocument?.definition?.linkSupport;
+    workspaceRoots = rootsOf(params);
     const init = params.initializationOptions as { settings?: ClientSettings } | undefined;
     if (init?.settings) globalSettings = settingsFromClient(init.settings);
     return {
@@ -78,6 +103,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
         codeLensProvider: { resolveProvider: false },
+        documentLinkProvider: { resolveProvider: false },
+        definitionProvider: true,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'shardwise-language-server', version: '0.1.0' },
     };
@@ -85,6 +113,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialized(() => {
     if (canPullSettings) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'shardwise' });
+    if (canWatchFolders) {
+      try {
+        connection.workspace.onDidChangeWorkspaceFolders((e) => {
+          const removed = new Set(e.removed.flatMap((f) => pathOf(f.uri)).map(pathKey));
+          workspaceRoots = [...workspaceRoots.filter((r) => !removed.has(pathKey(r))), ...e.added.flatMap((f) => pathOf(f.uri))];
+          // References resolve against the folders: every document that resolved one is re-checked.
+          for (const uri of graph.documents()) invalidate(uri);
+        });
+      } catch {
+        // The client does not send folder changes: the folders of initialize stay.
+      }
+    }
   });
 
   async function settingsFor(uri: string): Promise<EngineSettings> {
@@ -118,34 +158,153 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     };
   }
 
-  /** Analyse the newest version of every pending document; stale versions are never analysed. */
+  /**
+   * Analyse the newest version of every pending document, until none is pending (a document whose
+   * dependency changed while others were analysed is handled in the same pass); stale versions are
+   * never analysed.
+   */
   async function flush(): Promise<void> {
     flushScheduled = false;
-    const uris = [...pending];
-    pending.clear();
-    for (const uri of uris) {
-      const doc = documents.get(uri);
-      if (!doc) continue;
-      const settings = await settingsFor(uri);
-      // A newer edit arrived while settings were read: it is pending again and will be handled next.
-      if (pending.has(uri) || documents.get(uri)?.version !== doc.version) continue;
-      const analysis = analyzeDocument(doc, settings);
-      cache.set(uri, { version: doc.version, analysis });
-      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(analysis, f)) });
+    flushing = true;
+    try {
+      while (pending.size > 0) {
+        const uri = pending.values().next().value as string;
+        pending.delete(uri);
+        const doc = documents.get(uri);
+        if (!doc) continue;
+        const settings = await settingsFor(uri);
+        // A newer edit (or a dependency's) arrived while settings were read: it is pending again and
+        // is handled next; a document closed (or closed and reopened) meanwhile is not analysed here.
+        if (pending.has(uri) || documents.get(uri) !== doc) continue;
+        try {
+          const analysis = analyzeDocument(doc, settings);
+          cache.set(uri, { version: doc.version, analysis });
+          void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(analysis, f)) });
+        } catch (err) {
+          connection.console.error(`shardwise: analysing ${uri} failed: ${(err as Error)?.stack ?? err}`);
+        }
+      }
+    } finally {
+      flushing = false;
     }
   }
 
   function schedule(uri: string): void {
     pending.add(uri);
-    if (!flushScheduled) {
+    if (!flushScheduled && !flushing) {
       flushScheduled = true;
       // No fixed delay: the next turn of the event loop, so a burst of edits is analysed once.
       setImmediate(() => void flush());
     }
   }
 
+  /** A dependency of the document changed: its cached analysis is stale and it is analysed again. */
+  function invalidate(uri: string): void {
+    if (!documents.get(uri)) return;
+    cache.delete(uri);
+    schedule(uri);
+  }
+
+  /** Invalidates the open document at a path key, if any (other than `except`). */
+  function invalidateAt(key: string, except?: string): void {
+    const uri = openByPath.get(key);
+    if (uri && uri !== except) invalidate(uri);
+  }
+
+  /** The text of the open document at an absolute path (unsaved edits win over the disk). */
+  function openText(path: string): string | undefined {
+    const uri = openByPath.get(pathKey(path));
+    return uri ? documents.get(uri)?.getText() : undefined;
+  }
+
   function analyzeDocument(doc: TextDocument, settings: EngineSettings): FileAnalysis {
-    return analyze({ path: URI.fsPath(doc.uri) ?? URI.path(doc.uri), text: doc.getText(), languageId: doc.languageId }, settings);
+    const path = URI.fsPath(doc.uri);
+    const key = path ? pathKey(path) : undefined;
+    const tried = new Set<string>();
+    const input: FileInput = {
+      path: path ?? URI.path(doc.uri),
+      text: doc.getText(),
+      languageId: doc.languageId,
+      // Absolute as is, then the file's folder, then each workspace folder; open documents first.
+      resolve: createResolver({ from: path, bases: workspaceRoots, openText, onTry: (p) => tried.add(pathKey(p)) }),
+      referrers: key ? referrersFor(key, doc.uri) : undefined,
+    };
+    const analysis = analyze(input, settings);
+    record(doc.uri, analysis, tried);
+    return analysis;
+  }
+
+  /** Updates the graph from an analysis; a file the document now refers to, or no longer does, is re-checked. */
+  function record(uri: string, analysis: FileAnalysis, tried: Set<string>): void {
+    const targets = (analysis.links ?? []).flatMap((l) => (l.target ? [pathKey(l.target)] : []));
+    const watched = [...tried, ...(analysis.dependencies ?? []).map(pathKey)];
+    for (const key of graph.set(uri, watched, targets)) invalidateAt(key, uri);
+  }
+
+  /**
+   * The files that refer to the one at `key`: open documents whose analysis resolved a reference to
+   * it, then remembered closed ones (read from disk, re-checked when the file changed).
+   */
+  function referrersFor(key: string, self: string): { path: string; text: string }[] | undefined {
+    const out: { path: string; text: string }[] = [];
+    for (const uri of graph.referrersOf(key)) {
+      if (uri === self || out.length >= MAX_REFERRERS) continue;
+      const doc = documents.get(uri);
+      const path = URI.fsPath(uri);
+      if (doc && path) out.push({ path, text: doc.getText() });
+    }
+    for (const [closedKey, closed] of graph.closedReferrersOf(key)) {
+      if (out.length >= MAX_REFERRERS) break;
+      if (openByPath.has(closedKey) || closedKey === key) continue;
+      const text = checkClosed(closedKey, closed);
+      if (text !== undefined && closed.targets.has(key)) {
+        out.push({ path: closed.path, text });
+        graph.touchClosed(closedKey);
+      }
+    }
+    return out.length ? out : undefined;
+  }
+
+  /**
+   * The disk text of a remembered closed referrer; its targets are computed again when the file
+   * changed since they were (it may have been closed without saving). Forgotten when unreadable.
+   */
+  function checkClosed(key: string, closed: ClosedReferrer): string | undefined {
+    let stamp: string;
+    try {
+      const st = statSync(closed.path);
+      if (!st.isFile()) throw new Error('not a file');
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      graph.forgetClosed(key);
+      return undefined;
+    }
+    const text = readTextFile(closed.path);
+    if (text === undefined) {
+      graph.forgetClosed(key);
+      return undefined;
+    }
+    if (closed.stamp !== stamp) {
+      try {
+        const settings = mergeSettings(globalSettings, projectConfigs.forFile(closed.path).settings);
+        const a = analyze({ path: closed.path, text, resolve: createResolver({ from: closed.path, bases: workspaceRoots, openText }) }, settings, { verifyFixes: false });
+        closed.targets = new Set((a.links ?? []).flatMap((l) => (l.target ? [pathKey(l.target)] : [])));
+        closed.stamp = stamp;
+      } catch {
+        graph.forgetClosed(key);
+        return undefined;
+      }
+      if (closed.targets.size === 0) {
+        graph.forgetClosed(key);
+        return undefined;
+      }
+    }
+    return text;
+  }
+
+  /** The URI to show for a linked file: the open document's own URI when it is open. */
+  function uriOfPath(path: string): string {
+    return openByPath.get(pathKey(path)) ?? URI.file(path);
   }
 
   /** The analysis of the document's current version (computed now if the cache is behind). */
@@ -159,13 +318,38 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return analysis;
   }
 
-  documents.onDidOpen((e) => schedule(e.document.uri));
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidOpen((e) => {
+    const path = URI.fsPath(e.document.uri);
+    if (!path) return;
+    const key = pathKey(path);
+    openByPath.set(key, e.document.uri);
+    // Open now: its edges are recorded when it is analysed.
+    graph.forgetClosed(key);
+  });
+  documents.onDidChangeContent((e) => {
+    const uri = e.document.uri;
+    schedule(uri);
+    // The documents that read this file (its referrers, or the files it is a referrer of) are stale.
+    const path = URI.fsPath(uri);
+    if (path) for (const dependent of graph.dependents(pathKey(path))) if (dependent !== uri) invalidate(dependent);
+  });
   documents.onDidClose((e) => {
-    cache.delete(e.document.uri);
-    settingsCache.delete(e.document.uri);
-    pending.delete(e.document.uri);
-    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    const uri = e.document.uri;
+    cache.delete(uri);
+    settingsCache.delete(uri);
+    pending.delete(uri);
+    const edges = graph.remove(uri);
+    const path = URI.fsPath(uri);
+    if (path) {
+      const key = pathKey(path);
+      if (openByPath.get(key) === uri) openByPath.delete(key);
+      // Remembered (path and targets, no text): its targets still have it as a referrer, read from disk.
+      if (edges && edges.targets.size > 0) graph.rememberClosed(key, { uri, path, targets: new Set(edges.targets) });
+      // Documents that read its unsaved text now read the disk.
+      for (const dependent of graph.dependents(key)) invalidate(dependent);
+    }
+    for (const target of edges?.targets ?? []) invalidateAt(target, uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 
   function revalidateAll(): void {
@@ -187,6 +371,38 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       projectConfigs.clear();
       revalidateAll();
     }
+    for (const c of change.changes) {
+      const path = URI.fsPath(c.uri);
+      if (!path) continue;
+      const key = pathKey(path);
+      // Created, changed or deleted: every document that looked there (found or not) is re-checked.
+      for (const dependent of graph.dependents(key)) invalidate(dependent);
+      // A remembered closed referrer changed on disk: the files it pointed at, and points at now.
+      const closed = graph.closedAt(key);
+      if (closed) {
+        const before = [...closed.targets];
+        closed.stamp = undefined;
+        checkClosed(key, closed);
+        for (const target of new Set([...before, ...closed.targets])) invalidateAt(target);
+      }
+    }
+  });
+
+  connection.onDocumentLinks(async (params) => {
+    const a = await current(params.textDocument.uri);
+    if (!a) return [];
+    return (a.links ?? []).flatMap((l): DocumentLink[] => (l.target ? [{ range: a.lines.range(l.span), target: uriOfPath(l.target), tooltip: l.target }] : []));
+  });
+
+  connection.onDefinition(async (params): Promise<Location | LocationLink[] | null> => {
+    const a = await current(params.textDocument.uri);
+    if (!a) return null;
+    const offset = a.lines.offset(params.position);
+    const link = (a.links ?? []).find((l) => l.target && l.span.start <= offset && offset <= l.span.end);
+    if (!link?.target) return null;
+    const targetUri = uriOfPath(link.target);
+    const start = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return definitionLinks ? [{ originSelectionRange: a.lines.range(link.span), targetUri, targetRange: start, targetSelectionRange: start }] : { uri: targetUri, range: start };
   });
 
   connection.onHover(async (params) => {
@@ -263,6 +479,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** The workspace folders' paths (`file:` folders only), or the root of older clients. */
+function rootsOf(params: InitializeParams): string[] {
+  const folders = (params.workspaceFolders ?? []).flatMap((f) => pathOf(f.uri));
+  if (folders.length) return folders;
+  if (params.rootUri) return pathOf(params.rootUri);
+  return typeof params.rootPath === 'string' && isAbsolute(params.rootPath) ? [resolvePath(params.rootPath)] : [];
+}
+
+function pathOf(uri: string): string[] {
+  const p = URI.fsPath(uri);
+  return p ? [p] : [];
 }
 
 function sameRange(a: { start: { line: number; character: number }; end: { line: number; character: number } }, b: typeof a): boolean {

@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Document URIs → file system paths (only `file:` URIs have one). */
+/** Document URIs → file system paths (only `file:` URIs have one), and back. */
 export const URI = {
   fsPath(uri: string): string | undefined {
     if (!uri.startsWith('file:')) return undefined;
@@ -18,5 +18,9 @@ export const URI = {
     } catch {
       return m?.[1] ?? uri;
     }
+  },
+  /** The `file:` URI of an absolute path. */
+  file(path: string): string {
+    return pathToFileURL(path).href;
   },
 };

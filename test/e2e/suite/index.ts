@@ -38,6 +38,15 @@ const SCRIPT_TYPO_FIX = 'Rename to `--overlap-grad-reduce`';
 const SCRIPT_SP_CODE = 'tp-without-sequence-parallel';
 const SCRIPT_HOVER_FLAG = '--tensor-model-parallel-size';
 const SCRIPT_HOVER_EXPECT = [/Tensor parallelism/, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
+const DS_YAML_FILE = 'deepspeed/accelerate-zero3.yaml'; // an Accelerate config with `deepspeed_config_file: ds_zero3.json`
+const DS_JSON_FILE = 'deepspeed/ds_zero3.json'; // the DeepSpeed JSON it points at (fp16 off, bf16 on)
+const DS_REF = 'ds_zero3.json'; // the path as the YAML writes it
+const DS_REF_LINE = /^\s*deepspeed_config_file:\s*ds_zero3\.json\s*$/;
+const MP_CONFLICT_CODE = 'mixed-precision-conflict';
+const MP_LINE = /^\s*mixed_precision:\s*bf16\s*$/; // the YAML line the conflict must be on
+// The JSON's `enabled` values, as (prefix)(value): the edit flips the value only.
+const JSON_FP16 = /("fp16"\s*:\s*\{\s*"enabled"\s*:\s*)(true|false)\b/;
+const JSON_BF16 = /("bf16"\s*:\s*\{\s*"enabled"\s*:\s*)(true|false)\b/;
 const WAIT_MS = 20_000; // how long to poll for the language server's answers
 const POLL_MS = 100;
 const TEST_TIMEOUT_MS = 60_000;
@@ -137,6 +146,26 @@ async function waitForBooleanTrap(doc: vscode.TextDocument): Promise<vscode.Diag
     () => ours(doc.uri, BOOLEAN_TRAP_CODE).find((d) => d.range.start.line === line),
     () => showDiagnostics(doc.uri),
   );
+}
+
+/** A WorkspaceEdit that sets the `enabled` values of the JSON's fp16 and bf16 sections (unsaved). */
+function precisionEdit(doc: vscode.TextDocument, fp16: boolean, bf16: boolean): vscode.WorkspaceEdit {
+  const text = doc.getText();
+  const edit = new vscode.WorkspaceEdit();
+  for (const [re, value] of [
+    [JSON_FP16, fp16],
+    [JSON_BF16, bf16],
+  ] as const) {
+    const m = re.exec(text);
+    if (!m) fail(`${doc.uri.path} has no match for ${re} (did examples/ change?)`);
+    const start = m.index + m[1].length;
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(start + m[2].length)), String(value));
+  }
+  return edit;
+}
+
+function targetOf(d: vscode.Location | vscode.LocationLink): vscode.Uri {
+  return 'targetUri' in d ? d.targetUri : d.uri;
 }
 
 // ---- tests ----
@@ -307,6 +336,60 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
       await waitFor(`unknown-key to disappear from line ${line + 1}`, () => (ours(doc.uri, UNKNOWN_KEY_CODE).some((d) => d.range.start.line === line) ? undefined : true), () => showDiagnostics(doc.uri));
       if (doc.lineAt(line).text !== '    --overlap-grad-reduce') fail(`after "${fix.title}" line ${line + 1} reads ${JSON.stringify(doc.lineAt(line).text)}`);
       await doc.save();
+    });
+
+    test('cross-file: editing the DeepSpeed JSON re-checks the Accelerate config that points at it', async () => {
+      const yaml = await open(DS_YAML_FILE);
+      const json = await open(DS_JSON_FILE);
+      const line = lineIndex(yaml, MP_LINE);
+      const conflictOnLine = () => ours(yaml.uri, MP_CONFLICT_CODE).find((d) => d.range.start.line === line);
+      // As shipped, both say bf16: no conflict.
+      await waitFor(`no ${MP_CONFLICT_CODE} before the edit`, () => (conflictOnLine() ? undefined : true), () => showDiagnostics(yaml.uri));
+
+      if (!(await vscode.workspace.applyEdit(precisionEdit(json, true, false)))) fail(`workspace.applyEdit refused to switch ${DS_JSON_FILE} to fp16`);
+      if (JSON_FP16.exec(json.getText())?.[2] !== 'true') fail(`after the edit ${DS_JSON_FILE} reads ${JSON.stringify(json.getText().slice(0, 400))}`);
+      await waitFor(
+        `${MP_CONFLICT_CODE} on line ${line + 1} of ${DS_YAML_FILE} after enabling fp16 in ${DS_JSON_FILE} (not saved)`,
+        conflictOnLine,
+        () => showDiagnostics(yaml.uri),
+      );
+
+      if (!(await vscode.workspace.applyEdit(precisionEdit(json, false, true)))) fail(`workspace.applyEdit refused to switch ${DS_JSON_FILE} back to bf16`);
+      await waitFor(`${MP_CONFLICT_CODE} to disappear after switching ${DS_JSON_FILE} back to bf16`, () => (conflictOnLine() ? undefined : true), () => showDiagnostics(yaml.uri));
+      // The JSON reads as shipped again; save it so that closing the editors asks nothing.
+      await json.save();
+    });
+
+    test('cross-file: a document link and go-to-definition from deepspeed_config_file to the JSON', async () => {
+      const yaml = await open(DS_YAML_FILE);
+      const jsonUri = fileUri(DS_JSON_FILE);
+      const line = lineIndex(yaml, DS_REF_LINE);
+      const column = yaml.lineAt(line).text.indexOf(DS_REF);
+      const pathRange = new vscode.Range(line, column, line, column + DS_REF.length);
+      let links: vscode.DocumentLink[] = [];
+      const link = await waitFor(
+        `a document link on ${DS_REF} (line ${line + 1}) whose target is ${jsonUri.fsPath}`,
+        async () => {
+          links = (await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', yaml.uri)) ?? [];
+          return links.find((l) => l.target?.fsPath === jsonUri.fsPath);
+        },
+        () => `links: ${links.length ? links.map((l) => `${l.target?.toString() ?? 'no target'}@${l.range.start.line + 1}:${l.range.start.character + 1}-${l.range.end.character + 1}`).join(', ') : 'none'}`,
+      );
+      if (!sameRange(link.range, pathRange)) fail(`the link covers ${JSON.stringify(yaml.getText(link.range))} (${link.range.start.line + 1}:${link.range.start.character + 1}-${link.range.end.character + 1}), expected ${JSON.stringify(DS_REF)}`);
+
+      let found: string[] = [];
+      const position = new vscode.Position(line, column + 3);
+      const definition = await waitFor(
+        `a definition at ${DS_REF} pointing at ${jsonUri.fsPath}`,
+        async () => {
+          const all = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', yaml.uri, position)) ?? [];
+          found = all.map((d) => targetOf(d).toString());
+          return all.find((d) => targetOf(d).fsPath === jsonUri.fsPath);
+        },
+        () => `definitions: ${found.length ? found.join(', ') : 'none'}`,
+      );
+      const range = 'targetUri' in definition ? definition.targetRange : definition.range;
+      if (!range.start.isEqual(new vscode.Position(0, 0))) fail(`the definition points at ${range.start.line + 1}:${range.start.character + 1} of the JSON, expected its start`);
     });
 
     test('completion: distributed_type offers MULTI_GPU', async () => {

@@ -1,0 +1,114 @@
+/**
+ * Finds the file a config refers to (an Accelerate config's `deepspeed_config_file`), node side.
+ *
+ * Accelerate opens the path relative to the directory `accelerate launch` runs in, which neither the
+ * editor nor CI knows, so the host tries, in order:
+ *   1. an absolute path as it is;
+ *   2. relative to the folder of the file that refers to it;
+ *   3. relative to each further base folder: the workspace folder roots (language server) or the
+ *      current directory (CLI).
+ * The text of an open editor document wins over the disk (unsaved edits count). Every location
+ * looked at is listed in `tried`, in order, so a "not found" message can quote them and the language
+ * server can watch them. Nothing here throws: a directory, an unreadable or an over-large file is
+ * "not found" at that location.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { LinkedFile } from '../engine';
+
+/** Larger files are not read (the engine does not analyse them either). */
+export const MAX_LINKED_BYTES = 8 * 1024 * 1024;
+
+export interface ResolverOptions {
+  /** Absolute path of the file that holds the reference; its folder is tried first. */
+  from?: string;
+  /** Further folders, in order: workspace folder roots (editor) or the current directory (CLI). */
+  bases?: readonly string[];
+  /** The text of an open editor document at an absolute path, if one is open (wins over the disk). */
+  openText?: (path: string) => string | undefined;
+  /** Called with every location tried (the language server watches them). */
+  onTry?: (path: string) => void;
+  /** Called with every file found (path and text), before it is returned. */
+  onFound?: (path: string, text: string) => void;
+}
+
+/** A canonical key for an absolute path: normalized, case-folded where the file system folds case. */
+export function pathKey(path: string): string {
+  const p = resolve(path);
+  return process.platform === 'win32' ? p.toLowerCase() : p;
+}
+
+/** The absolute locations a reference may mean, in the order they are tried, without duplicates. */
+export function candidates(ref: string, from: string | undefined, bases: readonly string[] = []): string[] {
+  if (typeof ref !== 'string' || ref.length === 0 || ref.includes('\u0000')) return [];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (p: string) => {
+    const key = pathKey(p);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(resolve(p));
+    }
+  };
+  try {
+    if (isAbsolute(ref)) {
+      add(ref);
+      return out;
+    }
+    if (from && isAbsolute(from)) add(resolve(dirname(from), ref));
+    for (const base of bases) if (base && isAbsolute(base)) add(resolve(base, ref));
+  } catch {
+    // An unusable path: whatever was found so far.
+  }
+  return out;
+}
+
+/** Reads a regular file's text, or undefined (absent, a directory, unreadable, too large). */
+export function readTextFile(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > MAX_LINKED_BYTES) return undefined;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Looks a reference up in the order above; never throws. */
+export function resolveReference(ref: string, options: ResolverOptions = {}): LinkedFile {
+  const tried: string[] = [];
+  try {
+    for (const path of candidates(ref, options.from, options.bases)) {
+      tried.push(path);
+      safely(() => options.onTry?.(path));
+      let text: string | undefined;
+      try {
+        text = options.openText?.(path);
+      } catch {
+        text = undefined;
+      }
+      if (typeof text !== 'string') text = readTextFile(path);
+      if (typeof text === 'string') {
+        const found = text;
+        safely(() => options.onFound?.(path, found));
+        return { ref, path, text, tried };
+      }
+    }
+  } catch {
+    // Fall through: not found.
+  }
+  return { ref, tried };
+}
+
+/** A `FileInput.resolve` for one file. */
+export function createResolver(options: ResolverOptions): (ref: string) => LinkedFile {
+  return (ref) => resolveReference(ref, options);
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A host callback must not break the lookup.
+  }
+}
