@@ -194,6 +194,26 @@ describe('language server: Accelerate config ↔ DeepSpeed JSON', () => {
     }),
   );
 
+  test('a fix across files: the code action edits the config and the open JSON in one WorkspaceEdit', { timeout: TEST_TIMEOUT }, () =>
+    withDir(async (dir) => {
+      const yamlUri = pathToFileURL(join(dir, 'accelerate.yaml')).href;
+      const jsonUri = pathToFileURL(join(dir, 'ds_config.json')).href;
+      const yaml = accelerateYaml('ds_config.json');
+      await withServer(async (c) => {
+        await c.open(jsonUri, dsJson('fp16'), 'json');
+        await c.open(yamlUri, yaml);
+        const p = await c.waitForDiagnostics(yamlUri, has(MIXED_PRECISION_CONFLICT), WAIT);
+        const d = find(p, MIXED_PRECISION_CONFLICT);
+        const actions = ((await c.codeActions(yamlUri, d.range, [d])) ?? []) as { title: string; isPreferred?: boolean; edit?: { changes?: Record<string, { newText: string }[]> } }[];
+        const follow = actions.find((a) => /follow mixed_precision/.test(a.title));
+        assert.ok(follow?.edit?.changes, `offered: ${actions.map((a) => a.title).join(' | ')}`);
+        assert.equal(follow.isPreferred, false);
+        assert.deepEqual(Object.keys(follow.edit.changes).sort(), [jsonUri, yamlUri].sort());
+        assert.deepEqual(follow.edit.changes[jsonUri].map((e) => e.newText), ['"auto"', '"auto"']);
+      }, folder(dir));
+    }),
+  );
+
   test('a JSON that is not there: deepspeed-config-file-missing lists the locations tried; creating it clears it', { timeout: TEST_TIMEOUT }, () =>
     withDir(async (dir) => {
       mkdirSync(join(dir, 'configs'));

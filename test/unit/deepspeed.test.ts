@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, parseProjectConfig, type FileInput } from '../../server/src/engine';
+import { analyze, applyEdits, codeActions, fixAll, parseProjectConfig, type FileInput } from '../../server/src/engine';
 import { hostFor } from './annotate';
 
 const YAML = (extra = '') => `distributed_type: DEEPSPEED
@@ -110,4 +110,30 @@ test('the world size of a DeepSpeed JSON can come from .shardwise.yaml (JSON has
   const ds = JSON_OF({ train_batch_size: 32, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, zero_optimization: { stage: 3 } });
   assert.ok(analyze({ path: 'ds.json', text: ds }, loaded.settings).findings.some((f) => f.code === 'batch-size-mismatch'));
   assert.match(parseProjectConfig('world_size: many\n').problems.join(' '), /`world_size` must be a positive integer/);
+});
+
+test('fixes across the two files: a replaced key moves into the JSON; the JSON can follow mixed_precision', () => {
+  const ds = JSON_OF({ train_micro_batch_size_per_gpu: 'auto', fp16: { enabled: true }, zero_optimization: { stage: 2 } });
+  const yaml = YAML('  gradient_clipping: 1.0\n');
+  const a = analyze({ path: '/project/accelerate.yaml', text: yaml, ...hostFor({ files: { 'ds.json': ds } }) });
+  const conflict = a.findings.find((f) => f.code === 'deepspeed-config-file-conflict' && /gradient_clipping/.test(f.message))!;
+  const move = conflict.fixes.find((x) => x.otherFiles)!;
+  assert.equal(move.title, 'Move gradient_clipping: 1 into ds.json (`gradient_clipping`)');
+  assert.equal(move.preferred, false, 'a fix across files is never applied unasked');
+  assert.ok(!applyEdits(yaml, move.edits).includes('gradient_clipping'));
+  const [other] = move.otherFiles!;
+  assert.equal(other.path, '/project/ds.json');
+  const moved = JSON.parse(applyEdits(ds, other.edits));
+  assert.equal(moved.gradient_clipping, 1);
+  // The JSON already sets the stage: only removing the YAML key is offered.
+  const stage = analyze({ path: '/project/accelerate.yaml', text: YAML('  zero_stage: 3\n'), ...hostFor({ files: { 'ds.json': ds } }) });
+  assert.ok(stage.findings.filter((f) => f.code === 'deepspeed-config-file-conflict').every((f) => !/zero_stage/.test(f.message) || f.fixes.every((x) => !x.otherFiles)));
+  const mp = a.findings.find((f) => f.code === 'mixed-precision-conflict')!;
+  const follow = mp.fixes.find((x) => x.otherFiles)!;
+  assert.deepEqual(follow.edits, []);
+  const followed = JSON.parse(applyEdits(ds, follow.otherFiles![0].edits));
+  assert.equal(followed.fp16.enabled, 'auto');
+  // fix-all never reaches into another file.
+  assert.ok(codeActions(a, { start: 0, end: yaml.length }).some((x) => x.otherFiles));
+  assert.ok(fixAll(a).every((e) => e.span.end <= yaml.length));
 });

@@ -154,7 +154,8 @@ function verifyFixes(result: FileAnalysis, input: FileInput, base: EngineSetting
       const after = again.findings.filter((x) => x.code === f.code).length;
       return after < before && !again.findings.some((x) => x.severity === 'error' && !errorsBefore.has(x.code));
     });
-    if (f.fixes.length && !f.fixes.some((x) => x.preferred)) f.fixes[0] = { ...f.fixes[0], preferred: true };
+    const first = f.fixes.findIndex((x) => !x.otherFiles);
+    if (first >= 0 && !f.fixes.some((x) => x.preferred)) f.fixes[first] = { ...f.fixes[first], preferred: true };
   }
 }
 
@@ -394,14 +395,23 @@ function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report): Finding | undefi
 
 /** Turns a fix's path edits into text edits; drops the fix if they cannot be made or do not apply cleanly. */
 export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
-  const edits = doc.edit(spec.edits);
-  if (!edits || edits.length === 0) return undefined;
+  const edits = spec.edits.length ? doc.edit(spec.edits) : [];
+  if (!edits || (edits.length === 0 && !spec.other)) return undefined;
   try {
     applyEdits(doc.text, edits);
   } catch {
     return undefined;
   }
-  return { title: spec.title, edits, preferred: spec.preferred };
+  if (!spec.other) return { title: spec.title, edits, preferred: spec.preferred };
+  // A fix that also edits another file is made whole or not at all, and never applied unasked.
+  const otherEdits = spec.other.doc.edit(spec.other.edits);
+  if (!otherEdits || otherEdits.length === 0) return undefined;
+  try {
+    applyEdits(spec.other.doc.text, otherEdits);
+  } catch {
+    return undefined;
+  }
+  return { title: spec.title, edits, preferred: false, otherFiles: [{ path: spec.other.path, edits: otherEdits, lines: spec.other.doc.lines }] };
 }
 
 /** Applies suppressions and severity overrides; sorts by position. */

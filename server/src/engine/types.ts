@@ -34,6 +34,11 @@ export interface Fix {
   edits: TextEdit[];
   /** The fix an editor may apply on its own (e.g. fix-all); at most one per finding. */
   preferred?: boolean;
+  /**
+   * Edits to another file the fix also makes (a value moved into the DeepSpeed JSON), with that
+   * file's line index for positions. Such fixes are never preferred: fix-all stays within a file.
+   */
+  otherFiles?: { path: string; edits: TextEdit[]; lines: import('./text').LineIndex }[];
 }
 
 export interface Finding {

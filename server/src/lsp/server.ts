@@ -43,6 +43,7 @@ import {
   type FileAnalysis,
   type FileInput,
   type Finding,
+  type Fix,
   type Severity,
   type TextEdit,
 } from '../engine';
@@ -435,7 +436,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const uri = params.textDocument.uri;
     const a = await current(uri);
     if (!a) return [];
-    const edits = (list: TextEdit[]) => ({ changes: { [uri]: list.map((e) => ({ range: a.lines.range(e.span), newText: e.newText })) } });
+    const edits = (list: TextEdit[]): { changes: Record<string, { range: ReturnType<typeof a.lines.range>; newText: string }[]> } => ({ changes: { [uri]: list.map((e) => ({ range: a.lines.range(e.span), newText: e.newText })) } });
+    // A fix that also edits a linked file: that file's edits go to its open document, or its file URI.
+    const withOtherFiles = (edit: ReturnType<typeof edits>, others: Fix['otherFiles']) => {
+      for (const o of others ?? []) edit.changes[openByPath.get(pathKey(o.path)) ?? URI.file(o.path)] = o.edits.map((e) => ({ range: o.lines.range(e.span), newText: e.newText }));
+      return edit;
+    };
     const only = params.context.only;
     const out: CodeAction[] = [];
     if (!only || only.some((k) => k.startsWith(CodeActionKind.QuickFix))) {
@@ -448,7 +454,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           kind: CodeActionKind.QuickFix,
           diagnostics: diagnostic ? [diagnostic] : undefined,
           isPreferred: action.preferred,
-          edit: action.edits ? edits(action.edits) : undefined,
+          edit: action.edits ? withOtherFiles(edits(action.edits), action.otherFiles) : undefined,
           command: action.command,
         });
       }

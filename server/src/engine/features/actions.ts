@@ -4,7 +4,7 @@
  */
 import type { FileAnalysis } from '../analyze';
 import { applyEdits } from '../text';
-import type { Finding, Span, TextEdit } from '../types';
+import type { Finding, Fix, Span, TextEdit } from '../types';
 
 export interface ActionEntry {
   title: string;
@@ -12,6 +12,8 @@ export interface ActionEntry {
   /** The finding the action resolves (for quick fixes and suppressions). */
   finding?: Finding;
   edits?: TextEdit[];
+  /** Edits to other files (a value moved into a linked file). */
+  otherFiles?: Fix['otherFiles'];
   /** A command to run instead of (or after) the edits. */
   command?: { command: string; title: string; arguments: unknown[] };
   preferred?: boolean;
@@ -28,7 +30,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
   const out: ActionEntry[] = [];
   const comments = analysis.syntax !== 'json';
   for (const f of findings) {
-    for (const fix of f.fixes) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, preferred: fix.preferred });
+    for (const fix of f.fixes) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, otherFiles: fix.otherFiles, preferred: fix.preferred });
   }
   const seen = new Set<string>();
   for (const f of findings) {
@@ -79,7 +81,7 @@ export function disableFileEdit(analysis: FileAnalysis, id: string): TextEdit {
 export function fixAll(analysis: FileAnalysis): TextEdit[] {
   const edits: TextEdit[] = [];
   for (const f of analysis.findings) {
-    const fix = f.fixes.find((x) => x.preferred);
+    const fix = f.fixes.find((x) => x.preferred && !x.otherFiles);
     if (!fix) continue;
     const candidate = [...edits, ...fix.edits];
     try {

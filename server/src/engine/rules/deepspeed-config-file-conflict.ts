@@ -3,19 +3,42 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/format';
 import { src } from '../formats/accelerate/helpers';
-import { defineRule } from './rule';
+import type { PathEdit } from '../syntax/sourcedoc';
+import type { Path } from '../types';
+import { defineRule, type FixSpec } from './rule';
 
 /** The accelerate keys a `deepspeed_config_file` replaces, with where the JSON holds the setting. */
-const REPLACED: Record<string, string> = {
-  gradient_accumulation_steps: '`gradient_accumulation_steps`',
-  gradient_clipping: '`gradient_clipping`',
-  zero_stage: '`zero_optimization.stage`',
-  offload_optimizer_device: '`zero_optimization.offload_optimizer.device`',
-  offload_param_device: '`zero_optimization.offload_param.device`',
-  offload_param_nvme_path: '`zero_optimization.offload_param.nvme_path`',
-  offload_optimizer_nvme_path: '`zero_optimization.offload_optimizer.nvme_path`',
-  zero3_save_16bit_model: '`zero_optimization.stage3_gather_16bit_weights_on_model_save`',
+const REPLACED: Record<string, string[]> = {
+  gradient_accumulation_steps: ['gradient_accumulation_steps'],
+  gradient_clipping: ['gradient_clipping'],
+  zero_stage: ['zero_optimization', 'stage'],
+  offload_optimizer_device: ['zero_optimization', 'offload_optimizer', 'device'],
+  offload_param_device: ['zero_optimization', 'offload_param', 'device'],
+  offload_param_nvme_path: ['zero_optimization', 'offload_param', 'nvme_path'],
+  offload_optimizer_nvme_path: ['zero_optimization', 'offload_optimizer', 'nvme_path'],
+  zero3_save_16bit_model: ['zero_optimization', 'stage3_gather_16bit_weights_on_model_save'],
 };
+
+/** A fix that moves the value into the linked JSON (when it was read and does not set it already). */
+function moveFix(m: AccelerateModel, at: Path, key: string, jsonPath: string[], value: unknown): FixSpec | undefined {
+  const file = m.deepspeedFile;
+  const doc = file?.linked?.analysis?.doc;
+  if (!file?.linked?.path || !doc || file.model?.has(jsonPath) || value === undefined || value === null) return undefined;
+  const shown = typeof value === 'string' ? value : JSON.stringify(value);
+  return { title: `Move ${key}: ${shown} into ${file.ref} (\`${jsonPath.join('.')}\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits: [{ op: 'set', path: jsonPath, value }] } };
+}
+
+/** `mixed_precision: bf16` → the JSON's `bf16.enabled: true` (and fp16 off when it is on). */
+function precisionMove(m: AccelerateModel, at: Path): FixSpec[] {
+  const file = m.deepspeedFile;
+  const doc = file?.linked?.analysis?.doc;
+  const mp = m.mixedPrecision;
+  if (!file?.linked?.path || !doc || (mp !== 'bf16' && mp !== 'fp16')) return [];
+  const other = mp === 'bf16' ? 'fp16' : 'bf16';
+  const edits: PathEdit[] = [{ op: 'set', path: [mp, 'enabled'], value: true }];
+  if (file.model?.bool([other, 'enabled']) === true || file.model?.isAuto([other, 'enabled'])) edits.push({ op: 'set', path: [other, 'enabled'], value: false });
+  return [{ title: `Move it into ${file.ref} (\`${mp}.enabled: true\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits } }];
+}
 
 export default defineRule<AccelerateModel>({
   id: 'deepspeed-config-file-conflict',
@@ -26,19 +49,20 @@ export default defineRule<AccelerateModel>({
     why: 'With a DeepSpeed JSON, accelerate takes these settings from the JSON only and refuses a config that also sets them ("When using `deepspeed_config_file`, the following accelerate config variables will be ignored"). Put the value in the JSON (the message names its key there) or set it to `"auto"` in the JSON and keep it here only if you pass it on the command line.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n  zero_stage: 3\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n',
-    fix: 'Removes the key from the accelerate config.',
+    fix: 'Removes the key from the accelerate config, or moves its value into the DeepSpeed JSON (when Shardwise could read it and it does not set the key already).',
   },
   check(ctx) {
     const m = ctx.model;
     if (!m.deepspeedFile) return;
-    for (const [key, inJson] of Object.entries(REPLACED)) {
+    for (const [key, jsonPath] of Object.entries(REPLACED)) {
       const path = ['deepspeed_config', key];
       if (!m.view.has(path)) continue;
       const at = src(m, path);
+      const move = moveFix(m, at, key, jsonPath, m.view.get(path));
       ctx.report({
         at,
-        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set ${inJson} in ${m.deepspeedFile.ref} instead.`,
-        fixes: [{ title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], preferred: true }],
+        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
+        fixes: [{ title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], preferred: true }, ...(move ? [move] : [])],
       });
     }
     if (m.view.has(['mixed_precision'])) {
@@ -46,7 +70,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
-        fixes: [{ title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], preferred: true }],
+        fixes: [{ title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], preferred: true }, ...precisionMove(m, at)],
       });
     }
   },

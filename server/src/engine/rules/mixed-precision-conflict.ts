@@ -3,7 +3,17 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/format';
 import { src } from '../formats/accelerate/helpers';
-import { defineRule } from './rule';
+import type { PathEdit } from '../syntax/sourcedoc';
+import { defineRule, type FixSpec } from './rule';
+
+/** Makes the JSON follow accelerate's precision: its fp16/bf16 `enabled` become `"auto"`. */
+function followFix(m: AccelerateModel): FixSpec[] {
+  const file = m.deepspeedFile;
+  const doc = file?.linked?.analysis?.doc;
+  if (!file?.linked?.path || !doc || !file.model) return [];
+  const edits: PathEdit[] = (['fp16', 'bf16'] as const).filter((k) => file.model!.has([k])).map((k) => ({ op: 'set', path: [k, 'enabled'], value: 'auto' }));
+  return edits.length ? [{ title: `Let ${file.ref} follow mixed_precision (fp16/bf16 "enabled": "auto")`, edits: [], other: { path: file.linked.path, doc, edits } }] : [];
+}
 
 export default defineRule<AccelerateModel>({
   id: 'mixed-precision-conflict',
@@ -14,7 +24,7 @@ export default defineRule<AccelerateModel>({
     why: 'accelerate compares its `mixed_precision` with the `fp16` and `bf16` sections of the DeepSpeed JSON and stops when they disagree ("`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file"). Shardwise reads the JSON the config points at, so the conflict shows up in both files as you edit either.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
-    fix: 'Removes `mixed_precision` (the JSON decides; accelerate also refuses it next to a DeepSpeed file), or sets it to the precision the JSON enables.',
+    fix: 'Removes `mixed_precision` (the JSON decides; accelerate also refuses it next to a DeepSpeed file), sets it to the precision the JSON enables, or makes the JSON follow it (`"enabled": "auto"`).',
     files: { 'ds_fp16.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "fp16": { "enabled": true },\n  "zero_optimization": { "stage": 2 }\n}\n' },
   },
   check(ctx) {
@@ -36,6 +46,7 @@ export default defineRule<AccelerateModel>({
       fixes: [
         { title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], preferred: true },
         { title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
+        ...followFix(m),
       ],
     });
   },

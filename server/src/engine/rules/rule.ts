@@ -44,6 +44,8 @@ export interface FixSpec {
   title: string;
   edits: PathEdit[];
   preferred?: boolean;
+  /** Path edits in another file the fix also makes (a linked file, whose document the model holds). */
+  other?: { path: string; doc: SourceDoc; edits: PathEdit[] };
 }
 
 export interface Report {
