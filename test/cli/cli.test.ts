@@ -268,3 +268,20 @@ test('check: a referenced JSON that is not among the checked paths is still read
   assert.ok(missing.message.includes(first) && missing.message.includes(second), missing.message);
   assert.ok(missing.message.indexOf(first) < missing.message.indexOf(second), missing.message);
 });
+
+test('check --format json on examples/deepspeed/ds_batch.json: batch-size-mismatch and fp16-and-bf16-enabled, on their values', () => {
+  const file = join(ROOT, 'examples/deepspeed/ds_batch.json');
+  const text = readFileSync(file, 'utf8');
+  const { code, findings } = json(['check', file]);
+  assert.equal(code, 1);
+  const at = (f: JsonFinding) => text.split('\n')[f.range.start.line].slice(f.range.start.character, f.range.end.character);
+  const batch = findings.find((f) => f.code === 'batch-size-mismatch');
+  assert.ok(batch, findings.map((f) => f.code).join(', '));
+  assert.equal(batch.severity, 'error');
+  assert.equal(at(batch), '30');
+  assert.match(batch.message, /not a multiple of micro batch 4 × gradient accumulation 2 = 8/);
+  const both = findings.find((f) => f.code === 'fp16-and-bf16-enabled');
+  assert.ok(both);
+  assert.equal(at(both), 'true');
+  assert.equal(text.split('\n')[both.range.start.line].trim(), '"enabled": true,');
+});
