@@ -2,7 +2,7 @@
  * Hugging Face Accelerate config files (`accelerate launch --config_file`), YAML or JSON.
  */
 import schemaJson from '../../../../../schemas/accelerate.schema.json';
-import { accelerate as validate } from '../../schema/generated/validators';
+import { validate } from '../../schema/generated/accelerate';
 import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';

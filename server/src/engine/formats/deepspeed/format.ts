@@ -3,8 +3,7 @@
  * Accelerate config points at with `deepspeed_config_file`, or that the HF Trainer gets with
  * `--deepspeed`.
  */
-import schemaJson from '../../../../../schemas/deepspeed.schema.json';
-import { deepspeed as validate } from '../../schema/generated/validators';
+import { lazySchema, lazyValidator } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { FormatSupport, ModelInput } from '../format';
@@ -19,7 +18,8 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   toolName: 'DeepSpeed',
   syntaxes: ['json', 'yaml'],
   tool: 'deepspeed',
-  schema: { json: schemaJson as unknown as JsonSchema, validate },
+  // Loaded when a DeepSpeed file is first seen.
+  schema: { json: lazySchema(() => require('../../../../../schemas/deepspeed.schema.json') as JsonSchema), validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;

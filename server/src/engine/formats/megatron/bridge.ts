@@ -4,7 +4,6 @@
  * `section.field: value` spelling of the same overrides. Bridge skips an override key it does not
  * know with only a log line; Shardwise reports the ones that look like a misspelled known key.
  */
-import { megatron as validate } from '../../schema/generated/validators';
 import type { SchemaNav } from '../../schema/navigate';
 import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
@@ -17,7 +16,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
 import { argsFromView, envFromMap } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, megatronIndexes } from './schema';
+import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
 import { worldFromSettings } from './yaml';
 
 export const BRIDGE_SECTIONS = ['model', 'train', 'optimizer', 'ddp', 'comm_overlap', 'mixed_precision', 'dist', 'dataset', 'checkpoint', 'scheduler', 'logger', 'tokenizer', 'rng', 'validation', 'peft', 'env_vars', 'profiling', 'rerun_state_machine', 'ft', 'straggler', 'nvrx_straggler', 'inprocess_restart', 'tensor_inspect', 'optimizer_config_override_provider'];
@@ -89,7 +88,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
   toolName: 'Megatron Bridge',
   syntaxes: ['yaml'],
   tool: 'megatron-core',
-  schema: { json: MEGATRON_SCHEMA, validate },
+  schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map' || root.entries.length === 0) return 0;

@@ -4,7 +4,6 @@
  * functional-test `MODEL_ARGS` map (`trainer.strategy.tensor_model_parallel_size: 2`). The world
  * is `trainer.devices × trainer.num_nodes`; NeMo passes Megatron arguments under `model:` by name.
  */
-import { megatron as validate } from '../../schema/generated/validators';
 import type { SchemaNav } from '../../schema/navigate';
 import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
@@ -17,7 +16,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
 import { argsFromView } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, megatronIndexes } from './schema';
+import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
 
 export interface NemoModel {
   args: MegatronArgs;
@@ -150,7 +149,7 @@ export const nemoFormat: FormatSupport<NemoModel> = {
   toolName: 'NeMo',
   syntaxes: ['yaml'],
   tool: 'megatron-core',
-  schema: { json: MEGATRON_SCHEMA, validate },
+  schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;

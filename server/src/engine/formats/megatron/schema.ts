@@ -3,10 +3,12 @@
  * `--disable-x`, legacy names) to its argparse `dest`, and the Megatron Bridge and NeMo keys that
  * set the same argument. One schema serves the four Megatron formats.
  */
-import schemaJson from '../../../../../schemas/megatron.schema.json';
+import { lazySchema, lazyValidator } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
 
-export const MEGATRON_SCHEMA = schemaJson as unknown as JsonSchema;
+/** Loaded when a Megatron file is first seen (it is large). */
+export const MEGATRON_SCHEMA: JsonSchema = lazySchema(() => require('../../../../../schemas/megatron.schema.json') as JsonSchema);
+export const MEGATRON_VALIDATE = lazyValidator(() => require('../../schema/generated/megatron').validate);
 
 export interface FlagTarget {
   dest: string;

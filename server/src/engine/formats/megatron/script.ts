@@ -4,7 +4,6 @@
  * and continuation lines. The world size comes from the launcher's own options (or the variables
  * they use); a value the script takes from the environment stays unknown.
  */
-import { megatron as validate } from '../../schema/generated/validators';
 import type { SchemaNav } from '../../schema/navigate';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, LauncherKind, ShellDoc } from '../../syntax/shell';
@@ -17,7 +16,7 @@ import { megatronPlan } from './args';
 import { argsFromView, flagSites, type EnvValue } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
-import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag } from './schema';
+import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 
@@ -126,7 +125,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   toolName: 'Megatron-LM',
   syntaxes: ['shell'],
   tool: 'megatron-core',
-  schema: { json: MEGATRON_SCHEMA, validate },
+  schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   detect(doc: SourceDoc): number {
     const s = shell(doc);
     const root = s?.root;

@@ -3,7 +3,6 @@
  * an `ENV_VARS` map) and the experimental `--yaml-cfg` file (`language_model:` and `model_parallel:`
  * sections and top-level arguments, by argparse dest).
  */
-import { megatron as validate } from '../../schema/generated/validators';
 import type { SchemaNav } from '../../schema/navigate';
 import type { EngineSettings } from '../../settings';
 import { closest } from '../../suggest';
@@ -16,7 +15,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag } from './schema';
+import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -97,7 +96,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   toolName: 'Megatron-LM',
   syntaxes: ['yaml'],
   tool: 'megatron-core',
-  schema: { json: MEGATRON_SCHEMA, validate },
+  schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;
