@@ -26,3 +26,7 @@ export interface ClientSettings {
   seqLength?: number | null;
   microBatchSize?: number | null;
 }
+
+/** The code action kind of "fix all": safe fixes only, re-checked as a set (`editor.codeActionsOnSave`). */
+export const FIX_ALL_KIND = 'source.fixAll.shardwise';
+export const FIX_ALL_TITLE = 'Fix all safe Shardwise problems';

@@ -29,7 +29,7 @@ for (const file of files) {
     checkAgainstExpectations(file, text, a, expectations[file]);
     // Every fix offered leaves valid JSON behind and removes its finding.
     for (const f of a.findings) {
-      for (const fix of f.fixes) {
+      for (const fix of f.fixes()) {
         const again = analyze({ path: file, text: applyEdits(text, fix.edits) });
         assert.ok(!again.findings.some((x) => x.code === 'parse-error'), `${file}: "${fix.title}" broke the JSON`);
         assert.ok(!again.findings.some((x) => x.code === f.code && x.message === f.message), `${file}: "${fix.title}" left its finding`);

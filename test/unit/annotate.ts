@@ -99,8 +99,8 @@ export function checkFix(c: FixCase): void {
   const a = analyze(input, c.settings ?? {});
   const findings = a.findings.filter((f) => f.code === c.code);
   assert.ok(findings.length > 0, `${c.name}: no ${c.code} finding; got ${a.findings.map((f) => f.code).join(', ') || 'none'}`);
-  const fix = findings.flatMap((f) => f.fixes.map((x) => ({ f, x }))).find(({ x }) => x.title.includes(c.title));
-  assert.ok(fix, `${c.name}: no fix titled like "${c.title}"; fixes: ${findings.flatMap((f) => f.fixes.map((x) => x.title)).join(' | ') || 'none'}`);
+  const fix = findings.flatMap((f) => f.fixes().map((x) => ({ f, x }))).find(({ x }) => x.title.includes(c.title));
+  assert.ok(fix, `${c.name}: no fix titled like "${c.title}"; fixes: ${findings.flatMap((f) => f.fixes().map((x) => x.title)).join(' | ') || 'none'}`);
   const after = applyEdits(c.before, fix.x.edits);
   assert.equal(after, c.after, `${c.name}: fixed text`);
   const again = analyze({ ...input, text: after }, c.settings ?? {});

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze, applyEdits, codeActions, fixAll, parseProjectConfig, type FileInput } from '../../server/src/engine';
+import { analyze, applyEdits, codeActions, fixRound, parseProjectConfig, type FileInput } from '../../server/src/engine';
 import { hostFor } from './annotate';
 
 const YAML = (extra = '') => `distributed_type: DEEPSPEED
@@ -85,7 +85,7 @@ test('the batch identity with the world from a setting, by inference and without
   const a = analyze({ path: 'ds.json', text: all3 }, { worldSize: 8 });
   const f = a.findings.find((x) => x.code === 'batch-size-mismatch')!;
   assert.match(f.message, /≠ micro batch 4 × gradient accumulation 2 × 8 data-parallel ranks/);
-  assert.deepEqual(f.fixes.map((x) => x.title), ['Set train_batch_size to 64', 'Set gradient_accumulation_steps to 1']);
+  assert.deepEqual(f.fixes().map((x) => x.title), ['Set train_batch_size to 64 (changes the batch size)', 'Set gradient_accumulation_steps to 1 (changes gradient accumulation)']);
   const two = JSON_OF({ train_batch_size: 100, train_micro_batch_size_per_gpu: 4, zero_optimization: { stage: 3 } });
   assert.match(analyze({ path: 'ds.json', text: two }, { worldSize: 8 }).findings.find((x) => x.code === 'batch-size-mismatch')!.message, /100 \/\/ 32 = 3/);
   const autos = JSON_OF({ train_batch_size: 'auto', train_micro_batch_size_per_gpu: 'auto', gradient_accumulation_steps: 'auto', zero_optimization: { stage: 3 } });
@@ -115,10 +115,12 @@ test('the world size of a DeepSpeed JSON can come from .shardwise.yaml (JSON has
 test('fixes across the two files: a replaced key moves into the JSON; the JSON can follow mixed_precision', () => {
   const ds = JSON_OF({ train_micro_batch_size_per_gpu: 'auto', fp16: { enabled: true }, zero_optimization: { stage: 2 } });
   const yaml = YAML('  gradient_clipping: 1.0\n');
-  const a = analyze({ path: '/project/accelerate.yaml', text: yaml, ...hostFor({ files: { 'ds.json': ds } }) });
+  const input = { path: '/project/accelerate.yaml', text: yaml, ...hostFor({ files: { 'ds.json': ds } }) };
+  const a = analyze(input);
   const conflict = a.findings.find((f) => f.code === 'deepspeed-config-file-conflict' && /gradient_clipping/.test(f.message))!;
-  const move = conflict.fixes.find((x) => x.otherFiles)!;
-  assert.equal(move.title, 'Move gradient_clipping: 1 into ds.json (`gradient_clipping`)');
+  const move = conflict.fixes().find((x) => x.otherFiles)!;
+  assert.equal(move.title, 'Move gradient_clipping: 1 into ds.json (`gradient_clipping`) (changes the DeepSpeed JSON)');
+  assert.equal(move.applicability, 'unsafe');
   assert.equal(move.preferred, false, 'a fix across files is never applied unasked');
   assert.ok(!applyEdits(yaml, move.edits).includes('gradient_clipping'));
   const [other] = move.otherFiles!;
@@ -127,13 +129,13 @@ test('fixes across the two files: a replaced key moves into the JSON; the JSON c
   assert.equal(moved.gradient_clipping, 1);
   // The JSON already sets the stage: only removing the YAML key is offered.
   const stage = analyze({ path: '/project/accelerate.yaml', text: YAML('  zero_stage: 3\n'), ...hostFor({ files: { 'ds.json': ds } }) });
-  assert.ok(stage.findings.filter((f) => f.code === 'deepspeed-config-file-conflict').every((f) => !/zero_stage/.test(f.message) || f.fixes.every((x) => !x.otherFiles)));
+  assert.ok(stage.findings.filter((f) => f.code === 'deepspeed-config-file-conflict').every((f) => !/zero_stage/.test(f.message) || f.fixes().every((x) => !x.otherFiles)));
   const mp = a.findings.find((f) => f.code === 'mixed-precision-conflict')!;
-  const follow = mp.fixes.find((x) => x.otherFiles)!;
+  const follow = mp.fixes().find((x) => x.otherFiles)!;
   assert.deepEqual(follow.edits, []);
   const followed = JSON.parse(applyEdits(ds, follow.otherFiles![0].edits));
   assert.equal(followed.fp16.enabled, 'auto');
   // fix-all never reaches into another file.
   assert.ok(codeActions(a, { start: 0, end: yaml.length }).some((x) => x.otherFiles));
-  assert.ok(fixAll(a).every((e) => e.span.end <= yaml.length));
+  assert.ok(fixRound(a, input, {}, { unsafe: true }).edits.every((e) => e.span.end <= yaml.length));
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze, applyEdits, codeActions, complete, explain, fixAll, hover, parseProjectConfig, RULES, rulesMarkdown, settingsFromClient } from '../../server/src/engine';
+import { analyze, applyEdits, codeActions, complete, explain, fixRound, hover, parseProjectConfig, RULES, rulesMarkdown, settingsFromClient } from '../../server/src/engine';
 
 const at = (text: string, marker: string, delta = 0) => text.indexOf(marker) + delta;
 
@@ -112,8 +112,9 @@ test('JSON has no comments: no disable actions are offered', () => {
 
 test('fix-all applies every preferred fix at once and the result is clean of them', () => {
   const text = 'distributed_type: multi_gpu\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n';
-  const a = analyze({ path: 'a.yaml', text });
-  const fixed = applyEdits(text, fixAll(a));
+  const input = { path: 'a.yaml', text };
+  const a = analyze(input);
+  const fixed = applyEdits(text, fixRound(a, input, {}).edits);
   assert.equal(fixed, "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\nfsdp_config:\n  fsdp_version: 2\n");
 });
 

@@ -176,7 +176,7 @@ test('layout fixes on generated Megatron-plugin layouts remove their finding and
       const a = analyze({ path: 'gen.yaml', text });
       const errorsBefore = new Set(a.findings.filter((f) => f.severity === 'error').map((f) => f.code));
       for (const f of a.findings) {
-        for (const fix of f.fixes) {
+        for (const fix of f.fixes()) {
           const fixed = applyEdits(text, fix.edits);
           const b = analyze({ path: 'gen.yaml', text: fixed });
           const before = a.findings.filter((x) => x.code === f.code).length;

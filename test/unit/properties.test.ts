@@ -13,7 +13,7 @@ function assertSane(a: FileAnalysis): void {
   for (const f of a.findings) {
     assert.ok(f.span.start >= 0 && f.span.start <= f.span.end && f.span.end <= n, `range outside the text: ${f.code} ${JSON.stringify(f.span)} of ${n}`);
     assert.ok(f.message.length > 0);
-    for (const fix of f.fixes) for (const e of fix.edits) assert.ok(e.span.start >= 0 && e.span.end <= n && e.span.start <= e.span.end, `fix edit outside the text: ${fix.title}`);
+    for (const fix of f.fixes()) for (const e of fix.edits) assert.ok(e.span.start >= 0 && e.span.end <= n && e.span.start <= e.span.end, `fix edit outside the text: ${fix.title}`);
   }
 }
 
@@ -125,7 +125,7 @@ test('generated Accelerate configs: every offered fix removes its finding and ke
       const a = analyze({ path: 'accelerate.yaml', text });
       assertSane(a);
       for (const f of a.findings) {
-        for (const fix of f.fixes) {
+        for (const fix of f.fixes()) {
           const fixed = applyEdits(text, fix.edits);
           const b = analyze({ path: 'accelerate.yaml', text: fixed });
           assert.ok(!b.findings.some((g) => g.code === 'parse-error'), `fix "${fix.title}" broke the YAML:\n${text}\n---\n${fixed}`);

@@ -2,7 +2,8 @@
  * `shardwise`: the engine on the command line, for CI and scripts.
  *
  *   shardwise check [paths…] [--format text|json|sarif] [--hardware ID] [--gpus-per-node N]
- *                   [--nvlink-domain N] [--target TOOL=VERSION] [--fix] [--no-config]
+ *                   [--nvlink-domain N] [--target TOOL=VERSION] [--fix [--unsafe-fixes]] [--diff]
+ *                   [--show-fixes] [--no-config]
  *   shardwise explain <rule-id>
  *   shardwise rules
  *   shardwise docs [--write FILE | --check FILE]
@@ -10,10 +11,12 @@
  * Exit status: 0 no error found, 1 an error was found, 2 usage or I/O failure.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createTwoFilesPatch } from 'diff';
 import { join, resolve } from 'node:path';
-import { analyze, applyEdits, explain, fixAll, layoutText, mergeSettings, RULES, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput } from '../engine';
+import { analyze, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RefusedFix } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { createResolver, pathKey } from '../host/resolve';
+import { replaceFile, WriteRefused } from '../host/write';
 import { toSarif } from './sarif';
 
 const VERSION = '0.1.0';
@@ -30,7 +33,12 @@ Options of check:
   --gpus-per-node N          GPUs per node
   --nvlink-domain N          GPUs per NVLink domain
   --target TOOL=VERSION      targeted version: accelerate=1.10.0, deepspeed=0.16.4, megatron-core=0.12.0
-  --fix                      apply every preferred quick fix to the files
+  --fix                      apply the safe fixes (they keep the run as it is) to the files
+  --unsafe-fixes             with --fix or --diff, also the fixes that change a decision
+                             (degrees, batch sizes, precision, switches, the number of GPUs)
+  --diff                     print the unified diff of what --fix would write; change nothing
+                             (exit 1 when there is a diff)
+  --show-fixes               list the fixes offered for each finding, safe or unsafe
   --no-config                ignore .shardwise.yaml files
 
 Exit status: 0 no error found, 1 an error found, 2 usage or I/O failure.
@@ -45,12 +53,15 @@ interface CheckOptions {
   format: 'text' | 'json' | 'sarif';
   settings: EngineSettings;
   fix: boolean;
+  unsafeFixes: boolean;
+  diff: boolean;
+  showFixes: boolean;
   useConfig: boolean;
   paths: string[];
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, useConfig: true, paths: [] };
+  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
@@ -92,6 +103,15 @@ function parseCheckArgs(args: string[]): CheckOptions {
       case '--fix':
         o.fix = true;
         break;
+      case '--unsafe-fixes':
+        o.unsafeFixes = true;
+        break;
+      case '--diff':
+        o.diff = true;
+        break;
+      case '--show-fixes':
+        o.showFixes = true;
+        break;
       case '--no-config':
         o.useConfig = false;
         break;
@@ -101,6 +121,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
     }
   }
   if (o.paths.length === 0) o.paths.push('.');
+  if (o.unsafeFixes && !o.fix && !o.diff) throw new UsageError('--unsafe-fixes goes with --fix or --diff');
   return o;
 }
 
@@ -164,6 +185,9 @@ function check(o: CheckOptions): number {
   const order = files.map((file, index) => ({ file, index, json: syntaxOf({ path: file, text: '' }) === 'json' }));
   order.sort((a, b) => Number(a.json) - Number(b.json) || a.index - b.index);
   const referrersOf = new Map<string, { path: string; text: string }[]>();
+  const refusals: { file: string; analysis: FileAnalysis; refused: RefusedFix }[] = [];
+  let applied = 0;
+  let diffs = 0;
   for (const { file, index } of order) {
     let text: string;
     try {
@@ -183,16 +207,29 @@ function check(o: CheckOptions): number {
     settings = mergeSettings(settings, o.settings);
     const original = text;
     const referrers = referrersOf.get(pathKey(file))?.filter((r) => pathKey(r.path) !== pathKey(file));
-    let analysis = analyze(linkedInput(file, text, referrers), settings);
-    if (o.fix) {
-      for (let round = 0; round < 5; round++) {
-        const edits = fixAll(analysis);
-        if (edits.length === 0) break;
-        text = applyEdits(text, edits);
-        analysis = analyze(linkedInput(file, text, referrers), settings);
+    let analysis: FileAnalysis;
+    if (o.fix || o.diff) {
+      const fixed = fixText(linkedInput(file, text, referrers), settings, { unsafe: o.unsafeFixes });
+      analysis = fixed.analysis;
+      text = fixed.text;
+      for (const r of fixed.refused) refusals.push({ file, analysis, refused: r });
+      if (text !== original && o.diff) {
+        diffs++;
+        process.stdout.write(createTwoFilesPatch(`a/${file}`, `b/${file}`, original, text, undefined, undefined, { context: 3 }));
+      } else if (text !== original) {
+        try {
+          replaceFile(file, text, original);
+          applied += fixed.applied.length;
+        } catch (err) {
+          if (!(err instanceof WriteRefused)) throw err;
+          process.stderr.write(`shardwise: ${file} was not fixed: ${err.message}; the file is unchanged\n`);
+          ioFailure = true;
+          // What is reported is the file as it is.
+          text = original;
+          analysis = analyze(linkedInput(file, text, referrers), settings);
+        }
       }
-      if (text !== original) writeFileSync(file, text);
-    }
+    } else analysis = analyze(linkedInput(file, text, referrers), settings);
     for (const link of analysis.links ?? []) {
       if (!link.target) continue;
       const list = referrersOf.get(pathKey(link.target)) ?? [];
@@ -202,19 +239,31 @@ function check(o: CheckOptions): number {
     if (analysis.docs.some((d) => d.format)) results.push({ file, analysis, index });
   }
   results.sort((a, b) => a.index - b.index);
+  if (o.diff) {
+    for (const { file, analysis, refused } of refusals) process.stderr.write(`shardwise: ${file}:${analysis.lines.position(refused.finding.span.start).line + 1}: not fixed: ${refused.fix.title}: ${refused.reason}\n`);
+    process.stderr.write(`shardwise: ${diffs} file${diffs === 1 ? '' : 's'} would be changed\n`);
+    return ioFailure ? 2 : diffs > 0 ? 1 : 0;
+  }
   const all = results.flatMap((r) => r.analysis.findings.map((f) => ({ r, f })));
+  const fixesOf = (f: Finding) => f.fixes().map((x) => ({ title: x.title, applicability: x.applicability }));
   if (o.format === 'json') {
-    const out = all.map(({ r, f }) => ({ file: r.file, range: r.analysis.lines.range(f.span), severity: f.severity, code: f.code, message: f.message }));
+    const out = all.map(({ r, f }) => ({ file: r.file, range: r.analysis.lines.range(f.span), severity: f.severity, code: f.code, message: f.message, ...(o.showFixes ? { fixes: fixesOf(f) } : {}) }));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else if (o.format === 'sarif') {
     process.stdout.write(JSON.stringify(toSarif(results.map((r) => ({ file: r.file, lines: r.analysis.lines, findings: r.analysis.findings })), VERSION), null, 2) + '\n');
   } else {
+    let fixable = 0;
     for (const { r, f } of all) {
       const p = r.analysis.lines.position(f.span.start);
-      process.stdout.write(`${r.file}:${p.line + 1}:${p.character + 1}: ${f.severity} [${f.code}] ${f.message}\n`);
+      const safe = fixForSet(f) !== undefined;
+      if (safe) fixable++;
+      process.stdout.write(`${r.file}:${p.line + 1}:${p.character + 1}: ${f.severity} [${f.code}]${safe ? ' [*]' : ''} ${f.message}\n`);
+      if (o.showFixes) for (const x of fixesOf(f)) process.stdout.write(`    fix (${x.applicability}): ${x.title}\n`);
     }
+    for (const { file, analysis, refused } of refusals) process.stderr.write(`shardwise: ${file}:${analysis.lines.position(refused.finding.span.start).line + 1}: not fixed: ${refused.fix.title}: ${refused.reason}\n`);
     const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
-    process.stderr.write(`shardwise: ${results.length} config file${results.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes\n`);
+    const notes = [o.fix ? `${applied} fix${applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
+    process.stderr.write(`shardwise: ${results.length} config file${results.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}\n`);
   }
   if (ioFailure) return 2;
   return all.some(({ f }) => f.severity === 'error') ? 1 : 0;

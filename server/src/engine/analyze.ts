@@ -20,7 +20,8 @@ import { parseJson } from './syntax/json';
 import type { SourceDoc, Syntax } from './syntax/sourcedoc';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, LineIndex } from './text';
-import type { Finding, Fix, Path, Severity, Span } from './types';
+import { pathToString, type Finding, type Fix, type Path, type Severity, type Span } from './types';
+import { describeChanges, planChanges } from './plan/diff';
 
 export interface FileInput {
   /** File path or URI path, for format associations and messages. */
@@ -99,12 +100,7 @@ export function syntaxOf(input: FileInput): Syntax {
   return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
 }
 
-export interface AnalyzeOptions {
-  /** Re-check the fixes of rules that ask for it (off inside that re-check). */
-  verifyFixes?: boolean;
-}
-
-export function analyze(input: FileInput, base: EngineSettings = {}, options: AnalyzeOptions = {}): FileAnalysis {
+export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
   const text = input.text;
   const lines = new LineIndex(text);
   const syntax = syntaxOf(input);
@@ -117,7 +113,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
       severity: 'warning',
       message: `This file is ${(text.length / 1048576).toFixed(1)} MB; files over ${MAX_TEXT / 1048576} MB are not analysed. Split it if it is a real config.`,
       span: { start: 0, end: lines.lineEnd(0) },
-      fixes: [],
+      fixes: () => [],
     });
     return result;
   }
@@ -125,8 +121,10 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
   const context = new Related(input, settings);
   for (const doc of docs) {
     const da = analyzeDoc(doc, input, directives, settings, context);
+    const index = result.docs.length;
     result.docs.push(da);
-    result.findings.push(...withoutNoiseNearParseErrors(runRules(da), doc));
+    const recheck: Recheck = { input, base, result, doc: index };
+    result.findings.push(...withoutNoiseNearParseErrors(runRules(da, undefined, recheck), doc));
     for (const l of da.links) {
       const span = reportSpan(doc, l.at, 'value');
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
@@ -134,31 +132,17 @@ export function analyze(input: FileInput, base: EngineSettings = {}, options: An
   }
   result.dependencies = context.dependencies();
   result.findings = finalize(result.findings, directives, lines, settings);
-  if (options.verifyFixes !== false) verifyFixes(result, input, base);
   return result;
 }
 
-/** Drops the fixes of `verifyFixes` rules that do not remove a finding or that bring a new kind of error. */
-function verifyFixes(result: FileAnalysis, input: FileInput, base: EngineSettings): void {
-  const errorsBefore = new Set(result.findings.filter((f) => f.severity === 'error').map((f) => f.code));
-  for (const f of result.findings) {
-    if (!f.fixes.length || !ruleById(f.code)?.verifyFixes) continue;
-    const before = result.findings.filter((x) => x.code === f.code).length;
-    f.fixes = f.fixes.filter((fix) => {
-      let again: FileAnalysis;
-      try {
-        again = analyze({ ...input, text: applyEdits(input.text, fix.edits) }, base, { verifyFixes: false });
-      } catch {
-        return false;
-      }
-      const after = again.findings.filter((x) => x.code === f.code).length;
-      return after < before && !again.findings.some((x) => x.severity === 'error' && !errorsBefore.has(x.code));
-    });
-    const first = f.fixes.findIndex((x) => !x.otherFiles);
-    if (first >= 0 && !f.fixes.some((x) => x.preferred)) f.fixes[first] = { ...f.fixes[first], preferred: true };
-  }
+/** What a finding's fixes are re-checked against when they are asked for: the analysis they came from. */
+interface Recheck {
+  input: FileInput;
+  base: EngineSettings;
+  result: FileAnalysis;
+  /** The index of the finding's document in `result.docs`. */
+  doc: number;
 }
-
 
 function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): { format?: FormatSupport<any>; reason: string } {
   const forced = directives.settings.filter((s) => s.key === 'format').pop();
@@ -313,7 +297,7 @@ function appliesTo(rule: Rule<any>, da: DocAnalysis): boolean {
 export const MAX_FINDINGS_PER_RULE = 200;
 
 /** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. */
-export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[] {
+export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck): Finding[] {
   const findings: Finding[] = [];
   for (const rule of only ?? RULES) {
     if (!appliesTo(rule, da)) continue;
@@ -341,7 +325,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[]): Finding[
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
-        const f = toFinding(rule, da.doc, r);
+        const f = toFinding(rule, da.doc, r, recheck);
         if (f) findings.push((last = f));
       },
     };
@@ -382,19 +366,74 @@ export function reportSpan(doc: SourceDoc, at: Path | Span, on: Report['on'] = '
   return reportSpan(doc, path.slice(0, -1), 'key');
 }
 
-function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report): Finding | undefined {
+function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report, recheck: Recheck | undefined): Finding | undefined {
   const span = reportSpan(doc, r.at, r.on);
   if (!span) return undefined;
-  const fixes: Fix[] = [];
-  for (const spec of r.fixes ?? []) {
+  const specs = r.fixes ?? [];
+  let made: Fix[] | undefined;
+  const finding: Finding = {
+    code: rule.id,
+    severity: r.severity ?? rule.severity,
+    message: r.message,
+    span,
+    fixes: () => (made ??= specs.length ? resolveFixes(rule, doc, specs, finding, recheck) : []),
+  };
+  return finding;
+}
+
+/**
+ * A finding's fixes, when they are asked for: path edits made into text edits (a fix whose edits
+ * cannot be made cleanly is dropped), each with the applicability its rule declares; an unsafe
+ * fix's title says what it changes. For rules that ask (`verifyFixes`, the layout rules), each fix is
+ * tried on the text: one that does not remove a finding of the rule or that brings a new kind of
+ * error is dropped, and the title names the Plan fields it changes (`TP 8 → 4, DP 1 → 2`).
+ */
+function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[], finding: Finding, recheck: Recheck | undefined): Fix[] {
+  const out: Fix[] = [];
+  for (const spec of specs) {
     const fix = makeFix(doc, spec);
-    if (fix) fixes.push(fix);
+    if (!fix) continue;
+    const declared = rule.fixes?.[spec.kind];
+    fix.applicability = declared?.applicability ?? 'unsafe';
+    fix.preferred = fix.recommended && fix.applicability === 'safe' && !fix.otherFiles && (finding.severity === 'error' || finding.severity === 'warning');
+    let changes = '';
+    if (recheck && !fix.otherFiles && rule.verifyFixes) {
+      const tried = tryFix(recheck, fix, rule.id);
+      if (!tried.removes) continue;
+      changes = tried.changes;
+    }
+    if (fix.applicability === 'unsafe') fix.title += ` (changes ${declared?.changes ?? 'the run'}${changes ? `: ${changes}` : ''})`;
+    out.push(fix);
   }
-  return { code: rule.id, severity: r.severity ?? rule.severity, message: r.message, span, fixes };
+  // At most one fix per finding is recommended; keep the first.
+  let seen = false;
+  for (const f of out) {
+    if (f.recommended && seen) f.recommended = f.preferred = false;
+    seen ||= f.recommended;
+  }
+  return out;
+}
+
+/** Applies one fix to the file and analyses the result: does it remove a finding of its rule, and what does it change? */
+function tryFix(recheck: Recheck, fix: Fix, code: string): { removes: boolean; changes: string } {
+  const { input, base, result } = recheck;
+  let again: FileAnalysis;
+  try {
+    again = analyze({ ...input, text: applyEdits(input.text, fix.edits) }, base);
+  } catch {
+    return { removes: false, changes: '' };
+  }
+  const errorsBefore = new Set(result.findings.filter((f) => f.severity === 'error').map((f) => f.code));
+  const before = result.findings.filter((x) => x.code === code).length;
+  const after = again.findings.filter((x) => x.code === code).length;
+  const removes = after < before && !again.findings.some((x) => x.severity === 'error' && !errorsBefore.has(x.code));
+  return { removes, changes: describeChanges(planChanges(result.docs[recheck.doc]?.plan, again.docs[recheck.doc]?.plan)) };
 }
 
 /** Turns a fix's path edits into text edits; drops the fix if they cannot be made or do not apply cleanly. */
 export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
+  const touches = [...spec.edits.map((e) => `${doc.span.start}:${pathToString(e.path)}`), ...(spec.other ? spec.other.edits.map((e) => `${spec.other!.path}:${pathToString(e.path)}`) : [])];
+  const base = { title: spec.title, kind: spec.kind, applicability: 'unsafe' as const, recommended: !!spec.recommended, preferred: false, touches };
   const edits = spec.edits.length ? doc.edit(spec.edits) : [];
   if (!edits || (edits.length === 0 && !spec.other)) return undefined;
   try {
@@ -402,7 +441,7 @@ export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
   } catch {
     return undefined;
   }
-  if (!spec.other) return { title: spec.title, edits, preferred: spec.preferred };
+  if (!spec.other) return { ...base, edits };
   // A fix that also edits another file is made whole or not at all, and never applied unasked.
   const otherEdits = spec.other.doc.edit(spec.other.edits);
   if (!otherEdits || otherEdits.length === 0) return undefined;
@@ -411,8 +450,9 @@ export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
   } catch {
     return undefined;
   }
-  return { title: spec.title, edits, preferred: false, otherFiles: [{ path: spec.other.path, edits: otherEdits, lines: spec.other.doc.lines }] };
+  return { ...base, edits, recommended: false, otherFiles: [{ path: spec.other.path, edits: otherEdits, lines: spec.other.doc.lines }] };
 }
+
 
 /** Applies suppressions and severity overrides; sorts by position. */
 function finalize(findings: Finding[], directives: Directives, lines: LineIndex, settings: EngineSettings): Finding[] {
@@ -423,7 +463,9 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     if (isDisabled(directives.disableLines.get(line), f.code)) continue;
     const level = settings.rules?.[f.code] ?? settings.rules?.[ruleById(f.code)?.id ?? ''];
     if (level === 'off') continue;
-    out.push(level ? { ...f, severity: level as Severity } : f);
+    // In place: the finding's fixes read its final severity when they are asked for.
+    if (level) f.severity = level as Severity;
+    out.push(f);
   }
   return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));
 }

@@ -4,11 +4,13 @@
 export { analyze, syntaxOf, type DocAnalysis, type FileAnalysis, type FileInput, type FileLink, type LinkedFile } from './analyze';
 export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
-export { codeActions, fixAll, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';
+export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';
+export { fixForSet, fixRound, fixText, type AppliedFix, type FixOptions, type FixResult, type FixRound, type RefusedFix } from './fixes';
+export { describeChanges, planChanges, type PlanChange } from './plan/diff';
 export { explain, rulesMarkdown, ruleMarkdown } from './docs';
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { RULES, ruleById } from './rules';
 export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
 export { mergeSettings, FORMAT_IDS, type EngineSettings, type FormatId, type RuleLevel } from './settings';
 export { LineIndex, applyEdits } from './text';
-export type { Finding, Fix, Position, Range, Severity, Span, TextEdit } from './types';
+export type { Applicability, Finding, Fix, Position, Range, Severity, Span, TextEdit } from './types';

@@ -29,11 +29,23 @@ export interface TextEdit {
   newText: string;
 }
 
+export type Applicability = 'safe' | 'unsafe';
+
 export interface Fix {
   title: string;
   edits: TextEdit[];
-  /** The fix an editor may apply on its own (e.g. fix-all); at most one per finding. */
-  preferred?: boolean;
+  /** The kind the rule declares the fix as (see `Rule.fixes`), and its applicability. */
+  kind: string;
+  applicability: Applicability;
+  /** The rule recommends this fix for its finding (at most one per finding). */
+  recommended: boolean;
+  /**
+   * The fix an editor may apply on its own (fix-all, "auto fix"): recommended, safe, and for a
+   * finding of error or warning level. At most one per finding.
+   */
+  preferred: boolean;
+  /** The document paths the fix writes (`0:MODEL_ARGS.--tp`), so that a set of fixes never writes one twice. */
+  touches: string[];
   /**
    * Edits to another file the fix also makes (a value moved into the DeepSpeed JSON), with that
    * file's line index for positions. Such fixes are never preferred: fix-all stays within a file.
@@ -47,7 +59,11 @@ export interface Finding {
   severity: Severity;
   message: string;
   span: Span;
-  fixes: Fix[];
+  /**
+   * The fixes offered for the finding, made into text edits (and re-checked, for rules that ask)
+   * on the first call: diagnostics never pay for them.
+   */
+  fixes(): Fix[];
 }
 
 /** A key or an array index. */

@@ -33,7 +33,7 @@ import {
   codeActions,
   complete,
   explain,
-  fixAll,
+  fixRound,
   hover,
   layoutLenses,
   layoutMarkdown,
@@ -50,7 +50,7 @@ import {
 import { ProjectConfigs } from '../host/project-config';
 import { createResolver, pathKey, readTextFile } from '../host/resolve';
 import { DependencyGraph, type ClosedReferrer } from './graph';
-import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, type ClientSettings } from '../protocol';
+import { FIX_ALL_KIND, FIX_ALL_TITLE, LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, type ClientSettings } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -87,6 +87,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let globalSettings: EngineSettings = {};
   /** Folders a relative reference is tried against after the referring file's own folder. */
   let workspaceRoots: string[] = [];
+  let resolveEdits = false;
+  /** The input and settings each analysis was made from, for fix-all's re-check. */
+  const inputs = new WeakMap<FileAnalysis, { input: FileInput; settings: EngineSettings }>();
   let flushScheduled = false;
   let flushing = false;
 
@@ -94,6 +97,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canPullSettings = !!params.capabilities.workspace?.configuration;
     canWatchFolders = !!params.capabilities.workspace?.workspaceFolders;
     definitionLinks = !!params.capabilities.textDocument?.definition?.linkSupport;
+    resolveEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
     workspaceRoots = rootsOf(params);
     const init = params.initializationOptions as { settings?: ClientSettings } | undefined;
     if (init?.settings) globalSettings = settingsFromClient(init.settings);
@@ -102,7 +106,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
         completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
         codeLensProvider: { resolveProvider: false },
         documentLinkProvider: { resolveProvider: false },
         definitionProvider: true,
@@ -231,6 +235,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       referrers: key ? referrersFor(key, doc.uri) : undefined,
     };
     const analysis = analyze(input, settings);
+    inputs.set(analysis, { input, settings });
     record(doc.uri, analysis, tried);
     return analysis;
   }
@@ -288,7 +293,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (closed.stamp !== stamp) {
       try {
         const settings = mergeSettings(globalSettings, projectConfigs.forFile(closed.path).settings);
-        const a = analyze({ path: closed.path, text, resolve: createResolver({ from: closed.path, bases: workspaceRoots, openText }) }, settings, { verifyFixes: false });
+        const a = analyze({ path: closed.path, text, resolve: createResolver({ from: closed.path, bases: workspaceRoots, openText }) }, settings);
         closed.targets = new Set((a.links ?? []).flatMap((l) => (l.target ? [pathKey(l.target)] : [])));
         closed.stamp = stamp;
       } catch {
@@ -453,18 +458,47 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           title: action.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: diagnostic ? [diagnostic] : undefined,
-          isPreferred: action.preferred,
+          isPreferred: action.preferred || undefined,
           edit: action.edits ? withOtherFiles(edits(action.edits), action.otherFiles) : undefined,
           command: action.command,
         });
       }
     }
-    if (only?.some((k) => k.startsWith(CodeActionKind.SourceFixAll) || k === CodeActionKind.Source)) {
-      const all = fixAll(a);
-      if (all.length) out.push({ title: 'Fix all Shardwise problems with a preferred fix', kind: CodeActionKind.SourceFixAll, edit: edits(all) });
+    // Fix-all: asked for by kind only (on save, or "Fix all"), never with the quick fixes at the cursor.
+    if (only?.some((k) => k === CodeActionKind.Source || FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`))) {
+      const action: CodeAction = { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { uri, version: documents.get(uri)?.version } };
+      // Where the client resolves edits, the fixes are made and re-checked only when the action is chosen.
+      if (resolveEdits) out.push(action);
+      else {
+        const fixed = fixAllEdits(a);
+        if (fixed.length) out.push({ ...action, edit: edits(fixed) });
+      }
     }
     return out;
   });
+
+  connection.onCodeActionResolve(async (action) => {
+    const data = action.data as { uri?: unknown; version?: unknown } | undefined;
+    if (action.kind !== FIX_ALL_KIND || typeof data?.uri !== 'string') return action;
+    const uri = data.uri;
+    const a = await current(uri);
+    // The document changed since the action was offered: nothing is applied rather than stale edits.
+    if (!a || documents.get(uri)?.version !== data.version) return action;
+    const fixed = fixAllEdits(a);
+    return { ...action, edit: { changes: { [uri]: fixed.map((e) => ({ range: a.lines.range(e.span), newText: e.newText })) } } };
+  });
+
+  /** The safe fixes of one analysis, as one re-checked set. */
+  function fixAllEdits(a: FileAnalysis): TextEdit[] {
+    const made = inputs.get(a);
+    if (!made) return [];
+    try {
+      return fixRound(a, made.input, made.settings).edits;
+    } catch (err) {
+      connection.console.error(`shardwise: fix-all failed: ${(err as Error)?.stack ?? err}`);
+      return [];
+    }
+  }
 
   connection.onCodeLens(async (params) => {
     const a = await current(params.textDocument.uri);

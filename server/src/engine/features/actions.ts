@@ -3,12 +3,11 @@
  * "show documentation for <id>".
  */
 import type { FileAnalysis } from '../analyze';
-import { applyEdits } from '../text';
 import type { Finding, Fix, Span, TextEdit } from '../types';
 
 export interface ActionEntry {
   title: string;
-  kind: 'quickfix' | 'source.fixAll';
+  kind: 'quickfix';
   /** The finding the action resolves (for quick fixes and suppressions). */
   finding?: Finding;
   edits?: TextEdit[];
@@ -17,6 +16,8 @@ export interface ActionEntry {
   /** A command to run instead of (or after) the edits. */
   command?: { command: string; title: string; arguments: unknown[] };
   preferred?: boolean;
+  /** For a rule's fix: whether it keeps the run as it is (`safe`) or changes a decision (`unsafe`). */
+  applicability?: Fix['applicability'];
 }
 
 export const SHOW_DOCS_COMMAND = 'shardwise.showRuleDocumentation';
@@ -30,7 +31,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
   const out: ActionEntry[] = [];
   const comments = analysis.syntax !== 'json';
   for (const f of findings) {
-    for (const fix of f.fixes) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, otherFiles: fix.otherFiles, preferred: fix.preferred });
+    for (const fix of f.fixes()) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, otherFiles: fix.otherFiles, preferred: fix.preferred, applicability: fix.applicability });
   }
   const seen = new Set<string>();
   for (const f of findings) {
@@ -75,21 +76,4 @@ export function disableFileEdit(analysis: FileAnalysis, id: string): TextEdit {
   }
   const at = lines.lineStart(line);
   return { span: { start: at, end: at }, newText: `# shardwise-disable ${id}${lines.eol}` };
-}
-
-/** Every preferred fix that does not overlap another, for "fix all". */
-export function fixAll(analysis: FileAnalysis): TextEdit[] {
-  const edits: TextEdit[] = [];
-  for (const f of analysis.findings) {
-    const fix = f.fixes.find((x) => x.preferred && !x.otherFiles);
-    if (!fix) continue;
-    const candidate = [...edits, ...fix.edits];
-    try {
-      applyEdits(analysis.text, candidate);
-      edits.push(...fix.edits);
-    } catch {
-      // Overlaps an earlier fix: leave it for the next round.
-    }
-  }
-  return edits;
 }

@@ -9,6 +9,10 @@ export default defineRule<DeepSpeedModel>({
   id: 'batch-size-mismatch',
   severity: 'error',
   formats: ['deepspeed'],
+  fixes: {
+    'set-train-batch': { applicability: 'unsafe', changes: 'the batch size' },
+    'set-accumulation': { applicability: 'unsafe', changes: 'gradient accumulation' },
+  },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
     why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel (and AutoTP) degree; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy.',
@@ -29,8 +33,8 @@ export default defineRule<DeepSpeedModel>({
       const per = micro * gas;
       if (dp !== undefined) {
         if (train === per * dp) return;
-        const fixes: FixSpec[] = [{ title: `Set train_batch_size to ${per * dp}`, edits: [{ op: 'set', path: trainAt, value: per * dp }], preferred: true }];
-        if (train % (micro * dp) === 0) fixes.push({ title: `Set gradient_accumulation_steps to ${train / (micro * dp)}`, edits: [{ op: 'set', path: m.where(['gradient_accumulation_steps']), value: train / (micro * dp) }] });
+        const fixes: FixSpec[] = [{ kind: 'set-train-batch', title: `Set train_batch_size to ${per * dp}`, edits: [{ op: 'set', path: trainAt, value: per * dp }], recommended: true }];
+        if (train % (micro * dp) === 0) fixes.push({ kind: 'set-accumulation', title: `Set gradient_accumulation_steps to ${train / (micro * dp)}`, edits: [{ op: 'set', path: m.where(['gradient_accumulation_steps']), value: train / (micro * dp) }] });
         ctx.report({
           at: trainAt,
           on: 'value',
@@ -42,7 +46,7 @@ export default defineRule<DeepSpeedModel>({
           at: trainAt,
           on: 'value',
           message: `train_batch_size ${train} is not a multiple of micro batch ${micro} × gradient accumulation ${gas} = ${per}, so no number of data-parallel ranks satisfies DeepSpeed's batch check (it stops at startup). Use a multiple of ${per} (the world size is not known here: set \`world_size\` in .shardwise.yaml, or open the Accelerate config that uses this file, to check the exact value).`,
-          fixes: [{ title: `Set train_batch_size to ${Math.max(per, Math.round(train / per) * per)}`, edits: [{ op: 'set', path: trainAt, value: Math.max(per, Math.round(train / per) * per) }], preferred: true }],
+          fixes: [{ kind: 'set-train-batch', title: `Set train_batch_size to ${Math.max(per, Math.round(train / per) * per)}`, edits: [{ op: 'set', path: trainAt, value: Math.max(per, Math.round(train / per) * per) }], recommended: true }],
         });
       }
       return;
@@ -54,7 +58,7 @@ export default defineRule<DeepSpeedModel>({
         at: trainAt,
         on: 'value',
         message: `train_batch_size ${train} is not divisible by micro batch ${micro} × ${dp} data-parallel ranks${dpWhy}: DeepSpeed derives gradient accumulation as ${train} // ${micro * dp} = ${Math.floor(train / (micro * dp))} and then fails its batch check. Use a multiple of ${micro * dp}.`,
-        fixes: [{ title: `Set train_batch_size to ${Math.max(1, Math.round(train / (micro * dp))) * micro * dp}`, edits: [{ op: 'set', path: trainAt, value: Math.max(1, Math.round(train / (micro * dp))) * micro * dp }], preferred: true }],
+        fixes: [{ kind: 'set-train-batch', title: `Set train_batch_size to ${Math.max(1, Math.round(train / (micro * dp))) * micro * dp}`, edits: [{ op: 'set', path: trainAt, value: Math.max(1, Math.round(train / (micro * dp))) * micro * dp }], recommended: true }],
       });
     } else if (gas !== undefined && micro === undefined && train % (gas * dp) !== 0) {
       ctx.report({

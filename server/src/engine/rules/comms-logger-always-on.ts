@@ -8,6 +8,9 @@ export default defineRule<DeepSpeedModel>({
   id: 'comms-logger-always-on',
   severity: 'warning',
   formats: ['deepspeed'],
+  fixes: {
+    'remove-section': { applicability: 'unsafe', changes: 'communication logging' },
+  },
   docs: {
     summary: 'A `comms_logger` section with `"enabled": false`, which still turns communication logging on.',
     why: 'DeepSpeed switches the communication logger on when the `comms_logger` section is present and does not consult its `enabled` field, so `"enabled": false` still logs, and synchronises, every collective: a quiet slowdown. Remove the section to turn logging off.',
@@ -22,7 +25,7 @@ export default defineRule<DeepSpeedModel>({
       at: ['comms_logger', 'enabled'],
       on: 'value',
       message: 'DeepSpeed turns the communication logger on whenever a `comms_logger` section is present, whatever `enabled` says: this run still logs (and synchronises) every collective. Remove the section to turn logging off.',
-      fixes: [{ title: 'Remove the comms_logger section', edits: [{ op: 'remove', path: ['comms_logger'] }], preferred: true }],
+      fixes: [{ kind: 'remove-section', title: 'Remove the comms_logger section', edits: [{ op: 'remove', path: ['comms_logger'] }], recommended: true }],
     });
   },
 });

@@ -25,7 +25,7 @@ function moveFix(m: AccelerateModel, at: Path, key: string, jsonPath: string[], 
   const doc = file?.linked?.analysis?.doc;
   if (!file?.linked?.path || !doc || file.model?.has(jsonPath) || value === undefined || value === null) return undefined;
   const shown = typeof value === 'string' ? value : JSON.stringify(value);
-  return { title: `Move ${key}: ${shown} into ${file.ref} (\`${jsonPath.join('.')}\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits: [{ op: 'set', path: jsonPath, value }] } };
+  return { kind: 'move-into-json', title: `Move ${key}: ${shown} into ${file.ref} (\`${jsonPath.join('.')}\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits: [{ op: 'set', path: jsonPath, value }] } };
 }
 
 /** `mixed_precision: bf16` → the JSON's `bf16.enabled: true` (and fp16 off when it is on). */
@@ -37,13 +37,33 @@ function precisionMove(m: AccelerateModel, at: Path): FixSpec[] {
   const other = mp === 'bf16' ? 'fp16' : 'bf16';
   const edits: PathEdit[] = [{ op: 'set', path: [mp, 'enabled'], value: true }];
   if (file.model?.bool([other, 'enabled']) === true || file.model?.isAuto([other, 'enabled'])) edits.push({ op: 'set', path: [other, 'enabled'], value: false });
-  return [{ title: `Move it into ${file.ref} (\`${mp}.enabled: true\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits } }];
+  return [{ kind: 'move-into-json', title: `Move it into ${file.ref} (\`${mp}.enabled: true\`)`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits } }];
+}
+
+/** The linked JSON was read and sets `jsonPath` to the same value. */
+function sameInJson(m: AccelerateModel, jsonPath: string[], value: unknown): boolean {
+  const json = m.deepspeedFile?.model;
+  return !!json && json.has(jsonPath) && JSON.stringify(json.get(jsonPath)) === JSON.stringify(value);
+}
+
+/** The linked JSON was read and enables exactly this precision (`mixed_precision: no`: neither). */
+function jsonEnables(m: AccelerateModel, mp: string | undefined): boolean {
+  const json = m.deepspeedFile?.model;
+  if (!json || !mp) return false;
+  const fp16 = json.bool(['fp16', 'enabled']) === true;
+  const bf16 = (json.bool(['bf16', 'enabled']) ?? json.bool(['bfloat16', 'enabled'])) === true;
+  return mp === 'fp16' ? fp16 && !bf16 : mp === 'bf16' ? bf16 && !fp16 : mp === 'no' ? !fp16 && !bf16 : false;
 }
 
 export default defineRule<AccelerateModel>({
   id: 'deepspeed-config-file-conflict',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'remove-same': { applicability: 'safe', changes: 'removes a key the DeepSpeed JSON already sets to the same value' },
+    remove: { applicability: 'unsafe', changes: 'the configuration: the DeepSpeed JSON decides instead' },
+    'move-into-json': { applicability: 'unsafe', changes: 'the DeepSpeed JSON' },
+  },
   docs: {
     summary: 'Keys that a `deepspeed_config_file` replaces (`zero_stage`, offload devices, `gradient_accumulation_steps`, top-level `mixed_precision`…) set next to it.',
     why: 'With a DeepSpeed JSON, accelerate takes these settings from the JSON only and refuses a config that also sets them ("When using `deepspeed_config_file`, the following accelerate config variables will be ignored"). Put the value in the JSON (the message names its key there) or set it to `"auto"` in the JSON and keep it here only if you pass it on the command line.',
@@ -62,7 +82,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
-        fixes: [{ title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], preferred: true }, ...(move ? [move] : [])],
+        fixes: [{ kind: sameInJson(m, jsonPath, m.view.get(path)) ? 'remove-same' : 'remove', title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], recommended: true }, ...(move ? [move] : [])],
       });
     }
     if (m.view.has(['mixed_precision'])) {
@@ -70,7 +90,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
-        fixes: [{ title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], preferred: true }, ...precisionMove(m, at)],
+        fixes: [{ kind: jsonEnables(m, m.mixedPrecision) ? 'remove-same' : 'remove', title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], recommended: true }, ...precisionMove(m, at)],
       });
     }
   },

@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'deepspeed-multinode-missing-hostfile',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'standard-launcher': { applicability: 'unsafe', changes: 'the launcher' },
+  },
   docs: {
     summary: 'Multi-node DeepSpeed with a launcher other than `standard` and no `deepspeed_hostfile`.',
     why: 'With `deepspeed_multinode_launcher` `pdsh` (the default), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None" and finds no hosts. `standard` uses torchrun on every node instead and needs no hostfile.',
@@ -25,7 +28,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? launcherAt : src(m, ['num_machines']),
       message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`: the runner is started with \`--hostfile None\` and finds no hosts. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
-      fixes: [{ title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
+      fixes: [{ kind: 'standard-launcher', title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
     });
   },
 });

@@ -20,6 +20,13 @@ export default defineRule({
   id: 'deprecated-key',
   severity: 'warning',
   formats: 'all',
+  fixes: {
+    rename: { applicability: 'safe', changes: 'writes the new name of the key, with the same value' },
+    replace: { applicability: 'safe', changes: 'writes the replacement key with the value that means the same' },
+    'replace-value': { applicability: 'safe', changes: 'writes the new spelling of the value' },
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key nothing reads any more' },
+    remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
+  },
   docs: {
     summary: 'A key or value that was renamed or removed.',
     why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). The message gives the version and the replacement.',
@@ -35,7 +42,7 @@ export default defineRule({
       if (removed && !(ctx.version && compareVersions(ctx.version, removed.version) < 0)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }], preferred: true }] });
+        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }], recommended: true }] });
         return;
       }
       const dep = schema['x-deprecated'];
@@ -56,7 +63,7 @@ export default defineRule({
       const found = deprecatedValue(issue.schema, issue.value, written);
       if (!found) continue;
       const { dep } = found;
-      const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], preferred: true }] : [];
+      const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
       ctx.report({
         at: issue.path,
         on: 'value',
@@ -85,7 +92,8 @@ function removedMessage(subject: string, removed: { version: string; replacement
 
 function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): FixSpec[] {
   const remove: PathEdit = { op: 'remove', path };
-  const removeOnly = (preferred: boolean): FixSpec[] => [{ title: `Remove ${code(lastKey(path))}`, edits: [remove], preferred }];
+  const removeKind = dep.effect === 'ignored' || dep.effect === 'no-effect' ? 'remove-ignored' : 'remove';
+  const removeOnly = (recommended: boolean): FixSpec[] => [{ kind: removeKind, title: `Remove ${code(lastKey(path))}`, edits: [remove], recommended }];
   if (!dep.replacement) return dep.effect === 'migrated' ? [] : removeOnly(true);
   // `a.b`: a path from the root; `/key`: a top-level key; `key`: a sibling.
   const schemaTarget: Path = dep.replacement.startsWith('/') ? dep.replacement.slice(1).split('.') : dep.replacement.includes('.') ? dep.replacement.split('.') : ctx.flat ? [dep.replacement] : [...path.slice(0, -1), dep.replacement];
@@ -97,10 +105,10 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   const name = code(ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, ''));
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
-  if (ctx.doc.node(target)) return [{ title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], preferred: true }];
+  if (ctx.doc.node(target)) return [{ kind: removeKind, title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], recommended: true }];
   if (mapped === null) return removeOnly(true);
   const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.version), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
   if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly(false);
-  if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], preferred: true }];
-  return [{ title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], preferred: true }];
+  if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: 'rename', title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
+  return [{ kind: 'replace', title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
 }

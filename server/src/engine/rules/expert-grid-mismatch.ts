@@ -8,6 +8,9 @@ export default defineRule({
   id: 'expert-grid-mismatch',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'set-degree': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'Expert TP × EP × PP does not divide the number of GPUs.',
@@ -30,7 +33,7 @@ export default defineRule({
       if (world % rest !== 0) continue;
       const best = divisors(world / rest).filter((d) => d < field.value).pop();
       const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
-      if (e) fixes.push({ title: `Set ${name} to ${best}`, edits: [e] });
+      if (e) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best}`, edits: [e] });
     }
     ctx.report({
       at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),

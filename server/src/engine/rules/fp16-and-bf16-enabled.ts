@@ -8,6 +8,9 @@ export default defineRule<DeepSpeedModel>({
   id: 'fp16-and-bf16-enabled',
   severity: 'error',
   formats: ['deepspeed'],
+  fixes: {
+    'keep-one-precision': { applicability: 'unsafe', changes: 'the precision' },
+  },
   docs: {
     summary: '`fp16.enabled` and `bf16.enabled` are both true.',
     why: 'DeepSpeed trains in one 16-bit format and stops when it reads a config that enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled"). It usually comes from copying an fp16 template and adding a `bf16` section. Keep bf16 on Ampere or newer GPUs (no loss scaling); fp16 needs dynamic loss scaling.',
@@ -24,8 +27,8 @@ export default defineRule<DeepSpeedModel>({
       on: 'value',
       message: 'fp16 and bf16 are both enabled: DeepSpeed stops when it reads the config ("bfloat16 and fp16 modes cannot be simultaneously enabled"). Keep one: bf16 on Ampere or newer GPUs, fp16 (with loss scaling) on older ones.',
       fixes: [
-        { title: 'Turn fp16 off (keep bf16)', edits: [{ op: 'set', path: ['fp16', 'enabled'], value: false }], preferred: true },
-        { title: 'Turn bf16 off (keep fp16)', edits: [{ op: 'set', path: bf16Path, value: false }] },
+        { kind: 'keep-one-precision', title: 'Turn fp16 off (keep bf16)', edits: [{ op: 'set', path: ['fp16', 'enabled'], value: false }], recommended: true },
+        { kind: 'keep-one-precision', title: 'Turn bf16 off (keep fp16)', edits: [{ op: 'set', path: bf16Path, value: false }] },
       ],
     });
   },

@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'fp8-backend-incompatible',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'turn-off-ram-efficient-loading': { applicability: 'unsafe', changes: 'how the weights are loaded' },
+  },
   docs: {
     summary: 'An FP8 backend with a setup it does not support: MS-AMP with FSDP or ZeRO-3, torchao with FSDP CPU-RAM-efficient loading.',
     why: 'Accelerate stops at startup for these: "`accelerate` + `MS-AMP` + `FSDP` is not supported", "MS-AMP is not supported for ZeRO Stage 3", and "torchao with FSDP2 and cpu_ram_efficient_loading is not supported". The last one bites silently configured files: FSDP\'s launcher turns efficient loading on when the key is absent.',
@@ -35,7 +38,7 @@ export default defineRule<AccelerateModel>({
         at: explicit ? loadAt : at,
         on: explicit ? 'value' : 'key',
         message: `torchao FP8 with FSDP cannot use CPU-RAM-efficient loading, which is ${explicit ? 'on here' : 'on by default for FSDP launches'}: accelerate stops ("torchao with FSDP2 and cpu_ram_efficient_loading is not supported"). Set \`fsdp_cpu_ram_efficient_loading: false\`.`,
-        fixes: [{ title: 'Set `fsdp_cpu_ram_efficient_loading: false`', edits: [{ op: 'set', path: loadAt, value: false }], preferred: true }],
+        fixes: [{ kind: 'turn-off-ram-efficient-loading', title: 'Set `fsdp_cpu_ram_efficient_loading: false`', edits: [{ op: 'set', path: loadAt, value: false }], recommended: true }],
       });
     }
   },

@@ -19,7 +19,7 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => (torchFsdp2(m) && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
     message: () => 'FSDP2 already shards the optimizer state: Megatron stops ("--use-torch-fsdp2 is not supported with MCore\'s distributed optimizer"). Remove `--use-distributed-optimizer`.',
-    fix: (m) => unsetArg(m, 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
+    fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
     when: (m) => (torchFsdp2(m) && argOn(m, 'fp16') ? 'fp16' : undefined),
@@ -28,7 +28,7 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') === 2 && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
     message: () => 'Megatron-FSDP version 2 shards the optimizer itself: Megatron stops ("--megatron-fsdp-version 2 is not compatible with --use-distributed-optimizer"). Remove `--use-distributed-optimizer`.',
-    fix: (m) => unsetArg(m, 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
+    fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
@@ -40,6 +40,9 @@ export default defineRule<MegatronModel>({
   id: 'fsdp-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
+  fixes: {
+    'distributed-optimizer-off': { applicability: 'unsafe', changes: 'optimizer sharding' },
+  },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
     why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron checks these at startup.",

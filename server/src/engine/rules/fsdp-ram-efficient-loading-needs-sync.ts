@@ -9,6 +9,10 @@ export default defineRule<AccelerateModel>({
   id: 'fsdp-ram-efficient-loading-needs-sync',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'turn-on-sync': { applicability: 'unsafe', changes: 'how the weights are loaded' },
+    'turn-off-ram-efficient-loading': { applicability: 'unsafe', changes: 'how the weights are loaded' },
+  },
   docs: {
     summary: '`fsdp_cpu_ram_efficient_loading` on while `fsdp_sync_module_states` is false.',
     why: 'With CPU-RAM-efficient loading only rank 0 loads the weights; the other ranks get them through the module-state broadcast. The launcher refuses the combination ("When using `--fsdp_cpu_ram_efficient_loading` set `--fsdp_sync_module_states` to `True`"), and it applies to FSDP2 too, whose launcher default for efficient loading is on.',
@@ -26,8 +30,8 @@ export default defineRule<AccelerateModel>({
       on: 'value',
       message: `\`fsdp_sync_module_states: false\` with CPU-RAM-efficient loading ${explicit ? 'on' : 'on by default'}: only rank 0 loads the weights and nothing would send them to the others, so \`accelerate launch\` refuses to start. Set \`fsdp_sync_module_states: true\`${explicit ? '' : ', or set `fsdp_cpu_ram_efficient_loading: false`'}.`,
       fixes: [
-        { title: 'Set `fsdp_sync_module_states: true`', edits: [{ op: 'set', path: syncAt, value: true }], preferred: true },
-        { title: 'Set `fsdp_cpu_ram_efficient_loading: false`', edits: [{ op: 'set', path: src(m, ['fsdp_config', 'fsdp_cpu_ram_efficient_loading']), value: false }] },
+        { kind: 'turn-on-sync', title: 'Set `fsdp_sync_module_states: true`', edits: [{ op: 'set', path: syncAt, value: true }], recommended: true },
+        { kind: 'turn-off-ram-efficient-loading', title: 'Set `fsdp_cpu_ram_efficient_loading: false`', edits: [{ op: 'set', path: src(m, ['fsdp_config', 'fsdp_cpu_ram_efficient_loading']), value: false }] },
       ],
     });
   },

@@ -10,6 +10,9 @@ export default defineRule<AccelerateModel>({
   id: 'fsdp-wrap-policy-mismatch',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'set-policy': { applicability: 'unsafe', changes: 'how the model is wrapped' },
+  },
   docs: {
     summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
     why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored and the model is wrapped as one unit, so every step gathers all parameters at once.',
@@ -33,7 +36,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at: src(m, ['fsdp_config', key]),
         message: `\`${key}\` is only read by \`${needs}\`, and this config has ${current}: the value is ignored${policy === 'NO_WRAP' || !policy ? ' and the whole model is one FSDP unit, gathered in full at every step' : ''}. Set \`fsdp_auto_wrap_policy: ${needs}\` or remove the key.`,
-        fixes: [{ title: `Set \`fsdp_auto_wrap_policy: ${needs}\``, edits: [{ op: 'set', path: policyPath, value: needs }], preferred: true }],
+        fixes: [{ kind: 'set-policy', title: `Set \`fsdp_auto_wrap_policy: ${needs}\``, edits: [{ op: 'set', path: policyPath, value: needs }], recommended: true }],
       });
     }
   },

@@ -11,6 +11,10 @@ export default defineRule<AccelerateModel>({
   id: 'fsdp1-reshard-after-forward-ignored',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key FSDP1 ignores' },
+    'rename-to-strategy': { applicability: 'unsafe', changes: 'the sharding strategy: the written one instead of FULL_SHARD' },
+  },
   docs: {
     summary: 'FSDP1 with `fsdp_reshard_after_forward` (the FSDP2 key) instead of `fsdp_sharding_strategy`.',
     why: 'For FSDP1 the launcher always exports `fsdp_sharding_strategy` (default `FULL_SHARD`) and the plugin reads it first, so `fsdp_reshard_after_forward: SHARD_GRAD_OP` (what the questionnaire writes for FSDP1) runs as `FULL_SHARD`. A boolean there means nothing to FSDP1.',
@@ -25,7 +29,7 @@ export default defineRule<AccelerateModel>({
     if (value === undefined) return;
     const at = src(m, ['fsdp_config', 'fsdp_reshard_after_forward']);
     if (m.view.has(['fsdp_config', 'fsdp_sharding_strategy'])) {
-      ctx.report({ at, message: 'Under FSDP1 `fsdp_reshard_after_forward` is ignored: `fsdp_sharding_strategy` decides. Remove it to avoid confusion.', fixes: [{ title: 'Remove `fsdp_reshard_after_forward`', edits: [{ op: 'remove', path: at }], preferred: true }] });
+      ctx.report({ at, message: 'Under FSDP1 `fsdp_reshard_after_forward` is ignored: `fsdp_sharding_strategy` decides. Remove it to avoid confusion.', fixes: [{ kind: 'remove-ignored', title: 'Remove `fsdp_reshard_after_forward`', edits: [{ op: 'remove', path: at }], recommended: true }] });
       return;
     }
     if (typeof value === 'boolean') {
@@ -38,7 +42,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at,
       message: `Under FSDP1 the launcher always exports \`fsdp_sharding_strategy\` (default \`FULL_SHARD\`) and it wins, so ${code(value)} here is ignored and the run uses \`FULL_SHARD\`. Write it as \`fsdp_sharding_strategy\`.`,
-      fixes: [{ title: 'Rename to `fsdp_sharding_strategy`', edits: [{ op: 'rename', path: at, key: 'fsdp_sharding_strategy' }], preferred: true }],
+      fixes: [{ kind: 'rename-to-strategy', title: 'Rename to `fsdp_sharding_strategy`', edits: [{ op: 'rename', path: at, key: 'fsdp_sharding_strategy' }], recommended: true }],
     });
   },
 });

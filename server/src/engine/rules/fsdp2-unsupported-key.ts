@@ -23,6 +23,13 @@ export default defineRule<AccelerateModel>({
   id: 'fsdp2-unsupported-key',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key FSDP2 ignores' },
+    'migrate-default-strategy': { applicability: 'safe', changes: 'writes the FSDP2 key for what already runs (resharding after forward)' },
+    'migrate-strategy': { applicability: 'unsafe', changes: 'the sharding: the written strategy instead of the full resharding that runs' },
+    'write-boolean': { applicability: 'safe', changes: 'writes the boolean the strategy name stands for' },
+    'sharded-state-dict': { applicability: 'unsafe', changes: 'the checkpoint format' },
+  },
   docs: {
     summary: 'FSDP1-only keys or values under `fsdp_version: 2`.',
     why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT`. Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
@@ -41,8 +48,8 @@ export default defineRule<AccelerateModel>({
       const reshard = RESHARD[name];
       const at = src(m, ['fsdp_config', 'fsdp_sharding_strategy']);
       const fixes: FixSpec[] = [];
-      if (v.has(reshardPath)) fixes.push({ title: 'Remove `fsdp_sharding_strategy`', edits: [{ op: 'remove', path: at }], preferred: true });
-      else if (reshard !== undefined) fixes.push({ title: `Replace with \`fsdp_reshard_after_forward: ${reshard}\``, edits: migrate(at, reshard), preferred: true });
+      if (v.has(reshardPath)) fixes.push({ kind: 'remove-ignored', title: 'Remove `fsdp_sharding_strategy`', edits: [{ op: 'remove', path: at }], recommended: true });
+      else if (reshard !== undefined) fixes.push({ kind: reshard === true ? 'migrate-default-strategy' : 'migrate-strategy', title: `Replace with \`fsdp_reshard_after_forward: ${reshard}\``, edits: migrate(at, reshard), recommended: true });
       ctx.report({
         at,
         message: `FSDP2 ignores \`fsdp_sharding_strategy\` (it is an FSDP1 setting)${reshard === false ? `, so ${code(name)} silently becomes full resharding after forward, with more all-gathers than you asked for` : ''}. Use \`fsdp_reshard_after_forward\`${reshard !== undefined ? `: \`${reshard}\` is the FSDP2 equivalent of ${code(name)}` : ''}.`,
@@ -59,7 +66,7 @@ export default defineRule<AccelerateModel>({
         on: 'value',
         severity: 'error',
         message: `Under FSDP2 \`fsdp_reshard_after_forward\` is a boolean; the FSDP1 strategy name ${code(reshardValue)} fails ("invalid truth value"). ${b !== undefined ? `Write \`${b}\`, the FSDP2 equivalent of ${code(name)}.` : 'Write `true` (reshard, like FULL_SHARD) or `false` (keep, like SHARD_GRAD_OP).'}`,
-        fixes: b !== undefined ? [{ title: `Write \`${b}\``, edits: [{ op: 'set', path: at, value: b }], preferred: true }] : [],
+        fixes: b !== undefined ? [{ kind: 'write-boolean', title: `Write \`${b}\``, edits: [{ op: 'set', path: at, value: b }], recommended: true }] : [],
       });
     }
     if (String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase() === 'LOCAL_STATE_DICT') {
@@ -69,7 +76,7 @@ export default defineRule<AccelerateModel>({
         on: 'value',
         severity: 'error',
         message: 'FSDP2 has no `LOCAL_STATE_DICT`: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use `SHARDED_STATE_DICT` (one file per rank, the fast choice) or `FULL_STATE_DICT`.',
-        fixes: [{ title: 'Change to `SHARDED_STATE_DICT`', edits: [{ op: 'set', path: at, value: 'SHARDED_STATE_DICT' }], preferred: true }],
+        fixes: [{ kind: 'sharded-state-dict', title: 'Change to `SHARDED_STATE_DICT`', edits: [{ op: 'set', path: at, value: 'SHARDED_STATE_DICT' }], recommended: true }],
       });
     }
     for (const [key, info] of Object.entries(FSDP1_ONLY)) {
@@ -79,7 +86,7 @@ export default defineRule<AccelerateModel>({
         at,
         severity: info.severity,
         message: `\`${key}\` is an FSDP1 setting: under \`fsdp_version: 2\` ${info.why}. Remove it.`,
-        fixes: [{ title: `Remove \`${key}\``, edits: [{ op: 'remove', path: at }], preferred: true }],
+        fixes: [{ kind: 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: at }], recommended: true }],
       });
     }
   },

@@ -8,6 +8,9 @@ export default defineRule({
   id: 'global-batch-not-divisible',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'set-global-batch': { applicability: 'unsafe', changes: 'the batch size' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'The global batch size is not divisible by micro-batch size × data-parallel size.',
@@ -26,7 +29,7 @@ export default defineRule({
     const fixes: FixSpec[] = [];
     for (const n of [Math.ceil(gbs / unit) * unit, Math.floor(gbs / unit) * unit]) {
       const e = n > 0 ? knobEdit(p, 'globalBatch', n) : undefined;
-      if (e && !fixes.some((f) => f.title.endsWith(` ${n}`))) fixes.push({ title: `Set the global batch to ${n}`, edits: [e] });
+      if (e && !fixes.some((f) => f.title.endsWith(` ${n}`))) fixes.push({ kind: 'set-global-batch', title: `Set the global batch to ${n}`, edits: [e] });
     }
     ctx.report({
       at: fieldPath(p, p.globalBatch, 'globalBatch'),

@@ -8,6 +8,9 @@ export default defineRule({
   id: 'heads-not-divisible-by-tp',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'set-tp': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'The number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
@@ -32,7 +35,7 @@ export default defineRule({
       .filter((d) => d < tp && (groups % d === 0 || d % groups === 0) && (!p.world || p.style !== 'megatron' || p.world.value % (d * rest) === 0))
       .pop();
     const e = best ? knobEdit(p, 'tp', best) : undefined;
-    if (e && p.style === 'megatron') fixes.push({ title: `Set TP to ${best}`, edits: [e] });
+    if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
     const what = headsOk ? `${groups} query groups, which TP ${tp} neither divides nor is divided by` : `${m.heads} attention heads, not a multiple of TP ${tp}`;
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),

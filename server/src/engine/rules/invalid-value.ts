@@ -9,6 +9,11 @@ export default defineRule({
   id: 'invalid-value',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'did-you-mean': { applicability: 'safe', changes: 'corrects a misspelled value to the only allowed value within reach' },
+    candidate: { applicability: 'unsafe', changes: 'the value: one of several it could have meant' },
+    'join-list': { applicability: 'safe', changes: 'writes the list as the one string the launcher expects' },
+  },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
     why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
@@ -38,13 +43,13 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], preferred: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
       if (Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
         const joined = (issue.value as string[]).join(',');
         advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
-        fixes.push({ title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], preferred: true });
+        fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
       }
       const effect = `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}.`;
       ctx.report({

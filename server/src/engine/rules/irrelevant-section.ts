@@ -13,6 +13,9 @@ export default defineRule<AccelerateModel>({
   id: 'irrelevant-section',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'remove-ignored': { applicability: 'safe', changes: 'removes a section the tool does not read' },
+  },
   docs: {
     summary: 'A section that the chosen `distributed_type` (or precision) never reads.',
     why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently. Usually the type was changed and the old section left behind, or the type is not the one intended.',
@@ -33,7 +36,7 @@ export default defineRule<AccelerateModel>({
           ctx.report({
             at,
             message: `\`fp8_config\` is only read with \`mixed_precision: fp8\`, and this file has ${m.mixedPrecision ? code(`mixed_precision: ${m.mixedPrecision}`) : 'no `mixed_precision`'}: none of these FP8 settings apply. Set \`mixed_precision: fp8\` or remove the section.`,
-            fixes: [{ title: 'Remove `fp8_config`', edits: [{ op: 'remove', path: at }] }],
+            fixes: [{ kind: 'remove-ignored', title: 'Remove `fp8_config`', edits: [{ op: 'remove', path: at }] }],
           });
         }
         continue;
@@ -44,7 +47,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         message: `\`${section}\` is not read with \`distributed_type: ${dt}\` (only with ${applies.map(code).join(', ')}): every setting in it is ignored. Remove it, or change \`distributed_type\` if this section is what you meant to use.`,
-        fixes: [{ title: `Remove \`${section}\``, edits: [{ op: 'remove', path: at }] }],
+        fixes: [{ kind: 'remove-ignored', title: `Remove \`${section}\``, edits: [{ op: 'remove', path: at }] }],
       });
     }
   },

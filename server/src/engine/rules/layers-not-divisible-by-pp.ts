@@ -8,6 +8,9 @@ export default defineRule({
   id: 'layers-not-divisible-by-pp',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'set-pp': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage).',
@@ -33,7 +36,7 @@ export default defineRule({
       .filter((d) => d < pp && (!p.world || p.world.value % (p.tp.value * p.cp.value * d) === 0))
       .pop();
     const e = best ? knobEdit(p, 'pp', best) : undefined;
-    if (e) fixes.push({ title: `Set PP to ${best}`, edits: [e] });
+    if (e) fixes.push({ kind: 'set-pp', title: `Set PP to ${best}`, edits: [e] });
     const what = counted === m.layers ? `${m.layers} layers` : `${m.layers} layers plus the ${[p.pipelineSplit?.embedding && 'embedding', p.pipelineSplit?.loss && 'loss'].filter(Boolean).join(' and ')} (${counted})`;
     const message =
       counted % pp !== 0

@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'missing-distributed-type',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'add-distributed-type': { applicability: 'unsafe', changes: 'the distributed backend (a guess from the other keys)' },
+  },
   docs: {
     summary: 'The config has no `distributed_type`.',
     why: 'Since accelerate 0.34 the type is mandatory: loading stops with "A `distributed_type` must be specified in the config file." It also decides which sections the launcher reads at all.',
@@ -23,7 +26,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: ctx.doc.node(['distributed_type']) ? ['distributed_type'] : [],
       message: `This Accelerate config has no \`distributed_type\`: accelerate refuses to load it ("A \`distributed_type\` must be specified"). Add one; from the rest of the file it looks like ${code(guess)}.`,
-      fixes: [{ title: `Add \`distributed_type: ${guess}\``, edits: [{ op: 'set', path: ['distributed_type'], value: guess }], preferred: true }],
+      fixes: [{ kind: 'add-distributed-type', title: `Add \`distributed_type: ${guess}\``, edits: [{ op: 'set', path: ['distributed_type'], value: guess }], recommended: true }],
     });
   },
 });

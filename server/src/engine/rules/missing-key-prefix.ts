@@ -9,6 +9,9 @@ export default defineRule({
   id: 'missing-key-prefix',
   severity: 'warning',
   formats: 'all',
+  fixes: {
+    'add-prefix': { applicability: 'safe', changes: 'renames the key to the spelling accelerate reads' },
+  },
   docs: {
     summary: 'A `parallelism_config` or `megatron_lm_config` key written without its required prefix.',
     why: 'The launcher adds the `fsdp_` prefix to bare FSDP keys, but not the `parallelism_config_` or `megatron_lm_` prefix: `tp_size: 2` under `parallelism_config` is passed on as an argument nobody reads, and the run silently uses a tensor-parallel size of 1.',
@@ -27,7 +30,7 @@ export default defineRule({
       ctx.report({
         at: issue.path,
         message: `${code(issue.key)} is ignored: keys in ${section} must be written with the ${code(prefix)} prefix (the launcher does not add it), so this setting never reaches ${ctx.tool}. Write ${code(full)}.`,
-        fixes: [{ title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], preferred: true }],
+        fixes: [{ kind: 'add-prefix', title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], recommended: true }],
       });
     }
   },

@@ -8,6 +8,9 @@ export default defineRule<DeepSpeedModel>({
   id: 'missing-overlap-comm',
   severity: 'information',
   formats: ['deepspeed'],
+  fixes: {
+    'turn-on': { applicability: 'unsafe', changes: 'a communication-overlap switch' },
+  },
   docs: {
     summary: 'ZeRO stage 1–3 without `overlap_comm`: gradient reduction waits for the backward pass.',
     why: 'With `overlap_comm` DeepSpeed reduces gradient buckets while the backward pass still runs; without it every step waits for the whole reduction. It is on by default only at stage 3. The cost is memory: about 4.5× `reduce_bucket_size` + `allgather_bucket_size` elements of buffers (5e8 buckets ≈ 9 GB in 16-bit), so lower the bucket sizes (e.g. 2e8) if memory is tight.',
@@ -30,7 +33,7 @@ export default defineRule<DeepSpeedModel>({
       at,
       on: written ? 'value' : 'key',
       message: `ZeRO stage ${stage} ${written ? 'with `overlap_comm: false`' : 'without `overlap_comm` (on by default only at stage 3)'}: every step waits for the whole gradient reduction after the backward pass. Set \`"overlap_comm": true\` to reduce buckets during the backward pass; it costs about 4.5× the bucket sizes in buffer memory, so lower \`reduce_bucket_size\`/\`allgather_bucket_size\` if memory is tight.`,
-      fixes: [{ title: 'Set overlap_comm: true', edits: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: true }], preferred: true }],
+      fixes: [{ kind: 'turn-on', title: 'Set overlap_comm: true', edits: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: true }], recommended: true }],
     });
   },
 });

@@ -8,6 +8,10 @@ export default defineRule({
   id: 'missing-overlap-grad-reduce',
   severity: 'information',
   formats: 'all',
+  fixes: {
+    'turn-on': { applicability: 'unsafe', changes: 'a communication-overlap switch' },
+    'turn-on-with-distributed-optimizer': { applicability: 'unsafe', changes: 'optimizer sharding and both overlap switches' },
+  },
   docs: {
     summary: 'Data parallelism (DP > 1) with gradient reduction not overlapped with the backward pass.',
     why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets.',
@@ -20,12 +24,12 @@ export default defineRule({
     if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
     const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
-    const fixes = e ? [{ title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], preferred: true }] : [];
+    const fixes = e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], recommended: true }] : [];
     // The full set in one go: shard the optimizer over DP and overlap both of its collectives.
     const all = [knobEdit(p, 'distributedOptimizer', true), e, knobEdit(p, 'overlapParamGather', true)];
     if (e && !p.distributedOptimizer?.value && allKnown(p.distributedOptimizer) && all.every((x) => x)) {
       const flags = gr.startsWith('-');
-      fixes.push({ title: flags ? 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather' : `Turn on ${knobName(p, 'distributedOptimizer', '--use-distributed-optimizer')}, ${gr} and ${knobName(p, 'overlapParamGather', '--overlap-param-gather')}`, edits: all.map((x) => x!), preferred: false });
+      fixes.push({ kind: 'turn-on-with-distributed-optimizer', title: flags ? 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather' : `Turn on ${knobName(p, 'distributedOptimizer', '--use-distributed-optimizer')}, ${gr} and ${knobName(p, 'overlapParamGather', '--overlap-param-gather')}`, edits: all.map((x) => x!), recommended: false });
     }
     ctx.report({
       at: fieldPath(p, p.overlap.gradReduce, 'overlapGradReduce'),

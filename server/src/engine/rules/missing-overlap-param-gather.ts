@@ -9,6 +9,9 @@ export default defineRule({
   id: 'missing-overlap-param-gather',
   severity: 'information',
   formats: 'all',
+  fixes: {
+    'turn-on': { applicability: 'unsafe', changes: 'a communication-overlap switch' },
+  },
   docs: {
     summary: 'The distributed optimizer with DP > 1 but its parameter all-gather not overlapped with the forward pass.',
     why: 'The distributed optimizer (ZeRO-1) updates a shard of the parameters on each DP rank and all-gathers them before the next forward pass. Without `--overlap-param-gather` that all-gather runs up front and the forward pass waits for it; with it each bucket is gathered just ahead of the layers that need it. Megatron requires `--overlap-grad-reduce` alongside.',
@@ -31,7 +34,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.distributedOptimizer, 'distributedOptimizer'),
       message: `The distributed optimizer with DP ${p.dp!.value} gathers the updated parameters before each forward pass, and the forward pass waits for it. Turn on \`${pg}\`${p.overlap.gradReduce?.value ? '' : ` with \`${gr}\``} to gather each bucket just ahead of its layers.`,
-      fixes: edits.length ? [{ title: `${turnOnTitle(p, 'overlapParamGather', '--overlap-param-gather')}${edits.length > 1 ? ` and ${gr}` : ''}`, edits, preferred: true }] : [],
+      fixes: edits.length ? [{ kind: 'turn-on', title: `${turnOnTitle(p, 'overlapParamGather', '--overlap-param-gather')}${edits.length > 1 ? ` and ${gr}` : ''}`, edits, recommended: true }] : [],
     });
   },
 });

@@ -8,6 +8,9 @@ export default defineRule({
   id: 'missing-tp-comm-overlap',
   severity: 'information',
   formats: 'all',
+  fixes: {
+    'turn-on': { applicability: 'unsafe', changes: 'a communication-overlap switch' },
+  },
   docs: {
     summary: 'TP > 1 with sequence parallelism, but TP communication not overlapped with the GEMMs.',
     why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers.',
@@ -24,7 +27,7 @@ export default defineRule({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
       message: `TP ${p.tp.value} with sequence parallelism all-gathers and reduce-scatters activations around every layer's GEMMs, and without TP communication overlap the GEMMs wait for them. Turn on \`${name}\` (Transformer Engine) to hide that communication behind the GEMMs.`,
-      fixes: e ? [{ title: turnOnTitle(p, 'tpCommOverlap', '--tp-comm-overlap'), edits: [e], preferred: true }] : [],
+      fixes: e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'tpCommOverlap', '--tp-comm-overlap'), edits: [e], recommended: true }] : [],
     });
   },
 });

@@ -12,13 +12,18 @@ function followFix(m: AccelerateModel): FixSpec[] {
   const doc = file?.linked?.analysis?.doc;
   if (!file?.linked?.path || !doc || !file.model) return [];
   const edits: PathEdit[] = (['fp16', 'bf16'] as const).filter((k) => file.model!.has([k])).map((k) => ({ op: 'set', path: [k, 'enabled'], value: 'auto' }));
-  return edits.length ? [{ title: `Let ${file.ref} follow mixed_precision (fp16/bf16 "enabled": "auto")`, edits: [], other: { path: file.linked.path, doc, edits } }] : [];
+  return edits.length ? [{ kind: 'json-follows', title: `Let ${file.ref} follow mixed_precision (fp16/bf16 "enabled": "auto")`, edits: [], other: { path: file.linked.path, doc, edits } }] : [];
 }
 
 export default defineRule<AccelerateModel>({
   id: 'mixed-precision-conflict',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'json-follows': { applicability: 'unsafe', changes: "the DeepSpeed JSON's precision" },
+    remove: { applicability: 'unsafe', changes: 'the precision: the JSON decides' },
+    'set-precision': { applicability: 'unsafe', changes: 'the precision' },
+  },
   docs: {
     summary: "`mixed_precision` disagrees with the precision the DeepSpeed JSON enables (bf16/fp8 with the JSON's fp16, fp16 with its bf16).",
     why: 'accelerate compares its `mixed_precision` with the `fp16` and `bf16` sections of the DeepSpeed JSON and stops when they disagree ("`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file"). Shardwise reads the JSON the config points at, so the conflict shows up in both files as you edit either.',
@@ -44,8 +49,8 @@ export default defineRule<AccelerateModel>({
       on: 'value',
       message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: accelerate stops at startup ("\`--mixed_precision\` arg cannot be set to \`${mp}\` when \`${other}\` is set in the DeepSpeed config file"). Let the JSON decide (remove \`mixed_precision\` here; with \`"enabled": "auto"\` in the JSON, \`--mixed_precision\` on the command line picks), or make them agree.`,
       fixes: [
-        { title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], preferred: true },
-        { title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
+        { kind: 'remove', title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], recommended: true },
+        { kind: 'set-precision', title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
         ...followFix(m),
       ],
     });

@@ -33,7 +33,7 @@ const CHECKS: ArgCheck[] = [
       return overlap(m) && d !== 'alltoall' && d !== 'flex' ? 'overlap_moe_expert_parallel_comm' : undefined;
     },
     message: (m) => `EP all-to-all overlap needs the \`alltoall\` or \`flex\` token dispatcher, and this run uses \`${String(argValue(m, 'moe_token_dispatcher_type') ?? 'allgather')}\`${argValue(m, 'moe_token_dispatcher_type') ? '' : ' (the default)'}: Megatron stops. Set \`--moe-token-dispatcher-type alltoall\`.`,
-    fix: (m) => setArg(m, 'moe_token_dispatcher_type', 'alltoall', 'Use --moe-token-dispatcher-type alltoall'),
+    fix: (m) => setArg(m, 'alltoall-dispatcher', 'moe_token_dispatcher_type', 'alltoall', 'Use --moe-token-dispatcher-type alltoall'),
   },
   {
     when: (m) => (overlap(m) && argValue(m, 'recompute_granularity') === 'full' ? 'recompute_granularity' : undefined),
@@ -42,7 +42,7 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => (overlap(m) && !argOn(m, 'bf16') && !argOn(m, 'fp16') ? 'overlap_moe_expert_parallel_comm' : undefined),
     message: () => 'EP all-to-all overlap needs a 16-bit model: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with bf16 or fp16 model"). Add `--bf16`.',
-    fix: (m) => setArg(m, 'bf16', true, 'Add --bf16'),
+    fix: (m) => setArg(m, 'bf16', 'bf16', true, 'Add --bf16'),
   },
   {
     when: (m) => (argOn(m, 'delay_wgrad_compute') && !overlap(m) ? 'delay_wgrad_compute' : undefined),
@@ -54,6 +54,10 @@ export default defineRule<MegatronModel>({
   id: 'moe-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
+  fixes: {
+    'alltoall-dispatcher': { applicability: 'unsafe', changes: 'the MoE token dispatcher' },
+    bf16: { applicability: 'unsafe', changes: 'the precision' },
+  },
   docs: {
     summary: 'Expert-parallel and MoE communication-overlap arguments that Megatron rejects.',
     why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started.',

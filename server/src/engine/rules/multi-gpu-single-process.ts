@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'multi-gpu-single-process',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'no-distribution': { applicability: 'unsafe', changes: 'the distributed backend' },
+  },
   docs: {
     summary: 'A `MULTI_*` distributed type with a single process or a single GPU id on one machine.',
     why: 'With one process on one machine, `MULTI_GPU` only adds a process group and DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"). With a single id in `gpu_ids`, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on multiple GPUs."',
@@ -21,7 +24,7 @@ export default defineRule<AccelerateModel>({
     if (m.sagemaker || !m.distributedType || !MULTI_DEVICE.includes(m.distributedType) || m.numMachines > 1) return;
     const gpuIds = m.view.str(['gpu_ids']);
     const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',').filter((s) => s.trim() !== '') : undefined;
-    const toNo = { title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
+    const toNo = { kind: 'no-distribution', title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
     if (ids && ids.length === 1) {
       ctx.report({
         at: src(m, ['gpu_ids']),
@@ -37,7 +40,7 @@ export default defineRule<AccelerateModel>({
         at: src(m, ['num_processes']),
         on: 'value',
         message: `\`${m.distributedType}\` with \`num_processes: 1\` on one machine is not distributed: it pays for a process group and DDP wrapping around a single device. Set \`num_processes\` to the number of devices, or use \`distributed_type: 'NO'\`.`,
-        fixes: [{ ...toNo, preferred: true }],
+        fixes: [{ ...toNo, recommended: true }],
       });
     }
   },

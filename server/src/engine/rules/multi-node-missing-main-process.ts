@@ -12,6 +12,9 @@ export default defineRule<AccelerateModel>({
   id: 'multi-node-missing-main-process',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'add-default-port': { applicability: 'safe', changes: "writes the launchers' default port, 29500" },
+  },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
     why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU, FSDP and DeepSpeed launchers build the endpoint `None:29500` and hang or fail to connect; the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it.',
@@ -37,7 +40,7 @@ export default defineRule<AccelerateModel>({
         message: fatal
           ? `${m.numMachines} machines but no \`main_process_port\`: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500.`
           : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
-        fixes: [{ title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], preferred: fatal }],
+        fixes: [{ kind: 'add-default-port', title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], recommended: fatal }],
       });
     }
   },

@@ -10,6 +10,10 @@ export default defineRule<AccelerateModel>({
   id: 'no-shard-dimension',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'shard-instead': { applicability: 'unsafe', changes: 'the layout' },
+    'multi-gpu': { applicability: 'unsafe', changes: 'the distributed backend' },
+  },
   docs: {
     summary: 'FSDP2 with a `parallelism_config` whose `dp_shard_size` and `cp_size` are both 1.',
     why: 'FSDP2 shards across the `dp_shard` (and `cp`) dimensions of the mesh. With both at 1 (all ranks given to TP, or to pure replication) there is no dimension to shard on and device-mesh creation fails (`KeyError: Invalid mesh_dim_names (\'dp_shard_cp\',)`). For TP alone use `MULTI_GPU`; for replication plus sharding, move the ranks to `dp_shard`.',
@@ -27,9 +31,9 @@ export default defineRule<AccelerateModel>({
         { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_shard')]), value: sizes.dp_replicate },
         { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_replicate')]), value: 1 },
       ];
-      fixes.push({ title: `Shard instead of replicate: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``, edits, preferred: true });
+      fixes.push({ kind: 'shard-instead', title: `Shard instead of replicate: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``, edits, recommended: true });
     } else if (sizes.tp > 1 && sizes.sp === 1) {
-      fixes.push({ title: 'Use `distributed_type: MULTI_GPU` (TP without FSDP)', edits: [{ op: 'set', path: ['distributed_type'], value: 'MULTI_GPU' }] });
+      fixes.push({ kind: 'multi-gpu', title: 'Use `distributed_type: MULTI_GPU` (TP without FSDP)', edits: [{ op: 'set', path: ['distributed_type'], value: 'MULTI_GPU' }] });
     }
     ctx.report({
       at: src(m, ['parallelism_config']),

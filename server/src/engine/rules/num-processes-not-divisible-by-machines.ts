@@ -10,6 +10,9 @@ export default defineRule<AccelerateModel>({
   id: 'num-processes-not-divisible-by-machines',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'set-num-processes': { applicability: 'unsafe', changes: 'the number of GPUs' },
+  },
   verifyFixes: true,
   docs: {
     summary: '`num_processes` is not a multiple of `num_machines`.',
@@ -26,8 +29,8 @@ export default defineRule<AccelerateModel>({
     const at = src(m, ['num_processes']);
     const up = Math.ceil(n / k) * k;
     const down = Math.floor(n / k) * k;
-    const fixes: FixSpec[] = [{ title: `Set \`num_processes: ${up}\` (${up / k} per machine)`, edits: [{ op: 'set', path: at, value: up }], preferred: down === 0 }];
-    if (down > 0) fixes.push({ title: `Set \`num_processes: ${down}\` (${down / k} per machine)`, edits: [{ op: 'set', path: at, value: down }] });
+    const fixes: FixSpec[] = [{ kind: 'set-num-processes', title: `Set \`num_processes: ${up}\` (${up / k} per machine)`, edits: [{ op: 'set', path: at, value: up }], recommended: down === 0 }];
+    if (down > 0) fixes.push({ kind: 'set-num-processes', title: `Set \`num_processes: ${down}\` (${down / k} per machine)`, edits: [{ op: 'set', path: at, value: down }] });
     if (n < k) {
       ctx.report({
         at,

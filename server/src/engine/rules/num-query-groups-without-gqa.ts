@@ -8,6 +8,9 @@ export default defineRule<MegatronModel>({
   id: 'num-query-groups-without-gqa',
   severity: 'warning',
   formats: MLM_FLAG_FORMATS,
+  fixes: {
+    'turn-on-gqa': { applicability: 'unsafe', changes: 'the attention: grouped-query instead of multi-head' },
+  },
   docs: {
     summary: '`--num-query-groups` is set but `--group-query-attention` is not.',
     why: 'Megatron-LM only reads `--num-query-groups` when `--group-query-attention` is on; otherwise it builds plain multi-head attention with one key/value head per query head. The model then has more parameters and a larger KV cache than intended, and a checkpoint converted from a GQA model (Llama, Mistral, Qwen) will not load.',
@@ -23,7 +26,7 @@ export default defineRule<MegatronModel>({
     ctx.report({
       at: groups.path,
       message: `\`${String(groups.path[groups.path.length - 1])}\` (${String(groups.value)}) is ignored without \`--group-query-attention\`: Megatron-LM builds multi-head attention with a key/value head per query head, so the model and its KV cache are larger than intended and GQA checkpoints will not load. Add \`--group-query-attention\`.`,
-      fixes: path ? [{ title: 'Add --group-query-attention', edits: [{ op: 'set', path, value: true }], preferred: true }] : [],
+      fixes: path ? [{ kind: 'turn-on-gqa', title: 'Add --group-query-attention', edits: [{ op: 'set', path, value: true }], recommended: true }] : [],
     });
   },
 });

@@ -28,7 +28,7 @@ const CHECKS: DsCheck[] = [
       return ZERO_TESTED.includes(lower) || ['onebitadam', 'zerooneadam', 'onebitlamb'].includes(lower) ? undefined : ['optimizer', 'type'];
     },
     message: (m) => `\`${optimizerType(m)}\` is not one of the optimizers ZeRO is tested with: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use Adam/AdamW.`,
-    fix: () => ({ title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], preferred: true }),
+    fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
   },
   {
     when: (m) => {
@@ -37,7 +37,7 @@ const CHECKS: DsCheck[] = [
       return (t === 'lamb' || t === 'onebitlamb') && m.bool(['fp16', 'enabled']) === true && scale !== undefined && scale > 0 ? ['fp16', 'loss_scale'] : undefined;
     },
     message: (m) => `${optimizerType(m)} needs dynamic loss scaling, and \`fp16.loss_scale\` is a fixed ${m.num(['fp16', 'loss_scale'])}: DeepSpeed stops ("requires dynamic loss scaling"). Set \`"loss_scale": 0\`.`,
-    fix: () => ({ title: 'Set loss_scale: 0 (dynamic)', edits: [{ op: 'set', path: ['fp16', 'loss_scale'], value: 0 }], preferred: true }),
+    fix: () => ({ kind: 'dynamic-loss-scale', title: 'Set loss_scale: 0 (dynamic)', edits: [{ op: 'set', path: ['fp16', 'loss_scale'], value: 0 }], recommended: true }),
   },
   {
     when: (m) => {
@@ -52,7 +52,7 @@ const CHECKS: DsCheck[] = [
     message: (m) => `\`warmup_num_steps\` is written as a float (\`${writtenText(m, ['scheduler', 'params', 'warmup_num_steps'])}\` is a float once loaded from JSON) and DeepSpeed requires a Python int: it stops when it builds the scheduler ("warmup_num_steps must be a positive integer"). Write the digits.`,
     fix: (m) => {
       const v = m.num(['scheduler', 'params', 'warmup_num_steps']);
-      return v !== undefined && Number.isInteger(v) ? { title: `Write ${v}`, edits: [{ op: 'set', path: ['scheduler', 'params', 'warmup_num_steps'], value: v }], preferred: true } : undefined;
+      return v !== undefined && Number.isInteger(v) ? { kind: 'write-integer', title: `Write ${v}`, edits: [{ op: 'set', path: ['scheduler', 'params', 'warmup_num_steps'], value: v }], recommended: true } : undefined;
     },
   },
   {
@@ -70,6 +70,11 @@ export default defineRule<DeepSpeedModel>({
   id: 'optimizer-config-invalid',
   severity: 'error',
   formats: ['deepspeed'],
+  fixes: {
+    'allow-untested-optimizer': { applicability: 'unsafe', changes: 'what DeepSpeed accepts: an optimizer it has not tested with ZeRO' },
+    'dynamic-loss-scale': { applicability: 'unsafe', changes: 'the loss scaling' },
+    'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for' },
+  },
   docs: {
     summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`.',
     why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires.',

@@ -9,6 +9,9 @@ export default defineRule({
   id: 'overlap-param-gather-requires-distributed-optimizer',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'turn-on-distributed-optimizer': { applicability: 'unsafe', changes: 'optimizer sharding' },
+  },
   docs: {
     summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP).',
     why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon").',
@@ -24,7 +27,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
       message: `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Turn on \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
-      fixes: e ? [{ title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], preferred: true }] : [],
+      fixes: e ? [{ kind: 'turn-on-distributed-optimizer', title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], recommended: true }] : [],
     });
   },
 });

@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'parallelism-requires-fsdp2',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'set-fsdp-version-2': { applicability: 'unsafe', changes: 'the FSDP version' },
+  },
   docs: {
     summary: '`parallelism_config` with FSDP1 or a distributed type that does not support it; context parallelism without FSDP2.',
     why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or another type accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it even under `MULTI_GPU`.',
@@ -22,7 +25,7 @@ export default defineRule<AccelerateModel>({
     const dt = m.distributedType;
     if (!sizes || !dt || m.sagemaker || total(sizes) <= 1) return;
     const at = src(m, ['parallelism_config']);
-    const versionFix = { title: 'Set `fsdp_version: 2`', edits: [{ op: 'set' as const, path: src(m, ['fsdp_config', 'fsdp_version']), value: 2 }], preferred: true };
+    const versionFix = { kind: 'set-fsdp-version-2', title: 'Set `fsdp_version: 2`', edits: [{ op: 'set' as const, path: src(m, ['fsdp_config', 'fsdp_version']), value: 2 }], recommended: true };
     if (dt === 'FSDP' && m.fsdpVersion !== 2) {
       ctx.report({
         at,

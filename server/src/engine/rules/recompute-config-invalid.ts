@@ -9,12 +9,12 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') === undefined ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-method uniform|block`: Megatron stops ("recompute_method must be \\"block\\" or \\"uniform\\""). `uniform` checkpoints every group of `--recompute-num-layers` layers; `block` recomputes only the first `--recompute-num-layers` layers of each stage.',
-    fix: (m) => setArg(m, 'recompute_method', 'uniform', 'Add --recompute-method uniform'),
+    fix: (m) => setArg(m, 'add-recompute-method', 'recompute_method', 'uniform', 'Add --recompute-method uniform'),
   },
   {
     when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') !== undefined && argNum(m, 'recompute_num_layers') === undefined ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-num-layers` (between 1 and the layers per pipeline stage): Megatron stops otherwise. With `uniform`, 1 recomputes every layer and saves the most memory.',
-    fix: (m) => setArg(m, 'recompute_num_layers', 1, 'Add --recompute-num-layers 1'),
+    fix: (m) => setArg(m, 'add-recompute-layers', 'recompute_num_layers', 1, 'Add --recompute-num-layers 1'),
   },
   {
     when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argValue(m, 'recompute_method') !== undefined ? 'recompute_method' : undefined),
@@ -39,6 +39,10 @@ export default defineRule<MegatronModel>({
   id: 'recompute-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
+  fixes: {
+    'add-recompute-method': { applicability: 'unsafe', changes: 'activation recompute' },
+    'add-recompute-layers': { applicability: 'unsafe', changes: 'activation recompute' },
+  },
   docs: {
     summary: 'Activation-recompute arguments that Megatron rejects together.',
     why: 'Full recomputation needs a method and a layer count; selective recomputation takes neither, and the layer count cannot exceed the layers of a pipeline stage. Megatron checks these when it builds the transformer config, after the job has started.',

@@ -33,6 +33,11 @@ export interface Rule<M = unknown> {
   formats: readonly FormatId[] | 'all';
   docs: RuleDocs;
   /**
+   * Every kind of fix the rule can offer, with its applicability. A fix whose kind is not declared
+   * here is offered as unsafe and fails the test that ties declarations to produced fixes.
+   */
+  fixes?: Readonly<Record<string, FixKind>>;
+  /**
    * Re-check every fix by analysing the fixed text: a fix is offered only if it removes a finding of
    * this rule and brings no new kind of error (layout fixes, where one degree changes others).
    */
@@ -40,10 +45,30 @@ export interface Rule<M = unknown> {
   check(ctx: RuleContext<M>): void;
 }
 
+/**
+ * `safe`: the run computes the same thing, and the file now says what it evidently meant (a quoted
+ * `no`, an unambiguous misspelling, a key the tool ignores anyway). `unsafe`: it changes what is
+ * trained or how (a degree, a batch size, a precision, a switch, the number of GPUs). Fix-all and
+ * `--fix` apply safe fixes only.
+ */
+export type Applicability = 'safe' | 'unsafe';
+
+export interface FixKind {
+  applicability: Applicability;
+  /**
+   * For an unsafe fix, what it changes ("the layout", "the batch size"), shown in its title; for a
+   * safe one, what it writes. Both appear in the rule docs.
+   */
+  changes: string;
+}
+
 export interface FixSpec {
+  /** A key of the rule's `fixes` declaration. */
+  kind: string;
   title: string;
   edits: PathEdit[];
-  preferred?: boolean;
+  /** The fix the rule recommends for its finding (at most one). Fix-all applies it when it is safe. */
+  recommended?: boolean;
   /** Path edits in another file the fix also makes (a linked file, whose document the model holds). */
   other?: { path: string; doc: SourceDoc; edits: PathEdit[] };
 }

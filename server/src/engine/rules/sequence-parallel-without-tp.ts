@@ -8,6 +8,9 @@ export default defineRule({
   id: 'sequence-parallel-without-tp',
   severity: 'warning',
   formats: 'all',
+  fixes: {
+    'turn-off': { applicability: 'safe', changes: 'writes what runs: Megatron turns sequence parallelism off at TP 1' },
+  },
   docs: {
     summary: 'Megatron sequence parallelism is on while TP is 1.',
     why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off with a warning ("Disabling sequence parallelism because tensor model parallelism is disabled"), Megatron Bridge silently, and Megatron Core used directly raises. The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
@@ -23,7 +26,7 @@ export default defineRule({
       at: fieldPath(p, p.sp, 'sp'),
       on: 'value',
       message: `Sequence parallelism needs TP > 1, and TP is 1 (${p.tp.from.kind === 'written' ? 'as written' : 'by default'}): Megatron turns it off, so the effective value is false. Set TP > 1 for SP to take effect, or drop the flag.`,
-      fixes: e ? [{ title: 'Turn sequence parallelism off', edits: [e], preferred: true }] : [],
+      fixes: e ? [{ kind: 'turn-off', title: 'Turn sequence parallelism off', edits: [e], recommended: true }] : [],
     });
   },
 });

@@ -16,6 +16,11 @@ export default defineRule<DeepSpeedModel>({
   id: 'stage3-key-without-stage3',
   severity: 'warning',
   formats: ['deepspeed'],
+  fixes: {
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
+    'set-stage-3': { applicability: 'unsafe', changes: 'the ZeRO stage' },
+    'offload-to-cpu': { applicability: 'safe', changes: 'writes the CPU offload DeepSpeed already does below ZeRO-3' },
+  },
   docs: {
     summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
     why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload. Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
@@ -39,8 +44,8 @@ export default defineRule<DeepSpeedModel>({
         at: ['zero_optimization', e.key],
         message: `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
         fixes: [
-          { title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }], preferred: true },
-          { title: 'Set stage 3', edits: [{ op: 'set', path: ['zero_optimization', 'stage'], value: 3 }] },
+          { kind: 'remove-ignored', title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }], recommended: true },
+          { kind: 'set-stage-3', title: 'Set stage 3', edits: [{ op: 'set', path: ['zero_optimization', 'stage'], value: 3 }] },
         ],
       });
     }
@@ -49,7 +54,7 @@ export default defineRule<DeepSpeedModel>({
         at: ['zero_optimization', 'offload_optimizer', 'device'],
         on: 'value',
         message: `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused. Use \`"cpu"\`, or stage 3 for NVMe.`,
-        fixes: [{ title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }], preferred: true }],
+        fixes: [{ kind: 'offload-to-cpu', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }], recommended: true }],
       });
     }
   },

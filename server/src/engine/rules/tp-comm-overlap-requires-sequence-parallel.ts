@@ -8,6 +8,9 @@ export default defineRule({
   id: 'tp-comm-overlap-requires-sequence-parallel',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'turn-on-sequence-parallel': { applicability: 'unsafe', changes: 'sequence parallelism' },
+  },
   docs: {
     summary: '`--tp-comm-overlap` without sequence parallelism (or with TP 1).',
     why: 'TP communication overlap pipelines the all-gather and reduce-scatter that sequence parallelism introduces; without sequence parallelism there is nothing it can overlap. Megatron Core refuses the combination ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled") and Megatron Bridge silently turns the overlap off, so the flag does nothing either way.',
@@ -25,7 +28,7 @@ export default defineRule({
         p.tp.value <= 1
           ? 'TP communication overlap with TP 1 has no TP communication to overlap; remove the flag.'
           : `TP communication overlap needs sequence parallelism, which is off: Megatron Core refuses the combination and Megatron Bridge turns the overlap off. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
-      fixes: e ? [{ title: 'Turn sequence parallelism on', edits: [e], preferred: true }] : [],
+      fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
   },
 });

@@ -9,6 +9,9 @@ export default defineRule<AccelerateModel>({
   id: 'tp-cp-without-dp-shard',
   severity: 'error',
   formats: ['accelerate'],
+  fixes: {
+    'shard-instead': { applicability: 'unsafe', changes: 'the layout' },
+  },
   docs: {
     summary: 'Tensor or context parallelism with `dp_replicate_size > 1` and `dp_shard_size == 1`.',
     why: 'Accelerate composes TP/CP with FSDP (2-D) or HSDP (3-D) but not with pure replication, and stops ("Tensor/Context parallelism (tp/cp_size > 1) cannot be used with pure data parallelism"). Sharding the data-parallel dimension also saves the memory replication would waste.',
@@ -27,12 +30,12 @@ export default defineRule<AccelerateModel>({
       message: `${sizes.tp > 1 ? `TP ${sizes.tp}` : `CP ${sizes.cp}`} with pure replication (dp_replicate ${sizes.dp_replicate}, dp_shard 1) is rejected by accelerate. Shard the data-parallel dimension instead: \`dp_shard_size: ${sizes.dp_replicate}\` and \`dp_replicate_size: 1\` (FSDP2 + TP/CP), or keep both above 1 for HSDP.`,
       fixes: [
         {
-          title: `Shard instead: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``,
+          kind: 'shard-instead', title: `Shard instead: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``,
           edits: [
             { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_shard')]), value: sizes.dp_replicate },
             { op: 'set', path: src(m, ['parallelism_config', pcKey('dp_replicate')]), value: 1 },
           ],
-          preferred: true,
+          recommended: true,
         },
       ],
     });

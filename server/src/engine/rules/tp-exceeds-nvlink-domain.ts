@@ -11,6 +11,9 @@ export default defineRule({
   id: 'tp-exceeds-nvlink-domain',
   severity: 'warning',
   formats: 'all',
+  fixes: {
+    'set-tp': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'Tensor parallelism spans more GPUs than one NVLink domain (or straddles two); CP or EP all-to-all groups leave the domain.',
@@ -76,7 +79,7 @@ function tpFixes(p: Plan, domain: number): FixSpec[] {
     const mem = planMemory(p, { tp: d, dp: (p.dp?.value ?? 1) * (p.tp.value / d) });
     if (mem && mem.bytes.total > hbm) continue;
     const dp = p.dp ? p.dp.value * (p.tp.value / d) : undefined;
-    return [{ title: `Set TP to ${d}${dp ? ` (DP becomes ${dp})` : ''}`, edits, preferred: true }];
+    return [{ kind: 'set-tp', title: `Set TP to ${d}${dp ? ` (DP becomes ${dp})` : ''}`, edits, recommended: true }];
   }
   return [];
 }

@@ -12,6 +12,9 @@ export default defineRule({
   id: 'tp-larger-than-needed',
   severity: 'information',
   formats: 'all',
+  fixes: {
+    'set-tp': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'A smaller tensor-parallel degree would still fit in memory.',
@@ -44,7 +47,7 @@ export default defineRule({
         at: fieldPath(p, p.tp, 'tp'),
         on: 'value',
         message: `TP ${p.tp.value} is more than this model needs on ${p.hardware.profile.id}: TP ${d} fits (~${fmtGiB(mem.bytes.total)} GiB per GPU of ${Math.round(p.hardware.profile.hbmGiB)}${now ? `, now ~${fmtGiB(now.bytes.total)}` : ''}) and would raise DP from ${dp} to ${newDp}, with fewer TP collectives per layer.`,
-        fixes: [{ title: `Set TP to ${d} (DP ${newDp})`, edits, preferred: true }],
+        fixes: [{ kind: 'set-tp', title: `Set TP to ${d} (DP ${newDp})`, edits, recommended: true }],
       });
       return;
     }

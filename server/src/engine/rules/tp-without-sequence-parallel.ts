@@ -8,6 +8,9 @@ export default defineRule({
   id: 'tp-without-sequence-parallel',
   severity: 'warning',
   formats: 'all',
+  fixes: {
+    'turn-on-sequence-parallel': { applicability: 'unsafe', changes: 'sequence parallelism' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'Megatron tensor parallelism (TP > 1) without sequence parallelism.',
@@ -27,7 +30,7 @@ export default defineRule({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
       message: `TP ${p.tp.value} without sequence parallelism: each TP rank holds the full layer-norm and dropout activations${saving}, for the same communication volume. Turn sequence parallelism on${p.ep.value > 1 ? ' (with expert parallelism Megatron requires it)' : ''}.`,
-      fixes: e ? [{ title: 'Turn sequence parallelism on', edits: [e], preferred: true }] : [],
+      fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
   },
 });

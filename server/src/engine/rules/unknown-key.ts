@@ -12,6 +12,12 @@ export default defineRule({
   id: 'unknown-key',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    rename: { applicability: 'safe', changes: 'renames a misspelled key to the only known key within reach' },
+    'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: one of several keys it could have meant' },
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key the tool ignores' },
+    remove: { applicability: 'unsafe', changes: 'the configuration: a key the tool refuses is dropped' },
+  },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
     why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section.',
@@ -43,13 +49,13 @@ export default defineRule({
       const fixes: FixSpec[] = [];
       if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
-        suggestions.forEach((s, i) => fixes.push({ title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], preferred: i === 0 && suggestions.length === 1 }));
+        suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {
         advice = 'Remove it, or check the spelling against the documentation.';
       }
-      fixes.push({ title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
+      fixes.push({ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
       ctx.report({
         at: issue.path,
         message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${effect} ${advice}`,

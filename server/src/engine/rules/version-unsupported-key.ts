@@ -10,6 +10,10 @@ export default defineRule({
   id: 'version-unsupported-key',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'remove-ignored': { applicability: 'safe', changes: 'removes a key the targeted version ignores' },
+    remove: { applicability: 'unsafe', changes: 'the configuration: a key the targeted version refuses is dropped' },
+  },
   docs: {
     summary: 'A key or value that the targeted tool version does not have yet.',
     why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off. Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks.',
@@ -28,7 +32,7 @@ export default defineRule({
           at: path,
           severity: fatal ? 'error' : 'warning',
           message: `${pathLabel(path)} arrived in ${ctx.tool} ${since}; the targeted ${target} does not know it, so it ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.tool} to ${since} or newer, or remove the key.`,
-          fixes: [{ title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
+          fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;
       }

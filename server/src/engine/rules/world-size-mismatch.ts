@@ -11,6 +11,10 @@ export default defineRule({
   id: 'world-size-mismatch',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    'set-world': { applicability: 'unsafe', changes: 'the number of GPUs' },
+    'set-degree': { applicability: 'unsafe', changes: 'the layout' },
+  },
   verifyFixes: true,
   docs: {
     summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
@@ -57,7 +61,7 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
   const setWorld = (n: number) => knobEdit(p, 'world', n);
   for (const n of [up, down]) {
     const e = setWorld(n);
-    if (e && n > 0 && !fixes.some((f) => f.title.includes(` ${n} `))) fixes.push({ title: `Use ${n} GPUs (DP ${n / model})`, edits: [e] });
+    if (e && n > 0 && !fixes.some((f) => f.title.includes(` ${n} `))) fixes.push({ kind: 'set-world', title: `Use ${n} GPUs (DP ${n / model})`, edits: [e] });
   }
   // Or shrink one degree to the largest value that divides what the others leave.
   for (const [knob, field, name] of [['tp', p.tp, 'TP'], ['pp', p.pp, 'PP'], ['cp', p.cp, 'CP']] as const) {
@@ -65,25 +69,25 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
     if (world % rest !== 0) continue;
     const best = divisors(world / rest).filter((d) => d < field.value).pop();
     const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
-    if (e && best! >= 1) fixes.push({ title: `Set ${name} to ${best} (DP ${world / (rest * best!)})`, edits: [e] });
+    if (e && best! >= 1) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best} (DP ${world / (rest * best!)})`, edits: [e] });
   }
-  if (fixes[0]) fixes[0].preferred = true;
+  if (fixes[0]) fixes[0].recommended = true;
   return fixes;
 }
 
 function meshFixes(p: Plan, world: number, mesh: number): FixSpec[] {
   const fixes: FixSpec[] = [];
   const e = knobEdit(p, 'world', mesh);
-  if (e && mesh % p.nodes.value === 0) fixes.push({ title: `Set \`num_processes\` to ${mesh}`, edits: [e] });
+  if (e && mesh % p.nodes.value === 0) fixes.push({ kind: 'set-world', title: `Set \`num_processes\` to ${mesh}`, edits: [e] });
   for (const [knob, field, name] of [['dpShard', p.dpShard, 'dp_shard'], ['dpReplicate', p.dpReplicate, 'dp_replicate']] as const) {
     const rest = mesh / field.value;
     if (world % rest !== 0) continue;
     const edits: PathEdit[] = [];
     const edit = knobEdit(p, knob, world / rest);
     if (edit) edits.push(edit);
-    if (edits.length) fixes.push({ title: `Set ${name} to ${world / rest}`, edits });
+    if (edits.length) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${world / rest}`, edits });
   }
-  if (fixes[0]) fixes[0].preferred = true;
+  if (fixes[0]) fixes[0].recommended = true;
   return fixes;
 }
 

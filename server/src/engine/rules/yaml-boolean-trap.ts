@@ -17,6 +17,13 @@ export default defineRule({
   id: 'yaml-boolean-trap',
   severity: 'error',
   formats: 'all',
+  fixes: {
+    quote: { applicability: 'safe', changes: 'quotes the text the key needs' },
+    'write-number': { applicability: 'safe', changes: 'writes the number as YAML reads numbers' },
+    'write-list': { applicability: 'safe', changes: 'writes the list as a YAML list' },
+    'write-value-read': { applicability: 'safe', changes: 'writes the number YAML already reads' },
+    'quote-as-text': { applicability: 'unsafe', changes: 'the value: text instead of the number YAML reads' },
+  },
   docs: {
     summary: 'An unquoted value that YAML 1.1 reads as a different type than intended.',
     why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`.',
@@ -37,21 +44,21 @@ export default defineRule({
           at: issue.path,
           on: 'value',
           message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${effect(issue.schema, ctx.tool)}. Quote it: \`'${trap.text}'\`.`,
-          fixes: [{ title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], preferred: true }],
+          fixes: [{ kind: 'quote', title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], recommended: true }],
         });
       } else if (trap.kind === 'number') {
         ctx.report({
           at: issue.path,
           on: 'value',
           message: `\`${trap.text}\` is read by YAML 1.1 as the text ${code(trap.text)}, not a number (PyYAML wants a dot and a signed exponent, as in \`1.0e+8\`), so ${label} gets text: ${effect(issue.schema, ctx.tool)}. Write the number out: \`${trap.number}\`.`,
-          fixes: [{ title: `Write ${trap.number}`, edits: [{ op: 'set', path: issue.path, value: trap.number }], preferred: true }],
+          fixes: [{ kind: 'write-number', title: `Write ${trap.number}`, edits: [{ op: 'set', path: issue.path, value: trap.number }], recommended: true }],
         });
       } else {
         ctx.report({
           at: issue.path,
           on: 'value',
           message: `\`${trap.text}\` is one string to YAML, not a list: ${label} needs a list, and ${effect(issue.schema, ctx.tool)}. Write a YAML list: \`[${trap.items.map(String).join(', ')}]\`.`,
-          fixes: [{ title: `Write [${trap.items.map(String).join(', ')}]`, edits: [{ op: 'set', path: issue.path, value: trap.items }], preferred: true }],
+          fixes: [{ kind: 'write-list', title: `Write [${trap.items.map(String).join(', ')}]`, edits: [{ op: 'set', path: issue.path, value: trap.items }], recommended: true }],
         });
       }
     }
@@ -68,8 +75,8 @@ export default defineRule({
           severity: 'warning',
           message: `\`${node.raw}\` is read by YAML 1.1 as ${kind}, ${node.value}. Quote it if it is text, or write ${node.value} if that is the number you mean.`,
           fixes: [
-            { title: `Write ${node.value}`, edits: [{ op: 'set', path, value: node.value }] },
-            { title: `Quote as '${node.raw}'`, edits: [{ op: 'set', path, value: node.raw, quote: 'single' }] },
+            { kind: 'write-value-read', title: `Write ${node.value}`, edits: [{ op: 'set', path, value: node.value }] },
+            { kind: 'quote-as-text', title: `Quote as '${node.raw}'`, edits: [{ op: 'set', path, value: node.raw, quote: 'single' }] },
           ],
         });
       }

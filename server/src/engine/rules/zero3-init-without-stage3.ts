@@ -9,6 +9,10 @@ export default defineRule<AccelerateModel>({
   id: 'zero3-init-without-stage3',
   severity: 'warning',
   formats: ['accelerate'],
+  fixes: {
+    'turn-off': { applicability: 'safe', changes: 'writes what runs: the flag only acts under ZeRO-3' },
+    'set-stage-3': { applicability: 'unsafe', changes: 'the ZeRO stage' },
+  },
   docs: {
     summary: '`zero3_init_flag: true` with a ZeRO stage other than 3.',
     why: '`zero3_init_flag` makes Transformers build the model directly partitioned (`deepspeed.zero.Init`), which only exists for ZeRO-3. At another stage accelerate warns and turns it off, so a model that needed partitioned construction to fit is built whole on every rank.',
@@ -27,7 +31,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at: src(m, ['deepspeed_config', 'zero3_init_flag']),
         message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and ${file.ref} ${ds.stageWritten ? `sets stage ${ds.stage}` : 'has no ZeRO stage (so 0)'}: accelerate turns the flag off, and the model is built whole on every rank. Use stage 3 in the JSON if the model needs partitioned construction, or drop the flag.`,
-        fixes: [{ title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }], preferred: true }],
+        fixes: [{ kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }], recommended: true }],
       });
       return;
     }
@@ -39,8 +43,8 @@ export default defineRule<AccelerateModel>({
       at: flagAt,
       message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and \`zero_stage\` ${stage === undefined ? 'defaults to 2' : `is ${stage}`}: accelerate turns the flag off, and the model is built whole on every rank. Set \`zero_stage: 3\` if the model needs partitioned construction, or drop the flag.`,
       fixes: [
-        { title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }], preferred: true },
-        { title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },
+        { kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }], recommended: true },
+        { kind: 'set-stage-3', title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },
       ],
     });
   },

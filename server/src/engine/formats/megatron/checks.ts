@@ -26,19 +26,19 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
 }
 
 /** A fix that sets an argument where the format writes it. */
-export function setArg(m: MegatronModel, dest: string, value: unknown, title: string): FixSpec | undefined {
+export function setArg(m: MegatronModel, kind: string, dest: string, value: unknown, title: string): FixSpec | undefined {
   const path = m.args.get(dest)?.path ?? m.args.pathFor(dest);
-  return path ? { title, edits: [{ op: 'set', path, value }], preferred: true } : undefined;
+  return path ? { kind, title, edits: [{ op: 'set', path, value }], recommended: true } : undefined;
 }
 
 /**
  * A fix that turns a boolean argument off: a flag is removed (argparse flags are off when absent),
  * a Bridge or NeMo field is set to false (removing it would fall back to the recipe's value).
  */
-export function unsetArg(m: MegatronModel, dest: string, title: string): FixSpec | undefined {
+export function unsetArg(m: MegatronModel, kind: string, dest: string, title: string): FixSpec | undefined {
   const path = m.args.get(dest)?.path;
   if (!path) return undefined;
   const last = path[path.length - 1];
   const flag = typeof last === 'string' && last.startsWith('-');
-  return { title, edits: [flag ? { op: 'remove', path } : { op: 'set', path, value: false }], preferred: true };
+  return { kind, title, edits: [flag ? { op: 'remove', path } : { op: 'set', path, value: false }], recommended: true };
 }
