@@ -1,9 +1,10 @@
 /** The built `shardwise` CLI, as CI uses it. Run after `npm run build`. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { applyPatch, parsePatch } from 'diff';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'yaml';
 import { findCorpus } from '../corpus-path';
@@ -118,6 +119,114 @@ test('--fix applies the preferred fixes in place', () => {
   writeFileSync(file, 'distributed_type: multi_gpu\nnum_processes: 2\nmixed_precision: no\n');
   assert.equal(run(['check', file, '--fix']).code, 0);
   assert.equal(readFileSync(file, 'utf8'), "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n");
+});
+
+/** The Plan of every document of every config under `dir`, by file (relative path). */
+function plans(dir: string): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const f of listConfigs(dir)) {
+    const r = run(['layout', f, '--format', 'json']);
+    if (r.code === 0) out.set(relative(dir, f), JSON.parse(r.out) as unknown[]);
+  }
+  return out;
+}
+
+function listConfigs(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ya?ml|json|sh)$/.test(f) && !f.endsWith('.shardwise.yaml'))
+    .map((f) => join(dir, f))
+    .sort();
+}
+
+/** The decisions a Plan holds, without provenance (which legitimately moves when text moves). */
+function decisions(plan: unknown): unknown {
+  return JSON.parse(JSON.stringify(plan, (k, v) => (k === 'from' || k === 'knobs' || k === 'notes' || k === 'effective' ? undefined : v)));
+}
+
+test('--fix on examples/: only safe fixes, no number, precision, degree or switch changes; --diff shows exactly what --fix writes; a second --fix changes nothing', () => {
+  const work = join(tmp, 'examples-fix');
+  cpSync(join(ROOT, 'examples'), work, { recursive: true });
+  const diffCopy = join(tmp, 'examples-diff');
+  cpSync(join(ROOT, 'examples'), diffCopy, { recursive: true });
+  const before = plans(work);
+  const originals = new Map(listConfigs(work).map((f) => [relative(work, f), readFileSync(f, 'utf8')]));
+
+  const diff = run(['check', diffCopy, '--diff']);
+  assert.equal(diff.code, 1, `--diff exits 1 when there is a diff:\n${diff.err}`);
+  for (const f of listConfigs(diffCopy)) assert.equal(readFileSync(f, 'utf8'), originals.get(relative(diffCopy, f)), `--diff changed ${f}`);
+
+  const fixed = run(['check', work, '--fix']);
+  assert.match(fixed.err, /\d+ fixes applied/);
+  const changed = [...originals].filter(([f, text]) => readFileSync(join(work, f), 'utf8') !== text).map(([f]) => f).sort();
+  assert.ok(changed.length >= 5, `only ${changed.length} files were fixed: ${changed.join(', ')}`);
+
+  // The unified diff, applied to the originals, gives exactly the fixed files.
+  const patches = parsePatch(diff.out);
+  assert.deepEqual(patches.map((p) => relative(diffCopy, p.newFileName!.replace(/^b\//, ''))).sort(), changed);
+  for (const patch of patches) {
+    const name = relative(diffCopy, patch.newFileName!.replace(/^b\//, ''));
+    assert.equal(applyPatch(originals.get(name)!, patch), readFileSync(join(work, name), 'utf8'), `--diff and --fix disagree on ${name}`);
+  }
+
+  // Every decision stays: the Plans are equal, except where a key was misspelled or had no effect.
+  const after = plans(work);
+  const typoFixed = new Set(['accelerate/typo-and-traps.yaml', 'accelerate/nd-parallel.yaml', 'megatron/pretrain-llama3-8b.sh', 'megatron/bridge-llama3-70b-override.yaml']);
+  for (const [file, p] of before) {
+    if (typoFixed.has(file)) continue;
+    assert.deepEqual(decisions(after.get(file)), decisions(p), `--fix changed a decision in ${file}`);
+  }
+  // Where a misspelled key was renamed, it now takes effect, and nothing else changes.
+  const script = (after.get('megatron/pretrain-llama3-8b.sh') as { tp: { value: number }; pp: { value: number }; overlap: { gradReduce?: { value: boolean } } }[])[0];
+  const scriptBefore = (before.get('megatron/pretrain-llama3-8b.sh') as typeof script)[0];
+  assert.equal(script.tp.value, scriptBefore.tp.value);
+  assert.equal(script.pp.value, scriptBefore.pp.value);
+  assert.equal(script.overlap.gradReduce?.value, true);
+  assert.match(readFileSync(join(work, 'megatron/pretrain-llama3-8b.sh'), 'utf8'), /^TP=4$/m);
+  assert.equal(readFileSync(join(work, 'megatron/pretrain-llama3-8b.sh'), 'utf8').match(/--overlap-grad-reduce\b/g)?.length, 1);
+  assert.equal(readFileSync(join(work, 'deepspeed/ds_batch.json'), 'utf8').match(/"train_batch_size": (\d+)/)?.[1], originals.get('deepspeed/ds_batch.json')!.match(/"train_batch_size": (\d+)/)?.[1]);
+
+  const snapshot = listConfigs(work).map((f) => readFileSync(f, 'utf8'));
+  const again = run(['check', work, '--fix']);
+  assert.match(again.err, /0 fixes applied/);
+  assert.deepEqual(listConfigs(work).map((f) => readFileSync(f, 'utf8')), snapshot, 'a second --fix changed something');
+  assert.equal(run(['check', work, '--diff']).code, 0, '--diff after --fix has nothing to show');
+});
+
+test('--unsafe-fixes adds the fixes that change a decision; --show-fixes lists each fix with its applicability', () => {
+  const file = join(tmp, 'ds_unsafe.json');
+  const text = readFileSync(join(ROOT, 'examples/deepspeed/ds_batch.json'), 'utf8');
+  writeFileSync(file, text);
+  const shown = run(['check', file, '--show-fixes']);
+  assert.match(shown.out, /^ {4}fix \(unsafe\): Set train_batch_size to \d+ \(changes the batch size\)$/m);
+  assert.match(shown.out, /^ {4}fix \(safe\): Remove /m);
+  const withJson = JSON.parse(run(['check', file, '--show-fixes', '--format', 'json']).out) as { code: string; fixes: { title: string; applicability: string }[] }[];
+  assert.ok(withJson.find((f) => f.code === 'batch-size-mismatch')!.fixes.every((x) => x.applicability === 'unsafe'));
+  assert.equal(run(['check', file, '--unsafe-fixes']).code, 2, '--unsafe-fixes alone is a usage error');
+  run(['check', file, '--fix']);
+  const safe = readFileSync(file, 'utf8');
+  assert.match(safe, /"train_batch_size": 30/);
+  run(['check', file, '--fix', '--unsafe-fixes']);
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /"train_batch_size": 30/);
+});
+
+test('--fix writes nothing it should not: a read-only file is left as it is (exit 2); CRLF, BOM, comments and the mode survive', () => {
+  const ro = join(tmp, 'readonly.yaml');
+  const text = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n';
+  writeFileSync(ro, text);
+  chmodSync(ro, 0o444);
+  const r = run(['check', ro, '--fix']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /was not fixed: it is read-only; the file is unchanged/);
+  assert.equal(readFileSync(ro, 'utf8'), text);
+  assert.equal(statSync(ro).mode & 0o777, 0o444);
+
+  const crlf = join(tmp, 'crlf.yaml');
+  writeFileSync(crlf, '\ufeff# launch config\r\ndistributed_type: MULTI_GPU  # two GPUs\r\nnum_processes: 2\r\nmixed_precision: no\r\n');
+  chmodSync(crlf, 0o640);
+  assert.equal(run(['check', crlf, '--fix']).code, 0);
+  assert.equal(readFileSync(crlf, 'utf8'), "\ufeff# launch config\r\ndistributed_type: MULTI_GPU  # two GPUs\r\nnum_processes: 2\r\nmixed_precision: 'no'\r\n");
+  assert.equal(statSync(crlf).mode & 0o777, 0o640);
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.endsWith('.tmp')), [], 'a temporary file was left behind');
 });
 
 test('--format sarif is SARIF 2.1.0 with rule metadata and locations', () => {

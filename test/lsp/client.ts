@@ -470,6 +470,10 @@ export class LspClient {
     return this.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, only, triggerKind: 1 } });
   }
 
+  resolveCodeAction(action: CodeAction): Promise<CodeAction> {
+    return this.request('codeAction/resolve', action);
+  }
+
   /**
    * Ends the server: `shutdown` request, `exit` notification, then waits for the process to exit;
    * kills it (SIGKILL) if any step takes longer than `timeoutMs`. Safe to call twice.

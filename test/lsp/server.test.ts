@@ -44,7 +44,7 @@ test('initialize: incremental sync, hover, completion, code actions (quickfix + 
     assert.ok(caps.codeActionProvider && typeof caps.codeActionProvider === 'object', 'codeActionProvider with kinds');
     const kinds: string[] = caps.codeActionProvider.codeActionKinds;
     assert.ok(kinds.includes('quickfix'), `codeActionKinds ${JSON.stringify(kinds)} lacks quickfix`);
-    assert.ok(kinds.includes('source.fixAll'), `codeActionKinds ${JSON.stringify(kinds)} lacks source.fixAll`);
+    assert.ok(kinds.includes('source.fixAll.shardwise'), `codeActionKinds ${JSON.stringify(kinds)} lacks source.fixAll.shardwise`);
     assert.equal(c.initializeResult!.serverInfo?.name, 'shardwise-language-server');
   }),
 );
@@ -326,7 +326,7 @@ describe('code actions', () => {
     }),
   );
 
-  test('source.fixAll returns one action that fixes every finding with a preferred fix', { timeout: TEST_TIMEOUT }, () =>
+  test('source.fixAll.shardwise returns one action, resolved on demand, that fixes every finding with a preferred fix', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {
       const uri = 'untitled:fixall.yaml';
       const text = [
@@ -355,8 +355,11 @@ describe('code actions', () => {
 
       const all = ((await c.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll'])) ?? []).filter(isAction);
       assert.equal(all.length, 1, `actions: ${JSON.stringify(all.map((a) => a.title))}`);
-      assert.equal(all[0].kind, 'source.fixAll');
-      const edits = editsFor(all[0].edit, uri);
+      assert.equal(all[0].kind, 'source.fixAll.shardwise');
+      // The client resolves edits: the fixes are made only when the action is chosen.
+      assert.equal(all[0].edit, undefined, 'fix-all edits before the action was chosen');
+      const resolved = await c.resolveCodeAction(all[0]);
+      const edits = editsFor(resolved.edit, uri);
       assert.ok(edits.length >= fixable.length, `${edits.length} edits for ${fixable.length} findings`);
       const fixed = applyTextEdits(text, edits);
       assert.ok(lines(fixed).includes("mixed_precision: 'no'"), fixed);
@@ -371,6 +374,44 @@ describe('code actions', () => {
         assert.ok(!still, `${d.code} at line ${d.range.start.line} is still reported after fix-all: ${still?.message}`);
       }
     }),
+  );
+
+  test('fix-all on the example launch script applies the safe rename only; the unsafe layout fixes stay individual and say what they change', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      const path = join(REPO_ROOT, 'examples', 'megatron', 'pretrain-llama3-8b.sh');
+      const uri = pathToFileURL(path).href;
+      const text = readFileSync(path, 'utf8');
+      await c.open(uri, text, 'shellscript');
+      const p = await c.waitForDiagnostics(uri, (x) => x.version === 1, WAIT);
+      const all = ((await c.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.shardwise'])) ?? []).filter(isAction);
+      assert.equal(all.length, 1);
+      const fixed = applyTextEdits(text, editsFor((await c.resolveCodeAction(all[0])).edit, uri));
+      assert.ok(fixed.includes('--overlap-grad-reduce') && !fixed.includes('--overlap-grad-reduse'), 'the misspelled flag is renamed');
+      assert.equal(fixed.split('\n').length, text.split('\n').length, 'fix-all added or removed lines (a switch or a flag)');
+      assert.ok(/^TP=4$/m.test(fixed) && fixed.includes('--tensor-model-parallel-size $TP'), 'fix-all changed the TP degree');
+      const tp = find(p, 'tp-larger-than-needed');
+      const actions = ((await c.codeActions(uri, tp.range, [tp], ['quickfix'])) ?? []).filter(isAction);
+      const setTp = actions.find((a) => /^Set TP to \d+ \(changes the layout: TP 4 → \d+/.test(a.title));
+      assert.ok(setTp, `offered: ${actions.map((a) => a.title).join(' | ')}`);
+      assert.notEqual(setTp.isPreferred, true, 'an unsafe fix is never preferred');
+    }),
+  );
+
+  test('without resolve support the fix-all action carries its edits; an unsafe recommended fix is not among them', { timeout: TEST_TIMEOUT }, () =>
+    withServer(
+      async (c) => {
+        const uri = 'untitled:ds_config.json';
+        const text = '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true },\n  "zero_optimization": { "stage": 2, "stage3_prefetch_bucket_size": 5e8 }\n}\n';
+        await c.open(uri, text, 'json');
+        await c.waitForDiagnostics(uri, (x) => x.version === 1, WAIT);
+        const all = ((await c.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll'])) ?? []).filter(isAction);
+        assert.equal(all.length, 1);
+        const fixed = applyTextEdits(text, editsFor(all[0].edit, uri));
+        assert.ok(!fixed.includes('stage3_prefetch_bucket_size'), 'the key ZeRO-2 ignores is removed (safe)');
+        assert.ok(fixed.includes('"train_batch_size": 30') && /"fp16": \{ "enabled": true \}/.test(fixed), `fix-all changed the batch or the precision:\n${fixed}`);
+      },
+      { textDocumentCapabilities: { codeAction: { isPreferredSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } } } } },
+    ),
   );
 });
 

@@ -21,7 +21,7 @@ import type { SourceDoc, Syntax } from './syntax/sourcedoc';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, LineIndex } from './text';
 import { pathToString, type Finding, type Fix, type Path, type Severity, type Span } from './types';
-import { describeChanges, planChanges } from './plan/diff';
+import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 
 export interface FileInput {
   /** File path or URI path, for format associations and messages. */
@@ -400,7 +400,7 @@ function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[]
     if (recheck && !fix.otherFiles && rule.verifyFixes) {
       const tried = tryFix(recheck, fix, rule.id);
       if (!tried.removes) continue;
-      changes = tried.changes;
+      changes = describeChanges(tried.changes, declared?.changes);
     }
     if (fix.applicability === 'unsafe') fix.title += ` (changes ${declared?.changes ?? 'the run'}${changes ? `: ${changes}` : ''})`;
     out.push(fix);
@@ -415,19 +415,19 @@ function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[]
 }
 
 /** Applies one fix to the file and analyses the result: does it remove a finding of its rule, and what does it change? */
-function tryFix(recheck: Recheck, fix: Fix, code: string): { removes: boolean; changes: string } {
+function tryFix(recheck: Recheck, fix: Fix, code: string): { removes: boolean; changes: PlanChange[] } {
   const { input, base, result } = recheck;
   let again: FileAnalysis;
   try {
     again = analyze({ ...input, text: applyEdits(input.text, fix.edits) }, base);
   } catch {
-    return { removes: false, changes: '' };
+    return { removes: false, changes: [] };
   }
   const errorsBefore = new Set(result.findings.filter((f) => f.severity === 'error').map((f) => f.code));
   const before = result.findings.filter((x) => x.code === code).length;
   const after = again.findings.filter((x) => x.code === code).length;
   const removes = after < before && !again.findings.some((x) => x.severity === 'error' && !errorsBefore.has(x.code));
-  return { removes, changes: describeChanges(planChanges(result.docs[recheck.doc]?.plan, again.docs[recheck.doc]?.plan)) };
+  return { removes, changes: planChanges(result.docs[recheck.doc]?.plan, again.docs[recheck.doc]?.plan) };
 }
 
 /** Turns a fix's path edits into text edits; drops the fix if they cannot be made or do not apply cleanly. */

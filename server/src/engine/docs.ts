@@ -30,8 +30,26 @@ export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {
     '',
     fence(d.good, lang(d.good)),
   ];
+  lines.push('', fixLine(rule));
   if (d.fix) lines.push('', `Quick fix: ${d.fix}`);
   return lines.join('\n');
+}
+
+/** "Fix: none", or each kind of fix with its applicability and what it changes. */
+function fixLine(rule: Rule<any>): string {
+  const kinds = Object.values(rule.fixes ?? {});
+  if (kinds.length === 0) return 'Fix: **none**';
+  const safe = kinds.filter((k) => k.applicability === 'safe');
+  const unsafe = kinds.filter((k) => k.applicability === 'unsafe');
+  const parts = [
+    ...(safe.length ? [`**safe** (applied by fix-all and \`--fix\`): ${unique(safe.map((k) => k.changes)).join('; ')}`] : []),
+    ...(unsafe.length ? [`**unsafe** (offered one by one, or with \`--unsafe-fixes\`): changes ${unique(unsafe.map((k) => k.changes)).join('; ')}`] : []),
+  ];
+  return `Fix: ${parts.join(' · ')}`;
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
 }
 
 function lang(example: string): string {
@@ -49,12 +67,23 @@ export function rulesMarkdown(): string {
     '(`shardwise.rules` setting or `rules:` in `.shardwise.yaml`, value `off`, `hint`, `information`, `warning` or `error`)',
     'or to silence it in a file (`# shardwise-disable <id>`) or on a line (`# shardwise-disable-next-line <id>`).',
     '',
-    '| id | default | summary |',
-    '|---|---|---|',
-    ...RULES.map((r) => `| [\`${r.id}\`](#${r.id}) | ${r.severity} | ${r.docs.summary.replace(/\|/g, '\\|')} |`),
+    'Fixes are **safe** when the run stays what it is and the file now says what it evidently meant (a quoted',
+    '`no`, an unambiguous misspelling, a key the tool ignores anyway): fix-all in the editor and `shardwise check',
+    '--fix` apply those. Fixes that change a decision (a degree, a batch size, the precision, a switch, the number',
+    'of GPUs) are **unsafe**: the editor offers them one by one, with what they change in the title, and the CLI',
+    'applies them only with `--unsafe-fixes`.',
+    '',
+    '| id | default | fix | summary |',
+    '|---|---|---|---|',
+    ...RULES.map((r) => `| [\`${r.id}\`](#${r.id}) | ${r.severity} | ${fixSummary(r)} | ${r.docs.summary.replace(/\|/g, '\\|')} |`),
     '',
   ];
   return [...header, ...RULES.map((r) => ruleMarkdown(r))].join('\n') + '\n';
+}
+
+function fixSummary(rule: Rule<any>): string {
+  const kinds = new Set(Object.values(rule.fixes ?? {}).map((k) => k.applicability));
+  return kinds.size === 0 ? 'none' : [...kinds].sort().join(', ');
 }
 
 export function explain(id: string): string | undefined {

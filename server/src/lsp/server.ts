@@ -458,7 +458,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           title: action.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: diagnostic ? [diagnostic] : undefined,
-          isPreferred: action.preferred || undefined,
+          isPreferred: action.preferred,
           edit: action.edits ? withOtherFiles(edits(action.edits), action.otherFiles) : undefined,
           command: action.command,
         });

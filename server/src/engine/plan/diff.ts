@@ -55,7 +55,10 @@ function known(f: Field<unknown> | undefined): unknown {
 export function planChanges(before: Plan | undefined, after: Plan | undefined): PlanChange[] {
   if (!before || !after) return [];
   const out: PlanChange[] = [];
+  // Without experts (EP 1 on both sides), expert TP only mirrors TP.
+  const dense = before.ep.value === 1 && after.ep.value === 1;
   for (const [key, label, get] of FIELDS) {
+    if (dense && key === 'etp') continue;
     const a = known(get(before));
     const b = known(get(after));
     if (a !== b) out.push({ key, label, before: a, after: b });
@@ -76,8 +79,13 @@ function show(v: unknown): string {
   return String(v);
 }
 
-/** `TP 8 → 1, DP 3 → 24`, for a fix title; empty when nothing the Plan holds changed. */
-export function describeChanges(changes: readonly PlanChange[], max = 4): string {
-  const shown = changes.slice(0, max).map((c) => `${c.label} ${show(c.before)} → ${show(c.after)}`);
+/**
+ * `TP 8 → 1, DP 3 → 24`, for a fix title; empty when nothing the Plan holds changed. A lone change
+ * of the field the title already names (`subject`) is shown without its label: `off → on`.
+ */
+export function describeChanges(changes: readonly PlanChange[], subject?: string, max = 4): string {
+  if (changes.length === 1 && changes[0].label === subject) return `${show(changes[0].before)} → ${show(changes[0].after)}`;
+  // A field that had no valid value before (DP of a world the degrees do not divide) just gets one.
+  const shown = changes.slice(0, max).map((c) => (c.before === undefined && c.after !== undefined ? `${c.label} ${show(c.after)}` : `${c.label} ${show(c.before)} → ${show(c.after)}`));
   return shown.join(', ') + (changes.length > max ? ', …' : '');
 }

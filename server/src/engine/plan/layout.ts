@@ -72,6 +72,7 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
     precision: p.precision.value,
     sharding: p.sharding.value,
     recompute: p.recompute.value,
+    ...scaledWithDp(p, dp, overrides.dp),
     ...overrides,
   };
   try {
@@ -79,6 +80,22 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What follows from a different DP at the same world and global batch: the states sharded over DP
+ * are sharded over the new DP, and each replica runs proportionally fewer micro-batches. Without
+ * this, "TP 2 fits" (asked of a TP 4 plan) and "TP 2 fits" (asked of the TP 2 plan) would disagree.
+ */
+function scaledWithDp(p: Plan, dp: number, next: number | undefined): Partial<MemoryInput> {
+  if (next === undefined || next === dp || dp <= 0) return {};
+  const sharding = p.sharding.value;
+  const out: Partial<MemoryInput> = {};
+  if (sharding.group === dp) out.sharding = { ...sharding, group: next };
+  if (p.expertDp) out.expertDp = Math.max(1, Math.round((p.expertDp.value * next) / dp));
+  const n = p.numMicroBatches?.value;
+  if (n !== undefined && Number.isInteger((n * dp) / next)) out.numMicroBatches = (n * dp) / next;
+  return out;
 }
 
 export function fmtGiB(bytes: number): string {

@@ -10,7 +10,7 @@ export default defineRule<AccelerateModel>({
   severity: 'error',
   formats: ['accelerate'],
   fixes: {
-    'add-distributed-type': { applicability: 'unsafe', changes: 'the distributed backend (a guess from the other keys)' },
+    'add-distributed-type': { applicability: 'unsafe', changes: 'the distributed backend, guessed from the other keys' },
   },
   docs: {
     summary: 'The config has no `distributed_type`.',

@@ -78,8 +78,7 @@ function tpFixes(p: Plan, domain: number): FixSpec[] {
     }
     const mem = planMemory(p, { tp: d, dp: (p.dp?.value ?? 1) * (p.tp.value / d) });
     if (mem && mem.bytes.total > hbm) continue;
-    const dp = p.dp ? p.dp.value * (p.tp.value / d) : undefined;
-    return [{ kind: 'set-tp', title: `Set TP to ${d}${dp ? ` (DP becomes ${dp})` : ''}`, edits, recommended: true }];
+    return [{ kind: 'set-tp', title: `Set TP to ${d}`, edits, recommended: true }];
   }
   return [];
 }

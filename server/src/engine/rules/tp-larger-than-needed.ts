@@ -26,6 +26,8 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p?.model || p.tp.value <= 1 || !p.knobs.tp || !p.world || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
+    // TP past the NVLink domain is tp-exceeds-nvlink-domain's finding, with its own fix.
+    if (p.tp.value > p.hardware.nvlinkDomain.value) return;
     const heads = p.model.value.heads;
     const groups = p.model.value.queryGroups ?? heads;
     const hbm = p.hardware.profile.hbmGiB * 2 ** 30;
@@ -47,7 +49,7 @@ export default defineRule({
         at: fieldPath(p, p.tp, 'tp'),
         on: 'value',
         message: `TP ${p.tp.value} is more than this model needs on ${p.hardware.profile.id}: TP ${d} fits (~${fmtGiB(mem.bytes.total)} GiB per GPU of ${Math.round(p.hardware.profile.hbmGiB)}${now ? `, now ~${fmtGiB(now.bytes.total)}` : ''}) and would raise DP from ${dp} to ${newDp}, with fewer TP collectives per layer.`,
-        fixes: [{ kind: 'set-tp', title: `Set TP to ${d} (DP ${newDp})`, edits, recommended: true }],
+        fixes: [{ kind: 'set-tp', title: `Set TP to ${d}`, edits, recommended: true }],
       });
       return;
     }

@@ -61,7 +61,7 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
   const setWorld = (n: number) => knobEdit(p, 'world', n);
   for (const n of [up, down]) {
     const e = setWorld(n);
-    if (e && n > 0 && !fixes.some((f) => f.title.includes(` ${n} `))) fixes.push({ kind: 'set-world', title: `Use ${n} GPUs (DP ${n / model})`, edits: [e] });
+    if (e && n > 0 && !fixes.some((f) => f.title.includes(` ${n} `))) fixes.push({ kind: 'set-world', title: `Use ${n} GPUs`, edits: [e] });
   }
   // Or shrink one degree to the largest value that divides what the others leave.
   for (const [knob, field, name] of [['tp', p.tp, 'TP'], ['pp', p.pp, 'PP'], ['cp', p.cp, 'CP']] as const) {
@@ -69,7 +69,7 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
     if (world % rest !== 0) continue;
     const best = divisors(world / rest).filter((d) => d < field.value).pop();
     const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
-    if (e && best! >= 1) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best} (DP ${world / (rest * best!)})`, edits: [e] });
+    if (e && best! >= 1) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best}`, edits: [e] });
   }
   if (fixes[0]) fixes[0].recommended = true;
   return fixes;

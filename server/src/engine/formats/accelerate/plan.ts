@@ -30,6 +30,13 @@ function bool(m: AccelerateModel, path: Path, fallback: boolean, note: string): 
 }
 
 function precisionOf(m: AccelerateModel): Field<Precision> {
+  // With a DeepSpeed JSON, its fp16/bf16 sections decide (accelerate refuses `mixed_precision` beside it).
+  const json = m.deepspeedFile?.model;
+  if (json) {
+    const bf16 = (json.bool(['bf16', 'enabled']) ?? json.bool(['bfloat16', 'enabled'])) === true;
+    const fp16 = json.bool(['fp16', 'enabled']) === true;
+    if (bf16 !== fp16) return { value: bf16 ? 'bf16' : 'fp16', from: { kind: 'default', note: `the ${bf16 ? 'bf16' : 'fp16'} section of ${m.deepspeedFile!.ref}` } };
+  }
   const mp = m.mixedPrecision;
   const map: Record<string, Precision> = { bf16: 'bf16', fp16: 'fp16', fp8: 'fp8', no: 'fp32' };
   if (mp && map[mp]) return written(map[mp], src(m, ['mixed_precision']));

@@ -1,0 +1,148 @@
+/**
+ * Fixes users can trust. Over every file we have (the unit fixtures, the rule docs' examples,
+ * examples/ and, when it is there, ../shared/corpus):
+ * - every fix a rule produces is of a kind the rule declares, with that applicability;
+ * - a preferred fix is safe and belongs to an error or a warning;
+ * - fixing a file (safe fixes, and separately with the unsafe ones) never makes it unparsable,
+ *   never adds an error, never adds a finding of a rule whose fix was applied, and a second run
+ *   changes nothing.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { analyze, fixText, ruleById, RULES, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../../server/src/engine';
+import { ProjectConfigs } from '../../server/src/host/project-config';
+import { createResolver } from '../../server/src/host/resolve';
+import { findCorpus } from '../corpus-path';
+import { hostFor, parseAnnotated } from './annotate';
+import * as accelerate from './fixtures/accelerate';
+import * as deepspeed from './fixtures/deepspeed';
+import * as generic from './fixtures/generic';
+import * as megatron from './fixtures/megatron';
+import * as plan from './fixtures/plan';
+
+interface Sample {
+  name: string;
+  input: FileInput;
+  settings: EngineSettings;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+function fixtureSamples(): Sample[] {
+  const out: Sample[] = [];
+  for (const c of [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases, ...deepspeed.cases]) {
+    out.push({ name: `fixture ${c.name}`, input: { path: c.path ?? 'config.yaml', text: parseAnnotated(c.src).text, ...hostFor(c) }, settings: c.settings ?? {} });
+  }
+  for (const c of [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes, ...deepspeed.fixes]) {
+    out.push({ name: `fix fixture ${c.name}`, input: { path: c.path ?? 'config.yaml', text: c.before, ...hostFor(c) }, settings: c.settings ?? {} });
+  }
+  for (const r of RULES) {
+    const files = r.docs.files;
+    const resolve = files ? (ref: string) => ({ ref, path: `/examples/${ref}`, text: files[ref], tried: [`/examples/${ref}`] }) : undefined;
+    const path = /^\s*[{[]/.test(r.docs.bad) ? 'example.json' : /^#!|^\s*(torchrun|srun|python)\b/m.test(r.docs.bad) ? 'example.sh' : 'example.yaml';
+    out.push({ name: `docs ${r.id} (bad)`, input: { path, text: r.docs.bad, resolve }, settings: {} });
+    out.push({ name: `docs ${r.id} (good)`, input: { path, text: r.docs.good, resolve }, settings: {} });
+  }
+  return out;
+}
+
+function fileSamples(dir: string, label: string): Sample[] {
+  if (!existsSync(dir)) return [];
+  const out: Sample[] = [];
+  const configs = new ProjectConfigs();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(ya?ml|json|sh)$/.test(name)) {
+        const text = readFileSync(p, 'utf8');
+        out.push({ name: `${label}/${relative(dir, p)}`, input: { path: p, text, resolve: createResolver({ from: p, bases: [dir] }) }, settings: configs.forFile(p).settings });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const corpus = findCorpus();
+const samples = [...fixtureSamples(), ...fileSamples(join(ROOT, 'examples'), 'examples'), ...fileSamples(corpus, 'corpus')];
+
+test('the samples include examples/ and, when it is there, the corpus', (t) => {
+  assert.ok(samples.some((s) => s.name.startsWith('examples/')), 'examples/ not found');
+  if (!existsSync(corpus)) t.skip(`no corpus at ${corpus}`);
+  else assert.ok(samples.filter((s) => s.name.startsWith('corpus/')).length >= 100, 'the corpus has fewer files than expected');
+});
+
+test('every fix a rule produces is of a kind it declares, with the declared applicability', () => {
+  const undeclared: string[] = [];
+  const produced = new Set<string>();
+  for (const s of samples) {
+    const a = analyze(s.input, s.settings);
+    for (const f of a.findings) {
+      for (const fix of f.fixes()) {
+        const declared = ruleById(f.code)?.fixes?.[fix.kind];
+        produced.add(`${f.code}/${fix.kind}`);
+        if (!declared) undeclared.push(`${s.name}: ${f.code} offers "${fix.title}" of kind "${fix.kind}", which the rule does not declare`);
+        else assert.equal(fix.applicability, declared.applicability, `${s.name}: ${f.code}/${fix.kind}`);
+      }
+    }
+  }
+  assert.deepEqual(undeclared, []);
+  // The declarations are not dead letters: each kind is produced by some sample.
+  const unused = RULES.flatMap((r) => Object.keys(r.fixes ?? {}).map((k) => `${r.id}/${k}`)).filter((k) => !produced.has(k));
+  assert.deepEqual(unused, [], `declared kinds that no sample produces: ${unused.join(', ')}`);
+});
+
+test('a preferred fix is safe, recommended, and belongs to an error or a warning; unsafe titles say what they change', () => {
+  for (const s of samples) {
+    const a = analyze(s.input, s.settings);
+    for (const f of a.findings) {
+      const fixes = f.fixes();
+      assert.ok(fixes.filter((x) => x.recommended).length <= 1, `${s.name}: ${f.code} recommends more than one fix`);
+      for (const fix of fixes) {
+        if (fix.preferred) {
+          assert.equal(fix.applicability, 'safe', `${s.name}: preferred unsafe fix "${fix.title}"`);
+          assert.ok(f.severity === 'error' || f.severity === 'warning', `${s.name}: ${f.severity} ${f.code} has a preferred fix`);
+        }
+        if (fix.applicability === 'unsafe') assert.match(fix.title, /\(changes [^)]+\)$/, `${s.name}: "${fix.title}"`);
+      }
+    }
+  }
+});
+
+/** How often each (rule, message) appears, to tell new findings from old ones. */
+function tally(findings: readonly Finding[], keep: (f: Finding) => boolean = () => true): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of findings) if (keep(f)) out.set(`${f.code}: ${f.message}`, (out.get(`${f.code}: ${f.message}`) ?? 0) + 1);
+  return out;
+}
+
+function added(before: Map<string, number>, after: Map<string, number>): string[] {
+  return [...after].filter(([k, n]) => n > (before.get(k) ?? 0)).map(([k]) => k);
+}
+
+function checkFixing(s: Sample, unsafe: boolean): void {
+  const before = analyze(s.input, s.settings);
+  const r = fixText(s.input, s.settings, { unsafe });
+  const after = r.analysis;
+  const parse = (a: FileAnalysis) => tally(a.findings, (f) => f.code === 'parse-error');
+  assert.deepEqual(added(parse(before), parse(after)), [], `${s.name}: the fixed file no longer parses`);
+  const errors = (a: FileAnalysis) => tally(a.findings, (f) => f.severity === 'error');
+  assert.deepEqual(added(errors(before), errors(after)), [], `${s.name}: fixing added an error`);
+  const fixed = new Set(r.applied.map((x) => x.finding.code));
+  const own = (a: FileAnalysis) => tally(a.findings, (f) => fixed.has(f.code));
+  assert.deepEqual(added(own(before), own(after)), [], `${s.name}: a fixed rule reports something new`);
+  if (!unsafe) for (const x of r.applied) assert.equal(x.fix.applicability, 'safe', `${s.name}: --fix applied "${x.fix.title}"`);
+  const again = fixText({ ...s.input, text: r.text }, s.settings, { unsafe });
+  assert.equal(again.text, r.text, `${s.name}: a second run changed the file again`);
+}
+
+test('fixing a file (safe fixes) never breaks it, never adds an error or a finding of a fixed rule, and settles', () => {
+  for (const s of samples) checkFixing(s, false);
+});
+
+test('fixing a file with the unsafe fixes too never breaks it, never adds an error or a finding of a fixed rule, and settles', () => {
+  for (const s of samples) checkFixing(s, true);
+});
