@@ -1270,6 +1270,21 @@ function table(rows, names) {
 // ---------------------------------------------------------------------------------------------
 // Main
 
+/**
+ * `analyze()` timed in a child process (test/bench/analyze-time.ts, through tsx) on every input,
+ * alternating the didChange measure's two states: what the keystroke path costs at the least.
+ */
+function plainAnalysis(workspace, files) {
+  const specFile = join(workspace, 'analysis-spec.json');
+  writeFileSync(specFile, JSON.stringify({ n: N, warmup: WARMUP, files: files.map((f) => ({ name: f.name, file: f.file, languageId: f.languageId, editLine: f.editLine, editChar: f.editChar, editValues: f.editValues })) }));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH, 'analyze-time.ts'), specFile], { cwd: ROOT, encoding: 'utf8', timeout: HARD_TIMEOUT_S * 1000 });
+  if (r.status !== 0) {
+    log(`bench: the plain analysis could not be timed: ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+    return {};
+  }
+  return JSON.parse(r.stdout);
+}
+
 async function main() {
   if (!existsSync(SHARDWISE_MAIN)) {
     log('bench: dist/server/main.js is missing; building (node scripts/build.mjs) …');
@@ -1349,6 +1364,10 @@ async function main() {
       }
     }
 
+    // 2b. the plain analysis in process (engine only: no protocol, no fixes), on the same two states.
+    results.analysis = plainAnalysis(workspace, files);
+    for (const f of files) if (results.analysis[f.name]) log(`  plain analysis · ${f.name}: median ${fmtMs(results.analysis[f.name].median)} ms`);
+
     // 3. memory: fresh servers, warm-up, then CYCLES distinct URIs with the 5k file.
     for (const spec of specs) {
       results.memory[spec.name] = await measureMemory(spec, workspace, files.find((f) => f.name === 'small'), files.find((f) => f.name === 'large-5k'));
@@ -1373,6 +1392,11 @@ async function main() {
       else lat(measure, input, pick(results.files[f.name][ours]), p && pick(p));
     };
     for (const f of files) latFile('didChange → diagnostics (ms)', `${f.name} (${f.lines} lines${roleNote[f.peer]})`, f, (x) => x.change);
+    for (const f of files) {
+      const a = results.analysis[f.name];
+      const c = results.files[f.name][ours].change;
+      if (a) rows.push({ measure: 'plain analysis, in process: engine only (ms)', input: `${f.name} (didChange / analysis: ×${(c.median / a.median).toFixed(2)})`, ours: { median: fmtMs(a.median), p95: fmtMs(a.p95) }, peer: theirs ? { median: 'n/a', p95: 'n/a' } : undefined });
+    }
     for (const f of files) latFile('didOpen → diagnostics (ms)', `${f.name}${shortNote[f.peer]}`, f, (x) => x.open);
     for (const f of files) {
       const r = results.files[f.name];

@@ -177,7 +177,7 @@ test('--fix on examples/: only safe fixes, no number, precision, degree or switc
   }
   // Where a misspelled key was renamed, it now takes effect, and nothing else changes.
   const script = (after.get('megatron/pretrain-llama3-8b.sh') as { tp: { value: number }; pp: { value: number }; overlap: { gradReduce?: { value: boolean } } }[])[0];
-  const scriptBefore = (before.get('megatron/pretrain-llama3-8b.sh') as typeof script)[0];
+  const scriptBefore = (before.get('megatron/pretrain-llama3-8b.sh') as (typeof script)[])[0];
   assert.equal(script.tp.value, scriptBefore.tp.value);
   assert.equal(script.pp.value, scriptBefore.pp.value);
   assert.equal(script.overlap.gradReduce?.value, true);

@@ -146,3 +146,29 @@ test('fixing a file (safe fixes) never breaks it, never adds an error or a findi
 test('fixing a file with the unsafe fixes too never breaks it, never adds an error or a finding of a fixed rule, and settles', () => {
   for (const s of samples) checkFixing(s, true);
 });
+
+test('fixes that write the same flag are merged or dropped, never stacked (launch script, overlap advice raised to warnings)', () => {
+  const path = join(ROOT, 'examples', 'megatron', 'pretrain-llama3-8b.sh');
+  const text = readFileSync(path, 'utf8');
+  const settings: EngineSettings = { rules: { 'missing-overlap-grad-reduce': 'warning', 'missing-overlap-param-gather': 'warning', 'tp-larger-than-needed': 'off' } };
+  const r = fixText({ path, text }, settings, { unsafe: true });
+  const count = (flag: string) => r.text.split('\n').filter((l) => new RegExp(`^\\s*${flag}\\s*(\\\\)?$`).test(l)).length;
+  assert.equal(count('--overlap-grad-reduce'), 1, r.text);
+  assert.equal(count('--overlap-param-gather'), 1, r.text);
+  assert.equal(count('--overlap-grad-reduse'), 0, r.text);
+  assert.ok(!r.analysis.findings.some((f) => f.code === 'duplicate-key' || f.severity === 'error'), r.analysis.findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
+  assert.equal(fixText({ path, text: r.text }, settings, { unsafe: true }).text, r.text, 'a second run changed the script again');
+});
+
+test('a misspelled key is not renamed onto a key the section already has', () => {
+  const text = 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 1\n  fsdp_versoin: 2\n';
+  const a = analyze({ path: 'a.yaml', text });
+  const typo = a.findings.find((f) => f.code === 'unknown-key')!;
+  assert.ok(!typo.fixes().some((x) => x.title.includes('Rename')), typo.fixes().map((x) => x.title).join(' | '));
+  assert.equal(fixText({ path: 'a.yaml', text }, {}).text.match(/fsdp_version/g)?.length, 1);
+  // In a script argparse keeps the last of two spellings: renaming the typo would change TP from $TP to 2.
+  const script = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\nTP=8\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size $TP \\\n    --tensor-model-paralel-size 2 \\\n    --bf16\n';
+  const flag = analyze({ path: 'train.sh', text: script }).findings.find((f) => f.code === 'unknown-key')!;
+  assert.ok(flag, 'the misspelled flag is reported');
+  assert.ok(!flag.fixes().some((x) => x.title.includes('Rename')), flag.fixes().map((x) => x.title).join(' | '));
+});

@@ -63,9 +63,13 @@ export function fixRound(analysis: FileAnalysis, input: FileInput, settings: Eng
   const chosen: (AppliedFix & { merged: boolean })[] = [];
   const edits: TextEdit[] = [];
   const touched = new Set<string>();
-  for (const finding of analysis.findings) {
+  // Safe fixes first: what the file evidently meant is settled before a decision is changed on top of it.
+  const candidates = analysis.findings.flatMap((finding) => {
     const fix = fixForSet(finding, options);
-    if (!fix) continue;
+    return fix ? [{ finding, fix }] : [];
+  });
+  candidates.sort((a, b) => Number(a.fix.applicability === 'unsafe') - Number(b.fix.applicability === 'unsafe'));
+  for (const { finding, fix } of candidates) {
     // Another fix already makes these very edits (two findings that want the same flag): one fix.
     if (fix.edits.length && fix.edits.every((e) => edits.some((x) => sameEdit(x, e)))) {
       chosen.push({ finding, fix, merged: true });
@@ -95,7 +99,10 @@ export function fixRound(analysis: FileAnalysis, input: FileInput, settings: Eng
   }
   // One at a time, keeping each fix that the file takes with the ones kept before it.
   const kept: (AppliedFix & { merged: boolean })[] = [];
-  for (const c of chosen) {
+  for (const chosenOne of chosen) {
+    // Merged into fixes that were all kept: nothing of its own to apply. Otherwise it is tried with its own edits.
+    const keptEdits = kept.filter((k) => !k.merged).flatMap((k) => k.fix.edits);
+    const c = { ...chosenOne, merged: chosenOne.fix.edits.every((e) => keptEdits.some((x) => sameEdit(x, e))) };
     const reason = recheck(analysis, input, settings, [...kept, c]);
     if (reason) refused.push({ finding: c.finding, fix: c.fix, reason });
     else kept.push(c);
@@ -119,6 +126,8 @@ function recheck(before: FileAnalysis, input: FileInput, settings: EngineSetting
   const fresh = (f: Finding): boolean => (now.get(key(f)) ?? 0) > (was.get(key(f)) ?? 0);
   const broken = after.findings.find((f) => f.code === 'parse-error' && fresh(f));
   if (broken) return `the file would no longer parse: ${broken.message}`;
+  const twice = after.findings.find((f) => f.code === 'duplicate-key' && fresh(f));
+  if (twice) return `it would write a key twice: ${twice.message}`;
   const error = after.findings.find((f) => f.severity === 'error' && fresh(f));
   if (error) return `it would bring a new error: [${error.code}] ${error.message}`;
   const own = new Set(set.map((c) => c.finding.code));

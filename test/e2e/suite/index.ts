@@ -36,6 +36,7 @@ const SCRIPT_FILE = 'megatron/pretrain-llama3-8b.sh';
 const SCRIPT_TYPO = '--overlap-grad-reduse';
 const SCRIPT_TYPO_FIX = 'Rename to `--overlap-grad-reduce`';
 const SCRIPT_SP_CODE = 'tp-without-sequence-parallel';
+const FIX_ALL_KIND = 'source.fixAll.shardwise';
 const SCRIPT_HOVER_FLAG = '--tensor-model-parallel-size';
 const SCRIPT_HOVER_EXPECT = [/Tensor parallelism/, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
 const DS_YAML_FILE = 'deepspeed/accelerate-zero3.yaml'; // an Accelerate config with `deepspeed_config_file: ds_zero3.json`
@@ -316,6 +317,46 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
         },
         () => (last ? `last hover: ${JSON.stringify(last.slice(0, 800))}` : 'no hover was returned'),
       );
+    });
+
+    test('fix-all (source.fixAll.shardwise) on the launch script applies only safe fixes; the unsafe TP fix stays a quick fix', async () => {
+      const doc = await open(SCRIPT_FILE);
+      const original = doc.getText();
+      const typoLine = lineIndex(doc, new RegExp(`^\\s*${SCRIPT_TYPO}\\s*$`));
+      await waitFor(`unknown-key on ${SCRIPT_TYPO}`, () => ours(doc.uri, UNKNOWN_KEY_CODE).find((d) => d.range.start.line === typoLine), () => showDiagnostics(doc.uri));
+      const whole = new vscode.Range(0, 0, doc.lineCount, 0);
+      let offered: string[] = [];
+      const fixAll = await waitFor(
+        `a ${FIX_ALL_KIND} action`,
+        async () => {
+          // The last argument asks VS Code to resolve the action's edit, as it does before applying one.
+          const all = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, whole, FIX_ALL_KIND, 50)) ?? [];
+          offered = all.map((a) => a.title);
+          return all.filter(isCodeAction).find((a) => a.kind?.value === FIX_ALL_KIND && a.edit);
+        },
+        () => `offered: ${offered.join(' | ') || 'nothing'}`,
+      );
+      if (!(await vscode.workspace.applyEdit(fixAll.edit!))) fail(`workspace.applyEdit refused "${fixAll.title}"`);
+      const fixed = doc.getText();
+      if (doc.lineAt(typoLine).text !== '    --overlap-grad-reduce') fail(`fix-all left line ${typoLine + 1} as ${JSON.stringify(doc.lineAt(typoLine).text)}`);
+      if (!/^TP=4$/m.test(fixed) || !/^\s*--tensor-model-parallel-size \$TP\s*$/m.test(fixed)) fail('fix-all changed the tensor-parallel degree');
+      if (fixed.split('\n').length !== original.split('\n').length) fail('fix-all added or removed a line (a switch or a flag)');
+      const tpLine = lineIndex(doc, /^\s*--tensor-model-parallel-size \$TP\s*$/);
+      const tpDiag = await waitFor('tp-larger-than-needed on $TP', () => ours(doc.uri, 'tp-larger-than-needed').find((d) => d.range.start.line === tpLine), () => showDiagnostics(doc.uri));
+      const unsafe = await waitFor(
+        'the unsafe "Set TP to …" quick fix',
+        async () => {
+          const all = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, tpDiag.range, vscode.CodeActionKind.QuickFix.value, 50)) ?? [];
+          offered = all.map((a) => a.title);
+          return all.filter(isCodeAction).find((a) => /^Set TP to \d+ \(changes the layout: TP 4 → \d+/.test(a.title) && a.edit);
+        },
+        () => `offered: ${offered.join(' | ') || 'nothing'}`,
+      );
+      if (unsafe.isPreferred) fail(`"${unsafe.title}" changes the layout and must not be preferred`);
+      // Back to the file as it was, for the tests that follow.
+      const restore = new vscode.WorkspaceEdit();
+      restore.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), original);
+      if (!(await vscode.workspace.applyEdit(restore))) fail('could not restore the launch script');
     });
 
     test('quick fix: renaming the misspelled flag in the bash array clears unknown-key', async () => {

@@ -30,7 +30,7 @@ export default defineRule({
       ctx.report({
         at: issue.path,
         message: `${code(issue.key)} is ignored: keys in ${section} must be written with the ${code(prefix)} prefix (the launcher does not add it), so this setting never reaches ${ctx.tool}. Write ${code(full)}.`,
-        fixes: [{ kind: 'add-prefix', title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], recommended: true }],
+        fixes: ctx.doc.entry([...issue.path.slice(0, -1), full]) ? [] : [{ kind: 'add-prefix', title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], recommended: true }],
       });
     }
   },

@@ -49,7 +49,9 @@ export default defineRule({
       const fixes: FixSpec[] = [];
       if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
-        suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
+        // A rename onto a key the section already has would write it twice (and change which one wins):
+        // then no rename is offered, not even to the runners-up.
+        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {
