@@ -323,6 +323,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
         }
       },
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
+      keysOpen: keysOpen(da),
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
         const f = toFinding(rule, da.doc, r, recheck);
@@ -337,6 +338,14 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
     if (count > MAX_FINDINGS_PER_RULE && last) last.message += ` (${count - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
   return findings;
+}
+
+function keysOpen(da: DocAnalysis): string | undefined {
+  try {
+    return da.format?.openKeys?.(da.doc);
+  } catch {
+    return 'the keys this file may hold could not be told';
+  }
 }
 
 /** Past a syntax error the parser guesses; do not pile findings on the text it had to guess. */

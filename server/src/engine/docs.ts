@@ -42,7 +42,7 @@ function fixLine(rule: Rule<any>): string {
   const safe = kinds.filter((k) => k.applicability === 'safe');
   const unsafe = kinds.filter((k) => k.applicability === 'unsafe');
   const parts = [
-    ...(safe.length ? [`**safe** (applied by fix-all and \`--fix\`): ${unique(safe.map((k) => k.changes)).join('; ')}`] : []),
+    ...(safe.length ? [`**safe**: ${unique(safe.map((k) => k.changes)).join('; ')}`] : []),
     ...(unsafe.length ? [`**unsafe** (offered one by one, or with \`--unsafe-fixes\`): changes ${unique(unsafe.map((k) => k.changes)).join('; ')}`] : []),
   ];
   return `Fix: ${parts.join(' · ')}`;
@@ -68,10 +68,12 @@ export function rulesMarkdown(): string {
     'or to silence it in a file (`# shardwise-disable <id>`) or on a line (`# shardwise-disable-next-line <id>`).',
     '',
     'Fixes are **safe** when the run stays what it is and the file now says what it evidently meant (a quoted',
-    '`no`, an unambiguous misspelling, a key the tool ignores anyway): fix-all in the editor and `shardwise check',
-    '--fix` apply those. Fixes that change a decision (a degree, a batch size, the precision, a switch, the number',
-    'of GPUs) are **unsafe**: the editor offers them one by one, with what they change in the title, and the CLI',
-    'applies them only with `--unsafe-fixes`.',
+    '`no`, a slip of the keyboard, a key the tool ignores anyway). Fix-all in the editor and `shardwise check --fix`',
+    'apply the safe fix a rule recommends for an error or a warning; a safe fix that would settle a question the',
+    'file leaves open (drop a ZeRO-3 key, or move to stage 3?) is offered, not applied. Fixes that change a',
+    'decision (a degree, a batch size, the precision, a switch, the number of GPUs) are **unsafe**: the editor',
+    'offers them one by one, with what they change in the title, and the CLI applies them only with',
+    '`--unsafe-fixes`.',
     '',
     '| id | default | fix | summary |',
     '|---|---|---|---|',

@@ -31,7 +31,17 @@ export function editDistance(a: string, b: string, max = Infinity): number {
   return prev[b.length];
 }
 
-/** The candidates closest to `word`, best first (empty when nothing is close enough). */
+/**
+ * `candidate` is a slip of the keyboard for `word`: the same but for case, or one or two characters
+ * wrong, missing, extra or swapped (one in words under 8 characters). Only such a correction is made
+ * without asking; a farther suggestion (`micro_batch_size` → `train_batch_size`) may be another key.
+ */
+export function isTypo(word: string, candidate: string): boolean {
+  const w = word.toLowerCase();
+  const limit = w.length >= 8 ? 2 : 1;
+  return editDistance(w, candidate.toLowerCase(), limit) <= limit;
+}
+
 /** Lower-cased candidate lists, kept for the lists callers reuse (schema key lists). */
 const lowered = new WeakMap<object, string[]>();
 

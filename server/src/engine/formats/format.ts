@@ -54,6 +54,12 @@ export interface FormatSupport<M = unknown> {
    * whose keys are not the schema's property names; undefined when the format cannot write it.
    */
   writePath?(model: M, schemaPath: Path): Path | undefined;
+  /**
+   * Why the tool reading this document may accept keys the schema does not know (a fork of the tool,
+   * an entry script that adds its own flags), if it may: renaming or removing a key is then a
+   * decision, not a correction.
+   */
+  openKeys?(doc: SourceDoc): string | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
   /** File references in the model (for document links), with where they resolved. */

@@ -26,6 +26,7 @@ export default defineRule({
     'replace-value': { applicability: 'safe', changes: 'writes the new spelling of the value' },
     'remove-ignored': { applicability: 'safe', changes: 'removes a key nothing reads any more' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
+    migrate: { applicability: 'unsafe', changes: 'the configuration: the new name, which a fork or an entry script that still takes the old one may not know' },
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
@@ -42,7 +43,7 @@ export default defineRule({
       if (removed && !(ctx.version && compareVersions(ctx.version, removed.version) < 0)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }], recommended: true }] });
+        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
       const dep = schema['x-deprecated'];
@@ -63,7 +64,7 @@ export default defineRule({
       const found = deprecatedValue(issue.schema, issue.value, written);
       if (!found) continue;
       const { dep } = found;
-      const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
+      const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: ctx.keysOpen ? 'migrate' : 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
       ctx.report({
         at: issue.path,
         on: 'value',
@@ -92,23 +93,27 @@ function removedMessage(subject: string, removed: { version: string; replacement
 
 function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): FixSpec[] {
   const remove: PathEdit = { op: 'remove', path };
-  const removeKind = dep.effect === 'ignored' || dep.effect === 'no-effect' ? 'remove-ignored' : 'remove';
-  const removeOnly = (recommended: boolean): FixSpec[] => [{ kind: removeKind, title: `Remove ${code(lastKey(path))}`, edits: [remove], recommended }];
-  if (!dep.replacement) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  const removeKind = (dep.effect === 'ignored' || dep.effect === 'no-effect') && !ctx.keysOpen ? 'remove-ignored' : 'remove';
+  // A fork or an entry script may still take the old name, and may not know the new one.
+  const moved = (kind: 'rename' | 'replace'): string => (ctx.keysOpen ? 'migrate' : kind);
+  // Dropping a setting that has no equivalent here is offered, never recommended: the file says what
+  // the user wanted (and an older release still reads it), which is theirs to carry over or let go.
+  const removeOnly = (): FixSpec[] => [{ kind: removeKind, title: `Remove ${code(lastKey(path))}`, edits: [remove] }];
+  if (!dep.replacement) return dep.effect === 'migrated' ? [] : removeOnly();
   // `a.b`: a path from the root; `/key`: a top-level key; `key`: a sibling.
   const schemaTarget: Path = dep.replacement.startsWith('/') ? dep.replacement.slice(1).split('.') : dep.replacement.includes('.') ? dep.replacement.split('.') : ctx.flat ? [dep.replacement] : [...path.slice(0, -1), dep.replacement];
   // Where the replacement is written: formats with their own spelling (flags) say so.
   const target = ctx.flat ? ctx.writePath(schemaTarget) : schemaTarget;
-  if (!target) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  if (!target) return dep.effect === 'migrated' ? [] : removeOnly();
   // A replacement spelled as a negative flag (`--no-x`) means the opposite: never rename onto it.
-  if (ctx.flat && /^--?(no|disable)-/.test(String(lastKey(target)))) return dep.effect === 'migrated' ? [] : removeOnly(true);
+  if (ctx.flat && /^--?(no|disable)-/.test(String(lastKey(target)))) return dep.effect === 'migrated' ? [] : removeOnly();
   const name = code(ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, ''));
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
-  if (ctx.doc.node(target)) return [{ kind: removeKind, title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], recommended: true }];
-  if (mapped === null) return removeOnly(true);
+  if (ctx.doc.node(target)) return [{ kind: removeKind, title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], recommended: removeKind === 'remove-ignored' }];
+  if (mapped === null) return removeOnly();
   const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.version), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
-  if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly(false);
-  if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: 'rename', title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
-  return [{ kind: 'replace', title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
+  if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly();
+  if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: moved('rename'), title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
+  return [{ kind: moved('replace'), title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
 }

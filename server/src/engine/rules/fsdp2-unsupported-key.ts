@@ -25,7 +25,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key FSDP2 ignores' },
-    'migrate-default-strategy': { applicability: 'safe', changes: 'writes the FSDP2 key for what already runs (resharding after forward)' },
+    'migrate-default-strategy': { applicability: 'safe', changes: 'writes the FSDP2 key for what already runs: resharding after forward' },
     'migrate-strategy': { applicability: 'unsafe', changes: 'the sharding: the written strategy instead of the full resharding that runs' },
     'write-boolean': { applicability: 'safe', changes: 'writes the boolean the strategy name stands for' },
     'sharded-state-dict': { applicability: 'unsafe', changes: 'the checkpoint format' },

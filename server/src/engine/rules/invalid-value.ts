@@ -1,7 +1,7 @@
 /**
  * invalid-value: a value of the wrong type, outside its range, or not among the allowed names.
  */
-import { closest } from '../suggest';
+import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, yamlTrap } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
@@ -10,8 +10,8 @@ export default defineRule({
   severity: 'error',
   formats: 'all',
   fixes: {
-    'did-you-mean': { applicability: 'safe', changes: 'corrects a misspelled value to the only allowed value within reach' },
-    candidate: { applicability: 'unsafe', changes: 'the value: one of several it could have meant' },
+    'did-you-mean': { applicability: 'safe', changes: 'corrects a slip of the keyboard, case or one or two characters, to the only allowed value within reach' },
+    candidate: { applicability: 'unsafe', changes: 'the value: one it may have meant, among several or more than a slip away' },
     'join-list': { applicability: 'safe', changes: 'writes the list as the one string the launcher expects' },
   },
   docs: {
@@ -43,7 +43,7 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
       if (Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {

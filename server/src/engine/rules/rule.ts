@@ -104,6 +104,11 @@ export interface RuleContext<M = unknown> {
   writePath(schemaPath: Path): Path | undefined;
   /** The version of the tool the file targets, when set. */
   readonly version: string | undefined;
+  /**
+   * Why the tool may accept keys the schema does not know (`FormatSupport.openKeys`), if it may:
+   * fixes that rename or remove keys are then unsafe.
+   */
+  readonly keysOpen: string | undefined;
   report(r: Report): void;
 }
 

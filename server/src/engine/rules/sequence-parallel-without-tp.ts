@@ -26,7 +26,7 @@ export default defineRule({
       at: fieldPath(p, p.sp, 'sp'),
       on: 'value',
       message: `Sequence parallelism needs TP > 1, and TP is 1 (${p.tp.from.kind === 'written' ? 'as written' : 'by default'}): Megatron turns it off, so the effective value is false. Set TP > 1 for SP to take effect, or drop the flag.`,
-      fixes: e ? [{ kind: 'turn-off', title: 'Turn sequence parallelism off', edits: [e], recommended: true }] : [],
+      fixes: e ? [{ kind: 'turn-off', title: 'Turn sequence parallelism off', edits: [e] }] : [],
     });
   },
 });

@@ -44,7 +44,7 @@ export default defineRule<DeepSpeedModel>({
         at: ['zero_optimization', e.key],
         message: `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
         fixes: [
-          { kind: 'remove-ignored', title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }], recommended: true },
+          { kind: 'remove-ignored', title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }] },
           { kind: 'set-stage-3', title: 'Set stage 3', edits: [{ op: 'set', path: ['zero_optimization', 'stage'], value: 3 }] },
         ],
       });
@@ -54,7 +54,7 @@ export default defineRule<DeepSpeedModel>({
         at: ['zero_optimization', 'offload_optimizer', 'device'],
         on: 'value',
         message: `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused. Use \`"cpu"\`, or stage 3 for NVMe.`,
-        fixes: [{ kind: 'offload-to-cpu', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }], recommended: true }],
+        fixes: [{ kind: 'offload-to-cpu', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
       });
     }
   },

@@ -2,7 +2,7 @@
  * unknown-key: a key the tool does not know in this place: a typo, a key from another section, or
  * a key the file's format never had.
  */
-import { closest } from '../suggest';
+import { closest, isTypo } from '../suggest';
 import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
 import { pathLabel } from './helpers';
@@ -13,10 +13,10 @@ export default defineRule({
   severity: 'error',
   formats: 'all',
   fixes: {
-    rename: { applicability: 'safe', changes: 'renames a misspelled key to the only known key within reach' },
-    'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: one of several keys it could have meant' },
+    rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach' },
+    'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: a key it may have meant, among several or more than a slip away, or one the tool may already know' },
     'remove-ignored': { applicability: 'safe', changes: 'removes a key the tool ignores' },
-    remove: { applicability: 'unsafe', changes: 'the configuration: a key the tool refuses is dropped' },
+    remove: { applicability: 'unsafe', changes: 'the configuration: a key the tool refuses, or may read, is dropped' },
   },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
@@ -51,13 +51,13 @@ export default defineRule({
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
         // A rename onto a key the section already has would write it twice (and change which one wins):
         // then no rename is offered, not even to the runners-up.
-        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
+        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 && isTypo(key, s) && !ctx.keysOpen ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {
         advice = 'Remove it, or check the spelling against the documentation.';
       }
-      fixes.push({ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
+      fixes.push({ kind: fatal || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
       ctx.report({
         at: issue.path,
         message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${effect} ${advice}`,

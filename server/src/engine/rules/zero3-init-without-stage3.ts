@@ -31,7 +31,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at: src(m, ['deepspeed_config', 'zero3_init_flag']),
         message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and ${file.ref} ${ds.stageWritten ? `sets stage ${ds.stage}` : 'has no ZeRO stage (so 0)'}: accelerate turns the flag off, and the model is built whole on every rank. Use stage 3 in the JSON if the model needs partitioned construction, or drop the flag.`,
-        fixes: [{ kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }], recommended: true }],
+        fixes: [{ kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }] }],
       });
       return;
     }
@@ -43,7 +43,7 @@ export default defineRule<AccelerateModel>({
       at: flagAt,
       message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and \`zero_stage\` ${stage === undefined ? 'defaults to 2' : `is ${stage}`}: accelerate turns the flag off, and the model is built whole on every rank. Set \`zero_stage: 3\` if the model needs partitioned construction, or drop the flag.`,
       fixes: [
-        { kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }], recommended: true },
+        { kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }] },
         { kind: 'set-stage-3', title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },
       ],
     });

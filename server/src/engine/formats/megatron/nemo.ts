@@ -150,6 +150,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
   syntaxes: ['yaml'],
   tool: 'megatron-core',
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
+  // NeMo hands the model section on to the model's own code, which may read keys the schema lacks.
+  openKeys: () => "NeMo passes the model section on to the model's own code",
   detect(doc: SourceDoc): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;

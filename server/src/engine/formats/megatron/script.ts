@@ -19,6 +19,10 @@ import { megatronWritePath, type MegatronModel } from './model';
 import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
+/** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
+const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|retro|ict|vlm|vision_\w+)\.py$/;
+/** Flags only the Megatron-DeepSpeed forks define. */
+const FORK_FLAGS = ['--deepspeed', '--deepspeed_config', '--deepspeed-config', '--zero-stage', '--deepspeed-activation-checkpointing', '--deepspeed_mpi'];
 
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
@@ -133,6 +137,14 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const known = root.entries.filter((e) => flagTarget(e.key)).length;
     if (s.entrypoint && ENTRY.test(s.entrypoint.path) && known >= 1) return 50;
     return known >= 3 ? 30 : 0;
+  },
+  openKeys(doc: SourceDoc): string | undefined {
+    const s = shell(doc);
+    const entry = s?.entrypoint?.path.split('/').pop();
+    const root = s?.root;
+    if (root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key))) return 'a Megatron-DeepSpeed script: the fork has flags of its own';
+    if (!entry || !UPSTREAM_ENTRY.test(entry)) return `${entry ? `\`${entry}\`` : 'the script the flags go to'} may add flags of its own`;
+    return undefined;
   },
   instance(doc: SourceDoc, nav: SchemaNav) {
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc));
