@@ -299,6 +299,7 @@ export const MAX_FINDINGS_PER_RULE = 200;
 /** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. */
 export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck): Finding[] {
   const findings: Finding[] = [];
+  const keysOpen = openKeys(da);
   for (const rule of only ?? RULES) {
     if (!appliesTo(rule, da)) continue;
     let count = 0;
@@ -323,7 +324,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
         }
       },
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
-      keysOpen: keysOpen(da),
+      keysOpen,
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
         const f = toFinding(rule, da.doc, r, recheck);
@@ -340,7 +341,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   return findings;
 }
 
-function keysOpen(da: DocAnalysis): string | undefined {
+function openKeys(da: DocAnalysis): string | undefined {
   try {
     return da.format?.openKeys?.(da.doc);
   } catch {

@@ -493,7 +493,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const made = inputs.get(a);
     if (!made) return [];
     try {
-      return fixRound(a, made.input, made.settings).edits;
+      const round = fixRound(a, made.input, made.settings);
+      // What was not applied, and why, for the output channel (the action itself has no room for it).
+      for (const r of round.refused) connection.console.info(`shardwise: fix-all did not apply "${r.fix.title}" [${r.finding.code}]: ${r.reason}`);
+      return round.edits;
     } catch (err) {
       connection.console.error(`shardwise: fix-all failed: ${(err as Error)?.stack ?? err}`);
       return [];
