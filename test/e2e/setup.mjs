@@ -23,6 +23,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
 const pkgDir = join(here, 'code-server');
 
+/**
+ * The environment without what an outer npm run sets (`npm_config_*`, `npm_lifecycle_*`,
+ * `npm_package_*`, `npm_execpath`, `npm_node_execpath`, `npm_command`): under `npm test` they would
+ * change what the nested installs mean; code-server's install script, for one, reads the outer
+ * `npm_config_user_agent` (Node 20) and refuses to run on the Node 24 it is given.
+ */
+function npmFreeEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k) && !['npm_execpath', 'npm_node_execpath', 'npm_command', 'INIT_CWD'].includes(k)));
+}
+
 export function cacheRoot() {
   return resolve(process.env.SHARDWISE_E2E_CACHE || join(homedir(), '.cache', 'shardwise-e2e'));
 }
@@ -143,7 +153,7 @@ export async function setup() {
       writeFileSync(join(node.dir, 'package.json'), JSON.stringify({ name: 'shardwise-e2e-node', private: true }, null, 2) + '\n');
       await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--save-exact', `${NODE_PACKAGE}@${NODE_VERSION}`], {
         cwd: node.dir,
-        env: { ...process.env, npm_config_yes: 'true' },
+        env: { ...npmFreeEnv(), npm_config_yes: 'true' },
       });
       if (!existsSync(node.bin)) throw new Error(`Node 24 binary not found at ${node.bin} after install`);
       writeFileSync(node.stamp, NODE_VERSION + '\n');
@@ -158,7 +168,7 @@ export async function setup() {
       copyFileSync(join(pkgDir, 'package.json'), join(cs.dir, 'package.json'));
       copyFileSync(join(pkgDir, 'package-lock.json'), join(cs.dir, 'package-lock.json'));
       const env = {
-        ...process.env,
+        ...npmFreeEnv(),
         // npm's shebang (`env node`) and every install script then run on Node 24.
         PATH: `${join(node.home, 'bin')}:${process.env.PATH ?? ''}`,
         // The machine's npmrc points node-gyp at Node 20's headers: use Node 24's own.
