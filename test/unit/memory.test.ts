@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { findCorpus } from '../corpus-path';
+import { corpusSkip, findCorpus } from '../corpus-path';
 import { parse } from 'yaml';
 import {
   countParameters,
@@ -170,7 +170,7 @@ const REFS: MegatronRef[] = [
 
 for (const r of REFS) {
   const short = r.file.replace(/^.*test_cases__/, '').replace(/__model_config\.yaml$/, '');
-  test(`Megatron cross-check: ${short} (${r.why})`, () => {
+  test(`Megatron cross-check: ${short} (${r.why})`, { skip: corpusSkip() }, () => {
     const input = fromCorpus(r.file, r.opts);
     const est = estimateMemory(input);
     near(est.bytes.weights + est.bytes.gradients + est.bytes.optimizer, r.weightOpt, 0.01, 'weights+optimizer');
@@ -184,7 +184,7 @@ for (const r of REFS) {
   });
 }
 
-test('Megatron cross-check: gpt3_7b_tp4_pp1_memory_speed (TP 4 without SP, 1 node × 8 GPUs)', () => {
+test('Megatron cross-check: gpt3_7b_tp4_pp1_memory_speed (TP 4 without SP, 1 node × 8 GPUs)', { skip: corpusSkip() }, () => {
   // Same Megatron commit and harness as above. world 8 → DP 2, 2 micro-batches, vocab 131073 → 131584.
   const file = 'Megatron-LM__tests__functional_tests__test_cases__gpt__gpt3_7b_tp4_pp1_memory_speed__model_config.yaml';
   const input = fromCorpus(file, { world: 8 });
@@ -449,7 +449,7 @@ test('FLOPs per token ≈ 6 × active parameters + attention term (dense, within
   near(flopsPerToken(mx, 4096), 6 * countParameters(mx).active + 6 * 32 * 4096 * 4096, 0.1, 'mixtral FLOPs/token');
 });
 
-test('FLOPs per token equal Megatron on a corpus config (gpt3_7b_tp4_pp1_memory_speed)', () => {
+test('FLOPs per token equal Megatron on a corpus config (gpt3_7b_tp4_pp1_memory_speed)', { skip: corpusSkip() }, () => {
   // num_floating_point_operations(args, 1) / 8192 at the commit above, padded vocab 131584.
   const file = 'Megatron-LM__tests__functional_tests__test_cases__gpt__gpt3_7b_tp4_pp1_memory_speed__model_config.yaml';
   const inp = fromCorpus(file, { world: 8 });

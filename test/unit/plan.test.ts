@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyze, applyEdits, layoutLenses, layoutText } from '../../server/src/engine';
 import type { Plan } from '../../server/src/engine/plan/plan';
-import { findCorpus } from '../corpus-path';
+import { corpusSkip, findCorpus } from '../corpus-path';
 
 const CORPUS = findCorpus();
 const ROOT = join(__dirname, '../..');
@@ -25,7 +25,7 @@ function planOf(file: string, settings = {}): Plan {
 const acc = (name: string) => join(CORPUS, 'accelerate', name);
 const meg = (name: string) => join(CORPUS, 'megatron', name);
 
-test('HSDP + TP (torch_native_parallelism/configs/tp_hsdp.yaml): 2 × 2 × 2 mesh over 8 processes', () => {
+test('HSDP + TP (torch_native_parallelism/configs/tp_hsdp.yaml): 2 × 2 × 2 mesh over 8 processes', { skip: corpusSkip() }, () => {
   const p = planOf(acc('examples__torch_native_parallelism__configs__tp_hsdp.yaml'));
   assert.equal(p.style, 'mesh');
   assert.equal(p.world?.value, 8);
@@ -40,7 +40,7 @@ test('HSDP + TP (torch_native_parallelism/configs/tp_hsdp.yaml): 2 × 2 × 2 mes
   assert.equal(p.precision.value, 'bf16');
 });
 
-test('context parallelism (torch_native_parallelism/configs/cp.yaml): CP 8, nothing else', () => {
+test('context parallelism (torch_native_parallelism/configs/cp.yaml): CP 8, nothing else', { skip: corpusSkip() }, () => {
   const p = planOf(acc('examples__torch_native_parallelism__configs__cp.yaml'));
   assert.equal(p.cp.value, 8);
   assert.equal(p.dpShard.value, 1);
@@ -49,7 +49,7 @@ test('context parallelism (torch_native_parallelism/configs/cp.yaml): CP 8, noth
   assert.equal(p.recompute.value, 'full', 'fsdp_activation_checkpointing: true');
 });
 
-test("the Megatron-LM plugin example: the plugin's defaults fill the gaps", () => {
+test("the Megatron-LM plugin example: the plugin's defaults fill the gaps", { skip: corpusSkip() }, () => {
   const p = planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'));
   assert.equal(p.style, 'megatron');
   assert.equal(p.world?.value, 4);
@@ -65,13 +65,13 @@ test("the Megatron-LM plugin example: the plugin's defaults fill the gaps", () =
   assert.equal(p.recompute.value, 'full', 'granularity defaults to full since 1.13');
 });
 
-test('the same example targeting accelerate 1.12 has no context parallelism, so DP = 4 / (2 × 2) = 1', () => {
+test('the same example targeting accelerate 1.12 has no context parallelism, so DP = 4 / (2 × 2) = 1', { skip: corpusSkip() }, () => {
   const p = planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'), { targetVersions: { accelerate: '1.12.0' } });
   assert.equal(p.cp.value, 1);
   assert.equal(p.dp?.value, 1);
 });
 
-test('DeepSpeed through accelerate keys: ZeRO stage and offload as written, sharded over every rank', () => {
+test('DeepSpeed through accelerate keys: ZeRO stage and offload as written, sharded over every rank', { skip: corpusSkip() }, () => {
   const z2 = planOf(acc('docs__source__usage_guides__deepspeed.md__L102.yaml'));
   assert.equal(z2.style, 'zero');
   assert.deepEqual([z2.sharding.value.kind, z2.sharding.value.stage, z2.sharding.value.group], ['zero', 2, 2]);
@@ -82,13 +82,13 @@ test('DeepSpeed through accelerate keys: ZeRO stage and offload as written, shar
   assert.equal(file.sharding.from.kind, 'unknown', 'the stage is in the DeepSpeed JSON');
 });
 
-test('DeepSpeed with Ulysses SP 2 on 2 processes shards over 2 / 2 = 1 rank', () => {
+test('DeepSpeed with Ulysses SP 2 on 2 processes shards over 2 / 2 = 1 rank', { skip: corpusSkip() }, () => {
   const p = planOf(acc('docs__source__concept_guides__sequence_parallelism.md__L128.yaml'));
   assert.equal(p.spDegree.value, 2);
   assert.equal(p.dpShard.value, 1);
 });
 
-test('FSDP1 template: FULL_SHARD over both processes', () => {
+test('FSDP1 template: FULL_SHARD over both processes', { skip: corpusSkip() }, () => {
   const p = planOf(acc('examples__config_yaml_templates__fsdp.yaml'));
   assert.equal(p.runtime, 'FSDP1');
   assert.equal(p.world?.value, 2);
@@ -96,7 +96,7 @@ test('FSDP1 template: FULL_SHARD over both processes', () => {
   assert.deepEqual(p.sharding.from, { kind: 'written', path: ['fsdp_config', 'fsdp_sharding_strategy'] });
 });
 
-test('multi-node DDP: num_processes is the total; per node is derived', () => {
+test('multi-node DDP: num_processes is the total; per node is derived', { skip: corpusSkip() }, () => {
   const p = planOf(acc('examples__config_yaml_templates__multi_node.yaml'));
   assert.equal(p.world?.value, 8);
   assert.equal(p.nodes.value, 2);
@@ -106,13 +106,13 @@ test('multi-node DDP: num_processes is the total; per node is derived', () => {
   assert.deepEqual([mpi.world?.value, mpi.nodes.value, mpi.perNode?.value], [16, 4, 4]);
 });
 
-test("'NO' is a single process", () => {
+test("'NO' is a single process", { skip: corpusSkip() }, () => {
   const p = planOf(acc('examples__config_yaml_templates__single_accelerator.yaml'));
   assert.equal(p.world?.value, 1);
   assert.equal(p.world?.from.kind, 'default');
 });
 
-test('Megatron YAML: expert DP from the expert grid; expert TP defaults to TP', () => {
+test('Megatron YAML: expert DP from the expert grid; expert TP defaults to TP', { skip: corpusSkip() }, () => {
   const p = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__moe__gpt3_mcore_te_tp2_pp1_te_8experts_etp1_ep4__model_config.yaml'), { worldSize: 8 });
   assert.equal(p.world?.value, 8);
   assert.deepEqual([p.tp.value, p.pp.value, p.ep.value, p.etp.value], [2, 1, 4, 1]);
@@ -129,7 +129,7 @@ test('Megatron YAML: expert DP from the expert grid; expert TP defaults to TP', 
   assert.equal(cp.model, undefined, 'hybrid Mamba stacks have no transformer shape to estimate');
 });
 
-test('Megatron YAML: VPP from layers per virtual stage; the model shape from the flags', () => {
+test('Megatron YAML: VPP from layers per virtual stage; the model shape from the flags', { skip: corpusSkip() }, () => {
   const p = planOf(meg('Megatron-LM__tests__functional_tests__test_cases__gpt__gpt3_7b_tp1_pp4_memory_speed__model_config.yaml'), { worldSize: 8 });
   assert.equal(p.vpp?.value, 8, '32 layers / PP 4 / 1 layer per virtual stage');
   assert.deepEqual([p.model?.value.layers, p.model?.value.hidden, p.model?.value.heads, p.model?.value.queryGroups], [32, 4096, 32, 8]);
