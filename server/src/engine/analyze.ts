@@ -285,7 +285,8 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
   return da;
 }
 
-function appliesTo(rule: Rule<any>, da: DocAnalysis): boolean {
+function appliesTo(rule: Rule<any>, da: DocAnalysis, fork: string | undefined): boolean {
+  if (fork && !rule.forks) return false;
   // A file of no known format is none of Shardwise's business, except that it could not be read
   // at all (hostile nesting, alias bombs): that is always said, so nothing fails silently.
   if (!da.format) return rule.id === 'parse-error';
@@ -300,8 +301,14 @@ export const MAX_FINDINGS_PER_RULE = 200;
 export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck): Finding[] {
   const findings: Finding[] = [];
   const keysOpen = openKeys(da);
+  let fork: string | undefined;
+  try {
+    fork = da.format?.fork?.(da.doc);
+  } catch {
+    fork = undefined;
+  }
   for (const rule of only ?? RULES) {
-    if (!appliesTo(rule, da)) continue;
+    if (!appliesTo(rule, da, fork)) continue;
     let count = 0;
     let last: Finding | undefined;
     const ctx: RuleContext<any> = {
@@ -325,6 +332,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       },
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
       keysOpen,
+      fork,
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
         const f = toFinding(rule, da.doc, r, recheck);

@@ -60,6 +60,11 @@ export interface FormatSupport<M = unknown> {
    * decision, not a correction.
    */
   openKeys?(doc: SourceDoc): string | undefined;
+  /**
+   * The fork of the tool that reads the document (Megatron-DeepSpeed), when the document shows it:
+   * its own flags and the ones it kept are not judged against upstream's.
+   */
+  fork?(doc: SourceDoc): string | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
   /** File references in the model (for document links), with where they resolved. */

@@ -36,6 +36,8 @@ export default defineRule({
     fix: 'Renames the key (or moves its value) to the replacement, converting the value when the meaning changed; removes it when there is no replacement.',
   },
   check(ctx) {
+    // A fork keeps flags upstream removed and has its own history: upstream's deprecations do not apply.
+    if (ctx.fork) return;
     walkSchema(ctx, (path, schema, node) => {
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;

@@ -7,6 +7,7 @@ export default defineRule({
   id: 'duplicate-key',
   severity: 'warning',
   formats: 'all',
+  forks: true,
   docs: {
     summary: 'A key is written twice in the same mapping.',
     why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`), which the launcher folds into one.',

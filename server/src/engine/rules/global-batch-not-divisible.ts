@@ -8,6 +8,7 @@ export default defineRule({
   id: 'global-batch-not-divisible',
   severity: 'error',
   formats: 'all',
+  forks: true,
   fixes: {
     'set-global-batch': { applicability: 'unsafe', changes: 'the batch size' },
   },

@@ -8,6 +8,7 @@ export default defineRule({
   id: 'gpus-per-node-mismatch',
   severity: 'warning',
   formats: 'all',
+  forks: true,
   docs: {
     summary: 'The processes started per node differ from the GPUs a node of the chosen hardware has.',
     why: 'Launchers start one process per GPU. More processes than GPUs per node crash on a missing device or share GPUs; fewer leave GPUs idle, which often means `num_processes` was written per node instead of in total (accelerate\'s `num_processes` is the total over all machines). Set the hardware (`# shardwise: hardware=<id>` or `gpus_per_node=`) for this check to be sure.',

@@ -8,6 +8,7 @@ export default defineRule({
   id: 'heads-not-divisible-by-tp',
   severity: 'error',
   formats: 'all',
+  forks: true,
   fixes: {
     'set-tp': { applicability: 'unsafe', changes: 'the layout' },
   },

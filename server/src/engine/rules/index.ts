@@ -4,6 +4,7 @@
  */
 import type { Rule } from './rule';
 import deepspeedConfigFileMissing from './deepspeed-config-file-missing';
+import forkFlagsNotChecked from './fork-flags-not-checked';
 import deepspeedConfigFileInvalid from './deepspeed-config-file-invalid';
 import deepspeedConfigFileConflict from './deepspeed-config-file-conflict';
 import mixedPrecisionConflict from './mixed-precision-conflict';
@@ -79,6 +80,7 @@ export const RULES: readonly Rule<any>[] = [
   invalidValue,
   yamlBooleanTrap,
   deprecatedKey,
+  forkFlagsNotChecked,
   versionUnsupportedKey,
   missingRequiredKey,
   missingDistributedType,

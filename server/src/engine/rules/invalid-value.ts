@@ -22,7 +22,8 @@ export default defineRule({
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
   },
   check(ctx) {
-    if (!ctx.nav) return;
+    // A fork's parser has its own choices for the flags it shares with upstream.
+    if (!ctx.nav || ctx.fork) return;
     for (const issue of ctx.issues) {
       if (issue.kind !== 'invalid-value') continue;
       let node = ctx.doc.node(issue.path);

@@ -8,6 +8,7 @@ export default defineRule({
   id: 'layers-not-divisible-by-pp',
   severity: 'error',
   formats: 'all',
+  forks: true,
   fixes: {
     'set-pp': { applicability: 'unsafe', changes: 'the layout' },
   },

@@ -7,6 +7,7 @@ export default defineRule({
   id: 'parse-error',
   severity: 'error',
   formats: 'all',
+  forks: true,
   docs: {
     summary: 'The file is not valid YAML or JSON.',
     why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. Shardwise keeps reading past the error to report what it can, but everything after it is uncertain.',

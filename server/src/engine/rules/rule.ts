@@ -38,6 +38,11 @@ export interface Rule<M = unknown> {
    */
   fixes?: Readonly<Record<string, FixKind>>;
   /**
+   * The rule also checks documents read by a fork of their tool (Megatron-DeepSpeed): arithmetic
+   * the fork shares (degrees, heads, layers, batch), not advice in upstream's flags.
+   */
+  forks?: boolean;
+  /**
    * Re-check every fix by analysing the fixed text: a fix is offered only if it removes a finding of
    * this rule and brings no new kind of error (layout fixes, where one degree changes others).
    */
@@ -109,6 +114,8 @@ export interface RuleContext<M = unknown> {
    * fixes that rename or remove keys are then unsafe.
    */
   readonly keysOpen: string | undefined;
+  /** The fork of the tool that reads the file (`FormatSupport.fork`), if the file shows one. */
+  readonly fork: string | undefined;
   report(r: Report): void;
 }
 

@@ -11,6 +11,7 @@ export default defineRule({
   id: 'tp-exceeds-nvlink-domain',
   severity: 'warning',
   formats: 'all',
+  forks: true,
   fixes: {
     'set-tp': { applicability: 'unsafe', changes: 'the layout' },
   },

@@ -8,6 +8,7 @@ export default defineRule({
   id: 'vpp-microbatch-mismatch',
   severity: 'error',
   formats: 'all',
+  forks: true,
   docs: {
     summary: 'With virtual pipeline stages, the number of micro-batches per step is below PP or not a multiple of it.',
     why: 'The interleaved schedule runs micro-batches in groups of PP per virtual stage. Megatron rejects a step whose micro-batch count M = GBS / (MBS × DP) is outside [PP, M] or leaves a remainder smaller than PP ("The number of contiguous micro-batches in a virtual pipeline stage should range in [PP, M]"), on the first step, after the job has started.',

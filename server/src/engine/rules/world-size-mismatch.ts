@@ -11,6 +11,7 @@ export default defineRule({
   id: 'world-size-mismatch',
   severity: 'error',
   formats: 'all',
+  forks: true,
   fixes: {
     'set-world': { applicability: 'unsafe', changes: 'the number of GPUs' },
     'set-degree': { applicability: 'unsafe', changes: 'the layout' },

@@ -12,8 +12,22 @@ import type { ArgValue, MegatronArgs } from './args';
 import type { ArgSite, UnknownArg } from './instance';
 import { allFlags, flagTarget, primaryFlag } from './schema';
 
+/**
+ * How a flag Megatron-LM's own arguments do not have is judged: an error where the entry point is
+ * Megatron-LM's (argparse stops), a warning where the entry script may define it, not at all where a
+ * fork reads the flags; flags an entry script is known to add are accepted.
+ */
+export interface UnknownFlags {
+  effect: 'error' | 'warning' | 'none';
+  /** Flags the entry script adds to Megatron-LM's (`x-entrypoint-flags`). */
+  extra?: ReadonlySet<string>;
+  consequence?: string;
+}
+
+const ARGPARSE_STOPS = 'Megatron-LM stops at startup (argparse: "unrecognized arguments").';
+
 /** The entries of a map whose keys are Megatron flags (a script's arguments, a MODEL_ARGS map). */
-export function flagSites(map: MapNode | undefined, base: Path, where: string): { sites: ArgSite[]; unknown: UnknownArg[] } {
+export function flagSites(map: MapNode | undefined, base: Path, where: string, judged: UnknownFlags = { effect: 'error' }): { sites: ArgSite[]; unknown: UnknownArg[] } {
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
   if (!map) return { sites, unknown };
@@ -23,8 +37,8 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string): 
     const path = [...base, e.key];
     if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
-    } else if (e.key.startsWith('-')) {
-      unknown.push({ path, key: e.key, candidates: closest(e.key, allFlags(), 3), effect: 'error', where, consequence: 'Megatron-LM stops at startup (argparse: "unrecognized arguments").' });
+    } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, ''))) {
+      unknown.push({ path, key: e.key, candidates: closest(e.key, allFlags(), 3), effect: judged.effect === 'error' ? 'error' : 'ignored', where, consequence: judged.consequence ?? ARGPARSE_STOPS });
     }
   }
   return { sites, unknown };

@@ -16,6 +16,7 @@ import { megatronPlan } from './args';
 import { argsFromView, flagSites, type EnvValue } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
+import type { UnknownFlags } from './common';
 import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
@@ -30,7 +31,26 @@ function shell(doc: SourceDoc): ShellDoc | undefined {
 
 function where(doc: SourceDoc): string {
   const entry = shell(doc)?.entrypoint?.path.split('/').pop();
-  return `among the arguments ${entry ? `\`${entry}\`` : 'Megatron-LM'} accepts`;
+  if (entry && unknownFlags(doc).effect === 'error') return `among the arguments \`${entry}\` accepts`;
+  return "among Megatron-LM's own arguments";
+}
+
+/** The fork whose parser reads the script's flags, from the flags only it defines. */
+function forkOf(doc: SourceDoc): string | undefined {
+  const root = shell(doc)?.root;
+  return root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key)) ? 'Megatron-DeepSpeed' : undefined;
+}
+
+/** How the script's unknown flags are judged, from its entry point (see `UnknownFlags`). */
+function unknownFlags(doc: SourceDoc): UnknownFlags {
+  if (forkOf(doc)) return { effect: 'none' };
+  const entry = shell(doc)?.entrypoint?.path;
+  const name = entry?.split('/').pop();
+  if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error' };
+  const table = (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
+  const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
+  if (known) return { effect: 'error', extra: new Set(table[known]) };
+  return { effect: 'warning', consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it: Shardwise knows Megatron-LM's own arguments, not that script's.` };
 }
 
 /** A launcher option as a positive integer, or why it is not known. */
@@ -140,14 +160,14 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   },
   openKeys(doc: SourceDoc): string | undefined {
     const s = shell(doc);
-    const entry = s?.entrypoint?.path.split('/').pop();
-    const root = s?.root;
-    if (root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key))) return 'a Megatron-DeepSpeed script: the fork has flags of its own';
-    if (!entry || !UPSTREAM_ENTRY.test(entry)) return `${entry ? `\`${entry}\`` : 'the script the flags go to'} may add flags of its own`;
+    if (forkOf(doc)) return 'a Megatron-DeepSpeed script: the fork has flags of its own';
+    const entry = s?.entrypoint?.path;
+    if (!entry || !UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return `${entry ? `\`${entry.split('/').pop()}\`` : 'the script the flags go to'} may add flags of its own`;
     return undefined;
   },
+  fork: forkOf,
   instance(doc: SourceDoc, nav: SchemaNav) {
-    const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc));
+    const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc), unknownFlags(doc));
     return argsInstance(sites, unknown, nav, true);
   },
   schemaPath(_doc: SourceDoc, path: Path): Path | undefined {

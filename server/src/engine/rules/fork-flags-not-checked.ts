@@ -1,0 +1,25 @@
+/**
+ * fork-flags-not-checked: a launch script for a fork of Megatron-LM (Megatron-DeepSpeed), whose
+ * own parser reads the flags.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  id: 'fork-flags-not-checked',
+  severity: 'information',
+  formats: ['megatron-args'],
+  forks: true,
+  docs: {
+    summary: "A Megatron-DeepSpeed launch script: the fork's flags are not checked, the layout still is.",
+    why: "Megatron-DeepSpeed (microsoft's and bigscience's) parses its flags with its own copy of Megatron-LM's arguments: it adds flags (`--deepspeed`, `--zero-stage`, `--data-impl`), keeps flags upstream removed, and has its own choices. Judging them against upstream Megatron-LM would report valid flags as unknown or removed, so Shardwise does not: it says so once, and still checks what the fork computes the same way (TP × PP against the GPUs, heads and layers against the degrees, the batch arithmetic).",
+    bad: '#!/bin/bash\ndeepspeed --num_gpus 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --deepspeed \\\n    --deepspeed_config ds_config.json \\\n    --zero-stage 1\n',
+    good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --sequence-parallel\n',
+  },
+  check(ctx) {
+    if (!ctx.fork) return;
+    ctx.report({
+      at: [],
+      message: `This is a ${ctx.fork} script (it passes the fork's own flags): the fork reads its flags with its own parser, so Shardwise does not check them against Megatron-LM's (no unknown, removed or invalid flags are reported). The layout checks still apply.`,
+    });
+  },
+});
