@@ -162,3 +162,13 @@ test('a DeepSpeed config only on positive evidence: training recipes that share 
   ];
   for (const [path, text] of ours) assert.deepEqual(analyze({ path, text }).docs.map((d) => d.format?.id), ['deepspeed'], path);
 });
+
+test('a JSON template (placeholders where values go) gets one note, not a parse error per placeholder; a real syntax error stays an error', () => {
+  const template = '{\n  "train_batch_size": CONFIG_BATCH_SIZE,\n  "train_micro_batch_size_per_gpu": CONFIG_MBSIZE,\n  "zero_optimization": { "stage": ZERO_STAGE },\n  "fp16": { "enabled": {{ fp16 }} }\n}\n';
+  const a = analyze({ path: 'ds_config_TEMPLATE.json', text: template });
+  assert.deepEqual(a.findings.map((f) => [f.severity, f.code]), [['information', 'parse-error']]);
+  assert.match(a.findings[0].message, /template: `CONFIG_BATCH_SIZE`, `CONFIG_MBSIZE`, `ZERO_STAGE` and 1 more placeholders/);
+  // Python's True is a mistake, not a placeholder.
+  const broken = analyze({ path: 'ds.json', text: '{\n  "train_batch_size": 8,\n  "fp16": { "enabled": True }\n}\n' });
+  assert.ok(broken.findings.some((f) => f.code === 'parse-error' && f.severity === 'error'));
+});

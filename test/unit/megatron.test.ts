@@ -153,3 +153,12 @@ test('world size from the script variables when the launcher options come from e
   assert.equal(q.world, undefined);
   assert.ok(q.notes.some((n) => /SLURM_NNODES/.test(n)), q.notes.join(' | '));
 });
+
+test('a script is a Megatron-LM launch script on positive evidence: another program that shares `--batch-size` is not', () => {
+  const inference = '#!/bin/bash\ndeepspeed --num_gpus 1 run_model.py --model facebook/opt-30b --batch-size 8 --cpu-offload --gen-len 32 --pin-memory 1\n';
+  const a = analyze({ path: 'run_model.sh', text: inference });
+  assert.deepEqual(a.docs.map((d) => d.format?.id), [undefined]);
+  assert.deepEqual(a.findings, []);
+  const megatron = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --batch-size 8\n';
+  assert.deepEqual(analyze({ path: 'train.sh', text: megatron }).docs.map((d) => d.format?.id), ['megatron-args']);
+});

@@ -1,7 +1,31 @@
 /**
  * parse-error: the file is not valid YAML or JSON (or is too large or hostile to read).
  */
+import type { LineIndex } from '../text';
+import type { Span } from '../types';
 import { defineRule } from './rule';
+
+/** A value written as a placeholder: `CONFIG_BATCH_SIZE`, `{{ batch }}`, `${BATCH}`, `$BATCH`. */
+const PLACEHOLDER = /:\s*(\{\{\s*[\w.-]+\s*\}\}|\$\{\w+\}|\$\w+|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*|[A-Z][A-Z0-9]{2,})\s*(?=[,}\]\r\n])/g;
+/** Bare words that are a mistake, not a placeholder: Python's and other spellings of JSON's literals. */
+const NOT_PLACEHOLDERS = new Set(['TRUE', 'FALSE', 'NULL', 'NONE', 'NAN', 'INF', 'INFINITY']);
+
+/**
+ * The placeholders of a JSON template, when every syntax error is on a line that holds one (a real
+ * syntax error elsewhere means the file is broken, not a template).
+ */
+function templatePlaceholders(text: string, errorLines: number[], lines: LineIndex): { name: string; span: Span }[] | undefined {
+  const found: { name: string; span: Span; line: number }[] = [];
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    if (NOT_PLACEHOLDERS.has(m[1].toUpperCase())) continue;
+    const start = m.index! + m[0].indexOf(m[1]);
+    found.push({ name: m[1], span: { start, end: start + m[1].length }, line: lines.position(start).line });
+    if (found.length > 1000) break;
+  }
+  if (found.length === 0) return undefined;
+  const withOne = new Set(found.map((f) => f.line));
+  return errorLines.every((l) => withOne.has(l) || withOne.has(l - 1)) ? found : undefined;
+}
 
 export default defineRule({
   id: 'parse-error',
@@ -15,6 +39,17 @@ export default defineRule({
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
   },
   check(ctx) {
-    for (const p of ctx.problems) if (p.code === 'parse-error' && (ctx.format || p.fatal)) ctx.report({ at: p.span, message: p.message, severity: p.severity });
+    const errors = ctx.problems.filter((p) => p.code === 'parse-error' && (ctx.format || p.fatal));
+    const template = errors.length && ctx.doc.syntax === 'json' ? templatePlaceholders(ctx.doc.text, errors.map((e) => ctx.doc.lines.position(e.span.start).line), ctx.doc.lines) : undefined;
+    if (template) {
+      const names = [...new Set(template.map((t) => t.name))];
+      ctx.report({
+        at: template[0].span,
+        severity: 'information',
+        message: `This file is a template: ${names.slice(0, 3).map((n) => `\`${n}\``).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more placeholders stand` : names.length > 1 ? ' stand' : ' stands'} where values go, to be filled in (by sed or a script) before the file is read, so it is not checked. Check the file that is produced.`,
+      });
+      return;
+    }
+    for (const p of errors) ctx.report({ at: p.span, message: p.message, severity: p.severity });
   },
 });

@@ -17,7 +17,7 @@ import { argsFromView, flagSites, type EnvValue } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
-import { MEGATRON_SCHEMA, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
@@ -34,6 +34,8 @@ function where(doc: SourceDoc): string {
   if (entry && unknownFlags(doc).effect === 'error') return `among the arguments \`${entry}\` accepts`;
   return "among Megatron-LM's own arguments";
 }
+
+let currentFlags: Set<string> | undefined;
 
 /** The fork whose parser reads the script's flags, from the flags only it defines. */
 function forkOf(doc: SourceDoc): string | undefined {
@@ -155,8 +157,14 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const root = s?.root;
     if (!s || root?.kind !== 'map') return 0;
     const known = root.entries.filter((e) => flagTarget(e.key)).length;
-    if (s.entrypoint && ENTRY.test(s.entrypoint.path) && known >= 1) return 50;
-    return known >= 3 ? 30 : 0;
+    const entry = s.entrypoint?.path;
+    // Megatron-LM's own entry points need one of its flags; any other script (`run_model.py`,
+    // `train.py`) three that Megatron-LM has today, since many programs share a `--batch-size`.
+    if (entry && UPSTREAM_ENTRY.test(entry.split('/').pop()!) && known >= 1) return 50;
+    const current = (currentFlags ??= new Set(allFlags()));
+    const currentKnown = root.entries.filter((e) => current.has(e.key.replace(/=.*$/, ''))).length;
+    if (entry && ENTRY.test(entry) && currentKnown >= 3) return 50;
+    return currentKnown >= 3 ? 30 : 0;
   },
   openKeys(doc: SourceDoc): string | undefined {
     const s = shell(doc);
