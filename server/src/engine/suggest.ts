@@ -42,6 +42,12 @@ export function isTypo(word: string, candidate: string): boolean {
   return editDistance(w, candidate.toLowerCase(), limit) <= limit;
 }
 
+/** The one candidate that is a slip of the keyboard for `word`, when exactly one is. */
+export function onlySlip(word: string, candidates: readonly string[]): string | undefined {
+  const slips = candidates.filter((c) => isTypo(word, c));
+  return slips.length === 1 ? slips[0] : undefined;
+}
+
 /** Lower-cased candidate lists, kept for the lists callers reuse (schema key lists). */
 const lowered = new WeakMap<object, string[]>();
 

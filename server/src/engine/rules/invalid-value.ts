@@ -52,11 +52,17 @@ export default defineRule({
         advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
         fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
       }
-      const effect = `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}.`;
+      // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
+      // a value outside upstream's choices is a warning that says so.
+      const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
+      const effect = extendable
+        ? `Megatron-LM rejects it unless ${ctx.keysOpen!.replace(/ may add flags of its own$/, '')} adds it to the choices (${ctx.keysOpen})`
+        : `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,
         on: 'value',
-        message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${advice}`,
+        severity: extendable ? 'warning' : undefined,
+        message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}.${advice}`,
         fixes,
       });
     }

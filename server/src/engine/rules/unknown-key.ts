@@ -2,7 +2,7 @@
  * unknown-key: a key the tool does not know in this place: a typo, a key from another section, or
  * a key the file's format never had.
  */
-import { closest, isTypo } from '../suggest';
+import { closest, onlySlip } from '../suggest';
 import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
 import { pathLabel } from './helpers';
@@ -51,7 +51,7 @@ export default defineRule({
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
         // A rename onto a key the section already has would write it twice (and change which one wins):
         // then no rename is offered, not even to the runners-up.
-        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: suggestions.length === 1 && isTypo(key, s) && !ctx.keysOpen ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: i === 0 && suggestions.length === 1 }));
+        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {

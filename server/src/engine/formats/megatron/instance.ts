@@ -52,7 +52,8 @@ function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?
     return x;
   };
   if (hasType(schemaType, 'array')) {
-    const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s+/).filter(Boolean) : typeof v === 'number' ? [v] : undefined;
+    // `"[a b]"`: Megatron-LM's functional-test harness strips the brackets and passes the words.
+    const items = Array.isArray(v) ? v : typeof v === 'string' ? v.replace(/^\s*\[([^\]]*)\]\s*$/, '$1').split(/\s+/).filter(Boolean) : typeof v === 'number' ? [v] : undefined;
     if (items) return items.map((x) => word(x, schema?.items?.type));
   }
   return word(v, schemaType);

@@ -39,7 +39,8 @@ function argNames(): string[] {
 }
 
 function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
-  if (flagStyle(doc)) return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], 'among the Megatron-LM arguments');
+  // The file does not say which script reads it: a flag Megatron-LM lacks may be that script's own.
+  if (flagStyle(doc)) return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], "among Megatron-LM's own arguments", { effect: 'warning', consequence: "Megatron-LM stops at startup unless the script that reads this file defines it (a test's entry point may add flags of its own)." });
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
   const props = MEGATRON_SCHEMA.properties ?? {};
