@@ -2,7 +2,7 @@
  * What the four Megatron formats share: reading flag maps into argument sites, the MegatronArgs
  * view the Plan is built from, and the environment variables a file sets.
  */
-import { closest, onlySlip } from '../../suggest';
+import { closest } from '../../suggest';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
@@ -38,11 +38,9 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, ''))) {
-      const candidates = closest(e.key, allFlags(), 3);
-      // No entry script defines a slip of the keyboard away from one of Megatron-LM's own flags.
-      const slip = onlySlip(e.key, candidates) !== undefined;
-      const certain = judged.effect === 'error' || slip;
-      unknown.push({ path, key: e.key, candidates, effect: certain ? 'error' : 'ignored', where, consequence: certain ? ARGPARSE_STOPS : judged.consequence ?? ARGPARSE_STOPS });
+      // Where the script reading the flags may define its own, even a near-spelling of one of
+      // Megatron-LM's (`--data-path2`, `--freeze-llm`) may be its: a warning then, never a guess.
+      unknown.push({ path, key: e.key, candidates: closest(e.key, allFlags(), 3), effect: judged.effect === 'error' ? 'error' : 'ignored', where, consequence: judged.consequence ?? ARGPARSE_STOPS });
     }
   }
   return { sites, unknown };
