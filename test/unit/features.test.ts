@@ -149,3 +149,8 @@ test('docs/rules.md is generated from the rules and up to date', () => {
   assert.match(explain('yaml-boolean-trap')!, /^# `yaml-boolean-trap`/);
   assert.equal(explain('no-such-rule'), undefined);
 });
+
+test("an Accelerate `mpirun_ccl: '1'` (a digit string) is valid, as accelerate reads it", () => {
+  const a = analyze({ path: 'a.yaml', text: "distributed_type: MULTI_CPU\nnum_processes: 2\nmpirun_config:\n  mpirun_ccl: '1'\n" });
+  assert.ok(!a.findings.some((f) => f.code === 'invalid-value'), a.findings.map((f) => f.message).join('\n'));
+});

@@ -162,3 +162,10 @@ test('a script is a Megatron-LM launch script on positive evidence: another prog
   const megatron = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --batch-size 8\n';
   assert.deepEqual(analyze({ path: 'train.sh', text: megatron }).docs.map((d) => d.format?.id), ['megatron-args']);
 });
+
+test("flag values convert as Python's int() does: 183_105 is a number, 1__0 is not", () => {
+  const a = analyze({ path: 'x.sh', text: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --train-iters 183_105 --micro-batch-size 1__0\n' });
+  const v = a.docs[0].instance?.value as Record<string, unknown>;
+  assert.equal(v.train_iters, 183105);
+  assert.deepEqual(a.findings.filter((f) => f.code === 'invalid-value').map((f) => f.message.split(':')[0]), ['`--micro-batch-size` must be an integer ≥ 1, not `1__0`']);
+});

@@ -47,7 +47,7 @@ function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?
   // argparse converts each word with the argument's type: numbers where it takes numbers, text otherwise.
   const numeric = (t: unknown) => hasType(t, 'integer') || hasType(t, 'number');
   const word = (x: unknown, t: unknown): unknown => {
-    if (typeof x === 'string' && numeric(t) && NUMBER.test(x.trim())) return Number(x);
+    if (typeof x === 'string' && numeric(t) && NUMBER.test(x.trim())) return Number(x.trim().replace(/_/g, ''));
     if (typeof x === 'number' && !numeric(t) && hasType(t, 'string')) return String(x);
     return x;
   };
@@ -59,7 +59,9 @@ function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?
   return word(v, schemaType);
 }
 
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/** A number as Python's `int()` and `float()` read it: underscores between digits allowed (`183_105`). */
+const D = '\\d+(?:_\\d+)*';
+const NUMBER = new RegExp(`^[-+]?(${D}\\.?(?:${D})?|\\.${D})(?:[eE][-+]?${D})?$`);
 
 /** An OmegaConf interpolation (`${...}`): resolved when the run starts, so never checked here. */
 function interpolated(node: Node): boolean {
