@@ -17,7 +17,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
-    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU, FSDP and DeepSpeed launchers build the endpoint `None:29500` and hang or fail to connect; the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it.',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
@@ -25,6 +25,10 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.sagemaker || m.numMachines <= 1 || m.distributedType === 'XLA') return;
+    // DeepSpeed's own multi-node launchers (pdsh, the default; openmpi, mvapich, slurm, nossh) start the
+    // job from a hostfile and pass --master_addr only when it is set (accelerate utils/launch.py,
+    // prepare_deepspeed_cmd_env); only `standard` (torchrun on each node) needs the address.
+    if (m.distributedType === 'DEEPSPEED' && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard') return;
     const at = src(m, ['num_machines']);
     if (!m.view.has(['main_process_ip'])) {
       ctx.report({
