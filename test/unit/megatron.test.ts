@@ -169,3 +169,12 @@ test("flag values convert as Python's int() does: 183_105 is a number, 1__0 is n
   assert.equal(v.train_iters, 183105);
   assert.deepEqual(a.findings.filter((f) => f.code === 'invalid-value').map((f) => f.message.split(':')[0]), ['`--micro-batch-size` must be an integer ≥ 1, not `1__0`']);
 });
+
+test('a recompute method under selective granularity stops Megatron-LM (its argparse check), not NeMo, which configures Megatron Core directly', () => {
+  const nemo = 'trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 1\n  pipeline_model_parallel_size: 1\n  num_layers: 12\n  hidden_size: 768\n  num_attention_heads: 12\n  activations_checkpoint_granularity: selective\n  activations_checkpoint_method: uniform\n';
+  const a = analyze({ path: 'megatron_gpt_config.yaml', text: nemo });
+  assert.deepEqual(a.docs.map((d) => d.format?.id), ['nemo']);
+  assert.ok(!a.findings.some((f) => f.code === 'recompute-config-invalid'));
+  const flags = '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --recompute-granularity: selective\n  --recompute-method: uniform\n';
+  assert.deepEqual(analyze({ path: 'model_config.yaml', text: flags }).findings.filter((f) => f.code === 'recompute-config-invalid').map((f) => f.severity), ['error']);
+});

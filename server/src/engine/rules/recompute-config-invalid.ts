@@ -1,7 +1,7 @@
 /**
  * recompute-config-invalid: activation-recompute arguments that Megatron rejects together.
  */
-import { argNum, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -18,7 +18,10 @@ const CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argValue(m, 'recompute_method') !== undefined ? 'recompute_method' : undefined),
-    message: () => 'Selective recomputation (attention core only) has no recompute method: Megatron stops ("recompute method is not yet supported for selective recomputing granularity"). Remove `--recompute-method`, or use `--recompute-granularity full`.',
+    message: () => 'Selective recomputation (attention core only) has no recompute method: Megatron-LM stops ("recompute method is not yet supported for selective recomputing granularity"). Remove `--recompute-method`, or use `--recompute-granularity full`.',
+    // Megatron-LM's argparse checks this (megatron/training/arguments.py); Megatron Core, which Bridge
+    // and NeMo configure directly, ignores the method under selective granularity.
+    formats: MLM_FLAG_FORMATS,
   },
   {
     when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
@@ -31,7 +34,9 @@ const CHECKS: ArgCheck[] = [
       const pp = p?.pp.value ?? 1;
       return argValue(m, 'recompute_granularity') === 'full' && n !== undefined && layers !== undefined && n > Math.floor(layers / pp) ? 'recompute_num_layers' : undefined;
     },
-    message: (m, p) => `\`--recompute-num-layers ${argNum(m, 'recompute_num_layers')}\` is more than the ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))} layers each pipeline stage holds: Megatron stops ("recompute_num_layers must be between 1 and num_layers_per_pipeline_rank"). Use a value between 1 and ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))}.`,
+    // Megatron Core asks only that the count is set (transformer_config.py); a larger one is accepted.
+    message: (m, p) => `\`--recompute-num-layers ${argNum(m, 'recompute_num_layers')}\` is more than the ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))} layers each pipeline stage holds: Megatron accepts it, but no stage has that many layers to recompute, so the value does not say what runs. Use a value between 1 and ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))}.`,
+    severity: 'warning',
   },
 ];
 

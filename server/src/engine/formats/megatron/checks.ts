@@ -12,16 +12,21 @@ export interface ArgCheck {
   when(m: MegatronModel, p: Plan | undefined): string | undefined;
   message(m: MegatronModel, p: Plan | undefined): string;
   fix?(m: MegatronModel, p: Plan | undefined): FixSpec | undefined;
+  /** Formats whose reader makes the check (Megatron-LM's argparse checks: the flag formats); all when absent. */
+  formats?: readonly string[];
+  /** When what upstream does is milder than stopping. */
+  severity?: 'warning' | 'information';
 }
 
 export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
   const m = ctx.model;
   for (const c of checks) {
+    if (c.formats && !c.formats.includes(ctx.format)) continue;
     const dest = c.when(m, ctx.plan);
     if (!dest) continue;
     const at: Path = m.args.get(dest)?.path ?? [];
     const fix = c.fix?.(m, ctx.plan);
-    ctx.report({ at, message: c.message(m, ctx.plan), fixes: fix ? [fix] : [] });
+    ctx.report({ at, message: c.message(m, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
   }
 }
 
