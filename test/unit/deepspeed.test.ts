@@ -172,3 +172,10 @@ test('a JSON template (placeholders where values go) gets one note, not a parse 
   const broken = analyze({ path: 'ds.json', text: '{\n  "train_batch_size": 8,\n  "fp16": { "enabled": True }\n}\n' });
   assert.ok(broken.findings.some((f) => f.code === 'parse-error' && f.severity === 'error'));
 });
+
+test('a key written twice in a DeepSpeed JSON: DeepSpeed refuses the file when it reads it, Accelerate and the Trainer keep the last', () => {
+  const a = analyze({ path: 'ds_config.json', text: '{\n  "train_batch_size": 8,\n  "train_batch_size": 16,\n  "zero_optimization": { "stage": 2 }\n}\n' });
+  const d = a.findings.filter((f) => f.code === 'duplicate-key');
+  assert.equal(d.length, 1);
+  assert.match(d[0].message, /DeepSpeed refuses the file when it reads it itself \("Duplicate key in DeepSpeed config"\)/);
+});

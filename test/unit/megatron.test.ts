@@ -178,3 +178,13 @@ test('a recompute method under selective granularity stops Megatron-LM (its argp
   const flags = '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --recompute-granularity: selective\n  --recompute-method: uniform\n';
   assert.deepEqual(analyze({ path: 'model_config.yaml', text: flags }).findings.filter((f) => f.code === 'recompute-config-invalid').map((f) => f.severity), ['error']);
 });
+
+test('TP overlap without sequence parallelism: Megatron-LM stops (an error in MODEL_ARGS), Megatron Bridge turns it off (a warning)', () => {
+  const flags = '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --tp-comm-overlap: true\n';
+  const yaml = analyze({ path: 'model_config.yaml', text: flags }).findings.filter((f) => f.code === 'tp-comm-overlap-requires-sequence-parallel');
+  assert.deepEqual(yaml.map((f) => f.severity), ['error']);
+  const bridge = '# shardwise: format=megatron-bridge world_size=8\nmodel:\n  tensor_model_parallel_size: 4\n  sequence_parallel: false\ncomm_overlap:\n  tp_comm_overlap: true\n';
+  const b = analyze({ path: 'override.yaml', text: bridge }).findings.filter((f) => f.code === 'tp-comm-overlap-requires-sequence-parallel');
+  assert.deepEqual(b.map((f) => f.severity), ['warning']);
+  assert.match(b[0].message, /Megatron Bridge logs it/);
+});

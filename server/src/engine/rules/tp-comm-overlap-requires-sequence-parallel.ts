@@ -13,7 +13,7 @@ export default defineRule({
   },
   docs: {
     summary: '`--tp-comm-overlap` without sequence parallelism (or with TP 1).',
-    why: 'TP communication overlap pipelines the all-gather and reduce-scatter that sequence parallelism introduces; without sequence parallelism there is nothing it can overlap. Megatron Core refuses the combination ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled") and Megatron Bridge silently turns the overlap off, so the flag does nothing either way.',
+    why: 'TP communication overlap pipelines the all-gather and reduce-scatter that sequence parallelism introduces; without sequence parallelism there is nothing it can overlap. the argument checks of Megatron-LM refuse the combination ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled"; an error for launch scripts and MODEL_ARGS) and Megatron Bridge turns the overlap off with a log line (a warning there), so the flag does nothing either way.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --tp-comm-overlap: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
     fix: 'Turns sequence parallelism on.',
@@ -22,12 +22,16 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || !p.overlap.tpComm?.value || (p.sp.value && p.tp.value > 1) || !allKnown(p.sp, p.tp)) return;
     const e = p.tp.value > 1 ? knobEdit(p, 'sp', true) : undefined;
+    // Megatron-LM's argparse refuses it (megatron/training/arguments.py); Bridge turns the overlap off
+    // and logs it, so there the flag only does nothing.
+    const refused = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml';
     ctx.report({
+      severity: refused ? undefined : 'warning',
       at: fieldPath(p, p.overlap.tpComm, 'tpCommOverlap'),
       message:
         p.tp.value <= 1
           ? 'TP communication overlap with TP 1 has no TP communication to overlap; remove the flag.'
-          : `TP communication overlap needs sequence parallelism, which is off: Megatron Core refuses the combination and Megatron Bridge turns the overlap off. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
+          : `TP communication overlap needs sequence parallelism, which is off: ${refused ? 'Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled")' : 'the overlap is turned off (Megatron Bridge logs it), so the setting does nothing'}. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
       fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
   },
