@@ -14,7 +14,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Megatron tensor parallelism (TP > 1) without sequence parallelism.',
-    why: 'Without sequence parallelism every TP rank keeps a full copy of the layer-norm and dropout activations, and TP communicates with all-reduces; with it those activations are split TP ways and the all-reduce becomes a reduce-scatter plus an all-gather of the same volume. It costs nothing and saves activation memory, so Megatron\'s guide says to always enable it with TP; with expert parallelism it is required.',
+    why: 'Without sequence parallelism every TP rank keeps a full copy of the layer-norm and dropout activations, and TP communicates with all-reduces; with it those activations are split TP ways and the all-reduce becomes a reduce-scatter plus an all-gather of the same volume. It costs nothing and saves activation memory, so Megatron\'s guide says to always enable it with TP. Current releases do not require it with expert parallelism.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_context_parallel_size: 1\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Turns sequence parallelism on.',
@@ -29,7 +29,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      message: `TP ${p.tp.value} without sequence parallelism: each TP rank holds the full layer-norm and dropout activations${saving}, for the same communication volume. Turn sequence parallelism on${p.ep.value > 1 ? ' (with expert parallelism Megatron requires it)' : ''}.`,
+      message: `TP ${p.tp.value} without sequence parallelism: each TP rank holds the full layer-norm and dropout activations${saving}, for the same communication volume. Turn sequence parallelism on.`,
       fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
   },
