@@ -166,7 +166,12 @@ export const nemoFormat: FormatSupport<NemoModel> = {
   keepIssue: keepSharedIssue,
   instance(doc: SourceDoc, nav: SchemaNav) {
     const { sites, unknown } = sitesOf(doc);
-    return argsInstance(sites, unknown, nav);
+    // NeMo reads the recompute method and layer count only under a granularity: while it is null
+    // they are placeholders (the Launcher's `activations_checkpoint_num_layers: 0`), not settings.
+    const granularity = sites.find((s) => s.dest === 'recompute_granularity');
+    const unset = !granularity || (granularity.node.kind === 'scalar' && (granularity.node.value === null || granularity.node.value === 'null'));
+    const read = unset ? sites.filter((s) => s.dest !== 'recompute_method' && s.dest !== 'recompute_num_layers') : sites;
+    return argsInstance(read, unknown, nav);
   },
   schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
     const rel = relative(path.join('.'));
