@@ -197,3 +197,9 @@ test('NeMo: recompute method and layer count are not checked while the granulari
   const on = analyze({ path: 'megatron_gpt_config.yaml', text: nemo('full') });
   assert.ok(on.findings.some((f) => f.severity === 'error' && f.code === 'invalid-value' && /activations_checkpoint_num_layers/.test(f.message)), on.findings.map((f) => f.code).join(', '));
 });
+
+test('a Megatron-DeepSpeed script is recognised by the fork\'s own schedule flags too, without --deepspeed', () => {
+  const a = analyze({ path: 'ds_pretrain.sh', text: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --train-tokens 300000000000 --lr-decay-tokens 260000000000 --no-pipeline-parallel --data-impl mmap\n' });
+  assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), []);
+  assert.ok(a.findings.some((f) => f.code === 'fork-flags-not-checked'));
+});

@@ -22,8 +22,11 @@ import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|retro|ict|vlm|vision_\w+)\.py$/;
-/** Flags only the Megatron-DeepSpeed forks define. */
-const FORK_FLAGS = ['--deepspeed', '--deepspeed_config', '--deepspeed-config', '--zero-stage', '--deepspeed-activation-checkpointing', '--deepspeed_mpi'];
+/**
+ * Flags only the Megatron-DeepSpeed forks define (their megatron/arguments.py; none of them was ever
+ * in Megatron-LM's): DeepSpeed's own switches, and the token-based schedule and pipeline switch.
+ */
+const FORK_FLAGS = ['--deepspeed', '--deepspeed_config', '--deepspeed-config', '--zero-stage', '--deepspeed-activation-checkpointing', '--deepspeed_mpi', '--no-pipeline-parallel', '--train-tokens', '--lr-decay-tokens', '--lr-warmup-tokens', '--log-optimizer-states-to-tensorboard'];
 
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
