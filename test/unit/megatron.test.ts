@@ -203,3 +203,11 @@ test('a Megatron-DeepSpeed script is recognised by the fork\'s own schedule flag
   assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), []);
   assert.ok(a.findings.some((f) => f.code === 'fork-flags-not-checked'));
 });
+
+test('a quoted value split by an unquoted array expansion is explained as bash splitting it, with no fix that rewrites the value', () => {
+  const text = '#!/bin/bash\nARGS=(\n    --tensor-model-parallel-size 2\n    --step-batch-size-schedule "0:16 2.4B:320"\n)\ntorchrun --nproc_per_node 8 pretrain_gpt.py ${ARGS[@]}\n';
+  const f = analyze({ path: 'train.sh', text }).findings.find((x) => x.code === 'invalid-value');
+  assert.ok(f, 'the split value is reported');
+  assert.match(f.message, /bash passes it as 2 words/);
+  assert.deepEqual(f.fixes(), []);
+});

@@ -47,7 +47,10 @@ export default defineRule({
           if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
-      if (Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
+      if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && ctx.nav.matches(issue.schema, issue.value.join(' '))) {
+        // One quoted value that bash splits into words: an array or variable expanded without quotes.
+        advice = ` bash passes it as ${issue.value.length} words (an unquoted \`\${ARGS[@]}\` or \`$VAR\` splits quoted text), so argparse takes the first as the value and stops at the others ("unrecognized arguments"). Quote the expansion.`;
+      } else if (ctx.format === 'accelerate' && Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
         const joined = (issue.value as string[]).join(',');
         advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
         fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
