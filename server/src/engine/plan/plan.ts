@@ -42,6 +42,8 @@ export interface Plan {
   tp: Field<number>;
   pp: Field<number>;
   vpp?: Field<number>;
+  /** VPP written as layers per virtual stage (`--num-layers-per-virtual-pipeline-stage`), as written. */
+  layersPerVirtualStage?: Field<number>;
   cp: Field<number>;
   ep: Field<number>;
   etp: Field<number>;

@@ -31,6 +31,17 @@ export default defineRule({
     const vpp = p.vpp?.value;
     // Counting the embedding and the loss as layers changes what must divide.
     const counted = m.layers + (p.pipelineSplit?.embedding ? 1 : 0) + (p.pipelineSplit?.loss ? 1 : 0);
+    // VPP written as layers per virtual stage: each stage's layers must divide by it (Megatron-LM's
+    // argparse check, megatron/training/arguments.py), else no VPP can be derived at all.
+    const perVstage = p.layersPerVirtualStage?.value;
+    if (counted % pp === 0 && perVstage && (counted / pp) % perVstage !== 0) {
+      ctx.report({
+        at: fieldPath(p, p.layersPerVirtualStage),
+        on: 'value',
+        message: `Each pipeline stage holds ${counted / pp} layers, which do not divide into virtual stages of ${perVstage}: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Use a layer count per virtual stage that divides ${counted / pp} (${divisors(counted / pp).join(', ')}).`,
+      });
+      return;
+    }
     if (counted % pp === 0 && !(vpp && vpp > 1 && (counted / pp) % vpp !== 0)) return;
     const fixes: FixSpec[] = [];
     const best = divisors(counted)

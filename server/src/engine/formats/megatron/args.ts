@@ -165,6 +165,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     tp,
     pp,
     vpp,
+    layersPerVirtualStage: perVstage !== undefined && vstages === undefined ? written(perVstage, args.get('num_layers_per_virtual_pipeline_stage')!.path) : undefined,
     cp,
     ep,
     etp,
