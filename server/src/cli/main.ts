@@ -240,7 +240,7 @@ function check(o: CheckOptions): number {
   }
   results.sort((a, b) => a.index - b.index);
   if (o.diff) {
-    for (const { file, analysis, refused } of refusals) process.stderr.write(`shardwise: ${file}:${analysis.lines.position(refused.finding.span.start).line + 1}: not fixed: ${refused.fix.title}: ${refused.reason}\n`);
+    reportRefusals(refusals);
     process.stderr.write(`shardwise: ${diffs} file${diffs === 1 ? '' : 's'} would be changed\n`);
     return ioFailure ? 2 : diffs > 0 ? 1 : 0;
   }
@@ -260,13 +260,18 @@ function check(o: CheckOptions): number {
       process.stdout.write(`${r.file}:${p.line + 1}:${p.character + 1}: ${f.severity} [${f.code}]${safe ? ' [*]' : ''} ${f.message}\n`);
       if (o.showFixes) for (const x of fixesOf(f)) process.stdout.write(`    fix (${x.applicability}): ${x.title}\n`);
     }
-    for (const { file, analysis, refused } of refusals) process.stderr.write(`shardwise: ${file}:${analysis.lines.position(refused.finding.span.start).line + 1}: not fixed: ${refused.fix.title}: ${refused.reason}\n`);
+    reportRefusals(refusals);
     const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
     const notes = [o.fix ? `${applied} fix${applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
     process.stderr.write(`shardwise: ${results.length} config file${results.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}\n`);
   }
   if (ioFailure) return 2;
   return all.some(({ f }) => f.severity === 'error') ? 1 : 0;
+}
+
+/** Fixes `--fix` or `--diff` left out, each with its reason, on stderr. */
+function reportRefusals(refusals: readonly { file: string; analysis: FileAnalysis; refused: RefusedFix }[]): void {
+  for (const { file, analysis, refused } of refusals) process.stderr.write(`shardwise: ${file}:${analysis.lines.position(refused.finding.span.start).line + 1}: not fixed: ${refused.fix.title}: ${refused.reason}\n`);
 }
 
 /** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */

@@ -60,8 +60,7 @@ const MAX_ONE_BY_ONE = 64;
 /** One round: choose, merge, apply and re-check the fixes of one analysis. */
 export function fixRound(analysis: FileAnalysis, input: FileInput, settings: EngineSettings, options: FixOptions = {}): FixRound {
   const refused: RefusedFix[] = [];
-  const chosen: (AppliedFix & { merged: boolean })[] = [];
-  const edits: TextEdit[] = [];
+  const chosen: AppliedFix[] = [];
   const touched = new Set<string>();
   // Safe fixes first: what the file evidently meant is settled before a decision is changed on top of it.
   const candidates = analysis.findings.flatMap((finding) => {
@@ -69,54 +68,62 @@ export function fixRound(analysis: FileAnalysis, input: FileInput, settings: Eng
     return fix ? [{ finding, fix }] : [];
   });
   candidates.sort((a, b) => Number(a.fix.applicability === 'unsafe') - Number(b.fix.applicability === 'unsafe'));
-  for (const { finding, fix } of candidates) {
-    // Another fix already makes these very edits (two findings that want the same flag): one fix.
-    if (fix.edits.length && fix.edits.every((e) => edits.some((x) => sameEdit(x, e)))) {
-      chosen.push({ finding, fix, merged: true });
+  for (const c of candidates) {
+    // A fix whose edits the set already makes (two findings that want the same flag) joins it as is.
+    if (!adds(chosen, c.fix)) {
+      chosen.push(c);
       continue;
     }
-    const clash = fix.touches.find((t) => touched.has(t));
+    const clash = c.fix.touches.find((t) => touched.has(t));
     if (clash) {
-      refused.push({ finding, fix, reason: `another fix in the same run writes \`${clash.slice(clash.indexOf(':') + 1)}\`; run again to apply it` });
+      refused.push({ ...c, reason: `another fix in the same run writes \`${clash.slice(clash.indexOf(':') + 1)}\`; run again to apply it` });
       continue;
     }
     try {
-      applyEdits(analysis.text, [...edits, ...fix.edits]);
+      applyEdits(analysis.text, editsOf([...chosen, c]));
     } catch {
-      refused.push({ finding, fix, reason: 'its edits overlap those of another fix; run again to apply it' });
+      refused.push({ ...c, reason: 'its edits overlap those of another fix; run again to apply it' });
       continue;
     }
-    chosen.push({ finding, fix, merged: false });
-    edits.push(...fix.edits);
-    for (const t of fix.touches) touched.add(t);
+    chosen.push(c);
+    for (const t of c.fix.touches) touched.add(t);
   }
   if (chosen.length === 0) return { edits: [], applied: [], refused };
   const whole = recheck(analysis, input, settings, chosen);
-  if (!whole) return { edits, applied: chosen.map(({ finding, fix }) => ({ finding, fix })), refused };
+  if (!whole) return { edits: editsOf(chosen), applied: chosen, refused };
   if (chosen.length === 1 || chosen.length > MAX_ONE_BY_ONE) {
-    for (const c of chosen) refused.push({ finding: c.finding, fix: c.fix, reason: chosen.length === 1 ? whole : `the fixes together were refused (${whole}), and there are too many to try one by one` });
+    for (const c of chosen) refused.push({ ...c, reason: chosen.length === 1 ? whole : `the fixes together were refused (${whole}), and there are too many to try one by one` });
     return { edits: [], applied: [], refused };
   }
   // One at a time, keeping each fix that the file takes with the ones kept before it.
-  const kept: (AppliedFix & { merged: boolean })[] = [];
-  for (const chosenOne of chosen) {
-    // Merged into fixes that were all kept: nothing of its own to apply. Otherwise it is tried with its own edits.
-    const keptEdits = kept.filter((k) => !k.merged).flatMap((k) => k.fix.edits);
-    const c = { ...chosenOne, merged: chosenOne.fix.edits.every((e) => keptEdits.some((x) => sameEdit(x, e))) };
+  const kept: AppliedFix[] = [];
+  for (const c of chosen) {
     const reason = recheck(analysis, input, settings, [...kept, c]);
-    if (reason) refused.push({ finding: c.finding, fix: c.fix, reason });
+    if (reason) refused.push({ ...c, reason });
     else kept.push(c);
   }
-  const keptEdits = kept.filter((c) => !c.merged).flatMap((c) => c.fix.edits);
-  return { edits: keptEdits, applied: kept.map(({ finding, fix }) => ({ finding, fix })), refused };
+  return { edits: editsOf(kept), applied: kept, refused };
+}
+
+/** The edits a set of fixes makes, each once (fixes that want the same edit make it together). */
+function editsOf(set: readonly AppliedFix[]): TextEdit[] {
+  const out: TextEdit[] = [];
+  for (const { fix } of set) for (const e of fix.edits) if (!out.some((x) => sameEdit(x, e))) out.push(e);
+  return out;
+}
+
+/** Whether the fix has an edit the set does not make already. */
+function adds(set: readonly AppliedFix[], fix: Fix): boolean {
+  const edits = editsOf(set);
+  return fix.edits.some((e) => !edits.some((x) => sameEdit(x, e)));
 }
 
 /** Applies a set of fixes and analyses the result: undefined when the file takes it, else the reason. */
-function recheck(before: FileAnalysis, input: FileInput, settings: EngineSettings, set: readonly (AppliedFix & { merged: boolean })[]): string | undefined {
+function recheck(before: FileAnalysis, input: FileInput, settings: EngineSettings, set: readonly AppliedFix[]): string | undefined {
   let text: string;
   let after: FileAnalysis;
   try {
-    text = applyEdits(before.text, set.filter((c) => !c.merged).flatMap((c) => c.fix.edits));
+    text = applyEdits(before.text, editsOf(set));
     after = analyze({ ...input, text }, settings);
   } catch (err) {
     return `it could not be applied (${(err as Error).message})`;

@@ -16,8 +16,6 @@ export interface ActionEntry {
   /** A command to run instead of (or after) the edits. */
   command?: { command: string; title: string; arguments: unknown[] };
   preferred?: boolean;
-  /** For a rule's fix: whether it keeps the run as it is (`safe`) or changes a decision (`unsafe`). */
-  applicability?: Fix['applicability'];
 }
 
 export const SHOW_DOCS_COMMAND = 'shardwise.showRuleDocumentation';
@@ -31,7 +29,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
   const out: ActionEntry[] = [];
   const comments = analysis.syntax !== 'json';
   for (const f of findings) {
-    for (const fix of f.fixes()) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, otherFiles: fix.otherFiles, preferred: fix.preferred, applicability: fix.applicability });
+    for (const fix of f.fixes()) out.push({ title: fix.title, kind: 'quickfix', finding: f, edits: fix.edits, otherFiles: fix.otherFiles, preferred: fix.preferred });
   }
   const seen = new Set<string>();
   for (const f of findings) {

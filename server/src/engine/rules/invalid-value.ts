@@ -59,7 +59,7 @@ export default defineRule({
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
       const effect = extendable
-        ? `Megatron-LM rejects it unless ${ctx.keysOpen!.replace(/ may add flags of its own$/, '')} adds it to the choices (${ctx.keysOpen})`
+        ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,

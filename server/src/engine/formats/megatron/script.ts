@@ -32,9 +32,9 @@ function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
 }
 
-function where(doc: SourceDoc): string {
+function where(doc: SourceDoc, judged: UnknownFlags): string {
   const entry = shell(doc)?.entrypoint?.path.split('/').pop();
-  if (entry && unknownFlags(doc).effect === 'error') return `among the arguments \`${entry}\` accepts`;
+  if (entry && judged.effect === 'error') return `among the arguments \`${entry}\` accepts`;
   return "among Megatron-LM's own arguments";
 }
 
@@ -55,7 +55,7 @@ function unknownFlags(doc: SourceDoc): UnknownFlags {
   const table = (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
   if (known) return { effect: 'error', extra: new Set(table[known]) };
-  return { effect: 'warning', consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it: Shardwise knows Megatron-LM's own arguments, not that script's.` };
+  return { effect: 'warning', consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };
 }
 
 /** A launcher option as a positive integer, or why it is not known. */
@@ -178,7 +178,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   },
   fork: forkOf,
   instance(doc: SourceDoc, nav: SchemaNav) {
-    const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc), unknownFlags(doc));
+    const judged = unknownFlags(doc);
+    const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
     return argsInstance(sites, unknown, nav, true);
   },
   schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
