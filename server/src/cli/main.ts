@@ -236,7 +236,8 @@ function check(o: CheckOptions): number {
       if (list.length < MAX_REFERRERS && !list.some((r) => r.path === resolve(file))) list.push({ path: resolve(file), text });
       referrersOf.set(pathKey(link.target), list);
     }
-    if (analysis.docs.some((d) => d.format)) results.push({ file, analysis, index });
+    // A file no format claims is reported only when a rule still had something to say (a script not followed).
+    if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) results.push({ file, analysis, index });
   }
   results.sort((a, b) => a.index - b.index);
   if (o.diff) {

@@ -289,7 +289,7 @@ function appliesTo(rule: Rule<any>, da: DocAnalysis, fork: string | undefined): 
   if (fork && !rule.forks) return false;
   // A file of no known format is none of Shardwise's business, except that it could not be read
   // at all (hostile nesting, alias bombs): that is always said, so nothing fails silently.
-  if (!da.format) return rule.id === 'parse-error';
+  if (!da.format) return rule.id === 'parse-error' || !!rule.unclaimed;
   if (rule.formats === 'all') return true;
   return !!da.format && rule.formats.includes(da.format.id) && da.model !== undefined;
 }
@@ -303,7 +303,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   const keysOpen = openKeys(da);
   let fork: string | undefined;
   try {
-    fork = da.format?.fork?.(da.doc);
+    fork = da.format?.fork?.(da.doc, da.settings);
   } catch {
     fork = undefined;
   }
@@ -351,7 +351,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
 
 function openKeys(da: DocAnalysis): string | undefined {
   try {
-    return da.format?.openKeys?.(da.doc);
+    return da.format?.openKeys?.(da.doc, da.settings);
   } catch {
     return 'the keys this file may hold could not be told';
   }

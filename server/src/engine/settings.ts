@@ -28,6 +28,18 @@ export interface EngineSettings {
   /** World size and node count, for formats that leave them to the launcher (Megatron YAML). */
   worldSize?: number;
   nodes?: number;
+  /**
+   * The Megatron argument parser of the checkout the file lives in, when the host found one (see
+   * formats/megatron/checkout.ts): its flags are accepted, and a fork's flags are not judged by upstream's.
+   */
+  megatronCheckout?: MegatronCheckout;
+}
+
+export interface MegatronCheckout {
+  /** The parser file, relative to the checkout's root (for messages). */
+  parser: string;
+  /** The flag spellings the parser defines. */
+  flags: readonly string[];
 }
 
 /** Explicit model dimensions (the names of ModelShape). */
@@ -58,6 +70,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     microBatch: b.microBatch ?? a.microBatch,
     worldSize: b.worldSize ?? a.worldSize,
     nodes: b.nodes ?? a.nodes,
+    megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
   };
 }
 

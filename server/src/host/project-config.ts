@@ -4,9 +4,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { mergeSettings, parseProjectConfig, type EngineSettings, type ProjectConfig } from '../engine';
+import { mergeSettings, parseProjectConfig, parserFlags, type EngineSettings, type MegatronCheckout, type ProjectConfig } from '../engine';
 
 export const PROJECT_CONFIG_NAMES = ['.shardwise.yaml', '.shardwise.yml'];
+/** Where a Megatron checkout keeps its argument parser, newest layout first. */
+export const MEGATRON_PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
+const MAX_PARSER_BYTES = 2 * 1024 * 1024;
 
 export interface LoadedConfig {
   settings: EngineSettings;
@@ -18,10 +21,34 @@ export interface LoadedConfig {
 
 export class ProjectConfigs {
   private readonly cache = new Map<string, { path: string; config: ProjectConfig } | null>();
+  private readonly parsers = new Map<string, { path: string; checkout: MegatronCheckout } | null>();
 
   /** Forget everything (a `.shardwise.yaml` was created, changed or deleted). */
   clear(): void {
     this.cache.clear();
+    this.parsers.clear();
+  }
+
+  /** The Megatron argument parser of a checkout rooted at `dir`, if it has one. */
+  private parserIn(dir: string): { path: string; checkout: MegatronCheckout } | null {
+    const cached = this.parsers.get(dir);
+    if (cached !== undefined) return cached;
+    let found: { path: string; checkout: MegatronCheckout } | null = null;
+    for (const rel of MEGATRON_PARSERS) {
+      const path = join(dir, rel);
+      try {
+        const st = statSync(path);
+        if (!st.isFile() || st.size > MAX_PARSER_BYTES) continue;
+        const flags = parserFlags(readFileSync(path, 'utf8'));
+        if (flags.length === 0) continue;
+        found = { path, checkout: { parser: rel, flags } };
+        break;
+      } catch {
+        // Absent or unreadable: keep looking.
+      }
+    }
+    this.parsers.set(dir, found);
+    return found;
   }
 
   private inDir(dir: string): { path: string; config: ProjectConfig } | null {
@@ -45,8 +72,10 @@ export class ProjectConfigs {
   /** The merged settings that apply to a file. */
   forFile(file: string): LoadedConfig {
     const chain: { path: string; config: ProjectConfig }[] = [];
+    let parser: { path: string; checkout: MegatronCheckout } | null = null;
     let dir = dirname(resolve(file));
     for (let i = 0; i < 64; i++) {
+      parser ??= this.parserIn(dir);
       const found = this.inDir(dir);
       if (found) {
         chain.push(found);
@@ -56,7 +85,8 @@ export class ProjectConfigs {
       if (parent === dir) break;
       dir = parent;
     }
-    let settings: EngineSettings = {};
+    // The checkout's parser is a fact about where the file is; `.shardwise.yaml` settings go over it.
+    let settings: EngineSettings = parser ? { megatronCheckout: parser.checkout } : {};
     for (const { config } of [...chain].reverse()) settings = mergeSettings(settings, config.settings);
     return {
       settings,

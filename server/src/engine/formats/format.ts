@@ -59,12 +59,12 @@ export interface FormatSupport<M = unknown> {
    * an entry script that adds its own flags), if it may: renaming or removing a key is then a
    * decision, not a correction.
    */
-  openKeys?(doc: SourceDoc): string | undefined;
+  openKeys?(doc: SourceDoc, settings: EngineSettings): string | undefined;
   /**
    * The fork of the tool that reads the document (Megatron-DeepSpeed), when the document shows it:
    * its own flags and the ones it kept are not judged against upstream's.
    */
-  fork?(doc: SourceDoc): string | undefined;
+  fork?(doc: SourceDoc, settings: EngineSettings): string | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
   /** File references in the model (for document links), with where they resolved. */

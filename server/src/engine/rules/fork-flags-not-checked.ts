@@ -10,8 +10,8 @@ export default defineRule({
   formats: ['megatron-args'],
   forks: true,
   docs: {
-    summary: "A Megatron-DeepSpeed launch script: the fork's flags are not checked, the layout still is.",
-    why: "Megatron-DeepSpeed (microsoft's and bigscience's) parses its flags with its own copy of Megatron-LM's arguments: it adds flags (`--deepspeed`, `--zero-stage`, `--data-impl`), keeps flags upstream removed, and has its own choices. Judging them against upstream Megatron-LM would report valid flags as unknown or removed, so Shardwise does not: it says so once, and still checks what the fork computes the same way (TP × PP against the GPUs, heads and layers against the degrees, the batch arithmetic).",
+    summary: "A launch script for a Megatron fork or an old Megatron-LM: its flags are not judged by Megatron-LM's, the layout still is.",
+    why: "Megatron-DeepSpeed (microsoft's and bigscience's) parses its flags with its own copy of Megatron-LM's arguments: it adds flags (`--deepspeed`, `--zero-stage`, `--data-impl`), keeps flags upstream removed, and has its own choices. Judging them against upstream Megatron-LM would report valid flags as unknown or removed, so Shardwise does not: it says so once, and still checks what the fork computes the same way (TP × PP against the GPUs, heads and layers against the degrees, the batch arithmetic). The same holds for a script inside a checkout whose own `megatron/arguments.py` defines flags Megatron-LM never had (the flags that parser defines are then accepted, and others are warnings), and for a script that starts `pretrain_gpt2.py`, the entry point of Megatron-LM before 2021.",
     bad: '#!/bin/bash\ndeepspeed --num_gpus 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --deepspeed \\\n    --deepspeed_config ds_config.json \\\n    --zero-stage 1\n',
     good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --sequence-parallel\n',
   },
@@ -19,7 +19,10 @@ export default defineRule({
     if (!ctx.fork) return;
     ctx.report({
       at: [],
-      message: `This is a ${ctx.fork} script (it passes the fork's own flags): the fork reads its flags with its own parser, so Shardwise does not check them against Megatron-LM's (no unknown, removed or invalid flags are reported). The layout checks still apply.`,
+      message:
+        ctx.fork === 'Megatron-DeepSpeed'
+          ? `This is a ${ctx.fork} script (it passes the fork's own flags): the fork reads its flags with its own parser, so Shardwise does not check them against Megatron-LM's (no unknown, removed or invalid flags are reported). The layout checks still apply.`
+          : `This script runs ${ctx.fork}: its own parser reads the flags, so Shardwise does not judge them by Megatron-LM's (${ctx.settings.megatronCheckout ? 'no removed or invalid flags are reported; a flag that parser does not define either is a warning' : 'no unknown, removed or invalid flags are reported'}). The layout checks still apply.`,
     });
   },
 });

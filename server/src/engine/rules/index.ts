@@ -71,9 +71,11 @@ import recomputeConfigInvalid from './recompute-config-invalid';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
+import scriptNotAnalysed from './script-not-analysed';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
+  scriptNotAnalysed,
   duplicateKey,
   unknownKey,
   missingKeyPrefix,

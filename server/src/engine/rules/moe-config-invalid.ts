@@ -1,7 +1,7 @@
 /**
  * moe-config-invalid: expert-parallel and MoE-overlap arguments that Megatron rejects.
  */
-import { argNum, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -9,7 +9,7 @@ const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm
 
 const CHECKS: ArgCheck[] = [
   {
-    when: (m, p) => ((p?.ep.value ?? 1) > 1 && argNum(m, 'num_moe_experts') === undefined ? 'expert_model_parallel_size' : undefined),
+    when: (m, p) => ((p?.ep.value ?? 1) > 1 && argAbsent(m, 'num_moe_experts') ? 'expert_model_parallel_size' : undefined),
     message: () => 'Expert parallelism without experts: Megatron stops ("num_experts must be non None to use expert model parallelism"). Set `--num-experts`, or drop `--expert-model-parallel-size`.',
   },
   {
@@ -24,7 +24,8 @@ const CHECKS: ArgCheck[] = [
     message: () => 'EP all-to-all overlap without expert parallelism: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with expert model parallelism"). Drop the flag or set `--expert-model-parallel-size`.',
   },
   {
-    when: (m, p) => (overlap(m) && (p?.pp.value ?? 1) > 1 && !p?.vpp ? 'overlap_moe_expert_parallel_comm' : undefined),
+    // A --pipeline-model-parallel-layout sets the virtual stages itself (its stage count over PP).
+    when: (m, p) => (overlap(m) && (p?.pp.value ?? 1) > 1 && !p?.vpp && !m.args.get('pipeline_model_parallel_layout') ? 'overlap_moe_expert_parallel_comm' : undefined),
     message: (_m, p) => `EP all-to-all overlap with PP ${p?.pp.value} needs virtual pipeline stages: Megatron stops ("virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1"). Add \`--num-virtual-stages-per-pipeline-rank\`, or drop the overlap.`,
   },
   {

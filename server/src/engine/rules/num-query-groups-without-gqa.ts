@@ -21,7 +21,7 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     const m = ctx.model;
     const groups = m.args.get('num_query_groups');
-    if (!groups || argOn(m, 'group_query_attention')) return;
+    if (!groups || groups.unknown !== undefined || m.args.get('group_query_attention')?.unknown !== undefined || argOn(m, 'group_query_attention')) return;
     const path = m.args.pathFor('group_query_attention');
     ctx.report({
       at: groups.path,

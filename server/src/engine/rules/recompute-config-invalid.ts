@@ -1,18 +1,18 @@
 /**
  * recompute-config-invalid: activation-recompute arguments that Megatron rejects together.
  */
-import { argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') === undefined ? 'recompute_granularity' : undefined),
+    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argAbsent(m, 'recompute_method') ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-method uniform|block`: Megatron stops ("recompute_method must be \\"block\\" or \\"uniform\\""). `uniform` checkpoints every group of `--recompute-num-layers` layers; `block` recomputes only the first `--recompute-num-layers` layers of each stage.',
     fix: (m) => setArg(m, 'add-recompute-method', 'recompute_method', 'uniform', 'Add --recompute-method uniform'),
   },
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') !== undefined && argNum(m, 'recompute_num_layers') === undefined ? 'recompute_granularity' : undefined),
+    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') !== undefined && argAbsent(m, 'recompute_num_layers') ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-num-layers` (between 1 and the layers per pipeline stage): Megatron stops otherwise. With `uniform`, 1 recomputes every layer and saves the most memory.',
     fix: (m) => setArg(m, 'add-recompute-layers', 'recompute_num_layers', 1, 'Add --recompute-num-layers 1'),
   },

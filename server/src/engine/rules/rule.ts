@@ -42,6 +42,8 @@ export interface Rule<M = unknown> {
    * the fork shares (degrees, heads, layers, batch), not advice in upstream's flags.
    */
   forks?: boolean;
+  /** The rule also runs on documents no format claims (it decides from the text whether to speak). */
+  unclaimed?: boolean;
   /**
    * Re-check every fix by analysing the fixed text: a fix is offered only if it removes a finding of
    * this rule and brings no new kind of error (layout fixes, where one degree changes others).

@@ -12,6 +12,8 @@ export default defineRule({
   id: 'unknown-key',
   severity: 'error',
   formats: 'all',
+  // A fork whose own parser is known (the script's checkout) still has flags that parser lacks.
+  forks: true,
   fixes: {
     rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach' },
     'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: a key it may have meant, among several or more than a slip away, or one the tool may already know' },

@@ -46,8 +46,25 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
   return { sites, unknown };
 }
 
+/**
+ * What `--use-checkpoint-args` takes from the checkpoint (megatron/training/checkpointing.py,
+ * load_args_from_checkpoint): `force` ones replace what the command line says, the others fill only
+ * what it leaves unset. With `--use-mp-args-from-checkpoint-args` the parallel sizes come from it too.
+ */
+const FROM_CHECKPOINT = {
+  force: ['num_query_groups', 'group_query_attention', 'position_embedding_type', 'add_position_embedding', 'use_rotary_position_embeddings', 'rotary_base', 'rotary_percent', 'rotary_interleaved', 'add_bias_linear', 'add_qkv_bias', 'squared_relu', 'swiglu', 'untie_embeddings_and_output_weights', 'normalization', 'mtp_num_layers', 'spec', 'num_moe_experts', 'moe_layer_freq', 'moe_ffn_hidden_size', 'moe_router_topk', 'moe_grouped_gemm', 'moe_shared_expert_intermediate_size', 'mamba_state_dim', 'mamba_head_dim', 'mamba_num_groups', 'mamba_num_heads', 'heterogeneous_layers_config_path', 'heterogeneous_layers_config_encoded_json', 'tokenizer_type', 'tokenizer_model'],
+  unset: ['num_layers', 'hidden_size', 'ffn_hidden_size', 'seq_length', 'num_attention_heads', 'kv_channels', 'max_position_embeddings', 'hybrid_layer_pattern', 'padded_vocab_size'],
+  parallel: ['tensor_model_parallel_size', 'pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size', 'expert_model_parallel_size'],
+  parallelUnset: ['num_layers_per_virtual_pipeline_stage'],
+};
+const CHECKPOINT_WHY = 'read from the checkpoint (`--use-checkpoint-args`)';
+
 /** MegatronArgs over a validated instance: values by dest, where each was written, where to add one. */
 export function argsFromView(view: InstanceView, options: { runtime: string; pathFor: (dest: string) => Path | undefined; world?: Field<number>; nodes?: Field<number>; env?: Map<string, EnvValue>; etpDefault?: 'tp' | 'one-with-ep'; notes?: string[] }): MegatronArgs {
+  const fromCheckpoint = view.get(['use_checkpoint_args']) === true;
+  const mpFromCheckpoint = fromCheckpoint && view.get(['use_mp_args_from_checkpoint_args']) === true;
+  const force = new Set([...(fromCheckpoint ? FROM_CHECKPOINT.force : []), ...(mpFromCheckpoint ? FROM_CHECKPOINT.parallel : [])]);
+  const unset = new Set([...(fromCheckpoint ? FROM_CHECKPOINT.unset : []), ...(mpFromCheckpoint ? FROM_CHECKPOINT.parallelUnset : [])]);
   return {
     runtime: options.runtime,
     get(dest: string): ArgValue | undefined {
@@ -55,6 +72,8 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
       if (unknown) return { value: undefined, path: unknown.path, unknown: unknown.why };
       const v = view.get([dest]);
       const path = view.source([dest]);
+      const checkpointPath = view.source(['use_checkpoint_args']) ?? [];
+      if (force.has(dest) || (unset.has(dest) && v === undefined)) return { value: undefined, path: path ?? checkpointPath, unknown: CHECKPOINT_WHY };
       return v === undefined || !path ? undefined : { value: v, path };
     },
     pathFor: options.pathFor,

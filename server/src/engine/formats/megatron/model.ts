@@ -20,6 +20,15 @@ export function argValue(m: MegatronModel, dest: string): unknown {
   return m.args.get(dest)?.value;
 }
 
+/**
+ * The argument is not written, so Megatron's default applies. A value the file takes from the
+ * environment or a checkpoint is written; in an override file (a Bridge or NeMo recipe's overrides)
+ * nothing is absent, since the recipe decides what the file leaves out.
+ */
+export function argAbsent(m: MegatronModel, dest: string): boolean {
+  return m.args.get(dest) === undefined && !m.args.defaultsUnknown;
+}
+
 export function argOn(m: MegatronModel, dest: string): boolean {
   const v = argValue(m, dest);
   return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));

@@ -156,6 +156,9 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;
     const keys = new Set(root.entries.map((e) => e.key));
+    // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the
+    // Hugging Face config on one device, and the trainer and model sections here are not a run.
+    if (doc.node(['run', 'huggingface_ckpt_path'])) return 0;
     if (keys.has('trainer') && keys.has('model')) return 40;
     const training = doc.node(['training']);
     if (training?.kind === 'map' && training.entries.some((e) => e.key === 'trainer') && training.entries.some((e) => e.key === 'model')) return 40;
@@ -193,6 +196,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       nodes,
     });
     args.precision = precisionOf(doc);
+    // NeMo 2 overrides are merged onto a recipe (the model, the defaults), which this file does not show.
+    if (flat) args.defaultsUnknown = 'not in these overrides: the NeMo recipe they are merged onto decides';
     // NeMo's optimizer wrapper, not Megatron's argument defaults, decides the DP overlaps when unset.
     const byOptimizer = 'not written: NeMo\'s optimizer settings decide (`model.optim.overlap_grad_sync` / `overlap_param_sync`), with defaults that depend on the optimizer';
     args.unknownDefaults = { overlap_grad_reduce: byOptimizer, overlap_param_gather: byOptimizer };

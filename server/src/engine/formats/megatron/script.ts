@@ -17,11 +17,14 @@ import { argsFromView, flagSites, type EnvValue } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
+import { checkoutFork } from './checkout';
 import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
-const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|retro|ict|vlm|vision_\w+)\.py$/;
+const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
+/** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */
+const OLD_ENTRY = /^pretrain_gpt2\.py$/;
 /**
  * Flags only the Megatron-DeepSpeed forks define (their megatron/arguments.py; none of them was ever
  * in Megatron-LM's): DeepSpeed's own switches, and the token-based schedule and pipeline switch.
@@ -40,22 +43,36 @@ function where(doc: SourceDoc, judged: UnknownFlags): string {
 
 let currentFlags: Set<string> | undefined;
 
-/** The fork whose parser reads the script's flags, from the flags only it defines. */
-function forkOf(doc: SourceDoc): string | undefined {
+/**
+ * The fork whose parser reads the script's flags: from the flags only Megatron-DeepSpeed defines, or
+ * from the parser of the checkout the script lives in.
+ */
+function forkOf(doc: SourceDoc, settings: EngineSettings): string | undefined {
   const root = shell(doc)?.root;
+  const checkout = checkoutFork(settings.megatronCheckout);
+  if (checkout) return checkout;
+  const entry = shell(doc)?.entrypoint?.path.split('/').pop();
+  if (entry && OLD_ENTRY.test(entry)) return 'a Megatron-LM from before 2021 (its `pretrain_gpt2.py` was renamed `pretrain_gpt.py` in January 2021, before the first Megatron Core release)';
   return root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key)) ? 'Megatron-DeepSpeed' : undefined;
 }
 
-/** How the script's unknown flags are judged, from its entry point (see `UnknownFlags`). */
-function unknownFlags(doc: SourceDoc): UnknownFlags {
-  if (forkOf(doc)) return { effect: 'none' };
+/** How the script's unknown flags are judged, from its entry point and checkout (see `UnknownFlags`). */
+function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
+  const checkout = settings.megatronCheckout;
+  const fork = forkOf(doc, settings);
+  // A fork's own parser is known: a flag it does not define either may still come from DeepSpeed or the entry script.
+  if (fork && checkout && checkoutFork(checkout)) {
+    return { effect: 'warning', extra: new Set(checkout.flags), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
+  }
+  if (fork) return { effect: 'none' };
   const entry = shell(doc)?.entrypoint?.path;
   const name = entry?.split('/').pop();
-  if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error' };
+  const own = checkout ? checkout.flags : [];
+  if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined };
   const table = (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
-  if (known) return { effect: 'error', extra: new Set(table[known]) };
-  return { effect: 'warning', consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };
+  if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
+  return { effect: 'warning', extra: own.length ? new Set(own) : undefined, consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };
 }
 
 /** A launcher option as a positive integer, or why it is not known. */
@@ -169,16 +186,17 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (entry && ENTRY.test(entry) && currentKnown >= 3) return 50;
     return currentKnown >= 3 ? 30 : 0;
   },
-  openKeys(doc: SourceDoc): string | undefined {
+  openKeys(doc: SourceDoc, settings: EngineSettings): string | undefined {
     const s = shell(doc);
-    if (forkOf(doc)) return 'a Megatron-DeepSpeed script: the fork has flags of its own';
+    const fork = forkOf(doc, settings);
+    if (fork) return `a script for ${fork === 'Megatron-DeepSpeed' ? 'a Megatron-DeepSpeed fork' : fork}: it has flags of its own`;
     const entry = s?.entrypoint?.path;
     if (!entry || !UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return `${entry ? `\`${entry.split('/').pop()}\`` : 'the script the flags go to'} may add flags of its own`;
     return undefined;
   },
   fork: forkOf,
-  instance(doc: SourceDoc, nav: SchemaNav) {
-    const judged = unknownFlags(doc);
+  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
+    const judged = unknownFlags(doc, settings);
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
     return argsInstance(sites, unknown, nav, true);
   },

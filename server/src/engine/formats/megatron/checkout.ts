@@ -1,0 +1,59 @@
+/**
+ * The Megatron argument parser of the checkout a launch script lives in (`megatron/arguments.py`,
+ * `megatron/training/arguments.py`), which the host finds and reads. Its flags are the ones that
+ * checkout's `pretrain_*.py` accepts: a fork (Megatron-DeepSpeed) or an older Megatron-LM keeps flags
+ * the schema calls removed and defines flags upstream never had.
+ *
+ * Only the flag spellings written as string literals in `add_argument(...)` calls are read. A parser
+ * may build more flags at run time (from dataclasses, in other modules), so the list only ever adds
+ * to what is accepted; it never makes a flag unknown.
+ */
+import type { MegatronCheckout } from '../../settings';
+import { megatronIndexes } from './schema';
+
+/** Flag spellings passed as leading string literals to `add_argument(` in a Python file's text. */
+export function parserFlags(text: string): string[] {
+  const out = new Set<string>();
+  const call = /add_argument\s*\(/g;
+  const literal = /^\s*(?:[rbuRBU]?)(['"])(-{1,2}[A-Za-z0-9][\w.-]*)\1\s*,?/;
+  while (call.exec(text) && out.size < 10_000) {
+    let rest = text.slice(call.lastIndex, call.lastIndex + 400);
+    let lit: RegExpExecArray | null;
+    while ((lit = literal.exec(rest))) {
+      out.add(lit[2]);
+      rest = rest.slice(lit[0].length);
+    }
+  }
+  return [...out];
+}
+
+/** A checkout whose parser defines at least this many flags Megatron-LM never had is another Megatron. */
+const OWN_FLAGS_OF_A_FORK = 10;
+
+const judged = new WeakMap<MegatronCheckout, { flags: Set<string>; own: string[] }>();
+
+function facts(c: MegatronCheckout): { flags: Set<string>; own: string[] } {
+  let f = judged.get(c);
+  if (!f) {
+    const known = megatronIndexes().flags;
+    const flags = new Set(c.flags);
+    f = { flags, own: [...flags].filter((x) => !known.has(x)) };
+    judged.set(c, f);
+  }
+  return f;
+}
+
+/** The checkout's parser defines the flag. */
+export function checkoutHas(c: MegatronCheckout | undefined, flag: string): boolean {
+  return !!c && facts(c).flags.has(flag.replace(/=.*$/, ''));
+}
+
+/**
+ * The checkout's Megatron, when it is not Megatron-LM as the schema knows it: a fork or a release
+ * older than the schema's history, recognised by the flags only its parser has.
+ */
+export function checkoutFork(c: MegatronCheckout | undefined): string | undefined {
+  if (!c) return undefined;
+  const own = facts(c).own;
+  return own.length >= OWN_FLAGS_OF_A_FORK ? `the Megatron in this checkout (its \`${c.parser}\` defines ${own.length} flags Megatron-LM does not have)` : undefined;
+}
