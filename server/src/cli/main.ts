@@ -197,7 +197,7 @@ function check(o: CheckOptions): number {
       ioFailure = true;
       continue;
     }
-    let settings: EngineSettings = {};
+    let settings: EngineSettings = o.useConfig ? {} : configs.located(file);
     if (o.useConfig) {
       const loaded = configs.forFile(file);
       settings = loaded.settings;
@@ -287,7 +287,7 @@ function layout(args: string[]): number {
     process.stderr.write(`shardwise: cannot read ${file}: ${(err as Error).message}\n`);
     return 2;
   }
-  const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : {}, o.settings);
+  const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : new ProjectConfigs().located(file), o.settings);
   const analysis = analyze(linkedInput(file, text), settings);
   if (o.format === 'json') {
     process.stdout.write(JSON.stringify(analysis.docs.map((d) => d.plan ?? null), null, 2) + '\n');

@@ -315,6 +315,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       doc: da.doc,
       format: da.format?.id as FormatId,
       tool: da.format?.toolName ?? 'the tool',
+      versions: da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool'),
       model: da.model,
       plan: da.plan,
       settings: da.settings,

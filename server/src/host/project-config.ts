@@ -69,6 +69,19 @@ export class ProjectConfigs {
     return found;
   }
 
+  /** What the file's location says without any `.shardwise.yaml`: the Megatron parser of its checkout. */
+  located(file: string): EngineSettings {
+    let dir = dirname(resolve(file));
+    for (let i = 0; i < 64; i++) {
+      const parser = this.parserIn(dir);
+      if (parser) return { megatronCheckout: parser.checkout };
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    return {};
+  }
+
   /** The merged settings that apply to a file. */
   forFile(file: string): LoadedConfig {
     const chain: { path: string; config: ProjectConfig }[] = [];

@@ -57,7 +57,7 @@ export default defineRule({
       ctx.report({
         at: path,
         severity: SEVERITY[dep.effect],
-        message: deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.tool),
+        message: deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions),
         // A bare flag (`--x`) is a boolean set to true.
         fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : ctx.doc.value(path)),
       });
@@ -74,7 +74,7 @@ export default defineRule({
         at: issue.path,
         on: 'value',
         severity: SEVERITY[dep.effect],
-        message: deprecationMessage(`${code(written)} for ${code(lastKey(issue.path))}`, dep, ctx.tool),
+        message: deprecationMessage(`${code(written)} for ${code(lastKey(issue.path))}`, dep, ctx.versions),
         fixes,
       });
     }
@@ -93,7 +93,7 @@ function removedMessage(subject: string, removed: { version: string; replacement
   const instead = removed.replacement ? ctx.writePath([removed.replacement]) : undefined;
   const use = removed.replacement ? ` Use ${code(instead ? lastKey(instead) : removed.replacement)} instead.` : ' Remove it.';
   const effect = flag ? `${ctx.tool} no longer accepts the flag and stops at startup ("unrecognized arguments")` : 'nothing reads it any more, so it is ignored';
-  return `${subject} was removed in ${ctx.tool} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
+  return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
 }
 
 function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): FixSpec[] {

@@ -94,6 +94,11 @@ export interface RuleContext<M = unknown> {
   readonly format: FormatId;
   /** How messages name the tool that reads the file. */
   readonly tool: string;
+  /**
+   * How messages name the releases the schema's versions count (Megatron Bridge and NeMo read
+   * Megatron Core's arguments, so their `since` and `removed` versions are Megatron Core's).
+   */
+  readonly versions: string;
   readonly model: M;
   /** The parallel layout, when the format describes one. */
   readonly plan: Plan | undefined;

@@ -31,7 +31,7 @@ export default defineRule({
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',
-          message: `${pathLabel(path)} arrived in ${ctx.tool} ${since}; the targeted ${target} does not know it, so it ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.tool} to ${since} or newer, or remove the key.`,
+          message: `${pathLabel(path)} arrived in ${ctx.versions} ${since}; the targeted ${target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${since} or newer, or remove the key.`,
           fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;
@@ -44,7 +44,7 @@ export default defineRule({
           ctx.report({
             at: path,
             on: 'value',
-            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.tool} ${vs}; the targeted ${target} rejects it. Upgrade ${ctx.tool} to ${vs} or newer, or choose another value.`,
+            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
           });
         }
       }

@@ -1,6 +1,7 @@
 /**
  * vpp-microbatch-mismatch: interleaved pipelining with a micro-batch count it cannot schedule.
  */
+import type { MegatronModel } from '../formats/megatron/model';
 import { fieldPath } from '../plan/layout';
 import { defineRule } from './rule';
 
@@ -21,11 +22,20 @@ export default defineRule({
     const pp = p.pp.value;
     const m = p.numMicroBatches?.value ?? (p.globalBatch && p.microBatch && p.dp ? p.globalBatch.value / (p.microBatch.value * p.dp.value) : undefined);
     if (m === undefined || !Number.isInteger(m)) return;
-    if (m >= pp && m % pp === 0) return;
+    // The group size N (`--microbatch-group-size-per-virtual-pipeline-stage`, PP by default) must lie
+    // in [PP, M], and the last group (M mod N) must be empty or hold at least PP micro-batches
+    // (megatron/core/pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving).
+    const group = (ctx.model as MegatronModel | undefined)?.args?.get?.('microbatch_group_size_per_vp_stage');
+    if (group?.unknown !== undefined) return;
+    const n = typeof group?.value === 'number' ? group.value : typeof group?.value === 'string' && /^\d+$/.test(group.value) ? Number(group.value) : pp;
+    const rest = m % n;
+    if (n >= pp && n <= m && (rest === 0 || rest >= pp)) return;
+    const groups = n === pp ? `groups of ${pp} (PP)` : `groups of ${n} (\`--microbatch-group-size-per-virtual-pipeline-stage\`)`;
+    const why = m < pp ? `are fewer than PP ${pp}` : n > m ? `are fewer than the group size ${n}` : n < pp ? `are grouped by ${n}, fewer than PP ${pp}` : `leave a last group of ${rest}, fewer than PP ${pp}`;
     ctx.report({
       at: fieldPath(p, p.globalBatch ?? p.numMicroBatches ?? p.vpp, p.globalBatch ? 'globalBatch' : 'numMicroBatches'),
       on: 'value',
-      message: `With ${p.vpp.value} virtual stages, each step's ${m} micro-batches ${m < pp ? `are fewer than PP ${pp}` : `are not a multiple of PP ${pp}`}: the interleaved schedule runs them in groups of ${pp} and Megatron fails on the first step. Use a global batch that gives a multiple of ${pp} micro-batches per DP rank (e.g. ${Math.max(pp, Math.ceil(m / pp) * pp)}).`,
+      message: `With ${p.vpp.value} virtual stages, each step's ${m} micro-batches ${why}: the interleaved schedule runs them in ${groups} and Megatron fails on the first step. Use a global batch that gives a multiple of ${n} micro-batches per DP rank (e.g. ${Math.max(n, Math.ceil(m / n) * n)}).`,
     });
   },
 });

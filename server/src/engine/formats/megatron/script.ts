@@ -31,6 +31,9 @@ const OLD_ENTRY = /^pretrain_gpt2\.py$/;
  */
 const FORK_FLAGS = ['--deepspeed', '--deepspeed_config', '--deepspeed-config', '--zero-stage', '--deepspeed-activation-checkpointing', '--deepspeed_mpi', '--no-pipeline-parallel', '--train-tokens', '--lr-decay-tokens', '--lr-warmup-tokens', '--log-optimizer-states-to-tensorboard'];
 
+/** The flags `deepspeed.add_config_arguments(parser)` adds to a fork's parser (deepspeed/__init__.py). */
+const DEEPSPEED_ARGS = ['--deepspeed', '--deepspeed_config', '--deepscale', '--deepscale_config'];
+
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
 }
@@ -62,7 +65,7 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const fork = forkOf(doc, settings);
   // A fork's own parser is known: a flag it does not define either may still come from DeepSpeed or the entry script.
   if (fork && checkout && checkoutFork(checkout)) {
-    return { effect: 'warning', extra: new Set(checkout.flags), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
+    return { effect: 'warning', extra: new Set([...checkout.flags, ...DEEPSPEED_ARGS]), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
   }
   if (fork) return { effect: 'none' };
   const entry = shell(doc)?.entrypoint?.path;
