@@ -25,7 +25,10 @@ export default defineRule({
     if (!target) return;
     walkSchema(ctx, (path, schema, node, section) => {
       if (node.kind === 'scalar' && node.value === null) return;
-      const since = schema['x-since'];
+      // A flag can be younger than the setting it spells (a config field first, `--flag` later).
+      const written = String(path[path.length - 1] ?? '');
+      const flagSince = written.startsWith('-') ? schema['x-flag-since']?.[written.replace(/=.*$/, '')] : undefined;
+      const since = flagSince ?? schema['x-since'];
       const fatal = section['x-unknown-key-effect'] === 'error';
       if (since && compareVersions(since, target) > 0) {
         ctx.report({

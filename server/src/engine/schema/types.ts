@@ -46,6 +46,8 @@ export interface JsonSchema {
   markdownDescription?: string;
   markdownEnumDescriptions?: string[];
   'x-since'?: string;
+  /** Megatron: the first release of a command-line spelling younger than the setting it spells. */
+  'x-flag-since'?: Record<string, string>;
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
   'x-default-note'?: string;

@@ -1,0 +1,1061 @@
+#!/usr/bin/env node
+// Recomputes the version facts of the schemas from the upstream git history.
+//
+//   node scripts/schema-history.mjs --megatron <Megatron-LM git dir> [--deepspeed <DeepSpeed git dir>] [--write] [--verbose]
+//
+// Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
+// in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
+// parser of that release accepts, read statically from the source:
+//   - the string literals passed to `add_argument(...)` in the functions the argument builder
+//     (`add_megatron_arguments`, or `parse_args` before it existed) calls, in
+//     megatron/training/arguments.py (megatron/arguments.py before 0.6.0), with the `--no-` form
+//     argparse.BooleanOptionalAction adds;
+//   - the flags `ArgumentGroupFactory(SomeConfig, exclude=...)` derives from a dataclass (0.16.0
+//     onward): `--field-name`, `--no-field-name`/`--disable-field-name` for a bool that does not
+//     default to False, or the field's `argparse_meta.arg_names`;
+//   - for flags only some entry points have (`x-entrypoints`), the helper those entry points share
+//     (`add_modelopt_args`/`add_ammo_args`, `add_vlm_extra_args`, the inference helpers);
+//   - for `x-cli: false` fields, the field names of the config dataclasses (TransformerConfig,
+//     ModelParallelConfig, the heterogeneous config).
+// Then `x-since` is the first release whose parser has any spelling of the property (none when the
+// oldest release compared has it), `x-flag-since` the first release of a spelling that came later,
+// and `x-removed.version` the first release after the last one that had it. Every disagreement with
+// the schema is printed. --write fills in `x-since` where the schema has none and the flag arrived
+// below 0.13.0 (from 0.13.0 on the schema was built from argparse dumps, the better source for
+// flags built at run time), keeps the tag list in `x-source`, and applies MEGATRON_RESOLVED: the
+// disagreements and other facts checked by hand against upstream.
+//
+// DeepSpeed: for every final release tag v0.3.0 onward (plus master when its version.txt is newer
+// than the last tag), collects the string literals and pydantic field names of the config code
+// (deepspeed/runtime/**/*.py, deepspeed/__init__.py, the config/constants files of the other
+// packages). A key is judged in the files of its section (SECTION_FILES); a common name (`enabled`,
+// `dtype`) only where the section has files of its own. --write fills in `x-since` where the schema
+// has none and the key is first read after v0.3.0 and after its section arrived (a key that comes
+// with its section needs none), and applies DEEPSPEED_RESOLVED (x-since and x-deprecated.since
+// corrections checked by hand); other disagreements are only printed.
+//
+// Without --write nothing is changed: the script prints what it would change.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const WRITE = argv.includes('--write');
+const VERBOSE = argv.includes('--verbose');
+const megatronDir = opt('--megatron');
+const deepspeedDir = opt('--deepspeed');
+if (!megatronDir && !deepspeedDir) {
+  console.error('usage: node scripts/schema-history.mjs --megatron <gitdir> [--deepspeed <gitdir>] [--write] [--verbose]');
+  process.exit(2);
+}
+
+// ------------------------------------------------------------------------------------------------
+// git and versions
+
+const gitCache = new Map();
+function git(dir, ...args) {
+  const key = `${dir}\0${args.join('\0')}`;
+  if (!gitCache.has(key)) {
+    let out;
+    try {
+      out = execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      out = null;
+    }
+    gitCache.set(key, out);
+  }
+  return gitCache.get(key);
+}
+const show = (dir, rev, path) => git(dir, 'show', `${rev}:${path}`);
+const lsFiles = (dir, rev, ...paths) => (git(dir, 'ls-tree', '-r', '--name-only', rev, '--', ...paths) ?? '').split('\n').filter(Boolean);
+
+const parseVersion = (v) => v.split('.').map(Number);
+function compareVersions(a, b) {
+  const x = parseVersion(a);
+  const y = parseVersion(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** Final release tags `prefix<major>.<minor>.<patch>`, oldest first, between `from` and `to`. */
+function releaseTags(dir, prefix, from, to) {
+  const re = new RegExp(`^${prefix.replace(/\./g, '\\.')}(\\d+\\.\\d+\\.\\d+)$`);
+  return (git(dir, 'tag') ?? '')
+    .split('\n')
+    .map((t) => [t, re.exec(t)?.[1]])
+    .filter(([, v]) => v && compareVersions(v, from) >= 0 && (!to || compareVersions(v, to) <= 0))
+    .map(([tag, version]) => ({ rev: tag, version }))
+    .sort((a, b) => compareVersions(a.version, b.version));
+}
+
+// ------------------------------------------------------------------------------------------------
+// JSON that keeps the schema's number spellings (`1.0`, `1e-05`) through a rewrite.
+
+class RawNumber {
+  constructor(text) {
+    this.text = text;
+  }
+  valueOf() {
+    return Number(this.text);
+  }
+}
+
+function parseJson(text) {
+  let i = 0;
+  const ws = () => {
+    while (/\s/.test(text[i])) i++;
+  };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const out = {};
+      ws();
+      if (text[i] === '}') return i++, out;
+      for (;;) {
+        ws();
+        const k = value();
+        ws();
+        i++; // :
+        out[k] = value();
+        ws();
+        if (text[i++] === '}') return out;
+      }
+    }
+    if (c === '[') {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === ']') return i++, out;
+      for (;;) {
+        out.push(value());
+        ws();
+        if (text[i++] === ']') return out;
+      }
+    }
+    if (c === '"') {
+      const m = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i));
+      i += m[0].length;
+      return JSON.parse(m[0]);
+    }
+    const m = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/.exec(text.slice(i, i + 40));
+    i += m[0].length;
+    return m[0] === 'true' ? true : m[0] === 'false' ? false : m[0] === 'null' ? null : new RawNumber(m[0]);
+  };
+  return value();
+}
+
+function stringifyJson(v, indent = '') {
+  if (v instanceof RawNumber) return v.text;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + stringifyJson(x, inner)).join(',\n')}\n${indent}]`;
+  const keys = Object.keys(v);
+  return keys.length === 0 ? '{}' : `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${stringifyJson(v[k], inner)}`).join(',\n')}\n${indent}}`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// A small Python tokenizer: names, numbers, strings (value kept, f-strings marked), operators,
+// and logical-line ends, each token with the column its line starts at.
+
+function tokenize(src) {
+  const toks = [];
+  let i = 0;
+  let depth = 0;
+  let line = 1;
+  let lineStart = true;
+  let indent = 0;
+  const n = src.length;
+  const push = (t, v, extra) => {
+    if (lineStart) {
+      lineStart = false;
+      toks.push({ t: 'start', v: '', indent, line });
+    }
+    toks.push({ t, v, line, ...extra });
+  };
+  while (i < n) {
+    const c = src[i];
+    if (c === '\n') {
+      line++;
+      i++;
+      if (depth === 0 && !lineStart) {
+        toks.push({ t: 'nl', v: '', line });
+        lineStart = true;
+      }
+      if (lineStart) {
+        indent = 0;
+        while (src[i] === ' ' || src[i] === '\t') (indent += src[i] === '\t' ? 8 : 1), i++;
+      }
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
+    if (c === '\\' && src[i + 1] === '\n') {
+      i += 2;
+      line++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < n && src[i] !== '\n') i++;
+      continue;
+    }
+    const str = /^([rRbBuUfF]{0,2})('''|"""|'|")/.exec(src.slice(i, i + 5));
+    if (str && (str[1] === '' || /[A-Za-z]/.test(c))) {
+      const prefix = str[1];
+      const q = str[2];
+      const raw = /r/i.test(prefix);
+      let j = i + prefix.length + q.length;
+      let value = '';
+      while (j < n && src.slice(j, j + q.length) !== q) {
+        if (src[j] === '\\' && !raw) {
+          value += src[j + 1];
+          j += 2;
+          continue;
+        }
+        if (src[j] === '\n') {
+          line++;
+          if (q.length === 1) break;
+        }
+        value += src[j];
+        j++;
+      }
+      push('str', value, { f: /f/i.test(prefix) });
+      i = j + q.length;
+      continue;
+    }
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i, i + 200));
+    if (name) {
+      push('name', name[0]);
+      i += name[0].length;
+      continue;
+    }
+    const num = /^[0-9][0-9a-zA-Z_.]*(?:[eE][-+]?[0-9]+)?/.exec(src.slice(i, i + 60));
+    if (num) {
+      push('num', num[0]);
+      i += num[0].length;
+      continue;
+    }
+    const op = /^(\*\*=?|\/\/=?|->|:=|==|!=|<=|>=|<<|>>|[-+*/%&|^@]=|[-+*/%&|^~<>=.,:;@()[\]{}])/.exec(src.slice(i, i + 3));
+    const v = op ? op[0] : c;
+    if ('([{'.includes(v)) depth++;
+    if (')]}'.includes(v)) depth = Math.max(0, depth - 1);
+    push('op', v);
+    i += v.length;
+  }
+  if (!lineStart) toks.push({ t: 'nl', v: '', line });
+  return toks;
+}
+
+/** Logical lines: `{ indent, toks }` (without the start and end markers). */
+function statements(toks) {
+  const out = [];
+  let cur = null;
+  for (const t of toks) {
+    if (t.t === 'start') cur = { indent: t.indent, line: t.line, toks: [] };
+    else if (t.t === 'nl') {
+      if (cur) out.push(cur);
+      cur = null;
+    } else cur?.toks.push(t);
+  }
+  return out;
+}
+
+/** The index of the bracket closing the one at `i`. */
+function closing(toks, i) {
+  let d = 0;
+  for (let j = i; j < toks.length; j++) {
+    if (toks[j].t === 'op' && '([{'.includes(toks[j].v)) d++;
+    if (toks[j].t === 'op' && ')]}'.includes(toks[j].v) && --d === 0) return j;
+  }
+  return toks.length - 1;
+}
+
+/** The string literals directly inside the list at `toks[i]` (`[`). */
+function listStrings(toks, i) {
+  const end = closing(toks, i);
+  return toks.slice(i + 1, end).filter((t) => t.t === 'str' && !t.f).map((t) => t.v);
+}
+
+/** Top-level `def`s of a module: name → statements of its body (nested defs included). */
+function functions(stmts) {
+  const fns = new Map();
+  let cur = null;
+  for (const s of stmts) {
+    if (s.indent === 0) {
+      cur = null;
+      const k = s.toks[0]?.v === 'async' ? 1 : 0;
+      if (s.toks[k]?.v === 'def' && s.toks[k + 1]?.t === 'name') fns.set(s.toks[k + 1].v, (cur = []));
+    }
+    if (cur) cur.push(s);
+  }
+  return fns;
+}
+
+/** What a function body adds to a parser: flags of add_argument calls, factories, local calls. */
+function scanFunction(body, localNames) {
+  const flags = [];
+  const factories = [];
+  const calls = new Set();
+  const lists = new Map();
+  for (const s of body) {
+    const t = s.toks;
+    // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
+    if (t[0]?.t === 'name' && t[1]?.v === '=' && t[2]?.v === '[') lists.set(t[0].v, listStrings(t, 2));
+    for (let i = 0; i < t.length; i++) {
+      if (t[i].v === 'add_argument' && t[i - 1]?.v === '.' && t[i + 1]?.v === '(') {
+        const names = [];
+        for (let j = i + 2; t[j]?.t === 'str'; j += 2) {
+          if (!t[j].f && t[j].v.startsWith('-')) names.push(t[j].v);
+          if (t[j + 1]?.v !== ',') break;
+        }
+        flags.push(...names);
+        // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
+        const end = closing(t, i + 1);
+        if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction')) flags.push(...names.filter((x) => x.startsWith('--')).map((x) => `--no-${x.slice(2)}`));
+      } else if (t[i].v === 'ArgumentGroupFactory' && t[i - 1]?.v !== 'import' && t[i - 1]?.v !== ',' && t[i + 1]?.v === '(' && t[i + 2]?.t === 'name') {
+        const end = closing(t, i + 1);
+        let exclude = [];
+        for (let j = i + 3; j < end; j++)
+          if (t[j].v === 'exclude' && t[j + 1]?.v === '=') {
+            if (t[j + 2]?.v === '[') exclude = listStrings(t, j + 2);
+            else if (t[j + 2]?.t === 'name') exclude = lists.get(t[j + 2].v) ?? [];
+          }
+        factories.push({ cls: t[i + 2].v, exclude });
+      } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
+    }
+  }
+  return { flags, factories, calls };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Dataclass fields, as ArgumentGroupFactory turns them into flags (megatron/training/argument_utils.py).
+
+function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
+  if (seen.has(cls)) return new Map();
+  seen.add(cls);
+  const hits = (git(dir, 'grep', '-l', '-E', `^class ${cls}\\b`, rev, '--', 'megatron') ?? '').split('\n').filter(Boolean).map((l) => l.slice(rev.length + 1));
+  if (hits.length === 0) return null;
+  const path = hits.find((p) => !p.includes('/tests/')) ?? hits[0];
+  const stmts = statements(tokenize(show(dir, rev, path)));
+  const k = stmts.findIndex((s) => s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.v === cls);
+  if (k < 0) return null;
+  const head = stmts[k].toks;
+  const fields = new Map();
+  if (head[2]?.v === '(') {
+    const end = closing(head, 2);
+    for (let j = 3; j < end; j++)
+      if (head[j].t === 'name' && (head[j + 1]?.v === ',' || head[j + 1]?.v === ')') && head[j - 1]?.v !== '=') {
+        const base = classFlags(dir, rev, head[j].v, seen, allFields);
+        if (base) for (const [f, v] of base) fields.set(f, v);
+      }
+  }
+  const body = [];
+  for (let j = k + 1; j < stmts.length && stmts[j].indent > 0; j++) body.push(stmts[j]);
+  const bodyIndent = body[0]?.indent;
+  for (const s of body) {
+    const t = s.toks;
+    if (s.indent !== bodyIndent || t[0]?.t !== 'name' || t[1]?.v !== ':' || ['def', 'class', 'async'].includes(t[0].v)) continue;
+    let eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+    const ann = t.slice(2, eq < 0 ? t.length : eq);
+    if (ann.some((x) => x.v === 'ClassVar' || x.v === 'InitVar')) continue;
+    const names = ann.filter((x) => x.t === 'name' && !['Optional', 'Union', 'None', 'typing'].includes(x.v)).map((x) => x.v);
+    const isBool = names.length === 1 && names[0] === 'bool';
+    const value = eq < 0 ? [] : t.slice(eq + 1);
+    let dflt = value;
+    let init = true;
+    let argNames;
+    if (value[0]?.v === 'field' && value[1]?.v === '(') {
+      dflt = [];
+      const end = closing(value, 1);
+      for (let j = 2; j < end; j++) {
+        if (depthAt(value, j) !== 1) continue;
+        if (value[j].v === 'default' && value[j + 1]?.v === '=') dflt = value.slice(j + 2, j + 3);
+        if (value[j].v === 'init' && value[j + 1]?.v === '=' && value[j + 2]?.v === 'False') init = false;
+      }
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'arg_names' && value[j + 1]?.v === ':' && value[j + 2]?.v === '[') argNames = listStrings(value, j + 2);
+    }
+    if (!init && !allFields) {
+      fields.delete(t[0].v);
+      continue;
+    }
+    const dashed = (p) => `--${p}${t[0].v}`.replace(/_/g, '-');
+    const isFalse = dflt.length === 1 && dflt[0].v === 'False';
+    const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
+    fields.set(t[0].v, flags);
+  }
+  return fields;
+}
+
+function depthAt(toks, j) {
+  let d = 0;
+  for (let i = 0; i < j; i++) {
+    if (toks[i].t !== 'op') continue;
+    if ('([{'.includes(toks[i].v)) d++;
+    if (')]}'.includes(toks[i].v)) d--;
+  }
+  return d;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Megatron-LM: the flags of every release
+
+/** The flags a module's `entry` function (and the local functions it calls) adds. */
+function moduleFlags(dir, rev, path, entries, problems) {
+  const src = show(dir, rev, path);
+  if (src == null) return null;
+  const fns = functions(statements(tokenize(src)));
+  const local = new Set(fns.keys());
+  const entry = entries.find((e) => fns.has(e));
+  if (!entry) return null;
+  const flags = new Set();
+  const seen = new Set();
+  const dynamic = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const { flags: f, factories, calls } = scanFunction(fns.get(name), local);
+    for (const x of f) flags.add(x);
+    for (const { cls, exclude } of factories) {
+      const fields = classFlags(dir, rev, cls);
+      if (!fields) {
+        problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
+        continue;
+      }
+      for (const [field, fl] of fields)
+        if (!exclude.includes(field))
+          for (const x of fl) {
+            flags.add(x);
+            dynamic.add(x);
+          }
+    }
+    for (const c of calls) visit(c);
+  };
+  visit(entry);
+  const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
+  return { flags, dynamic, entry, unused };
+}
+
+const MEGATRON_SOURCES = {
+  // The main parser every entry point has.
+  main: [{ paths: ['megatron/training/arguments.py', 'megatron/arguments.py'], entries: ['add_megatron_arguments', 'parse_args'] }],
+  modelopt: [{ paths: ['megatron/post_training/arguments.py', 'megatron/inference/arguments.py'], entries: ['add_modelopt_args', 'add_ammo_args'] }],
+  vlm: [{ paths: ['pretrain_vlm.py'], entries: ['add_vlm_extra_args'] }],
+  inference: [
+    { paths: ['megatron/inference/utils.py', 'examples/inference/gpt/utils.py'], entries: ['add_inference_args', 'add_common_inference_args'] },
+    // Dynamic-batching flags lived in this example until 0.17.0 moved them into the helper.
+    { paths: ['examples/inference/gpt/gpt_dynamic_inference.py'], entries: ['add_dynamic_inference_args'] },
+  ],
+};
+// Before the shared inference helper existed (0.12.0), its flags lived in the individual inference
+// scripts and tools, which are among the entry points: a flag the helper had from its first release
+// cannot be dated by the helper.
+const UNDATED_AT_FIRST = new Set(['inference']);
+
+// Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config
+// dataclasses that hold them.
+const CONFIG_FILES = ['megatron/core/model_parallel_config.py', 'megatron/core/transformer/transformer_config.py', 'megatron/core/transformer/heterogeneous/heterogeneous_config.py'];
+
+function configFields(dir, rev) {
+  const names = new Set();
+  for (const path of CONFIG_FILES) {
+    const src = show(dir, rev, path);
+    if (src == null) continue;
+    for (const s of statements(tokenize(src)))
+      if (s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.t === 'name') for (const f of classFlags(dir, rev, s.toks[1].v, new Set(), true)?.keys() ?? []) names.add(f);
+  }
+  return names;
+}
+
+function sourceOf(prop) {
+  if (prop['x-cli'] === false) return 'config';
+  const eps = prop['x-entrypoints'];
+  if (!eps) return 'main';
+  if (eps.includes('examples/post_training/modelopt')) return 'modelopt';
+  if (eps.includes('pretrain_vlm.py')) return 'vlm';
+  if (eps.includes('examples/inference')) return 'inference';
+  return null;
+}
+
+function megatronReleases(dir, schema) {
+  const src = schema['x-source'];
+  const releases = releaseTags(dir, 'core_v', '0.4.0');
+  if (!git(dir, 'cat-file', '-e', `${src.commit}^{commit}`) && git(dir, 'cat-file', '-t', src.commit)?.trim() !== 'commit') throw new Error(`commit ${src.commit} (x-source.commit) is not in ${dir}`);
+  releases.push({ rev: src.commit, version: src.version });
+  const problems = [];
+  for (const r of releases) {
+    r.flags = {};
+    for (const [key, cands] of Object.entries(MEGATRON_SOURCES)) {
+      for (const c of cands) {
+        for (const p of c.paths) {
+          const got = moduleFlags(dir, r.rev, p, c.entries, problems);
+          if (!got) continue;
+          r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
+          if (key === 'main') {
+            r.mainPath = p;
+            r.dynamic = got.dynamic;
+            if (got.unused.length) problems.push(`${r.version}: ${p}: functions with add_argument calls the builder does not call: ${got.unused.join(', ')}`);
+          }
+          break;
+        }
+      }
+    }
+    r.flags.config = configFields(dir, r.rev);
+    if (!r.flags.main || r.flags.main.size === 0) throw new Error(`${r.rev}: no arguments file found`);
+  }
+  return { releases, problems };
+}
+
+const spellings = (p) => [...new Set([p['x-flag'], ...(p['x-flags'] ?? [])].filter(Boolean))];
+
+/** The versions in which any spelling of a property is present, with the computed facts. */
+function megatronFacts(key, prop, releases) {
+  const source = sourceOf(prop);
+  if (!source) return null;
+  const names = source === 'config' ? [key] : spellings(prop);
+  if (names.length === 0) return null;
+  const have = releases.map((r) => (r.flags[source] ? names.some((f) => r.flags[source].has(f)) : false));
+  const firstSource = releases.findIndex((r) => r.flags[source]);
+  const first = have.indexOf(true);
+  const last = have.lastIndexOf(true);
+  const facts = { source, names, present: releases.filter((_, i) => have[i]).map((r) => r.version), dynamicOnly: false };
+  if (first < 0) return { ...facts, never: true };
+  // Gaps: a flag that went away and came back.
+  facts.gaps = releases.filter((_, i) => i > first && i < last && !have[i]).map((r) => r.version);
+  facts.since = first === 0 || (first === firstSource && (source === 'main' || source === 'config' || UNDATED_AT_FIRST.has(source))) ? undefined : releases[first].version;
+  facts.removed = last === releases.length - 1 ? undefined : releases[last + 1].version;
+  facts.lastHad = releases[last].version;
+  // A spelling that arrived after the property (another spelling, or another flag with the same
+  // dest, came first): `x-flag-since`.
+  facts.flagSince = {};
+  for (const f of names) {
+    const k = releases.findIndex((r) => r.flags[source]?.has(f));
+    if (k > first) facts.flagSince[f] = releases[k].version;
+  }
+  if (source === 'main') facts.dynamicOnly = names.every((f) => releases.every((r) => !r.flags.main.has(f) || r.dynamic.has(f)));
+  return facts;
+}
+
+/** Sets obj[key], placing a new key right after the first of `after` that obj has (in place). */
+function setKey(obj, key, value, after = []) {
+  if (key in obj || value === undefined) {
+    if (value === undefined) delete obj[key];
+    else obj[key] = value;
+    return;
+  }
+  const anchor = after.find((k) => k in obj);
+  if (!anchor) {
+    obj[key] = value;
+    return;
+  }
+  const entries = Object.entries(obj);
+  for (const [k] of entries) delete obj[k];
+  for (const [k, v] of entries) {
+    obj[k] = v;
+    if (k === anchor) obj[key] = value;
+  }
+}
+const AFTER = {
+  'x-since': ['x-group'],
+  'x-flag-since': ['x-since', 'x-group'],
+  'x-enum-since': ['x-since', 'x-group'],
+  items: ['type'],
+  deprecated: ['default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],
+  'x-deprecated': ['x-removed', 'x-flag-since', 'x-since', 'x-group'],
+};
+
+// Facts checked by hand against upstream. `x-since` / `x-flag-since`: the value the schema keeps
+// or gets where the static read disagrees; `apply`: other corrections, each returning the changes
+// it would make (none once applied).
+const change = (key, field, from, to, why, set) => (JSON.stringify(from) === JSON.stringify(to) ? [] : [{ key, field, from, to, why, set }]);
+const setProp = (p, key, field, to, why) => change(key, field, p[field], to, why, () => setKey(p, field, to, AFTER[field]));
+const deprecatedSince = (version, why) => ({
+  apply: (p, key) => change(key, 'x-deprecated.since', p['x-deprecated']?.since, version, why, () => (p['x-deprecated'].since = version)),
+});
+const CUDA_GRAPH_SCOPE_MESSAGE = 'Renamed to `cuda_graph_modules`: the old field is copied into it with a deprecation warning, and setting both aborts.';
+const MEGATRON_RESOLVED = {
+  // The dest `enable_msc` arrived in 0.13.0 behind `--disable-msc` (store_false); the `--enable-msc`
+  // spelling in 0.18.0, which `x-flag-since` records. x-since dates the argument, not the spelling.
+  enable_msc: { 'x-since': '0.13.0', why: 'dest enable_msc since 0.13.0 (via --disable-msc); --enable-msc dated by x-flag-since' },
+  // `'--save-interval', '--persistent-save-interval'` in one add_argument call from 0.9.0 on.
+  save_interval: { 'x-flag-since': { '--persistent-save-interval': '0.9.0' }, why: 'alias added in 0.9.0' },
+  // 0.16.0 builds the flag from ModelParallelConfig (default True: --no-… and --disable-…).
+  async_tensor_model_parallel_allreduce: { 'x-flag-since': { '--disable-async-tensor-model-parallel-allreduce': '0.16.0' }, why: 'ArgumentGroupFactory spelling from 0.16.0' },
+  // validate_args at core_v0.4.0 already exits on --checkpoint-activations and asserts that
+  // --batch-size, --warmup and --model-parallel-size are unset; it turns
+  // --use-rotary-position-embeddings into rope and raises on --no-position-embedding without rope.
+  checkpoint_activations: deprecatedSince('0.4.0', 'exits in validate_args at core_v0.4.0'),
+  batch_size: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  warmup: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  model_parallel_size: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  use_rotary_position_embeddings: deprecatedSince('0.4.0', 'turned into --position-embedding-type rope at core_v0.4.0'),
+  add_position_embedding: deprecatedSince('0.4.0', 'raises without rope at core_v0.4.0'),
+  // core_v0.8.0: --use-mcore-models gets dest deprecated_use_mcore_models (ignored, --use-legacy-models
+  // added) and --ckpt-fully-parallel-save dest ckpt_fully_parallel_save_deprecated (a notice).
+  deprecated_use_mcore_models: deprecatedSince('0.8.0', 'dest deprecated_use_mcore_models, ignored, from core_v0.8.0'),
+  ckpt_fully_parallel_save_deprecated: deprecatedSince('0.8.0', 'notice-only from core_v0.8.0'),
+  // core_v0.9.0: --use-dist-ckpt / --dist-ckpt-format get *_deprecated dests and only print a notice.
+  use_dist_ckpt_deprecated: deprecatedSince('0.9.0', 'notice-only from core_v0.9.0 (--ckpt-format)'),
+  dist_ckpt_format_deprecated: deprecatedSince('0.9.0', 'notice-only from core_v0.9.0 (--ckpt-format)'),
+  // Bridge's GPT and hybrid providers have no max_position_embeddings: GPTModel/HybridModel get
+  // max_sequence_length=self.seq_length (gpt_provider.py, hybrid_provider.py), and
+  // translate_mlm_to_bridge.py --reverse derives --max-position-embeddings from model.seq_length.
+  // T5ModelProvider still has model.max_position_embeddings.
+  max_position_embeddings: {
+    apply: (p, key) => [
+      ...change(key, 'x-bridge', p['x-bridge'], ['model.seq_length', 'model.max_position_embeddings'], 'GPT/hybrid providers size the position table by seq_length', () => (p['x-bridge'] = ['model.seq_length', 'model.max_position_embeddings'])),
+      ...(() => {
+        const md = 'Maximum sequence positions the model supports. Required by Megatron and must be ≥ `--seq-length`. Megatron Bridge\'s GPT and hybrid providers have no such field: the position table is sized by `model.seq_length` (T5 keeps `model.max_position_embeddings`). NeMo writes it under `model:`.\n\n`--max-position-embeddings`  \nMegatron Bridge: `model.seq_length` (GPT, hybrid), `model.max_position_embeddings` (T5)  \nNeMo: `model.max_position_embeddings`';
+        return change(key, 'markdownDescription', p.markdownDescription, md, 'Bridge paths', () => (p.markdownDescription = md));
+      })(),
+    ],
+  },
+  // TransformerConfig.cuda_graph_scope: a str from core_v0.12.0, also a list from core_v0.16.0
+  // (Union[str, CudaGraphScope, List[...]]); core_v0.18.0 renames it cuda_graph_modules and
+  // __post_init__ migrates the old field with a DeprecationWarning (both set: assertion).
+  cuda_graph_scope: {
+    apply: (p, key) => {
+      const want = {
+        description: 'Old name of cuda_graph_modules (a module name or a list of them); migrated with a warning.',
+        markdownDescription: `**Deprecated.** ${CUDA_GRAPH_SCOPE_MESSAGE}\n\nParts of each layer captured in per-layer CUDA graphs: one name or a list (\`attn\`, \`mlp\`, \`moe\`, \`moe_router\`, \`moe_preprocess\`, \`mamba\`; \`full\` = the whole layer). A list is accepted from Megatron Core 0.16.0.\n\nno command-line flag · since Megatron Core 0.12.0  \nMegatron Bridge: \`model.cuda_graph_scope\``,
+        type: ['array', 'string'],
+        items: { type: 'string' },
+        deprecated: true,
+        'x-deprecated': { since: '0.18.0', effect: 'migrated', replacement: 'cuda_graph_modules', message: CUDA_GRAPH_SCOPE_MESSAGE },
+      };
+      const out = [];
+      for (const [k, v] of Object.entries(want)) out.push(...setProp(p, key, k, v, 'TransformerConfig at core_v0.16.0 / core_v0.18.0'));
+      return out;
+    },
+  },
+  // core_v0.16.0: Fp4Recipe gains `custom` and --fp4-recipe comes from TransformerConfig's
+  // Literal['nvfp4', 'custom']; core_v0.15.x has choices=['nvfp4'].
+  fp4_recipe: { apply: (p, key) => setProp(p, key, 'x-enum-since', { custom: '0.16.0' }, 'choices at core_v0.15.3 vs core_v0.16.0') },
+};
+
+function megatron(dir, schemaPath) {
+  const schema = parseJson(readFileSync(schemaPath, 'utf8'));
+  const { releases, problems } = megatronReleases(dir, schema);
+  const props = schema.properties;
+  console.log(`Megatron-LM: ${releases.length} releases compared (${releases[0].version} … ${releases.at(-1).version} = ${releases.at(-1).rev.slice(0, 12)})`);
+  for (const r of releases) console.log(`  ${r.version.padEnd(7)} ${r.mainPath}: ${r.flags.main.size} flags (${r.dynamic.size} from dataclasses)${Object.entries(r.flags).filter(([k]) => k !== 'main').map(([k, v]) => `, ${k} ${v.size}`).join('')}`);
+  for (const p of problems) console.log(`  note: ${p}`);
+
+  const changes = [];
+  const newlyDated = {};
+  const disagreements = [];
+  const undatable = [];
+  const removedIssues = [];
+  const flagSinceIssues = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const f = megatronFacts(key, prop, releases);
+    if (!f) continue;
+    const firstOf = (name) => {
+      const k = releases.findIndex((r) => r.flags[f.source]?.has(name));
+      return k <= 0 ? undefined : releases[k].version;
+    };
+    const resolved = MEGATRON_RESOLVED[key];
+    if (f.never) {
+      if (!prop['x-removed'] || compareVersions(prop['x-removed'].version, releases[0].version) > 0) undatable.push(`${key} (${f.names.join(', ')}, ${f.source})`);
+      continue;
+    }
+    if (f.gaps.length) disagreements.push({ key, kind: 'gap', detail: `${f.names.join(', ')} absent in ${f.gaps.join(', ')} between releases that have it` });
+    // x-since
+    const cur = prop['x-since'];
+    if (cur !== f.since) {
+      const entry = { key, kind: 'x-since', schema: cur ?? '(none)', computed: f.since ?? '(none)', flags: f.names.join(', '), source: f.source, dynamicOnly: f.dynamicOnly };
+      if (resolved && 'x-since' in resolved) {
+        if (resolved['x-since'] !== cur) changes.push({ key, field: 'x-since', from: cur, to: resolved['x-since'], why: resolved.why });
+      } else if (!cur && f.since && compareVersions(f.since, '0.13.0') < 0) {
+        changes.push({ key, field: 'x-since', from: cur, to: f.since, why: 'first release with the flag' });
+        (newlyDated[f.since] ??= []).push(key);
+      } else disagreements.push(entry);
+    }
+    // x-flag-since: per spelling, where it is later than the property
+    const fsSchema = prop['x-flag-since'] ?? {};
+    for (const name of new Set([...Object.keys(fsSchema), ...Object.keys(f.flagSince)])) {
+      // A spelling the schema dates later than its property's x-since because the property's dest
+      // came first under another flag: later than the computed first, so computed from the flag itself.
+      const want = f.flagSince[name] ?? (fsSchema[name] && f.present.length && name !== undefined ? firstOf(name) : undefined);
+      if (fsSchema[name] !== want) {
+        const r = resolved?.['x-flag-since']?.[name];
+        if (r !== undefined) {
+          if (r !== fsSchema[name]) changes.push({ key, field: 'x-flag-since', flag: name, from: fsSchema[name], to: r, why: resolved.why });
+        } else flagSinceIssues.push(`${key}: ${name} schema ${fsSchema[name] ?? '(none)'}, computed ${want ?? '(none)'}`);
+      }
+    }
+    // x-removed
+    const rem = prop['x-removed']?.version;
+    if (rem !== f.removed) {
+      const entry = { key, kind: 'x-removed', schema: rem ?? '(none)', computed: f.removed ?? '(none)', lastHad: f.lastHad, flags: f.names.join(', ') };
+      if (resolved && 'x-removed' in resolved) {
+        if (resolved['x-removed'] !== rem) changes.push({ key, field: 'x-removed', from: rem, to: resolved['x-removed'], why: resolved.why });
+      } else removedIssues.push(entry);
+    }
+  }
+  for (const [key, r] of Object.entries(MEGATRON_RESOLVED)) if (r.apply) changes.push(...r.apply(props[key], key));
+
+  console.log('\nNewly dated flags (no x-since in the schema, first release below 0.13.0):');
+  let total = 0;
+  for (const v of Object.keys(newlyDated).sort(compareVersions)) {
+    total += newlyDated[v].length;
+    console.log(`  ${v}: ${newlyDated[v].length}${VERBOSE ? `  ${newlyDated[v].join(' ')}` : ''}`);
+  }
+  console.log(`  total: ${total}`);
+  console.log(`\nx-since disagreements left as they are (${disagreements.length}):`);
+  for (const d of disagreements) console.log(`  ${d.key}: ${d.kind === 'gap' ? d.detail : `schema ${d.schema}, static read ${d.computed} (${d.flags}; ${d.source}${d.dynamicOnly ? '; only from dataclasses' : ''})`}`);
+  console.log(`\nx-removed disagreements left as they are (${removedIssues.length}):`);
+  for (const d of removedIssues) console.log(`  ${d.key}: schema ${d.schema}, computed ${d.computed} (last in ${d.lastHad}; ${d.flags})`);
+  console.log(`\nx-flag-since disagreements left as they are (${flagSinceIssues.length}):`);
+  for (const d of flagSinceIssues) console.log(`  ${d}`);
+  console.log(`\nFlags no release compared has (${undatable.length}):`);
+  for (const u of undatable) console.log(`  ${u}`);
+
+  const method = 'Version facts (x-since, x-flag-since, x-removed): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
+  if (schema['x-source'].method !== method) changes.push({ key: 'x-source', field: 'method', from: schema['x-source'].method, to: method, why: 'how 0.4.0–0.12.3 were dated' });
+  const tags = releases.slice(0, -1).map((r) => r.version);
+  if (JSON.stringify(schema['x-source'].tagsCompared) !== JSON.stringify(tags)) changes.push({ key: 'x-source', field: 'tagsCompared', from: schema['x-source'].tagsCompared.join(', '), to: tags, why: 'every final release compared' });
+  return { schema, changes, path: schemaPath };
+}
+
+// ------------------------------------------------------------------------------------------------
+// DeepSpeed: the keys the config code of every release reads
+
+/** Reads many blobs with one `git cat-file --batch`. */
+function readBlobs(dir, ids) {
+  const out = new Map();
+  const todo = ids.filter((id) => !blobCache.has(id));
+  for (let i = 0; i < todo.length; i += 2000) {
+    const chunk = todo.slice(i, i + 2000);
+    const buf = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], { input: chunk.join('\n') + '\n', maxBuffer: 1 << 30 });
+    let at = 0;
+    for (const id of chunk) {
+      const nl = buf.indexOf(10, at);
+      const [, , size] = buf.subarray(at, nl).toString().split(' ');
+      const start = nl + 1;
+      blobCache.set(id, scanBlob(buf.subarray(start, start + Number(size)).toString('utf8')));
+      at = start + Number(size) + 1;
+    }
+  }
+  for (const id of ids) out.set(id, blobCache.get(id));
+  return out;
+}
+const blobCache = new Map();
+
+/** String literals and class-level annotated names (pydantic fields) of a Python file. */
+function scanBlob(src) {
+  const literals = new Set();
+  const fields = new Set();
+  const toks = tokenize(src);
+  for (const t of toks) if (t.t === 'str' && !t.f && t.v.length < 80 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.v)) literals.add(t.v);
+  const stmts = statements(toks);
+  let classIndent = -1;
+  let bodyIndent = -1;
+  for (const st of stmts) {
+    if (st.toks[0]?.v === 'class') {
+      classIndent = st.indent;
+      bodyIndent = -1;
+      continue;
+    }
+    if (classIndent < 0 || st.indent <= classIndent) {
+      classIndent = -1;
+      continue;
+    }
+    if (bodyIndent < 0) bodyIndent = st.indent;
+    if (st.indent === bodyIndent && st.toks[0]?.t === 'name' && st.toks[1]?.v === ':') fields.add(st.toks[0].v);
+  }
+  return { literals, fields };
+}
+
+// The files whose literals count as "read by the config code".
+const isConfigFile = (p) => p.endsWith('.py') && (p === 'deepspeed/__init__.py' || p.startsWith('deepspeed/runtime/') || /(^|\/)(constants|config|config_utils|[a-z_]*_config)\.py$/.test(p) || p.startsWith('deepspeed/monitor/') || p.startsWith('deepspeed/comm/'));
+
+function deepspeedReleases(dir) {
+  const releases = releaseTags(dir, 'v', '0.3.0');
+  // Keys on master that no release has yet: the version master announces (version.txt).
+  const master = git(dir, 'show', 'refs/heads/master:version.txt')?.trim();
+  if (master && compareVersions(master, releases.at(-1).version) > 0) releases.push({ rev: 'refs/heads/master', version: master });
+  for (const r of releases) {
+    const files = (git(dir, 'ls-tree', '-r', r.rev, '--', 'deepspeed') ?? '').split('\n').filter(Boolean).map((l) => {
+      const [meta, path] = l.split('\t');
+      return { path, id: meta.split(' ')[2] };
+    });
+    r.files = new Map(files.filter((f) => isConfigFile(f.path)).map((f) => [f.path, f.id]));
+  }
+  const all = [...new Set(releases.flatMap((r) => [...r.files.values()]))];
+  readBlobs(dir, all);
+  return releases;
+}
+
+/** Every property of the schema, by dotted path (allOf/then/anyOf branches merged). */
+function schemaKeys(schema) {
+  const out = new Map();
+  const walk = (node, path, holder) => {
+    if (!node || typeof node !== 'object') return;
+    if (node.$ref?.startsWith('#/definitions/')) walk(schema.definitions?.[node.$ref.slice(14)], path, holder);
+    for (const [k, v] of Object.entries(node.properties ?? {})) {
+      const dotted = [...path, k].join('.');
+      if (!out.has(dotted)) out.set(dotted, []);
+      out.get(dotted).push(v);
+      walk(v, [...path, k]);
+    }
+    for (const kw of ['anyOf', 'oneOf', 'allOf']) for (const sub of node[kw] ?? []) walk(sub, path);
+    for (const kw of ['then', 'else', 'items']) if (node[kw]) walk(node[kw], path);
+  };
+  walk(schema, []);
+  return out;
+}
+
+// Where each section is read: the files of runtime/config.py's parser for the section (a path
+// regex). A key is judged by its literal (or pydantic field name) in the files of its top-level
+// section; a top-level key also in runtime/config.py and runtime/constants.py. Inference
+// (deepspeed/inference) and compression-internal files are never searched: they have keys of the
+// same name with another meaning (the inference config's `tensor_parallel`, `hybrid_engine` fields).
+const RUNTIME = /^deepspeed\/runtime\/(config|constants)\.py$/;
+const SECTION_FILES = {
+  fp16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$|^deepspeed\/runtime\/fp16\//,
+  bf16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$/,
+  bfloat16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$/,
+  amp: RUNTIME,
+  // Its keys `enabled`/`dtype` exist in runtime/config.py for other sections: its own module only.
+  torch_autocast: /^deepspeed\/runtime\/torch_autocast\.py$/,
+  zero_optimization: /^deepspeed\/runtime\/zero\/(config|constants|offload_config|offload_constants|leaf_module_config)\.py$|^deepspeed\/runtime\/zenflow\/zenflow_config\.py$/,
+  activation_checkpointing: /^deepspeed\/runtime\/activation_checkpointing\/config\.py$/,
+  comms_logger: /^deepspeed\/comm\/(config|constants)\.py$/,
+  tensorboard: /^deepspeed\/monitor\/config\.py$|^deepspeed\/runtime\/(config|constants)\.py$/,
+  wandb: /^deepspeed\/monitor\/config\.py$/,
+  csv_monitor: /^deepspeed\/monitor\/config\.py$/,
+  comet: /^deepspeed\/monitor\/config\.py$/,
+  flops_profiler: /^deepspeed\/profiling\/(config|constants)\.py$/,
+  tensor_parallel: /^deepspeed\/runtime\/tensor_parallel\/|^deepspeed\/module_inject\/autotp_config\.py$/,
+  expert_parallel: /^deepspeed\/module_inject\/auto_ep_config\.py$/,
+  // An open dict: runtime/config.py copies any key; the pipeline engine reads them.
+  pipeline: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/runtime\/pipe\/engine\.py$/,
+  aio: /^deepspeed\/runtime\/swap_tensor\/(aio_config|constants)\.py$/,
+  checkpoint: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/runtime\/model_checkpointing\/(config|constants)\.py$/,
+  data_types: RUNTIME,
+  compile: /^deepspeed\/runtime\/compiler\.py$|^deepspeed\/compile\/config\.py$/,
+  hybrid_engine: RUNTIME,
+  autotuning: /^deepspeed\/autotuning\/(config|constants)\.py$/,
+  elasticity: /^deepspeed\/elasticity\/(config|constants)\.py$/,
+  sparse_attention: RUNTIME,
+  progressive_layer_drop: RUNTIME,
+  curriculum_learning: RUNTIME,
+  data_efficiency: /^deepspeed\/runtime\/data_pipeline\/(config|constants)\.py$/,
+  compression_training: /^deepspeed\/compression\/(config|constants)\.py$/,
+  quantize_training: RUNTIME,
+  weight_quantization: RUNTIME,
+  nebula: /^deepspeed\/nebula\/(config|constants)\.py$/,
+  datastates_ckpt: /^deepspeed\/datastates\/config\.py$/,
+  timers: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/utils\/config\.py$/,
+  eigenvalue: RUNTIME,
+};
+const distinctive = (key) => key.length >= 9 && key.includes('_');
+const SKIP_DS = [/^optimizer\.params\./, /^scheduler\.params\./, /^optimizer\.allOf/];
+
+function deepspeedFacts(dotted, releases) {
+  const parts = dotted.split('.');
+  const key = parts.at(-1);
+  const own = SECTION_FILES[parts[0]];
+  // A top-level key: the runtime parser, plus its section's own files.
+  // deepspeed/__init__.py reads the mesh keys (sequence_parallel_size, data_parallel_size) itself.
+  const files = parts.length === 1 ? (p) => RUNTIME.test(p) || p === 'deepspeed/__init__.py' || (own ? own.test(p) : false) : own ? (p) => own.test(p) : (p) => RUNTIME.test(p);
+  // A common name deeper down is judged only where a section has files of its own.
+  if (parts.length > 1 && !distinctive(key) && (!own || own === RUNTIME)) return null;
+  const reads = (r) => {
+    for (const [path, id] of r.files) {
+      if (!files(path)) continue;
+      const b = blobCache.get(id);
+      if (b.literals.has(key) || b.fields.has(key)) return path;
+    }
+    return undefined;
+  };
+  const where = releases.map(reads);
+  const first = where.findIndex(Boolean);
+  const last = where.map(Boolean).lastIndexOf(true);
+  return { key, first: first < 0 ? undefined : releases[first].version, firstIndex: first, file: where[first], lastHad: last < 0 ? undefined : releases[last].version, gone: last >= 0 && last < releases.length - 1 ? releases[last + 1].version : undefined };
+}
+
+// Corrections checked by hand against upstream (see the comments); every other disagreement is
+// only reported. `x-since: undefined` removes it.
+const DEEPSPEED_RESOLVED = {
+  // v0.3.0 runtime/constants.py has TENSORBOARD = "tensorboard" and engine.py reads it; v0.6.6 only
+  // moved it into the pydantic monitor config (deepspeed/monitor/config.py).
+  tensorboard: { 'x-since': undefined, why: 'read since v0.3.0 (runtime/constants.py TENSORBOARD); v0.6.6 made it a pydantic section' },
+  // The bare pydantic field name is accepted (allow_population_by_field_name) once ZeRO's config
+  // became a pydantic model in v0.7.0; v0.6.0 only had the stage3_ spelling.
+  'zero_optimization.gather_16bit_weights_on_model_save': { 'x-since': '0.7.0', why: 'pydantic field name, accepted from v0.7.0 (v0.6.0 had only stage3_gather_16bit_weights_on_model_save)' },
+  // v0.11.2–v0.16.4: SEQ_PARALLEL_COMMUNICATION_DATA_TYPE = "seq_parallel_comm_data_type" (the
+  // documented spelling was not read); v0.16.5 changed the constant to the documented key.
+  seq_parallel_communication_data_type: { 'x-since': '0.16.5', why: 'runtime/constants.py reads "seq_parallel_comm_data_type" until v0.16.4' },
+  // CompileConfig gains free_activation_threshold in v0.18.0 (absent from deepspeed/compile/config.py at v0.16.6–v0.17.6).
+  'compile.free_activation_threshold': { 'x-since': '0.18.0', why: 'CompileConfig field from v0.18.0' },
+  // v0.3.15 replaces the booleans by offload_optimizer/offload_param: zero/config.py converts
+  // cpu_offload and no longer reads cpu_offload_use_pin_memory (constants say "(deprecated)").
+  'zero_optimization.cpu_offload': { deprecatedSince: '0.3.15', why: 'offload_optimizer replaces it in v0.3.15 (zero/config.py)' },
+  'zero_optimization.cpu_offload_use_pin_memory': { 'x-since': '0.3.12', deprecatedSince: '0.3.15', why: 'read in v0.3.12–v0.3.14; no longer read from v0.3.15' },
+  // The singular spelling is the pydantic field of v0.7.0 (born deprecated); v0.3.12–v0.6.x read
+  // the plural "cpu_offload_params" (deprecated in v0.3.15), which the schema does not list.
+  'zero_optimization.cpu_offload_param': { 'x-since': '0.7.0', deprecatedSince: '0.7.0', why: 'spelling read from v0.7.0 (DeepSpeedZeroConfig field); earlier releases read cpu_offload_params' },
+  // v0.5.5 adds the "bfloat16" section; v0.6.0 renames it bf16 and keeps reading bfloat16 as BFLOAT16_OLD.
+  bfloat16: { 'x-since': '0.5.5', deprecatedSince: '0.6.0', why: 'bfloat16 from v0.5.5; bf16 replaces it in v0.6.0 (BFLOAT16_OLD)' },
+  // torch_autocast is parsed in runtime/torch_autocast.py / runtime/config.py whose "enabled"
+  // literal belongs to other sections too: the schema's 0.17.2 stands.
+  'torch_autocast.enabled': { 'x-since': '0.17.2', why: 'generic literal; the section arrived in v0.17.2' },
+};
+const DS_SINCE_BEFORE = ['x-default-note', 'x-invalid-effect', 'x-auto', 'x-normalize', 'x-requires-stage', 'x-alias-of', 'deprecated', 'x-deprecated', 'properties', 'if', 'allOf'];
+
+/** Sets obj[key] (undefined: deletes it), placing a new key before the first of `before` obj has. */
+function setKeyBefore(obj, key, value, before) {
+  if (key in obj || value === undefined) return setKey(obj, key, value);
+  const anchor = Object.keys(obj).find((k) => before.includes(k));
+  if (!anchor) return setKey(obj, key, value);
+  const entries = Object.entries(obj);
+  for (const [k] of entries) delete obj[k];
+  for (const [k, v] of entries) {
+    if (k === anchor) obj[key] = value;
+    obj[k] = v;
+  }
+}
+
+function deepspeed(dir, schemaPath) {
+  const schema = parseJson(readFileSync(schemaPath, 'utf8'));
+  const releases = deepspeedReleases(dir);
+  console.log(`DeepSpeed: ${releases.length} releases compared (${releases[0].version} … ${releases.at(-1).version}${releases.at(-1).rev.startsWith('refs/') ? ' = master' : ''})`);
+  const changes = [];
+  const report = { disagree: [], resolved: [], added: [], sameAsSection: 0, deprecated: [], unjudged: [], never: [] };
+  // The x-since each key ends up with, for its children (a key read from the release its section
+  // arrived in needs no x-since of its own).
+  const effective = new Map();
+  const sectionSince = (dotted) => {
+    const parts = dotted.split('.');
+    for (let i = parts.length - 1; i > 0; i--) {
+      const v = effective.get(parts.slice(0, i).join('.'));
+      if (v) return v;
+    }
+    return undefined;
+  };
+  const later = (a, b) => (!a ? b : !b ? a : compareVersions(a, b) >= 0 ? a : b);
+  for (const [dotted, props] of schemaKeys(schema)) {
+    if (SKIP_DS.some((re) => re.test(dotted))) continue;
+    const since = props.map((p) => p['x-since']).find(Boolean);
+    const dep = props.map((p) => p['x-deprecated']).find(Boolean);
+    const parent = sectionSince(dotted);
+    const resolved = DEEPSPEED_RESOLVED[dotted];
+    const setSinceDs = (to, why) => changes.push({ key: dotted, field: 'x-since', from: since, to, why, set: () => props.forEach((p) => setKeyBefore(p, 'x-since', to, DS_SINCE_BEFORE)) });
+    const f = deepspeedFacts(dotted, releases);
+    let final = since;
+    if (resolved && 'x-since' in resolved) {
+      final = resolved['x-since'];
+      if (final !== since) setSinceDs(final, resolved.why);
+      report.resolved.push(`${dotted}: ${since ?? '(none)'} → ${final ?? '(none)'}${f?.first ? ` (first read ${f.first} in ${f.file})` : ''}: ${resolved.why}`);
+    } else if (!f) {
+      if (since || dep?.since) report.unjudged.push(`${dotted} (x-since ${since ?? '-'}, deprecated ${dep?.since ?? '-'})`);
+    } else if (!f.first) report.never.push(`${dotted} (x-since ${since ?? '-'})`);
+    else {
+      // A key cannot be read before its section is.
+      const computed = later(f.firstIndex === 0 ? undefined : f.first, parent);
+      if (since !== computed && !(since === undefined && computed === parent)) {
+        if (since) report.disagree.push(`${dotted}: schema ${since}, first read ${computed ?? `${f.first} (oldest compared)`} in ${f.file}`);
+        else {
+          final = computed;
+          setSinceDs(computed, `first read in ${f.file}`);
+          report.added.push(`${dotted}: ${computed} (${f.file})`);
+        }
+      } else if (since === undefined && computed && computed === parent) report.sameAsSection++;
+    }
+    effective.set(dotted, later(final, parent));
+    if (dep) {
+      const rep = dep.replacement && !dep.replacement.includes('.') ? deepspeedFacts([...dotted.split('.').slice(0, -1), dep.replacement.replace(/^\//, '')].join('.'), releases) : undefined;
+      report.deprecated.push(`${dotted}: deprecated since ${dep.since ?? '(none)'} (${dep.effect}); key read ${f?.first ?? '?'}…${f?.lastHad ?? '?'}${f?.gone ? `, gone in ${f.gone}` : ''}${rep?.first ? `; replacement ${dep.replacement} first read ${rep.first}` : ''}`);
+      if (resolved && 'deprecatedSince' in resolved && resolved.deprecatedSince !== dep.since)
+        changes.push({ key: dotted, field: 'x-deprecated.since', from: dep.since, to: resolved.deprecatedSince, why: resolved.why, set: () => props.forEach((p) => p['x-deprecated'] && setKeyBefore(p['x-deprecated'], 'since', resolved.deprecatedSince, ['effect'])) });
+    }
+  }
+  for (const [title, list] of [
+    ['corrected by hand (DEEPSPEED_RESOLVED)', report.resolved],
+    ['x-since disagreements left as they are', report.disagree],
+    ['x-since added (first read after v0.3.0 and after its section)', report.added],
+    ['deprecated keys', report.deprecated],
+    ['keys with version facts not judged (name too common for the files searched)', report.unjudged],
+    ['keys no release reads by that literal (passed through, or read under another name)', report.never],
+  ]) {
+    console.log(`\n${title} (${list.length}):`);
+    for (const l of list) console.log(`  ${l}`);
+  }
+  console.log(`\nkeys first read in the release their section arrived in (no x-since needed): ${report.sameAsSection}`);
+  return { schema, changes, path: schemaPath };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Applying changes
+
+/** Keeps the "since Megatron Core X" note of the hover text in step with x-since. */
+function setSince(prop, version, tool) {
+  const md = prop.markdownDescription;
+  setKey(prop, 'x-since', version, AFTER['x-since']);
+  if (typeof md !== 'string') return;
+  const note = (v) => ` · since ${tool} ${v}`;
+  const re = new RegExp(` · since ${tool.replace(/ /g, ' ')} [0-9.]+`);
+  if (re.test(md)) prop.markdownDescription = version ? md.replace(re, note(version)) : md.replace(re, '');
+  else if (version) {
+    // The flag line: "`--flag` · default `x`" (the first line after the last blank line).
+    const at = md.lastIndexOf('\n\n');
+    const start = at < 0 ? 0 : at + 2;
+    const rest = md.slice(start);
+    const eol = rest.indexOf('  \n');
+    const end = start + (eol < 0 ? rest.length : eol);
+    if (/^`[^`]+`|^no command-line flag/.test(rest)) prop.markdownDescription = md.slice(0, end) + note(version) + md.slice(end);
+  }
+}
+
+function apply(result, tool) {
+  const { schema, changes } = result;
+  for (const c of changes) {
+    if (c.set) c.set();
+    else if (c.key === 'x-source') schema['x-source'][c.field] = c.to;
+    else if (c.field === 'x-since') setSince(schema.properties[c.key], c.to, tool);
+    else if (c.field === 'x-removed') schema.properties[c.key]['x-removed'].version = c.to;
+    else if (c.field === 'x-flag-since') {
+      const p = schema.properties[c.key];
+      const fs = { ...(p['x-flag-since'] ?? {}) };
+      if (c.to) fs[c.flag] = c.to;
+      else delete fs[c.flag];
+      setKey(p, 'x-flag-since', Object.keys(fs).length ? fs : undefined, AFTER['x-flag-since']);
+    }
+  }
+}
+
+function printChanges(title, changes) {
+  console.log(`\n${title}: ${changes.length} change(s)${WRITE ? '' : ' (not written; pass --write)'}`);
+  for (const c of changes) {
+    if (c.field === 'x-since' && c.why === 'first release with the flag' && !VERBOSE) continue;
+    console.log(`  ${c.key}: ${c.field}${c.flag ? ` ${c.flag}` : ''} ${JSON.stringify(c.from ?? null)} → ${JSON.stringify(c.to ?? null)}${c.why ? `  (${c.why})` : ''}`);
+  }
+}
+
+const results = [];
+if (megatronDir) {
+  const r = megatron(megatronDir, join(root, 'schemas/megatron.schema.json'));
+  printChanges('megatron.schema.json', r.changes);
+  results.push([r, 'Megatron Core']);
+}
+if (deepspeedDir) {
+  const r = deepspeed(deepspeedDir, join(root, 'schemas/deepspeed.schema.json'));
+  printChanges('deepspeed.schema.json', r.changes);
+  results.push([r, 'DeepSpeed']);
+}
+if (WRITE)
+  for (const [r, tool] of results) {
+    apply(r, tool);
+    writeFileSync(r.path, `${stringifyJson(r.schema)}\n`);
+    console.log(`wrote ${r.path}`);
+  }
