@@ -115,6 +115,9 @@ function num(doc: SourceDoc, path: Path): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
 }
 
+/** Keys only a Megatron model's config has under `model:` (or a Megatron strategy under `trainer.strategy`). */
+const MEGATRON_EVIDENCE = new Set(['tensor_model_parallel_size', 'pipeline_model_parallel_size', 'virtual_pipeline_model_parallel_size', 'context_parallel_size', 'expert_model_parallel_size', 'sequence_parallel', 'micro_batch_size', 'global_batch_size', 'megatron_amp_O2', 'mcore_gpt', 'encoder_seq_length']);
+
 function base(doc: SourceDoc): Path {
   if (doc.node(['MODEL_ARGS'])) return ['MODEL_ARGS'];
   if (doc.node(['training', 'trainer'])) return ['training'];
@@ -159,9 +162,15 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the
     // Hugging Face config on one device, and the trainer and model sections here are not a run.
     if (doc.node(['run', 'huggingface_ckpt_path'])) return 0;
-    if (keys.has('trainer') && keys.has('model')) return 40;
+    // NeMo's ASR, TTS and audio configs have `trainer` and `model` too: only a model section with
+    // Megatron's parallel or batch settings (or a Megatron strategy) is a Megatron model's.
+    const megatron = (at: Path) => [[...at, 'model'], [...at, 'trainer', 'strategy']].some((p) => {
+      const n = doc.node(p);
+      return n?.kind === 'map' && n.entries.some((e) => MEGATRON_EVIDENCE.has(e.key));
+    });
+    if (keys.has('trainer') && keys.has('model') && megatron([])) return 40;
     const training = doc.node(['training']);
-    if (training?.kind === 'map' && training.entries.some((e) => e.key === 'trainer') && training.entries.some((e) => e.key === 'model')) return 40;
+    if (training?.kind === 'map' && training.entries.some((e) => e.key === 'trainer') && training.entries.some((e) => e.key === 'model') && megatron(['training'])) return 40;
     const modelArgs = doc.node(['MODEL_ARGS']);
     if (modelArgs?.kind === 'map' && modelArgs.entries.some((e) => e.key.startsWith('trainer.'))) return 40;
     return 0;

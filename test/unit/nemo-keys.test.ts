@@ -1,0 +1,60 @@
+/**
+ * NeMo 1.x/2.x Megatron configs: the keys NeMo's model classes read under `model:` are accepted,
+ * configs of NeMo's other collections are not ours, and versions are named as Megatron Core's.
+ * Each key cites where NeMo (NVIDIA/NeMo at x-source.nemoCommit, or the named tag) reads it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
+
+const nemo = (model: string) => `trainer:
+  devices: 8
+  num_nodes: 1
+  precision: bf16
+model:
+  micro_batch_size: 1
+  global_batch_size: 8
+  tensor_model_parallel_size: 1
+  pipeline_model_parallel_size: 1
+${model}`;
+const run = (text: string, path = 'megatron_gpt_config.yaml') => analyze({ path, text });
+const unknown = (text: string) => run(text).findings.filter((f) => f.code === 'unknown-key').map((f) => f.message);
+
+test('keys NeMo model classes read are accepted', () => {
+  const keys = [
+    'qkv_bias: true', // megatron_base_model.py build_transformer_config: cfg.get('qkv_bias') → add_qkv_bias (first in r2.0.0)
+    'override_vocab_size: 32000', // megatron_gpt_model.py model_provider_func: cfg.get('override_vocab_size', padded_vocab_size)
+    'name: megatron_falcon_gpt', // megatron_gpt_model.py __init__: self.spec_name = cfg.get('name', '')
+    'tokens_head_bias: true', // megatron_lm_encoder_decoder_model.py (T5/BART): cfg.get('tokens_head_bias')
+    'fp8_params: true', // megatron_base_model.py (optimizer setup) and megatron_gpt_model.py: cfg.get('fp8_params')
+    'kd_teacher_restore_from_path: /ckpt/teacher.nemo', // examples/nlp/language_modeling/megatron_gpt_distillation.py (r2.0.0)
+    'channels: 4', // multimodal/models/text_to_image/stable_diffusion/ldm/ddpm.py (v2.4.0): cfg.channels
+  ];
+  for (const k of keys) assert.deepEqual(unknown(nemo(`  ${k}\n`)), [], k);
+});
+
+test('a misspelling of a key NeMo reads is still a warning, with the spelling NeMo reads', () => {
+  // nemotron_340b.yaml in NeMo-Framework-Launcher writes `deteministic_mode`; NeMo copies TransformerConfig's deterministic_mode by name.
+  const found = run(nemo('  deteministic_mode: true\n')).findings.filter((f) => f.code === 'unknown-key');
+  assert.equal(found.length, 1);
+  assert.equal(found[0].severity, 'warning');
+  assert.match(found[0].message, /deterministic_mode/);
+});
+
+test("configs of NeMo's ASR, TTS and audio collections are not Megatron configs", () => {
+  // examples/tts/conf/fastpitch_align_v1.05.yaml: a trainer and a model, none of Megatron's settings.
+  const tts = 'trainer:\n  devices: 1\nmodel:\n  n_window_size: 1024\n  window: hann\n  pitch_loss_scale: 0.1\n';
+  const a = run(tts, 'fastpitch.yaml');
+  assert.equal(a.docs[0].format, undefined);
+  assert.deepEqual(a.findings, []);
+});
+
+test('deprecations in a NeMo config are dated in Megatron Core releases, not "NeMo 0.x"', () => {
+  // The deprecation is Megatron Core's (add_position_embedding's x-deprecated in schemas/megatron.schema.json): NeMo has no such release line.
+  const msgs = run(nemo('  add_position_embedding: false\n')).findings.filter((f) => f.code === 'deprecated-key').map((f) => f.message);
+  for (const m of msgs) {
+    assert.doesNotMatch(m, /NeMo \d/);
+    assert.match(m, /Megatron Core \d/);
+  }
+  assert.ok(msgs.length >= 1);
+});
