@@ -179,3 +179,14 @@ test('a key written twice in a DeepSpeed JSON: DeepSpeed refuses the file when i
   assert.equal(d.length, 1);
   assert.match(d[0].message, /DeepSpeed refuses the file when it reads it itself \("Duplicate key in DeepSpeed config"\)/);
 });
+
+test('max_grad_norm in optimizer.params: a warning, since DeepSpeed refuses it only when it builds the optimizer', () => {
+  // deepspeed/runtime/engine.py (master): _configure_optimizer calls _configure_basic_optimizer, which raises
+  // "'max_grad_norm' is not supported as an optimizer parameter", only when no client optimizer is passed;
+  // Megatron-DeepSpeed passes its own optimizer to deepspeed.initialize and never reads the section.
+  const text = '{\n  "train_batch_size": 8,\n  "optimizer": { "type": "Adam", "params": { "lr": 0.001, "max_grad_norm": 1.0 } }\n}\n';
+  const found = analyze({ path: 'ds_config.json', text }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(found.length, 1);
+  assert.equal(found[0].severity, 'warning');
+  assert.match(found[0].message, /passes its own optimizer/);
+});

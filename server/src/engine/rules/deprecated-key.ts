@@ -56,7 +56,7 @@ export default defineRule({
       if (!dep || (dep.since && ctx.version && compareVersions(ctx.version, dep.since) < 0)) return;
       ctx.report({
         at: path,
-        severity: SEVERITY[dep.effect],
+        severity: dep.conditional && dep.effect === 'error' ? 'warning' : SEVERITY[dep.effect],
         message: deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions),
         // A bare flag (`--x`) is a boolean set to true.
         fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : ctx.doc.value(path)),

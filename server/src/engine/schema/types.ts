@@ -7,6 +7,11 @@ export interface Deprecation {
   /** Old value (as JSON text) → value to write under the replacement (null: just remove the old key). */
   replacementValue?: Record<string, unknown>;
   message?: string;
+  /**
+   * The effect happens only on a path the file does not decide (DeepSpeed refuses `max_grad_norm`
+   * only when it builds the optimizer itself): an `error` effect is then reported as a warning.
+   */
+  conditional?: boolean;
 }
 
 export interface KeyPrefix {
