@@ -399,3 +399,17 @@ test('check --format json on examples/deepspeed/ds_batch.json: batch-size-mismat
   assert.equal(at(both), 'true');
   assert.equal(text.split('\n')[both.range.start.line].trim(), '"enabled": true,');
 });
+
+test('a DeepSpeed JSON saved as .conf is checked when an Accelerate config names it, and not otherwise', () => {
+  const dir = mkdtempSync(join(tmp, 'conf-'));
+  const ds = '{\n  "zero_optimization": { "stage": 3, "bogus_key": 1 },\n  "train_batch_size": 16\n}\n';
+  writeFileSync(join(dir, 'accel.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds/stage3.conf\n  zero3_init_flag: true\n');
+  mkdirSync(join(dir, 'ds'));
+  writeFileSync(join(dir, 'ds', 'stage3.conf'), ds);
+  writeFileSync(join(dir, 'orphan.conf'), ds);
+  const { findings } = json(['check', '.', '--no-config'], dir);
+  const files = [...new Set(findings.map((f) => f.file))];
+  assert.ok(findings.some((f) => f.file === 'ds/stage3.conf' && f.code === 'unknown-key' && /bogus_key/.test(f.message)), files.join(', '));
+  // A .conf file nothing names is not read: it may be anything.
+  assert.ok(!files.some((f) => f.endsWith('orphan.conf')), files.join(', '));
+});

@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { analyze, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RefusedFix } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { createResolver, pathKey } from '../host/resolve';
@@ -174,6 +174,13 @@ function linkedInput(file: string, text: string, referrers?: { path: string; tex
 /** At most this many referrers are given to one file (the engine reads no more either). */
 const MAX_REFERRERS = 20;
 
+/** A linked file's path as the CLI reports it: relative when the referring file's path is. */
+function relativeTo(from: string, target: string): string {
+  if (isAbsolute(from)) return target;
+  const rel = relative(process.cwd(), target);
+  return rel.startsWith('..') ? target : rel;
+}
+
 function check(o: CheckOptions): number {
   const files = collect(o.paths);
   const configs = new ProjectConfigs();
@@ -185,6 +192,7 @@ function check(o: CheckOptions): number {
   const order = files.map((file, index) => ({ file, index, json: syntaxOf({ path: file, text: '' }) === 'json' }));
   order.sort((a, b) => Number(a.json) - Number(b.json) || a.index - b.index);
   const referrersOf = new Map<string, { path: string; text: string }[]>();
+  const queued = new Set(files.map((f) => pathKey(f)));
   const refusals: { file: string; analysis: FileAnalysis; refused: RefusedFix }[] = [];
   let applied = 0;
   let diffs = 0;
@@ -235,6 +243,12 @@ function check(o: CheckOptions): number {
       const list = referrersOf.get(pathKey(link.target)) ?? [];
       if (list.length < MAX_REFERRERS && !list.some((r) => r.path === resolve(file))) list.push({ path: resolve(file), text });
       referrersOf.set(pathKey(link.target), list);
+      // A DeepSpeed JSON saved under another name (`ds_config.conf`) is checked because a config names it.
+      const key = pathKey(link.target);
+      if (!queued.has(key) && !EXTENSIONS.test(link.target)) {
+        queued.add(key);
+        order.push({ file: relativeTo(file, link.target), index: order.length, json: true });
+      }
     }
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
     if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) results.push({ file, analysis, index });
