@@ -1,7 +1,23 @@
 /**
  * duplicate-key: a key written twice in one mapping (or twice under two spellings of one setting).
  */
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import type { SchemaNav } from '../schema/navigate';
+import type { Node } from '../syntax/tree';
+import type { Path } from '../types';
+import { compareVersions } from '../version';
 import { defineRule } from './rule';
+
+const JSON_LOAD = /json\.load keeps only the last one and drops this one without a word\./;
+
+/** An `"auto"` placeholder that the Transformers Trainer or Accelerate fills in: the file is loaded by one of them. */
+function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root: unknown, version: string | undefined, path: Path = [], depth = 0): boolean {
+  if (!node || !nav || depth > 8) return false;
+  if (node.kind === 'map') return node.entries.some((e) => hasFilledAuto(e.value, nav, root, version, [...path, e.key], depth + 1));
+  if (node.kind !== 'scalar' || node.value !== 'auto') return false;
+  const fillers = nav.at(path, root, version)?.['x-auto'];
+  return Array.isArray(fillers) && fillers.length > 0;
+}
 
 export default defineRule({
   id: 'duplicate-key',
@@ -10,17 +26,36 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'A key is written twice in the same mapping.',
-    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`), which the launcher folds into one.',
+    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`), which the launcher folds into one.',
     bad: 'distributed_type: MULTI_GPU\ndebug: true\nnum_processes: 8\ndebug: false\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\ndebug: false\n',
   },
   check(ctx) {
+    // A DeepSpeed JSON: DeepSpeed reads a config path with a hook that rejects duplicate keys
+    // (runtime/config.py → config_utils.py dict_raise_error_on_duplicate_keys, since v0.2.0; v0.1.0
+    // used a plain json.load). Accelerate (utils/deepspeed.py HfDeepSpeedConfig) and the HF Trainer
+    // load the file with json.load and hand DeepSpeed a dict, which is not checked.
+    let deepspeed: 'refuses' | 'accelerate' | 'integration' | 'old' | undefined;
+    if (ctx.format === 'deepspeed' && ctx.doc.syntax === 'json') {
+      const m = ctx.model as DeepSpeedModel | undefined;
+      if (ctx.version && compareVersions(ctx.version, '0.2.0') < 0) deepspeed = 'old';
+      else if (m?.referrers.length) deepspeed = 'accelerate';
+      else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.version)) deepspeed = 'integration';
+      else deepspeed = 'refuses';
+    }
     for (const p of ctx.problems) {
       if (p.code !== 'duplicate-key') continue;
-      // DeepSpeed reads a config path with a hook that rejects duplicates (runtime/config_utils.py,
-      // dict_raise_error_on_duplicate_keys); Accelerate and the HF Trainer load it with json.load first.
-      const message = ctx.format === 'deepspeed' && ctx.doc.syntax === 'json' ? p.message.replace(/json\.load keeps only the last one and drops this one without a word\./, 'DeepSpeed refuses the file when it reads it itself ("Duplicate key in DeepSpeed config"); Accelerate and the HF Trainer, which load it with json.load first, keep only the last one without a word.') : p.message;
-      ctx.report({ at: p.span, message, severity: p.severity });
+      let message = p.message;
+      let severity = p.severity;
+      if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {
+        message = message.replace(JSON_LOAD, 'DeepSpeed refuses the file when it reads it itself ("Duplicate key in DeepSpeed config"), so the run stops before training.');
+        severity = 'error';
+      } else if (deepspeed === 'accelerate') {
+        message = message.replace(JSON_LOAD, 'Accelerate, which uses this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
+      } else if (deepspeed === 'integration') {
+        message = message.replace(JSON_LOAD, 'Its `"auto"` values mean the Transformers Trainer or Accelerate loads it, with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
+      }
+      ctx.report({ at: p.span, message, severity });
     }
   },
 });

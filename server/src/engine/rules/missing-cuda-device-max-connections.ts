@@ -1,10 +1,47 @@
 /**
  * missing-cuda-device-max-connections: TP/CP/SP without `CUDA_DEVICE_MAX_CONNECTIONS=1`, or FSDP with it.
+ *
+ * When Megatron-LM's argument checks (megatron/training/arguments.py, validate_args) refuse to start
+ * without the variable at 1, which depends on the release:
+ *   - 0.4–0.11: whenever sequence parallelism is on (after it is turned off at TP 1) or the async
+ *     tensor-parallel all-reduce is (on unless `--no-async-tensor-model-parallel-allreduce`), so with
+ *     the default flags even at TP 1; no hardware or FSDP exception.
+ *   - 0.12: TP > 1 on any GPU, CP > 1 before Blackwell (the condition is written without parentheses),
+ *     unless Torch FSDP2 or custom FSDP is on (a warning then).
+ *   - 0.13 and later: TP > 1 or CP > 1, before Blackwell, unless FSDP (or, from 0.14, EP all-to-all
+ *     overlap) is on: upstream only warns then.
+ *   - FSDP from 0.12 asserts the opposite: the variable must not be 1.
+ * Megatron Bridge does not run those checks: Megatron Core only warns that the overlap is slower
+ * (megatron/core/tensor_parallel/layers.py), and Bridge itself asserts only the FSDP case
+ * (Megatron-FSDP, src/megatron/bridge/training/config.py).
  */
-import { argOn, type MegatronModel } from '../formats/megatron/model';
-import { defineRule } from './rule';
+import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '../formats/megatron/model';
+import { hardwareById } from '../plan/hardware';
+import type { Path, Severity } from '../types';
+import { compareVersions } from '../version';
+import { defineRule, type RuleContext } from './rule';
 
 const BLACKWELL = ['b200', 'gb200-nvl72', 'gb300-nvl72'];
+const VAR = 'CUDA_DEVICE_MAX_CONNECTIONS';
+
+/** What upstream does when the variable is not 1. */
+interface Need {
+  /** `stop`: the argument checks refuse to start; `slow`: only the overlap loses its ordering. */
+  effect: 'stop' | 'slow';
+  /** The effect holds only before Blackwell (so only as sure as the hardware is known). */
+  preBlackwell: boolean;
+  /** What needs it, for the message ("TP 8", "sequence parallelism"). */
+  what: string;
+  /** Upstream's own words when it stops. */
+  quote?: string;
+  /** Why it applies here, when that is not obvious. */
+  note?: string;
+  at: Path;
+}
+
+function fieldAt(f: { from: { kind: string; path?: Path } }): Path | undefined {
+  return f.from.kind === 'written' ? f.from.path : undefined;
+}
 
 export default defineRule<MegatronModel>({
   id: 'missing-cuda-device-max-connections',
@@ -12,7 +49,7 @@ export default defineRule<MegatronModel>({
   formats: ['megatron-args', 'megatron-yaml', 'megatron-bridge'],
   docs: {
     summary: 'Tensor, context or sequence parallelism without `CUDA_DEVICE_MAX_CONNECTIONS=1` (before Blackwell), or FSDP with it.',
-    why: 'Megatron overlaps TP/CP communication with computation by relying on the order in which kernels reach the GPU, which only holds with a single hardware work queue: `CUDA_DEVICE_MAX_CONNECTIONS=1` (needed on Hopper and earlier). FSDP needs the opposite: several queues, and Megatron stops when the variable is 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one"). In a shell script it must be exported to reach the training processes.',
+    why: 'Megatron overlaps TP/CP communication with computation by relying on the order in which kernels reach the GPU, which only holds with a single hardware work queue: `CUDA_DEVICE_MAX_CONNECTIONS=1` (needed on Hopper and earlier). FSDP needs the opposite: several queues, and Megatron stops when the variable is 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one"). Megatron-LM checks it at startup: from 0.4 to 0.11 whenever sequence parallelism or the asynchronous TP all-reduce is on (TP 1 included), from 0.12 for TP > 1 (and CP > 1 before Blackwell), from 0.13 for TP or CP > 1 before Blackwell; a file that shows its environment without the variable is then an error. Megatron Bridge does not stop, so there it is advice. In a shell script it must be exported to reach the training processes, and a script that does not set it may be run from an environment that does (a warning).',
     bad: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  NCCL_DEBUG: WARN\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
   },
@@ -22,39 +59,126 @@ export default defineRule<MegatronModel>({
     const env = m.args.env;
     // No environment in this file (a `--yaml-cfg` file, an override without `env_vars`): nothing to check.
     if (!p || !env) return;
-    const cdmc = env.get('CUDA_DEVICE_MAX_CONNECTIONS');
-    const fsdp = argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_custom_fsdp');
+    const cdmc = env.get(VAR);
+    // A value the file cannot know (`$CDMC`, `$(...)`, set in a loop): nothing to say about it.
+    if (cdmc?.unknown) return;
+    // A value that goes through a variable (`${CDMC:-8}`) is the script's default: the environment
+    // that runs it may still override it.
+    const literal = !(cdmc?.span && /\$/.test(ctx.doc.text.slice(cdmc.span.start, cdmc.span.end)));
+    const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
+    const v = ctx.version;
+    const before = (release: string) => v !== undefined && compareVersions(v, release) < 0;
+    const release = v ? `${ctx.versions} ${v}` : `current ${ctx.versions} releases`;
+    const hw = p.hardware.profile.id;
+    const blackwell = BLACKWELL.includes(hw);
+    const hint = m.args.hardwareHint;
+    const hwKnown = p.hardware.from.kind === 'setting' || (!!hint && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw);
+
+    // FSDP: the variable must not be 1 (Megatron-LM from 0.12; Bridge for Megatron-FSDP, whose
+    // experimental version 2 skips the check).
+    const mlmFsdp = argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_custom_fsdp');
+    const fsdp = mlm ? mlmFsdp && !before('0.12.0') : argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_torch_fsdp2');
     if (fsdp) {
-      if (cdmc?.value === '1') {
+      const asserts = mlm || (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') !== 2);
+      if (asserts && cdmc?.value === '1') {
+        // megatron/training/arguments.py words it one way for Torch FSDP2 (and, before 0.18, for every FSDP).
+        const quote = mlm && (argOn(m, 'use_torch_fsdp2') || before('0.18.0')) ? `FSDP always requires ${VAR} value large than one` : `FSDP requires ${VAR} > 1 or unset.`;
+        const caveat = !cdmc.exported ? '; here only if the environment running the script already exports the variable, since this assignment is not exported' : !literal ? '; here unless the environment overrides this default' : '';
         ctx.report({
           at: cdmc.span ?? cdmc.path,
           on: 'value',
-          severity: 'error',
-          message: 'FSDP needs several CUDA work queues, and `CUDA_DEVICE_MAX_CONNECTIONS` is 1: Megatron stops at startup ("FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset"). Remove it or set it above 1 (e.g. 8).',
+          severity: cdmc.exported && literal ? 'error' : 'warning',
+          message: `FSDP needs several CUDA work queues, and \`${VAR}\` is 1: ${ctx.tool} stops at startup ("${quote}"${caveat}). Remove it or set it above 1 (e.g. 8).`,
         });
       }
       return;
     }
-    const needs = p.tp.value > 1 || p.cp.value > 1 || p.sp.value;
-    if (!needs || BLACKWELL.includes(p.hardware.profile.id) || argOn(m, 'overlap_moe_expert_parallel_comm')) return;
-    const what = [p.tp.value > 1 && `TP ${p.tp.value}`, p.cp.value > 1 && `CP ${p.cp.value}`, p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
+
+    const need = mlm ? megatronLmNeed(m, p, before, blackwell) : bridgeNeed(m, p, blackwell);
+    if (!need) return;
+    const stops = need.effect === 'stop';
+    // Whether "before Blackwell" is known to hold (the hardware is named, not assumed).
+    const archSure = !need.preBlackwell || hwKnown;
+    const on = need.preBlackwell ? ` on ${hw}${hwKnown ? '' : ' (assumed: no hardware is set)'}` : '';
+    const consequence = stops
+      ? `${release} stop${v ? 's' : ''} at startup${need.preBlackwell ? (hwKnown ? ` on ${hw}, as on any GPU before Blackwell` : ' on any GPU before Blackwell') : ''}${need.quote ? ` ("${need.quote}")` : ''}`
+      : `Megatron Core only warns, but its TP communication overlap${on} depends on kernels running in the order they are issued, which needs a single CUDA work queue`;
+    const script = ctx.doc.syntax === 'shell';
+
     if (!cdmc) {
-      const script = ctx.doc.syntax === 'shell';
+      // Not set by this file. A script is run from an environment Shardwise does not see; a Bridge
+      // override is merged onto a recipe whose `env_vars` may set it. `ENV_VARS` of a Megatron-LM
+      // test config is the environment the run gets.
+      const envKnown = ctx.format === 'megatron-yaml';
+      const severity: Severity = !stops ? (envKnown ? 'warning' : 'information') : envKnown && archSure ? 'error' : 'warning';
+      const unless = envKnown ? '' : script ? ' in this script (the environment that runs it may still export it)' : ' in this override (the recipe or the launcher may still set it)';
       ctx.report({
-        at: p.tp.from.kind === 'written' ? p.tp.from.path : [],
-        message: `${what} without \`CUDA_DEVICE_MAX_CONNECTIONS=1\`: on ${p.hardware.profile.id} Megatron's communication overlap depends on kernels running in the order they are issued, which needs a single CUDA work queue. ${script ? 'Add `export CUDA_DEVICE_MAX_CONNECTIONS=1` before the launch.' : 'Set `CUDA_DEVICE_MAX_CONNECTIONS: 1` in the environment of the run.'}`,
+        at: need.at,
+        severity,
+        message: `${need.what} without \`${VAR}=1\`${unless}: ${consequence}.${need.note ? ` ${need.note}` : ''} ${script ? `Add \`export ${VAR}=1\` before the launch.` : `Set \`${VAR}: 1\` in the environment of the run.`}`,
       });
     } else if (cdmc.value !== undefined && cdmc.value !== '1') {
+      // A value other than 1 written here: exported or not, the processes do not get 1 (an
+      // assignment to an inherited variable changes what is exported).
+      const sure = stops && archSure && literal && (mlm || cdmc.exported);
       ctx.report({
         at: cdmc.span ?? cdmc.path,
         on: 'value',
-        message: `${what} with \`CUDA_DEVICE_MAX_CONNECTIONS=${cdmc.value}\`: Megatron's TP/CP communication overlap needs it to be 1 on ${p.hardware.profile.id} (one CUDA work queue keeps kernels in issue order). Set it to 1.`,
+        severity: sure ? 'error' : 'warning',
+        message: `${need.what} with \`${VAR}=${cdmc.value}\`${literal ? '' : ' (a default the environment may override)'}: ${consequence}.${need.note ? ` ${need.note}` : ''} Set it to 1.`,
       });
     } else if (!cdmc.exported) {
       ctx.report({
         at: cdmc.nameSpan ?? cdmc.span ?? cdmc.path,
-        message: '`CUDA_DEVICE_MAX_CONNECTIONS=1` is set but not exported, so the training processes never see it. Write `export CUDA_DEVICE_MAX_CONNECTIONS=1`.',
+        severity: 'warning',
+        message: `\`${VAR}=1\` is set but not exported, so the training processes get it only if the environment that runs the script already exports the variable; otherwise ${stops ? consequence : 'the overlap loses its ordering'}. Write \`export ${VAR}=1\`.`,
       });
     }
   },
 });
+
+/** Megatron-LM's argument checks (launch scripts and MODEL_ARGS files go through them). */
+function megatronLmNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, before: (r: string) => boolean, blackwell: boolean): Need | undefined {
+  const tp = p.tp.value;
+  const cp = p.cp.value;
+  const tpAt = fieldAt(p.tp) ?? [];
+  if (before('0.12.0')) {
+    // Sequence parallelism is turned off at TP 1 first; then either it or the async all-reduce
+    // (on unless the flag turns it off; turned off by sequence parallelism) needs the variable.
+    if (p.sp.value && tp > 1) {
+      return { effect: 'stop', preBlackwell: false, what: `TP ${tp} with sequence parallelism`, quote: `Using sequence parallelism requires setting the environment variable ${VAR} to 1`, at: tpAt };
+    }
+    if (argValue(m, 'async_tensor_model_parallel_allreduce') !== false) {
+      return {
+        effect: 'stop',
+        preBlackwell: false,
+        what: tp > 1 ? `TP ${tp}` : 'A run at TP 1',
+        quote: `Using async gradient all reduce requires setting the environment variable ${VAR} to 1`,
+        note: `Before 0.12 the check covers the async tensor-parallel all-reduce, which is on at any TP unless \`--no-async-tensor-model-parallel-allreduce\` is passed.`,
+        at: tpAt,
+      };
+    }
+    return undefined;
+  }
+  if (tp <= 1 && cp <= 1) return undefined;
+  const what = [tp > 1 && `TP ${tp}`, cp > 1 && `CP ${cp}`].filter(Boolean).join(', ');
+  const quote = `Using tensor model parallelism or context parallelism require setting the environment variable ${VAR} to 1`;
+  const at = fieldAt(p.tp) ?? fieldAt(p.cp) ?? [];
+  if (before('0.13.0')) {
+    // 0.12 tests `TP > 1 or CP > 1 and arch < 10`: TP > 1 on any GPU, CP > 1 only before Blackwell.
+    if (tp > 1) return { effect: 'stop', preBlackwell: false, what, quote, at, note: blackwell ? 'In 0.12 the check applies to TP > 1 on Blackwell too (its condition lacks parentheses; 0.13 exempts Blackwell).' : undefined };
+    return blackwell ? undefined : { effect: 'stop', preBlackwell: true, what, quote, at };
+  }
+  // From 0.14 EP all-to-all overlap wants several queues: upstream only warns, either value is defensible.
+  if (blackwell || (!before('0.14.0') && argOn(m, 'overlap_moe_expert_parallel_comm'))) return undefined;
+  return { effect: 'stop', preBlackwell: true, what, quote, at };
+}
+
+/** Megatron Bridge: no startup check; the overlap only loses its kernel ordering. */
+function bridgeNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, blackwell: boolean): Need | undefined {
+  const tp = p.tp.value;
+  const cp = p.cp.value;
+  if ((tp <= 1 && cp <= 1) || blackwell || argOn(m, 'overlap_moe_expert_parallel_comm')) return undefined;
+  const what = [tp > 1 && `TP ${tp}`, cp > 1 && `CP ${cp}`, p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
+  return { effect: 'slow', preBlackwell: true, what, at: fieldAt(p.tp) ?? fieldAt(p.cp) ?? [] };
+}

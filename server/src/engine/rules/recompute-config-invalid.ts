@@ -3,7 +3,8 @@
  */
 import { argAbsent, argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
-import { defineRule } from './rule';
+import { compareVersions } from '../version';
+import { defineRule, type RuleContext } from './rule';
 
 const CHECKS: ArgCheck[] = [
   {
@@ -27,17 +28,6 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
     message: () => 'Selective recomputation takes no layer count: Megatron stops ("recompute_num_layers must be None"). Remove `--recompute-num-layers`, or use `--recompute-granularity full`.',
   },
-  {
-    when: (m, p) => {
-      const n = argNum(m, 'recompute_num_layers');
-      const layers = argNum(m, 'num_layers');
-      const pp = p?.pp.value ?? 1;
-      return argValue(m, 'recompute_granularity') === 'full' && n !== undefined && layers !== undefined && n > Math.floor(layers / pp) ? 'recompute_num_layers' : undefined;
-    },
-    // Megatron Core asks only that the count is set (transformer_config.py); a larger one is accepted.
-    message: (m, p) => `\`--recompute-num-layers ${argNum(m, 'recompute_num_layers')}\` is more than the ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))} layers each pipeline stage holds: Megatron accepts it, but no stage has that many layers to recompute, so the value does not say what runs. Use a value between 1 and ${Math.floor((argNum(m, 'num_layers') ?? 0) / (p?.pp.value ?? 1))}.`,
-    severity: 'warning',
-  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -57,5 +47,32 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    moreLayersThanAStage(ctx);
   },
 });
+
+/**
+ * `--recompute-num-layers` above the layers of a pipeline stage. Megatron Core asks only that the
+ * count is set (transformer_config.py). From 0.17 the checkpointed forward clamps a uniform chunk to
+ * the stage (transformer_block.py, megatron/core/recompute.py from 0.18) and `block` simply
+ * recomputes every layer, so the value only misleads. Before 0.17 a uniform chunk runs past the
+ * stage's last layer and the first training step fails on `self.layers[index]` (IndexError).
+ */
+function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const p = ctx.plan;
+  const n = argNum(m, 'recompute_num_layers');
+  const layers = argNum(m, 'num_layers');
+  const pp = p?.pp.value ?? 1;
+  if (argValue(m, 'recompute_granularity') !== 'full' || n === undefined || layers === undefined) return;
+  const perStage = Math.floor(layers / pp);
+  if (n <= perStage) return;
+  const crashes = argValue(m, 'recompute_method') === 'uniform' && !!ctx.version && compareVersions(ctx.version, '0.17.0') < 0;
+  ctx.report({
+    at: m.args.get('recompute_num_layers')?.path ?? [],
+    severity: crashes ? 'error' : 'warning',
+    message: crashes
+      ? `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers each pipeline stage holds: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping them to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a value between 1 and ${perStage}.`
+      : `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers each pipeline stage holds: Megatron accepts it, but no stage has that many layers to recompute, so the value does not say what runs. Use a value between 1 and ${perStage}.`,
+  });
+}

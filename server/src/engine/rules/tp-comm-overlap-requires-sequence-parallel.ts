@@ -2,6 +2,8 @@
  * tp-comm-overlap-requires-sequence-parallel: TP communication overlap without sequence parallelism.
  */
 import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { argOn, type MegatronModel } from '../formats/megatron/model';
+import { compareVersions } from '../version';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -24,13 +26,17 @@ export default defineRule({
     const e = p.tp.value > 1 ? knobEdit(p, 'sp', true) : undefined;
     // Megatron-LM's argparse refuses it (megatron/training/arguments.py); Bridge turns the overlap off
     // and logs it, so there the flag only does nothing.
-    const refused = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml';
+    const mlm = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml';
+    // Before 0.10 the check ran before sequence parallelism was turned off at TP 1, so TP 1 with
+    // `--sequence-parallel` passed it (megatron/training/arguments.py at core_v0.9.0).
+    const passedOld = mlm && p.tp.value <= 1 && argOn(ctx.model as MegatronModel, 'sequence_parallel') && !!ctx.version && compareVersions(ctx.version, '0.10.0') < 0;
+    const refused = mlm && !passedOld;
     ctx.report({
       severity: refused ? undefined : 'warning',
       at: fieldPath(p, p.overlap.tpComm, 'tpCommOverlap'),
       message:
         p.tp.value <= 1
-          ? 'TP communication overlap with TP 1 has no TP communication to overlap; remove the flag.'
+          ? `TP communication overlap with TP 1 has no TP communication to overlap${refused ? ': Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled", sequence parallelism being off at TP 1)' : ''}; remove the flag.`
           : `TP communication overlap needs sequence parallelism, which is off: ${refused ? 'Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled")' : 'the overlap is turned off (Megatron Bridge logs it), so the setting does nothing'}. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
       fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
