@@ -163,7 +163,7 @@ function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, 
     if (!f.syntaxes.includes(doc.syntax)) continue;
     let score = 0;
     try {
-      score = f.detect(doc);
+      score = f.detect(doc, path);
     } catch {
       score = 0;
     }
@@ -204,6 +204,23 @@ class Related {
         file = { ref, tried: [] };
       }
       hit = { ...file, resolver: !!this.input.resolve, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, formatId, this.settings) : undefined };
+      this.linked.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** A file's text as the host found it, not analysed (the Python entry script of a launch script). */
+  read(ref: string): LinkedFile {
+    const key = `\u0000raw\u0000${ref}`;
+    let hit = this.linked.get(key);
+    if (!hit) {
+      let file: LinkedFile = { ref, tried: [] };
+      try {
+        file = this.input.resolve?.(ref) ?? { ref, tried: [] };
+      } catch {
+        file = { ref, tried: [] };
+      }
+      hit = { ...file, resolver: !!this.input.resolve };
       this.linked.set(key, hit);
     }
     return hit;
@@ -253,7 +270,7 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
   if (format.schema) {
     da.nav = new SchemaNav(format.schema.json);
     if (format.instance) {
-      const built = format.instance(doc, da.nav, settings);
+      const built = format.instance(doc, da.nav, settings, related ? (ref) => related.read(ref) : undefined);
       da.instance = built.instance;
       da.issues = [...built.issues, ...checkInstance(da.instance, format.schema.validate, da.nav, version)];
       if (format.keepIssue) da.issues = da.issues.filter((i) => format.keepIssue!(i));

@@ -7,7 +7,7 @@ import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
-import type { DocAnalysis, Linked } from '../analyze';
+import type { DocAnalysis, Linked, LinkedFile } from '../analyze';
 
 export interface ModelInput {
   doc: SourceDoc;
@@ -33,13 +33,13 @@ export interface FormatSupport<M = unknown> {
   /** The tool whose version the format's version-aware checks follow. */
   tool: Tool;
   schema?: { json: JsonSchema; validate: CompiledValidator };
-  /** A positive score when the document looks like this format (the highest score wins). */
-  detect(doc: SourceDoc): number;
+  /** A positive score when the document looks like this format (the highest score wins); `path` is its path, when known. */
+  detect(doc: SourceDoc, path?: string): number;
   /**
    * Builds the schema instance itself, for formats whose keys are not the schema's property names
    * (flags, Bridge and NeMo paths); returns the keys it could not place as unknown-key issues.
    */
-  instance?(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings): { instance: Instance; issues: SchemaIssue[] };
+  instance?(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings, read?: (ref: string) => LinkedFile): { instance: Instance; issues: SchemaIssue[] };
   /**
    * Keeps only the schema issues the format can stand behind (formats that reuse another tool's
    * schema where only some keys mean the same thing).

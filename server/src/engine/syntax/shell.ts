@@ -1099,6 +1099,9 @@ function locateRange(f: Field, a: number, b: number): Located {
 // ---------------------------------------------------------------------------------------------
 // The evaluator
 
+/** Variables a batch scheduler or MPI launcher sets in the job's environment. */
+const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
+
 class Script {
   private readonly lx: Lexer;
   private la: Token | undefined;
@@ -1939,6 +1942,12 @@ class Script {
     if (op === ':-' || op === '-' || op === ':=' || op === '=') {
       if (b?.unknown) {
         out.push(unknownSeg(b.unknown));
+        return;
+      }
+      // `${SLURM_NNODES:-1}`: the scheduler sets it when the job runs, so the default is only a
+      // fallback for running outside it, not the value the job gets.
+      if (!b && SCHEDULER_VAR.test(name)) {
+        out.push(unknownSeg(`${name} is set by the scheduler when the job runs (the script's default, ${JSON.stringify(p.arg ? textOf(this.expandWord(p.arg, this.mkTok(p.arg, 'default'), 'assign')[0]?.segs ?? []) : '')}, is only for running outside it)`));
         return;
       }
       const useDefault = !b || (op.startsWith(':') && emptyish(b));

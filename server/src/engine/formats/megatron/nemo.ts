@@ -155,9 +155,12 @@ export const nemoFormat: FormatSupport<NemoModel> = {
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   // NeMo hands the model section on to the model's own code, which may read keys the schema lacks.
   openKeys: () => "NeMo passes the model section on to the model's own code",
-  detect(doc: SourceDoc): number {
+  detect(doc: SourceDoc, path?: string): number {
     const root = doc.root;
     if (!root || root.kind !== 'map') return 0;
+    // The Launcher's auto-configurator templates: it writes the nodes, TP, PP and batch into a copy
+    // before anything runs (auto_configurator/autoconfig), so the values here are placeholders.
+    if (path && /(^|[\\/])auto_configurator[\\/]base_configs[\\/]/.test(path)) return 0;
     const keys = new Set(root.entries.map((e) => e.key));
     // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the
     // Hugging Face config on one device, and the trainer and model sections here are not a run.

@@ -17,7 +17,8 @@ import { argsFromView, flagSites, type EnvValue } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
-import { checkoutFork } from './checkout';
+import { checkoutFork, parserFlags } from './checkout';
+import type { LinkedFile } from '../../analyze';
 import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
@@ -76,6 +77,26 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
   if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
   return { effect: 'warning', extra: own.length ? new Set(own) : undefined, consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };
+}
+
+/**
+ * The flags the entry script defines itself (`tasks/main.py`, `tools/run_text_generation.py`), when
+ * the host can read it: they are accepted like Megatron's own. Flags it takes from other modules
+ * stay unknown, so a flag neither defines is still only a warning for such a script.
+ */
+function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: string) => LinkedFile): UnknownFlags {
+  const entry = shell(doc)?.entrypoint?.path;
+  if (!read || !entry || judged.effect === 'none' || /[$`*?\s]/.test(entry) || UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return judged;
+  let text: string | undefined;
+  try {
+    text = read(entry).text;
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined || text.length > 2_000_000) return judged;
+  const own = parserFlags(text);
+  if (own.length === 0) return judged;
+  return { ...judged, extra: new Set([...(judged.extra ?? []), ...own]) };
 }
 
 /** A launcher option as a positive integer, or why it is not known. */
@@ -198,8 +219,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     return undefined;
   },
   fork: forkOf,
-  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
-    const judged = unknownFlags(doc, settings);
+  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
+    const judged = withEntryFlags(unknownFlags(doc, settings), doc, read);
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
     return argsInstance(sites, unknown, nav, true);
   },
