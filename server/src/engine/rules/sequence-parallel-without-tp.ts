@@ -6,7 +6,8 @@ import { defineRule } from './rule';
 
 export default defineRule({
   id: 'sequence-parallel-without-tp',
-  severity: 'warning',
+  // Megatron-LM and Bridge turn SP off and go on: the flag has no effect, nothing fails.
+  severity: 'information',
   formats: 'all',
   fixes: {
     'turn-off': { applicability: 'safe', changes: 'writes what runs: Megatron turns sequence parallelism off at TP 1' },
