@@ -50,11 +50,20 @@ test("configs of NeMo's ASR, TTS and audio collections are not Megatron configs"
 });
 
 test('deprecations in a NeMo config are dated in Megatron Core releases, not "NeMo 0.x"', () => {
-  // The deprecation is Megatron Core's (add_position_embedding's x-deprecated in schemas/megatron.schema.json): NeMo has no such release line.
-  const msgs = run(nemo('  add_position_embedding: false\n')).findings.filter((f) => f.code === 'deprecated-key').map((f) => f.message);
+  // cuda_graph_scope: a TransformerConfig field NeMo copies by name; Megatron Core 0.18.0 renamed it cuda_graph_modules.
+  const msgs = run(nemo('  cuda_graph_scope: full\n')).findings.filter((f) => f.code === 'deprecated-key').map((f) => f.message);
   for (const m of msgs) {
     assert.doesNotMatch(m, /NeMo \d/);
     assert.match(m, /Megatron Core \d/);
   }
   assert.ok(msgs.length >= 1);
+});
+
+test("Megatron's removal of a name NeMo's own code reads does not apply to NeMo configs", () => {
+  // nemo/collections/nlp/models/language_modeling/megatron_base_model.py reads cfg.pipeline_model_parallel_split_rank
+  // for encoder-decoder models; Megatron-LM removed the flag of that name in 0.14.0.
+  const text = nemo('  pipeline_model_parallel_split_rank: 0\n');
+  assert.deepEqual(run(text).findings.filter((f) => f.code === 'deprecated-key'), []);
+  const script = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 1 \\\n    --pipeline-model-parallel-split-rank 0 \\\n    --micro-batch-size 1\n';
+  assert.equal(run(script, 'train.sh').findings.filter((f) => f.code === 'deprecated-key').length, 1);
 });

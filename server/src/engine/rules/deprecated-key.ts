@@ -6,6 +6,13 @@ import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
 import { compareVersions } from '../version';
 import { checkoutHas } from '../formats/megatron/checkout';
+import { MEGATRON_SCHEMA } from '../formats/megatron/schema';
+
+let nemoOwnKeys: Set<string> | undefined;
+/** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
+function nemoOwn(): Set<string> {
+  return (nemoOwnKeys ??= new Set(((MEGATRON_SCHEMA as Record<string, unknown>)['x-nemo-own-keys'] as string[] | undefined) ?? []));
+}
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
 
@@ -39,7 +46,10 @@ export default defineRule({
   check(ctx) {
     // A fork keeps flags upstream removed and has its own history: upstream's deprecations do not apply.
     if (ctx.fork) return;
+    // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
+    const own = ctx.format === 'nemo' ? nemoOwn() : undefined;
     walkSchema(ctx, (path, schema, node) => {
+      if (own?.has(String(lastKey(path)))) return;
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
       const removed = schema['x-removed'];
