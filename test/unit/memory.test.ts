@@ -455,3 +455,15 @@ test('FLOPs per token equal Megatron on a corpus config (gpt3_7b_tp4_pp1_memory_
   const inp = fromCorpus(file, { world: 8 });
   near(flopsPerToken(inp.model, inp.seqLength), 43499126784, 1e-9, 'FLOPs per token');
 });
+
+test('--grad-reduce-in-bf16 halves the main-gradient buffer (Megatron keeps it in the parameter dtype)', () => {
+  // megatron/training/arguments.py: --grad-reduce-in-bf16 sets grad_reduce_in_fp32 = False, and the DDP
+  // gradient buffer then takes the parameter dtype (megatron/core/distributed/distributed_data_parallel.py).
+  const fp32Grads = estimateMemory(input());
+  const bf16Grads = estimateMemory(input({ gradBytes16: true }));
+  near(bf16Grads.bytes.gradients, fp32Grads.bytes.gradients / 2, 1e-9, 'gradients');
+  assert.equal(bf16Grads.bytes.weights, fp32Grads.bytes.weights);
+  assert.equal(bf16Grads.bytes.optimizer, fp32Grads.bytes.optimizer);
+  // fp32 training keeps fp32 gradients whatever the flag.
+  assert.equal(estimateMemory(input({ precision: 'fp32', gradBytes16: true })).bytes.gradients, estimateMemory(input({ precision: 'fp32' })).bytes.gradients);
+});

@@ -53,7 +53,7 @@ export function groupFabrics(p: Plan): GroupFabric[] {
 
 /** Per-GPU memory when the Plan knows the model; undefined otherwise. */
 export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): MemoryEstimate | undefined {
-  if (!p.model) return undefined;
+  if (!p.model || p.notTraining) return undefined;
   const dp = p.dp?.value ?? 1;
   const input: MemoryInput = {
     model: p.model.value,
@@ -72,6 +72,7 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
     precision: p.precision.value,
     sharding: p.sharding.value,
     recompute: p.recompute.value,
+    gradBytes16: p.gradReduce16,
     ...scaledWithDp(p, dp, overrides.dp),
     ...overrides,
   };

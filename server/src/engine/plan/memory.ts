@@ -86,6 +86,8 @@ export interface MemoryInput {
   seqLength: number;
   numMicroBatches?: number;
   precision: Precision;
+  /** Megatron's main-gradient buffer in 16 bits (`--grad-reduce-in-bf16`) instead of fp32. */
+  gradBytes16?: boolean;
   sharding: Sharding;
   recompute: 'none' | 'selective' | 'full';
   /**
@@ -304,15 +306,17 @@ function paramsOnMostLoadedShard(r: Resolved, t: LayerTerms, tp: number, pp: num
 // ---------------------------------------------------------------------------------------------
 // Bytes per parameter for each sharding scheme.
 
-function perParam(s: Sharding, precision: Precision, n: number): PerParamBytes {
+function perParam(s: Sharding, precision: Precision, n: number, grad16 = false): PerParamBytes {
   const fp32 = precision === 'fp32';
   const N = Math.max(1, n);
+  // Megatron's main gradients are fp32 unless reduced in bf16 (`--grad-reduce-in-bf16`).
+  const g = grad16 && !fp32 ? 2 : 4;
   switch (s.kind) {
     case 'none':
       // Megatron: bf16 params, fp32 main grads, fp32 master + 2 Adam moments = 18 B; fp32: 4 + 4 + 8.
-      return fp32 ? { weights: 4, gradients: 4, optimizer: 8 } : { weights: 2, gradients: 4, optimizer: 12 };
+      return fp32 ? { weights: 4, gradients: 4, optimizer: 8 } : { weights: 2, gradients: g, optimizer: 12 };
     case 'distributed-optimizer':
-      return fp32 ? { weights: 4, gradients: 4, optimizer: 8 / N } : { weights: 2, gradients: 4, optimizer: 12 / N };
+      return fp32 ? { weights: 4, gradients: 4, optimizer: 8 / N } : { weights: 2, gradients: g, optimizer: 12 / N };
     case 'zero': {
       // ZeRO paper accounting: 16-bit params and grads (DeepSpeed keeps grads in the model dtype), K = 12 optimizer bytes.
       const stage = s.stage ?? 0;
@@ -544,8 +548,8 @@ export function estimateMemory(input: MemoryInput): MemoryEstimate {
     if (s.kind === 'distributed-optimizer') nExpert = Math.max(1, input.expertDp);
     else if (ep > 1) nExpert = Math.max(1, Math.min(n, input.expertDp));
   }
-  const denseBytes = applyOffload(s, perParam(s, input.precision, n));
-  const expertBytes = applyOffload(s, perParam(s, input.precision, nExpert));
+  const denseBytes = applyOffload(s, perParam(s, input.precision, n, input.gradBytes16));
+  const expertBytes = applyOffload(s, perParam(s, input.precision, nExpert, input.gradBytes16));
 
   // Gathered 16-bit parameters: ZeRO-3 / FSDP full shard / any parameter offload.
   const gathers = (s.kind === 'zero' && s.stage === 3) || (s.kind === 'fsdp' && (s.fsdp ?? 'full') === 'full') || denseBytes.paramsOffloaded;

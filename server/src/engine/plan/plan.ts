@@ -80,6 +80,10 @@ export interface Plan {
   knobs: Partial<Record<Knob, Path>>;
   /** Notes about this runtime's own arithmetic the user should know (shown in hover and `layout`). */
   notes: string[];
+  /** Why the run is not training (an inference or export entry point): training memory does not apply. */
+  notTraining?: string;
+  /** Megatron reduces gradients in bf16 (`--grad-reduce-in-bf16`): a 2-byte main-gradient buffer. */
+  gradReduce16?: boolean;
   /**
    * Fields whose value the runtime changes silently (sequence parallelism off at TP 1; Bridge turning
    * TP overlap off without it): the field keeps what was written, this says what actually runs.

@@ -43,6 +43,8 @@ export interface MegatronArgs {
   unknownDefaults?: Record<string, string>;
   /** Things about this file the layout view should say (e.g. why the world size is unknown). */
   notes?: string[];
+  /** Why the run is not training (an inference or export entry point), when it evidently is not. */
+  notTraining?: string;
   /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
   hardwareHint?: { id: string; note: string };
 }
@@ -185,6 +187,8 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     knobs,
     notes,
     effective,
+    notTraining: args.notTraining,
+    gradReduce16: flag(args.get('grad_reduce_in_bf16')) === true || undefined,
   };
   const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));
   const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;

@@ -24,6 +24,8 @@ import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
+/** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
+const INFERENCE_ENTRY = /(generat|inference|infer_|_infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
 /** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */
 const OLD_ENTRY = /^pretrain_gpt2\.py$/;
 /**
@@ -249,6 +251,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
       env,
       notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
     });
+    const entry = s.entrypoint?.path.split('/').pop();
+    if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference or an export, not training`;
     return { args };
   },
   writePath: megatronWritePath,

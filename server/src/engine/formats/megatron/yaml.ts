@@ -148,6 +148,9 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
       env,
     });
     args.hardwareHint = hardwareFromPath(path);
+    // A functional test's `MODE: inference` runs a trained checkpoint: no optimizer, no training memory.
+    const mode = doc.value(['MODE']);
+    if (mode === 'inference') args.notTraining = `the test runs in \`MODE: ${mode}\`, not training`;
     return { args };
   },
   writePath: megatronWritePath,
