@@ -87,7 +87,10 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
  * stay unknown, so a flag neither defines is still only a warning for such a script.
  */
 function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: string) => LinkedFile): UnknownFlags {
-  const entry = shell(doc)?.entrypoint?.path;
+  const written = shell(doc)?.entrypoint?.path;
+  // `${SCRIPT_DIR}/export.py`: the folder comes from the environment; the file is looked for beside
+  // the script (and from the working directory), which only ever adds flags to accept.
+  const entry = written?.replace(/^\$\{?\w+\}?\//, '');
   if (!read || !entry || judged.effect === 'none' || /[$`*?\s]/.test(entry) || UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return judged;
   let text: string | undefined;
   try {
