@@ -177,7 +177,7 @@ test('a key written twice in a DeepSpeed JSON: DeepSpeed refuses the file when i
   const a = analyze({ path: 'ds_config.json', text: '{\n  "train_batch_size": 8,\n  "train_batch_size": 16,\n  "zero_optimization": { "stage": 2 }\n}\n' });
   const d = a.findings.filter((f) => f.code === 'duplicate-key');
   assert.equal(d.length, 1);
-  assert.match(d[0].message, /DeepSpeed refuses the file when it reads it itself \("Duplicate key in DeepSpeed config"\)/);
+  assert.match(d[0].message, /DeepSpeed refuses the file when it reads it itself \("Duplicate keys in DeepSpeed config"\)/);
 });
 
 test('max_grad_norm in optimizer.params: a warning, since DeepSpeed refuses it only when it builds the optimizer', () => {

@@ -48,7 +48,7 @@ export default defineRule({
       let message = p.message;
       let severity = p.severity;
       if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {
-        message = message.replace(JSON_LOAD, 'DeepSpeed refuses the file when it reads it itself ("Duplicate key in DeepSpeed config"), so the run stops before training.');
+        message = message.replace(JSON_LOAD, 'DeepSpeed refuses the file when it reads it itself ("Duplicate keys in DeepSpeed config"), so the run stops before training.');
         severity = 'error';
       } else if (deepspeed === 'accelerate') {
         message = message.replace(JSON_LOAD, 'Accelerate, which uses this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
