@@ -197,20 +197,15 @@ class Related {
     const key = `${formatId}\u0000${ref}`;
     let hit = this.linked.get(key);
     if (!hit) {
-      let file: LinkedFile = { ref, tried: [] };
-      try {
-        file = this.input.resolve?.(ref) ?? { ref, tried: [] };
-      } catch {
-        file = { ref, tried: [] };
-      }
-      hit = { ...file, resolver: !!this.input.resolve, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, formatId, this.settings) : undefined };
+      const file = this.read(ref);
+      hit = { ...file, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, formatId, this.settings) : undefined };
       this.linked.set(key, hit);
     }
     return hit;
   }
 
   /** A file's text as the host found it, not analysed (the Python entry script of a launch script). */
-  read(ref: string): LinkedFile {
+  read(ref: string): Linked {
     const key = `\u0000raw\u0000${ref}`;
     let hit = this.linked.get(key);
     if (!hit) {
