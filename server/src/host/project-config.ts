@@ -85,10 +85,8 @@ export class ProjectConfigs {
   /** The merged settings that apply to a file. */
   forFile(file: string): LoadedConfig {
     const chain: { path: string; config: ProjectConfig }[] = [];
-    let parser: { path: string; checkout: MegatronCheckout } | null = null;
     let dir = dirname(resolve(file));
     for (let i = 0; i < 64; i++) {
-      parser ??= this.parserIn(dir);
       const found = this.inDir(dir);
       if (found) {
         chain.push(found);
@@ -99,7 +97,7 @@ export class ProjectConfigs {
       dir = parent;
     }
     // The checkout's parser is a fact about where the file is; `.shardwise.yaml` settings go over it.
-    let settings: EngineSettings = parser ? { megatronCheckout: parser.checkout } : {};
+    let settings: EngineSettings = this.located(file);
     for (const { config } of [...chain].reverse()) settings = mergeSettings(settings, config.settings);
     return {
       settings,

@@ -1947,7 +1947,7 @@ class Script {
       // `${SLURM_NNODES:-1}`: the scheduler sets it when the job runs, so the default is only a
       // fallback for running outside it, not the value the job gets.
       if (!b && SCHEDULER_VAR.test(name)) {
-        out.push(unknownSeg(`${name} is set by the scheduler when the job runs (the script's default, ${JSON.stringify(p.arg ? textOf(this.expandWord(p.arg, this.mkTok(p.arg, 'default'), 'assign')[0]?.segs ?? []) : '')}, is only for running outside it)`));
+        out.push(unknownSeg(`${name} is set by the scheduler when the job runs (the script's default is only for running outside it)`));
         return;
       }
       const useDefault = !b || (op.startsWith(':') && emptyish(b));
