@@ -6,20 +6,21 @@
 import { parseDirectives, isDisabled, type Directives } from './directives';
 import { FORMATS, formatById } from './formats';
 import type { FormatSupport } from './formats/format';
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import { buildInstance, checkInstance, type Instance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
-import { isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
+import { ASSOCIATION_LIMITS, boundedSettings, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
 import type { Plan } from './plan/plan';
 import { parseShell } from './syntax/shell';
 import { parseJson } from './syntax/json';
-import type { SourceDoc, Syntax } from './syntax/sourcedoc';
+import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
+import { expandedSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
-import { applyEdits, LineIndex } from './text';
+import { applyEdits, escapeControls, LineIndex } from './text';
 import { pathToString, type Finding, type Fix, type Path, type Severity, type Span } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 
@@ -48,6 +49,12 @@ export interface LinkedFile {
   text?: string;
   /** Every location tried, in order (for a "not found" message). */
   tried: string[];
+  /**
+   * When no location could be read but one exists: the first such location and why it cannot be
+   * used, worded to follow the path ("is a directory", "is a symbolic link loop", "is 2.0 GiB, over
+   * the 8 MiB limit"). Absent when nothing is there at all.
+   */
+  problem?: { path: string; reason: string };
 }
 
 /** A file reference in a config, for document links and go-to-definition. */
@@ -105,7 +112,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   const lines = new LineIndex(text);
   const syntax = syntaxOf(input);
   const directives = parseDirectives(lines);
-  const settings = mergeSettings(base, settingsFromDirectives(directives.settings));
+  const settings = boundedSettings(mergeSettings(base, settingsFromDirectives(directives.settings)));
   const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [], links: [], dependencies: [] };
   if (text.length > MAX_TEXT) {
     result.findings.push({
@@ -119,8 +126,22 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   }
   const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
   const context = new Related(input, settings);
+  const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {
-    const da = analyzeDoc(doc, input, directives, settings, context);
+    if (result.docs.length >= MAX_DOCUMENTS) {
+      // Said only when the file is a config of some format: a long stream of other YAML is not ours.
+      if (result.docs.some((d) => d.format)) {
+        result.findings.push({
+          code: 'parse-error',
+          severity: 'warning',
+          message: `This file holds ${docs.length} YAML documents; the first ${MAX_DOCUMENTS} are analysed and the rest are not (a work budget keeps the editor responsive). Split the file if these are real configs.`,
+          span: { start: doc.span.start, end: Math.max(doc.span.start, lines.lineEnd(lines.position(doc.span.start).line)) },
+          fixes: () => [],
+        });
+      }
+      break;
+    }
+    const da = analyzeDoc(doc, input, directives, settings, context, budget);
     const index = result.docs.length;
     result.docs.push(da);
     const recheck: Recheck = { input, base, result, doc: index };
@@ -144,17 +165,46 @@ interface Recheck {
   doc: number;
 }
 
+/** A directive that cannot be followed is said once, at the directive, instead of being ignored. */
+function forcedProblem(doc: SourceDoc, at: Span | undefined, message: string): void {
+  if (!at || at.start < doc.span.start || at.start > doc.span.end) return;
+  if (!doc.problems.some((p) => p.span.start === at.start && p.message === message)) (doc.problems as SyntaxProblem[]).push({ code: 'parse-error', severity: 'warning', message, span: at, fatal: true });
+}
+
+const compiled = new Map<string, Minimatch>();
+
+/** Whether a path matches an association's glob (compiled once; brace expansion bounded). */
+function associationMatches(path: string, glob: string): boolean {
+  let m = compiled.get(glob);
+  if (!m) {
+    if (compiled.size >= 4 * ASSOCIATION_LIMITS.count) compiled.clear();
+    m = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), braceExpandMax: ASSOCIATION_LIMITS.braces });
+    compiled.set(glob, m);
+  }
+  return m.match(path);
+}
+
 function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): { format?: FormatSupport<any>; reason: string } {
   const forced = directives.settings.filter((s) => s.key === 'format').pop();
   if (forced) {
-    if (isFormatId(forced.value)) return { format: formatById(forced.value), reason: `the directive \`shardwise: format=${forced.value}\`` };
-    return { reason: `the directive names an unknown format \`${forced.value}\`` };
+    const directive = `\`shardwise: format=${forced.value}\``;
+    if (!isFormatId(forced.value)) {
+      forcedProblem(doc, forced.span, `The directive ${directive} names no format Shardwise knows (${FORMATS.map((f) => f.id).join(', ')}), so this file is not analysed. Correct the name or remove the directive.`);
+      return { reason: `the directive names an unknown format \`${forced.value}\`` };
+    }
+    const format = formatById(forced.value);
+    if (format && !format.syntaxes.includes(doc.syntax)) {
+      const reads = format.syntaxes.map((s) => (s === 'shell' ? 'shell scripts' : s === 'json' ? 'JSON' : 'YAML')).join(' or ');
+      forcedProblem(doc, forced.span, `The directive ${directive} names a format read from ${reads}, but this file is read as ${doc.syntax === 'shell' ? 'a shell script' : doc.syntax === 'json' ? 'JSON' : 'YAML'} (from its name or content), so it is not analysed. Remove the directive, or give the file a name that fits.`);
+      return { reason: `the directive ${directive} does not fit a ${doc.syntax} file` };
+    }
+    return { format, reason: `the directive ${directive}` };
   }
   const path = input.path;
   if (path) {
     for (const [glob, id] of Object.entries(settings.associations ?? {})) {
       if (!isFormatId(id)) continue;
-      if (minimatch(path, glob, { dot: true, matchBase: !glob.includes('/') })) return { format: formatById(id), reason: `the association \`${glob}\` → \`${id}\`` };
+      if (associationMatches(path, glob)) return { format: formatById(id), reason: `the association \`${glob}\` → \`${id}\`` };
     }
   }
   let best: FormatSupport<any> | undefined;
@@ -253,12 +303,39 @@ function analyzeAs(path: string, text: string, formatId: FormatId, settings: Eng
   if (!doc) return undefined;
   const directives = parseDirectives(lines);
   const forced: Directives = { ...directives, settings: [...directives.settings.filter((d) => d.key !== 'format'), { key: 'format', value: formatId } as Directives['settings'][number]] };
-  return analyzeDoc(doc, input, forced, mergeSettings(settings, settingsFromDirectives(directives.settings)), undefined);
+  return analyzeDoc(doc, input, forced, boundedSettings(mergeSettings(settings, settingsFromDirectives(directives.settings))), undefined);
 }
 
-function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined): DocAnalysis {
+/** The values (keys, items, flags) left to analyse in one file, shared by its documents. */
+interface WorkBudget {
+  values: number;
+}
+
+/**
+ * The most values one file may hold and still be analysed, and the most documents: far above any
+ * real config (the largest NeMo configs hold a few thousand), low enough that no analysis of a
+ * generated or hostile file takes seconds.
+ */
+export const MAX_VALUES = 20_000;
+export const MAX_DOCUMENTS = 1_000;
+
+function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget): DocAnalysis {
   const { format, reason } = chooseFormat(doc, input, directives, settings);
   const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
+  if (format && budget && !doc.problems.some((p) => p.fatal)) {
+    const size = expandedSize(doc.root, budget.values);
+    if (size > budget.values) {
+      const start = doc.root?.span.start ?? doc.span.start;
+      (doc.problems as SyntaxProblem[]).push({
+        code: 'parse-error',
+        severity: 'warning',
+        message: `This ${format.toolName} config holds more than ${MAX_VALUES.toLocaleString('en-US')} values (keys, list items and flags) in this file; no real config does, so ${budget.values < MAX_VALUES ? 'this document' : 'it'} is not analysed (a work budget keeps the editor responsive). Split the file if it is a real config.`,
+        span: { start, end: Math.max(start, doc.lines.lineEnd(doc.lines.position(start).line)) },
+        fatal: true,
+      });
+      budget.values = 0;
+    } else budget.values -= size;
+  }
   // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
   if (!format || doc.problems.some((p) => p.fatal)) return da;
   const version = settings.targetVersions?.[format.tool];
@@ -346,6 +423,9 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
       keysOpen,
       fork,
+      get saturated() {
+        return count >= MAX_FINDINGS_PER_RULE;
+      },
       report: (r) => {
         if (++count > MAX_FINDINGS_PER_RULE) return;
         const f = toFinding(rule, da.doc, r, recheck);
@@ -496,6 +576,10 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     if (level === 'off') continue;
     // In place: the finding's fixes read its final severity when they are asked for.
     if (level) f.severity = level as Severity;
+    // Messages and fix titles quote the file: nothing in it may reach a terminal or a log raw.
+    f.message = escapeControls(f.message);
+    const fixes = f.fixes;
+    f.fixes = () => fixes().map((x) => (x.title === escapeControls(x.title) ? x : { ...x, title: escapeControls(x.title) }));
     out.push(f);
   }
   return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));

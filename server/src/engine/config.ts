@@ -15,7 +15,7 @@
 import type { ClientSettings } from '../protocol';
 import type { DirectiveSetting } from './directives';
 import { modelPreset } from './plan/models';
-import { isFormatId, isRuleLevel, type EngineSettings, type FormatId, type ModelDims, type RuleLevel, type Tool } from './settings';
+import { associationProblem, ASSOCIATION_LIMITS, boundedInt, boundedModel, isFormatId, isRuleLevel, MODEL_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type ModelDims, type RuleLevel, type Tool } from './settings';
 import { parseYaml } from './syntax/yaml';
 import { isVersion } from './version';
 
@@ -35,10 +35,6 @@ function level(v: unknown): RuleLevel | undefined {
     return isRuleLevel(s) ? s : undefined;
   }
   return undefined;
-}
-
-function positiveInt(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : typeof v === 'string' && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
 }
 
 export function parseProjectConfig(text: string): ProjectConfig {
@@ -64,8 +60,9 @@ export function parseProjectConfig(text: string): ProjectConfig {
         break;
       case 'gpus_per_node':
       case 'nvlink_domain': {
-        const n = positiveInt(raw);
-        if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer.`);
+        const max = SETTING_LIMITS[key === 'gpus_per_node' ? 'gpusPerNode' : 'nvlinkDomain'];
+        const n = boundedInt(raw, max);
+        if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer no larger than ${max}.`);
         else if (key === 'gpus_per_node') s.gpusPerNode = n;
         else s.nvlinkDomain = n;
         break;
@@ -94,15 +91,16 @@ export function parseProjectConfig(text: string): ProjectConfig {
       case 'model': {
         const model = modelSetting(raw);
         if (model) s.model = model;
-        else out.problems.push('`model` must be a preset id (e.g. llama-3-70b) or a mapping with layers, hidden and heads.');
+        else out.problems.push(`\`model\` must be a preset id (e.g. llama-3-70b) or a mapping with layers, hidden and heads, each a positive integer of a real model's size (at most ${MODEL_LIMITS.layers} layers, hidden ${MODEL_LIMITS.hidden}, ${MODEL_LIMITS.heads} heads).`);
         break;
       }
       case 'seq_length':
       case 'micro_batch_size':
       case 'world_size':
       case 'nodes': {
-        const n = positiveInt(raw);
-        if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer.`);
+        const max = SETTING_LIMITS[key === 'seq_length' ? 'seqLength' : key === 'world_size' ? 'worldSize' : key === 'nodes' ? 'nodes' : 'microBatch'];
+        const n = boundedInt(raw, max);
+        if (n === undefined) out.problems.push(`\`${key}\` must be a positive integer no larger than ${max}.`);
         else if (key === 'seq_length') s.seqLength = n;
         else if (key === 'world_size') s.worldSize = n;
         else if (key === 'nodes') s.nodes = n;
@@ -112,8 +110,12 @@ export function parseProjectConfig(text: string): ProjectConfig {
       case 'associations':
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
           s.associations = {};
-          for (const [glob, id] of Object.entries(raw as Record<string, unknown>)) {
-            if (isFormatId(id)) s.associations[glob] = id;
+          const entries = Object.entries(raw as Record<string, unknown>);
+          if (entries.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`associations\` holds ${entries.length} patterns; only the first ${ASSOCIATION_LIMITS.count} are used.`);
+          for (const [glob, id] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
+            const problem = associationProblem(glob);
+            if (problem) out.problems.push(`\`associations\`: a pattern is ignored: ${problem}.`);
+            else if (isFormatId(id)) s.associations[glob] = id;
             else out.problems.push(`\`associations.${glob}\`: unknown format ${JSON.stringify(id)}.`);
           }
         } else out.problems.push('`associations` must be a mapping of glob to format id.');
@@ -131,9 +133,9 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
   if (!c || typeof c !== 'object') return {};
   const s: EngineSettings = {};
   if (typeof c.hardware === 'string' && c.hardware) s.hardware = c.hardware;
-  const g = positiveInt(c.gpusPerNode);
+  const g = boundedInt(c.gpusPerNode, SETTING_LIMITS.gpusPerNode);
   if (g) s.gpusPerNode = g;
-  const n = positiveInt(c.nvlinkDomain);
+  const n = boundedInt(c.nvlinkDomain, SETTING_LIMITS.nvlinkDomain);
   if (n) s.nvlinkDomain = n;
   if (c.rules && typeof c.rules === 'object') {
     s.rules = {};
@@ -150,14 +152,14 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
     if (isVersion(tv.megatronCore)) s.targetVersions['megatron-core'] = tv.megatronCore;
   }
   if (typeof c.model === 'string' && modelPreset(c.model)) s.model = c.model;
-  const seq = positiveInt(c.seqLength);
+  const seq = boundedInt(c.seqLength, SETTING_LIMITS.seqLength);
   if (seq) s.seqLength = seq;
-  const mbs = positiveInt(c.microBatchSize);
+  const mbs = boundedInt(c.microBatchSize, SETTING_LIMITS.microBatch);
   if (mbs) s.microBatch = mbs;
   const assoc = c.files?.associations;
   if (assoc && typeof assoc === 'object') {
     s.associations = {};
-    for (const [glob, id] of Object.entries(assoc)) if (isFormatId(id)) s.associations[glob] = id as FormatId;
+    for (const [glob, id] of Object.entries(assoc).slice(0, ASSOCIATION_LIMITS.count)) if (isFormatId(id) && !associationProblem(glob)) s.associations[glob] = id as FormatId;
   }
   return s;
 }
@@ -191,12 +193,12 @@ function modelSetting(raw: unknown): string | ModelDims | undefined {
   for (const [k, v] of Object.entries(obj)) {
     const key = DIM_KEYS[k];
     if (key === undefined) continue;
-    const n = positiveInt(v);
-    if (n !== undefined) dims[key] = n;
+    const n = boundedInt(v, MODEL_LIMITS[key as keyof typeof MODEL_LIMITS]);
+    if (n === undefined) return undefined;
+    dims[key] = n;
   }
   if (obj.swiglu === true) dims.swiglu = true;
-  const d = dims as unknown as ModelDims;
-  return d.layers && d.hidden && d.heads ? d : undefined;
+  return boundedModel(dims as unknown as ModelDims);
 }
 
 /** In-file directives (`# shardwise: hardware=b200 model=llama-3-70b seq_length=8192`) as settings. */
@@ -204,7 +206,7 @@ export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): Engi
   const s: EngineSettings = { targetVersions: {} };
   const dims: Record<string, unknown> = {};
   for (const { key, value } of pairs) {
-    const n = /^\d+$/.test(value) ? Number(value) : undefined;
+    const n = boundedInt(value, Number.MAX_SAFE_INTEGER);
     if (key === 'hardware') s.hardware = value;
     else if (key === 'gpus_per_node' && n) s.gpusPerNode = n;
     else if (key === 'nvlink_domain' && n) s.nvlinkDomain = n;

@@ -29,6 +29,7 @@ export function parseDirectives(lines: LineIndex): Directives {
   const out: Directives = { settings: [], disableFile: undefined, disableLines: new Map() };
   const text = lines.text;
   if (!text.includes('shardwise')) return out;
+  let next: Int32Array | undefined;
   for (let line = 0; line < lines.lineCount; line++) {
     const lineText = lines.lineText(line);
     if (!lineText.includes('shardwise')) continue;
@@ -48,16 +49,23 @@ export function parseDirectives(lines: LineIndex): Directives {
     const set: RuleSet = ids.length ? new Set(ids) : 'all';
     if (kind === '-disable') out.disableFile = merge(out.disableFile, set);
     else {
-      const target = kind === '-disable-line' ? line : nextContentLine(lines, line);
+      const target = kind === '-disable-line' ? line : (next ??= nextContentLines(lines))[line];
       out.disableLines.set(target, merge(out.disableLines.get(target), set));
     }
   }
   return out;
 }
 
-function nextContentLine(lines: LineIndex, line: number): number {
-  for (let l = line + 1; l < lines.lineCount; l++) if (!/^\s*(#.*)?$/.test(lines.lineText(l))) return l;
-  return line + 1;
+/** For each line, the next line after it that holds more than a comment (one pass from the end). */
+function nextContentLines(lines: LineIndex): Int32Array {
+  const n = lines.lineCount;
+  const next = new Int32Array(n);
+  let found = -1;
+  for (let l = n - 1; l >= 0; l--) {
+    next[l] = found >= 0 ? found : l + 1;
+    if (!/^\s*(#.*)?$/.test(lines.lineText(l))) found = l;
+  }
+  return next;
 }
 
 function merge(a: RuleSet | undefined, b: RuleSet): RuleSet {

@@ -81,3 +81,90 @@ export function isFormatId(v: unknown): v is FormatId {
 export function isRuleLevel(v: unknown): v is RuleLevel {
   return v === 'off' || v === 'error' || v === 'warning' || v === 'information' || v === 'hint';
 }
+
+/**
+ * The largest value each number setting may take. Settings come from files the user did not write
+ * (a cloned repository's `.shardwise.yaml`, in-file directives), so no estimate may run on a number
+ * that would make it loop, allocate or overflow; these bounds are far above any real cluster or model.
+ */
+export const SETTING_LIMITS = {
+  gpusPerNode: 1024,
+  nvlinkDomain: 1 << 16,
+  seqLength: 1 << 24,
+  microBatch: 1 << 16,
+  worldSize: 1 << 24,
+  nodes: 1 << 20,
+} as const;
+
+export const MODEL_LIMITS: Record<keyof Omit<ModelDims, 'swiglu'>, number> = {
+  layers: 10_000,
+  hidden: 1 << 20,
+  heads: 1 << 16,
+  queryGroups: 1 << 16,
+  ffn: 1 << 22,
+  vocab: 1 << 24,
+  experts: 1 << 16,
+  topK: 1 << 10,
+};
+
+/** At most this many associations, each at most this long, each expanding to at most this many patterns. */
+export const ASSOCIATION_LIMITS = { count: 200, length: 512, braces: 64 } as const;
+
+/** A positive integer no larger than `max`, or undefined. */
+export function boundedInt(v: unknown, max: number): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n >= 1 && n <= max ? n : undefined;
+}
+
+/** Why an association pattern is refused, if it is. */
+export function associationProblem(glob: string): string | undefined {
+  if (glob.length > ASSOCIATION_LIMITS.length) return `the pattern is longer than ${ASSOCIATION_LIMITS.length} characters`;
+  // A numeric range `{1..100000}` alone would expand to that many patterns.
+  for (const m of glob.matchAll(/\{(-?\d+)\.\.(-?\d+)(?:\.\.-?\d+)?\}/g)) {
+    if (Math.abs(Number(m[2]) - Number(m[1])) >= ASSOCIATION_LIMITS.braces) return `the range {${m[1]}..${m[2]}} expands to more than ${ASSOCIATION_LIMITS.braces} patterns`;
+  }
+  let product = 1;
+  for (const m of glob.matchAll(/\{([^{}]*)\}/g)) product *= m[1].split(',').length;
+  if (product > ASSOCIATION_LIMITS.braces) return `its braces expand to more than ${ASSOCIATION_LIMITS.braces} patterns`;
+  return undefined;
+}
+
+/**
+ * Settings with every value the engine cannot safely use dropped: numbers outside SETTING_LIMITS or
+ * MODEL_LIMITS, values of the wrong type, associations that are too many, too long or expand too far.
+ * The hosts report what they drop where it was written; this is the engine's own guard.
+ */
+export function boundedSettings(s: EngineSettings): EngineSettings {
+  const out: EngineSettings = {};
+  if (typeof s.hardware === 'string' && s.hardware.length <= 64) out.hardware = s.hardware;
+  for (const key of Object.keys(SETTING_LIMITS) as (keyof typeof SETTING_LIMITS)[]) {
+    const n = boundedInt(s[key], SETTING_LIMITS[key]);
+    if (n !== undefined) out[key] = n;
+  }
+  if (s.rules && typeof s.rules === 'object') out.rules = s.rules;
+  if (s.targetVersions && typeof s.targetVersions === 'object') out.targetVersions = s.targetVersions;
+  if (s.associations && typeof s.associations === 'object') {
+    out.associations = {};
+    for (const [glob, id] of Object.entries(s.associations).slice(0, ASSOCIATION_LIMITS.count)) if (isFormatId(id) && !associationProblem(glob)) out.associations[glob] = id;
+  }
+  if (typeof s.model === 'string' && s.model.length <= 128) out.model = s.model;
+  else if (s.model && typeof s.model === 'object') {
+    const dims = boundedModel(s.model);
+    if (dims) out.model = dims;
+  }
+  if (s.megatronCheckout && typeof s.megatronCheckout === 'object' && Array.isArray(s.megatronCheckout.flags)) out.megatronCheckout = s.megatronCheckout;
+  return out;
+}
+
+/** Model dimensions within MODEL_LIMITS (the required three present), or undefined. */
+export function boundedModel(m: ModelDims): ModelDims | undefined {
+  const out: Partial<ModelDims> = {};
+  for (const key of Object.keys(MODEL_LIMITS) as (keyof typeof MODEL_LIMITS)[]) {
+    if (m[key] === undefined) continue;
+    const n = boundedInt(m[key], MODEL_LIMITS[key]);
+    if (n === undefined) return undefined;
+    out[key] = n;
+  }
+  if (m.swiglu === true) out.swiglu = true;
+  return out.layers && out.hidden && out.heads ? (out as ModelDims) : undefined;
+}

@@ -30,7 +30,8 @@ export class LineIndex {
       if (this.starts[mid] <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - this.starts[lo] };
+    // An offset inside a line break (between \r and \n) is the end of the line's content.
+    return { line: lo, character: Math.min(o, this.lineEnd(lo)) - this.starts[lo] };
   }
 
   offset(pos: Position): number {
@@ -70,6 +71,7 @@ export class LineIndex {
   /** The line break used by the text (for inserted lines). */
   get eol(): string {
     const i = this.text.indexOf('\n');
+    if (i < 0) return this.text.includes('\r') ? '\r' : '\n';
     return i > 0 && this.text.charCodeAt(i - 1) === 13 ? '\r\n' : '\n';
   }
 }
@@ -85,4 +87,27 @@ export function applyEdits(text: string, edits: readonly { span: Span; newText: 
     at = e.span.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * Characters that must not reach a terminal, a CI log or an editor as they are: C0 and C1 controls
+ * (escape sequences start with ESC or CSI), DEL, bidirectional overrides and isolates (which reorder
+ * what is displayed), and unpaired surrogates (not text at all).
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text quoted from a file, made safe to print: every unsafe character is written as an escape
+ * (`\x1b`, `\n`, `\u202e`), so a hostile config cannot move the cursor, recolour or hide text.
+ */
+export function escapeControls(s: string, keepNewlines = false): string {
+  if (!UNSAFE.test(s)) return s;
+  UNSAFE.lastIndex = 0;
+  return s.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === '\n') return keepNewlines ? c : '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

@@ -6,6 +6,7 @@ import type { DocAnalysis, FileAnalysis } from '../analyze';
 import { code } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import type { Span } from '../types';
+import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
@@ -28,7 +29,7 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   if (schema) parts.push(keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined, schemaPath));
   // On a degree or a size: the whole layout it takes part in.
   if (da.plan && layoutPaths(da.plan).some((p) => samePath(p, loc.path))) parts.push(planMarkdown(da.plan, loc.path));
-  return parts.length ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
+  return parts.length ? { markdown: escapeControls(parts.join('\n\n---\n\n'), true), span } : undefined;
 }
 
 export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }, schemaPath?: readonly (string | number)[]): string {

@@ -15,10 +15,17 @@ export function meshSize(p: Plan): number {
   return p.dpReplicate.value * p.dpShard.value * p.cp.value * p.spDegree.value * p.tp.value * p.pp.value;
 }
 
+/** The divisors of a positive integer up to 2³², ascending (none for anything else); O(√n). */
 export function divisors(n: number): number[] {
-  const out: number[] = [];
-  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
-  return out;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 32) return [];
+  const low: number[] = [];
+  const high: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    low.push(d);
+    if (d * d !== n) high.push(n / d);
+  }
+  return low.concat(high.reverse());
 }
 
 export interface GroupFabric {

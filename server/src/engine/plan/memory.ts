@@ -188,9 +188,11 @@ function resolve(m: ModelShape): Resolved {
   const E = m.experts ?? 0;
   let nMoe = 0;
   if (E > 0) {
-    const freq = Math.max(1, m.moeLayerFreq ?? 1);
+    const freq = Math.max(1, Math.round(m.moeLayerFreq ?? 1));
     const first = m.firstDenseLayers ?? 0;
-    for (let i = 0; i < m.layers; i++) if (i >= first && i % freq === 0) nMoe++;
+    // The layers i in [first, layers) with i % freq === 0, counted without a loop over a user's number.
+    const from = Math.ceil(Math.max(0, first) / freq) * freq;
+    nMoe = m.layers > from ? Math.floor((m.layers - 1 - from) / freq) + 1 : 0;
   }
   return {
     L: m.layers,

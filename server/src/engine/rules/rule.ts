@@ -124,6 +124,12 @@ export interface RuleContext<M = unknown> {
   /** The fork of the tool that reads the file (`FormatSupport.fork`), if the file shows one. */
   readonly fork: string | undefined;
   report(r: Report): void;
+  /**
+   * True once the rule has reported as many findings as are shown for one document: a rule looping
+   * over thousands of candidates may then count the rest with `report` and an empty message instead
+   * of composing each one (only the number of the rest is said).
+   */
+  readonly saturated: boolean;
 }
 
 /** Identity function that gives a rule object its type (and keeps rule files short). */

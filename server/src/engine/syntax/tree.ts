@@ -55,11 +55,29 @@ export interface Entry {
  * and json.load); a merged key counts only when the map does not write it, and the first merge wins.
  */
 export function lookup(map: MapNode, key: string): Entry | undefined {
-  for (let i = map.entries.length - 1; i >= 0; i--) {
-    const e = map.entries[i];
-    if (e.key === key && !e.merged) return e;
+  const index = keyIndex(map);
+  return index.own.get(key) ?? index.merged.get(key);
+}
+
+interface KeyIndex {
+  /** The number of entries indexed (a map still being built grows). */
+  size: number;
+  own: Map<string, Entry>;
+  merged: Map<string, Entry>;
+}
+const keyIndexes = new WeakMap<MapNode, KeyIndex>();
+
+/** One pass over a map's entries, kept while the map does not change: lookups stay linear in all. */
+function keyIndex(map: MapNode): KeyIndex {
+  let index = keyIndexes.get(map);
+  if (index && index.size === map.entries.length) return index;
+  index = { size: map.entries.length, own: new Map(), merged: new Map() };
+  for (const e of map.entries) {
+    if (!e.merged) index.own.set(e.key, e);
+    else if (!index.merged.has(e.key)) index.merged.set(e.key, e);
   }
-  return map.entries.find((e) => e.key === key);
+  keyIndexes.set(map, index);
+  return index;
 }
 
 export function nodeAt(root: Node | undefined, path: Path): Node | undefined {
@@ -100,7 +118,7 @@ export function toValue(node: Node | undefined, memo = new Map<Node, unknown>())
   memo.set(node, obj);
   for (const e of node.entries) {
     // A key written in the map wins over a merged one wherever it stands, as YAML merge keys specify.
-    if (e.merged && node.entries.some((own) => own.key === e.key && !own.merged)) continue;
+    if (e.merged && keyIndex(node).own.has(e.key)) continue;
     obj[e.key] = toValue(e.value, memo);
   }
   return obj;

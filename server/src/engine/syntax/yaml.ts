@@ -36,7 +36,7 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
   }
   if (docs.length === 0) return [new YamlDoc(text, lines, { start: 0, end: text.length }, 0, undefined, [])];
   return docs.map((doc, i) => {
-    const builder = new Builder(text, doc);
+    const builder = new Builder(text, doc, lines);
     const root = builder.build();
     const start = i === 0 ? 0 : doc.range[0];
     const end = i === docs.length - 1 ? text.length : docs[i + 1].range[0];
@@ -51,10 +51,21 @@ class Builder {
   private depth = 0;
   private tooDeep = false;
 
+  /** Each alias's target: the nearest anchor of its name before it (one pass; the library's own lookup walks the document per alias). */
+  private readonly targets = new Map<Y.Alias, Y.Node>();
+
   constructor(
     private readonly text: string,
     private readonly doc: Y.Document.Parsed,
+    private readonly lines: LineIndex,
   ) {
+    const anchors = new Map<string, Y.Node>();
+    Y.visit(doc, (_key, node) => {
+      if (Y.isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target) this.targets.set(node, target);
+      } else if ((Y.isScalar(node) || Y.isCollection(node)) && node.anchor) anchors.set(node.anchor, node);
+    });
     for (const e of doc.errors.slice(0, MAX_SYNTAX_ERRORS)) this.problem('error', yamlMessage(e.message), e.pos[0], e.pos[1]);
     for (const w of doc.warnings) {
       const tag = /Unresolved tag: (\S+)/.exec(w.message)?.[1];
@@ -107,7 +118,7 @@ class Builder {
     }
     if (Y.isAlias(n)) {
       const span = rangeSpan(n.range);
-      const target = n.resolve(this.doc);
+      const target = this.targets.get(n);
       if (!target) {
         this.problem('error', `The alias *${n.source} refers to no anchor defined before it.`, span.start, span.end);
         return { kind: 'scalar', span, value: null, style: 'plain', raw: this.text.slice(span.start, span.end) };
@@ -121,14 +132,14 @@ class Builder {
       if (!alias) {
         this.duplicates(map);
         // A block mapping's range runs on to the next key; end it at its last value instead.
-        if (!map.flow && map.entries.length) map.span = { start: span.start, end: Math.max(...map.entries.map((e) => e.span.end)) };
+        if (!map.flow && map.entries.length) map.span = { start: span.start, end: map.entries.reduce((m, e) => Math.max(m, e.span.end), 0) };
       }
       return map;
     }
     if (Y.isSeq(n)) {
       const span = alias ?? rangeSpan(n.range);
       const items = n.items.map((item) => this.node(item, alias));
-      if (!alias && !n.flow && items.length) span.end = Math.max(...items.map((i) => i.span.end));
+      if (!alias && !n.flow && items.length) span.end = items.reduce((m, i) => Math.max(m, i.span.end), 0);
       return { kind: 'seq', span, items, flow: !!n.flow, aliased: alias ? true : undefined };
     }
     if (Y.isScalar(n)) return this.scalar(n, alias);
@@ -193,19 +204,13 @@ class Builder {
       if (e.merged || !winner || winner === e) continue;
       this.problem(
         'warning',
-        `\`${e.key}\` is written twice in this mapping. YAML loaders keep only the last one (line ${lineOf(this.text, winner.keySpan.start) + 1}) and drop this one without a word. Remove one of them.`,
+        `\`${e.key}\` is written twice in this mapping. YAML loaders keep only the last one (line ${this.lines.position(winner.keySpan.start).line + 1}) and drop this one without a word. Remove one of them.`,
         e.keySpan.start,
         e.keySpan.end,
         'duplicate-key',
       );
     }
   }
-}
-
-function lineOf(text: string, offset: number): number {
-  let n = 0;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
 }
 
 function yamlMessage(message: string): string {
@@ -366,7 +371,7 @@ export class YamlDoc extends TreeDoc {
     const own = anchor.entries.filter((e) => !e.merged);
     if (own.length === 0) return undefined;
     const indent = ' '.repeat(this.lines.position(own[0].keySpan.start).character);
-    const lastEnd = this.trimEnd(Math.max(...own.map((e) => e.span.end)));
+    const lastEnd = this.trimEnd(own.reduce((m, e) => Math.max(m, e.span.end), 0));
     const at = this.lineBreakEnd(lastEnd);
     const needsBreak = at === lastEnd;
     return [{ span: { start: at, end: at }, newText: `${needsBreak ? eol : ''}${this.blockEntry(key, nested, indent)}${needsBreak ? '' : eol}` }];
@@ -475,6 +480,8 @@ export function tooDeep(text: string, limit: number): number {
   const indents: number[] = [];
   let lineStart = true;
   let indent = 0;
+  /** The end of the current line, found once per line that holds a quote. */
+  let eol = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\n' || c === '\r') {
@@ -497,9 +504,13 @@ export function tooDeep(text: string, limit: number): number {
     if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
     } else if (c === '"' || c === "'") {
+      // A double-quoted string may run over lines; a single-quoted one is looked for on its line only.
+      if (eol <= i) {
+        eol = text.indexOf('\n', i + 1);
+        if (eol < 0) eol = text.length;
+      }
       const close = text.indexOf(c, i + 1);
-      const eol = text.indexOf('\n', i + 1);
-      if (close > 0 && (eol < 0 || close < eol || c === '"')) i = close;
+      if (close > 0 && (close < eol || c === '"')) i = close;
     } else if (c === '[' || c === '{') {
       if (++flow > limit) return i;
     } else if ((c === ']' || c === '}') && flow > 0) flow--;
