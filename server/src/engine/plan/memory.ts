@@ -188,11 +188,7 @@ function resolve(m: ModelShape): Resolved {
   const E = m.experts ?? 0;
   let nMoe = 0;
   if (E > 0) {
-    const freq = Math.max(1, Math.round(m.moeLayerFreq ?? 1));
-    const first = m.firstDenseLayers ?? 0;
-    // The layers i in [first, layers) with i % freq === 0, counted without a loop over a user's number.
-    const from = Math.ceil(Math.max(0, first) / freq) * freq;
-    nMoe = m.layers > from ? Math.floor((m.layers - 1 - from) / freq) + 1 : 0;
+    nMoe = moeLayerCount(m.layers, m.moeLayerFreq ?? 1, m.firstDenseLayers ?? 0);
   }
   return {
     L: m.layers,
@@ -663,4 +659,14 @@ export function flopsPerToken(model: ModelShape, seqLength: number): number {
   }
   const logits = 6 * h * (r.V ?? 0);
   return mlp + L * attnLinear + L * seqLength * attnCore + logits;
+}
+
+/**
+ * The MoE layers among `layers`: layer i is MoE when i ≥ firstDense and i % freq == 0. Counted
+ * without a loop, so a hostile layer count costs nothing.
+ */
+export function moeLayerCount(layers: number, freq: number, firstDense: number): number {
+  const f = Math.max(1, Math.round(freq));
+  const from = Math.ceil(Math.max(0, firstDense) / f) * f;
+  return layers > from ? Math.floor((layers - 1 - from) / f) + 1 : 0;
 }

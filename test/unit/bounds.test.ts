@@ -1,0 +1,121 @@
+/**
+ * Bounded work and safe output: what a hostile or generated file, or a cloned repository's
+ * settings, can make the engine do. Each case is one that used to hang, crash or echo raw input.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze, complete, hover, parseProjectConfig } from '../../server/src/engine';
+import { MAX_DOCUMENTS, MAX_VALUES } from '../../server/src/engine/analyze';
+import { divisors } from '../../server/src/engine/plan/layout';
+import { moeLayerCount } from '../../server/src/engine/plan/memory';
+import { associationProblem, boundedSettings } from '../../server/src/engine/settings';
+import { escapeControls, LineIndex } from '../../server/src/engine/text';
+
+const accelerate = 'distributed_type: MULTI_GPU\nnum_processes: 8\n';
+
+test('a forced format that does not fit the file is a finding at the directive, and nothing throws', () => {
+  for (const text of ['# shardwise: format=megatron-args\nfoo\n', '# shardwise: format=megatron-args\n- 1\n- 2\n', '# shardwise: format=megatron-args\nMODEL_ARGS=(--num-layers 2)\n']) {
+    const a = analyze({ path: 'x.yaml', text });
+    assert.deepEqual(a.findings.map((f) => [f.code, f.severity]), [['parse-error', 'warning']]);
+    assert.match(a.findings[0].message, /format=megatron-args` names a format read from shell scripts, but this file is read as YAML/);
+    assert.equal(text.slice(a.findings[0].span.start, a.findings[0].span.end), 'format=megatron-args');
+    for (let o = 0; o <= text.length; o++) (hover(a, o), complete(a, o));
+  }
+  const unknown = analyze({ path: 'x.yaml', text: '# shardwise: format=megatorn\n' + accelerate });
+  assert.match(unknown.findings[0]?.message ?? '', /names no format Shardwise knows \(accelerate, deepspeed/);
+});
+
+test('a claimed file with more values than the work budget gets one finding instead of an analysis', () => {
+  const keys = Array.from({ length: MAX_VALUES }, (_, i) => `kk${i}: 1\n`).join('');
+  const a = analyze({ path: 'big.yaml', text: accelerate + keys });
+  assert.equal(a.findings.length, 1);
+  assert.match(a.findings[0].message, /holds more than 20,000 values .* is not analysed \(a work budget/);
+  // Just under the budget, it is analysed (the unknown keys are reported, up to the per-rule cap).
+  const under = analyze({ path: 'ok.yaml', text: accelerate + keys.split('\n').slice(0, 1000).join('\n') + '\n' });
+  assert.ok(under.findings.filter((f) => f.code === 'unknown-key').length >= 200);
+  // A file no format claims is not ours, however large.
+  assert.deepEqual(analyze({ path: 'data.yaml', text: keys }).findings, []);
+});
+
+test('aliases of one anchor are resolved in one pass: 100,000 of them are cut by the alias budget, not by time', () => {
+  const text = 'a: &x {distributed_type: FSDP}\nb:\n' + '  - *x\n'.repeat(100_000);
+  const a = analyze({ path: 'a.yaml', text });
+  assert.equal(a.findings.length, 1);
+  assert.match(a.findings[0].message, /Aliases expand this document/);
+  // The nearest anchor before an alias is the one it means, as YAML says.
+  const b = analyze({ path: 'c.yaml', text: 'num_processes: &n 2\nnum_machines: *n\nmachine_rank: &n 0\nmain_process_port: *n\ndistributed_type: MULTI_GPU\n' });
+  assert.deepEqual(b.docs[0].doc.value([]), { num_processes: 2, num_machines: 2, machine_rank: 0, main_process_port: 0, distributed_type: 'MULTI_GPU' });
+});
+
+test('a stream of more documents than the budget is analysed up to it and says so once', () => {
+  const text = Array.from({ length: MAX_DOCUMENTS + 5 }, () => accelerate).join('---\n');
+  const a = analyze({ path: 's.yaml', text });
+  assert.equal(a.docs.length, MAX_DOCUMENTS);
+  const notes = a.findings.filter((f) => /YAML documents; the first 1000 are analysed/.test(f.message));
+  assert.equal(notes.length, 1);
+});
+
+test('disable-next-line directives are matched to their lines in one pass', () => {
+  const text = accelerate + Array.from({ length: 3000 }, (_, i) => `# shardwise-disable-next-line unknown-key\n# another comment\nk${i}: 1\n`).join('');
+  const a = analyze({ path: 'd.yaml', text });
+  assert.deepEqual(a.findings.filter((f) => f.code === 'unknown-key'), []);
+  assert.equal(a.directives.disableLines.size, 3000);
+  assert.ok(a.directives.disableLines.has(2 + 2));
+});
+
+test('settings from outside the file are bounded before any estimate uses them', () => {
+  const hostile = boundedSettings({ model: { hidden: 1, heads: 99_999_999_999, layers: 2 }, gpusPerNode: 1e12, nvlinkDomain: -1, seqLength: Number.NaN, worldSize: 8, associations: { 'a{1..100000}.yaml': 'accelerate', '*.yaml': 'accelerate' } });
+  assert.deepEqual(hostile, { worldSize: 8, associations: { '*.yaml': 'accelerate' } });
+  const a = analyze({ path: 'm.yaml', text: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n' }, { model: { hidden: 1, heads: 99_999_999_999, layers: 2 } });
+  assert.ok(a.docs[0].plan);
+  assert.equal(a.docs[0].plan!.model, undefined);
+  const project = parseProjectConfig('gpus_per_node: 100000\nmodel: {layers: 2, hidden: 1, heads: 99999999999}\nassociations:\n  "x{1..100000}.yaml": accelerate\n  "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}.yaml": nemo\n');
+  assert.deepEqual(project.settings.gpusPerNode, undefined);
+  assert.deepEqual(project.settings.model, undefined);
+  assert.deepEqual(project.settings.associations, {});
+  assert.equal(project.problems.length, 4);
+  assert.match(project.problems.join('\n'), /`gpus_per_node` must be a positive integer no larger than 1024/);
+  assert.match(project.problems.join('\n'), /expands to more than 64 patterns/);
+  assert.equal(associationProblem('configs/{a,b}/*.yaml'), undefined);
+  assert.match(associationProblem('x'.repeat(600)) ?? '', /longer than 512/);
+});
+
+test('divisors and MoE layer counts are computed without a loop over the number itself', () => {
+  for (let n = 1; n <= 3000; n++) {
+    const naive: number[] = [];
+    for (let d = 1; d <= n; d++) if (n % d === 0) naive.push(d);
+    assert.deepEqual(divisors(n), naive);
+  }
+  assert.deepEqual(divisors(2 ** 31 - 1), [1, 2 ** 31 - 1]);
+  assert.deepEqual(divisors(99_999_999_999), []);
+  assert.deepEqual(divisors(0), []);
+  for (const [layers, freq, first] of [[61, 1, 3], [48, 2, 0], [10, 3, 4], [1, 1, 0], [5, 1, 9], [24, 4, 1]]) {
+    let loop = 0;
+    for (let i = 0; i < layers; i++) if (i >= first && i % freq === 0) loop++;
+    assert.equal(moeLayerCount(layers, freq, first), loop, `${layers} layers, freq ${freq}, first ${first}`);
+  }
+  assert.equal(moeLayerCount(1e15, 1, 0), 1e15);
+});
+
+test('control characters and escape sequences from a file are escaped in messages and hovers', () => {
+  const text = 'distributed_type: MULTI_GPU\nnum_processes: 8\n"\\e[31mred\\u202e\\x9b2J": 1\n';
+  const a = analyze({ path: 'e.yaml', text });
+  const f = a.findings.find((x) => x.code === 'unknown-key');
+  assert.ok(f, 'the hostile key is reported');
+  assert.match(f.message, /\\x1b\[31mred\\u202e\\x9b2J/);
+  assert.doesNotMatch(f.message, /[\u001b\u009b\u202e]/);
+  for (const fix of f.fixes()) assert.doesNotMatch(fix.title, /[\u001b\u009b\u202e]/);
+  assert.equal(escapeControls('tab\there\nnew', true), 'tab\\there\nnew');
+  assert.equal(escapeControls('emoji 😀 stays'), 'emoji 😀 stays');
+  assert.equal(escapeControls('lone \ud800 surrogate'), 'lone \\ud800 surrogate');
+});
+
+test('positions never fall inside a line break, and CR-only text keeps its line ends', () => {
+  const crlf = new LineIndex('a: 1\r\nb: 2\r\n');
+  assert.deepEqual(crlf.position(5), { line: 0, character: 4 });
+  assert.deepEqual(crlf.position(6), { line: 1, character: 0 });
+  const cr = new LineIndex('a: 1\rb: 2\r');
+  assert.equal(cr.lineCount, 3);
+  assert.equal(cr.eol, '\r');
+  assert.deepEqual(cr.position(7), { line: 1, character: 2 });
+});
