@@ -119,3 +119,15 @@ test('positions never fall inside a line break, and CR-only text keeps its line 
   assert.equal(cr.eol, '\r');
   assert.deepEqual(cr.position(7), { line: 1, character: 2 });
 });
+
+test('a fix at the start of a file with a byte-order mark keeps the mark first and the indentation right', async () => {
+  const { applyEdits } = await import('../../server/src/engine');
+  const text = '\ufeffmixed_precision: fp8\nnum_processes: 1\n';
+  const a = analyze({ path: 'bom.yaml', text });
+  const fix = a.findings.find((f) => f.code === 'missing-distributed-type')?.fixes()[0];
+  assert.ok(fix, 'a fix is offered');
+  const out = applyEdits(text, fix.edits);
+  assert.equal(out.charCodeAt(0), 0xfeff);
+  assert.deepEqual(analyze({ path: 'bom.yaml', text: out }).findings.filter((f) => f.code === 'parse-error'), []);
+  assert.match(out, /\ndistributed_type: /);
+});

@@ -21,7 +21,7 @@ import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
 import { expandedSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
-import { pathToString, type Finding, type Fix, type Path, type Severity, type Span } from './types';
+import { pathToString, type Finding, type Fix, type Path, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 
 export interface FileInput {
@@ -541,11 +541,17 @@ function tryFix(recheck: Recheck, fix: Fix, code: string): { removes: boolean; c
   return { removes, changes: planChanges(result.docs[recheck.doc]?.plan, again.docs[recheck.doc]?.plan) };
 }
 
+/** Edits at the very start of a text that begins with a byte-order mark go after it (the mark stays first). */
+function afterBom(text: string, edits: TextEdit[] | undefined): TextEdit[] | undefined {
+  if (!edits || text.charCodeAt(0) !== 0xfeff) return edits;
+  return edits.map((e) => (e.span.start === 0 ? { ...e, span: { start: 1, end: Math.max(1, e.span.end) } } : e));
+}
+
 /** Turns a fix's path edits into text edits; drops the fix if they cannot be made or do not apply cleanly. */
 export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
   const touches = [...spec.edits.map((e) => `${doc.span.start}:${pathToString(e.path)}`), ...(spec.other ? spec.other.edits.map((e) => `${spec.other!.path}:${pathToString(e.path)}`) : [])];
   const base = { title: spec.title, kind: spec.kind, applicability: 'unsafe' as const, recommended: !!spec.recommended, preferred: false, touches };
-  const edits = spec.edits.length ? doc.edit(spec.edits) : [];
+  const edits = spec.edits.length ? afterBom(doc.text, doc.edit(spec.edits)) : [];
   if (!edits || (edits.length === 0 && !spec.other)) return undefined;
   try {
     applyEdits(doc.text, edits);
@@ -554,7 +560,7 @@ export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
   }
   if (!spec.other) return { ...base, edits };
   // A fix that also edits another file is made whole or not at all, and never applied unasked.
-  const otherEdits = spec.other.doc.edit(spec.other.edits);
+  const otherEdits = afterBom(spec.other.doc.text, spec.other.doc.edit(spec.other.edits));
   if (!otherEdits || otherEdits.length === 0) return undefined;
   try {
     applyEdits(spec.other.doc.text, otherEdits);

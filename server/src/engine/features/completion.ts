@@ -23,7 +23,15 @@ export interface CompletionEntry {
   preselect?: boolean;
 }
 
-export function complete(analysis: FileAnalysis, offset: number): CompletionEntry[] {
+export function complete(analysis: FileAnalysis, at: number): CompletionEntry[] {
+  // An offset that is no editor position (inside a \r\n, outside the text) means the nearest one.
+  const offset = analysis.lines.offset(analysis.lines.position(at));
+  const entries = completeAt(analysis, offset);
+  // Each item replaces a span that holds the cursor, on its line (what the protocol requires).
+  return entries.filter((e) => e.replace.start <= offset && offset <= e.replace.end && !/[\r\n]/.test(analysis.text.slice(e.replace.start, e.replace.end)));
+}
+
+function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
   const da = docAt(analysis, offset);
   if (!da?.nav) return [];
   const site = da.doc.completionSite(offset);

@@ -370,7 +370,7 @@ export class YamlDoc extends TreeDoc {
     }
     const own = anchor.entries.filter((e) => !e.merged);
     if (own.length === 0) return undefined;
-    const indent = ' '.repeat(this.lines.position(own[0].keySpan.start).character);
+    const indent = this.indentOf(own[0].keySpan.start);
     const lastEnd = this.trimEnd(own.reduce((m, e) => Math.max(m, e.span.end), 0));
     const at = this.lineBreakEnd(lastEnd);
     const needsBreak = at === lastEnd;
@@ -389,8 +389,13 @@ export class YamlDoc extends TreeDoc {
   }
 
   private indentOf(offset: number): string {
+    return ' '.repeat(this.column(offset));
+  }
+
+  /** The column of an offset as YAML counts it: a byte-order mark before the first line takes none. */
+  private column(offset: number): number {
     const pos = this.lines.position(offset);
-    return ' '.repeat(pos.character);
+    return pos.line === 0 && this.text.charCodeAt(0) === 0xfeff ? Math.max(0, pos.character - 1) : pos.character;
   }
 
   /** The indentation step the file uses (two spaces when it cannot tell). */
