@@ -4,6 +4,12 @@
  * the cross-file dependency graph (`graph.ts`) built from each analysis's links and dependencies:
  * an edit of a DeepSpeed JSON (in the editor or on disk) re-analyses the Accelerate configs that
  * read it, and an edit of such a config re-analyses the JSON it points at (its referrers changed).
+ *
+ * What a client sends is checked before it is used: a request whose document, position or range is
+ * malformed is answered with InvalidParams, a malformed document notification is dropped (logged),
+ * positions past the end of a line or of the document are clamped as the protocol says, and every
+ * range sent back lies inside the document it names (`toRange`). The lifecycle and the framing are
+ * enforced underneath (`transport.ts`).
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
@@ -20,8 +26,12 @@ import {
   type CompletionItem,
   type Connection,
   type Diagnostic,
+  ErrorCodes,
+  ResponseError,
   type InitializeParams,
   type InitializeResult,
+  type Position,
+  type Range,
   type Location,
   type LocationLink,
   type DocumentLink,
@@ -45,6 +55,7 @@ import {
   type Finding,
   type Fix,
   type Severity,
+  type Span,
   type TextEdit,
 } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
@@ -61,8 +72,21 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 
 interface Cached {
   version: number;
+  /** The text analysed: a client may send a version number twice (a regression, a reopen). */
+  text: string;
   analysis: FileAnalysis;
 }
+
+type Lines = FileAnalysis['lines'];
+
+/** The custom request answering the server's per-document state sizes (for health checks and tests). */
+export const STATUS_REQUEST = 'shardwise/serverStatus';
+
+/**
+ * How long analysis waits, at most, for a stream of edits to pause: it runs once a turn of the event
+ * loop passes without a new edit, or after this long under a continuous stream.
+ */
+const MAX_SETTLE_MS = 100;
 
 /** At most this many referrers are given to one analysis (the engine reads no more either). */
 const MAX_REFERRERS = 20;
@@ -92,15 +116,30 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const inputs = new WeakMap<FileAnalysis, { input: FileInput; settings: EngineSettings }>();
   let flushScheduled = false;
   let flushing = false;
+  /** Edits seen (for waiting until a burst of them pauses) and the count at the last look. */
+  let edits = 0;
+  let editsSeen = 0;
+  let settleSince: number | undefined;
+  /** After `shutdown` nothing is analysed or published any more. */
+  let shutDown = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    canPullSettings = !!params.capabilities.workspace?.configuration;
-    canWatchFolders = !!params.capabilities.workspace?.workspaceFolders;
-    definitionLinks = !!params.capabilities.textDocument?.definition?.linkSupport;
-    resolveEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
-    workspaceRoots = rootsOf(params);
-    const init = params.initializationOptions as { settings?: ClientSettings } | undefined;
-    if (init?.settings) globalSettings = settingsFromClient(init.settings);
+    // Whatever the client announced, missing or malformed parts read as "not supported".
+    const caps = (isObject(params) && isObject(params.capabilities) ? params.capabilities : {}) as InitializeParams['capabilities'];
+    canPullSettings = caps.workspace?.configuration === true;
+    canWatchFolders = caps.workspace?.workspaceFolders === true;
+    definitionLinks = caps.textDocument?.definition?.linkSupport === true;
+    const resolvable = caps.textDocument?.codeAction?.resolveSupport?.properties;
+    resolveEdits = Array.isArray(resolvable) && resolvable.includes('edit');
+    workspaceRoots = isObject(params) ? rootsOf(params) : [];
+    const init = (isObject(params) ? params.initializationOptions : undefined) as { settings?: ClientSettings } | undefined;
+    if (isObject(init) && isObject(init.settings)) {
+      try {
+        globalSettings = settingsFromClient(init.settings);
+      } catch {
+        globalSettings = {};
+      }
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -121,8 +160,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (canWatchFolders) {
       try {
         connection.workspace.onDidChangeWorkspaceFolders((e) => {
-          const removed = new Set(e.removed.flatMap((f) => pathOf(f.uri)).map(pathKey));
-          workspaceRoots = [...workspaceRoots.filter((r) => !removed.has(pathKey(r))), ...e.added.flatMap((f) => pathOf(f.uri))];
+          const uris = (list: unknown) => (Array.isArray(list) ? list : []).flatMap((f) => (isObject(f) ? pathOf(f.uri) : []));
+          const removed = new Set(uris(e?.removed).map(pathKey));
+          workspaceRoots = [...workspaceRoots.filter((r) => !removed.has(pathKey(r))), ...uris(e?.added)];
           // References resolve against the folders: every document that resolved one is re-checked.
           for (const uri of graph.documents()) invalidate(uri);
         });
@@ -146,7 +186,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         }
         const path = URI.fsPath(uri);
         // Nearest wins: editor settings, then `.shardwise.yaml` (in-file directives win inside the engine).
-        return path ? mergeSettings(editor, projectConfigs.forFile(path).settings) : editor;
+        try {
+          return path ? mergeSettings(editor, projectConfigs.forFile(path).settings) : editor;
+        } catch (err) {
+          connection.console.error(`shardwise: reading the project settings of ${path} failed: ${(err as Error)?.stack ?? err}`);
+          return editor;
+        }
       })();
       settingsCache.set(uri, p);
     }
@@ -155,7 +200,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   function toDiagnostic(a: FileAnalysis, f: Finding): Diagnostic {
     return {
-      range: a.lines.range(f.span),
+      range: toRange(a.lines, f.span),
       severity: SEVERITY[f.severity],
       code: f.code,
       source: 'shardwise',
@@ -166,41 +211,66 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /**
    * Analyse the newest version of every pending document, until none is pending (a document whose
    * dependency changed while others were analysed is handled in the same pass); stale versions are
-   * never analysed.
+   * never analysed. Waits until a stream of edits pauses for one turn of the event loop (the
+   * connection handles one message per turn), so a burst of queued edits is analysed once.
    */
   async function flush(): Promise<void> {
     flushScheduled = false;
+    if (shutDown) return;
+    const now = Date.now();
+    if (edits !== editsSeen && (settleSince === undefined || now - settleSince < MAX_SETTLE_MS)) {
+      settleSince ??= now;
+      editsSeen = edits;
+      flushScheduled = true;
+      setImmediate(() => void flush());
+      return;
+    }
+    settleSince = undefined;
+    editsSeen = edits;
     flushing = true;
     try {
-      while (pending.size > 0) {
+      while (pending.size > 0 && !shutDown) {
         const uri = pending.values().next().value as string;
         pending.delete(uri);
-        const doc = documents.get(uri);
-        if (!doc) continue;
-        const settings = await settingsFor(uri);
-        // A newer edit (or a dependency's) arrived while settings were read: it is pending again and
-        // is handled next; a document closed (or closed and reopened) meanwhile is not analysed here.
-        if (pending.has(uri) || documents.get(uri) !== doc) continue;
         try {
-          const analysis = analyzeDocument(doc, settings);
-          cache.set(uri, { version: doc.version, analysis });
-          void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(analysis, f)) });
+          const doc = documents.get(uri);
+          if (!doc) continue;
+          const settings = await settingsFor(uri);
+          // A newer edit (or a dependency's) arrived while settings were read: it is pending again and
+          // is handled next; a document closed (or closed and reopened) meanwhile is not analysed here.
+          if (shutDown || pending.has(uri) || documents.get(uri) !== doc) continue;
+          const analysis = cachedAnalysis(doc) ?? analyzeDocument(doc, settings);
+          cache.set(uri, { version: doc.version, text: doc.getText(), analysis });
+          void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(analysis, f)) }).catch(() => undefined);
         } catch (err) {
           connection.console.error(`shardwise: analysing ${uri} failed: ${(err as Error)?.stack ?? err}`);
         }
       }
     } finally {
       flushing = false;
+      // Scheduled while analysing (the loop exits only when nothing is pending, but be sure).
+      if (pending.size > 0 && !shutDown && !flushScheduled) {
+        flushScheduled = true;
+        setImmediate(() => void flush());
+      }
     }
   }
 
-  function schedule(uri: string): void {
+  function schedule(uri: string, edited = false): void {
+    if (shutDown) return;
     pending.add(uri);
+    if (edited) edits++;
     if (!flushScheduled && !flushing) {
       flushScheduled = true;
       // No fixed delay: the next turn of the event loop, so a burst of edits is analysed once.
       setImmediate(() => void flush());
     }
+  }
+
+  /** The cached analysis when it is of the document's current text and version. */
+  function cachedAnalysis(doc: TextDocument): FileAnalysis | undefined {
+    const hit = cache.get(doc.uri);
+    return hit && hit.version === doc.version && hit.text === doc.getText() ? hit.analysis : undefined;
   }
 
   /** A dependency of the document changed: its cached analysis is stale and it is analysed again. */
@@ -317,10 +387,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   async function current(uri: string): Promise<FileAnalysis | undefined> {
     const doc = documents.get(uri);
     if (!doc) return undefined;
-    const hit = cache.get(uri);
-    if (hit && hit.version === doc.version) return hit.analysis;
-    const analysis = analyzeDocument(doc, await settingsFor(uri));
-    cache.set(uri, { version: doc.version, analysis });
+    const hit = cachedAnalysis(doc);
+    if (hit) return hit;
+    const settings = await settingsFor(uri);
+    // Closed while the settings were read: nothing is cached or recorded for it (reopened: start over).
+    if (documents.get(uri) !== doc) return documents.get(uri) ? current(uri) : undefined;
+    const analysis = cachedAnalysis(doc) ?? analyzeDocument(doc, settings);
+    cache.set(uri, { version: doc.version, text: doc.getText(), analysis });
     return analysis;
   }
 
@@ -334,7 +407,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
-    schedule(uri);
+    schedule(uri, true);
     // The documents that read this file (its referrers, or the files it is a referrer of) are stale.
     const path = URI.fsPath(uri);
     if (path) for (const dependent of graph.dependents(pathKey(path))) if (dependent !== uri) invalidate(dependent);
@@ -348,14 +421,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const path = URI.fsPath(uri);
     if (path) {
       const key = pathKey(path);
-      if (openByPath.get(key) === uri) openByPath.delete(key);
+      if (openByPath.get(key) === uri) {
+        openByPath.delete(key);
+        // Another open URI for the same file (`file:///a%20b` and `file:///a b`) takes its place.
+        const other = documents.all().find((d) => d.uri !== uri && URI.fsPath(d.uri) !== undefined && pathKey(URI.fsPath(d.uri)!) === key);
+        if (other) openByPath.set(key, other.uri);
+      }
       // Remembered (path and targets, no text): its targets still have it as a referrer, read from disk.
       if (edges && edges.targets.size > 0) graph.rememberClosed(key, { uri, path, targets: new Set(edges.targets) });
       // Documents that read its unsaved text now read the disk.
       for (const dependent of graph.dependents(key)) invalidate(dependent);
     }
     for (const target of edges?.targets ?? []) invalidateAt(target, uri);
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    if (!shutDown) void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
   });
 
   function revalidateAll(): void {
@@ -366,18 +444,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeConfiguration((change) => {
     if (!canPullSettings) {
-      const s = (change.settings as { shardwise?: ClientSettings } | undefined)?.shardwise;
-      globalSettings = settingsFromClient(s);
+      const s = (isObject(change) && isObject(change.settings) ? (change.settings as { shardwise?: ClientSettings }).shardwise : undefined);
+      try {
+        globalSettings = settingsFromClient(isObject(s) ? s : undefined);
+      } catch {
+        globalSettings = {};
+      }
     }
     revalidateAll();
   });
 
   connection.onDidChangeWatchedFiles((change) => {
-    if (change.changes.some((c) => /\.shardwise\.ya?ml$/.test(c.uri))) {
+    const changes = (isObject(change) && Array.isArray(change.changes) ? change.changes : []).filter((c) => isObject(c) && typeof c.uri === 'string');
+    if (changes.some((c) => /\.shardwise\.ya?ml$/.test(c.uri))) {
       projectConfigs.clear();
       revalidateAll();
     }
-    for (const c of change.changes) {
+    for (const c of changes) {
       const path = URI.fsPath(c.uri);
       if (!path) continue;
       const key = pathKey(path);
@@ -395,65 +478,85 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   connection.onDocumentLinks(async (params) => {
-    const a = await current(params.textDocument.uri);
+    const uri = documentUri(params);
+    if (uri === undefined) return invalidParams('textDocument.uri');
+    const a = await current(uri);
     if (!a) return [];
-    return (a.links ?? []).flatMap((l): DocumentLink[] => (l.target ? [{ range: a.lines.range(l.span), target: uriOfPath(l.target), tooltip: l.target }] : []));
+    return (a.links ?? []).flatMap((l): DocumentLink[] => (l.target ? [{ range: toRange(a.lines, l.span), target: uriOfPath(l.target), tooltip: l.target }] : []));
   });
 
-  connection.onDefinition(async (params): Promise<Location | LocationLink[] | null> => {
-    const a = await current(params.textDocument.uri);
+  connection.onDefinition(async (params): Promise<Location | LocationLink[] | null | ResponseError> => {
+    const at = documentPosition(params);
+    if (typeof at === 'string') return invalidParams(at);
+    const a = await current(at.uri);
     if (!a) return null;
-    const offset = a.lines.offset(params.position);
+    const offset = a.lines.offset(at.position);
     const link = (a.links ?? []).find((l) => l.target && l.span.start <= offset && offset <= l.span.end);
     if (!link?.target) return null;
     const targetUri = uriOfPath(link.target);
     const start = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    return definitionLinks ? [{ originSelectionRange: a.lines.range(link.span), targetUri, targetRange: start, targetSelectionRange: start }] : { uri: targetUri, range: start };
+    return definitionLinks ? [{ originSelectionRange: toRange(a.lines, link.span), targetUri, targetRange: start, targetSelectionRange: start }] : { uri: targetUri, range: start };
   });
 
   connection.onHover(async (params) => {
-    const a = await current(params.textDocument.uri);
+    const at = documentPosition(params);
+    if (typeof at === 'string') return invalidParams(at);
+    const a = await current(at.uri);
     if (!a) return null;
-    const h = hover(a, a.lines.offset(params.position));
-    return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: a.lines.range(h.span) } : null;
+    const h = hover(a, a.lines.offset(at.position));
+    return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(a.lines, h.span) } : null;
   });
 
   connection.onCompletion(async (params) => {
-    const a = await current(params.textDocument.uri);
+    const at = documentPosition(params);
+    if (typeof at === 'string') return invalidParams(at);
+    const a = await current(at.uri);
     if (!a) return [];
-    return complete(a, a.lines.offset(params.position)).map(
-      (c): CompletionItem => ({
+    const offset = a.lines.offset(at.position);
+    // The position as the client resolves it (past the end of a line: the end of that line).
+    const cursor = toRange(a.lines, { start: offset, end: offset }).start;
+    return complete(a, offset).map((c): CompletionItem => {
+      const range = toRange(a.lines, c.replace);
+      // The protocol requires a single-line range containing the cursor; anything else is sent
+      // without a range, as text the client inserts at the cursor.
+      const valid = range.start.line === cursor.line && range.end.line === cursor.line && range.start.character <= cursor.character && cursor.character <= range.end.character;
+      return {
         label: c.label,
         kind: c.kind === 'value' ? CompletionItemKind.Value : c.kind === 'section' ? CompletionItemKind.Module : CompletionItemKind.Property,
         detail: c.detail,
         documentation: c.documentation ? { kind: MarkupKind.Markdown, value: c.documentation } : undefined,
-        textEdit: { range: a.lines.range(c.replace), newText: c.insertText },
+        ...(valid ? { textEdit: { range, newText: c.insertText } } : { insertText: c.insertText }),
         insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
         sortText: c.sortText,
         filterText: c.label,
         tags: c.deprecated ? [1] : undefined,
         preselect: c.preselect,
-      }),
-    );
+      };
+    });
   });
 
   connection.onCodeAction(async (params) => {
-    const uri = params.textDocument.uri;
+    const uri = documentUri(params);
+    if (uri === undefined) return invalidParams('textDocument.uri');
+    const requested = rangeParam(isObject(params) ? params.range : undefined);
+    if (!requested) return invalidParams('range');
+    const context: Record<string, unknown> = isObject(params.context) ? params.context : {};
+    const sent: Diagnostic[] = Array.isArray(context.diagnostics) ? context.diagnostics.filter((d): d is Diagnostic => isObject(d) && !!rangeParam(d.range)) : [];
+    const only = Array.isArray(context.only) ? context.only.filter((k): k is string => typeof k === 'string') : undefined;
     const a = await current(uri);
     if (!a) return [];
-    const edits = (list: TextEdit[]): { changes: Record<string, { range: ReturnType<typeof a.lines.range>; newText: string }[]> } => ({ changes: { [uri]: list.map((e) => ({ range: a.lines.range(e.span), newText: e.newText })) } });
+    const edits = (list: TextEdit[]): { changes: Record<string, { range: Range; newText: string }[]> } => ({ changes: { [uri]: list.map((e) => ({ range: toRange(a.lines, e.span), newText: e.newText })) } });
     // A fix that also edits a linked file: that file's edits go to its open document, or its file URI.
     const withOtherFiles = (edit: ReturnType<typeof edits>, others: Fix['otherFiles']) => {
-      for (const o of others ?? []) edit.changes[openByPath.get(pathKey(o.path)) ?? URI.file(o.path)] = o.edits.map((e) => ({ range: o.lines.range(e.span), newText: e.newText }));
+      for (const o of others ?? []) edit.changes[openByPath.get(pathKey(o.path)) ?? URI.file(o.path)] = o.edits.map((e) => ({ range: toRange(o.lines, e.span), newText: e.newText }));
       return edit;
     };
-    const only = params.context.only;
     const out: CodeAction[] = [];
     if (!only || only.some((k) => k.startsWith(CodeActionKind.QuickFix))) {
-      const range = a.lines.span(params.range);
-      for (const action of codeActions(a, range)) {
+      const range = a.lines.span(requested);
+      for (const action of codeActions(a, { start: Math.min(range.start, range.end), end: Math.max(range.start, range.end) })) {
         const f = action.finding;
-        const diagnostic = f ? params.context.diagnostics.find((d) => d.code === f.code && sameRange(a.lines.range(f.span), d.range)) ?? toDiagnostic(a, f) : undefined;
+        const diagnostic = f ? sent.find((d) => d.code === f.code && sameRange(toRange(a.lines, f.span), d.range)) ?? toDiagnostic(a, f) : undefined;
         out.push({
           title: action.title,
           kind: CodeActionKind.QuickFix,
@@ -478,14 +581,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   connection.onCodeActionResolve(async (action) => {
+    if (!isObject(action)) return invalidParams('code action');
     const data = action.data as { uri?: unknown; version?: unknown } | undefined;
-    if (action.kind !== FIX_ALL_KIND || typeof data?.uri !== 'string') return action;
+    if (action.kind !== FIX_ALL_KIND || !isObject(data) || typeof data.uri !== 'string') return action;
     const uri = data.uri;
     const a = await current(uri);
     // The document changed since the action was offered: nothing is applied rather than stale edits.
     if (!a || documents.get(uri)?.version !== data.version) return action;
     const fixed = fixAllEdits(a);
-    return { ...action, edit: { changes: { [uri]: fixed.map((e) => ({ range: a.lines.range(e.span), newText: e.newText })) } } };
+    return { ...action, edit: { changes: { [uri]: fixed.map((e) => ({ range: toRange(a.lines, e.span), newText: e.newText })) } } };
   });
 
   /** The safe fixes of one analysis, as one re-checked set. */
@@ -504,39 +608,162 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   connection.onCodeLens(async (params) => {
-    const a = await current(params.textDocument.uri);
+    const uri = documentUri(params);
+    if (uri === undefined) return invalidParams('textDocument.uri');
+    const a = await current(uri);
     if (!a) return [];
     return layoutLenses(a).map((l) => ({
-      range: a.lines.range(l.span),
-      command: { title: l.title, command: SHOW_LAYOUT_COMMAND, arguments: [params.textDocument.uri] },
+      range: toRange(a.lines, l.span),
+      command: { title: l.title, command: SHOW_LAYOUT_COMMAND, arguments: [uri] },
     }));
   });
 
   connection.onRequest(LAYOUT_REQUEST, async (params: { uri?: string }) => {
-    if (!params || typeof params.uri !== 'string') return null;
+    if (!isObject(params) || typeof params.uri !== 'string') return null;
     const a = await current(params.uri);
     return a ? layoutMarkdown(a) ?? null : null;
   });
 
-  connection.onRequest(RULE_DOCUMENTATION_REQUEST, (params: { id?: string }) => (params && typeof params.id === 'string' ? explain(params.id) ?? null : null));
+  connection.onRequest(RULE_DOCUMENTATION_REQUEST, (params: { id?: string }) => (isObject(params) && typeof params.id === 'string' ? explain(params.id) ?? null : null));
 
-  documents.listen(connection);
+  // Per-document state, to tell that closing a document forgets it.
+  connection.onRequest(STATUS_REQUEST, () => ({
+    documents: documents.keys().length,
+    cached: cache.size,
+    settings: settingsCache.size,
+    pending: pending.size,
+    openByPath: openByPath.size,
+    graph: graph.stats(),
+  }));
+
+  connection.onShutdown(() => {
+    shutDown = true;
+    pending.clear();
+  });
+
+  documents.listen(checkedDocumentNotifications(connection));
   connection.listen();
+}
+
+/**
+ * The document notifications, each checked before `TextDocuments` applies it: a malformed one
+ * (no URI, a version that is not a number, a change whose range or text is not one) would corrupt
+ * the document or throw mid-update, so it is dropped and logged. Ranges outside the document are
+ * valid and clamped by the document itself (past the end of a line: its end; past the last line:
+ * the end of the text; an end before the start: swapped).
+ */
+function checkedDocumentNotifications(connection: Connection): Parameters<TextDocuments<TextDocument>['listen']>[0] {
+  const drop = (method: string, why: string) => connection.console.warn(`shardwise: dropped a malformed ${method} notification: ${why}`);
+  const identifier = (p: unknown): { uri: string } | undefined => (isObject(p) && isObject(p.textDocument) && typeof p.textDocument.uri === 'string' ? (p.textDocument as { uri: string }) : undefined);
+  return {
+    onDidOpenTextDocument: (handler) =>
+      connection.onDidOpenTextDocument((p) => {
+        const td = identifier(p) as { uri: string; languageId?: unknown; version?: unknown; text?: unknown } | undefined;
+        if (!td) return drop('didOpen', 'no textDocument.uri');
+        if (typeof td.text !== 'string') return drop('didOpen', 'textDocument.text is not a string');
+        if (!isVersion(td.version)) return drop('didOpen', 'textDocument.version is not an integer');
+        return handler({ textDocument: { uri: td.uri, languageId: typeof td.languageId === 'string' ? td.languageId : '', version: td.version, text: td.text } });
+      }),
+    onDidChangeTextDocument: (handler) =>
+      connection.onDidChangeTextDocument((p) => {
+        const td = identifier(p) as { uri: string; version?: unknown } | undefined;
+        if (!td) return drop('didChange', 'no textDocument.uri');
+        if (!isVersion(td.version)) return drop('didChange', 'textDocument.version is not an integer');
+        const changes = (p as { contentChanges?: unknown }).contentChanges;
+        if (!Array.isArray(changes)) return drop('didChange', 'contentChanges is not an array');
+        const checked: ({ text: string } | { range: Range; text: string })[] = [];
+        for (const c of changes) {
+          if (!isObject(c) || typeof c.text !== 'string') return drop('didChange', 'a change without text');
+          if (c.range === undefined) checked.push({ text: c.text });
+          else {
+            const range = rangeParam(c.range, false);
+            if (!range) return drop('didChange', 'a change whose range is not a range');
+            checked.push({ range, text: c.text });
+          }
+        }
+        return handler({ textDocument: { uri: td.uri, version: td.version }, contentChanges: checked });
+      }),
+    onDidCloseTextDocument: (handler) =>
+      connection.onDidCloseTextDocument((p) => {
+        const td = identifier(p);
+        return td ? handler({ textDocument: { uri: td.uri } }) : drop('didClose', 'no textDocument.uri');
+      }),
+    onWillSaveTextDocument: (handler) => connection.onWillSaveTextDocument((p) => (identifier(p) ? handler(p) : undefined)),
+    onWillSaveTextDocumentWaitUntil: (handler) => connection.onWillSaveTextDocumentWaitUntil((p, token) => (identifier(p) ? handler(p, token) : [])),
+    onDidSaveTextDocument: (handler) => connection.onDidSaveTextDocument((p) => (identifier(p) ? handler(p) : undefined)),
+  };
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isVersion(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v);
+}
+
+const invalidParams = (what: string) => new ResponseError(ErrorCodes.InvalidParams, `invalid params: ${what}`);
+
+/**
+ * A position from a client: line and character must be numbers; negative ones are read as 0 and
+ * fractions are cut (the protocol's are unsigned integers) unless `clamp` is false, when they are
+ * left for the document to clamp.
+ */
+function positionParam(p: unknown, clamp = true): Position | undefined {
+  if (!isObject(p) || typeof p.line !== 'number' || typeof p.character !== 'number' || !Number.isFinite(p.line) || !Number.isFinite(p.character)) return undefined;
+  return clamp ? { line: Math.max(0, Math.floor(p.line)), character: Math.max(0, Math.floor(p.character)) } : { line: Math.trunc(p.line), character: Math.trunc(p.character) };
+}
+
+function rangeParam(r: unknown, clamp = true): Range | undefined {
+  if (!isObject(r)) return undefined;
+  const start = positionParam(r.start, clamp);
+  const end = positionParam(r.end, clamp);
+  return start && end ? { start, end } : undefined;
+}
+
+function documentUri(params: unknown): string | undefined {
+  return isObject(params) && isObject(params.textDocument) && typeof params.textDocument.uri === 'string' ? params.textDocument.uri : undefined;
+}
+
+/** The document and position of a position request, or what is wrong with them. */
+function documentPosition(params: unknown): { uri: string; position: Position } | string {
+  const uri = documentUri(params);
+  if (uri === undefined) return 'textDocument.uri';
+  const position = positionParam((params as { position?: unknown }).position);
+  return position ? { uri, position } : 'position';
+}
+
+/**
+ * The LSP range of a span, always inside the text the index is of: offsets are clamped to the
+ * text, the start comes first, and a character never goes past its line's end (an offset between
+ * the `\r` and `\n` of a line break is the end of that line).
+ */
+export function toRange(lines: Lines, span: Span): Range {
+  const len = lines.text.length;
+  const clampOffset = (o: number) => (Number.isFinite(o) ? Math.max(0, Math.min(Math.floor(o), len)) : 0);
+  const a = clampOffset(span?.start);
+  const b = clampOffset(span?.end);
+  const at = (o: number): Position => {
+    const p = lines.position(o);
+    const lineLength = lines.lineEnd(p.line) - lines.lineStart(p.line);
+    return { line: p.line, character: Math.max(0, Math.min(p.character, lineLength)) };
+  };
+  return { start: at(Math.min(a, b)), end: at(Math.max(a, b)) };
 }
 
 /** The workspace folders' paths (`file:` folders only), or the root of older clients. */
 function rootsOf(params: InitializeParams): string[] {
-  const folders = (params.workspaceFolders ?? []).flatMap((f) => pathOf(f.uri));
+  const folders = (Array.isArray(params.workspaceFolders) ? params.workspaceFolders : []).flatMap((f) => (isObject(f) ? pathOf(f.uri) : []));
   if (folders.length) return folders;
-  if (params.rootUri) return pathOf(params.rootUri);
+  if (typeof params.rootUri === 'string') return pathOf(params.rootUri);
   return typeof params.rootPath === 'string' && isAbsolute(params.rootPath) ? [resolvePath(params.rootPath)] : [];
 }
 
-function pathOf(uri: string): string[] {
+function pathOf(uri: unknown): string[] {
   const p = URI.fsPath(uri);
   return p ? [p] : [];
 }
 
-function sameRange(a: { start: { line: number; character: number }; end: { line: number; character: number } }, b: typeof a): boolean {
+function sameRange(a: Range, b: Range): boolean {
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }

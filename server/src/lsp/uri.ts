@@ -1,17 +1,22 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Document URIs → file system paths (only `file:` URIs have one), and back. */
+/**
+ * Document URIs → file system paths (only `file:` URIs have one), and back. Any string is accepted:
+ * a URI that names no local file (`untitled:`, `git:`, a remote host, a malformed one) has no path.
+ */
 export const URI = {
-  fsPath(uri: string): string | undefined {
-    if (!uri.startsWith('file:')) return undefined;
+  fsPath(uri: unknown): string | undefined {
+    if (typeof uri !== 'string' || !/^file:/i.test(uri)) return undefined;
     try {
-      return fileURLToPath(uri);
+      // A `%` that starts no escape is a literal `%` (as editors read it), not a reason to fail.
+      return fileURLToPath(uri.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
     } catch {
       return undefined;
     }
   },
   /** The path part of any URI (for format associations of unsaved or remote documents). */
-  path(uri: string): string {
+  path(uri: unknown): string {
+    if (typeof uri !== 'string') return '';
     const m = /^[a-z][\w+.-]*:(?:\/\/[^/]*)?([^?#]*)/i.exec(uri);
     try {
       return decodeURIComponent(m?.[1] ?? uri);
