@@ -2,14 +2,16 @@
  * Finds and reads `.shardwise.yaml` files at or above a config file (node side: file system).
  * The nearest file wins key by key; a file with `root: true` stops the walk.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { mergeSettings, parseProjectConfig, parserFlags, type EngineSettings, type MegatronCheckout, type ProjectConfig } from '../engine';
+import { readBounded } from './read';
 
 export const PROJECT_CONFIG_NAMES = ['.shardwise.yaml', '.shardwise.yml'];
 /** Where a Megatron checkout keeps its argument parser, newest layout first. */
 export const MEGATRON_PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
 const MAX_PARSER_BYTES = 2 * 1024 * 1024;
+/** A `.shardwise.yaml` is a few lines; a larger one is not read. */
+const MAX_PROJECT_CONFIG_BYTES = 1024 * 1024;
 
 export interface LoadedConfig {
   settings: EngineSettings;
@@ -36,15 +38,16 @@ export class ProjectConfigs {
     let found: { path: string; checkout: MegatronCheckout } | null = null;
     for (const rel of MEGATRON_PARSERS) {
       const path = join(dir, rel);
+      // Only a regular file within the bound (host/read.ts); absent, unreadable or anything else: keep looking.
+      const read = readBounded(path, MAX_PARSER_BYTES);
+      if (!read.ok) continue;
       try {
-        const st = statSync(path);
-        if (!st.isFile() || st.size > MAX_PARSER_BYTES) continue;
-        const flags = parserFlags(readFileSync(path, 'utf8'));
+        const flags = parserFlags(read.text);
         if (flags.length === 0) continue;
         found = { path, checkout: { parser: rel, flags } };
         break;
       } catch {
-        // Absent or unreadable: keep looking.
+        // Not a parser the engine can read: keep looking.
       }
     }
     this.parsers.set(dir, found);
@@ -57,12 +60,20 @@ export class ProjectConfigs {
     let found: { path: string; config: ProjectConfig } | null = null;
     for (const name of PROJECT_CONFIG_NAMES) {
       const path = join(dir, name);
+      const read = readBounded(path, MAX_PROJECT_CONFIG_BYTES);
+      if (!read.ok) {
+        // Something is there that cannot be used (a directory, a FIFO, a link loop, a huge file): said once, and the walk goes on.
+        if (read.kind !== 'missing') {
+          found = { path, config: { settings: {}, root: false, problems: [`not read: it ${read.reason}`] } };
+          break;
+        }
+        continue;
+      }
       try {
-        if (!statSync(path).isFile()) continue;
-        found = { path, config: parseProjectConfig(readFileSync(path, 'utf8')) };
+        found = { path, config: parseProjectConfig(read.text) };
         break;
       } catch {
-        // Absent or unreadable: keep looking.
+        // parseProjectConfig does not throw; if it did, the file is skipped.
       }
     }
     this.cache.set(dir, found);

@@ -9,12 +9,15 @@
  *      current directory (CLI).
  * The text of an open editor document wins over the disk (unsaved edits count). Every location
  * looked at is listed in `tried`, in order, so a "not found" message can quote them and the language
- * server can watch them. Nothing here throws: a directory, an unreadable or an over-large file is
- * "not found" at that location.
+ * server can watch them. Nothing here throws. Only regular files are read, through `readBounded`
+ * (host/read.ts: never a device, a FIFO or a directory, never past the size limit, never blocking);
+ * a location that exists but cannot be used (a directory, a device, a FIFO, a symbolic link loop,
+ * an over-large or unreadable file) is skipped like a missing one, and the first such location is
+ * returned as `problem` with its reason when nothing usable is found, so the message says why.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { LinkedFile } from '../engine';
+import { readBounded } from './read';
 
 /** Larger files are not read (the engine does not analyse them either). */
 export const MAX_LINKED_BYTES = 8 * 1024 * 1024;
@@ -63,20 +66,16 @@ export function candidates(ref: string, from: string | undefined, bases: readonl
   return out;
 }
 
-/** Reads a regular file's text, or undefined (absent, a directory, unreadable, too large). */
-export function readTextFile(path: string): string | undefined {
-  try {
-    const st = statSync(path);
-    if (!st.isFile() || st.size > MAX_LINKED_BYTES) return undefined;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** Reads a regular file's text, or undefined (absent, a directory, a device, unreadable, too large). */
+export function readTextFile(path: string, maxBytes = MAX_LINKED_BYTES): string | undefined {
+  const r = readBounded(path, maxBytes);
+  return r.ok ? r.text : undefined;
 }
 
 /** Looks a reference up in the order above; never throws. */
 export function resolveReference(ref: string, options: ResolverOptions = {}): LinkedFile {
   const tried: string[] = [];
+  let problem: LinkedFile['problem'];
   try {
     for (const path of candidates(ref, options.from, options.bases)) {
       tried.push(path);
@@ -87,7 +86,11 @@ export function resolveReference(ref: string, options: ResolverOptions = {}): Li
       } catch {
         text = undefined;
       }
-      if (typeof text !== 'string') text = readTextFile(path);
+      if (typeof text !== 'string') {
+        const read = readBounded(path, MAX_LINKED_BYTES);
+        if (read.ok) text = read.text;
+        else if (read.kind !== 'missing') problem ??= { path, reason: read.reason };
+      }
       if (typeof text === 'string') {
         const found = text;
         safely(() => options.onFound?.(path, found));
@@ -97,7 +100,7 @@ export function resolveReference(ref: string, options: ResolverOptions = {}): Li
   } catch {
     // Fall through: not found.
   }
-  return { ref, tried };
+  return problem ? { ref, tried, problem } : { ref, tried };
 }
 
 /** A `FileInput.resolve` for one file. */

@@ -19,6 +19,13 @@ export default defineRule<AccelerateModel>({
     const f = ctx.model.deepspeedFile;
     if (!f?.linked?.resolver || f.linked.text !== undefined) return;
     const tried = f.linked.tried.length ? ` Looked for: ${f.linked.tried.map((t) => `\`${t}\``).join(', ')}.` : '';
+    const problem = f.linked.problem;
+    if (problem) {
+      // Something is there but cannot be used (a directory, a device, a FIFO, a link loop, a huge file).
+      const where = problem.path === f.ref ? 'it' : `\`${problem.path}\``;
+      ctx.report({ at: f.at, on: 'value', message: `\`${f.ref}\` cannot be read: ${where} ${problem.reason}, so its ZeRO settings cannot be checked; accelerate reads this path with json.load when the run starts.` });
+      return;
+    }
     ctx.report({
       at: f.at,
       on: 'value',
