@@ -1,9 +1,39 @@
 /** SARIF 2.1.0 output, for code-scanning dashboards. */
-import { RULES, type Finding, type LineIndex } from '../engine';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RULES } from '../engine';
 
 const LEVEL: Record<string, string> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
 
-export function toSarif(files: { file: string; lines: LineIndex; findings: Finding[] }[], version: string): unknown {
+/** A position as the engine gives it: zero-based line and character (UTF-16 code units). */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** One finding as the output needs it, without the analysis it came from. */
+export interface SarifRecord {
+  code: string;
+  severity: string;
+  message: string;
+  start: Position;
+  end: Position;
+}
+
+/**
+ * `artifactLocation.uri` for a path as the CLI reports it: a relative path becomes a relative URI
+ * reference, every segment percent-encoded (a space, `#`, `%`, `?`, `:`, a control character or
+ * non-ASCII text cannot be read as URI syntax); an absolute path becomes a `file:` URI.
+ */
+export function artifactUri(file: string): string {
+  const path = process.platform === 'win32' ? file.split('\\').join('/') : file;
+  // A lone surrogate cannot be percent-encoded (encodeURIComponent throws): U+FFFD stands for it.
+  const wellFormed = path.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  if (isAbsolute(file)) return pathToFileURL(wellFormed).href;
+  return wellFormed.split('/').map((segment) => encodeURIComponent(segment)).join('/');
+}
+
+export function toSarif(files: { file: string; findings: readonly SarifRecord[] }[], version: string): unknown {
   const index = new Map(RULES.map((r, i) => [r.id, i]));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -24,26 +54,23 @@ export function toSarif(files: { file: string; lines: LineIndex; findings: Findi
             })),
           },
         },
-        results: files.flatMap(({ file, lines, findings }) =>
-          findings.map((f) => {
-            const s = lines.position(f.span.start);
-            const e = lines.position(f.span.end);
-            return {
-              ruleId: f.code,
-              ruleIndex: index.get(f.code),
-              level: LEVEL[f.severity],
-              message: { text: f.message },
-              locations: [
-                {
-                  physicalLocation: {
-                    artifactLocation: { uri: file.split('\\').join('/') },
-                    region: { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1 },
-                  },
+        results: files.flatMap(({ file, findings }) => {
+          const uri = artifactUri(file);
+          return findings.map((f) => ({
+            ruleId: f.code,
+            ruleIndex: index.get(f.code),
+            level: LEVEL[f.severity],
+            message: { text: f.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri },
+                  region: { startLine: f.start.line + 1, startColumn: f.start.character + 1, endLine: f.end.line + 1, endColumn: f.end.character + 1 },
                 },
-              ],
-            };
-          }),
-        ),
+              },
+            ],
+          }));
+        }),
       },
     ],
   };

@@ -1,0 +1,257 @@
+/**
+ * The built CLI against files that are not what a config should name: devices, FIFOs, folders,
+ * symbolic link loops, huge files, and names and contents carrying terminal escape sequences.
+ * Every run has a timeout, so a read that blocks fails the test instead of hanging it.
+ * Run after `npm run build`, as cli.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const ROOT = join(__dirname, '../..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const tmp = mkdtempSync(join(tmpdir(), 'shardwise-hostile-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const posix = process.platform !== 'win32';
+const skip = posix ? false : 'FIFOs, devices and symbolic links as POSIX has them';
+const ESC = '\u001b';
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** The CLI, killed after 20 s: a hang is a failure with a message, not a stuck test run. */
+function run(args: string[], cwd = tmp): Run {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' });
+  assert.equal(r.error, undefined, `shardwise ${args.join(' ')} did not finish: ${r.error?.message}`);
+  assert.equal(r.signal, null, `shardwise ${args.join(' ')} was killed (${r.signal}): it blocked or ran away`);
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+/** No byte of the output is a raw control or text-reordering character. */
+function assertClean(r: Run, what: string): void {
+  for (const [name, s] of [['stdout', r.out], ['stderr', r.err]] as const) {
+    assert.ok(!s.includes(ESC), `${what}: a raw ESC on ${name}: ${JSON.stringify(s.slice(0, 400))}`);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(s), `${what}: a raw control character on ${name}: ${JSON.stringify(s.slice(0, 400))}`);
+  }
+}
+
+function accelerate(dsFile: string): string {
+  return `compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ${dsFile}\n`;
+}
+
+/** A folder with one of each kind of thing that is not a readable regular file. */
+function hostileDir(name: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+  mkdirSync(join(dir, 'folder.json'));
+  symlinkSync('loop_b.json', join(dir, 'loop_a.json'));
+  symlinkSync('loop_a.json', join(dir, 'loop_b.json'));
+  // 2 GB that take no disk: a sparse file.
+  const fd = openSync(join(dir, 'huge.json'), 'w');
+  closeSync(fd);
+  truncateSync(join(dir, 'huge.json'), 2 * 1024 ** 3);
+  return dir;
+}
+
+const CASES: { label: string; ref: (dir: string) => string; reason: RegExp }[] = [
+  { label: 'a device (/dev/zero)', ref: () => '/dev/zero', reason: /`\/dev\/zero` cannot be read: it is a device, not a regular file/ },
+  { label: 'a FIFO', ref: () => 'fifo.json', reason: /`fifo\.json` cannot be read: `[^`]*fifo\.json` is not a regular file \(a FIFO\)/ },
+  { label: 'a directory', ref: () => 'folder.json', reason: /`folder\.json` cannot be read: `[^`]*folder\.json` is a directory/ },
+  { label: 'a symbolic link loop', ref: () => 'loop_a.json', reason: /`loop_a\.json` cannot be read: `[^`]*loop_a\.json` is a symbolic link loop/ },
+  { label: 'a 2 GB file', ref: () => 'huge.json', reason: /`huge\.json` cannot be read: `[^`]*huge\.json` is 2\.0 GiB, over the 8 MiB limit/ },
+];
+
+describe('a config naming something that is not a readable file', { skip }, () => {
+  for (const c of CASES) {
+    test(`${c.label}: one finding that says why, promptly`, () => {
+      const dir = hostileDir(`linked-${c.label.replace(/\W+/g, '-')}`);
+      const file = join(dir, 'accelerate.yaml');
+      writeFileSync(file, accelerate(c.ref(dir)));
+      const started = Date.now();
+      const r = run(['check', file, '--format', 'json'], dir);
+      assert.ok(Date.now() - started < 15_000, 'it took too long');
+      assert.equal(r.code, 0, r.err);
+      const findings = JSON.parse(r.out) as { code: string; message: string }[];
+      const missing = findings.filter((f) => f.code === 'deepspeed-config-file-missing');
+      assert.equal(missing.length, 1, JSON.stringify(findings));
+      assert.match(missing[0].message, c.reason);
+      assert.doesNotMatch(missing[0].message, /was not found/);
+      assertClean(r, c.label);
+    });
+  }
+
+  test('a file that is missing is still "not found", with the locations tried', () => {
+    const dir = join(tmp, 'linked-missing');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'accelerate.yaml'), accelerate('nowhere.json'));
+    const r = run(['check', 'accelerate.yaml', '--format', 'json'], dir);
+    const f = (JSON.parse(r.out) as { code: string; message: string }[]).find((x) => x.code === 'deepspeed-config-file-missing');
+    assert.match(f?.message ?? '', /`nowhere\.json` was not found.*Looked for: `[^`]*nowhere\.json`/);
+  });
+});
+
+describe('the same things named on the command line', { skip }, () => {
+  const dir = posix ? hostileDir('named') : '';
+
+  test('a device: one clear line on stderr, exit 2', () => {
+    const r = run(['check', '/dev/zero']);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, 'shardwise: /dev/zero is a device, not a regular file; only regular files and folders can be checked\n');
+    assert.equal(r.out, '');
+  });
+
+  test('a FIFO: exit 2, never a blocked read', () => {
+    const r = run(['check', join(dir, 'fifo.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /fifo\.json is not a regular file \(a FIFO\); only regular files and folders can be checked\n$/);
+    assert.equal(r.err.split('\n').length, 2, 'one line');
+  });
+
+  test('a symbolic link loop: exit 2', () => {
+    const r = run(['check', join(dir, 'loop_a.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /loop_a\.json is a symbolic link loop/);
+  });
+
+  test('a 2 GB file: not read; a notice says why and how to raise the limit', () => {
+    const r = run(['check', join(dir, 'huge.json')]);
+    assert.equal(r.code, 0);
+    assert.match(r.err, /huge\.json was not checked: it is 2\.0 GiB, over the 8 MiB limit; --max-file-size raises the limit\n/);
+    const small = run(['check', join(dir, 'huge.json'), '--max-file-size', '10MB']);
+    assert.match(small.err, /is 2\.0 GiB, over the 10 MiB limit/);
+  });
+
+  test('a directory is searched as a folder: the hostile entries in it are skipped', () => {
+    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    const r = run(['check', dir, '--format', 'json']);
+    assert.equal(r.code, 1, r.err);
+    const files = new Set((JSON.parse(r.out) as { file: string }[]).map((f) => f.file));
+    assert.deepEqual([...files], [join(dir, 'accelerate.yaml')]);
+    assert.match(r.err, /1 file over 256 KiB was not checked: [^\n]*huge\.json; --max-file-size raises the limit/);
+    assert.doesNotMatch(r.err, /fifo|loop|zero|folder/);
+  });
+
+  test('a .shardwise.yaml that is a FIFO: said once on stderr, never waited for', () => {
+    const proj = join(tmp, 'project-fifo');
+    mkdirSync(proj);
+    execFileSync('mkfifo', [join(proj, '.shardwise.yaml')]);
+    writeFileSync(join(proj, 'a.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(proj, 'b.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    const r = run(['check', '.'], proj);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.err.split('\n').filter((l) => l.includes('.shardwise.yaml: not read: it is not a regular file (a FIFO)')).length, 1, r.err);
+  });
+
+  test('layout refuses a device or a FIFO the same way', () => {
+    const r = run(['layout', '/dev/zero']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /cannot read \/dev\/zero: it is a device, not a regular file/);
+    const f = run(['layout', join(dir, 'fifo.json')]);
+    assert.equal(f.code, 2);
+    assert.match(f.err, /it is not a regular file \(a FIFO\)/);
+  });
+});
+
+describe('folder scans and the size limit', () => {
+  test('files over the limit are skipped with one summary line; --max-file-size raises it', () => {
+    const dir = join(tmp, 'sizes');
+    mkdirSync(dir);
+    // A tokenizer.json: a large vocabulary and merges, nothing a config would hold.
+    const vocab: Record<string, number> = {};
+    for (let i = 0; i < 100_000; i++) vocab[`\u0120t${i.toString(36)}`] = i;
+    const merges = Array.from({ length: 60_000 }, (_, i) => `\u0120t ${i.toString(36)}`);
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab, merges } }, null, 2));
+    for (const n of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, `golden_${n}.json`), JSON.stringify({ values: Array.from({ length: 60_000 }, (_, i) => i * 0.5) }));
+    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    const r = run(['check', '.'], dir);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^accelerate\.yaml:3:18: error \[yaml-boolean-trap\]/m);
+    const summary = r.err.split('\n').filter((l) => /not checked/.test(l));
+    assert.deepEqual(summary, ['shardwise: 5 files over 256 KiB were not checked: golden_a.json, golden_b.json, golden_c.json and 2 more; --max-file-size raises the limit']);
+    const raised = run(['check', '.', '--max-file-size', '10MB'], dir);
+    assert.equal(raised.code, 1, raised.err);
+    assert.doesNotMatch(raised.err, /not checked/);
+    assert.match(raised.err, /1 config file checked/);
+  });
+
+  test('--max-file-size takes bytes or K, M, G; anything else is a usage error', () => {
+    const dir = join(tmp, 'sizes-usage');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\n' + '# padding\n'.repeat(200));
+    assert.match(run(['check', '.', '--max-file-size', '1K'], dir).err, /1 file over 1 KiB was not checked: a\.yaml/);
+    assert.match(run(['check', '.', '--max-file-size=2000'], dir).err, /1 file over 2000 bytes was not checked/);
+    assert.doesNotMatch(run(['check', '.', '--max-file-size', '1MiB'], dir).err, /not checked/);
+    for (const bad of ['0', 'lots', '-5', '1TB', '300MB']) {
+      const r = run(['check', '.', '--max-file-size', bad], dir);
+      assert.equal(r.code, 2, bad);
+      assert.match(r.err, /--max-file-size/);
+    }
+  });
+});
+
+describe('output cannot be abused by what the input holds', () => {
+  const hostileKey = '"\\x1b[2J\\x1b]8;;http://evil\\x07x\\u202e\\x9b"';
+
+  test('escape sequences in a key: escaped in text, json and sarif output', () => {
+    const dir = join(tmp, 'escapes');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'accelerate.yaml'), `compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_processes: 2\n${hostileKey}: 1\n`);
+    const text = run(['check', 'accelerate.yaml'], dir);
+    assert.equal(text.code, 1);
+    assert.match(text.out, /error \[unknown-key\] `\\x1b\[2J\\x1b\]8;;http:\/\/evil\\x07x\\u202e\\x9b` is not a known key/);
+    assertClean(text, 'text');
+    const json = run(['check', 'accelerate.yaml', '--format', 'json'], dir);
+    assertClean(json, 'json');
+    assert.match((JSON.parse(json.out) as { message: string }[])[0].message, /\\x1b\[2J/);
+    const sarif = run(['check', 'accelerate.yaml', '--format', 'sarif'], dir);
+    assertClean(sarif, 'sarif');
+    assert.match(JSON.parse(sarif.out).runs[0].results[0].message.text, /\\x1b\[2J/);
+  });
+
+  test('a file name with an escape sequence, a newline, C1 and bidi characters: escaped everywhere', { skip }, () => {
+    const dir = join(tmp, 'names');
+    mkdirSync(dir);
+    const name = `x${ESC}[31m\nq\u009b\u202e #%é.yaml`;
+    writeFileSync(join(dir, name), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    const text = run(['check', '.'], dir);
+    assertClean(text, 'text');
+    assert.match(text.out, /^x\\x1b\[31m\\nq\\x9b\\u202e #%é\.yaml:3:18: error \[yaml-boolean-trap\]/m);
+    assert.equal(text.out.split('\n').filter(Boolean).length, 1, 'the newline in the name does not make a second line');
+
+    const json = run(['check', '.', '--format', 'json'], dir);
+    assertClean(json, 'json');
+    assert.match(json.out, /\\u009b\\u202e/, 'C1 and bidi characters written as \\u escapes');
+    assert.equal((JSON.parse(json.out) as { file: string }[])[0].file, name, 'the parsed name is the real one');
+
+    const sarif = run(['check', '.', '--format', 'sarif'], dir);
+    assertClean(sarif, 'sarif');
+    assert.equal(JSON.parse(sarif.out).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'x%1B%5B31m%0Aq%C2%9B%E2%80%AE%20%23%25%C3%A9.yaml');
+
+    // Notes on stderr quote the name too.
+    execFileSync('mkfifo', [join(dir, `fifo${ESC}[2J\n.json`)]);
+    const named = run(['check', `fifo${ESC}[2J\n.json`], dir);
+    assert.equal(named.code, 2);
+    assertClean(named, 'stderr');
+    assert.equal(named.err, 'shardwise: fifo\\x1b[2J\\n.json is not a regular file (a FIFO); only regular files and folders can be checked\n');
+  });
+
+  test('sarif: a relative path is a percent-encoded relative URI, an absolute one a file: URI', () => {
+    const dir = join(tmp, 'uris', 'a b#c');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, '100% ü.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    const rel = JSON.parse(run(['check', '.', '--format', 'sarif'], join(tmp, 'uris')).out);
+    assert.equal(rel.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'a%20b%23c/100%25%20%C3%BC.yaml');
+    const abs = JSON.parse(run(['check', join(dir, '100% ü.yaml'), '--format', 'sarif']).out);
+    const uri = abs.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri as string;
+    assert.match(uri, /^file:\/\/\/.*\/a%20b%23c\/100%25%20%C3%BC\.yaml$/);
+  });
+});
