@@ -6,16 +6,26 @@
  *
  * Every wait has a timeout and clears its timer; `shutdown()` sends shutdown + exit and kills the
  * child if it does not exit in time, so a test never leaves a process or a timer behind.
+ *
+ * For protocol abuse, `sendRaw()` writes bytes as they are (malformed frames included) through the
+ * same queue as the connection's own frames, so they never interleave with one, and every message
+ * the server sends is recorded in `received` (responses to raw requests included).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  AbstractMessageReader,
+  AbstractMessageWriter,
   createMessageConnection,
   StreamMessageReader,
-  StreamMessageWriter,
+  type DataCallback,
+  type Disposable,
+  type Message,
   type MessageConnection,
+  type MessageReader,
+  type MessageWriter,
 } from 'vscode-jsonrpc/node';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -178,6 +188,75 @@ export interface StartOptions {
   workspaceFolders?: { uri: string; name: string }[] | null;
   /** Timeout for spawn → initialize result (default 30 s). */
   timeoutMs?: number;
+  /** Send initialize + initialized (default true); false leaves the server uninitialized. */
+  initialize?: boolean;
+}
+
+/** One base-protocol frame: `Content-Length` of the UTF-8 body (or the given headers) and the body. */
+export function frame(body: string | object, headers?: string): Buffer {
+  const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+  return Buffer.concat([Buffer.from(headers ?? `Content-Length: ${bytes.length}\r\n\r\n`, 'latin1'), bytes]);
+}
+
+/** Writes every frame with one `write` call, in order: raw bytes and the connection's frames never interleave. */
+class FrameWriter extends AbstractMessageWriter implements MessageWriter {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    super();
+    stream.on('error', (e: Error) => this.fireError(e));
+    stream.on('close', () => this.fireClose());
+  }
+
+  write(msg: Message): Promise<void> {
+    return this.raw(frame(msg));
+  }
+
+  raw(bytes: Buffer): Promise<void> {
+    const next = this.queue.then(
+      () =>
+        new Promise<void>((resolveWrite, rejectWrite) => {
+          this.stream.write(bytes, (err) => (err ? rejectWrite(err) : resolveWrite()));
+        }),
+    );
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  end(): void {}
+}
+
+/** Passes every message on, after showing it to `tap`. */
+class TapReader extends AbstractMessageReader implements MessageReader {
+  constructor(
+    private readonly inner: MessageReader,
+    private readonly tap: (m: Message) => void,
+  ) {
+    super();
+    inner.onError((e) => this.fireError(e));
+    inner.onClose(() => this.fireClose());
+    inner.onPartialMessage((i) => this.firePartialMessage(i));
+  }
+
+  listen(callback: DataCallback): Disposable {
+    return this.inner.listen((m) => {
+      this.tap(m);
+      callback(m);
+    });
+  }
+
+  override dispose(): void {
+    super.dispose();
+    this.inner.dispose();
+  }
+}
+
+/** A JSON-RPC response as received (raw requests are answered with these). */
+export interface RawResponse {
+  jsonrpc: string;
+  id: number | string | null;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
 }
 
 interface Waiter {
@@ -217,11 +296,17 @@ export class LspClient {
   stderr = '';
   initializeResult: { capabilities: Record<string, any>; serverInfo?: { name: string; version?: string } } | undefined;
 
+  /** Every message the server sent, in arrival order (requests, notifications, responses). */
+  readonly received: Message[] = [];
+  /** The server's exit code once it exited (null when killed by a signal). */
+  exitCode: number | null | undefined;
+
   private readonly docs = new Map<string, DocState>();
   private readonly waiters = new Set<Waiter>();
   private exited = false;
   private exitInfo = '';
   private readonly exitPromise: Promise<void>;
+  private writer!: FrameWriter;
 
   private constructor(
     readonly child: ChildProcess,
@@ -232,6 +317,7 @@ export class LspClient {
     this.exitPromise = new Promise<void>((resolveExit) => {
       child.once('exit', (code, signal) => {
         this.exited = true;
+        this.exitCode = code;
         this.exitInfo = `server exited (code ${code}, signal ${signal})`;
         // Wake every waiter so it can fail now instead of at its timeout.
         for (const w of [...this.waiters]) w.check();
@@ -254,8 +340,12 @@ export class LspClient {
       cwd: REPO_ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const client = new LspClient(child, connection, options.settings ?? {});
+    const writer = new FrameWriter(child.stdin!);
+    let client: LspClient | undefined;
+    const reader = new TapReader(new StreamMessageReader(child.stdout!), (m) => client?.record(m));
+    const connection = createMessageConnection(reader, writer);
+    client = new LspClient(child, connection, options.settings ?? {});
+    client.writer = writer;
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
       // Keep the tail only: a misbehaving server must not fill the test's memory.
@@ -267,7 +357,7 @@ export class LspClient {
     client.wire();
     connection.listen();
     try {
-      await withTimeout(client.initialize(options), options.timeoutMs ?? 30_000, () => `no initialize result in time${client.describeExit()}`);
+      if (options.initialize !== false) await withTimeout(client.initialize(options), options.timeoutMs ?? 30_000, () => `no initialize result in time${client.describeExit()}`);
     } catch (e) {
       await client.shutdown();
       throw e;
@@ -320,7 +410,15 @@ export class LspClient {
     return null;
   }
 
-  private async initialize(options: StartOptions): Promise<void> {
+  private record(m: Message): void {
+    this.received.push(m);
+    // Keep the newest only: a long test must not fill the test's memory.
+    if (this.received.length > 20_000) this.received.splice(0, 10_000);
+    for (const w of [...this.waiters]) w.check();
+  }
+
+  /** Sends initialize + initialized (done by `start` unless `initialize: false`). */
+  async initialize(options: StartOptions = {}): Promise<void> {
     const capabilities = structuredClone(VSCODE_LIKE_CAPABILITIES) as Record<string, any>;
     if (options.configurationCapability === false) delete capabilities.workspace.configuration;
     if (options.textDocumentCapabilities) Object.assign(capabilities.textDocument, options.textDocumentCapabilities);
@@ -340,6 +438,71 @@ export class LspClient {
   private describeExit(): string {
     const err = this.stderr.trim() ? `\n--- server stderr ---\n${this.stderr.trim().slice(-4000)}` : '';
     return `${this.exited ? ` (${this.exitInfo})` : ''}${err}`;
+  }
+
+  // ---------- raw frames ----------
+
+  /** Writes bytes to the server's stdin as they are (in order with the connection's own frames). */
+  sendRaw(bytes: Buffer | string): Promise<void> {
+    return this.writer.raw(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+  }
+
+  /** Resolves with the first received message (from now on, or already received when `past`) that matches. */
+  waitForMessage<T extends Message = Message>(predicate: (m: Message) => boolean, timeoutMs = 30_000, past = true): Promise<T> {
+    const from = past ? 0 : this.received.length;
+    let index = from;
+    return new Promise<T>((resolveWait, rejectWait) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        cancel: () => undefined,
+        check: () => {
+          for (; index < this.received.length; index++) {
+            if (predicate(this.received[index])) {
+              finish();
+              resolveWait(this.received[index] as T);
+              return true;
+            }
+          }
+          if (this.exited) {
+            finish();
+            rejectWait(new Error(`waiting for a message: ${this.exitInfo}${this.describeExit()}`));
+            return true;
+          }
+          return false;
+        },
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+      };
+      waiter.cancel = (reason) => {
+        finish();
+        rejectWait(reason);
+      };
+      if (waiter.check()) return;
+      this.waiters.add(waiter);
+      timer = setTimeout(() => {
+        finish();
+        rejectWait(new Error(`no matching message within ${timeoutMs} ms${this.describeExit()}`));
+      }, timeoutMs);
+    });
+  }
+
+  /** The response with this id (raw requests use string ids, which the connection never uses). */
+  waitForResponse(id: number | string | null, timeoutMs = 30_000): Promise<RawResponse> {
+    return this.waitForMessage<RawResponse & Message>((m) => 'id' in m && (m as RawResponse).id === id && ('result' in m || 'error' in m) && !('method' in m), timeoutMs);
+  }
+
+  /** Sends a request frame with the given id and waits for its response. */
+  async rawRequest(id: number | string, method: string, params?: unknown, timeoutMs = 30_000): Promise<RawResponse> {
+    await this.sendRaw(frame({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+    return this.waitForResponse(id, timeoutMs);
+  }
+
+  /** Waits for the server process to exit; resolves with its exit code. */
+  async waitForExit(timeoutMs = 30_000): Promise<number | null> {
+    await withTimeout(this.exitPromise, timeoutMs, () => `the server did not exit within ${timeoutMs} ms`);
+    return this.exitCode ?? null;
   }
 
   // ---------- requests and notifications ----------
