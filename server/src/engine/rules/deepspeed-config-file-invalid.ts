@@ -22,7 +22,9 @@ export default defineRule<AccelerateModel>({
     const problem = da.doc.problems.find((p) => p.code === 'parse-error' || p.fatal);
     if (problem) {
       const line = da.doc.lines.position(problem.span.start).line + 1;
-      ctx.report({ at: f.at, on: 'value', message: `${f.ref} is not valid JSON for accelerate (line ${line}: ${problem.message.replace(/\.\s*$/, '')}): accelerate reads it with Python's json.load and stops. Fix the JSON.` });
+      // Only Shardwise's own JSON descriptions are quoted: the other file's content never is (it may not be a config at all).
+      const what = da.doc.syntax === 'json' && /^JSON syntax: /.test(problem.message) ? problem.message.replace(/\.\s*$/, '') : 'it does not parse as JSON';
+      ctx.report({ at: f.at, on: 'value', message: `${f.ref} is not valid JSON for accelerate (line ${line}: ${what}): accelerate reads it with Python's json.load and stops. Fix the JSON.` });
       return;
     }
     if (da.doc.root?.kind === 'map' && !da.doc.node(['zero_optimization'])) {
