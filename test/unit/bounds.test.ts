@@ -26,10 +26,10 @@ test('a forced format that does not fit the file is a finding at the directive, 
 });
 
 test('a claimed file with more values than the work budget gets one finding instead of an analysis', () => {
-  const keys = Array.from({ length: MAX_VALUES }, (_, i) => `kk${i}: 1\n`).join('');
+  const keys = Array.from({ length: MAX_VALUES / 2 + 1 }, (_, i) => `kk${i}: {a: 1}\n`).join('');
   const a = analyze({ path: 'big.yaml', text: accelerate + keys });
   assert.equal(a.findings.length, 1);
-  assert.match(a.findings[0].message, /holds more than 20,000 values .* is not analysed \(a work budget/);
+  assert.match(a.findings[0].message, /holds more than 20,000 keys, flags and sections; .* is not analysed \(a work budget/);
   // Just under the budget, it is analysed (the unknown keys are reported, up to the per-rule cap).
   const under = analyze({ path: 'ok.yaml', text: accelerate + keys.split('\n').slice(0, 1000).join('\n') + '\n' });
   assert.ok(under.findings.filter((f) => f.code === 'unknown-key').length >= 200);
@@ -118,6 +118,10 @@ test('positions never fall inside a line break, and CR-only text keeps its line 
   assert.equal(cr.lineCount, 3);
   assert.equal(cr.eol, '\r');
   assert.deepEqual(cr.position(7), { line: 1, character: 2 });
+  // YAML takes a lone CR as a line break, as PyYAML does: the file is three keys, not a parse error.
+  const a = analyze({ path: 'cr.yaml', text: 'distributed_type: MULTI_GPU\rnum_processes: 8\rfsdp_config:\r  fsdp_versoin: 2\r' });
+  assert.deepEqual(a.findings.map((f) => f.code), ['irrelevant-section', 'unknown-key']);
+  assert.equal(a.text.slice(a.findings[1].span.start, a.findings[1].span.end), 'fsdp_versoin');
 });
 
 test('a fix at the start of a file with a byte-order mark keeps the mark first and the indentation right', async () => {

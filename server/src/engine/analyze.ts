@@ -18,7 +18,7 @@ import type { Plan } from './plan/plan';
 import { parseShell } from './syntax/shell';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
-import { expandedSize } from './syntax/tree';
+import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
 import { pathToString, type Finding, type Fix, type Path, type Severity, type Span, type TextEdit } from './types';
@@ -306,7 +306,7 @@ function analyzeAs(path: string, text: string, formatId: FormatId, settings: Eng
   return analyzeDoc(doc, input, forced, boundedSettings(mergeSettings(settings, settingsFromDirectives(directives.settings))), undefined);
 }
 
-/** The values (keys, items, flags) left to analyse in one file, shared by its documents. */
+/** The work (keys, flags, sections: see workSize) left to analyse in one file, shared by its documents. */
 interface WorkBudget {
   values: number;
 }
@@ -323,13 +323,13 @@ function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, se
   const { format, reason } = chooseFormat(doc, input, directives, settings);
   const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
   if (format && budget && !doc.problems.some((p) => p.fatal)) {
-    const size = expandedSize(doc.root, budget.values);
+    const size = workSize(doc.root, budget.values);
     if (size > budget.values) {
       const start = doc.root?.span.start ?? doc.span.start;
       (doc.problems as SyntaxProblem[]).push({
         code: 'parse-error',
         severity: 'warning',
-        message: `This ${format.toolName} config holds more than ${MAX_VALUES.toLocaleString('en-US')} values (keys, list items and flags) in this file; no real config does, so ${budget.values < MAX_VALUES ? 'this document' : 'it'} is not analysed (a work budget keeps the editor responsive). Split the file if it is a real config.`,
+        message: `This file holds more than ${MAX_VALUES.toLocaleString('en-US')} keys, flags and sections; no real ${format.toolName} config does, so ${budget.values < MAX_VALUES ? 'this document' : 'it'} is not analysed (a work budget keeps the editor responsive). Split the file if it is a real config.`,
         span: { start, end: Math.max(start, doc.lines.lineEnd(doc.lines.position(start).line)) },
         fatal: true,
       });

@@ -124,6 +124,31 @@ export function toValue(node: Node | undefined, memo = new Map<Node, unknown>())
   return obj;
 }
 
+/**
+ * The work a tree costs to analyse, bounded by `limit`: one per mapping, list and key (with aliases
+ * followed), none for a plain item of a list (a long `commands:` list costs little to check).
+ */
+export function workSize(node: Node | undefined, limit: number, memo = new Map<Node, number>()): number {
+  if (!node || node.kind === 'scalar') return 0;
+  const known = memo.get(node);
+  if (known !== undefined) return known;
+  memo.set(node, limit + 1); // a cycle counts as too large
+  let size = 1;
+  if (node.kind === 'seq') {
+    for (const item of node.items) {
+      size += workSize(item, limit, memo);
+      if (size > limit) break;
+    }
+  } else {
+    for (const e of node.entries) {
+      size += 1 + workSize(e.value, limit, memo);
+      if (size > limit) break;
+    }
+  }
+  memo.set(node, size);
+  return size;
+}
+
 /** The number of nodes the tree expands to when aliases are followed (bounded by `limit`). */
 export function expandedSize(node: Node | undefined, limit: number, memo = new Map<Node, number>()): number {
   if (!node) return 0;

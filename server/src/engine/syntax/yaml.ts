@@ -28,7 +28,10 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
   }
   let docs: Y.Document.Parsed[];
   try {
-    const parsed = Y.parseAllDocuments(text, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
+    // YAML (and PyYAML) take a lone CR as a line break; the parser does not, so it reads an LF in
+    // its place: the same length, so every offset stays the file's own.
+    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    const parsed = Y.parseAllDocuments(source, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (err) {
     // The parser is not expected to throw; if it does, the file is still reported, not lost.
