@@ -449,41 +449,61 @@ export class LspClient {
 
   /** Resolves with the first received message (from now on, or already received when `past`) that matches. */
   waitForMessage<T extends Message = Message>(predicate: (m: Message) => boolean, timeoutMs = 30_000, past = true): Promise<T> {
-    const from = past ? 0 : this.received.length;
-    let index = from;
+    let index = past ? 0 : this.received.length;
+    return this.waitUntil<T>(
+      () => {
+        for (; index < this.received.length; index++) if (predicate(this.received[index])) return { value: this.received[index] as T };
+        return undefined;
+      },
+      'waiting for a message',
+      () => `no matching message within ${timeoutMs} ms`,
+      timeoutMs,
+    );
+  }
+
+  /**
+   * Resolves with what `poll` finds (checked now and whenever a message arrives); rejects when it
+   * throws, when the server exits first, or after `timeoutMs`.
+   */
+  private waitUntil<T>(poll: () => { value: T } | undefined, waiting: string, timedOut: () => string, timeoutMs: number): Promise<T> {
     return new Promise<T>((resolveWait, rejectWait) => {
       let timer: NodeJS.Timeout | undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+      };
       const waiter: Waiter = {
-        cancel: () => undefined,
+        cancel: (reason) => {
+          finish();
+          rejectWait(reason);
+        },
         check: () => {
-          for (; index < this.received.length; index++) {
-            if (predicate(this.received[index])) {
-              finish();
-              resolveWait(this.received[index] as T);
-              return true;
-            }
+          let found: { value: T } | undefined;
+          try {
+            found = poll();
+          } catch (e) {
+            finish();
+            rejectWait(e);
+            return true;
+          }
+          if (found) {
+            finish();
+            resolveWait(found.value);
+            return true;
           }
           if (this.exited) {
             finish();
-            rejectWait(new Error(`waiting for a message: ${this.exitInfo}${this.describeExit()}`));
+            rejectWait(new Error(`${waiting}: ${this.exitInfo}${this.describeExit()}`));
             return true;
           }
           return false;
         },
       };
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-      };
-      waiter.cancel = (reason) => {
-        finish();
-        rejectWait(reason);
-      };
       if (waiter.check()) return;
       this.waiters.add(waiter);
       timer = setTimeout(() => {
         finish();
-        rejectWait(new Error(`no matching message within ${timeoutMs} ms${this.describeExit()}`));
+        rejectWait(new Error(`${timedOut()}${this.describeExit()}`));
       }, timeoutMs);
     });
   }
@@ -565,53 +585,18 @@ export class LspClient {
    * (checked now and on every new publish for the URI); rejects after `timeoutMs`.
    */
   waitForDiagnostics(uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 30_000): Promise<PublishDiagnosticsParams> {
-    return new Promise<PublishDiagnosticsParams>((resolveWait, rejectWait) => {
-      let timer: NodeJS.Timeout | undefined;
-      const waiter: Waiter = {
-        cancel: () => undefined,
-        check: () => {
-          const p = this.latest(uri);
-          let ok = false;
-          try {
-            ok = !!p && predicate(p);
-          } catch (e) {
-            finish();
-            rejectWait(e);
-            return true;
-          }
-          if (ok) {
-            finish();
-            resolveWait(p!);
-            return true;
-          }
-          if (this.exited) {
-            finish();
-            rejectWait(new Error(`waiting for diagnostics of ${uri}: ${this.exitInfo}${this.describeExit()}`));
-            return true;
-          }
-          return false;
-        },
-      };
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-      };
-      waiter.cancel = (reason) => {
-        finish();
-        rejectWait(reason);
-      };
-      if (waiter.check()) return;
-      this.waiters.add(waiter);
-      timer = setTimeout(() => {
-        finish();
+    return this.waitUntil(
+      () => {
+        const p = this.latest(uri);
+        return p && predicate(p) ? { value: p } : undefined;
+      },
+      `waiting for diagnostics of ${uri}`,
+      () => {
         const last = this.latest(uri);
-        rejectWait(
-          new Error(
-            `no matching diagnostics for ${uri} within ${timeoutMs} ms; newest: ${last ? JSON.stringify({ version: last.version, diagnostics: last.diagnostics.map((x) => ({ code: x.code, range: x.range, message: x.message })) }) : 'none'}${this.describeExit()}`,
-          ),
-        );
-      }, timeoutMs);
-    });
+        return `no matching diagnostics for ${uri} within ${timeoutMs} ms; newest: ${last ? JSON.stringify({ version: last.version, diagnostics: last.diagnostics.map((x) => ({ code: x.code, range: x.range, message: x.message })) }) : 'none'}`;
+      },
+      timeoutMs,
+    );
   }
 
   /** Waits for a publish for `uri` that is newer than the ones seen so far (and matches). */
