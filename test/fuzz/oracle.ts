@@ -86,6 +86,13 @@ function normalized(msg: string): string {
     .slice(0, 100);
 }
 
+/**
+ * Texts above this size are judged by the engine's own parse errors only: the independent parsers
+ * would spend more time than the engine (the `yaml` package on deep unclosed nesting), and the
+ * watchdog counts the oracle's time too.
+ */
+export const INDEPENDENT_PARSE_LIMIT = 100_000;
+
 /** Syntax errors by the independent parsers. */
 export function parserErrors(syntax: string, text: string): number {
   if (syntax === 'json') {
@@ -197,6 +204,7 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
   const a = stage('analyze', () => analyze(fi, settings));
   if (!a) return finish();
   const lsp = new LspLines(text);
+  const independent = a.syntax !== 'shell' && n <= INDEPENDENT_PARSE_LIMIT;
   if (a.lines.lineCount !== lsp.lineCount) out.add('range', `line-count`, `LineIndex has ${a.lines.lineCount} lines, the LSP splitter ${lsp.lineCount}`);
 
   function sanitised(where: string, code: string, s: string, re: RegExp): void {
@@ -284,7 +292,7 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
   for (const act of actions) {
     sanitised('action-title', act.finding?.code ?? 'action', act.title, STRICT);
     for (const e of act.edits ?? []) spanOk('action-edit', act.finding?.code ?? 'action', e.span);
-    if (!act.edits?.length || act.title.startsWith('Show documentation') || actionsTried >= opts.maxActions) continue;
+    if (!independent || !act.edits?.length || act.title.startsWith('Show documentation') || actionsTried >= opts.maxActions) continue;
     if (pairs.some((p) => p.fix.edits === act.edits)) continue; // a fix: checked below
     actionsTried++;
     let after: string;
@@ -314,7 +322,7 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
     const took = performance.now() - t0;
     if (took > opts.hangMs) out.add('hang', `${input.variant}:analyze-fixed`, `analysing the text fixed by "${fix.title}" (${finding.code}) takes ${(took / 1000).toFixed(1)} s`);
     if (!b) continue;
-    if (a.syntax !== 'shell') {
+    if (independent) {
       const errs = stage('parse-check', () => parserErrors(a.syntax, after)) ?? 0;
       if (errs > parserBefore()) out.add('fix-breaks-syntax', `fix:${finding.code}:${fix.kind}:${a.syntax}-parser`, `fix "${fix.title}" of ${finding.code} takes the ${a.syntax} parser from ${parserBefore()} to ${errs} errors`);
     }
@@ -337,7 +345,7 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
       converged = true;
       break;
     }
-    if (a.syntax !== 'shell') {
+    if (independent) {
       const errs = stage('parse-check', () => parserErrors(a.syntax, r.text)) ?? 0;
       if (errs > parserBefore()) out.add('fix-breaks-syntax', `fix-all:${a.syntax}-parser`, `fix-all (round ${round + 1}, applied ${r.applied.map((x) => x.finding.code).join(', ')}) takes the ${a.syntax} parser from ${parserBefore()} to ${errs} errors`);
     }

@@ -1,6 +1,7 @@
 /**
  * The hostile-input runner: `npm run fuzz -- [--n N] [--seed S] [--category C[,C...]] [--out DIR]
- * [--jobs J] [--scale full|bounded] [--watchdog MS] [--hang MS] [--no-shrink]`.
+ * [--jobs J] [--scale full|bounded] [--watchdog MS] [--hang MS] [--no-shrink]`. The out folder is
+ * a new one under the system temp dir unless given (a given one loses its earlier reproducers).
  *
  * Generates N inputs (seeded, deterministic) over the categories, checks each in a worker thread
  * under a watchdog, prints a table per category and the distinct failures, and writes a minimised
@@ -8,7 +9,7 @@
  * occurred. Imports the engine sources directly (through tsx): nothing is built, except the schema
  * validators when a fresh clone has none yet.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +36,7 @@ function usage(message: string): never {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { n: 2000, seed: 1, categories: [...CATEGORIES], out: join(tmpdir(), 'shardwise-fuzz'), scale: 'full', watchdogMs: 10_000, hangMs: 2000, shrink: true };
+  const a: Args = { n: 2000, seed: 1, categories: [...CATEGORIES], out: '', scale: 'full', watchdogMs: 10_000, hangMs: 2000, shrink: true };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -66,6 +67,8 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--help' || flag === '-h') usage('help');
     else usage(`unknown argument ${flag}`);
   }
+  // A fresh folder per run by default: two runs at once never mix their reproducers.
+  a.out ||= mkdtempSync(join(tmpdir(), 'shardwise-fuzz-'));
   return a;
 }
 
