@@ -135,3 +135,12 @@ test('a fix at the start of a file with a byte-order mark keeps the mark first a
   assert.deepEqual(analyze({ path: 'bom.yaml', text: out }).findings.filter((f) => f.code === 'parse-error'), []);
   assert.match(out, /\ndistributed_type: /);
 });
+
+test('a fix never removes an anchor that an alias left in the file still uses', () => {
+  const used = analyze({ path: 'a.yaml', text: 'distributed_type: XLA\nmpirun_config: &defaults\n  mpirun_hostfile: x\nfsdp_config: *defaults\n' });
+  const section = used.findings.find((f) => f.code === 'irrelevant-section' && /mpirun_config/.test(f.message));
+  assert.ok(section, 'the ignored section is reported');
+  assert.deepEqual(section.fixes(), []);
+  const unused = analyze({ path: 'b.yaml', text: 'distributed_type: MULTI_GPU\nnum_processes: 2\nfoo: &a 1\nbar: 2\n' });
+  assert.equal(unused.findings.find((f) => /`foo`/.test(f.message))?.fixes().length, 1);
+});

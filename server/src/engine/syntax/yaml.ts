@@ -4,7 +4,7 @@
  * `parse-error` problem and the rest of the document is still analysed.
  */
 import * as Y from 'yaml';
-import { LineIndex } from '../text';
+import { applyEdits, LineIndex } from '../text';
 import type { Path, Span, TextEdit } from '../types';
 import { formatYamlKey, formatYamlValue, pyBool, pyFloat, pyInt, resolvePlain, PY_FLOAT, PY_INT } from './scalars';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
@@ -267,7 +267,25 @@ export class YamlDoc extends TreeDoc {
       if (!one) return undefined;
       out.push(...one);
     }
-    return out;
+    return this.keepsAnchors(out) ? out : undefined;
+  }
+
+  /** False when the edits drop an anchor (`&name`) that an alias (`*name`) left in the file still uses. */
+  private keepsAnchors(edits: readonly TextEdit[]): boolean {
+    if (!this.text.includes('&') || !this.text.includes('*')) return true;
+    const dropped = new Set<string>();
+    for (const e of edits) {
+      for (const m of this.text.slice(e.span.start, e.span.end).matchAll(/&([^\s,[\]{}]+)/g)) if (!e.newText.includes(`&${m[1]}`)) dropped.add(m[1]);
+    }
+    if (dropped.size === 0) return true;
+    let after: string;
+    try {
+      after = applyEdits(this.text, edits);
+    } catch {
+      return false;
+    }
+    for (const name of dropped) if (new RegExp(`\\*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![^\\s,[\\]{}])`).test(after) && !after.includes(`&${name}`)) return false;
+    return true;
   }
 
   private editOne(e: PathEdit): TextEdit[] | undefined {
