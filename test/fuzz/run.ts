@@ -10,7 +10,7 @@
  * validators when a fresh clone has none yet.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATEGORIES, INFORMATIONAL, type Category, type Scale } from './types';
@@ -90,6 +90,7 @@ async function main(): Promise<void> {
   // The reproducers of an earlier run in the same folder would read as this run's.
   for (const f of readdirSync(args.out)) if (/^\d{3}-.+\.(json|ya?ml|sh|txt)$|^summary\.(json|md)$/.test(f)) rmSync(join(args.out, f));
   const pool = new Pool({ size: args.jobs, watchdogMs: args.watchdogMs, oracle: { hangMs: args.hangMs } });
+  const loadAtStart = loadavg()[0];
   console.error(`fuzz: ${args.n} inputs, seed ${args.seed}, ${args.scale} scale, ${pool.size} workers, watchdog ${args.watchdogMs / 1000} s; ${hasCorpus() ? 'with' : 'without'} the shared corpus; out ${args.out}`);
   let last = 0;
   const summary = await runCampaign({
@@ -105,7 +106,8 @@ async function main(): Promise<void> {
       process.stderr.write(`fuzz: ${done}/${total} inputs, ${failing} distinct failures\n`);
     },
   });
-  console.log(`\nShardwise fuzz: ${summary.n} inputs, seed ${summary.seed}, ${summary.scale} scale, ${(summary.ms / 1000).toFixed(0)} s\n`);
+  // Hangs are wall time: a machine busy with other work makes the slow inputs slower.
+  console.log(`\nShardwise fuzz: ${summary.n} inputs, seed ${summary.seed}, ${summary.scale} scale, ${(summary.ms / 1000).toFixed(0)} s; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end, ${availableParallelism()} cores\n`);
   const t = table(summary);
   console.log(t);
   const failing = summary.distinct.filter((d) => !INFORMATIONAL.includes(d.kind));
