@@ -193,7 +193,7 @@ export async function writeReproducers(s: Summary, out: string, pool: Pool, opti
         failure: { kind: d.kind, signature: d.signature, detail: d.detail, inputs: d.count },
         ...caseOf(input),
         textFile,
-        generate: { category: d.category, index, seed: s.seed, scale: s.scale },
+        generator: { category: d.category, index, seed: s.seed, scale: s.scale },
         originalSize: original.text.length,
         size: input.text.length,
         shrinkTrials: trials,
