@@ -38,14 +38,14 @@ export interface OracleOptions {
 }
 
 /** The stages of a check, by number (a worker reports the current one through shared memory). */
-export const STAGES = ['generate', 'settingsFromClient', 'mergeSettings', 'parseProjectConfig', 'analyze', 'fixes', 'hover', 'complete', 'codeActions', 'parse-check', 'analyze-fixed', 'fixText', 'growth'] as const;
+export const STAGES = ['generate', 'settingsFromClient', 'mergeSettings', 'parseProjectConfig', 'analyze', 'fixes', 'hover', 'complete', 'codeActions', 'parse-check', 'analyze-fixed', 'fixText', 'smaller-copy', 'growth'] as const;
 
 /**
  * Stages that time the oracle's own work, not counted in the input's budget: the independent
  * parsers, the growth measurement, and the re-analysis of each fixed text (how many fixes are
  * tried is the oracle's choice; one such analysis over the budget is a hang of its own).
  */
-const OWN_STAGES: readonly string[] = ['parse-check', 'growth', 'analyze-fixed'];
+const OWN_STAGES: readonly string[] = ['parse-check', 'smaller-copy', 'growth', 'analyze-fixed'];
 
 export const DEFAULT_ORACLE: OracleOptions = { hangMs: 2000, maxFixes: 12, maxActions: 3, fixAllRounds: 10 };
 
@@ -378,11 +378,12 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
       fixText(fi2, settings);
       return performance.now() - s0;
     };
-    const times = stage('growth', () => {
-      const first = core(input.growth!.text);
-      if (first > opts.hangMs) return { first, small: first, big: 0 };
-      return { first: 0, small: Math.min(first, core(input.growth!.text)), big: core(text) };
-    });
+    // Its own stage: a watchdog kill there says that the smaller copy is what hangs.
+    const first = stage('smaller-copy', () => core(input.growth!.text));
+    const times =
+      first === undefined || first > opts.hangMs
+        ? first && { first, small: first, big: 0 }
+        : stage('growth', () => ({ first: 0, small: Math.min(first, core(input.growth!.text)), big: core(text) }));
     if (times && times.first) out.add('hang', `${input.variant}:smaller-copy`, `its copy at 1/${input.growth.factor} of the size takes ${(times.first / 1000).toFixed(1)} s for analyze, hover, complete and fix-all, more than the input itself`);
     else if (times) {
       const ratio = times.big / Math.max(times.small, 1);
