@@ -144,3 +144,13 @@ test('a fix never removes an anchor that an alias left in the file still uses', 
   const unused = analyze({ path: 'b.yaml', text: 'distributed_type: MULTI_GPU\nnum_processes: 2\nfoo: &a 1\nbar: 2\n' });
   assert.equal(unused.findings.find((f) => /`foo`/.test(f.message))?.fixes().length, 1);
 });
+
+test('an association applies only to files of a syntax its format reads', () => {
+  for (const [path, text] of [['script', 'r'], ['x.yaml', 'foo\n'], ['x.json', '[1]']]) {
+    const a = analyze({ path, text }, { associations: { '*': 'megatron-args' } });
+    assert.equal(a.docs[0].format, undefined, path);
+    for (let o = 0; o <= text.length; o++) (hover(a, o), complete(a, o));
+  }
+  const sh = analyze({ path: 'run.sh', text: 'torchrun pretrain_gpt.py --tensor-model-parallel-size 2\n' }, { associations: { '*': 'megatron-args' } });
+  assert.equal(sh.docs[0].format?.id, 'megatron-args');
+});

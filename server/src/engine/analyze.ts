@@ -203,7 +203,9 @@ function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, 
   const path = input.path;
   if (path) {
     for (const [glob, id] of Object.entries(settings.associations ?? {})) {
-      if (!isFormatId(id)) continue;
+      // An association names files of a format; one whose format does not read this syntax (`*` →
+      // megatron-args on a YAML file) does not apply to it.
+      if (!isFormatId(id) || !formatById(id)?.syntaxes.includes(doc.syntax)) continue;
       if (associationMatches(path, glob)) return { format: formatById(id), reason: `the association \`${glob}\` → \`${id}\`` };
     }
   }
@@ -320,7 +322,10 @@ export const MAX_VALUES = 20_000;
 export const MAX_DOCUMENTS = 1_000;
 
 function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget): DocAnalysis {
-  const { format, reason } = chooseFormat(doc, input, directives, settings);
+  const chosen = chooseFormat(doc, input, directives, settings);
+  // Every format's model reads one kind of tree: whatever chose it, it never gets another.
+  const format = chosen.format?.syntaxes.includes(doc.syntax) ? chosen.format : undefined;
+  const reason = chosen.reason;
   const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
   if (format && budget && !doc.problems.some((p) => p.fatal)) {
     const size = workSize(doc.root, budget.values);
