@@ -1,0 +1,78 @@
+/**
+ * The bounded hostile-input suite: `node --import tsx --test test/fuzz/bounded.test.ts` (to join
+ * `npm test` once the engine passes it; see test/fuzz/README.md). A bounded campaign over every category with a
+ * fixed seed (bombs at a quarter of their full size, with the linear-growth check), and the kept
+ * reproducers of test/fuzz/regressions. No failure is expected, informational kinds aside.
+ * `npm run fuzz` runs the full-size campaign; `npm run fuzz -- --scale bounded --seed <SEED> --n <N>`
+ * reproduces this one and writes minimised reproducers.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
+import { corpusSkip } from '../corpus-path';
+import { runCampaign, table, type Distinct } from './campaign';
+import { fileInput } from './oracle';
+import { Pool } from './pool';
+import { regressionCases, regressionInput } from './regressions';
+import { hasCorpus } from './sources';
+import { INFORMATIONAL } from './types';
+
+const SEED = 20_251_101;
+const N = Number(process.env.SHARDWISE_FUZZ_N ?? 2500);
+
+function describe(ds: readonly Distinct[]): string {
+  return ds.map((d) => `- ${d.signature} (${d.count} inputs, first ${d.id})\n    ${d.detail}`).join('\n');
+}
+
+test('the fuzz generators mutate the shared corpus', { skip: corpusSkip() }, () => {
+  assert.ok(hasCorpus(), 'the corpus should be among the sources of the fuzz generators');
+});
+
+test('the fuzz pool ends a worker stuck in an infinite loop, reports a hang and goes on with a new worker', async () => {
+  const pool = new Pool({ size: 1, watchdogMs: 500, script: join(__dirname, '..', 'fuzz', 'stuck-worker.ts') });
+  try {
+    const results = await Promise.all([0, 1].map((index) => pool.run({ kind: 'gen', category: 'yaml', index, seed: SEED, scale: 'bounded' })));
+    for (const r of results) assert.deepEqual(r.failures.map((f) => f.kind), ['hang']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test(`hostile inputs: ${N} bounded inputs over every category, seed ${SEED}`, { timeout: 900_000 }, async () => {
+  const pool = new Pool();
+  try {
+    const s = await runCampaign({ n: N, seed: SEED, scale: 'bounded', pool });
+    const failing = s.distinct.filter((d) => !INFORMATIONAL.includes(d.kind));
+    assert.equal(failing.length, 0, `${table(s)}\n\n${describe(failing)}\n\nReproduce and minimise: npm run fuzz -- --scale bounded --seed ${SEED} --n ${N}`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('hostile inputs: the kept reproducers of test/fuzz/regressions', { timeout: 900_000 }, async (t) => {
+  const cases = regressionCases();
+  assert.ok(cases.length > 0, 'test/fuzz/regressions holds the kept reproducers');
+  const pool = new Pool();
+  try {
+    const results = await Promise.all(cases.map((c) => pool.run({ kind: 'input', input: regressionInput(c) })));
+    for (const [i, c] of cases.entries()) {
+      await t.test(c.name, () => {
+        const failing = results[i].failures.filter((f) => !INFORMATIONAL.includes(f.kind));
+        assert.deepEqual(
+          failing.map((f) => `${f.signature}: ${f.detail}`),
+          [],
+          c.description,
+        );
+        if (c.expect?.codes) {
+          const input = regressionInput(c);
+          const a = analyze(fileInput(input), input.settings ?? {});
+          const codes = new Set(a.findings.map((f) => f.code));
+          for (const code of c.expect.codes) assert.ok(codes.has(code), `${c.name}: expected a ${code} finding, got ${[...codes].join(', ') || 'none'}`);
+        }
+      });
+    }
+  } finally {
+    await pool.close();
+  }
+});
