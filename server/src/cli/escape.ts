@@ -19,20 +19,14 @@
  * written as `\uHHHH` too, so the output bytes hold none of them and a parsed value is exactly the
  * input's.
  */
+import { escapeControls } from '../engine/text';
 
-const TEXT_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** What JSON.stringify leaves raw inside strings (it escapes C0 and lone surrogates itself). */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** `s` with every control and text-reordering character in the notation above; one line of output at most. */
 export function escapeText(s: string): string {
-  return String(s).replace(TEXT_UNSAFE, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return escapeControls(String(s));
 }
 
 /** Several lines of output (a layout table): each line escaped, the newlines between them kept. */

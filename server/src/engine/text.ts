@@ -92,9 +92,10 @@ export function applyEdits(text: string, edits: readonly { span: Span; newText: 
 /**
  * Characters that must not reach a terminal, a CI log or an editor as they are: C0 and C1 controls
  * (escape sequences start with ESC or CSI), DEL, bidirectional overrides and isolates (which reorder
- * what is displayed), and unpaired surrogates (not text at all).
+ * what is displayed), the line and paragraph separators (which break a line of output), and
+ * unpaired surrogates (not text at all).
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Text quoted from a file, made safe to print: every unsafe character is written as an escape
