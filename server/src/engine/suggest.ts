@@ -48,40 +48,110 @@ export function onlySlip(word: string, candidates: readonly string[]): string | 
   return slips.length === 1 ? slips[0] : undefined;
 }
 
-/** Lower-cased candidate lists, kept for the lists callers reuse (schema key lists). */
-const lowered = new WeakMap<object, string[]>();
+/**
+ * A candidate list made quick to search: lower-cased, by length, and by every ending after an
+ * underscore (`fsdp_version` under `version`), so that a word is compared only with candidates of
+ * about its length and with those it is an affix of. Kept for the lists callers reuse.
+ */
+interface CandidateIndex {
+  list: string[];
+  lower: string[];
+  byLength: Map<number, number[]>;
+  /** Lower-cased candidate → its positions (the same spelling may come twice). */
+  exact: Map<string, number[]>;
+  /** An ending after an underscore → the candidates that have it. */
+  endings: Map<string, number[]>;
+  /** Answers already given: a file is analysed again on every keystroke, with the same unknown keys. */
+  answers: Map<string, string[]>;
+}
+
+/** Answers kept per candidate list; past this the memory is cleared (a generated file, not a config). */
+const MAX_ANSWERS = 10_000;
+
+/** By list (arrays and sets are taken as fixed once given). */
+const indexes = new WeakMap<object, CandidateIndex>();
+
+function push<K>(map: Map<K, number[]>, key: K, i: number): void {
+  const at = map.get(key);
+  if (at) at.push(i);
+  else map.set(key, [i]);
+}
+
+function indexOf(candidates: Iterable<string>): CandidateIndex {
+  const cacheable = Array.isArray(candidates) || candidates instanceof Set;
+  const size = Array.isArray(candidates) ? candidates.length : candidates instanceof Set ? candidates.size : -1;
+  const known = cacheable ? indexes.get(candidates as object) : undefined;
+  if (known && known.list.length === size) return known;
+  const list = [...candidates];
+  const index: CandidateIndex = { list, lower: list.map((c) => c.toLowerCase()), byLength: new Map(), exact: new Map(), endings: new Map(), answers: new Map() };
+  index.lower.forEach((lc, i) => {
+    push(index.byLength, lc.length, i);
+    push(index.exact, lc, i);
+    for (let p = lc.indexOf('_'); p >= 0; p = lc.indexOf('_', p + 1)) push(index.endings, lc.slice(p + 1), i);
+  });
+  if (cacheable) indexes.set(candidates as object, index);
+  return index;
+}
 
 /** The candidates closest to `word`, best first (empty when nothing is close enough). */
 export function closest(word: string, candidates: Iterable<string>, limit = 3, maxDistance?: number): string[] {
   const w = word.toLowerCase();
   const max = maxDistance ?? Math.max(2, Math.floor(w.length / 3));
-  const list = Array.isArray(candidates) ? (candidates as string[]) : [...candidates];
-  let lower = lowered.get(list);
-  if (!lower || lower.length !== list.length) {
-    lower = list.map((c) => c.toLowerCase());
-    if (Array.isArray(candidates)) lowered.set(list, lower);
-  }
-  const scored: { c: string; d: number }[] = [];
-  const suffix = '_' + w;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    const lc = lower[i];
-    if (lc === w) {
-      scored.push({ c, d: -1 });
-      continue;
-    }
-    // A key written without its section prefix, or with a stray one.
-    const affix = (lc.length > w.length && lc.endsWith(suffix)) || (w.length > lc.length && w.charCodeAt(w.length - lc.length - 1) === 95 && w.endsWith(lc));
-    if (Math.abs(lc.length - w.length) > max) {
-      if (affix) scored.push({ c, d: max });
-      continue;
-    }
-    const d = editDistance(w, lc, max);
-    if (d <= max) scored.push({ c, d });
-    else if (affix) scored.push({ c, d: max });
-  }
+  const index = indexOf(candidates);
+  const question = `${limit}\u0000${max}\u0000${w}`;
+  const known = index.answers.get(question);
+  if (known) return [...known];
+  const answer = rank(index, w, limit, max);
+  if (index.answers.size >= MAX_ANSWERS) index.answers.clear();
+  index.answers.set(question, answer);
+  return [...answer];
+}
+
+function rank({ list, lower, byLength, exact, endings }: CandidateIndex, w: string, limit: number, max: number): string[] {
   // The same word in another case is the answer; close spellings would only be noise next to it.
-  if (scored.some((s) => s.d === -1)) return scored.filter((s) => s.d === -1).map((s) => s.c);
+  const same = exact.get(w);
+  if (same) return same.map((i) => list[i]);
+  // A key written without its section prefix (a candidate ending in `_word`), or with a stray one
+  // (the word ends in `_candidate`): suggested even when the spelling is far.
+  const affix = new Set(endings.get(w));
+  for (let p = w.indexOf('_'); p >= 0; p = w.indexOf('_', p + 1)) for (const i of exact.get(w.slice(p + 1)) ?? []) affix.add(i);
+  const own = histogram(w, wordCounts);
+  const scored: { c: string; d: number }[] = [];
+  // The order does not matter: the result is sorted by distance, then by spelling.
+  for (let n = Math.max(0, w.length - max); n <= w.length + max; n++) {
+    for (const i of byLength.get(n) ?? []) {
+      const lc = lower[i];
+      // Each edit changes the letter counts by at most two: a cheap bound that skips most candidates.
+      const d = lowerBound(own, w.length, lc) > max ? max + 1 : editDistance(w, lc, max);
+      if (d <= max) scored.push({ c: list[i], d });
+      else if (affix.has(i)) scored.push({ c: list[i], d: max });
+    }
+  }
+  for (const i of affix) if (Math.abs(lower[i].length - w.length) > max) scored.push({ c: list[i], d: max });
   scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c));
   return scored.slice(0, limit).map((s) => s.c);
+}
+
+/** Letter counts in 64 buckets (merging letters into a bucket only lowers the bound below). */
+const wordCounts = new Int32Array(64);
+const otherCounts = new Int32Array(64);
+
+function histogram(word: string, into: Int32Array): Int32Array {
+  into.fill(0);
+  for (let i = 0; i < word.length; i++) into[word.charCodeAt(i) & 63]++;
+  return into;
+}
+
+/** A lower bound of the edit distance: half the letter-count difference, rounded up. */
+function lowerBound(own: Int32Array, length: number, other: string): number {
+  otherCounts.set(own);
+  let shared = 0;
+  for (let i = 0; i < other.length; i++) {
+    const b = other.charCodeAt(i) & 63;
+    if (otherCounts[b] > 0) {
+      otherCounts[b]--;
+      shared++;
+    }
+  }
+  return (length + other.length - 2 * shared + 1) >> 1;
 }

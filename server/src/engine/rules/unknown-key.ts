@@ -74,8 +74,18 @@ export default defineRule({
   },
 });
 
+/** A section's key names, once per section: the same list each time lets `closest` keep its index. */
+const namesOf = new WeakMap<JsonSchema, string[]>();
+
 function propertyNames(section: JsonSchema | undefined): string[] {
   if (!section?.properties) return [];
+  let known = namesOf.get(section);
+  if (!known) namesOf.set(section, (known = sectionNames(section)));
+  return known;
+}
+
+function sectionNames(section: JsonSchema): string[] {
+  if (!section.properties) return [];
   const names = Object.keys(section.properties).filter((k) => !section.properties![k]['x-deprecated']);
   const prefix = section['x-key-prefix'];
   // Bare spellings are valid too where the launcher adds the prefix.

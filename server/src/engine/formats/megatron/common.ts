@@ -2,7 +2,6 @@
  * What the four Megatron formats share: reading flag maps into argument sites, the MegatronArgs
  * view the Plan is built from, and the environment variables a file sets.
  */
-import { closest } from '../../suggest';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
@@ -40,7 +39,7 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, ''))) {
       // Where the script reading the flags may define its own, even a near-spelling of one of
       // Megatron-LM's (`--data-path2`, `--freeze-llm`) may be its: a warning then, never a guess.
-      unknown.push({ path, key: e.key, candidates: closest(e.key, allFlags(), 3), effect: judged.effect === 'error' ? 'error' : 'ignored', where, consequence: judged.consequence ?? ARGPARSE_STOPS });
+      unknown.push({ path, key: e.key, candidates: allFlags(), effect: judged.effect === 'error' ? 'error' : 'ignored', where, consequence: judged.consequence ?? ARGPARSE_STOPS });
     }
   }
   return { sites, unknown };

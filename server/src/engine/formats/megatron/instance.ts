@@ -23,6 +23,7 @@ export interface ArgSite {
 export interface UnknownArg {
   path: Path;
   key: string;
+  /** What the key may have meant: the names to suggest the closest of (the rule ranks them, for the findings it reports). */
   candidates: string[];
   effect: 'error' | 'ignored';
   where: string;

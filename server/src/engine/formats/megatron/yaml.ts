@@ -5,7 +5,6 @@
  */
 import type { SchemaNav } from '../../schema/navigate';
 import type { EngineSettings } from '../../settings';
-import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode, Node } from '../../syntax/tree';
 import type { Path } from '../../types';
@@ -54,7 +53,7 @@ function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
         continue;
       }
       if (props[e.key]) sites.push({ dest: e.key, negate: false, path: [...base, e.key], keySpan: e.keySpan, node: e.value });
-      else unknown.push({ path: [...base, e.key], key: e.key, candidates: closest(e.key, argNames(), 3), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
+      else unknown.push({ path: [...base, e.key], key: e.key, candidates: argNames(), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
     }
   };
   visit(root, []);
