@@ -25,6 +25,8 @@ export interface ClientSettings {
   model?: string | null;
   seqLength?: number | null;
   microBatchSize?: number | null;
+  /** Files larger than this many KiB are reported, not analysed. */
+  maxFileSizeKB?: number | null;
 }
 
 /** The code action kind of "fix all": safe fixes only, re-checked as a set (`editor.codeActionsOnSave`). */

@@ -124,7 +124,7 @@ describe('the same things named on the command line', { skip }, () => {
   test('a 2 GB file: not read; a notice says why and how to raise the limit', () => {
     const r = run(['check', join(dir, 'huge.json')]);
     assert.equal(r.code, 0);
-    assert.match(r.err, /huge\.json was not checked: it is 2\.0 GiB, over the 8 MiB limit; --max-file-size raises the limit\n/);
+    assert.match(r.err, /huge\.json was not checked: it is 2\.0 GiB, over the 1 MiB limit; --max-file-size raises the limit\n/);
     const small = run(['check', join(dir, 'huge.json'), '--max-file-size', '10MB']);
     assert.match(small.err, /is 2\.0 GiB, over the 10 MiB limit/);
   });

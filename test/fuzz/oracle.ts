@@ -101,8 +101,11 @@ export function parserErrors(syntax: string, text: string): number {
     return errors.length;
   }
   if (syntax === 'yaml') {
+    // A lone CR breaks the line for PyYAML (the reader of these files) and the engine; the `yaml`
+    // package reads it as content, so it is given the text with its line breaks as PyYAML sees them.
+    const read = text.replace(/\r(?!\n)/g, '\n');
     // An empty stream is an empty array: no documents, no errors.
-    const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false }) as unknown as { errors: unknown[] }[];
+    const docs = parseAllDocuments(read, { version: '1.1', uniqueKeys: false }) as unknown as { errors: unknown[] }[];
     return docs.reduce((n, d) => n + d.errors.length, 0);
   }
   return 0;

@@ -43,11 +43,16 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
-/** A NeMo 1.x config of about `LINES` lines: the example's trainer and model, and many unique exp_manager keys. */
+/**
+ * A NeMo 1.x config of about `LINES` lines: the example's trainer and model, and under exp_manager
+ * many unique keys (2,000: well inside the work budget) and a list of unique items for the rest.
+ */
 function nemoConfig(cycle: number): string {
   const head = readFileSync(join(REPO_ROOT, 'examples', 'megatron', 'nemo-gpt3-20b.yaml'), 'utf8');
-  const keys = Array.from({ length: LINES - head.split('\n').length }, (_, i) => `  setting_${cycle}_${i}: ${i}\n`).join('');
-  return head.replace('exp_manager:\n', `exp_manager:\n${keys}`);
+  const rest = LINES - head.split('\n').length;
+  const keys = Array.from({ length: 2000 }, (_, i) => `  setting_${cycle}_${i}: ${i}\n`).join('');
+  const items = Array.from({ length: rest - 2001 }, (_, i) => `    - item_${cycle}_${i}\n`).join('');
+  return head.replace('exp_manager:\n', `exp_manager:\n${keys}  items:\n${items}`);
 }
 
 async function settle(c: LspClient, probe: string): Promise<Status> {

@@ -562,10 +562,10 @@ function prng(seed: number): () => number {
 }
 
 describe('robustness', () => {
-  test('a 5 MB YAML file is analysed to the end', { timeout: TEST_TIMEOUT }, () =>
+  test('a YAML file just under the size limit (1 MB, 13,000 lines) is analysed to the end', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {
-      const text = fiveMegabytes((i) => `  - echo "step ${i} - preparing the worker environment for the training job"\n`);
-      const p = await survives(c, 'five-mb', text);
+      const text = podConfig(1000 * 1000, (i) => `  - echo "step ${i} - preparing the worker environment for the training job"\n`);
+      const p = await survives(c, 'one-mb', text);
       // The only finding is the trap planted on the last line.
       assert.deepEqual(codes(p), ['yaml-boolean-trap']);
       const lastLine = text.split('\n').length - 2;
@@ -573,13 +573,27 @@ describe('robustness', () => {
     }),
   );
 
-  test('a 5 MB YAML file of 60,000 mappings is over the work budget and says so in one diagnostic', { timeout: TEST_TIMEOUT }, () =>
+  test('a 5 MB YAML config gets one diagnostic that says it is too large, and how to raise the limit', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {
-      // `- echo "step 1: …"` is a mapping (`key: value`): 60,000 of them are more keys than any config holds.
-      const text = fiveMegabytes((i) => `  - echo "step ${i}: preparing the worker environment for the training job"\n`);
-      const p = await survives(c, 'five-mb-errors', text);
+      const text = podConfig(5 * 1024 * 1024, (i) => `  - echo "step ${i} - preparing the worker environment for the training job"\n`);
+      const p = await survives(c, 'five-mb', text);
       assert.deepEqual(codes(p), ['parse-error']);
-      assert.match(p.diagnostics[0].message, /holds more than 20,000 keys, flags and sections; .* not analysed \(a work budget/);
+      assert.match(p.diagnostics[0].message, /^This file is 5\.0 MB; files over 1 MB are not analysed .*`shardwise\.maxFileSizeKB` setting raise the limit/);
+      // The setting raises the limit: the file is analysed to its last line.
+      c.settings = { maxFileSizeKB: 8192 };
+      await c.notify('workspace/didChangeConfiguration', { settings: { shardwise: c.settings } });
+      const raised = await c.waitForDiagnostics('untitled:five-mb.yaml', (x) => has('yaml-boolean-trap')(x), SLOW_WAIT);
+      assert.deepEqual(codes(raised), ['yaml-boolean-trap']);
+    }),
+  );
+
+  test('a YAML config of 6,000 mappings is over the work budget and says so in one diagnostic', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      // `- echo "step 1: …"` is a mapping (`key: value`): 6,000 of them are more keys than any config holds.
+      const text = podConfig(6000 * 80, (i) => `  - echo "step ${i}: preparing the worker environment for the training job"\n`);
+      const p = await survives(c, 'many-mappings', text);
+      assert.deepEqual(codes(p), ['parse-error']);
+      assert.match(p.diagnostics[0].message, /holds more than 5,000 keys, flags and sections; .* not analysed \(a work budget/);
     }),
   );
 
@@ -628,12 +642,12 @@ describe('robustness', () => {
   );
 });
 
-/** An XLA pod config with a ≥ 5 MB `commands` list (one line per item) and a trap on the last line. */
-function fiveMegabytes(item: (i: number) => string): string {
+/** An XLA pod config with a `commands` list of at least `bytes` (one line per item) and a trap on the last line. */
+function podConfig(bytes: number, item: (i: number) => string): string {
   const head = ['compute_environment: LOCAL_MACHINE', 'distributed_type: XLA', 'num_processes: 8', 'tpu_name: my-pod', 'tpu_zone: us-central2-b', 'commands:'].join('\n') + '\n';
   const parts = [head];
   let size = head.length;
-  for (let i = 0; size < 5 * 1024 * 1024; i++) {
+  for (let i = 0; size < bytes; i++) {
     const line = item(i);
     parts.push(line);
     size += line.length;

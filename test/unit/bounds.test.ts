@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyze, complete, hover, parseProjectConfig } from '../../server/src/engine';
-import { MAX_DOCUMENTS, MAX_VALUES } from '../../server/src/engine/analyze';
+import { MAX_DOCUMENTS, MAX_LINES_AND_ITEMS, MAX_VALUES } from '../../server/src/engine/analyze';
 import { divisors } from '../../server/src/engine/plan/layout';
 import { moeLayerCount } from '../../server/src/engine/plan/memory';
-import { associationProblem, boundedSettings } from '../../server/src/engine/settings';
+import { associationProblem, boundedSettings, DEFAULT_MAX_FILE_SIZE } from '../../server/src/engine/settings';
 import { escapeControls, LineIndex } from '../../server/src/engine/text';
 
 const accelerate = 'distributed_type: MULTI_GPU\nnum_processes: 8\n';
@@ -29,7 +29,7 @@ test('a claimed file with more values than the work budget gets one finding inst
   const keys = Array.from({ length: MAX_VALUES / 2 + 1 }, (_, i) => `kk${i}: {a: 1}\n`).join('');
   const a = analyze({ path: 'big.yaml', text: accelerate + keys });
   assert.equal(a.findings.length, 1);
-  assert.match(a.findings[0].message, /holds more than 20,000 keys, flags and sections; .* is not analysed \(a work budget/);
+  assert.match(a.findings[0].message, new RegExp(`holds more than ${MAX_VALUES.toLocaleString('en-US')} keys, flags and sections; .* is not analysed \\(a work budget`));
   // Just under the budget, it is analysed (the unknown keys are reported, up to the per-rule cap).
   const under = analyze({ path: 'ok.yaml', text: accelerate + keys.split('\n').slice(0, 1000).join('\n') + '\n' });
   assert.ok(under.findings.filter((f) => f.code === 'unknown-key').length >= 200);
@@ -37,14 +37,37 @@ test('a claimed file with more values than the work budget gets one finding inst
   assert.deepEqual(analyze({ path: 'data.yaml', text: keys }).findings, []);
 });
 
-test('aliases of one anchor are resolved in one pass: 100,000 of them are cut by the alias budget, not by time', () => {
-  const text = 'a: &x {distributed_type: FSDP}\nb:\n' + '  - *x\n'.repeat(100_000);
+test('aliases of one anchor are resolved in one pass: 15,000 of them are cut by the alias budget, not by time', () => {
+  const text = 'a: &x {distributed_type: FSDP, num_processes: 2, mixed_precision: bf16}\nb:\n' + '  - *x\n'.repeat(15_000);
   const a = analyze({ path: 'a.yaml', text });
   assert.equal(a.findings.length, 1);
   assert.match(a.findings[0].message, /Aliases expand this document/);
   // The nearest anchor before an alias is the one it means, as YAML says.
   const b = analyze({ path: 'c.yaml', text: 'num_processes: &n 2\nnum_machines: *n\nmachine_rank: &n 0\nmain_process_port: *n\ndistributed_type: MULTI_GPU\n' });
   assert.deepEqual(b.docs[0].doc.value([]), { num_processes: 2, num_machines: 2, machine_rank: 0, main_process_port: 0, distributed_type: 'MULTI_GPU' });
+});
+
+test('a file too large to parse is said to be so in one finding, only when it begins as a config', () => {
+  const lines = MAX_LINES_AND_ITEMS + 10;
+  const config = accelerate + 'commands:\n' + '  - echo step\n'.repeat(lines);
+  const a = analyze({ path: 'pod.yaml', text: config });
+  assert.deepEqual(a.findings.map((f) => f.code), ['parse-error']);
+  assert.match(a.findings[0].message, /holds more than 20,000 lines and list items; no real config does, so it is not analysed/);
+  assert.deepEqual(a.findings[0].span, { start: 0, end: a.lines.lineEnd(0) });
+  // The same number of commas on one line.
+  const json = analyze({ path: 'ds_config.json', text: `{"train_batch_size": 8, "zero_optimization": {"stage": 3}, "x": [${'1,'.repeat(lines)}1]}` });
+  assert.match(json.findings[0]?.message ?? '', /more than 20,000 lines and list items/);
+  // Over the size limit: its size and how to raise the limit.
+  const long = analyze({ path: 'pod.yaml', text: accelerate + `main_training_function: ${'a'.repeat(DEFAULT_MAX_FILE_SIZE)}\n` });
+  assert.match(long.findings[0]?.message ?? '', /^This file is 1\.0 MB; files over 1 MB are not analysed \(`--max-file-size` .* `shardwise\.maxFileSizeKB` setting raise the limit\)/);
+  // A large file of data (a tokenizer, golden values) is not a config: nothing is said.
+  assert.deepEqual(analyze({ path: 'tokenizer.json', text: `{"model": {"vocab": [${'"t",'.repeat(lines)}"t"]}}` }).findings, []);
+  assert.deepEqual(analyze({ path: 'values.yaml', text: '- 1\n'.repeat(lines) }).findings, []);
+  // Raised by the user's settings, the limits let the file through: the list is analysed to its end.
+  const raised = analyze({ path: 'pod.yaml', text: config + 'mixed_precision: no\n' }, { maxFileSize: 4 * DEFAULT_MAX_FILE_SIZE });
+  assert.deepEqual(raised.findings.map((f) => f.code), ['yaml-boolean-trap']);
+  // A file's own directives cannot raise it.
+  assert.deepEqual(analyze({ path: 'pod.yaml', text: '# shardwise: max_file_size=99999999\n' + config }).findings.map((f) => f.code), ['parse-error']);
 });
 
 test('a stream of more documents than the budget is analysed up to it and says so once', () => {

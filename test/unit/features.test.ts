@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { continues } from '../../server/src/engine/directives';
 import { analyze, applyEdits, codeActions, complete, explain, fixRound, hover, parseProjectConfig, RULES, rulesMarkdown, settingsFromClient } from '../../server/src/engine';
 
 const at = (text: string, marker: string, delta = 0) => text.indexOf(marker) + delta;
@@ -100,6 +101,22 @@ test('disable-for-line keeps the indentation and extends an existing directive',
   const f = a.findings.find((x) => x.code === 'unknown-key')!;
   const edit = codeActions(a, f.span).find((x) => x.title.startsWith('Disable unknown-key for this line'))!;
   assert.equal(applyEdits(text, edit.edits!), text.replace('# shardwise-disable-next-line fsdp-wrap-policy-mismatch', '# shardwise-disable-next-line fsdp-wrap-policy-mismatch, unknown-key'));
+});
+
+test('in a launch script, disable-for-line goes above the command a flag continues, and covers the command, never splitting it', () => {
+  const text = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n  --num-layers 32 \\\n  --unknown-flag-x 3 \\\n  --bf16\n';
+  const a = analyze({ path: 'train.sh', text });
+  const f = a.findings.find((x) => x.code === 'unknown-key')!;
+  assert.equal(text.slice(f.span.start, f.span.end), '--unknown-flag-x');
+  const edit = codeActions(a, f.span).find((x) => x.title === 'Disable unknown-key for this line')!;
+  const after = applyEdits(text, edit.edits!);
+  assert.equal(after, text.replace('torchrun', '# shardwise-disable-next-line unknown-key\ntorchrun'));
+  const b = analyze({ path: 'train.sh', text: after });
+  assert.ok(!b.findings.some((x) => x.code === 'unknown-key'));
+  // The command still holds every flag: --bf16 is still read (no finding asks for it).
+  assert.deepEqual(b.findings.map((x) => x.code).sort(), a.findings.filter((x) => x.code !== 'unknown-key').map((x) => x.code).sort());
+  // Only an odd number of trailing backslashes continues a line (a doubled one is an escaped backslash).
+  assert.deepEqual(['a \\', 'a \\\\', 'a \\\\\\', 'a'].map(continues), [true, false, true, false]);
 });
 
 test('JSON has no comments: no disable actions are offered', () => {

@@ -13,10 +13,10 @@
 import { readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../engine';
+import { analyze, DEFAULT_MAX_FILE_SIZE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { examine, formatBytes, readBounded } from '../host/read';
-import { createResolver, MAX_LINKED_BYTES, pathKey } from '../host/resolve';
+import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
 import { escapeLines, escapeText, jsonText } from './escape';
 import { toSarif, type Position } from './sarif';
@@ -43,8 +43,8 @@ Options of check:
   --show-fixes               list the fixes offered for each finding, safe or unsafe
   --no-config                ignore .shardwise.yaml files
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
-                             folder, 8MB for files named); SIZE in bytes or with K, M or G
-                             (binary: 1MB = 1 MiB = 1048576 bytes), at most 256MB
+                             folder, 1M for files named); SIZE in bytes or with K, M or G
+                             (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB
 
 Only regular files are read: a named device, FIFO or socket is an error; in a folder, such
 entries are skipped. Control characters in paths and messages are printed escaped (\\x1b, \\n).
@@ -77,8 +77,8 @@ interface CheckOptions {
  * A file named on the command line is read up to the engine's own limit.
  */
 const DEFAULT_SCAN_LIMIT = 256 * 1024;
-const DEFAULT_NAMED_LIMIT = MAX_LINKED_BYTES;
-const MAX_MAX_FILE_SIZE = 256 * 1024 * 1024;
+const DEFAULT_NAMED_LIMIT = DEFAULT_MAX_FILE_SIZE;
+const MAX_MAX_FILE_SIZE = SETTING_LIMITS.maxFileSize;
 
 /** `1048576`, `512K`, `1MB`, `1.5MiB`, `2G`: binary units, case-insensitive. */
 function parseSize(flag: string, v: string): number {
@@ -86,7 +86,7 @@ function parseSize(flag: string, v: string): number {
   const scale = m?.[2] ? 1024 ** ('kmg'.indexOf(m[2].toLowerCase()) + 1) : 1;
   const n = m ? Math.floor(Number(m[1]) * scale) : NaN;
   if (!Number.isFinite(n) || n < 1) throw new UsageError(`${flag} takes a size such as 1048576, 512K or 10MB, not ${JSON.stringify(v)}`);
-  if (n > MAX_MAX_FILE_SIZE) throw new UsageError(`${flag} is at most 256MB, not ${JSON.stringify(v)}`);
+  if (n > MAX_MAX_FILE_SIZE) throw new UsageError(`${flag} is at most ${formatBytes(MAX_MAX_FILE_SIZE, true)}, not ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -152,6 +152,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
         break;
       case '--max-file-size':
         o.maxFileSize = parseSize(flag, value());
+        o.settings.maxFileSize = o.maxFileSize;
         break;
       default:
         if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);

@@ -11,7 +11,7 @@ import { buildInstance, checkInstance, type Instance, type SchemaIssue } from '.
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
-import { ASSOCIATION_LIMITS, boundedSettings, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
+import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
 import type { Plan } from './plan/plan';
@@ -21,6 +21,7 @@ import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
 import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
+import { keepsSyntax, syntaxTrial, type SyntaxTrial } from './verify';
 import { pathToString, type Finding, type Fix, type Path, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 
@@ -93,10 +94,29 @@ export interface FileAnalysis {
   links: FileLink[];
   /** Paths of the other files the analysis read (linked files and referrers): re-analyse when they change. */
   dependencies: string[];
+  /** What edits offered on this text are tried against before they are offered (see verify.ts). */
+  trial?: SyntaxTrial;
 }
 
-/** Files larger than this are reported, not analysed. */
-export const MAX_TEXT = 8 * 1024 * 1024;
+/**
+ * Lines plus commas (the items of flow collections and JSON) a file of the default size may hold
+ * and still be parsed; proportionally more when the size limit is raised. Parsing is the one cost
+ * paid before the work budget can be counted, so it is bounded first: the largest real configs
+ * have a few hundred lines.
+ */
+export const MAX_LINES_AND_ITEMS = 20_000;
+
+/** Why a file is too large to parse, if it is: its size, or its lines and items (one quick pass). */
+export function tooLarge(text: string, maxFileSize = DEFAULT_MAX_FILE_SIZE): string | undefined {
+  const mb = (n: number): string => `${(n / 1048576).toFixed(n % 1048576 === 0 ? 0 : 1)} MB`;
+  if (text.length > maxFileSize) return `This file is ${mb(text.length)}; files over ${mb(maxFileSize)} are not analysed (\`--max-file-size\` on the command line and the \`shardwise.maxFileSizeKB\` setting raise the limit). Split it if it is a real config.`;
+  const limit = Math.round(MAX_LINES_AND_ITEMS * Math.max(1, maxFileSize / DEFAULT_MAX_FILE_SIZE));
+  let items = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) items++;
+  for (let i = text.indexOf(','); i >= 0 && items <= limit; i = text.indexOf(',', i + 1)) items++;
+  if (items > limit) return `This file holds more than ${limit.toLocaleString('en-US')} lines and list items; no real config does, so it is not analysed (a work budget keeps the editor responsive). Split it if it is a real config.`;
+  return undefined;
+}
 
 export function syntaxOf(input: FileInput): Syntax {
   const lang = input.languageId;
@@ -114,17 +134,14 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   const directives = parseDirectives(lines);
   const settings = boundedSettings(mergeSettings(base, settingsFromDirectives(directives.settings)));
   const result: FileAnalysis = { text, lines, syntax, directives, docs: [], findings: [], links: [], dependencies: [] };
-  if (text.length > MAX_TEXT) {
-    result.findings.push({
-      code: 'parse-error',
-      severity: 'warning',
-      message: `This file is ${(text.length / 1048576).toFixed(1)} MB; files over ${MAX_TEXT / 1048576} MB are not analysed. Split it if it is a real config.`,
-      span: { start: 0, end: lines.lineEnd(0) },
-      fixes: () => [],
-    });
+  const large = tooLarge(text, settings.maxFileSize);
+  if (large) {
+    // Said only when the file begins as a config of some format: a large data file is not ours.
+    if (headClaimed(input, syntax, directives, settings)) result.findings.push({ code: 'parse-error', severity: 'warning', message: large, span: { start: 0, end: lines.lineEnd(0) }, fixes: () => [] });
     return result;
   }
   const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
+  result.trial = syntaxTrial(syntax, text, docs.some((d) => d.problems.some((p) => p.code === 'parse-error')));
   const context = new Related(input, settings);
   const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {
@@ -154,6 +171,24 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   result.dependencies = context.dependencies();
   result.findings = finalize(result.findings, directives, lines, settings);
   return result;
+}
+
+/** How much of a file too large to analyse is read to tell whether it is a config at all. */
+const HEAD = 64 * 1024;
+
+/** Whether the first lines of a file (up to HEAD) are a config of some format. */
+function headClaimed(input: FileInput, syntax: Syntax, directives: Directives, settings: EngineSettings): boolean {
+  let end = Math.min(input.text.length, HEAD);
+  const nl = input.text.lastIndexOf('\n', end - 1);
+  if (end < input.text.length && nl > 0) end = nl + 1;
+  const head = input.text.slice(0, end);
+  const lines = new LineIndex(head);
+  try {
+    const doc = syntax === 'json' ? parseJson(head, lines) : syntax === 'shell' ? parseShell(head, lines) : parseYaml(head, lines)[0];
+    return !!doc && !!chooseFormat(doc, { ...input, text: head }, directives, settings).format;
+  } catch {
+    return false;
+  }
 }
 
 /** What a finding's fixes are re-checked against when they are asked for: the analysis they came from. */
@@ -297,7 +332,7 @@ export interface Linked extends LinkedFile {
 }
 
 function analyzeAs(path: string, text: string, formatId: FormatId, settings: EngineSettings): DocAnalysis | undefined {
-  if (text.length > MAX_TEXT) return undefined;
+  if (tooLarge(text, settings.maxFileSize)) return undefined;
   const lines = new LineIndex(text);
   const input: FileInput = { path, text };
   const syntax = syntaxOf(input);
@@ -315,10 +350,10 @@ interface WorkBudget {
 
 /**
  * The most values one file may hold and still be analysed, and the most documents: far above any
- * real config (the largest NeMo configs hold a few thousand), low enough that no analysis of a
+ * real config (the largest NeMo and Megatron configs hold about 250), low enough that no analysis of a
  * generated or hostile file takes seconds.
  */
-export const MAX_VALUES = 20_000;
+export const MAX_VALUES = 5_000;
 export const MAX_DOCUMENTS = 1_000;
 
 function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget): DocAnalysis {
@@ -509,6 +544,8 @@ function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[]
   for (const spec of specs) {
     const fix = makeFix(doc, spec);
     if (!fix) continue;
+    // Never a fix that leaves the file parsing worse than it does.
+    if (recheck?.result.trial && fix.edits.length && !keepsSyntax(recheck.result.trial, fix.edits)) continue;
     const declared = rule.fixes?.[spec.kind];
     fix.applicability = declared?.applicability ?? 'unsafe';
     fix.preferred = fix.recommended && fix.applicability === 'safe' && !fix.otherFiles && (finding.severity === 'error' || finding.severity === 'warning');

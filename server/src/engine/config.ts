@@ -156,6 +156,8 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
   if (seq) s.seqLength = seq;
   const mbs = boundedInt(c.microBatchSize, SETTING_LIMITS.microBatch);
   if (mbs) s.microBatch = mbs;
+  const kb = boundedInt(c.maxFileSizeKB, SETTING_LIMITS.maxFileSize / 1024);
+  if (kb) s.maxFileSize = kb * 1024;
   const assoc = c.files?.associations;
   if (assoc && typeof assoc === 'object') {
     s.associations = {};

@@ -2,7 +2,7 @@
  * In-file directives, written as comments:
  *   # shardwise: format=accelerate hardware=h100-sxm gpus_per_node=8 nvlink_domain=8 accelerate=1.10.0
  *   # shardwise-disable rule-a, rule-b          (the whole file; no ids = every rule)
- *   # shardwise-disable-next-line rule-a        (the next line)
+ *   # shardwise-disable-next-line rule-a        (the next line, with the lines a trailing `\` continues it on)
  *   key: value  # shardwise-disable-line rule-a (this line)
  */
 import type { LineIndex } from './text';
@@ -51,9 +51,23 @@ export function parseDirectives(lines: LineIndex): Directives {
     else {
       const target = kind === '-disable-line' ? line : (next ??= nextContentLines(lines))[line];
       out.disableLines.set(target, merge(out.disableLines.get(target), set));
+      // The next line is a logical one: a command continued with `\` covers its continuation lines
+      // (no comment can sit between them without ending the command).
+      if (kind === '-disable-next-line') {
+        for (let l = target; l + 1 < lines.lineCount && continues(lines.lineText(l)); l++) {
+          out.disableLines.set(l + 1, merge(out.disableLines.get(l + 1), set === 'all' ? 'all' : new Set(set)));
+        }
+      }
     }
   }
   return out;
+}
+
+/** Whether a line ends with a `\` that joins the next line to it (an odd number of them). */
+export function continues(line: string): boolean {
+  let n = 0;
+  for (let i = line.length - 1; i >= 0 && line.charCodeAt(i) === 92; i--) n++;
+  return n % 2 === 1;
 }
 
 /** For each line, the next line after it that holds more than a comment (one pass from the end). */
@@ -68,10 +82,12 @@ function nextContentLines(lines: LineIndex): Int32Array {
   return next;
 }
 
+/** The rules of both; `a` is the parser's own set, added to in place (50,000 directives stay linear). */
 function merge(a: RuleSet | undefined, b: RuleSet): RuleSet {
   if (!a) return b;
   if (a === 'all' || b === 'all') return 'all';
-  return new Set([...a, ...b]);
+  for (const id of b) a.add(id);
+  return a;
 }
 
 export function isDisabled(set: RuleSet | undefined, id: string): boolean {

@@ -11,7 +11,7 @@ export { explain, rulesMarkdown, ruleMarkdown } from './docs';
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { RULES, ruleById } from './rules';
 export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
-export { mergeSettings, FORMAT_IDS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
+export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
 export { parserFlags } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, Fix, Position, Range, Severity, Span, TextEdit } from './types';

@@ -33,7 +33,15 @@ export interface EngineSettings {
    * formats/megatron/checkout.ts): its flags are accepted, and a fork's flags are not judged by upstream's.
    */
   megatronCheckout?: MegatronCheckout;
+  /**
+   * Files longer than this (in characters) are reported, not analysed: DEFAULT_MAX_FILE_SIZE unless
+   * the user raises it (a CLI flag, an editor setting; never a file's directives or `.shardwise.yaml`).
+   */
+  maxFileSize?: number;
 }
+
+/** The size past which a file is reported, not analysed: twenty times the largest real config. */
+export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
 export interface MegatronCheckout {
   /** The parser file, relative to the checkout's root (for messages). */
@@ -71,6 +79,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     worldSize: b.worldSize ?? a.worldSize,
     nodes: b.nodes ?? a.nodes,
     megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
+    maxFileSize: b.maxFileSize ?? a.maxFileSize,
   };
 }
 
@@ -94,6 +103,7 @@ export const SETTING_LIMITS = {
   microBatch: 1 << 16,
   worldSize: 1 << 24,
   nodes: 1 << 20,
+  maxFileSize: 64 * 1024 * 1024,
 } as const;
 
 export const MODEL_LIMITS: Record<keyof Omit<ModelDims, 'swiglu'>, number> = {

@@ -35,7 +35,7 @@ import {
   type ResponseMessage,
 } from 'vscode-languageserver/node';
 
-/** Larger frames are refused (no document an editor syncs comes near; the engine stops at 8 MB). */
+/** Larger frames are refused (no document an editor syncs comes near; the engine analyses at most 64 MB, by default 1 MB). */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 /** A header block longer than this without its blank line is garbage. */
 const MAX_HEADER_BYTES = 16 * 1024;

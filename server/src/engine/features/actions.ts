@@ -3,6 +3,8 @@
  * "show documentation for <id>".
  */
 import type { FileAnalysis } from '../analyze';
+import { continues } from '../directives';
+import { keepsSyntax } from '../verify';
 import type { Finding, Fix, Span, TextEdit } from '../types';
 
 export interface ActionEntry {
@@ -36,18 +38,25 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
     if (seen.has(f.code)) continue;
     seen.add(f.code);
     if (comments) {
-      out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [disableLineEdit(analysis, f)] });
-      out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [disableFileEdit(analysis, f.code)] });
+      // A comment line where the text cannot take one (a broken file's guessed structure) is not offered.
+      const line = disableLineEdit(analysis, f);
+      if (!analysis.trial || keepsSyntax(analysis.trial, [line])) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
+      const file = disableFileEdit(analysis, f.code);
+      if (!analysis.trial || keepsSyntax(analysis.trial, [file])) out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [file] });
     }
     out.push({ title: `Show documentation for ${f.code}`, kind: 'quickfix', finding: f, command: { command: SHOW_DOCS_COMMAND, title: `Show documentation for ${f.code}`, arguments: [f.code] } });
   }
   return out;
 }
 
-/** `# shardwise-disable-next-line <id>` above the finding's line, at its indentation. */
+/**
+ * `# shardwise-disable-next-line <id>` above the finding's line, at its indentation; above the first
+ * line of a command continued with `\`, since a comment between its lines would end the command.
+ */
 export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit {
   const lines = analysis.lines;
-  const line = lines.position(f.span.start).line;
+  let line = lines.position(f.span.start).line;
+  while (line > 0 && continues(lines.lineText(line - 1))) line--;
   const text = lines.lineText(line);
   const indent = /^\s*(-\s+)?/.exec(text)![0].replace(/-/g, ' ');
   const at = lines.lineStart(line);
