@@ -32,6 +32,8 @@ export interface OracleOptions {
   maxActions: number;
   /** Rounds of fix-all before it counts as not converging. */
   fixAllRounds: number;
+  /** Whether a bomb is timed against its smaller copy (time growing faster than its size). */
+  growth: boolean;
   /** Told the name of each stage as it starts, and its time when it ends (the watchdog reports where a hang was). */
   onStage?: (stage: string) => void;
   onStageDone?: (stage: string, ms: number) => void;
@@ -47,7 +49,7 @@ export const STAGES = ['generate', 'settingsFromClient', 'mergeSettings', 'parse
  */
 const OWN_STAGES: readonly string[] = ['parse-check', 'smaller-copy', 'growth', 'analyze-fixed'];
 
-export const DEFAULT_ORACLE: OracleOptions = { hangMs: 2000, maxFixes: 12, maxActions: 3, fixAllRounds: 10 };
+export const DEFAULT_ORACLE: OracleOptions = { hangMs: 2000, maxFixes: 12, maxActions: 3, fixAllRounds: 10, growth: true };
 
 /** Characters a message must not hold: C0 (all of them), DEL, C1, and bidi overrides, embeddings, isolates and marks. */
 const STRICT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -371,7 +373,7 @@ export function check(input: FuzzInput, options: Partial<OracleOptions> = {}): C
 
   // A bomb's time grows about linearly with its size: analysis, a hover, a completion and fix-all,
   // timed on the smaller copy (twice, the faster counts) and on the input itself.
-  if (input.growth && performance.now() - started - ownMs() < opts.hangMs) {
+  if (opts.growth && input.growth && performance.now() - started - ownMs() < opts.hangMs) {
     const core = (t: string): number => {
       const s0 = performance.now();
       const fi2 = fileInput(input, t);

@@ -350,11 +350,11 @@ interface WorkBudget {
 
 /**
  * The most values one file may hold and still be analysed, and the most documents: far above any
- * real config (the largest NeMo and Megatron configs hold about 250), low enough that no analysis of a
- * generated or hostile file takes seconds.
+ * real config (the largest NeMo and Megatron configs hold about 250 values, multi-document configs a
+ * few documents), low enough that no analysis of a generated or hostile file takes seconds.
  */
 export const MAX_VALUES = 5_000;
-export const MAX_DOCUMENTS = 1_000;
+export const MAX_DOCUMENTS = 100;
 
 function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget): DocAnalysis {
   const chosen = chooseFormat(doc, input, directives, settings);

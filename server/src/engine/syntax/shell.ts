@@ -1761,7 +1761,10 @@ class Script {
     const valueSpan = { start: a.open.end - 1, end: a.close?.end ?? a.span.end };
     if (a.index !== undefined) return; // A[i]=( … ) is not valid bash
     let all = items;
-    if (a.append && old) all = [...(old.kind === 'array' ? old.items : [old.segs]), ...items].slice(0, MAX_ITEMS);
+    if (a.append && old) {
+      const before = old.kind === 'array' ? old.items : [old.segs];
+      all = before.length >= MAX_ITEMS ? before : before.concat(items.slice(0, MAX_ITEMS - before.length));
+    }
     this.setVar(a.name, { kind: 'array', segs: [], items: all, exported: exported || !!old?.exported, nameSpan: a.nameSpan, valueSpan, unknown: a.append && old?.unknown ? old.unknown : undefined });
   }
 
