@@ -624,6 +624,10 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     if (level === 'off') continue;
     // In place: the finding's fixes read its final severity when they are asked for.
     if (level) f.severity = level as Severity;
+    // A range never ends between the CR and the LF of a line break: that is no position of LSP's.
+    const text = lines.text;
+    const snap = (o: number): number => (o > 0 && text.charCodeAt(o) === 10 && text.charCodeAt(o - 1) === 13 ? o - 1 : o);
+    f.span = { start: snap(f.span.start), end: snap(f.span.end) };
     // Messages and fix titles quote the file: nothing in it may reach a terminal or a log raw.
     f.message = escapeControls(f.message);
     const fixes = f.fixes;

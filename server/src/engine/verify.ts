@@ -7,10 +7,11 @@
  * and JSON only (see keepsSyntax).
  */
 import * as J from 'jsonc-parser';
-import * as Y from 'yaml';
+import { parseDirectives } from './directives';
+import { parseJson } from './syntax/json';
 import type { Syntax } from './syntax/sourcedoc';
-import { MAX_PARSER_DEPTH, tooDeep } from './syntax/yaml';
-import { applyEdits } from './text';
+import { MAX_PARSER_DEPTH, parseYaml, tooDeep } from './syntax/yaml';
+import { applyEdits, LineIndex } from './text';
 import type { TextEdit } from './types';
 
 /**
@@ -25,8 +26,8 @@ export interface SyntaxTrial {
   text: string;
   /** Whether the analysis found parse errors in the file. */
   broken: boolean;
-  /** The file's own parse errors, counted when first needed. */
-  before?: number;
+  /** How well the file itself parses, counted when first needed. */
+  before?: ParseCounts;
   /** Characters left to re-parse. */
   left: number;
 }
@@ -35,22 +36,46 @@ export function syntaxTrial(syntax: Syntax, text: string, broken: boolean): Synt
   return { syntax, text, broken, left: Math.min(TRY_BUDGET, Math.max(MIN_TRIES, 4 * text.length)) };
 }
 
-/**
- * The syntax errors of `text`, all of them (the parsers' own counts: the engine shows only the first
- * few of a document), with the options and the line breaks the engine reads it with.
- */
-export function parseErrors(syntax: Syntax, text: string): number {
+/** How well a text parses: the problems the engine reports, and the parser's own count of errors. */
+export interface ParseCounts {
+  problems: number;
+  errors: number;
+}
+
+/** The parse problems of `text` as the engine reads it, and all of the parser's errors. */
+export function parseCounts(syntax: Syntax, text: string): ParseCounts {
+  const lines = new LineIndex(text);
+  let problems = 0;
+  let errors = 0;
   if (syntax === 'json') {
-    const errors: J.ParseError[] = [];
-    J.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
-    return errors.length;
+    for (const p of parseJson(text, lines).problems) if (p.code === 'parse-error') problems++;
+    const all: J.ParseError[] = [];
+    J.parseTree(text, all, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+    errors = all.length;
+  } else {
+    for (const d of parseYaml(text, lines)) {
+      for (const p of d.problems) if (p.code === 'parse-error') problems++;
+      errors += d.syntaxErrors;
+    }
   }
-  if (tooDeep(text, MAX_PARSER_DEPTH) >= 0) return Infinity;
-  const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-  const docs = Y.parseAllDocuments(source, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
-  let n = 0;
-  for (const d of Array.isArray(docs) ? docs : []) n += d.errors.length;
-  return n;
+  return { problems, errors };
+}
+
+/**
+ * The start of every line a `# shardwise-disable-next-line` or `-disable-line` directive applies to,
+ * carried through `edits` when given: an edit must not move a directive onto another line (a line
+ * inserted under it would take its place).
+ */
+function directiveTargets(text: string, edits?: readonly TextEdit[]): number[] {
+  const lines = new LineIndex(text);
+  const out: number[] = [];
+  for (const line of parseDirectives(lines).disableLines.keys()) {
+    let o = lines.lineStart(Math.min(line, lines.lineCount - 1));
+    // Text inserted at the very start of the line pushes the line down: it moves too.
+    if (edits) for (const e of edits) if (e.span.end <= o) o += e.newText.length - (e.span.end - e.span.start);
+    out.push(o);
+  }
+  return out;
 }
 
 /** Whether the text with `edits` applied parses at least as well as the text itself. */
@@ -63,9 +88,16 @@ export function keepsSyntax(trial: SyntaxTrial, edits: readonly TextEdit[]): boo
   if (trial.left < cost) return !trial.broken;
   trial.left -= cost;
   try {
-    trial.before ??= parseErrors(trial.syntax, trial.text);
-    const after = parseErrors(trial.syntax, applyEdits(trial.text, edits));
-    return after <= trial.before && after !== Infinity;
+    const after = applyEdits(trial.text, edits);
+    if (trial.text.includes('shardwise-disable')) {
+      // Every line a directive silenced is still silenced (an edit may add a directive of its own).
+      const now = new Set(directiveTargets(after));
+      if (!directiveTargets(trial.text, edits).every((o) => now.has(o))) return false;
+    }
+    if (tooDeep(after, MAX_PARSER_DEPTH) >= 0) return false;
+    trial.before ??= parseCounts(trial.syntax, trial.text);
+    const counts = parseCounts(trial.syntax, after);
+    return counts.problems <= trial.before.problems && counts.errors <= trial.before.errors;
   } catch {
     return false;
   }

@@ -43,7 +43,7 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
     const root = builder.build();
     const start = i === 0 ? 0 : doc.range[0];
     const end = i === docs.length - 1 ? text.length : docs[i + 1].range[0];
-    return new YamlDoc(text, lines, { start, end }, i, root, builder.problems);
+    return new YamlDoc(text, lines, { start, end }, i, root, builder.problems, doc.errors.length);
   });
 }
 
@@ -250,6 +250,8 @@ export class YamlDoc extends TreeDoc {
     readonly index: number,
     readonly root: Node | undefined,
     readonly problems: SyntaxProblem[],
+    /** The parser's own count of syntax errors in this document (problems show only the first few). */
+    readonly syntaxErrors = problems.length,
   ) {
     super();
   }
@@ -297,7 +299,13 @@ export class YamlDoc extends TreeDoc {
           const quote = e.quote ?? (node.kind === 'scalar' && typeof e.value === 'string' && (node.style === 'single' || node.style === 'double') ? node.style : undefined);
           const parent = this.node(e.path.slice(0, -1));
           const newText = formatYamlValue(e.value, quote, !!(parent && parent.kind !== 'scalar' && parent.flow));
-          if (node.span.start === node.span.end) return [{ span: node.span, newText: ` ${newText}` }];
+          if (node.span.start === node.span.end) {
+            // An empty value: one space after the colon, and one before a comment that follows.
+            const before = this.text.charCodeAt(node.span.start - 1);
+            const lead = before === 32 || before === 9 ? '' : ' ';
+            const trail = this.text.charCodeAt(node.span.start) === 35 ? ' ' : '';
+            return [{ span: node.span, newText: `${lead}${newText}${trail}` }];
+          }
           return [{ span: node.span, newText }];
         }
         return this.replaceBlock(e.path, e.value);
