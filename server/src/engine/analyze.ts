@@ -141,7 +141,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     return result;
   }
   const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
-  result.trial = syntaxTrial(syntax, text, docs.some((d) => d.problems.some((p) => p.code === 'parse-error')));
+  result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
   const context = new Related(input, settings);
   const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {

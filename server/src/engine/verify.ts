@@ -7,10 +7,11 @@
  * and JSON only (see keepsSyntax).
  */
 import * as J from 'jsonc-parser';
+import * as Y from 'yaml';
 import { parseDirectives } from './directives';
 import { parseJson } from './syntax/json';
-import type { Syntax } from './syntax/sourcedoc';
-import { MAX_PARSER_DEPTH, parseYaml, tooDeep } from './syntax/yaml';
+import type { Syntax, SyntaxProblem } from './syntax/sourcedoc';
+import { MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, parseYaml, tooDeep } from './syntax/yaml';
 import { applyEdits, LineIndex } from './text';
 import type { TextEdit } from './types';
 
@@ -26,17 +27,38 @@ export interface SyntaxTrial {
   text: string;
   /** Whether the analysis found parse errors in the file. */
   broken: boolean;
+  /** Whether it is too broken for any edit to be offered (see syntaxTrial). */
+  hopeless: boolean;
+  /** Tries left. */
+  tries: number;
   /** How well the file itself parses, counted when first needed. */
   before?: ParseCounts;
   /** Characters left to re-parse. */
   left: number;
 }
 
-export function syntaxTrial(syntax: Syntax, text: string, broken: boolean): SyntaxTrial {
-  return { syntax, text, broken, left: Math.min(TRY_BUDGET, Math.max(MIN_TRIES, 4 * text.length)) };
+/** Tries per analysis, at most: a small file can still cost much to parse (aliases, merge keys). */
+export const MAX_TRIES = 16;
+
+/**
+ * What the edits offered on `text` are tried against. `problems` are the syntax problems of its
+ * documents: a document that could not be read whole, or more problems than the parser reports for
+ * one document, make a file that no edit is offered for (its tree is too much of a guess, and each
+ * try of it costs as much as the first parse).
+ */
+export function syntaxTrial(syntax: Syntax, text: string, problems: readonly SyntaxProblem[]): SyntaxTrial {
+  const errors = problems.filter((p) => p.code === 'parse-error');
+  return {
+    syntax,
+    text,
+    broken: errors.length > 0,
+    hopeless: errors.some((p) => p.fatal) || errors.length > MAX_SYNTAX_ERRORS,
+    left: Math.min(TRY_BUDGET, Math.max(MIN_TRIES, 4 * text.length)),
+    tries: MAX_TRIES,
+  };
 }
 
-/** How well a text parses: the problems the engine reports, and the parser's own count of errors. */
+/** How well a text parses: the problems the engine reports, and the parser's own count of errors, read strictly. */
 export interface ParseCounts {
   problems: number;
   errors: number;
@@ -53,10 +75,12 @@ export function parseCounts(syntax: Syntax, text: string): ParseCounts {
     J.parseTree(text, all, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
     errors = all.length;
   } else {
-    for (const d of parseYaml(text, lines)) {
-      for (const p of d.problems) if (p.code === 'parse-error') problems++;
-      errors += d.syntaxErrors;
-    }
+    for (const d of parseYaml(text, lines)) for (const p of d.problems) if (p.code === 'parse-error') problems++;
+    // Strictly read (a key over 1,024 characters, which PyYAML refuses too; a comment touching a
+    // value): an edit must not add even what the engine forgives.
+    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    const docs = Y.parseAllDocuments(source, { version: '1.1', uniqueKeys: false });
+    for (const d of Array.isArray(docs) ? docs : []) errors += d.errors.length;
   }
   return { problems, errors };
 }
@@ -83,10 +107,12 @@ export function keepsSyntax(trial: SyntaxTrial, edits: readonly TextEdit[]): boo
   // A launch script is read by evaluating it: too costly to repeat per edit, and its edits are
   // made by the evaluator's own document, flag by flag.
   if (trial.syntax === 'shell') return true;
+  if (trial.hopeless) return false;
   const cost = trial.text.length * (trial.before === undefined ? 2 : 1);
   // Out of budget: a file that parses keeps what its rules made; a broken one gets nothing.
-  if (trial.left < cost) return !trial.broken;
+  if (trial.left < cost || trial.tries <= 0) return !trial.broken;
   trial.left -= cost;
+  trial.tries--;
   try {
     const after = applyEdits(trial.text, edits);
     if (trial.text.includes('shardwise-disable')) {

@@ -43,7 +43,7 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
     const root = builder.build();
     const start = i === 0 ? 0 : doc.range[0];
     const end = i === docs.length - 1 ? text.length : docs[i + 1].range[0];
-    return new YamlDoc(text, lines, { start, end }, i, root, builder.problems, doc.errors.length);
+    return new YamlDoc(text, lines, { start, end }, i, root, builder.problems);
   });
 }
 
@@ -250,8 +250,6 @@ export class YamlDoc extends TreeDoc {
     readonly index: number,
     readonly root: Node | undefined,
     readonly problems: SyntaxProblem[],
-    /** The parser's own count of syntax errors in this document (problems show only the first few). */
-    readonly syntaxErrors = problems.length,
   ) {
     super();
   }
