@@ -59,14 +59,13 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__',
 
 interface CheckOptions {
   format: 'text' | 'json' | 'sarif';
+  /** Engine settings from the flags; `maxFileSize` (`--max-file-size`) is also the size past which a file is not read. */
   settings: EngineSettings;
   fix: boolean;
   unsafeFixes: boolean;
   diff: boolean;
   showFixes: boolean;
   useConfig: boolean;
-  /** `--max-file-size`: files larger than this are not read (named ones: a notice; found in a folder: one summary line). */
-  maxFileSize?: number;
   paths: string[];
 }
 
@@ -151,8 +150,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
         o.useConfig = false;
         break;
       case '--max-file-size':
-        o.maxFileSize = parseSize(flag, value());
-        o.settings.maxFileSize = o.maxFileSize;
+        o.settings.maxFileSize = parseSize(flag, value());
         break;
       default:
         if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
@@ -302,8 +300,8 @@ function fixesOf(f: Finding): { title: string; applicability: string }[] {
  * files, only with the number of findings.
  */
 function check(o: CheckOptions): number {
-  const scanLimit = o.maxFileSize ?? DEFAULT_SCAN_LIMIT;
-  const namedLimit = o.maxFileSize ?? DEFAULT_NAMED_LIMIT;
+  const scanLimit = o.settings.maxFileSize ?? DEFAULT_SCAN_LIMIT;
+  const namedLimit = o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT;
   const collected = collect(o.paths, scanLimit);
   const configs = new ProjectConfigs();
   const checked: Checked[] = [];
@@ -435,7 +433,7 @@ function layout(args: string[]): number {
   const o = parseCheckArgs(args);
   if (o.paths.length !== 1 || o.paths[0] === '.') throw new UsageError('layout takes one config file');
   const file = o.paths[0];
-  const read = readBounded(file, o.maxFileSize ?? DEFAULT_NAMED_LIMIT);
+  const read = readBounded(file, o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT);
   if (!read.ok) {
     note(`cannot read ${file}: it ${read.reason}${read.kind === 'too-large' ? '; --max-file-size raises the limit' : ''}`);
     return 2;

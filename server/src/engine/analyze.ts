@@ -112,7 +112,7 @@ export function tooLarge(text: string, maxFileSize = DEFAULT_MAX_FILE_SIZE): str
   if (text.length > maxFileSize) return `This file is ${mb(text.length)}; files over ${mb(maxFileSize)} are not analysed (\`--max-file-size\` on the command line and the \`shardwise.maxFileSizeKB\` setting raise the limit). Split it if it is a real config.`;
   const limit = Math.round(MAX_LINES_AND_ITEMS * Math.max(1, maxFileSize / DEFAULT_MAX_FILE_SIZE));
   let items = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) items++;
+  for (let i = text.indexOf('\n'); i >= 0 && items <= limit; i = text.indexOf('\n', i + 1)) items++;
   for (let i = text.indexOf(','); i >= 0 && items <= limit; i = text.indexOf(',', i + 1)) items++;
   if (items > limit) return `This file holds more than ${limit.toLocaleString('en-US')} lines and list items; no real config does, so it is not analysed (a work budget keeps the editor responsive). Split it if it is a real config.`;
   return undefined;
@@ -125,6 +125,11 @@ export function syntaxOf(input: FileInput): Syntax {
   if (lang === 'yaml' || /\.ya?ml$/.test(path)) return 'yaml';
   if (lang === 'shellscript' || path.endsWith('.sh')) return 'shell';
   return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
+}
+
+/** The documents of a text, read as its syntax (a YAML stream may hold several). */
+function parseDocs(syntax: Syntax, text: string, lines: LineIndex): SourceDoc[] {
+  return syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
 }
 
 export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
@@ -140,7 +145,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     if (headClaimed(input, syntax, directives, settings)) result.findings.push({ code: 'parse-error', severity: 'warning', message: large, span: { start: 0, end: lines.lineEnd(0) }, fixes: () => [] });
     return result;
   }
-  const docs: SourceDoc[] = syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
+  const docs = parseDocs(syntax, text, lines);
   result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
   const context = new Related(input, settings);
   const budget: WorkBudget = { values: MAX_VALUES };
@@ -184,7 +189,7 @@ function headClaimed(input: FileInput, syntax: Syntax, directives: Directives, s
   const head = input.text.slice(0, end);
   const lines = new LineIndex(head);
   try {
-    const doc = syntax === 'json' ? parseJson(head, lines) : syntax === 'shell' ? parseShell(head, lines) : parseYaml(head, lines)[0];
+    const doc = parseDocs(syntax, head, lines)[0];
     return !!doc && !!chooseFormat(doc, { ...input, text: head }, directives, settings).format;
   } catch {
     return false;
@@ -336,7 +341,7 @@ function analyzeAs(path: string, text: string, formatId: FormatId, settings: Eng
   const lines = new LineIndex(text);
   const input: FileInput = { path, text };
   const syntax = syntaxOf(input);
-  const doc = syntax === 'json' ? parseJson(text, lines) : syntax === 'shell' ? parseShell(text, lines) : parseYaml(text, lines)[0];
+  const doc = parseDocs(syntax, text, lines)[0];
   if (!doc) return undefined;
   const directives = parseDirectives(lines);
   const forced: Directives = { ...directives, settings: [...directives.settings.filter((d) => d.key !== 'format'), { key: 'format', value: formatId } as Directives['settings'][number]] };
@@ -616,6 +621,9 @@ export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
 /** Applies suppressions and severity overrides; sorts by position. */
 function finalize(findings: Finding[], directives: Directives, lines: LineIndex, settings: EngineSettings): Finding[] {
   const out: Finding[] = [];
+  // A range never ends between the CR and the LF of a line break: that is no position of LSP's.
+  const text = lines.text;
+  const snap = (o: number): number => (o > 0 && text.charCodeAt(o) === 10 && text.charCodeAt(o - 1) === 13 ? o - 1 : o);
   for (const f of findings) {
     if (isDisabled(directives.disableFile, f.code)) continue;
     const line = lines.position(f.span.start).line;
@@ -624,9 +632,6 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     if (level === 'off') continue;
     // In place: the finding's fixes read its final severity when they are asked for.
     if (level) f.severity = level as Severity;
-    // A range never ends between the CR and the LF of a line break: that is no position of LSP's.
-    const text = lines.text;
-    const snap = (o: number): number => (o > 0 && text.charCodeAt(o) === 10 && text.charCodeAt(o - 1) === 13 ? o - 1 : o);
     f.span = { start: snap(f.span.start), end: snap(f.span.end) };
     // Messages and fix titles quote the file: nothing in it may reach a terminal or a log raw.
     f.message = escapeControls(f.message);

@@ -1,17 +1,17 @@
 /**
- * Whether an edit leaves a file parsing at least as well as it did: every fix and every "disable"
- * action of a file that is already broken is tried on its text before it is offered, since a rule
- * writes its edits for the tree it sees and a broken file's tree is a guess. A file that parses is
- * tried too, while a budget of re-parsed text lasts (a fix may meet a construct it was not written
- * for); past the budget a clean file's edits are offered as made, a broken file's not at all. YAML
- * and JSON only (see keepsSyntax).
+ * Whether an edit leaves a file parsing at least as well as it did, and its disable directives on
+ * the lines they silence: every fix and "disable" action is tried on the text before it is offered,
+ * since a rule writes its edits for the tree it sees and a broken file's tree is a guess. Tries are
+ * bounded (MAX_TRIES, and re-parsed text per analysis); past them a clean file's edits are offered
+ * as made, a broken file's not at all; a file not read whole gets none. YAML and JSON only (see
+ * keepsSyntax).
  */
 import * as J from 'jsonc-parser';
 import * as Y from 'yaml';
 import { parseDirectives } from './directives';
 import { parseJson } from './syntax/json';
 import type { Syntax, SyntaxProblem } from './syntax/sourcedoc';
-import { MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, parseYaml, tooDeep } from './syntax/yaml';
+import { MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, parseYaml, tooDeep, yamlSource } from './syntax/yaml';
 import { applyEdits, LineIndex } from './text';
 import type { TextEdit } from './types';
 
@@ -78,8 +78,7 @@ export function parseCounts(syntax: Syntax, text: string): ParseCounts {
     for (const d of parseYaml(text, lines)) for (const p of d.problems) if (p.code === 'parse-error') problems++;
     // Strictly read (a key over 1,024 characters, which PyYAML refuses too; a comment touching a
     // value): an edit must not add even what the engine forgives.
-    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-    const docs = Y.parseAllDocuments(source, { version: '1.1', uniqueKeys: false });
+    const docs = Y.parseAllDocuments(yamlSource(text), { version: '1.1', uniqueKeys: false });
     for (const d of Array.isArray(docs) ? docs : []) errors += d.errors.length;
   }
   return { problems, errors };

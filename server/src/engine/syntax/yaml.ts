@@ -20,6 +20,14 @@ export const MAX_PARSER_DEPTH = 256;
 export const MAX_SYNTAX_ERRORS = 20;
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge', 'binary', 'timestamp', 'omap', 'pairs', 'set'].map((t) => `tag:yaml.org,2002:${t}`));
 
+/**
+ * The text the `yaml` parser is given: YAML (and PyYAML) take a lone CR as a line break, the parser
+ * does not, so it reads an LF in its place: the same length, so every offset stays the file's own.
+ */
+export function yamlSource(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
 export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] {
   const deep = tooDeep(text, MAX_PARSER_DEPTH);
   if (deep >= 0) {
@@ -28,10 +36,7 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
   }
   let docs: Y.Document.Parsed[];
   try {
-    // YAML (and PyYAML) take a lone CR as a line break; the parser does not, so it reads an LF in
-    // its place: the same length, so every offset stays the file's own.
-    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-    const parsed = Y.parseAllDocuments(source, { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
+    const parsed = Y.parseAllDocuments(yamlSource(text), { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (err) {
     // The parser is not expected to throw; if it does, the file is still reported, not lost.
