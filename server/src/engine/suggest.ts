@@ -110,7 +110,7 @@ export function closest(word: string, candidates: Iterable<string>, limit = 3, m
 function rank({ list, lower, byLength, exact, endings }: CandidateIndex, w: string, limit: number, max: number): string[] {
   // The same word in another case is the answer; close spellings would only be noise next to it.
   const same = exact.get(w);
-  if (same) return same.map((i) => list[i]);
+  if (same) return [...new Set(same.map((i) => list[i]))].slice(0, limit);
   // A key written without its section prefix (a candidate ending in `_word`), or with a stray one
   // (the word ends in `_candidate`): suggested even when the spelling is far.
   const affix = new Set(endings.get(w));
@@ -129,7 +129,8 @@ function rank({ list, lower, byLength, exact, endings }: CandidateIndex, w: stri
   }
   for (const i of affix) if (Math.abs(lower[i].length - w.length) > max) scored.push({ c: list[i], d: max });
   scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c));
-  return scored.slice(0, limit).map((s) => s.c);
+  // A list may hold a spelling twice (a key of two sources): it is suggested once.
+  return [...new Set(scored.map((s) => s.c))].slice(0, limit);
 }
 
 /** Letter counts in 64 buckets (merging letters into a bucket only lowers the bound below). */

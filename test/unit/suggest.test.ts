@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { closest } from '../../server/src/engine/suggest';
+
+test('did-you-mean names a spelling once, even when the candidate list holds it twice', () => {
+  // NeMo's model keys and Megatron's arguments both have `deterministic_mode`.
+  const keys = ['deterministic_mode', 'seq_length', 'deterministic_mode', 'determinism'];
+  assert.deepEqual(closest('deteministic_mode', keys), ['deterministic_mode']);
+  assert.deepEqual(closest('DETERMINISTIC_MODE', keys), ['deterministic_mode']);
+});
+
+test('did-you-mean keeps the limit after removing repeats', () => {
+  const keys = ['abcd_x', 'abcd_x', 'abcd_y', 'abcd_z', 'abcd_w'];
+  assert.deepEqual(closest('abcd_q', keys, 3), ['abcd_w', 'abcd_x', 'abcd_y']);
+});
