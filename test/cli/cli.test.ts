@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { parse } from 'yaml';
 import { corpusSkip, findCorpus } from '../corpus-path';
+import { sarifValidator } from '../sarif-schema';
 
 const ROOT = join(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli/main.js');
@@ -244,6 +245,42 @@ test('--format sarif is SARIF 2.1.0 with rule metadata and locations', () => {
   assert.equal(result.level, 'error');
   assert.deepEqual(result.locations[0].physicalLocation.region, { startLine: 3, startColumn: 18, endLine: 3, endColumn: 20 });
   assert.equal(sarif.runs[0].tool.driver.rules[result.ruleIndex].id, 'yaml-boolean-trap');
+  const validate = sarifValidator();
+  assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3)));
+});
+
+test('--output-format sarif: valid for any file name; relative paths under %SRCROOT%; every rule links to its documentation', () => {
+  const dir = join(tmp, 'sarif dir #1');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'a b#c%d.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n');
+  const r = run(['check', '.', '--output-format', 'sarif'], dir);
+  assert.equal(r.code, 1, r.err);
+  const sarif = JSON.parse(r.out);
+  const validate = sarifValidator();
+  assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3)));
+  const [run0] = sarif.runs;
+  assert.deepEqual(run0.results[0].locations[0].physicalLocation.artifactLocation, { uri: 'a%20b%23c%25d.yaml', uriBaseId: '%SRCROOT%' });
+  assert.equal(decodeURIComponent(new URL(run0.results[0].locations[0].physicalLocation.artifactLocation.uri, run0.originalUriBaseIds['%SRCROOT%'].uri).pathname), join(dir, 'a b#c%d.yaml'));
+  const repository = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).repository;
+  const rulesMd = readFileSync(join(ROOT, 'docs', 'rules.md'), 'utf8');
+  for (const rule of run0.tool.driver.rules) {
+    assert.equal(rule.helpUri, `${(repository?.url ?? repository ?? '').replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/docs/rules.md#${rule.id}`, 'the documentation is in the repository package.json names');
+    assert.ok(rulesMd.includes(`## \`${rule.id}\``), `docs/rules.md has a section whose anchor is #${rule.id}`);
+  }
+});
+
+test('--output-format github: one workflow command per finding, with what the syntax reserves escaped', () => {
+  const dir = join(tmp, 'github');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'a,b:c%.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n');
+  const r = run(['check', '.', '--output-format', 'github'], dir);
+  assert.equal(r.code, 1, r.err);
+  const lines = r.out.trimEnd().split('\n');
+  assert.equal(lines.length, 2, r.out);
+  assert.match(lines[0], /^::error file=a%2Cb%3Ac%25\.yaml,line=4,endLine=4,col=18,endColumn=19,title=shardwise \(yaml-boolean-trap\)::Unquoted `no` /);
+  assert.match(lines[1], /^::warning file=a%2Cb%3Ac%25\.yaml,line=6,endLine=6,col=3,endColumn=14,title=shardwise \(unknown-key\)::/);
+  assert.equal(run(['check', '.', '--format', 'github'], dir).out, r.out, '--format is the same option');
+  assert.match(run(['check', '.', '--output-format', 'gitlab'], dir).err, /--output-format must be text, json, sarif or github, not "gitlab"/);
 });
 
 test('explain prints a rule; rules lists every rule; docs --check agrees with docs/rules.md', () => {

@@ -1,7 +1,7 @@
 /**
  * `shardwise`: the engine on the command line, for CI and scripts.
  *
- *   shardwise check [paths…] [--format text|json|sarif] [--hardware ID] [--gpus-per-node N]
+ *   shardwise check [paths…] [--output-format text|json|sarif|github] [--hardware ID] [--gpus-per-node N]
  *                   [--nvlink-domain N] [--target TOOL=VERSION] [--fix [--unsafe-fixes]] [--diff]
  *                   [--show-fixes] [--no-config] [--max-file-size SIZE]
  *   shardwise explain <rule-id>
@@ -19,6 +19,7 @@ import { examine, formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
 import { escapeLines, escapeText, jsonText } from './escape';
+import { workflowCommand } from './github';
 import { toSarif, type Position } from './sarif';
 
 const VERSION = '0.1.0';
@@ -30,7 +31,9 @@ const USAGE = `Usage:
   shardwise docs [--write F|--check F] print (write, or compare with F) the rules reference
 
 Options of check:
-  --format text|json|sarif   output format (default text)
+  --output-format FORMAT     text (default), json, sarif (SARIF 2.1.0, for code scanning) or
+                             github (workflow commands: annotations on a pull request);
+                             --format is the same option
   --hardware ID              hardware profile (e.g. h100-sxm)
   --gpus-per-node N          GPUs per node
   --nvlink-domain N          GPUs per NVLink domain
@@ -54,11 +57,14 @@ Exit status: 0 no error found, 1 an error found, 2 usage or I/O failure.
 
 class UsageError extends Error {}
 
+const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
 
 interface CheckOptions {
-  format: 'text' | 'json' | 'sarif';
+  format: OutputFormat;
   /** Engine settings from the flags; `maxFileSize` (`--max-file-size`) is also the size past which a file is not read. */
   settings: EngineSettings;
   fix: boolean;
@@ -112,10 +118,11 @@ function parseCheckArgs(args: string[]): CheckOptions {
       return Number(v);
     };
     switch (flag) {
+      case '--output-format':
       case '--format': {
         const v = value();
-        if (v !== 'text' && v !== 'json' && v !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(v)}`);
-        o.format = v;
+        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}`);
+        o.format = v as OutputFormat;
         break;
       }
       case '--hardware':
@@ -406,7 +413,10 @@ function check(o: CheckOptions): number {
     const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(o.showFixes ? { fixes: f.fixes } : {}) }));
     process.stdout.write(jsonText(out) + '\n');
   } else if (o.format === 'sarif') {
-    process.stdout.write(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION)) + '\n');
+    process.stdout.write(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION, process.cwd())) + '\n');
+  } else if (o.format === 'github') {
+    for (const { file, f } of all) process.stdout.write(workflowCommand(file, f) + '\n');
+    reportRefusals(refusals);
   } else {
     let fixable = 0;
     for (const { file, f } of all) {

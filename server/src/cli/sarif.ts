@@ -1,7 +1,7 @@
 /** SARIF 2.1.0 output, for code-scanning dashboards. */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RULES } from '../engine';
+import { HOMEPAGE, RULES, ruleDocsUrl } from '../engine';
 
 const LEVEL: Record<string, string> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
 
@@ -33,8 +33,14 @@ export function artifactUri(file: string): string {
   return wellFormed.split('/').map((segment) => encodeURIComponent(segment)).join('/');
 }
 
-export function toSarif(files: { file: string; findings: readonly SarifRecord[] }[], version: string): unknown {
+/**
+ * The SARIF log of a run in `cwd`. Relative paths are relative to `%SRCROOT%`, which
+ * `originalUriBaseIds` sets to the working directory (a code-scanning upload resolves them against
+ * the checkout instead).
+ */
+export function toSarif(files: { file: string; findings: readonly SarifRecord[] }[], version: string, cwd: string): unknown {
   const index = new Map(RULES.map((r, i) => [r.id, i]));
+  const root = pathToFileURL(cwd).href.replace(/\/?$/, '/');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -44,18 +50,21 @@ export function toSarif(files: { file: string; findings: readonly SarifRecord[] 
           driver: {
             name: 'shardwise',
             version,
-            informationUri: 'https://shardwise.dev',
+            informationUri: HOMEPAGE,
             rules: RULES.map((r) => ({
               id: r.id,
               shortDescription: { text: r.docs.summary },
               fullDescription: { text: r.docs.why },
+              helpUri: ruleDocsUrl(r.id),
               defaultConfiguration: { level: LEVEL[r.severity] },
               help: { text: r.docs.why, markdown: `${r.docs.why}\n\nBad:\n\n\`\`\`\n${r.docs.bad}\`\`\`\n\nGood:\n\n\`\`\`\n${r.docs.good}\`\`\`` },
             })),
           },
         },
+        originalUriBaseIds: { '%SRCROOT%': { uri: root } },
         results: files.flatMap(({ file, findings }) => {
           const uri = artifactUri(file);
+          const artifactLocation = isAbsolute(file) ? { uri } : { uri, uriBaseId: '%SRCROOT%' };
           return findings.map((f) => ({
             ruleId: f.code,
             ruleIndex: index.get(f.code),
@@ -64,7 +73,7 @@ export function toSarif(files: { file: string; findings: readonly SarifRecord[] 
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri },
+                  artifactLocation,
                   region: { startLine: f.start.line + 1, startColumn: f.start.character + 1, endLine: f.end.line + 1, endColumn: f.end.character + 1 },
                 },
               },

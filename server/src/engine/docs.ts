@@ -2,6 +2,15 @@
 import { RULES, ruleById } from './rules';
 import type { Rule } from './rules/rule';
 
+/** Where the project and its rules reference live (package.json's `repository`, `homepage`). */
+export const HOMEPAGE = 'https://github.com/shardwise/shardwise';
+const RULES_REFERENCE = `${HOMEPAGE}/blob/main/docs/rules.md`;
+
+/** The rule's section of the rules reference (docs/rules.md's heading anchors are the rule ids). */
+export function ruleDocsUrl(id: string): string {
+  return `${RULES_REFERENCE}#${id}`;
+}
+
 function fence(text: string, lang = 'yaml'): string {
   return '```' + lang + '\n' + text.replace(/\n?$/, '\n') + '```';
 }

@@ -7,7 +7,7 @@ export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';
 export { fixForSet, fixRound, fixText, type AppliedFix, type FixOptions, type FixResult, type FixRound, type RefusedFix } from './fixes';
 export { describeChanges, planChanges, type PlanChange } from './plan/diff';
-export { explain, rulesMarkdown, ruleMarkdown } from './docs';
+export { explain, HOMEPAGE, ruleDocsUrl, rulesMarkdown, ruleMarkdown } from './docs';
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { RULES, ruleById } from './rules';
 export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
