@@ -1,0 +1,81 @@
+/**
+ * The pre-commit hooks (.pre-commit-hooks.yaml) as a user gets them: the real `pre-commit`
+ * installs them from a repository holding the working tree (`language: node`: it runs
+ * `npm install` there, then `npm pack`, whose stdout must be the tarball's name alone, and
+ * installs the tarball), then runs them on a repository of configs with `try-repo`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { parse } from 'yaml';
+import { cleanEnv, copyWorkingTree, missing, root } from './tree';
+
+const skip = missing('pre-commit', "Debian's pre-commit package");
+const tmp = mkdtempSync(join(tmpdir(), 'shardwise-pre-commit-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const source = join(tmp, 'shardwise');
+const work = join(tmp, 'configs');
+const identity = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...identity } });
+  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+let env: NodeJS.ProcessEnv;
+function tryRepo(hook: string, ...args: string[]) {
+  const r = spawnSync('pre-commit', ['try-repo', source, hook, ...args], { cwd: work, env, encoding: 'utf8', timeout: 600_000 });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+test('the hooks are declared as the cross-file checks need them', () => {
+  const hooks = parse(readFileSync(join(root, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string; entry: string; language: string; require_serial?: boolean }[];
+  assert.deepEqual(hooks.map((h) => h.id), ['shardwise', 'shardwise-fix']);
+  for (const h of hooks) {
+    assert.equal(h.language, 'node');
+    assert.equal(h.require_serial, true, `${h.id}: an Accelerate config and its DeepSpeed JSON are checked together`);
+  }
+  assert.equal(hooks[1].entry, 'shardwise check --fix', 'safe fixes only: no --unsafe-fixes');
+});
+
+test('pre-commit installs the shardwise hook and it reports the findings of the staged configs', { skip }, async () => {
+  mkdirSync(source);
+  copyWorkingTree(source);
+  git(source, 'init', '-q');
+  git(source, 'add', '-A');
+  git(source, 'commit', '-q', '-m', 'working tree');
+  mkdirSync(work);
+  cpSync(join(root, 'examples'), join(work, 'examples'), { recursive: true });
+  git(work, 'init', '-q');
+  git(work, 'add', '-A');
+  env = await cleanEnv({ PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'), ...identity });
+
+  const all = tryRepo('shardwise', '--all-files');
+  assert.equal(all.status, 1, all.out);
+  assert.match(all.out, /^shardwise\.+Failed$/m);
+  assert.match(all.out, /^examples\/accelerate\/typo-and-traps\.yaml:7:18: error \[yaml-boolean-trap\] \[\*\]/m);
+  // Found only with the DeepSpeed JSON the Accelerate config names: the files are checked together.
+  assert.match(all.out, /^examples\/deepspeed\/accelerate-zero3\.yaml:10:1: error \[deepspeed-config-file-conflict\]/m);
+
+  const one = tryRepo('shardwise', '--files', 'examples/deepspeed/ds_zero3.json');
+  assert.equal(one.status, 0, `a file with notes only passes: ${one.out}`);
+  assert.match(one.out, /^shardwise\.+Passed$/m);
+});
+
+test('the shardwise-fix hook applies the safe fixes only, and pre-commit reports the files it changed', { skip }, () => {
+  assert.ok(env, 'set up by the test before');
+  const before = readFileSync(join(work, 'examples/accelerate/megatron-70b.yaml'), 'utf8');
+  const r = tryRepo('shardwise-fix', '--all-files');
+  assert.equal(r.status, 1, r.out);
+  assert.match(r.out, /files were modified by this hook/);
+  const fixed = readFileSync(join(work, 'examples/accelerate/typo-and-traps.yaml'), 'utf8');
+  assert.match(fixed, /^mixed_precision: 'no'/m);
+  assert.match(fixed, /^ {2}fsdp_version: /m);
+  // A layout decision (TP 16 across two nodes) is the user's: an unsafe fix is never applied.
+  assert.equal(readFileSync(join(work, 'examples/accelerate/megatron-70b.yaml'), 'utf8'), before);
+  assert.match(git(work, 'status', '--porcelain'), /examples\/accelerate\/typo-and-traps\.yaml/);
+});
