@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# OS packages the real-editor (e2e) tests need: Debian's Chromium (driven by
-# playwright-core, never a downloaded browser) and the Kerberos headers that
-# code-server's `kerberos` dependency builds against. Idempotent; runs as root
-# in CI (uses sudo when not root and sudo exists).
+# OS packages the tests need: for the real-editor (e2e) tests, Debian's Chromium
+# (driven by playwright-core, never a downloaded browser) and the Kerberos headers
+# that code-server's `kerberos` dependency builds against; for the package tests,
+# git and the real pre-commit. Idempotent; runs as root in CI (uses sudo when not
+# root and sudo exists).
 set -euo pipefail
 
-packages=(chromium libkrb5-dev python3 make g++)
+packages=(chromium libkrb5-dev python3 make g++ git pre-commit)
 
 missing=()
 for p in "${packages[@]}"; do
