@@ -16,8 +16,10 @@
 // token may publish to it, whether this version is already published, whether the dependencies
 // exist.
 // The checks marked `marketplace`, `vsce` and `vscode` are the Marketplace's tag limit, what vsce
-// asks about or refuses (`*` activation, the engine range, SVG or relative images), and VS Code's
-// list of categories.
+// asks about or refuses (`*` activation, no repository, the engine range, SVG or relative images),
+// and VS Code's list of categories; `listing` marks what Shardwise's own listing is held to (an
+// icon of 128 pixels or more, a banner, https homepage and issue links), which neither registry
+// requires.
 
 import { createRequire } from 'node:module';
 import { statSync } from 'node:fs';
@@ -235,21 +237,21 @@ export function checkPackage(vsix, { namespace = OPEN_VSX_NAMESPACE } = {}) {
   ]) {
     const value = meta.properties[id];
     if (!fromManifest || !value) {
-      add('open-vsx', field, `package.json has no ${field}: the registry pages link nowhere`);
+      add(field === 'repository' ? 'vsce' : 'listing', field, `package.json has no ${field}: the registry pages link nowhere`);
       continue;
     }
     if (!isUrlWithHost(value)) add('open-vsx', field, `${JSON.stringify(value)} is not a URL with a host`);
-    else if (!/^(git\+)?https:\/\//.test(value)) add('open-vsx', field, `${value} is not an https URL`);
+    else if (!/^(git\+)?https:\/\//.test(value)) add('listing', field, `${value} is not an https URL`);
     if (value.length > MAX_STRING) add('open-vsx', field, `longer than ${MAX_STRING} characters`);
   }
   if (pkg.markdown !== undefined && !['github', 'standard'].includes(pkg.markdown)) add('open-vsx', 'markdown', `${pkg.markdown} is neither github nor standard`);
   if (pkg.qna !== undefined && pkg.qna !== false && !['marketplace', 'false'].includes(pkg.qna) && !isUrlWithHost(String(pkg.qna))) add('open-vsx', 'qna', `${pkg.qna} is neither marketplace, false nor a URL`);
   const color = meta.properties['Microsoft.VisualStudio.Services.Branding.Color'];
   const theme = meta.properties['Microsoft.VisualStudio.Services.Branding.Theme'];
-  if (!color || !theme) add('marketplace', 'galleryBanner', 'galleryBanner needs a color and a theme');
+  if (!color || !theme) add('listing', 'galleryBanner', 'galleryBanner needs a color and a theme');
   if (color !== undefined) {
     text('galleryBanner.color', color, MAX_GALLERY_COLOR);
-    if (!/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(color)) add('marketplace', 'galleryBanner.color', `${color} is not a #rgb or #rrggbb color`);
+    if (!/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(color)) add('listing', 'galleryBanner.color', `${color} is not a #rgb or #rrggbb color`);
   }
   if (theme !== undefined && !['dark', 'light'].includes(theme)) add('open-vsx', 'galleryBanner.theme', `${theme} is neither dark nor light`);
 
@@ -272,13 +274,13 @@ export function checkPackage(vsix, { namespace = OPEN_VSX_NAMESPACE } = {}) {
   if (tags.length > MAX_TAGS) add('marketplace', 'keywords', `${tags.length} tags (${tags.join(', ')}), over ${MAX_TAGS}: fewer keywords`);
 
   // Icon: a PNG in the package, named by the vsixmanifest.
-  if (!pkg.icon) add('marketplace', 'icon', 'package.json has no icon');
+  if (!pkg.icon) add('listing', 'icon', 'package.json has no icon');
   else {
     const path = `extension/${pkg.icon.replace(/^\.\//, '')}`;
     const size = pngSize(entries.get(path));
     if (!entries.has(path)) add('marketplace', 'icon', `${pkg.icon} is not in the package`);
     else if (!size) add('marketplace', 'icon', `${pkg.icon} is not a PNG`);
-    else if (size.width !== size.height || size.width < 128) add('marketplace', 'icon', `${pkg.icon} is ${size.width}×${size.height}; a square of at least 128 pixels is needed`);
+    else if (size.width !== size.height || size.width < 128) add('listing', 'icon', `${pkg.icon} is ${size.width}×${size.height}; a square of at least 128 pixels is needed`);
     if (meta.icon !== path) add('marketplace', 'icon', `the vsixmanifest names ${JSON.stringify(meta.icon)} as the icon, not ${path}`);
   }
 
