@@ -219,11 +219,13 @@ export function installExtension({ node24, codeServerBin }, root, vsix, { isolat
 /**
  * Starts code-server detached, in its own process group, on 127.0.0.1:port, and waits for
  * "HTTP server listening on". Returns { url, port, pid, output(), stop(), exited }.
+ * Workspace trust is off (`--disable-workspace-trust`) unless `workspaceTrust` is true; then a
+ * folder opens in Restricted Mode when the user settings enable trust and nobody trusted it.
  */
 export async function startCodeServer(
   { node24, codeServerBin },
   root,
-  { port, folder, isolateHome = true, extraArgs = [], onOutput, startTimeoutMs = 60_000 } = {},
+  { port, folder, isolateHome = true, workspaceTrust = false, extraArgs = [], onOutput, startTimeoutMs = 60_000 } = {},
 ) {
   port ??= await freePort();
   const args = [
@@ -235,7 +237,7 @@ export async function startCodeServer(
     'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--disable-proxy',
     '--ignore-last-opened',

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 // Real-editor tests: the packaged shardwise.vsix in code-server (VS Code 1.139, Node 24) driven by
-// Debian's Chromium through playwright-core, offline. Two layers:
+// Debian's Chromium through playwright-core, offline. Three layers:
 //   1. extension-host tests: dist/test/e2e/suite/index.js runs inside the extension host against
 //      the installed extension, with a temp copy of examples/ as the workspace;
-//   2. UI smoke: click a file in the explorer, read the Problems panel, take a screenshot.
+//   2. Restricted Mode: the same suite in an untrusted copy of examples/ (workspace trust on, the
+//      folder never trusted), where it runs its Restricted Mode test only;
+//   3. UI smoke: click a file in the explorer, read the Problems panel, take a screenshot.
 // Closes with `e2e: N passed, M failed`; exits non-zero on any failure or blocked non-loopback request.
 //
-//   node test/e2e/run.mjs [--keep] [--only=host|ui]
+//   node test/e2e/run.mjs [--keep] [--only=host|restricted|ui]
 //     --keep   leave the last code-server running (and its temp folder) for debugging
 // Environment: SHARDWISE_E2E_VSIX, SHARDWISE_E2E_SUITE, SHARDWISE_E2E_EXAMPLES override the inputs;
 // SHARDWISE_E2E_HOST_TIMEOUT_MS the extension-host layer's time limit (default 180 s);
 // SHARDWISE_E2E_CACHE where code-server is provisioned (see setup.mjs).
 
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { loadPlaywright, repoRoot, setup } from './setup.mjs';
 import {
@@ -41,14 +43,33 @@ const SMOKE_EXPECT = ['yaml-boolean-trap']; // texts the Problems panel must sho
 const SMOKE_WAIT_MS = 30_000; // for the Problems panel to show them
 const SCREENSHOT = join(repoRoot, 'artifacts/e2e/editor-diagnostics.png');
 const MARK = '[shardwise-e2e]'; // prefix of the suite's result lines (test/e2e/suite/index.ts)
+// Restricted Mode layer: the suite runs its Restricted Mode test alone in a folder of this name.
+const RESTRICTED_WORKSPACE = 'examples-restricted'; // = RESTRICTED_WORKSPACE in test/e2e/suite/index.ts
+const RESTRICTED_SETTINGS = {
+  'security.workspace.trust.enabled': true, // BASE_SETTINGS turns it off
+  'security.workspace.trust.startupPrompt': 'never', // no modal: the folder just opens untrusted
+};
+// Workspace settings of the untrusted copy: a limit Restricted Mode must ignore
+// (capabilities.untrustedWorkspaces.restrictedConfigurations in package.json).
+const RESTRICTED_WORKSPACE_SETTINGS = { 'shardwise.maxFileSizeKB': 1 };
+// VS Code never disables an extension under development, whatever the trust: in Restricted Mode the
+// development extension is this empty one, which only carries the tests, and Shardwise runs as
+// installed from the .vsix, subject to its capabilities.untrustedWorkspaces like a user's.
+const RESTRICTED_RUNNER_MANIFEST = {
+  name: 'shardwise-e2e-runner',
+  publisher: 'shardwise-e2e',
+  version: '0.0.0',
+  engines: { vscode: '*' },
+  capabilities: { untrustedWorkspaces: { supported: true } },
+};
 const LOG_NOISE = /^Ignoring fetching additional builtin extensions from gallery/; // not echoed
 
 const argv = process.argv.slice(2);
 const KEEP = argv.includes('--keep');
 const ONLY = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 for (const a of argv) {
-  if (a !== '--keep' && !/^--only=(host|ui)$/.test(a)) {
-    console.error(`usage: node test/e2e/run.mjs [--keep] [--only=host|ui]  (unknown argument ${a})`);
+  if (a !== '--keep' && !/^--only=(host|restricted|ui)$/.test(a)) {
+    console.error(`usage: node test/e2e/run.mjs [--keep] [--only=host|restricted|ui]  (unknown argument ${a})`);
     process.exit(2);
   }
 }
@@ -120,18 +141,33 @@ async function finish(server, root, browser) {
 
 // ---------- layer 1: extension-host tests ----------
 
-async function hostLayer(paths, playwright) {
+/**
+ * The extension-host suite in a copy of examples/. `restricted`: with workspace trust on and the
+ * copy untrusted (Restricted Mode), named RESTRICTED_WORKSPACE so that the suite runs its
+ * Restricted Mode test, and with the tests carried by an empty development extension.
+ */
+async function hostLayer(paths, playwright, { restricted = false } = {}) {
   const t0 = Date.now();
-  console.log('\n== extension-host tests ==');
-  const root = makeTempRoot('host');
+  const layer = restricted ? 'restricted' : 'host';
+  const label = restricted ? 'restricted-mode' : 'extension-host';
+  console.log(restricted ? '\n== extension-host tests in Restricted Mode ==' : '\n== extension-host tests ==');
+  const root = makeTempRoot(layer);
   let server;
   let browser;
   const lines = [];
   try {
-    writeSettings(root);
+    writeSettings(root, restricted ? RESTRICTED_SETTINGS : {});
     const extDir = installExtension(paths, root, VSIX);
-    const workspace = copyWorkspace(root, EXAMPLES);
-    server = await startCodeServer(paths, root, { folder: workspace });
+    const workspace = copyWorkspace(root, EXAMPLES, restricted ? RESTRICTED_WORKSPACE : undefined);
+    let devDir = extDir;
+    if (restricted) {
+      mkdirSync(join(workspace, '.vscode'), { recursive: true });
+      writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(RESTRICTED_WORKSPACE_SETTINGS, null, 2) + '\n');
+      devDir = join(root.dir, 'e2e-runner');
+      mkdirSync(devDir, { recursive: true });
+      writeFileSync(join(devDir, 'package.json'), JSON.stringify(RESTRICTED_RUNNER_MANIFEST, null, 2) + '\n');
+    }
+    server = await startCodeServer(paths, root, { folder: workspace, workspaceTrust: restricted });
     browser = await launchBrowser(playwright, root);
     const { page } = browser;
     await page.addInitScript(enableSmokeTestDriverScript);
@@ -150,10 +186,10 @@ async function hostLayer(paths, playwright) {
     page.on('pageerror', (err) => console.log(`  ! page error: ${err.message}`));
 
     const url = workbenchUrl(server, workspace, [
-      ['extensionDevelopmentPath', remoteUri(server, extDir)],
+      ['extensionDevelopmentPath', remoteUri(server, devDir)],
       ['extensionTestsPath', remoteUri(server, SUITE)],
     ]);
-    console.log(`  extension: ${extDir}\n  workspace: ${workspace}\n  ${url}`);
+    console.log(`  extension: ${extDir}${devDir === extDir ? '' : `\n  tests carried by: ${devDir}`}\n  workspace: ${workspace}\n  ${url}`);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     const code = await withTimeout(
       exit,
@@ -172,18 +208,18 @@ async function hostLayer(paths, playwright) {
       if (rest.startsWith('pass: ')) passes.push(rest.slice(6));
       else if (rest.startsWith('fail: ')) fails.push(rest.slice(6));
     }
-    for (const p of passes) record(`host: ${p}`, true);
+    for (const p of passes) record(`${layer}: ${p}`, true);
     for (const f of fails) {
       const [title, ...why] = f.split(' :: ');
-      record(`host: ${title}`, false, why.join(' :: '));
+      record(`${layer}: ${title}`, false, why.join(' :: '));
     }
-    if (code !== 0 && fails.length === 0) record('host: extension-host suite', false, `exit code ${code} and no failing test reported (did the suite load? see the log above)`);
-    if (code === 0 && passes.length === 0) record('host: extension-host suite', false, 'exit code 0 but no test reported a pass (wrong bundle?)');
-    console.log(`  extension-host layer: exit code ${code}, ${elapsed(t0)}`);
-    if (code !== 0 || passes.length === 0) await failureReport(browser, server, 'extension-host', root);
+    if (code !== 0 && fails.length === 0) record(`${layer}: extension-host suite`, false, `exit code ${code} and no failing test reported (did the suite load? see the log above)`);
+    if (code === 0 && passes.length === 0) record(`${layer}: extension-host suite`, false, 'exit code 0 but no test reported a pass (wrong bundle?)');
+    console.log(`  ${label} layer: exit code ${code}, ${elapsed(t0)}`);
+    if (code !== 0 || passes.length === 0) await failureReport(browser, server, label, root);
   } catch (err) {
-    record('host: extension-host layer', false, err.message.split('\n')[0]);
-    await failureReport(browser, server, 'extension-host', root);
+    record(`${layer}: ${label} layer`, false, err.message.split('\n')[0]);
+    await failureReport(browser, server, label, root);
   } finally {
     blocked.push(...(browser?.blocked ?? []));
     await finish(server, root, browser);
@@ -251,7 +287,7 @@ async function main() {
   const t0 = Date.now();
   const missing = [];
   if (!existsSync(VSIX)) missing.push(`${shortPath(VSIX)} is missing: run \`npm run package\` first`);
-  if ((ONLY ?? 'host') === 'host' && !existsSync(SUITE)) missing.push(`${shortPath(SUITE)} is missing: run \`npm run build\` first (it bundles test/e2e/suite/index.ts)`);
+  if (ONLY !== 'ui' && !existsSync(SUITE)) missing.push(`${shortPath(SUITE)} is missing: run \`npm run build\` first (it bundles test/e2e/suite/index.ts)`);
   if (!existsSync(EXAMPLES)) missing.push(`${EXAMPLES} is missing`);
   if (missing.length) {
     for (const m of missing) console.error(`e2e: ${m}`);
@@ -261,14 +297,15 @@ async function main() {
   }
 
   // Screenshots of an earlier run's failures would mislead.
-  for (const label of ['extension-host', 'ui-smoke']) rmSync(join(dirname(SCREENSHOT), `${label}-failure.png`), { force: true });
+  for (const label of ['extension-host', 'restricted-mode', 'ui-smoke']) rmSync(join(dirname(SCREENSHOT), `${label}-failure.png`), { force: true });
 
   const paths = await setup();
   const playwright = await loadPlaywright(paths.playwrightCorePath);
   console.log(`e2e: code-server ready (${elapsed(t0)})`);
 
-  if (ONLY !== 'ui') await hostLayer(paths, playwright);
-  if (ONLY !== 'host') await smokeLayer(paths, playwright);
+  if (!ONLY || ONLY === 'host') await hostLayer(paths, playwright);
+  if (!ONLY || ONLY === 'restricted') await hostLayer(paths, playwright, { restricted: true });
+  if (!ONLY || ONLY === 'ui') await smokeLayer(paths, playwright);
 
   if (blocked.length) {
     const unique = [...new Set(blocked)];

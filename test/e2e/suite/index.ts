@@ -48,6 +48,13 @@ const MP_LINE = /^\s*mixed_precision:\s*bf16\s*$/; // the YAML line the conflict
 // The JSON's `enabled` values, as (prefix)(value): the edit flips the value only.
 const JSON_FP16 = /("fp16"\s*:\s*\{\s*"enabled"\s*:\s*)(true|false)\b/;
 const JSON_BF16 = /("bf16"\s*:\s*\{\s*"enabled"\s*:\s*)(true|false)\b/;
+// Restricted Mode (test/e2e/run.mjs opens an untrusted copy of examples/ under this name, with
+// `shardwise.maxFileSizeKB: 1` in its .vscode/settings.json): only the Restricted Mode test runs.
+const RESTRICTED_WORKSPACE = 'examples-restricted';
+const EXTENSION_ID = 'shardwise.shardwise';
+const RESTRICTED_SETTING = 'shardwise.maxFileSizeKB';
+const RESTRICTED_PROBE_FILE = 'e2e-restricted-probe.yaml'; // written by the test: over the workspace's 1 KiB limit
+const RESTRICTED_PROBE_BYTES = 4096;
 const WAIT_MS = 20_000; // how long to poll for the language server's answers
 const POLL_MS = 100;
 const TEST_TIMEOUT_MS = 60_000;
@@ -170,6 +177,45 @@ function targetOf(d: vscode.Location | vscode.LocationLink): vscode.Uri {
 }
 
 // ---- tests ----
+
+/**
+ * In Restricted Mode the extension runs (capabilities.untrustedWorkspaces in package.json) and a
+ * workspace's value of a restricted setting is ignored. Without the capability VS Code disables
+ * the installed extension in an untrusted workspace (the runner installs it from the .vsix; the
+ * development extension only carries these tests, since VS Code never disables that one).
+ */
+function defineRestrictedModeTests({ suite, test, suiteTeardown }: TddContext): void {
+  suite('shardwise in Restricted Mode', () => {
+    suiteTeardown(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test(`diagnostics in an untrusted workspace on ${TRAPS_FILE}; the workspace's ${RESTRICTED_SETTING} is ignored`, async () => {
+      if (vscode.workspace.isTrusted !== false) fail('vscode.workspace.isTrusted is not false: the workspace is trusted, so this is not Restricted Mode (the runner must enable workspace trust and leave the folder untrusted)');
+      const settingsFile = fileUri('.vscode/settings.json');
+      const settings = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile)));
+      if (settings[RESTRICTED_SETTING] !== 1) fail(`${settingsFile.path} does not set ${RESTRICTED_SETTING} to 1 (the runner writes it)`);
+      const extension = vscode.extensions.getExtension(EXTENSION_ID);
+      if (!extension) fail(`${EXTENSION_ID} is not enabled in Restricted Mode: does package.json declare capabilities.untrustedWorkspaces?`);
+      if (extension.extensionUri.path.split('/').at(-2) !== 'extensions') fail(`${EXTENSION_ID} runs from ${extension.extensionUri.path}, not from the extensions folder: an extension under development is never disabled, so this proves nothing`);
+
+      const doc = await open(TRAPS_FILE);
+      await waitForBooleanTrap(doc);
+      const keyLine = lineIndex(doc, new RegExp(`^\\s*${UNKNOWN_KEY}\\s*:`));
+      await waitFor(`a ${SOURCE} ${UNKNOWN_KEY_CODE} diagnostic on line ${keyLine + 1}`, () => ours(doc.uri, UNKNOWN_KEY_CODE).find((d) => d.range.start.line === keyLine), () => showDiagnostics(doc.uri));
+
+      // The same config padded past the workspace's 1 KiB limit is analysed all the same: that
+      // limit is not taken from an untrusted workspace.
+      const text = doc.getText();
+      const pad = '# padding past the workspace limit\n';
+      const probe = text + pad.repeat(Math.ceil((RESTRICTED_PROBE_BYTES - text.length) / pad.length));
+      await vscode.workspace.fs.writeFile(fileUri(RESTRICTED_PROBE_FILE), new TextEncoder().encode(probe));
+      const big = await open(RESTRICTED_PROBE_FILE);
+      if (big.getText().length <= 1024) fail(`${RESTRICTED_PROBE_FILE} is only ${big.getText().length} characters, not over 1 KiB`);
+      await waitForBooleanTrap(big);
+    });
+  });
+}
 
 function defineTests({ suite, test, suiteTeardown }: TddContext): void {
   suite('shardwise in a real editor', () => {
@@ -463,7 +509,8 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: TEST_TIMEOUT_MS, reporter: 'spec' });
   const tdd = {} as TddContext;
   mocha.suite.emit('pre-require', tdd, 'shardwise-e2e-suite', mocha);
-  defineTests(tdd);
+  if (vscode.workspace.workspaceFolders?.[0]?.name === RESTRICTED_WORKSPACE) defineRestrictedModeTests(tdd);
+  else defineTests(tdd);
   return new Promise<void>((resolve, reject) => {
     let passed = 0;
     let failed = 0;
