@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # OS packages the real-editor (e2e) tests need: Debian's Chromium (driven by
 # playwright-core, never a downloaded browser) and the Kerberos headers that
-# code-server's `kerberos` dependency builds against. Idempotent; runs as root
+# code-server's `kerberos` dependency builds against; and what builds and installs
+# the Python wheel offline (test/package/wheel.test.ts). Idempotent; runs as root
 # in CI (uses sudo when not root and sudo exists).
 set -euo pipefail
 
-packages=(chromium libkrb5-dev python3 make g++)
+packages=(chromium libkrb5-dev python3 make g++ python3-build python3-setuptools python3-wheel python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do
