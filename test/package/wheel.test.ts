@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSy
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { after, test } from 'node:test';
+import { lspOverStdio } from './lsp-stdio';
 
 const root = join(__dirname, '..', '..');
 const { findPython, packageVersion } = require(join(root, 'scripts', 'wheel.mjs')) as {
@@ -105,34 +106,14 @@ function wheelTests(python: string): void {
 
   test('`shardwise-language-server --stdio` is Node.js itself (exec), answers initialize and exits 0', async () => {
     const server = spawn(join(bin, 'shardwise-language-server'), ['--stdio'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'inherit'] });
-    const send = (m: object): void => {
-      const body = JSON.stringify({ jsonrpc: '2.0', ...m });
-      server.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    };
-    let out = '';
-    const answered = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to initialize: ${out.slice(0, 200)}`)), 20_000);
-      server.stdout.on('data', (d: Buffer) => {
-        out += d.toString('utf8');
-        const m = /Content-Length: (\d+)\r\n\r\n/.exec(out);
-        if (m && out.length >= m.index + m[0].length + Number(m[1])) {
-          clearTimeout(timer);
-          resolve(out.slice(m.index + m[0].length, m.index + m[0].length + Number(m[1])));
-        }
-      });
-    });
-    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     try {
-      send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
-      const reply = JSON.parse(await answered);
+      const lsp = lspOverStdio(server);
+      const reply = await lsp.initialize();
       assert.equal(reply.id, 1);
       assert.equal(reply.result.capabilities.hoverProvider, true);
       // No Python process stands between the editor and the server: signals and stdin reach Node.js.
       if (existsSync('/proc/self/exe')) assert.match(basename(readlinkSync(`/proc/${server.pid}/exe`)), /^node/);
-      send({ method: 'initialized', params: {} });
-      send({ id: 2, method: 'shutdown' });
-      send({ method: 'exit' });
-      assert.equal(await exited, 0);
+      assert.equal(await lsp.shutdownAndExit(), 0);
     } finally {
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
     }
