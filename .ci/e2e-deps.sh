@@ -2,11 +2,11 @@
 # OS packages the tests need: for the real-editor (e2e) tests, Debian's Chromium
 # (driven by playwright-core, never a downloaded browser) and the Kerberos headers
 # that code-server's `kerberos` dependency builds against; for the package tests,
-# git and the real pre-commit. Idempotent; runs as root in CI (uses sudo when not
-# root and sudo exists).
+# git, the real pre-commit, and what builds and installs the Python wheel offline.
+# Idempotent; runs as root in CI (uses sudo when not root and sudo exists).
 set -euo pipefail
 
-packages=(chromium libkrb5-dev python3 make g++ git pre-commit)
+packages=(chromium libkrb5-dev python3 make g++ git pre-commit python3-build python3-setuptools python3-wheel python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { lspOverStdio } from './lsp-stdio';
 
 const root = join(__dirname, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'shardwise-pack-'));
@@ -52,32 +53,11 @@ test('installed from the tarball without a registry, `shardwise check` reports a
 });
 
 test('installed, `shardwise-language-server --stdio` answers initialize and exits cleanly', async () => {
-  const server = spawn(join(prefix, 'bin', 'shardwise-language-server'), ['--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const send = (m: object): void => {
-    const body = JSON.stringify({ jsonrpc: '2.0', ...m });
-    server.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  };
-  let out = '';
-  const answered = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer to initialize: ${out.slice(0, 200)}`)), 20_000);
-    server.stdout.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-      const m = /Content-Length: (\d+)\r\n\r\n/.exec(out);
-      if (m && out.length >= m.index + m[0].length + Number(m[1])) {
-        clearTimeout(timer);
-        resolve(out.slice(m.index + m[0].length, m.index + m[0].length + Number(m[1])));
-      }
-    });
-  });
-  send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
-  const reply = JSON.parse(await answered);
+  const lsp = lspOverStdio(spawn(join(prefix, 'bin', 'shardwise-language-server'), ['--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const reply = await lsp.initialize();
   assert.equal(reply.id, 1);
   assert.equal(reply.result.capabilities.hoverProvider, true);
-  const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
-  send({ method: 'initialized', params: {} });
-  send({ id: 2, method: 'shutdown' });
-  send({ method: 'exit' });
-  assert.equal(await exited, 0);
+  assert.equal(await lsp.shutdownAndExit(), 0);
 });
 
 test('npx runs the packed tarball without a registry', async () => {
