@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # OS packages the real-editor (e2e) tests need: Debian's Chromium (driven by
 # playwright-core, never a downloaded browser) and the Kerberos headers that
-# code-server's `kerberos` dependency builds against. Idempotent; runs as root
-# in CI (uses sudo when not root and sudo exists).
+# code-server's `kerberos` dependency builds against; and Neovim, for the test of
+# docs/editors.md's Neovim setup. Idempotent; runs as root in CI (uses sudo when
+# not root and sudo exists).
 set -euo pipefail
 
-packages=(chromium libkrb5-dev python3 make g++)
+packages=(chromium libkrb5-dev python3 make g++ neovim)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -33,4 +34,5 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 
 test -x /usr/bin/chromium || { echo "e2e-deps: /usr/bin/chromium missing after install" >&2; exit 1; }
+command -v nvim >/dev/null || { echo "e2e-deps: nvim missing after install" >&2; exit 1; }
 echo "e2e-deps: done ($(/usr/bin/chromium --version 2>/dev/null || echo chromium))"

@@ -2,7 +2,7 @@
 // The one test command. `npm test` runs every layer in order; `npm test -- <layer>...` runs some.
 //   unit  engine tests (annotated fixtures, fixes, syntax, features, properties), corpus, CLI, and
 //         the bounded hostile-input suite (test/fuzz/bounded.test.ts), the npm package (test/package)
-//   lsp   the built language server over stdio
+//   lsp   the built language server over stdio, and docs/editors.md's Neovim setup in a headless Neovim
 //   e2e   the packaged .vsix in a real VS Code (code-server + Chromium)
 // Every layer runs even when an earlier one failed, so one run shows everything; the exit code is
 // non-zero if any failed.
@@ -56,7 +56,11 @@ if (layers.includes('unit')) {
   // Last: `npm pack` rebuilds dist/ (production bundles) while it packs.
   step('npm package (pack, install, run)', node, ['--import', 'tsx', '--test', 'test/package/pack.test.ts']);
 }
-if (layers.includes('lsp') && built) step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
+if (layers.includes('lsp') && built) {
+  step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
+  // Skipped without nvim, except under CI=true (.ci/e2e-deps.sh installs it).
+  step('Neovim (headless, docs/editors.md config)', node, ['--import', 'tsx', '--test', 'test/editors/neovim.test.ts']);
+}
 if (layers.includes('e2e')) {
   if (step('package', 'npm', ['run', '--silent', 'package'])) step('real editor tests', node, ['test/e2e/run.mjs']);
 }
