@@ -3,7 +3,7 @@
 //   unit  engine tests (annotated fixtures, fixes, syntax, features, properties), corpus, CLI, and
 //         the bounded hostile-input suite (test/fuzz/bounded.test.ts), and the packages as users
 //         install them (test/package: npm, pre-commit, the GitHub Action, the Python wheel)
-//   lsp   the built language server over stdio
+//   lsp   the built language server over stdio, and docs/editors.md's Neovim setup in a headless Neovim
 //   e2e   the packaged .vsix in a real VS Code (code-server + Chromium)
 // Every layer runs even when an earlier one failed, so one run shows everything; the exit code is
 // non-zero if any failed.
@@ -58,7 +58,11 @@ if (layers.includes('unit')) {
   // The wheel test is skipped (failed under CI=true) without a Python that can build and make a venv.
   step('packages (npm, pre-commit, GitHub Action, Python wheel)', node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...testFiles('test/package')]);
 }
-if (layers.includes('lsp') && built) step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
+if (layers.includes('lsp') && built) {
+  step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
+  // Skipped without nvim, except under CI=true (.ci/e2e-deps.sh installs it).
+  step('Neovim (headless, docs/editors.md config)', node, ['--import', 'tsx', '--test', 'test/editors/neovim.test.ts']);
+}
 if (layers.includes('e2e')) {
   if (step('package', 'npm', ['run', '--silent', 'package'])) step('real editor tests', node, ['test/e2e/run.mjs']);
 }

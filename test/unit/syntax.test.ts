@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { syntaxOf } from '../../server/src/engine/analyze';
 import { parseDirectives } from '../../server/src/engine/directives';
 import { parseJson } from '../../server/src/engine/syntax/json';
 import { resolvePlain } from '../../server/src/engine/syntax/scalars';
@@ -180,4 +181,13 @@ test('directives: settings, next-line, same-line and file-wide suppressions', ()
   assert.deepEqual([...(d.disableLines.get(3) as Set<string>)], ['a', 'b']);
   assert.deepEqual([...(d.disableLines.get(4) as Set<string>)], ['c']);
   assert.deepEqual([...(d.disableFile as Set<string>)], ['d']);
+});
+
+test('the syntax of a file: the language id of VS Code, Neovim, Helix or Emacs, else the extension, else the content', () => {
+  const script = '#!/bin/bash\ntorchrun pretrain_gpt.py --tensor-model-parallel-size 2\n';
+  // A launch script without `.sh`: VS Code says shellscript, Neovim and Emacs sh (or bash), Helix bash.
+  for (const languageId of ['shellscript', 'sh', 'bash']) assert.equal(syntaxOf({ path: '/repo/launch/train', text: script, languageId }), 'shell', languageId);
+  assert.equal(syntaxOf({ path: '/repo/train.sh', text: script }), 'shell');
+  assert.equal(syntaxOf({ path: '/repo/ds.jsonc', text: '{}', languageId: 'jsonc' }), 'json');
+  assert.equal(syntaxOf({ path: '/repo/accelerate', text: 'distributed_type: FSDP\n' }), 'yaml');
 });

@@ -29,7 +29,7 @@ export interface FileInput {
   /** File path or URI path, for format associations and messages. */
   path?: string;
   text: string;
-  /** The editor's language id, when known (`yaml`, `json`, `shellscript`...). */
+  /** The editor's language id, when known (`yaml`, `json`, `shellscript`; `sh` or `bash` from editors other than VS Code). */
   languageId?: string;
   /**
    * Reads a file this one refers to (an Accelerate config's `deepspeed_config_file`). The host owns
@@ -123,7 +123,7 @@ export function syntaxOf(input: FileInput): Syntax {
   const path = (input.path ?? '').toLowerCase();
   if (lang === 'json' || lang === 'jsonc' || path.endsWith('.json')) return 'json';
   if (lang === 'yaml' || /\.ya?ml$/.test(path)) return 'yaml';
-  if (lang === 'shellscript' || path.endsWith('.sh')) return 'shell';
+  if (lang === 'shellscript' || lang === 'sh' || lang === 'bash' || path.endsWith('.sh')) return 'shell';
   return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
 }
 
