@@ -450,3 +450,19 @@ test('a DeepSpeed JSON saved as .conf is checked when an Accelerate config names
   // A .conf file nothing names is not read: it may be anything.
   assert.ok(!files.some((f) => f.endsWith('orphan.conf')), files.join(', '));
 });
+
+test('a mistake in the command line is a usage error with a suggestion, never a silent fallback', () => {
+  const hw = run(['check', 'examples/accelerate/megatron-70b.yaml', '--hardware', 'h900']);
+  assert.equal(hw.code, 2, 'an unknown hardware profile is not replaced by the default one');
+  assert.match(hw.err, /^shardwise: unknown hardware "h900" \(did you mean h200 or b200\?\); the profiles are a100-40gb, .*mi300x$/m);
+  assert.equal(hw.out, '', 'nothing is checked');
+  const rule = run(['explain', 'yaml-bolean-trap']);
+  assert.equal(rule.code, 2);
+  assert.match(rule.err, /unknown rule "yaml-bolean-trap" \(did you mean yaml-boolean-trap\?\)/);
+  for (const command of ['check', 'layout', 'explain', 'rules', 'docs']) {
+    const help = run([command, '--help']);
+    assert.equal(help.code, 0, `${command} --help`);
+    assert.match(help.out, /^Usage:\n {2}shardwise check/, `${command} --help prints the usage`);
+    assert.equal(help.err, '');
+  }
+});

@@ -13,7 +13,7 @@
 import { readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, DEFAULT_MAX_FILE_SIZE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../engine';
+import { analyze, closest, DEFAULT_MAX_FILE_SIZE, HARDWARE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { examine, formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
@@ -56,6 +56,14 @@ Exit status: 0 no error found, 1 an error found, 2 usage or I/O failure.
 `;
 
 class UsageError extends Error {}
+
+/** ` (did you mean x or y?)`, or nothing when no candidate is close. */
+function didYouMean(word: string, candidates: readonly string[]): string {
+  const near = closest(word, candidates, 2);
+  return near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
+}
+
+const SUBCOMMANDS = new Set(['check', 'layout', 'explain', 'rules', 'docs']);
 
 const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -125,9 +133,13 @@ function parseCheckArgs(args: string[]): CheckOptions {
         o.format = v as OutputFormat;
         break;
       }
-      case '--hardware':
-        o.settings.hardware = value();
+      case '--hardware': {
+        const v = value();
+        const ids = HARDWARE.map((h) => h.id);
+        if (!ids.includes(v)) throw new UsageError(`unknown hardware ${JSON.stringify(v)}${didYouMean(v, ids)}; the profiles are ${ids.join(', ')}`);
+        o.settings.hardware = v;
         break;
+      }
       case '--gpus-per-node':
         o.settings.gpusPerNode = positive();
         break;
@@ -466,6 +478,11 @@ function layout(args: string[]): number {
 
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
+  // `--help` anywhere after a command is a request for help, never a path or an unknown option.
+  if (SUBCOMMANDS.has(command) && rest.some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case 'check':
@@ -476,7 +493,7 @@ export function main(argv: string[]): number {
         if (rest.length !== 1) throw new UsageError('explain takes one rule id');
         const text = explain(rest[0]);
         if (!text) {
-          note(`unknown rule ${JSON.stringify(rest[0])}; \`shardwise rules\` lists them`);
+          note(`unknown rule ${JSON.stringify(rest[0])}${didYouMean(rest[0], RULES.map((r) => r.id))}; \`shardwise rules\` lists them`);
           return 2;
         }
         process.stdout.write(text + '\n');

@@ -10,6 +10,8 @@ export { describeChanges, planChanges, type PlanChange } from './plan/diff';
 export { explain, HOMEPAGE, ruleDocsUrl, rulesMarkdown, ruleMarkdown } from './docs';
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { RULES, ruleById } from './rules';
+export { HARDWARE } from './plan/hardware';
+export { closest } from './suggest';
 export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
 export { parserFlags } from './formats/megatron/checkout';
