@@ -426,12 +426,25 @@ test('the problem matcher contributed in package.json reads every finding line o
   assert.ok(!text.err.split('\n').some((l) => re.test(l)));
 });
 
+test('a misspelled option or output format is a usage error with a did-you-mean', () => {
+  const option = run(['check', '.', '--exlude', 'x/'], tmp);
+  assert.equal(option.code, 2);
+  assert.match(option.err, /^shardwise: unknown option --exlude \(did you mean --exclude\?\)/m);
+  assert.match(run(['check', '.', '--max-warning=3'], tmp).err, /^shardwise: unknown option --max-warning \(did you mean --max-warnings\?\)/m);
+  const format = run(['check', '.', '--output-format', 'junt'], tmp);
+  assert.equal(format.code, 2);
+  assert.match(format.err, /not "junt" \(did you mean junit\?\)/);
+});
+
 test('check --help lists every option of check, and the README names each of them', () => {
   const help = run(['check', '--help'], tmp).out;
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const source = readFileSync(join(ROOT, 'server/src/cli/cli.ts'), 'utf8');
   const options = [...source.matchAll(/case '(--[a-z-]+)':/g)].map((m) => m[1]).filter((o) => o !== '--version' && o !== '--help');
   assert.ok(options.length >= 20, options.join(' '));
+  // The did-you-mean list knows every option.
+  const listed = /const CHECK_OPTIONS = \[([^\]]*)\]/.exec(source)![1];
+  assert.deepEqual([...listed.matchAll(/'(--[a-z-]+)'/g)].map((m) => m[1]).sort(), [...options].sort());
   for (const o of options) {
     assert.ok(help.includes(o), `--help lists ${o}`);
     assert.ok(readme.includes(o), `README names ${o}`);

@@ -115,6 +115,9 @@ interface CheckOptions {
   respectGitignore: boolean;
 }
 
+/** The options of check (and layout), for a did-you-mean. */
+const CHECK_OPTIONS = ['--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size'];
+
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
   const out: string[] = [];
@@ -187,7 +190,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
       case '--output-format':
       case '--format': {
         const v = value();
-        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}`);
+        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}${didYouMean(v, OUTPUT_FORMATS)}`);
         o.format = v as OutputFormat;
         break;
       }
@@ -268,7 +271,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
         o.respectGitignore = false;
         break;
       default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${flag}${didYouMean(flag, CHECK_OPTIONS)}`);
         o.paths.push(a);
     }
   }
