@@ -282,6 +282,14 @@ describe('excludes and .gitignore', () => {
     assert.equal(findings(['check', 'build/b.yaml'], dir).findings.length, 1);
   });
 
+  test('a generated .gitignore of 20,000 patterns: the first 10,000 are used, said once on stderr', () => {
+    const patterns = Array.from({ length: 20_000 }, (_, i) => `gen_${i}/`);
+    const dir = project('gitignore-huge', { '.gitignore': `# generated\n${patterns.join('\n')}\nlate.yaml\n`, 'gen_5/a.yaml': TRAP, 'late.yaml': TRAP, 'b.yaml': TRAP });
+    const r = findings(['check', '.'], dir);
+    assert.deepEqual(codes(r.findings), ['b.yaml:yaml-boolean-trap', 'late.yaml:yaml-boolean-trap']);
+    assert.deepEqual(r.err.split('\n').filter((l) => /patterns/.test(l)), [`shardwise: ${join(dir, '.gitignore')} has 20001 patterns: only the first 10000 are used`]);
+  });
+
   test('a folder with a 5 MB JSON that is not a config and a .gitignored folder holding a config with an error: both skipped, with the notice, in under a second', (t) => {
     const values = Array.from({ length: 800_000 }, (_, i) => i * 0.25);
     const dir = project('done-when', {
@@ -293,7 +301,10 @@ describe('excludes and .gitignore', () => {
     assert.ok(readFileSync(join(dir, 'data/tokenizer.json')).length > 5_000_000);
     // The time of the scan alone: a run that checks nothing gives the start-up (Node, the worker, the bundle).
     const startup = Math.min(...[0, 1, 2].map(() => run(['check', 'train.yaml'], dir).ms));
-    const r = run(['check', '.'], dir);
+    // The best of three of each, so that a moment of load on a shared machine is not taken for the scan.
+    const runs = [0, 1, 2].map(() => run(['check', '.'], dir));
+    const r = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+    for (const x of runs) assert.deepEqual([x.code, x.out, x.err], [r.code, r.out, r.err]);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, '', 'neither the JSON nor the ignored config is reported');
     assert.deepEqual(r.err.split('\n').filter((l) => /not checked/.test(l)), ['shardwise: 1 file over 256 KiB was not checked: data/tokenizer.json; --max-file-size raises the limit']);

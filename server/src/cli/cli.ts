@@ -409,7 +409,8 @@ function check(o: CheckOptions): number {
   // With `--fix -`, stdout is the fixed text: the report goes to stderr.
   const report = (s: string): void => void (stdin && o.fix && !o.diff ? process.stderr : process.stdout).write(s);
   const walkOptions = { maxBytes: scanLimit, exclude: o.exclude, forceExclude: o.forceExclude, respectGitignore: o.respectGitignore, configs: o.useConfig ? configs : undefined, cwd };
-  const collected = stdin ? { files: [] as Candidate[], oversized: [], unlisted: [] } : collect(o.paths, walkOptions);
+  const collected = stdin ? { files: [] as Candidate[], oversized: [], unlisted: [], notices: [] } : collect(o.paths, walkOptions);
+  for (const n of collected.notices) note(n);
   /** The standard input as one candidate: its name is --stdin-filename's, or `-`. */
   let stdinText: string | undefined;
   if (stdin) {

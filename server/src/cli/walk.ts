@@ -23,8 +23,9 @@ import { examine, readBounded } from '../host/read';
 
 const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
 export const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
-/** A `.gitignore` is a few lines; a larger one is not read. */
+/** A `.gitignore` is a few lines; a larger one is not read, and of one with more patterns only the first are. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
+export const MAX_GITIGNORE_PATTERNS = 10_000;
 
 export function hasConfigExtension(path: string): boolean {
   return EXTENSIONS.test(path);
@@ -46,6 +47,8 @@ export interface Collected {
   oversized: string[];
   /** Folders that could not be listed, with the reason. */
   unlisted: string[];
+  /** What was read only in part (a .gitignore of too many patterns), for stderr. */
+  notices: string[];
 }
 
 export interface WalkOptions {
@@ -65,10 +68,13 @@ interface Layer {
   matcher: Ignore;
 }
 
-function gitignoreLayer(dir: string, file = join(dir, '.gitignore')): Layer | undefined {
+function gitignoreLayer(dir: string, notices: string[], file = join(dir, '.gitignore')): Layer | undefined {
   const read = readBounded(file, MAX_GITIGNORE_BYTES);
   if (!read.ok || !read.text.trim()) return undefined;
-  return { base: dir, matcher: patternMatcher(read.text.split(/\r?\n/)) };
+  // Blank lines and comments are no patterns; a file of thousands is generated, and each pattern costs every path a test.
+  const patterns = read.text.split(/\r?\n/).filter((l) => l.trim() && !l.startsWith('#'));
+  if (patterns.length > MAX_GITIGNORE_PATTERNS) notices.push(`${file} has ${patterns.length} patterns: only the first ${MAX_GITIGNORE_PATTERNS} are used`);
+  return { base: dir, matcher: patternMatcher(patterns.slice(0, MAX_GITIGNORE_PATTERNS)) };
 }
 
 /** Ignored by git: the last layer (the deepest) with a say decides, as git reads nested .gitignore files. */
@@ -85,7 +91,7 @@ function gitIgnored(layers: readonly Layer[], path: string, isDir: boolean): boo
 }
 
 /** The .gitignore layers above `dir` up to its repository's root (none outside a repository). */
-function ancestorLayers(dir: string): Layer[] {
+function ancestorLayers(dir: string, notices: string[]): Layer[] {
   // `dir` and the folders above it, up to the one holding `.git`.
   const chain: string[] = [];
   let d = dir;
@@ -100,11 +106,11 @@ function ancestorLayers(dir: string): Layer[] {
     }
     if (isRoot) {
       const layers: Layer[] = [];
-      const info = gitignoreLayer(d, join(d, '.git', 'info', 'exclude'));
+      const info = gitignoreLayer(d, notices, join(d, '.git', 'info', 'exclude'));
       if (info) layers.push(info);
       // From the root down to the folder above `dir`; `dir`'s own file is read by the walk.
       for (const a of chain.slice(1).reverse()) {
-        const l = gitignoreLayer(a);
+        const l = gitignoreLayer(a, notices);
         if (l) layers.push(l);
       }
       return layers;
@@ -138,7 +144,7 @@ export function forceExcluded(path: string, isDir: boolean, o: WalkOptions): boo
 }
 
 export function collect(paths: readonly string[], o: WalkOptions): Collected {
-  const out: Collected = { files: [], oversized: [], unlisted: [] };
+  const out: Collected = { files: [], oversized: [], unlisted: [], notices: [] };
   const seenDirs = new Set<string>();
   const excluded = (path: string, isDir: boolean, root: string): boolean => excludedBy(o, path, isDir, root);
   const walk = (dir: string, depth: number, layers: Layer[], root: string): void => {
@@ -159,7 +165,7 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
       return;
     }
     if (o.respectGitignore && entries.some((e) => e.name === '.gitignore')) {
-      const own = gitignoreLayer(resolve(dir));
+      const own = gitignoreLayer(resolve(dir), out.notices);
       if (own) layers = [...layers, own];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -199,7 +205,7 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
       // --force-exclude: a named path is excluded as a found one would be (its folders included).
       if (o.forceExclude && forceExcluded(abs, !x.ok, o)) continue;
       if (x.ok) out.files.push({ path: p, named: true });
-      else walk(p, 0, o.respectGitignore ? ancestorLayers(abs) : [], abs);
+      else walk(p, 0, o.respectGitignore ? ancestorLayers(abs, out.notices) : [], abs);
     } else if (x.kind === 'missing') throw new Error(`${p}: no such file or folder`);
     else throw new Error(`${p} ${x.reason}; only regular files and folders can be checked`);
   }

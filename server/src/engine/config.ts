@@ -257,7 +257,9 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
       case 'per-file-ignores':
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
           out.perFileIgnores = [];
-          for (const [pattern, ids] of Object.entries(raw as Record<string, unknown>)) {
+          const entries = Object.entries(raw as Record<string, unknown>);
+          if (entries.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`per-file-ignores\` holds ${entries.length} patterns, more than the ${ASSOCIATION_LIMITS.count} allowed.`);
+          for (const [pattern, ids] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
             const rules = ruleList(`per-file-ignores.${pattern}`, ids);
             if (!pattern.trim() || pattern.length > ASSOCIATION_LIMITS.length) out.problems.push(`\`per-file-ignores\`: the pattern ${JSON.stringify(pattern.slice(0, 80))} is empty or longer than ${ASSOCIATION_LIMITS.length} characters.`);
             else if (rules?.length) out.perFileIgnores.push({ pattern, rules });
@@ -268,6 +270,7 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
         const list = stringList(raw);
         if (!list) out.problems.push('`exclude` must be a list of patterns.');
         else if (list.some((p) => p.length > ASSOCIATION_LIMITS.length)) out.problems.push(`\`exclude\`: a pattern is longer than ${ASSOCIATION_LIMITS.length} characters.`);
+        else if (list.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`exclude\` holds ${list.length} patterns, more than the ${ASSOCIATION_LIMITS.count} allowed.`);
         else out.exclude = list;
         break;
       }
