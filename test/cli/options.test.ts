@@ -390,6 +390,11 @@ describe('the project configuration', () => {
       assert.equal(r.out, '', 'nothing is checked');
       assert.equal(run(['check', '.', '--no-config'], dir).code, 1, '--no-config does not read it');
     }
+    // A folder with no config file to check: its configuration is still read, and its mistake reported.
+    const empty = project('config-mistake-empty', { '.shardwise.yaml': 'hardwar: h100-sxm\n', 'README.md': '# nothing\n' });
+    const r = run(['check', '.'], empty);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /Unknown setting `hardwar`/);
   });
 
   test('parseProjectConfig and parsePyprojectConfig read the same keys the same way', () => {

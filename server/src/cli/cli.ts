@@ -6,7 +6,8 @@
  *   shardwise rules
  *   shardwise docs [--write FILE | --check FILE]
  *
- * Exit status: 0 no error found, 1 an error was found, 2 usage or I/O failure.
+ * Exit status: 0 no error found, 1 an error was found (or more warnings than --max-warnings; 0
+ * with --exit-zero), 2 usage, configuration or I/O failure.
  */
 import { readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
@@ -436,7 +437,9 @@ function check(o: CheckOptions): number {
   // A mistake in a configuration stops the run before anything is checked: said once per mistake.
   if (o.useConfig) {
     const invalid = new Set<string>();
-    for (const c of collected.files) for (const p of configs.forFile(lookupPath(c)).invalid) invalid.add(p);
+    // The configurations of the files to check, and of the folders named (one that holds no config file is checked too).
+    const at = [...collected.files.map(lookupPath), ...(stdin ? [] : o.paths.filter((p) => !collected.files.some((c) => c.path === p)).map((p) => join(p, '_')))];
+    for (const file of at) for (const p of configs.forFile(file).invalid) invalid.add(p);
     if (invalid.size) {
       for (const p of invalid) note(p);
       note(`nothing was checked: correct the configuration (or run with --no-config)`);
