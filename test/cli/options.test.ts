@@ -280,6 +280,11 @@ describe('excludes and .gitignore', () => {
     assert.equal(findings(['check', '.', '--no-respect-gitignore'], dir).findings.length, 6);
     // A named file is checked whatever .gitignore says.
     assert.equal(findings(['check', 'build/b.yaml'], dir).findings.length, 1);
+    // As git on Linux: the case of a name matters.
+    if (process.platform === 'linux') {
+      const cased = project('gitignore-case', { '.gitignore': 'Build/\n', 'build/a.yaml': TRAP, 'Build/b.yaml': TRAP });
+      assert.deepEqual(codes(findings(['check', '.'], cased).findings), ['build/a.yaml:yaml-boolean-trap']);
+    }
   });
 
   test('a generated .gitignore of 20,000 patterns: the first 10,000 are used, said once on stderr', () => {

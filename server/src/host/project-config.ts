@@ -46,9 +46,13 @@ export function inside(base: string, path: string): string | undefined {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** A matcher of gitignore-style patterns; a pattern `ignore` cannot compile is skipped. */
+/**
+ * A matcher of gitignore-style patterns; a pattern `ignore` cannot compile is skipped. Case matters
+ * where the file system's names do, as git's `core.ignorecase` has it (not on Linux; on macOS and
+ * Windows, no).
+ */
 export function patternMatcher(patterns: readonly string[]): Ignore {
-  const ig = ignore({ allowRelativePaths: true });
+  const ig = ignore({ allowRelativePaths: true, ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
   for (const p of patterns) {
     try {
       ig.add(p);
