@@ -1,58 +1,85 @@
 /**
  * `shardwise`: the engine on the command line, for CI and scripts.
  *
- *   shardwise check [paths…] [--output-format text|json|sarif|github] [--hardware ID] [--gpus-per-node N]
- *                   [--nvlink-domain N] [--target TOOL=VERSION] [--fix [--unsafe-fixes]] [--diff]
- *                   [--show-fixes] [--no-config] [--max-file-size SIZE]
+ *   shardwise check [paths… | -] [options]   (`shardwise check --help` lists them)
  *   shardwise explain <rule-id>
  *   shardwise rules
  *   shardwise docs [--write FILE | --check FILE]
  *
- * Exit status: 0 no error found, 1 an error was found, 2 usage or I/O failure.
+ * Exit status: 0 no error found, 1 an error was found (or more warnings than --max-warnings; 0
+ * with --exit-zero), 2 usage, configuration or I/O failure.
  */
-import { readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, closest, DEFAULT_MAX_FILE_SIZE, HARDWARE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding } from '../engine';
+import { analyze, closest, DEFAULT_MAX_FILE_SIZE, HARDWARE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
-import { examine, formatBytes, readBounded } from '../host/read';
+import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
 import { escapeLines, escapeText, jsonText } from './escape';
 import { workflowCommand } from './github';
+import { toGitlab } from './gitlab';
+import { toJunit } from './junit';
 import { toSarif, type Position } from './sarif';
+import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 
 const VERSION = '0.1.0';
 const USAGE = `Usage:
-  shardwise check [paths…] [options]   check config files (folders are searched)
-  shardwise layout <file> [options]    print the parallel layout a config describes
-  shardwise explain <rule-id>          print a rule's documentation
-  shardwise rules                      list the rules
-  shardwise docs [--write F|--check F] print (write, or compare with F) the rules reference
+  shardwise check [paths… | -] [options]   check config files (folders are searched; - reads stdin)
+  shardwise layout <file> [options]        print the parallel layout a config describes
+  shardwise explain <rule-id>              print a rule's documentation
+  shardwise rules                          list the rules
+  shardwise docs [--write F|--check F]     print (write, or compare with F) the rules reference
 
 Options of check:
-  --output-format FORMAT     text (default), json, sarif (SARIF 2.1.0, for code scanning) or
-                             github (workflow commands: annotations on a pull request);
-                             --format is the same option
+  --output-format FORMAT     text (default), json, sarif (SARIF 2.1.0, for code scanning),
+                             github (workflow commands: annotations on a pull request), gitlab
+                             (GitLab Code Quality) or junit (JUnit XML); --format is the same option
+  --select IDS               run only these rules (comma-separated rule ids, or ALL); replaces
+                             the configuration's select
+  --extend-select IDS        run these rules too
+  --ignore IDS               do not run these rules (after select and extend-select)
+  --statistics               print the number of findings per rule instead of the findings
+                             (text, or json with --output-format json)
+  --exit-zero                exit 0 even when an error was found
+  --max-warnings N           exit 1 when more than N warnings were found
   --hardware ID              hardware profile (e.g. h100-sxm)
   --gpus-per-node N          GPUs per node
   --nvlink-domain N          GPUs per NVLink domain
   --target TOOL=VERSION      targeted version: accelerate=1.10.0, deepspeed=0.16.4, megatron-core=0.12.0
-  --fix                      apply the safe fixes (they keep the run as it is) to the files
+  --fix                      apply the safe fixes (they keep the run as it is) to the files; with -,
+                             print the fixed text on stdout (and the findings on stderr)
   --unsafe-fixes             with --fix or --diff, also the fixes that change a decision
                              (degrees, batch sizes, precision, switches, the number of GPUs)
   --diff                     print the unified diff of what --fix would write; change nothing
                              (exit 1 when there is a diff)
   --show-fixes               list the fixes offered for each finding, safe or unsafe
-  --no-config                ignore .shardwise.yaml files
+  --stdin-filename PATH      the name of the text read from - (stdin): for the format, the
+                             configuration and the output; without it the format is told by
+                             the content alone
+  --exclude PATTERN          skip files and folders matching PATTERN (gitignore syntax, from the
+                             working directory; repeatable, comma-separated), on top of the
+                             default excludes (hidden folders, node_modules, venv, dist, …);
+                             --extend-exclude is the same option
+  --force-exclude            apply the excludes to the paths named on the command line too
+  --no-respect-gitignore     also check what .gitignore files exclude (--respect-gitignore, the
+                             default: skip it)
+  --no-config                ignore .shardwise.yaml and pyproject.toml files
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
                              folder, 1M for files named); SIZE in bytes or with K, M or G
                              (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB
 
+Configuration: .shardwise.yaml, or [tool.shardwise] in pyproject.toml, at or above each file
+(select, extend-select, ignore, per-file-ignores, exclude, hardware, target, rules, …); the
+options above win over it. A mistake in it (an unknown key, rule id or hardware profile) is an
+error: exit 2, nothing checked.
+
 Only regular files are read: a named device, FIFO or socket is an error; in a folder, such
 entries are skipped. Control characters in paths and messages are printed escaped (\\x1b, \\n).
 
-Exit status: 0 no error found, 1 an error found, 2 usage or I/O failure.
+Exit status: 0 no error found, 1 an error found (or more warnings than --max-warnings), 2 usage,
+configuration or I/O failure.
 `;
 
 class UsageError extends Error {}
@@ -65,11 +92,8 @@ function didYouMean(word: string, candidates: readonly string[]): string {
 
 const SUBCOMMANDS = new Set(['check', 'layout', 'explain', 'rules', 'docs']);
 
-const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
-const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
 
 interface CheckOptions {
   format: OutputFormat;
@@ -81,6 +105,35 @@ interface CheckOptions {
   showFixes: boolean;
   useConfig: boolean;
   paths: string[];
+  /** `--select`, `--extend-select`, `--ignore`: the last layer of rule selection. */
+  selection?: RuleSelection;
+  statistics: boolean;
+  exitZero: boolean;
+  maxWarnings?: number;
+  stdinFilename?: string;
+  exclude: string[];
+  forceExclude: boolean;
+  respectGitignore: boolean;
+}
+
+/** The options of check (and layout), for a did-you-mean. */
+const CHECK_OPTIONS = ['--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size'];
+
+/** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
+function splitPatterns(v: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const c of v) {
+    if (c === '{') depth++;
+    else if (c === '}') depth = Math.max(0, depth - 1);
+    if (c === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out.map((p) => p.trim()).filter(Boolean);
 }
 
 /**
@@ -109,7 +162,16 @@ function note(line: string): void {
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [] };
+  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true };
+  const rules = (flag: string, v: string): string[] => {
+    const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
+    if (ids.length === 0) throw new UsageError(`${flag} takes rule ids, comma-separated (\`shardwise rules\` lists them)`);
+    for (const id of ids) {
+      const problem = ruleIdProblem(id);
+      if (problem) throw new UsageError(`${flag}: ${problem}; \`shardwise rules\` lists them`);
+    }
+    return ids;
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
@@ -129,7 +191,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
       case '--output-format':
       case '--format': {
         const v = value();
-        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}`);
+        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}${didYouMean(v, OUTPUT_FORMATS)}`);
         o.format = v as OutputFormat;
         break;
       }
@@ -171,94 +233,56 @@ function parseCheckArgs(args: string[]): CheckOptions {
       case '--max-file-size':
         o.settings.maxFileSize = parseSize(flag, value());
         break;
+      case '--select':
+      case '--extend-select':
+      case '--ignore': {
+        const ids = rules(flag, value());
+        const key = flag === '--select' ? 'select' : flag === '--ignore' ? 'ignore' : 'extendSelect';
+        o.selection ??= {};
+        o.selection[key] = [...(o.selection[key] ?? []), ...ids];
+        break;
+      }
+      case '--statistics':
+        o.statistics = true;
+        break;
+      case '--exit-zero':
+        o.exitZero = true;
+        break;
+      case '--max-warnings': {
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a number of warnings (0 or more), not ${JSON.stringify(v)}`);
+        o.maxWarnings = Number(v);
+        break;
+      }
+      case '--stdin-filename':
+        o.stdinFilename = value();
+        if (!o.stdinFilename) throw new UsageError('--stdin-filename needs a path');
+        break;
+      case '--exclude':
+      case '--extend-exclude':
+        o.exclude.push(...splitPatterns(value()));
+        break;
+      case '--force-exclude':
+        o.forceExclude = true;
+        break;
+      case '--respect-gitignore':
+        o.respectGitignore = true;
+        break;
+      case '--no-respect-gitignore':
+        o.respectGitignore = false;
+        break;
       default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${flag}${didYouMean(flag, CHECK_OPTIONS)}`);
         o.paths.push(a);
     }
   }
+  if (o.paths.includes('-') && o.paths.length > 1) throw new UsageError('- (read the standard input) takes no other path');
+  if (o.stdinFilename !== undefined && o.paths.length > 0 && o.paths[0] !== '-') throw new UsageError('--stdin-filename names the text read from - (the standard input); it takes no other path');
+  if (o.stdinFilename !== undefined && o.paths.length === 0) o.paths.push('-');
   if (o.paths.length === 0) o.paths.push('.');
   if (o.unsafeFixes && !o.fix && !o.diff) throw new UsageError('--unsafe-fixes goes with --fix or --diff');
+  if (o.statistics && o.format !== 'text' && o.format !== 'json') throw new UsageError('--statistics prints text, or JSON with --output-format json');
   return o;
-}
-
-/** A file to check: named on the command line (or linked from a checked file), or found in a folder. */
-interface Candidate {
-  path: string;
-  named: boolean;
-}
-
-interface Collected {
-  files: Candidate[];
-  /** Files found in folders that are over the size limit: not read, summed up in one line. */
-  oversized: string[];
-  /** Folders that could not be listed, with the reason. */
-  unlisted: string[];
-}
-
-function isCandidateName(name: string): boolean {
-  return EXTENSIONS.test(name) && !/^\.shardwise\.ya?ml$/.test(name) && !/package(-lock)?\.json$/.test(name);
-}
-
-/**
- * Files to check: named files as they are (a named device, FIFO, socket or symbolic link loop is an
- * error), folders searched for config-looking regular files. Only `stat` is used here, nothing is
- * opened: a folder entry that is not a regular file is skipped, one over the size limit is listed
- * in `oversized`, a folder reached twice through a symbolic link is searched once.
- */
-function collect(paths: string[], maxBytes: number): Collected {
-  const out: Collected = { files: [], oversized: [], unlisted: [] };
-  const seenDirs = new Set<string>();
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 32) return;
-    try {
-      const st = statSync(dir);
-      const id = `${st.dev}:${st.ino}`;
-      if (seenDirs.has(id)) return;
-      seenDirs.add(id);
-    } catch {
-      return;
-    }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      out.unlisted.push(`${dir} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      let isDir = e.isDirectory();
-      let isFile = e.isFile();
-      const special = e.isFIFO() || e.isCharacterDevice() || e.isBlockDevice() || e.isSocket();
-      if (!isDir && !isFile && !special) {
-        // A symbolic link (or a file system that does not give entry types): what it points at.
-        try {
-          const st = statSync(p);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch {
-          continue; // A broken link or a link loop.
-        }
-      }
-      if (isDir) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(p, depth + 1);
-        continue;
-      }
-      if (!isFile || !isCandidateName(e.name)) continue;
-      const x = examine(p, maxBytes);
-      if (x.ok) out.files.push({ path: p, named: false });
-      else if (x.kind === 'too-large') out.oversized.push(p);
-    }
-  };
-  for (const p of paths) {
-    const x = examine(p, Number.POSITIVE_INFINITY);
-    if (x.ok) out.files.push({ path: p, named: true });
-    else if (x.kind === 'directory') walk(p, 0);
-    else if (x.kind === 'missing') throw new Error(`${p}: no such file or folder`);
-    else throw new Error(`${p} ${x.reason}; only regular files and folders can be checked`);
-  }
-  return out;
 }
 
 /**
@@ -301,14 +325,73 @@ interface Checked {
 }
 
 function outRecords(analysis: FileAnalysis, o: CheckOptions): OutRecord[] {
+  const marks = (o.format === 'text' || o.statistics) && !o.diff;
   return analysis.findings.map((f) => {
     const range = analysis.lines.range(f.span);
-    return { code: f.code, severity: f.severity, message: f.message, start: range.start, end: range.end, safe: o.format === 'text' && !o.diff && fixForSet(f) !== undefined, ...(o.showFixes ? { fixes: fixesOf(f) } : {}) };
+    return { code: f.code, severity: f.severity, message: f.message, start: range.start, end: range.end, safe: marks && fixForSet(f) !== undefined, ...(o.showFixes ? { fixes: fixesOf(f) } : {}) };
   });
 }
 
 function fixesOf(f: Finding): { title: string; applicability: string }[] {
   return f.fixes().map((x) => ({ title: x.title, applicability: x.applicability }));
+}
+
+/**
+ * The standard input, read whole up to `maxBytes` (a pipe may say EAGAIN while its writer is
+ * slow: waited for), or why not.
+ */
+function readStdin(maxBytes: number): { ok: true; text: string } | { ok: false; reason: string } {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException)?.code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 10);
+        continue;
+      }
+      if (code === 'EOF') break;
+      return { ok: false, reason: `cannot be read (${code ?? 'error'})` };
+    }
+    if (n === 0) break;
+    length += n;
+    if (length > maxBytes) return { ok: false, reason: `is over the ${formatBytes(maxBytes, true)} limit; --max-file-size raises it` };
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Rule levels for --no-config: only the command line's selection. */
+function selectionOnly(selection: RuleSelection | undefined): EngineSettings {
+  if (!selection) return {};
+  const on = selectedRules([selection]);
+  return { rules: Object.fromEntries(RULES.filter((r) => !on.has(r.id)).map((r) => [r.id, 'off' as const])) };
+}
+
+/** `--statistics`: findings per rule, the most frequent first. */
+function statistics(all: readonly { f: OutRecord }[], format: OutputFormat, write: (s: string) => void): void {
+  const rank: Record<string, number> = { error: 4, warning: 3, information: 2, hint: 1 };
+  const by = new Map<string, { code: string; severity: string; count: number; fixable: number }>();
+  for (const { f } of all) {
+    const s = by.get(f.code) ?? { code: f.code, severity: f.severity, count: 0, fixable: 0 };
+    s.count++;
+    if (f.safe) s.fixable++;
+    if ((rank[f.severity] ?? 0) > (rank[s.severity] ?? 0)) s.severity = f.severity;
+    by.set(f.code, s);
+  }
+  const rows = [...by.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  if (format === 'json') {
+    write(jsonText(rows) + '\n');
+    return;
+  }
+  const cw = Math.max(1, ...rows.map((r) => String(r.count).length));
+  const iw = Math.max(0, ...rows.map((r) => r.code.length));
+  for (const r of rows) write(`${String(r.count).padStart(cw)}  ${r.code.padEnd(iw)}  ${r.severity.padEnd(11)}${r.fixable ? `  [*] ${r.fixable} fixable with --fix` : ''}`.trimEnd() + '\n');
 }
 
 /**
@@ -321,8 +404,48 @@ function fixesOf(f: Finding): { title: string; applicability: string }[] {
 function check(o: CheckOptions): number {
   const scanLimit = o.settings.maxFileSize ?? DEFAULT_SCAN_LIMIT;
   const namedLimit = o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT;
-  const collected = collect(o.paths, scanLimit);
+  const cwd = process.cwd();
   const configs = new ProjectConfigs();
+  const stdin = o.paths[0] === '-';
+  // With `--fix -`, stdout is the fixed text: the report goes to stderr.
+  const report = (s: string): void => void (stdin && o.fix && !o.diff ? process.stderr : process.stdout).write(s);
+  const walkOptions = { maxBytes: scanLimit, exclude: o.exclude, forceExclude: o.forceExclude, respectGitignore: o.respectGitignore, configs: o.useConfig ? configs : undefined, cwd };
+  const collected = stdin ? { files: [] as Candidate[], oversized: [], unlisted: [], notices: [] } : collect(o.paths, walkOptions);
+  for (const n of collected.notices) note(n);
+  /** The standard input as one candidate: its name is --stdin-filename's, or `-`. */
+  let stdinText: string | undefined;
+  if (stdin) {
+    const name = o.stdinFilename;
+    // --force-exclude: an excluded name is passed through untouched, unchecked (as an editor integration expects).
+    const skipped = name !== undefined && o.forceExclude && forceExcluded(name, false, walkOptions);
+    const read = readStdin(namedLimit);
+    if (!read.ok) {
+      note(`the standard input ${read.reason}`);
+      return 2;
+    }
+    if (skipped) {
+      if (o.fix && !o.diff) process.stdout.write(read.text);
+      return 0;
+    }
+    stdinText = read.text;
+    collected.files.push({ path: name ?? '-', named: true });
+  }
+  /** Where a file's configuration is looked up: the standard input without a name is in the working directory. */
+  const nameless = stdinText !== undefined && o.stdinFilename === undefined;
+  const lookupPath = (c: { path: string }): string => (nameless && c.path === '-' ? join(cwd, '-') : c.path);
+  const settingsFor = (at: string): EngineSettings => (o.useConfig ? configs.forFile(at, o.selection).settings : mergeSettings(configs.located(at), selectionOnly(o.selection)));
+  // A mistake in a configuration stops the run before anything is checked: said once per mistake.
+  if (o.useConfig) {
+    const invalid = new Set<string>();
+    // The configurations of the files to check, and of the folders named (one that holds no config file is checked too).
+    const at = [...collected.files.map(lookupPath), ...(stdin ? [] : o.paths.filter((p) => !collected.files.some((c) => c.path === p)).map((p) => join(p, '_')))];
+    for (const file of at) for (const p of configs.forFile(file).invalid) invalid.add(p);
+    if (invalid.size) {
+      for (const p of invalid) note(p);
+      note(`nothing was checked: correct the configuration (or run with --no-config)`);
+      return 2;
+    }
+  }
   const checked: Checked[] = [];
   const oversized = [...collected.oversized];
   let ioFailure = false;
@@ -342,34 +465,39 @@ function check(o: CheckOptions): number {
   let applied = 0;
   let diffs = 0;
   // `order` grows while it is walked: a linked file under another name is appended.
-  for (const { path: file, index, named } of order) {
+  for (const [position, { path: file, index, named }] of order.entries()) {
+    const fromStdin = position === 0 && stdinText !== undefined;
+    const at = fromStdin ? lookupPath({ path: file }) : file;
     const key = pathKey(file);
     done.add(key);
     const referrers = referrersOf.get(key)?.filter((r) => pathKey(r.path) !== key);
     referrersOf.delete(key);
-    const read = readBounded(file, named ? namedLimit : scanLimit);
-    if (!read.ok) {
-      if (read.kind === 'too-large' && !named) oversized.push(file);
-      else if (read.kind === 'too-large') note(`${file} was not checked: it ${read.reason}; --max-file-size raises the limit`);
-      else {
-        note(`cannot read ${file}: it ${read.reason}`);
-        ioFailure = true;
+    let text: string;
+    if (fromStdin) text = stdinText!;
+    else {
+      const read = readBounded(file, named ? namedLimit : scanLimit);
+      if (!read.ok) {
+        if (read.kind === 'too-large' && !named) oversized.push(file);
+        else if (read.kind === 'too-large') note(`${file} was not checked: it ${read.reason}; --max-file-size raises the limit`);
+        else {
+          note(`cannot read ${file}: it ${read.reason}`);
+          ioFailure = true;
+        }
+        continue;
       }
-      continue;
+      text = read.text;
     }
-    let text = read.text;
-    let settings: EngineSettings = o.useConfig ? {} : configs.located(file);
     if (o.useConfig) {
-      const loaded = configs.forFile(file);
-      settings = loaded.settings;
-      for (const p of loaded.problems) if (!warnedConfig.has(p)) (warnedConfig.add(p), note(p));
+      for (const p of configs.forFile(at).problems) if (!warnedConfig.has(p)) (warnedConfig.add(p), note(p));
     }
     // Command-line flags win over .shardwise.yaml; in-file directives win over both.
-    settings = mergeSettings(settings, o.settings);
+    const settings = mergeSettings(settingsFor(at), o.settings);
+    // Without a name, the standard input's format is told by its content alone (a `#!` line: a script).
+    const input: FileInput = fromStdin && nameless ? { text, languageId: /^#!/.test(text) ? 'shellscript' : undefined, resolve: createResolver({ from: at, bases: [cwd] }) } : linkedInput(file, text, referrers);
     const original = text;
     let analysis: FileAnalysis;
     if (o.fix || o.diff) {
-      const fixed = fixText(linkedInput(file, text, referrers), settings, { unsafe: o.unsafeFixes });
+      const fixed = fixText(input, settings, { unsafe: o.unsafeFixes });
       analysis = fixed.analysis;
       text = fixed.text;
       for (const r of fixed.refused) refusals.push({ file, line: analysis.lines.position(r.finding.span.start).line + 1, title: r.fix.title, reason: r.reason });
@@ -377,6 +505,11 @@ function check(o: CheckOptions): number {
         diffs++;
         // The file names are escaped; the lines are the file's own, so that the patch applies.
         process.stdout.write(createTwoFilesPatch(`a/${escapeText(file)}`, `b/${escapeText(file)}`, original, text, undefined, undefined, { context: 3 }));
+      } else if (fromStdin) {
+        if (!o.diff) {
+          process.stdout.write(text);
+          applied += fixed.applied.length;
+        }
       } else if (text !== original) {
         try {
           replaceFile(file, text, original);
@@ -387,22 +520,23 @@ function check(o: CheckOptions): number {
           ioFailure = true;
           // What is reported is the file as it is.
           text = original;
-          analysis = analyze(linkedInput(file, text, referrers), settings);
+          analysis = analyze(input, settings);
         }
       }
-    } else analysis = analyze(linkedInput(file, text, referrers), settings);
+    } else analysis = analyze(input, settings);
     for (const link of analysis.links ?? []) {
       if (!link.target) continue;
       const target = pathKey(link.target);
       // A DeepSpeed JSON saved under another name (`ds_config.conf`) is checked because a config names it.
-      if (!queued.has(target) && !EXTENSIONS.test(link.target)) {
+      if (!queued.has(target) && !hasConfigExtension(link.target)) {
         queued.add(target);
-        order.push({ path: relativeTo(file, link.target), named: true, index: order.length, json: true });
+        order.push({ path: relativeTo(at, link.target), named: true, index: order.length, json: true });
       }
       // Its text is kept only for a target still to be checked, which gets it as a referrer.
       if (!queued.has(target) || done.has(target)) continue;
       const list = referrersOf.get(target) ?? [];
-      if (list.length < MAX_REFERRERS && !list.some((r) => r.path === resolve(file))) list.push({ path: resolve(file), text });
+      const from = resolve(at);
+      if (list.length < MAX_REFERRERS && !list.some((r) => r.path === from)) list.push({ path: from, text });
       referrersOf.set(target, list);
     }
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
@@ -418,31 +552,44 @@ function check(o: CheckOptions): number {
   if (o.diff) {
     reportRefusals(refusals);
     note(`${diffs} file${diffs === 1 ? '' : 's'} would be changed`);
-    return ioFailure ? 2 : diffs > 0 ? 1 : 0;
+    return ioFailure ? 2 : o.exitZero ? 0 : diffs > 0 ? 1 : 0;
   }
   const all = checked.flatMap((c) => c.findings.map((f) => ({ file: c.file, f })));
-  if (o.format === 'json') {
+  const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
+  if (o.statistics) {
+    statistics(all, o.format, report);
+    reportRefusals(refusals);
+  } else if (o.format === 'json') {
     const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(o.showFixes ? { fixes: f.fixes } : {}) }));
-    process.stdout.write(jsonText(out) + '\n');
+    report(jsonText(out) + '\n');
   } else if (o.format === 'sarif') {
-    process.stdout.write(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION, process.cwd())) + '\n');
+    report(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION, cwd)) + '\n');
+  } else if (o.format === 'gitlab') {
+    report(jsonText(toGitlab(checked, process.env.CI_PROJECT_DIR || cwd)) + '\n');
+  } else if (o.format === 'junit') {
+    report(toJunit(checked));
   } else if (o.format === 'github') {
-    for (const { file, f } of all) process.stdout.write(workflowCommand(file, f) + '\n');
+    for (const { file, f } of all) report(workflowCommand(file, f) + '\n');
     reportRefusals(refusals);
   } else {
     let fixable = 0;
     for (const { file, f } of all) {
       if (f.safe) fixable++;
-      process.stdout.write(`${escapeText(file)}:${f.start.line + 1}:${f.start.character + 1}: ${f.severity} [${f.code}]${f.safe ? ' [*]' : ''} ${escapeText(f.message)}\n`);
-      if (o.showFixes) for (const x of f.fixes ?? []) process.stdout.write(`    fix (${x.applicability}): ${escapeText(x.title)}\n`);
+      report(`${escapeText(file)}:${f.start.line + 1}:${f.start.character + 1}: ${f.severity} [${f.code}]${f.safe ? ' [*]' : ''} ${escapeText(f.message)}\n`);
+      if (o.showFixes) for (const x of f.fixes ?? []) report(`    fix (${x.applicability}): ${escapeText(x.title)}\n`);
     }
     reportRefusals(refusals);
-    const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
     const notes = [o.fix ? `${applied} fix${applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
     note(`${checked.length} config file${checked.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}`);
   }
   if (ioFailure) return 2;
-  return all.some(({ f }) => f.severity === 'error') ? 1 : 0;
+  if (o.exitZero) return 0;
+  if (count('error') > 0) return 1;
+  if (o.maxWarnings !== undefined && count('warning') > o.maxWarnings) {
+    note(`${count('warning')} warnings, more than --max-warnings ${o.maxWarnings} allows`);
+    return 1;
+  }
+  return 0;
 }
 
 /** Fixes `--fix` or `--diff` left out, each with its reason, on stderr. */

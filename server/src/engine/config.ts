@@ -11,10 +11,22 @@
  *   target_versions: { accelerate: 1.10.0, deepspeed: 0.16.4, megatron-core: 0.12.0 }
  *   rules: { irrelevant-section: off, yaml-boolean-trap: warning }
  *   associations: { "configs/accelerate/*.yaml": accelerate }
+ *   select: [ALL]              # the rules that run (default: all); extend-select adds, ignore removes
+ *   ignore: [tp-larger-than-needed]
+ *   per-file-ignores: { "golden/*.json": [unknown-key] }   # the only way to silence a JSON finding
+ *   exclude: ["third_party/", "*.generated.yaml"]         # gitignore-style, from this file's folder
+ *
+ * The same keys in `pyproject.toml` under `[tool.shardwise]` (parsePyprojectConfig). Keys may be
+ * written with `-` or `_` (`per-file-ignores`, `per_file_ignores`). Every unknown key, rule id or
+ * hardware id is a problem with a did-you-mean, reported where the file is shown.
  */
 import type { ClientSettings } from '../protocol';
 import type { DirectiveSetting } from './directives';
+import { parse as parseToml } from 'smol-toml';
+import { HARDWARE, hardwareById } from './plan/hardware';
 import { modelPreset } from './plan/models';
+import { RULES, ruleById } from './rules';
+import { closest } from './suggest';
 import { associationProblem, ASSOCIATION_LIMITS, boundedInt, boundedModel, isFormatId, isRuleLevel, MODEL_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type ModelDims, type RuleLevel, type Tool } from './settings';
 import { parseYaml } from './syntax/yaml';
 import { isVersion } from './version';
@@ -24,6 +36,58 @@ export interface ProjectConfig {
   /** Stop at this file when walking up the folders. */
   root: boolean;
   problems: string[];
+  /** `select`, `extend-select`, `ignore`: which rules run (see selectedRules). */
+  selection?: RuleSelection;
+  /** `per-file-ignores`: gitignore-style patterns (relative to the config's folder) → rule ids not reported there. */
+  perFileIgnores?: { pattern: string; rules: string[] }[];
+  /** `exclude`: gitignore-style patterns, relative to the config's folder, of files and folders not checked. */
+  exclude?: string[];
+}
+
+/**
+ * One layer of rule selection, as ruff has it: `select` (when given) replaces the rules that run so
+ * far, `extendSelect` adds to them, `ignore` removes from them. `ALL` stands for every rule. Layers
+ * apply in order: the farthest configuration file first, the nearest last, the command line after.
+ */
+export interface RuleSelection {
+  select?: string[];
+  extendSelect?: string[];
+  ignore?: string[];
+}
+
+/** The rule ids that run after the layers, from every rule. */
+export function selectedRules(layers: readonly (RuleSelection | undefined)[]): Set<string> {
+  const all = RULES.map((r) => r.id);
+  const expand = (ids: readonly string[]): string[] => ids.flatMap((id) => (id === 'ALL' ? all : [ruleById(id)?.id ?? id]));
+  const on = new Set(all);
+  for (const layer of layers) {
+    if (!layer) continue;
+    if (layer.select) {
+      on.clear();
+      for (const id of expand(layer.select)) on.add(id);
+    }
+    for (const id of expand(layer.extendSelect ?? [])) on.add(id);
+    for (const id of expand(layer.ignore ?? [])) on.delete(id);
+  }
+  return on;
+}
+
+/** Why a rule id is not one (with a did-you-mean), or undefined when it is; `ALL` is one where `all` says so. */
+export function ruleIdProblem(id: string, all = true): string | undefined {
+  if ((all && id === 'ALL') || ruleById(id)) return undefined;
+  const near = closest(id, RULES.map((r) => r.id), 2);
+  return `unknown rule ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+}
+
+/** The keys a project configuration may hold, as the documentation spells them. */
+export const PROJECT_CONFIG_KEYS = ['root', 'hardware', 'gpus_per_node', 'nvlink_domain', 'target', 'target_versions', 'rules', 'model', 'seq_length', 'micro_batch_size', 'world_size', 'nodes', 'associations', 'select', 'extend-select', 'ignore', 'per-file-ignores', 'exclude'] as const;
+const KEY_OF = new Map<string, string>(PROJECT_CONFIG_KEYS.map((k) => [k.replace(/-/g, '_'), k]));
+
+/** A list of strings: a YAML/TOML list, or one comma-separated string. */
+function stringList(raw: unknown): string[] | undefined {
+  if (typeof raw === 'string') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw.map((s) => s.trim()).filter(Boolean);
+  return undefined;
 }
 
 const TOOL_KEYS: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core', megatron_core: 'megatron-core', megatronCore: 'megatron-core' };
@@ -47,16 +111,63 @@ export function parseProjectConfig(text: string): ProjectConfig {
     out.problems.push('.shardwise.yaml must be a mapping of settings.');
     return out;
   }
-  const v = value as Record<string, unknown>;
+  return configFrom(value as Record<string, unknown>, out, '.shardwise.yaml');
+}
+
+/**
+ * `[tool.shardwise]` of a `pyproject.toml`, or undefined when it has none (then it is no
+ * configuration of Shardwise's). A file that is not valid TOML is one only when it names the table.
+ */
+export function parsePyprojectConfig(text: string): ProjectConfig | undefined {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    if (!/^\s*\[\s*tool\s*\.\s*shardwise\s*[\].]/m.test(text)) return undefined;
+    const first = String((err as Error)?.message ?? err).split('\n')[0];
+    return { settings: {}, root: false, problems: [`not valid TOML, so [tool.shardwise] is not read: ${first}`] };
+  }
+  const tool = doc.tool;
+  if (!tool || typeof tool !== 'object' || !('shardwise' in tool)) return undefined;
+  const table = (tool as Record<string, unknown>).shardwise;
+  const out: ProjectConfig = { settings: {}, root: false, problems: [] };
+  if (!table || typeof table !== 'object' || Array.isArray(table)) {
+    out.problems.push('[tool.shardwise] must be a table of settings.');
+    return out;
+  }
+  return configFrom(table as Record<string, unknown>, out, '[tool.shardwise]');
+}
+
+/** The settings of a parsed configuration (`.shardwise.yaml` or `[tool.shardwise]`), `where` naming it in messages. */
+function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: string): ProjectConfig {
   const s: EngineSettings = {};
-  for (const [key, raw] of Object.entries(v)) {
+  const ruleList = (key: string, raw: unknown, all = true): string[] | undefined => {
+    const list = stringList(raw);
+    if (!list) {
+      out.problems.push(`\`${key}\` must be a list of rule ids.`);
+      return undefined;
+    }
+    const known: string[] = [];
+    for (const id of list) {
+      const problem = ruleIdProblem(id, all);
+      if (problem) out.problems.push(`\`${key}\`: ${problem}.`);
+      else known.push(id);
+    }
+    return known;
+  };
+  for (const [written, raw] of Object.entries(v)) {
+    const key = KEY_OF.get(written.replace(/-/g, '_'));
     switch (key) {
       case 'root':
         out.root = raw === true;
         break;
       case 'hardware':
-        if (typeof raw === 'string' && raw) s.hardware = raw;
-        else out.problems.push('`hardware` must be a hardware profile id.');
+        if (typeof raw === 'string' && hardwareById(raw)) s.hardware = raw;
+        else if (typeof raw === 'string' && raw) {
+          const ids = HARDWARE.map((h) => h.id);
+          const near = closest(raw, ids, 2);
+          out.problems.push(`\`hardware\`: unknown hardware profile ${JSON.stringify(raw)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; the profiles are ${ids.join(', ')}.`);
+        } else out.problems.push('`hardware` must be a hardware profile id.');
         break;
       case 'gpus_per_node':
       case 'nvlink_domain': {
@@ -67,23 +178,35 @@ export function parseProjectConfig(text: string): ProjectConfig {
         else s.nvlinkDomain = n;
         break;
       }
+      case 'target':
       case 'target_versions':
-        if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-          s.targetVersions = {};
+        if ((typeof raw === 'string' || Array.isArray(raw)) && stringList(raw)) {
+          // `target: ["accelerate=1.10.0"]`, as the command line's --target.
+          s.targetVersions = { ...s.targetVersions };
+          for (const item of stringList(raw)!) {
+            const m = /^([\w-]+)\s*=\s*(\S+)$/.exec(item);
+            const t = m ? TOOL_KEYS[m[1]] : undefined;
+            if (t && isVersion(m![2])) s.targetVersions[t] = m![2];
+            else out.problems.push(`\`${key}\`: expected TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(item)}.`);
+          }
+        } else if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+          s.targetVersions = { ...s.targetVersions };
           for (const [tool, ver] of Object.entries(raw as Record<string, unknown>)) {
             const t = TOOL_KEYS[tool];
             const text = typeof ver === 'number' ? String(ver) : ver;
             if (t && isVersion(text)) s.targetVersions[t] = text;
-            else out.problems.push(`\`target_versions.${tool}\`: expected one of accelerate, deepspeed, megatron-core with a version such as "1.10.0" (quote it).`);
+            else out.problems.push(`\`${key}.${tool}\`: expected one of accelerate, deepspeed, megatron-core with a version such as "1.10.0" (quote it).`);
           }
-        } else out.problems.push('`target_versions` must be a mapping.');
+        } else out.problems.push(`\`${key}\` must be a mapping of tool to version.`);
         break;
       case 'rules':
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
           s.rules = {};
           for (const [id, lv] of Object.entries(raw as Record<string, unknown>)) {
             const l = level(lv);
-            if (l) s.rules[id] = l;
+            const unknown = ruleIdProblem(id, false);
+            if (unknown) out.problems.push(`\`rules.${id}\`: ${unknown}.`);
+            else if (l) s.rules[id] = l;
             else out.problems.push(`\`rules.${id}\`: expected off, hint, information, warning or error.`);
           }
         } else out.problems.push('`rules` must be a mapping of rule id to severity.');
@@ -120,8 +243,41 @@ export function parseProjectConfig(text: string): ProjectConfig {
           }
         } else out.problems.push('`associations` must be a mapping of glob to format id.');
         break;
-      default:
-        out.problems.push(`Unknown setting \`${key}\` in .shardwise.yaml.`);
+      case 'select':
+      case 'extend-select':
+      case 'ignore': {
+        const ids = ruleList(key, raw);
+        if (!ids) break;
+        out.selection ??= {};
+        if (key === 'select') out.selection.select = ids;
+        else if (key === 'ignore') out.selection.ignore = ids;
+        else out.selection.extendSelect = ids;
+        break;
+      }
+      case 'per-file-ignores':
+        if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+          out.perFileIgnores = [];
+          const entries = Object.entries(raw as Record<string, unknown>);
+          if (entries.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`per-file-ignores\` holds ${entries.length} patterns, more than the ${ASSOCIATION_LIMITS.count} allowed.`);
+          for (const [pattern, ids] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
+            const rules = ruleList(`per-file-ignores.${pattern}`, ids);
+            if (!pattern.trim() || pattern.length > ASSOCIATION_LIMITS.length) out.problems.push(`\`per-file-ignores\`: the pattern ${JSON.stringify(pattern.slice(0, 80))} is empty or longer than ${ASSOCIATION_LIMITS.length} characters.`);
+            else if (rules?.length) out.perFileIgnores.push({ pattern, rules });
+          }
+        } else out.problems.push('`per-file-ignores` must be a mapping of pattern to a list of rule ids.');
+        break;
+      case 'exclude': {
+        const list = stringList(raw);
+        if (!list) out.problems.push('`exclude` must be a list of patterns.');
+        else if (list.some((p) => p.length > ASSOCIATION_LIMITS.length)) out.problems.push(`\`exclude\`: a pattern is longer than ${ASSOCIATION_LIMITS.length} characters.`);
+        else if (list.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`exclude\` holds ${list.length} patterns, more than the ${ASSOCIATION_LIMITS.count} allowed.`);
+        else out.exclude = list;
+        break;
+      }
+      default: {
+        const near = closest(written.replace(/-/g, '_'), [...KEY_OF.keys()], 2).map((k) => `\`${KEY_OF.get(k)}\``);
+        out.problems.push(`Unknown setting \`${written}\` in ${where}${near.length ? ` (did you mean ${near.join(' or ')}?).` : `; the settings are ${PROJECT_CONFIG_KEYS.join(', ')}.`}`);
+      }
     }
   }
   out.settings = s;

@@ -12,7 +12,7 @@ export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './fea
 export { RULES, ruleById } from './rules';
 export { HARDWARE } from './plan/hardware';
 export { closest } from './suggest';
-export { parseProjectConfig, settingsFromClient, type ProjectConfig } from './config';
+export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdProblem, selectedRules, settingsFromClient, type ProjectConfig, type RuleSelection } from './config';
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
 export { parserFlags } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';

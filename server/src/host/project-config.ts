@@ -1,12 +1,18 @@
 /**
- * Finds and reads `.shardwise.yaml` files at or above a config file (node side: file system).
- * The nearest file wins key by key; a file with `root: true` stops the walk.
+ * Finds and reads the project configurations at or above a config file (node side: file system):
+ * `.shardwise.yaml` (or `.yml`), else a `pyproject.toml` with a `[tool.shardwise]` table (one
+ * without it is no configuration). In one folder `.shardwise.yaml` wins and `pyproject.toml` is not
+ * read. The nearest file wins key by key; a file with `root: true` stops the walk. Rule selection
+ * (`select`, `extend-select`, `ignore`) applies from the farthest file to the nearest, then the
+ * command line's; `per-file-ignores` and `exclude` of every file in the chain apply, each relative to
+ * its own file's folder, with .gitignore's pattern syntax.
  */
-import { dirname, join, resolve } from 'node:path';
-import { mergeSettings, parseProjectConfig, parserFlags, type EngineSettings, type MegatronCheckout, type ProjectConfig } from '../engine';
+import ignore, { type Ignore } from 'ignore';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mergeSettings, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { readBounded } from './read';
 
-export const PROJECT_CONFIG_NAMES = ['.shardwise.yaml', '.shardwise.yml'];
+export const PROJECT_CONFIG_NAMES = ['.shardwise.yaml', '.shardwise.yml', 'pyproject.toml'];
 /** Where a Megatron checkout keeps its argument parser, newest layout first. */
 export const MEGATRON_PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
 const MAX_PARSER_BYTES = 2 * 1024 * 1024;
@@ -19,10 +25,46 @@ export interface LoadedConfig {
   files: string[];
   /** Problems, prefixed with the file they are in. */
   problems: string[];
+  /** The problems of files that were read (a mistake in a setting, not a file that cannot be read): the CLI stops on them. */
+  invalid: string[];
+}
+
+/** A configuration file found in a folder, with its patterns compiled. */
+interface Found {
+  path: string;
+  config: ProjectConfig;
+  /** It is there but could not be read (a FIFO, a directory, too large). */
+  unread?: boolean;
+  exclude?: Ignore;
+  perFileIgnores?: { matcher: Ignore; rules: string[] }[];
+}
+
+/** `path` relative to `base` with `/` separators, or undefined when it is not inside `base`. */
+export function inside(base: string, path: string): string | undefined {
+  const rel = relative(base, path);
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/**
+ * A matcher of gitignore-style patterns; a pattern `ignore` cannot compile is skipped. Case matters
+ * where the file system's names do, as git's `core.ignorecase` has it (not on Linux; on macOS and
+ * Windows, no).
+ */
+export function patternMatcher(patterns: readonly string[]): Ignore {
+  const ig = ignore({ allowRelativePaths: true, ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
+  for (const p of patterns) {
+    try {
+      ig.add(p);
+    } catch {
+      // Not a pattern: matches nothing.
+    }
+  }
+  return ig;
 }
 
 export class ProjectConfigs {
-  private readonly cache = new Map<string, { path: string; config: ProjectConfig } | null>();
+  private readonly cache = new Map<string, Found | null>();
   private readonly parsers = new Map<string, { path: string; checkout: MegatronCheckout } | null>();
 
   /** Forget everything (a `.shardwise.yaml` was created, changed or deleted). */
@@ -54,30 +96,62 @@ export class ProjectConfigs {
     return found;
   }
 
-  private inDir(dir: string): { path: string; config: ProjectConfig } | null {
+  private inDir(dir: string): Found | null {
     const cached = this.cache.get(dir);
     if (cached !== undefined) return cached;
-    let found: { path: string; config: ProjectConfig } | null = null;
+    let found: Found | null = null;
     for (const name of PROJECT_CONFIG_NAMES) {
       const path = join(dir, name);
+      const pyproject = name === 'pyproject.toml';
       const read = readBounded(path, MAX_PROJECT_CONFIG_BYTES);
       if (!read.ok) {
         // Something is there that cannot be used (a directory, a FIFO, a link loop, a huge file): said once, and the walk goes on.
-        if (read.kind !== 'missing') {
-          found = { path, config: { settings: {}, root: false, problems: [`not read: it ${read.reason}`] } };
+        // A pyproject.toml that cannot be read may not be Shardwise's at all: not a word.
+        if (read.kind !== 'missing' && !pyproject) {
+          found = { path, config: { settings: {}, root: false, problems: [`not read: it ${read.reason}`] }, unread: true };
           break;
         }
         continue;
       }
-      try {
-        found = { path, config: parseProjectConfig(read.text) };
-        break;
-      } catch {
-        // parseProjectConfig does not throw; if it did, the file is skipped.
-      }
+      const config = pyproject ? parsePyprojectConfig(read.text) : parseProjectConfig(read.text);
+      if (!config) continue;
+      found = { path, config };
+      if (config.exclude?.length) found.exclude = patternMatcher(config.exclude);
+      if (config.perFileIgnores?.length) found.perFileIgnores = config.perFileIgnores.map((p) => ({ matcher: patternMatcher([p.pattern]), rules: p.rules }));
+      break;
     }
     this.cache.set(dir, found);
     return found;
+  }
+
+  /** The configuration files that apply in `dir`, nearest first, up to one with `root: true`. */
+  private chain(dir: string): Found[] {
+    const chain: Found[] = [];
+    for (let i = 0; i < 64; i++) {
+      const found = this.inDir(dir);
+      if (found) {
+        chain.push(found);
+        if (found.config.root) break;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    return chain;
+  }
+
+  /**
+   * `path` (a file, or a folder when `isDir`) is excluded by the `exclude` of a configuration at or
+   * above it: the file, or a folder it is in, matches a pattern of one (relative to that file's folder).
+   */
+  excluded(path: string, isDir: boolean): string | undefined {
+    const abs = resolve(path);
+    for (const c of this.chain(dirname(abs))) {
+      if (!c.exclude) continue;
+      const rel = inside(dirname(c.path), abs);
+      if (rel !== undefined && c.exclude.ignores(isDir ? `${rel}/` : rel)) return c.path;
+    }
+    return undefined;
   }
 
   /** What the file's location says without any `.shardwise.yaml`: the Megatron parser of its checkout. */
@@ -93,27 +167,38 @@ export class ProjectConfigs {
     return {};
   }
 
-  /** The merged settings that apply to a file. */
-  forFile(file: string): LoadedConfig {
-    const chain: { path: string; config: ProjectConfig }[] = [];
-    let dir = dirname(resolve(file));
-    for (let i = 0; i < 64; i++) {
-      const found = this.inDir(dir);
-      if (found) {
-        chain.push(found);
-        if (found.config.root) break;
-      }
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
+  /**
+   * The merged settings that apply to a file; `selection` (the command line's) applies after the
+   * files'. Rules that are not selected, or ignored for the file, are `off` in `settings.rules`.
+   */
+  forFile(file: string, selection?: RuleSelection): LoadedConfig {
+    const abs = resolve(file);
+    const chain = this.chain(dirname(abs));
     // The checkout's parser is a fact about where the file is; `.shardwise.yaml` settings go over it.
     let settings: EngineSettings = this.located(file);
     for (const { config } of [...chain].reverse()) settings = mergeSettings(settings, config.settings);
+    const layers: (RuleSelection | undefined)[] = [...chain].reverse().map((c) => c.config.selection);
+    if (selection) layers.push(selection);
+    const ignored: string[] = [];
+    for (const c of chain) {
+      for (const p of c.perFileIgnores ?? []) {
+        const rel = inside(dirname(c.path), abs);
+        if (rel !== undefined && p.matcher.ignores(rel)) ignored.push(...p.rules);
+      }
+    }
+    if (ignored.length) layers.push({ ignore: ignored });
+    if (layers.some((l) => l)) {
+      const on = selectedRules(layers);
+      const rules = { ...settings.rules };
+      for (const r of RULES) if (!on.has(r.id)) rules[r.id] = 'off';
+      settings = { ...settings, rules };
+    }
+    const problems = (list: Found[]) => list.flatMap((c) => c.config.problems.map((p) => `${c.path}: ${p}`));
     return {
       settings,
       files: chain.map((c) => c.path),
-      problems: chain.flatMap((c) => c.config.problems.map((p) => `${c.path}: ${p}`)),
+      problems: problems(chain),
+      invalid: problems(chain.filter((c) => !c.unread)),
     };
   }
 }
