@@ -12,6 +12,7 @@ const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpir
 export default defineRule<AccelerateModel>({
   id: 'irrelevant-section',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['accelerate'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a section the tool does not read' },

@@ -15,6 +15,7 @@ const STAGE3_ONLY = new Set([
 export default defineRule<DeepSpeedModel>({
   id: 'stage3-key-without-stage3',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['deepspeed'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
