@@ -261,8 +261,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (canPullSettings) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'shardwise' });
     if (watchFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((err) => {
-        connection.console.warn(`shardwise: the client refused to watch files (${(err as Error)?.message ?? err}): changes on disk are read at the next edit`);
+        connection.console.warn(`shardwise: the editor refused to watch files for the server (${(err as Error)?.message ?? err}): restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config`);
       });
+    } else {
+      connection.console.info('shardwise: the editor does not let the server watch files (workspace.didChangeWatchedFiles.dynamicRegistration): restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config');
     }
     if (canWatchFolders) {
       try {
