@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { analyze } from '../../server/src/engine';
+import { snippetToPlainText } from '../../server/src/lsp/snippet';
 import { codes, FileChangeType, find, has, InsertTextFormat, REPO_ROOT, withServer, type Command, type Diagnostic, type LspClient } from './client';
 
 const TEST_TIMEOUT = 180_000;
@@ -141,6 +143,9 @@ describe('pull diagnostics', () => {
         assert.notEqual(edited.resultId, first.resultId);
         assert.deepEqual((edited as FullReport).items, []);
         assert.equal(c.published.get(uri), undefined, 'nothing is pushed to a client that pulls');
+        await c.close(uri);
+        const status = await c.request<{ documents: number; reported: number }>('shardwise/serverStatus', {});
+        assert.deepEqual([status.documents, status.reported], [0, 0], 'a closed document\'s last report is forgotten');
       },
       { pullDiagnostics: true },
     ),
@@ -328,4 +333,29 @@ describe('outline and folding', () => {
       assert.deepEqual(symbols[2].children!.map((s) => s.name), ['fsdp_auto_wrap_policy', 'fsdp_version']);
     }, symbolCaps),
   );
+});
+
+describe('pieces', () => {
+  test('snippetToPlainText: placeholders become their default or first choice, tab stops vanish, escapes resolve', () => {
+    assert.equal(snippetToPlainText('fsdp_version: ${1|1,2|}'), 'fsdp_version: 1');
+    assert.equal(snippetToPlainText('zero_stage: ${1:2}$0'), 'zero_stage: 2');
+    assert.equal(snippetToPlainText('fsdp_config:\n  $0'), 'fsdp_config:\n  ');
+    assert.equal(snippetToPlainText('"a": {\n\t$0\n}'), '"a": {\n\t\n}');
+    assert.equal(snippetToPlainText('path: ${1:\\$HOME/x\\}}'), 'path: $HOME/x}');
+    assert.equal(snippetToPlainText('v: ${1|a\\,b,c|}'), 'v: a,b');
+    assert.equal(snippetToPlainText('${1:outer ${2:inner}} end'), 'outer inner end');
+    assert.equal(snippetToPlainText('cost: 5$ and $'), 'cost: 5$ and $');
+  });
+
+  test('world-size-mismatch points at the lines that set the degrees', () => {
+    const text = 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n';
+    const a = analyze({ path: '/x/megatron.yaml', text });
+    const f = a.findings.find((x) => x.code === 'world-size-mismatch');
+    assert.ok(f, JSON.stringify(a.findings.map((x) => x.code)));
+    const lines = (f.related ?? []).map((r) => ({ line: a.lines.position(r.span.start).line, message: r.message, path: r.path }));
+    assert.deepEqual(lines, [
+      { line: 3, message: 'TP 8 is set here', path: undefined },
+      { line: 4, message: 'PP 2 is set here', path: undefined },
+    ]);
+  });
 });

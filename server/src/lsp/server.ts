@@ -847,6 +847,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     settings: settingsCache.size,
     pending: pending.size,
     openByPath: openByPath.size,
+    reported: reported.size,
     graph: graph.stats(),
   }));
 
