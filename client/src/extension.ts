@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../server/src/protocol';
+import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../../server/src/protocol';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
@@ -19,22 +19,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module: serverModule, transport: TransportKind.ipc },
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
-  const watchers = [
-    // Project settings.
-    vscode.workspace.createFileSystemWatcher('**/.shardwise.{yaml,yml}'),
-    // Files a config refers to (an Accelerate config's `deepspeed_config_file`): the configs that
-    // read one are re-checked when it changes on disk, is created or deleted.
-    vscode.workspace.createFileSystemWatcher('**/*.json'),
-    // Configs that refer to a DeepSpeed JSON, when they change on disk while closed.
-    vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
-  ];
-  context.subscriptions.push(...watchers);
+  // The commands below, which the server's code lenses and code actions then use instead of its own.
+  const initializationOptions: InitializationOptions = { clientCommands: [SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.flatMap((language) => [
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-    synchronize: { fileEvents: watchers },
+    // The files whose changes on disk matter (settings, linked JSON) are registered by the server
+    // itself (workspace/didChangeWatchedFiles), as in every editor that lets it.
+    initializationOptions,
+    // Diagnostics are pulled (the server announces textDocument/diagnostic): on open, as the
+    // document changes, and again when the server says a linked file or the settings changed.
+    diagnosticPullOptions: { onChange: true, onSave: true },
+    middleware: {
+      // VS Code's JSON support, and the YAML extension where installed, already outline these files.
+      provideDocumentSymbols: (document, token, next) => (document.languageId === 'json' || document.languageId === 'jsonc' || (document.languageId === 'yaml' && vscode.extensions.getExtension('redhat.vscode-yaml')) ? undefined : next(document, token)),
+    },
     outputChannel: output,
     traceOutputChannel: output,
     diagnosticCollectionName: 'shardwise',

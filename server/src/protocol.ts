@@ -14,6 +14,22 @@ export const SHOW_LAYOUT_COMMAND = 'shardwise.showLayout';
 /** Client-side command behind the "Show documentation for <id>" code action. */
 export const SHOW_RULE_DOCUMENTATION_COMMAND = 'shardwise.showRuleDocumentation';
 
+/**
+ * What a client passes in `initializationOptions.clientCommands`: the client-side commands above
+ * that it implements. Code lenses and code actions use them there, and otherwise the server's own
+ * commands (`workspace/executeCommand`), which every client can run.
+ */
+export interface InitializationOptions {
+  settings?: ClientSettings;
+  clientCommands?: string[];
+}
+
+/** Server-side command behind the layout code lens for other clients (`[uri]` → markdown | null; shown with window/showMessage). */
+export const SERVER_SHOW_LAYOUT_COMMAND = 'shardwise.server.showLayout';
+
+/** Server-side command behind "Show documentation for <id>" for other clients (`[id]`: opens the rule's page with window/showDocument). */
+export const SERVER_SHOW_RULE_DOCUMENTATION_COMMAND = 'shardwise.server.showRuleDocumentation';
+
 /** The `shardwise.*` settings, as the client sends them. */
 export interface ClientSettings {
   hardware?: string | null;

@@ -382,9 +382,14 @@ describe('lifecycle', () => {
 describe('unknown methods', () => {
   test('unknown requests get MethodNotFound (`$/` ones too); unknown notifications are ignored', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {
-      for (const method of ['shardwise/noSuchRequest', 'textDocument/noSuchRequest', '$/noSuchRequest', 'workspace/executeCommand']) {
+      for (const method of ['shardwise/noSuchRequest', 'textDocument/noSuchRequest', '$/noSuchRequest']) {
         const e = await rejected(c.request(method, {}));
         assert.equal(e.code, ErrorCodes.MethodNotFound, `${method}: ${e.message}`);
+      }
+      // The server runs its own commands only: any other is refused, naming the ones it runs.
+      for (const params of [{}, { command: 'editor.action.noSuchCommand', arguments: [] }, { command: 'shardwise.server.showLayout' }]) {
+        const e = await rejected(c.request('workspace/executeCommand', params));
+        assert.equal(e.code, ErrorCodes.InvalidParams, `${JSON.stringify(params)}: ${e.message}`);
       }
       for (const body of [
         { jsonrpc: '2.0', method: '$/noSuchNotification', params: {} },

@@ -45,8 +45,11 @@ export interface Diagnostic {
   range: Range;
   severity?: number;
   code?: string | number;
+  codeDescription?: { href: string };
   source?: string;
   message: string;
+  tags?: number[];
+  relatedInformation?: { location: { uri: string; range: Range }; message: string }[];
   data?: unknown;
 }
 export interface PublishDiagnosticsParams {
@@ -183,6 +186,13 @@ export interface StartOptions {
   configurationCapability?: boolean;
   /** Extra `textDocument` client capabilities (e.g. `{ definition: { linkSupport: true } }`). */
   textDocumentCapabilities?: Record<string, unknown>;
+  /**
+   * Announce pull diagnostics (`textDocument.diagnostic`, as VS Code does). Default false: the
+   * server then pushes, which most tests read; pull clients are tested on their own.
+   */
+  pullDiagnostics?: boolean;
+  /** Changes the announced capabilities last (delete what a client does not support). */
+  editCapabilities?: (capabilities: Record<string, any>) => void;
   initializationOptions?: unknown;
   rootUri?: string | null;
   workspaceFolders?: { uri: string; name: string }[] | null;
@@ -290,6 +300,10 @@ export class LspClient {
   readonly published = new Map<string, PublishDiagnosticsParams[]>();
   /** Every `workspace/configuration` request's items, in arrival order. */
   readonly configurationRequests: { scopeUri?: string; section?: string }[][] = [];
+  /** How many `workspace/diagnostic/refresh` requests the server sent. */
+  diagnosticRefreshes = 0;
+  /** Every `window/showDocument` request. */
+  readonly shownDocuments: { uri: string; external?: boolean }[] = [];
   /** Every `client/registerCapability` registration. */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
   /** Server stderr (for failure messages). */
@@ -385,8 +399,15 @@ export class LspClient {
     c.onRequest('window/workDoneProgress/create', () => null);
     c.onRequest('workspace/workspaceFolders', () => null);
     c.onRequest('window/showMessageRequest', () => null);
+    c.onRequest('window/showDocument', (p: { uri: string; external?: boolean }) => {
+      this.shownDocuments.push(p);
+      return { success: true };
+    });
     c.onRequest('workspace/applyEdit', () => ({ applied: false }));
-    c.onRequest('workspace/diagnostic/refresh', () => null);
+    c.onRequest('workspace/diagnostic/refresh', () => {
+      this.diagnosticRefreshes++;
+      return null;
+    });
     c.onRequest('workspace/codeLens/refresh', () => null);
     c.onRequest('workspace/inlayHint/refresh', () => null);
     c.onRequest('workspace/semanticTokens/refresh', () => null);
@@ -421,7 +442,9 @@ export class LspClient {
   async initialize(options: StartOptions = {}): Promise<void> {
     const capabilities = structuredClone(VSCODE_LIKE_CAPABILITIES) as Record<string, any>;
     if (options.configurationCapability === false) delete capabilities.workspace.configuration;
+    if (!options.pullDiagnostics) delete capabilities.textDocument.diagnostic;
     if (options.textDocumentCapabilities) Object.assign(capabilities.textDocument, options.textDocumentCapabilities);
+    options.editCapabilities?.(capabilities);
     this.initializeResult = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       clientInfo: { name: 'shardwise-lsp-test', version: '0.0.0' },
@@ -433,6 +456,9 @@ export class LspClient {
       trace: 'off',
     });
     await this.connection.sendNotification('initialized', {});
+    // One round trip: the server's own requests on `initialized` (capability registrations) are
+    // answered before anything else is sent, so a test's raw frames never have an answer amid them.
+    await this.connection.sendRequest('shardwise/serverStatus', {});
   }
 
   private describeExit(): string {

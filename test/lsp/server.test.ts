@@ -15,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { applyTextEdits, DiagnosticSeverity, editsFor, FileChangeType, hoverText, InsertTextFormat, LspClient, positionOf, rangeOf, rangeOfMatch, REPO_ROOT, SERVER_MAIN, TextDocumentSyncKind, type CodeAction, type Command, type Diagnostic, type PublishDiagnosticsParams, withServer, codes, has, find } from './client';
 
 const TEST_TIMEOUT = 180_000;
+/** What the VS Code extension passes: the client-side commands it implements. */
+const VSCODE_EXTENSION = { initializationOptions: { clientCommands: ['shardwise.showLayout', 'shardwise.showRuleDocumentation'] } };
 const WAIT = 60_000;
 const SLOW_WAIT = 150_000;
 
@@ -307,7 +309,7 @@ describe('code actions', () => {
       assert.equal(docs.command?.command, 'shardwise.showRuleDocumentation');
       assert.deepEqual(docs.command?.arguments, ['yaml-boolean-trap']);
       assert.equal(editsFor(docs.edit, uri).length, 0, 'no edit');
-    }),
+    }, VSCODE_EXTENSION),
   );
 
   test('applying the quick fix edit (didChange) clears the diagnostic', { timeout: TEST_TIMEOUT }, () =>
@@ -488,7 +490,7 @@ describe('layout', () => {
       assert.match(lenses[0].command.title, /^64 GPUs = TP 16 × PP 2 × CP 1 × DP 2 · ~[\d.]+ GiB\/GPU of 80 · h100-sxm$/);
       assert.equal(lenses[0].command.command, 'shardwise.showLayout');
       assert.deepEqual(lenses[0].command.arguments, [uri]);
-    }),
+    }, VSCODE_EXTENSION),
   );
 
   test('shardwise/layout returns the layout as markdown; null for a file without one', { timeout: TEST_TIMEOUT }, () =>

@@ -13,7 +13,7 @@ import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
 import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
 import { RULES, ruleById } from './rules';
-import type { FixSpec, Report, Rule, RuleContext } from './rules/rule';
+import type { FixSpec, RelatedSpec, Report, Rule, RuleContext } from './rules/rule';
 import type { Plan } from './plan/plan';
 import { parseShell } from './syntax/shell';
 import { parseJson } from './syntax/json';
@@ -22,7 +22,7 @@ import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
 import { keepsSyntax, syntaxTrial, type SyntaxTrial } from './verify';
-import { pathToString, type Finding, type Fix, type Path, type Severity, type Span, type TextEdit } from './types';
+import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 
 export interface FileInput {
@@ -534,7 +534,20 @@ function toFinding(rule: Rule<any>, doc: SourceDoc, r: Report, recheck: Recheck 
     span,
     fixes: () => (made ??= specs.length ? resolveFixes(rule, doc, specs, finding, recheck) : []),
   };
+  const tags = r.tags ?? rule.tags;
+  if (tags?.length) finding.tags = [...tags];
+  const related = r.related?.flatMap((x) => relatedLocation(doc, x)) ?? [];
+  if (related.length) finding.related = related;
   return finding;
+}
+
+/** A related place, when it is written in its document (a default or a missing key has no place). */
+function relatedLocation(doc: SourceDoc, r: RelatedSpec): RelatedLocation[] {
+  const target = r.other?.doc ?? doc;
+  if (Array.isArray(r.at) && !target.entry(r.at as Path) && !target.node(r.at as Path)) return [];
+  const span = reportSpan(target, r.at as Path | Span, r.on);
+  if (!span) return [];
+  return [r.other ? { path: r.other.path, span, lines: target.lines, message: r.message } : { span, message: r.message }];
 }
 
 /**
@@ -635,6 +648,7 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     f.span = { start: snap(f.span.start), end: snap(f.span.end) };
     // Messages and fix titles quote the file: nothing in it may reach a terminal or a log raw.
     f.message = escapeControls(f.message);
+    for (const r of f.related ?? []) r.message = escapeControls(r.message);
     const fixes = f.fixes;
     f.fixes = () => fixes().map((x) => (x.title === escapeControls(x.title) ? x : { ...x, title: escapeControls(x.title) }));
     out.push(f);

@@ -9,6 +9,7 @@ export { fixForSet, fixRound, fixText, type AppliedFix, type FixOptions, type Fi
 export { describeChanges, planChanges, type PlanChange } from './plan/diff';
 export { explain, HOMEPAGE, ruleDocsUrl, rulesMarkdown, ruleMarkdown } from './docs';
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
+export { documentSymbols, foldingRanges, MAX_SYMBOLS, type FoldRange, type OutlineKind, type OutlineSymbol } from './features/outline';
 export { RULES, ruleById } from './rules';
 export { HARDWARE } from './plan/hardware';
 export { closest } from './suggest';
@@ -16,4 +17,4 @@ export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdPr
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
 export { parserFlags } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
-export type { Applicability, Finding, Fix, Position, Range, Severity, Span, TextEdit } from './types';
+export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';

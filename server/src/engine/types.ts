@@ -53,12 +53,31 @@ export interface Fix {
   otherFiles?: { path: string; edits: TextEdit[]; lines: import('./text').LineIndex }[];
 }
 
+/**
+ * What a finding says about the text it is on, for editors that show it (struck through, faded):
+ * `deprecated` for a renamed or removed key, `unnecessary` for a setting the tool ignores.
+ */
+export type FindingTag = 'deprecated' | 'unnecessary';
+
+/** Another place that takes part in a finding: the other key of a conflict, the file that overrides. */
+export interface RelatedLocation {
+  /** Another file's path, as the host gave it; absent for a place in the finding's own file. */
+  path?: string;
+  span: Span;
+  /** The other file's line index (for positions of `span`), when `path` is set. */
+  lines?: import('./text').LineIndex;
+  message: string;
+}
+
 export interface Finding {
   /** Rule id (kebab-case, public API). */
   code: string;
   severity: Severity;
   message: string;
   span: Span;
+  tags?: FindingTag[];
+  /** The other places the finding is about (written keys only), in this file or a linked one. */
+  related?: RelatedLocation[];
   /**
    * The fixes offered for the finding, made into text edits (and re-checked, for rules that ask)
    * on the first call: diagnostics never pay for them.

@@ -17,8 +17,14 @@ import {
   CodeActionKind,
   CompletionItemKind,
   DiagnosticSeverity,
+  DiagnosticTag,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FoldingRangeKind,
   InsertTextFormat,
+  MessageType,
+  ShowMessageNotification,
+  SymbolKind,
   MarkupKind,
   TextDocumentSyncKind,
   TextDocuments,
@@ -35,6 +41,10 @@ import {
   type Location,
   type LocationLink,
   type DocumentLink,
+  type DocumentDiagnosticReport,
+  type DocumentSymbol,
+  type FoldingRange,
+  type SymbolInformation,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from './uri';
@@ -42,26 +52,80 @@ import {
   analyze,
   codeActions,
   complete,
+  documentSymbols,
   explain,
+  foldingRanges,
   fixRound,
   hover,
   layoutLenses,
   layoutMarkdown,
+  layoutText,
   mergeSettings,
+  ruleById,
+  ruleDocsUrl,
   settingsFromClient,
   type EngineSettings,
   type FileAnalysis,
   type FileInput,
   type Finding,
+  type FindingTag,
+  type OutlineKind,
+  type OutlineSymbol,
   type Fix,
   type Severity,
   type Span,
   type TextEdit,
 } from '../engine';
-import { ProjectConfigs } from '../host/project-config';
+import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
 import { createResolver, pathKey, readTextFile } from '../host/resolve';
 import { DependencyGraph, type ClosedReferrer } from './graph';
-import { FIX_ALL_KIND, FIX_ALL_TITLE, LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, type ClientSettings } from '../protocol';
+import {
+  FIX_ALL_KIND,
+  FIX_ALL_TITLE,
+  LAYOUT_REQUEST,
+  RULE_DOCUMENTATION_REQUEST,
+  SERVER_SHOW_LAYOUT_COMMAND,
+  SERVER_SHOW_RULE_DOCUMENTATION_COMMAND,
+  SHOW_LAYOUT_COMMAND,
+  SHOW_RULE_DOCUMENTATION_COMMAND,
+  type ClientSettings,
+  type InitializationOptions,
+} from '../protocol';
+import { snippetToPlainText } from './snippet';
+
+const TAG: Record<FindingTag, DiagnosticTag> = { unnecessary: DiagnosticTag.Unnecessary, deprecated: DiagnosticTag.Deprecated };
+
+const SYMBOL_KIND: Record<OutlineKind, SymbolKind> = {
+  section: SymbolKind.Module,
+  list: SymbolKind.Array,
+  key: SymbolKind.Property,
+  variable: SymbolKind.Variable,
+  command: SymbolKind.Function,
+  flag: SymbolKind.Property,
+};
+
+/**
+ * The files whose changes on disk matter, registered for `workspace/didChangeWatchedFiles` when the
+ * client lets the server do so: project settings (`.shardwise.yaml`, `pyproject.toml`), a Megatron
+ * checkout's argument parser, the JSON files configs refer to, and configs that refer to one while
+ * they are closed. Broad globs: which JSON a config reads changes with every edit, and a change to an
+ * unrelated file costs one lookup.
+ */
+export const WATCHED_GLOBS = [
+  ...PROJECT_CONFIG_NAMES.map((n) => `**/${n}`),
+  '**/pyproject.toml',
+  ...MEGATRON_PARSERS.map((p) => `**/${p}`),
+  '**/*.json',
+  '**/*.yaml',
+  '**/*.yml',
+];
+
+/** Whether a changed file is one the project settings are read from (every open document is re-checked). */
+function isSettingsFile(path: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  const name = p.slice(p.lastIndexOf('/') + 1);
+  return PROJECT_CONFIG_NAMES.includes(name) || name === 'pyproject.toml' || MEGATRON_PARSERS.some((m) => p.endsWith(`/${m}`));
+}
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -108,6 +172,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canPullSettings = false;
   let canWatchFolders = false;
   let definitionLinks = false;
+  /** What the client declared it supports (missing or malformed: not supported). */
+  let snippets = false;
+  let codeDescriptions = false;
+  let relatedInformation = false;
+  let diagnosticTags = new Set<number>();
+  let hierarchicalSymbols = false;
+  let foldingLimit: number | undefined;
+  let watchFiles = false;
+  let showDocument = false;
+  /** The client pulls diagnostics (`textDocument/diagnostic`): nothing is pushed to it then. */
+  let pull = false;
+  let pullRefresh = false;
+  /** A document was re-checked for a reason the client does not see (a linked file, the settings): ask it to pull again. */
+  let refreshWanted = false;
+  /** The last pull report per document: the same version with the same diagnostics is `unchanged`. */
+  const reported = new Map<string, { key: string; resultId: string }>();
+  let resultSerial = 0;
+  /** The client-side commands the client implements (`initializationOptions.clientCommands`). */
+  let clientCommands = new Set<string>();
   let globalSettings: EngineSettings = {};
   /** Folders a relative reference is tried against after the referring file's own folder. */
   let workspaceRoots: string[] = [];
@@ -129,10 +212,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canPullSettings = caps.workspace?.configuration === true;
     canWatchFolders = caps.workspace?.workspaceFolders === true;
     definitionLinks = caps.textDocument?.definition?.linkSupport === true;
+    snippets = caps.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const published = isObject(caps.textDocument?.publishDiagnostics) ? caps.textDocument!.publishDiagnostics! : {};
+    const pulled = (isObject(caps.textDocument?.diagnostic) ? caps.textDocument!.diagnostic : {}) as typeof published;
+    codeDescriptions = published.codeDescriptionSupport === true || pulled.codeDescriptionSupport === true;
+    relatedInformation = published.relatedInformation === true || pulled.relatedInformation === true;
+    const tagValues = [published.tagSupport?.valueSet, pulled.tagSupport?.valueSet].flatMap((v) => (Array.isArray(v) ? v : []));
+    diagnosticTags = new Set((tagValues as unknown[]).filter((t): t is number => typeof t === 'number'));
+    pull = isObject(caps.textDocument?.diagnostic);
+    pullRefresh = caps.workspace?.diagnostics?.refreshSupport === true;
+    hierarchicalSymbols = caps.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport === true;
+    const limit = caps.textDocument?.foldingRange?.rangeLimit;
+    foldingLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : undefined;
+    watchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    showDocument = caps.window?.showDocument?.support === true;
     const resolvable = caps.textDocument?.codeAction?.resolveSupport?.properties;
     resolveEdits = Array.isArray(resolvable) && resolvable.includes('edit');
     workspaceRoots = isObject(params) ? rootsOf(params) : [];
-    const init = (isObject(params) ? params.initializationOptions : undefined) as { settings?: ClientSettings } | undefined;
+    const init = (isObject(params) ? params.initializationOptions : undefined) as InitializationOptions | undefined;
+    if (isObject(init) && Array.isArray(init.clientCommands)) clientCommands = new Set(init.clientCommands.filter((c): c is string => typeof c === 'string'));
     if (isObject(init) && isObject(init.settings)) {
       try {
         globalSettings = settingsFromClient(init.settings);
@@ -149,6 +247,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         codeLensProvider: { resolveProvider: false },
         documentLinkProvider: { resolveProvider: false },
         definitionProvider: true,
+        documentSymbolProvider: { label: 'Shardwise' },
+        foldingRangeProvider: true,
+        executeCommandProvider: { commands: [SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND] },
+        ...(pull ? { diagnosticProvider: { identifier: 'shardwise', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'shardwise-language-server', version: '0.1.0' },
@@ -157,6 +259,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialized(() => {
     if (canPullSettings) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'shardwise' });
+    if (watchFiles) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((err) => {
+        connection.console.warn(`shardwise: the editor refused to watch files for the server (${(err as Error)?.message ?? err}): restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config`);
+      });
+    } else {
+      connection.console.info('shardwise: the editor does not let the server watch files (workspace.didChangeWatchedFiles.dynamicRegistration): restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config');
+    }
     if (canWatchFolders) {
       try {
         connection.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -198,14 +307,24 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return p;
   }
 
-  function toDiagnostic(a: FileAnalysis, f: Finding): Diagnostic {
-    return {
+  function toDiagnostic(uri: string, a: FileAnalysis, f: Finding): Diagnostic {
+    const d: Diagnostic = {
       range: toRange(a.lines, f.span),
       severity: SEVERITY[f.severity],
       code: f.code,
       source: 'shardwise',
       message: f.message,
     };
+    if (codeDescriptions && ruleById(f.code)) d.codeDescription = { href: ruleDocsUrl(ruleById(f.code)!.id) };
+    const tags = (f.tags ?? []).map((t) => TAG[t]).filter((t) => diagnosticTags.has(t));
+    if (tags.length) d.tags = tags;
+    if (relatedInformation && f.related?.length) {
+      d.relatedInformation = f.related.map((r) => ({
+        location: { uri: r.path ? uriOfPath(r.path) : uri, range: toRange(r.path && r.lines ? r.lines : a.lines, r.span) },
+        message: r.message,
+      }));
+    }
+    return d;
   }
 
   /**
@@ -241,13 +360,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           if (shutDown || pending.has(uri) || documents.get(uri) !== doc) continue;
           const analysis = cachedAnalysis(doc) ?? analyzeDocument(doc, settings);
           cache.set(uri, { version: doc.version, text: doc.getText(), analysis });
-          void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(analysis, f)) }).catch(() => undefined);
+          if (!pull) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: analysis.findings.map((f) => toDiagnostic(uri, analysis, f)) }).catch(() => undefined);
         } catch (err) {
           connection.console.error(`shardwise: analysing ${uri} failed: ${(err as Error)?.stack ?? err}`);
         }
       }
     } finally {
       flushing = false;
+      if (pull && refreshWanted && pending.size === 0 && !shutDown) {
+        refreshWanted = false;
+        if (pullRefresh) void connection.languages.diagnostics.refresh().catch(() => undefined);
+      }
       // Scheduled while analysing (the loop exits only when nothing is pending, but be sure).
       if (pending.size > 0 && !shutDown && !flushScheduled) {
         flushScheduled = true;
@@ -277,6 +400,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   function invalidate(uri: string): void {
     if (!documents.get(uri)) return;
     cache.delete(uri);
+    refreshWanted = true;
     schedule(uri);
   }
 
@@ -417,6 +541,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     cache.delete(uri);
     settingsCache.delete(uri);
     pending.delete(uri);
+    reported.delete(uri);
     const edges = graph.remove(uri);
     const path = URI.fsPath(uri);
     if (path) {
@@ -433,12 +558,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       for (const dependent of graph.dependents(key)) invalidate(dependent);
     }
     for (const target of edges?.targets ?? []) invalidateAt(target, uri);
-    if (!shutDown) void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+    if (!shutDown && !pull) void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
   });
 
   function revalidateAll(): void {
     settingsCache.clear();
     cache.clear();
+    refreshWanted = true;
     for (const doc of documents.all()) schedule(doc.uri);
   }
 
@@ -456,7 +582,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeWatchedFiles((change) => {
     const changes = (isObject(change) && Array.isArray(change.changes) ? change.changes : []).filter((c) => isObject(c) && typeof c.uri === 'string');
-    if (changes.some((c) => /\.shardwise\.ya?ml$/.test(c.uri))) {
+    // Project settings changed (created, edited or deleted): every open document may read them.
+    if (changes.some((c) => isSettingsFile(URI.fsPath(c.uri) ?? URI.path(c.uri) ?? ''))) {
       projectConfigs.clear();
       revalidateAll();
     }
@@ -519,14 +646,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const range = toRange(a.lines, c.replace);
       // The protocol requires a single-line range containing the cursor; anything else is sent
       // without a range, as text the client inserts at the cursor.
+      // A client without snippet support gets the text a snippet would leave (each placeholder's default).
+      const snippet = c.snippet && snippets;
+      const text = c.snippet && !snippets ? snippetToPlainText(c.insertText) : c.insertText;
       const valid = range.start.line === cursor.line && range.end.line === cursor.line && range.start.character <= cursor.character && cursor.character <= range.end.character;
       return {
         label: c.label,
         kind: c.kind === 'value' ? CompletionItemKind.Value : c.kind === 'section' ? CompletionItemKind.Module : CompletionItemKind.Property,
         detail: c.detail,
         documentation: c.documentation ? { kind: MarkupKind.Markdown, value: c.documentation } : undefined,
-        ...(valid ? { textEdit: { range, newText: c.insertText } } : { insertText: c.insertText }),
-        insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+        ...(valid ? { textEdit: { range, newText: text } } : { insertText: text }),
+        insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
         sortText: c.sortText,
         filterText: c.label,
         tags: c.deprecated ? [1] : undefined,
@@ -556,14 +686,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const range = a.lines.span(requested);
       for (const action of codeActions(a, { start: Math.min(range.start, range.end), end: Math.max(range.start, range.end) })) {
         const f = action.finding;
-        const diagnostic = f ? sent.find((d) => d.code === f.code && sameRange(toRange(a.lines, f.span), d.range)) ?? toDiagnostic(a, f) : undefined;
+        const diagnostic = f ? sent.find((d) => d.code === f.code && sameRange(toRange(a.lines, f.span), d.range)) ?? toDiagnostic(uri, a, f) : undefined;
+        // "Show documentation" runs the client's own command where it has one, else the server's.
+        const command = action.command?.command === SHOW_RULE_DOCUMENTATION_COMMAND && !clientCommands.has(SHOW_RULE_DOCUMENTATION_COMMAND) ? { ...action.command, command: SERVER_SHOW_RULE_DOCUMENTATION_COMMAND } : action.command;
         out.push({
           title: action.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: diagnostic ? [diagnostic] : undefined,
           isPreferred: action.preferred,
           edit: action.edits ? withOtherFiles(edits(action.edits), action.otherFiles) : undefined,
-          command: action.command,
+          command,
         });
       }
     }
@@ -614,8 +746,90 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!a) return [];
     return layoutLenses(a).map((l) => ({
       range: toRange(a.lines, l.span),
-      command: { title: l.title, command: SHOW_LAYOUT_COMMAND, arguments: [uri] },
+      command: { title: l.title, command: clientCommands.has(SHOW_LAYOUT_COMMAND) ? SHOW_LAYOUT_COMMAND : SERVER_SHOW_LAYOUT_COMMAND, arguments: [uri] },
     }));
+  });
+
+  /** A message for the user (a notification: every client shows one, and nothing waits for an answer). */
+  const show = (type: MessageType, message: string) => void connection.sendNotification(ShowMessageNotification.type, { type, message }).catch(() => undefined);
+
+  connection.onExecuteCommand(async (params) => {
+    const command = isObject(params) ? params.command : undefined;
+    const args: unknown[] = isObject(params) && Array.isArray(params.arguments) ? params.arguments : [];
+    if (command === SERVER_SHOW_LAYOUT_COMMAND) {
+      if (typeof args[0] !== 'string') return invalidParams('arguments[0] (the document URI)');
+      const uri = args[0];
+      const a = await current(uri);
+      const text = a ? layoutText(a) : undefined;
+      const name = decodeURIComponent(uri.replace(/[?#].*$/, '').split('/').pop() ?? uri);
+      show(MessageType.Info, text ? `Shardwise: the layout of ${name}\n${text}` : `Shardwise: ${name} does not describe a parallel layout.`);
+      return (a && layoutMarkdown(a)) ?? null;
+    }
+    if (command === SERVER_SHOW_RULE_DOCUMENTATION_COMMAND) {
+      if (typeof args[0] !== 'string') return invalidParams('arguments[0] (the rule id)');
+      const rule = ruleById(args[0]);
+      if (!rule) {
+        show(MessageType.Warning, `Shardwise has no rule named "${args[0]}".`);
+        return null;
+      }
+      const href = ruleDocsUrl(rule.id);
+      const opened = showDocument ? await connection.window.showDocument({ uri: href, external: true }).then((r) => r?.success === true, () => false) : false;
+      if (!opened) show(MessageType.Info, `Shardwise ${rule.id}: ${rule.docs.summary} ${href}`);
+      return explain(rule.id) ?? null;
+    }
+    return invalidParams(`command ${JSON.stringify(command)} (this server runs ${SERVER_SHOW_LAYOUT_COMMAND} and ${SERVER_SHOW_RULE_DOCUMENTATION_COMMAND})`);
+  });
+
+  connection.languages.diagnostics.on(async (params): Promise<DocumentDiagnosticReport> => {
+    const uri = documentUri(params);
+    if (uri === undefined) throw invalidParams('textDocument.uri');
+    const a = await current(uri);
+    const doc = documents.get(uri);
+    // Not open (or closed meanwhile): nothing to say about it.
+    if (!a || !doc) return { kind: 'full', items: [] };
+    const items = a.findings.map((f) => toDiagnostic(uri, a, f));
+    const key = `${doc.version}\n${JSON.stringify(items)}`;
+    let last = reported.get(uri);
+    if (!last || last.key !== key) reported.set(uri, (last = { key, resultId: `${doc.version}.${++resultSerial}` }));
+    if (typeof params.previousResultId === 'string' && params.previousResultId === last.resultId) return { kind: 'unchanged', resultId: last.resultId };
+    return { kind: 'full', resultId: last.resultId, items };
+  });
+
+  connection.onDocumentSymbol(async (params): Promise<DocumentSymbol[] | SymbolInformation[] | null | ResponseError> => {
+    const uri = documentUri(params);
+    if (uri === undefined) return invalidParams('textDocument.uri');
+    const a = await current(uri);
+    if (!a) return null;
+    const symbols = documentSymbols(a);
+    const name = (s: OutlineSymbol) => s.name.trim() || '(empty)';
+    if (hierarchicalSymbols) {
+      const convert = (s: OutlineSymbol): DocumentSymbol => ({
+        name: name(s),
+        detail: s.detail,
+        kind: SYMBOL_KIND[s.kind],
+        range: toRange(a.lines, s.span),
+        selectionRange: toRange(a.lines, s.selection),
+        children: s.children.map(convert),
+      });
+      return symbols.map(convert);
+    }
+    const flat: SymbolInformation[] = [];
+    const walk = (s: OutlineSymbol, container?: string) => {
+      flat.push({ name: name(s), kind: SYMBOL_KIND[s.kind], location: { uri, range: toRange(a.lines, s.span) }, ...(container ? { containerName: container } : {}) });
+      for (const c of s.children) walk(c, name(s));
+    };
+    for (const s of symbols) walk(s);
+    return flat;
+  });
+
+  connection.onFoldingRanges(async (params): Promise<FoldingRange[] | null | ResponseError> => {
+    const uri = documentUri(params);
+    if (uri === undefined) return invalidParams('textDocument.uri');
+    const a = await current(uri);
+    // Other syntaxes: nothing, so that the editor's own folding of YAML and JSON stays.
+    if (!a || a.syntax !== 'shell') return null;
+    const ranges = foldingRanges(a).map((r): FoldingRange => (r.kind === 'comment' ? { startLine: r.startLine, endLine: r.endLine, kind: FoldingRangeKind.Comment } : { startLine: r.startLine, endLine: r.endLine }));
+    return foldingLimit !== undefined ? ranges.slice(0, foldingLimit) : ranges;
   });
 
   connection.onRequest(LAYOUT_REQUEST, async (params: { uri?: string }) => {
@@ -633,6 +847,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     settings: settingsCache.size,
     pending: pending.size,
     openByPath: openByPath.size,
+    reported: reported.size,
     graph: graph.stats(),
   }));
 

@@ -3,7 +3,7 @@
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Path } from '../types';
-import { defineRule, type FixSpec } from './rule';
+import { defineRule, type FixSpec, type RelatedSpec } from './rule';
 
 export default defineRule<DeepSpeedModel>({
   id: 'batch-size-mismatch',
@@ -38,6 +38,7 @@ export default defineRule<DeepSpeedModel>({
         ctx.report({
           at: trainAt,
           on: 'value',
+          related: batchLines(m),
           message: `train_batch_size ${train} ≠ micro batch ${micro} × gradient accumulation ${gas} × ${dp} data-parallel rank${dp === 1 ? '' : 's'}${dpWhy} = ${per * dp}: DeepSpeed stops when it reads the config ("train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Make it ${per * dp}, or change the micro batch or accumulation.`,
           fixes,
         });
@@ -45,6 +46,7 @@ export default defineRule<DeepSpeedModel>({
         ctx.report({
           at: trainAt,
           on: 'value',
+          related: batchLines(m),
           message: `train_batch_size ${train} is not a multiple of micro batch ${micro} × gradient accumulation ${gas} = ${per}, so no number of data-parallel ranks satisfies DeepSpeed's batch check (it stops at startup). Use a multiple of ${per} (the world size is not known here: set \`world_size\` in .shardwise.yaml, or open the Accelerate config that uses this file, to check the exact value).`,
           fixes: [{ kind: 'set-train-batch', title: `Set train_batch_size to ${Math.max(per, Math.round(train / per) * per)}`, edits: [{ op: 'set', path: trainAt, value: Math.max(per, Math.round(train / per) * per) }], recommended: true }],
         });
@@ -79,4 +81,9 @@ export default defineRule<DeepSpeedModel>({
 function positive(m: DeepSpeedModel, path: Path): number | undefined {
   const v = m.num(path);
   return v !== undefined && Number.isInteger(v) && v >= 1 ? v : undefined;
+}
+
+/** Where the micro batch and the gradient accumulation are written (the other two factors). */
+function batchLines(m: DeepSpeedModel): RelatedSpec[] {
+  return (['train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'] as const).map((k) => ({ at: m.where([k]), on: 'entry' as const, message: `${k} is ${String(m.get([k]))} here` }));
 }

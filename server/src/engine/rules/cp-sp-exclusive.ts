@@ -21,6 +21,7 @@ export default defineRule<AccelerateModel>({
     if (!sizes || sizes.cp <= 1 || sizes.sp <= 1) return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('sp')]),
+      related: [{ at: src(m, ['parallelism_config', pcKey('cp')]), message: `context parallelism is set here (cp ${sizes.cp})` }],
       message: `Context parallelism (cp ${sizes.cp}) and sequence parallelism (sp ${sizes.sp}) cannot be combined: accelerate stops ("mutually exclusive"). Keep \`cp_size\` with FSDP2, or \`sp_size\` with DeepSpeed, and set the other to 1.`,
     });
   },

@@ -2,7 +2,7 @@
  * deepspeed-config-file-conflict: Accelerate keys that a DeepSpeed JSON replaces, set next to it.
  */
 import type { AccelerateModel } from '../formats/accelerate/format';
-import { src } from '../formats/accelerate/helpers';
+import { linkedJson, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path } from '../types';
 import { defineRule, type FixSpec } from './rule';
@@ -74,6 +74,8 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (!m.deepspeedFile) return;
+    const json = linkedJson(m);
+    const fileKey = { at: m.deepspeedFile.at, message: `\`deepspeed_config_file\` (${m.deepspeedFile.ref}) replaces it` };
     for (const [key, jsonPath] of Object.entries(REPLACED)) {
       const path = ['deepspeed_config', key];
       if (!m.view.has(path)) continue;
@@ -81,14 +83,17 @@ export default defineRule<AccelerateModel>({
       const move = moveFix(m, at, key, jsonPath, m.view.get(path));
       ctx.report({
         at,
+        related: [fileKey, ...(json ? [{ at: jsonPath, message: `\`${jsonPath.join('.')}\` is set here`, other: json }] : [])],
         message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
         fixes: [{ kind: sameInJson(m, jsonPath, m.view.get(path)) ? 'remove-same' : 'remove', title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], recommended: true }, ...(move ? [move] : [])],
       });
     }
     if (m.view.has(['mixed_precision'])) {
       const at = src(m, ['mixed_precision']);
+      const precisions = json ? (['fp16', 'bf16', 'bfloat16'] as const).filter((k) => json.doc.entry([k, 'enabled'])) : [];
       ctx.report({
         at,
+        related: [fileKey, ...precisions.map((k) => ({ at: [k, 'enabled'], message: `\`${k}.enabled\` is set here`, other: json! }))],
         message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
         fixes: [{ kind: jsonEnables(m, m.mixedPrecision) ? 'remove-same' : 'remove', title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], recommended: true }, ...precisionMove(m, at)],
       });

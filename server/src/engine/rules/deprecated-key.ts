@@ -27,6 +27,7 @@ const EFFECT: Record<Deprecation['effect'], string> = {
 export default defineRule({
   id: 'deprecated-key',
   severity: 'warning',
+  tags: ['deprecated'],
   formats: 'all',
   fixes: {
     rename: { applicability: 'safe', changes: 'writes the new name of the key, with the same value' },

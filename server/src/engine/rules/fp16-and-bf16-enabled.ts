@@ -25,6 +25,7 @@ export default defineRule<DeepSpeedModel>({
     ctx.report({
       at: ['fp16', 'enabled'],
       on: 'value',
+      related: [{ at: bf16Path, on: 'value', message: `\`${bf16Path[0]}\` is enabled here too` }],
       message: 'fp16 and bf16 are both enabled: DeepSpeed stops when it reads the config ("bfloat16 and fp16 modes cannot be simultaneously enabled"). Keep one: bf16 on Ampere or newer GPUs, fp16 (with loss scaling) on older ones.',
       fixes: [
         { kind: 'keep-one-precision', title: 'Turn fp16 off (keep bf16)', edits: [{ op: 'set', path: ['fp16', 'enabled'], value: false }], recommended: true },

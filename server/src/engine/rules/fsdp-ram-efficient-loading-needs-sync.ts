@@ -28,6 +28,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: syncAt,
       on: 'value',
+      related: [{ at: src(m, ['fsdp_config', 'fsdp_cpu_ram_efficient_loading']), on: 'entry', message: 'CPU-RAM-efficient loading is turned on here' }],
       message: `\`fsdp_sync_module_states: false\` with CPU-RAM-efficient loading ${explicit ? 'on' : 'on by default'}: only rank 0 loads the weights and nothing would send them to the others, so \`accelerate launch\` refuses to start. Set \`fsdp_sync_module_states: true\`${explicit ? '' : ', or set `fsdp_cpu_ram_efficient_loading: false`'}.`,
       fixes: [
         { kind: 'turn-on-sync', title: 'Set `fsdp_sync_module_states: true`', edits: [{ op: 'set', path: syncAt, value: true }], recommended: true },

@@ -9,6 +9,7 @@ import { defineRule } from './rule';
 export default defineRule<AccelerateModel>({
   id: 'fsdp-wrap-policy-mismatch',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['accelerate'],
   fixes: {
     'set-policy': { applicability: 'unsafe', changes: 'how the model is wrapped' },

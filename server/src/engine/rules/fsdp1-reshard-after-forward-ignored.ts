@@ -10,6 +10,7 @@ import { defineRule } from './rule';
 export default defineRule<AccelerateModel>({
   id: 'fsdp1-reshard-after-forward-ignored',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['accelerate'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key FSDP1 ignores' },

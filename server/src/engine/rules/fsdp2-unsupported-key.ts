@@ -52,6 +52,7 @@ export default defineRule<AccelerateModel>({
       else if (reshard !== undefined) fixes.push({ kind: reshard === true ? 'migrate-default-strategy' : 'migrate-strategy', title: `Replace with \`fsdp_reshard_after_forward: ${reshard}\``, edits: migrate(at, reshard), recommended: true });
       ctx.report({
         at,
+        tags: ['unnecessary'],
         message: `FSDP2 ignores \`fsdp_sharding_strategy\` (it is an FSDP1 setting)${reshard === false ? `, so ${code(name)} silently becomes full resharding after forward, with more all-gathers than you asked for` : ''}. Use \`fsdp_reshard_after_forward\`${reshard !== undefined ? `: \`${reshard}\` is the FSDP2 equivalent of ${code(name)}` : ''}.`,
         fixes,
       });
@@ -85,6 +86,7 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         severity: info.severity,
+        tags: ['unnecessary'],
         message: `\`${key}\` is an FSDP1 setting: under \`fsdp_version: 2\` ${info.why}. Remove it.`,
         fixes: [{ kind: 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: at }], recommended: true }],
       });

@@ -27,6 +27,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: src(m, ['gpu_ids']),
       on: 'value',
+      related: [{ at: src(m, ['num_processes']), on: 'entry', message: `num_processes is ${m.numProcesses} here` }],
       message: `\`gpu_ids: ${gpuIds}\` makes ${ids.length} device${ids.length === 1 ? '' : 's'} visible, but each machine starts ${perMachine} processes: the extra processes crash on a missing device or share one. List ${perMachine} ids, or lower \`num_processes\`.`,
     });
   },

@@ -12,6 +12,7 @@ const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpir
 export default defineRule<AccelerateModel>({
   id: 'irrelevant-section',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['accelerate'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a section the tool does not read' },
@@ -35,6 +36,7 @@ export default defineRule<AccelerateModel>({
         if (m.mixedPrecision !== 'fp8') {
           ctx.report({
             at,
+            related: [{ at: src(m, ['mixed_precision']), on: 'entry', message: 'the precision is chosen here' }],
             message: `\`fp8_config\` is only read with \`mixed_precision: fp8\`, and this file has ${m.mixedPrecision ? code(`mixed_precision: ${m.mixedPrecision}`) : 'no `mixed_precision`'}: none of these FP8 settings apply. Set \`mixed_precision: fp8\` or remove the section.`,
             fixes: [{ kind: 'remove-ignored', title: 'Remove `fp8_config`', edits: [{ op: 'remove', path: at }] }],
           });
@@ -46,6 +48,7 @@ export default defineRule<AccelerateModel>({
       if (!applies || applies.includes(dt)) continue;
       ctx.report({
         at,
+        related: [{ at: src(m, ['distributed_type']), on: 'entry', message: `\`distributed_type: ${dt}\` is chosen here` }],
         message: `\`${section}\` is not read with \`distributed_type: ${dt}\` (only with ${applies.map(code).join(', ')}): every setting in it is ignored. Remove it, or change \`distributed_type\` if this section is what you meant to use.`,
         fixes: [{ kind: 'remove-ignored', title: `Remove \`${section}\``, edits: [{ op: 'remove', path: at }] }],
       });

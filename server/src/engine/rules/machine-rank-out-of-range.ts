@@ -22,6 +22,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: src(m, ['machine_rank']),
       on: 'value',
+      related: [{ at: src(m, ['num_machines']), on: 'entry', message: `num_machines is ${m.numMachines} here` }],
       message: `\`machine_rank: ${m.machineRank}\` is out of range for \`num_machines: ${m.numMachines}\`: ranks run from 0 to ${m.numMachines - 1}, so this machine never joins the rendezvous and the job hangs. Number the machines 0 to ${m.numMachines - 1}.`,
     });
   },

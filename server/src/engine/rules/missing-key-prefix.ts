@@ -8,6 +8,7 @@ import { defineRule } from './rule';
 export default defineRule({
   id: 'missing-key-prefix',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: 'all',
   fixes: {
     'add-prefix': { applicability: 'safe', changes: 'renames the key to the spelling accelerate reads' },

@@ -2,7 +2,7 @@
  * mixed-precision-conflict: accelerate's `mixed_precision` against the DeepSpeed JSON's fp16/bf16.
  */
 import type { AccelerateModel } from '../formats/accelerate/format';
-import { src } from '../formats/accelerate/helpers';
+import { linkedJson, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
 
@@ -44,9 +44,12 @@ export default defineRule<AccelerateModel>({
     else if (mp === 'fp16' && bf16) other = 'bf16';
     if (!other) return;
     const at = src(m, ['mixed_precision']);
+    const json = linkedJson(m);
+    const enabled = other === 'bf16' && ds.bool(['bf16', 'enabled']) === undefined ? ['bfloat16', 'enabled'] : [other, 'enabled'];
     ctx.report({
       at,
       on: 'value',
+      related: json ? [{ at: enabled, on: 'value', message: `\`${other}\` is enabled here`, other: json }] : undefined,
       message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: accelerate stops at startup ("\`--mixed_precision\` arg cannot be set to \`${mp}\` when \`${other}\` is set in the DeepSpeed config file"). Let the JSON decide (remove \`mixed_precision\` here; with \`"enabled": "auto"\` in the JSON, \`--mixed_precision\` on the command line picks), or make them agree.`,
       fixes: [
         { kind: 'remove', title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], recommended: true },

@@ -36,6 +36,7 @@ export default defineRule<AccelerateModel>({
         at,
         on: 'value',
         severity: 'error',
+        related: [{ at: src(m, ['num_machines']), on: 'entry', message: `num_machines is ${k} here` }],
         message: `\`num_processes: ${n}\` is less than \`num_machines: ${k}\`: it is the total over all machines, so each machine gets ${n} // ${k} = 0 processes and nothing runs. Write the total, e.g. ${up} for ${up / k} per machine.`,
         fixes,
       });
@@ -44,6 +45,7 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at,
       on: 'value',
+      related: [{ at: src(m, ['num_machines']), on: 'entry', message: `num_machines is ${k} here` }],
       message: `\`num_processes: ${n}\` is not a multiple of \`num_machines: ${k}\`: each machine starts ${n} // ${k} = ${Math.floor(n / k)} processes, so ${n - down} of the ${n} ${n - down === 1 ? "never starts" : "never start"} and the world size is ${down}. Use a multiple of ${k}.`,
       fixes,
     });

@@ -7,6 +7,7 @@ import { defineRule } from './rule';
 export default defineRule<MegatronModel>({
   id: 'num-query-groups-without-gqa',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: MLM_FLAG_FORMATS,
   fixes: {
     'turn-on-gqa': { applicability: 'unsafe', changes: 'the attention: grouped-query instead of multi-head' },

@@ -8,7 +8,7 @@ import type { Instance, SchemaIssue } from '../schema/check';
 import type { SchemaNav } from '../schema/navigate';
 import type { EngineSettings, FormatId } from '../settings';
 import type { PathEdit, SourceDoc, SyntaxProblem } from '../syntax/sourcedoc';
-import type { Path, Severity, Span } from '../types';
+import type { FindingTag, Path, Severity, Span } from '../types';
 
 export interface RuleDocs {
   /** One sentence: what the rule catches. */
@@ -49,6 +49,8 @@ export interface Rule<M = unknown> {
    * this rule and brings no new kind of error (layout fixes, where one degree changes others).
    */
   verifyFixes?: boolean;
+  /** What every finding of the rule says about its text (a report may say otherwise). */
+  tags?: readonly FindingTag[];
   check(ctx: RuleContext<M>): void;
 }
 
@@ -87,6 +89,18 @@ export interface Report {
   on?: 'key' | 'value' | 'entry';
   severity?: Severity;
   fixes?: FixSpec[];
+  /** Overrides the rule's `tags` for this finding. */
+  tags?: readonly FindingTag[];
+  /** The other places the finding is about; one not written in its document is left out. */
+  related?: RelatedSpec[];
+}
+
+export interface RelatedSpec {
+  at: Path | Span;
+  on?: 'key' | 'value' | 'entry';
+  message: string;
+  /** In a linked file: its path and document (the model holds them); absent for this document. */
+  other?: { path: string; doc: SourceDoc };
 }
 
 export interface RuleContext<M = unknown> {

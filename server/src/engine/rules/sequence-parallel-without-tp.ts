@@ -8,6 +8,7 @@ export default defineRule({
   id: 'sequence-parallel-without-tp',
   // Megatron-LM and Bridge turn SP off and go on: the flag has no effect, nothing fails.
   severity: 'information',
+  tags: ['unnecessary'],
   formats: 'all',
   fixes: {
     'turn-off': { applicability: 'safe', changes: 'writes what runs: Megatron turns sequence parallelism off at TP 1' },

@@ -21,6 +21,7 @@ export default defineRule<AccelerateModel>({
     if (!sizes || sizes.sp <= 1 || !m.distributedType || m.distributedType === 'DEEPSPEED') return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('sp')]),
+      related: [{ at: src(m, ['distributed_type']), on: 'entry', message: `\`distributed_type: ${m.distributedType}\` is chosen here` }],
       message: `Sequence parallelism (\`sp_size: ${sizes.sp}\`) is DeepSpeed's ALST/Ulysses and needs \`distributed_type: DEEPSPEED\`; under \`${m.distributedType}\` the sequence is not split across these ranks. Switch to DeepSpeed, or use context parallelism (\`cp_size\`) with FSDP2.`,
     });
   },

@@ -15,6 +15,7 @@ const STAGE3_ONLY = new Set([
 export default defineRule<DeepSpeedModel>({
   id: 'stage3-key-without-stage3',
   severity: 'warning',
+  tags: ['unnecessary'],
   formats: ['deepspeed'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
@@ -42,6 +43,7 @@ export default defineRule<DeepSpeedModel>({
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       ctx.report({
         at: ['zero_optimization', e.key],
+        related: [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${stage} here` }],
         message: `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
         fixes: [
           { kind: 'remove-ignored', title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }] },
@@ -53,6 +55,9 @@ export default defineRule<DeepSpeedModel>({
       ctx.report({
         at: ['zero_optimization', 'offload_optimizer', 'device'],
         on: 'value',
+        // The device is not ignored but read differently: not "unnecessary".
+        tags: [],
+        related: [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${stage} here` }],
         message: `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused. Use \`"cpu"\`, or stage 3 for NVMe.`,
         fixes: [{ kind: 'offload-to-cpu', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
       });

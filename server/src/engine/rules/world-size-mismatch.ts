@@ -5,7 +5,13 @@
 import { allKnown, divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
-import { defineRule, type FixSpec } from './rule';
+import { defineRule, type FixSpec, type RelatedSpec } from './rule';
+
+/** Where the degrees of the layout are written (a degree left at its default has no place). */
+function degreeLines(fields: [string, Plan['tp']][]): RelatedSpec[] {
+  return fields.flatMap(([name, f]) => (f.from.kind === 'written' ? [{ at: f.from.path, on: 'entry' as const, message: `${name} ${f.value} is set here` }] : []));
+}
+
 
 export default defineRule({
   id: 'world-size-mismatch',
@@ -35,6 +41,7 @@ export default defineRule({
       ctx.report({
         at: fieldPath(p, p.world, 'world'),
         on: 'value',
+        related: degreeLines([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]]),
         message: `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}: Megatron stops at startup ("world size (${world}) is not divisible by total_model_size"). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
         fixes: megatronFixes(p, world, model),
       });
@@ -47,6 +54,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.world, 'world'),
       on: 'value',
+      related: degreeLines([['dp_replicate', p.dpReplicate], ['dp_shard', p.dpShard], ['cp', p.cp], ['sp', p.spDegree], ['tp', p.tp]]),
       message: `The device mesh is dp_replicate ${p.dpReplicate.value} × dp_shard ${p.dpShard.value} × cp ${p.cp.value} × sp ${p.spDegree.value} × tp ${p.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). Make the product equal ${world}.`,
       fixes: meshFixes(p, world, mesh),
     });

@@ -2,7 +2,7 @@
  * zero3-init-without-stage3: `zero3_init_flag` set while ZeRO is not at stage 3.
  */
 import type { AccelerateModel } from '../formats/accelerate/format';
-import { src } from '../formats/accelerate/helpers';
+import { linkedJson, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -30,6 +30,7 @@ export default defineRule<AccelerateModel>({
       if (!ds || ds.stage === undefined || ds.stage === 3) return;
       ctx.report({
         at: src(m, ['deepspeed_config', 'zero3_init_flag']),
+        related: linkedJson(m) ? [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${ds.stage} here`, other: linkedJson(m)! }] : undefined,
         message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and ${file.ref} ${ds.stageWritten ? `sets stage ${ds.stage}` : 'has no ZeRO stage (so 0)'}: accelerate turns the flag off, and the model is built whole on every rank. Use stage 3 in the JSON if the model needs partitioned construction, or drop the flag.`,
         fixes: [{ kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero3_init_flag']), value: false }] }],
       });
@@ -41,6 +42,7 @@ export default defineRule<AccelerateModel>({
     const flagAt = src(m, ['deepspeed_config', 'zero3_init_flag']);
     ctx.report({
       at: flagAt,
+      related: [{ at: src(m, ['deepspeed_config', 'zero_stage']), on: 'entry', message: `zero_stage is ${String(stage)} here` }],
       message: `\`zero3_init_flag: true\` only works with ZeRO stage 3, and \`zero_stage\` ${stage === undefined ? 'defaults to 2' : `is ${stage}`}: accelerate turns the flag off, and the model is built whole on every rank. Set \`zero_stage: 3\` if the model needs partitioned construction, or drop the flag.`,
       fixes: [
         { kind: 'turn-off', title: 'Set `zero3_init_flag: false`', edits: [{ op: 'set', path: flagAt, value: false }] },

@@ -1,4 +1,5 @@
 /** Helpers for rules over Accelerate configs. */
+import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './format';
 
@@ -37,4 +38,10 @@ export function isFsdp(m: AccelerateModel, version?: number): boolean {
 /** FSDP's `fsdp_cpu_ram_efficient_loading` as the launcher exports it (default true). */
 export function ramEfficientLoading(m: AccelerateModel): boolean {
   return m.view.bool(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']) ?? true;
+}
+
+/** The DeepSpeed JSON the config links to, as the other file of a related location (when it was read). */
+export function linkedJson(m: AccelerateModel): { path: string; doc: SourceDoc } | undefined {
+  const linked = m.deepspeedFile?.linked;
+  return linked?.path && linked.analysis?.doc ? { path: linked.path, doc: linked.analysis.doc } : undefined;
 }
