@@ -269,6 +269,23 @@ test('--output-format sarif: valid for any file name; relative paths under %SRCR
   }
 });
 
+test('a cross-file conflict names its other places: relatedLocations in SARIF (the linked JSON by its own path), related in JSON', () => {
+  const dir = join(tmp, 'related');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'ds.json'), '{\n  "train_micro_batch_size_per_gpu": 1,\n  "bf16": { "enabled": true }\n}\n');
+  writeFileSync(join(dir, 'accelerate.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json\nmixed_precision: bf16\nnum_processes: 8\n');
+  const sarif = JSON.parse(run(['check', 'accelerate.yaml', '--output-format', 'sarif'], dir).out);
+  const validate = sarifValidator();
+  assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3)));
+  const conflict = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'deepspeed-config-file-conflict');
+  assert.ok(conflict, JSON.stringify(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)));
+  const places = conflict.relatedLocations.map((l: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }) => `${l.physicalLocation.artifactLocation.uri}:${l.physicalLocation.region.startLine}`);
+  assert.deepEqual(places, ['accelerate.yaml:4', 'ds.json:3'], 'the deepspeed_config_file line and the JSON line that sets bf16');
+  const json = JSON.parse(run(['check', 'accelerate.yaml', '--output-format', 'json'], dir).out);
+  const finding = json.find((f: { code: string }) => f.code === 'deepspeed-config-file-conflict');
+  assert.deepEqual(finding.related.map((r: { file?: string; range: { start: { line: number } } }) => `${r.file ?? '(same file)'}:${r.range.start.line}`), ['(same file):3', 'ds.json:2']);
+});
+
 test('--output-format github: one workflow command per finding, with what the syntax reserves escaped', () => {
   const dir = join(tmp, 'github');
   mkdirSync(dir, { recursive: true });

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -39,7 +39,8 @@ test('the hooks are declared as the cross-file checks need them', () => {
     assert.equal(h.language, 'node');
     assert.equal(h.require_serial, true, `${h.id}: an Accelerate config and its DeepSpeed JSON are checked together`);
   }
-  assert.equal(hooks[1].entry, 'shardwise check --fix', 'safe fixes only: no --unsafe-fixes');
+  assert.equal(hooks[0].entry, 'shardwise check --force-exclude');
+  assert.equal(hooks[1].entry, 'shardwise check --fix --force-exclude', 'safe fixes only: no --unsafe-fixes');
 });
 
 test('pre-commit installs the shardwise hook and it reports the findings of the staged configs', { skip }, async () => {
@@ -78,4 +79,22 @@ test('the shardwise-fix hook applies the safe fixes only, and pre-commit reports
   // A layout decision (TP 16 across two nodes) is the user's: an unsafe fix is never applied.
   assert.equal(readFileSync(join(work, 'examples/accelerate/megatron-70b.yaml'), 'utf8'), before);
   assert.match(git(work, 'status', '--porcelain'), /examples\/accelerate\/typo-and-traps\.yaml/);
+});
+
+test("the project's exclude applies to the files pre-commit names (--force-exclude)", { skip }, () => {
+  assert.ok(env, 'set up by the tests before');
+  const config = join(work, '.shardwise.yaml');
+  mkdirSync(join(work, 'vendored'));
+  writeFileSync(join(work, 'vendored', 'accelerate.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n');
+  git(work, 'add', 'vendored');
+  const named = tryRepo('shardwise', '--files', 'vendored/accelerate.yaml');
+  assert.equal(named.status, 1, `the unquoted no is an error without an exclude: ${named.out}`);
+  writeFileSync(config, 'exclude: ["vendored/"]\n');
+  try {
+    const excluded = tryRepo('shardwise', '--files', 'vendored/accelerate.yaml');
+    assert.equal(excluded.status, 0, excluded.out);
+    assert.match(excluded.out, /^shardwise\.+Passed$/m);
+  } finally {
+    rmSync(config);
+  }
 });

@@ -21,7 +21,7 @@ import { escapeLines, escapeText, jsonText } from './escape';
 import { workflowCommand } from './github';
 import { toGitlab } from './gitlab';
 import { toJunit } from './junit';
-import { toSarif, type Position } from './sarif';
+import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 
 const VERSION = '0.1.0';
@@ -314,6 +314,8 @@ interface OutRecord {
   end: Position;
   /** It has a fix `--fix` would apply (text output only: `[*]`). */
   safe: boolean;
+  /** The other places the finding is about; `file` is absent for a place in the same file. */
+  related?: RelatedRecord[];
   fixes?: { title: string; applicability: string }[];
 }
 
@@ -324,12 +326,25 @@ interface Checked {
   findings: OutRecord[];
 }
 
-function outRecords(analysis: FileAnalysis, o: CheckOptions): OutRecord[] {
+function outRecords(analysis: FileAnalysis, o: CheckOptions, file: string): OutRecord[] {
   const marks = (o.format === 'text' || o.statistics) && !o.diff;
   return analysis.findings.map((f) => {
     const range = analysis.lines.range(f.span);
-    return { code: f.code, severity: f.severity, message: f.message, start: range.start, end: range.end, safe: marks && fixForSet(f) !== undefined, ...(o.showFixes ? { fixes: fixesOf(f) } : {}) };
+    const related = relatedRecords(f, analysis, file);
+    return { code: f.code, severity: f.severity, message: f.message, start: range.start, end: range.end, safe: marks && fixForSet(f) !== undefined, ...(related.length ? { related } : {}), ...(o.showFixes ? { fixes: fixesOf(f) } : {}) };
   });
+}
+
+/** A finding's related places with positions; a place in another file whose lines are unknown is left out. */
+function relatedRecords(f: Finding, analysis: FileAnalysis, file: string): RelatedRecord[] {
+  const out: RelatedRecord[] = [];
+  for (const r of f.related ?? []) {
+    const lines = r.path === undefined ? analysis.lines : r.lines;
+    if (!lines) continue;
+    const range = lines.range(r.span);
+    out.push({ ...(r.path === undefined ? {} : { file: relativeTo(file, r.path) }), message: r.message, start: range.start, end: range.end });
+  }
+  return out;
 }
 
 function fixesOf(f: Finding): { title: string; applicability: string }[] {
@@ -540,7 +555,7 @@ function check(o: CheckOptions): number {
       referrersOf.set(target, list);
     }
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
-    if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o) });
+    if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, file) });
   }
   referrersOf.clear();
   checked.sort((a, b) => a.index - b.index);
@@ -560,7 +575,7 @@ function check(o: CheckOptions): number {
     statistics(all, o.format, report);
     reportRefusals(refusals);
   } else if (o.format === 'json') {
-    const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(o.showFixes ? { fixes: f.fixes } : {}) }));
+    const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(f.related ? { related: f.related.map((r) => ({ ...(r.file === undefined ? {} : { file: r.file }), range: { start: r.start, end: r.end }, message: r.message })) } : {}), ...(o.showFixes ? { fixes: f.fixes } : {}) }));
     report(jsonText(out) + '\n');
   } else if (o.format === 'sarif') {
     report(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION, cwd)) + '\n');

@@ -11,6 +11,14 @@ export interface Position {
   character: number;
 }
 
+/** Another place a finding is about: in another file when `file` is set (as the CLI reports paths). */
+export interface RelatedRecord {
+  file?: string;
+  message: string;
+  start: Position;
+  end: Position;
+}
+
 /** One finding as the output needs it, without the analysis it came from. */
 export interface SarifRecord {
   code: string;
@@ -18,6 +26,16 @@ export interface SarifRecord {
   message: string;
   start: Position;
   end: Position;
+  related?: readonly RelatedRecord[];
+}
+
+function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
+  const uri = artifactUri(file);
+  return isAbsolute(file) ? { uri } : { uri, uriBaseId: '%SRCROOT%' };
+}
+
+function region(start: Position, end: Position) {
+  return { startLine: start.line + 1, startColumn: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
 }
 
 /**
@@ -63,8 +81,7 @@ export function toSarif(files: { file: string; findings: readonly SarifRecord[] 
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: root } },
         results: files.flatMap(({ file, findings }) => {
-          const uri = artifactUri(file);
-          const artifactLocation = isAbsolute(file) ? { uri } : { uri, uriBaseId: '%SRCROOT%' };
+          const here = artifactLocation(file);
           return findings.map((f) => ({
             ruleId: f.code,
             ruleIndex: index.get(f.code),
@@ -72,12 +89,18 @@ export function toSarif(files: { file: string; findings: readonly SarifRecord[] 
             message: { text: f.message },
             locations: [
               {
-                physicalLocation: {
-                  artifactLocation,
-                  region: { startLine: f.start.line + 1, startColumn: f.start.character + 1, endLine: f.end.line + 1, endColumn: f.end.character + 1 },
-                },
+                physicalLocation: { artifactLocation: here, region: region(f.start, f.end) },
               },
             ],
+            ...(f.related?.length
+              ? {
+                  relatedLocations: f.related.map((r, i) => ({
+                    id: i,
+                    physicalLocation: { artifactLocation: r.file === undefined ? here : artifactLocation(r.file), region: region(r.start, r.end) },
+                    message: { text: r.message },
+                  })),
+                }
+              : {}),
           }));
         }),
       },
