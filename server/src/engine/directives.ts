@@ -40,6 +40,11 @@ export interface Suppression {
   list: Span;
   /** The lines it silences (a next-line directive: the next line of content and its continuations); none for a file-wide one. */
   targets: number[];
+  /**
+   * The rules with a finding where it applies, whether it silenced them or not: filled in by the
+   * analysis (for completion, which lists them first while a suppression of every rule hides them).
+   */
+  found?: Set<string>;
 }
 
 export interface Directives {

@@ -60,7 +60,7 @@ export class SuppressionLedger {
     directives: Directives,
     private readonly lines: LineIndex,
   ) {
-    this.uses = directives.suppressions.map((s) => ({ s, seen: new Set<string>(), used: new Set<number>() }));
+    this.uses = directives.suppressions.map((s) => ({ s, seen: (s.found = new Set<string>()), used: new Set<number>() }));
     for (const u of this.uses) {
       if (u.s.kind === 'file') this.file.push(u);
       else

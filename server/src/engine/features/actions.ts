@@ -3,7 +3,8 @@
  * "show documentation for <id>".
  */
 import type { FileAnalysis } from '../analyze';
-import { continues } from '../directives';
+import { continues, suppressionOn } from '../directives';
+import { UNUSED_SUPPRESSION } from '../suppressions';
 import { keepsSyntax } from '../verify';
 import type { Finding, Fix, Span, TextEdit } from '../types';
 
@@ -40,7 +41,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
     if (comments) {
       // A comment line where the text cannot take one (a broken file's guessed structure) is not offered.
       const line = disableLineEdit(analysis, f);
-      if (!analysis.trial || keepsSyntax(analysis.trial, [line])) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
+      if (line && (!analysis.trial || keepsSyntax(analysis.trial, [line]))) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
       const file = disableFileEdit(analysis, f.code);
       if (!analysis.trial || keepsSyntax(analysis.trial, [file])) out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [file] });
     }
@@ -53,9 +54,18 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
  * `# shardwise-disable-next-line <id>` above the finding's line, at its indentation; above the first
  * line of a command continued with `\`, since a comment between its lines would end the command.
  */
-export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit {
+export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit | undefined {
   const lines = analysis.lines;
   let line = lines.position(f.span.start).line;
+  if (f.code === UNUSED_SUPPRESSION) {
+    // A report on a suppression is silenced in the suppression's own list (a comment line above it
+    // would apply to the next line of content instead). One of every rule gets no list: it would
+    // then silence this rule only.
+    const s = suppressionOn(lines.lineText(line), lines.lineStart(line), line);
+    if (!s || s.ids.length === 0) return undefined;
+    const last = s.ids[s.ids.length - 1].span.end;
+    return { span: { start: last, end: last }, newText: `, ${f.code}` };
+  }
   while (line > 0 && continues(lines.lineText(line - 1))) line--;
   const text = lines.lineText(line);
   const indent = /^\s*(-\s+)?/.exec(text)![0].replace(/-/g, ' ');

@@ -8,7 +8,6 @@ import { suppressionOn } from '../directives';
 import { ruleDocsUrl } from '../docs';
 import { RULES, ruleById } from '../rules';
 import type { Rule } from '../rules/rule';
-import { UNUSED_SUPPRESSION } from '../suppressions';
 import type { SchemaNav } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
@@ -203,9 +202,7 @@ function completeSuppression(analysis: FileAnalysis, offset: number): Completion
   // Right after the word, with no space yet, is still the word.
   if (a === s.keywordSpan.end) return [];
   const listed = new Set(s.ids.filter((x) => x.span.start !== a).map((x) => ruleById(x.id)?.id ?? x.id));
-  const parsed = analysis.directives.suppressions.find((x) => x.line === line);
-  const targets = new Set(parsed?.targets ?? []);
-  const here = new Set(analysis.findings.filter((f) => f.code !== UNUSED_SUPPRESSION && (s.kind === 'file' || targets.has(lines.position(f.span.start).line))).map((f) => f.code));
+  const here = analysis.directives.suppressions.find((x) => x.line === line)?.found ?? new Set<string>();
   const formats = new Set(analysis.docs.flatMap((d) => (d.format ? [d.format.id] : [])));
   return RULES.filter((r) => !listed.has(r.id)).map((r) => {
     const applies = r.formats === 'all' || r.formats.some((f) => formats.has(f));
@@ -217,7 +214,7 @@ function completeSuppression(analysis: FileAnalysis, offset: number): Completion
       insertText: r.id,
       snippet: false,
       replace: { start: a, end: b },
-      sortText: `${here.has(r.id) ? 0 : applies ? 1 : 2}${r.id}`,
+      sortText: `${here.has(r.id) && r.id !== 'unused-suppression' ? 0 : applies ? 1 : 2}${r.id}`,
     };
   });
 }
