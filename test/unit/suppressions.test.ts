@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { analyze, applyEdits, codeActions, complete, fixText, hover, ruleById, type EngineSettings, type FileAnalysis, type Finding } from '../../server/src/engine';
+import { commentStarts } from '../../server/src/engine/directives';
 import { ruleDocsUrl } from '../../server/src/engine/docs';
 
 const HEAD = 'distributed_type: MULTI_GPU\nnum_processes: 2\n';
@@ -304,4 +305,13 @@ test('"Disable unused-suppression for this line" adds the id to the suppression 
   const b = analyze({ path: 'c.yaml', text: bare });
   const titles = codeActions(b, b.findings[0].span).map((x) => x.title);
   assert.ok(!titles.includes('Disable unused-suppression for this line') && titles.includes('Disable unused-suppression for this file'), titles.join(' | '));
+});
+
+test('comments as the reader sees them: not inside YAML strings or block scalars, shell strings, parameter expansions or here-documents', () => {
+  const comments = (syntax: 'yaml' | 'shell', t: string) => [...commentStarts(syntax, t)].map((o) => t.slice(o, t.indexOf('\n', o)));
+  const sh = `#!/bin/bash\nX=\${Y#a} # c1\ncat <<< "$x" # c2\necho "it's # no" 'a # no' # c3\ncat <<-'EOF' # c4\n\t# no\n\tEOF\n# c5\n`;
+  assert.deepEqual(comments('shell', sh), ['#!/bin/bash', '# c1', '# c2', '# c3', '# c4', '# c5']);
+  const yaml = 'a: 1 # c1\nb: "x # no"\nc: |\n  # no\n  x\n# c2\nd: [1, # c3\n 2]\ne: \'# no\'\n';
+  assert.deepEqual(comments('yaml', yaml), ['# c1', '# c2', '# c3']);
+  assert.deepEqual(comments('yaml', yaml.replace(/\n/g, '\r')).length, 3);
 });

@@ -62,13 +62,16 @@ const DIRECTIVE = /(?:^|\s)#\s*shardwise(-disable-next-line|-disable-line|-disab
 export function suppressionOn(lineText: string, lineStart: number, line: number): Suppression | undefined {
   if (!lineText.includes('shardwise-disable')) return undefined;
   const m = DIRECTIVE.exec(lineText);
-  if (!m || m[1] === ':') return undefined;
+  return m && m[1] !== ':' ? fromMatch(m, lineText, lineStart, line) : undefined;
+}
+
+function fromMatch(m: RegExpExecArray, lineText: string, lineStart: number, line: number): Suppression {
   const hash = m.index + m[0].indexOf('#');
   const kw = lineText.indexOf('shardwise', hash);
   const keyword = `shardwise${m[1]}`;
   const bodyStart = m.index + m[0].length - m[2].length;
   // A reason after ` -- ` is no id.
-  const reason = /(?:^|\s)--(?:\s|$)/.exec(m[2]);
+  const reason = m[2].includes('--') ? /(?:^|\s)--(?:\s|$)/.exec(m[2]) : null;
   const listEnd = bodyStart + (reason ? reason.index : m[2].length);
   const ids: Suppression['ids'] = [];
   const word = /[^\s,]+/g;
@@ -106,7 +109,7 @@ export function parseDirectives(lines: LineIndex): Directives {
       }
       continue;
     }
-    const s = suppressionOn(lineText, lines.lineStart(line), line)!;
+    const s = fromMatch(m, lineText, lines.lineStart(line), line);
     out.suppressions.push(s);
     const set: RuleSet = s.ids.length ? new Set(s.ids.map((i) => i.id)) : 'all';
     if (s.kind === 'file') out.disableFile = merge(out.disableFile, set);
@@ -188,7 +191,8 @@ function shellComments(text: string, out: Set<number>): void {
       out.add(i);
       const eol = text.indexOf('\n', i);
       i = eol < 0 ? n : eol;
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] === '<') i += 3;
+    else if (c === '<' && text[i + 1] === '<') {
       const m = /^<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([A-Za-z0-9_.-]+))/.exec(text.slice(i, i + 256));
       if (m) {
         heredocs.push({ tag: m[2] ?? m[3] ?? m[4], tabs: m[1] === '-' });

@@ -102,15 +102,12 @@ export class SuppressionLedger {
   unused(o: UnusedOptions): Finding[] {
     if (this.uses.length === 0 || !o.claimed || o.syntax === 'json') return [];
     if (o.settings.rules?.[UNUSED_SUPPRESSION] === 'off') return [];
-    const text = this.lines.text;
-    const comments = commentStarts(o.syntax, text);
     const off = (id: string): boolean => o.settings.rules?.[id] === 'off' || Object.entries(RULE_ALIASES).some(([old, now]) => now === id && o.settings.rules?.[old] === 'off');
     const saturated = (id: string): boolean => (this.counts.get(id) ?? 0) >= o.limit;
     const anySaturated = [...this.counts.values()].some((n) => n >= o.limit);
     const unknown: { u: Use; i: number }[] = [];
     const unused: { u: Use; idx: number[] }[] = [];
     for (const u of this.uses) {
-      if (!comments.has(u.s.span.start)) continue;
       u.s.ids.forEach((x, i) => {
         if (!canonical(x.id)) unknown.push({ u, i });
       });
@@ -125,6 +122,10 @@ export class SuppressionLedger {
       });
       if (idx.length) unused.push({ u, idx });
     }
+    if (unknown.length === 0 && unused.length === 0) return [];
+    // Only comments are suppressions to report and edit: not a look-alike in a string or a here-document.
+    const comments = commentStarts(o.syntax, this.lines.text);
+    const comment = (x: { u: Use }): boolean => comments.has(x.u.s.span.start);
     const names = (v: Use): boolean => v.s.ids.some((x) => canonical(x.id) === UNUSED_SUPPRESSION);
     const silencer = (v: Use): boolean => names(v) || (v.s.ids.length === 0 && v.used.has(-1));
     const wholeFile = this.file.some(silencer);
@@ -132,7 +133,7 @@ export class SuppressionLedger {
     const out: Finding[] = [];
     // At most `limit` of each kind; suggestions are looked for in the reports shown only.
     const shown = <T>(list: T[], make: (x: T) => Finding, what: string): void => {
-      const kept = list.filter((x) => !silenced((x as { u: Use }).u));
+      const kept = list.filter((x) => comment(x as { u: Use }) && !silenced((x as { u: Use }).u));
       const made = kept.slice(0, o.limit).map(make);
       if (kept.length > o.limit) made[made.length - 1].message += ` (${kept.length - o.limit} more ${what} in this file are not shown.)`;
       out.push(...made);
