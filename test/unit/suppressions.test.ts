@@ -315,3 +315,14 @@ test('comments as the reader sees them: not inside YAML strings or block scalars
   assert.deepEqual(comments('yaml', yaml), ['# c1', '# c2', '# c3']);
   assert.deepEqual(comments('yaml', yaml.replace(/\n/g, '\r')).length, 3);
 });
+
+test('"Disable for this line / file" extends an existing suppression before its reason', () => {
+  const text = `# shardwise-disable unknown-key -- legacy keys\n${HEAD}# shardwise-disable-next-line unknown-key -- see the ticket\nmixed_precision: no\n`;
+  const a = analyze({ path: 'c.yaml', text });
+  const trap = a.findings.find((f) => f.code === 'yaml-boolean-trap')!;
+  const actions = codeActions(a, trap.span);
+  const line = actions.find((x) => x.title === 'Disable yaml-boolean-trap for this line')!;
+  assert.equal(applyEdits(text, line.edits!), text.replace('unknown-key -- see', 'unknown-key, yaml-boolean-trap -- see'));
+  const file = actions.find((x) => x.title === 'Disable yaml-boolean-trap for this file')!;
+  assert.equal(applyEdits(text, file.edits!), text.replace('unknown-key -- legacy', 'unknown-key, yaml-boolean-trap -- legacy'));
+});
