@@ -326,3 +326,11 @@ test('"Disable for this line / file" extends an existing suppression before its 
   const file = actions.find((x) => x.title === 'Disable yaml-boolean-trap for this file')!;
   assert.equal(applyEdits(text, file.edits!), text.replace('unknown-key -- legacy', 'unknown-key, yaml-boolean-trap -- legacy'));
 });
+
+test('a word with backticks in a suppression is quoted whole in the message and the hover', () => {
+  const text = `${HEAD}mixed_precision: 'no'  # shardwise-disable-line a\`[x](http://example.com)\`\n`;
+  const [f] = unused(text);
+  assert.ok(f.message.startsWith('`` a`[x](http://example.com)` `` is not a Shardwise rule id'), f.message);
+  const h = hover(analyze({ path: 'c.yaml', text }), text.indexOf('[x]'))!;
+  assert.ok(h.markdown.startsWith('`` a`[x](http://example.com)` ``'), h.markdown);
+});

@@ -179,7 +179,7 @@ export class SuppressionLedger {
     const near = closest(id, RULE_IDS, 3);
     const slip = onlySlip(id.toLowerCase(), RULE_IDS);
     const listed = slip !== undefined && s.ids.some((x) => canonical(x.id) === canonical(slip));
-    const message = `\`${id}\` is not a Shardwise rule id, so it silences nothing here. ${
+    const message = `${inlineCode(id)} is not a Shardwise rule id, so it silences nothing here. ${
       near.length ? `Did you mean ${or(near.map((n) => `\`${n}\``))}?` : 'Write a rule id (the rules reference lists them); a reason for the suppression goes after ` -- `.'
     }`;
     const finding: Finding = {
@@ -192,7 +192,7 @@ export class SuppressionLedger {
         // Applied by fix-all only when the rule it names has a finding there to silence; otherwise
         // the corrected suppression would silence nothing either, and is left to be decided by hand.
         const wanted = u.seen.has(canonical(slip)!);
-        return [fixOf(finding.severity, `Replace \`${id}\` with \`${slip}\``, 'replace', [{ span, newText: slip }], s, wanted)];
+        return [fixOf(finding.severity, `Replace ${inlineCode(id)} with \`${slip}\``, 'replace', [{ span, newText: slip }], s, wanted)];
       },
     };
     return finding;
@@ -239,6 +239,13 @@ function removeIds(s: Suppression, drop: number[], text: string): TextEdit {
   const sep = between.includes(',') ? `,${/,\s/.test(between) ? ' ' : ''}` : ' ';
   const kept = ids.filter((_, i) => !drop.includes(i)).map((x) => x.id);
   return { span: { start: ids[0].span.start, end: ids[ids.length - 1].span.end }, newText: kept.join(sep) };
+}
+
+/** Text as a Markdown code span, whatever backticks it holds (a word from the file may hold some). */
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return longest ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }
 
 function and(items: string[]): string {

@@ -7,7 +7,7 @@ import type { DocAnalysis, FileAnalysis } from '../analyze';
 import { suppressionOn } from '../directives';
 import { ruleById } from '../rules';
 import { closest } from '../suggest';
-import { RULE_IDS } from '../suppressions';
+import { inlineCode, RULE_IDS } from '../suppressions';
 import { ruleSummaryMarkdown } from './completion';
 import { code } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
@@ -121,5 +121,5 @@ function suppressionHover(analysis: FileAnalysis, offset: number): HoverResult |
   const rule = ruleById(id.id);
   if (rule) return { span: id.span, markdown: `**${rule.id}** · Shardwise rule${rule.id !== id.id ? ` (formerly \`${id.id}\`)` : ''}\n\n${ruleSummaryMarkdown(rule)}` };
   const near = closest(id.id, RULE_IDS, 3);
-  return { span: id.span, markdown: `\`${id.id}\` is not a Shardwise rule id: this suppression silences nothing for it.${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(', ')}?` : ''}` };
+  return { span: id.span, markdown: `${inlineCode(id.id)} is not a Shardwise rule id: this suppression silences nothing for it.${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(', ')}?` : ''}` };
 }
