@@ -89,7 +89,9 @@ function fromMatch(m: RegExpExecArray, lineText: string, lineStart: number, line
   };
 }
 
-export function parseDirectives(lines: LineIndex): Directives {
+/** `suppressions: false` when only the settings and the lines silenced are needed (a quick re-parse of an edited text). */
+export function parseDirectives(lines: LineIndex, options: { suppressions?: boolean } = {}): Directives {
+  const keep = options.suppressions !== false;
   const out: Directives = { settings: [], disableFile: undefined, disableLines: new Map(), suppressions: [] };
   const text = lines.text;
   if (!text.includes('shardwise')) return out;
@@ -109,25 +111,32 @@ export function parseDirectives(lines: LineIndex): Directives {
       }
       continue;
     }
-    const s = fromMatch(m, lineText, lines.lineStart(line), line);
-    out.suppressions.push(s);
-    const set: RuleSet = s.ids.length ? new Set(s.ids.map((i) => i.id)) : 'all';
-    if (s.kind === 'file') out.disableFile = merge(out.disableFile, set);
+    const s = keep ? fromMatch(m, lineText, lines.lineStart(line), line) : undefined;
+    if (s) out.suppressions.push(s);
+    const ids = s ? s.ids.map((i) => i.id) : idsOf(body);
+    const set: RuleSet = ids.length ? new Set(ids) : 'all';
+    if (kind === '-disable') out.disableFile = merge(out.disableFile, set);
     else {
-      const target = s.kind === 'line' ? line : (next ??= nextContentLines(lines))[line];
+      const target = kind === '-disable-line' ? line : (next ??= nextContentLines(lines))[line];
       out.disableLines.set(target, merge(out.disableLines.get(target), set));
-      s.targets.push(target);
+      s?.targets.push(target);
       // The next line is a logical one: a command continued with `\` covers its continuation lines
       // (no comment can sit between them without ending the command).
-      if (s.kind === 'next-line') {
+      if (kind === '-disable-next-line') {
         for (let l = target; l + 1 < lines.lineCount && continues(lines.lineText(l)); l++) {
           out.disableLines.set(l + 1, merge(out.disableLines.get(l + 1), set === 'all' ? 'all' : new Set(set)));
-          s.targets.push(l + 1);
+          s?.targets.push(l + 1);
         }
       }
     }
   }
   return out;
+}
+
+/** The ids of a directive's body, as fromMatch reads them (before a reason after ` -- `). */
+function idsOf(body: string): string[] {
+  const reason = body.includes('--') ? /(?:^|\s)--(?:\s|$)/.exec(body) : null;
+  return (reason ? body.slice(0, reason.index) : body).split(/[\s,]+/).filter(Boolean);
 }
 
 /**
