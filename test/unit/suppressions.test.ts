@@ -215,6 +215,11 @@ test('an unused suppression in a launch script is removed; one whose removal wou
   const script = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n# shardwise-disable-next-line unknown-key\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --bf16\n';
   const [f] = unused(script, {}, 'train.sh');
   assert.equal(fixed(script, f), script.replace('# shardwise-disable-next-line unknown-key\n', ''));
+  // Under a line that a `\\` continues, the comment line ends the command: removing it would join the next line to it.
+  const joined = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --bf16 \\\n# shardwise-disable-next-line unknown-key\necho done\n';
+  const g = unused(joined, {}, 'train.sh');
+  assert.equal(g.length, 1, 'reported');
+  assert.deepEqual(g[0].fixes(), []);
 });
 
 test('a rule turned off in the settings: its suppressions are not reported', () => {
