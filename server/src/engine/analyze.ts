@@ -3,7 +3,8 @@
  *   parse → SourceDoc(s) → detect format → schema instance + model → schema check + rules → findings
  * Pure: no file system, network, clock or editor API. Never throws on any input.
  */
-import { parseDirectives, isDisabled, type Directives } from './directives';
+import { parseDirectives, type Directives } from './directives';
+import { SuppressionLedger } from './suppressions';
 import { FORMATS, formatById } from './formats';
 import type { FormatSupport } from './formats/format';
 import { Minimatch } from 'minimatch';
@@ -174,7 +175,10 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     }
   }
   result.dependencies = context.dependencies();
-  result.findings = finalize(result.findings, directives, lines, settings);
+  // Unused suppressions are told only where every rule ran: each document read whole, none left out.
+  const claimed = result.docs.some((d) => d.format);
+  const complete = claimed && result.docs.length === docs.length && result.docs.every((d) => !d.doc.problems.some((p) => p.code === 'parse-error'));
+  result.findings = finalize(result.findings, directives, lines, settings, { syntax, claimed, complete });
   return result;
 }
 
@@ -631,16 +635,16 @@ export function makeFix(doc: SourceDoc, spec: FixSpec): Fix | undefined {
 }
 
 
-/** Applies suppressions and severity overrides; sorts by position. */
-function finalize(findings: Finding[], directives: Directives, lines: LineIndex, settings: EngineSettings): Finding[] {
+/** Applies suppressions (and reports those that silence nothing) and severity overrides; sorts by position. */
+function finalize(findings: Finding[], directives: Directives, lines: LineIndex, settings: EngineSettings, file: { syntax: Syntax; claimed: boolean; complete: boolean }): Finding[] {
   const out: Finding[] = [];
   // A range never ends between the CR and the LF of a line break: that is no position of LSP's.
   const text = lines.text;
   const snap = (o: number): number => (o > 0 && text.charCodeAt(o) === 10 && text.charCodeAt(o - 1) === 13 ? o - 1 : o);
-  for (const f of findings) {
-    if (isDisabled(directives.disableFile, f.code)) continue;
-    const line = lines.position(f.span.start).line;
-    if (isDisabled(directives.disableLines.get(line), f.code)) continue;
+  const ledger = new SuppressionLedger(directives, lines);
+  const shown = findings.filter((f) => !ledger.silences(f));
+  shown.push(...ledger.unused({ ...file, settings, limit: MAX_FINDINGS_PER_RULE }));
+  for (const f of shown) {
     const level = settings.rules?.[f.code] ?? settings.rules?.[ruleById(f.code)?.id ?? ''];
     if (level === 'off') continue;
     // In place: the finding's fixes read its final severity when they are asked for.

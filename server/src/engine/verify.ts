@@ -92,7 +92,7 @@ export function parseCounts(syntax: Syntax, text: string): ParseCounts {
 function directiveTargets(text: string, edits?: readonly TextEdit[]): number[] {
   const lines = new LineIndex(text);
   const out: number[] = [];
-  for (const line of parseDirectives(lines).disableLines.keys()) {
+  for (const line of parseDirectives(lines, { suppressions: false }).disableLines.keys()) {
     let o = lines.lineStart(Math.min(line, lines.lineCount - 1));
     // Text inserted at the very start of the line pushes the line down: it moves too.
     if (edits) for (const e of edits) if (e.span.end <= o) o += e.newText.length - (e.span.end - e.span.start);

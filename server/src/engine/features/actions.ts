@@ -3,7 +3,8 @@
  * "show documentation for <id>".
  */
 import type { FileAnalysis } from '../analyze';
-import { continues } from '../directives';
+import { continues, suppressionOn } from '../directives';
+import { UNUSED_SUPPRESSION } from '../suppressions';
 import { keepsSyntax } from '../verify';
 import type { Finding, Fix, Span, TextEdit } from '../types';
 
@@ -40,7 +41,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
     if (comments) {
       // A comment line where the text cannot take one (a broken file's guessed structure) is not offered.
       const line = disableLineEdit(analysis, f);
-      if (!analysis.trial || keepsSyntax(analysis.trial, [line])) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
+      if (line && (!analysis.trial || keepsSyntax(analysis.trial, [line]))) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
       const file = disableFileEdit(analysis, f.code);
       if (!analysis.trial || keepsSyntax(analysis.trial, [file])) out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [file] });
     }
@@ -53,21 +54,25 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
  * `# shardwise-disable-next-line <id>` above the finding's line, at its indentation; above the first
  * line of a command continued with `\`, since a comment between its lines would end the command.
  */
-export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit {
+export function disableLineEdit(analysis: FileAnalysis, f: Finding): TextEdit | undefined {
   const lines = analysis.lines;
   let line = lines.position(f.span.start).line;
+  if (f.code === UNUSED_SUPPRESSION) {
+    // A report on a suppression is silenced in the suppression's own list (a comment line above it
+    // would apply to the next line of content instead). One of every rule gets no list: it would
+    // then silence this rule only.
+    const s = suppressionOn(lines.lineText(line), lines.lineStart(line), line);
+    if (!s || s.ids.length === 0) return undefined;
+    const last = s.ids[s.ids.length - 1].span.end;
+    return { span: { start: last, end: last }, newText: `, ${f.code}` };
+  }
   while (line > 0 && continues(lines.lineText(line - 1))) line--;
   const text = lines.lineText(line);
   const indent = /^\s*(-\s+)?/.exec(text)![0].replace(/-/g, ' ');
   const at = lines.lineStart(line);
-  const prev = line > 0 ? lines.lineText(line - 1) : '';
-  const m = /^(\s*#\s*shardwise-disable-next-line)\s+([^\n#]*)$/.exec(prev);
-  if (m) {
-    // Extend an existing directive on the line above instead of stacking another.
-    const start = lines.lineStart(line - 1);
-    const ids = m[2].split(/[\s,]+/).filter(Boolean);
-    return { span: { start, end: lines.lineEnd(line - 1) }, newText: `${m[1]} ${[...ids, f.code].join(', ')}` };
-  }
+  // Extend an existing directive on the line above instead of stacking another (before its reason).
+  const above = line > 0 ? extendable(analysis, line - 1, 'next-line', f.code) : undefined;
+  if (above) return above;
   return { span: { start: at, end: at }, newText: `${indent}# shardwise-disable-next-line ${f.code}${lines.eol}` };
 }
 
@@ -76,11 +81,18 @@ export function disableFileEdit(analysis: FileAnalysis, id: string): TextEdit {
   const lines = analysis.lines;
   let line = 0;
   if (lines.lineText(0).startsWith('#!')) line = 1;
-  const existing = /^(\s*#\s*shardwise-disable)\s+([^\n#]*)$/.exec(lines.lineText(line));
-  if (existing && !/next-line/.test(existing[1])) {
-    const ids = existing[2].split(/[\s,]+/).filter(Boolean);
-    return { span: { start: lines.lineStart(line), end: lines.lineEnd(line) }, newText: `${existing[1]} ${[...ids, id].join(', ')}` };
-  }
+  const existing = extendable(analysis, line, 'file', id);
+  if (existing) return existing;
   const at = lines.lineStart(line);
   return { span: { start: at, end: at }, newText: `# shardwise-disable ${id}${lines.eol}` };
+}
+
+/** `, <id>` after the last id of a suppression of that kind alone on the line, if there is one (one of every rule is left as it is). */
+function extendable(analysis: FileAnalysis, line: number, kind: 'file' | 'next-line', id: string): TextEdit | undefined {
+  const lines = analysis.lines;
+  const text = lines.lineText(line);
+  const s = suppressionOn(text, lines.lineStart(line), line);
+  if (!s || s.kind !== kind || s.ids.length === 0 || !/^\s*$/.test(text.slice(0, s.span.start - lines.lineStart(line)))) return undefined;
+  const last = s.ids[s.ids.length - 1].span.end;
+  return { span: { start: last, end: last }, newText: `, ${id}` };
 }

@@ -1,8 +1,13 @@
 /**
  * Completion of keys (with a snippet for the value) and of values, from the schema at the cursor.
- * Values are written so that they read back as meant: `'NO'` is quoted in YAML.
+ * Values are written so that they read back as meant: `'NO'` is quoted in YAML. In a suppression
+ * comment, completion of its directive word and of rule ids.
  */
 import type { DocAnalysis, FileAnalysis } from '../analyze';
+import { suppressionOn } from '../directives';
+import { ruleDocsUrl } from '../docs';
+import { RULES, ruleById } from '../rules';
+import type { Rule } from '../rules/rule';
 import type { SchemaNav } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
@@ -32,6 +37,8 @@ export function complete(analysis: FileAnalysis, at: number): CompletionEntry[] 
 }
 
 function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
+  const inComment = completeSuppression(analysis, offset);
+  if (inComment) return inComment;
   const da = docAt(analysis, offset);
   if (!da?.nav) return [];
   const site = da.doc.completionSite(offset);
@@ -153,4 +160,61 @@ function flagSnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonS
     return schema.default !== undefined && schema.default !== null ? `${key} \${1:${snippetEscape(String(schema.default))}}` : `${key} $0`;
   }
   return keySnippet(da, nav, key, schema, 1);
+}
+
+const KEYWORDS: readonly { word: string; detail: string }[] = [
+  { word: 'shardwise-disable-next-line', detail: 'Silence rules on the next line (a script: the whole command)' },
+  { word: 'shardwise-disable-line', detail: 'Silence rules on this line' },
+  { word: 'shardwise-disable', detail: 'Silence rules in the whole file' },
+];
+
+/** A rule's entry in a completion list or a hover: its summary, default severity and documentation link. */
+export function ruleSummaryMarkdown(rule: Rule<any>): string {
+  return `${rule.docs.summary}\n\nDefault severity: **${rule.severity}** · [Documentation](${ruleDocsUrl(rule.id)})`;
+}
+
+/**
+ * In a `# shardwise-disable…` comment: rule ids where ids go (after the directive word, after a
+ * comma or a space), those with a finding where the comment applies first, then those of the file's
+ * format; the directive words after `# shard`. Undefined elsewhere; empty in the reason of a
+ * suppression. JSON has no comments.
+ */
+function completeSuppression(analysis: FileAnalysis, offset: number): CompletionEntry[] | undefined {
+  if (analysis.syntax === 'json') return undefined;
+  const { lines, text } = analysis;
+  const line = lines.position(offset).line;
+  const start = lines.lineStart(line);
+  const before = text.slice(start, offset);
+  const word = /(?:^|\s)#\s*(shard[a-z-]*)$/.exec(before);
+  if (word) {
+    let end = offset;
+    while (end < lines.lineEnd(line) && /[a-z-]/.test(text[end])) end++;
+    const replace = { start: offset - word[1].length, end };
+    return KEYWORDS.map((k, i) => ({ label: k.word, kind: 'value' as const, detail: k.detail, insertText: `${k.word} `, snippet: false, replace, sortText: String(i) }));
+  }
+  const s = suppressionOn(lines.lineText(line), start, line);
+  if (!s || offset <= s.keywordSpan.end || offset < s.span.start) return undefined;
+  if (offset > s.list.end) return [];
+  let a = offset;
+  while (a > s.list.start && !/[\s,]/.test(text[a - 1])) a--;
+  let b = offset;
+  while (b < s.list.end && !/[\s,]/.test(text[b])) b++;
+  // Right after the word, with no space yet, is still the word.
+  if (a === s.keywordSpan.end) return [];
+  const listed = new Set(s.ids.filter((x) => x.span.start !== a).map((x) => ruleById(x.id)?.id ?? x.id));
+  const here = analysis.directives.suppressions.find((x) => x.line === line)?.found ?? new Set<string>();
+  const formats = new Set(analysis.docs.flatMap((d) => (d.format ? [d.format.id] : [])));
+  return RULES.filter((r) => !listed.has(r.id)).map((r) => {
+    const applies = r.formats === 'all' || r.formats.some((f) => formats.has(f));
+    return {
+      label: r.id,
+      kind: 'value' as const,
+      detail: r.docs.summary,
+      documentation: ruleSummaryMarkdown(r),
+      insertText: r.id,
+      snippet: false,
+      replace: { start: a, end: b },
+      sortText: `${here.has(r.id) && r.id !== 'unused-suppression' ? 0 : applies ? 1 : 2}${r.id}`,
+    };
+  });
 }

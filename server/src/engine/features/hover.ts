@@ -1,8 +1,14 @@
 /**
  * Hover: the schema's documentation for the key (or value) under the cursor, with its default,
- * allowed values, version and environment variable.
+ * allowed values, version and environment variable; in a suppression comment, what the directive
+ * does and each rule id's summary and documentation link.
  */
 import type { DocAnalysis, FileAnalysis } from '../analyze';
+import { suppressionOn } from '../directives';
+import { ruleById } from '../rules';
+import { closest } from '../suggest';
+import { inlineCode, RULE_IDS } from '../suppressions';
+import { ruleSummaryMarkdown } from './completion';
 import { code } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import type { Span } from '../types';
@@ -17,6 +23,8 @@ export interface HoverResult {
 }
 
 export function hover(analysis: FileAnalysis, offset: number): HoverResult | undefined {
+  const inComment = suppressionHover(analysis, offset);
+  if (inComment) return { markdown: escapeControls(inComment.markdown, true), span: inComment.span };
   const da = docAt(analysis, offset);
   if (!da?.format) return undefined;
   const loc = da.doc.locate(offset);
@@ -86,4 +94,32 @@ function normalize(schema: JsonSchema, v: unknown): unknown {
 function stripLead(text: string, value: unknown): string {
   const lead = `${code(value)}: `;
   return text.startsWith(lead) ? text.slice(lead.length) : text;
+}
+
+const DIRECTIVE_DOCS: Record<string, string> = {
+  file: 'Silences the findings of the rules it names in the whole file; with no ids, of every rule.',
+  line: 'Silences the findings of the rules it names on this line; with no ids, of every rule.',
+  'next-line': 'Silences the findings of the rules it names on the next line (in a script, the whole command it starts, continuation lines included); with no ids, of every rule.',
+};
+
+/** On the word or a rule id of a `# shardwise-disable…` comment (JSON has none). */
+function suppressionHover(analysis: FileAnalysis, offset: number): HoverResult | undefined {
+  if (analysis.syntax === 'json') return undefined;
+  const lines = analysis.lines;
+  const line = lines.position(offset).line;
+  const s = suppressionOn(lines.lineText(line), lines.lineStart(line), line);
+  if (!s) return undefined;
+  const on = (span: Span): boolean => span.start <= offset && offset <= span.end;
+  if (on(s.keywordSpan)) {
+    return {
+      span: s.keywordSpan,
+      markdown: `**${s.keyword}** · suppression\n\n${DIRECTIVE_DOCS[s.kind]} Ids are separated by commas; a reason may follow \` -- \`. A suppression that silences nothing, or an id that names no rule, is reported (\`unused-suppression\`).`,
+    };
+  }
+  const id = s.ids.find((x) => on(x.span));
+  if (!id) return undefined;
+  const rule = ruleById(id.id);
+  if (rule) return { span: id.span, markdown: `**${rule.id}** · Shardwise rule${rule.id !== id.id ? ` (formerly \`${id.id}\`)` : ''}\n\n${ruleSummaryMarkdown(rule)}` };
+  const near = closest(id.id, RULE_IDS, 3);
+  return { span: id.span, markdown: `${inlineCode(id.id)} is not a Shardwise rule id: this suppression silences nothing for it.${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(', ')}?` : ''}` };
 }

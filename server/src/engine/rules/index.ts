@@ -72,6 +72,7 @@ import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
+import unusedSuppression from './unused-suppression';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -143,6 +144,7 @@ export const RULES: readonly Rule<any>[] = [
   optimizerConfigInvalid,
   precisionConfigInvalid,
   commsLoggerAlwaysOn,
+  unusedSuppression,
 ];
 
 /** Old rule ids that were renamed, kept working for suppressions and settings. */
