@@ -165,6 +165,8 @@ export class SuppressionLedger {
       severity: 'warning',
       message,
       span,
+      // Shown faded where the editor can: the comment has no effect.
+      tags: ['unnecessary'],
       fixes: () => {
         const edit = whole ? removeDirective(s, this.lines) : removeIds(s, idx, this.lines.text);
         return edit ? [fixOf(finding.severity, title, 'remove', [edit], s, true)] : [];
