@@ -68,7 +68,7 @@ const SUBCOMMANDS = new Set(['check', 'layout', 'explain', 'rules', 'docs']);
 const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
+const EXTENSIONS = /\.(ya?ml|json|sh|sbatch|slurm)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
 
 interface CheckOptions {

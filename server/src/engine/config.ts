@@ -11,9 +11,11 @@
  *   target_versions: { accelerate: 1.10.0, deepspeed: 0.16.4, megatron-core: 0.12.0 }
  *   rules: { irrelevant-section: off, yaml-boolean-trap: warning }
  *   associations: { "configs/accelerate/*.yaml": accelerate }
+ *   slurm: { partitions: { gpu-h100: h100-sxm }, constraints: { a100: a100-sxm-80gb } }
  */
 import type { ClientSettings } from '../protocol';
 import type { DirectiveSetting } from './directives';
+import { hardwareById, HARDWARE } from './plan/hardware';
 import { modelPreset } from './plan/models';
 import { associationProblem, ASSOCIATION_LIMITS, boundedInt, boundedModel, isFormatId, isRuleLevel, MODEL_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type ModelDims, type RuleLevel, type Tool } from './settings';
 import { parseYaml } from './syntax/yaml';
@@ -119,6 +121,9 @@ export function parseProjectConfig(text: string): ProjectConfig {
             else out.problems.push(`\`associations.${glob}\`: unknown format ${JSON.stringify(id)}.`);
           }
         } else out.problems.push('`associations` must be a mapping of glob to format id.');
+        break;
+      case 'slurm':
+        slurmSetting(raw, s, out.problems);
         break;
       default:
         out.problems.push(`Unknown setting \`${key}\` in .shardwise.yaml.`);
@@ -227,4 +232,34 @@ export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): Engi
     if (model) s.model = model;
   }
   return s;
+}
+
+/**
+ * `slurm:` — which hardware profile a Slurm partition (`#SBATCH --partition`) or node feature
+ * (`#SBATCH --constraint`) of the user's cluster stands for. Names are the cluster's own, so they are
+ * only ever read through this mapping, never guessed.
+ */
+function slurmSetting(raw: unknown, s: EngineSettings, problems: string[]): void {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push('`slurm` must be a mapping with `partitions` and/or `constraints`, each mapping a name to a hardware profile id.');
+    return;
+  }
+  const slurm: NonNullable<EngineSettings['slurm']> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key !== 'partitions' && key !== 'constraints') {
+      problems.push(`Unknown setting \`slurm.${key}\` in .shardwise.yaml (expected \`partitions\` or \`constraints\`).`);
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      problems.push(`\`slurm.${key}\` must be a mapping of ${key === 'partitions' ? 'partition' : 'node feature'} name to hardware profile id.`);
+      continue;
+    }
+    const map: Record<string, string> = {};
+    for (const [name, id] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof id === 'string' && hardwareById(id)) map[name] = id;
+      else problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)} (known: ${HARDWARE.map((h) => h.id).join(', ')}).`);
+    }
+    slurm[key] = map;
+  }
+  s.slurm = slurm;
 }
