@@ -11,7 +11,7 @@
  *   target_versions: { accelerate: 1.10.0, deepspeed: 0.16.4, megatron-core: 0.12.0 }
  *   rules: { irrelevant-section: off, yaml-boolean-trap: warning }
  *   associations: { "configs/accelerate/*.yaml": accelerate }
- *   slurm: { partitions: { gpu-h100: h100-sxm }, constraints: { a100: a100-sxm-80gb } }
+ *   slurm: { partitions: { gpu-h100: h100-sxm }, constraints: { a100: a100-80gb } }
  */
 import type { ClientSettings } from '../protocol';
 import type { DirectiveSetting } from './directives';
