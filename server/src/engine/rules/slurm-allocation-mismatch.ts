@@ -13,8 +13,9 @@
  *   train (warning).
  * - more processes per node than the node's allocated GPUs (`--ntasks-per-node 8` each launching
  *   torchrun `--nproc_per_node 8` = 64 processes on 8 GPUs): processes choose their GPU by local
- *   rank, so several share one, and NCCL refuses a communicator with two ranks on one device
- *   ("Duplicate GPU detected") (error).
+ *   rank, so several share one, which NCCL refuses ("Duplicate GPU detected"), or they ask for a
+ *   device the node does not expose ("invalid device ordinal") (error). srun's own `--gpus-per-node`
+ *   or `--gres` narrows the step's GPUs.
  * - fewer processes per node than allocated GPUs: the rest are held by the job and stay idle (warning).
  *
  * A torchrun with `--nnodes` greater than 1 run directly by the batch script, with enough nodes, is a
@@ -109,8 +110,8 @@ function agentProblems(step: SlurmStep, out: Problem[]): void {
 }
 
 function gpuProblems(step: SlurmStep, out: Problem[]): void {
-  const { alloc, srun, agent } = step;
-  const gpus = alloc.gpusPerNode;
+  const { srun, agent } = step;
+  const gpus = step.gpusPerNode;
   if (!gpus) return;
   const nproc = agent ? launcherCount(agent, ['--nproc_per_node', '--nproc-per-node']) : undefined;
   if (agent && nproc?.value === undefined) return;
@@ -134,12 +135,12 @@ function gpuProblems(step: SlurmStep, out: Problem[]): void {
     how = `torchrun starting ${plural(procs, 'process', 'processes')} on the first node`;
     at = nproc!.arg.span;
   } else return;
-  const gpuText = `${plural(gpus.value, 'GPU')} per node (\`#SBATCH ${gpus.option}\`)`;
+  const gpuText = `${plural(gpus.value, 'GPU')} per node (\`${gpus.from}\`)`;
   if (procs > gpus.value) {
     out.push({
       at,
       severity: 'error',
-      message: `${cap(how)}, but the job has ${gpuText}: processes pick their GPU by local rank, so several share one, and NCCL refuses to build a communicator with two ranks on one device ("Duplicate GPU detected"). ${agent && srun && step.perNode!.value > 1 ? 'Start one torchrun per node (`--ntasks-per-node=1`): it starts the per-GPU processes itself.' : `Start ${gpus.value} processes per node.`}`,
+      message: `${cap(how)}, but the ${gpus.from.startsWith('srun') ? 'step has' : 'job has'} ${gpuText}: processes pick their GPU by local rank, so they either share one, which NCCL refuses ("Duplicate GPU detected"), or ask for a GPU the node does not give them (CUDA: "invalid device ordinal"). ${agent && srun && step.perNode!.value > 1 ? 'Start one torchrun per node (`--ntasks-per-node=1`): it starts the per-GPU processes itself.' : `Start ${gpus.value} processes per node.`}`,
     });
   } else if (procs < gpus.value) {
     const per = agent ? gpus.value / (srun ? step.perNode!.value : 1) : gpus.value;
@@ -147,7 +148,7 @@ function gpuProblems(step: SlurmStep, out: Problem[]): void {
     out.push({
       at,
       severity: 'warning',
-      message: `${cap(how)}, but the job holds ${gpuText}: ${gpus.value - procs} GPU${gpus.value - procs === 1 ? '' : 's'} of each node stay idle for the whole run. ${advice}, or ask for fewer GPUs.`,
+      message: `${cap(how)}, but the ${gpus.from.startsWith('srun') ? 'step has' : 'job holds'} ${gpuText}: ${gpus.value - procs} GPU${gpus.value - procs === 1 ? '' : 's'} of each node stay idle for the whole run. ${advice}, or ask for fewer GPUs.`,
     });
   }
 }

@@ -190,13 +190,13 @@ function nodeCount(v: string): number | string | undefined {
 }
 
 /** `8` or `h100:8`. */
-function gpuCount(v: string): number | undefined {
+export function gpuCount(v: string): number | undefined {
   const m = /^(?:[\w.-]+:)?(\d+)$/.exec(v);
   return m ? plainCount(m[1]) : undefined;
 }
 
 /** `gpu:8`, `gpu:a100:8`, `gpu` (one), among other resources (`gpu:8,nvme:1`). */
-function gresGpus(v: string): number | string | undefined {
+export function gresGpus(v: string): number | string | undefined {
   const items = v.split(',').map((s) => s.trim().replace(/\(.*\)$/, ''));
   const gpu = items.filter((s) => /^gpu(:|$)/.test(s));
   if (gpu.length === 0) return 'the `--gres` line asks for no GPUs';

@@ -11,7 +11,7 @@
  * - a step cannot use more nodes than the job has: srun refuses to create it.
  */
 import type { Launcher, LauncherArg, LauncherKind, ShellDoc } from '../../syntax/shell';
-import type { Allocation } from '../../syntax/sbatch';
+import { gpuCount, gresGpus, type Allocation } from '../../syntax/sbatch';
 import type { Span } from '../../types';
 import type { EngineSettings } from '../../settings';
 
@@ -35,6 +35,8 @@ export interface SlurmStep {
   tasks?: Counted;
   /** Why the step's size is not known, when it is not. */
   unknown?: string;
+  /** GPUs per node of the step: srun's own `--gpus-per-node` / `--gres`, else the allocation's; undefined when not known. */
+  gpusPerNode?: Counted;
 }
 
 const AGENTS: LauncherKind[] = ['torchrun', 'torch.distributed.run', 'torch.distributed.launch'];
@@ -64,7 +66,18 @@ export function slurmStep(s: ShellDoc): SlurmStep | undefined {
   const srun = chain.find((l) => l.kind === 'srun');
   const agent = chain.find((l) => AGENTS.includes(l.kind));
   const step: SlurmStep = { alloc, srun, agent };
+  const g = alloc.gpusPerNode;
+  const allocGpus: Counted | undefined = g ? { value: g.value, from: g.option.includes(' ') ? `#SBATCH ${g.option}` : `#SBATCH ${s.text.slice(g.whole.start, g.whole.end).replace(/\s+/, '=')}`, span: g.span } : undefined;
+  step.gpusPerNode = allocGpus;
   if (!srun) return step;
+  // srun's own GPU request narrows the step's (as it does with `-N` for nodes).
+  for (const [name, parse] of [['--gpus-per-node', gpuCount], ['--gres', gresGpus]] as const) {
+    const a = srun.args.get(name);
+    if (!a) continue;
+    const v = a.unknown || a.value === undefined ? undefined : parse(String(a.value));
+    step.gpusPerNode = typeof v === 'number' ? { value: v, from: `srun ${name}=${a.value}`, span: a.span } : undefined;
+    break;
+  }
   const allocNodes: Counted | undefined = alloc.nodes ? { value: alloc.nodes.value, from: `#SBATCH ${alloc.nodes.option}=${alloc.nodes.value}`, span: alloc.nodes.span } : undefined;
   const n = launcherCount(srun, ['-N', '--nodes']);
   if (n?.value !== undefined) step.nodes = { value: n.value, from: `srun ${n.name} ${n.value}`, span: n.arg.span };
