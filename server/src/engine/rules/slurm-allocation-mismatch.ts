@@ -52,9 +52,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 export function slurmProblems(s: ShellDoc): Problem[] {
-  const base = slurmStep(s);
-  if (!base) return [];
-  const step = Object.assign(base, { doc: s });
+  const step = slurmStep(s);
+  if (!step) return [];
   const out: Problem[] = [];
   const { alloc, srun, agent } = step;
   const nodesArg = launcherCount(srun, ['-N', '--nodes']);
@@ -68,11 +67,11 @@ export function slurmProblems(s: ShellDoc): Problem[] {
   }
   gpuProblems(step, out);
   // Two ranks on one GPU already stop the run; the agent count then says the same thing again.
-  if (agent && !out.some((p) => p.severity === 'error')) agentProblems(step, out);
+  if (agent && !out.some((p) => p.severity === 'error')) agentProblems(step, s.launchContext, out);
   return out.sort((a, b) => a.at.start - b.at.start);
 }
 
-function agentProblems(step: SlurmStep, out: Problem[]): void {
+function agentProblems(step: SlurmStep, launch: { prefix: string[]; inLoop: boolean }, out: Problem[]): void {
   const { alloc, srun, agent } = step;
   const written = agent!.args.get('--nnodes');
   const nn = written && nnodesOf(written);
@@ -81,8 +80,7 @@ function agentProblems(step: SlurmStep, out: Problem[]): void {
   if (!srun) {
     if (nn.min <= 1) return;
     // Started on each host some way the script shows but Slurm does not (`ssh $host …` in a loop).
-    const ctxOf = (step as { doc?: ShellDoc }).doc?.launchContext;
-    if (ctxOf && (ctxOf.inLoop || !ctxOf.prefix.every((w) => LOCAL_WRAPPERS.has(w) || w.startsWith('-') || w.includes('=')))) return;
+    if (launch.inLoop || !launch.prefix.every((w) => LOCAL_WRAPPERS.has(w) || w.startsWith('-') || w.includes('='))) return;
     const many = alloc.nodes && nn.min > alloc.nodes.value;
     out.push({
       at: written.span,
