@@ -9,8 +9,9 @@ import * as generic from './fixtures/generic';
 import * as deepspeed from './fixtures/deepspeed';
 import * as megatron from './fixtures/megatron';
 import * as plan from './fixtures/plan';
+import * as slurm from './fixtures/slurm';
 
-const cases = [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases, ...deepspeed.cases];
+const cases = [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases, ...deepspeed.cases, ...slurm.cases];
 const fixes = [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes, ...deepspeed.fixes];
 
 for (const c of cases) test(`findings: ${c.name}`, () => void checkCase(c));

@@ -21,7 +21,7 @@ import type { Ignore } from 'ignore';
 import { inside, patternMatcher, type ProjectConfigs } from '../host/project-config';
 import { examine, readBounded } from '../host/read';
 
-const EXTENSIONS = /\.(ya?ml|json|sh)$/i;
+const EXTENSIONS = /\.(ya?ml|json|sh|sbatch|slurm)$/i;
 export const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'out']);
 /** A `.gitignore` is a few lines; a larger one is not read, and of one with more patterns only the first are. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;

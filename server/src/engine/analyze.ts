@@ -17,6 +17,7 @@ import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule, RuleContext } from './rules/rule';
 import type { Plan } from './plan/plan';
 import { parseShell } from './syntax/shell';
+import { readSbatch } from './syntax/sbatch';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
 import { workSize } from './syntax/tree';
@@ -124,8 +125,20 @@ export function syntaxOf(input: FileInput): Syntax {
   const path = (input.path ?? '').toLowerCase();
   if (lang === 'json' || lang === 'jsonc' || path.endsWith('.json')) return 'json';
   if (lang === 'yaml' || /\.ya?ml$/.test(path)) return 'yaml';
-  if (lang === 'shellscript' || lang === 'sh' || lang === 'bash' || path.endsWith('.sh')) return 'shell';
+  if (lang === 'shellscript' || lang === 'sh' || lang === 'bash' || /\.(sh|sbatch|slurm)$/.test(path)) return 'shell';
+  if (isBatchScript(path, input.text)) return 'shell';
   return /^\s*[{[]/.test(input.text) ? 'json' : 'yaml';
+}
+
+/**
+ * A file without an extension that is evidently a shell script: a `sh`/`bash` shebang, or `#SBATCH`
+ * lines before its first command (a Slurm batch script).
+ */
+function isBatchScript(path: string, text: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (!base || base.includes('.')) return false;
+  if (/^#!\s*\S*\/(env\s+(-\S+\s+)*)?(ba|da|z|k)?sh\b/.test(text)) return true;
+  return readSbatch(text.slice(0, 64 * 1024)) !== undefined;
 }
 
 /** The documents of a text, read as its syntax (a YAML stream may hold several). */

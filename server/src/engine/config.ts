@@ -15,6 +15,7 @@
  *   ignore: [tp-larger-than-needed]
  *   per-file-ignores: { "golden/*.json": [unknown-key] }   # the only way to silence a JSON finding
  *   exclude: ["third_party/", "*.generated.yaml"]         # gitignore-style, from this file's folder
+ *   slurm: { partitions: { gpu-h100: h100-sxm }, constraints: { a100: a100-80gb } }   # #SBATCH names → hardware
  *
  * The same keys in `pyproject.toml` under `[tool.shardwise]` (parsePyprojectConfig). Keys may be
  * written with `-` or `_` (`per-file-ignores`, `per_file_ignores`). Every unknown key, rule id or
@@ -80,7 +81,7 @@ export function ruleIdProblem(id: string, all = true): string | undefined {
 }
 
 /** The keys a project configuration may hold, as the documentation spells them. */
-export const PROJECT_CONFIG_KEYS = ['root', 'hardware', 'gpus_per_node', 'nvlink_domain', 'target', 'target_versions', 'rules', 'model', 'seq_length', 'micro_batch_size', 'world_size', 'nodes', 'associations', 'select', 'extend-select', 'ignore', 'per-file-ignores', 'exclude'] as const;
+export const PROJECT_CONFIG_KEYS = ['root', 'hardware', 'gpus_per_node', 'nvlink_domain', 'target', 'target_versions', 'rules', 'model', 'seq_length', 'micro_batch_size', 'world_size', 'nodes', 'associations', 'select', 'extend-select', 'ignore', 'per-file-ignores', 'exclude', 'slurm'] as const;
 const KEY_OF = new Map<string, string>(PROJECT_CONFIG_KEYS.map((k) => [k.replace(/-/g, '_'), k]));
 
 /** A list of strings: a YAML/TOML list, or one comma-separated string. */
@@ -243,6 +244,9 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
           }
         } else out.problems.push('`associations` must be a mapping of glob to format id.');
         break;
+      case 'slurm':
+        slurmSetting(raw, s, out.problems);
+        break;
       case 'select':
       case 'extend-select':
       case 'ignore': {
@@ -383,4 +387,34 @@ export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): Engi
     if (model) s.model = model;
   }
   return s;
+}
+
+/**
+ * `slurm:` — which hardware profile a Slurm partition (`#SBATCH --partition`) or node feature
+ * (`#SBATCH --constraint`) of the user's cluster stands for. Names are the cluster's own, so they are
+ * only ever read through this mapping, never guessed.
+ */
+function slurmSetting(raw: unknown, s: EngineSettings, problems: string[]): void {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push('`slurm` must be a mapping with `partitions` and/or `constraints`, each mapping a name to a hardware profile id.');
+    return;
+  }
+  const slurm: NonNullable<EngineSettings['slurm']> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key !== 'partitions' && key !== 'constraints') {
+      problems.push(`Unknown setting \`slurm.${key}\` in .shardwise.yaml (expected \`partitions\` or \`constraints\`).`);
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      problems.push(`\`slurm.${key}\` must be a mapping of ${key === 'partitions' ? 'partition' : 'node feature'} name to hardware profile id.`);
+      continue;
+    }
+    const map: Record<string, string> = {};
+    for (const [name, id] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof id === 'string' && hardwareById(id)) map[name] = id;
+      else problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)} (known: ${HARDWARE.map((h) => h.id).join(', ')}).`);
+    }
+    slurm[key] = map;
+  }
+  s.slurm = slurm;
 }

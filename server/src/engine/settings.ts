@@ -38,6 +38,8 @@ export interface EngineSettings {
    * the user raises it (a CLI flag, an editor setting; never a file's directives or `.shardwise.yaml`).
    */
   maxFileSize?: number;
+  /** Slurm partition and constraint names → hardware profile ids (`slurm:` in .shardwise.yaml). */
+  slurm?: SlurmHardware;
 }
 
 /** The size past which a file is reported, not analysed: twenty times the largest real config. */
@@ -63,6 +65,12 @@ export interface ModelDims {
   swiglu?: boolean;
 }
 
+/** Hardware profiles named by the Slurm partitions and node features (`--constraint`) of a cluster, as the user maps them. */
+export interface SlurmHardware {
+  partitions?: Record<string, string>;
+  constraints?: Record<string, string>;
+}
+
 /** `b` over `a`, field by field (maps merged key by key). */
 export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined): EngineSettings {
   if (!b) return a;
@@ -80,6 +88,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     nodes: b.nodes ?? a.nodes,
     megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
     maxFileSize: b.maxFileSize ?? a.maxFileSize,
+    slurm: a.slurm || b.slurm ? { partitions: { ...a.slurm?.partitions, ...b.slurm?.partitions }, constraints: { ...a.slurm?.constraints, ...b.slurm?.constraints } } : undefined,
   };
 }
 
@@ -163,6 +172,16 @@ export function boundedSettings(s: EngineSettings): EngineSettings {
     if (dims) out.model = dims;
   }
   if (s.megatronCheckout && typeof s.megatronCheckout === 'object' && Array.isArray(s.megatronCheckout.flags)) out.megatronCheckout = s.megatronCheckout;
+  if (s.slurm && typeof s.slurm === 'object') {
+    const names = (m: unknown): Record<string, string> | undefined => {
+      if (!m || typeof m !== 'object') return undefined;
+      const kept = Object.entries(m as Record<string, unknown>).filter(([k, v]) => typeof v === 'string' && k.length <= 256 && v.length <= 64).slice(0, 1000);
+      return kept.length ? Object.fromEntries(kept) as Record<string, string> : undefined;
+    };
+    const partitions = names(s.slurm.partitions);
+    const constraints = names(s.slurm.constraints);
+    if (partitions || constraints) out.slurm = { partitions, constraints };
+  }
   return out;
 }
 

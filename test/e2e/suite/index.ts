@@ -39,6 +39,9 @@ const SCRIPT_SP_CODE = 'tp-without-sequence-parallel';
 const FIX_ALL_KIND = 'source.fixAll.shardwise';
 const SCRIPT_HOVER_FLAG = '--tensor-model-parallel-size';
 const SCRIPT_HOVER_EXPECT = [/Tensor parallelism/, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
+const SBATCH_FILE = 'megatron/train-gpt-13b.sbatch'; // a Slurm batch script (.sbatch: shellscript through package.json languages)
+const SBATCH_CODE = 'slurm-allocation-mismatch';
+const SBATCH_LENS = /^64 GPUs = TP 4 × PP 2 × CP 1 × DP 8 .*· 4 nodes × 8 GPUs \(SBATCH\)$/;
 const DS_YAML_FILE = 'deepspeed/accelerate-zero3.yaml'; // an Accelerate config with `deepspeed_config_file: ds_zero3.json`
 const DS_JSON_FILE = 'deepspeed/ds_zero3.json'; // the DeepSpeed JSON it points at (fp16 off, bf16 on)
 const DS_REF = 'ds_zero3.json'; // the path as the YAML writes it
@@ -347,6 +350,25 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
       const tpLine = lineIndex(doc, /^\s*--tensor-model-parallel-size \$TP\s*$/);
       const sp = await waitFor(`${SCRIPT_SP_CODE} on $TP`, () => ours(doc.uri, SCRIPT_SP_CODE).find((d) => d.range.start.line === tpLine), () => showDiagnostics(doc.uri));
       if (doc.getText(sp.range) !== '$TP') fail(`${SCRIPT_SP_CODE} covers ${JSON.stringify(doc.getText(sp.range))}`);
+    });
+
+    test('a Slurm batch script (.sbatch) is read as a launch script: the allocation mismatch on --nnodes, the allocation in the layout lens', async () => {
+      const doc = await open(SBATCH_FILE);
+      if (doc.languageId !== 'shellscript') fail(`${SBATCH_FILE} opened as ${doc.languageId}, expected shellscript`);
+      const line = lineIndex(doc, /^\s*--nnodes 8\s*$/);
+      const d = await waitFor(`${SBATCH_CODE} on --nnodes`, () => ours(doc.uri, SBATCH_CODE).find((x) => x.range.start.line === line), () => showDiagnostics(doc.uri));
+      if (doc.getText(d.range) !== '8') fail(`${SBATCH_CODE} covers ${JSON.stringify(doc.getText(d.range))}`);
+      if (d.severity !== vscode.DiagnosticSeverity.Error) fail(`${SBATCH_CODE} should be an error here, is ${d.severity}`);
+      let seen: string[] = [];
+      await waitFor(
+        `a layout lens matching ${SBATCH_LENS}`,
+        async () => {
+          const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10)) ?? [];
+          seen = lenses.map((l) => l.command?.title ?? '(unresolved)');
+          return seen.some((t) => SBATCH_LENS.test(t)) ? true : undefined;
+        },
+        () => `lenses: ${JSON.stringify(seen)}`,
+      );
     });
 
     test('hover: a flag in a launch script explains it and shows the derived layout', async () => {

@@ -100,6 +100,7 @@ export function planMarkdown(p: Plan, focus?: Path): string {
   out.push(...memoryLines(p, mem));
   if (mem?.assumptions.length) out.push(`Assumptions: ${mem.assumptions.slice(0, 3).join('; ')}${mem.assumptions.length > 3 ? ` (and ${mem.assumptions.length - 3} more: \`shardwise layout <file>\` lists them)` : ''}.`);
   for (const n of p.notes) out.push(`ℹ ${n}`);
+  if (p.allocation) out.push(`Allocation: ${p.allocation}.`);
   out.push(`Hardware: ${p.hardware.profile.title} — ${describeProvenance(p.hardware.from)}.`);
   return out.join('\n\n');
 }
@@ -109,6 +110,7 @@ export function planText(p: Plan): string {
   const out: string[] = [];
   out.push(layoutSummary(p));
   out.push(`runtime: ${p.runtime}`);
+  if (p.allocation) out.push(`allocation: ${p.allocation}`);
   out.push(`hardware: ${p.hardware.profile.id} (${p.hardware.profile.title}); ${describeProvenance(p.hardware.from)}; NVLink domain ${p.hardware.nvlinkDomain.value}, ${p.hardware.gpusPerNode.value} GPUs per node, ${Math.round(p.hardware.profile.hbmGiB)} GiB HBM`);
   out.push('');
   const width = Math.max(...rows(p).map((r) => r.label.length));

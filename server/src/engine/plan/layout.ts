@@ -131,7 +131,7 @@ export function layoutSummary(p: Plan): string {
   const head = p.world ? `${p.world.value} GPU${p.world.value === 1 ? '' : 's'} = ${parts.join(' × ')}` : `? GPUs = ${parts.join(' × ')}`;
   const mem = planMemory(p);
   const memText = mem ? ` · ~${fmtGiB(mem.bytes.total)} GiB/GPU of ${Math.round(p.hardware.profile.hbmGiB)}` : '';
-  return `${head}${memText} · ${p.hardware.profile.id}`;
+  return `${head}${memText} · ${p.hardware.profile.id}${p.allocation ? ` · ${p.allocation}` : ''}`;
 }
 
 /** The path-edit that writes a knob, if the format has it. */

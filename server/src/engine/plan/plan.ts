@@ -82,6 +82,8 @@ export interface Plan {
   notes: string[];
   /** Why the run is not training (an inference or export entry point): training memory does not apply. */
   notTraining?: string;
+  /** The scheduler allocation the file asks for, in words (`4 nodes × 8 GPUs (SBATCH)`). */
+  allocation?: string;
   /** Megatron reduces gradients in bf16 (`--grad-reduce-in-bf16`): a 2-byte main-gradient buffer. */
   gradReduce16?: boolean;
   /**

@@ -21,6 +21,8 @@ export default defineRule({
     const per = p.perNode.value;
     const gpus = p.hardware.gpusPerNode.value;
     if (per === gpus) return;
+    // GPUs per node from a Slurm allocation: slurm-allocation-mismatch compares the processes with it.
+    if (p.allocation && p.hardware.gpusPerNode.from.kind === 'derived') return;
     const assumed = p.hardware.from.kind === 'default' && p.hardware.gpusPerNode.from.kind !== 'setting';
     const hw = `${p.hardware.profile.id}${assumed ? ', assumed' : ''}`;
     if (per > gpus) {

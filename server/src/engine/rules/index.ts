@@ -49,6 +49,7 @@ import spRequiresDeepspeed from './sp-requires-deepspeed';
 import spSeqLengthRequired from './sp-seq-length-required';
 import fp8BackendIncompatible from './fp8-backend-incompatible';
 import worldSizeMismatch from './world-size-mismatch';
+import slurmAllocationMismatch from './slurm-allocation-mismatch';
 import expertGridMismatch from './expert-grid-mismatch';
 import gpusPerNodeMismatch from './gpus-per-node-mismatch';
 import tpExceedsNvlinkDomain from './tp-exceeds-nvlink-domain';
@@ -108,6 +109,7 @@ export const RULES: readonly Rule<any>[] = [
   spSeqLengthRequired,
   fp8BackendIncompatible,
   worldSizeMismatch,
+  slurmAllocationMismatch,
   expertGridMismatch,
   gpusPerNodeMismatch,
   tpExceedsNvlinkDomain,

@@ -23,7 +23,11 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     const m = p?.model?.value;
-    if (!p || !m || p.pp.value <= 1) return;
+    if (!p || !m || p.pp.value <= 1 || m.layers <= 0) return;
+    // Megatron-DeepSpeed under `--deepspeed` builds its pipeline with DeepSpeed's PipelineModule,
+    // which partitions the layers itself (by parameters by default) and takes uneven splits.
+    const root = ctx.doc.root;
+    if (ctx.fork === 'Megatron-DeepSpeed' && root?.kind === 'map' && root.entries.some((e) => e.key === '--deepspeed')) return;
     if (!allKnown(p.pp, p.vpp)) return;
     // An explicit layout or first/last stage sizes decide the split themselves.
     if (p.pipelineSplit?.explicit) return;

@@ -52,6 +52,7 @@ import { applyEdits, LineIndex } from '../text';
 import type { Span, TextEdit } from '../types';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
 import type { Entry, MapNode, Node, ScalarNode } from './tree';
+import { readSbatch, slurmVars, type Allocation } from './sbatch';
 
 /** `${…}` nested deeper than this is not read (and cannot exhaust the stack). */
 export const MAX_NESTING = 64;
@@ -269,6 +270,10 @@ interface Training {
   /** End of the command's last word. */
   lastEnd: number;
   env: Env;
+  /** The command's words before the launcher (`ssh`, `env`, `VAR=1`…), as base names ('' when unknown). */
+  prefix?: string[];
+  /** The command is inside a loop (it may run once per host). */
+  inLoop?: boolean;
 }
 
 interface Ctx {
@@ -2173,7 +2178,7 @@ class Script {
     };
     const found = (p: number, q: number): void => {
       const launcherFields = fields.slice(p, q);
-      this.training = { launcher: this.launchers(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env) };
+      this.training = { launcher: this.launchers(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop') };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -2274,6 +2279,8 @@ class Script {
       block,
       lastEnd: cmd.span.end,
       env: new Map(this.env),
+      prefix: t.prefix,
+      inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'),
     };
   }
 
@@ -2421,13 +2428,17 @@ type Place = { kind: 'tok'; span: Span; block: Block } | { kind: 'inner'; span: 
 export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc {
   const problems: SyntaxProblem[] = [];
   const ctx: Ctx = { problems, work: 0, depth: 0, lineOf: (o) => lines.position(o).line + 1 };
-  const script = new Script(text, 0, text.length, ctx, new Map(), false);
+  // A batch script runs with the variables Slurm sets from its `#SBATCH` header.
+  const sbatch = readSbatch(text);
+  const start: Env = new Map();
+  if (sbatch) for (const [name, v] of slurmVars(sbatch)) start.set(name, { kind: 'scalar', segs: [{ text: v.value, span: v.span, quoted: true, ref: null }], items: [], exported: true, nameSpan: v.span, valueSpan: v.span });
+  const script = new Script(text, 0, text.length, ctx, start, false);
   try {
     script.run();
   } catch (err) {
     // Not expected; if it happens the file is still reported, not lost.
     problems.push({ code: 'parse-error', severity: 'error', message: `The launch-script reader failed: ${(err as Error).message}`, span: { start: 0, end: 0 }, fatal: true });
-    return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], []);
+    return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], [], sbatch);
   }
   const t = script.training;
   const flags: Flag[] = [];
@@ -2490,7 +2501,7 @@ export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc 
     vars.set(name, v);
   }
   const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
-  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays);
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch);
 }
 
 function mkEntry(key: string, keySpan: Span, value: Node): Entry {
@@ -2543,6 +2554,8 @@ export class ShellDoc extends TreeDoc {
     private readonly training: Training | undefined,
     private readonly flags: Flag[],
     private readonly arrays: ArrayLit[],
+    /** The `#SBATCH` header, when the script is a Slurm batch script. */
+    readonly sbatch?: Allocation,
   ) {
     super();
     this.span = { start: 0, end: text.length };
@@ -2551,6 +2564,14 @@ export class ShellDoc extends TreeDoc {
   }
 
   readonly anchor: Span | undefined;
+
+  /**
+   * How the training command is started, beyond its launchers: the words before the first launcher
+   * (`ssh host`, `env`, `VAR=1`) and whether it sits inside a loop.
+   */
+  get launchContext(): { prefix: string[]; inLoop: boolean } {
+    return { prefix: this.training?.prefix ?? [], inLoop: !!this.training?.inLoop };
+  }
 
   // ---- edits
 

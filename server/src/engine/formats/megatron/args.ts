@@ -47,6 +47,8 @@ export interface MegatronArgs {
   notTraining?: string;
   /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
   hardwareHint?: { id: string; note: string };
+  /** The Slurm allocation the script asks for (`4 nodes × 8 GPUs (SBATCH)`) and the GPUs per node it gives, when known. */
+  allocation?: { text: string; gpusPerNode?: Field<number> };
 }
 
 /** `--tensor-model-parallel-size` → `tensor_model_parallel_size`; `--no-foo` / `--disable-foo` → `foo` = false. */
@@ -110,6 +112,8 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
   const hardware = planHardware(settings, args.hardwareHint);
+  // The GPUs a node of the job has are the ones the allocation asks for, unless a setting says.
+  if (args.allocation?.gpusPerNode && hardware.gpusPerNode.from.kind !== 'setting') hardware.gpusPerNode = args.allocation.gpusPerNode;
 
   // Virtual pipeline stages: given directly, or as layers per virtual stage.
   let vpp: Field<number> | undefined;
@@ -188,6 +192,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     notes,
     effective,
     notTraining: args.notTraining,
+    allocation: args.allocation?.text,
     gradReduce16: flag(args.get('grad_reduce_in_bf16')) === true || undefined,
   };
   const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));

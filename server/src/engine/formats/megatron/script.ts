@@ -18,6 +18,8 @@ import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
 import { checkoutFork, parserFlags } from './checkout';
+import { slurmHardware, slurmStep } from './slurm';
+import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../../analyze';
 import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
@@ -153,6 +155,16 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
     if (np?.value !== undefined) return { world: derived(np.value, `world = ${np.value} processes (mpirun -np)`) };
     if (np?.unknown) return { note: `the process count comes from outside the script (${np.unknown})` };
   }
+  // In a Slurm batch script, `srun` starts the step over the allocation's nodes.
+  const step = slurmStep(s);
+  if (step?.srun && spawner?.kind === 'srun') {
+    if (!step.tasks) return { note: step.unknown ?? 'the number of tasks srun starts is not known' };
+    const t = step.tasks.value;
+    return {
+      world: derived(t, `world = ${t} srun task${t === 1 ? '' : 's'} (${step.tasks.from}${step.nodes && !step.tasks.from.includes('nodes') ? ` over ${step.nodes.value} node${step.nodes.value === 1 ? '' : 's'} from ${step.nodes.from}` : ''})`),
+      nodes: step.nodes ? { value: step.nodes.value, from: { kind: 'derived', formula: `nodes from ${step.nodes.from}` } } : undefined,
+    };
+  }
   const kind = spawner?.kind;
   const perNode = kind ? launcherInt(spawner, PER_NODE[kind] ?? []) : undefined;
   let nodes: { value?: number; unknown?: string } | undefined;
@@ -164,10 +176,16 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
       break;
     }
   }
+  let nodesNote = `nodes from the ${nodesFrom} options`;
+  if (!nodes && step?.srun && step.nodes) {
+    nodes = { value: step.nodes.value };
+    nodesFrom = 'srun';
+    nodesNote = `nodes: srun runs one ${kind} per node of the step (${step.nodes.from})`;
+  }
   if (perNode?.value !== undefined) {
     if (nodes && nodes.value === undefined) return { note: `the node count comes from outside the script (${nodes.unknown}), so the world size is unknown` };
     const n = nodes?.value ?? 1;
-    const nodesField: Field<number> = nodes?.value !== undefined ? { value: n, from: { kind: 'derived', formula: `nodes from the ${nodesFrom} options` } } : { value: 1, from: { kind: 'default', note: `${kind} runs on one node unless told otherwise` } };
+    const nodesField: Field<number> = nodes?.value !== undefined ? { value: n, from: { kind: 'derived', formula: nodesNote } } : { value: 1, from: { kind: 'default', note: `${kind} runs on one node unless told otherwise` } };
     return { world: derived(perNode.value * n, `world = ${perNode.value} processes per node × ${n} node${n === 1 ? '' : 's'}, from the ${kind} options`), nodes: nodesField };
   }
   const ws = s.vars.get('WORLD_SIZE');
@@ -254,6 +272,13 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
       env,
       notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
     });
+    if (s.sbatch) {
+      const text = allocationText(s.sbatch);
+      const g = s.sbatch.heterogeneous ? undefined : s.sbatch.gpusPerNode;
+      if (text) args.allocation = { text, gpusPerNode: g ? { value: g.value, from: { kind: 'derived', formula: `${g.value} GPUs per node from #SBATCH ${g.option}` } } : undefined };
+      const hint = slurmHardware(s.sbatch, settings);
+      if (hint) args.hardwareHint = hint;
+    }
     const entry = s.entrypoint?.path.split('/').pop();
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference or an export, not training`;
     return { args };
