@@ -87,6 +87,35 @@ describe('watched files', () => {
     );
   });
 
+  test('a misspelt key in .shardwise.yaml is shown once as a warning with a did-you-mean; again after the file changes', { timeout: TEST_TIMEOUT }, async () => {
+    const dir = tempDir();
+    try {
+      const settings = join(dir, '.shardwise.yaml');
+      writeFileSync(settings, 'hardwar: h100-sxm\n');
+      const files = ['a.yaml', 'b.yaml'].map((name) => join(dir, name));
+      for (const f of files) writeFileSync(f, TRAP);
+      await withServer(
+        async (c) => {
+          const warnings = () => c.shownMessages.filter((m) => m.type === 2 && m.message.includes('hardwar'));
+          for (const f of files) {
+            await c.open(pathToFileURL(f).href, TRAP);
+            await c.waitForDiagnostics(pathToFileURL(f).href, has('yaml-boolean-trap'), WAIT);
+          }
+          assert.equal(warnings().length, 1, JSON.stringify(c.shownMessages));
+          assert.match(warnings()[0].message, /Unknown setting `hardwar`.*did you mean `hardware`/);
+          writeFileSync(settings, 'hardwar: h200\n');
+          await c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(settings).href, type: FileChangeType.Changed }] });
+          const deadline = Date.now() + WAIT;
+          while (warnings().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+          assert.equal(warnings().length, 2, 'the mistake is still there after the change: shown again');
+        },
+        { rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'tmp' }] },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('pull client: .shardwise.yaml changed on disk + didChangeWatchedFiles → refresh, and the next pull follows the new settings', { timeout: TEST_TIMEOUT }, async () => {
     const dir = tempDir();
     try {

@@ -304,6 +304,8 @@ export class LspClient {
   diagnosticRefreshes = 0;
   /** Every `window/showDocument` request. */
   readonly shownDocuments: { uri: string; external?: boolean }[] = [];
+  /** `window/showMessage` notifications, in order. */
+  readonly shownMessages: { type: number; message: string }[] = [];
   /** Every `client/registerCapability` registration. */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
   /** Server stderr (for failure messages). */
@@ -412,7 +414,9 @@ export class LspClient {
     c.onRequest('workspace/inlayHint/refresh', () => null);
     c.onRequest('workspace/semanticTokens/refresh', () => null);
     c.onNotification('window/logMessage', () => undefined);
-    c.onNotification('window/showMessage', () => undefined);
+    c.onNotification('window/showMessage', (p: { type: number; message: string }) => {
+      this.shownMessages.push(p);
+    });
     c.onNotification('telemetry/event', () => undefined);
     c.onNotification('$/logTrace', () => undefined);
     c.onError(() => undefined);

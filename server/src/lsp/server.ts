@@ -166,6 +166,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const settingsCache = new Map<string, Promise<EngineSettings>>();
   const pending = new Set<string>();
   const projectConfigs = options.projectConfigs ?? new ProjectConfigs();
+  /** Problems of the project settings already shown to the user (see warnSettingsProblems). */
+  const shownSettingsProblems = new Set<string>();
   const graph = new DependencyGraph();
   /** Open `file:` documents by path key (their text wins over the disk when another file reads them). */
   const openByPath = new Map<string, string>();
@@ -296,7 +298,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const path = URI.fsPath(uri);
         // Nearest wins: editor settings, then `.shardwise.yaml` (in-file directives win inside the engine).
         try {
-          return path ? mergeSettings(editor, projectConfigs.forFile(path).settings) : editor;
+          if (!path) return editor;
+          const loaded = projectConfigs.forFile(path);
+          warnSettingsProblems(loaded.problems);
+          return mergeSettings(editor, loaded.settings);
         } catch (err) {
           connection.console.error(`shardwise: reading the project settings of ${path} failed: ${(err as Error)?.stack ?? err}`);
           return editor;
@@ -305,6 +310,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       settingsCache.set(uri, p);
     }
     return p;
+  }
+
+  /**
+   * A mistake in `.shardwise.yaml` or `[tool.shardwise]` (an unknown key, rule id or hardware
+   * profile) is shown once, as a warning: the setting is skipped while the rest apply, where the CLI
+   * stops. Shown again after the file changes if the mistake is still there.
+   */
+  function warnSettingsProblems(problems: readonly string[]): void {
+    for (const problem of problems) {
+      if (shownSettingsProblems.has(problem)) continue;
+      shownSettingsProblems.add(problem);
+      connection.console.warn(`shardwise: ${problem}`);
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Shardwise: ${problem} The setting is skipped until it is corrected.` }).catch(() => undefined);
+    }
   }
 
   function toDiagnostic(uri: string, a: FileAnalysis, f: Finding): Diagnostic {
@@ -585,6 +604,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     // Project settings changed (created, edited or deleted): every open document may read them.
     if (changes.some((c) => isSettingsFile(URI.fsPath(c.uri) ?? URI.path(c.uri) ?? ''))) {
       projectConfigs.clear();
+      shownSettingsProblems.clear();
       revalidateAll();
     }
     for (const c of changes) {
