@@ -127,11 +127,11 @@ test('hardware from the partition or constraint only through the slurm mapping o
   assert.equal(analyze({ path: 'train.sbatch', text: `# shardwise: hardware=h200\n${TRAIN}` }, cfg.settings).docs[0].plan!.hardware.profile.id, 'h200');
 });
 
-test('the slurm key of .shardwise.yaml: unknown profiles and keys are reported', () => {
+test('the slurm key of .shardwise.yaml: unknown profiles and keys are reported with a did-you-mean', () => {
   const bad = parseProjectConfig('slurm:\n  partitions:\n    gpu: h900\n  partition: {}\n');
   assert.equal(bad.problems.length, 2);
-  assert.match(bad.problems.join('\n'), /slurm\.partitions\.gpu.*unknown hardware profile "h900"/);
-  assert.match(bad.problems.join('\n'), /slurm\.partition`/);
+  assert.match(bad.problems.join('\n'), /slurm\.partitions\.gpu.*unknown hardware profile "h900" \(did you mean h200 or b200\?\)/);
+  assert.match(bad.problems.join('\n'), /slurm\.partition` \(did you mean `slurm\.partitions`\?\)/);
   assert.match(parseProjectConfig('slurm: gpu-h100\n').problems[0], /must be a mapping/);
 });
 

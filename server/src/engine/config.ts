@@ -402,7 +402,8 @@ function slurmSetting(raw: unknown, s: EngineSettings, problems: string[]): void
   const slurm: NonNullable<EngineSettings['slurm']> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key !== 'partitions' && key !== 'constraints') {
-      problems.push(`Unknown setting \`slurm.${key}\` in .shardwise.yaml (expected \`partitions\` or \`constraints\`).`);
+      const near = closest(key, ['partitions', 'constraints'], 2);
+      problems.push(`Unknown setting \`slurm.${key}\`${near.length ? ` (did you mean \`slurm.${near[0]}\`?)` : ''}: the Slurm mappings are \`partitions\` and \`constraints\`.`);
       continue;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -412,7 +413,11 @@ function slurmSetting(raw: unknown, s: EngineSettings, problems: string[]): void
     const map: Record<string, string> = {};
     for (const [name, id] of Object.entries(value as Record<string, unknown>)) {
       if (typeof id === 'string' && hardwareById(id)) map[name] = id;
-      else problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)} (known: ${HARDWARE.map((h) => h.id).join(', ')}).`);
+      else {
+        const ids = HARDWARE.map((h) => h.id);
+        const near = typeof id === 'string' ? closest(id, ids, 2) : [];
+        problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; the profiles are ${ids.join(', ')}.`);
+      }
     }
     slurm[key] = map;
   }
