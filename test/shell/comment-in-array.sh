@@ -1,0 +1,4 @@
+ARGS=(
+  --lr 1 # --te
+)
+torchrun x.py "${ARGS[@]}"

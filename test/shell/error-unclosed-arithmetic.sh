@@ -1,0 +1,2 @@
+N=$(( 1 + 2
+torchrun x.py --lr 1

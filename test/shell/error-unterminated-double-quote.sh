@@ -1,0 +1,2 @@
+torchrun pretrain_gpt.py --lr 1 --name "unterminated
+--bf16

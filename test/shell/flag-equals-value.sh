@@ -1,0 +1,1 @@
+torchrun x.py --fp8-format=hy

@@ -1,0 +1,2 @@
+FLAG=--bf16
+torchrun x.py $FLAG

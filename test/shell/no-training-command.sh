@@ -1,0 +1,2 @@
+echo hello
+X=1

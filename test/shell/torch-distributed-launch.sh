@@ -1,0 +1,1 @@
+python3 -m torch.distributed.launch --nproc_per_node=4 --use_env pretrain_bert.py --num-layers 12
