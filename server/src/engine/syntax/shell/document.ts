@@ -1,0 +1,546 @@
+/** The document: `parseShell` turns the training command into a flag map, and `ShellDoc` edits it in place and answers completion requests. */
+import { applyEdits, LineIndex } from '../../text';
+import type { Span, TextEdit } from '../../types';
+import { type CompletionSite, type PathEdit, type SyntaxProblem, TreeDoc } from '../sourcedoc';
+import type { Entry, MapNode, Node, ScalarNode } from '../tree';
+import { type Allocation, readSbatch, slurmVars } from '../sbatch';
+import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type ShellVar, type Target, type Training, type Unit } from './types';
+import { isFlagText, locateRange, SAFE_WORD, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
+import { Script } from './evaluator';
+
+/** One flag of the training command with the words it was read from. */
+export interface Flag {
+  entry: Entry;
+  field: ExpandedWord;
+  /** Index of `=` in `--flag=value`, or -1. */
+  eq: number;
+  values: ExpandedWord[];
+}
+
+/** Where a word is written: a whole word of a block, or characters inside a quoted string. */
+export type Place = { kind: 'tok'; span: Span; block: Block } | { kind: 'inner'; span: Span; ctx: Unit };
+
+export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc {
+  const problems: SyntaxProblem[] = [];
+  const ctx: Ctx = { problems, work: 0, depth: 0, lineOf: (o) => lines.position(o).line + 1 };
+  // A batch script runs with the variables Slurm sets from its `#SBATCH` header.
+  const sbatch = readSbatch(text);
+  const start: Env = new Map();
+  if (sbatch) for (const [name, v] of slurmVars(sbatch)) start.set(name, { kind: 'scalar', segs: [{ text: v.value, span: v.span, quoted: true, ref: null }], items: [], exported: true, nameSpan: v.span, valueSpan: v.span });
+  const script = new Script(text, 0, text.length, ctx, start, false);
+  try {
+    script.run();
+  } catch (err) {
+    // Not expected; if it happens the file is still reported, not lost.
+    problems.push({ code: 'parse-error', severity: 'error', message: `The launch-script reader failed: ${(err as Error).message}`, span: { start: 0, end: 0 }, fatal: true });
+    return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], [], sbatch);
+  }
+  const t = script.training;
+  const flags: Flag[] = [];
+  let root: MapNode | undefined;
+  if (t) {
+    const args = t.args;
+    for (let i = 0; i < args.length; i++) {
+      const f = args[i];
+      if (f.passthrough || !isFlagText(f.text)) continue;
+      const eq = f.text.startsWith('--') ? f.text.indexOf('=') : -1;
+      if (eq > 2) {
+        const k = locateRange(f, 0, eq);
+        const value = scalarOf(text, f, eq + 1, f.text.length);
+        flags.push({ entry: mkEntry(f.text.slice(0, eq), k.span, value), field: f, eq, values: [] });
+        continue;
+      }
+      const values: ExpandedWord[] = [];
+      let j = i + 1;
+      while (j < args.length && !args[j].passthrough && !isFlagText(args[j].text)) values.push(args[j++]);
+      const keySpan = locateRange(f, 0, f.text.length).span;
+      let value: Node;
+      if (!values.length) value = { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: true, style: 'word', raw: '' };
+      else if (values.length === 1) value = scalarOf(text, values[0], 0, values[0].text.length);
+      else {
+        const items = values.map((v) => scalarOf(text, v, 0, v.text.length));
+        const first = items[0].span;
+        const last = items[items.length - 1].span;
+        value = { kind: 'seq', span: last.start >= first.start ? { start: first.start, end: last.end } : first, items, flow: true };
+      }
+      flags.push({ entry: mkEntry(f.text, keySpan, value), field: f, eq: -1, values });
+      i = j - 1;
+    }
+    const entries = flags.map((fl) => fl.entry);
+    const all = [...entries.map((e) => e.span), t.block.span];
+    root = { kind: 'map', span: union(all), entries, flow: false };
+    const last = new Map<string, Entry>();
+    for (const e of entries) last.set(e.key, e);
+    for (const e of entries) {
+      const winner = last.get(e.key)!;
+      if (winner === e || problems.length >= MAX_PROBLEMS * 2) continue;
+      const same = winner.keySpan.start === e.keySpan.start;
+      problems.push({
+        code: 'duplicate-key',
+        severity: 'warning',
+        message: same
+          ? `\`${e.key}\` reaches the training command twice (this word is expanded twice); argparse keeps the last value and ignores the first.`
+          : `\`${e.key}\` is passed twice; argparse keeps the last one (line ${lines.position(winner.keySpan.start).line + 1}) and silently ignores this one. Remove one of them.`,
+        span: e.keySpan,
+      });
+    }
+  }
+  const vars = new Map<string, ShellVar>();
+  for (const [name, b] of t?.env ?? script.env) {
+    const v: ShellVar = { name, value: undefined, nameSpan: b.nameSpan, valueSpan: b.valueSpan, exported: b.exported };
+    const unknown = unknownOf(b);
+    if (unknown) v.unknown = unknown;
+    else v.value = b.kind === 'array' ? b.items.map(textOf).join(' ') : textOf(b.segs);
+    if (b.kind === 'array' && !unknown) v.items = b.items.map(textOf);
+    if (b.defaultSpan) v.defaultSpan = b.defaultSpan;
+    vars.set(name, v);
+  }
+  const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch);
+}
+
+export function mkEntry(key: string, keySpan: Span, value: Node): Entry {
+  const span = value.span.start >= keySpan.start ? { start: keySpan.start, end: Math.max(keySpan.end, value.span.end) } : keySpan;
+  return { key, keySpan, value, span };
+}
+
+export function scalarOf(text: string, f: ExpandedWord, a: number, b: number): ScalarNode {
+  const loc = locateRange(f, a, b);
+  const t = f.text.slice(a, b);
+  const node: ScalarNode = { kind: 'scalar', span: loc.span, value: loc.unknown ? t : typedValue(t), style: 'word', raw: text.slice(loc.span.start, loc.span.end) };
+  if (loc.unknown) node.unknown = loc.unknown;
+  return node;
+}
+
+export const STOP_WORDS = new Set(['size', 'num', 'type', 'path', 'dir', 'file', 'model']);
+
+export function flagWords(flag: string): string[] {
+  const w = flag.replace(/^-+/, '').toLowerCase().split(/[-_]+/).filter(Boolean);
+  if (w.length > 1 && ['no', 'disable', 'use', 'enable'].includes(w[0])) w.shift();
+  return w;
+}
+
+/** How close two flags are: shared leading words count most, then shared words. */
+export function affinity(a: string, b: string): number {
+  const x = flagWords(a);
+  const y = flagWords(b);
+  let prefix = 0;
+  while (prefix < x.length && prefix < y.length && x[prefix] === y[prefix]) prefix++;
+  const shared = x.filter((w) => !STOP_WORDS.has(w) && y.includes(w)).length;
+  return prefix * 10 + shared;
+}
+
+export class ShellDoc extends TreeDoc {
+  readonly syntax = 'shell' as const;
+  readonly index = 0;
+  readonly span: Span;
+
+  constructor(
+    readonly text: string,
+    readonly lines: LineIndex,
+    readonly root: MapNode | undefined,
+    readonly problems: SyntaxProblem[],
+    /** Variables as they stand when the training command runs (at the end of the script when there is none). */
+    readonly vars: ReadonlyMap<string, ShellVar>,
+    /** The training command's launcher (the outermost, with `inner` for chains). */
+    readonly launcher: Launcher | undefined,
+    /** The training script the command runs. */
+    readonly entrypoint: EntryPoint | undefined,
+    private readonly training: Training | undefined,
+    private readonly flags: Flag[],
+    private readonly arrays: ArrayLit[],
+    /** The `#SBATCH` header, when the script is a Slurm batch script. */
+    readonly sbatch?: Allocation,
+  ) {
+    super();
+    this.span = { start: 0, end: text.length };
+    // Findings about the whole run go on the launcher word (`torchrun`), else the entry point.
+    this.anchor = launcher?.span ?? entrypoint?.span;
+  }
+
+  readonly anchor: Span | undefined;
+
+  /**
+   * How the training command is started, beyond its launchers: the words before the first launcher
+   * (`ssh host`, `env`, `VAR=1`) and whether it sits inside a loop.
+   */
+  get launchContext(): { prefix: string[]; inLoop: boolean } {
+    return { prefix: this.training?.prefix ?? [], inLoop: !!this.training?.inLoop };
+  }
+
+  // ---- edits
+
+  /**
+   * Path edits as text edits. Edits that touch the same text (removing two neighbouring lines of a
+   * continued command, say) are made one after the other on the re-read script and returned as one
+   * replacement of the changed region.
+   */
+  edit(edits: readonly PathEdit[]): TextEdit[] | undefined {
+    try {
+      const out: TextEdit[] = [];
+      for (const e of edits) {
+        const one = this.editOne(e);
+        if (!one) return undefined;
+        out.push(...one);
+      }
+      const sorted = [...out].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+      for (let i = 1; i < sorted.length; i++) if (sorted[i].span.start < sorted[i - 1].span.end) return this.inTurn(edits);
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private inTurn(edits: readonly PathEdit[]): TextEdit[] | undefined {
+    let text = this.text;
+    for (const e of edits) {
+      const one = parseShell(text).edit([e]);
+      if (!one) return undefined;
+      text = applyEdits(text, one);
+    }
+    const old = this.text;
+    let a = 0;
+    while (a < old.length && a < text.length && old[a] === text[a]) a++;
+    let b = 0;
+    while (b < old.length - a && b < text.length - a && old[old.length - 1 - b] === text[text.length - 1 - b]) b++;
+    return [{ span: { start: a, end: old.length - b }, newText: text.slice(a, text.length - b) }];
+  }
+
+  private flagOf(key: string): Flag | undefined {
+    const entry = this.entry([key]);
+    return entry && this.flags.find((f) => f.entry === entry);
+  }
+
+  private editOne(e: PathEdit): TextEdit[] | undefined {
+    if (!this.root || e.path.length !== 1 || typeof e.path[0] !== 'string') return undefined;
+    const key = e.path[0];
+    const flag = this.flagOf(key);
+    if (e.op === 'rename') return flag ? this.rename(flag, e.key) : undefined;
+    if (e.op === 'remove') return flag ? this.remove(flag) : undefined;
+    const v = e.value;
+    if (!flag) {
+      if (v === false || v === null || v === undefined) return [];
+      return this.insert(key, v, e.quote);
+    }
+    const boolean = flag.eq < 0 && flag.values.length === 0;
+    if (v === false || v === null || v === undefined) return this.remove(flag);
+    if (v === true) return boolean ? [] : this.dropValues(flag);
+    if (boolean) {
+      const words = this.words(v, e.quote);
+      const unit = this.unitOf(flag.field);
+      if (!words || !unit) return undefined;
+      if (unit.kind === 'inner' && !words.every((w) => SAFE_WORD.test(w))) return undefined;
+      return [{ span: { start: unit.span.end, end: unit.span.end }, newText: ` ${words.join(' ')}` }];
+    }
+    return this.replaceValue(flag, v, e.quote);
+  }
+
+  /** The value as shell words (an array gives several). */
+  private words(v: unknown, quote?: 'single' | 'double'): string[] | undefined {
+    const list = Array.isArray(v) ? v : [v];
+    const out: string[] = [];
+    for (const x of list) {
+      const w = formatWord(x, { span: { start: 0, end: 0 }, quote: 'none', wrap: true }, quote);
+      if (w === undefined) return undefined;
+      out.push(w);
+    }
+    return out;
+  }
+
+  private replaceValue(flag: Flag, v: unknown, quote?: 'single' | 'double'): TextEdit[] | undefined {
+    if (flag.eq >= 0 || (flag.values.length === 1 && !Array.isArray(v))) {
+      const f = flag.eq >= 0 ? flag.field : flag.values[0];
+      const loc = flag.eq >= 0 ? locateRange(f, flag.eq + 1, f.text.length) : locateRange(f, 0, f.text.length);
+      if (!loc.target || Array.isArray(v)) return undefined;
+      const newText = formatWord(v, loc.target, quote);
+      return newText === undefined ? undefined : [{ span: loc.target.span, newText }];
+    }
+    // Several words (nargs), or a list for one word: rewrite the written value words together.
+    const words = this.words(v, quote);
+    const units = flag.values.map((x) => this.unitOf(x));
+    if (!words || !units.length || units.some((u) => !u || u.kind !== 'tok')) return undefined;
+    const us = units as Extract<Place, { kind: 'tok' }>[];
+    if (!this.contiguous(us) || this.lines.position(us[0].span.start).line !== this.lines.position(us[us.length - 1].span.end).line) return undefined;
+    return [{ span: { start: us[0].span.start, end: us[us.length - 1].span.end }, newText: words.join(' ') }];
+  }
+
+  private dropValues(flag: Flag): TextEdit[] | undefined {
+    if (flag.eq >= 0) {
+      const loc = locateRange(flag.field, flag.eq, flag.field.text.length);
+      return loc.exactSpan && loc.ctx ? [{ span: loc.exactSpan, newText: '' }] : undefined;
+    }
+    const units = [this.unitOf(flag.field), ...flag.values.map((x) => this.unitOf(x))];
+    if (units.some((u) => !u) || !this.sameKind(units as Place[]) || !this.contiguous(units as Place[])) return undefined;
+    const us = units as Place[];
+    return [{ span: { start: us[0].span.end, end: us[us.length - 1].span.end }, newText: '' }];
+  }
+
+  private rename(flag: Flag, key: string): TextEdit[] | undefined {
+    if (!/^--?[A-Za-z0-9][\w.-]*$/.test(key)) return undefined;
+    const loc = flag.eq >= 0 ? locateRange(flag.field, 0, flag.eq) : locateRange(flag.field, 0, flag.field.text.length);
+    if (!loc.target || loc.target.via) return undefined;
+    const newText = formatWord(key, loc.target);
+    return newText === undefined ? undefined : [{ span: loc.target.span, newText }];
+  }
+
+  /** Where a word is written, as a whole word of a block or as characters inside a string. */
+  private unitOf(f: ExpandedWord): Place | undefined {
+    const T = wholeTok(f);
+    if (T && T.role === 'arg' && T.block?.insertable && !f.segs.some((s) => s.nested)) return { kind: 'tok', span: T.span, block: T.block };
+    const loc = locateRange(f, 0, f.text.length);
+    if (loc.exactSpan && loc.ctx && !loc.ref) return { kind: 'inner', span: loc.exactSpan, ctx: loc.ctx };
+    return undefined;
+  }
+
+  private sameKind(us: Place[]): boolean {
+    const k = us[0].kind;
+    if (!us.every((u) => u.kind === k)) return false;
+    if (k === 'tok') return us.every((u) => (u as { block: Block }).block === (us[0] as { block: Block }).block);
+    return us.every((u) => (u as { ctx: Unit }).ctx === (us[0] as { ctx: Unit }).ctx);
+  }
+
+  /** In order, with only blanks and line continuations between them. */
+  private contiguous(us: Place[]): boolean {
+    for (let i = 1; i < us.length; i++) {
+      const gap = this.text.slice(us[i - 1].span.end, us[i].span.start);
+      if (us[i].span.start < us[i - 1].span.end || !/^(?:[ \t]|\\\r?\n|\r?\n)*$/.test(gap)) return false;
+    }
+    return true;
+  }
+
+  private remove(flag: Flag): TextEdit[] | undefined {
+    const units = [this.unitOf(flag.field), ...flag.values.map((x) => this.unitOf(x))];
+    if (units.some((u) => !u)) return undefined;
+    const us = units as Place[];
+    if (!this.sameKind(us) || !this.contiguous(us)) return undefined;
+    const s = us[0].span.start;
+    const e = us[us.length - 1].span.end;
+    if (us[0].kind === 'tok') return [this.deleteRange(s, e, undefined)];
+    const ctx = (us[0] as { ctx: Unit }).ctx;
+    const rest = (this.text.slice(ctx.content.start, s) + this.text.slice(e, ctx.content.end)).replace(/\\\r?\n/g, '');
+    if (rest.trim() === '') {
+      // The string held only this flag: drop the whole word, or leave an empty string in an assignment.
+      const tok = flag.field.segs[0]?.tok;
+      if (tok && tok.role === 'arg' && tok.block?.insertable && tok.span.start === ctx.span.start && tok.span.end === ctx.span.end) return [this.deleteRange(tok.span.start, tok.span.end, undefined)];
+      if (tok?.role === 'assign' && ctx.quote !== 'none') return [{ span: ctx.content, newText: '' }];
+      return undefined;
+    }
+    return [this.deleteRange(s, e, ctx.content)];
+  }
+
+  /**
+   * Deletes [s, e): the whole line when nothing else is on it (dropping the `\` that would then
+   * continue the previous line into an unrelated one), else the words and the blanks on one side.
+   */
+  private deleteRange(s: number, e: number, bound: Span | undefined): TextEdit {
+    const text = this.text;
+    const L1 = this.lines.position(s).line;
+    const L2 = this.lines.position(e).line;
+    const ls = this.lines.lineStart(L1);
+    const le = this.lines.lineEnd(L2);
+    const lo = bound ? Math.max(ls, bound.start) : ls;
+    const hi = bound ? Math.min(le, bound.end) : le;
+    const before = text.slice(ls, s);
+    const after = text.slice(e, le);
+    const inside = !bound || (ls >= bound.start && le <= bound.end);
+    const afterBS = /^[ \t]*\\$/.test(after);
+    const afterEmpty = /^[ \t]*$/.test(after);
+    const afterComment = !bound && /^[ \t]+#/.test(after);
+    if (inside && /^[ \t]*$/.test(before) && (afterBS || afterEmpty || afterComment)) {
+      let start = ls;
+      let end = L2 + 1 < this.lines.lineCount ? this.lines.lineStart(L2 + 1) : text.length;
+      if (!afterBS && L1 > 0) {
+        const prev = this.lines.lineText(L1 - 1);
+        const m = /[ \t]*\\$/.exec(prev);
+        if (m && (!bound || this.lines.lineStart(L1 - 1) + m.index >= bound.start)) {
+          start = this.lines.lineStart(L1 - 1) + m.index;
+          end = le;
+        }
+      }
+      return { span: { start, end }, newText: '' };
+    }
+    if (/^[ \t]/.test(text.slice(e, hi)) && !/^[ \t]*(\\)?$/.test(text.slice(e, hi))) {
+      let q = e;
+      while (q < hi && (text[q] === ' ' || text[q] === '\t')) q++;
+      return { span: { start: s, end: q }, newText: '' };
+    }
+    let p = s;
+    while (p > lo && (text[p - 1] === ' ' || text[p - 1] === '\t')) p--;
+    if (p === s && e < hi && (text[e] === ' ' || text[e] === '\t')) {
+      let q = e;
+      while (q < hi && (text[q] === ' ' || text[q] === '\t')) q++;
+      return { span: { start: s, end: q }, newText: '' };
+    }
+    return { span: { start: p, end: e }, newText: '' };
+  }
+
+  /**
+   * Inserts `--flag value`: into the block (array or the continued training command) holding the
+   * written flag closest to the new one (most leading words in common, then most words in common:
+   * `--overlap-param-gather` goes after `--overlap-grad-reduce`), right after that flag's line;
+   * with nothing close, at the end of the block holding the most flags; with no block, after the
+   * command's last word. One flag per line in multi-line blocks (with ` \` where the block uses it),
+   * on the same line in one-line blocks.
+   */
+  private insert(key: string, v: unknown, quote?: 'single' | 'double'): TextEdit[] | undefined {
+    if (!/^--?[A-Za-z0-9][\w.-]*$/.test(key) || !this.training) return undefined;
+    const words = v === true ? [] : this.words(v, quote);
+    if (!words) return undefined;
+    const flagText = [key, ...words].join(' ');
+    const anchors: { flag: Flag; block: Block; end: number }[] = [];
+    for (const fl of this.flags) {
+      const units = [this.unitOf(fl.field), ...fl.values.map((x) => this.unitOf(x))];
+      if (units.some((u) => !u || u.kind !== 'tok')) continue;
+      const us = units as Extract<Place, { kind: 'tok' }>[];
+      if (!us.every((u) => u.block === us[0].block) || !this.contiguous(us)) continue;
+      anchors.push({ flag: fl, block: us[0].block, end: us[us.length - 1].span.end });
+    }
+    if (!anchors.length) {
+      if (!this.training.block.insertable) return undefined;
+      return this.insertAt(this.training.lastEnd, this.training.block, flagText);
+    }
+    let best: (typeof anchors)[number] | undefined;
+    let bestScore = 0;
+    for (const a of anchors) {
+      const sc = affinity(key, a.flag.entry.key);
+      if (sc > 0 && sc >= bestScore) {
+        best = a;
+        bestScore = sc;
+      }
+    }
+    if (!best) {
+      const counts = new Map<Block, number>();
+      for (const a of anchors) counts.set(a.block, (counts.get(a.block) ?? 0) + 1);
+      let block = anchors[0].block;
+      for (const [b, n] of counts) if (n >= (counts.get(block) ?? 0)) block = b;
+      best = anchors.filter((a) => a.block === block).reduce((x, y) => (y.end > x.end ? y : x));
+    }
+    return this.insertAt(best.end, best.block, flagText);
+  }
+
+  private insertAt(endPos: number, block: Block, flagText: string): TextEdit[] {
+    const eol = this.lines.eol;
+    const L = this.lines.position(endPos).line;
+    const rest = this.text.slice(endPos, this.lines.lineEnd(L));
+    const sameLine = [{ span: { start: endPos, end: endPos }, newText: ` ${flagText}` }];
+    const startLine = this.lines.position(block.span.start).line;
+    const endLine = this.lines.position(block.span.end).line;
+    if (startLine === endLine) return sameLine;
+    const restBS = /^[ \t]*\\$/.test(rest);
+    const restEnd = /^[ \t]*$/.test(rest) || /^[ \t]+#/.test(rest);
+    const indent = this.indentFor(L, startLine, endLine);
+    const next = L + 1 < this.lines.lineCount ? this.lines.lineStart(L + 1) : -1;
+    if (block.kind === 'array') {
+      if ((restBS || restEnd) && next >= 0) return [{ span: { start: next, end: next }, newText: `${indent}${flagText}${restBS ? ' \\' : ''}${eol}` }];
+      return sameLine;
+    }
+    if (restBS && next >= 0) return [{ span: { start: next, end: next }, newText: `${indent}${flagText} \\${eol}` }];
+    if (restEnd) return [{ span: { start: endPos, end: endPos }, newText: ` \\${eol}${indent}${flagText}` }];
+    return sameLine;
+  }
+
+  private indentFor(L: number, startLine: number, endLine: number): string {
+    const indentOf = (l: number): string => /^[ \t]*/.exec(this.lines.lineText(l))![0];
+    if (L > startLine) return indentOf(L);
+    for (let l = L + 1; l <= endLine; l++) {
+      const t = this.lines.lineText(l).trim();
+      if (t && !t.startsWith('#') && !t.startsWith(')')) return indentOf(l);
+    }
+    return `${indentOf(L)}    `;
+  }
+
+  // ---- completion
+
+  completionSite(offset: number): CompletionSite | undefined {
+    try {
+      return this.site(offset);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private site(offset: number): CompletionSite | undefined {
+    const text = this.text;
+    if (offset < 0 || offset > text.length) return undefined;
+    let inside = false;
+    const t = this.training;
+    if (t && t.block.insertable) {
+      const entryEnd = locateRange(t.entry, 0, t.entry.text.length).span.end;
+      const lastLine = this.lines.position(t.block.span.end).line;
+      let extentEnd = this.lines.lineEnd(lastLine);
+      if (/\\$/.test(this.lines.lineText(lastLine)) && lastLine + 1 < this.lines.lineCount) extentEnd = this.lines.lineEnd(lastLine + 1);
+      if (offset > entryEnd && offset <= extentEnd && t.block.span.start <= entryEnd) inside = true;
+    }
+    if (!inside) {
+      const launcherBlocks = new Set<Block>();
+      for (const f of t?.launcherFields ?? []) for (const s of f.segs) if (s.tok?.block) launcherBlocks.add(s.tok.block);
+      for (const a of this.arrays) {
+        if (launcherBlocks.has(a.block)) continue;
+        if (offset >= a.open.end && offset <= (a.close?.start ?? text.length)) {
+          inside = true;
+          break;
+        }
+      }
+    }
+    if (!inside) return undefined;
+    const line = this.lines.position(offset).line;
+    const ls = this.lines.lineStart(line);
+    const before = text.slice(ls, offset);
+    if (/(^|[ \t])#/.test(before.replace(/"[^"]*"|'[^']*'/g, '""'))) return undefined;
+    const stop = /[\s()"'`;|&<>]/;
+    let ws = offset;
+    while (ws > ls && !stop.test(text[ws - 1])) ws--;
+    let we = offset;
+    while (we < text.length && /[\w.=-]/.test(text[we])) we++;
+    const typed = text.slice(ws, offset);
+    const existing = [...new Set((this.root?.entries ?? []).map((e) => e.key))].filter((k) => k !== typed);
+    const eq = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(typed);
+    if (eq) return { path: [eq[1]], kind: 'value', replace: { start: ws + eq[1].length + 1, end: we }, typed: eq[2], existing: [] };
+    if (/^--?[\w-]*$/.test(typed)) {
+      let ke = offset;
+      while (ke < text.length && /[\w-]/.test(text[ke])) ke++;
+      return { path: [], kind: 'key', replace: { start: ws, end: ke }, typed, existing };
+    }
+    let p = ws;
+    while (p > 0) {
+      const c = text[p - 1];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') p--;
+      else if (c === '\\' && (text[p] === '\n' || text[p] === '\r')) p--;
+      else break;
+    }
+    let ps = p;
+    while (ps > 0 && !stop.test(text[ps - 1])) ps--;
+    const prev = text.slice(ps, p);
+    if (/^--?[A-Za-z][\w-]*$/.test(prev)) return { path: [prev], kind: 'value', replace: { start: ws, end: we }, typed, existing: [] };
+    if (typed === '') return { path: [], kind: 'key', replace: { start: ws, end: ws }, typed, existing };
+    return undefined;
+  }
+}
+
+/** A value as shell text for a target: keeps the target's quoting, or fits inside the string it is in. */
+export function formatWord(v: unknown, target: Target, pref?: 'single' | 'double'): string | undefined {
+  let text: string;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return undefined;
+    text = String(v);
+  } else if (typeof v === 'string') text = v;
+  else if (typeof v === 'boolean') text = String(v);
+  else return undefined;
+  const dq = (): string => `"${text.replace(/[\\"$`]/g, '\\$&')}"`;
+  if (target.wrap) {
+    const q = pref ?? (target.quote === 'ansi' ? 'single' : target.quote);
+    if (q === 'none') return SAFE_WORD.test(text) ? text : dq();
+    if (q === 'single') return text.includes("'") ? dq() : `'${text}'`;
+    return dq();
+  }
+  if (text === '' || /\s/.test(text)) return undefined;
+  switch (target.quote) {
+    case 'none':
+    case 'ansi':
+      return SAFE_WORD.test(text) ? text : undefined;
+    case 'single':
+      return text.includes("'") ? undefined : text;
+    case 'double':
+      return text.replace(/[\\"$`]/g, '\\$&');
+  }
+}

@@ -1,0 +1,1311 @@
+/** The straight-line evaluator: runs the script's commands in text order, keeps variables and arrays with their spans, follows control flow where it is decidable, and finds the training command. */
+import type { Span } from '../../types';
+import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type Launcher, type LauncherArg, type LauncherKind, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Quote, type Seg, type Target, type Training, type Tri, type Unit, type Word, WORK_BUDGET, type WrittenWord } from './types';
+import { Lexer, skipBalanced } from './lexer';
+import { and3, argReason, baseName, detach, envReason, globMatch, IFS, isFlagText, LAUNCHER_NAME, locateRange, not, or3, PASS_NAMES, short, sliceSeg, textOf, typedValue, unknownOf } from './expansion';
+
+/** Variables a batch scheduler or MPI launcher sets in the job's environment. */
+export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
+
+export class Script {
+  private readonly lx: Lexer;
+  private la: LexToken | undefined;
+  private laSet = false;
+  private frames: Frame[] = [];
+  private overflow = 0;
+  private deadCount = 0;
+  private status: Tri = undefined;
+  training: Training | undefined;
+  readonly arrays: ArrayLit[] = [];
+
+  constructor(
+    private readonly src: string,
+    start: number,
+    end: number,
+    private readonly ctx: Ctx,
+    readonly env: Env,
+    private readonly sub: boolean,
+  ) {
+    this.lx = new Lexer(src, start, end, (message, span, severity = 'error') => this.report(message, span, severity), sub);
+  }
+
+  private report(message: string, span: Span, severity: 'error' | 'warning'): void {
+    if (this.sub || this.ctx.problems.length >= MAX_PROBLEMS) return;
+    this.ctx.problems.push({ code: 'parse-error', severity, message, span: { start: span.start, end: Math.max(span.start, Math.min(span.end, this.src.length)) } });
+  }
+
+  private peek(): LexToken | undefined {
+    if (!this.laSet) {
+      this.la = this.lx.next();
+      this.laSet = true;
+    }
+    return this.la;
+  }
+
+  private take(): LexToken | undefined {
+    const t = this.peek();
+    this.laSet = false;
+    if (t?.k === 'array') this.arrays.push(t.a);
+    return t;
+  }
+
+  private lit(w: Word): string | undefined {
+    if (w.pieces.length !== 1) return undefined;
+    const p = w.pieces[0];
+    if (p.t !== 'lit' || p.quoted || p.src !== w.span.start || p.text.length !== w.span.end - w.span.start) return undefined;
+    return p.text;
+  }
+
+  private isDead(): boolean {
+    return this.deadCount > 0;
+  }
+
+  private setDead(f: Frame, v: boolean): void {
+    if (f.dead !== v) {
+      f.dead = v;
+      this.deadCount += v ? 1 : -1;
+    }
+  }
+
+  run(): void {
+    let prev = '\n';
+    let negate = false;
+    for (;;) {
+      const t = this.peek();
+      if (!t) break;
+      const top = this.frames[this.frames.length - 1];
+      if (top?.kind === 'case' && top.pattern && !(t.k === 'op' && (t.op === '\n' || t.op === ';'))) {
+        this.casePattern(top);
+        prev = '\n';
+        continue;
+      }
+      if (t.k === 'op') {
+        this.take();
+        if (t.op === '\n' || t.op === ';' || t.op === '&') {
+          prev = '\n';
+          negate = false;
+        } else if (t.op === '&&' || t.op === '||') prev = t.op;
+        else if (t.op === '|' || t.op === '|&') prev = '|';
+        else if (t.op === ';;' || t.op === ';&' || t.op === ';;&') {
+          const f = this.frames[this.frames.length - 1];
+          if (f?.kind === 'case') {
+            this.endArm(f);
+            f.pattern = true;
+          }
+          prev = '\n';
+        } else if (t.op === '(') {
+          const n = this.peek();
+          if (n?.k === 'op' && n.op === '(' && n.span.start === t.span.end) {
+            this.take();
+            this.arithCommand(t.span.start);
+          } else if (prev === '&&' || prev === '||') this.conditionalGroup(prev, 'group', t.span.start);
+          else this.push('group', t.span.start);
+          prev = '\n';
+        } else if (t.op === ')') this.popTo('group');
+        continue;
+      }
+      if (t.k === 'redir') {
+        this.take();
+        continue;
+      }
+      if (t.k === 'word') {
+        const kw = this.lit(t.w);
+        if (kw && KEYWORDS.has(kw)) {
+          this.take();
+          if (kw === '!') negate = !negate;
+          else if (kw === '{' && (prev === '&&' || prev === '||')) {
+            this.conditionalGroup(prev, 'brace', t.w.span.start);
+            prev = '\n';
+          } else {
+            this.keyword(kw, t.w);
+            prev = '\n';
+          }
+          continue;
+        }
+      }
+      const cmd = this.simpleCommand();
+      if (cmd) this.runCommand(cmd, prev, negate);
+      negate = false;
+    }
+    while (this.frames.length) this.closeFrame(this.frames.pop()!);
+  }
+
+  // ---- structure
+
+  private push(kind: Frame['kind'], at: number): Frame | undefined {
+    if (this.frames.length >= MAX_FRAMES) {
+      this.overflow++;
+      return undefined;
+    }
+    const f: Frame = { kind, line: this.ctx.lineOf(at), arm: false, dead: false, taken: undefined, decided: false, maybe: false, exhaustive: false, pattern: false, undo: new Map(), done: [] };
+    this.frames.push(f);
+    return f;
+  }
+
+  private popTo(kind: Frame['kind']): void {
+    if (this.overflow > 0) {
+      this.overflow--;
+      return;
+    }
+    let i = this.frames.length - 1;
+    while (i >= 0 && this.frames[i].kind !== kind) i--;
+    if (i < 0) return;
+    const closes = this.frames[i].closesAndor;
+    while (this.frames.length > i) this.closeFrame(this.frames.pop()!);
+    if (closes && this.frames[this.frames.length - 1]?.kind === 'andor') this.closeFrame(this.frames.pop()!);
+    if (closes) this.status = undefined;
+  }
+
+  /** `cond && { …; }` / `cond || ( … )`: the group runs only when the list before it says so. */
+  private conditionalGroup(prev: string, kind: 'brace' | 'group', at: number): void {
+    const cond: Tri = prev === '&&' ? this.status : not(this.status);
+    if (cond === true) {
+      this.push(kind, at);
+      return;
+    }
+    const a = this.push('andor', at);
+    if (a) this.startArm(a, cond);
+    const g = this.push(kind, at);
+    if (g && a) g.closesAndor = true;
+  }
+
+  private nearest(kind: Frame['kind']): Frame | undefined {
+    const f = this.frames[this.frames.length - 1];
+    return f?.kind === kind ? f : undefined;
+  }
+
+  private startArm(f: Frame, cond: Tri): void {
+    f.arm = true;
+    if (f.decided || cond === false) {
+      this.setDead(f, true);
+      f.taken = false;
+    } else if (cond === true) {
+      this.setDead(f, false);
+      f.taken = f.maybe ? undefined : true;
+      f.decided = true;
+      f.exhaustive = true;
+    } else {
+      this.setDead(f, false);
+      f.taken = undefined;
+      f.maybe = true;
+    }
+  }
+
+  private endArm(f: Frame): void {
+    if (!f.arm) return;
+    const vals = new Map<string, Binding | undefined>();
+    for (const name of f.undo.keys()) vals.set(name, this.env.get(name));
+    for (const [name, b] of f.undo) {
+      if (b) this.env.set(name, b);
+      else this.env.delete(name);
+    }
+    f.done.push({ vals, taken: f.taken });
+    f.undo = new Map();
+    f.arm = false;
+    this.setDead(f, false);
+  }
+
+  private closeFrame(f: Frame): void {
+    this.endArm(f);
+    this.setDead(f, false);
+    if (f.kind !== 'if' && f.kind !== 'case' && f.kind !== 'andor') return;
+    const live = f.done.filter((a) => a.taken !== false);
+    const names = new Set<string>();
+    for (const a of live) for (const n of a.vals.keys()) names.add(n);
+    const sure = live.find((a) => a.taken === true);
+    for (const name of names) {
+      const pre = this.env.get(name);
+      let result: Binding | undefined;
+      if (sure) result = sure.vals.has(name) ? sure.vals.get(name) : pre;
+      else {
+        const cands = live.map((a) => (a.vals.has(name) ? a.vals.get(name) : pre));
+        if (!f.exhaustive) cands.push(pre);
+        if (cands.some((b) => b?.kind === 'array')) {
+          const first = live.find((a) => a.vals.has(name));
+          result = first ? first.vals.get(name) : pre;
+        } else result = this.mergeScalars(name, cands, f);
+      }
+      this.setVar(name, result);
+    }
+  }
+
+  private mergeScalars(name: string, cands: (Binding | undefined)[], f: Frame): Binding | undefined {
+    const defined = cands.filter((b): b is Binding => !!b);
+    if (!defined.length) return undefined;
+    const latest = defined.reduce((x, y) => (y.nameSpan.start > x.nameSpan.start ? y : x));
+    const first = defined[0];
+    const text = textOf(first.segs);
+    if (defined.every((b) => !unknownOf(b) && textOf(b.segs) === text)) {
+      if (defined.every((b) => b === first)) return first;
+      return { ...latest, target: undefined, defaultSpan: undefined };
+    }
+    const where = f.kind === 'andor' ? `is set only on some paths (line ${f.line})` : `is assigned differently in the branches of the \`${f.kind}\` on line ${f.line}`;
+    return { ...latest, segs: [], unknown: `${name} ${where}`, target: undefined, defaultSpan: undefined };
+  }
+
+  private setVar(name: string, b: Binding | undefined): void {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const f = this.frames[i];
+      if ((f.kind === 'if' || f.kind === 'case' || f.kind === 'andor') && f.arm) {
+        if (!f.undo.has(name)) f.undo.set(name, this.env.get(name));
+        break;
+      }
+    }
+    if (b) this.env.set(name, b);
+    else this.env.delete(name);
+  }
+
+  private keyword(kw: string, w: Word): void {
+    switch (kw) {
+      case 'if':
+        this.push('if', w.span.start);
+        this.status = undefined;
+        return;
+      case 'then': {
+        const f = this.nearest('if');
+        if (f && !f.arm) this.startArm(f, this.status);
+        return;
+      }
+      case 'elif': {
+        const f = this.nearest('if');
+        if (!f) return;
+        this.endArm(f);
+        this.setDead(f, f.decided);
+        this.status = undefined;
+        return;
+      }
+      case 'else': {
+        const f = this.nearest('if');
+        if (!f) return;
+        this.endArm(f);
+        this.startArm(f, true);
+        return;
+      }
+      case 'fi':
+        this.popTo('if');
+        return;
+      case 'case': {
+        const t = this.peek();
+        let subject: string | undefined;
+        if (t?.k === 'word') {
+          this.take();
+          const f = this.expandWord(t.w, this.mkTok(t.w, 'assign'), 'assign')[0];
+          if (f && !f.segs.some((s) => s.unknown)) subject = f.text;
+          const n = this.peek();
+          if (n?.k === 'word' && this.lit(n.w) === 'in') this.take();
+        }
+        const f = this.push('case', w.span.start);
+        if (f) {
+          f.pattern = true;
+          f.subject = subject;
+        }
+        return;
+      }
+      case 'esac':
+        this.popTo('case');
+        return;
+      case 'for':
+      case 'select': {
+        const t = this.peek();
+        if (t?.k === 'op' && t.op === '(') {
+          this.take();
+          const n = this.peek();
+          if (n?.k === 'op' && n.op === '(') {
+            this.take();
+            this.arithCommand(t.span.start);
+          }
+        } else if (t?.k === 'word') {
+          this.take();
+          const name = this.lit(t.w);
+          for (;;) {
+            const n = this.peek();
+            if (!n || n.k === 'op') break;
+            this.take();
+          }
+          if (name && /^[A-Za-z_]\w*$/.test(name) && !this.isDead()) {
+            const old = this.env.get(name);
+            this.setVar(name, { kind: 'scalar', segs: [], items: [], unknown: `${name} is set by the \`${kw}\` loop on line ${this.ctx.lineOf(w.span.start)}`, exported: old?.exported ?? false, nameSpan: t.w.span, valueSpan: t.w.span });
+          }
+        }
+        this.push('loop', w.span.start);
+        return;
+      }
+      case 'while':
+      case 'until':
+        this.push('loop', w.span.start);
+        return;
+      case 'done':
+        this.popTo('loop');
+        return;
+      case '{':
+        this.push('brace', w.span.start);
+        return;
+      case '}':
+        this.popTo('brace');
+        return;
+      case 'function': {
+        const t = this.peek();
+        if (t?.k === 'word') {
+          this.take();
+          const n = this.peek();
+          if (n?.k === 'op' && n.op === '(') {
+            this.take();
+            const m = this.peek();
+            if (m?.k === 'op' && m.op === ')') this.take();
+          }
+        }
+        return;
+      }
+      default:
+        return; // do, time, in: nothing to do
+    }
+  }
+
+  private casePattern(f: Frame): void {
+    let t = this.peek();
+    if (t?.k === 'op' && t.op === '(') {
+      this.take();
+      t = this.peek();
+    }
+    if (t?.k === 'word' && this.lit(t.w) === 'esac') {
+      this.take();
+      this.popTo('case');
+      return;
+    }
+    const pats: ({ text: string; glob: boolean } | undefined)[] = [];
+    for (;;) {
+      t = this.peek();
+      if (!t) break;
+      if (t.k === 'word') {
+        this.take();
+        const fl = this.expandWord(t.w, this.mkTok(t.w, 'assign'), 'assign')[0];
+        const glob = t.w.pieces.some((p) => p.t === 'lit' && !p.quoted && /[*?[]/.test(p.text));
+        pats.push(fl && !fl.segs.some((s) => s.unknown) ? { text: fl.text, glob } : undefined);
+      } else if (t.k === 'op' && t.op === '|') this.take();
+      else if (t.k === 'op' && t.op === ')') {
+        this.take();
+        break;
+      } else {
+        this.take();
+        break;
+      }
+    }
+    let match: Tri;
+    if (pats.some((p) => p && p.glob && p.text === '*')) match = true;
+    else if (f.subject === undefined || pats.some((p) => !p)) match = undefined;
+    else match = pats.some((p) => (p!.glob ? globMatch(p!.text, f.subject!) : p!.text === f.subject));
+    f.pattern = false;
+    this.startArm(f, match);
+  }
+
+  /** `(( … ))`: not evaluated; what it assigns becomes unknown. */
+  private arithCommand(at: number): void {
+    const s = this.src;
+    const from = this.lx.pos;
+    const r = skipBalanced(s, from, this.lx.end, 'paren');
+    let end = r.end;
+    if (r.closed && s[end] === ')') end++;
+    else if (!r.closed) this.report('This `((` is never closed. Close it with `))`.', { start: at, end: at + 2 }, 'error');
+    this.lx.pos = end;
+    this.laSet = false;
+    if (this.isDead()) return;
+    const body = s.slice(from, Math.max(from, r.end - 1));
+    const re = /([A-Za-z_]\w*)\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))|(?:\+\+|--)\s*([A-Za-z_]\w*)/g;
+    let m: RegExpExecArray | null;
+    let n = 0;
+    while ((m = re.exec(body)) && n++ < 100) {
+      const name = m[1] ?? m[2];
+      const old = this.env.get(name);
+      const span = { start: from + m.index, end: from + m.index + name.length };
+      this.setVar(name, { kind: 'scalar', segs: [], items: [], unknown: `${name} is changed by the arithmetic command on line ${this.ctx.lineOf(at)}`, exported: old?.exported ?? false, nameSpan: span, valueSpan: span });
+    }
+  }
+
+  private simpleCommand(): Cmd | undefined {
+    const first = this.peek();
+    if (first?.k === 'word' && this.lit(first.w) === '[[') {
+      this.take();
+      const parts: (Word | string)[] = [];
+      let end = first.w.span.end;
+      for (;;) {
+        const t = this.peek();
+        if (!t || (t.k === 'op' && (t.op === '\n' || t.op === ';'))) break;
+        this.take();
+        if (t.k === 'word' && this.lit(t.w) === ']]') {
+          end = t.w.span.end;
+          break;
+        }
+        if (t.k === 'word') parts.push(t.w);
+        else if (t.k === 'op') parts.push(t.op);
+      }
+      const span = { start: first.w.span.start, end };
+      return { words: [], span, block: { kind: 'command', span, insertable: false }, test2: parts };
+    }
+    const words: (Word | ArrayLit)[] = [];
+    const heredocs: HereDoc[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (!t || t.k === 'op') break;
+      this.take();
+      if (t.k === 'word') words.push(t.w);
+      else if (t.k === 'array') words.push(t.a);
+      else if (t.hd) heredocs.push(t.hd);
+    }
+    // Reading the end of the line also reads the here-document bodies.
+    this.peek();
+    if (!words.length) return undefined;
+    if (words.length === 1 && words[0].kind === 'word') {
+      const t = this.peek();
+      if (t?.k === 'op' && t.op === '(') {
+        // name() { … }: a function definition; its body is read where it stands.
+        this.take();
+        const u = this.peek();
+        if (u?.k === 'op' && u.op === ')') this.take();
+        return undefined;
+      }
+    }
+    const span = { start: words[0].span.start, end: words[words.length - 1].span.end };
+    return { words, span, block: { kind: 'command', span, insertable: !this.sub }, heredocs: heredocs.length ? heredocs : undefined };
+  }
+
+  private runCommand(cmd: Cmd, prev: string, negate: boolean): void {
+    const cond: Tri = prev === '&&' ? this.status : prev === '||' ? not(this.status) : true;
+    if (cond === false || this.isDead()) return;
+    let frame: Frame | undefined;
+    if (cond === undefined) {
+      frame = this.push('andor', cmd.span.start);
+      if (frame) this.startArm(frame, undefined);
+    }
+    const r = this.execute(cmd);
+    const st = negate ? not(r) : r;
+    if (frame) this.popTo('andor');
+    if (prev === '&&') this.status = and3(this.status, st);
+    else if (prev === '||') this.status = or3(this.status, st);
+    else this.status = st;
+  }
+
+  // ---- commands
+
+  private isAssign(w: Word | ArrayLit): boolean {
+    if (w.kind === 'array') return true;
+    const p = w.pieces[0];
+    return !!p && p.t === 'lit' && !p.quoted && p.src === w.span.start && /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/.test(p.text);
+  }
+
+  private execute(cmd: Cmd): Tri {
+    if (cmd.test2) return this.test2(cmd.test2);
+    const words = cmd.words;
+    let i = 0;
+    while (i < words.length && this.isAssign(words[i])) i++;
+    const rest = words.slice(i);
+    if (!rest.length) {
+      for (const a of words) this.assign(a, false);
+      return true;
+    }
+    const head = rest[0].kind === 'word' ? this.lit(rest[0]) : undefined;
+    switch (head) {
+      case 'export':
+      case 'declare':
+      case 'typeset':
+      case 'local':
+      case 'readonly':
+        return this.declare(head, rest.slice(1));
+      case 'unset':
+        for (const w of rest.slice(1)) {
+          const n = w.kind === 'word' ? this.lit(w) : undefined;
+          if (n && /^[A-Za-z_]\w*$/.test(n)) this.setVar(n, undefined);
+        }
+        return true;
+      case 'read': {
+        let skipNext = false;
+        for (const w of rest.slice(1)) {
+          const n = w.kind === 'word' ? this.lit(w) : undefined;
+          if (skipNext) {
+            skipNext = false;
+            continue;
+          }
+          if (n && /^-[ptdnNui]$/.test(n)) skipNext = true;
+          else if (n && /^[A-Za-z_]\w*$/.test(n)) {
+            const old = this.env.get(n);
+            this.setVar(n, { kind: 'scalar', segs: [], items: [], unknown: `${n} is set by \`read\` when the script runs`, exported: old?.exported ?? false, nameSpan: w.span, valueSpan: w.span });
+          }
+        }
+        return undefined;
+      }
+      case '[':
+      case 'test': {
+        const items = rest.slice(1).filter((w): w is Word => w.kind === 'word');
+        if (head === '[' && items.length && this.lit(items[items.length - 1]) === ']') items.pop();
+        return this.testWords(items.map((w) => w as Word | string));
+      }
+      case 'false':
+        return false;
+      default: {
+        const fields = this.expandAll(rest, cmd.block);
+        if (head === 'true' || head === ':') return true;
+        if (i === 0) {
+          this.detectTraining(fields, cmd);
+          return undefined;
+        }
+        // `VAR=1 cmd`: the command (and its children) see VAR, exported, for this command only.
+        const saved = new Map<string, Binding | undefined>();
+        const frames = this.frames;
+        this.frames = [];
+        try {
+          for (const a of words.slice(0, i)) {
+            const name = a.kind === 'word' ? /^([A-Za-z_]\w*)/.exec((a.pieces[0] as Extract<Piece, { t: 'lit' }>).text)?.[1] : undefined;
+            if (name && !saved.has(name)) saved.set(name, this.env.get(name));
+            this.assign(a, true);
+          }
+          this.detectTraining(fields, cmd);
+        } finally {
+          for (const [name, b] of saved) {
+            if (b) this.env.set(name, b);
+            else this.env.delete(name);
+          }
+          this.frames = frames;
+        }
+        return undefined;
+      }
+    }
+  }
+
+  private declare(head: string, args: (Word | ArrayLit)[]): Tri {
+    let exported = head === 'export';
+    for (const a of args) {
+      if (a.kind === 'array') {
+        this.assign(a, exported);
+        continue;
+      }
+      const t = this.lit(a);
+      if (t !== undefined && /^[-+][A-Za-z]+$/.test(t)) {
+        if (t.startsWith('-') && t.includes('x')) exported = true;
+        if (t === '-n' && head === 'export') exported = false;
+        continue;
+      }
+      if (this.isAssign(a)) {
+        this.assign(a, exported);
+        continue;
+      }
+      if (t && /^[A-Za-z_]\w*$/.test(t) && exported) {
+        const b = this.env.get(t);
+        if (b && !b.exported) this.setVar(t, { ...b, exported: true });
+      }
+    }
+    return true;
+  }
+
+  private assign(a: Word | ArrayLit, exported: boolean): void {
+    if (a.kind === 'array') {
+      this.assignArray(a, exported);
+      return;
+    }
+    const first = a.pieces[0] as Extract<Piece, { t: 'lit' }>;
+    const m = /^([A-Za-z_]\w*)(\[([^\]]*)\])?(\+?)=/.exec(first.text)!;
+    const name = m[1];
+    const append = m[4] === '+';
+    const eqEnd = first.src! + m[0].length;
+    const nameSpan = { start: first.src!, end: first.src! + name.length };
+    const pieces: Piece[] = [];
+    const restText = first.text.slice(m[0].length);
+    const oldUnit = first.unit;
+    const unit: Unit = { span: { start: eqEnd, end: oldUnit.span.end }, content: { start: eqEnd, end: oldUnit.span.end }, quote: oldUnit.quote };
+    if (restText) pieces.push({ ...first, text: restText, src: eqEnd, span: { start: eqEnd, end: first.span.end }, unit });
+    for (const p of a.pieces.slice(1)) pieces.push(p.t === 'lit' && p.unit === oldUnit ? { ...p, unit } : p);
+    const value: Word = { kind: 'word', span: { start: eqEnd, end: a.span.end }, pieces };
+    const tok = this.mkTok(value, 'assign');
+    const f = this.expandWord(value, tok, 'assign')[0] ?? { text: '', segs: [], outer: tok };
+    const old = this.env.get(name);
+    if (m[2] !== undefined) {
+      // NAME[i]=value: one element.
+      const idx = /^\s*\d+\s*$/.test(m[3]) ? Number(m[3]) : -1;
+      const items = old ? (old.kind === 'array' ? [...old.items] : [old.segs]) : [];
+      if (idx < 0 || idx > MAX_ITEMS) {
+        this.setVar(name, { kind: 'array', segs: [], items, unknown: `an element of ${name} is chosen when the script runs`, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
+        return;
+      }
+      while (items.length < idx) items.push([]);
+      items[idx] = f.segs;
+      this.setVar(name, { kind: 'array', segs: [], items, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
+      return;
+    }
+    let segs = f.segs;
+    let target: Target | undefined;
+    let defaultSpan: Span | undefined;
+    if (append && old) {
+      if (old.kind === 'array') {
+        const items = [...old.items];
+        items[0] = [...(items[0] ?? []), ...f.segs];
+        this.setVar(name, { ...old, items, exported: exported || old.exported, nameSpan, valueSpan: value.span });
+        return;
+      }
+      segs = [...old.segs, ...f.segs];
+    } else {
+      target = value.pieces.length === 0 ? { span: { start: eqEnd, end: eqEnd }, quote: 'none', wrap: true } : locateRange(f, 0, f.text.length).target;
+      if (f.segs.length === 1) defaultSpan = f.segs[0].defaultSpan;
+    }
+    // A value with unknown parts keeps them (as written) so that splitting it still finds its known words.
+    let unknown = (append && old?.unknown) || undefined;
+    if (textOf(segs).length > MAX_VALUE) {
+      unknown = `${name} is longer than this reader keeps`;
+      segs = [];
+    }
+    this.setVar(name, { kind: 'scalar', segs, items: [], unknown, target, defaultSpan, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
+  }
+
+  private assignArray(a: ArrayLit, exported: boolean): void {
+    const items: Seg[][] = [];
+    for (const w of a.items) {
+      const tok = this.mkTok(w, 'arg', a.block);
+      for (const f of this.expandWord(w, tok, 'args')) {
+        if (items.length >= MAX_ITEMS) break;
+        items.push(f.segs);
+      }
+    }
+    const old = this.env.get(a.name);
+    const valueSpan = { start: a.open.end - 1, end: a.close?.end ?? a.span.end };
+    if (a.index !== undefined) return; // A[i]=( … ) is not valid bash
+    let all = items;
+    if (a.append && old) {
+      const before = old.kind === 'array' ? old.items : [old.segs];
+      all = before.length >= MAX_ITEMS ? before : before.concat(items.slice(0, MAX_ITEMS - before.length));
+    }
+    this.setVar(a.name, { kind: 'array', segs: [], items: all, exported: exported || !!old?.exported, nameSpan: a.nameSpan, valueSpan, unknown: a.append && old?.unknown ? old.unknown : undefined });
+  }
+
+  // ---- tests
+
+  private testItem(w: Word): { text: string; known: boolean; glob: boolean } {
+    const f = this.expandWord(w, this.mkTok(w, 'assign'), 'assign')[0];
+    const glob = w.pieces.some((p) => p.t === 'lit' && !p.quoted && /[*?[]/.test(p.text));
+    if (!f) return { text: '', known: true, glob };
+    return { text: f.text, known: !f.segs.some((s) => s.unknown), glob };
+  }
+
+  private test2(parts: (Word | string)[]): Tri {
+    return this.testWords(parts, true);
+  }
+
+  /** A `[`/`[[`/`test` expression over words, with `&&`/`||` (and `-a`/`-o`) between comparisons. */
+  private testWords(parts: (Word | string)[], double = false): Tri {
+    const groups: { op: string; items: (Word | string)[] }[] = [{ op: '', items: [] }];
+    for (const p of parts) {
+      const t = typeof p === 'string' ? p : this.lit(p);
+      if (t === '&&' || t === '||' || (!double && (t === '-a' || t === '-o'))) groups.push({ op: t === '-a' ? '&&' : t === '-o' ? '||' : t, items: [] });
+      else groups[groups.length - 1].items.push(p);
+    }
+    let result: Tri;
+    groups.forEach((g, i) => {
+      const r = this.testOne(g.items, double);
+      result = i === 0 ? r : g.op === '&&' ? and3(result, r) : or3(result, r);
+    });
+    return result;
+  }
+
+  private testOne(items: (Word | string)[], double: boolean): Tri {
+    if (items.some((i) => typeof i === 'string')) return undefined;
+    const words = items as Word[];
+    if (words.length && this.lit(words[0]) === '!') return not(this.testOne(words.slice(1), double));
+    const v = words.map((w) => this.testItem(w));
+    if (v.length === 0) return false;
+    if (v.length === 1) return v[0].known ? v[0].text !== '' : undefined;
+    if (v.length === 2) {
+      const op = this.lit(words[0]);
+      if (!v[1].known) return undefined;
+      if (op === '-z') return v[1].text === '';
+      if (op === '-n') return v[1].text !== '';
+      return undefined;
+    }
+    if (v.length === 3) {
+      const op = this.lit(words[1]);
+      const [l, , r] = v;
+      if (!l.known || !r.known) return undefined;
+      switch (op) {
+        case '=':
+        case '==':
+          return double && r.glob ? globMatch(r.text, l.text) : l.text === r.text;
+        case '!=':
+          return !(double && r.glob ? globMatch(r.text, l.text) : l.text === r.text);
+        case '-eq':
+        case '-ne':
+        case '-lt':
+        case '-le':
+        case '-gt':
+        case '-ge': {
+          if (!/^\s*-?\d+\s*$/.test(l.text) || !/^\s*-?\d+\s*$/.test(r.text)) return undefined;
+          const a = Number(l.text);
+          const b = Number(r.text);
+          return op === '-eq' ? a === b : op === '-ne' ? a !== b : op === '-lt' ? a < b : op === '-le' ? a <= b : op === '-gt' ? a > b : a >= b;
+        }
+        default:
+          return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  // ---- expansion
+
+  private mkTok(w: Word, role: WrittenWord['role'], block?: Block): WrittenWord {
+    const firstLit = w.pieces.find((p) => p.t === 'lit') as Extract<Piece, { t: 'lit' }> | undefined;
+    return { span: w.span, block, role, literal: w.pieces.every((p) => p.t === 'lit'), quote: firstLit?.unit.quote ?? 'none' };
+  }
+
+  private expandAll(words: (Word | ArrayLit)[], block: Block): ExpandedWord[] {
+    const out: ExpandedWord[] = [];
+    for (const w of words) if (w.kind === 'word') out.push(...this.expandWord(w, this.mkTok(w, 'arg', block), 'args'));
+    return out;
+  }
+
+  private expandWord(w: Word, tok: WrittenWord, mode: 'args' | 'assign'): ExpandedWord[] {
+    this.ctx.work += w.pieces.length + 1;
+    if (this.ctx.work > WORK_BUDGET) {
+      const seg: Seg = { text: this.src.slice(w.span.start, w.span.end), span: w.span, tok, quoted: true, unknown: 'the script is too large to expand every word', ref: null };
+      return [{ text: seg.text, segs: [seg], outer: tok }];
+    }
+    const out: (Seg | null)[] = [];
+    for (const p of w.pieces) this.expandPiece(p, w, tok, mode, out);
+    this.ctx.work += out.length;
+    let fields: ExpandedWord[];
+    if (mode === 'assign') {
+      const segs = out.filter((s): s is Seg => s !== null);
+      fields = [{ text: textOf(segs), segs, outer: tok }];
+    } else fields = splitFields(out, tok);
+    if (tok.single === undefined) {
+      tok.single = fields.length === 1;
+      tok.value = fields.length === 1 ? fields[0].text : undefined;
+    }
+    return fields;
+  }
+
+  private expandPiece(p: Piece, w: Word, tok: WrittenWord, mode: 'args' | 'assign', out: (Seg | null)[]): void {
+    const refSpan = w.pieces.length === 1 ? tok.span : p.span;
+    switch (p.t) {
+      case 'lit':
+        out.push({ text: p.text, src: p.src, ctx: p.unit, span: p.span, tok, quoted: p.quoted || mode === 'assign' });
+        return;
+      case 'cmd': {
+        const raw = this.src.slice(p.span.start, p.span.end);
+        out.push({ text: this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: `set by the command \`${short(raw)}\` when the script runs`, ref: null });
+        return;
+      }
+      case 'arith': {
+        const r = p.bad ? { unknown: 'the arithmetic is never closed' } : this.arith(p.expr);
+        out.push({ text: r.value !== undefined ? String(r.value) : this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: r.unknown, ref: null });
+        return;
+      }
+      case 'param':
+        this.expandParam(p, tok, mode, out, refSpan);
+        return;
+    }
+  }
+
+  private expandParam(p: Extract<Piece, { t: 'param' }>, tok: WrittenWord, mode: 'args' | 'assign', out: (Seg | null)[], refSpan: Span): void {
+    const quoted = p.quoted || mode === 'assign';
+    const raw = this.src.slice(refSpan.start, refSpan.end);
+    const unknownSeg = (reason: string, passthrough = false): Seg => ({ text: raw, span: refSpan, tok, quoted: true, unknown: reason, ref: null, passthrough: passthrough || undefined });
+    const pass = (reason: string): void => {
+      out.push(null, unknownSeg(reason, true), null);
+    };
+    if (p.bad) {
+      out.push(unknownSeg(p.bad));
+      return;
+    }
+    const name = p.name;
+    if (name === '@' || name === '*') {
+      if (mode === 'assign') out.push(unknownSeg(`the script's arguments ($${name})`));
+      else pass(`the script's own arguments ($${name}) are passed through here`);
+      return;
+    }
+    if ('#?$!-'.includes(name)) {
+      out.push(unknownSeg(`$${name} is set by the shell when the script runs`));
+      return;
+    }
+    const positional = /^\d+$/.test(name);
+    const b = positional ? undefined : this.env.get(name);
+    const unsetReason = positional ? argReason(name) : envReason(name);
+    if (name === 'RANDOM' || name === 'SRANDOM') {
+      out.push(unknownSeg(envReason(name)));
+      return;
+    }
+    const all = p.index === '@' || p.index === '*';
+    if (p.length) {
+      if (!b || b.unknown) out.push(unknownSeg(b?.unknown ?? unsetReason));
+      else {
+        const n = all ? (b.kind === 'array' ? b.items.length : 1) : textOf(b.kind === 'array' ? (b.items[0] ?? []) : b.segs).length;
+        out.push({ text: String(n), span: refSpan, tok, quoted: true, ref: null });
+      }
+      return;
+    }
+    if (p.indirect) {
+      out.push(unknownSeg(`\${!${name}} names another variable; it is not followed here`));
+      return;
+    }
+    if (p.index !== undefined && !all && !/^\s*\d+\s*$/.test(p.index)) {
+      out.push(unknownSeg(`the element of ${name} is chosen when the script runs`));
+      return;
+    }
+    const op = p.op;
+    const emptyish = (x: Binding): boolean => (x.kind === 'scalar' ? textOf(x.segs) === '' : x.items.length === 0);
+    if (op === ':-' || op === '-' || op === ':=' || op === '=') {
+      if (b?.unknown) {
+        out.push(unknownSeg(b.unknown));
+        return;
+      }
+      // `${SLURM_NNODES:-1}`: the scheduler sets it when the job runs, so the default is only a
+      // fallback for running outside it, not the value the job gets.
+      if (!b && SCHEDULER_VAR.test(name)) {
+        out.push(unknownSeg(`${name} is set by the scheduler when the job runs (the script's default is only for running outside it)`));
+        return;
+      }
+      const useDefault = !b || (op.startsWith(':') && emptyish(b));
+      if (!useDefault) {
+        this.expandBinding(b!, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
+        return;
+      }
+      const argTok = this.mkTok(p.arg!, 'default');
+      const f = this.expandWord(p.arg!, argTok, 'assign')[0];
+      const loc = locateRange(f, 0, f.text.length);
+      const target = p.arg!.pieces.length === 0 ? { span: { start: p.arg!.span.start, end: p.arg!.span.start }, quote: 'none' as Quote, wrap: true } : loc.target;
+      if ((op === ':=' || op === '=') && !positional && !this.isDead()) {
+        this.setVar(name, { kind: 'scalar', segs: f.segs, items: [], target, defaultSpan: p.arg!.span, exported: !!b?.exported, nameSpan: p.span, valueSpan: p.arg!.span });
+      }
+      if (!quoted && IFS.test(f.text)) {
+        for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown });
+        return;
+      }
+      out.push({ text: f.text, span: refSpan, tok, quoted, unknown: loc.unknown, ref: target ?? null, defaultSpan: p.arg!.span });
+      return;
+    }
+    if (op === ':+' || op === '+') {
+      if (b?.unknown) {
+        out.push(unknownSeg(b.unknown));
+        return;
+      }
+      const set = !!b && (op === '+' || !emptyish(b));
+      if (!b && positional) {
+        out.push(unknownSeg(unsetReason));
+        return;
+      }
+      if (set) {
+        const f = this.expandWord(p.arg!, this.mkTok(p.arg!, 'default'), 'assign')[0];
+        if (!quoted && IFS.test(f.text)) for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown });
+        else out.push({ text: f.text, span: refSpan, tok, quoted, unknown: f.segs.find((s) => s.unknown)?.unknown, ref: null });
+      } else if (p.quoted) out.push({ text: '', span: refSpan, tok, quoted: true, ref: null });
+      return;
+    }
+    if ((op === ':?' || op === '?') && !b) {
+      out.push(unknownSeg(`${positional ? `$${name}` : name} must be given when the script runs`));
+      return;
+    }
+    if (op === 'other') {
+      out.push(unknownSeg(`\${${name}…} transforms ${positional ? `$${name}` : name}; the result is not worked out here`));
+      return;
+    }
+    if (!b) {
+      if (all || (!quoted && mode === 'args' && PASS_NAMES.test(name))) pass(positional ? unsetReason : `${name} is not set in this script`);
+      else out.push(unknownSeg(unsetReason));
+      return;
+    }
+    this.expandBinding(b, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
+  }
+
+  private expandBinding(b: Binding, p: Extract<Piece, { t: 'param' }>, name: string, tok: WrittenWord, mode: 'args' | 'assign', quoted: boolean, out: (Seg | null)[], refSpan: Span, unknownSeg: (reason: string, passthrough?: boolean) => Seg): void {
+    if (b.unknown) {
+      if (p.index === '@' && mode === 'args') out.push(null, unknownSeg(b.unknown, true), null);
+      else out.push(unknownSeg(b.unknown));
+      return;
+    }
+    const all = p.index === '@' || p.index === '*';
+    const splice = (s: Seg): Seg => (s.detached ? { ...s, quoted: quoted || !!s.unknown, span: refSpan, tok, detached: undefined } : { ...s, quoted: quoted || !!s.unknown });
+    if (all) {
+      const items = b.kind === 'array' ? b.items : [b.segs];
+      if (p.index === '@' && mode === 'args') {
+        items.forEach((item, k) => {
+          if (k > 0) out.push(null);
+          for (const s of item) out.push(splice(s));
+        });
+      } else {
+        items.forEach((item, k) => {
+          if (k > 0) out.push({ text: ' ', span: p.span, tok, quoted, ref: undefined });
+          for (const s of item) out.push(splice(s));
+        });
+      }
+      return;
+    }
+    const idx = p.index !== undefined ? Number(p.index.trim()) : 0;
+    const segs = b.kind === 'array' ? (b.items[idx] ?? []) : idx === 0 ? b.segs : [];
+    const text = textOf(segs);
+    if (segs.some((s) => !s.unknown && IFS.test(s.text))) {
+      // Several words' worth of text keeps its pieces (and where they are written), split here or not.
+      for (const s of segs) out.push(splice(s));
+      return;
+    }
+    const unknown = segs.find((s) => s.unknown)?.unknown;
+    if (unknown) {
+      out.push(unknownSeg(unknown));
+      return;
+    }
+    const ref = b.kind === 'scalar' && b.target ? { ...b.target, via: b.target.via ?? name } : null;
+    out.push({ text, span: refSpan, tok, quoted, ref, defaultSpan: b.kind === 'scalar' ? b.defaultSpan : undefined });
+  }
+
+  /** Integer arithmetic as bash does it, for the operators launch scripts use. */
+  private arith(expr: string, depth = 0): { value?: number; unknown?: string } {
+    if (depth > 8 || expr.length > 10_000) return { unknown: 'the arithmetic is too complex to work out here' };
+    type T = number | string | { v: string; def?: string };
+    const toks: T[] = [];
+    const re = /\s*(?:(0[xX][0-9a-fA-F]+|[0-9]+)|\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*|[0-9])|([A-Za-z_]\w*)|(\*\*|[-+*/%()]))/y;
+    let i = 0;
+    while (i < expr.length) {
+      while (i < expr.length && /\s/.test(expr[i])) i++;
+      if (i >= expr.length) break;
+      re.lastIndex = i;
+      const m = re.exec(expr);
+      if (!m) return { unknown: `the arithmetic \`${short(expr)}\` uses operators this reader does not evaluate` };
+      i = re.lastIndex;
+      if (m[1] !== undefined) {
+        const t = m[1];
+        if (/^0[xX]/.test(t)) toks.push(parseInt(t, 16));
+        else if (/^0[0-7]+$/.test(t)) toks.push(parseInt(t, 8));
+        else if (/^0\d/.test(t)) return { unknown: `\`${t}\` is not a valid number in bash arithmetic` };
+        else toks.push(Number(t));
+      } else if (m[2] !== undefined) toks.push({ v: m[2], def: m[3] });
+      else if (m[4] !== undefined) toks.push({ v: m[4] });
+      else if (m[5] !== undefined) toks.push({ v: m[5] });
+      else toks.push(m[6]);
+    }
+    let k = 0;
+    let d = 0;
+    let unknown: string | undefined;
+    const fail = (why: string): undefined => {
+      unknown ??= why;
+      return undefined;
+    };
+    const val = (t: { v: string; def?: string }): number | undefined => {
+      if (/^\d$/.test(t.v)) return fail(argReason(t.v));
+      const b = this.env.get(t.v);
+      let text: string;
+      if (!b) {
+        if (t.def === undefined) return fail(envReason(t.v));
+        text = t.def;
+      } else {
+        if (b.unknown) return fail(b.unknown);
+        text = textOf(b.kind === 'array' ? (b.items[0] ?? []) : b.segs).trim();
+        if (b.kind === 'scalar' && b.segs.some((s) => s.unknown)) return fail(b.segs.find((s) => s.unknown)!.unknown!);
+      }
+      if (text === '') return 0;
+      if (/^[+-]?\d+$/.test(text)) return Number(text);
+      const r = this.arith(text, depth + 1);
+      return r.unknown ? fail(r.unknown) : r.value;
+    };
+    const num = (a: number | undefined, b: number | undefined, f: (x: number, y: number) => number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : f(a, b));
+    const primary = (): number | undefined => {
+      const t = toks[k++];
+      if (typeof t === 'number') return t;
+      if (t && typeof t === 'object') return val(t);
+      if (t === '(') {
+        if (++d > 200) return fail('the arithmetic nests too deeply');
+        const v = sum();
+        d--;
+        if (toks[k] !== ')') return fail(`the arithmetic \`${short(expr)}\` has unbalanced parentheses`);
+        k++;
+        return v;
+      }
+      return fail(`the arithmetic \`${short(expr)}\` could not be read`);
+    };
+    const unary = (): number | undefined => {
+      const t = toks[k];
+      if (t === '-' || t === '+') {
+        k++;
+        if (++d > 200) return fail('the arithmetic nests too deeply');
+        const v = unary();
+        d--;
+        return v === undefined ? undefined : t === '-' ? -v : v;
+      }
+      return primary();
+    };
+    const power = (): number | undefined => {
+      const base = unary();
+      if (toks[k] === '**') {
+        k++;
+        if (++d > 200) return fail('the arithmetic nests too deeply');
+        const e = power();
+        d--;
+        return num(base, e, (x, y) => (y < 0 ? fail('a negative exponent') : x ** y));
+      }
+      return base;
+    };
+    const product = (): number | undefined => {
+      let v = power();
+      while (toks[k] === '*' || toks[k] === '/' || toks[k] === '%') {
+        const op = toks[k++];
+        const r = power();
+        v = num(v, r, (x, y) => {
+          if (op === '*') return x * y;
+          if (y === 0) return fail('the arithmetic divides by zero');
+          return op === '/' ? Math.trunc(x / y) : x % y;
+        });
+      }
+      return v;
+    };
+    const sum = (): number | undefined => {
+      let v = product();
+      while (toks[k] === '+' || toks[k] === '-') {
+        const op = toks[k++];
+        const r = product();
+        v = num(v, r, (x, y) => (op === '+' ? x + y : x - y));
+      }
+      return v;
+    };
+    if (!toks.length) return { value: 0 };
+    const v = sum();
+    if (unknown) return { unknown };
+    if (k < toks.length) return { unknown: `the arithmetic \`${short(expr)}\` could not be read` };
+    if (v === undefined || !Number.isSafeInteger(v)) return { unknown: 'the arithmetic result is out of range' };
+    return { value: v === 0 ? 0 : v };
+  }
+
+  // ---- the training command
+
+  private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
+    if (!fields.length) return;
+    const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
+    // The entry point: a `.py` word whose end is known (`$MEGATRON/pretrain_gpt.py` counts).
+    const isEntry = (f: ExpandedWord): boolean => {
+      const last = [...f.segs].reverse().find((s) => s.text !== '');
+      return !f.passthrough && !!last && !last.unknown && /\.py$/.test(f.text) && !f.text.startsWith('-');
+    };
+    const found = (p: number, q: number): void => {
+      const launcherFields = fields.slice(p, q);
+      this.training = { launcher: this.launchers(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop') };
+    };
+    const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
+    if (p >= 0) {
+      for (let q = p + 1; q < fields.length; q++) {
+        if (isEntry(fields[q])) {
+          found(p, q);
+          return;
+        }
+      }
+    } else if (fields.length > 1 && fields[0].segs.some((s) => s.unknown) && !fields[0].passthrough && isEntry(fields[1])) {
+      // `$LAUNCHER train.py …` with the launcher from outside the script.
+      found(0, 1);
+      return;
+    }
+    for (let k = 0; k + 2 < fields.length; k++) {
+      if (!/^(ba|da|z|k)?sh$/.test(names[k])) continue;
+      let j = k + 1;
+      while (j < fields.length && /^[-+][A-Za-z]+$/.test(fields[j].text) && !/^-[A-Za-z]*c$/.test(fields[j].text)) j++;
+      if (j + 1 < fields.length && /^-[A-Za-z]*c$/.test(fields[j].text)) {
+        this.fromString(fields[j + 1], p >= 0 && p < k ? fields.slice(p, k) : [], cmd);
+        return;
+      }
+    }
+    if (names[0] === 'eval' && fields.length === 2) this.fromString(fields[1], [], cmd);
+    if (cmd.heredocs && /^(sbatch|(ba|da|z|k)?sh)$/.test(names[0] ?? '')) {
+      // `sbatch <<EOF … EOF` / `bash <<EOF`: the here-document is the script that runs.
+      for (const hd of cmd.heredocs) {
+        if (!hd.body) continue;
+        const w = new Lexer(this.src, hd.body.start, hd.body.end, () => undefined, true).readHeredoc(hd.quoted);
+        const f = this.expandWord(w, this.mkTok(w, 'assign'), 'assign')[0];
+        if (f) this.fromString(f, [], cmd);
+        if (this.training?.block === cmd.block || (this.training && this.training.lastEnd === cmd.span.end)) return;
+      }
+    }
+  }
+
+  /** `bash -c "…"` / `eval "…"`: the text is read again as a script, as the inner shell reads it. */
+  private fromString(f: ExpandedWord, outerLaunchers: ExpandedWord[], cmd: Cmd): void {
+    // Unknown parts keep their text as written (`$SLURM_PROCID`, `$(hostname)`), which reads back as the same unknowns.
+    if (this.ctx.depth >= MAX_SUBSCRIPT_DEPTH || f.text.length > MAX_VALUE) return;
+    const outerStart = locateRange(f, 0, f.text.length).span.start;
+    // The inner shell sees the variables' values, not where they are written in this script.
+    const env: Env = new Map();
+    for (const [name, b] of this.env) env.set(name, detach(b));
+    const inner = new Script(f.text, 0, f.text.length, { problems: [], work: this.ctx.work, depth: this.ctx.depth + 1, lineOf: () => this.ctx.lineOf(outerStart) }, env, true);
+    inner.run();
+    this.ctx.work = Math.max(this.ctx.work, inner.ctx.work);
+    const t = inner.training;
+    if (!t) return;
+    const block: Block = { kind: 'command', span: locateRange(f, 0, f.text.length).span, insertable: false };
+    const toks = new Map<WrittenWord, WrittenWord>();
+    const mapSpan = (s: Span): Span => (s.start === s.end ? this.mapPoint(f, s.start) : locateRange(f, s.start, s.end).span);
+    const mapTok = (tk: WrittenWord | undefined): WrittenWord | undefined => {
+      if (!tk) return undefined;
+      let m = toks.get(tk);
+      if (!m) {
+        m = { span: mapSpan(tk.span), block, role: tk.role, literal: false, quote: 'none', value: tk.value, single: tk.single };
+        toks.set(tk, m);
+      }
+      return m;
+    };
+    const mapTarget = (tg: Target | null | undefined): Target | null | undefined => {
+      if (!tg) return tg;
+      const loc = locateRange(f, tg.span.start, tg.span.end);
+      return loc.exactSpan && loc.ctx && tg.span.end > tg.span.start ? { span: loc.exactSpan, quote: loc.ctx.quote, wrap: false, via: tg.via } : null;
+    };
+    const mapSeg = (s: Seg): Seg => {
+      if (s.src !== undefined && s.text.length) {
+        const loc = locateRange(f, s.src, s.src + s.text.length);
+        if (loc.exactSpan && loc.ctx && !loc.ref) return { ...s, src: loc.exactSpan.start, ctx: loc.ctx, nested: true, span: loc.exactSpan, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref) };
+        if (loc.ref) return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: loc.target ?? null, unknown: s.unknown ?? loc.unknown };
+        return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : null };
+      }
+      return { ...s, src: undefined, ctx: undefined, span: mapSpan(s.span), tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref), defaultSpan: s.defaultSpan && mapSpan(s.defaultSpan) };
+    };
+    const mapField = (x: ExpandedWord): ExpandedWord => ({ ...x, segs: x.segs.map(mapSeg), outer: mapTok(x.outer)! });
+    const mapLauncher = (l: Launcher | undefined): Launcher | undefined => {
+      if (!l) return undefined;
+      const args = new Map<string, LauncherArg>();
+      for (const [k, v] of l.args) args.set(k, { ...v, span: mapSpan(v.span), keySpan: mapSpan(v.keySpan) });
+      return { kind: l.kind, args, span: mapSpan(l.span), inner: mapLauncher(l.inner) };
+    };
+    let launcher = mapLauncher(t.launcher);
+    if (outerLaunchers.length) {
+      const outer = this.launchers(outerLaunchers);
+      if (outer) {
+        let last = outer;
+        while (last.inner) last = last.inner;
+        last.inner = launcher;
+        launcher = outer;
+      }
+    }
+    this.training = {
+      launcher,
+      launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)],
+      entry: mapField(t.entry),
+      args: t.args.map(mapField),
+      block,
+      lastEnd: cmd.span.end,
+      env: new Map(this.env),
+      prefix: t.prefix,
+      inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'),
+    };
+  }
+
+  private mapPoint(f: ExpandedWord, at: number): Span {
+    let off = 0;
+    for (const s of f.segs) {
+      const end = off + s.text.length;
+      if (at >= off && at <= end) {
+        const p = s.src !== undefined ? s.src + (at - off) : at === off ? s.span.start : s.span.end;
+        return { start: p, end: p };
+      }
+      off = end;
+    }
+    const p = f.outer.span.end;
+    return { start: p, end: p };
+  }
+
+  private launchers(fields: ExpandedWord[]): Launcher | undefined {
+    const starts: number[] = [];
+    fields.forEach((f, i) => {
+      if (!f.segs.some((s) => s.unknown) && LAUNCHER_NAME.test(baseName(f.text))) starts.push(i);
+    });
+    let outer: Launcher | undefined;
+    let last: Launcher | undefined;
+    starts.forEach((s, n) => {
+      const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
+      const l = this.launcher(seg);
+      if (!outer) outer = l;
+      else last!.inner = l;
+      last = l;
+    });
+    return outer;
+  }
+
+  private launcher(seg: ExpandedWord[]): Launcher {
+    const head = seg[0];
+    const name = baseName(head.text);
+    const headSpan = locateRange(head, 0, head.text.length).span;
+    if (name.startsWith('python')) {
+      for (let i = 1; i < seg.length; i++) {
+        const t = seg[i].text;
+        if (t === '-m' && seg[i + 1]) {
+          const mod = seg[i + 1].text;
+          if (mod === 'torch.distributed.run' || mod === 'torch.distributed.launch') {
+            const modSpan = locateRange(seg[i + 1], 0, mod.length).span;
+            return { kind: mod, args: this.options(seg.slice(i + 2)), span: { start: headSpan.start, end: Math.max(headSpan.end, modSpan.end) } };
+          }
+          break;
+        }
+        if (!t.startsWith('-')) break;
+      }
+      return { kind: 'python', args: this.options(seg.slice(1)), span: headSpan };
+    }
+    const kind: LauncherKind = name === 'mpiexec' ? 'mpirun' : (name as LauncherKind);
+    return { kind, args: this.options(seg.slice(1)), span: headSpan };
+  }
+
+  private options(fields: ExpandedWord[]): Map<string, LauncherArg> {
+    const map = new Map<string, LauncherArg>();
+    const val = (f: ExpandedWord, a: number, b: number): { value: string | number; unknown?: string; span: Span } => {
+      const loc = locateRange(f, a, b);
+      const text = f.text.slice(a, b);
+      return loc.unknown ? { value: text, unknown: loc.unknown, span: loc.span } : { value: typedValue(text), span: loc.span };
+    };
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      if (f.passthrough || !isFlagText(f.text)) continue;
+      const eq = f.text.indexOf('=');
+      if (eq > 0) {
+        const v = val(f, eq + 1, f.text.length);
+        map.set(f.text.slice(0, eq), { ...v, keySpan: locateRange(f, 0, eq).span });
+        continue;
+      }
+      const keySpan = locateRange(f, 0, f.text.length).span;
+      const n = fields[i + 1];
+      if (n && !n.passthrough && !isFlagText(n.text)) {
+        map.set(f.text, { ...val(n, 0, n.text.length), keySpan });
+        i++;
+      } else map.set(f.text, { value: undefined, span: keySpan, keySpan });
+    }
+    return map;
+  }
+}
+
+export const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', '{', '}', '!', 'function', 'time', 'in']);
+
+export function splitFields(out: (Seg | null)[], tok: WrittenWord): ExpandedWord[] {
+  const fields: ExpandedWord[] = [];
+  let cur: Seg[] = [];
+  let keep = false;
+  const flush = (): void => {
+    if (cur.length && (keep || cur.some((s) => s.text !== ''))) {
+      fields.push({ text: textOf(cur), segs: cur, outer: tok, passthrough: cur.some((s) => s.passthrough) || undefined });
+    }
+    cur = [];
+    keep = false;
+  };
+  for (const s of out) {
+    if (s === null) {
+      flush();
+      continue;
+    }
+    if (s.passthrough) {
+      flush();
+      cur.push(s);
+      keep = true;
+      flush();
+      continue;
+    }
+    if (s.quoted || !IFS.test(s.text)) {
+      cur.push(s);
+      if (s.quoted) keep = true;
+      continue;
+    }
+    const t = s.text;
+    const re = /[ \t\n]+/g;
+    let i = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(t))) {
+      if (m.index > i) cur.push(sliceSeg(s, i, m.index));
+      flush();
+      i = m.index + m[0].length;
+    }
+    if (i < t.length) cur.push(sliceSeg(s, i, t.length));
+  }
+  flush();
+  return fields;
+}

@@ -1,0 +1,183 @@
+/** Helpers for expanded words: unknown reasons, typed values, glob matching, three-valued logic, and where the characters of an expanded word are written (`locateRange`). */
+import type { Span } from '../../types';
+import type { Binding, ExpandedWord, Seg, Target, Tri, Unit, WrittenWord } from './types';
+
+export const IFS = /[ \t\n]/;
+export const PASS_NAMES = /(ARGS|FLAGS|OPTS|OPTIONS|OVERRIDES)$/i;
+export const LAUNCHER_NAME = /^(torchrun|srun|deepspeed|mpirun|mpiexec|python[0-9.]*)$/;
+export const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** A variable as an inner shell (`bash -c`) sees it: its value, without locations in the outer script. */
+export function detach(b: Binding): Binding {
+  const off = (s: Seg): Seg => ({ text: s.text, span: { start: 0, end: 0 }, quoted: s.quoted, unknown: s.unknown, passthrough: s.passthrough, detached: true });
+  const none = { start: 0, end: 0 };
+  return { ...b, segs: b.segs.map(off), items: b.items.map((i) => i.map(off)), target: undefined, defaultSpan: undefined, nameSpan: none, valueSpan: none };
+}
+
+export function unknownOf(b: Binding): string | undefined {
+  return b.unknown ?? (b.kind === 'array' ? b.items.flat() : b.segs).find((s) => s.unknown)?.unknown;
+}
+
+export function textOf(segs: readonly Seg[]): string {
+  let t = '';
+  for (const s of segs) t += s.text;
+  return t;
+}
+
+export function union(spans: Span[]): Span {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const s of spans) {
+    if (s.start < start) start = s.start;
+    if (s.end > end) end = s.end;
+  }
+  return { start, end };
+}
+
+export function sliceSeg(s: Seg, a: number, b: number): Seg {
+  const exact = s.src !== undefined;
+  return { ...s, text: s.text.slice(a, b), src: exact ? s.src! + a : undefined, span: exact ? { start: s.src! + a, end: s.src! + b } : s.span, ref: undefined, defaultSpan: undefined };
+}
+
+export function short(text: string): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > 40 ? `${one.slice(0, 37)}…` : one;
+}
+
+export function envReason(name: string): string {
+  if (/^SLURM_/.test(name)) return `${name} is set by Slurm when the job runs`;
+  if (/^(OMPI|PMI|PMIX|MPI)_/.test(name)) return `${name} is set by the MPI launcher when the job runs`;
+  if (name === 'RANDOM' || name === 'SRANDOM') return `$${name} is a new random number each time`;
+  if (name === 'HOSTNAME' || name === 'PWD' || name === 'HOME' || name === 'USER') return `${name} depends on the machine running the script`;
+  return `${name} comes from the environment`;
+}
+
+export function argReason(n: string): string {
+  return n === '0' ? "$0 is the script's own path" : `$${n} is argument ${n} of the script`;
+}
+
+export function baseName(t: string): string {
+  const i = t.lastIndexOf('/');
+  return i >= 0 ? t.slice(i + 1) : t;
+}
+
+export function isFlagText(t: string): boolean {
+  return /^--?[A-Za-z]/.test(t);
+}
+
+/** Python's reading of a command-line value: integers and floats as numbers, the rest as text. */
+export function typedValue(text: string): string | number {
+  if (/^[+-]?\d+$/.test(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : text;
+  }
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    const n = Number(text);
+    return Number.isFinite(n) ? n : text;
+  }
+  return text;
+}
+
+export function not(t: Tri): Tri {
+  return t === undefined ? undefined : !t;
+}
+
+export function and3(a: Tri, b: Tri): Tri {
+  if (a === false || b === false) return false;
+  return a === true && b === true ? true : undefined;
+}
+
+export function or3(a: Tri, b: Tri): Tri {
+  if (a === true || b === true) return true;
+  return a === false && b === false ? false : undefined;
+}
+
+export function globMatch(pattern: string, text: string): boolean {
+  let re = '^';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        let cls = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
+        if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
+        re += `[${cls}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`${re}$`, 's').test(text);
+  } catch {
+    return pattern === text;
+  }
+}
+
+/** The written word the field is, when it is all of one word's single expansion. */
+export function wholeTok(f: ExpandedWord): WrittenWord | undefined {
+  const t = f.segs[0]?.tok;
+  if (!t || !t.single || t.value !== f.text) return undefined;
+  for (const s of f.segs) if (s.tok !== t) return undefined;
+  return t;
+}
+
+export interface RangeLocation {
+  span: Span;
+  target?: Target;
+  unknown?: string;
+  /** The text maps character for character onto `exactSpan` inside this quoting unit. */
+  ctx?: Unit;
+  exactSpan?: Span;
+  ref?: boolean;
+}
+
+/** Where the characters [a, b) of an expanded word are written, and how to replace them. */
+export function locateRange(f: ExpandedWord, a: number, b: number): RangeLocation {
+  const hits: { seg: Seg; from: number; to: number }[] = [];
+  let off = 0;
+  for (const seg of f.segs) {
+    const s0 = off;
+    const s1 = off + seg.text.length;
+    off = s1;
+    if (a === b) {
+      if (!hits.length && s0 <= a && a <= s1) hits.push({ seg, from: a - s0, to: a - s0 });
+    } else if (s1 > a && s0 < b) hits.push({ seg, from: Math.max(a, s0) - s0, to: Math.min(b, s1) - s0 });
+  }
+  if (!hits.length) return { span: f.outer.span };
+  const unknown = hits.find((h) => h.seg.unknown)?.seg.unknown;
+  const h0 = hits[0];
+  const hl = hits[hits.length - 1];
+  if (hits.length === 1 && h0.seg.ref !== undefined && h0.from === 0 && h0.to === h0.seg.text.length) {
+    return { span: h0.seg.span, target: h0.seg.ref ?? undefined, unknown, ref: true };
+  }
+  let exactSpan: Span | undefined;
+  let ctx: Unit | undefined;
+  if (hits.every((h) => h.seg.src !== undefined)) {
+    let ok = true;
+    for (let i = 1; i < hits.length && ok; i++) {
+      const p = hits[i - 1];
+      const c = hits[i];
+      ok = p.to === p.seg.text.length && c.from === 0 && p.seg.src! + p.seg.text.length === c.seg.src!;
+    }
+    if (ok) {
+      exactSpan = { start: h0.seg.src! + h0.from, end: hl.seg.src! + hl.to };
+      ctx = hits.every((h) => h.seg.ctx === h0.seg.ctx) ? h0.seg.ctx : undefined;
+    }
+  }
+  const nested = hits.some((h) => h.seg.nested);
+  const T = a === 0 && b === f.text.length ? wholeTok(f) : undefined;
+  if (T && T.literal && !nested) return { span: T.span, target: { span: T.span, quote: T.quote, wrap: true }, unknown, ctx, exactSpan };
+  if (exactSpan) {
+    if (ctx && !nested && exactSpan.start === ctx.content.start && exactSpan.end === ctx.content.end) {
+      return { span: ctx.span, target: { span: ctx.span, quote: ctx.quote, wrap: true }, unknown, ctx, exactSpan };
+    }
+    return { span: exactSpan, target: ctx ? { span: exactSpan, quote: ctx.quote, wrap: false } : undefined, unknown, ctx, exactSpan };
+  }
+  if (T) return { span: T.span, unknown };
+  const toks = new Set(hits.map((h) => h.seg.tok));
+  if (toks.size === 1) return { span: union(hits.map((h) => h.seg.span)), unknown };
+  return { span: f.outer.span, unknown };
+}

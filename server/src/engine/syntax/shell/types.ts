@@ -1,0 +1,232 @@
+/** Limits on hostile input and the shapes shared by the reader: the public ones (variables, launchers, the entry point) and the internal ones (tokens, written and expanded words, bindings, control-flow frames). */
+import type { Span } from '../../types';
+import type { SyntaxProblem } from '../sourcedoc';
+
+/** `${…}` nested deeper than this is not read (and cannot exhaust the stack). */
+export const MAX_NESTING = 64;
+export const MAX_PROBLEMS = 20;
+export const MAX_FRAMES = 200;
+export const MAX_ITEMS = 10_000;
+export const MAX_VALUE = 200_000;
+export const WORK_BUDGET = 2_000_000;
+export const MAX_SUBSCRIPT_DEPTH = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Public shapes
+
+/** A shell variable as it stands when the training command runs (the last assignment that reaches it). */
+export interface ShellVar {
+  name: string;
+  /** The resolved value (arrays: the elements joined by spaces); undefined when it cannot be known. */
+  value: string | undefined;
+  /** Why the value cannot be known. */
+  unknown?: string;
+  /** The name in its last assignment. */
+  nameSpan: Span;
+  /** The value as written in its last assignment (`(…)` for arrays; zero-width for `X=`). */
+  valueSpan: Span;
+  exported: boolean;
+  /** The `8` in `${X:-8}` when the value comes from that default. */
+  defaultSpan?: Span;
+  /** The elements, for arrays. */
+  items?: string[];
+}
+
+export type LauncherKind = 'torchrun' | 'torch.distributed.run' | 'torch.distributed.launch' | 'srun' | 'deepspeed' | 'mpirun' | 'python';
+
+export interface LauncherArg {
+  /** Numbers as numbers; undefined for an option given without a value. */
+  value: string | number | undefined;
+  unknown?: string;
+  /** The value as written (the option itself when it has no value). */
+  span: Span;
+  /** The option as written. */
+  keySpan: Span;
+}
+
+/** A launcher of the training command and its own options (`--nproc_per_node`, `-N`, `--num_gpus`, `-np`…), keyed as written. */
+export interface Launcher {
+  kind: LauncherKind;
+  args: ReadonlyMap<string, LauncherArg>;
+  /** The launcher word (`torchrun`; `python -m torch.distributed.run` as a whole). */
+  span: Span;
+  /** The launcher it starts, for chains such as `srun … torchrun …` or `mpirun … python …`. */
+  inner?: Launcher;
+}
+
+export interface EntryPoint {
+  /** The resolved path (`$MEGATRON/pretrain_gpt.py` → `/opt/megatron/pretrain_gpt.py`, or as written when unknown). */
+  path: string;
+  span: Span;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+export type Quote = 'none' | 'single' | 'double' | 'ansi';
+export type Tri = boolean | undefined;
+
+/** A run of text with one quoting: a bare run, `'…'`, `"…"` or `$'…'`. */
+export interface Unit {
+  span: Span;
+  content: Span;
+  quote: Quote;
+}
+
+export type Piece =
+  | { t: 'lit'; text: string; src: number | undefined; span: Span; unit: Unit; quoted: boolean }
+  | { t: 'param'; span: Span; name: string; index?: string; length?: boolean; indirect?: boolean; op?: string; arg?: Word; quoted: boolean; bad?: string }
+  | { t: 'cmd'; span: Span; quoted: boolean }
+  | { t: 'arith'; span: Span; expr: string; quoted: boolean; bad?: boolean };
+
+export interface Word {
+  kind: 'word';
+  span: Span;
+  pieces: Piece[];
+}
+
+export interface ArrayLit {
+  kind: 'array';
+  span: Span;
+  name: string;
+  index?: string;
+  append: boolean;
+  nameSpan: Span;
+  /** `NAME=(`. */
+  open: Span;
+  close?: Span;
+  items: Word[];
+  block: Block;
+}
+
+export interface HereDoc {
+  delim: string;
+  strip: boolean;
+  /** The delimiter was quoted: the body is literal text. */
+  quoted: boolean;
+  span: Span;
+  body?: Span;
+}
+
+export type LexToken = { k: 'word'; w: Word } | { k: 'array'; a: ArrayLit } | { k: 'op'; op: string; span: Span } | { k: 'redir'; span: Span; hd?: HereDoc };
+
+/** Where flags are written: an array definition or a command line. */
+export interface Block {
+  kind: 'array' | 'command';
+  span: Span;
+  /** New flags may be written into it (closed, and written in the script itself, not in a string). */
+  insertable: boolean;
+}
+
+/** A word as written in the script. */
+export interface WrittenWord {
+  span: Span;
+  block?: Block;
+  role: 'arg' | 'assign' | 'default';
+  /** Only literal text (no expansions): it can be rewritten as a whole. */
+  literal: boolean;
+  quote: Quote;
+  /** Its expansion when it expanded to exactly one word. */
+  value?: string;
+  single?: boolean;
+}
+
+/** How to change a value: replace `span` with the new text, quoted for `quote` (`wrap`: write the quotes too). */
+export interface Target {
+  span: Span;
+  quote: Quote;
+  wrap: boolean;
+  /** Reached through this variable. */
+  via?: string;
+}
+
+/** A piece of an expanded word, with where it comes from. */
+export interface Seg {
+  text: string;
+  /** Offset of text[0] when the text is the source character for character. */
+  src?: number;
+  ctx?: Unit;
+  /** Read out of a string by a nested shell (`bash -c`): only edited inside that string. */
+  nested?: boolean;
+  span: Span;
+  tok?: WrittenWord;
+  /** Not split on whitespace. */
+  quoted: boolean;
+  unknown?: string;
+  /** The whole value of one variable expansion: how to edit it (null: not editable). */
+  ref?: Target | null;
+  defaultSpan?: Span;
+  passthrough?: boolean;
+  /** From a variable of an enclosing script (`bash -c`): located where it is expanded. */
+  detached?: boolean;
+}
+
+/** One word after expansion. */
+export interface ExpandedWord {
+  text: string;
+  segs: Seg[];
+  /** The written word it was expanded from. */
+  outer: WrittenWord;
+  passthrough?: boolean;
+}
+
+export interface Binding {
+  kind: 'scalar' | 'array';
+  segs: Seg[];
+  items: Seg[][];
+  unknown?: string;
+  target?: Target;
+  defaultSpan?: Span;
+  exported: boolean;
+  nameSpan: Span;
+  valueSpan: Span;
+}
+
+export type Env = Map<string, Binding>;
+
+export interface Frame {
+  kind: 'if' | 'case' | 'andor' | 'loop' | 'group' | 'brace';
+  line: number;
+  arm: boolean;
+  dead: boolean;
+  taken: Tri;
+  decided: boolean;
+  maybe: boolean;
+  exhaustive: boolean;
+  pattern: boolean;
+  subject?: string;
+  /** A `{ … }` group run by `&&`/`||`: the conditional frame below it closes with it. */
+  closesAndor?: boolean;
+  undo: Map<string, Binding | undefined>;
+  done: { vals: Map<string, Binding | undefined>; taken: Tri }[];
+}
+
+export interface Cmd {
+  words: (Word | ArrayLit)[];
+  span: Span;
+  block: Block;
+  test2?: (Word | string)[];
+  heredocs?: HereDoc[];
+}
+
+export interface Training {
+  launcher?: Launcher;
+  launcherFields: ExpandedWord[];
+  entry: ExpandedWord;
+  args: ExpandedWord[];
+  block: Block;
+  /** End of the command's last word. */
+  lastEnd: number;
+  env: Env;
+  /** The command's words before the launcher (`ssh`, `env`, `VAR=1`…), as base names ('' when unknown). */
+  prefix?: string[];
+  /** The command is inside a loop (it may run once per host). */
+  inLoop?: boolean;
+}
+
+export interface Ctx {
+  problems: SyntaxProblem[];
+  work: number;
+  depth: number;
+  lineOf(offset: number): number;
+}
