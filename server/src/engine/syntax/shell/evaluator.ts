@@ -1,13 +1,13 @@
 /** The straight-line evaluator: runs the script's commands in text order, keeps variables and arrays with their spans, follows control flow where it is decidable, and finds the training command. */
 import type { Span } from '../../types';
-import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type Launcher, type LauncherArg, type LauncherKind, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Quote, type Seg, type Target, type Training, type Tri, type Unit, type Word, WORK_BUDGET, type WrittenWord } from './types';
-import { Lexer, skipBalanced } from './lexer';
-import { and3, argReason, baseName, detach, envReason, globMatch, IFS, isFlagText, LAUNCHER_NAME, locateRange, not, or3, PASS_NAMES, short, sliceSeg, textOf, typedValue, unknownOf } from './expansion';
+import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type Launcher, type LauncherArg, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Seg, type Target, type Training, type Tri, type Unit, type Word, type WrittenWord } from './types';
+import { KEYWORDS, Lexer, skipBalanced } from './lexer';
+import { launcherChain } from './launchers';
+import { WordExpander } from './expander';
+import { and3, baseName, detach, globMatch, LAUNCHER_NAME, locateRange, mapPoint, not, or3, textOf, unknownOf } from './expansion';
 
-/** Variables a batch scheduler or MPI launcher sets in the job's environment. */
-export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
-
-export class Script {
+/** Runs a script (or the text of a `bash -c` string) and finds its training command. */
+export class Script extends WordExpander {
   private readonly lx: Lexer;
   private la: LexToken | undefined;
   private laSet = false;
@@ -19,13 +19,14 @@ export class Script {
   readonly arrays: ArrayLit[] = [];
 
   constructor(
-    private readonly src: string,
+    protected readonly src: string,
     start: number,
     end: number,
-    private readonly ctx: Ctx,
+    protected readonly ctx: Ctx,
     readonly env: Env,
     private readonly sub: boolean,
   ) {
+    super();
     this.lx = new Lexer(src, start, end, (message, span, severity = 'error') => this.report(message, span, severity), sub);
   }
 
@@ -49,14 +50,7 @@ export class Script {
     return t;
   }
 
-  private lit(w: Word): string | undefined {
-    if (w.pieces.length !== 1) return undefined;
-    const p = w.pieces[0];
-    if (p.t !== 'lit' || p.quoted || p.src !== w.span.start || p.text.length !== w.span.end - w.span.start) return undefined;
-    return p.text;
-  }
-
-  private isDead(): boolean {
+  protected isDead(): boolean {
     return this.deadCount > 0;
   }
 
@@ -243,7 +237,7 @@ export class Script {
     return { ...latest, segs: [], unknown: `${name} ${where}`, target: undefined, defaultSpan: undefined };
   }
 
-  private setVar(name: string, b: Binding | undefined): void {
+  protected setVar(name: string, b: Binding | undefined): void {
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const f = this.frames[i];
       if ((f.kind === 'if' || f.kind === 'case' || f.kind === 'andor') && f.arm) {
@@ -673,399 +667,6 @@ export class Script {
     this.setVar(a.name, { kind: 'array', segs: [], items: all, exported: exported || !!old?.exported, nameSpan: a.nameSpan, valueSpan, unknown: a.append && old?.unknown ? old.unknown : undefined });
   }
 
-  // ---- tests
-
-  private testItem(w: Word): { text: string; known: boolean; glob: boolean } {
-    const f = this.expandWord(w, this.mkTok(w, 'assign'), 'assign')[0];
-    const glob = w.pieces.some((p) => p.t === 'lit' && !p.quoted && /[*?[]/.test(p.text));
-    if (!f) return { text: '', known: true, glob };
-    return { text: f.text, known: !f.segs.some((s) => s.unknown), glob };
-  }
-
-  private test2(parts: (Word | string)[]): Tri {
-    return this.testWords(parts, true);
-  }
-
-  /** A `[`/`[[`/`test` expression over words, with `&&`/`||` (and `-a`/`-o`) between comparisons. */
-  private testWords(parts: (Word | string)[], double = false): Tri {
-    const groups: { op: string; items: (Word | string)[] }[] = [{ op: '', items: [] }];
-    for (const p of parts) {
-      const t = typeof p === 'string' ? p : this.lit(p);
-      if (t === '&&' || t === '||' || (!double && (t === '-a' || t === '-o'))) groups.push({ op: t === '-a' ? '&&' : t === '-o' ? '||' : t, items: [] });
-      else groups[groups.length - 1].items.push(p);
-    }
-    let result: Tri;
-    groups.forEach((g, i) => {
-      const r = this.testOne(g.items, double);
-      result = i === 0 ? r : g.op === '&&' ? and3(result, r) : or3(result, r);
-    });
-    return result;
-  }
-
-  private testOne(items: (Word | string)[], double: boolean): Tri {
-    if (items.some((i) => typeof i === 'string')) return undefined;
-    const words = items as Word[];
-    if (words.length && this.lit(words[0]) === '!') return not(this.testOne(words.slice(1), double));
-    const v = words.map((w) => this.testItem(w));
-    if (v.length === 0) return false;
-    if (v.length === 1) return v[0].known ? v[0].text !== '' : undefined;
-    if (v.length === 2) {
-      const op = this.lit(words[0]);
-      if (!v[1].known) return undefined;
-      if (op === '-z') return v[1].text === '';
-      if (op === '-n') return v[1].text !== '';
-      return undefined;
-    }
-    if (v.length === 3) {
-      const op = this.lit(words[1]);
-      const [l, , r] = v;
-      if (!l.known || !r.known) return undefined;
-      switch (op) {
-        case '=':
-        case '==':
-          return double && r.glob ? globMatch(r.text, l.text) : l.text === r.text;
-        case '!=':
-          return !(double && r.glob ? globMatch(r.text, l.text) : l.text === r.text);
-        case '-eq':
-        case '-ne':
-        case '-lt':
-        case '-le':
-        case '-gt':
-        case '-ge': {
-          if (!/^\s*-?\d+\s*$/.test(l.text) || !/^\s*-?\d+\s*$/.test(r.text)) return undefined;
-          const a = Number(l.text);
-          const b = Number(r.text);
-          return op === '-eq' ? a === b : op === '-ne' ? a !== b : op === '-lt' ? a < b : op === '-le' ? a <= b : op === '-gt' ? a > b : a >= b;
-        }
-        default:
-          return undefined;
-      }
-    }
-    return undefined;
-  }
-
-  // ---- expansion
-
-  private mkTok(w: Word, role: WrittenWord['role'], block?: Block): WrittenWord {
-    const firstLit = w.pieces.find((p) => p.t === 'lit') as Extract<Piece, { t: 'lit' }> | undefined;
-    return { span: w.span, block, role, literal: w.pieces.every((p) => p.t === 'lit'), quote: firstLit?.unit.quote ?? 'none' };
-  }
-
-  private expandAll(words: (Word | ArrayLit)[], block: Block): ExpandedWord[] {
-    const out: ExpandedWord[] = [];
-    for (const w of words) if (w.kind === 'word') out.push(...this.expandWord(w, this.mkTok(w, 'arg', block), 'args'));
-    return out;
-  }
-
-  private expandWord(w: Word, tok: WrittenWord, mode: 'args' | 'assign'): ExpandedWord[] {
-    this.ctx.work += w.pieces.length + 1;
-    if (this.ctx.work > WORK_BUDGET) {
-      const seg: Seg = { text: this.src.slice(w.span.start, w.span.end), span: w.span, tok, quoted: true, unknown: 'the script is too large to expand every word', ref: null };
-      return [{ text: seg.text, segs: [seg], outer: tok }];
-    }
-    const out: (Seg | null)[] = [];
-    for (const p of w.pieces) this.expandPiece(p, w, tok, mode, out);
-    this.ctx.work += out.length;
-    let fields: ExpandedWord[];
-    if (mode === 'assign') {
-      const segs = out.filter((s): s is Seg => s !== null);
-      fields = [{ text: textOf(segs), segs, outer: tok }];
-    } else fields = splitFields(out, tok);
-    if (tok.single === undefined) {
-      tok.single = fields.length === 1;
-      tok.value = fields.length === 1 ? fields[0].text : undefined;
-    }
-    return fields;
-  }
-
-  private expandPiece(p: Piece, w: Word, tok: WrittenWord, mode: 'args' | 'assign', out: (Seg | null)[]): void {
-    const refSpan = w.pieces.length === 1 ? tok.span : p.span;
-    switch (p.t) {
-      case 'lit':
-        out.push({ text: p.text, src: p.src, ctx: p.unit, span: p.span, tok, quoted: p.quoted || mode === 'assign' });
-        return;
-      case 'cmd': {
-        const raw = this.src.slice(p.span.start, p.span.end);
-        out.push({ text: this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: `set by the command \`${short(raw)}\` when the script runs`, ref: null });
-        return;
-      }
-      case 'arith': {
-        const r = p.bad ? { unknown: 'the arithmetic is never closed' } : this.arith(p.expr);
-        out.push({ text: r.value !== undefined ? String(r.value) : this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: r.unknown, ref: null });
-        return;
-      }
-      case 'param':
-        this.expandParam(p, tok, mode, out, refSpan);
-        return;
-    }
-  }
-
-  private expandParam(p: Extract<Piece, { t: 'param' }>, tok: WrittenWord, mode: 'args' | 'assign', out: (Seg | null)[], refSpan: Span): void {
-    const quoted = p.quoted || mode === 'assign';
-    const raw = this.src.slice(refSpan.start, refSpan.end);
-    const unknownSeg = (reason: string, passthrough = false): Seg => ({ text: raw, span: refSpan, tok, quoted: true, unknown: reason, ref: null, passthrough: passthrough || undefined });
-    const pass = (reason: string): void => {
-      out.push(null, unknownSeg(reason, true), null);
-    };
-    if (p.bad) {
-      out.push(unknownSeg(p.bad));
-      return;
-    }
-    const name = p.name;
-    if (name === '@' || name === '*') {
-      if (mode === 'assign') out.push(unknownSeg(`the script's arguments ($${name})`));
-      else pass(`the script's own arguments ($${name}) are passed through here`);
-      return;
-    }
-    if ('#?$!-'.includes(name)) {
-      out.push(unknownSeg(`$${name} is set by the shell when the script runs`));
-      return;
-    }
-    const positional = /^\d+$/.test(name);
-    const b = positional ? undefined : this.env.get(name);
-    const unsetReason = positional ? argReason(name) : envReason(name);
-    if (name === 'RANDOM' || name === 'SRANDOM') {
-      out.push(unknownSeg(envReason(name)));
-      return;
-    }
-    const all = p.index === '@' || p.index === '*';
-    if (p.length) {
-      if (!b || b.unknown) out.push(unknownSeg(b?.unknown ?? unsetReason));
-      else {
-        const n = all ? (b.kind === 'array' ? b.items.length : 1) : textOf(b.kind === 'array' ? (b.items[0] ?? []) : b.segs).length;
-        out.push({ text: String(n), span: refSpan, tok, quoted: true, ref: null });
-      }
-      return;
-    }
-    if (p.indirect) {
-      out.push(unknownSeg(`\${!${name}} names another variable; it is not followed here`));
-      return;
-    }
-    if (p.index !== undefined && !all && !/^\s*\d+\s*$/.test(p.index)) {
-      out.push(unknownSeg(`the element of ${name} is chosen when the script runs`));
-      return;
-    }
-    const op = p.op;
-    const emptyish = (x: Binding): boolean => (x.kind === 'scalar' ? textOf(x.segs) === '' : x.items.length === 0);
-    if (op === ':-' || op === '-' || op === ':=' || op === '=') {
-      if (b?.unknown) {
-        out.push(unknownSeg(b.unknown));
-        return;
-      }
-      // `${SLURM_NNODES:-1}`: the scheduler sets it when the job runs, so the default is only a
-      // fallback for running outside it, not the value the job gets.
-      if (!b && SCHEDULER_VAR.test(name)) {
-        out.push(unknownSeg(`${name} is set by the scheduler when the job runs (the script's default is only for running outside it)`));
-        return;
-      }
-      const useDefault = !b || (op.startsWith(':') && emptyish(b));
-      if (!useDefault) {
-        this.expandBinding(b!, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
-        return;
-      }
-      const argTok = this.mkTok(p.arg!, 'default');
-      const f = this.expandWord(p.arg!, argTok, 'assign')[0];
-      const loc = locateRange(f, 0, f.text.length);
-      const target = p.arg!.pieces.length === 0 ? { span: { start: p.arg!.span.start, end: p.arg!.span.start }, quote: 'none' as Quote, wrap: true } : loc.target;
-      if ((op === ':=' || op === '=') && !positional && !this.isDead()) {
-        this.setVar(name, { kind: 'scalar', segs: f.segs, items: [], target, defaultSpan: p.arg!.span, exported: !!b?.exported, nameSpan: p.span, valueSpan: p.arg!.span });
-      }
-      if (!quoted && IFS.test(f.text)) {
-        for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown });
-        return;
-      }
-      out.push({ text: f.text, span: refSpan, tok, quoted, unknown: loc.unknown, ref: target ?? null, defaultSpan: p.arg!.span });
-      return;
-    }
-    if (op === ':+' || op === '+') {
-      if (b?.unknown) {
-        out.push(unknownSeg(b.unknown));
-        return;
-      }
-      const set = !!b && (op === '+' || !emptyish(b));
-      if (!b && positional) {
-        out.push(unknownSeg(unsetReason));
-        return;
-      }
-      if (set) {
-        const f = this.expandWord(p.arg!, this.mkTok(p.arg!, 'default'), 'assign')[0];
-        if (!quoted && IFS.test(f.text)) for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown });
-        else out.push({ text: f.text, span: refSpan, tok, quoted, unknown: f.segs.find((s) => s.unknown)?.unknown, ref: null });
-      } else if (p.quoted) out.push({ text: '', span: refSpan, tok, quoted: true, ref: null });
-      return;
-    }
-    if ((op === ':?' || op === '?') && !b) {
-      out.push(unknownSeg(`${positional ? `$${name}` : name} must be given when the script runs`));
-      return;
-    }
-    if (op === 'other') {
-      out.push(unknownSeg(`\${${name}…} transforms ${positional ? `$${name}` : name}; the result is not worked out here`));
-      return;
-    }
-    if (!b) {
-      if (all || (!quoted && mode === 'args' && PASS_NAMES.test(name))) pass(positional ? unsetReason : `${name} is not set in this script`);
-      else out.push(unknownSeg(unsetReason));
-      return;
-    }
-    this.expandBinding(b, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
-  }
-
-  private expandBinding(b: Binding, p: Extract<Piece, { t: 'param' }>, name: string, tok: WrittenWord, mode: 'args' | 'assign', quoted: boolean, out: (Seg | null)[], refSpan: Span, unknownSeg: (reason: string, passthrough?: boolean) => Seg): void {
-    if (b.unknown) {
-      if (p.index === '@' && mode === 'args') out.push(null, unknownSeg(b.unknown, true), null);
-      else out.push(unknownSeg(b.unknown));
-      return;
-    }
-    const all = p.index === '@' || p.index === '*';
-    const splice = (s: Seg): Seg => (s.detached ? { ...s, quoted: quoted || !!s.unknown, span: refSpan, tok, detached: undefined } : { ...s, quoted: quoted || !!s.unknown });
-    if (all) {
-      const items = b.kind === 'array' ? b.items : [b.segs];
-      if (p.index === '@' && mode === 'args') {
-        items.forEach((item, k) => {
-          if (k > 0) out.push(null);
-          for (const s of item) out.push(splice(s));
-        });
-      } else {
-        items.forEach((item, k) => {
-          if (k > 0) out.push({ text: ' ', span: p.span, tok, quoted, ref: undefined });
-          for (const s of item) out.push(splice(s));
-        });
-      }
-      return;
-    }
-    const idx = p.index !== undefined ? Number(p.index.trim()) : 0;
-    const segs = b.kind === 'array' ? (b.items[idx] ?? []) : idx === 0 ? b.segs : [];
-    const text = textOf(segs);
-    if (segs.some((s) => !s.unknown && IFS.test(s.text))) {
-      // Several words' worth of text keeps its pieces (and where they are written), split here or not.
-      for (const s of segs) out.push(splice(s));
-      return;
-    }
-    const unknown = segs.find((s) => s.unknown)?.unknown;
-    if (unknown) {
-      out.push(unknownSeg(unknown));
-      return;
-    }
-    const ref = b.kind === 'scalar' && b.target ? { ...b.target, via: b.target.via ?? name } : null;
-    out.push({ text, span: refSpan, tok, quoted, ref, defaultSpan: b.kind === 'scalar' ? b.defaultSpan : undefined });
-  }
-
-  /** Integer arithmetic as bash does it, for the operators launch scripts use. */
-  private arith(expr: string, depth = 0): { value?: number; unknown?: string } {
-    if (depth > 8 || expr.length > 10_000) return { unknown: 'the arithmetic is too complex to work out here' };
-    type T = number | string | { v: string; def?: string };
-    const toks: T[] = [];
-    const re = /\s*(?:(0[xX][0-9a-fA-F]+|[0-9]+)|\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*|[0-9])|([A-Za-z_]\w*)|(\*\*|[-+*/%()]))/y;
-    let i = 0;
-    while (i < expr.length) {
-      while (i < expr.length && /\s/.test(expr[i])) i++;
-      if (i >= expr.length) break;
-      re.lastIndex = i;
-      const m = re.exec(expr);
-      if (!m) return { unknown: `the arithmetic \`${short(expr)}\` uses operators this reader does not evaluate` };
-      i = re.lastIndex;
-      if (m[1] !== undefined) {
-        const t = m[1];
-        if (/^0[xX]/.test(t)) toks.push(parseInt(t, 16));
-        else if (/^0[0-7]+$/.test(t)) toks.push(parseInt(t, 8));
-        else if (/^0\d/.test(t)) return { unknown: `\`${t}\` is not a valid number in bash arithmetic` };
-        else toks.push(Number(t));
-      } else if (m[2] !== undefined) toks.push({ v: m[2], def: m[3] });
-      else if (m[4] !== undefined) toks.push({ v: m[4] });
-      else if (m[5] !== undefined) toks.push({ v: m[5] });
-      else toks.push(m[6]);
-    }
-    let k = 0;
-    let d = 0;
-    let unknown: string | undefined;
-    const fail = (why: string): undefined => {
-      unknown ??= why;
-      return undefined;
-    };
-    const val = (t: { v: string; def?: string }): number | undefined => {
-      if (/^\d$/.test(t.v)) return fail(argReason(t.v));
-      const b = this.env.get(t.v);
-      let text: string;
-      if (!b) {
-        if (t.def === undefined) return fail(envReason(t.v));
-        text = t.def;
-      } else {
-        if (b.unknown) return fail(b.unknown);
-        text = textOf(b.kind === 'array' ? (b.items[0] ?? []) : b.segs).trim();
-        if (b.kind === 'scalar' && b.segs.some((s) => s.unknown)) return fail(b.segs.find((s) => s.unknown)!.unknown!);
-      }
-      if (text === '') return 0;
-      if (/^[+-]?\d+$/.test(text)) return Number(text);
-      const r = this.arith(text, depth + 1);
-      return r.unknown ? fail(r.unknown) : r.value;
-    };
-    const num = (a: number | undefined, b: number | undefined, f: (x: number, y: number) => number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : f(a, b));
-    const primary = (): number | undefined => {
-      const t = toks[k++];
-      if (typeof t === 'number') return t;
-      if (t && typeof t === 'object') return val(t);
-      if (t === '(') {
-        if (++d > 200) return fail('the arithmetic nests too deeply');
-        const v = sum();
-        d--;
-        if (toks[k] !== ')') return fail(`the arithmetic \`${short(expr)}\` has unbalanced parentheses`);
-        k++;
-        return v;
-      }
-      return fail(`the arithmetic \`${short(expr)}\` could not be read`);
-    };
-    const unary = (): number | undefined => {
-      const t = toks[k];
-      if (t === '-' || t === '+') {
-        k++;
-        if (++d > 200) return fail('the arithmetic nests too deeply');
-        const v = unary();
-        d--;
-        return v === undefined ? undefined : t === '-' ? -v : v;
-      }
-      return primary();
-    };
-    const power = (): number | undefined => {
-      const base = unary();
-      if (toks[k] === '**') {
-        k++;
-        if (++d > 200) return fail('the arithmetic nests too deeply');
-        const e = power();
-        d--;
-        return num(base, e, (x, y) => (y < 0 ? fail('a negative exponent') : x ** y));
-      }
-      return base;
-    };
-    const product = (): number | undefined => {
-      let v = power();
-      while (toks[k] === '*' || toks[k] === '/' || toks[k] === '%') {
-        const op = toks[k++];
-        const r = power();
-        v = num(v, r, (x, y) => {
-          if (op === '*') return x * y;
-          if (y === 0) return fail('the arithmetic divides by zero');
-          return op === '/' ? Math.trunc(x / y) : x % y;
-        });
-      }
-      return v;
-    };
-    const sum = (): number | undefined => {
-      let v = product();
-      while (toks[k] === '+' || toks[k] === '-') {
-        const op = toks[k++];
-        const r = product();
-        v = num(v, r, (x, y) => (op === '+' ? x + y : x - y));
-      }
-      return v;
-    };
-    if (!toks.length) return { value: 0 };
-    const v = sum();
-    if (unknown) return { unknown };
-    if (k < toks.length) return { unknown: `the arithmetic \`${short(expr)}\` could not be read` };
-    if (v === undefined || !Number.isSafeInteger(v)) return { unknown: 'the arithmetic result is out of range' };
-    return { value: v === 0 ? 0 : v };
-  }
-
   // ---- the training command
 
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
@@ -1078,7 +679,7 @@ export class Script {
     };
     const found = (p: number, q: number): void => {
       const launcherFields = fields.slice(p, q);
-      this.training = { launcher: this.launchers(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop') };
+      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop') };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -1130,7 +731,7 @@ export class Script {
     if (!t) return;
     const block: Block = { kind: 'command', span: locateRange(f, 0, f.text.length).span, insertable: false };
     const toks = new Map<WrittenWord, WrittenWord>();
-    const mapSpan = (s: Span): Span => (s.start === s.end ? this.mapPoint(f, s.start) : locateRange(f, s.start, s.end).span);
+    const mapSpan = (s: Span): Span => (s.start === s.end ? mapPoint(f, s.start) : locateRange(f, s.start, s.end).span);
     const mapTok = (tk: WrittenWord | undefined): WrittenWord | undefined => {
       if (!tk) return undefined;
       let m = toks.get(tk);
@@ -1163,7 +764,7 @@ export class Script {
     };
     let launcher = mapLauncher(t.launcher);
     if (outerLaunchers.length) {
-      const outer = this.launchers(outerLaunchers);
+      const outer = launcherChain(outerLaunchers);
       if (outer) {
         let last = outer;
         while (last.inner) last = last.inner;
@@ -1183,129 +784,4 @@ export class Script {
       inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'),
     };
   }
-
-  private mapPoint(f: ExpandedWord, at: number): Span {
-    let off = 0;
-    for (const s of f.segs) {
-      const end = off + s.text.length;
-      if (at >= off && at <= end) {
-        const p = s.src !== undefined ? s.src + (at - off) : at === off ? s.span.start : s.span.end;
-        return { start: p, end: p };
-      }
-      off = end;
-    }
-    const p = f.outer.span.end;
-    return { start: p, end: p };
-  }
-
-  private launchers(fields: ExpandedWord[]): Launcher | undefined {
-    const starts: number[] = [];
-    fields.forEach((f, i) => {
-      if (!f.segs.some((s) => s.unknown) && LAUNCHER_NAME.test(baseName(f.text))) starts.push(i);
-    });
-    let outer: Launcher | undefined;
-    let last: Launcher | undefined;
-    starts.forEach((s, n) => {
-      const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
-      const l = this.launcher(seg);
-      if (!outer) outer = l;
-      else last!.inner = l;
-      last = l;
-    });
-    return outer;
-  }
-
-  private launcher(seg: ExpandedWord[]): Launcher {
-    const head = seg[0];
-    const name = baseName(head.text);
-    const headSpan = locateRange(head, 0, head.text.length).span;
-    if (name.startsWith('python')) {
-      for (let i = 1; i < seg.length; i++) {
-        const t = seg[i].text;
-        if (t === '-m' && seg[i + 1]) {
-          const mod = seg[i + 1].text;
-          if (mod === 'torch.distributed.run' || mod === 'torch.distributed.launch') {
-            const modSpan = locateRange(seg[i + 1], 0, mod.length).span;
-            return { kind: mod, args: this.options(seg.slice(i + 2)), span: { start: headSpan.start, end: Math.max(headSpan.end, modSpan.end) } };
-          }
-          break;
-        }
-        if (!t.startsWith('-')) break;
-      }
-      return { kind: 'python', args: this.options(seg.slice(1)), span: headSpan };
-    }
-    const kind: LauncherKind = name === 'mpiexec' ? 'mpirun' : (name as LauncherKind);
-    return { kind, args: this.options(seg.slice(1)), span: headSpan };
-  }
-
-  private options(fields: ExpandedWord[]): Map<string, LauncherArg> {
-    const map = new Map<string, LauncherArg>();
-    const val = (f: ExpandedWord, a: number, b: number): { value: string | number; unknown?: string; span: Span } => {
-      const loc = locateRange(f, a, b);
-      const text = f.text.slice(a, b);
-      return loc.unknown ? { value: text, unknown: loc.unknown, span: loc.span } : { value: typedValue(text), span: loc.span };
-    };
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i];
-      if (f.passthrough || !isFlagText(f.text)) continue;
-      const eq = f.text.indexOf('=');
-      if (eq > 0) {
-        const v = val(f, eq + 1, f.text.length);
-        map.set(f.text.slice(0, eq), { ...v, keySpan: locateRange(f, 0, eq).span });
-        continue;
-      }
-      const keySpan = locateRange(f, 0, f.text.length).span;
-      const n = fields[i + 1];
-      if (n && !n.passthrough && !isFlagText(n.text)) {
-        map.set(f.text, { ...val(n, 0, n.text.length), keySpan });
-        i++;
-      } else map.set(f.text, { value: undefined, span: keySpan, keySpan });
-    }
-    return map;
-  }
-}
-
-export const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', '{', '}', '!', 'function', 'time', 'in']);
-
-export function splitFields(out: (Seg | null)[], tok: WrittenWord): ExpandedWord[] {
-  const fields: ExpandedWord[] = [];
-  let cur: Seg[] = [];
-  let keep = false;
-  const flush = (): void => {
-    if (cur.length && (keep || cur.some((s) => s.text !== ''))) {
-      fields.push({ text: textOf(cur), segs: cur, outer: tok, passthrough: cur.some((s) => s.passthrough) || undefined });
-    }
-    cur = [];
-    keep = false;
-  };
-  for (const s of out) {
-    if (s === null) {
-      flush();
-      continue;
-    }
-    if (s.passthrough) {
-      flush();
-      cur.push(s);
-      keep = true;
-      flush();
-      continue;
-    }
-    if (s.quoted || !IFS.test(s.text)) {
-      cur.push(s);
-      if (s.quoted) keep = true;
-      continue;
-    }
-    const t = s.text;
-    const re = /[ \t\n]+/g;
-    let i = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(t))) {
-      if (m.index > i) cur.push(sliceSeg(s, i, m.index));
-      flush();
-      i = m.index + m[0].length;
-    }
-    if (i < t.length) cur.push(sliceSeg(s, i, t.length));
-  }
-  flush();
-  return fields;
 }

@@ -2,6 +2,9 @@
 import type { Span } from '../../types';
 import type { Binding, ExpandedWord, Seg, Target, Tri, Unit, WrittenWord } from './types';
 
+/** Variables a batch scheduler or MPI launcher sets in the job's environment. */
+export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
+
 export const IFS = /[ \t\n]/;
 export const PASS_NAMES = /(ARGS|FLAGS|OPTS|OPTIONS|OVERRIDES)$/i;
 export const LAUNCHER_NAME = /^(torchrun|srun|deepspeed|mpirun|mpiexec|python[0-9.]*)$/;
@@ -180,4 +183,63 @@ export function locateRange(f: ExpandedWord, a: number, b: number): RangeLocatio
   const toks = new Set(hits.map((h) => h.seg.tok));
   if (toks.size === 1) return { span: union(hits.map((h) => h.seg.span)), unknown };
   return { span: f.outer.span, unknown };
+}
+
+/** Splits an expansion into words as bash does: on unquoted whitespace, `null` marking a forced break. */
+export function splitFields(out: (Seg | null)[], tok: WrittenWord): ExpandedWord[] {
+  const fields: ExpandedWord[] = [];
+  let cur: Seg[] = [];
+  let keep = false;
+  const flush = (): void => {
+    if (cur.length && (keep || cur.some((s) => s.text !== ''))) {
+      fields.push({ text: textOf(cur), segs: cur, outer: tok, passthrough: cur.some((s) => s.passthrough) || undefined });
+    }
+    cur = [];
+    keep = false;
+  };
+  for (const s of out) {
+    if (s === null) {
+      flush();
+      continue;
+    }
+    if (s.passthrough) {
+      flush();
+      cur.push(s);
+      keep = true;
+      flush();
+      continue;
+    }
+    if (s.quoted || !IFS.test(s.text)) {
+      cur.push(s);
+      if (s.quoted) keep = true;
+      continue;
+    }
+    const t = s.text;
+    const re = /[ \t\n]+/g;
+    let i = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(t))) {
+      if (m.index > i) cur.push(sliceSeg(s, i, m.index));
+      flush();
+      i = m.index + m[0].length;
+    }
+    if (i < t.length) cur.push(sliceSeg(s, i, t.length));
+  }
+  flush();
+  return fields;
+}
+
+/** The source position of character `at` of an expanded word (zero-width). */
+export function mapPoint(f: ExpandedWord, at: number): Span {
+  let off = 0;
+  for (const s of f.segs) {
+    const end = off + s.text.length;
+    if (at >= off && at <= end) {
+      const p = s.src !== undefined ? s.src + (at - off) : at === off ? s.span.start : s.span.end;
+      return { start: p, end: p };
+    }
+    off = end;
+  }
+  const p = f.outer.span.end;
+  return { start: p, end: p };
 }

@@ -2,6 +2,9 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type HereDoc, type LexToken, MAX_ITEMS, MAX_NESTING, type Piece, type Unit, type Word } from './types';
 
+/** Words that open or close a compound command where a command starts. */
+export const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', '{', '}', '!', 'function', 'time', 'in']);
+
 export function isMeta(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>';
 }

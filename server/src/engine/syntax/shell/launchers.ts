@@ -1,0 +1,72 @@
+/** Launcher detection: `torchrun`, `python -m torch.distributed.run|launch`, `python`, `srun`, `deepspeed`, `mpirun`, chained, with their options. */
+import type { Span } from '../../types';
+import type { ExpandedWord, Launcher, LauncherArg, LauncherKind } from './types';
+import { baseName, isFlagText, LAUNCHER_NAME, locateRange, typedValue } from './expansion';
+
+/** The launchers of a command, outermost first (`srun … torchrun …`), each with its own options. */
+export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
+  const starts: number[] = [];
+  fields.forEach((f, i) => {
+    if (!f.segs.some((s) => s.unknown) && LAUNCHER_NAME.test(baseName(f.text))) starts.push(i);
+  });
+  let outer: Launcher | undefined;
+  let last: Launcher | undefined;
+  starts.forEach((s, n) => {
+    const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
+    const l = readLauncher(seg);
+    if (!outer) outer = l;
+    else last!.inner = l;
+    last = l;
+  });
+  return outer;
+}
+
+function readLauncher(seg: ExpandedWord[]): Launcher {
+  const head = seg[0];
+  const name = baseName(head.text);
+  const headSpan = locateRange(head, 0, head.text.length).span;
+  if (name.startsWith('python')) {
+    for (let i = 1; i < seg.length; i++) {
+      const t = seg[i].text;
+      if (t === '-m' && seg[i + 1]) {
+        const mod = seg[i + 1].text;
+        if (mod === 'torch.distributed.run' || mod === 'torch.distributed.launch') {
+          const modSpan = locateRange(seg[i + 1], 0, mod.length).span;
+          return { kind: mod, args: launcherOptions(seg.slice(i + 2)), span: { start: headSpan.start, end: Math.max(headSpan.end, modSpan.end) } };
+        }
+        break;
+      }
+      if (!t.startsWith('-')) break;
+    }
+    return { kind: 'python', args: launcherOptions(seg.slice(1)), span: headSpan };
+  }
+  const kind: LauncherKind = name === 'mpiexec' ? 'mpirun' : (name as LauncherKind);
+  return { kind, args: launcherOptions(seg.slice(1)), span: headSpan };
+}
+
+/** A launcher's options as written: `--opt value`, `--opt=value`, or a bare `--opt`. */
+function launcherOptions(fields: ExpandedWord[]): Map<string, LauncherArg> {
+  const map = new Map<string, LauncherArg>();
+  const val = (f: ExpandedWord, a: number, b: number): { value: string | number; unknown?: string; span: Span } => {
+    const loc = locateRange(f, a, b);
+    const text = f.text.slice(a, b);
+    return loc.unknown ? { value: text, unknown: loc.unknown, span: loc.span } : { value: typedValue(text), span: loc.span };
+  };
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (f.passthrough || !isFlagText(f.text)) continue;
+    const eq = f.text.indexOf('=');
+    if (eq > 0) {
+      const v = val(f, eq + 1, f.text.length);
+      map.set(f.text.slice(0, eq), { ...v, keySpan: locateRange(f, 0, eq).span });
+      continue;
+    }
+    const keySpan = locateRange(f, 0, f.text.length).span;
+    const n = fields[i + 1];
+    if (n && !n.passthrough && !isFlagText(n.text)) {
+      map.set(f.text, { ...val(n, 0, n.text.length), keySpan });
+      i++;
+    } else map.set(f.text, { value: undefined, span: keySpan, keySpan });
+  }
+  return map;
+}
