@@ -4,7 +4,8 @@ import type { Span, TextEdit } from '../../types';
 import { type CompletionSite, type PathEdit, type SyntaxProblem, TreeDoc } from '../sourcedoc';
 import type { Entry, MapNode, Node, ScalarNode } from '../tree';
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
-import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type ShellVar, type Target, type Training, type Unit } from './types';
+import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type ShellVar, type Training, type Unit } from './types';
+import { affinity, formatWord } from './edit-helpers';
 import { isFlagText, locateRange, SAFE_WORD, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 
@@ -110,24 +111,6 @@ export function scalarOf(text: string, f: ExpandedWord, a: number, b: number): S
   const node: ScalarNode = { kind: 'scalar', span: loc.span, value: loc.unknown ? t : typedValue(t), style: 'word', raw: text.slice(loc.span.start, loc.span.end) };
   if (loc.unknown) node.unknown = loc.unknown;
   return node;
-}
-
-export const STOP_WORDS = new Set(['size', 'num', 'type', 'path', 'dir', 'file', 'model']);
-
-export function flagWords(flag: string): string[] {
-  const w = flag.replace(/^-+/, '').toLowerCase().split(/[-_]+/).filter(Boolean);
-  if (w.length > 1 && ['no', 'disable', 'use', 'enable'].includes(w[0])) w.shift();
-  return w;
-}
-
-/** How close two flags are: shared leading words count most, then shared words. */
-export function affinity(a: string, b: string): number {
-  const x = flagWords(a);
-  const y = flagWords(b);
-  let prefix = 0;
-  while (prefix < x.length && prefix < y.length && x[prefix] === y[prefix]) prefix++;
-  const shared = x.filter((w) => !STOP_WORDS.has(w) && y.includes(w)).length;
-  return prefix * 10 + shared;
 }
 
 export class ShellDoc extends TreeDoc {
@@ -514,33 +497,5 @@ export class ShellDoc extends TreeDoc {
     if (/^--?[A-Za-z][\w-]*$/.test(prev)) return { path: [prev], kind: 'value', replace: { start: ws, end: we }, typed, existing: [] };
     if (typed === '') return { path: [], kind: 'key', replace: { start: ws, end: ws }, typed, existing };
     return undefined;
-  }
-}
-
-/** A value as shell text for a target: keeps the target's quoting, or fits inside the string it is in. */
-export function formatWord(v: unknown, target: Target, pref?: 'single' | 'double'): string | undefined {
-  let text: string;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return undefined;
-    text = String(v);
-  } else if (typeof v === 'string') text = v;
-  else if (typeof v === 'boolean') text = String(v);
-  else return undefined;
-  const dq = (): string => `"${text.replace(/[\\"$`]/g, '\\$&')}"`;
-  if (target.wrap) {
-    const q = pref ?? (target.quote === 'ansi' ? 'single' : target.quote);
-    if (q === 'none') return SAFE_WORD.test(text) ? text : dq();
-    if (q === 'single') return text.includes("'") ? dq() : `'${text}'`;
-    return dq();
-  }
-  if (text === '' || /\s/.test(text)) return undefined;
-  switch (target.quote) {
-    case 'none':
-    case 'ansi':
-      return SAFE_WORD.test(text) ? text : undefined;
-    case 'single':
-      return text.includes("'") ? undefined : text;
-    case 'double':
-      return text.replace(/[\\"$`]/g, '\\$&');
   }
 }
