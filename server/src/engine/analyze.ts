@@ -5,17 +5,19 @@
  */
 import { parseDirectives, type Directives } from './directives';
 import { SuppressionLedger } from './suppressions';
-import { FORMATS, formatById } from './formats';
+import { FORMATS, formatById, LINKABLE } from './formats';
 import type { FormatSupport } from './formats/format';
+import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/link';
+import type { LinkableFormat, LinkableModels } from './formats/models';
+import type { DocAnalysis, FileAnalysis, FileInput } from './result';
 import { Minimatch } from 'minimatch';
-import { buildInstance, checkInstance, type Instance, type SchemaIssue } from './schema/check';
+import { buildInstance, checkInstance } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
 import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule, RuleContext } from './rules/rule';
-import type { Plan } from './plan/plan';
 import { parseShell } from './syntax/shell';
 import { readSbatch } from './syntax/sbatch';
 import { parseJson } from './syntax/json';
@@ -23,82 +25,9 @@ import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
 import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
-import { keepsSyntax, syntaxTrial, type SyntaxTrial } from './verify';
+import { keepsSyntax, syntaxTrial } from './verify';
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
-
-export interface FileInput {
-  /** File path or URI path, for format associations and messages. */
-  path?: string;
-  text: string;
-  /** The editor's language id, when known (`yaml`, `json`, `shellscript`; `sh` or `bash` from editors other than VS Code). */
-  languageId?: string;
-  /**
-   * Reads a file this one refers to (an Accelerate config's `deepspeed_config_file`). The host owns
-   * file access: it resolves `ref` the way the tool would (see LinkedFile.tried) and returns the text.
-   */
-  resolve?: (ref: string) => LinkedFile;
-  /** Files that refer to this one (the Accelerate configs pointing at this DeepSpeed JSON), from the host. */
-  referrers?: readonly { path: string; text: string }[];
-}
-
-/** A file one config refers to, as the host found it. */
-export interface LinkedFile {
-  /** The reference as written. */
-  ref: string;
-  /** Where it was found. */
-  path?: string;
-  /** Its text, when it could be read. */
-  text?: string;
-  /** Every location tried, in order (for a "not found" message). */
-  tried: string[];
-  /**
-   * When no location could be read but one exists: the first such location and why it cannot be
-   * used, worded to follow the path ("is a directory", "is a symbolic link loop", "is 2.0 GiB, over
-   * the 8 MiB limit"). Absent when nothing is there at all.
-   */
-  problem?: { path: string; reason: string };
-}
-
-/** A file reference in a config, for document links and go-to-definition. */
-export interface FileLink {
-  /** The span of the reference (the path as written). */
-  span: Span;
-  ref: string;
-  /** The resolved path, when the host found the file. */
-  target?: string;
-}
-
-export interface DocAnalysis {
-  doc: SourceDoc;
-  format: FormatSupport<any> | undefined;
-  /** How the format was chosen, for hovers and `layout`. */
-  formatReason: string;
-  settings: EngineSettings;
-  nav: SchemaNav | undefined;
-  instance: Instance | undefined;
-  model: unknown;
-  issues: SchemaIssue[];
-  /** The parallel layout, when the format describes one. */
-  plan: Plan | undefined;
-  /** File references in the document (document paths) and where they resolved. */
-  links: { ref: string; at: Path; target?: string }[];
-}
-
-export interface FileAnalysis {
-  text: string;
-  lines: LineIndex;
-  syntax: Syntax;
-  directives: Directives;
-  docs: DocAnalysis[];
-  findings: Finding[];
-  /** File references (`deepspeed_config_file`) and where they resolved. */
-  links: FileLink[];
-  /** Paths of the other files the analysis read (linked files and referrers): re-analyse when they change. */
-  dependencies: string[];
-  /** What edits offered on this text are tried against before they are offered (see verify.ts). */
-  trial?: SyntaxTrial;
-}
 
 /**
  * Lines plus commas (the items of flow collections and JSON) a file of the default size may hold
@@ -295,28 +224,28 @@ function trimQuotes(text: string, span: Span): Span {
  * without rules, one level deep) and referrers. Each is read at most once per analysis.
  */
 class Related {
-  private readonly linked = new Map<string, Linked>();
-  private referrerDocs: { path: string; analysis: DocAnalysis }[] | undefined;
+  private readonly files = new Map<string, Linked<never>>();
+  private readonly linked: { [F in LinkableFormat]: Map<string, Linked<LinkableModels[F]>> } = { accelerate: new Map(), deepspeed: new Map() };
+  private readonly referring: { [F in LinkableFormat]: { list?: Referrer<LinkableModels[F]>[] } } = { accelerate: {}, deepspeed: {} };
   constructor(
     private readonly input: FileInput,
     private readonly settings: EngineSettings,
   ) {}
 
-  link(ref: string, formatId: FormatId): Linked {
-    const key = `${formatId}\u0000${ref}`;
-    let hit = this.linked.get(key);
+  link<F extends LinkableFormat>(ref: string, formatId: F): Linked<LinkableModels[F]> {
+    const cache: Map<string, Linked<LinkableModels[F]>> = this.linked[formatId];
+    let hit = cache.get(ref);
     if (!hit) {
       const file = this.read(ref);
-      hit = { ...file, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, formatId, this.settings) : undefined };
-      this.linked.set(key, hit);
+      hit = { ...file, analysis: file.text !== undefined ? analyzeAs(file.path ?? ref, file.text, LINKABLE[formatId], this.settings) : undefined };
+      cache.set(ref, hit);
     }
     return hit;
   }
 
   /** A file's text as the host found it, not analysed (the Python entry script of a launch script). */
-  read(ref: string): Linked {
-    const key = `\u0000raw\u0000${ref}`;
-    let hit = this.linked.get(key);
+  read(ref: string): Linked<never> {
+    let hit = this.files.get(ref);
     if (!hit) {
       let file: LinkedFile = { ref, tried: [] };
       try {
@@ -325,44 +254,38 @@ class Related {
         file = { ref, tried: [] };
       }
       hit = { ...file, resolver: !!this.input.resolve };
-      this.linked.set(key, hit);
+      this.files.set(ref, hit);
     }
     return hit;
   }
 
-  referrers(formatId: FormatId): { path: string; analysis: DocAnalysis }[] {
-    this.referrerDocs ??= (this.input.referrers ?? []).slice(0, 20).flatMap((r) => {
-      const analysis = analyzeAs(r.path, r.text, formatId, this.settings);
+  referrers<F extends LinkableFormat>(formatId: F): Referrer<LinkableModels[F]>[] {
+    const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
+    slot.list ??= (this.input.referrers ?? []).slice(0, 20).flatMap((r) => {
+      const analysis = analyzeAs(r.path, r.text, LINKABLE[formatId], this.settings);
       return analysis ? [{ path: r.path, analysis }] : [];
     });
-    return this.referrerDocs;
+    return slot.list;
   }
 
   dependencies(): string[] {
     const out = new Set<string>();
-    for (const l of this.linked.values()) if (l.path) out.add(l.path);
-    for (const r of this.referrerDocs ?? []) out.add(r.path);
+    for (const l of this.files.values()) if (l.path) out.add(l.path);
+    for (const slot of Object.values(this.referring)) for (const r of slot.list ?? []) out.add(r.path);
     return [...out];
   }
 }
 
-/** A linked file, analysed as the format it is referred to as (no rules, no further links). */
-export interface Linked extends LinkedFile {
-  /** False when no host resolver was given (the CLI on stdin, a unit test): nothing can be said about the file. */
-  resolver: boolean;
-  analysis?: DocAnalysis;
-}
-
-function analyzeAs(path: string, text: string, formatId: FormatId, settings: EngineSettings): DocAnalysis | undefined {
+/** A linked file or a referrer, read as the format the link names (no rules, no further links). */
+function analyzeAs<M>(path: string, text: string, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> | undefined {
   if (tooLarge(text, settings.maxFileSize)) return undefined;
   const lines = new LineIndex(text);
   const input: FileInput = { path, text };
-  const syntax = syntaxOf(input);
-  const doc = parseDocs(syntax, text, lines)[0];
+  const doc = parseDocs(syntaxOf(input), text, lines)[0];
   if (!doc) return undefined;
   const directives = parseDirectives(lines);
-  const forced: Directives = { ...directives, settings: [...directives.settings.filter((d) => d.key !== 'format'), { key: 'format', value: formatId } as Directives['settings'][number]] };
-  return analyzeDoc(doc, input, forced, boundedSettings(mergeSettings(settings, settingsFromDirectives(directives.settings))), undefined);
+  const da = analyzeDoc(doc, input, directives, boundedSettings(mergeSettings(settings, settingsFromDirectives(directives.settings))), undefined, undefined, format);
+  return { doc: da.doc, model: da.model, plan: da.plan };
 }
 
 /** The work (keys, flags, sections: see workSize) left to analyse in one file, shared by its documents. */
@@ -378,12 +301,16 @@ interface WorkBudget {
 export const MAX_VALUES = 5_000;
 export const MAX_DOCUMENTS = 100;
 
-function analyzeDoc(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget): DocAnalysis {
-  const chosen = chooseFormat(doc, input, directives, settings);
+/**
+ * One document: its format (the one it is linked as, for a linked file; else chosen by directive,
+ * association or content), schema instance and issues, model, layout and links.
+ */
+function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget, linkedAs?: FormatSupport<M>): DocAnalysis<M> {
+  const chosen = linkedAs ? { format: linkedAs, reason: `it is linked as ${linkedAs.title}` } : chooseFormat(doc, input, directives, settings);
   // Every format's model reads one kind of tree: whatever chose it, it never gets another.
   const format = chosen.format?.syntaxes.includes(doc.syntax) ? chosen.format : undefined;
   const reason = chosen.reason;
-  const da: DocAnalysis = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
+  const da: DocAnalysis<M> = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
   if (format && budget && !doc.problems.some((p) => p.fatal)) {
     const size = workSize(doc.root, budget.values);
     if (size > budget.values) {

@@ -9,7 +9,8 @@
  * has an error it did not have, or if a rule whose fix was applied reports something new. A refused
  * set is retried one fix at a time, so one bad fix does not hold back the others.
  */
-import { analyze, type FileAnalysis, type FileInput } from './analyze';
+import { analyze } from './analyze';
+import type { FileAnalysis, FileInput } from './result';
 import { ruleById } from './rules';
 import type { EngineSettings } from './settings';
 import { applyEdits } from './text';

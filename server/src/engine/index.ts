@@ -1,7 +1,8 @@
 /**
  * The engine's public surface. Everything here is pure: text and settings in, results out.
  */
-export { analyze, syntaxOf, type DocAnalysis, type FileAnalysis, type FileInput, type FileLink, type LinkedFile } from './analyze';
+export { analyze, syntaxOf } from './analyze';
+export type { DocAnalysis, FileAnalysis, FileInput, FileLink, LinkedFile } from './result';
 export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';

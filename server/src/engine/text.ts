@@ -1,4 +1,19 @@
-import type { Position, Range, Span } from './types';
+/** A half-open [start, end) offset span in the file text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** 0-based line and UTF-16 character, as LSP. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
 
 /** Maps offsets to LSP positions and back for one text. Built once per analysis. */
 export class LineIndex {

@@ -3,25 +3,12 @@
  * Offsets are UTF-16 code-unit offsets into the file text (as JavaScript strings and LSP use them).
  */
 
+import type { LineIndex, Span } from './text';
+
+export type { Position, Range, Span } from './text';
+
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
-
-/** A half-open [start, end) offset span in the file text. */
-export interface Span {
-  start: number;
-  end: number;
-}
-
-/** 0-based line and UTF-16 character, as LSP. */
-export interface Position {
-  line: number;
-  character: number;
-}
-
-export interface Range {
-  start: Position;
-  end: Position;
-}
 
 /** One text replacement, by offsets in the original text. */
 export interface TextEdit {
@@ -50,7 +37,7 @@ export interface Fix {
    * Edits to another file the fix also makes (a value moved into the DeepSpeed JSON), with that
    * file's line index for positions. Such fixes are never preferred: fix-all stays within a file.
    */
-  otherFiles?: { path: string; edits: TextEdit[]; lines: import('./text').LineIndex }[];
+  otherFiles?: { path: string; edits: TextEdit[]; lines: LineIndex }[];
 }
 
 /**
@@ -65,7 +52,7 @@ export interface RelatedLocation {
   path?: string;
   span: Span;
   /** The other file's line index (for positions of `span`), when `path` is set. */
-  lines?: import('./text').LineIndex;
+  lines?: LineIndex;
   message: string;
 }
 

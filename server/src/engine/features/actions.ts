@@ -2,7 +2,7 @@
  * Code actions for findings: the rule's fixes, "disable <id> for this line / file", and
  * "show documentation for <id>".
  */
-import type { FileAnalysis } from '../analyze';
+import type { FileAnalysis } from '../result';
 import { continues, suppressionOn } from '../directives';
 import { UNUSED_SUPPRESSION } from '../suppressions';
 import { keepsSyntax } from '../verify';

@@ -3,7 +3,7 @@
  * Values are written so that they read back as meant: `'NO'` is quoted in YAML. In a suppression
  * comment, completion of its directive word and of rule ids.
  */
-import type { DocAnalysis, FileAnalysis } from '../analyze';
+import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
 import { ruleDocsUrl } from '../docs';
 import { RULES, ruleById } from '../rules';

@@ -3,7 +3,7 @@
  * allowed values, version and environment variable; in a suppression comment, what the directive
  * does and each rule id's summary and documentation link.
  */
-import type { DocAnalysis, FileAnalysis } from '../analyze';
+import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
 import { ruleById } from '../rules';
 import { closest } from '../suggest';

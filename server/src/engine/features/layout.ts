@@ -2,7 +2,7 @@
  * The layout surface: a one-line summary above each document that describes a parallel layout
  * (code lens), and the full description for `shardwise layout` and the editor's layout view.
  */
-import type { FileAnalysis } from '../analyze';
+import type { FileAnalysis } from '../result';
 import { planMarkdown, planText } from '../plan/describe';
 import { layoutSummary } from '../plan/layout';
 import type { Span } from '../types';

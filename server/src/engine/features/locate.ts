@@ -1,4 +1,4 @@
-import type { DocAnalysis, FileAnalysis } from '../analyze';
+import type { DocAnalysis, FileAnalysis } from '../result';
 
 /** The document (of a multi-document YAML file) that contains an offset. */
 export function docAt(analysis: FileAnalysis, offset: number): DocAnalysis | undefined {

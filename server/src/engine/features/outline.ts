@@ -10,7 +10,7 @@
  * structure): commands continued with `\`, multi-line arrays and strings, indented blocks and runs
  * of comment lines. Folding is a matter of the text, so every shell script gets it, config or not.
  */
-import type { FileAnalysis } from '../analyze';
+import type { FileAnalysis } from '../result';
 import type { ShellDoc } from '../syntax/shell';
 import type { Entry, Node } from '../syntax/tree';
 import type { Span } from '../types';

@@ -7,7 +7,8 @@ import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
-import type { DocAnalysis, Linked, LinkedFile } from '../analyze';
+import type { Linked, LinkedFile, Referrer } from './link';
+import type { LinkableFormat, LinkableModels } from './models';
 
 export interface ModelInput {
   doc: SourceDoc;
@@ -18,9 +19,9 @@ export interface ModelInput {
   /** The file's path, when known. */
   path?: string;
   /** A file this one refers to, read through the host and analysed as `format` (undefined without a host). */
-  link(ref: string, format: FormatId): Linked | undefined;
+  link<F extends LinkableFormat>(ref: string, format: F): Linked<LinkableModels[F]> | undefined;
   /** The files that refer to this one, analysed as `format`. */
-  referrers(format: FormatId): { path: string; analysis: DocAnalysis }[];
+  referrers<F extends LinkableFormat>(format: F): Referrer<LinkableModels[F]>[];
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */

@@ -1,7 +1,7 @@
 /**
  * cp-sp-exclusive: context parallelism and sequence parallelism both enabled.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

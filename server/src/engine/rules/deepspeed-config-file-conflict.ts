@@ -1,7 +1,7 @@
 /**
  * deepspeed-config-file-conflict: Accelerate keys that a DeepSpeed JSON replaces, set next to it.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { linkedJson, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path } from '../types';

@@ -1,7 +1,7 @@
 /**
  * deepspeed-config-file-invalid: the DeepSpeed JSON an Accelerate config points at is one accelerate cannot use.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({

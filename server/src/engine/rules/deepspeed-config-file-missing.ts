@@ -1,7 +1,7 @@
 /**
  * deepspeed-config-file-missing: the DeepSpeed JSON an Accelerate config points at cannot be found.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({

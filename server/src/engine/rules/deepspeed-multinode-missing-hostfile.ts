@@ -1,7 +1,7 @@
 /**
  * deepspeed-multinode-missing-hostfile: a multi-node DeepSpeed launch through pdsh/MPI without a hostfile.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * fp8-backend-incompatible: an FP8 backend combined with a setup it does not support.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { ramEfficientLoading, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * fsdp-ram-efficient-loading-needs-sync: CPU-RAM-efficient loading with module-state sync off.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { ramEfficientLoading, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * fsdp-wrap-policy-mismatch: wrap settings that the chosen auto-wrap policy never reads.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';

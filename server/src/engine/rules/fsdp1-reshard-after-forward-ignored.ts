@@ -2,7 +2,7 @@
  * fsdp1-reshard-after-forward-ignored: under FSDP1, `fsdp_reshard_after_forward` is not what
  * decides the sharding strategy.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { isFsdp, src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';

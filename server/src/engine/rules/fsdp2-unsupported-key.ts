@@ -1,7 +1,7 @@
 /**
  * fsdp2-unsupported-key: FSDP1-only keys and values under `fsdp_version: 2`.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { isFsdp, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Severity } from '../types';

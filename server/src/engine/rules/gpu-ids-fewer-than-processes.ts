@@ -1,7 +1,8 @@
 /**
  * gpu-ids-fewer-than-processes: `gpu_ids` makes fewer devices visible than processes per machine.
  */
-import { MULTI_DEVICE, type AccelerateModel } from '../formats/accelerate/format';
+import { MULTI_DEVICE } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -5,7 +5,9 @@ import type { Deprecation, JsonSchema } from '../schema/types';
 import { resolvePlain } from '../syntax/scalars';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { Path } from '../types';
-import type { RuleContext } from './rule';
+import type { Plan } from '../plan/plan';
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import type { FixSpec, RuleContext } from './rule';
 
 export { code };
 
@@ -100,4 +102,25 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
     }
   };
   go(ctx.doc.root, nav.resolve(nav.root, rootValue), [], 0);
+}
+
+/**
+ * A DeepSpeed combination check: DeepSpeed's own condition, the path to report on, and a message that
+ * says what happens and what to do. The rules that hold a table of them run it with `runDsChecks`.
+ */
+export interface DsCheck {
+  /** The path to report on when the check fails, or undefined. */
+  when(m: DeepSpeedModel, p: Plan | undefined): Path | undefined;
+  message(m: DeepSpeedModel, p: Plan | undefined): string;
+  fix?(m: DeepSpeedModel): FixSpec | undefined;
+  severity?: 'error' | 'warning';
+}
+
+export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly DsCheck[]): void {
+  for (const c of checks) {
+    const at = c.when(ctx.model, ctx.plan);
+    if (!at) continue;
+    const fix = c.fix?.(ctx.model);
+    ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+  }
 }

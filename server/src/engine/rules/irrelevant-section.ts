@@ -1,7 +1,7 @@
 /**
  * irrelevant-section: a section the chosen `distributed_type` never reads.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';

@@ -1,7 +1,7 @@
 /**
  * machine-rank-out-of-range: `machine_rank` is not below `num_machines`.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * missing-distributed-type: an Accelerate config without `distributed_type`.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { code } from './helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * missing-num-processes: a distributed config without `num_processes`.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({

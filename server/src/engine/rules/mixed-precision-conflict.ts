@@ -1,7 +1,7 @@
 /**
  * mixed-precision-conflict: accelerate's `mixed_precision` against the DeepSpeed JSON's fp16/bf16.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { linkedJson, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';

@@ -1,7 +1,8 @@
 /**
  * multi-gpu-single-process: a multi-device distributed type that will run on one device.
  */
-import { MULTI_DEVICE, type AccelerateModel } from '../formats/accelerate/format';
+import { MULTI_DEVICE } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

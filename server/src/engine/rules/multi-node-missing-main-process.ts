@@ -1,7 +1,7 @@
 /**
  * multi-node-missing-main-process: several machines but no address or port of the main process.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

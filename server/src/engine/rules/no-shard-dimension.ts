@@ -1,7 +1,7 @@
 /**
  * no-shard-dimension: an FSDP2 device mesh with nothing for FSDP to shard across.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { isFsdp, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';

@@ -2,7 +2,7 @@
  * num-processes-not-divisible-by-machines: `num_processes` (the total) is not a multiple of
  * `num_machines`.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 

@@ -2,7 +2,8 @@
  * optimizer-config-invalid: optimizer and scheduler settings DeepSpeed rejects when it builds them.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { DS_OPTIMIZERS, optimizerType, runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
+import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
 /** Optimizers ZeRO is tested with; others need `zero_allow_untested_optimizer`. */

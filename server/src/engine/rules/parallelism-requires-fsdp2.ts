@@ -1,7 +1,8 @@
 /**
  * parallelism-requires-fsdp2: `parallelism_config` with a distributed type that cannot use it.
  */
-import { MULTI_DEVICE, type AccelerateModel } from '../formats/accelerate/format';
+import { MULTI_DEVICE } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -2,7 +2,7 @@
  * precision-config-invalid: precision settings DeepSpeed rejects together.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
 const noZero = (m: DeepSpeedModel) => m.stage === 0;

@@ -1,7 +1,7 @@
 /**
  * sp-requires-deepspeed: ALST/Ulysses sequence parallelism outside DeepSpeed.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * sp-seq-length-required: fixed-length sequence parallelism without a usable sequence length.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -1,7 +1,7 @@
 /**
  * tp-cp-without-dp-shard: TP or CP combined with pure replicated data parallelism.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -2,7 +2,7 @@
  * zero-config-invalid: ZeRO settings DeepSpeed rejects, alone or together with others.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { runDsChecks, type DsCheck } from '../formats/deepspeed/checks';
+import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
 const Z = 'zero_optimization';

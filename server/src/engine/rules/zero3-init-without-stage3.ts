@@ -1,7 +1,7 @@
 /**
  * zero3-init-without-stage3: `zero3_init_flag` set while ZeRO is not at stage 3.
  */
-import type { AccelerateModel } from '../formats/accelerate/format';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { linkedJson, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 

@@ -7,9 +7,7 @@ import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { FormatSupport, ModelInput } from '../format';
-import type { Path } from '../../types';
-import type { Linked } from '../../analyze';
-import type { DeepSpeedModel } from '../deepspeed/model';
+import type { AccelerateModel } from './model';
 import { acceleratePlan } from './plan';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
@@ -22,31 +20,12 @@ const DEEPSPEED = ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train
 /** The distributed types that run one process per device through torchrun. */
 export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON'];
 
-export interface AccelerateModel {
-  view: InstanceView;
-  sagemaker: boolean;
-  /** `distributed_type` when it is a valid type (undefined when missing, misspelled or a YAML boolean). */
-  distributedType: string | undefined;
-  /** FSDP version in effect (the launcher's default is 1). */
-  fsdpVersion: number;
-  /** `num_processes`: the total over all machines. */
-  numProcesses: number | undefined;
-  numMachines: number;
-  machineRank: number;
-  mixedPrecision: string | undefined;
-  /** True when the section is present and has at least one key set. */
-  hasSection(section: string): boolean;
-  /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
-  deepspeedFile?: { ref: string; at: Path; linked?: Linked; model?: DeepSpeedModel };
-}
-
 function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): AccelerateModel['deepspeedFile'] {
   const ref = view.str(['deepspeed_config', 'deepspeed_config_file']);
   if (view.str(['distributed_type']) !== 'DEEPSPEED' || !ref || !ref.trim()) return undefined;
   const at = view.source(['deepspeed_config', 'deepspeed_config_file']) ?? ['deepspeed_config', 'deepspeed_config_file'];
   const linked = link(ref.trim(), 'deepspeed');
-  const model = linked?.analysis?.model as DeepSpeedModel | undefined;
-  return { ref: ref.trim(), at, linked, model };
+  return { ref: ref.trim(), at, linked, model: linked?.analysis?.model };
 }
 
 export const accelerateFormat: FormatSupport<AccelerateModel> = {

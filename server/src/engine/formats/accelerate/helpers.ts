@@ -1,7 +1,7 @@
 /** Helpers for rules over Accelerate configs. */
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
-import type { AccelerateModel } from './format';
+import type { AccelerateModel } from './model';
 
 /** Where a canonical path was written (falls back to the canonical path, e.g. for inserts). */
 export function src(m: AccelerateModel, path: Path): Path {

@@ -14,7 +14,7 @@ import { deriveMegatronGrid } from '../../plan/layout';
 import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path } from '../../types';
-import type { AccelerateModel } from './format';
+import type { AccelerateModel } from './model';
 import { parallelSizes, pcKey, src } from './helpers';
 
 const MULTI = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON', 'MULTI_CPU'];

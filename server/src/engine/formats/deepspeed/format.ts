@@ -55,7 +55,8 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
     return evidence;
   },
   model({ doc, referrers }: ModelInput): DeepSpeedModel {
-    return deepspeedModel(doc, referrers('accelerate'));
+    const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses }] : []));
+    return deepspeedModel(doc, launchers);
   },
   plan: deepspeedPlan,
 };

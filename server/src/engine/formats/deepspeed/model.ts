@@ -5,8 +5,6 @@
  */
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
-import type { DocAnalysis } from '../../analyze';
-import type { AccelerateModel } from '../accelerate/format';
 
 /** `zero_optimization` keys pydantic accepts under two names (field name and alias). */
 export const ZERO_ALIASES: Record<string, string> = {
@@ -21,10 +19,13 @@ export const ZERO_ALIASES: Record<string, string> = {
   stage3_allgather_sequential: 'allgather_sequential',
 };
 
-/** An Accelerate config that points at this file. */
+/** An Accelerate config that points at this file: what it launches. */
 export interface DeepSpeedReferrer {
   path: string;
-  model: AccelerateModel;
+  /** Its `distributed_type` when valid. */
+  distributedType: string | undefined;
+  /** Its `num_processes`. */
+  numProcesses: number | undefined;
 }
 
 export interface DeepSpeedModel {
@@ -56,7 +57,7 @@ function alias(path: Path): Path | undefined {
   return undefined;
 }
 
-export function deepspeedModel(doc: SourceDoc, referrers: { path: string; analysis: DocAnalysis }[]): DeepSpeedModel {
+export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[]): DeepSpeedModel {
   const raw = (path: Path): unknown => {
     const v = doc.value(path);
     return v === null ? undefined : v;
@@ -89,16 +90,24 @@ export function deepspeedModel(doc: SourceDoc, referrers: { path: string; analys
     },
     stage,
     stageWritten: stageRaw !== undefined || typeof zero === 'boolean',
-    referrers: referrers.flatMap((r) => (r.analysis.model && r.analysis.format?.id === 'accelerate' ? [{ path: r.path, model: r.analysis.model as AccelerateModel }] : [])),
+    referrers,
   };
 }
 
 /** The number of processes every referrer launches, when they agree. */
 export function referrerWorld(m: DeepSpeedModel): { value: number; from: string } | undefined {
-  const worlds = m.referrers.map((r) => ({ n: r.model.distributedType === 'DEEPSPEED' ? r.model.numProcesses : undefined, path: r.path }));
+  const worlds = m.referrers.map((r) => ({ n: r.distributedType === 'DEEPSPEED' ? r.numProcesses : undefined, path: r.path }));
   if (!worlds.length || worlds.some((w) => w.n === undefined)) return undefined;
   const first = worlds[0].n!;
   if (worlds.some((w) => w.n !== first)) return undefined;
   const name = worlds[0].path.split(/[\\/]/).pop();
   return { value: first, from: `\`num_processes\` of ${name}${worlds.length > 1 ? ` and ${worlds.length - 1} other Accelerate config${worlds.length > 2 ? 's' : ''}` : ''}` };
+}
+
+/** DeepSpeed's own optimizers (matched case-insensitively); anything else is a torch.optim class. */
+export const DS_OPTIMIZERS = ['adam', 'adamw', 'adagrad', 'lamb', 'onebitadam', 'zerooneadam', 'onebitlamb', 'muadam', 'muadamw', 'musgd', 'lion', 'muon'];
+
+export function optimizerType(m: DeepSpeedModel): string | undefined {
+  const t = m.get(['optimizer', 'type']);
+  return typeof t === 'string' ? t : undefined;
 }

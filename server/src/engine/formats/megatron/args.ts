@@ -9,7 +9,7 @@ import { planHardware, planModel } from '../../plan/context';
 import { deriveMegatronGrid } from '../../plan/layout';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
-import type { Path } from '../../types';
+import type { Path, Span } from '../../types';
 
 /** One argument as written: its value and where (for provenance and fixes). */
 export interface ArgValue {
@@ -17,6 +17,19 @@ export interface ArgValue {
   path: Path;
   /** Written, but with a value the file cannot know (why). */
   unknown?: string;
+}
+
+/** An environment variable the file sets for the training processes. */
+export interface EnvValue {
+  value: string | undefined;
+  path: Path;
+  /** Where it is written when that is not a document path (a shell assignment's value, its name). */
+  span?: Span;
+  nameSpan?: Span;
+  /** Why the value cannot be known, when it cannot. */
+  unknown?: string;
+  /** False for a plain shell variable that is not exported (child processes do not see it). */
+  exported: boolean;
 }
 
 /** Megatron arguments by their argparse `dest` (snake_case), as a format read them. */
@@ -29,7 +42,7 @@ export interface MegatronArgs {
   nodes?: Field<number>;
   runtime: string;
   /** Environment variables the file sets for the training processes. */
-  env?: Map<string, import('./common').EnvValue>;
+  env?: Map<string, EnvValue>;
   /** Expert TP when unset: TP (Megatron-LM, Core, NeMo) or 1 when EP > 1 (Megatron Bridge). */
   etpDefault?: 'tp' | 'one-with-ep';
   /** Precision set outside the arguments (a Bridge preset, NeMo's trainer.precision). */

@@ -5,9 +5,9 @@
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
-import type { Path, Span } from '../../types';
+import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
-import type { ArgValue, MegatronArgs } from './args';
+import type { ArgValue, EnvValue, MegatronArgs } from './args';
 import type { ArgSite, UnknownArg } from './instance';
 import { allFlags, flagTarget, primaryFlag } from './schema';
 
@@ -82,18 +82,6 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
     etpDefault: options.etpDefault,
     notes: options.notes,
   };
-}
-
-export interface EnvValue {
-  value: string | undefined;
-  path: Path;
-  /** Where it is written when that is not a document path (a shell assignment's value, its name). */
-  span?: Span;
-  nameSpan?: Span;
-  /** Why the value cannot be known, when it cannot. */
-  unknown?: string;
-  /** False for a plain shell variable that is not exported (child processes do not see it). */
-  exported: boolean;
 }
 
 /**

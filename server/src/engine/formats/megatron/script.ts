@@ -13,14 +13,15 @@ import type { Path } from '../../types';
 import { derived, type Field } from '../../plan/plan';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan } from './args';
-import { argsFromView, flagSites, type EnvValue } from './common';
+import type { EnvValue } from './args';
+import { argsFromView, flagSites } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
 import { checkoutFork, parserFlags } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
 import { allocationText } from '../../syntax/sbatch';
-import type { LinkedFile } from '../../analyze';
+import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;

@@ -1,0 +1,23 @@
+/** The model of an Accelerate config its rules read. Types only. */
+import type { InstanceView } from '../../schema/view';
+import type { Path } from '../../types';
+import type { DeepSpeedModel } from '../deepspeed/model';
+import type { Linked } from '../link';
+
+export interface AccelerateModel {
+  view: InstanceView;
+  sagemaker: boolean;
+  /** `distributed_type` when it is a valid type (undefined when missing, misspelled or a YAML boolean). */
+  distributedType: string | undefined;
+  /** FSDP version in effect (the launcher's default is 1). */
+  fsdpVersion: number;
+  /** `num_processes`: the total over all machines. */
+  numProcesses: number | undefined;
+  numMachines: number;
+  machineRank: number;
+  mixedPrecision: string | undefined;
+  /** True when the section is present and has at least one key set. */
+  hasSection(section: string): boolean;
+  /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
+  deepspeedFile?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel };
+}
