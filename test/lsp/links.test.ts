@@ -2,7 +2,7 @@
  * Cross-file support: an Accelerate config that points at a DeepSpeed JSON
  * (`deepspeed_config.deepspeed_config_file`).
  *
- *   - the host resolver (server/src/host/resolve.ts) and the dependency graph (server/src/lsp/graph.ts),
+ *   - the host resolver (server/src/host/resolve.ts) and the dependency graph (server/src/host/graph.ts),
  *     directly;
  *   - the built language server over stdio: re-analysis across files on edits and on disk changes,
  *     the "not found" message with the locations tried, document links and go-to-definition.
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { candidates, createResolver, resolveReference } from '../../server/src/host/resolve';
-import { DependencyGraph, MAX_CLOSED_REFERRERS, MAX_WATCHED_PER_DOCUMENT } from '../../server/src/lsp/graph';
+import { DependencyGraph, MAX_CLOSED_REFERRERS, MAX_WATCHED_PER_DOCUMENT } from '../../server/src/host/graph';
 import { FileChangeType, LspClient, positionOf, rangeOf, type Range, type StartOptions, withServer, codes, has, find } from './client';
 
 const TEST_TIMEOUT = 180_000;

@@ -137,3 +137,13 @@ export function readBounded(path: string, maxBytes: number): ReadResult {
     }
   }
 }
+
+/** A stamp that changes when the regular file at `path` changes (modification time and size); undefined when it is not one. */
+export function fileStamp(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? `${st.mtimeMs}:${st.size}` : undefined;
+  } catch {
+    return undefined;
+  }
+}

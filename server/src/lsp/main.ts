@@ -4,12 +4,13 @@
  */
 import { format } from 'node:util';
 import { createConnection, ProposedFeatures, type Connection, type ResponseMessage } from 'vscode-languageserver/node';
+import { SHARDWISE_VERSION } from '../release';
 import { startServer } from './server';
 import { LifecycleGate, transportFromArgs, type MessageProblem } from './transport';
 
 const args = process.argv.slice(2);
 if (args.includes('--version') || args.includes('-v')) {
-  process.stdout.write('shardwise-language-server 0.1.0\n');
+  process.stdout.write(`shardwise-language-server ${SHARDWISE_VERSION}\n`);
   process.exit(0);
 }
 let connection: Connection | undefined;

@@ -1,5 +1,5 @@
 /**
- * The language server's cross-file dependency graph, built from each analysis: which open documents
+ * The cross-file dependency graph of the open documents, built from each analysis: which open documents
  * must be re-analysed when a file changes, and which documents refer to a file (its referrers).
  *
  * Paths are canonical keys (`pathKey`). For each analysed open document the graph keeps
