@@ -23,8 +23,9 @@ import { toGitlab } from './gitlab';
 import { toJunit } from './junit';
 import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
+import { SHARDWISE_VERSION } from '../release';
 
-const VERSION = '0.1.0';
+const VERSION = SHARDWISE_VERSION;
 const USAGE = `Usage:
   shardwise check [paths… | -] [options]   check config files (folders are searched; - reads stdin)
   shardwise layout <file> [options]        print the parallel layout a config describes
