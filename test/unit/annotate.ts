@@ -8,7 +8,7 @@
  * Annotation lines are removed before the config is analysed and refer to the nearest content line
  * above them; caret columns are absolute (write the line without `#` for a span at column 0).
  * The optional text after `:` must appear in the message. The check is exact: every finding must be
- * annotated and every annotation found.
+ * annotated and every annotation found. The cases are files under test/rules/ (test/rules/load.ts).
  */
 import assert from 'node:assert/strict';
 import { analyze, applyEdits, type EngineSettings, type FileAnalysis, type FileInput } from '../../server/src/engine';
@@ -46,7 +46,11 @@ export interface Case {
   files?: Record<string, string>;
   /** Files that point at this one (the Accelerate configs using a DeepSpeed JSON). */
   referrers?: Record<string, string>;
+  /** Where the case is written, relative to test/rules/, for messages. */
+  file?: string;
 }
+
+const where = (c: { name: string; file?: string }): string => (c.file ? `${c.name} (test/rules/${c.file})` : c.name);
 
 /** A host's view of the files next to the analysed one (all other names are "not found"). */
 export function hostFor(c: { files?: Record<string, string>; referrers?: Record<string, string> }): Pick<FileInput, 'resolve' | 'referrers'> {
@@ -75,7 +79,7 @@ export function checkCase(c: Case): FileAnalysis {
   const extra = actual.filter((y) => !expected.some((x) => describe(y) === describe(x)));
   const show = (list: { line: number; start: number; end: number; severity: string; code: string; message?: string }[]) => list.map((f) => `  ${describe(f)}${f.message ? ` ${f.message}` : ''}`).join('\n');
   if (missing.length || extra.length) {
-    assert.fail(`${c.name}\nexpected but not found:\n${show(missing) || '  (none)'}\nfound but not expected:\n${show(extra) || '  (none)'}\nall findings:\n${show(actual)}`);
+    assert.fail(`${where(c)}\nexpected but not found:\n${show(missing) || '  (none)'}\nfound but not expected:\n${show(extra) || '  (none)'}\nall findings:\n${show(actual)}`);
   }
   return a;
 }
@@ -91,6 +95,7 @@ export interface FixCase {
   path?: string;
   files?: Record<string, string>;
   referrers?: Record<string, string>;
+  file?: string;
 }
 
 /** Applies a finding's fix and compares the text; the finding must be gone afterwards. */
@@ -98,12 +103,12 @@ export function checkFix(c: FixCase): void {
   const input = { path: c.path ?? 'config.yaml', text: c.before, ...hostFor(c) };
   const a = analyze(input, c.settings ?? {});
   const findings = a.findings.filter((f) => f.code === c.code);
-  assert.ok(findings.length > 0, `${c.name}: no ${c.code} finding; got ${a.findings.map((f) => f.code).join(', ') || 'none'}`);
+  assert.ok(findings.length > 0, `${where(c)}: no ${c.code} finding; got ${a.findings.map((f) => f.code).join(', ') || 'none'}`);
   const fix = findings.flatMap((f) => f.fixes().map((x) => ({ f, x }))).find(({ x }) => x.title.includes(c.title));
-  assert.ok(fix, `${c.name}: no fix titled like "${c.title}"; fixes: ${findings.flatMap((f) => f.fixes().map((x) => x.title)).join(' | ') || 'none'}`);
+  assert.ok(fix, `${where(c)}: no fix titled like "${c.title}"; fixes: ${findings.flatMap((f) => f.fixes().map((x) => x.title)).join(' | ') || 'none'}`);
   const after = applyEdits(c.before, fix.x.edits);
-  assert.equal(after, c.after, `${c.name}: fixed text`);
+  assert.equal(after, c.after, `${where(c)}: fixed text`);
   const again = analyze({ ...input, text: after }, c.settings ?? {});
-  assert.ok(!again.findings.some((f) => f.code === fix.f.code && f.message === fix.f.message), `${c.name}: the finding is still there after the fix`);
-  assert.ok(!again.findings.some((f) => f.code === 'parse-error'), `${c.name}: the fix broke the syntax`);
+  assert.ok(!again.findings.some((f) => f.code === fix.f.code && f.message === fix.f.message), `${where(c)}: the finding is still there after the fix`);
+  assert.ok(!again.findings.some((f) => f.code === 'parse-error'), `${where(c)}: the fix broke the syntax`);
 }

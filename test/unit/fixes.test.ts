@@ -1,6 +1,6 @@
 /**
- * Fixes users can trust. Over every file we have (the unit fixtures, the rule docs' examples,
- * examples/ and, when it is there, ../shared/corpus):
+ * Fixes users can trust. Over every file we have (the rule cases of test/rules/, the rule docs'
+ * examples, examples/ and, when it is there, ../shared/corpus):
  * - every fix a rule produces is of a kind the rule declares, with that applicability;
  * - a preferred fix is safe and belongs to an error or a warning;
  * - fixing a file (safe fixes, and separately with the unsafe ones) never makes it unparsable,
@@ -15,12 +15,8 @@ import { analyze, fixText, ruleById, RULES, type EngineSettings, type FileAnalys
 import { ProjectConfigs } from '../../server/src/host/project-config';
 import { createResolver } from '../../server/src/host/resolve';
 import { findCorpus } from '../corpus-path';
+import { cases, fixes } from '../rules/load';
 import { hostFor, parseAnnotated } from './annotate';
-import * as accelerate from './fixtures/accelerate';
-import * as deepspeed from './fixtures/deepspeed';
-import * as generic from './fixtures/generic';
-import * as megatron from './fixtures/megatron';
-import * as plan from './fixtures/plan';
 
 interface Sample {
   name: string;
@@ -32,10 +28,10 @@ const ROOT = join(__dirname, '..', '..');
 
 function fixtureSamples(): Sample[] {
   const out: Sample[] = [];
-  for (const c of [...generic.cases, ...accelerate.cases, ...plan.cases, ...megatron.cases, ...deepspeed.cases]) {
+  for (const c of cases) {
     out.push({ name: `fixture ${c.name}`, input: { path: c.path ?? 'config.yaml', text: parseAnnotated(c.src).text, ...hostFor(c) }, settings: c.settings ?? {} });
   }
-  for (const c of [...generic.fixes, ...accelerate.fixes, ...plan.fixes, ...megatron.fixes, ...deepspeed.fixes]) {
+  for (const c of fixes) {
     out.push({ name: `fix fixture ${c.name}`, input: { path: c.path ?? 'config.yaml', text: c.before, ...hostFor(c) }, settings: c.settings ?? {} });
   }
   for (const r of RULES) {

@@ -1,0 +1,10 @@
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+MODEL_PARALLEL_ARGS=(
+    --tensor-model-parallel-size 4
+    --pipeline-model-parallel-size 2
+    --sequence-parallel
+)
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    "${MODEL_PARALLEL_ARGS[@]}" \
+    --use-distributed-optimizer --bf16

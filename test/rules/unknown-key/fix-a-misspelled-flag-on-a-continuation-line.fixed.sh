@@ -1,0 +1,20 @@
+#!/bin/bash
+# shardwise: hardware=h100-sxm
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+GPUS_PER_NODE=8
+NNODES=${NNODES:-2}
+TP=16
+
+DISTRIBUTED_ARGS=(
+    --nproc_per_node $GPUS_PER_NODE
+    --nnodes $NNODES
+)
+MODEL_PARALLEL_ARGS=(
+    --sequence-parallel
+    --tp-comm-overlap
+)
+torchrun ${DISTRIBUTED_ARGS[@]} pretrain_gpt.py \
+    ${MODEL_PARALLEL_ARGS[@]} \
+    --tensor-model-parallel-size 2 \
+    --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --bf16
