@@ -1,7 +1,7 @@
 /**
  * Slurm batch scripts: the `#SBATCH` header, the SLURM_* variables it decides, the world size of the
  * srun step, the allocation in the layout lens, hardware from the user's partition mapping, and the
- * file kinds read as batch scripts. The annotated findings are in fixtures/slurm.ts (rules.test.ts).
+ * file kinds read as batch scripts. The annotated cases are in test/rules/slurm-allocation-mismatch/ (rules.test.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
