@@ -12,7 +12,7 @@
 import { readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, closest, DEFAULT_MAX_FILE_SIZE, HARDWARE, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
+import { analyze, DEFAULT_MAX_FILE_SIZE, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
@@ -85,12 +85,6 @@ configuration or I/O failure.
 
 class UsageError extends Error {}
 
-/** ` (did you mean x or y?)`, or nothing when no candidate is close. */
-function didYouMean(word: string, candidates: readonly string[]): string {
-  const near = closest(word, candidates, 2);
-  return near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
-}
-
 const SUBCOMMANDS = new Set(['check', 'layout', 'explain', 'rules', 'docs']);
 
 const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const;
@@ -162,17 +156,25 @@ function note(line: string): void {
   process.stderr.write(`shardwise: ${escapeText(line)}\n`);
 }
 
+/** Rule ids given to an option, comma-separated; every one must name a rule. */
+function ruleIds(flag: string, v: string): string[] {
+  const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
+  if (ids.length === 0) throw new UsageError(`${flag} takes rule ids, comma-separated (\`shardwise rules\` lists them)`);
+  for (const id of ids) {
+    const problem = ruleIdProblem(id);
+    if (problem) throw new UsageError(`${flag}: ${problem}; \`shardwise rules\` lists them`);
+  }
+  return ids;
+}
+
+/** The value of the option being read (`--flag=value` or `--flag value`), as a string or a positive integer. */
+interface OptionValue {
+  value(): string;
+  positive(): number;
+}
+
 function parseCheckArgs(args: string[]): CheckOptions {
   const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true };
-  const rules = (flag: string, v: string): string[] => {
-    const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
-    if (ids.length === 0) throw new UsageError(`${flag} takes rule ids, comma-separated (\`shardwise rules\` lists them)`);
-    for (const id of ids) {
-      const problem = ruleIdProblem(id);
-      if (problem) throw new UsageError(`${flag}: ${problem}; \`shardwise rules\` lists them`);
-    }
-    return ids;
-  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const eq = a.indexOf('=');
@@ -188,94 +190,9 @@ function parseCheckArgs(args: string[]): CheckOptions {
       if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} needs a positive integer, not ${JSON.stringify(v)}`);
       return Number(v);
     };
-    switch (flag) {
-      case '--output-format':
-      case '--format': {
-        const v = value();
-        if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}${didYouMean(v, OUTPUT_FORMATS)}`);
-        o.format = v as OutputFormat;
-        break;
-      }
-      case '--hardware': {
-        const v = value();
-        const ids = HARDWARE.map((h) => h.id);
-        if (!ids.includes(v)) throw new UsageError(`unknown hardware ${JSON.stringify(v)}${didYouMean(v, ids)}; the profiles are ${ids.join(', ')}`);
-        o.settings.hardware = v;
-        break;
-      }
-      case '--gpus-per-node':
-        o.settings.gpusPerNode = positive();
-        break;
-      case '--nvlink-domain':
-        o.settings.nvlinkDomain = positive();
-        break;
-      case '--target': {
-        const v = value();
-        const m = /^(accelerate|deepspeed|megatron-core)=(\d+(\.\d+)*)$/.exec(v);
-        if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(v)}`);
-        o.settings.targetVersions![m[1] as 'accelerate'] = m[2];
-        break;
-      }
-      case '--fix':
-        o.fix = true;
-        break;
-      case '--unsafe-fixes':
-        o.unsafeFixes = true;
-        break;
-      case '--diff':
-        o.diff = true;
-        break;
-      case '--show-fixes':
-        o.showFixes = true;
-        break;
-      case '--no-config':
-        o.useConfig = false;
-        break;
-      case '--max-file-size':
-        o.settings.maxFileSize = parseSize(flag, value());
-        break;
-      case '--select':
-      case '--extend-select':
-      case '--ignore': {
-        const ids = rules(flag, value());
-        const key = flag === '--select' ? 'select' : flag === '--ignore' ? 'ignore' : 'extendSelect';
-        o.selection ??= {};
-        o.selection[key] = [...(o.selection[key] ?? []), ...ids];
-        break;
-      }
-      case '--statistics':
-        o.statistics = true;
-        break;
-      case '--exit-zero':
-        o.exitZero = true;
-        break;
-      case '--max-warnings': {
-        const v = value();
-        if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a number of warnings (0 or more), not ${JSON.stringify(v)}`);
-        o.maxWarnings = Number(v);
-        break;
-      }
-      case '--stdin-filename':
-        o.stdinFilename = value();
-        if (!o.stdinFilename) throw new UsageError('--stdin-filename needs a path');
-        break;
-      case '--exclude':
-      case '--extend-exclude':
-        o.exclude.push(...splitPatterns(value()));
-        break;
-      case '--force-exclude':
-        o.forceExclude = true;
-        break;
-      case '--respect-gitignore':
-        o.respectGitignore = true;
-        break;
-      case '--no-respect-gitignore':
-        o.respectGitignore = false;
-        break;
-      default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${flag}${didYouMean(flag, CHECK_OPTIONS)}`);
-        o.paths.push(a);
-    }
+    if (checkOption(o, flag, { value, positive })) continue;
+    if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${flag}${didYouMean(flag, CHECK_OPTIONS)}`);
+    o.paths.push(a);
   }
   if (o.paths.includes('-') && o.paths.length > 1) throw new UsageError('- (read the standard input) takes no other path');
   if (o.stdinFilename !== undefined && o.paths.length > 0 && o.paths[0] !== '-') throw new UsageError('--stdin-filename names the text read from - (the standard input); it takes no other path');
@@ -284,6 +201,96 @@ function parseCheckArgs(args: string[]): CheckOptions {
   if (o.unsafeFixes && !o.fix && !o.diff) throw new UsageError('--unsafe-fixes goes with --fix or --diff');
   if (o.statistics && o.format !== 'text' && o.format !== 'json') throw new UsageError('--statistics prints text, or JSON with --output-format json');
   return o;
+}
+
+/** Applies one option of `check`; false when `flag` is not one (a path, or an unknown option). */
+function checkOption(o: CheckOptions, flag: string, r: OptionValue): boolean {
+  switch (flag) {
+    case '--output-format':
+    case '--format': {
+      const v = r.value();
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS.at(-1)}, not ${JSON.stringify(v)}${didYouMean(v, OUTPUT_FORMATS)}`);
+      o.format = v as OutputFormat;
+      return true;
+    }
+    case '--hardware': {
+      const v = r.value();
+      if (!HARDWARE.some((h) => h.id === v)) throw new UsageError(`unknown hardware ${JSON.stringify(v)}${hardwareSuggestion(v)}`);
+      o.settings.hardware = v;
+      return true;
+    }
+    case '--gpus-per-node':
+      o.settings.gpusPerNode = r.positive();
+      return true;
+    case '--nvlink-domain':
+      o.settings.nvlinkDomain = r.positive();
+      return true;
+    case '--target': {
+      const v = r.value();
+      const m = /^(accelerate|deepspeed|megatron-core)=(\d+(\.\d+)*)$/.exec(v);
+      if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(v)}`);
+      o.settings.targetVersions![m[1] as 'accelerate'] = m[2];
+      return true;
+    }
+    case '--fix':
+      o.fix = true;
+      return true;
+    case '--unsafe-fixes':
+      o.unsafeFixes = true;
+      return true;
+    case '--diff':
+      o.diff = true;
+      return true;
+    case '--show-fixes':
+      o.showFixes = true;
+      return true;
+    case '--no-config':
+      o.useConfig = false;
+      return true;
+    case '--max-file-size':
+      o.settings.maxFileSize = parseSize(flag, r.value());
+      return true;
+    case '--select':
+    case '--extend-select':
+    case '--ignore': {
+      const ids = ruleIds(flag, r.value());
+      const key = flag === '--select' ? 'select' : flag === '--ignore' ? 'ignore' : 'extendSelect';
+      o.selection ??= {};
+      o.selection[key] = [...(o.selection[key] ?? []), ...ids];
+      return true;
+    }
+    case '--statistics':
+      o.statistics = true;
+      return true;
+    case '--exit-zero':
+      o.exitZero = true;
+      return true;
+    case '--max-warnings': {
+      const v = r.value();
+      if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a number of warnings (0 or more), not ${JSON.stringify(v)}`);
+      o.maxWarnings = Number(v);
+      return true;
+    }
+    case '--stdin-filename':
+      o.stdinFilename = r.value();
+      if (!o.stdinFilename) throw new UsageError('--stdin-filename needs a path');
+      return true;
+    case '--exclude':
+    case '--extend-exclude':
+      o.exclude.push(...splitPatterns(r.value()));
+      return true;
+    case '--force-exclude':
+      o.forceExclude = true;
+      return true;
+    case '--respect-gitignore':
+      o.respectGitignore = true;
+      return true;
+    case '--no-respect-gitignore':
+      o.respectGitignore = false;
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**
@@ -452,22 +459,16 @@ function check(o: CheckOptions): number {
   const settingsFor = (at: string): EngineSettings => (o.useConfig ? configs.forFile(at, o.selection).settings : mergeSettings(configs.located(at), selectionOnly(o.selection)));
   // A mistake in a configuration stops the run before anything is checked: said once per mistake.
   if (o.useConfig) {
-    const invalid = new Set<string>();
     // The configurations of the files to check, and of the folders named (one that holds no config file is checked too).
     const at = [...collected.files.map(lookupPath), ...(stdin ? [] : o.paths.filter((p) => !collected.files.some((c) => c.path === p)).map((p) => join(p, '_')))];
-    for (const file of at) for (const p of configs.forFile(file).invalid) invalid.add(p);
-    if (invalid.size) {
-      for (const p of invalid) note(p);
-      note(`nothing was checked: correct the configuration (or run with --no-config)`);
-      return 2;
-    }
+    if (!configurationsValid(configs, at)) return 2;
   }
   const checked: Checked[] = [];
   const oversized = [...collected.oversized];
-  let ioFailure = false;
+  const run: FixRun = { refusals: [], applied: 0, diffs: 0, ioFailure: false };
   for (const dir of collected.unlisted) {
     note(`cannot list the folder ${dir}`);
-    ioFailure = true;
+    run.ioFailure = true;
   }
   const warnedConfig = new Set<string>();
   // Files that may refer to others (YAML, scripts) first; then the JSON files, each with the checked
@@ -477,9 +478,6 @@ function check(o: CheckOptions): number {
   const referrersOf = new Map<string, { path: string; text: string }[]>();
   const queued = new Set(order.map((c) => pathKey(c.path)));
   const done = new Set<string>();
-  const refusals: { file: string; line: number; title: string; reason: string }[] = [];
-  let applied = 0;
-  let diffs = 0;
   // `order` grows while it is walked: a linked file under another name is appended.
   for (const [position, { path: file, index, named }] of order.entries()) {
     const fromStdin = position === 0 && stdinText !== undefined;
@@ -497,7 +495,7 @@ function check(o: CheckOptions): number {
         else if (read.kind === 'too-large') note(`${file} was not checked: it ${read.reason}; --max-file-size raises the limit`);
         else {
           note(`cannot read ${file}: it ${read.reason}`);
-          ioFailure = true;
+          run.ioFailure = true;
         }
         continue;
       }
@@ -510,51 +508,10 @@ function check(o: CheckOptions): number {
     const settings = mergeSettings(settingsFor(at), o.settings);
     // Without a name, the standard input's format is told by its content alone (a `#!` line: a script).
     const input: FileInput = fromStdin && nameless ? { text, languageId: /^#!/.test(text) ? 'shellscript' : undefined, resolve: createResolver({ from: at, bases: [cwd] }) } : linkedInput(file, text, referrers);
-    const original = text;
-    let analysis: FileAnalysis;
-    if (o.fix || o.diff) {
-      const fixed = fixText(input, settings, { unsafe: o.unsafeFixes });
-      analysis = fixed.analysis;
-      text = fixed.text;
-      for (const r of fixed.refused) refusals.push({ file, line: analysis.lines.position(r.finding.span.start).line + 1, title: r.fix.title, reason: r.reason });
-      if (text !== original && o.diff) {
-        diffs++;
-        // The file names are escaped; the lines are the file's own, so that the patch applies.
-        process.stdout.write(createTwoFilesPatch(`a/${escapeText(file)}`, `b/${escapeText(file)}`, original, text, undefined, undefined, { context: 3 }));
-      } else if (fromStdin) {
-        if (!o.diff) {
-          process.stdout.write(text);
-          applied += fixed.applied.length;
-        }
-      } else if (text !== original) {
-        try {
-          replaceFile(file, text, original);
-          applied += fixed.applied.length;
-        } catch (err) {
-          if (!(err instanceof WriteRefused)) throw err;
-          note(`${file} was not fixed: ${err.message}; the file is unchanged`);
-          ioFailure = true;
-          // What is reported is the file as it is.
-          text = original;
-          analysis = analyze(input, settings);
-        }
-      }
-    } else analysis = analyze(input, settings);
-    for (const link of analysis.links ?? []) {
-      if (!link.target) continue;
-      const target = pathKey(link.target);
-      // A DeepSpeed JSON saved under another name (`ds_config.conf`) is checked because a config names it.
-      if (!queued.has(target) && !hasConfigExtension(link.target)) {
-        queued.add(target);
-        order.push({ path: relativeTo(at, link.target), named: true, index: order.length, json: true });
-      }
-      // Its text is kept only for a target still to be checked, which gets it as a referrer.
-      if (!queued.has(target) || done.has(target)) continue;
-      const list = referrersOf.get(target) ?? [];
-      const from = resolve(at);
-      if (list.length < MAX_REFERRERS && !list.some((r) => r.path === from)) list.push({ path: from, text });
-      referrersOf.set(target, list);
-    }
+    const made = o.fix || o.diff ? fixFile(file, fromStdin, input, settings, o, run) : { analysis: analyze(input, settings), text };
+    const analysis = made.analysis;
+    text = made.text;
+    queueLinked(analysis, at, text, { order, queued, done, referrersOf });
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
     if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, file) });
   }
@@ -566,15 +523,110 @@ function check(o: CheckOptions): number {
     note(`${oversized.length} file${oversized.length === 1 ? '' : 's'} over ${formatBytes(scanLimit, true)} ${oversized.length === 1 ? 'was' : 'were'} not checked: ${shown}${more}; --max-file-size raises the limit`);
   }
   if (o.diff) {
-    reportRefusals(refusals);
-    note(`${diffs} file${diffs === 1 ? '' : 's'} would be changed`);
-    return ioFailure ? 2 : o.exitZero ? 0 : diffs > 0 ? 1 : 0;
+    reportRefusals(run.refusals);
+    note(`${run.diffs} file${run.diffs === 1 ? '' : 's'} would be changed`);
+    return run.ioFailure ? 2 : o.exitZero ? 0 : run.diffs > 0 ? 1 : 0;
   }
+  const { errors, warnings } = printReport(checked, o, run, report, cwd);
+  if (run.ioFailure) return 2;
+  if (o.exitZero) return 0;
+  if (errors > 0) return 1;
+  if (o.maxWarnings !== undefined && warnings > o.maxWarnings) {
+    note(`${warnings} warnings, more than --max-warnings ${o.maxWarnings} allows`);
+    return 1;
+  }
+  return 0;
+}
+
+/** A mistake in a configuration stops the run before anything is checked: said once per mistake. */
+function configurationsValid(configs: ProjectConfigs, files: string[]): boolean {
+  const invalid = new Set<string>();
+  for (const file of files) for (const p of configs.forFile(file).invalid) invalid.add(p);
+  if (!invalid.size) return true;
+  for (const p of invalid) note(p);
+  note(`nothing was checked: correct the configuration (or run with --no-config)`);
+  return false;
+}
+
+/** The files of a run in the order they are checked, and the referrers each JSON still to be checked gets. */
+interface RunQueue {
+  order: { path: string; named: boolean; index: number; json: boolean }[];
+  queued: Set<string>;
+  done: Set<string>;
+  referrersOf: Map<string, { path: string; text: string }[]>;
+}
+
+/**
+ * The files a checked file refers to: one under a name the walk skips is queued, and one still to
+ * be checked gets this file as a referrer.
+ */
+function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, queued, done, referrersOf }: RunQueue): void {
+  for (const link of analysis.links ?? []) {
+    if (!link.target) continue;
+    const target = pathKey(link.target);
+    // A DeepSpeed JSON saved under another name (`ds_config.conf`) is checked because a config names it.
+    if (!queued.has(target) && !hasConfigExtension(link.target)) {
+      queued.add(target);
+      order.push({ path: relativeTo(at, link.target), named: true, index: order.length, json: true });
+    }
+    // Its text is kept only for a target still to be checked, which gets it as a referrer.
+    if (!queued.has(target) || done.has(target)) continue;
+    const list = referrersOf.get(target) ?? [];
+    const from = resolve(at);
+    if (list.length < MAX_REFERRERS && !list.some((r) => r.path === from)) list.push({ path: from, text });
+    referrersOf.set(target, list);
+  }
+}
+
+/** What `--fix` and `--diff` did over the files of one run, and whether a file could not be read or written. */
+interface FixRun {
+  refusals: { file: string; line: number; title: string; reason: string }[];
+  applied: number;
+  diffs: number;
+  ioFailure: boolean;
+}
+
+/**
+ * Fixes one file (`--fix`, `--diff`): the patch printed, the standard input's fixed text printed,
+ * or the file replaced atomically; a file that cannot be written is reported as it is.
+ */
+function fixFile(file: string, fromStdin: boolean, input: FileInput, settings: EngineSettings, o: CheckOptions, run: FixRun): { analysis: FileAnalysis; text: string } {
+  const original = input.text;
+  const fixed = fixText(input, settings, { unsafe: o.unsafeFixes });
+  const analysis = fixed.analysis;
+  const text = fixed.text;
+  for (const r of fixed.refused) run.refusals.push({ file, line: analysis.lines.position(r.finding.span.start).line + 1, title: r.fix.title, reason: r.reason });
+  if (text !== original && o.diff) {
+    run.diffs++;
+    // The file names are escaped; the lines are the file's own, so that the patch applies.
+    process.stdout.write(createTwoFilesPatch(`a/${escapeText(file)}`, `b/${escapeText(file)}`, original, text, undefined, undefined, { context: 3 }));
+  } else if (fromStdin) {
+    if (!o.diff) {
+      process.stdout.write(text);
+      run.applied += fixed.applied.length;
+    }
+  } else if (text !== original) {
+    try {
+      replaceFile(file, text, original);
+      run.applied += fixed.applied.length;
+    } catch (err) {
+      if (!(err instanceof WriteRefused)) throw err;
+      note(`${file} was not fixed: ${err.message}; the file is unchanged`);
+      run.ioFailure = true;
+      // What is reported is the file as it is.
+      return { analysis: analyze(input, settings), text: original };
+    }
+  }
+  return { analysis, text };
+}
+
+/** The findings in the output format asked for, the fixes left out, and the summary line; the counts decide the exit code. */
+function printReport(checked: Checked[], o: CheckOptions, run: FixRun, report: (s: string) => void, cwd: string): { errors: number; warnings: number } {
   const all = checked.flatMap((c) => c.findings.map((f) => ({ file: c.file, f })));
   const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
   if (o.statistics) {
     statistics(all, o.format, report);
-    reportRefusals(refusals);
+    reportRefusals(run.refusals);
   } else if (o.format === 'json') {
     const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(f.related ? { related: f.related.map((r) => ({ ...(r.file === undefined ? {} : { file: r.file }), range: { start: r.start, end: r.end }, message: r.message })) } : {}), ...(o.showFixes ? { fixes: f.fixes } : {}) }));
     report(jsonText(out) + '\n');
@@ -586,7 +638,7 @@ function check(o: CheckOptions): number {
     report(toJunit(checked));
   } else if (o.format === 'github') {
     for (const { file, f } of all) report(workflowCommand(file, f) + '\n');
-    reportRefusals(refusals);
+    reportRefusals(run.refusals);
   } else {
     let fixable = 0;
     for (const { file, f } of all) {
@@ -594,18 +646,11 @@ function check(o: CheckOptions): number {
       report(`${escapeText(file)}:${f.start.line + 1}:${f.start.character + 1}: ${f.severity} [${f.code}]${f.safe ? ' [*]' : ''} ${escapeText(f.message)}\n`);
       if (o.showFixes) for (const x of f.fixes ?? []) report(`    fix (${x.applicability}): ${escapeText(x.title)}\n`);
     }
-    reportRefusals(refusals);
-    const notes = [o.fix ? `${applied} fix${applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
+    reportRefusals(run.refusals);
+    const notes = [o.fix ? `${run.applied} fix${run.applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
     note(`${checked.length} config file${checked.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}`);
   }
-  if (ioFailure) return 2;
-  if (o.exitZero) return 0;
-  if (count('error') > 0) return 1;
-  if (o.maxWarnings !== undefined && count('warning') > o.maxWarnings) {
-    note(`${count('warning')} warnings, more than --max-warnings ${o.maxWarnings} allows`);
-    return 1;
-  }
-  return 0;
+  return { errors: count('error'), warnings: count('warning') };
 }
 
 /** Fixes `--fix` or `--diff` left out, each with its reason, on stderr. */

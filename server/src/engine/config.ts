@@ -24,7 +24,7 @@
 import type { ClientSettings } from '../protocol';
 import type { DirectiveSetting } from './directives';
 import { parse as parseToml } from 'smol-toml';
-import { HARDWARE, hardwareById } from './plan/hardware';
+import { hardwareById, hardwareSuggestion } from './plan/hardware';
 import { modelPreset } from './plan/models';
 import { RULES, ruleById } from './rules';
 import { closest } from './suggest';
@@ -164,11 +164,8 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
         break;
       case 'hardware':
         if (typeof raw === 'string' && hardwareById(raw)) s.hardware = raw;
-        else if (typeof raw === 'string' && raw) {
-          const ids = HARDWARE.map((h) => h.id);
-          const near = closest(raw, ids, 2);
-          out.problems.push(`\`hardware\`: unknown hardware profile ${JSON.stringify(raw)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; the profiles are ${ids.join(', ')}.`);
-        } else out.problems.push('`hardware` must be a hardware profile id.');
+        else if (typeof raw === 'string' && raw) out.problems.push(`\`hardware\`: unknown hardware profile ${JSON.stringify(raw)}${hardwareSuggestion(raw)}.`);
+        else out.problems.push('`hardware` must be a hardware profile id.');
         break;
       case 'gpus_per_node':
       case 'nvlink_domain': {
@@ -181,36 +178,10 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
       }
       case 'target':
       case 'target_versions':
-        if ((typeof raw === 'string' || Array.isArray(raw)) && stringList(raw)) {
-          // `target: ["accelerate=1.10.0"]`, as the command line's --target.
-          s.targetVersions = { ...s.targetVersions };
-          for (const item of stringList(raw)!) {
-            const m = /^([\w-]+)\s*=\s*(\S+)$/.exec(item);
-            const t = m ? TOOL_KEYS[m[1]] : undefined;
-            if (t && isVersion(m![2])) s.targetVersions[t] = m![2];
-            else out.problems.push(`\`${key}\`: expected TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(item)}.`);
-          }
-        } else if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-          s.targetVersions = { ...s.targetVersions };
-          for (const [tool, ver] of Object.entries(raw as Record<string, unknown>)) {
-            const t = TOOL_KEYS[tool];
-            const text = typeof ver === 'number' ? String(ver) : ver;
-            if (t && isVersion(text)) s.targetVersions[t] = text;
-            else out.problems.push(`\`${key}.${tool}\`: expected one of accelerate, deepspeed, megatron-core with a version such as "1.10.0" (quote it).`);
-          }
-        } else out.problems.push(`\`${key}\` must be a mapping of tool to version.`);
+        targetSetting(key, raw, s, out.problems);
         break;
       case 'rules':
-        if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-          s.rules = {};
-          for (const [id, lv] of Object.entries(raw as Record<string, unknown>)) {
-            const l = level(lv);
-            const unknown = ruleIdProblem(id, false);
-            if (unknown) out.problems.push(`\`rules.${id}\`: ${unknown}.`);
-            else if (l) s.rules[id] = l;
-            else out.problems.push(`\`rules.${id}\`: expected off, hint, information, warning or error.`);
-          }
-        } else out.problems.push('`rules` must be a mapping of rule id to severity.');
+        rulesSetting(raw, s, out.problems);
         break;
       case 'model': {
         const model = modelSetting(raw);
@@ -232,17 +203,7 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
         break;
       }
       case 'associations':
-        if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-          s.associations = {};
-          const entries = Object.entries(raw as Record<string, unknown>);
-          if (entries.length > ASSOCIATION_LIMITS.count) out.problems.push(`\`associations\` holds ${entries.length} patterns; only the first ${ASSOCIATION_LIMITS.count} are used.`);
-          for (const [glob, id] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
-            const problem = associationProblem(glob);
-            if (problem) out.problems.push(`\`associations\`: a pattern is ignored: ${problem}.`);
-            else if (isFormatId(id)) s.associations[glob] = id;
-            else out.problems.push(`\`associations.${glob}\`: unknown format ${JSON.stringify(id)}.`);
-          }
-        } else out.problems.push('`associations` must be a mapping of glob to format id.');
+        associationsSetting(raw, s, out.problems);
         break;
       case 'slurm':
         slurmSetting(raw, s, out.problems);
@@ -286,6 +247,57 @@ function configFrom(v: Record<string, unknown>, out: ProjectConfig, where: strin
   }
   out.settings = s;
   return out;
+}
+
+/** `target`: tool versions, as a list of TOOL=VERSION (the command line's --target) or a mapping. */
+function targetSetting(key: string, raw: unknown, s: EngineSettings, problems: string[]): void {
+  if ((typeof raw === 'string' || Array.isArray(raw)) && stringList(raw)) {
+    // `target: ["accelerate=1.10.0"]`, as the command line's --target.
+    s.targetVersions = { ...s.targetVersions };
+    for (const item of stringList(raw)!) {
+      const m = /^([\w-]+)\s*=\s*(\S+)$/.exec(item);
+      const t = m ? TOOL_KEYS[m[1]] : undefined;
+      if (t && isVersion(m![2])) s.targetVersions[t] = m![2];
+      else problems.push(`\`${key}\`: expected TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(item)}.`);
+    }
+  } else if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    s.targetVersions = { ...s.targetVersions };
+    for (const [tool, ver] of Object.entries(raw as Record<string, unknown>)) {
+      const t = TOOL_KEYS[tool];
+      const text = typeof ver === 'number' ? String(ver) : ver;
+      if (t && isVersion(text)) s.targetVersions[t] = text;
+      else problems.push(`\`${key}.${tool}\`: expected one of accelerate, deepspeed, megatron-core with a version such as "1.10.0" (quote it).`);
+    }
+  } else problems.push(`\`${key}\` must be a mapping of tool to version.`);
+}
+
+/** `rules`: a severity (or off) per rule id. */
+function rulesSetting(raw: unknown, s: EngineSettings, problems: string[]): void {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    s.rules = {};
+    for (const [id, lv] of Object.entries(raw as Record<string, unknown>)) {
+      const l = level(lv);
+      const unknown = ruleIdProblem(id, false);
+      if (unknown) problems.push(`\`rules.${id}\`: ${unknown}.`);
+      else if (l) s.rules[id] = l;
+      else problems.push(`\`rules.${id}\`: expected off, hint, information, warning or error.`);
+    }
+  } else problems.push('`rules` must be a mapping of rule id to severity.');
+}
+
+/** `associations`: glob → format id, bounded in number and brace expansion. */
+function associationsSetting(raw: unknown, s: EngineSettings, problems: string[]): void {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    s.associations = {};
+    const entries = Object.entries(raw as Record<string, unknown>);
+    if (entries.length > ASSOCIATION_LIMITS.count) problems.push(`\`associations\` holds ${entries.length} patterns; only the first ${ASSOCIATION_LIMITS.count} are used.`);
+    for (const [glob, id] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
+      const problem = associationProblem(glob);
+      if (problem) problems.push(`\`associations\`: a pattern is ignored: ${problem}.`);
+      else if (isFormatId(id)) s.associations[glob] = id;
+      else problems.push(`\`associations.${glob}\`: unknown format ${JSON.stringify(id)}.`);
+    }
+  } else problems.push('`associations` must be a mapping of glob to format id.');
 }
 
 /** The editor's `shardwise.*` settings as EngineSettings. */
@@ -413,11 +425,7 @@ function slurmSetting(raw: unknown, s: EngineSettings, problems: string[]): void
     const map: Record<string, string> = {};
     for (const [name, id] of Object.entries(value as Record<string, unknown>)) {
       if (typeof id === 'string' && hardwareById(id)) map[name] = id;
-      else {
-        const ids = HARDWARE.map((h) => h.id);
-        const near = typeof id === 'string' ? closest(id, ids, 2) : [];
-        problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; the profiles are ${ids.join(', ')}.`);
-      }
+      else problems.push(`\`slurm.${key}.${name}\`: unknown hardware profile ${JSON.stringify(id)}${hardwareSuggestion(id)}.`);
     }
     slurm[key] = map;
   }

@@ -12,8 +12,8 @@ export { explain, HOMEPAGE, ruleDocsUrl, rulesMarkdown, ruleMarkdown } from './d
 export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
 export { documentSymbols, foldingRanges, MAX_SYMBOLS, type FoldRange, type OutlineKind, type OutlineSymbol } from './features/outline';
 export { RULES, ruleById } from './rules';
-export { HARDWARE } from './plan/hardware';
-export { closest } from './suggest';
+export { HARDWARE, hardwareSuggestion } from './plan/hardware';
+export { closest, didYouMean } from './suggest';
 export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdProblem, selectedRules, settingsFromClient, type ProjectConfig, type RuleSelection } from './config';
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RuleLevel } from './settings';
 export { parserFlags } from './formats/megatron/checkout';

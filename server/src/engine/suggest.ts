@@ -156,3 +156,9 @@ function lowerBound(own: Int32Array, length: number, other: string): number {
   }
   return (length + other.length - 2 * shared + 1) >> 1;
 }
+
+/** ` (did you mean a or b?)` for the candidates close to `word` (each shown by `show`), or nothing. */
+export function didYouMean(word: string, candidates: Iterable<string>, show: (c: string) => string = (c) => c): string {
+  const near = closest(word, candidates, 2);
+  return near.length ? ` (did you mean ${near.map(show).join(' or ')}?)` : '';
+}

@@ -2,6 +2,7 @@
  * Hardware profiles: what a layout is checked against. The NVLink (scale-up) domain is not the
  * number of GPUs per node: on NVL72 racks a node (compute tray) has 4 GPUs and the domain 72.
  */
+import { didYouMean } from '../suggest';
 
 export interface HardwareProfile {
   id: string;
@@ -153,3 +154,9 @@ const ALIASES: Record<string, string> = {
   gb200: 'gb200-nvl72',
   gb300: 'gb300-nvl72',
 };
+
+/** What follows the name of a hardware profile that does not exist: the close ones, then every profile. */
+export function hardwareSuggestion(id: unknown): string {
+  const ids = HARDWARE.map((h) => h.id);
+  return `${typeof id === 'string' ? didYouMean(id, ids) : ''}; the profiles are ${ids.join(', ')}`;
+}

@@ -48,7 +48,16 @@ const one = (note: string): Field<number> => byDefault(1, note);
 export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Plan | undefined {
   const dt = m.distributedType;
   if (m.sagemaker || !dt || dt === 'XLA') return undefined;
-  const version = settings.targetVersions?.accelerate;
+  const base = planBase(m, dt, settings);
+  if (dt === 'MEGATRON_LM') return megatronLmPlan(m, base, settings.targetVersions?.accelerate);
+  const mesh = meshOf(m);
+  if (dt === 'FSDP') return fsdpPlan(m, base, mesh);
+  if (dt === 'DEEPSPEED') return zeroPlan(m, base, mesh);
+  return dataParallelPlan(dt, base, mesh);
+}
+
+/** What every accelerate layout shares: processes, machines, precision, hardware, and what settings add. */
+function planBase(m: AccelerateModel, dt: string, settings: EngineSettings) {
   const hardware = planHardware(settings);
   const nodes = num(m, ['num_machines'], 1, '`num_machines` defaults to 1');
   let world: Field<number> | undefined;
@@ -58,7 +67,7 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
     if (n !== undefined && Number.isInteger(n) && n >= 1) world = written(n, src(m, ['num_processes']));
   }
   const perNode = world && Number.isInteger(world.value / nodes.value) ? derived(world.value / nodes.value, `per node = num_processes ${world.value} / num_machines ${nodes.value}`) : undefined;
-  const base = {
+  return {
     nodes,
     world,
     perNode,
@@ -71,61 +80,12 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
     overlap: {},
     vpp: undefined,
   };
+}
 
-  if (dt === 'MEGATRON_LM') {
-    const sec = 'megatron_lm_config';
-    const tp = num(m, [sec, 'megatron_lm_tp_degree'], 1, 'the Megatron-LM plugin uses TP 1');
-    const pp = num(m, [sec, 'megatron_lm_pp_degree'], 1, 'the Megatron-LM plugin uses PP 1');
-    const cpDefault = !version || versionAtLeast(version, '1.13.0') ? 2 : 1;
-    const cp = num(m, [sec, 'megatron_lm_context_parallel_size'], cpDefault, cpDefault === 2 ? "the Megatron-LM plugin's context-parallel size is 2 when unset (accelerate ≥ 1.13.0)" : `accelerate ${version} has no context parallelism`);
-    const ep = num(m, [sec, 'megatron_lm_expert_model_parallel_size'], 1, 'the Megatron-LM plugin uses EP 1');
-    const etp = num(m, [sec, 'megatron_lm_expert_tensor_parallel_size'], 1, "the Megatron-LM plugin sets expert TP to 1 (Megatron's own default would be TP)");
-    const sp = bool(m, [sec, 'megatron_lm_sequence_parallelism'], false, 'the Megatron-LM plugin leaves sequence parallelism off');
-    const dist = bool(m, [sec, 'megatron_lm_use_distributed_optimizer'], false, 'the Megatron-LM plugin leaves the distributed optimizer off');
-    const nmb = num(m, [sec, 'megatron_lm_num_micro_batches'], 1, 'the Megatron-LM plugin uses 1 micro-batch');
-    const granularity = m.view.str([sec, 'megatron_lm_recompute_granularity']);
-    const recompute: Plan['recompute'] =
-      granularity === 'selective' || granularity === 'full' ? written(granularity, src(m, [sec, 'megatron_lm_recompute_granularity'])) : byDefault('full', 'the Megatron-LM plugin recomputes full layers by default (accelerate ≥ 1.13.0)');
-    const knobs: Partial<Record<Knob, Path>> = {
-      world: src(m, ['num_processes']),
-      tp: src(m, [sec, 'megatron_lm_tp_degree']),
-      pp: src(m, [sec, 'megatron_lm_pp_degree']),
-      cp: src(m, [sec, 'megatron_lm_context_parallel_size']),
-      ep: src(m, [sec, 'megatron_lm_expert_model_parallel_size']),
-      etp: src(m, [sec, 'megatron_lm_expert_tensor_parallel_size']),
-      sp: src(m, [sec, 'megatron_lm_sequence_parallelism']),
-      numMicroBatches: src(m, [sec, 'megatron_lm_num_micro_batches']),
-      distributedOptimizer: src(m, [sec, 'megatron_lm_use_distributed_optimizer']),
-    };
-    const plan: Plan = {
-      ...base,
-      runtime: "accelerate's Megatron-LM plugin",
-      style: 'megatron',
-      tp,
-      pp,
-      cp,
-      ep,
-      etp,
-      dpReplicate: one('Megatron replicates over DP'),
-      dpShard: one('no FSDP'),
-      spDegree: one('no Ulysses SP'),
-      sp,
-      numMicroBatches: nmb,
-      distributedOptimizer: dist,
-      sharding: dist.value ? { value: { kind: 'distributed-optimizer', group: 1 }, from: dist.from } : { value: { kind: 'none', group: 1 }, from: dist.from },
-      recompute,
-      knobs,
-    };
-    const dp = deriveMegatronGrid(plan);
-    if (world && dp !== undefined && cp.value > 1) {
-      const accDp = Math.floor(world.value / (tp.value * pp.value));
-      plan.notes.push(
-        `accelerate computes its own data-parallel size as num_processes / (TP × PP) = ${accDp}, ignoring CP ${cp.value}; it sets the global batch to ${accDp} × micro-batch × ${nmb.value} micro-batches, so Megatron (DP ${dp}) runs ${nmb.value * cp.value} micro-batches per step, not ${nmb.value}.`,
-      );
-    }
-    return plan;
-  }
+type PlanBase = ReturnType<typeof planBase>;
 
+/** The `parallelism_config` mesh (when written) and the fields every layout outside the Megatron-LM plugin shares. */
+function meshOf(m: AccelerateModel) {
   const sizes = parallelSizes(m);
   const meshKnobs: Partial<Record<Knob, Path>> = { world: src(m, ['num_processes']) };
   for (const [knob, dim] of [['tp', 'tp'], ['cp', 'cp'], ['dpReplicate', 'dp_replicate'], ['dpShard', 'dp_shard']] as const) meshKnobs[knob] = src(m, ['parallelism_config', pcKey(dim)]);
@@ -136,83 +96,149 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
     etp: one('no expert parallelism'),
     sp: byDefault(false, 'Megatron-style sequence parallelism is a Megatron-LM plugin setting'),
   };
+  return { sizes, meshKnobs, meshField, common };
+}
 
-  if (dt === 'FSDP') {
-    const v2 = m.fsdpVersion === 2;
-    const shardingField = fsdpSharding(m, v2);
-    const recompute: Plan['recompute'] = bool(m, ['fsdp_config', 'fsdp_activation_checkpointing'], false, 'activation checkpointing is off').value
-      ? written('full', src(m, ['fsdp_config', 'fsdp_activation_checkpointing']))
-      : byDefault('none', '`fsdp_activation_checkpointing` is off');
-    const plan: Plan = {
-      ...base,
-      ...common,
-      runtime: v2 ? (sizes ? 'FSDP2 with an N-D device mesh' : 'FSDP2') : 'FSDP1',
-      style: 'mesh',
-      tp: one('no tensor parallelism'),
-      cp: one('no context parallelism'),
-      dpReplicate: one('no replication'),
-      dpShard: world ? derived(world.value, `FSDP shards over all ${world.value} ranks`) : one('world size unknown'),
-      spDegree: one('no Ulysses SP'),
-      sharding: shardingField,
-      recompute,
-      knobs: meshKnobs,
-    };
-    if (sizes && v2) {
-      plan.tp = meshField('tp');
-      plan.cp = meshField('cp');
-      plan.dpReplicate = meshField('dp_replicate');
-      plan.dpShard = meshField('dp_shard');
-      plan.spDegree = meshField('sp');
-    } else if (shardingField.value.fsdp === 'full' && /HYBRID/.test(String(m.view.get(['fsdp_config', 'fsdp_sharding_strategy']) ?? '')) && perNode) {
-      plan.dpShard = derived(perNode.value, `HYBRID_SHARD shards within a node: ${perNode.value} ranks`);
-      plan.dpReplicate = derived(nodes.value, `HYBRID_SHARD replicates across the ${nodes.value} nodes`);
-    } else if (shardingField.value.fsdp === 'no-shard' && world) {
-      plan.dpShard = one('NO_SHARD keeps a full copy on every rank');
-      plan.dpReplicate = derived(world.value, `NO_SHARD replicates over all ${world.value} ranks`);
-    }
-    finishMesh(plan);
-    return plan;
+type Mesh = ReturnType<typeof meshOf>;
+
+/** accelerate's Megatron-LM plugin: its own degrees and defaults (context parallelism 2 when unset from 1.13.0). */
+function megatronLmPlan(m: AccelerateModel, base: PlanBase, version: string | undefined): Plan {
+  const { world } = base;
+  const sec = 'megatron_lm_config';
+  const tp = num(m, [sec, 'megatron_lm_tp_degree'], 1, 'the Megatron-LM plugin uses TP 1');
+  const pp = num(m, [sec, 'megatron_lm_pp_degree'], 1, 'the Megatron-LM plugin uses PP 1');
+  const cpDefault = !version || versionAtLeast(version, '1.13.0') ? 2 : 1;
+  const cp = num(m, [sec, 'megatron_lm_context_parallel_size'], cpDefault, cpDefault === 2 ? "the Megatron-LM plugin's context-parallel size is 2 when unset (accelerate ≥ 1.13.0)" : `accelerate ${version} has no context parallelism`);
+  const ep = num(m, [sec, 'megatron_lm_expert_model_parallel_size'], 1, 'the Megatron-LM plugin uses EP 1');
+  const etp = num(m, [sec, 'megatron_lm_expert_tensor_parallel_size'], 1, "the Megatron-LM plugin sets expert TP to 1 (Megatron's own default would be TP)");
+  const sp = bool(m, [sec, 'megatron_lm_sequence_parallelism'], false, 'the Megatron-LM plugin leaves sequence parallelism off');
+  const dist = bool(m, [sec, 'megatron_lm_use_distributed_optimizer'], false, 'the Megatron-LM plugin leaves the distributed optimizer off');
+  const nmb = num(m, [sec, 'megatron_lm_num_micro_batches'], 1, 'the Megatron-LM plugin uses 1 micro-batch');
+  const granularity = m.view.str([sec, 'megatron_lm_recompute_granularity']);
+  const recompute: Plan['recompute'] =
+    granularity === 'selective' || granularity === 'full' ? written(granularity, src(m, [sec, 'megatron_lm_recompute_granularity'])) : byDefault('full', 'the Megatron-LM plugin recomputes full layers by default (accelerate ≥ 1.13.0)');
+  const knobs: Partial<Record<Knob, Path>> = {
+    world: src(m, ['num_processes']),
+    tp: src(m, [sec, 'megatron_lm_tp_degree']),
+    pp: src(m, [sec, 'megatron_lm_pp_degree']),
+    cp: src(m, [sec, 'megatron_lm_context_parallel_size']),
+    ep: src(m, [sec, 'megatron_lm_expert_model_parallel_size']),
+    etp: src(m, [sec, 'megatron_lm_expert_tensor_parallel_size']),
+    sp: src(m, [sec, 'megatron_lm_sequence_parallelism']),
+    numMicroBatches: src(m, [sec, 'megatron_lm_num_micro_batches']),
+    distributedOptimizer: src(m, [sec, 'megatron_lm_use_distributed_optimizer']),
+  };
+  const plan: Plan = {
+    ...base,
+    runtime: "accelerate's Megatron-LM plugin",
+    style: 'megatron',
+    tp,
+    pp,
+    cp,
+    ep,
+    etp,
+    dpReplicate: one('Megatron replicates over DP'),
+    dpShard: one('no FSDP'),
+    spDegree: one('no Ulysses SP'),
+    sp,
+    numMicroBatches: nmb,
+    distributedOptimizer: dist,
+    sharding: dist.value ? { value: { kind: 'distributed-optimizer', group: 1 }, from: dist.from } : { value: { kind: 'none', group: 1 }, from: dist.from },
+    recompute,
+    knobs,
+  };
+  const dp = deriveMegatronGrid(plan);
+  if (world && dp !== undefined && cp.value > 1) {
+    const accDp = Math.floor(world.value / (tp.value * pp.value));
+    plan.notes.push(
+      `accelerate computes its own data-parallel size as num_processes / (TP × PP) = ${accDp}, ignoring CP ${cp.value}; it sets the global batch to ${accDp} × micro-batch × ${nmb.value} micro-batches, so Megatron (DP ${dp}) runs ${nmb.value * cp.value} micro-batches per step, not ${nmb.value}.`,
+    );
   }
+  return plan;
+}
 
-  if (dt === 'DEEPSPEED') {
-    const fileDecides = m.view.has(['deepspeed_config', 'deepspeed_config_file']);
-    // With a DeepSpeed JSON the ZeRO settings are read from it (when the host could read it).
-    const ds = m.deepspeedFile?.model;
-    const stage = m.view.num(['deepspeed_config', 'zero_stage']);
-    const stageField: Field<number> = fileDecides
-      ? ds && ds.stage !== undefined
-        ? { value: ds.stage, from: { kind: 'default', note: `${ds.stageWritten ? 'set' : 'defaulted'} in ${m.deepspeedFile!.ref} (\`zero_optimization.stage\`)` } }
-        : { value: 0, from: { kind: 'unknown', note: 'the ZeRO stage is in the DeepSpeed JSON file' } }
-      : stage !== undefined
-        ? written(stage, src(m, ['deepspeed_config', 'zero_stage']))
-        : byDefault(2, 'accelerate uses ZeRO stage 2 when `zero_stage` is absent');
-    const offOpt = ds ? String(ds.get(['zero_optimization', 'offload_optimizer', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_optimizer_device']);
-    const offParam = ds ? String(ds.get(['zero_optimization', 'offload_param', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_param_device']);
-    const ga = m.view.get(['deepspeed_config', 'gradient_accumulation_steps']);
-    const plan: Plan = {
-      ...base,
-      ...common,
-      runtime: 'DeepSpeed ZeRO',
-      style: 'zero',
-      tp: one('no tensor parallelism'),
-      cp: one('no context parallelism'),
-      dpReplicate: one('ZeRO shards over all ranks'),
-      dpShard: world ? derived(world.value, `ZeRO shards over all ${world.value} ranks`) : one('world size unknown'),
-      spDegree: sizes ? meshField('sp') : one('no Ulysses SP'),
-      sharding: {
-        value: { kind: 'zero', stage: stageField.value as 0 | 1 | 2 | 3, group: world?.value ?? 1, offloadOptimizer: offOpt === 'cpu' || offOpt === 'nvme', offloadParams: offParam === 'cpu' || offParam === 'nvme' },
-        from: stageField.from,
-      },
-      recompute: byDefault('none', 'activation checkpointing is set in the training script'),
-      knobs: meshKnobs,
-    };
-    if (typeof ga === 'number') plan.gradAccum = written(ga, src(m, ['deepspeed_config', 'gradient_accumulation_steps']));
-    if (plan.spDegree.value > 1 && world) plan.dpShard = derived(world.value / plan.spDegree.value, `ZeRO shards over ${world.value} / SP ${plan.spDegree.value} ranks`);
-    finishMesh(plan);
-    return plan;
+/** FSDP1 or FSDP2 (with an N-D mesh), HYBRID_SHARD within nodes, NO_SHARD replicating. */
+function fsdpPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshField, common }: Mesh): Plan {
+  const { world, nodes, perNode } = base;
+  const v2 = m.fsdpVersion === 2;
+  const shardingField = fsdpSharding(m, v2);
+  const recompute: Plan['recompute'] = bool(m, ['fsdp_config', 'fsdp_activation_checkpointing'], false, 'activation checkpointing is off').value
+    ? written('full', src(m, ['fsdp_config', 'fsdp_activation_checkpointing']))
+    : byDefault('none', '`fsdp_activation_checkpointing` is off');
+  const plan: Plan = {
+    ...base,
+    ...common,
+    runtime: v2 ? (sizes ? 'FSDP2 with an N-D device mesh' : 'FSDP2') : 'FSDP1',
+    style: 'mesh',
+    tp: one('no tensor parallelism'),
+    cp: one('no context parallelism'),
+    dpReplicate: one('no replication'),
+    dpShard: world ? derived(world.value, `FSDP shards over all ${world.value} ranks`) : one('world size unknown'),
+    spDegree: one('no Ulysses SP'),
+    sharding: shardingField,
+    recompute,
+    knobs: meshKnobs,
+  };
+  if (sizes && v2) {
+    plan.tp = meshField('tp');
+    plan.cp = meshField('cp');
+    plan.dpReplicate = meshField('dp_replicate');
+    plan.dpShard = meshField('dp_shard');
+    plan.spDegree = meshField('sp');
+  } else if (shardingField.value.fsdp === 'full' && /HYBRID/.test(String(m.view.get(['fsdp_config', 'fsdp_sharding_strategy']) ?? '')) && perNode) {
+    plan.dpShard = derived(perNode.value, `HYBRID_SHARD shards within a node: ${perNode.value} ranks`);
+    plan.dpReplicate = derived(nodes.value, `HYBRID_SHARD replicates across the ${nodes.value} nodes`);
+  } else if (shardingField.value.fsdp === 'no-shard' && world) {
+    plan.dpShard = one('NO_SHARD keeps a full copy on every rank');
+    plan.dpReplicate = derived(world.value, `NO_SHARD replicates over all ${world.value} ranks`);
   }
+  finishMesh(plan);
+  return plan;
+}
 
-  // NO and the MULTI_* types: DDP, optionally with a parallelism_config mesh (TP / CP with FSDP2).
+/** DeepSpeed ZeRO, with the stage and offload from the linked JSON when the host read it. */
+function zeroPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshField, common }: Mesh): Plan {
+  const { world } = base;
+  const fileDecides = m.view.has(['deepspeed_config', 'deepspeed_config_file']);
+  // With a DeepSpeed JSON the ZeRO settings are read from it (when the host could read it).
+  const ds = m.deepspeedFile?.model;
+  const stage = m.view.num(['deepspeed_config', 'zero_stage']);
+  const stageField: Field<number> = fileDecides
+    ? ds && ds.stage !== undefined
+      ? { value: ds.stage, from: { kind: 'default', note: `${ds.stageWritten ? 'set' : 'defaulted'} in ${m.deepspeedFile!.ref} (\`zero_optimization.stage\`)` } }
+      : { value: 0, from: { kind: 'unknown', note: 'the ZeRO stage is in the DeepSpeed JSON file' } }
+    : stage !== undefined
+      ? written(stage, src(m, ['deepspeed_config', 'zero_stage']))
+      : byDefault(2, 'accelerate uses ZeRO stage 2 when `zero_stage` is absent');
+  const offOpt = ds ? String(ds.get(['zero_optimization', 'offload_optimizer', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_optimizer_device']);
+  const offParam = ds ? String(ds.get(['zero_optimization', 'offload_param', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_param_device']);
+  const ga = m.view.get(['deepspeed_config', 'gradient_accumulation_steps']);
+  const plan: Plan = {
+    ...base,
+    ...common,
+    runtime: 'DeepSpeed ZeRO',
+    style: 'zero',
+    tp: one('no tensor parallelism'),
+    cp: one('no context parallelism'),
+    dpReplicate: one('ZeRO shards over all ranks'),
+    dpShard: world ? derived(world.value, `ZeRO shards over all ${world.value} ranks`) : one('world size unknown'),
+    spDegree: sizes ? meshField('sp') : one('no Ulysses SP'),
+    sharding: {
+      value: { kind: 'zero', stage: stageField.value as 0 | 1 | 2 | 3, group: world?.value ?? 1, offloadOptimizer: offOpt === 'cpu' || offOpt === 'nvme', offloadParams: offParam === 'cpu' || offParam === 'nvme' },
+      from: stageField.from,
+    },
+    recompute: byDefault('none', 'activation checkpointing is set in the training script'),
+    knobs: meshKnobs,
+  };
+  if (typeof ga === 'number') plan.gradAccum = written(ga, src(m, ['deepspeed_config', 'gradient_accumulation_steps']));
+  if (plan.spDegree.value > 1 && world) plan.dpShard = derived(world.value / plan.spDegree.value, `ZeRO shards over ${world.value} / SP ${plan.spDegree.value} ranks`);
+  finishMesh(plan);
+  return plan;
+}
+
+/** NO and the MULTI_* types: DDP, optionally with a parallelism_config mesh (TP / CP with FSDP2). */
+function dataParallelPlan(dt: string, base: PlanBase, { sizes, meshKnobs, meshField, common }: Mesh): Plan {
+  const { world } = base;
   const plan: Plan = {
     ...base,
     ...common,

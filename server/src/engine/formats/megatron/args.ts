@@ -128,16 +128,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   // The GPUs a node of the job has are the ones the allocation asks for, unless a setting says.
   if (args.allocation?.gpusPerNode && hardware.gpusPerNode.from.kind !== 'setting') hardware.gpusPerNode = args.allocation.gpusPerNode;
 
-  // Virtual pipeline stages: given directly, or as layers per virtual stage.
-  let vpp: Field<number> | undefined;
-  const vstages = int(args.get('num_virtual_stages_per_pipeline_rank')) ?? int(args.get('virtual_pipeline_model_parallel_size'));
-  const perVstage = int(args.get('num_layers_per_virtual_pipeline_stage'));
-  const layersArg = int(args.get('num_layers'));
-  if (vstages !== undefined) vpp = written(vstages, (args.get('num_virtual_stages_per_pipeline_rank') ?? args.get('virtual_pipeline_model_parallel_size'))!.path);
-  else if (perVstage !== undefined && layersArg !== undefined && pp.value > 1) {
-    const v = layersArg / pp.value / perVstage;
-    if (Number.isInteger(v)) vpp = derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`);
-  }
+  const { vpp, vstages, perVstage } = virtualStages(args, pp);
 
   // Hybrid (Mamba) stacks are not transformer layers: their memory is not modelled, so no shape.
   const hybrid = args.get('hybrid_layer_pattern') || flag(args.get('is_hybrid_model'));
@@ -150,25 +141,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     tpComm: bool('tp_comm_overlap', false, 'TP communication overlap is off unless asked for'),
     moeA2A: bool('overlap_moe_expert_parallel_comm', false, 'EP all-to-all overlap is off unless asked for'),
   };
-  const knobs: Partial<Record<Knob, Path>> = {};
-  const knobDest: [Knob, string][] = [
-    ['tp', 'tensor_model_parallel_size'],
-    ['pp', 'pipeline_model_parallel_size'],
-    ['cp', 'context_parallel_size'],
-    ['ep', 'expert_model_parallel_size'],
-    ['etp', 'expert_tensor_parallel_size'],
-    ['sp', 'sequence_parallel'],
-    ['microBatch', 'micro_batch_size'],
-    ['globalBatch', 'global_batch_size'],
-    ['overlapGradReduce', 'overlap_grad_reduce'],
-    ['overlapParamGather', 'overlap_param_gather'],
-    ['tpCommOverlap', 'tp_comm_overlap'],
-    ['distributedOptimizer', 'use_distributed_optimizer'],
-  ];
-  for (const [knob, dest] of knobDest) {
-    const path = args.get(dest)?.path ?? args.pathFor(dest);
-    if (path) knobs[knob] = path;
-  }
+  const knobs = knobsOf(args);
   const nodes = args.nodes ?? byDefault(1, 'one node unless the launcher says otherwise');
   const world = args.world;
   const notes: string[] = [...(args.notes ?? [])];
@@ -208,6 +181,49 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     allocation: args.allocation?.text,
     gradReduce16: flag(args.get('grad_reduce_in_bf16')) === true || undefined,
   };
+  splitAndBatch(plan, args);
+  return plan;
+}
+
+/** Virtual pipeline stages: given directly, or as layers per virtual stage. */
+function virtualStages(args: MegatronArgs, pp: Field<number>): { vpp?: Field<number>; vstages?: number; perVstage?: number } {
+  const vstages = int(args.get('num_virtual_stages_per_pipeline_rank')) ?? int(args.get('virtual_pipeline_model_parallel_size'));
+  const perVstage = int(args.get('num_layers_per_virtual_pipeline_stage'));
+  const layersArg = int(args.get('num_layers'));
+  if (vstages !== undefined) return { vpp: written(vstages, (args.get('num_virtual_stages_per_pipeline_rank') ?? args.get('virtual_pipeline_model_parallel_size'))!.path), vstages, perVstage };
+  if (perVstage !== undefined && layersArg !== undefined && pp.value > 1) {
+    const v = layersArg / pp.value / perVstage;
+    if (Number.isInteger(v)) return { vpp: derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`), perVstage };
+  }
+  return { perVstage };
+}
+
+/** Where each degree and switch a fix may change is written, or would be. */
+function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
+  const knobs: Partial<Record<Knob, Path>> = {};
+  const knobDest: [Knob, string][] = [
+    ['tp', 'tensor_model_parallel_size'],
+    ['pp', 'pipeline_model_parallel_size'],
+    ['cp', 'context_parallel_size'],
+    ['ep', 'expert_model_parallel_size'],
+    ['etp', 'expert_tensor_parallel_size'],
+    ['sp', 'sequence_parallel'],
+    ['microBatch', 'micro_batch_size'],
+    ['globalBatch', 'global_batch_size'],
+    ['overlapGradReduce', 'overlap_grad_reduce'],
+    ['overlapParamGather', 'overlap_param_gather'],
+    ['tpCommOverlap', 'tp_comm_overlap'],
+    ['distributedOptimizer', 'use_distributed_optimizer'],
+  ];
+  for (const [knob, dest] of knobDest) {
+    const path = args.get(dest)?.path ?? args.pathFor(dest);
+    if (path) knobs[knob] = path;
+  }
+  return knobs;
+}
+
+/** The pipeline split the arguments ask for, the global batch, and the micro-batches per step it gives. */
+function splitAndBatch(plan: Plan, args: MegatronArgs): void {
   const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));
   const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;
   const loss = flag(args.get('account_for_loss_in_pipeline_split')) === true;
@@ -222,7 +238,6 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     }
     if (!plan.globalBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
   }
-  return plan;
 }
 
 /** What DP shards: Megatron-FSDP by its strategy, PyTorch FSDP2 everything, else the distributed optimizer. */
