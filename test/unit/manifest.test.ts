@@ -1,17 +1,22 @@
 /**
  * The extension manifest against the code that reads it: every `shardwise.*` setting it declares is
- * one the server reads, and Restricted Mode keeps a cloned workspace from raising the file limit.
+ * one the server reads, the lists it offers are the engine's, and Restricted Mode keeps a cloned
+ * workspace from raising the file limit.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { settingsFromClient } from '../../server/src/engine';
+import { FORMAT_IDS, HARDWARE, settingsFromClient } from '../../server/src/engine';
+import { MODEL_PRESETS } from '../../server/src/engine/plan/models';
+import { SEVERITIES } from '../../server/src/engine/types';
+import { SHARDWISE_VERSION } from '../../server/src/release';
 
 interface Property {
   type: string | string[];
   examples?: unknown[];
   enum?: unknown[];
+  additionalProperties?: { enum?: unknown[] };
 }
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -60,4 +65,12 @@ test('Restricted Mode: the extension runs, and a workspace cannot raise the file
   for (const name of trust.restrictedConfigurations) assert.ok(properties[name], `${name} is a declared setting`);
   assert.match(trust.description, /maxFileSizeKB/);
   assert.equal(typeof manifest.capabilities.virtualWorkspaces?.supported, 'string');
+});
+
+test('the lists the manifest offers are the engine’s: formats, hardware profiles, model presets, rule levels, the version', () => {
+  assert.deepEqual(properties['shardwise.files.associations'].additionalProperties?.enum, [...FORMAT_IDS], 'the formats an association may name');
+  assert.deepEqual(properties['shardwise.hardware'].examples, HARDWARE.map((h) => h.id), 'the hardware profiles');
+  assert.deepEqual(properties['shardwise.model'].examples, MODEL_PRESETS.map((p) => p.id), 'the model presets');
+  assert.deepEqual(properties['shardwise.rules'].additionalProperties?.enum, ['off', ...[...SEVERITIES].reverse()], 'the levels a rule may be set to (off, then mildest to strongest)');
+  assert.equal(SHARDWISE_VERSION, manifest.version, 'the version the CLI and the language server report');
 });
