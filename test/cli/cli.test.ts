@@ -1,6 +1,5 @@
 /** The built `shardwise` CLI, as CI uses it. Run after `npm run build`. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { applyPatch, parsePatch } from 'diff';
 import { tmpdir } from 'node:os';
@@ -9,24 +8,14 @@ import { after, test } from 'node:test';
 import { parse } from 'yaml';
 import { corpusSkip, findCorpus } from '../corpus-path';
 import { sarifValidator } from '../sarif-schema';
+import { ROOT, runCli, type JsonFinding } from './run-cli';
 
-const ROOT = join(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli/main.js');
 const CORPUS = findCorpus();
 const tmp = mkdtempSync(join(tmpdir(), 'shardwise-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface JsonFinding {
-  file: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  code: string;
-  message: string;
-}
-
 function run(args: string[], cwd = ROOT): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  return runCli(args, { cwd });
 }
 
 function json(args: string[], cwd = ROOT): { code: number; findings: JsonFinding[] } {

@@ -5,31 +5,19 @@
  * matcher contributed for the text format. Runs the built CLI (`npm run build` first).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseProjectConfig, parsePyprojectConfig, RULES } from '../../server/src/engine';
+import { ROOT, runCli, type JsonFinding } from './run-cli';
 
-const ROOT = join(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli/main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'shardwise-options-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: string[], cwd: string, input?: string, env?: Record<string, string>): { code: number; out: string; err: string; ms: number } {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', input: input ?? '', env: { ...process.env, CI_PROJECT_DIR: '', ...env } });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
-}
-
-interface JsonFinding {
-  file: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  code: string;
-  message: string;
+function run(args: string[], cwd: string, input?: string, env?: Record<string, string>): ReturnType<typeof runCli> {
+  return runCli(args, { cwd, input, env: { ...process.env, CI_PROJECT_DIR: '', ...env } });
 }
 
 function findings(args: string[], cwd: string, input?: string): { code: number; findings: JsonFinding[]; err: string } {
