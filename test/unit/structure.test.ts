@@ -1,7 +1,8 @@
 /**
  * The shape of the source that keeps it readable: no file over 800 lines and no function over 120
- * lines in server/src (generated code aside), and an engine whose imports point one way — no cycle
- * in its import graph, type-only imports included.
+ * lines in server/src (generated code aside), an engine whose imports point one way — no cycle
+ * in its import graph, type-only imports included — and one module that reads the schema's `x-`
+ * keywords.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -118,6 +119,25 @@ test('the engine has no import cycle, type-only imports included', () => {
   const graph = new Map(files.map((f) => [f, importsOf(parse(f)).filter((d) => d.startsWith(ENGINE + '/'))]));
   const found = cycles(graph).map((scc) => `${scc.length} modules: ${scc.map((f) => relative(ENGINE, f)).join(', ')}`);
   assert.deepEqual(found, []);
+});
+
+/** The modules that read the schema's `x-` keywords: the vocabulary, its types, and the Megatron format's own keywords. */
+const VOCABULARY_READERS = ['schema/vocabulary.ts', 'schema/types.ts', 'formats/megatron/schema.ts'];
+
+test('the schema vocabulary (x- keywords) is read in one place', () => {
+  const readers = sources(ENGINE)
+    .filter((f) => !VOCABULARY_READERS.includes(relative(ENGINE, f)))
+    .flatMap((f) => {
+      const found: string[] = [];
+      const sf = parse(f);
+      const visit = (node: ts.Node) => {
+        if (ts.isStringLiteral(node) && /^x-[a-z]/.test(node.text)) found.push(`${relative(ROOT, f)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} ${node.text}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+      return found;
+    });
+  assert.deepEqual(readers, []);
 });
 
 test('the checks see what they must: a long function, an import cycle', () => {

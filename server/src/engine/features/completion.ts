@@ -13,6 +13,7 @@ import type { JsonSchema } from '../schema/types';
 import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
 import type { Span } from '../types';
 import { docAt } from './locate';
+import { appliesTo, deprecation } from '../schema/vocabulary';
 
 export interface CompletionEntry {
   label: string;
@@ -55,7 +56,7 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
     for (const { key, schemaPath } of keys) {
       if (present.has(key)) continue;
       const schema = nav.at(schemaPath, da.instance?.value, version) ?? {};
-      const deprecated = !!schema['x-deprecated'];
+      const deprecated = !!deprecation(schema);
       if (deprecated && !(site.typed && key.startsWith(site.typed))) continue;
       out.push({
         label: key,
@@ -79,7 +80,7 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
     for (const [key, raw] of Object.entries(parent.properties)) {
       if (existing.has(key)) continue;
       const schema = nav.resolve(raw) ?? {};
-      const deprecated = !!schema['x-deprecated'];
+      const deprecated = !!deprecation(schema);
       if (deprecated && !(site.typed && key.startsWith(site.typed))) continue;
       const isSection = !!schema.properties;
       const required = parent.required?.includes(key);
@@ -121,7 +122,7 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
 
 /** Keys the chosen `distributed_type` reads sort before the others. */
 function relevant(da: DocAnalysis, schema: JsonSchema): boolean {
-  const applies = schema['x-applies-to'];
+  const applies = appliesTo(schema);
   const dt = da.doc.value(['distributed_type']);
   return !applies || (typeof dt === 'string' && applies.includes(dt));
 }

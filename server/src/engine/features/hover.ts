@@ -16,6 +16,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
+import { appliesTo, defaultNote, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -49,10 +50,10 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   const dest = schemaPath?.[schemaPath.length - 1];
   if (dest !== undefined && String(dest) !== key) title.push(`argument \`${String(dest)}\``);
   else if (path.length > 1) title.push(`in \`${path.slice(0, -1).join('.')}\``);
-  if (schema['x-since']) title.push(`${tool} ≥ ${schema['x-since']}`);
+  if (since(schema)) title.push(`${tool} ≥ ${since(schema)}`);
   parts.push(title.join(' · '));
 
-  const dep = schema['x-deprecated'];
+  const dep = deprecation(schema);
   if (dep) parts.push(`⚠ **Deprecated${dep.since ? ` since ${dep.since}` : ''}.** ${dep.message ?? ''}${dep.replacement ? ` Use \`${dep.replacement}\`.` : ''}`.trim());
 
   const enumValues = schema.enum ?? [];
@@ -61,7 +62,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
     const v = normalize(schema, valueNode.value);
     const i = enumValues.findIndex((e) => e === v);
     if (i >= 0 && enumDocs[i]) parts.push(`${code(v)}: ${stripLead(enumDocs[i], v)}`);
-    const old = typeof v === 'string' ? schema['x-deprecated-values']?.[v] : undefined;
+    const old = typeof v === 'string' ? deprecatedValues(schema)?.[v] : undefined;
     if (old) parts.push(`⚠ ${code(v)} is deprecated${old.since ? ` since ${old.since}` : ''}. ${old.message ?? ''}`.trim());
   }
 
@@ -70,10 +71,10 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
 
   const facts: string[] = [];
   facts.push(`Type: ${nav.describe(schema)}`);
-  if (schema.default !== undefined) facts.push(`Default: ${code(schema.default)}${schema['x-default-note'] ? ` (${schema['x-default-note']})` : ''}`);
-  else if (schema['x-default-note']) facts.push(`Default: ${schema['x-default-note']}`);
-  if (schema['x-env']) facts.push(`Environment: \`${schema['x-env']}\``);
-  if (schema['x-applies-to']) facts.push(`Read with \`distributed_type\`: ${schema['x-applies-to'].map((t) => `\`${t}\``).join(', ')}`);
+  if (schema.default !== undefined) facts.push(`Default: ${code(schema.default)}${defaultNote(schema) ? ` (${defaultNote(schema)})` : ''}`);
+  else if (defaultNote(schema)) facts.push(`Default: ${defaultNote(schema)}`);
+  if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\``);
+  if (appliesTo(schema)) facts.push(`Read with \`distributed_type\`: ${appliesTo(schema)!.map((t) => `\`${t}\``).join(', ')}`);
   parts.push(facts.map((f) => `- ${f}`).join('\n'));
 
   if (!valueNode && enumValues.length > 1 && enumValues.length <= 20) {
@@ -84,10 +85,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
 }
 
 function normalize(schema: JsonSchema, v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  if (schema['x-normalize'] === 'upper') return v.toUpperCase();
-  if (schema['x-normalize'] === 'lower') return v.toLowerCase();
-  return v;
+  return typeof v === 'string' ? normalized(schema, v) : v;
 }
 
 /** Enum descriptions often start with the value itself (`` `NO`: ... ``); do not repeat it. */

@@ -5,6 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
+import { autoFillers } from '../schema/vocabulary';
 
 const NAMES: Record<string, string> = { transformers: 'the Transformers Trainer', accelerate: 'Accelerate' };
 
@@ -33,7 +34,7 @@ export default defineRule<DeepSpeedModel>({
       }
       if (node.kind !== 'scalar' || node.value !== 'auto') return;
       const schema = nav.at(path, m.doc.value([]), ctx.version);
-      const fillers = schema?.['x-auto'];
+      const fillers = autoFillers(schema);
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
       if (fillers.length === 0) {

@@ -6,15 +6,11 @@ import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
 import { compareVersions } from '../version';
 import { checkoutHas } from '../formats/megatron/checkout';
-import { MEGATRON_SCHEMA } from '../formats/megatron/schema';
+import { nemoOwnKeyNames } from '../formats/megatron/schema';
 
-let nemoOwnKeys: Set<string> | undefined;
-/** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
-function nemoOwn(): Set<string> {
-  return (nemoOwnKeys ??= new Set(((MEGATRON_SCHEMA as Record<string, unknown>)['x-nemo-own-keys'] as string[] | undefined) ?? []));
-}
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
+import { deprecation, removal } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
@@ -48,12 +44,12 @@ export default defineRule({
     // A fork keeps flags upstream removed and has its own history: upstream's deprecations do not apply.
     if (ctx.fork) return;
     // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
-    const own = ctx.format === 'nemo' ? nemoOwn() : undefined;
+    const own = ctx.format === 'nemo' ? nemoOwnKeyNames() : undefined;
     walkSchema(ctx, (path, schema, node) => {
       if (own?.has(String(lastKey(path)))) return;
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
-      const removed = schema['x-removed'];
+      const removed = removal(schema);
       // The parser of the script's checkout still defines the flag: that checkout predates the removal.
       if (removed && checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path)))) return;
       if (removed && !(ctx.version && compareVersions(ctx.version, removed.version) < 0)) {
@@ -62,7 +58,7 @@ export default defineRule({
         ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
-      const dep = schema['x-deprecated'];
+      const dep = deprecation(schema);
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && ctx.version && compareVersions(ctx.version, dep.since) < 0)) return;
       ctx.report({

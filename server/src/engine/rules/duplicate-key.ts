@@ -7,6 +7,7 @@ import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { compareVersions } from '../version';
 import { defineRule } from './rule';
+import { autoFillers } from '../schema/vocabulary';
 
 const JSON_LOAD = /json\.load keeps only the last one and drops this one without a word\./;
 
@@ -15,7 +16,7 @@ function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root:
   if (!node || !nav || depth > 8) return false;
   if (node.kind === 'map') return node.entries.some((e) => hasFilledAuto(e.value, nav, root, version, [...path, e.key], depth + 1));
   if (node.kind !== 'scalar' || node.value !== 'auto') return false;
-  const fillers = nav.at(path, root, version)?.['x-auto'];
+  const fillers = autoFillers(nav.at(path, root, version));
   return Array.isArray(fillers) && fillers.length > 0;
 }
 

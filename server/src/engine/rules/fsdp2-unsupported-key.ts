@@ -2,15 +2,11 @@
  * fsdp2-unsupported-key: FSDP1-only keys and values under `fsdp_version: 2`.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { isFsdp, src } from '../formats/accelerate/helpers';
+import { fsdpStrategyName, isFsdp, RESHARDS_AFTER_FORWARD, src } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Severity } from '../types';
 import { code } from './helpers';
 import { defineRule, type FixSpec } from './rule';
-
-/** FSDP1 sharding strategy → FSDP2 `reshard_after_forward` (as `accelerate to-fsdp2` maps it). */
-export const RESHARD: Record<string, boolean> = { FULL_SHARD: true, HYBRID_SHARD: true, SHARD_GRAD_OP: false, HYBRID_SHARD_ZERO2: false, NO_SHARD: false };
-const STRATEGY_BY_NUMBER = ['FULL_SHARD', 'SHARD_GRAD_OP', 'NO_SHARD', 'HYBRID_SHARD', 'HYBRID_SHARD_ZERO2'];
 
 const FSDP1_ONLY: Record<string, { severity: Severity; why: string }> = {
   fsdp_backward_prefetch: { severity: 'warning', why: 'FSDP2 has no backward-prefetch setting; accelerate warns and drops it' },
@@ -44,8 +40,8 @@ export default defineRule<AccelerateModel>({
     const reshardPath = ['fsdp_config', 'fsdp_reshard_after_forward'];
     const strategy = v.get(['fsdp_config', 'fsdp_sharding_strategy']);
     if (strategy !== undefined) {
-      const name = typeof strategy === 'number' ? STRATEGY_BY_NUMBER[strategy - 1] : String(strategy).toUpperCase();
-      const reshard = RESHARD[name];
+      const name = fsdpStrategyName(strategy) ?? String(strategy).toUpperCase();
+      const reshard = RESHARDS_AFTER_FORWARD[name];
       const at = src(m, ['fsdp_config', 'fsdp_sharding_strategy']);
       const fixes: FixSpec[] = [];
       if (v.has(reshardPath)) fixes.push({ kind: 'remove-ignored', title: 'Remove `fsdp_sharding_strategy`', edits: [{ op: 'remove', path: at }], recommended: true });
@@ -61,7 +57,7 @@ export default defineRule<AccelerateModel>({
     if (typeof reshardValue === 'string' && !/^(true|false|yes|no|1|0|on|off|y|n|t|f)$/i.test(reshardValue)) {
       const name = reshardValue.toUpperCase();
       const at = src(m, reshardPath);
-      const b = RESHARD[name];
+      const b = RESHARDS_AFTER_FORWARD[name];
       ctx.report({
         at,
         on: 'value',

@@ -8,6 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
+import { deprecatedValues, normalized } from '../schema/vocabulary';
 
 export { code };
 
@@ -40,8 +41,7 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
   if (!node || node.kind !== 'scalar' || node.style !== 'plain' || node.tag || node.aliased) return undefined;
   const text = node.raw.trim();
   const schema = issue.schema;
-  const norm = (s: string): string => (schema?.['x-normalize'] === 'upper' ? s.toUpperCase() : schema?.['x-normalize'] === 'lower' ? s.toLowerCase() : s);
-  if (typeof node.value !== 'string' && ctx.nav.matches(schema, norm(text))) return { kind: 'quote', text, read: node.value };
+  if (typeof node.value !== 'string' && ctx.nav.matches(schema, normalized(schema, text))) return { kind: 'quote', text, read: node.value };
   if (typeof node.value === 'string') {
     if (/^[-+]?(\d[\d_]*)?\.?\d*[eE][-+]?\d+$/.test(text)) {
       const n = Number(text.replace(/_/g, ''));
@@ -58,7 +58,7 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
 
 /** The deprecation that explains an invalid value (an old spelling of an allowed one), if any. */
 export function deprecatedValue(schema: JsonSchema | undefined, value: unknown, written: unknown): { value: string; dep: Deprecation } | undefined {
-  const table = schema?.['x-deprecated-values'];
+  const table = deprecatedValues(schema);
   if (!table) return undefined;
   for (const v of [written, value]) {
     const key = typeof v === 'string' ? v : JSON.stringify(v);

@@ -4,6 +4,7 @@
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, yamlTrap } from './helpers';
 import { defineRule, type FixSpec } from './rule';
+import { invalidEffect } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'invalid-value',
@@ -60,7 +61,7 @@ export default defineRule({
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
       const effect = extendable
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
-        : `${issue.schema?.['x-invalid-effect'] ?? `${ctx.tool} rejects it or misreads it`}`;
+        : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,
         on: 'value',

@@ -5,6 +5,7 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';
+import { appliesTo } from '../schema/vocabulary';
 
 /** `parallelism_config` is left to parallelism-requires-fsdp2, which knows when it matters. */
 const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpirun_config', 'fp8_config'];
@@ -44,7 +45,7 @@ export default defineRule<AccelerateModel>({
         continue;
       }
       const schema = ctx.nav.resolve(ctx.nav.child(root, section));
-      const applies = schema?.['x-applies-to'];
+      const applies = appliesTo(schema);
       if (!applies || applies.includes(dt)) continue;
       ctx.report({
         at,

@@ -4,6 +4,7 @@
  */
 import { code, pathLabel } from './helpers';
 import { defineRule } from './rule';
+import { requiredPrefix } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'missing-key-prefix',
@@ -23,7 +24,7 @@ export default defineRule({
   check(ctx) {
     for (const issue of ctx.issues) {
       if (issue.kind !== 'unknown-key') continue;
-      const prefix = issue.section?.['x-required-prefix'];
+      const prefix = requiredPrefix(issue.section);
       if (!prefix || issue.key.startsWith(prefix)) continue;
       const full = prefix + issue.key;
       if (!issue.section?.properties?.[full]) continue;

@@ -4,6 +4,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { ZERO_ALIASES } from '../formats/deepspeed/model';
 import { defineRule } from './rule';
+import { requiredStage } from '../schema/vocabulary';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
 const STAGE3_ONLY = new Set([
@@ -38,7 +39,7 @@ export default defineRule<DeepSpeedModel>({
     for (const e of zero.entries) {
       if (e.value.kind === 'scalar' && e.value.value === null) continue;
       const schema = ctx.nav?.at(['zero_optimization', e.key], ctx.doc.value([]), ctx.version);
-      const needs = typeof schema?.['x-requires-stage'] === 'number' ? (schema['x-requires-stage'] as number) : STAGE3_ONLY.has(e.key) ? 3 : undefined;
+      const needs = typeof requiredStage(schema) === 'number' ? (requiredStage(schema) as number) : STAGE3_ONLY.has(e.key) ? 3 : undefined;
       if (needs === undefined || stage >= needs) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       ctx.report({

@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
 import { pathLabel } from './helpers';
 import { defineRule, type FixSpec } from './rule';
+import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'unknown-key',
@@ -39,10 +40,10 @@ export default defineRule({
       const key = issue.key;
       const parent = issue.path.slice(0, -1);
       // Handled by missing-key-prefix: a real key of this section written without its required prefix.
-      const required = section?.['x-required-prefix'];
+      const required = requiredPrefix(section);
       if (required && !key.startsWith(required) && section?.properties?.[required + key]) continue;
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
-      const fatal = (issue.effect ?? section?.['x-unknown-key-effect']) === 'error';
+      const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error';
       const effect = issue.consequence
         ? issue.consequence
         : fatal
@@ -86,8 +87,8 @@ function propertyNames(section: JsonSchema | undefined): string[] {
 
 function sectionNames(section: JsonSchema): string[] {
   if (!section.properties) return [];
-  const names = Object.keys(section.properties).filter((k) => !section.properties![k]['x-deprecated']);
-  const prefix = section['x-key-prefix'];
+  const names = Object.keys(section.properties).filter((k) => !deprecation(section.properties![k]));
+  const prefix = keyPrefix(section);
   // Bare spellings are valid too where the launcher adds the prefix.
   if (prefix) for (const n of [...names]) if (n.startsWith(prefix.add) && launcherName(prefix, n.slice(prefix.add.length)) === n) names.push(n.slice(prefix.add.length));
   return names;
@@ -100,12 +101,12 @@ function otherSection(root: JsonSchema, key: string, parent: readonly (string | 
   const visit = (s: JsonSchema | undefined, path: string[], depth: number): void => {
     if (!s || depth > 4) return;
     for (const [k, sub] of Object.entries(s.properties ?? {})) {
-      if (k === key && path.join('.') !== here && !sub['x-deprecated']) found.push(path);
+      if (k === key && path.join('.') !== here && !deprecation(sub)) found.push(path);
       const target = sub.$ref ? resolveRef(root, sub.$ref) : sub;
       if (target?.properties) visit(target, [...path, k], depth + 1);
     }
   };
-  for (const def of Object.values(root.definitions ?? {})) if (def.properties && (def.required?.length || def['x-unknown-key-effect'])) visit(def, [], 0);
+  for (const def of Object.values(root.definitions ?? {})) if (def.properties && (def.required?.length || unknownKeyEffect(def))) visit(def, [], 0);
   const unique = found.filter((p, i) => found.findIndex((q) => q.join('.') === p.join('.')) === i);
   return unique.length === 1 && unique[0].length > 0 ? unique[0] : undefined;
 }

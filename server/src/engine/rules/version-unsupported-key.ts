@@ -5,6 +5,7 @@
 import { compareVersions } from '../version';
 import { code, pathLabel, walkSchema } from './helpers';
 import { defineRule } from './rule';
+import { normalized, since, unknownKeyEffect, valueSince } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'version-unsupported-key',
@@ -27,22 +28,20 @@ export default defineRule({
       if (node.kind === 'scalar' && node.value === null) return;
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
-      const flagSince = written.startsWith('-') ? schema['x-flag-since']?.[written.replace(/=.*$/, '')] : undefined;
-      const since = flagSince ?? schema['x-since'];
-      const fatal = section['x-unknown-key-effect'] === 'error';
-      if (since && compareVersions(since, target) > 0) {
+      const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : undefined);
+      const fatal = unknownKeyEffect(section) === 'error';
+      if (keySince && compareVersions(keySince, target) > 0) {
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',
-          message: `${pathLabel(path)} arrived in ${ctx.versions} ${since}; the targeted ${target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${since} or newer, or remove the key.`,
+          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
           fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;
       }
-      const enumSince = schema['x-enum-since'];
-      if (enumSince && node.kind === 'scalar' && typeof node.value === 'string') {
-        const v = schema['x-normalize'] === 'upper' ? node.value.toUpperCase() : schema['x-normalize'] === 'lower' ? node.value.toLowerCase() : node.value;
-        const vs = enumSince[v];
+      if (node.kind === 'scalar' && typeof node.value === 'string') {
+        const v = normalized(schema, node.value);
+        const vs = valueSince(schema, node.value);
         if (vs && compareVersions(vs, target) > 0) {
           ctx.report({
             at: path,

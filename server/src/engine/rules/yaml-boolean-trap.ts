@@ -8,9 +8,10 @@ import type { Path } from '../types';
 import { code, pathLabel, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
+import { invalidEffect } from '../schema/vocabulary';
 
 function effect(schema: JsonSchema | undefined, tool: string): string {
-  return schema?.['x-invalid-effect'] ?? `${tool} then fails or misreads the value`;
+  return invalidEffect(schema) ?? `${tool} then fails or misreads the value`;
 }
 
 export default defineRule({

@@ -9,6 +9,7 @@ import type { Path } from '../types';
 import type { CompiledError, CompiledValidator } from './compiled';
 import type { SchemaNav } from './navigate';
 import type { JsonSchema } from './types';
+import { normalized } from './vocabulary';
 
 export interface Instance {
   value: unknown;
@@ -45,9 +46,7 @@ export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: 
   const walk = (node: Node, schema: JsonSchema | undefined, src: Path, inst: Path): unknown => {
     source.set(pointer(inst), src);
     if (node.kind === 'scalar') {
-      const norm = schema?.['x-normalize'];
-      if (typeof node.value === 'string' && norm) return norm === 'upper' ? node.value.toUpperCase() : node.value.toLowerCase();
-      return node.value;
+      return typeof node.value === 'string' ? normalized(schema, node.value) : node.value;
     }
     if (node.kind === 'seq') return node.items.map((item, i) => walk(item, schema?.items ? nav.resolve(schema.items) : undefined, [...src, i], [...inst, i]));
     const section = schema;

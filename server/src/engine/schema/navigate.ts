@@ -7,6 +7,7 @@
 import type { Path } from '../types';
 import type { JsonSchema, KeyPrefix } from './types';
 import { versionAtLeast } from '../version';
+import { keyPrefix } from './vocabulary';
 
 export class SchemaNav {
   constructor(readonly root: JsonSchema) {}
@@ -68,7 +69,7 @@ export class SchemaNav {
    * `fsdp_offload_params` are one key), else the key itself.
    */
   canonicalKey(section: JsonSchema, key: string, version?: string): string {
-    const prefix = section['x-key-prefix'];
+    const prefix = keyPrefix(section);
     if (!prefix || section.properties?.[key] || !prefixApplies(prefix, version)) return key;
     const arg = launcherName(prefix, key);
     for (const name of Object.keys(section.properties ?? {})) if (launcherName(prefix, name) === arg) return name;

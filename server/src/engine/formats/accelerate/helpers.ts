@@ -45,3 +45,14 @@ export function linkedJson(m: AccelerateModel): { path: string; doc: SourceDoc }
   const linked = m.deepspeedFile?.linked;
   return linked?.path && linked.analysis?.doc ? { path: linked.path, doc: linked.analysis.doc } : undefined;
 }
+
+/** FSDP1's sharding strategies, in the order accelerate numbers them (`fsdp_sharding_strategy: 1` is FULL_SHARD). */
+export const FSDP_STRATEGIES = ['FULL_SHARD', 'SHARD_GRAD_OP', 'NO_SHARD', 'HYBRID_SHARD', 'HYBRID_SHARD_ZERO2'] as const;
+
+/** Whether each FSDP1 strategy reshards parameters after forward: its FSDP2 `fsdp_reshard_after_forward` (as `accelerate to-fsdp2` maps it). */
+export const RESHARDS_AFTER_FORWARD: Readonly<Record<string, boolean>> = { FULL_SHARD: true, HYBRID_SHARD: true, SHARD_GRAD_OP: false, HYBRID_SHARD_ZERO2: false, NO_SHARD: false };
+
+/** The strategy an `fsdp_sharding_strategy` value names: by number, or by name in any case. */
+export function fsdpStrategyName(v: unknown): string | undefined {
+  return typeof v === 'number' ? FSDP_STRATEGIES[v - 1] : typeof v === 'string' ? v.toUpperCase() : undefined;
+}

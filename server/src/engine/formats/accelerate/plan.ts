@@ -15,7 +15,7 @@ import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './model';
-import { parallelSizes, pcKey, src } from './helpers';
+import { fsdpStrategyName, parallelSizes, pcKey, src } from './helpers';
 
 const MULTI = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON', 'MULTI_CPU'];
 
@@ -267,7 +267,7 @@ function fsdpSharding(m: AccelerateModel, v2: boolean): Field<Sharding> {
     return { value: { kind: 'fsdp', fsdp: full ? 'full' : 'grad-op', group: 1, offloadParams: offload, offloadOptimizer: offload }, from };
   }
   const s = m.view.get(['fsdp_config', 'fsdp_sharding_strategy']);
-  const name = typeof s === 'number' ? ['FULL_SHARD', 'SHARD_GRAD_OP', 'NO_SHARD', 'HYBRID_SHARD', 'HYBRID_SHARD_ZERO2'][s - 1] : typeof s === 'string' ? s.toUpperCase() : undefined;
+  const name = fsdpStrategyName(s);
   const kind = name === 'SHARD_GRAD_OP' || name === 'HYBRID_SHARD_ZERO2' ? 'grad-op' : name === 'NO_SHARD' ? 'no-shard' : 'full';
   const from: Provenance = name ? { kind: 'written', path: src(m, ['fsdp_config', 'fsdp_sharding_strategy']) } : { kind: 'default', note: 'the FSDP launcher exports FULL_SHARD' };
   return { value: { kind: 'fsdp', fsdp: kind, group: 1, offloadParams: offload, offloadOptimizer: offload }, from };

@@ -101,3 +101,20 @@ export function flagKeys(): { key: string; schemaPath: string[] }[] {
   const props = MEGATRON_SCHEMA.properties ?? {};
   return [...megatronIndexes().primary].filter(([d]) => !props[d]['x-deprecated'] && !props[d]['x-removed']).map(([d, flag]) => ({ key: flag, schemaPath: [d] }));
 }
+
+/** The `--yaml-cfg` section an argument is written in (`x-yaml-cfg`): `top`, a section name, or undefined (top). */
+export function yamlCfgSection(dest: string): string | undefined {
+  const where = MEGATRON_SCHEMA.properties?.[dest]?.['x-yaml-cfg'];
+  return typeof where === 'string' ? where : undefined;
+}
+
+/** The flags known entry scripts add to Megatron's own (`x-entrypoint-flags`), by script path. */
+export function entrypointFlags(): Record<string, string[]> {
+  return (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
+}
+
+let nemoOwnKeys: Set<string> | undefined;
+/** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
+export function nemoOwnKeyNames(): Set<string> {
+  return (nemoOwnKeys ??= new Set((MEGATRON_SCHEMA['x-nemo-own-keys'] as string[] | undefined) ?? []));
+}

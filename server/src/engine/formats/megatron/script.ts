@@ -22,7 +22,7 @@ import { checkoutFork, parserFlags } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
-import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, entrypointFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
 const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
@@ -78,7 +78,7 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const name = entry?.split('/').pop();
   const own = checkout ? checkout.flags : [];
   if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined };
-  const table = (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
+  const table = entrypointFlags();
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
   if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
   return { effect: 'warning', extra: own.length ? new Set(own) : undefined, consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };

@@ -14,7 +14,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -123,7 +123,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     if (flagStyle(doc)) return path.length === 1 && path[0] === 'MODEL_ARGS' ? flagKeys() : undefined;
     const section = path[0];
     const inSection = (d: string) => {
-      const where = MEGATRON_SCHEMA.properties![d]['x-yaml-cfg'];
+      const where = yamlCfgSection(d);
       return path.length === 0 ? where === 'top' || where === undefined : where === section;
     };
     return props.filter(inSection).map((d) => ({ key: d, schemaPath: [d] }));
@@ -139,8 +139,8 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
           const flag = primaryFlag(dest);
           return flag ? ['MODEL_ARGS', flag] : undefined;
         }
-        const section = MEGATRON_SCHEMA.properties?.[dest]?.['x-yaml-cfg'];
-        return typeof section === 'string' && section !== 'top' && doc.node([section]) ? [section, dest] : [dest];
+        const section = yamlCfgSection(dest);
+        return section !== undefined && section !== 'top' && doc.node([section]) ? [section, dest] : [dest];
       },
       world: world?.world,
       nodes: world?.nodes,

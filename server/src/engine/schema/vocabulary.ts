@@ -1,0 +1,89 @@
+/**
+ * The one reader of Shardwise's `x-` schema keywords (see schemas/README.md): what a property or a
+ * section says beyond JSON Schema — how the tool normalizes a value, when a key or value was added,
+ * deprecated or removed, which `distributed_type` reads a section, what the tool does with an unknown
+ * key or an invalid value. Rules, features and the schema check ask here; the Megatron format's own
+ * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
+ */
+import type { Deprecation, JsonSchema, KeyPrefix } from './types';
+
+/** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
+export function normalized(schema: JsonSchema | undefined, value: string): string {
+  const how = schema?.['x-normalize'];
+  return how === 'upper' ? value.toUpperCase() : how === 'lower' ? value.toLowerCase() : value;
+}
+
+/** The tool still reads the key but has deprecated it (`x-deprecated`). */
+export function deprecation(schema: JsonSchema | undefined): Deprecation | undefined {
+  return schema?.['x-deprecated'];
+}
+
+/** The tool removed the key (`x-removed`): the release that did, and what replaced it. */
+export function removal(schema: JsonSchema | undefined): { version: string; replacement?: string } | undefined {
+  return schema?.['x-removed'];
+}
+
+/** Deprecated or removed: not offered in completion or as a did-you-mean. */
+export function retired(schema: JsonSchema | undefined): boolean {
+  return !!deprecation(schema) || !!removal(schema);
+}
+
+/** The deprecated values of the key, by their JSON text (`x-deprecated-values`). */
+export function deprecatedValues(schema: JsonSchema | undefined): Record<string, Deprecation> | undefined {
+  return schema?.['x-deprecated-values'];
+}
+
+/** The first release that reads the key (`x-since`), or that reads the spelling written (`x-flag-since`). */
+export function since(schema: JsonSchema | undefined, spelling?: string): string | undefined {
+  return (spelling ? schema?.['x-flag-since']?.[spelling] : undefined) ?? schema?.['x-since'];
+}
+
+/** The first release that accepts a value of the key (`x-enum-since`). */
+export function valueSince(schema: JsonSchema | undefined, value: string): string | undefined {
+  return schema?.['x-enum-since']?.[normalized(schema, value)];
+}
+
+/** The `distributed_type`s that read the section (`x-applies-to`); undefined: every one. */
+export function appliesTo(schema: JsonSchema | undefined): string[] | undefined {
+  return schema?.['x-applies-to'];
+}
+
+/** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
+export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ignored' | undefined {
+  return section?.['x-unknown-key-effect'];
+}
+
+/** What happens with an invalid value (`x-invalid-effect`), in words for a message. */
+export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-invalid-effect'];
+}
+
+/** The prefix the launcher adds to the section's keys (`x-key-prefix`, `offload_params` → `fsdp_offload_params`). */
+export function keyPrefix(section: JsonSchema | undefined): KeyPrefix | undefined {
+  return section?.['x-key-prefix'];
+}
+
+/** The prefix every key of the section must be written with (`x-required-prefix`). */
+export function requiredPrefix(section: JsonSchema | undefined): string | undefined {
+  return section?.['x-required-prefix'];
+}
+
+/** The integrations that fill an `"auto"` value (`x-auto`; empty: accepted, then DeepSpeed's default applies). */
+export function autoFillers(schema: JsonSchema | undefined): ('transformers' | 'accelerate')[] | undefined {
+  return schema?.['x-auto'];
+}
+
+/** The ZeRO stage from which (a number) or at which (a list) DeepSpeed reads the key (`x-requires-stage`). */
+export function requiredStage(schema: JsonSchema | undefined): number | number[] | undefined {
+  return schema?.['x-requires-stage'];
+}
+
+/** The default in words, where it is not one value (`x-default-note`). */
+export function defaultNote(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-default-note'];
+}
+
+/** The environment variable the launcher exports the key as (`x-env`). */
+export function environmentVariable(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-env'];
+}
