@@ -4,6 +4,8 @@
  * rather than a throw.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseShell, type ShellDoc } from '../../server/src/engine/syntax/shell';
@@ -73,54 +75,14 @@ function assertSpansInside(doc: ShellDoc): void {
   if (doc.entrypoint) spanInside(text, doc.entrypoint.span, 'entrypoint');
 }
 
+/** A launch script of test/shell/, whose dump pins the reader's whole view of it; these tests add what a dump does not show. */
+function shellScript(name: string): string {
+  return readFileSync(join(__dirname, '../shell', `${name}.sh`), 'utf8');
+}
+
 // ---------------------------------------------------------------------------------------------
 
-const ARRAYS = `#!/bin/bash
-# Pretrain a 7B GPT on two nodes.
-export CUDA_DEVICE_MAX_CONNECTIONS=1
-
-GPUS_PER_NODE=8
-NUM_NODES=\${NUM_NODES:-2}
-WORLD_SIZE=$(( GPUS_PER_NODE * NUM_NODES ))
-TP=4
-PP=2
-CHECKPOINT_DIR=$1
-
-DISTRIBUTED_ARGS=(
-    --nproc_per_node $GPUS_PER_NODE
-    --nnodes $NUM_NODES
-    --master_addr \${MASTER_ADDR:-localhost}
-    --master_port 6000
-)
-
-MODEL_ARGS=(
-    --num-layers 32
-    --hidden-size 4096   # d_model
-    --num-attention-heads 32
-    --seq-length 4096
-)
-
-PARALLEL_ARGS=(
-    --tensor-model-parallel-size $TP
-    --pipeline-model-parallel-size "$PP"
-    # the distributed optimizer shards the optimizer state over DP
-    --use-distributed-optimizer
-    --overlap-grad-reduce
-)
-
-TRAINING_ARGS=(
-    --micro-batch-size 1
-    --global-batch-size 512
-    --lr 3.0e-4
-    --bf16
-    --save "$CHECKPOINT_DIR"
-)
-
-torchrun "\${DISTRIBUTED_ARGS[@]}" pretrain_gpt.py \\
-    "\${MODEL_ARGS[@]}" \\
-    "\${PARALLEL_ARGS[@]}" \\
-    "\${TRAINING_ARGS[@]}"
-`;
+const ARRAYS = shellScript('arrays');
 
 test('arrays: flags in the order passed, keys and values where they are written', () => {
   const doc = parseShell(ARRAYS);
@@ -266,18 +228,7 @@ test('arrays: insert next to the closest flag, else at the end of the fullest bl
 
 // ---------------------------------------------------------------------------------------------
 
-const CONTINUED = `#!/usr/bin/env bash
-set -euo pipefail
-MEGATRON=/opt/megatron-lm
-torchrun --nproc-per-node=8 --nnodes=1 $MEGATRON/pretrain_gpt.py \\
-    --tensor-model-parallel-size 2 \\
-    --pipeline-model-parallel-size 1 \\
-    --num-layers 24 --hidden-size 2048 \\
-    --data-path 0.7 /data/web 0.3 /data/code \\
-    --lr-warmup-fraction=.01 \\
-    --bf16
-echo done
-`;
+const CONTINUED = shellScript('continued-command');
 
 test('a single continued torchrun command: values, --flag=value, nargs lists', () => {
   const doc = parseShell(CONTINUED);
@@ -638,24 +589,7 @@ EOF
 });
 
 test('control flow: known cases and tests pick their arm; unknown branches that disagree are unknown', () => {
-  const text = `MODEL=8b
-case $MODEL in
-  8b) LAYERS=32 ;;
-  70b) LAYERS=80 ;;
-  *) echo "unknown model"; exit 1 ;;
-esac
-if [ "$PRECISION" = fp8 ]; then
-  EXTRA=(--fp8-format hybrid)
-else
-  EXTRA=(--bf16)
-fi
-if [[ -n "$BIG" ]]; then PP=4; else PP=1; fi
-[ -z "$MBS" ] && MBS=1
-USE_SP=1
-if [ "$USE_SP" -eq 1 ]; then SP_ARGS=(--sequence-parallel); else SP_ARGS=(); fi
-for i in 1 2; do echo $i; done
-torchrun pretrain_gpt.py --num-layers $LAYERS "\${EXTRA[@]}" --pipeline-model-parallel-size $PP --micro-batch-size $MBS \${SP_ARGS[@]} --seed $i
-`;
+  const text = shellScript('control-flow');
   const doc = parseShell(text);
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.value(['--num-layers']), 32);
@@ -673,20 +607,7 @@ torchrun pretrain_gpt.py --num-layers $LAYERS "\${EXTRA[@]}" --pipeline-model-pa
 });
 
 test('declarations: export, local, readonly, declare -x, unset, read; && { … } groups', () => {
-  const text = `declare -x NCCL_DEBUG=INFO
-readonly PP=2
-setup() {
-  local MBS=4
-}
-NVTE_FLAG=1
-export NVTE_FLAG
-GONE=1
-unset GONE
-read -r -p "TP? " TP
-[ -z "$GBS" ] && { GBS=64; }
-[ "$PP" = 2 ] || { PP=3; }
-torchrun pretrain_gpt.py --pipeline-model-parallel-size $PP --micro-batch-size $MBS --tensor-model-parallel-size $TP --global-batch-size $GBS
-`;
+  const text = shellScript('declarations');
   const doc = parseShell(text);
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.vars.get('NCCL_DEBUG')?.exported, true);
