@@ -606,7 +606,7 @@ test('control flow: known cases and tests pick their arm; unknown branches that 
   assert.equal(edited(doc, [{ op: 'set', path: ['--num-layers'], value: 40 }]), text.replace('LAYERS=32', 'LAYERS=40'));
 });
 
-test('declarations: export, local, readonly, declare -x, unset, read; && { … } groups', () => {
+test('declarations: export, local (gone when its function returns), readonly, declare -x, unset, read; && { … } groups', () => {
   const text = shellScript('declarations');
   const doc = parseShell(text);
   assert.deepEqual(doc.problems, []);
@@ -615,7 +615,8 @@ test('declarations: export, local, readonly, declare -x, unset, read; && { … }
   assert.deepEqual(doc.vars.get('NVTE_FLAG')?.nameSpan, at(text, 'NVTE_FLAG'));
   assert.equal(doc.vars.get('PP')?.exported, false);
   assert.equal(doc.vars.has('GONE'), false);
-  assert.deepEqual(doc.value([]), { '--pipeline-model-parallel-size': 2, '--micro-batch-size': 4, '--tensor-model-parallel-size': '$TP', '--global-batch-size': 64 });
+  assert.deepEqual(doc.value([]), { '--pipeline-model-parallel-size': 2, '--micro-batch-size': '$MBS', '--tensor-model-parallel-size': '$TP', '--global-batch-size': 64 });
+  assert.equal(scalar(doc, '--micro-batch-size').unknown, 'MBS comes from the environment', 'a `local` does not outlive its function');
   assert.equal(scalar(doc, '--tensor-model-parallel-size').unknown, 'TP is set by `read` when the script runs');
 });
 
@@ -793,4 +794,25 @@ test('property: edits on generated launch scripts apply cleanly and read back as
     }),
     { numRuns: 600 },
   );
+});
+
+test('local: the value before the function comes back when it returns; plain assignments in a function stay', () => {
+  const text = `MBS=2
+setup() {
+  local MBS=4 SEQ
+  SEQ=8192
+  GBS=64
+}
+function more {
+  local -r TP=8
+}
+setup
+torchrun pretrain_gpt.py --micro-batch-size $MBS --global-batch-size $GBS --tensor-model-parallel-size $TP
+`;
+  const doc = parseShell(text);
+  assert.deepEqual(doc.problems, []);
+  assert.equal(doc.value(['--micro-batch-size']), 2, 'the global MBS, shadowed only inside setup');
+  assert.equal(doc.value(['--global-batch-size']), 64, 'GBS is not local: it outlives setup');
+  assert.equal(scalar(doc, '--tensor-model-parallel-size').unknown, 'TP comes from the environment');
+  assert.equal(doc.vars.has('SEQ'), false);
 });

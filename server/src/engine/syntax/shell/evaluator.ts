@@ -13,6 +13,8 @@ export class Script extends WordExpander {
   private laSet = false;
   private frames: Frame[] = [];
   private overflow = 0;
+  /** A function was just defined (`name()`, `function name`): the `{` that follows opens its body. */
+  private functionNext = false;
   private deadCount = 0;
   private status: Tri = undefined;
   training: Training | undefined;
@@ -331,12 +333,19 @@ export class Script extends WordExpander {
       case 'done':
         this.popTo('loop');
         return;
-      case '{':
-        this.push('brace', w.span.start);
+      case '{': {
+        const f = this.push('brace', w.span.start);
+        // A function body: what `local` declares in it is gone when it returns.
+        if (f && this.functionNext) f.locals = new Map();
+        this.functionNext = false;
         return;
-      case '}':
+      }
+      case '}': {
+        const body = this.overflow > 0 ? undefined : [...this.frames].reverse().find((f) => f.kind === 'brace');
         this.popTo('brace');
+        for (const [name, before] of body?.locals ?? []) this.setVar(name, before);
         return;
+      }
       case 'function': {
         const t = this.peek();
         if (t?.k === 'word') {
@@ -347,6 +356,7 @@ export class Script extends WordExpander {
             const m = this.peek();
             if (m?.k === 'op' && m.op === ')') this.take();
           }
+          this.functionNext = true;
         }
         return;
       }
@@ -455,6 +465,7 @@ export class Script extends WordExpander {
         this.take();
         const u = this.peek();
         if (u?.k === 'op' && u.op === ')') this.take();
+        this.functionNext = true;
         return undefined;
       }
     }
@@ -463,6 +474,7 @@ export class Script extends WordExpander {
   }
 
   private runCommand(cmd: Cmd, prev: string, negate: boolean): void {
+    this.functionNext = false;
     const cond: Tri = prev === '&&' ? this.status : prev === '||' ? not(this.status) : true;
     if (cond === false || this.isDead()) return;
     let frame: Frame | undefined;
@@ -566,7 +578,11 @@ export class Script extends WordExpander {
 
   private declare(head: string, args: (Word | ArrayLit)[]): Tri {
     let exported = head === 'export';
+    // `local` in a function body: the value before it comes back when the function returns.
+    const body = head === 'local' ? [...this.frames].reverse().find((f) => f.locals) : undefined;
     for (const a of args) {
+      const declared = body ? declaredName(a.kind === 'array' ? a.name : a.pieces[0]?.t === 'lit' ? a.pieces[0].text : undefined) : undefined;
+      if (body && declared && !body.locals!.has(declared)) body.locals!.set(declared, this.env.get(declared));
       if (a.kind === 'array') {
         this.assign(a, exported);
         continue;
@@ -784,4 +800,9 @@ export class Script extends WordExpander {
       inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'),
     };
   }
+}
+
+/** The variable a declaration names (`MBS`, `MBS=4`, `ARGS+=(…)`), if the word is one. */
+function declaredName(word: string | undefined): string | undefined {
+  return word === undefined ? undefined : /^([A-Za-z_]\w*)(\[[^\]]*\])?(\+?=|$)/.exec(word)?.[1];
 }

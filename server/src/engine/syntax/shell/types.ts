@@ -197,6 +197,8 @@ export interface Frame {
   subject?: string;
   /** A `{ … }` group run by `&&`/`||`: the conditional frame below it closes with it. */
   closesAndor?: boolean;
+  /** A function body: the bindings `local` shadowed in it, restored when it closes. */
+  locals?: Map<string, Binding | undefined>;
   undo: Map<string, Binding | undefined>;
   done: { vals: Map<string, Binding | undefined>; taken: Tri }[];
 }
