@@ -680,7 +680,9 @@ export class Script extends WordExpander {
       const before = old.kind === 'array' ? old.items : [old.segs];
       all = before.length >= MAX_ITEMS ? before : before.concat(items.slice(0, MAX_ITEMS - before.length));
     }
-    this.setVar(a.name, { kind: 'array', segs: [], items: all, exported: exported || !!old?.exported, nameSpan: a.nameSpan, valueSpan, unknown: a.append && old?.unknown ? old.unknown : undefined });
+    // Never closed: the rest of the file was read as its elements, so what it holds is not known.
+    const unclosed = a.close ? undefined : `\`${a.name}=(\` on line ${this.ctx.lineOf(a.span.start)} is never closed`;
+    this.setVar(a.name, { kind: 'array', segs: [], items: all, exported: exported || !!old?.exported, nameSpan: a.nameSpan, valueSpan, unknown: unclosed ?? (a.append && old?.unknown ? old.unknown : undefined) });
   }
 
   // ---- the training command
