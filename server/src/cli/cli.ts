@@ -24,11 +24,14 @@ import { toJunit } from './junit';
 import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 import { SHARDWISE_VERSION } from '../release';
+import { mfuFor, mfuText, parseMfuArgs } from './mfu';
 
 const VERSION = SHARDWISE_VERSION;
 const USAGE = `Usage:
   shardwise check [paths… | -] [options]   check config files (folders are searched; - reads stdin)
   shardwise layout <file> [options]        print the parallel layout a config describes
+  shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]
+                                           model FLOPs per step, achieved TFLOP/s per GPU and MFU
   shardwise explain <rule-id>              print a rule's documentation
   shardwise rules                          list the rules
   shardwise docs [--write F|--check F]     print (write, or compare with F) the rules reference
@@ -85,7 +88,7 @@ configuration or I/O failure.
 
 class UsageError extends Error {}
 
-const SUBCOMMANDS = new Set(['check', 'layout', 'explain', 'rules', 'docs']);
+const SUBCOMMANDS = new Set(['check', 'layout', 'mfu', 'explain', 'rules', 'docs']);
 
 const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -658,19 +661,24 @@ function reportRefusals(refusals: readonly { file: string; line: number; title: 
   for (const r of refusals) note(`${r.file}:${r.line}: not fixed: ${r.title}: ${r.reason}`);
 }
 
-/** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */
-function layout(args: string[]): number {
-  const o = parseCheckArgs(args);
-  if (o.paths.length !== 1 || o.paths[0] === '.') throw new UsageError('layout takes one config file');
-  const file = o.paths[0];
+/** One config file read and analysed as `layout` and `mfu` read it, or the exit code when it cannot be read. */
+function analyzeConfig(o: CheckOptions, file: string): FileAnalysis | number {
   const read = readBounded(file, o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT);
   if (!read.ok) {
     note(`cannot read ${file}: it ${read.reason}${read.kind === 'too-large' ? '; --max-file-size raises the limit' : ''}`);
     return 2;
   }
-  const text = read.text;
   const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : new ProjectConfigs().located(file), o.settings);
-  const analysis = analyze(linkedInput(file, text), settings);
+  return analyze(linkedInput(file, read.text), settings);
+}
+
+/** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */
+function layout(args: string[]): number {
+  const o = parseCheckArgs(args);
+  if (o.paths.length !== 1 || o.paths[0] === '.') throw new UsageError('layout takes one config file');
+  const file = o.paths[0];
+  const analysis = analyzeConfig(o, file);
+  if (typeof analysis === 'number') return analysis;
   if (o.format === 'json') {
     process.stdout.write(jsonText(analysis.docs.map((d) => d.plan ?? null)) + '\n');
     return 0;
@@ -681,6 +689,32 @@ function layout(args: string[]): number {
     return 2;
   }
   process.stdout.write(escapeLines(out) + '\n');
+  return 0;
+}
+
+/** `shardwise mfu`: the MFU of the config's layout at a given or logged step time. */
+function mfu(args: string[]): number {
+  const m = parseMfuArgs(args, (message) => new UsageError(message));
+  const o = parseCheckArgs(m.rest);
+  if (o.paths.length !== 1 || o.paths[0] !== '.') throw new UsageError(`mfu takes its files as --config and --log, not ${JSON.stringify(o.paths[0])}`);
+  if (o.format !== 'text' && o.format !== 'json') throw new UsageError('mfu prints text, or JSON with --output-format json');
+  const analysis = analyzeConfig(o, m.config);
+  if (typeof analysis === 'number') return analysis;
+  let logText: string | undefined;
+  if (m.log !== undefined) {
+    const read = readBounded(m.log, Math.max(o.settings.maxFileSize ?? 0, 64 * 1024 * 1024));
+    if (!read.ok) {
+      note(`cannot read ${m.log}: it ${read.reason}`);
+      return 2;
+    }
+    logText = read.text;
+  }
+  const r = mfuFor(analysis, m, logText);
+  if ('problem' in r) {
+    note(r.problem);
+    return 2;
+  }
+  process.stdout.write(o.format === 'json' ? jsonText({ ...r.mfu, loggedTflops: r.loggedTflops }) + '\n' : escapeLines(mfuText(r)) + '\n');
   return 0;
 }
 
@@ -697,6 +731,8 @@ export function main(argv: string[]): number {
         return check(parseCheckArgs(rest));
       case 'layout':
         return layout(rest);
+      case 'mfu':
+        return mfu(rest);
       case 'explain': {
         if (rest.length !== 1) throw new UsageError('explain takes one rule id');
         const text = explain(rest[0]);

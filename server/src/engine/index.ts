@@ -19,3 +19,4 @@ export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, SETTING_LIMITS, type 
 export { parserFlags } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
+export { mfuOf, readMegatronLog, stepFromLog, type LoggedIteration, type Mfu } from './plan/mfu';
