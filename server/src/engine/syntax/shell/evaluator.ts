@@ -4,7 +4,7 @@ import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, 
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { launcherChain } from './launchers';
 import { WordExpander } from './expander';
-import { and3, baseName, detach, globMatch, LAUNCHER_NAME, locateRange, mapPoint, not, or3, textOf, unknownOf } from './expansion';
+import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mapPoint, mergeScalars, not, or3, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends WordExpander {
@@ -219,24 +219,10 @@ export class Script extends WordExpander {
         if (cands.some((b) => b?.kind === 'array')) {
           const first = live.find((a) => a.vals.has(name));
           result = first ? first.vals.get(name) : pre;
-        } else result = this.mergeScalars(name, cands, f);
+        } else result = mergeScalars(name, cands, f);
       }
       this.setVar(name, result);
     }
-  }
-
-  private mergeScalars(name: string, cands: (Binding | undefined)[], f: Frame): Binding | undefined {
-    const defined = cands.filter((b): b is Binding => !!b);
-    if (!defined.length) return undefined;
-    const latest = defined.reduce((x, y) => (y.nameSpan.start > x.nameSpan.start ? y : x));
-    const first = defined[0];
-    const text = textOf(first.segs);
-    if (defined.every((b) => !unknownOf(b) && textOf(b.segs) === text)) {
-      if (defined.every((b) => b === first)) return first;
-      return { ...latest, target: undefined, defaultSpan: undefined };
-    }
-    const where = f.kind === 'andor' ? `is set only on some paths (line ${f.line})` : `is assigned differently in the branches of the \`${f.kind}\` on line ${f.line}`;
-    return { ...latest, segs: [], unknown: `${name} ${where}`, target: undefined, defaultSpan: undefined };
   }
 
   protected setVar(name: string, b: Binding | undefined): void {
@@ -804,7 +790,3 @@ export class Script extends WordExpander {
   }
 }
 
-/** The variable a declaration names (`MBS`, `MBS=4`, `ARGS+=(…)`), if the word is one. */
-function declaredName(word: string | undefined): string | undefined {
-  return word === undefined ? undefined : /^([A-Za-z_]\w*)(\[[^\]]*\])?(\+?=|$)/.exec(word)?.[1];
-}

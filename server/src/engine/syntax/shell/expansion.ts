@@ -1,6 +1,6 @@
 /** Helpers for expanded words: unknown reasons, typed values, glob matching, three-valued logic, and where the characters of an expanded word are written (`locateRange`). */
 import type { Span } from '../../types';
-import type { Binding, ExpandedWord, Seg, Target, Tri, Unit, WrittenWord } from './types';
+import type { Binding, ExpandedWord, Frame, Seg, Target, Tri, Unit, WrittenWord } from './types';
 
 /** Variables a batch scheduler or MPI launcher sets in the job's environment. */
 export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
@@ -242,4 +242,24 @@ export function mapPoint(f: ExpandedWord, at: number): Span {
   }
   const p = f.outer.span.end;
   return { start: p, end: p };
+}
+
+/** The value of a variable after a conditional frame whose arms assigned it differently: one value when they agree, else unknown with why. */
+export function mergeScalars(name: string, cands: (Binding | undefined)[], f: Frame): Binding | undefined {
+  const defined = cands.filter((b): b is Binding => !!b);
+  if (!defined.length) return undefined;
+  const latest = defined.reduce((x, y) => (y.nameSpan.start > x.nameSpan.start ? y : x));
+  const first = defined[0];
+  const text = textOf(first.segs);
+  if (defined.every((b) => !unknownOf(b) && textOf(b.segs) === text)) {
+    if (defined.every((b) => b === first)) return first;
+    return { ...latest, target: undefined, defaultSpan: undefined };
+  }
+  const where = f.kind === 'andor' ? `is set only on some paths (line ${f.line})` : `is assigned differently in the branches of the \`${f.kind}\` on line ${f.line}`;
+  return { ...latest, segs: [], unknown: `${name} ${where}`, target: undefined, defaultSpan: undefined };
+}
+
+/** The variable a declaration names (`MBS`, `MBS=4`, `ARGS+=(…)`), if the word is one. */
+export function declaredName(word: string | undefined): string | undefined {
+  return word === undefined ? undefined : /^([A-Za-z_]\w*)(\[[^\]]*\])?(\+?=|$)/.exec(word)?.[1];
 }
