@@ -12,7 +12,7 @@
 import { readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, DEFAULT_MAX_FILE_SIZE, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
+import { analyze, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
@@ -25,68 +25,11 @@ import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 import { SHARDWISE_VERSION } from '../release';
 import { mfuFor, mfuText, parseMfuArgs } from './mfu';
+import { USAGE, UsageError } from './usage';
+import { parsePictureArgs, pictureHtml, type PictureArgs } from './picture';
 
 const VERSION = SHARDWISE_VERSION;
-const USAGE = `Usage:
-  shardwise check [paths… | -] [options]   check config files (folders are searched; - reads stdin)
-  shardwise layout <file> [options]        print the parallel layout a config describes
-  shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]
-                                           model FLOPs per step, achieved TFLOP/s per GPU and MFU
-  shardwise explain <rule-id>              print a rule's documentation
-  shardwise rules                          list the rules
-  shardwise docs [--write F|--check F]     print (write, or compare with F) the rules reference
 
-Options of check:
-  --output-format FORMAT     text (default), json, sarif (SARIF 2.1.0, for code scanning),
-                             github (workflow commands: annotations on a pull request), gitlab
-                             (GitLab Code Quality) or junit (JUnit XML); --format is the same option
-  --select IDS               run only these rules (comma-separated rule ids, or ALL); replaces
-                             the configuration's select
-  --extend-select IDS        run these rules too
-  --ignore IDS               do not run these rules (after select and extend-select)
-  --statistics               print the number of findings per rule instead of the findings
-                             (text, or json with --output-format json)
-  --exit-zero                exit 0 even when an error was found
-  --max-warnings N           exit 1 when more than N warnings were found
-  --hardware ID              hardware profile (e.g. h100-sxm)
-  --gpus-per-node N          GPUs per node
-  --nvlink-domain N          GPUs per NVLink domain
-  --target TOOL=VERSION      targeted version: accelerate=1.10.0, deepspeed=0.16.4, megatron-core=0.12.0
-  --fix                      apply the safe fixes (they keep the run as it is) to the files; with -,
-                             print the fixed text on stdout (and the findings on stderr)
-  --unsafe-fixes             with --fix or --diff, also the fixes that change a decision
-                             (degrees, batch sizes, precision, switches, the number of GPUs)
-  --diff                     print the unified diff of what --fix would write; change nothing
-                             (exit 1 when there is a diff)
-  --show-fixes               list the fixes offered for each finding, safe or unsafe
-  --stdin-filename PATH      the name of the text read from - (stdin): for the format, the
-                             configuration and the output; without it the format is told by
-                             the content alone
-  --exclude PATTERN          skip files and folders matching PATTERN (gitignore syntax, from the
-                             working directory; repeatable, comma-separated), on top of the
-                             default excludes (hidden folders, node_modules, venv, dist, …);
-                             --extend-exclude is the same option
-  --force-exclude            apply the excludes to the paths named on the command line too
-  --no-respect-gitignore     also check what .gitignore files exclude (--respect-gitignore, the
-                             default: skip it)
-  --no-config                ignore .shardwise.yaml and pyproject.toml files
-  --max-file-size SIZE       larger files are not read (default 256K for files found in a
-                             folder, 1M for files named); SIZE in bytes or with K, M or G
-                             (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB
-
-Configuration: .shardwise.yaml, or [tool.shardwise] in pyproject.toml, at or above each file
-(select, extend-select, ignore, per-file-ignores, exclude, hardware, target, rules, …); the
-options above win over it. A mistake in it (an unknown key, rule id or hardware profile) is an
-error: exit 2, nothing checked.
-
-Only regular files are read: a named device, FIFO or socket is an error; in a folder, such
-entries are skipped. Control characters in paths and messages are printed escaped (\\x1b, \\n).
-
-Exit status: 0 no error found, 1 an error found (or more warnings than --max-warnings), 2 usage,
-configuration or I/O failure.
-`;
-
-class UsageError extends Error {}
 
 const SUBCOMMANDS = new Set(['check', 'layout', 'mfu', 'explain', 'rules', 'docs']);
 
@@ -674,11 +617,13 @@ function analyzeConfig(o: CheckOptions, file: string): FileAnalysis | number {
 
 /** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */
 function layout(args: string[]): number {
-  const o = parseCheckArgs(args);
+  const picture = parsePictureArgs(args, (message) => new UsageError(message));
+  const o = parseCheckArgs(picture.rest);
   if (o.paths.length !== 1 || o.paths[0] === '.') throw new UsageError('layout takes one config file');
   const file = o.paths[0];
   const analysis = analyzeConfig(o, file);
   if (typeof analysis === 'number') return analysis;
+  if (picture.svg !== undefined || picture.html !== undefined) return writePicture(analysis, file, picture);
   if (o.format === 'json') {
     process.stdout.write(jsonText(analysis.docs.map((d) => d.plan ?? null)) + '\n');
     return 0;
@@ -689,6 +634,24 @@ function layout(args: string[]): number {
     return 2;
   }
   process.stdout.write(escapeLines(out) + '\n');
+  return 0;
+}
+
+/** `layout --svg/--html`: the picture of the first layout in the file, written where asked. */
+function writePicture(analysis: FileAnalysis, file: string, picture: PictureArgs): number {
+  const plan = analysis.docs.find((d) => d.plan)?.plan;
+  const svg = plan ? layoutSvg(plan, { colourBy: picture.colourBy }) : undefined;
+  if (!svg) {
+    note(plan ? `${file}: the degrees do not multiply to a known world size, so there is no rank grid to draw (\`shardwise check\` says why)` : `${file} does not describe a parallel layout Shardwise knows`);
+    return 2;
+  }
+  try {
+    if (picture.svg !== undefined) writeFileSync(picture.svg, svg + '\n');
+    if (picture.html !== undefined) writeFileSync(picture.html, pictureHtml(svg, `Shardwise layout of ${file}`));
+  } catch (err) {
+    note(`cannot write the picture: ${(err as Error).message}`);
+    return 2;
+  }
   return 0;
 }
 

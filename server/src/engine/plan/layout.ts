@@ -111,13 +111,12 @@ export function fmtGiB(bytes: number): string {
   return g >= 100 ? g.toFixed(0) : g >= 10 ? g.toFixed(1) : g.toFixed(2);
 }
 
-/** `64 GPUs = TP 8 × PP 2 × CP 1 × DP 4 · ~52 GiB/GPU of 80 · h100-sxm` */
+/** `64 GPUs = TP 8 × PP 2 × CP 1 × DP 4 · ~52 GiB/GPU of 80 · h100-sxm`; with experts, their grid follows in parentheses. */
 export function layoutSummary(p: Plan): string {
   const parts: string[] = [];
   const deg = (name: string, v: number) => `${name} ${v}`;
   if (p.style === 'megatron') {
     parts.push(deg('TP', p.tp.value), deg('PP', p.pp.value), deg('CP', p.cp.value));
-    if (p.ep.value > 1) parts.push(deg('EP', p.ep.value));
     parts.push(p.dp ? deg('DP', p.dp.value) : 'DP ?');
   } else {
     if (p.tp.value > 1) parts.push(deg('TP', p.tp.value));
@@ -128,7 +127,9 @@ export function layoutSummary(p: Plan): string {
     else if (p.sharding.value.kind === 'zero' && !p.world) parts.push(`ZeRO-${p.sharding.value.stage} × DP ?`);
     else parts.push(deg('DP', p.dpReplicate.value));
   }
-  const head = p.world ? `${p.world.value} GPU${p.world.value === 1 ? '' : 's'} = ${parts.join(' × ')}` : `? GPUs = ${parts.join(' × ')}`;
+  // The expert grid is another factoring of the same GPUs (expert TP × EP × expert DP × PP), not a factor of it.
+  const experts = p.style === 'megatron' && p.ep.value > 1 ? ` (experts: ETP ${p.etp.value} × EP ${p.ep.value} × EDP ${p.expertDp?.value ?? '?'} × PP ${p.pp.value})` : '';
+  const head = `${p.world ? `${p.world.value} GPU${p.world.value === 1 ? '' : 's'}` : '? GPUs'} = ${parts.join(' × ')}${experts}`;
   const mem = planMemory(p);
   const memText = mem ? ` · ~${fmtGiB(mem.bytes.total)} GiB/GPU of ${Math.round(p.hardware.profile.hbmGiB)}` : '';
   return `${head}${memText} · ${p.hardware.profile.id}${p.allocation ? ` · ${p.allocation}` : ''}`;

@@ -84,6 +84,11 @@ export interface Plan {
   notTraining?: string;
   /** The scheduler allocation the file asks for, in words (`4 nodes × 8 GPUs (SBATCH)`). */
   allocation?: string;
+  /**
+   * Megatron's rank order, fastest-varying first: `tp-cp-ep-dp-pp` by default, `tp-cp-ep-pp-dp`
+   * with `--use-tp-pp-dp-mapping`. Absent for other runtimes (a device mesh is row-major).
+   */
+  rankOrder?: 'tp-cp-ep-dp-pp' | 'tp-cp-ep-pp-dp';
   /** Megatron reduces gradients in bf16 (`--grad-reduce-in-bf16`): a 2-byte main-gradient buffer. */
   gradReduce16?: boolean;
   /**

@@ -180,6 +180,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     notTraining: args.notTraining,
     allocation: args.allocation?.text,
     gradReduce16: flag(args.get('grad_reduce_in_bf16')) === true || undefined,
+    rankOrder: flag(args.get('use_tp_pp_dp_mapping')) === true ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp',
   };
   splitAndBatch(plan, args);
   return plan;
