@@ -3,6 +3,7 @@
  * The only code that imports `vscode`.
  */
 import * as vscode from 'vscode';
+import { LayoutView } from './layout-view';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../../server/src/protocol';
 
@@ -11,7 +12,12 @@ let output: vscode.LogOutputChannel | undefined;
 
 const LANGUAGES = ['yaml', 'json', 'jsonc', 'shellscript'];
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/** What the extension offers other extensions (and its tests): the layout view's file and picture. */
+export interface ShardwiseApi {
+  layoutView(): ReturnType<LayoutView['current']>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<ShardwiseApi> {
   output = vscode.window.createOutputChannel('Shardwise', { log: true });
   context.subscriptions.push(output);
   const serverModule = context.asAbsolutePath('dist/server/main.js');
@@ -41,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     diagnosticCollectionName: 'shardwise',
   };
   client = new LanguageClient('shardwise', 'Shardwise', serverOptions, clientOptions);
+  let layoutView = new LayoutView(() => client);
+  context.subscriptions.push({ dispose: () => layoutView.dispose() });
 
   context.subscriptions.push(
     vscode.commands.registerCommand(SHOW_RULE_DOCUMENTATION_COMMAND, async (id?: string) => {
@@ -57,13 +65,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(SHOW_LAYOUT_COMMAND, async (uri?: string) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri.toString();
       if (!target || !client) return;
+      if (await layoutView.show(target)) return;
+      // No picture: the view says why when the file has a layout at all; otherwise nothing to show.
       const markdown = await client.sendRequest<string | null>(LAYOUT_REQUEST, { uri: target });
       if (!markdown) {
+        layoutView.dispose();
+        layoutView = new LayoutView(() => client);
         void vscode.window.showInformationMessage('Shardwise: this file does not describe a parallel layout.');
-        return;
       }
-      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Layout of ${vscode.Uri.parse(target).path.split('/').pop()}\n\n${markdown}` });
-      await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);
     }),
     vscode.commands.registerCommand('shardwise.restartServer', async () => {
       await client?.restart();
@@ -71,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('shardwise.showOutput', () => output?.show(true)),
   );
   await client.start();
+  return { layoutView: () => layoutView.current() };
 }
 
 export async function deactivate(): Promise<void> {

@@ -48,3 +48,16 @@ export interface ClientSettings {
 /** The code action kind of "fix all": safe fixes only, re-checked as a set (`editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = 'source.fixAll.shardwise';
 export const FIX_ALL_TITLE = 'Fix all safe Shardwise problems';
+
+/**
+ * Returns the picture of the first layout of a file (`{ uri, colourBy? }` → LayoutPicture | null):
+ * the SVG and the degrees it shows with the range that sets each, for the layout view.
+ */
+export const LAYOUT_PICTURE_REQUEST = 'shardwise/layoutPicture';
+
+export interface LayoutPicture {
+  /** The document version the picture is of. */
+  version: number;
+  svg: string;
+  degrees: { name: string; value: number; range?: { start: { line: number; character: number }; end: { line: number; character: number } } }[];
+}

@@ -5,7 +5,8 @@
 //      the installed extension, with a temp copy of examples/ as the workspace;
 //   2. Restricted Mode: the same suite in an untrusted copy of examples/ (workspace trust on, the
 //      folder never trusted), where it runs its Restricted Mode test only;
-//   3. UI smoke: click a file in the explorer, read the Problems panel, take a screenshot.
+//   3. UI smoke: click a file in the explorer, read the Problems panel, take a screenshot; open the
+//      layout view from the command palette on a launch script and take a screenshot of it.
 // Closes with `e2e: N passed, M failed`; exits non-zero on any failure or blocked non-loopback request.
 //
 //   node test/e2e/run.mjs [--keep] [--only=host|restricted|ui]
@@ -42,6 +43,10 @@ const SMOKE_FILE = 'typo-and-traps.yaml'; // file to click in it
 const SMOKE_EXPECT = ['yaml-boolean-trap']; // texts the Problems panel must show
 const SMOKE_WAIT_MS = 30_000; // for the Problems panel to show them
 const SCREENSHOT = join(repoRoot, 'artifacts/e2e/editor-diagnostics.png');
+const LAYOUT_FOLDER = 'megatron'; // the layout view is opened on this file, from the command palette
+const LAYOUT_FILE = 'pretrain-llama3-8b.sh';
+const LAYOUT_COMMAND = 'Shardwise: Show Parallel Layout';
+const LAYOUT_SCREENSHOT = join(repoRoot, 'artifacts/e2e/layout-view.png');
 const MARK = '[shardwise-e2e]'; // prefix of the suite's result lines (test/e2e/suite/index.ts)
 // Restricted Mode layer: the suite runs its Restricted Mode test alone in a folder of this name.
 const RESTRICTED_WORKSPACE = 'examples-restricted'; // = RESTRICTED_WORKSPACE in test/e2e/suite/index.ts
@@ -231,7 +236,7 @@ async function hostLayer(paths, playwright, { restricted = false } = {}) {
 async function smokeLayer(paths, playwright) {
   const t0 = Date.now();
   console.log('\n== UI smoke ==');
-  const name = `ui: Problems panel shows ${SMOKE_EXPECT.join(', ')} for ${SMOKE_FOLDER}/${SMOKE_FILE}`;
+  const name = `ui: Problems panel shows ${SMOKE_EXPECT.join(', ')} for ${SMOKE_FOLDER}/${SMOKE_FILE}; the layout view of ${LAYOUT_FOLDER}/${LAYOUT_FILE} draws its picture`;
   const root = makeTempRoot('ui');
   let server;
   let browser;
@@ -267,11 +272,27 @@ async function smokeLayer(paths, playwright) {
         await page.waitForTimeout(500); // let the squiggles paint
         mkdirSync(dirname(SCREENSHOT), { recursive: true });
         await page.screenshot({ path: SCREENSHOT });
+        // The layout view, opened from the command palette on a launch script (opened with Quick Open).
+        await page.locator('.editor-instance .monaco-editor').first().click();
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Backspace'); // from commands (">") to files
+        await page.keyboard.type(`${LAYOUT_FOLDER}/${LAYOUT_FILE}`);
+        await page.waitForTimeout(500);
+        await page.keyboard.press('Enter');
+        await page.locator('.tab.active', { hasText: LAYOUT_FILE }).waitFor({ timeout: 30_000 });
+        await page.keyboard.press('F1');
+        await page.keyboard.type(LAYOUT_COMMAND);
+        await page.keyboard.press('Enter');
+        const picture = page.frameLocator('iframe.webview').frameLocator('#active-frame').locator('svg g.gpu').first();
+        await picture.waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: LAYOUT_SCREENSHOT });
       })(),
       SMOKE_TIMEOUT_MS,
       `the UI smoke test did not finish within ${SMOKE_TIMEOUT_MS / 1000} s`,
     );
-    record(name, true, `screenshot: ${shortPath(SCREENSHOT)}, ${elapsed(t0)}`);
+    record(name, true, `screenshots: ${shortPath(SCREENSHOT)}, ${shortPath(LAYOUT_SCREENSHOT)} (the layout view), ${elapsed(t0)}`);
   } catch (err) {
     record(name, false, err.message.split('\n')[0]);
     await failureReport(browser, server, 'ui-smoke', root);

@@ -507,6 +507,25 @@ describe('layout', () => {
     }),
   );
 
+  test('shardwise/layoutPicture: the SVG of the layout at the document version, each written degree with its range', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      const uri = 'untitled:megatron-70b.yaml';
+      const version = await c.open(uri, MEGATRON);
+      const p = await c.request<{ version: number; svg: string; degrees: { name: string; value: number; range?: { start: { line: number; character: number } } }[] } | null>('shardwise/layoutPicture', { uri, colourBy: 'pp' });
+      assert.ok(p);
+      assert.equal(p.version, version);
+      assert.match(p.svg, /^<svg /);
+      assert.match(p.svg, /64 GPUs = TP 16 × CP 1 × DP 2 × PP 2/);
+      assert.match(p.svg, /colour: PP stage/);
+      const tp = p.degrees.find((d) => d.name === 'TP');
+      assert.equal(tp?.value, 16);
+      assert.deepEqual(tp?.range?.start, positionOf(MEGATRON, 'megatron_lm_tp_degree: ', 'megatron_lm_tp_degree: '.length), 'the range of the value that sets TP');
+      assert.equal(p.degrees.find((d) => d.name === 'DP')?.range, undefined, 'DP is derived: no line sets it');
+      await c.open('untitled:pod.yaml', 'kind: Pod\n');
+      assert.equal(await c.request('shardwise/layoutPicture', { uri: 'untitled:pod.yaml' }), null);
+    }),
+  );
+
   test('hover on a degree: the derived DP, the fabrics and the memory per GPU', { timeout: TEST_TIMEOUT }, () =>
     withServer(async (c) => {
       const uri = 'untitled:megatron-70b.yaml';

@@ -9,7 +9,7 @@ export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/act
 export { fixForSet, fixRound, fixText, type AppliedFix, type FixOptions, type FixResult, type FixRound, type RefusedFix } from './fixes';
 export { describeChanges, planChanges, type PlanChange } from './plan/diff';
 export { explain, HOMEPAGE, ruleDocsUrl, rulesMarkdown, ruleMarkdown } from './docs';
-export { layoutLenses, layoutMarkdown, layoutText, type LayoutLens } from './features/layout';
+export { layoutLenses, layoutMarkdown, layoutPicture, layoutText, type LayoutLens, type PictureDegree } from './features/layout';
 export { documentSymbols, foldingRanges, MAX_SYMBOLS, type FoldRange, type OutlineKind, type OutlineSymbol } from './features/outline';
 export { RULES, ruleById } from './rules';
 export { HARDWARE, hardwareSuggestion } from './plan/hardware';

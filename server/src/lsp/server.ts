@@ -17,12 +17,12 @@
 import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { explain } from '../engine';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, type ProjectConfigs } from '../host/project-config';
-import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
+import { LAYOUT_PICTURE_REQUEST, LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
 import { readInitialize, serverCapabilities } from './client';
 import { isObject, pathOf } from './convert';
 import { onCodeAction, onCodeActionResolve, onCodeLens, onExecuteCommand } from './handlers/actions';
 import { onPullDiagnostics } from './handlers/diagnostics';
-import { onCompletion, onDefinition, onDocumentLinks, onDocumentSymbol, onFoldingRanges, onHover, onLayout } from './handlers/navigation';
+import { onCompletion, onDefinition, onDocumentLinks, onDocumentSymbol, onFoldingRanges, onHover, onLayout, onLayoutPicture } from './handlers/navigation';
 import { checkedDocumentNotifications } from './notifications';
 import { URI } from './uri';
 import { Workspace } from './workspace';
@@ -90,6 +90,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onDocumentSymbol((p) => onDocumentSymbol(ws, p));
   connection.onFoldingRanges((p) => onFoldingRanges(ws, p));
   connection.onRequest(LAYOUT_REQUEST, (p: unknown) => onLayout(ws, p));
+  connection.onRequest(LAYOUT_PICTURE_REQUEST, (p: unknown) => onLayoutPicture(ws, p));
   connection.onRequest(RULE_DOCUMENTATION_REQUEST, (p: { id?: string }) => (isObject(p) && typeof p.id === 'string' ? explain(p.id) ?? null : null));
   connection.onRequest(STATUS_REQUEST, () => ws.status());
   connection.onShutdown(() => ws.shutdown());

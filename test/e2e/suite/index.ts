@@ -10,6 +10,7 @@
 import { format } from 'node:util';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
+import { SHOW_LAYOUT_COMMAND } from '../../../server/src/protocol';
 
 // ---- expectations (file names are relative to the workspace folder, a copy of examples/) ----
 const SOURCE = 'shardwise';
@@ -39,6 +40,8 @@ const SCRIPT_SP_CODE = 'tp-without-sequence-parallel';
 const FIX_ALL_KIND = 'source.fixAll.shardwise';
 const SCRIPT_HOVER_FLAG = '--tensor-model-parallel-size';
 const SCRIPT_HOVER_EXPECT = [/Tensor parallelism/, /DP = 16 \/ \(TP 4 × PP 2 × CP 1\) = 2/, /Memory per GPU: ~[\d.]+ GiB of 80/];
+const LAYOUT_VIEW_BEFORE = '16 GPUs = TP 4 × CP 1 × DP 2 × PP 2'; // the picture's equation for SCRIPT_FILE
+const LAYOUT_VIEW_AFTER = '16 GPUs = TP 2 × CP 1 × DP 4 × PP 2'; // after TP=4 becomes TP=2
 const SBATCH_FILE = 'megatron/train-gpt-13b.sbatch'; // a Slurm batch script (.sbatch: shellscript through package.json languages)
 const SBATCH_CODE = 'slurm-allocation-mismatch';
 const SBATCH_LENS = /^64 GPUs = TP 4 × PP 2 × CP 1 × DP 8 .*· 4 nodes × 8 GPUs \(SBATCH\)$/;
@@ -369,6 +372,29 @@ function defineTests({ suite, test, suiteTeardown }: TddContext): void {
         },
         () => `lenses: ${JSON.stringify(seen)}`,
       );
+    });
+
+    test('layout view: opens beside the launch script with its picture, and redraws when TP is edited', async () => {
+      const doc = await open(SCRIPT_FILE);
+      const api = vscode.extensions.getExtension<{ layoutView(): { uri: string; picture?: { svg: string; degrees: { name: string; value: number }[] } } | undefined }>(EXTENSION_ID)?.exports;
+      if (!api) fail(`${EXTENSION_ID} exports no API`);
+      await vscode.commands.executeCommand(SHOW_LAYOUT_COMMAND, doc.uri.toString());
+      const svgOf = () => api.layoutView()?.picture?.svg ?? '';
+      await waitFor('the layout picture of TP 4', () => (svgOf().includes(LAYOUT_VIEW_BEFORE) ? true : undefined), () => `the view shows: ${svgOf().slice(0, 300) || '(nothing)'}`);
+      const tp = api.layoutView()?.picture?.degrees.find((d) => d.name === 'TP');
+      if (tp?.value !== 4) fail(`the view's TP degree is ${JSON.stringify(tp)}`);
+      const line = lineIndex(doc, /^TP=4$/);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(line, 3, line, 4), '2');
+      if (!(await vscode.workspace.applyEdit(edit))) fail('the TP edit was not applied');
+      try {
+        await waitFor('the picture redrawn for TP 2', () => (svgOf().includes(LAYOUT_VIEW_AFTER) ? true : undefined), () => `the view shows: ${svgOf().slice(0, 300)}`);
+      } finally {
+        const undo = new vscode.WorkspaceEdit();
+        undo.replace(doc.uri, new vscode.Range(line, 3, line, 4), '4');
+        await vscode.workspace.applyEdit(undo);
+        await doc.save();
+      }
     });
 
     test('hover: a flag in a launch script explains it and shows the derived layout', async () => {

@@ -4,7 +4,8 @@
  * request and nothing for a document that is not open.
  */
 import { MarkupKind, type CompletionItem, type DocumentLink, type DocumentSymbol, type FoldingRange, type Hover, type Location, type LocationLink, type ResponseError, type SymbolInformation } from 'vscode-languageserver/node';
-import { complete, documentSymbols, foldingRanges, hover, layoutMarkdown } from '../../engine';
+import { COLOUR_BY, complete, documentSymbols, foldingRanges, hover, layoutMarkdown, layoutPicture, type ColourBy } from '../../engine';
+import type { LayoutPicture } from '../../protocol';
 import { documentPosition, documentUri, invalidParams, isObject, toCompletionItem, toFoldingRange, toRange, toSymbols } from '../convert';
 import type { Workspace } from '../workspace';
 
@@ -72,4 +73,15 @@ export async function onLayout(ws: Workspace, params: unknown): Promise<string |
   if (!isObject(params) || typeof params.uri !== 'string') return null;
   const a = await ws.current(params.uri);
   return a ? layoutMarkdown(a) ?? null : null;
+}
+
+/** The picture of the layout, with the range of each degree, for the client's layout view. */
+export async function onLayoutPicture(ws: Workspace, params: unknown): Promise<LayoutPicture | null> {
+  if (!isObject(params) || typeof params.uri !== 'string') return null;
+  const colourBy: ColourBy = (COLOUR_BY as readonly unknown[]).includes(params.colourBy) ? params.colourBy : 'tp';
+  const a = await ws.current(params.uri);
+  const version = ws.documents.get(params.uri)?.version;
+  const picture = a && layoutPicture(a, colourBy);
+  if (!a || !picture || version === undefined) return null;
+  return { version, svg: picture.svg, degrees: picture.degrees.map((d) => ({ name: d.name, value: d.value, ...(d.span ? { range: toRange(a.lines, d.span) } : {}) })) };
 }
