@@ -1290,6 +1290,21 @@ function plainAnalysis(workspace, files) {
   return JSON.parse(r.stdout);
 }
 
+/** Wall time of the planner's whole command (process start included), Shardwise only: no peer plans layouts. */
+function planTimes() {
+  const cli = join(ROOT, 'dist', 'cli', 'main.js');
+  const args = [cli, 'plan', '--model', 'llama-3-70b', '--gpus', '64', '--hardware', 'h100-sxm', '--seq-length', '8192', '--global-batch', '128', '--output-format', 'json'];
+  const ms = [];
+  let layouts = 0;
+  for (let i = 0; i < SPAWNS; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (r.status === 0) layouts = JSON.parse(r.stdout).counts.considered;
+  }
+  return { ms, layouts };
+}
+
 async function main() {
   if (!existsSync(SHARDWISE_MAIN)) {
     log('bench: dist/server/main.js is missing; building (node scripts/build.mjs) …');
@@ -1437,6 +1452,13 @@ async function main() {
     mem('RSS after warm-up (MiB)', 'warm');
     mem(`RSS after ${CYCLES} open/close cycles, distinct URIs (MiB)`, 'after');
     mem('peak RSS, VmHWM (MiB)', 'peak');
+    const plan = planTimes();
+    rows.push({
+      measure: '`shardwise plan`, Llama 3 70B on 64 H100 (ms, whole command)',
+      input: `${plan.layouts} layouts and settings weighed`,
+      ours: { median: fmtMs(percentile(plan.ms, 50)), p95: fmtMs(percentile(plan.ms, 95)) },
+      peer: NA,
+    });
 
     const md = [
       `### Shardwise vs ${theirs ?? '(no peer)'} — ${results.meta.mode} run, ${results.meta.date.slice(0, 10)}`,

@@ -25,13 +25,14 @@ import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 import { SHARDWISE_VERSION } from '../release';
 import { mfuFor, mfuText, parseMfuArgs } from './mfu';
+import { modelSource, parsePlanArgs, planJson, planText, runPlan, workloadFor } from './plan';
 import { USAGE, UsageError } from './usage';
 import { parsePictureArgs, pictureHtml, type PictureArgs } from './picture';
 
 const VERSION = SHARDWISE_VERSION;
 
 
-const SUBCOMMANDS = new Set(['check', 'layout', 'mfu', 'explain', 'rules', 'docs']);
+const SUBCOMMANDS = new Set(['check', 'layout', 'plan', 'mfu', 'explain', 'rules', 'docs']);
 
 const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -681,6 +682,31 @@ function mfu(args: string[]): number {
   return 0;
 }
 
+/** `shardwise plan`: the best layouts of a model on given hardware. */
+function plan(args: string[]): number {
+  const p = parsePlanArgs(args, (message) => new UsageError(message));
+  const o = parseCheckArgs(p.rest);
+  if (o.paths.length !== 1 || o.paths[0] !== '.') throw new UsageError(`plan takes the model as --model, not ${JSON.stringify(o.paths[0])}`);
+  if (o.format !== 'text' && o.format !== 'json') throw new UsageError('plan prints text, or JSON with --output-format json');
+  const read = (file: string) => {
+    const r = readBounded(file, o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT);
+    return r.ok ? { text: r.text } : { problem: `cannot be read: it ${r.reason}` };
+  };
+  const analyse = (file: string) => {
+    const a = analyzeConfig(o, file);
+    return typeof a === 'number' ? { problem: `${file} cannot be read` } : a;
+  };
+  const src = modelSource(p.model, read, analyse);
+  const w = 'problem' in src ? src : workloadFor(p, src, { hardware: o.settings.hardware, nvlinkDomain: o.settings.nvlinkDomain, gpusPerNode: o.settings.gpusPerNode });
+  if ('problem' in w || 'problem' in src) {
+    note('problem' in src ? src.problem : (w as { problem: string }).problem);
+    return 2;
+  }
+  const r = runPlan(w.workload, p);
+  process.stdout.write(o.format === 'json' ? jsonText(planJson(r, w.workload, src.title, w.notes, p.top)) + '\n' : escapeLines(planText(r, w.workload, src.title, w.notes, p.top)) + '\n');
+  return r.empty ? 1 : 0;
+}
+
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
   // `--help` anywhere after a command is a request for help, never a path or an unknown option.
@@ -694,6 +720,8 @@ export function main(argv: string[]): number {
         return check(parseCheckArgs(rest));
       case 'layout':
         return layout(rest);
+      case 'plan':
+        return plan(rest);
       case 'mfu':
         return mfu(rest);
       case 'explain': {

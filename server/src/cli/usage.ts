@@ -4,6 +4,14 @@ export const USAGE = `Usage:
   shardwise check [paths… | -] [options]   check config files (folders are searched; - reads stdin)
   shardwise layout <file> [options]        print the parallel layout a config describes; --svg OUT.svg
                                            or --html OUT.html draw it (--colour tp|pp|dp|cp|ep)
+  shardwise plan --model <preset | file> --gpus N [--hardware ID] [--seq-length L] [--global-batch B]
+                 [--precision bf16|fp8] [--top K] [options]
+                                           the best layouts of a model on N GPUs, ranked by an
+                                           estimated step time (memory per GPU, tokens/s, MFU); fix
+                                           any choice with --tp, --pp, --vpp, --cp, --ep, --etp,
+                                           --micro-batch, --sequence-parallel on|off, --recompute
+                                           none|selective|full, --sharding none|optimizer|
+                                           optim_grads|optim_grads_params, --grad-reduce-in-bf16
   shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]
                                            model FLOPs per step, achieved TFLOP/s per GPU and MFU
   shardwise explain <rule-id>              print a rule's documentation

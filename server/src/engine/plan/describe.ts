@@ -6,6 +6,7 @@ import { gib, type MemoryEstimate } from './memory';
 import { fmtGiB, groupFabrics, layoutSummary, planMemory } from './layout';
 import { describeProvenance, type Field, type Plan } from './plan';
 import { samePath, type Path } from '../types';
+import { estimateLine } from './advise';
 
 interface Row {
   label: string;
@@ -98,6 +99,8 @@ export function planMarkdown(p: Plan, focus?: Path): string {
   if (defaults.length) out.push(`Not written here:\n${defaults.map((r) => `- ${r.label} ${value(r)}: ${describeProvenance(r.field!.from)}`).join('\n')}`);
   const mem = planMemory(p);
   out.push(...memoryLines(p, mem));
+  const estimate = estimateLine(p);
+  if (estimate) out.push(estimate);
   if (mem?.assumptions.length) out.push(`Assumptions: ${mem.assumptions.slice(0, 3).join('; ')}${mem.assumptions.length > 3 ? ` (and ${mem.assumptions.length - 3} more: \`shardwise layout <file>\` lists them)` : ''}.`);
   for (const n of p.notes) out.push(`ℹ ${n}`);
   if (p.allocation) out.push(`Allocation: ${p.allocation}.`);
@@ -123,6 +126,8 @@ export function planText(p: Plan): string {
   }
   const mem = planMemory(p);
   out.push('', ...memoryLines(p, mem));
+  const estimate = estimateLine(p);
+  if (estimate) out.push(estimate);
   if (mem) for (const a of mem.assumptions) out.push(`  - ${a}`);
   for (const n of p.notes) out.push('', `note: ${n}`);
   return out.join('\n');

@@ -16,6 +16,19 @@ export interface HardwareProfile {
   /** Dense tensor throughput, TFLOP/s (not the "with sparsity" figures). */
   bf16Tflops: number;
   fp8Tflops?: number;
+  /**
+   * Maximum achievable matmul throughput as a fraction of the dense peak (BF16, and FP8 where the
+   * GPU has it), measured at the best shape found: what the step-time model lets a large GEMM reach.
+   */
+  mamf: { bf16: number; fp8?: number; source: string };
+  /** Streaming multiprocessors (compute units): GEMM tiles run in waves of this many. */
+  sms: number;
+  /** HBM bandwidth per GPU, TB/s. */
+  hbmTBps: number;
+  /** Scale-up bandwidth per GPU and direction, GB/s (half the bidirectional figure datasheets quote). */
+  scaleUpGBps: number;
+  /** Scale-out (network) bandwidth per GPU and direction, GB/s: the NIC each GPU drives. */
+  scaleOutGBps: number;
   /** Name of the scale-up fabric and of what links the domains. */
   scaleUp: string;
   scaleOut: string;
@@ -31,9 +44,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     gpusPerNode: 8,
     hbmGiB: 40,
     bf16Tflops: 312,
+    mamf: { bf16: 0.869, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): A100 SXM 271.2 of 312 TFLOP/s BF16' },
+    sms: 108,
+    hbmTBps: 1.555,
+    scaleUpGBps: 300,
+    scaleOutGBps: 25,
     scaleUp: 'NVLink 3 (600 GB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'NVIDIA A100 datasheet (BF16 312 TFLOP/s dense); DGX A100: six NVSwitches join 8 GPUs',
+    source: 'NVIDIA A100 datasheet (BF16 312 TFLOP/s dense); DGX A100: six NVSwitches join 8 GPUs; HBM2 1,555 GB/s; NVLink 3 600 GB/s both ways; DGX A100: eight 200 Gb/s HDR InfiniBand adapters, one per GPU',
   },
   {
     id: 'a100-80gb',
@@ -42,9 +60,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     gpusPerNode: 8,
     hbmGiB: 80,
     bf16Tflops: 312,
+    mamf: { bf16: 0.869, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): A100 SXM 271.2 of 312 TFLOP/s BF16' },
+    sms: 108,
+    hbmTBps: 2.039,
+    scaleUpGBps: 300,
+    scaleOutGBps: 25,
     scaleUp: 'NVLink 3 (600 GB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'NVIDIA A100 datasheet (80 GB HBM2e, BF16 312 TFLOP/s dense); DGX A100 NVSwitch domain of 8',
+    source: 'NVIDIA A100 datasheet (80 GB HBM2e, BF16 312 TFLOP/s dense); DGX A100 NVSwitch domain of 8; HBM2e 2,039 GB/s; NVLink 3 600 GB/s both ways; DGX A100: eight 200 Gb/s HDR InfiniBand adapters, one per GPU',
   },
   {
     id: 'h100-sxm',
@@ -54,9 +77,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 80,
     bf16Tflops: 989,
     fp8Tflops: 1979,
+    mamf: { bf16: 0.803, fp8: 0.709, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): H100 SXM 794.5 of 989 BF16, 1,402.6 of 1,979 FP8' },
+    sms: 132,
+    hbmTBps: 3.35,
+    scaleUpGBps: 450,
+    scaleOutGBps: 50,
     scaleUp: 'NVLink 4 (900 GB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'nvidia.com/en-us/data-center/h100 (1,979 / 3,958 TFLOP/s with sparsity, halved for dense); HGX H100: four NVSwitches join 8 GPUs',
+    source: 'nvidia.com/en-us/data-center/h100 (1,979 / 3,958 TFLOP/s with sparsity, halved for dense); HGX H100: four NVSwitches join 8 GPUs; HBM3 3.35 TB/s; NVLink 4 900 GB/s both ways; DGX H100: eight 400 Gb/s ConnectX-7 NDR adapters, one per GPU',
   },
   {
     id: 'h100-pcie',
@@ -66,9 +94,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 80,
     bf16Tflops: 756,
     fp8Tflops: 1513,
+    mamf: { bf16: 0.803, fp8: 0.709, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): no PCIe figure; the H100 SXM fractions, 794.5 of 989 BF16 and 1,402.6 of 1,979 FP8' },
+    sms: 114,
+    hbmTBps: 2.0,
+    scaleUpGBps: 300,
+    scaleOutGBps: 25,
     scaleUp: 'NVLink bridge between GPU pairs (600 GB/s), PCIe otherwise',
     scaleOut: 'InfiniBand or Ethernet',
-    source: 'nvidia.com/en-us/data-center/h100 (PCIe: BF16 1,513 / FP8 3,026 TFLOP/s with sparsity; NVLink bridge pairs two cards)',
+    source: 'nvidia.com/en-us/data-center/h100 (PCIe: BF16 1,513 / FP8 3,026 TFLOP/s with sparsity; NVLink bridge pairs two cards); HBM2e 2.0 TB/s; NVLink bridge 600 GB/s both ways between a pair; a 200 Gb/s adapter per GPU assumed',
   },
   {
     id: 'h200',
@@ -78,9 +111,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 141,
     bf16Tflops: 989,
     fp8Tflops: 1979,
+    mamf: { bf16: 0.803, fp8: 0.734, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): BF16 as H100 SXM (794.5 of 989), H200 SXM 1,453.4 of 1,979 FP8' },
+    sms: 132,
+    hbmTBps: 4.8,
+    scaleUpGBps: 450,
+    scaleOutGBps: 50,
     scaleUp: 'NVLink 4 (900 GB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'nvidia.com/en-us/data-center/h200 (same compute as H100 SXM, 141 GB HBM3e); HGX H200 NVSwitch domain of 8',
+    source: 'nvidia.com/en-us/data-center/h200 (same compute as H100 SXM, 141 GB HBM3e); HGX H200 NVSwitch domain of 8; HBM3e 4.8 TB/s; NVLink 4 900 GB/s both ways; HGX H200: a 400 Gb/s adapter per GPU',
   },
   {
     id: 'b200',
@@ -90,9 +128,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 180,
     bf16Tflops: 2250,
     fp8Tflops: 4500,
+    mamf: { bf16: 0.776, fp8: 0.763, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): B200 SXM 1,745 of 2,250 BF16, 3,432.5 of 4,500 FP8' },
+    sms: 148,
+    hbmTBps: 8.0,
+    scaleUpGBps: 900,
+    scaleOutGBps: 50,
     scaleUp: 'NVLink 5 (1.8 TB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'nvidia.com/en-us/data-center/dgx-b200 (1,440 GB over 8 GPUs; 72 PF FP8 sparse per system)',
+    source: 'nvidia.com/en-us/data-center/dgx-b200 (1,440 GB over 8 GPUs; 72 PF FP8 sparse per system); HBM3e 8 TB/s; NVLink 5 1.8 TB/s both ways; DGX B200: eight 400 Gb/s ConnectX-7 adapters, one per GPU',
   },
   {
     id: 'gb200-nvl72',
@@ -102,9 +145,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 186,
     bf16Tflops: 2500,
     fp8Tflops: 5000,
+    mamf: { bf16: 0.729, fp8: 0.723, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): GB200 1,822 of 2,500 BF16, 3,615.6 of 5,000 FP8' },
+    sms: 148,
+    hbmTBps: 8.0,
+    scaleUpGBps: 900,
+    scaleOutGBps: 50,
     scaleUp: 'NVLink 5 through NVLink switch trays (1.8 TB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'nvidia.com/en-us/data-center/gb200-nvl72 (360 PF BF16 / 720 PF FP8 sparse per rack, up to 13.4 TB HBM3e over 72 GPUs)',
+    source: 'nvidia.com/en-us/data-center/gb200-nvl72 (360 PF BF16 / 720 PF FP8 sparse per rack, up to 13.4 TB HBM3e over 72 GPUs); HBM3e 8 TB/s; NVLink 5 1.8 TB/s both ways; a 400 Gb/s ConnectX-7 adapter per GPU',
   },
   {
     id: 'gb300-nvl72',
@@ -114,9 +162,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 279,
     bf16Tflops: 2500,
     fp8Tflops: 5000,
+    mamf: { bf16: 0.729, fp8: 0.723, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): no GB300 figure; the GB200 fractions, 1,822 of 2,500 BF16 and 3,615.6 of 5,000 FP8' },
+    sms: 148,
+    hbmTBps: 8.0,
+    scaleUpGBps: 900,
+    scaleOutGBps: 100,
     scaleUp: 'NVLink 5 through NVLink switch trays (1.8 TB/s per GPU)',
     scaleOut: 'InfiniBand',
-    source: 'nvidia.com/en-us/data-center/gb300-nvl72 (same 72-GPU NVLink domain as GB200; ~279 GB HBM3e per GPU)',
+    source: 'nvidia.com/en-us/data-center/gb300-nvl72 (same 72-GPU NVLink domain as GB200; ~279 GB HBM3e per GPU); HBM3e 8 TB/s; NVLink 5 1.8 TB/s both ways; an 800 Gb/s ConnectX-8 adapter per GPU',
   },
   {
     id: 'mi300x',
@@ -126,9 +179,14 @@ export const HARDWARE: readonly HardwareProfile[] = [
     hbmGiB: 192,
     bf16Tflops: 1307,
     fp8Tflops: 2615,
+    mamf: { bf16: 0.601, source: 'ml-engineering’s Maximum Achievable Matmul FLOPS table (S. Bekman, mamf-finder.py, mean of 100 iterations at the best shape): MI300X 781.9 of 1,300 BF16 with ROCm 6.2 (no FP8 figure; BF16 fraction used)' },
+    sms: 304,
+    hbmTBps: 5.3,
+    scaleUpGBps: 448,
+    scaleOutGBps: 50,
     scaleUp: 'Infinity Fabric xGMI mesh (fully connected 8 GPUs)',
     scaleOut: 'RoCE or InfiniBand',
-    source: 'amd.com/en/products/accelerators/instinct/mi300/mi300x.html (BF16 1,307.4 / FP8 2,614.9 TFLOP/s dense, 192 GB HBM3)',
+    source: 'amd.com/en/products/accelerators/instinct/mi300/mi300x.html (BF16 1,307.4 / FP8 2,614.9 TFLOP/s dense, 192 GB HBM3); HBM3 5.3 TB/s; seven xGMI links of 64 GB/s per direction to the other GPUs; a 400 Gb/s adapter per GPU',
   },
 ];
 

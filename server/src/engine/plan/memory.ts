@@ -445,7 +445,7 @@ interface ActivationResult {
   factor: number;
 }
 
-function activationBytes(inp: MemoryInput, r: Resolved, notes: string[]): ActivationResult {
+function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefined): ActivationResult {
   const s = inp.seqLength;
   const b = inp.microBatch;
   const { h, a, f, L } = r;
@@ -476,16 +476,16 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[]): Activa
   const vpp = inp.vpp && inp.vpp > 1 ? inp.vpp : undefined;
   if (vpp && p > 1) {
     factor = 1 + (p - 1) / (p * vpp);
-    notes.push(`Interleaved pipeline (VPP ${vpp}): activations × ${factor.toFixed(3)} (1 + (PP−1)/(PP·VPP)), as Megatron counts the extra in-flight chunks`);
+    notes?.push(`Interleaved pipeline (VPP ${vpp}): activations × ${factor.toFixed(3)} (1 + (PP−1)/(PP·VPP)), as Megatron counts the extra in-flight chunks`);
   } else if (p > 1) {
     if (inp.numMicroBatches !== undefined) {
       factor = Math.min(1, inp.numMicroBatches / p);
-      notes.push(
+      notes?.push(
         factor < 1
           ? `Only ${inp.numMicroBatches} micro-batches for ${p} pipeline stages: activations scaled by ${inp.numMicroBatches}/${p}`
           : `Activations of the first pipeline stage: 1F1B keeps PP = ${p} micro-batches in flight`,
       );
-    } else notes.push(`Activations of the first pipeline stage with PP = ${p} micro-batches in flight (number of micro-batches unknown, assumed ≥ PP)`);
+    } else notes?.push(`Activations of the first pipeline stage with PP = ${p} micro-batches in flight (number of micro-batches unknown, assumed ≥ PP)`);
   }
   stack *= factor;
 
@@ -498,22 +498,22 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[]): Activa
   const workspace = inp.recompute === 'full' ? layerSelective + scores : 0;
 
   // Notes on what was assumed.
-  if (inp.recompute === 'full') notes.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
-  else if (inp.recompute === 'none' && flash) notes.push('No recompute, flash/fused attention assumed: no s×s attention scores stored, so the same activations as selective recompute');
-  else if (inp.recompute === 'none') notes.push('No recompute and no flash attention: the attention scores, their dropout mask and output (5·a·s²·b bytes per layer) are stored');
-  else notes.push("Selective recompute: attention scores recomputed in backward (Megatron's core_attn)");
-  notes.push(
+  if (inp.recompute === 'full') notes?.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
+  else if (inp.recompute === 'none' && flash) notes?.push('No recompute, flash/fused attention assumed: no s×s attention scores stored, so the same activations as selective recompute');
+  else if (inp.recompute === 'none') notes?.push('No recompute and no flash attention: the attention scores, their dropout mask and output (5·a·s²·b bytes per layer) are stored');
+  else notes?.push("Selective recompute: attention scores recomputed in backward (Megatron's core_attn)");
+  notes?.push(
     spOn
       ? `Sequence parallelism: all activations divided by TP = ${t}`
       : t > 1
         ? `No sequence parallelism: norm, dropout and block-input activations (10·s·b·h per layer) replicated on all ${t} TP ranks, the rest divided by TP`
         : 'TP = 1: activations not split',
   );
-  notes.push('Activation formula of Korthikanti et al. (Megatron’s estimator): GQA’s smaller K/V, SwiGLU’s extra gate tensor and MoE top-k routing copies are not modelled (one MLP of the dense FFN size per layer)');
-  if (r.E > 0) notes.push(`MoE: tokens routed to ${r.topK} experts and dispatcher buffers are not counted in activations; real usage is higher`);
-  if (cp > 1) notes.push(`Context parallelism: activations divided by CP = ${cp} (each rank holds 1/CP of the sequence); Megatron’s own estimator does not divide by CP`);
-  if (inp.precision === 'fp32') notes.push('fp32 training: activations counted at 4 bytes (twice the 16-bit figures)');
-  if (inp.precision === 'fp8') notes.push('fp8: activations counted as 16-bit (Transformer Engine may keep some GEMM inputs in fp8, so this is an upper bound)');
+  notes?.push('Activation formula of Korthikanti et al. (Megatron’s estimator): GQA’s smaller K/V, SwiGLU’s extra gate tensor and MoE top-k routing copies are not modelled (one MLP of the dense FFN size per layer)');
+  if (r.E > 0) notes?.push(`MoE: tokens routed to ${r.topK} experts and dispatcher buffers are not counted in activations; real usage is higher`);
+  if (cp > 1) notes?.push(`Context parallelism: activations divided by CP = ${cp} (each rank holds 1/CP of the sequence); Megatron’s own estimator does not divide by CP`);
+  if (inp.precision === 'fp32') notes?.push('fp32 training: activations counted at 4 bytes (twice the 16-bit figures)');
+  if (inp.precision === 'fp8') notes?.push('fp8: activations counted as 16-bit (Transformer Engine may keep some GEMM inputs in fp8, so this is an upper bound)');
 
   const precisionFactor = inp.precision === 'fp32' ? 2 : 1;
   const bytes = ((stack + output + workspace) * precisionFactor) / cp;
@@ -522,7 +522,11 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[]): Activa
 
 // ---------------------------------------------------------------------------------------------
 
-export function estimateMemory(input: MemoryInput): MemoryEstimate {
+/**
+ * The per-GPU memory of a training layout. With `explain` false the assumptions are left empty: the
+ * planner weighs tens of thousands of layouts and words only the ones it shows.
+ */
+export function estimateMemory(input: MemoryInput, explain = true): MemoryEstimate {
   const model = input.model;
   const r = resolve(model);
   const t = layerTerms(r);
@@ -558,19 +562,20 @@ export function estimateMemory(input: MemoryInput): MemoryEstimate {
   const gradients = dense * denseBytes.bytes.gradients + expert * expertBytes.bytes.gradients;
   const optimizer = dense * denseBytes.bytes.optimizer + expert * expertBytes.bytes.optimizer;
 
-  // Assumptions: parameters.
-  if (!r.V) assumptions.push(NO_VOCAB);
-  assumptions.push(
-    `Most loaded GPU: first pipeline stage with ${pp > 1 ? `1/${pp} of the ${r.L} layers` : `all ${r.L} layers`} and the input embedding${r.untied && pp === 1 ? ' and output layer' : ''}${tp > 1 ? `, dense weights split over TP = ${tp}` : ''}${hasExperts ? `, experts over EP×ETP = ${ep * etp}` : ''} (norms and router replicated; uneven pipeline splits not modelled)`,
-  );
-  assumptions.push('Parameters as Megatron counts them: attention, MLP, norm and router weights; linear-layer biases and learned position embeddings are not counted');
-  assumptions.push(...shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp));
-  if (input.precision === 'fp8') assumptions.push('fp8: weights held in 16-bit as Transformer Engine does by default (fp8 copies and transposes for GEMMs not counted)');
-  if (input.precision === 'fp16') assumptions.push('fp16 counted like bf16 (loss-scaler state negligible)');
-  if (gathers) assumptions.push(`Gathered parameters: a ${computeBytes * 8}-bit copy of two layers (the one computing and the prefetched one) counted in weights; larger prefetch/live-parameter limits keep more`);
-  assumptions.push('Adam(W) optimizer; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted');
-
-  const act = activationBytes(input, r, assumptions);
+  if (explain) {
+    // Assumptions: parameters.
+    if (!r.V) assumptions.push(NO_VOCAB);
+    assumptions.push(
+      `Most loaded GPU: first pipeline stage with ${pp > 1 ? `1/${pp} of the ${r.L} layers` : `all ${r.L} layers`} and the input embedding${r.untied && pp === 1 ? ' and output layer' : ''}${tp > 1 ? `, dense weights split over TP = ${tp}` : ''}${hasExperts ? `, experts over EP×ETP = ${ep * etp}` : ''} (norms and router replicated; uneven pipeline splits not modelled)`,
+    );
+    assumptions.push('Parameters as Megatron counts them: attention, MLP, norm and router weights; linear-layer biases and learned position embeddings are not counted');
+    assumptions.push(...shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp));
+    if (input.precision === 'fp8') assumptions.push('fp8: weights held in 16-bit as Transformer Engine does by default (fp8 copies and transposes for GEMMs not counted)');
+    if (input.precision === 'fp16') assumptions.push('fp16 counted like bf16 (loss-scaler state negligible)');
+    if (gathers) assumptions.push(`Gathered parameters: a ${computeBytes * 8}-bit copy of two layers (the one computing and the prefetched one) counted in weights; larger prefetch/live-parameter limits keep more`);
+    assumptions.push('Adam(W) optimizer; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted');
+  }
+  const act = activationBytes(input, r, explain ? assumptions : undefined);
 
   const total = weights + gradients + optimizer + act.bytes;
   return {

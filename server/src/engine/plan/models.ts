@@ -113,3 +113,68 @@ export function modelPreset(id: string): ModelPreset | undefined {
   const key = id.trim().toLowerCase();
   return MODEL_PRESETS.find((p) => p.id === key);
 }
+
+/** The model shape a Hugging Face `config.json` describes, with what was assumed; or what it lacks. */
+export function modelFromHfConfig(config: unknown): { shape: ModelShape; notes: string[] } | { problem: string } {
+  if (!config || typeof config !== 'object' || Array.isArray(config)) return { problem: 'not a JSON object' };
+  const c = config as Record<string, unknown>;
+  const int = (...keys: string[]): number | undefined => {
+    for (const k of keys) {
+      const v = c[k];
+      if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+    }
+    return undefined;
+  };
+  const layers = int('num_hidden_layers', 'n_layer', 'num_layers');
+  const hidden = int('hidden_size', 'n_embd', 'd_model');
+  const heads = int('num_attention_heads', 'n_head');
+  if (!layers || !hidden || !heads) return { problem: 'it does not give the layers, hidden size and attention heads (num_hidden_layers, hidden_size, num_attention_heads) of a Hugging Face config.json' };
+  const notes: string[] = [];
+  const type = typeof c.model_type === 'string' ? c.model_type : '';
+  const act = typeof c.hidden_act === 'string' ? c.hidden_act : typeof c.hidden_activation === 'string' ? c.hidden_activation : '';
+  // Llama-style MLPs gate with SiLU; Gemma gates with GELU; GPT-2-style MLPs are not gated.
+  const swiglu = /^(silu|swish|swiglu)$/.test(act) || /^gemma/.test(type);
+  let untied: boolean;
+  if (typeof c.tie_word_embeddings === 'boolean') untied = !c.tie_word_embeddings;
+  else {
+    untied = false;
+    notes.push('tie_word_embeddings not given: tied, the transformers default');
+  }
+  const shape: ModelShape = {
+    layers,
+    hidden,
+    heads,
+    swiglu,
+    untiedEmbeddings: untied,
+    norm: 'rms_norm_eps' in c ? 'rmsnorm' : 'layernorm',
+  };
+  const kv = int('num_key_value_heads');
+  if (kv && kv !== heads) shape.queryGroups = kv;
+  const headDim = int('head_dim');
+  if (headDim && headDim !== Math.floor(hidden / heads)) shape.kvChannels = headDim;
+  const ffn = int('intermediate_size', 'n_inner', 'ffn_dim');
+  if (ffn) shape.ffn = ffn;
+  else notes.push(`intermediate_size not given: ${swiglu ? 'Megatron’s SwiGLU default' : '4 × hidden'}`);
+  const vocab = int('vocab_size');
+  if (vocab) shape.vocab = vocab;
+  else notes.push('vocab_size not given: the embedding, the output layer and the logits are not counted');
+  const experts = int('num_local_experts', 'n_routed_experts', 'num_experts');
+  if (experts && experts > 1) {
+    shape.experts = experts;
+    shape.topK = int('num_experts_per_tok', 'moe_topk') ?? 2;
+    const moeFfn = int('moe_intermediate_size');
+    if (moeFfn) shape.moeFfn = moeFfn;
+    const shared = int('shared_expert_intermediate_size') ?? (int('n_shared_experts') && moeFfn ? int('n_shared_experts')! * moeFfn : undefined);
+    if (shared) shape.sharedExpertFfn = shared;
+    const dense = int('first_k_dense_replace');
+    if (dense) shape.firstDenseLayers = dense;
+    const freq = int('moe_layer_freq', 'decoder_sparse_step');
+    if (freq && freq > 1) shape.moeLayerFreq = freq;
+  }
+  const kvRank = int('kv_lora_rank');
+  const nope = int('qk_nope_head_dim');
+  const rope = int('qk_rope_head_dim');
+  const vHead = int('v_head_dim');
+  if (kvRank && nope && rope && vHead) shape.mla = { qLoraRank: int('q_lora_rank'), kvLoraRank: kvRank, qkHeadDim: nope, qkPosEmbHeadDim: rope, vHeadDim: vHead };
+  return { shape, notes };
+}

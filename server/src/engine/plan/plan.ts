@@ -28,7 +28,7 @@ export interface Field<T> {
 }
 
 /** Plan fields a format can write, so that fixes know where to put a new value. */
-export type Knob = 'world' | 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dpReplicate' | 'dpShard' | 'sp' | 'microBatch' | 'globalBatch' | 'numMicroBatches' | 'overlapGradReduce' | 'overlapParamGather' | 'tpCommOverlap' | 'distributedOptimizer';
+export type Knob = 'world' | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'dpReplicate' | 'dpShard' | 'sp' | 'microBatch' | 'globalBatch' | 'numMicroBatches' | 'overlapGradReduce' | 'overlapParamGather' | 'tpCommOverlap' | 'distributedOptimizer';
 
 export interface Plan {
   /** What runs the layout, for messages ("accelerate's Megatron-LM plugin", "FSDP2 + N-D mesh"). */

@@ -220,6 +220,9 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
     const path = args.get(dest)?.path ?? args.pathFor(dest);
     if (path) knobs[knob] = path;
   }
+  // Bridge, NeMo and --yaml-cfg name the virtual pipeline degree; Megatron-LM's flags give it per rank.
+  const vpp = args.pathFor('virtual_pipeline_model_parallel_size') ?? args.pathFor('num_virtual_stages_per_pipeline_rank');
+  if (vpp) knobs.vpp = vpp;
   return knobs;
 }
 

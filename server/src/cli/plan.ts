@@ -1,0 +1,225 @@
+/**
+ * `shardwise plan --model <preset | file> --gpus N --hardware ID [--seq-length L] [--global-batch B]
+ * [--precision bf16|fp8] [--top K]`: the best layouts of a model on given hardware, ranked by the
+ * analytic step-time model. A file is a Hugging Face `config.json` or any config Shardwise reads
+ * that describes the model (a launch script, Megatron YAML, a NeMo config), whose GPUs, sequence,
+ * batch, precision and hardware are then the defaults.
+ */
+import { fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, planLayouts, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Workload } from '../engine';
+
+export interface PlanOptions {
+  model: string;
+  gpus?: number;
+  seqLength?: number;
+  globalBatch?: number;
+  precision?: 'bf16' | 'fp8';
+  gradReduce16?: boolean;
+  top: number;
+  pinned: Pinned;
+  /** Everything else, read as `check`'s options (--hardware, --output-format, --nvlink-domain, …). */
+  rest: string[];
+}
+
+const RECOMPUTE = ['none', 'selective', 'full'] as const;
+const SHARDING_CHOICES: readonly Sharding[] = ['none', 'optimizer', 'optim_grads', 'optim_grads_params'];
+
+/** Reads plan's own options; throws `usage` errors with what is wrong. */
+export function parsePlanArgs(args: string[], usage: (message: string) => Error): PlanOptions {
+  const o: Partial<PlanOptions> & { rest: string[]; pinned: Pinned; top: number } = { rest: [], pinned: {}, top: 5 };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const value = (): string => {
+      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined) throw usage(`${flag} needs a value`);
+      return v;
+    };
+    const positive = (max = 1 << 24): number => {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw usage(`${flag} needs a positive integer${max < 1 << 24 ? ` up to ${max}` : ''}, not ${JSON.stringify(v)}`);
+      return Number(v);
+    };
+    const onOff = (): boolean => {
+      const v = value();
+      if (v !== 'on' && v !== 'off') throw usage(`${flag} takes on or off, not ${JSON.stringify(v)}`);
+      return v === 'on';
+    };
+    if (flag === '--model') o.model = value();
+    else if (flag === '--gpus') o.gpus = positive(1 << 20);
+    else if (flag === '--seq-length') o.seqLength = positive(1 << 22);
+    else if (flag === '--global-batch') o.globalBatch = positive(1 << 24);
+    else if (flag === '--top') o.top = positive(1000);
+    else if (flag === '--precision') {
+      const v = value();
+      if (v !== 'bf16' && v !== 'fp8') throw usage(`--precision takes bf16 or fp8, not ${JSON.stringify(v)}`);
+      o.precision = v;
+    } else if (flag === '--tp') o.pinned.tp = positive();
+    else if (flag === '--pp') o.pinned.pp = positive();
+    else if (flag === '--vpp') o.pinned.vpp = positive();
+    else if (flag === '--cp') o.pinned.cp = positive();
+    else if (flag === '--ep') o.pinned.ep = positive();
+    else if (flag === '--etp') o.pinned.etp = positive();
+    else if (flag === '--micro-batch') o.pinned.microBatch = positive();
+    else if (flag === '--sequence-parallel') o.pinned.sp = onOff();
+    else if (flag === '--distributed-optimizer') o.pinned.distributedOptimizer = onOff();
+    else if (flag === '--sharding') {
+      const v = value();
+      if (!(SHARDING_CHOICES as readonly string[]).includes(v)) throw usage(`--sharding takes ${SHARDING_CHOICES.join(', ')}, not ${JSON.stringify(v)}`);
+      o.pinned.sharding = v as Sharding;
+    } else if (flag === '--grad-reduce-in-bf16') o.gradReduce16 = true;
+    else if (flag === '--recompute') {
+      const v = value();
+      if (!(RECOMPUTE as readonly string[]).includes(v)) throw usage(`--recompute takes ${RECOMPUTE.join(', ')}, not ${JSON.stringify(v)}`);
+      o.pinned.recompute = v as Pinned['recompute'];
+    } else o.rest.push(a);
+  }
+  if (!o.model) throw usage(`plan needs --model: a preset (${MODEL_PRESETS.map((p) => p.id).join(', ')}), a Hugging Face config.json or a config that describes the model`);
+  return o as PlanOptions;
+}
+
+/** What a model file gives: the shape, and the defaults a training config adds. */
+export interface ModelSource {
+  title: string;
+  shape: ModelShape;
+  notes: string[];
+  defaults: { gpus?: number; seqLength?: number; globalBatch?: number; precision?: 'bf16' | 'fp8'; hardware?: string; nvlinkDomain?: number; gpusPerNode?: number };
+}
+
+/** The model named by --model: a preset, a Hugging Face config, or the model of a config's layout. */
+export function modelSource(name: string, read: (file: string) => { text: string } | { problem: string }, analyse: (file: string) => FileAnalysis | { problem: string }): ModelSource | { problem: string } {
+  const preset = modelPreset(name);
+  if (preset) return { title: `${preset.title} (${preset.id})`, shape: preset.shape, notes: [`model: ${preset.source}`], defaults: {} };
+  const text = read(name);
+  if ('problem' in text) return { problem: `--model ${name} is no preset (${MODEL_PRESETS.map((p) => p.id).join(', ')}) and ${text.problem}` };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.text);
+  } catch {
+    json = undefined;
+  }
+  const hf = json === undefined ? undefined : modelFromHfConfig(json);
+  if (hf && 'shape' in hf) return { title: name, shape: hf.shape, notes: hf.notes.map((n) => `model: ${n}`), defaults: {} };
+  const analysis = analyse(name);
+  if ('problem' in analysis) return analysis;
+  const plan = analysis.docs.find((d) => d.plan?.model)?.plan;
+  if (!plan?.model) return { problem: `${name} does not describe a model Shardwise can read${hf && 'problem' in hf ? ` (as a Hugging Face config: ${hf.problem})` : ''}` };
+  const fromFile = (f: { value: number; from: { kind: string } } | undefined) => (f && f.from.kind !== 'unknown' && f.from.kind !== 'default' ? f.value : undefined);
+  const precision = plan.precision.value === 'fp8' ? 'fp8' : plan.precision.value === 'bf16' ? 'bf16' : undefined;
+  return {
+    title: name,
+    shape: plan.model.value,
+    notes: [],
+    defaults: {
+      gpus: fromFile(plan.world),
+      seqLength: fromFile(plan.seqLength),
+      globalBatch: fromFile(plan.globalBatch),
+      precision,
+      hardware: plan.hardware.from.kind === 'default' ? undefined : plan.hardware.profile.id,
+      nvlinkDomain: plan.hardware.nvlinkDomain.from.kind === 'setting' ? plan.hardware.nvlinkDomain.value : undefined,
+      gpusPerNode: plan.hardware.gpusPerNode.from.kind === 'setting' ? plan.hardware.gpusPerNode.value : undefined,
+    },
+  };
+}
+
+/** About four million tokens per step, in whole sequences: a common pre-training batch. */
+function defaultBatch(seq: number): number {
+  return 2 ** Math.max(0, Math.round(Math.log2((4 * 2 ** 20) / seq)));
+}
+
+/** The workload the options and the model file describe, with a note for every default taken. */
+export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardware?: string; nvlinkDomain?: number; gpusPerNode?: number }): { workload: Workload; notes: string[] } | { problem: string } {
+  const notes = [...src.notes];
+  const gpus = o.gpus ?? src.defaults.gpus;
+  if (!gpus) return { problem: `plan needs --gpus N: ${src.title} does not say how many GPUs it runs on` };
+  if (!o.gpus) notes.push(`GPUs: ${gpus}, from ${src.title}`);
+  const hwId = settings.hardware ?? src.defaults.hardware;
+  const hardware = hardwareById(hwId ?? 'h100-sxm');
+  if (!hardware) return { problem: `unknown hardware ${JSON.stringify(hwId)}${hardwareSuggestion(hwId)}` };
+  if (!settings.hardware) notes.push(hwId ? `hardware: ${hardware.id}, from ${src.title}` : `hardware: ${hardware.id}, assumed (--hardware ${HARDWARE.map((h) => h.id).join('|')})`);
+  const seqLength = o.seqLength ?? src.defaults.seqLength ?? 4096;
+  if (!o.seqLength) notes.push(src.defaults.seqLength ? `sequence length ${seqLength}, from ${src.title}` : `sequence length ${seqLength}, assumed (--seq-length)`);
+  const globalBatch = o.globalBatch ?? src.defaults.globalBatch ?? defaultBatch(seqLength);
+  if (!o.globalBatch) notes.push(src.defaults.globalBatch ? `global batch ${globalBatch}, from ${src.title}` : `global batch ${globalBatch} sequences (about 4M tokens), assumed (--global-batch)`);
+  const precision = o.precision ?? src.defaults.precision ?? 'bf16';
+  if (precision === 'fp8' && !hardware.fp8Tflops) return { problem: `${hardware.id} has no FP8 tensor cores: plan it with --precision bf16` };
+  return {
+    workload: {
+      model: src.shape,
+      gpus,
+      hardware,
+      nvlinkDomain: settings.nvlinkDomain ?? src.defaults.nvlinkDomain ?? hardware.nvlinkDomain,
+      gpusPerNode: settings.gpusPerNode ?? src.defaults.gpusPerNode ?? hardware.gpusPerNode,
+      seqLength,
+      globalBatch,
+      precision,
+      gradReduce16: o.gradReduce16,
+    },
+    notes,
+  };
+}
+
+/** The planner's answer for the options. */
+export function runPlan(w: Workload, o: PlanOptions): PlanResult {
+  return planLayouts({ workload: w, pinned: o.pinned });
+}
+
+const SHARDING_TEXT: Record<Sharding, string> = { none: 'DDP', optimizer: 'dist-opt', optim_grads: 'FSDP grads', optim_grads_params: 'FSDP full' };
+
+const pct = (x: number | undefined) => (x === undefined ? '–' : `${(x * 100).toFixed(1)} %`);
+const gib = (b: number) => (b / 2 ** 30).toFixed(1);
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** The answer as a table, what the best one spends its time on, and what it all rests on. */
+export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number): string {
+  const hw = w.hardware;
+  const moe = (w.model.experts ?? 0) > 0;
+  const out = [
+    `${title} on ${w.gpus} × ${hw.title}; NVLink domain ${w.nvlinkDomain}, ${w.gpusPerNode} GPUs per node`,
+    `sequence ${w.seqLength} · global batch ${w.globalBatch} · ${w.precision.toUpperCase()} · ${int(r.counts.considered)} layouts and settings considered, ${int(r.counts.considered - r.counts.overHbm)} fit in ${gib(r.usableBytes)} of ${hw.hbmGiB} GiB`,
+    '',
+  ];
+  if (r.empty) return [...out, `No layout: ${r.empty}.`, ...notes.map((n) => `  - ${n}`)].join('\n');
+  const head = ['#', 'TP', 'PP', 'VPP', 'CP', ...(moe ? ['EP', 'ETP'] : []), 'DP', 'MBS', 'SP', 'sharding', 'recompute', 'GiB/GPU', 'step', 'tokens/s/GPU', 'TFLOP/s/GPU', 'MFU'];
+  const rows = r.layouts.slice(0, top).map((x, i) => {
+    const l = x.layout;
+    return [String(i + 1), String(l.tp), `${l.pp}${l.split ? '*' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], l.recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu)];
+  });
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 5 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  out.push(line(head), ...rows.map(line), '');
+  const best = r.layouts[0].step;
+  const p = best.parts;
+  out.push(`Where the step of #1 goes: compute ${fmtStep(p.compute)}, pipeline bubble ${fmtStep(p.bubble)}, exposed TP ${fmtStep(p.tp)}, CP ${fmtStep(p.cp)}, EP ${fmtStep(p.ep)}, pipeline sends ${fmtStep(p.p2p)}, data-parallel ${fmtStep(p.dp)}, optimizer ${fmtStep(p.optimizer)}; ${best.microBatches} micro-batches per step.`);
+  out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
+  if (r.layouts.some((x) => x.layout.split)) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
+  out.push('', 'Assumptions:', ...notes.map((n) => `  - ${n}`), ...stepAssumptions(w.hardware).map((a) => `  - ${a}`));
+  out.push(`  - memory: Shardwise's per-GPU estimate (the same as \`shardwise layout\`), under ${STEP_MODEL.usableHbm.value * 100} % of the HBM`);
+  return out.join('\n');
+}
+
+/** The answer as JSON: the workload, the counts, the layouts with their figures, the assumptions. */
+export function planJson(r: PlanResult, w: Workload, title: string, notes: string[], top: number): unknown {
+  return {
+    model: title,
+    workload: { gpus: w.gpus, hardware: w.hardware.id, nvlinkDomain: w.nvlinkDomain, gpusPerNode: w.gpusPerNode, seqLength: w.seqLength, globalBatch: w.globalBatch, precision: w.precision },
+    counts: r.counts,
+    usableGiB: Number(gib(r.usableBytes)),
+    ...(r.empty ? { empty: r.empty } : {}),
+    layouts: r.layouts.slice(0, top).map((x, i) => ({
+      rank: i + 1,
+      ...x.layout,
+      sharding: shardingOf(x.layout),
+      memoryGiB: Number(gib(x.memory.bytes.total)),
+      stepSeconds: x.step.seconds,
+      parts: x.step.parts,
+      microBatches: x.step.microBatches,
+      tokensPerSecondPerGpu: x.step.tokensPerSecondPerGpu,
+      tflopsPerGpu: x.step.tflopsPerGpu,
+      mfu: x.step.mfu ?? null,
+      fabrics: x.step.fabrics,
+    })),
+    assumptions: [...notes, ...stepAssumptions(w.hardware)],
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * The layout planner: every Megatron-style layout of a model on a number of GPUs that Shardwise's
+ * own rules accept (degrees that multiply to the world, TP within the NVLink domain and dividing
+ * the heads and query groups, layers divisible by PP × VPP, a sequence CP can split, experts EP can
+ * split, a global batch micro-batches and DP divide, an interleaved schedule Megatron can run),
+ * with sequence parallelism, the distributed optimizer and recomputation as choices, those whose
+ * estimated memory exceeds the usable HBM dropped, and the rest ranked by the analytic step time
+ * (`steptime.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
+ * with the fastest settings found for it. Pure.
+ */
+import { divisors } from './layout';
+import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
+import { estimateStep, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
+
+/** Settings the caller fixes; the rest are searched. */
+export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'distributedOptimizer' | 'recompute'>> & {
+  /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
+  sharding?: Sharding;
+};
+
+/** How the data-parallel ranks share the training state. */
+export type Sharding = 'none' | 'optimizer' | 'optim_grads' | 'optim_grads_params';
+export const SHARDINGS: readonly Sharding[] = ['optimizer', 'none', 'optim_grads', 'optim_grads_params'];
+
+/** The layout fields a sharding choice sets. */
+function shardingFields(s: Sharding): Pick<Layout, 'distributedOptimizer' | 'fsdp'> {
+  return s === 'none' ? { distributedOptimizer: false } : s === 'optimizer' ? { distributedOptimizer: true } : { distributedOptimizer: true, fsdp: s };
+}
+
+/** The sharding a layout runs. */
+export function shardingOf(l: Pick<Layout, 'distributedOptimizer' | 'fsdp'>): Sharding {
+  return l.fsdp ?? (l.distributedOptimizer ? 'optimizer' : 'none');
+}
+
+export interface PlanRequest {
+  workload: Workload;
+  pinned?: Pinned;
+  /** The overlap switches to assume (a file's own); by default the recommended ones. */
+  overlap?: Layout['overlap'];
+}
+
+export interface RankedLayout {
+  layout: Layout;
+  step: StepEstimate;
+  memory: MemoryEstimate;
+}
+
+export interface PlanResult {
+  /** The fastest setting of every valid set of degrees that fits, fastest first. */
+  layouts: RankedLayout[];
+  /** Combinations of degrees and settings considered, those the rules accept, and those over the HBM. */
+  counts: { considered: number; valid: number; overHbm: number };
+  /** Bytes of HBM a layout may use. */
+  usableBytes: number;
+  /** Why nothing was found, when nothing was. */
+  empty?: string;
+}
+
+/** Micro-batch sizes tried. */
+const MICRO_BATCHES = [1, 2, 4, 8, 16];
+/** At most this many virtual stages per pipeline rank are tried. */
+const MAX_VPP = 16;
+
+/** The same degrees: what the planner ranks as one layout. */
+export function sameDegrees(a: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, b: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): boolean {
+  return a.tp === b.tp && a.pp === b.pp && a.cp === b.cp && (!moe || (a.ep === b.ep && a.etp === b.etp));
+}
+
+function pick<T>(pinned: T | undefined, options: T[]): T[] {
+  return pinned === undefined ? options : options.includes(pinned) ? [pinned] : [];
+}
+
+/** The overlap switches the planner turns on for a layout (the ones Shardwise's rules recommend). */
+export function recommendedOverlap(l: Pick<Layout, 'tp' | 'sp' | 'vpp' | 'distributedOptimizer'>): Layout['overlap'] {
+  return { tpComm: l.sp && l.tp > 1, gradReduce: true, paramGather: l.distributedOptimizer, p2p: l.vpp > 1, moeA2A: false };
+}
+
+/** The switches a layout runs with: the recommended ones, or the given ones where the layout allows them. */
+function overlapFor(given: Layout['overlap'] | undefined, l: Pick<Layout, 'tp' | 'sp' | 'vpp' | 'distributedOptimizer'>): Layout['overlap'] {
+  if (!given) return recommendedOverlap(l);
+  return { ...given, tpComm: given.tpComm && l.sp && l.tp > 1, paramGather: given.paramGather && l.distributedOptimizer };
+}
+
+/** The memory estimate of a layout, as the rules compute it. */
+export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEstimate {
+  const input: MemoryInput = {
+    model: w.model,
+    tp: l.tp,
+    pp: l.pp,
+    vpp: l.vpp > 1 ? l.vpp : undefined,
+    cp: l.cp,
+    ep: l.ep,
+    etp: l.etp,
+    dp: l.dp,
+    expertDp: w.gpus / (l.pp * l.ep * l.etp),
+    sp: l.sp,
+    microBatch: l.microBatch,
+    seqLength: w.seqLength,
+    numMicroBatches: w.globalBatch / (l.microBatch * l.dp),
+    precision: w.precision,
+    gradBytes16: w.gradReduce16,
+    // Megatron's distributed optimizer and Megatron-FSDP shard over the data-parallel ranks of every CP slice (DP × CP).
+    sharding: l.fsdp
+      ? { kind: 'zero', stage: l.fsdp === 'optim_grads_params' ? 3 : 2, group: l.dp * l.cp }
+      : l.distributedOptimizer
+        ? { kind: 'distributed-optimizer', group: l.dp * l.cp }
+        : { kind: 'none', group: l.dp },
+    recompute: l.recompute,
+  };
+  return estimateMemory(input, explain);
+}
+
+/** Degrees (TP, PP, CP, EP, expert TP) the rules accept, before batch and settings. */
+type Degrees = Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dp' | 'split'>;
+
+/** Layers each pipeline rank holds (the embedding and the loss count as layers in an uneven split). */
+export function layersPerRank(w: Workload, l: Pick<Layout, 'pp' | 'split'>): number {
+  return (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / l.pp;
+}
+
+function degreeSets(w: Workload, pinned: Pinned): Degrees[] {
+  const m = w.model;
+  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
+  const experts = m.experts ?? 0;
+  const out: Degrees[] = [];
+  const domain = w.nvlinkDomain;
+  for (const tp of pick(pinned.tp, divisors(w.gpus))) {
+    if (tp > domain || domain % tp !== 0 || m.heads % tp !== 0 || groups % tp !== 0) continue;
+    for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
+      // Megatron splits the layers evenly, or with the embedding and the loss counted as layers.
+      const split = m.layers % pp === 0 ? undefined : pp > 2 && (m.layers + 2) % pp === 0 ? ('embedding-loss' as const) : null;
+      if (split === null) continue;
+      const at = split ? { split } : {};
+      for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {
+        if (cp > 1 && w.seqLength % (2 * cp) !== 0) continue;
+        const dp = w.gpus / (tp * pp * cp);
+        if (w.globalBatch % dp !== 0) continue;
+        if (experts === 0) {
+          if ((pinned.ep ?? 1) === 1) out.push({ tp, pp, cp, ep: 1, etp: tp, dp, ...at });
+          continue;
+        }
+        for (const etp of pick(pinned.etp, [...new Set([1, tp])])) {
+          for (const ep of pick(pinned.ep, divisors(experts))) {
+            if ((w.gpus / pp) % (ep * etp) !== 0) continue;
+            out.push({ tp, pp, cp, ep, etp, dp, ...at });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Every layout of the request the rules accept and the HBM holds, ranked by estimated step time. */
+export function planLayouts(req: PlanRequest): PlanResult {
+  const w = req.workload;
+  const pinned = req.pinned ?? {};
+  const usableBytes = w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
+  const moe = (w.model.experts ?? 0) > 0;
+  const counts = { considered: 0, valid: 0, overHbm: 0 };
+  const best: RankedLayout[] = [];
+  for (const d of degreeSets(w, pinned)) {
+    let top: RankedLayout | undefined;
+    const perReplica = w.globalBatch / d.dp;
+    for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
+      if (perReplica % microBatch !== 0) continue;
+      const m = perReplica / microBatch;
+      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP) : [1];
+      for (const vpp of pick(pinned.vpp, vpps)) {
+        // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
+        // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
+        const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
+        for (const sp of sps) {
+          const shardings = pinned.sharding ? [pinned.sharding] : pinned.distributedOptimizer === false ? (['none'] as const) : SHARDINGS.filter((x) => x !== 'none');
+          for (const sharding of shardings) {
+            const { distributedOptimizer, fsdp } = shardingFields(sharding);
+            // Recomputing is only worth its time when the layout does not fit without it; with fused
+            // attention, selective recompute keeps what no recompute keeps, so it is tried only when asked for.
+            for (const recompute of pinned.recompute !== undefined ? [pinned.recompute] : (['none', 'full'] as const)) {
+              counts.considered++;
+              const layout: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute, overlap: overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer }) };
+              const memory = layoutMemory(w, layout, false);
+              counts.valid++;
+              if (memory.bytes.total > usableBytes) {
+                counts.overHbm++;
+                continue;
+              }
+              const step = estimateStep(w, layout);
+              if (!top || step.seconds < top.step.seconds) top = { layout, step, memory };
+              if (pinned.recompute === undefined) break;
+            }
+          }
+        }
+      }
+    }
+    if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
+  }
+  best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
+  const empty = best.length ? undefined : counts.valid === 0 ? 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require' : `every valid layout needs more than ${(usableBytes / 2 ** 30).toFixed(0)} GiB per GPU`;
+  return { layouts: best, counts, usableBytes, ...(empty ? { empty } : {}) };
+}
+
+/** The rank (1-based) of a layout's degrees among the planner's layouts, or undefined when absent. */
+export function rankOf(result: PlanResult, degrees: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): number | undefined {
+  const i = result.layouts.findIndex((r) => sameDegrees(r.layout, degrees, moe));
+  return i < 0 ? undefined : i + 1;
+}

@@ -1,0 +1,409 @@
+/**
+ * An analytic step-time model of a Megatron-style layout (TP, PP with VPP, CP, EP with expert TP,
+ * DP), built from the model's shape and the hardware profile only. Nothing in it is fitted to a
+ * benchmark: each constant below says what it stands for and where its value comes from, and
+ * `stepAssumptions` prints them with the estimate.
+ *
+ * One micro-batch on the slowest pipeline stage is the unit:
+ * - GEMMs by a roofline: max(FLOPs / (peak × GEMM efficiency), bytes / (HBM bandwidth × efficiency)),
+ *   so a narrow GEMM (a small hidden size split over a large TP, a few tokens per expert) is slower
+ *   per FLOP than a wide one; backward is two GEMMs of the forward's size;
+ * - attention scores by the fused-attention efficiency; element-wise work (norms, residuals,
+ *   activations, rotary, FP8 casts, the loss) by the bytes it moves;
+ * - TP, CP and EP collectives on the fabric each group crosses (rank order tp-cp-ep-dp-pp), hidden
+ *   behind the GEMMs or the attention they overlap with when the overlap switch is on;
+ * - recomputation adds the forward it repeats.
+ * The step is the micro-batches, the pipeline bubble (PP − 1) / VPP micro-batches, the exposed
+ * pipeline sends, the data-parallel gradient and parameter collectives not hidden behind the
+ * first forward / last backward, and the optimizer step. Pure arithmetic.
+ */
+import type { HardwareProfile } from './hardware';
+import { countParameters, flopsPerToken, moeLayerCount, type ModelShape, type Precision } from './memory';
+
+/** The degrees and switches of one layout. */
+export interface Layout {
+  tp: number;
+  pp: number;
+  /** Virtual stages per pipeline rank (1: not interleaved). */
+  vpp: number;
+  cp: number;
+  ep: number;
+  etp: number;
+  dp: number;
+  sp: boolean;
+  microBatch: number;
+  distributedOptimizer: boolean;
+  /**
+   * Megatron-FSDP over DP × CP instead of (or beyond) the distributed optimizer: gradients and
+   * optimizer states sharded (`optim_grads`, ZeRO-2), or parameters too (`optim_grads_params`, ZeRO-3).
+   */
+  fsdp?: 'optim_grads' | 'optim_grads_params';
+  recompute: 'none' | 'selective' | 'full';
+  /** Layers split over the stages with the embedding and the loss counted as layers (Megatron's `--account-for-*-in-pipeline-split`). */
+  split?: 'embedding-loss';
+  overlap: { tpComm: boolean; gradReduce: boolean; paramGather: boolean; p2p: boolean; moeA2A: boolean };
+}
+
+/** What is trained, on what, at what batch. */
+export interface Workload {
+  model: ModelShape;
+  gpus: number;
+  hardware: HardwareProfile;
+  nvlinkDomain: number;
+  gpusPerNode: number;
+  seqLength: number;
+  globalBatch: number;
+  precision: Precision;
+  /** Gradients reduced in 16 bits (`--grad-reduce-in-bf16`) instead of fp32. */
+  gradReduce16?: boolean;
+  rankOrder?: 'tp-cp-ep-dp-pp' | 'tp-cp-ep-pp-dp';
+}
+
+/** One assumption of the model: its value and where it comes from. */
+export interface Constant {
+  value: number;
+  what: string;
+  source: string;
+}
+
+export const STEP_MODEL = {
+  attention: {
+    value: 0.5,
+    what: 'fraction of the BF16 peak fused causal attention (forward and backward) reaches',
+    source: 'FlashAttention-2 reports 50–73 % of the A100 peak forward and 40–60 % backward; FlashAttention-3 and cuDNN fused attention 50–75 % on H100 (Dao 2023; Shah et al. 2024)',
+  },
+  hbm: {
+    value: 0.8,
+    what: 'fraction of the HBM bandwidth memory-bound kernels reach',
+    source: 'STREAM-like copy and element-wise kernels reach 80–90 % of the datasheet bandwidth on A100/H100',
+  },
+  network: {
+    value: 0.8,
+    what: 'fraction of the link bandwidth NCCL collectives reach at large messages (bus bandwidth)',
+    source: 'nccl-tests bus bandwidth at 1 GB messages: about 80 % of the per-direction NVLink and InfiniBand line rate',
+  },
+  commSms: {
+    value: 20,
+    what: 'SMs the communication kernels occupy while a collective overlaps compute (the compute slows by that share while they run)',
+    source: 'DeepSeek-V3 technical report §3.2.2: 20 of the H800’s 132 SMs suffice to saturate its InfiniBand and NVLink bandwidth',
+  },
+  tile: {
+    value: 128 * 256,
+    what: 'output tile of a large GEMM (128 × 256 elements): tiles run in waves of one per SM, and a last partial wave leaves SMs idle',
+    source: 'the CUTLASS/cuBLAS tile shape for large BF16/FP8 GEMMs on Hopper and Blackwell',
+  },
+  usableHbm: {
+    value: 0.9,
+    what: 'fraction of the HBM the estimate may fill',
+    source: 'the memory estimate leaves out the CUDA context, NCCL and framework buffers and allocator fragmentation: about 10 % of an 80 GB device in practice',
+  },
+} satisfies Record<string, Constant>;
+
+/** The time of one step, split into where it goes (seconds, on the critical path). */
+export interface StepEstimate {
+  seconds: number;
+  microBatches: number;
+  parts: { compute: number; bubble: number; tp: number; cp: number; ep: number; p2p: number; dp: number; optimizer: number };
+  /** Model FLOPs of the step (every GPU), as `flopsPerToken` counts them. */
+  modelFlops: number;
+  tokensPerSecondPerGpu: number;
+  tflopsPerGpu: number;
+  /** Dense peak of the precision the GEMMs run in, TFLOP/s. */
+  peakTflops?: number;
+  mfu?: number;
+  /** Which fabric each group's collectives cross. */
+  fabrics: Partial<Record<'tp' | 'cp' | 'ep' | 'dp' | 'pp', 'scale-up' | 'scale-out'>>;
+}
+
+interface Shape {
+  L: number;
+  h: number;
+  a: number;
+  g: number;
+  d: number;
+  q: number;
+  f: number;
+  glu: number;
+  V: number;
+  E: number;
+  moeF: number;
+  topK: number;
+  sharedF: number;
+  nMoe: number;
+  nDense: number;
+  /** Attention projection parameters of one layer (all heads). */
+  attnParams: number;
+  /** Per-token attention-score FLOPs per unit of sequence, forward and backward (causal). */
+  coreFlops: number;
+}
+
+/** Shapes and parameter counts per model object: the planner estimates thousands of layouts of one model. */
+const SHAPES = new WeakMap<ModelShape, { shape: Shape; dense: number; expert: number }>();
+
+function modelFacts(m: ModelShape): { shape: Shape; dense: number; expert: number } {
+  let f = SHAPES.get(m);
+  if (!f) {
+    const c = countParameters(m);
+    const expert = c.perLayerExperts * c.moeLayers;
+    f = { shape: shapeOf(m), dense: c.total - expert, expert };
+    SHAPES.set(m, f);
+  }
+  return f;
+}
+
+function shapeOf(m: ModelShape): Shape {
+  const h = m.hidden;
+  const a = m.heads;
+  const d = m.kvChannels ?? Math.floor(h / a);
+  const g = m.queryGroups ?? a;
+  const swiglu = m.swiglu ?? false;
+  const f = m.ffn ?? (swiglu ? Math.floor((4 * h * 2) / 3 / 64) * 64 : 4 * h);
+  const E = m.experts ?? 0;
+  const nMoe = E > 0 ? moeLayerCount(m.layers, m.moeLayerFreq ?? 1, m.firstDenseLayers ?? 0) : 0;
+  let attnParams: number;
+  let q: number;
+  let coreFlops: number;
+  if (m.mla) {
+    const x = m.mla;
+    const qp = x.qLoraRank === undefined ? h * a * (x.qkHeadDim + x.qkPosEmbHeadDim) : x.qLoraRank * (h + a * (x.qkHeadDim + x.qkPosEmbHeadDim));
+    attnParams = qp + x.kvLoraRank * (h + a * (x.qkHeadDim + x.vHeadDim)) + h * x.qkPosEmbHeadDim + a * x.vHeadDim * h;
+    q = a * x.vHeadDim;
+    coreFlops = 3 * a * (x.qkHeadDim + x.qkPosEmbHeadDim + x.vHeadDim);
+  } else {
+    q = a * d;
+    attnParams = h * (q + 2 * g * d) + q * h;
+    coreFlops = 6 * q;
+  }
+  return { L: m.layers, h, a, g, d, q, f, glu: swiglu ? 2 : 1, V: m.vocab ?? 0, E, moeF: m.moeFfn ?? f, topK: m.topK ?? 2, sharedF: m.sharedExpertFfn ?? 0, nMoe, nDense: m.layers - nMoe, attnParams, coreFlops };
+}
+
+/** Peak TFLOP/s of the precision the linear layers run in, and what a large GEMM reaches of it; attention and the logits stay 16-bit. */
+function peaks(w: Workload): { linear: number; sixteen: number; linearEff: number; sixteenEff: number; bytes: number } {
+  const hw = w.hardware;
+  // fp32 training runs its GEMMs in TF32 on tensor cores: half the BF16 rate.
+  const sixteen = w.precision === 'fp32' ? hw.bf16Tflops / 2 : hw.bf16Tflops;
+  const sixteenEff = hw.mamf.bf16;
+  if (w.precision === 'fp8' && hw.fp8Tflops) return { linear: hw.fp8Tflops, sixteen, linearEff: hw.mamf.fp8 ?? hw.mamf.bf16, sixteenEff, bytes: 1 };
+  return { linear: sixteen, sixteen, linearEff: sixteenEff, sixteenEff, bytes: w.precision === 'fp32' ? 4 : 2 };
+}
+
+/** Forward + backward time of an M×K by K×N GEMM (backward: two GEMMs of the same size). */
+function gemm(M: number, K: number, N: number, peakTflops: number, eff: number, bytes: number, hbm: number, sms: number): number {
+  if (M <= 0 || K <= 0 || N <= 0) return 0;
+  const tiles = Math.ceil(M / 128) * Math.ceil(N / 256);
+  const waves = tiles / (Math.ceil(tiles / sms) * sms);
+  const compute = (2 * M * N * K) / (peakTflops * 1e12 * eff * waves);
+  const memory = (bytes * (M * K + K * N) + 2 * M * N) / (hbm * 1e12 * STEP_MODEL.hbm.value);
+  return 3 * Math.max(compute, memory);
+}
+
+interface LayerTimes {
+  /** GEMM time (forward + backward) the TP collectives can hide behind. */
+  gemm: number;
+  attention: number;
+  elementwise: number;
+  /** Forward share repeated by recomputation. */
+  recompute: number;
+  tp: number;
+  cp: number;
+  ep: number;
+}
+
+/** One transformer layer, one micro-batch, on one GPU. */
+function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes {
+  const pk = peaks(w);
+  const hbm = w.hardware.hbmTBps;
+  const t = l.tp;
+  const n = (l.microBatch * w.seqLength) / l.cp;
+  const lin = (M: number, K: number, N: number) => gemm(M, K, N, pk.linear, pk.linearEff, pk.bytes, hbm, w.hardware.sms);
+  let g = lin(n, s.h, (s.attnParams - s.q * s.h) / s.h / t) + lin(n, s.q / t, s.h);
+  let ffnWidth: number;
+  if (moe) {
+    if (s.sharedF) g += lin(n, s.h, (s.sharedF * s.glu) / t) + lin(n, s.sharedF / t, s.h);
+    // Tokens reaching each local expert: this rank's tokens (split over TP unless experts share TP's),
+    // routed to top-k experts, gathered from the EP group.
+    const tokensPerExpert = ((n / (t / l.etp)) * s.topK * l.ep) / s.E;
+    const local = s.E / l.ep;
+    g += local * (lin(tokensPerExpert, s.h, (s.moeF * s.glu) / l.etp) + lin(tokensPerExpert, s.moeF / l.etp, s.h));
+    ffnWidth = (s.topK * s.moeF + s.sharedF) / t;
+  } else {
+    g += lin(n, s.h, (s.f * s.glu) / t) + lin(n, s.f / t, s.h);
+    ffnWidth = s.f / t;
+  }
+  const attention = (s.coreFlops * w.seqLength * n) / t / (pk.sixteen * 1e12 * STEP_MODEL.attention.value);
+  // Element-wise bytes per token, forward: two norms (read and write h), two residual adds (two
+  // reads, one write), rotary on queries and keys, the gated activation (reads 2f, writes f), MoE
+  // permutations (a copy of top-k tokens each way); backward moves about twice as much.
+  const hSized = (10 * s.h) / (l.sp && t > 1 ? t : 1);
+  const split = (2 * (s.q + 2 * s.g * s.d)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
+  const casts = pk.bytes === 1 ? (2 * s.h + s.q / t + ffnWidth) * 1.5 : 0;
+  const elementwise = (3 * 2 * (hSized + split + casts) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value);
+  const recompute = l.recompute === 'full' ? (g + attention + elementwise) / 3 : l.recompute === 'selective' ? attention / 3 : 0;
+  const comms = layerComms(s, w, l, moe, g, attention);
+  // Full recompute runs the forward again, with its collectives: half the TP and EP ones, a third of CP's.
+  if (l.recompute === 'full') {
+    comms.tp *= 1.5;
+    comms.ep *= 1.5;
+    comms.cp *= 4 / 3;
+  }
+  return { gemm: g, attention, elementwise, recompute, ...comms };
+}
+
+/** Bandwidth of a group spanning `span` consecutive ranks: NVLink when inside one domain. */
+function fabric(w: Workload, span: number): { gbps: number; kind: 'scale-up' | 'scale-out' } {
+  // Groups tile the domains when their span divides the domain; a job no larger than one domain is inside it.
+  const inside = span <= w.nvlinkDomain && (w.nvlinkDomain % span === 0 || w.gpus <= w.nvlinkDomain);
+  return inside ? { gbps: w.hardware.scaleUpGBps, kind: 'scale-up' } : { gbps: w.hardware.scaleOutGBps, kind: 'scale-out' };
+}
+
+/**
+ * The time a collective adds when it overlaps `window` seconds of compute: what does not fit in the
+ * window, and, for what does, the compute slowed by the SMs the communication kernels occupy.
+ */
+function overlapped(time: number, window: number, w: Workload): number {
+  const hiddenPart = Math.min(time, Math.max(0, window));
+  return time - hiddenPart + hiddenPart * Math.min(1, STEP_MODEL.commSms.value / w.hardware.sms);
+}
+
+function seconds(bytes: number, gbps: number): number {
+  return bytes / (gbps * 1e9 * STEP_MODEL.network.value);
+}
+
+/** Exposed TP, CP and EP communication of one layer and micro-batch. */
+function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: number, attention: number): Pick<LayerTimes, 'tp' | 'cp' | 'ep'> {
+  const n = (l.microBatch * w.seqLength) / l.cp;
+  const t = l.tp;
+  let tp = 0;
+  if (t > 1) {
+    // Four all-gathers / reduce-scatters (or two all-reduces) forward and as many backward, of the
+    // whole activation, each GPU sending (t−1)/t of it per gather or scatter.
+    const bytes = 8 * ((t - 1) / t) * n * s.h * 2;
+    const time = seconds(bytes, fabric(w, t).gbps);
+    tp = l.overlap.tpComm ? overlapped(time, gemmTime, w) : time;
+  }
+  let cp = 0;
+  if (l.cp > 1) {
+    // Ring attention: each rank passes its keys and values on CP − 1 times forward, and keys,
+    // values and their gradients backward, overlapped with the attention it computes meanwhile.
+    const kvHeads = Math.max(1, s.g / t);
+    const chunk = 2 * n * kvHeads * s.d * 2;
+    const time = seconds(3 * (l.cp - 1) * chunk, fabric(w, t * l.cp).gbps);
+    cp = overlapped(time, attention, w);
+  }
+  let ep = 0;
+  if (moe && l.ep > 1) {
+    // Token dispatch and combine, forward and backward: four all-to-alls of the routed copies.
+    const tokens = n / (t / l.etp);
+    const bytes = 4 * tokens * s.topK * s.h * 2 * ((l.ep - 1) / l.ep);
+    const time = seconds(bytes, fabric(w, l.etp * l.ep).gbps);
+    ep = l.overlap.moeA2A ? overlapped(time, gemmTime / 2, w) : time;
+  }
+  return { tp, cp, ep };
+}
+
+/** Parameters each GPU holds (dense and expert), for the gradient collectives and the optimizer. */
+function paramsOnGpu(model: ModelShape, l: Layout): { dense: number; expert: number } {
+  const f = modelFacts(model);
+  return { dense: f.dense / (l.tp * l.pp), expert: f.expert / (l.pp * l.ep * l.etp) };
+}
+
+/** The estimated time of one optimizer step of this layout, with where it goes. */
+export function estimateStep(w: Workload, l: Layout): StepEstimate {
+  const s = modelFacts(w.model).shape;
+  const m = w.globalBatch / (l.microBatch * l.dp);
+  const dense = layerTimes(s, w, l, false);
+  const moe = s.nMoe > 0 ? layerTimes(s, w, l, true) : dense;
+  const pk = peaks(w);
+  const n = (l.microBatch * w.seqLength) / l.cp;
+  const logits = s.V ? gemm(n, s.h, s.V / l.tp, pk.sixteen, pk.sixteenEff, 2, w.hardware.hbmTBps, w.hardware.sms) + (16 * n * s.V) / l.tp / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value) : 0;
+  // The most loaded stage: its share of each kind of layer, and the output layer with the loss on
+  // the last. Counting the embedding and the loss as layers gives the first and last stage one
+  // layer fewer than the others.
+  const units = l.split === 'embedding-loss' ? (s.L + 2) / l.pp : s.L / l.pp;
+  const stage = (layers: number, k: keyof LayerTimes) => (layers / s.L) * (dense[k] * s.nDense + moe[k] * s.nMoe);
+  const stageTime = (layers: number) => stage(layers, 'gemm') + stage(layers, 'attention') + stage(layers, 'elementwise') + stage(layers, 'recompute') + stage(layers, 'tp') + stage(layers, 'cp') + stage(layers, 'ep');
+  const lastLayers = l.split === 'embedding-loss' ? units - 1 : units;
+  const lastIsSlowest = l.pp === 1 || stageTime(lastLayers) + logits >= stageTime(units);
+  const layers = lastIsSlowest ? lastLayers : units;
+  const comms = { tp: stage(layers, 'tp'), cp: stage(layers, 'cp'), ep: stage(layers, 'ep') };
+  const compute = stage(layers, 'gemm') + stage(layers, 'attention') + stage(layers, 'elementwise') + stage(layers, 'recompute') + (lastIsSlowest ? logits : 0);
+  const perMicroBatch = compute + comms.tp + comms.cp + comms.ep;
+  const bubble = l.pp > 1 ? ((l.pp - 1) / l.vpp) * perMicroBatch : 0;
+
+  // Pipeline sends: the activation (split over TP with sequence parallelism) forward and its
+  // gradient backward, at every virtual-stage boundary.
+  const ppSpan = w.rankOrder === 'tp-cp-ep-pp-dp' ? l.tp * l.cp * l.pp : w.gpus;
+  const ppFabric = fabric(w, ppSpan);
+  const sendBytes = (n * s.h * 2) / (l.sp && l.tp > 1 ? l.tp : 1);
+  const send = l.pp > 1 ? seconds(sendBytes, ppFabric.gbps) : 0;
+  const p2p = l.pp > 1 ? (l.overlap.p2p && l.vpp > 1 ? 2 * (l.pp - 1) * send : 2 * l.vpp * m * send) : 0;
+
+  const { dp, optimizer, dpKind } = dataParallel(w, l, perMicroBatch, bubble, m);
+  const parts = { compute: m * compute, bubble, tp: m * comms.tp, cp: m * comms.cp, ep: m * comms.ep, p2p, dp, optimizer };
+  const total = parts.compute + parts.bubble + parts.tp + parts.cp + parts.ep + parts.p2p + parts.dp + parts.optimizer;
+  const modelFlops = flopsPerToken(w.model, w.seqLength) * w.globalBatch * w.seqLength;
+  const tflops = modelFlops / (total * w.gpus) / 1e12;
+  const peak = w.precision === 'fp8' ? w.hardware.fp8Tflops : w.precision === 'fp32' ? undefined : w.hardware.bf16Tflops;
+  const fabrics: StepEstimate['fabrics'] = {};
+  if (l.tp > 1) fabrics.tp = fabric(w, l.tp).kind;
+  if (l.cp > 1) fabrics.cp = fabric(w, l.tp * l.cp).kind;
+  if (l.ep > 1 && s.nMoe) fabrics.ep = fabric(w, l.etp * l.ep).kind;
+  if (dpKind) fabrics.dp = dpKind;
+  if (l.pp > 1) fabrics.pp = ppFabric.kind;
+  return {
+    seconds: total,
+    microBatches: m,
+    parts,
+    modelFlops,
+    tokensPerSecondPerGpu: (w.globalBatch * w.seqLength) / (total * w.gpus),
+    tflopsPerGpu: tflops,
+    peakTflops: peak,
+    mfu: peak ? tflops / peak : undefined,
+    fabrics,
+  };
+}
+
+/**
+ * The data-parallel collectives (gradients reduced over DP × CP, the experts' over expert DP) and
+ * the optimizer step. With the overlap switches, the reduction hides behind the last micro-batch's
+ * backward and the pipeline drain, the parameter gather behind the first forward and the fill.
+ * Megatron-FSDP reduces the gradients of every micro-batch (and, sharding parameters, gathers them
+ * for its forward and backward), each hidden behind that micro-batch's own compute.
+ */
+function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: number, m: number): { dp: number; optimizer: number; dpKind?: 'scale-up' | 'scale-out' } {
+  const params = paramsOnGpu(w.model, l);
+  const d = l.dp * l.cp;
+  const ed = w.gpus / (l.pp * l.ep * l.etp);
+  const gradBytes = w.precision === 'fp32' ? 4 : w.gradReduce16 ? 2 : 4;
+  const paramBytes = w.precision === 'fp32' ? 4 : 2;
+  const f = fabric(w, l.tp * l.cp * l.dp);
+  const fe = fabric(w, l.etp * l.ep * ed);
+  const ring = (k: number) => (k > 1 ? (k - 1) / k : 0);
+  const scatter = (bytes: number) => seconds(ring(d) * params.dense * bytes, f.gbps) + seconds(ring(ed) * params.expert * bytes, fe.gbps);
+  const hidden = (time: number, window: number, on: boolean) => (on ? overlapped(time, window, w) : time);
+  const fwd = perMicroBatch / 3;
+  let dp: number;
+  if (l.fsdp) {
+    const rs = scatter(gradBytes);
+    const ag = scatter(paramBytes);
+    dp = l.fsdp === 'optim_grads_params' ? m * (hidden(ag, fwd, l.overlap.paramGather) + hidden(ag + rs, 2 * fwd, l.overlap.gradReduce)) : m * hidden(rs, 2 * fwd, l.overlap.gradReduce) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
+  } else if (l.distributedOptimizer) {
+    dp = hidden(scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce) + hidden(scatter(paramBytes), fwd + bubble / 2, l.overlap.paramGather);
+  } else dp = hidden(2 * scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce);
+  // Adam: read and write the fp32 master copy and both moments, read the gradient, write the weights.
+  const shardOf = (k: number) => (l.distributedOptimizer || l.fsdp ? Math.max(1, k) : 1);
+  const optBytes = (params.dense / shardOf(d) + params.expert / shardOf(ed)) * (3 * 4 * 2 + gradBytes + paramBytes);
+  const optimizer = optBytes / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value);
+  return { dp, optimizer, dpKind: d > 1 || ed > 1 ? (d > 1 ? f.kind : fe.kind) : undefined };
+}
+
+/** The model's constants and the hardware's, one line each, for reports. */
+export function stepAssumptions(hw?: HardwareProfile): string[] {
+  const own = Object.values(STEP_MODEL).map((c) => `${c.what}: ${c.value} (${c.source})`);
+  if (!hw) return own;
+  return [
+    `a large GEMM reaches ${hw.mamf.bf16} of the dense BF16 peak${hw.mamf.fp8 ? ` and ${hw.mamf.fp8} of the FP8 peak` : ''} on ${hw.id} (${hw.mamf.source}); ${hw.sms} SMs run its tiles in waves`,
+    `${hw.id}: HBM ${hw.hbmTBps} TB/s, ${hw.scaleUp} at ${hw.scaleUpGBps} GB/s per direction, ${hw.scaleOut} at ${hw.scaleOutGBps} GB/s per GPU and direction`,
+    ...own,
+  ];
+}

@@ -1,0 +1,107 @@
+/**
+ * `shardwise plan`: the ranked layouts as text and JSON, a model read from a preset, a Hugging Face
+ * config.json or a launch script (whose GPUs, sequence and batch become the defaults), and usage
+ * mistakes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from './run-cli';
+
+const LLAMA_70B = ['plan', '--model', 'llama-3-70b', '--gpus', '64', '--hardware', 'h100-sxm', '--seq-length', '8192', '--global-batch', '128'];
+
+interface PlanJson {
+  workload: { gpus: number; hardware: string; seqLength: number; globalBatch: number; precision: string };
+  counts: { considered: number };
+  layouts: { rank: number; tp: number; pp: number; cp: number; dp: number; vpp: number; microBatch: number; sharding: string; memoryGiB: number; stepSeconds: number; tokensPerSecondPerGpu: number; mfu: number | null }[];
+  assumptions: string[];
+}
+
+test('plan: the best layouts of Llama 3 70B on 64 H100 as a table, with where the step goes and every assumption', () => {
+  const r = runCli(LLAMA_70B);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.split('\n');
+  assert.match(lines[0], /^Llama 3 70B .* on 64 × H100 SXM5 80 GB/);
+  assert.match(lines[1], /sequence 8192 · global batch 128 · BF16 · [\d,]+ layouts and settings considered/);
+  const header = lines.findIndex((l) => /^#\s+TP\s+PP\s+VPP\s+CP\s+DP\s+MBS/.test(l));
+  assert.ok(header > 0, r.out);
+  const rows = lines.slice(header + 1, header + 6);
+  assert.equal(rows.length, 5);
+  rows.forEach((row, i) => assert.match(row, new RegExp(`^${i + 1}\\s+\\d+\\s+\\d+\\*?\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+(on|off)\\s+\\S.*\\s\\d+\\.\\d %$`), row));
+  assert.match(r.out, /Where the step of #1 goes: compute .*pipeline bubble .*data-parallel .*micro-batches per step/);
+  assert.match(r.out, /Assumptions:\n/);
+  assert.match(r.out, /a large GEMM reaches 0\.803 of the dense BF16 peak .* on h100-sxm/);
+  assert.match(r.out, /model: meta-llama\/Meta-Llama-3-70B config\.json/);
+});
+
+test('plan --output-format json: the same ranking as data, ordered by step time, each layout within the HBM', () => {
+  const r = runCli([...LLAMA_70B, '--output-format', 'json', '--top', '3']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as PlanJson;
+  assert.deepEqual(j.workload, { gpus: 64, hardware: 'h100-sxm', nvlinkDomain: 8, gpusPerNode: 8, seqLength: 8192, globalBatch: 128, precision: 'bf16' } as never);
+  assert.equal(j.layouts.length, 3);
+  for (const [i, l] of j.layouts.entries()) {
+    assert.equal(l.rank, i + 1);
+    assert.equal(l.tp * l.pp * l.cp * l.dp, 64);
+    assert.ok(l.memoryGiB <= 72);
+    assert.ok(Math.abs(l.tokensPerSecondPerGpu - (128 * 8192) / (l.stepSeconds * 64)) < 1e-6);
+    if (i) assert.ok(l.stepSeconds >= j.layouts[i - 1].stepSeconds);
+  }
+  assert.ok(j.assumptions.some((a) => /NCCL collectives/.test(a)));
+});
+
+test('plan pins what it is told: --tp 8 --pp 4 --recompute full --sharding none', () => {
+  const r = runCli([...LLAMA_70B, '--tp', '8', '--pp', '4', '--recompute', 'full', '--sharding', 'none', '--output-format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as PlanJson;
+  assert.ok(j.layouts.length > 0);
+  for (const l of j.layouts) assert.deepEqual([l.tp, l.pp, l.sharding], [8, 4, 'none']);
+});
+
+test('plan --model reads a Hugging Face config.json, and a launch script gives its GPUs, sequence and batch as defaults', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shardwise-plan-'));
+  try {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, hidden_act: 'silu', rms_norm_eps: 1e-5, tie_word_embeddings: false }));
+    const hf = runCli(['plan', '--model', config, '--gpus', '8', '--output-format', 'json']);
+    assert.equal(hf.code, 0, hf.err);
+    const j = JSON.parse(hf.out) as PlanJson & { model: string };
+    assert.equal(j.workload.seqLength, 4096, 'the sequence length is assumed when nothing gives it');
+    assert.equal(j.workload.globalBatch, 1024, 'about 4M tokens');
+    assert.ok(j.assumptions.some((a) => /sequence length 4096, assumed/.test(a)));
+    assert.ok(j.assumptions.some((a) => /hardware: h100-sxm, assumed/.test(a)));
+
+    const script = runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--output-format', 'json']);
+    assert.equal(script.code, 0, script.err);
+    const s = JSON.parse(script.out) as PlanJson;
+    assert.equal(s.workload.gpus, 16, 'two nodes of eight GPUs');
+    assert.equal(s.workload.seqLength, 8192);
+    assert.ok(s.assumptions.some((a) => /GPUs: 16, from examples\/megatron\/pretrain-llama3-8b\.sh/.test(a)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('plan: usage mistakes and models it cannot read exit 2 with what is wrong', () => {
+  const cases: [string[], RegExp][] = [
+    [['plan', '--gpus', '8'], /plan needs --model: a preset \(llama-3-8b, /],
+    [['plan', '--model', 'llama-4-9000b', '--gpus', '8'], /--model llama-4-9000b is no preset .* and cannot be read/],
+    [['plan', '--model', 'llama-3-8b'], /plan needs --gpus N/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '8', '--precision', 'fp4'], /--precision takes bf16 or fp8, not "fp4"/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '8', '--hardware', 'h10'], /unknown hardware/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '8', '--hardware', 'a100-80gb', '--precision', 'fp8'], /a100-80gb has no FP8 tensor cores/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '8', '--recompute', 'some'], /--recompute takes none, selective, full/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '0'], /--gpus needs a positive integer/],
+    [['plan', '--model', 'llama-3-8b', '--gpus', '8', 'extra.yaml'], /plan takes the model as --model/],
+  ];
+  for (const [args, message] of cases) {
+    const r = runCli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.out}`);
+    assert.match(r.err, message, args.join(' '));
+  }
+  const none = runCli(['plan', '--model', 'llama-3.1-405b', '--gpus', '8']);
+  assert.equal(none.code, 1, 'a model no layout holds is a finding, not a usage error');
+  assert.match(none.out, /No layout: every valid layout needs more than 72 GiB per GPU/);
+});

@@ -1,0 +1,139 @@
+/**
+ * The layout planner and its step-time model: every layout it returns is one Shardwise's rules
+ * accept and the HBM holds; the model's parts follow the arithmetic they claim; published runs
+ * land where docs/planner-validation.md says they do.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { estimateStep, hardwareById, modelFromHfConfig, modelPreset, planLayouts, recommendedOverlap, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { layersPerRank } from '../../server/src/engine/plan/planner';
+import { PUBLISHED_RUNS } from '../planner/published';
+import { sourcesList, TOLERANCE, TOP, validationTable, verdict } from '../planner/validate';
+
+const DOC = join(__dirname, '../../docs/planner-validation.md');
+
+function workload(model: string, gpus: number, hardware = 'h100-sxm', seqLength = 8192, globalBatch = 128, precision: Workload['precision'] = 'bf16'): Workload {
+  const hw = hardwareById(hardware)!;
+  return { model: modelPreset(model)!.shape, gpus, hardware: hw, nvlinkDomain: hw.nvlinkDomain, gpusPerNode: hw.gpusPerNode, seqLength, globalBatch, precision };
+}
+
+function layout(l: Partial<Layout> & Pick<Layout, 'tp' | 'pp' | 'dp'>): Layout {
+  const base = { vpp: 1, cp: 1, ep: 1, etp: l.tp, sp: l.tp > 1, microBatch: 1, distributedOptimizer: true, recompute: 'none' as const, ...l };
+  return { ...base, overlap: l.overlap ?? recommendedOverlap(base) };
+}
+
+test('every layout the planner returns divides as the rules require, fits the HBM and is ranked by its step time', () => {
+  for (const [w, heads, groups] of [
+    [workload('llama-3-70b', 64), 64, 8],
+    [workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256, 'fp8'), 32, 8],
+    [workload('llama-3.1-405b', 256, 'gb200-nvl72', 8192, 512), 128, 8],
+  ] as const) {
+    const r = planLayouts({ workload: w });
+    assert.ok(r.layouts.length > 0, 'some layout fits');
+    let last = 0;
+    for (const { layout: l, step, memory } of r.layouts) {
+      const where = JSON.stringify({ tp: l.tp, pp: l.pp, cp: l.cp, ep: l.ep, etp: l.etp });
+      assert.equal(l.tp * l.pp * l.cp * l.dp, w.gpus, `${where}: the degrees multiply to the GPUs`);
+      assert.ok(l.tp <= w.nvlinkDomain && w.nvlinkDomain % l.tp === 0, `${where}: TP within the NVLink domain`);
+      assert.equal(heads % l.tp, 0, `${where}: TP divides the heads`);
+      assert.equal(groups % l.tp, 0, `${where}: TP divides the query groups`);
+      assert.ok(Number.isInteger(layersPerRank(w, l) / l.vpp), `${where}: the layers split over PP × VPP`);
+      assert.equal(w.globalBatch % (l.microBatch * l.dp), 0, `${where}: micro-batch × DP divides the global batch`);
+      if (l.vpp > 1) assert.equal((w.globalBatch / (l.microBatch * l.dp)) % l.pp, 0, `${where}: the interleaved schedule gets a multiple of PP micro-batches`);
+      if (l.cp > 1) assert.equal(w.seqLength % (2 * l.cp), 0, `${where}: the sequence splits into 2 × CP chunks`);
+      if (l.ep > 1) assert.equal((w.gpus / l.pp) % (l.ep * l.etp), 0, `${where}: the expert grid divides the GPUs`);
+      assert.ok(memory.bytes.total <= r.usableBytes, `${where}: fits in the usable HBM`);
+      assert.ok(step.seconds >= last, `${where}: ranked by step time`);
+      last = step.seconds;
+    }
+  }
+});
+
+test('pinned choices are kept, and a request nothing satisfies says why', () => {
+  const w = workload('llama-3-70b', 64);
+  const r = planLayouts({ workload: w, pinned: { tp: 4, microBatch: 1, recompute: 'full', sharding: 'none' } });
+  assert.ok(r.layouts.length > 0);
+  for (const { layout: l } of r.layouts) {
+    assert.equal(l.tp, 4);
+    assert.equal(l.microBatch, 1);
+    assert.equal(l.recompute, 'full');
+    assert.equal(l.distributedOptimizer, false);
+    assert.equal(l.fsdp, undefined);
+  }
+  const none = planLayouts({ workload: w, pinned: { tp: 3 } });
+  assert.equal(none.layouts.length, 0);
+  assert.match(none.empty!, /divides/);
+  const tooBig = planLayouts({ workload: workload('llama-3.1-405b', 8) });
+  assert.equal(tooBig.layouts.length, 0);
+  assert.match(tooBig.empty!, /needs more than 72 GiB per GPU/);
+});
+
+test('step model: TP collectives without overlap cost their bytes over NVLink, and cross the network outside the domain', () => {
+  const w = workload('llama-3-8b', 16, 'h100-sxm', 4096, 32);
+  const hw = w.hardware;
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const e = estimateStep(w, layout({ tp: 8, pp: 1, dp: 2, overlap: off }));
+  // Eight gathers or scatters of the whole activation per layer, (t−1)/t of it sent by each GPU.
+  const perLayer = (8 * (7 / 8) * 4096 * 4096 * 2) / (hw.scaleUpGBps * 1e9 * STEP_MODEL.network.value);
+  const m = 32 / 2;
+  assert.ok(Math.abs(e.parts.tp - perLayer * 32 * m) / e.parts.tp < 1e-9, `exposed TP ${e.parts.tp} s, by hand ${perLayer * 32 * m} s`);
+  assert.equal(e.fabrics.tp, 'scale-up');
+  const wide = { ...w, nvlinkDomain: 4 };
+  const across = estimateStep(wide, layout({ tp: 8, pp: 1, dp: 2, overlap: off }));
+  assert.equal(across.fabrics.tp, 'scale-out');
+  assert.ok(Math.abs(across.parts.tp / e.parts.tp - hw.scaleUpGBps / hw.scaleOutGBps) < 1e-9, 'the same bytes at the network’s bandwidth');
+  const on = estimateStep(w, layout({ tp: 8, pp: 1, dp: 2 }));
+  assert.ok(on.parts.tp < e.parts.tp, 'overlap hides TP communication behind the GEMMs');
+});
+
+test('step model: the pipeline bubble is (PP − 1) / VPP micro-batches; FP8 is faster than BF16; recompute costs time', () => {
+  const w = workload('llama-3-70b', 64);
+  const flat = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2 }));
+  const perMicroBatch = flat.parts.bubble / 3;
+  assert.ok(Math.abs(flat.parts.compute / flat.microBatches - perMicroBatch) / perMicroBatch < 0.05, 'the bubble is three micro-batches of the stage');
+  const interleaved = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2, vpp: 5 }));
+  assert.ok(Math.abs(interleaved.parts.bubble - flat.parts.bubble / 5) / interleaved.parts.bubble < 0.05, 'VPP 5 divides the bubble by 5');
+  const fp8 = estimateStep({ ...w, precision: 'fp8' }, layout({ tp: 8, pp: 4, dp: 2 }));
+  assert.ok(fp8.parts.compute < flat.parts.compute, 'FP8 GEMMs are faster');
+  const full = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2, recompute: 'full' }));
+  assert.ok(full.parts.compute > flat.parts.compute * 1.25, 'full recompute repeats the forward');
+  assert.ok(Math.abs(flat.tokensPerSecondPerGpu - (128 * 8192) / (flat.seconds * 64)) < 1e-6);
+  assert.ok(Math.abs(flat.mfu! - flat.tflopsPerGpu / 989) < 1e-9);
+});
+
+test('modelFromHfConfig: a Llama, Mixtral and DeepSeek config.json give the shapes of the presets; a config without layers says so', () => {
+  const llama = modelFromHfConfig({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, hidden_act: 'silu', rms_norm_eps: 1e-5, tie_word_embeddings: false });
+  assert.ok('shape' in llama);
+  assert.deepEqual(llama.shape, modelPreset('llama-3-8b')!.shape);
+  const mixtral = modelFromHfConfig({ model_type: 'mixtral', num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 32000, hidden_act: 'silu', rms_norm_eps: 1e-5, tie_word_embeddings: false, num_local_experts: 8, num_experts_per_tok: 2 });
+  assert.ok('shape' in mixtral);
+  assert.deepEqual(mixtral.shape, modelPreset('mixtral-8x7b')!.shape);
+  const ds = modelFromHfConfig({ model_type: 'deepseek_v3', num_hidden_layers: 61, hidden_size: 7168, num_attention_heads: 128, num_key_value_heads: 128, intermediate_size: 18432, moe_intermediate_size: 2048, n_routed_experts: 256, n_shared_experts: 1, num_experts_per_tok: 8, first_k_dense_replace: 3, q_lora_rank: 1536, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, vocab_size: 129280, hidden_act: 'silu', rms_norm_eps: 1e-6, tie_word_embeddings: false });
+  assert.ok('shape' in ds);
+  assert.deepEqual(ds.shape, modelPreset('deepseek-v3')!.shape);
+  const bad = modelFromHfConfig({ model_type: 'bert', hidden_size: 768 });
+  assert.ok('problem' in bad);
+  assert.match(bad.problem, /num_hidden_layers/);
+});
+
+/** The text between two markers of the doc, replaced. */
+function splice(doc: string, name: string, body: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  assert.ok(a >= 0 && b > a, `docs/planner-validation.md has the ${name} markers`);
+  return `${doc.slice(0, a + start.length)}\n${body}\n${doc.slice(b)}`;
+}
+
+test(`published runs: at least eight have their layout in the planner's top ${TOP} and an estimate within ±${TOLERANCE * 100} %, as docs/planner-validation.md records`, () => {
+  const verdicts = PUBLISHED_RUNS.map(verdict);
+  const passed = verdicts.filter((v) => v.pass);
+  assert.ok(passed.length >= 8, `only ${passed.length} runs meet both bounds: ${passed.map((v) => v.run.id).join(', ')}`);
+  const current = readFileSync(DOC, 'utf8');
+  const expected = splice(splice(current, 'validation-table', validationTable(verdicts)), 'validation-sources', sourcesList(PUBLISHED_RUNS));
+  if (process.env.SHARDWISE_UPDATE_DOCS === '1') writeFileSync(DOC, expected);
+  else assert.equal(current, expected, 'docs/planner-validation.md is stale: SHARDWISE_UPDATE_DOCS=1 rewrites it');
+});
