@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { LayoutView } from './layout-view';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../../server/src/protocol';
+import { LAYOUT_REQUEST, PLAN_LAYOUT_COMMAND, RULE_DOCUMENTATION_REQUEST, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../../server/src/protocol';
+import { planLayout } from './plan-layout';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
@@ -26,7 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Shardw
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   // The commands below, which the server's code lenses and code actions then use instead of its own.
-  const initializationOptions: InitializationOptions = { clientCommands: [SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND] };
+  const initializationOptions: InitializationOptions = { clientCommands: [SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND, PLAN_LAYOUT_COMMAND] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.flatMap((language) => [
       { scheme: 'file', language },
@@ -74,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Shardw
         void vscode.window.showInformationMessage('Shardwise: this file does not describe a parallel layout.');
       }
     }),
+    vscode.commands.registerCommand(PLAN_LAYOUT_COMMAND, (uri?: string, docIndex?: number) => planLayout(client, uri, docIndex)),
     vscode.commands.registerCommand('shardwise.restartServer', async () => {
       await client?.restart();
     }),

@@ -61,3 +61,24 @@ export interface LayoutPicture {
   svg: string;
   degrees: { name: string; value: number; range?: { start: { line: number; character: number }; end: { line: number; character: number } } }[];
 }
+
+/** Client-side command behind "Plan a layout for this model…" (`[uri, docIndex]`): a quick pick of the planner's layouts. */
+export const PLAN_LAYOUT_COMMAND = 'shardwise.planLayout';
+
+/** Server-side command behind it for other clients (`[uri, docIndex]`): the layouts as a message with one button each. */
+export const SERVER_PLAN_LAYOUT_COMMAND = 'shardwise.server.planLayout';
+
+/**
+ * Returns the planner's layouts for a document (`{ uri, docIndex }` → PlannedLayouts): each with the
+ * edit that writes it, checked against the document version it was made for.
+ */
+export const PLAN_LAYOUTS_REQUEST = 'shardwise/planLayouts';
+
+export interface PlannedLayouts {
+  version: number;
+  /** The current layout's estimated step, when the planner's model reads it. */
+  current?: string;
+  layouts: { label: string; description: string; changes: string; edit: { changes: Record<string, { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]> } }[];
+  /** Why there is nothing to offer. */
+  problem?: string;
+}

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { analyze } from '../../server/src/engine';
 import { snippetToPlainText } from '../../server/src/lsp/snippet';
-import { codes, FileChangeType, find, has, InsertTextFormat, REPO_ROOT, withServer, type Command, type Diagnostic, type LspClient } from './client';
+import { applyTextEdits, codes, FileChangeType, find, has, InsertTextFormat, rangeOf, REPO_ROOT, withServer, type Command, type Diagnostic, type LspClient, type WorkspaceEdit } from './client';
 
 const TEST_TIMEOUT = 180_000;
 const WAIT = 60_000;
@@ -289,6 +289,68 @@ describe('commands any client can run', () => {
       assert.match(md ?? '', /yaml-boolean-trap/);
       assert.deepEqual(c.shownDocuments, [{ uri: 'https://github.com/shardwise/shardwise/blob/main/docs/rules.md#yaml-boolean-trap', external: true }]);
     }),
+  );
+});
+
+describe('plan a layout for this model', () => {
+  const text = readFileSync(SCRIPT, 'utf8');
+  const uri = pathToFileURL(SCRIPT).href;
+  const errors = (t: string) => analyze({ text: t, path: SCRIPT, languageId: 'shellscript' }, {}).findings.filter((f) => f.severity === 'error').length;
+
+  test('on a degree: the action, the planner’s layouts as checked edits, and the server command that offers them as buttons and applies the one chosen', { timeout: TEST_TIMEOUT }, () =>
+    withServer(async (c) => {
+      await c.open(uri, text, 'shellscript');
+      await c.waitForDiagnostics(uri, () => true, WAIT);
+      const onTp = rangeOf(text, '--tensor-model-parallel-size');
+      const actions = ((await c.codeActions(uri, onTp, [])) ?? []) as { title: string; kind?: string; command?: Command }[];
+      const plan = actions.find((a) => a.title === 'Plan a layout for this model…');
+      assert.ok(plan, `offered on the TP flag: ${actions.map((a) => a.title).join(' | ')}`);
+      assert.equal(plan.kind, 'refactor.rewrite');
+      assert.equal(plan.command?.command, 'shardwise.server.planLayout');
+      const elsewhere = ((await c.codeActions(uri, rangeOf(text, '--master_port'), [])) ?? []) as { title: string }[];
+      assert.ok(!elsewhere.some((a) => a.title === plan.title), 'not offered on a flag that is no degree');
+
+      const planned = await c.request<{ version: number; layouts: { label: string; description: string; changes: string; edit: WorkspaceEdit }[] }>('shardwise/planLayouts', { uri, docIndex: plan.command!.arguments![1] });
+      assert.ok(planned.layouts.length > 0 && planned.layouts.length <= 8);
+      const before = errors(text);
+      for (const l of planned.layouts) {
+        assert.match(l.label, /^TP \d+ · PP \d+/);
+        assert.match(l.description, /GiB\/GPU · step ~/);
+        assert.match(l.changes, /^changes the layout: /);
+        const after = applyTextEdits(text, l.edit.changes![uri]);
+        assert.notEqual(after, text);
+        assert.ok(errors(after) <= before, `${l.label} brings no new error`);
+        const plan2 = analyze({ text: after, path: SCRIPT, languageId: 'shellscript' }, {}).docs[0].plan!;
+        const [, tp, pp] = /^TP (\d+) · PP (\d+)/.exec(l.label)!;
+        assert.deepEqual([plan2.tp.value, plan2.pp.value], [Number(tp), Number(pp)], `the edit writes ${l.label}`);
+      }
+
+      const applied: WorkspaceEdit[] = [];
+      c.answerMessageRequest = (p) => {
+        assert.match(p.message, /layouts for this model, fastest first/);
+        assert.equal(p.actions?.length, planned.layouts.length);
+        return p.actions![0];
+      };
+      c.answerApplyEdit = (p) => {
+        applied.push(p.edit);
+        return { applied: true };
+      };
+      const done = await c.request<boolean>('workspace/executeCommand', { command: plan.command!.command, arguments: plan.command!.arguments });
+      assert.equal(done, true);
+      assert.deepEqual(applied, [planned.layouts[0].edit], 'the layout chosen is applied as offered');
+    }),
+  );
+
+  test('a client with the quick pick gets the action with its own command', { timeout: TEST_TIMEOUT }, () =>
+    withServer(
+      async (c) => {
+        await c.open(uri, text, 'shellscript');
+        await c.waitForDiagnostics(uri, () => true, WAIT);
+        const actions = ((await c.codeActions(uri, rangeOf(text, '--pipeline-model-parallel-size'), [])) ?? []) as { title: string; command?: Command }[];
+        assert.equal(actions.find((a) => a.title === 'Plan a layout for this model…')?.command?.command, 'shardwise.planLayout');
+      },
+      { initializationOptions: { clientCommands: ['shardwise.planLayout'] } },
+    ),
   );
 });
 

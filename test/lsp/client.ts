@@ -306,6 +306,9 @@ export class LspClient {
   readonly shownDocuments: { uri: string; external?: boolean }[] = [];
   /** `window/showMessage` notifications, in order. */
   readonly shownMessages: { type: number; message: string }[] = [];
+  /** What the client answers to `window/showMessageRequest` (default: dismissed) and `workspace/applyEdit` (default: refused). */
+  answerMessageRequest: (p: { message: string; actions?: { title: string }[] }) => unknown = () => null;
+  answerApplyEdit: (p: { label?: string; edit: WorkspaceEdit }) => unknown = () => ({ applied: false });
   /** Every `client/registerCapability` registration. */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
   /** Server stderr (for failure messages). */
@@ -400,12 +403,12 @@ export class LspClient {
     c.onRequest('client/unregisterCapability', () => null);
     c.onRequest('window/workDoneProgress/create', () => null);
     c.onRequest('workspace/workspaceFolders', () => null);
-    c.onRequest('window/showMessageRequest', () => null);
+    c.onRequest('window/showMessageRequest', (p: { message: string; actions?: { title: string }[] }) => this.answerMessageRequest(p));
     c.onRequest('window/showDocument', (p: { uri: string; external?: boolean }) => {
       this.shownDocuments.push(p);
       return { success: true };
     });
-    c.onRequest('workspace/applyEdit', () => ({ applied: false }));
+    c.onRequest('workspace/applyEdit', (p: { label?: string; edit: WorkspaceEdit }) => this.answerApplyEdit(p));
     c.onRequest('workspace/diagnostic/refresh', () => {
       this.diagnosticRefreshes++;
       return null;

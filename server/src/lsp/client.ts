@@ -4,7 +4,7 @@
  */
 import { CodeActionKind, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { settingsFromClient, type EngineSettings } from '../engine';
-import { FIX_ALL_KIND, SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../protocol';
+import { FIX_ALL_KIND, SERVER_PLAN_LAYOUT_COMMAND, SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND, type InitializationOptions } from '../protocol';
 import { SHARDWISE_VERSION } from '../release';
 import { isObject, rootsOf, type DiagnosticSupport } from './convert';
 
@@ -20,6 +20,8 @@ export interface ClientFeatures extends DiagnosticSupport {
   /** Dynamic registration of `workspace/didChangeWatchedFiles`. */
   watchFiles: boolean;
   showDocument: boolean;
+  /** `workspace/applyEdit`: the server can ask the client to change a document. */
+  applyEdit: boolean;
   /** The client pulls diagnostics (`textDocument/diagnostic`): nothing is pushed to it then. */
   pull: boolean;
   pullRefresh: boolean;
@@ -42,6 +44,7 @@ export const NO_FEATURES: ClientFeatures = {
   foldingLimit: undefined,
   watchFiles: false,
   showDocument: false,
+  applyEdit: false,
   pull: false,
   pullRefresh: false,
   resolveEdits: false,
@@ -69,6 +72,7 @@ export function readInitialize(params: InitializeParams): { features: ClientFeat
     foldingLimit: typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : undefined,
     watchFiles: caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     showDocument: caps.window?.showDocument?.support === true,
+    applyEdit: caps.workspace?.applyEdit === true,
     pull: isObject(caps.textDocument?.diagnostic),
     pullRefresh: caps.workspace?.diagnostics?.refreshSupport === true,
     resolveEdits: Array.isArray(resolvable) && resolvable.includes('edit'),
@@ -91,13 +95,13 @@ export function serverCapabilities(client: ClientFeatures): InitializeResult {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
       completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND], resolveProvider: true },
       codeLensProvider: { resolveProvider: false },
       documentLinkProvider: { resolveProvider: false },
       definitionProvider: true,
       documentSymbolProvider: { label: 'Shardwise' },
       foldingRangeProvider: true,
-      executeCommandProvider: { commands: [SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND] },
+      executeCommandProvider: { commands: [SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND, SERVER_PLAN_LAYOUT_COMMAND] },
       ...(client.pull ? { diagnosticProvider: { identifier: 'shardwise', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },

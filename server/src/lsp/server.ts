@@ -17,7 +17,8 @@
 import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { explain } from '../engine';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, type ProjectConfigs } from '../host/project-config';
-import { LAYOUT_PICTURE_REQUEST, LAYOUT_REQUEST, RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
+import { LAYOUT_PICTURE_REQUEST, LAYOUT_REQUEST, PLAN_LAYOUTS_REQUEST, RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
+import { onPlanLayouts } from './handlers/plan';
 import { readInitialize, serverCapabilities } from './client';
 import { isObject, pathOf } from './convert';
 import { onCodeAction, onCodeActionResolve, onCodeLens, onExecuteCommand } from './handlers/actions';
@@ -91,6 +92,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onFoldingRanges((p) => onFoldingRanges(ws, p));
   connection.onRequest(LAYOUT_REQUEST, (p: unknown) => onLayout(ws, p));
   connection.onRequest(LAYOUT_PICTURE_REQUEST, (p: unknown) => onLayoutPicture(ws, p));
+  connection.onRequest(PLAN_LAYOUTS_REQUEST, (p: unknown) => onPlanLayouts(ws, p));
   connection.onRequest(RULE_DOCUMENTATION_REQUEST, (p: { id?: string }) => (isObject(p) && typeof p.id === 'string' ? explain(p.id) ?? null : null));
   connection.onRequest(STATUS_REQUEST, () => ws.status());
   connection.onShutdown(() => ws.shutdown());

@@ -9,7 +9,7 @@
  */
 import { MessageType, ShowMessageNotification, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, fixRound, mergeSettings, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
+import { analyze, fixRound, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
 import { DependencyGraph, type ClosedReferrer } from '../host/graph';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
 import { fileStamp } from '../host/read';
@@ -125,6 +125,18 @@ export class Workspace {
     } catch (err) {
       this.connection.console.error(`shardwise: fix-all failed: ${(err as Error)?.stack ?? err}`);
       return [];
+    }
+  }
+
+  /** The planner's layouts for a document of an analysis, as checked edits (see plannedLayouts). */
+  plannedLayouts(a: FileAnalysis, docIndex: number): ReturnType<typeof plannedLayouts> {
+    const made = this.inputs.get(a);
+    if (!made) return { problem: 'the document is not analysed yet' };
+    try {
+      return plannedLayouts(a, made.input, made.settings, docIndex);
+    } catch (err) {
+      this.connection.console.error(`shardwise: the layout planner failed: ${(err as Error)?.stack ?? err}`);
+      return { problem: 'the layout planner failed (the output channel has the details)' };
     }
   }
 

@@ -4,9 +4,10 @@
  */
 import { CodeActionKind, MessageType, ShowMessageNotification, type CodeAction, type CodeLens, type Connection, type Diagnostic, type Range, type ResponseError } from 'vscode-languageserver/node';
 import { codeActions, explain, layoutLenses, layoutMarkdown, layoutText, ruleById, ruleDocsUrl, type FileAnalysis, type Fix, type TextEdit } from '../../engine';
-import { FIX_ALL_KIND, FIX_ALL_TITLE, SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../protocol';
+import { FIX_ALL_KIND, FIX_ALL_TITLE, SERVER_PLAN_LAYOUT_COMMAND, SERVER_SHOW_LAYOUT_COMMAND, SERVER_SHOW_RULE_DOCUMENTATION_COMMAND, SHOW_LAYOUT_COMMAND, SHOW_RULE_DOCUMENTATION_COMMAND } from '../../protocol';
 import { documentUri, invalidParams, isObject, rangeParam, sameRange, toRange } from '../convert';
 import type { Workspace } from '../workspace';
+import { planAction, runPlanCommand } from './plan';
 
 type WorkspaceEdit = { changes: Record<string, { range: Range; newText: string }[]> };
 
@@ -29,6 +30,10 @@ export async function onCodeAction(ws: Workspace, params: unknown): Promise<Code
   if (!a) return [];
   const out: CodeAction[] = [];
   if (!only || only.some((k) => k.startsWith(CodeActionKind.QuickFix))) out.push(...quickFixes(ws, uri, a, requested, sent));
+  if (!only || only.some((k) => CodeActionKind.RefactorRewrite.startsWith(k) && k !== '')) {
+    const plan = planAction(ws, uri, a, requested);
+    if (plan) out.push(plan);
+  }
   // Fix-all: asked for by kind only (on save, or "Fix all"), never with the quick fixes at the cursor.
   if (only?.some((k) => k === CodeActionKind.Source || FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`))) {
     const action: CodeAction = { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { uri, version: ws.documents.get(uri)?.version } };
@@ -111,5 +116,6 @@ export async function onExecuteCommand(ws: Workspace, connection: Connection, pa
     if (!opened) show(connection, MessageType.Info, `Shardwise ${rule.id}: ${rule.docs.summary} ${href}`);
     return explain(rule.id) ?? null;
   }
-  return invalidParams(`command ${JSON.stringify(command)} (this server runs ${SERVER_SHOW_LAYOUT_COMMAND} and ${SERVER_SHOW_RULE_DOCUMENTATION_COMMAND})`);
+  if (command === SERVER_PLAN_LAYOUT_COMMAND) return runPlanCommand(ws, connection, args);
+  return invalidParams(`command ${JSON.stringify(command)} (this server runs ${SERVER_SHOW_LAYOUT_COMMAND}, ${SERVER_SHOW_RULE_DOCUMENTATION_COMMAND} and ${SERVER_PLAN_LAYOUT_COMMAND})`);
 }
