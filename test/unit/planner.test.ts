@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { estimateStep, hardwareById, modelFromHfConfig, modelPreset, planLayouts, recommendedOverlap, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { analyze, estimateStep, hardwareById, hover, modelFromHfConfig, modelPreset, planLayouts, planStep, recommendedOverlap, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
 import { layersPerRank } from '../../server/src/engine/plan/planner';
 import { PUBLISHED_RUNS } from '../planner/published';
 import { sourcesList, TOLERANCE, TOP, validationTable, verdict } from '../planner/validate';
@@ -136,4 +136,17 @@ test(`published runs: at least eight have their layout in the planner's top ${TO
   const expected = splice(splice(current, 'validation-table', validationTable(verdicts)), 'validation-sources', sourcesList(PUBLISHED_RUNS));
   if (process.env.SHARDWISE_UPDATE_DOCS === '1') writeFileSync(DOC, expected);
   else assert.equal(current, expected, 'docs/planner-validation.md is stale: SHARDWISE_UPDATE_DOCS=1 rewrites it');
+});
+
+test('the hover on a degree of a launch script shows the estimated step and MFU of the layout as written', () => {
+  const path = join(__dirname, '../../examples/megatron/pretrain-llama3-8b.sh');
+  const text = readFileSync(path, 'utf8');
+  const a = analyze({ text, path, languageId: 'shellscript' }, {});
+  const e = planStep(a.docs[0].plan!)!;
+  assert.ok(e, 'the example says enough for an estimate');
+  assert.equal(e.microBatches, 128, 'GBS 256 / (MBS 1 × DP 2)');
+  const h = hover(a, text.indexOf('--tensor-model-parallel-size') + 2)!;
+  assert.match(h.markdown, new RegExp(`Estimated step: ~${e.seconds.toFixed(2)} s \\(128 micro-batches\\), ~${e.tflopsPerGpu.toFixed(0)} TFLOP/s per GPU, MFU ~${(e.mfu! * 100).toFixed(0)} % of the dense BF16 peak`));
+  const elsewhere = hover(a, text.indexOf('--master_port') + 2);
+  assert.doesNotMatch(elsewhere?.markdown ?? '', /Estimated step/);
 });

@@ -59,7 +59,8 @@ export function layoutOf(p: Plan): Layout | undefined {
     dp,
     sp,
     microBatch: p.microBatch?.value ?? 1,
-    distributedOptimizer: p.sharding.value.kind === 'distributed-optimizer',
+    distributedOptimizer: p.sharding.value.kind === 'distributed-optimizer' || p.sharding.value.kind === 'fsdp',
+    ...(p.sharding.value.kind === 'fsdp' && p.sharding.value.fsdp !== 'no-shard' ? { fsdp: p.sharding.value.fsdp === 'grad-op' ? ('optim_grads' as const) : ('optim_grads_params' as const) } : {}),
     recompute: p.recompute.value,
     overlap: { tpComm: on(p.overlap.tpComm) && sp, gradReduce: on(p.overlap.gradReduce), paramGather: on(p.overlap.paramGather), p2p: p.overlap.p2p ? on(p.overlap.p2p) : true, moeA2A: on(p.overlap.moeA2A) },
   };

@@ -48,8 +48,8 @@ export interface RankedLayout {
 export interface PlanResult {
   /** The fastest setting of every valid set of degrees that fits, fastest first. */
   layouts: RankedLayout[];
-  /** Combinations of degrees and settings considered, those the rules accept, and those over the HBM. */
-  counts: { considered: number; valid: number; overHbm: number };
+  /** Combinations of degrees and settings the rules accept that were weighed, and those over the HBM. */
+  counts: { considered: number; overHbm: number };
   /** Bytes of HBM a layout may use. */
   usableBytes: number;
   /** Why nothing was found, when nothing was. */
@@ -157,7 +157,7 @@ export function planLayouts(req: PlanRequest): PlanResult {
   const pinned = req.pinned ?? {};
   const usableBytes = w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
   const moe = (w.model.experts ?? 0) > 0;
-  const counts = { considered: 0, valid: 0, overHbm: 0 };
+  const counts = { considered: 0, overHbm: 0 };
   const best: RankedLayout[] = [];
   for (const d of degreeSets(w, pinned)) {
     let top: RankedLayout | undefined;
@@ -180,7 +180,6 @@ export function planLayouts(req: PlanRequest): PlanResult {
               counts.considered++;
               const layout: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute, overlap: overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer }) };
               const memory = layoutMemory(w, layout, false);
-              counts.valid++;
               if (memory.bytes.total > usableBytes) {
                 counts.overHbm++;
                 continue;
@@ -196,7 +195,7 @@ export function planLayouts(req: PlanRequest): PlanResult {
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
-  const empty = best.length ? undefined : counts.valid === 0 ? 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require' : `every valid layout needs more than ${(usableBytes / 2 ** 30).toFixed(0)} GiB per GPU`;
+  const empty = best.length ? undefined : counts.considered === 0 ? 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require' : `every valid layout needs more than ${(usableBytes / 2 ** 30).toFixed(0)} GiB per GPU`;
   return { layouts: best, counts, usableBytes, ...(empty ? { empty } : {}) };
 }
 
