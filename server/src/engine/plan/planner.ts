@@ -171,7 +171,9 @@ export function planLayouts(req: PlanRequest): PlanResult {
         // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
         const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
         for (const sp of sps) {
-          const shardings = pinned.sharding ? [pinned.sharding] : pinned.distributedOptimizer === false ? (['none'] as const) : SHARDINGS.filter((x) => x !== 'none');
+          // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
+          const unsharded = d.dp * d.cp === 1 && (w.model.experts ?? 0) === 0;
+          const shardings = pinned.sharding ? [pinned.sharding] : pinned.distributedOptimizer === false ? (['none'] as const) : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
           for (const sharding of shardings) {
             const { distributedOptimizer, fsdp } = shardingFields(sharding);
             // Recomputing is only worth its time when the layout does not fit without it; with fused
