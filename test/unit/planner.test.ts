@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze, estimateStep, hardwareById, hover, modelFromHfConfig, modelPreset, planLayouts, planStep, recommendedOverlap, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { analyze, estimateStep, hardwareById, hover, modelFromHfConfig, modelPreset, planAlternatives, planLayouts, planStep, recommendedOverlap, shardingOf, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
 import { layersPerRank } from '../../server/src/engine/plan/planner';
 import { PUBLISHED_RUNS } from '../planner/published';
 import { sourcesList, TOLERANCE, TOP, validationTable, verdict } from '../planner/validate';
@@ -149,4 +149,24 @@ test('the hover on a degree of a launch script shows the estimated step and MFU 
   assert.match(h.markdown, new RegExp(`Estimated step: ~${e.seconds.toFixed(2)} s \\(128 micro-batches\\), ~${e.tflopsPerGpu.toFixed(0)} TFLOP/s per GPU, MFU ~${(e.mfu! * 100).toFixed(0)} % of the dense BF16 peak`));
   const elsewhere = hover(a, text.indexOf('--master_port') + 2);
   assert.doesNotMatch(elsewhere?.markdown ?? '', /Estimated step/);
+});
+
+test('the editor’s alternatives are only layouts the file can be edited to run: its Megatron-FSDP kept, no uneven split it does not ask for', () => {
+  const path = join(__dirname, '../../examples/megatron/pretrain-llama3-8b.sh');
+  const text = readFileSync(path, 'utf8');
+  const alternatives = (t: string) => {
+    const r = planAlternatives(analyze({ text: t, path, languageId: 'shellscript' }, {}).docs[0].plan!);
+    assert.ok(!('missing' in r) && r.layouts.length > 0);
+    return r.layouts.map((x) => x.layout);
+  };
+  // 30 layers: PP 8 only splits with the embedding and the loss counted as layers (32 = 8 × 4).
+  const thirty = text.replace('--num-layers 32', '--num-layers 30');
+  for (const l of alternatives(thirty)) {
+    assert.equal(l.split, undefined, `TP ${l.tp} PP ${l.pp}: an uneven split the edits could not write`);
+    assert.equal(shardingOf(l), 'optimizer', 'the distributed optimizer, whose switch the file can write');
+  }
+  const accounted = thirty.replace('--num-layers 30', '--num-layers 30\n    --account-for-embedding-in-pipeline-split\n    --account-for-loss-in-pipeline-split');
+  assert.ok(alternatives(accounted).some((l) => l.split === 'embedding-loss'), 'a file that counts them gets the uneven split too');
+  const fsdp = text.replace('--num-layers 32', '--num-layers 32\n    --use-megatron-fsdp');
+  for (const l of alternatives(fsdp)) assert.equal(shardingOf(l), 'optim_grads_params', 'Megatron-FSDP stays: no knob turns it off or on');
 });

@@ -63,7 +63,6 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
     else if (flag === '--etp') o.pinned.etp = positive();
     else if (flag === '--micro-batch') o.pinned.microBatch = positive();
     else if (flag === '--sequence-parallel') o.pinned.sp = onOff();
-    else if (flag === '--distributed-optimizer') o.pinned.distributedOptimizer = onOff();
     else if (flag === '--sharding') {
       const v = value();
       if (!(SHARDING_CHOICES as readonly string[]).includes(v)) throw usage(`--sharding takes ${SHARDING_CHOICES.join(', ')}, not ${JSON.stringify(v)}`);

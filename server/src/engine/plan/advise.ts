@@ -6,7 +6,7 @@
  */
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Plan } from './plan';
-import { planLayouts, type PlanResult, type Pinned } from './planner';
+import { planLayouts, shardingOf, type PlanResult, type Pinned } from './planner';
 import { estimateStep, type Layout, type StepEstimate, type Workload } from './steptime';
 
 /** The workload a Plan describes, or what it does not say. */
@@ -111,7 +111,11 @@ export function planAlternatives(p: Plan): PlanResult | { missing: string[] } {
   writable('ep', current.ep, 'ep');
   writable('microBatch', current.microBatch, 'microBatch');
   writable('sp', current.sp, 'sp');
-  writable('distributedOptimizer', current.distributedOptimizer, 'distributedOptimizer');
+  // The file writes the distributed optimizer's switch, not Megatron-FSDP's: an FSDP file keeps its
+  // sharding, another gets the distributed optimizer where it can write it.
+  pinned.sharding = current.fsdp || !p.knobs.distributedOptimizer ? shardingOf(current) : 'optimizer';
+  // The embedding-and-loss split needs two flags the layout edits do not write: only where the file has them.
+  if (!(p.pipelineSplit?.embedding && p.pipelineSplit.loss)) pinned.split = 'even';
   if (!vppPath(p)) pinned.vpp = current.vpp;
   if ((w.workload.model.experts ?? 0) > 0 && !p.knobs.etp) pinned.etp = current.etp;
   // TP communication overlap needs sequence parallelism: with it on, only layouts that keep SP.

@@ -13,9 +13,11 @@ import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory'
 import { estimateStep, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
 
 /** Settings the caller fixes; the rest are searched. */
-export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'distributedOptimizer' | 'recompute'>> & {
+export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'recompute'>> & {
   /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
   sharding?: Sharding;
+  /** `even`: only pipelines whose stages take the same number of layers (no embedding-and-loss split). */
+  split?: 'even';
 };
 
 /** How the data-parallel ranks share the training state. */
@@ -128,7 +130,7 @@ function degreeSets(w: Workload, pinned: Pinned): Degrees[] {
     if (tp > domain || domain % tp !== 0 || m.heads % tp !== 0 || groups % tp !== 0) continue;
     for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
       // Megatron splits the layers evenly, or with the embedding and the loss counted as layers.
-      const split = m.layers % pp === 0 ? undefined : pp > 2 && (m.layers + 2) % pp === 0 ? ('embedding-loss' as const) : null;
+      const split = m.layers % pp === 0 ? undefined : pinned.split !== 'even' && pp > 2 && (m.layers + 2) % pp === 0 ? ('embedding-loss' as const) : null;
       if (split === null) continue;
       const at = split ? { split } : {};
       for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {
@@ -173,7 +175,7 @@ export function planLayouts(req: PlanRequest): PlanResult {
         for (const sp of sps) {
           // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
           const unsharded = d.dp * d.cp === 1 && (w.model.experts ?? 0) === 0;
-          const shardings = pinned.sharding ? [pinned.sharding] : pinned.distributedOptimizer === false ? (['none'] as const) : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
+          const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
           for (const sharding of shardings) {
             const { distributedOptimizer, fsdp } = shardingFields(sharding);
             // Recomputing is only worth its time when the layout does not fit without it; with fused
