@@ -12,7 +12,7 @@
 import { readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
+import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
@@ -25,8 +25,9 @@ import { toSarif, type Position, type RelatedRecord } from './sarif';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 import { SHARDWISE_VERSION } from '../release';
 import { mfuFor, mfuText, parseMfuArgs } from './mfu';
-import { modelSource, parsePlanArgs, planJson, planText, runPlan, workloadFor } from './plan';
+import { modelSource, parsePlanArgs, planJson, planText, workloadFor } from './plan';
 import { USAGE, UsageError } from './usage';
+import { readOptions, type OptionArg } from './options';
 import { parsePictureArgs, pictureHtml, type PictureArgs } from './picture';
 
 const VERSION = SHARDWISE_VERSION;
@@ -114,33 +115,13 @@ function ruleIds(flag: string, v: string): string[] {
   return ids;
 }
 
-/** The value of the option being read (`--flag=value` or `--flag value`), as a string or a positive integer. */
-interface OptionValue {
-  value(): string;
-  positive(): number;
-}
-
 function parseCheckArgs(args: string[]): CheckOptions {
   const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string => {
-      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    const positive = (): number => {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} needs a positive integer, not ${JSON.stringify(v)}`);
-      return Number(v);
-    };
-    if (checkOption(o, flag, { value, positive })) continue;
-    if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${flag}${didYouMean(flag, CHECK_OPTIONS)}`);
-    o.paths.push(a);
-  }
+  o.paths = readOptions(args, (m) => new UsageError(m), (r) => {
+    if (checkOption(o, r.flag, r)) return true;
+    if (r.flag.startsWith('-') && r.flag !== '-') throw new UsageError(`unknown option ${r.flag}${didYouMean(r.flag, CHECK_OPTIONS)}`);
+    return false;
+  });
   if (o.paths.includes('-') && o.paths.length > 1) throw new UsageError('- (read the standard input) takes no other path');
   if (o.stdinFilename !== undefined && o.paths.length > 0 && o.paths[0] !== '-') throw new UsageError('--stdin-filename names the text read from - (the standard input); it takes no other path');
   if (o.stdinFilename !== undefined && o.paths.length === 0) o.paths.push('-');
@@ -151,7 +132,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
 }
 
 /** Applies one option of `check`; false when `flag` is not one (a path, or an unknown option). */
-function checkOption(o: CheckOptions, flag: string, r: OptionValue): boolean {
+function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
   switch (flag) {
     case '--output-format':
     case '--format': {
@@ -612,8 +593,13 @@ function analyzeConfig(o: CheckOptions, file: string): FileAnalysis | number {
     note(`cannot read ${file}: it ${read.reason}${read.kind === 'too-large' ? '; --max-file-size raises the limit' : ''}`);
     return 2;
   }
+  return analyzeText(o, file, read.text);
+}
+
+/** A config's text analysed with the project configuration at its path and the command line's settings. */
+function analyzeText(o: CheckOptions, file: string, text: string): FileAnalysis {
   const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : new ProjectConfigs().located(file), o.settings);
-  return analyze(linkedInput(file, read.text), settings);
+  return analyze(linkedInput(file, text), settings);
 }
 
 /** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */
@@ -692,17 +678,13 @@ function plan(args: string[]): number {
     const r = readBounded(file, o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT);
     return r.ok ? { text: r.text } : { problem: `cannot be read: it ${r.reason}` };
   };
-  const analyse = (file: string) => {
-    const a = analyzeConfig(o, file);
-    return typeof a === 'number' ? { problem: `${file} cannot be read` } : a;
-  };
-  const src = modelSource(p.model, read, analyse);
+  const src = modelSource(p.model, read, (file, text) => analyzeText(o, file, text));
   const w = 'problem' in src ? src : workloadFor(p, src, { hardware: o.settings.hardware, nvlinkDomain: o.settings.nvlinkDomain, gpusPerNode: o.settings.gpusPerNode });
   if ('problem' in w || 'problem' in src) {
     note('problem' in src ? src.problem : (w as { problem: string }).problem);
     return 2;
   }
-  const r = runPlan(w.workload, p);
+  const r = planLayouts({ workload: w.workload, pinned: p.pinned });
   process.stdout.write(o.format === 'json' ? jsonText(planJson(r, w.workload, src.title, w.notes, p.top)) + '\n' : escapeLines(planText(r, w.workload, src.title, w.notes, p.top)) + '\n');
   return r.empty ? 1 : 0;
 }

@@ -3,6 +3,7 @@
  * achieved TFLOP/s per GPU and MFU of the layout a config describes, at a measured step time.
  */
 import { mfuOf, readMegatronLog, stepFromLog, type FileAnalysis, type Mfu } from '../engine';
+import { readOptions } from './options';
 
 export interface MfuOptions {
   config: string;
@@ -16,29 +17,18 @@ export interface MfuOptions {
 /** Reads mfu's own options; throws `usage` errors with what is wrong. */
 export function parseMfuArgs(args: string[], usage: (message: string) => Error): MfuOptions {
   const out: Partial<MfuOptions> & { rest: string[] } = { rest: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string => {
-      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw usage(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--config') out.config = value();
-    else if (flag === '--log') out.log = value();
-    else if (flag === '--step-time') {
-      const v = value();
+  out.rest = readOptions(args, usage, (r) => {
+    if (r.flag === '--config') out.config = r.value();
+    else if (r.flag === '--log') out.log = r.value();
+    else if (r.flag === '--step-time') {
+      const v = r.value();
       const n = Number(v);
       if (!/^\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v) || !(n > 0) || !Number.isFinite(n)) throw usage(`--step-time takes the seconds one optimizer step takes (e.g. 4.2), not ${JSON.stringify(v)}`);
       out.stepTime = n;
-    } else if (flag === '--gpus') {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < 1) throw usage(`--gpus needs a positive integer, not ${JSON.stringify(v)}`);
-      out.gpus = Number(v);
-    } else out.rest.push(a);
-  }
+    } else if (r.flag === '--gpus') out.gpus = r.positive();
+    else return false;
+    return true;
+  });
   if (!out.config) throw usage('mfu needs --config FILE: the config that describes the layout');
   if ((out.stepTime === undefined) === (out.log === undefined)) throw usage('mfu needs exactly one of --step-time SECONDS and --log TRAIN.LOG');
   return out as MfuOptions;

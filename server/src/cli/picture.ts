@@ -1,5 +1,6 @@
 /** `shardwise layout FILE --svg OUT.svg | --html OUT.html [--colour tp|pp|dp|cp|ep]`: the layout as a picture. */
 import { COLOUR_BY, type ColourBy } from '../engine';
+import { readOptions } from './options';
 
 export interface PictureArgs {
   svg?: string;
@@ -11,24 +12,16 @@ export interface PictureArgs {
 /** Takes the picture options out of `layout`'s arguments. */
 export function parsePictureArgs(args: string[], usage: (message: string) => Error): PictureArgs {
   const out: PictureArgs = { colourBy: 'tp', rest: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string => {
-      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw usage(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--svg') out.svg = value();
-    else if (flag === '--html') out.html = value();
-    else if (flag === '--colour' || flag === '--color') {
-      const v = value();
-      if (!(COLOUR_BY as readonly string[]).includes(v)) throw usage(`${flag} colours by ${COLOUR_BY.join(', ')}, not ${JSON.stringify(v)}`);
+  out.rest = readOptions(args, usage, (r) => {
+    if (r.flag === '--svg') out.svg = r.value();
+    else if (r.flag === '--html') out.html = r.value();
+    else if (r.flag === '--colour' || r.flag === '--color') {
+      const v = r.value();
+      if (!(COLOUR_BY as readonly string[]).includes(v)) throw usage(`${r.flag} colours by ${COLOUR_BY.join(', ')}, not ${JSON.stringify(v)}`);
       out.colourBy = v as ColourBy;
-    } else out.rest.push(a);
-  }
+    } else return false;
+    return true;
+  });
   return out;
 }
 

@@ -5,7 +5,8 @@
  * that describes the model (a launch script, Megatron YAML, a NeMo config), whose GPUs, sequence,
  * batch, precision and hardware are then the defaults.
  */
-import { fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, planLayouts, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Workload } from '../engine';
+import { readOptions } from './options';
+import { fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -26,54 +27,55 @@ const SHARDING_CHOICES: readonly Sharding[] = ['none', 'optimizer', 'optim_grads
 /** Reads plan's own options; throws `usage` errors with what is wrong. */
 export function parsePlanArgs(args: string[], usage: (message: string) => Error): PlanOptions {
   const o: Partial<PlanOptions> & { rest: string[]; pinned: Pinned; top: number } = { rest: [], pinned: {}, top: 5 };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string => {
-      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw usage(`${flag} needs a value`);
-      return v;
-    };
-    const positive = (max = 1 << 24): number => {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw usage(`${flag} needs a positive integer${max < 1 << 24 ? ` up to ${max}` : ''}, not ${JSON.stringify(v)}`);
-      return Number(v);
-    };
-    const onOff = (): boolean => {
-      const v = value();
-      if (v !== 'on' && v !== 'off') throw usage(`${flag} takes on or off, not ${JSON.stringify(v)}`);
-      return v === 'on';
-    };
-    if (flag === '--model') o.model = value();
-    else if (flag === '--gpus') o.gpus = positive(1 << 20);
-    else if (flag === '--seq-length') o.seqLength = positive(1 << 22);
-    else if (flag === '--global-batch') o.globalBatch = positive(1 << 24);
-    else if (flag === '--top') o.top = positive(1000);
-    else if (flag === '--precision') {
-      const v = value();
-      if (v !== 'bf16' && v !== 'fp8') throw usage(`--precision takes bf16 or fp8, not ${JSON.stringify(v)}`);
-      o.precision = v;
-    } else if (flag === '--tp') o.pinned.tp = positive();
-    else if (flag === '--pp') o.pinned.pp = positive();
-    else if (flag === '--vpp') o.pinned.vpp = positive();
-    else if (flag === '--cp') o.pinned.cp = positive();
-    else if (flag === '--ep') o.pinned.ep = positive();
-    else if (flag === '--etp') o.pinned.etp = positive();
-    else if (flag === '--micro-batch') o.pinned.microBatch = positive();
-    else if (flag === '--sequence-parallel') o.pinned.sp = onOff();
-    else if (flag === '--sharding') {
-      const v = value();
-      if (!(SHARDING_CHOICES as readonly string[]).includes(v)) throw usage(`--sharding takes ${SHARDING_CHOICES.join(', ')}, not ${JSON.stringify(v)}`);
-      o.pinned.sharding = v as Sharding;
-    } else if (flag === '--grad-reduce-in-bf16') o.gradReduce16 = true;
-    else if (flag === '--recompute') {
-      const v = value();
-      if (!(RECOMPUTE as readonly string[]).includes(v)) throw usage(`--recompute takes ${RECOMPUTE.join(', ')}, not ${JSON.stringify(v)}`);
-      o.pinned.recompute = v as Pinned['recompute'];
-    } else o.rest.push(a);
-  }
+  const pin = o.pinned;
+  o.rest = readOptions(args, usage, (r) => {
+    switch (r.flag) {
+      case '--model':
+        o.model = r.value();
+        break;
+      case '--gpus':
+        o.gpus = r.positive(1 << 20);
+        break;
+      case '--seq-length':
+        o.seqLength = r.positive(1 << 22);
+        break;
+      case '--global-batch':
+        o.globalBatch = r.positive(1 << 24);
+        break;
+      case '--top':
+        o.top = r.positive(1000);
+        break;
+      case '--precision':
+        o.precision = r.choice(['bf16', 'fp8'] as const);
+        break;
+      case '--tp':
+      case '--pp':
+      case '--vpp':
+      case '--cp':
+      case '--ep':
+      case '--etp':
+        pin[r.flag.slice(2) as 'tp'] = r.positive();
+        break;
+      case '--micro-batch':
+        pin.microBatch = r.positive();
+        break;
+      case '--sequence-parallel':
+        pin.sp = r.choice(['on', 'off'] as const) === 'on';
+        break;
+      case '--recompute':
+        pin.recompute = r.choice(RECOMPUTE);
+        break;
+      case '--sharding':
+        pin.sharding = r.choice(SHARDING_CHOICES);
+        break;
+      case '--grad-reduce-in-bf16':
+        o.gradReduce16 = true;
+        break;
+      default:
+        return false;
+    }
+    return true;
+  });
   if (!o.model) throw usage(`plan needs --model: a preset (${MODEL_PRESETS.map((p) => p.id).join(', ')}), a Hugging Face config.json or a config that describes the model`);
   return o as PlanOptions;
 }
@@ -87,7 +89,7 @@ export interface ModelSource {
 }
 
 /** The model named by --model: a preset, a Hugging Face config, or the model of a config's layout. */
-export function modelSource(name: string, read: (file: string) => { text: string } | { problem: string }, analyse: (file: string) => FileAnalysis | { problem: string }): ModelSource | { problem: string } {
+export function modelSource(name: string, read: (file: string) => { text: string } | { problem: string }, analyse: (file: string, text: string) => FileAnalysis): ModelSource | { problem: string } {
   const preset = modelPreset(name);
   if (preset) return { title: `${preset.title} (${preset.id})`, shape: preset.shape, notes: [`model: ${preset.source}`], defaults: {} };
   const text = read(name);
@@ -100,8 +102,7 @@ export function modelSource(name: string, read: (file: string) => { text: string
   }
   const hf = json === undefined ? undefined : modelFromHfConfig(json);
   if (hf && 'shape' in hf) return { title: name, shape: hf.shape, notes: hf.notes.map((n) => `model: ${n}`), defaults: {} };
-  const analysis = analyse(name);
-  if ('problem' in analysis) return analysis;
+  const analysis = analyse(name, text.text);
   const plan = analysis.docs.find((d) => d.plan?.model)?.plan;
   if (!plan?.model) return { problem: `${name} does not describe a model Shardwise can read${hf && 'problem' in hf ? ` (as a Hugging Face config: ${hf.problem})` : ''}` };
   const fromFile = (f: { value: number; from: { kind: string } } | undefined) => (f && f.from.kind !== 'unknown' && f.from.kind !== 'default' ? f.value : undefined);
@@ -157,11 +158,6 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
     },
     notes,
   };
-}
-
-/** The planner's answer for the options. */
-export function runPlan(w: Workload, o: PlanOptions): PlanResult {
-  return planLayouts({ workload: w, pinned: o.pinned });
 }
 
 const SHARDING_TEXT: Record<Sharding, string> = { none: 'DDP', optimizer: 'dist-opt', optim_grads: 'FSDP grads', optim_grads_params: 'FSDP full' };
