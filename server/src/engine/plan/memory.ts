@@ -160,7 +160,8 @@ export function gib(bytes: number): number {
 // ---------------------------------------------------------------------------------------------
 // Shape resolution and per-layer parameter terms (Megatron's accounting).
 
-interface Resolved {
+/** A model shape with every default Megatron applies filled in (the dense/MoE layer split counted). */
+export interface Resolved {
   L: number;
   h: number;
   a: number;
@@ -180,7 +181,7 @@ interface Resolved {
   mla?: MlaShape;
 }
 
-function resolve(m: ModelShape): Resolved {
+export function resolve(m: ModelShape): Resolved {
   const h = m.hidden;
   const a = m.heads;
   const swiglu = m.swiglu ?? false;
@@ -211,7 +212,7 @@ function resolve(m: ModelShape): Resolved {
   };
 }
 
-interface LayerTerms {
+export interface LayerTerms {
   attn: number;
   denseMlp: number;
   shared: number;
@@ -226,7 +227,7 @@ interface LayerTerms {
   embeddingLayers: number;
 }
 
-function layerTerms(r: Resolved): LayerTerms {
+export function layerTerms(r: Resolved): LayerTerms {
   const { h, a } = r;
   let attn: number;
   if (r.mla) {
@@ -650,20 +651,26 @@ export function flopsPerToken(model: ModelShape, seqLength: number): number {
   const fexp = r.swiglu ? 3 : 2;
   const mlp = 6 * h * (r.f * fexp * r.nDense + (r.moeF * r.topK * fexp + r.sharedF * fexp) * r.nMoe);
   let attnLinear: number;
-  let attnCore: number;
   if (r.mla) {
     const x = r.mla;
     const q = x.qLoraRank === undefined ? h * a * (x.qkHeadDim + x.qkPosEmbHeadDim) : x.qLoraRank * (h + a * (x.qkHeadDim + x.qkPosEmbHeadDim) + 1);
     attnLinear = 6 * (q + x.kvLoraRank * (h + a * (x.qkHeadDim + x.vHeadDim) + 1) + h * x.qkPosEmbHeadDim + a * x.vHeadDim * h);
-    attnCore = 3 * a * (x.qkHeadDim + x.qkPosEmbHeadDim + x.vHeadDim);
   } else {
     const q = r.kvc * a;
     const kv = r.kvc * r.g;
     attnLinear = 6 * (h * (q + 2 * kv) + q * h);
-    attnCore = 6 * q; // QKᵀ and (softmax)·V over the causal half: 2 GEMMs × 2 FLOPs × 3 passes / 2
   }
   const logits = 6 * h * (r.V ?? 0);
-  return mlp + L * attnLinear + L * seqLength * attnCore + logits;
+  return mlp + L * attnLinear + L * seqLength * attentionCoreFlops(r) + logits;
+}
+
+/**
+ * The attention-score FLOPs of one token of one layer per unit of sequence length, forward and
+ * backward: QKᵀ and (softmax)·V over the causal half, 2 GEMMs × 2 FLOPs × 3 passes / 2.
+ */
+export function attentionCoreFlops(r: Resolved): number {
+  if (r.mla) return 3 * r.a * (r.mla.qkHeadDim + r.mla.qkPosEmbHeadDim + r.mla.vHeadDim);
+  return 6 * r.kvc * r.a;
 }
 
 /**

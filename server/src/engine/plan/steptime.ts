@@ -18,7 +18,7 @@
  * first forward / last backward, and the optimizer step. Pure arithmetic.
  */
 import type { HardwareProfile } from './hardware';
-import { countParameters, flopsPerToken, moeLayerCount, type ModelShape, type Precision } from './memory';
+import { attentionCoreFlops, countParameters, flopsPerToken, layerTerms, resolve, type ModelShape, type Precision, type Resolved } from './memory';
 
 /** The degrees and switches of one layout. */
 export interface Layout {
@@ -115,22 +115,12 @@ export interface StepEstimate {
   fabrics: Partial<Record<'tp' | 'cp' | 'ep' | 'dp' | 'pp', 'scale-up' | 'scale-out'>>;
 }
 
-interface Shape {
-  L: number;
-  h: number;
-  a: number;
-  g: number;
-  d: number;
+/** The resolved shape, with what the step model reads of its attention and MLP. */
+interface Shape extends Resolved {
+  /** Width of the attention output (the output projection's input). */
   q: number;
-  f: number;
+  /** Matrices of the first MLP GEMM: 2 for a gated MLP (gate and up), else 1. */
   glu: number;
-  V: number;
-  E: number;
-  moeF: number;
-  topK: number;
-  sharedF: number;
-  nMoe: number;
-  nDense: number;
   /** Attention projection parameters of one layer (all heads). */
   attnParams: number;
   /** Per-token attention-score FLOPs per unit of sequence, forward and backward (causal). */
@@ -152,29 +142,8 @@ function modelFacts(m: ModelShape): { shape: Shape; dense: number; expert: numbe
 }
 
 function shapeOf(m: ModelShape): Shape {
-  const h = m.hidden;
-  const a = m.heads;
-  const d = m.kvChannels ?? Math.floor(h / a);
-  const g = m.queryGroups ?? a;
-  const swiglu = m.swiglu ?? false;
-  const f = m.ffn ?? (swiglu ? Math.floor((4 * h * 2) / 3 / 64) * 64 : 4 * h);
-  const E = m.experts ?? 0;
-  const nMoe = E > 0 ? moeLayerCount(m.layers, m.moeLayerFreq ?? 1, m.firstDenseLayers ?? 0) : 0;
-  let attnParams: number;
-  let q: number;
-  let coreFlops: number;
-  if (m.mla) {
-    const x = m.mla;
-    const qp = x.qLoraRank === undefined ? h * a * (x.qkHeadDim + x.qkPosEmbHeadDim) : x.qLoraRank * (h + a * (x.qkHeadDim + x.qkPosEmbHeadDim));
-    attnParams = qp + x.kvLoraRank * (h + a * (x.qkHeadDim + x.vHeadDim)) + h * x.qkPosEmbHeadDim + a * x.vHeadDim * h;
-    q = a * x.vHeadDim;
-    coreFlops = 3 * a * (x.qkHeadDim + x.qkPosEmbHeadDim + x.vHeadDim);
-  } else {
-    q = a * d;
-    attnParams = h * (q + 2 * g * d) + q * h;
-    coreFlops = 6 * q;
-  }
-  return { L: m.layers, h, a, g, d, q, f, glu: swiglu ? 2 : 1, V: m.vocab ?? 0, E, moeF: m.moeFfn ?? f, topK: m.topK ?? 2, sharedF: m.sharedExpertFfn ?? 0, nMoe, nDense: m.layers - nMoe, attnParams, coreFlops };
+  const r = resolve(m);
+  return { ...r, q: r.mla ? r.a * r.mla.vHeadDim : r.a * r.kvc, glu: r.swiglu ? 2 : 1, attnParams: layerTerms(r).attn, coreFlops: attentionCoreFlops(r) };
 }
 
 /** Peak TFLOP/s of the precision the linear layers run in, and what a large GEMM reaches of it; attention and the logits stay 16-bit. */
@@ -235,7 +204,7 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
   // reads, one write), rotary on queries and keys, the gated activation (reads 2f, writes f), MoE
   // permutations (a copy of top-k tokens each way); backward moves about twice as much.
   const hSized = (10 * s.h) / (l.sp && t > 1 ? t : 1);
-  const split = (2 * (s.q + 2 * s.g * s.d)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
+  const split = (2 * (s.q + 2 * s.g * s.kvc)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
   const casts = pk.bytes === 1 ? (2 * s.h + s.q / t + ffnWidth) * 1.5 : 0;
   const elementwise = (3 * 2 * (hSized + split + casts) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value);
   const recompute = l.recompute === 'full' ? (g + attention + elementwise) / 3 : l.recompute === 'selective' ? attention / 3 : 0;
@@ -286,7 +255,7 @@ function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: nu
     // Ring attention: each rank passes its keys and values on CP − 1 times forward, and keys,
     // values and their gradients backward, overlapped with the attention it computes meanwhile.
     const kvHeads = Math.max(1, s.g / t);
-    const chunk = 2 * n * kvHeads * s.d * 2;
+    const chunk = 2 * n * kvHeads * s.kvc * 2;
     const time = seconds(3 * (l.cp - 1) * chunk, fabric(w, t * l.cp).gbps);
     cp = overlapped(time, attention, w);
   }
