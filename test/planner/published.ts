@@ -104,6 +104,46 @@ const META = 'The Llama 3 Herd of Models (2024), Table 4 and §3.3 (H100 80 GB a
 const MIXTRAL = 'NeMo 25.02 performance summary, DGX-B200, FP8';
 const MIXTRAL_GB = 'NeMo 25.04 performance summary, DGX-GB200, FP8 (per-tensor current scaling)';
 
+/** Llama 3 405B as Meta ran it (Table 4): TP 8 · PP 16 · CP 1, 8K sequences, 16M tokens per step. */
+function meta(gpus: number, tflops: number, mfu: number, perDp: number): PublishedRun {
+  const shape = preset('llama-3.1-405b');
+  const dp = gpus / (8 * 16);
+  return {
+    id: `llama3-405b-${gpus / 1024}k-gpus`,
+    source: META,
+    model: 'Llama 3 405B',
+    shape,
+    hardware: 'h100-sxm',
+    gpus,
+    seqLength: 8192,
+    globalBatch: perDp * dp,
+    precision: 'bf16',
+    layout: { tp: 8, pp: 16, cp: 1 },
+    pinned: { sharding: 'optim_grads' },
+    tokens: palm(tflops, shape, 8192),
+    how: `${tflops} TFLOP/s per GPU (${mfu} % BF16 MFU), divided by PaLM’s 6N + 12·L·H·Q·T FLOPs per token; ${perDp} sequences per DP rank × DP ${dp}; FSDP sharding optimizer states and gradients`,
+  };
+}
+
+/** Mixtral 8x7B as NeMo ran it: 64 GPUs, TP 1 · PP 1 · EP 8 (expert TP 1), 4K sequences, GBS 256, MBS 2, FP8. */
+function mixtral(hardware: string, source: string, tokens: number): PublishedRun {
+  return {
+    id: `nemo-mixtral-8x7b-${hardware.split('-')[0]}`,
+    source,
+    model: 'Mixtral 8x7B',
+    shape: preset('mixtral-8x7b'),
+    hardware,
+    gpus: 64,
+    seqLength: 4096,
+    globalBatch: 256,
+    precision: 'fp8',
+    layout: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2 },
+    gradReduce16: true,
+    tokens,
+    how: NEMO_HOW,
+  };
+}
+
 export const PUBLISHED_RUNS: readonly PublishedRun[] = [
   nar('1.7B', 24, 2304, 24, 1, 1, 32, 512, 137),
   nar('3.6B', 32, 3072, 30, 2, 1, 64, 512, 138),
@@ -124,36 +164,8 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
   mlm('177B', 96, 12288, 96, 8, 6, 2304, 1152, 432.8),
   mlm('314B', 128, 16384, 96, 8, 8, 3072, 1536, 474.4),
   mlm('462B', 144, 18432, 112, 8, 16, 6144, 3072, 459.9),
-  {
-    id: 'llama3-405b-8k-gpus',
-    source: META,
-    model: 'Llama 3 405B',
-    shape: preset('llama-3.1-405b'),
-    hardware: 'h100-sxm',
-    gpus: 8192,
-    seqLength: 8192,
-    globalBatch: 2048,
-    precision: 'bf16',
-    layout: { tp: 8, pp: 16, cp: 1 },
-    pinned: { sharding: 'optim_grads' },
-    tokens: palm(430, preset('llama-3.1-405b'), 8192),
-    how: '430 TFLOP/s per GPU (43 % BF16 MFU), divided by PaLM’s 6N + 12·L·H·Q·T FLOPs per token; batch 32 sequences per DP rank × DP 64; FSDP sharding optimizer states and gradients',
-  },
-  {
-    id: 'llama3-405b-16k-gpus',
-    source: META,
-    model: 'Llama 3 405B',
-    shape: preset('llama-3.1-405b'),
-    hardware: 'h100-sxm',
-    gpus: 16384,
-    seqLength: 8192,
-    globalBatch: 2048,
-    precision: 'bf16',
-    layout: { tp: 8, pp: 16, cp: 1 },
-    pinned: { sharding: 'optim_grads' },
-    tokens: palm(400, preset('llama-3.1-405b'), 8192),
-    how: '400 TFLOP/s per GPU (41 % BF16 MFU), divided by PaLM’s 6N + 12·L·H·Q·T FLOPs per token; 16 sequences per DP rank × DP 128',
-  },
+  meta(8192, 430, 43, 32),
+  meta(16384, 400, 41, 16),
   nemo('nemo-gpt3-5b', 'GPT-3 5B', { layers: 24, hidden: 4096, heads: 32, vocab: 51200 }, 64, 2048, 4, 2048, 1, 1, 1, 1, 23406),
   nemo('nemo-gpt3-20b', 'GPT-3 20B', { layers: 44, hidden: 6144, heads: 48, vocab: 51200 }, 64, 256, 2, 2048, 2, 1, 1, 1, 5851),
   nemo('nemo-gpt3-175b-128', 'GPT-3 175B', preset('gpt3-175b'), 128, 256, 1, 2048, 4, 8, 1, 6, 716),
@@ -167,34 +179,6 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
   { ...nemo('bridge-llama3-8b', 'Llama 3 8B', preset('llama-3-8b'), 8, 128, 1, 8192, 1, 1, 1, 1, 14079, BRIDGE), pinned: { sharding: 'optim_grads_params' }, how: 'tokens/s/GPU as published; FSDP over the 8 GPUs as published (FSDP 8)' },
   nemo('bridge-llama3-70b', 'Llama 3 70B', preset('llama-3-70b'), 64, 128, 1, 8192, 4, 8, 1, 5, 1619, BRIDGE),
   nemo('bridge-llama31-405b', 'Llama 3.1 405B', preset('llama-3.1-405b'), 1024, 512, 1, 8192, 8, 8, 2, 8, 302, BRIDGE),
-  {
-    id: 'nemo-mixtral-8x7b-b200',
-    source: MIXTRAL,
-    model: 'Mixtral 8x7B',
-    shape: preset('mixtral-8x7b'),
-    hardware: 'b200',
-    gpus: 64,
-    seqLength: 4096,
-    globalBatch: 256,
-    precision: 'fp8',
-    layout: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2 },
-    gradReduce16: true,
-    tokens: 15457,
-    how: NEMO_HOW,
-  },
-  {
-    id: 'nemo-mixtral-8x7b-gb200',
-    source: MIXTRAL_GB,
-    model: 'Mixtral 8x7B',
-    shape: preset('mixtral-8x7b'),
-    hardware: 'gb200-nvl72',
-    gpus: 64,
-    seqLength: 4096,
-    globalBatch: 256,
-    precision: 'fp8',
-    layout: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2 },
-    gradReduce16: true,
-    tokens: 19275,
-    how: NEMO_HOW,
-  },
+  mixtral('b200', MIXTRAL, 15457),
+  mixtral('gb200-nvl72', MIXTRAL_GB, 19275),
 ];

@@ -28,8 +28,6 @@ export interface PlannedLayout {
   /** `changes the layout: TP 8 → 4, PP 2 → 4, …`. */
   changes: string;
   edits: TextEdit[];
-  /** Estimated step time, seconds. */
-  seconds: number;
 }
 
 /** Layouts offered at most, and tried at most (each try is an analysis of the whole file). */
@@ -76,7 +74,6 @@ export function plannedLayouts(a: FileAnalysis, input: FileInput, settings: Engi
       description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)}${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}`,
       changes: `changes the layout: ${describeChanges(planChanges(p, same), undefined, 6)}`,
       edits,
-      seconds: r.step.seconds,
     });
   }
   if (!out.length) return { problem: 'no layout the planner found can be written into this file without an error' };

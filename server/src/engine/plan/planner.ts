@@ -64,7 +64,7 @@ const MICRO_BATCHES = [1, 2, 4, 8, 16];
 const MAX_VPP = 16;
 
 /** The same degrees: what the planner ranks as one layout. */
-export function sameDegrees(a: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, b: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): boolean {
+function sameDegrees(a: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, b: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): boolean {
   return a.tp === b.tp && a.pp === b.pp && a.cp === b.cp && (!moe || (a.ep === b.ep && a.etp === b.etp));
 }
 
