@@ -44,7 +44,7 @@ export async function runPlanCommand(ws: Workspace, connection: Connection, args
     return null;
   }
   const items = planned.layouts.map((l, i) => ({ title: `${i + 1}. ${l.label} (${l.description})` }));
-  const chosen = await connection.window.showInformationMessage(`Shardwise: layouts for this model, fastest first${planned.current ? ` (${planned.current})` : ''}. Each changes the layout; the file is checked again after the edit.`, ...items).catch(() => undefined);
+  const chosen = await connection.window.showInformationMessage(`Shardwise: layouts for this model, fastest first${planned.current ? ` (${planned.current})` : ''}. Each changes the layout, and each was applied to the file and checked before it is offered.`, ...items).catch(() => undefined);
   const index = chosen ? items.findIndex((x) => x.title === chosen.title) : -1;
   if (index < 0) return null;
   if (ws.documents.get(args[0])?.version !== planned.version) {
