@@ -265,7 +265,7 @@ function locate(set, checkouts, cache, log) {
   return { repo };
 }
 
-/** The blobs of the listed paths at the commit: path -> {oid, size}; the rest reported with a reason. */
+/** The whole tree at the commit (path -> {mode, type, oid, size}), and the listed paths found in it; the rest reported with a reason. */
 function listPaths(repo, commit, paths) {
   const r = git(repo, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
   if (r.code !== 0) throw new Error(`git ls-tree ${commit} failed: ${lastLine(r.err)}`);
@@ -285,9 +285,13 @@ function listPaths(repo, commit, paths) {
     if (!e) missing.push({ path: p, why: dirs.has(p) ? 'a folder at this commit' : 'not at this commit' });
     else if (e.type !== 'blob') missing.push({ path: p, why: e.type === 'commit' ? 'a submodule' : `a ${e.type}` });
     else if (e.mode === '120000') missing.push({ path: p, why: 'a symbolic link' });
+    else if (!Number.isFinite(e.size)) missing.push({ path: p, why: 'its content is not in this copy of the repository' });
     else found.set(p, e);
   }
-  return { found, missing };
+  // The rest of the checkout, as a clone has it (submodules empty, no file over 1 MiB): what the
+  // checked files source, the Python that defines their flags, requirements files.
+  const checkout = new Map([...tree].filter(([, e]) => e.type === 'blob' && e.mode !== '120000' && e.size <= 1 << 20));
+  return { found, missing, checkout };
 }
 
 /** Writes the blobs under dir, read with one `git cat-file --batch` (fetched first in one go from a partial clone). */
@@ -373,9 +377,10 @@ function runSet(set, opts, cache, log) {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'shardwise-ecosystem-'));
   try {
-    // "support" files (a checkout's megatron/arguments.py) are written beside the others, as in the
-    // repository, so what Shardwise reads from the checkout is there; they are not checked themselves.
-    const { found, missing } = listPaths(where.repo, set.commit, [...set.paths, ...set.other, ...set.support]);
+    // The whole checkout is written (as a clone has it), so what Shardwise reads beside a file (a
+    // sourced script, the checkout's argument parsers, requirements) is there; only the listed
+    // paths are checked. "support" paths are kept for older manifests: they are part of the checkout.
+    const { found, missing, checkout } = listPaths(where.repo, set.commit, [...set.paths, ...set.other, ...set.support]);
     result.missingPaths = missing;
     const other = new Set(set.other);
     const support = new Set(set.support);
@@ -383,7 +388,7 @@ function runSet(set, opts, cache, log) {
     result.files = checked.length;
     result.otherFiles = checked.filter((p) => other.has(p)).length;
     result.configFiles = result.files - result.otherFiles;
-    materialise(where.repo, found, tmp);
+    materialise(where.repo, checkout, tmp);
     const files = checked.sort();
     const started = Date.now();
     // One run over every file, so an Accelerate config and the DeepSpeed JSON it names are checked together.
