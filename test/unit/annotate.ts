@@ -52,11 +52,20 @@ export interface Case {
 
 const where = (c: { name: string; file?: string }): string => (c.file ? `${c.name} (test/rules/${c.file})` : c.name);
 
-/** A host's view of the files next to the analysed one (all other names are "not found"). */
-export function hostFor(c: { files?: Record<string, string>; referrers?: Record<string, string> }): Pick<FileInput, 'resolve' | 'referrers'> {
+/**
+ * A host's view of the files next to the analysed one (all other names are "not found"): a reference
+ * is looked for beside the file, as a host does, so `dir/x.py` from `dir/run.sh` (a path the script
+ * builds from `$0`) and `/project/dir/x.py` find `x.py` of the case's files.
+ */
+export function hostFor(c: { files?: Record<string, string>; referrers?: Record<string, string>; path?: string }): Pick<FileInput, 'resolve' | 'referrers'> {
   const files = c.files;
+  const dir = c.path?.includes('/') ? c.path.slice(0, c.path.lastIndexOf('/') + 1) : '';
+  const name = (ref: string): string => {
+    const r = ref.replace(/^\/project\//, '');
+    return dir && r.startsWith(dir) && !(r in (files ?? {})) ? r.slice(dir.length) : r;
+  };
   return {
-    resolve: files ? (ref: string) => ({ ref, path: `/project/${ref}`, text: files[ref], tried: [`/project/${ref}`] }) : undefined,
+    resolve: files ? (ref: string) => ({ ref, path: `/project/${name(ref)}`, text: files[name(ref)], tried: [`/project/${name(ref)}`] }) : undefined,
     referrers: c.referrers ? Object.entries(c.referrers).map(([name, text]) => ({ path: `/project/${name}`, text })) : undefined,
   };
 }

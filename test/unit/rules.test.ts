@@ -53,7 +53,7 @@ test('every rule that documents a quick fix has a before/after fix case', () => 
 
 test('each rule file is registered and named by its rule id', () => {
   const dir = join(__dirname, '../../server/src/engine/rules');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !['index.ts', 'rule.ts', 'helpers.ts'].includes(f)).map((f) => f.replace(/\.ts$/, '')).sort();
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !['index.ts', 'rule.ts', 'helpers.ts', 'certain.ts', 'release.ts', 'run.ts'].includes(f)).map((f) => f.replace(/\.ts$/, '')).sort();
   assert.deepEqual(RULES.map((r) => r.id).sort(), files);
   for (const r of RULES) assert.match(r.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, `${r.id} is not kebab-case`);
 });

@@ -20,6 +20,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseShell, type Launcher, type ShellDoc } from '../../server/src/engine/syntax/shell';
+import { flagTakesValue } from '../../server/src/engine/formats/megatron/schema';
+
+/** As the engine reads a launch script: with the arity of Megatron's flags (a `store_true` flag takes no value). */
+const OPTIONS = { takesValue: flagTakesValue };
 import type { PathEdit } from '../../server/src/engine/syntax/sourcedoc';
 import type { Node } from '../../server/src/engine/syntax/tree';
 import type { Span } from '../../server/src/engine/types';
@@ -73,7 +77,7 @@ function provenance(doc: ShellDoc, raw: string, s: Span): string[] {
 /** A flag's value; `key` is the flag's span, for a flag given without a value. */
 function renderNode(doc: ShellDoc, n: Node, indent: string, key?: Span): string[] {
   if (n.kind === 'scalar') {
-    const value = n.unknown !== undefined ? `unknown (${n.unknown})` : JSON.stringify(n.value);
+    const value = n.unknown !== undefined ? `unknown (${n.unknown})` : `${JSON.stringify(n.value)}${n.assumed ? ` (assumed: ${n.assumed})` : ''}`;
     const out = [`${indent}value ${value}`, `${indent}  at ${where(doc, n.span)}${n.raw === doc.text.slice(n.span.start, n.span.end) ? '' : ` raw ${JSON.stringify(n.raw)}`}`];
     if (n.raw !== '') for (const p of provenance(doc, n.raw, n.span)) out.push(`${indent}  ${p}`);
     else if (key) {
@@ -94,7 +98,7 @@ function renderLauncher(doc: ShellDoc, l: Launcher, depth: number): string[] {
   const pad = '  '.repeat(depth);
   const out = [`${pad}${l.kind} at ${where(doc, l.span)}`];
   for (const [k, a] of l.args) {
-    const value = a.unknown !== undefined ? `unknown (${a.unknown})` : a.value === undefined ? '(no value)' : JSON.stringify(a.value);
+    const value = a.unknown !== undefined ? `unknown (${a.unknown})` : a.value === undefined ? '(no value)' : `${JSON.stringify(a.value)}${a.assumed ? ` (assumed: ${a.assumed})` : ''}`;
     out.push(`${pad}  ${k} = ${value}`, `${pad}    key at ${where(doc, a.keySpan)}`);
     if (a.value !== undefined || a.unknown !== undefined) {
       const raw = doc.text.slice(a.span.start, a.span.end);
@@ -118,7 +122,7 @@ function lineDiff(before: string, after: string): string[] {
 }
 
 export function dumpShell(text: string, edits: PathEdit[][]): string {
-  const doc = parseShell(text);
+  const doc = parseShell(text, undefined, OPTIONS);
   const out: string[] = [];
   out.push('# flags');
   if (!doc.root) out.push('(no training command)');
@@ -133,10 +137,13 @@ export function dumpShell(text: string, edits: PathEdit[][]): string {
   const ctx = doc.launchContext;
   out.push(`started by: ${ctx.prefix.length ? JSON.stringify(ctx.prefix) : '(nothing before the launcher)'}${ctx.inLoop ? ', inside a loop' : ''}`);
   out.push(`anchor: ${doc.anchor ? where(doc, doc.anchor) : '(none)'}`);
+  // Where more flags may come from than the script shows (the flag set is closed only without any).
+  if (doc.open.length) out.push('', '# open', ...doc.open.map((o) => `at ${where(doc, o.span)}: ${o.reason}`));
+  if (doc.sourced.length) out.push('', '# sourced', ...doc.sourced.map((f) => `${f.ref}: ${f.path ? `read from ${f.path}` : `not read (${f.why})`}`));
   out.push('', '# variables');
   if (!doc.vars.size) out.push('(none)');
   for (const v of doc.vars.values()) {
-    const value = v.unknown !== undefined ? `unknown (${v.unknown})` : JSON.stringify(v.value);
+    const value = v.unknown !== undefined ? `unknown (${v.unknown})` : `${JSON.stringify(v.value)}${v.assumed ? ` (assumed: ${v.assumed})` : ''}`;
     out.push(`${v.name} = ${value}${v.exported ? ' (exported)' : ''}`, `  name at ${where(doc, v.nameSpan)}`, `  value at ${where(doc, v.valueSpan)}`);
     if (v.defaultSpan) out.push(`  default at ${where(doc, v.defaultSpan)}`);
     if (v.items) out.push(`  items ${JSON.stringify(v.items)}`);
@@ -163,7 +170,7 @@ export function dumpShell(text: string, edits: PathEdit[][]): string {
       else {
         const after = applyEdits(text, result);
         out.push(...lineDiff(text, after));
-        const again = parseShell(after);
+        const again = parseShell(after, undefined, OPTIONS);
         if (again.problems.length > doc.problems.length) out.push(`  (the result has ${again.problems.length} problems)`);
       }
     }

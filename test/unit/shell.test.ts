@@ -145,7 +145,8 @@ test('arrays: launcher, entry point and variables', () => {
   assert.equal(l.inner, undefined);
   assert.deepEqual([...l.args.keys()], ['--nproc_per_node', '--nnodes', '--master_addr', '--master_port']);
   assert.deepEqual(l.args.get('--nproc_per_node'), { value: 8, span: at(ARRAYS, '$GPUS_PER_NODE'), keySpan: at(ARRAYS, '--nproc_per_node') });
-  assert.deepEqual(l.args.get('--nnodes'), { value: 2, span: at(ARRAYS, '$NUM_NODES'), keySpan: at(ARRAYS, '--nnodes') });
+  // NUM_NODES is not set by the script: its fallback 2 is an assumption the environment may override.
+  assert.deepEqual(l.args.get('--nnodes'), { value: 2, span: at(ARRAYS, '$NUM_NODES'), keySpan: at(ARRAYS, '--nnodes'), assumed: "`NUM_NODES` is not set when the script runs (the script's fallback is `2`)" });
   assert.deepEqual(l.args.get('--master_addr')?.value, 'localhost');
   assert.deepEqual(l.args.get('--master_addr')?.span, at(ARRAYS, '${MASTER_ADDR:-localhost}'));
   assert.equal(l.args.get('--master_port')?.value, 6000);
@@ -328,7 +329,7 @@ test('variables, ${X:-default} and $((…)): resolved values, unknown ones say w
   assert.equal(scalar(doc, '--context-parallel-size').unknown, 'CP comes from the environment');
   assert.equal(scalar(doc, '--tensor-model-parallel-size').unknown, undefined);
   const tp = doc.vars.get('TP')!;
-  assert.deepEqual(tp, { name: 'TP', value: '8', nameSpan: at(VARS, 'TP'), valueSpan: at(VARS, '${TP:-8}'), exported: false, defaultSpan: at(VARS, '8') });
+  assert.deepEqual(tp, { name: 'TP', value: '8', nameSpan: at(VARS, 'TP'), valueSpan: at(VARS, '${TP:-8}'), exported: false, defaultSpan: at(VARS, '8'), assumed: "`TP` is not set when the script runs (the script's fallback is `8`)" });
   assert.equal(doc.vars.get('GBS')?.value, '256');
   assert.equal(doc.vars.get('HOST')?.unknown, 'set by the command `$(hostname)` when the script runs');
   const l = doc.launcher!;
@@ -473,12 +474,13 @@ test('python -m torch.distributed.launch, deepspeed and mpirun', () => {
   assert.equal(none.edit([{ op: 'set', path: ['--lr'], value: 1 }]), undefined);
 });
 
-test('a flag from the environment is unknown; an unset $EXTRA_ARGS is passed through', () => {
+test('a flag from the environment is unknown; an unset $EXTRA_ARGS after a flag that takes no value opens the flag set', () => {
   const text = 'torchrun pretrain_gpt.py --tensor-model-parallel-size $TP --bf16 $EXTRA_ARGS --lr ${LR:?set LR}\n';
-  const doc = parseShell(text);
+  const doc = parseShell(text, undefined, { takesValue: (f) => f !== '--bf16' });
   const tp = scalar(doc, '--tensor-model-parallel-size');
   assert.deepEqual(tp, { kind: 'scalar', span: at(text, '$TP'), value: '$TP', style: 'word', raw: '$TP', unknown: 'TP comes from the environment' });
   assert.equal(doc.value(['--bf16']), true);
+  assert.deepEqual(doc.open, [{ span: at(text, '$EXTRA_ARGS'), reason: 'EXTRA_ARGS comes from the environment' }]);
   assert.equal(scalar(doc, '--lr').unknown, 'LR must be given when the script runs');
   assert.equal(doc.edit([{ op: 'set', path: ['--tensor-model-parallel-size'], value: 8 }]), undefined);
 });
@@ -594,8 +596,10 @@ test('control flow: known cases and tests pick their arm; unknown branches that 
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.value(['--num-layers']), 32);
   assert.deepEqual(doc.entry(['--num-layers'])!.value.span, at(text, '$LAYERS'));
-  assert.equal(doc.value(['--fp8-format']), 'hybrid', 'an undecided if: arrays take the first arm');
+  // An undecided if whose arms give an array different elements: neither arm's flags are taken as passed.
+  assert.equal(doc.value(['--fp8-format']), undefined);
   assert.equal(doc.value(['--bf16']), undefined);
+  assert.match(doc.open[0].reason, /EXTRA gets different elements in the branches of the `if` on line 7/);
   const pp = scalar(doc, '--pipeline-model-parallel-size');
   assert.equal(pp.unknown, 'PP is assigned differently in the branches of the `if` on line 12');
   assert.equal(pp.value, '$PP');

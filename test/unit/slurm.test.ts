@@ -110,7 +110,7 @@ test('the GPUs per node of the allocation replace the profile\'s, unless a setti
 });
 
 test('hardware from the partition or constraint only through the slurm mapping of .shardwise.yaml', () => {
-  assert.equal(analyze({ path: 'train.sbatch', text: TRAIN }).docs[0].plan!.hardware.from.kind, 'default');
+  assert.equal(analyze({ path: 'train.sbatch', text: TRAIN }).docs[0].plan!.hardware.from.kind, 'assumed');
   const cfg = parseProjectConfig('slurm:\n  partitions:\n    gpu-h100: b200\n  constraints:\n    a100: a100-80gb\n');
   assert.deepEqual(cfg.problems, []);
   const mapped = analyze({ path: 'train.sbatch', text: TRAIN }, cfg.settings).docs[0].plan!.hardware;
@@ -121,8 +121,8 @@ test('hardware from the partition or constraint only through the slurm mapping o
   assert.equal(featured.profile.id, 'a100-80gb');
   // Alternatives that map to different profiles give nothing; an unmapped name gives nothing.
   const either = analyze({ path: 'train.sbatch', text: TRAIN.replace('--partition=gpu-h100', '--partition=gpu-h100,other') }, cfg.settings).docs[0].plan!.hardware;
-  assert.equal(either.from.kind, 'default');
-  assert.match(JSON.stringify(either.from), /no hardware set/);
+  assert.equal(either.from.kind, 'assumed');
+  assert.match(JSON.stringify(either.from), /no hardware is set/);
   // A directive still wins over the mapping.
   assert.equal(analyze({ path: 'train.sbatch', text: `# shardwise: hardware=h200\n${TRAIN}` }, cfg.settings).docs[0].plan!.hardware.profile.id, 'h200');
 });

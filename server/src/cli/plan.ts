@@ -116,7 +116,7 @@ export function modelSource(name: string, read: (file: string) => { text: string
       seqLength: fromFile(plan.seqLength),
       globalBatch: fromFile(plan.globalBatch),
       precision,
-      hardware: plan.hardware.from.kind === 'default' ? undefined : plan.hardware.profile.id,
+      hardware: plan.hardware.from.kind === 'assumed' ? undefined : plan.hardware.profile.id,
       nvlinkDomain: plan.hardware.nvlinkDomain.from.kind === 'setting' ? plan.hardware.nvlinkDomain.value : undefined,
       gpusPerNode: plan.hardware.gpusPerNode.from.kind === 'setting' ? plan.hardware.gpusPerNode.value : undefined,
     },

@@ -15,10 +15,12 @@ import { buildInstance, checkInstance } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
-import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings, type FormatId } from './settings';
+import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
 import { RULES, ruleById } from './rules';
-import type { FixSpec, RelatedSpec, Report, Rule, RuleContext } from './rules/rule';
-import { parseShell } from './syntax/shell';
+import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
+import { runRule } from './rules/run';
+import { parseShell, type ShellOptions } from './syntax/shell';
+import { flagTakesValue } from './formats/megatron/schema';
 import { readSbatch } from './syntax/sbatch';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
@@ -71,8 +73,20 @@ function isBatchScript(path: string, text: string): boolean {
 }
 
 /** The documents of a text, read as its syntax (a YAML stream may hold several). */
-function parseDocs(syntax: Syntax, text: string, lines: LineIndex): SourceDoc[] {
-  return syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines)] : parseYaml(text, lines);
+function parseDocs(syntax: Syntax, text: string, lines: LineIndex, shell: ShellOptions = { takesValue: flagTakesValue }): SourceDoc[] {
+  return syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines, shell)] : parseYaml(text, lines);
+}
+
+/** What a launch script's reader may use: the flags' arities, the files it sources (through the host), its own path. */
+function shellOptions(input: FileInput, related: Related): ShellOptions {
+  return {
+    takesValue: flagTakesValue,
+    read: input.resolve ? (ref) => {
+      const f = related.read(ref);
+      return f.text !== undefined ? { text: f.text, path: f.path } : { why: f.problem ? `${f.problem.path} ${f.problem.reason}` : f.tried.length ? `not found (looked at ${f.tried.slice(0, 3).join(', ')})` : 'not found' };
+    } : undefined,
+    path: input.path,
+  };
 }
 
 export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
@@ -88,9 +102,9 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     if (headClaimed(input, syntax, directives, settings)) result.findings.push({ code: 'parse-error', severity: 'warning', message: large, span: { start: 0, end: lines.lineEnd(0) }, fixes: () => [] });
     return result;
   }
-  const docs = parseDocs(syntax, text, lines);
-  result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
   const context = new Related(input, settings);
+  const docs = parseDocs(syntax, text, lines, shellOptions(input, context));
+  result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
   const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {
     if (result.docs.length >= MAX_DOCUMENTS) {
@@ -387,46 +401,19 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   }
   for (const rule of only ?? RULES) {
     if (!appliesTo(rule, da, fork)) continue;
-    let count = 0;
-    let last: Finding | undefined;
-    const ctx: RuleContext<any> = {
-      doc: da.doc,
-      format: da.format?.id as FormatId,
-      tool: da.format?.toolName ?? 'the tool',
-      versions: da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool'),
-      model: da.model,
-      plan: da.plan,
-      settings: da.settings,
-      nav: da.nav,
-      issues: da.issues,
-      problems: [...da.doc.problems, ...(da.instance?.problems ?? [])],
-      flat: da.format?.instance ? da.instance : undefined,
-      writePath: (schemaPath) => {
-        if (!da.format?.writePath) return da.format?.instance ? undefined : schemaPath;
-        try {
-          return da.model === undefined ? undefined : da.format.writePath(da.model, schemaPath);
-        } catch {
-          return undefined;
-        }
-      },
-      version: da.format ? da.settings.targetVersions?.[da.format.tool] : undefined,
-      keysOpen,
-      fork,
-      get saturated() {
-        return count >= MAX_FINDINGS_PER_RULE;
-      },
-      report: (r) => {
-        if (++count > MAX_FINDINGS_PER_RULE) return;
-        const f = toFinding(rule, da.doc, r, recheck);
-        if (f) findings.push((last = f));
-      },
+    const spanOf = (r: Report): string | undefined => {
+      const span = reportSpan(da.doc, r.at, r.on);
+      return span && `${span.start}:${span.end}`;
     };
-    try {
-      rule.check(ctx);
-    } catch {
-      // A rule bug must not take the other findings down with it.
+    const reports = runRule(rule, da, { keysOpen, fork, limit: MAX_FINDINGS_PER_RULE }, spanOf);
+    let last: Finding | undefined;
+    for (const { report, assumed } of reports.slice(0, MAX_FINDINGS_PER_RULE)) {
+      const f = toFinding(rule, da.doc, report, recheck);
+      if (!f) continue;
+      if (assumed) f.assumed = assumed;
+      findings.push((last = f));
     }
-    if (count > MAX_FINDINGS_PER_RULE && last) last.message += ` (${count - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
+    if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
   return findings;
 }
@@ -589,6 +576,8 @@ function finalize(findings: Finding[], directives: Directives, lines: LineIndex,
     if (level === 'off') continue;
     // In place: the finding's fixes read its final severity when they are asked for.
     if (level) f.severity = level as Severity;
+    // An error needs every input known, whatever level the rule is set to.
+    if (f.assumed && f.severity === 'error') f.severity = 'warning';
     f.span = { start: snap(f.span.start), end: snap(f.span.end) };
     // Messages and fix titles quote the file: nothing in it may reach a terminal or a log raw.
     f.message = escapeControls(f.message);

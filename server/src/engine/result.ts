@@ -5,7 +5,7 @@
 import type { Directives } from './directives';
 import type { FormatSupport } from './formats/format';
 import type { LinkedFile } from './formats/link';
-import type { Plan } from './plan/plan';
+import type { Field, Plan } from './plan/plan';
 import type { Instance, SchemaIssue } from './schema/check';
 import type { SchemaNav } from './schema/navigate';
 import type { EngineSettings } from './settings';
@@ -55,6 +55,8 @@ export interface DocAnalysis<M = unknown> {
   plan: Plan | undefined;
   /** File references in the document (document paths) and where they resolved. */
   links: { ref: string; at: Path; target?: string }[];
+  /** The release of the tool that reads it, when the document's context says (see rules/release.ts). */
+  release?: Field<string | undefined>;
 }
 
 export interface FileAnalysis {

@@ -66,6 +66,11 @@ export interface Finding {
   /** The other places the finding is about (written keys only), in this file or a linked one. */
   related?: RelatedLocation[];
   /**
+   * What the finding assumes (a fallback, one arm of a branch, the default hardware, the newest
+   * release): such a finding is never an error, whatever level its rule is set to.
+   */
+  assumed?: string[];
+  /**
    * The fixes offered for the finding, made into text edits (and re-checked, for rules that ask)
    * on the first call: diagnostics never pay for them.
    */

@@ -3,7 +3,7 @@
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 GPUS_PER_NODE=8
-NNODES=${NNODES:-"1"}
+NNODES=1
 torchrun --nproc_per_node $GPUS_PER_NODE --nnodes $NNODES pretrain_gpt.py \
 ^^^^^^^^ information[missing-overlap-grad-reduce]
     --num-layers 32 \

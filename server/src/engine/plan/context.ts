@@ -17,19 +17,20 @@ export function planHardware(settings: EngineSettings, hint?: { id: string; note
   const chosen = hardwareById(settings.hardware);
   const hinted = chosen || settings.hardware ? undefined : hardwareById(hint?.id);
   const profile = chosen ?? hinted ?? hardwareById(DEFAULT_HARDWARE)!;
-  const from = chosen
+  const from: Plan['hardware']['from'] = chosen
     ? { kind: 'setting' as const, note: `hardware profile \`${profile.id}\`` }
     : hinted
-    ? { kind: 'default' as const, note: `\`${profile.id}\`, ${hint!.note} (set \`# shardwise: hardware=<id>\` to override)` }
+    ? { kind: 'derived' as const, formula: `\`${profile.id}\`, ${hint!.note} (set \`# shardwise: hardware=<id>\` to override)` }
     : settings.hardware
-      ? { kind: 'default' as const, note: `unknown hardware \`${settings.hardware}\` (known: ${HARDWARE.map((h) => h.id).join(', ')}); assuming \`${profile.id}\`` }
-      : { kind: 'default' as const, note: `no hardware set; assuming \`${profile.id}\` (set \`# shardwise: hardware=<id>\` or \`hardware:\` in .shardwise.yaml)` };
+      ? { kind: 'assumed' as const, note: `\`${profile.id}\` hardware (\`${settings.hardware}\` is not a known profile; known: ${HARDWARE.map((h) => h.id).join(', ')})` }
+      : { kind: 'assumed' as const, note: `\`${profile.id}\` hardware, as no hardware is set (set \`# shardwise: hardware=<id>\` or \`hardware:\` in .shardwise.yaml)` };
+  const assumedProfile = from.kind === 'assumed' ? from.note : undefined;
   const gpusPerNode: Field<number> = settings.gpusPerNode
     ? { value: settings.gpusPerNode, from: { kind: 'setting', note: '`gpus_per_node` setting' } }
-    : { value: profile.gpusPerNode, from: { kind: 'hardware', note: `${profile.id} has ${profile.gpusPerNode} GPUs per node` } };
+    : { value: profile.gpusPerNode, from: { kind: 'hardware', note: `${profile.id} has ${profile.gpusPerNode} GPUs per node`, assumed: assumedProfile } };
   const nvlinkDomain: Field<number> = settings.nvlinkDomain
     ? { value: settings.nvlinkDomain, from: { kind: 'setting', note: '`nvlink_domain` setting' } }
-    : { value: profile.nvlinkDomain, from: { kind: 'hardware', note: `${profile.id} links ${profile.nvlinkDomain} GPUs by ${profile.scaleUp}` } };
+    : { value: profile.nvlinkDomain, from: { kind: 'hardware', note: `${profile.id} links ${profile.nvlinkDomain} GPUs by ${profile.scaleUp}`, assumed: assumedProfile } };
   return { profile, from, gpusPerNode, nvlinkDomain };
 }
 

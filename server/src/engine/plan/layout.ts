@@ -176,11 +176,11 @@ export function deriveMegatronGrid(p: Plan): number | undefined {
   let dp: number | undefined;
   if (world % (tp * pp * cp) === 0) {
     dp = world / (tp * pp * cp);
-    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}) = ${dp}`);
+    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}) = ${dp}`, [p.world, p.tp, p.pp, p.cp]);
     p.sharding = { value: { ...p.sharding.value, group: dp * cp }, from: p.sharding.from };
   }
   const grid = etp * ep * pp;
-  if (world % grid === 0) p.expertDp = derived(world / grid, `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / grid}`);
+  if (world % grid === 0) p.expertDp = derived(world / grid, `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / grid}`, [p.world, p.etp, p.ep, p.pp]);
   return dp;
 }
 

@@ -4,6 +4,7 @@
  * the hardware profile, a setting, or unknown. Rules, hovers, the code lens and `shardwise layout`
  * read the Plan; format adapters fill it.
  */
+import { addInput, knownBasis, type Basis, type Certainty } from '../certainty';
 import type { Path } from '../types';
 import type { HardwareProfile } from './hardware';
 import type { ModelShape, Precision, Sharding } from './memory';
@@ -13,12 +14,17 @@ export type Provenance =
   | { kind: 'written'; path: Path }
   /** An upstream default, with which tool (and version) applies it. */
   | { kind: 'default'; note: string }
-  /** Computed from other fields. */
-  | { kind: 'derived'; formula: string }
-  /** From the hardware profile. */
-  | { kind: 'hardware'; note: string }
+  /** Computed from other fields; `basis` is how sure its inputs are (known when absent). */
+  | { kind: 'derived'; formula: string; basis?: Basis }
+  /** From the hardware profile; `assumed` says why, when nobody chose the profile. */
+  | { kind: 'hardware'; note: string; assumed?: string }
   /** From a directive, `.shardwise.yaml`, the editor settings or the command line. */
   | { kind: 'setting'; note: string }
+  /**
+   * A value the context may override: a `${VAR:-x}` fallback of a variable the script does not set,
+   * one arm of an undecided branch, the default hardware profile. `path` is where it is written, if it is.
+   */
+  | { kind: 'assumed'; note: string; path?: Path }
   /** Not knowable from the file (e.g. set in the training script or the environment). */
   | { kind: 'unknown'; note: string };
 
@@ -106,8 +112,53 @@ export function byDefault<T>(value: T, note: string): Field<T> {
   return { value, from: { kind: 'default', note } };
 }
 
-export function derived<T>(value: T, formula: string): Field<T> {
-  return { value, from: { kind: 'derived', formula } };
+/**
+ * A value computed from others: as sure as the weakest of `inputs` (the fields the formula reads),
+ * and never surer than derived.
+ */
+export function derived<T>(value: T, formula: string, inputs: readonly (Field<unknown> | undefined)[] = []): Field<T> {
+  const basis = basisOf(inputs);
+  return { value, from: basis.certainty === 'derived' || basis.certainty === 'written' || basis.certainty === 'defaulted' ? { kind: 'derived', formula } : { kind: 'derived', formula, basis } };
+}
+
+export function assumed<T>(value: T, note: string, path?: Path): Field<T> {
+  return { value, from: path ? { kind: 'assumed', note, path } : { kind: 'assumed', note } };
+}
+
+/** How a field is known (see certainty.ts), with the assumption or the reason it is unknown. */
+export function certaintyOf(from: Provenance): { certainty: Certainty; note?: string; basis?: Basis } {
+  switch (from.kind) {
+    case 'written':
+    case 'setting':
+      return { certainty: 'written' };
+    case 'default':
+      return { certainty: 'defaulted' };
+    case 'derived':
+      return from.basis ? { certainty: from.basis.certainty, basis: from.basis } : { certainty: 'derived' };
+    case 'hardware':
+      return from.assumed ? { certainty: 'assumed', note: from.assumed } : { certainty: 'derived' };
+    case 'assumed':
+      return { certainty: 'assumed', note: from.note };
+    case 'unknown':
+      return { certainty: 'unknown', note: from.note };
+  }
+}
+
+/** The weakest of several fields, with every assumption and unknown behind them. */
+export function basisOf(fields: readonly (Field<unknown> | undefined)[]): Basis {
+  const b = knownBasis();
+  b.certainty = 'derived';
+  for (const f of fields) if (f) addProvenance(b, f.from);
+  return b;
+}
+
+export function addProvenance(b: Basis, from: Provenance): void {
+  const c = certaintyOf(from);
+  if (c.basis) {
+    addInput(b, c.basis.certainty);
+    for (const a of c.basis.assumptions) addInput(b, 'assumed', a);
+    for (const u of c.basis.unknowns) addInput(b, 'unknown', u);
+  } else addInput(b, c.certainty, c.note);
 }
 
 /** "written in `num_processes`", "default: ...", "= 64 / (8 × 2)" — for hovers and `layout`. */
@@ -118,11 +169,13 @@ export function describeProvenance(p: Provenance): string {
     case 'default':
       return `default: ${p.note}`;
     case 'derived':
-      return p.formula;
+      return p.basis?.assumptions.length ? `${p.formula} (assuming ${p.basis.assumptions.join('; ')})` : p.formula;
     case 'hardware':
       return `hardware: ${p.note}`;
     case 'setting':
       return p.note;
+    case 'assumed':
+      return `assumed: ${p.note}`;
     case 'unknown':
       return `unknown: ${p.note}`;
   }

@@ -33,7 +33,7 @@ export default defineRule<DeepSpeedModel>({
         return;
       }
       if (node.kind !== 'scalar' || node.value !== 'auto') return;
-      const schema = nav.at(path, m.doc.value([]), ctx.version);
+      const schema = nav.at(path, m.doc.value([]), ctx.schemaVersion);
       const fillers = autoFillers(schema);
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');

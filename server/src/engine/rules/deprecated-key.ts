@@ -4,7 +4,6 @@
 import type { Deprecation } from '../schema/types';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
-import { compareVersions } from '../version';
 import { checkoutHas } from '../formats/megatron/checkout';
 import { nemoOwnKeyNames } from '../formats/megatron/schema';
 
@@ -52,7 +51,7 @@ export default defineRule({
       const removed = removal(schema);
       // The parser of the script's checkout still defines the flag: that checkout predates the removal.
       if (removed && checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path)))) return;
-      if (removed && !(ctx.version && compareVersions(ctx.version, removed.version) < 0)) {
+      if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
         ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
@@ -60,7 +59,7 @@ export default defineRule({
       }
       const dep = deprecation(schema);
       // Deprecated after the release the file targets: nothing to say yet.
-      if (!dep || (dep.since && ctx.version && compareVersions(ctx.version, dep.since) < 0)) return;
+      if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
       ctx.report({
         at: path,
         severity: dep.conditional && dep.effect === 'error' ? 'warning' : SEVERITY[dep.effect],
@@ -124,7 +123,7 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
   if (ctx.doc.node(target)) return [{ kind: removeKind, title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], recommended: removeKind === 'remove-ignored' }];
   if (mapped === null) return removeOnly();
-  const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.version), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.version);
+  const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.schemaVersion), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.schemaVersion);
   if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly();
   if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: moved('rename'), title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
   return [{ kind: moved('replace'), title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];

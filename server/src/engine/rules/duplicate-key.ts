@@ -5,7 +5,6 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { SchemaNav } from '../schema/navigate';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
-import { compareVersions } from '../version';
 import { defineRule } from './rule';
 import { autoFillers } from '../schema/vocabulary';
 
@@ -39,9 +38,9 @@ export default defineRule({
     let deepspeed: 'refuses' | 'accelerate' | 'integration' | 'old' | undefined;
     if (ctx.format === 'deepspeed' && ctx.doc.syntax === 'json') {
       const m = ctx.model as DeepSpeedModel | undefined;
-      if (ctx.version && compareVersions(ctx.version, '0.2.0') < 0) deepspeed = 'old';
+      if (!ctx.atLeast('0.2.0')) deepspeed = 'old';
       else if (m?.referrers.length) deepspeed = 'accelerate';
-      else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.version)) deepspeed = 'integration';
+      else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) deepspeed = 'integration';
       else deepspeed = 'refuses';
     }
     for (const p of ctx.problems) {

@@ -23,7 +23,7 @@ export default defineRule({
     if (per === gpus) return;
     // GPUs per node from a Slurm allocation: slurm-allocation-mismatch compares the processes with it.
     if (p.allocation && p.hardware.gpusPerNode.from.kind === 'derived') return;
-    const assumed = p.hardware.from.kind === 'default' && p.hardware.gpusPerNode.from.kind !== 'setting';
+    const assumed = p.hardware.from.kind === 'assumed' && p.hardware.gpusPerNode.from.kind !== 'setting';
     const hw = `${p.hardware.profile.id}${assumed ? ', assumed' : ''}`;
     if (per > gpus) {
       ctx.report({

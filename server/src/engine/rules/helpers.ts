@@ -81,10 +81,11 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
     const value = ctx.flat.value;
     if (!value || typeof value !== 'object' || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
-      const schema = nav.resolve(nav.child(root, key, ctx.version), undefined);
+      const schema = nav.resolve(nav.child(root, key, ctx.schemaVersion), undefined);
       const path = ctx.flat.source.get(pointer([key]));
       const node = path ? ctx.doc.node(path) : undefined;
-      if (schema && path && node) visit(path, schema, node, root);
+      // Each key on its own: what is read for one does not weigh on another's finding.
+      if (schema && path && node) ctx.separately(() => visit(path, schema, node, root));
     }
     return;
   }
@@ -93,11 +94,11 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
     if (!schema || depth > 16 || node.kind !== 'map') return;
     for (const e of node.entries) {
       if (e.merged) continue;
-      const childRaw = nav.child(schema, nav.canonicalKey(schema, e.key, ctx.version), ctx.version);
+      const childRaw = nav.child(schema, nav.canonicalKey(schema, e.key, ctx.schemaVersion), ctx.schemaVersion);
       // Resolved against the section's own value, so if/then branches (keys of one ZeRO stage) apply.
       const child = nav.resolve(childRaw, ctx.doc.value([...path, e.key]));
       if (!child || !schema.properties) continue;
-      visit([...path, e.key], child, e.value, schema);
+      ctx.separately(() => visit([...path, e.key], child, e.value, schema));
       go(e.value, child, [...path, e.key], depth + 1);
     }
   };
@@ -117,10 +118,13 @@ export interface DsCheck {
 }
 
 export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly DsCheck[]): void {
+  // Each check on its own: what one reads does not weigh on another's finding.
   for (const c of checks) {
-    const at = c.when(ctx.model, ctx.plan);
-    if (!at) continue;
-    const fix = c.fix?.(ctx.model);
-    ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+    ctx.separately(() => {
+      const at = c.when(ctx.model, ctx.plan);
+      if (!at) return;
+      const fix = c.fix?.(ctx.model);
+      ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+    });
   }
 }

@@ -17,8 +17,8 @@
  */
 import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '../formats/megatron/model';
 import { hardwareById } from '../plan/hardware';
+import { allKnown } from '../plan/layout';
 import type { Path, Severity } from '../types';
-import { compareVersions } from '../version';
 import { defineRule, type RuleContext } from './rule';
 
 const BLACKWELL = ['b200', 'gb200-nvl72', 'gb300-nvl72'];
@@ -66,18 +66,14 @@ export default defineRule<MegatronModel>({
     // that runs it may still override it.
     const literal = !(cdmc?.span && /\$/.test(ctx.doc.text.slice(cdmc.span.start, cdmc.span.end)));
     const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
-    const v = ctx.version;
-    const before = (release: string) => v !== undefined && compareVersions(v, release) < 0;
+    const v = ctx.schemaVersion;
+    const before = (release: string) => !ctx.atLeast(release);
     const release = v ? `${ctx.versions} ${v}` : `current ${ctx.versions} releases`;
-    const hw = p.hardware.profile.id;
-    const blackwell = BLACKWELL.includes(hw);
-    const hint = m.args.hardwareHint;
-    const hwKnown = p.hardware.from.kind === 'setting' || (!!hint && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw);
 
     // FSDP: the variable must not be 1 (Megatron-LM from 0.12; Bridge for Megatron-FSDP, whose
     // experimental version 2 skips the check).
-    const mlmFsdp = argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_custom_fsdp');
-    const fsdp = mlm ? mlmFsdp && !before('0.12.0') : argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_torch_fsdp2');
+    const mlmFsdp = () => argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_custom_fsdp');
+    const fsdp = mlm ? mlmFsdp() && !before('0.12.0') : argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_torch_fsdp2');
     if (fsdp) {
       const asserts = mlm || (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') !== 2);
       if (asserts && cdmc?.value === '1') {
@@ -94,14 +90,19 @@ export default defineRule<MegatronModel>({
       return;
     }
 
+    // The hardware is read only where the answer depends on it (a check that holds before Blackwell).
+    const hw = () => p.hardware.profile.id;
+    const blackwell = () => BLACKWELL.includes(hw());
+    const hint = m.args.hardwareHint;
     const need = mlm ? megatronLmNeed(m, p, before, blackwell) : bridgeNeed(m, p, blackwell);
     if (!need) return;
     const stops = need.effect === 'stop';
     // Whether "before Blackwell" is known to hold (the hardware is named, not assumed).
+    const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));
     const archSure = !need.preBlackwell || hwKnown;
-    const on = need.preBlackwell ? ` on ${hw}${hwKnown ? '' : ' (assumed: no hardware is set)'}` : '';
+    const on = need.preBlackwell ? ` on ${hw()}` : '';
     const consequence = stops
-      ? `${release} stop${v ? 's' : ''} at startup${need.preBlackwell ? (hwKnown ? ` on ${hw}, as on any GPU before Blackwell` : ' on any GPU before Blackwell') : ''}${need.quote ? ` ("${need.quote}")` : ''}`
+      ? `${release} stop${v ? 's' : ''} at startup${need.preBlackwell ? (hwKnown ? ` on ${hw()}, as on any GPU before Blackwell` : ' on any GPU before Blackwell') : ''}${need.quote ? ` ("${need.quote}")` : ''}`
       : `Megatron Core only warns, but its TP communication overlap${on} depends on kernels running in the order they are issued, which needs a single CUDA work queue`;
     const script = ctx.doc.syntax === 'shell';
 
@@ -138,7 +139,7 @@ export default defineRule<MegatronModel>({
 });
 
 /** Megatron-LM's argument checks (launch scripts and MODEL_ARGS files go through them). */
-function megatronLmNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, before: (r: string) => boolean, blackwell: boolean): Need | undefined {
+function megatronLmNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, before: (r: string) => boolean, isBlackwell: () => boolean): Need | undefined {
   const tp = p.tp.value;
   const cp = p.cp.value;
   const tpAt = fieldAt(p.tp) ?? [];
@@ -166,19 +167,20 @@ function megatronLmNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronMod
   const at = fieldAt(p.tp) ?? fieldAt(p.cp) ?? [];
   if (before('0.13.0')) {
     // 0.12 tests `TP > 1 or CP > 1 and arch < 10`: TP > 1 on any GPU, CP > 1 only before Blackwell.
-    if (tp > 1) return { effect: 'stop', preBlackwell: false, what, quote, at, note: blackwell ? 'In 0.12 the check applies to TP > 1 on Blackwell too (its condition lacks parentheses; 0.13 exempts Blackwell).' : undefined };
-    return blackwell ? undefined : { effect: 'stop', preBlackwell: true, what, quote, at };
+    if (tp > 1) return { effect: 'stop', preBlackwell: false, what, quote, at, note: isBlackwell() ? 'In 0.12 the check applies to TP > 1 on Blackwell too (its condition lacks parentheses; 0.13 exempts Blackwell).' : undefined };
+    return isBlackwell() ? undefined : { effect: 'stop', preBlackwell: true, what, quote, at };
   }
   // From 0.14 EP all-to-all overlap wants several queues: upstream only warns, either value is defensible.
-  if (blackwell || (!before('0.14.0') && argOn(m, 'overlap_moe_expert_parallel_comm'))) return undefined;
+  if (isBlackwell() || (!before('0.14.0') && argOn(m, 'overlap_moe_expert_parallel_comm'))) return undefined;
   return { effect: 'stop', preBlackwell: true, what, quote, at };
 }
 
 /** Megatron Bridge: no startup check; the overlap only loses its kernel ordering. */
-function bridgeNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, blackwell: boolean): Need | undefined {
+function bridgeNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>['plan']>, isBlackwell: () => boolean): Need | undefined {
   const tp = p.tp.value;
-  const cp = p.cp.value;
-  if ((tp <= 1 && cp <= 1) || blackwell || argOn(m, 'overlap_moe_expert_parallel_comm')) return undefined;
-  const what = [tp > 1 && `TP ${tp}`, cp > 1 && `CP ${cp}`, p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
+  // CP is read only where it decides (a recipe may set what the override leaves out).
+  const cp = () => (tp > 1 && !allKnown(p.cp) ? 1 : p.cp.value);
+  if ((tp <= 1 && cp() <= 1) || isBlackwell() || argOn(m, 'overlap_moe_expert_parallel_comm')) return undefined;
+  const what = [tp > 1 && `TP ${tp}`, cp() > 1 && `CP ${cp()}`, allKnown(p.sp) && p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
   return { effect: 'slow', preBlackwell: true, what, at: fieldAt(p.tp) ?? fieldAt(p.cp) ?? [] };
 }

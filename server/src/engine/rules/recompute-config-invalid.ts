@@ -3,7 +3,6 @@
  */
 import { argAbsent, argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
-import { compareVersions } from '../version';
 import { defineRule, type RuleContext } from './rule';
 
 const CHECKS: ArgCheck[] = [
@@ -67,7 +66,7 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   if (argValue(m, 'recompute_granularity') !== 'full' || n === undefined || layers === undefined) return;
   const perStage = Math.floor(layers / pp);
   if (n <= perStage) return;
-  const crashes = argValue(m, 'recompute_method') === 'uniform' && !!ctx.version && compareVersions(ctx.version, '0.17.0') < 0;
+  const crashes = argValue(m, 'recompute_method') === 'uniform' && !ctx.atLeast('0.17.0');
   ctx.report({
     at: m.args.get('recompute_num_layers')?.path ?? [],
     severity: crashes ? 'error' : 'warning',

@@ -51,6 +51,13 @@ export interface Rule<M = unknown> {
   verifyFixes?: boolean;
   /** What every finding of the rule says about its text (a report may say otherwise). */
   tags?: readonly FindingTag[];
+  /**
+   * What the rule's findings are about when it is not values the config sets up: `text` (the words
+   * as written: syntax, a key given twice, a YAML scalar's reading) or `unknowns` (what the tool
+   * cannot see, said once per file). Their findings are not capped by the certainty of what they
+   * read; every other rule's are (rules/certain.ts).
+   */
+  about?: 'text' | 'unknowns';
   check(ctx: RuleContext<M>): void;
 }
 
@@ -128,8 +135,19 @@ export interface RuleContext<M = unknown> {
   readonly flat: Instance | undefined;
   /** Where a schema path is written in this document (identity unless the format maps keys). */
   writePath(schemaPath: Path): Path | undefined;
-  /** The version of the tool the file targets, when set. */
+  /**
+   * The release of the tool that reads the file, when it is known (undefined: judged against the
+   * newest). Reading it counts as reading how the release is known: a release nobody named is an
+   * assumption, one the file's context hides is unknown.
+   */
   readonly version: string | undefined;
+  /** The same release, for finding a key's schema (navigation, not a judgement): not tracked. */
+  readonly schemaVersion: string | undefined;
+  /**
+   * Whether the release that reads the file is at least `version` (the newest when none is known).
+   * Counts as reading how the release is known, unless every release the schemas cover agrees.
+   */
+  atLeast(version: string): boolean;
   /**
    * Why the tool may accept keys the schema does not know (`FormatSupport.openKeys`), if it may:
    * fixes that rename or remove keys are then unsafe.
@@ -137,7 +155,16 @@ export interface RuleContext<M = unknown> {
   readonly keysOpen: string | undefined;
   /** The fork of the tool that reads the file (`FormatSupport.fork`), if the file shows one. */
   readonly fork: string | undefined;
+  /**
+   * Reports a finding. Its severity is capped by the weakest value the rule has read so far (in the
+   * current scope): an unknown one drops it, an assumed one makes it at most a warning and the
+   * message says what was assumed.
+   */
   report(r: Report): void;
+  /** Runs each item's check on its own: what is read for one item does not weigh on another's findings. */
+  each<T>(items: readonly T[], check: (item: T) => void): void;
+  /** Runs one check on its own (see `each`). */
+  separately<T>(check: () => T): T;
   /**
    * True once the rule has reported as many findings as are shown for one document: a rule looping
    * over thousands of candidates may then count the rest with `report` and an empty message instead

@@ -38,7 +38,7 @@ export default defineRule<DeepSpeedModel>({
     const stageText = m.stageWritten ? `stage ${stage}` : 'stage 0 (no `stage` given)';
     for (const e of zero.entries) {
       if (e.value.kind === 'scalar' && e.value.value === null) continue;
-      const schema = ctx.nav?.at(['zero_optimization', e.key], ctx.doc.value([]), ctx.version);
+      const schema = ctx.nav?.at(['zero_optimization', e.key], ctx.doc.value([]), ctx.schemaVersion);
       const needs = typeof requiredStage(schema) === 'number' ? (requiredStage(schema) as number) : STAGE3_ONLY.has(e.key) ? 3 : undefined;
       if (needs === undefined || stage >= needs) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';

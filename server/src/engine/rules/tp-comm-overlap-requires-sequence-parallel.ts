@@ -3,7 +3,6 @@
  */
 import { allKnown, fieldPath, knobEdit } from '../plan/layout';
 import { argOn, type MegatronModel } from '../formats/megatron/model';
-import { compareVersions } from '../version';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -29,7 +28,7 @@ export default defineRule({
     const mlm = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml';
     // Before 0.10 the check ran before sequence parallelism was turned off at TP 1, so TP 1 with
     // `--sequence-parallel` passed it (megatron/training/arguments.py at core_v0.9.0).
-    const passedOld = mlm && p.tp.value <= 1 && argOn(ctx.model as MegatronModel, 'sequence_parallel') && !!ctx.version && compareVersions(ctx.version, '0.10.0') < 0;
+    const passedOld = mlm && p.tp.value <= 1 && argOn(ctx.model as MegatronModel, 'sequence_parallel') && !ctx.atLeast('0.10.0');
     const refused = mlm && !passedOld;
     ctx.report({
       severity: refused ? undefined : 'warning',

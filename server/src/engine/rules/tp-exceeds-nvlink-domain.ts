@@ -30,7 +30,7 @@ export default defineRule({
     const hw = p.hardware.profile;
     const domain = p.hardware.nvlinkDomain.value;
     const tp = p.tp.value;
-    const where = `${hw.id}${p.hardware.from.kind === 'default' ? ' (assumed)' : ''}`;
+    const where = `${hw.id}${p.hardware.from.kind === 'assumed' ? ' (assumed)' : ''}`;
     if (tp > 1 && (tp > domain || domain % tp !== 0)) {
       const crossing = tp > domain ? `TP ${tp} > NVLink domain ${domain} of ${where}: every TP collective (twice per layer, forward and backward) crosses ${hw.scaleOut}` : `TP ${tp} does not divide the NVLink domain ${domain} of ${where}: some TP groups straddle two domains and their collectives cross ${hw.scaleOut}`;
       ctx.report({

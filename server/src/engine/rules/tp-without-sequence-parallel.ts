@@ -2,7 +2,6 @@
  * tp-without-sequence-parallel: Megatron tensor parallelism without sequence parallelism.
  */
 import { allKnown, fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
-import { compareVersions } from '../version';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -29,7 +28,7 @@ export default defineRule({
     const withSp = planMemory(p, { sp: true });
     const saving = now && withSp && now.bytes.activations > withSp.bytes.activations ? ` (about ${fmtGiB(now.bytes.activations - withSp.bytes.activations)} GiB of activations per GPU here)` : '';
     // megatron/core/model_parallel_config.py, core_v0.4.0 to core_v0.14.0: a ValueError with EP > 1.
-    const refused = p.ep.value > 1 && !!ctx.version && compareVersions(ctx.version, '0.15.0') < 0;
+    const refused = p.ep.value > 1 && !ctx.atLeast('0.15.0');
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',

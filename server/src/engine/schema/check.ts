@@ -18,6 +18,8 @@ export interface Instance {
   problems: SyntaxProblem[];
   /** Keys written with a value the file cannot know (environment, interpolation): where and why. */
   unknown?: Map<string, { path: Path; why: string }>;
+  /** Keys written with a value the context may override (a fallback of a variable the script does not set): why. */
+  assumed?: Map<string, string>;
 }
 
 export type SchemaIssue =
@@ -26,11 +28,11 @@ export type SchemaIssue =
    * differently from the schema's property names (Megatron flags) give the spelled `candidates` for
    * did-you-mean, and say what the tool does with the key (`effect`) when the section cannot.
    */
-  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined; candidates?: string[]; effect?: 'error' | 'ignored'; where?: string; consequence?: string }
+  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined; candidates?: string[]; effect?: 'error' | 'ignored'; where?: string; consequence?: string; assumed?: string; unknown?: string }
   /** The mapping at source `parent` lacks the required `key`. */
   | { kind: 'missing-key'; parent: Path; key: string }
   /** The value at source `path` does not satisfy its schema. */
-  | { kind: 'invalid-value'; path: Path; schema: JsonSchema | undefined; value: unknown; schemaPath?: Path };
+  | { kind: 'invalid-value'; path: Path; schema: JsonSchema | undefined; value: unknown; schemaPath?: Path; assumed?: string; unknown?: string };
 
 export function pointer(path: Path): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');

@@ -20,6 +20,8 @@ export interface ScalarNode {
   tag?: string;
   /** Set when the value cannot be known statically (shell scripts: environment, `$1`, `$(cmd)`): why. `value` is then the text as written. */
   unknown?: string;
+  /** Set when the value is a fallback the context may override (`${X:-8}` with X not set in the script): why. */
+  assumed?: string;
 }
 
 export interface MapNode {

@@ -5,10 +5,11 @@
  * parallelism is turned off at TP 1, and the number of micro-batches is GBS / (MBS·DP).
  */
 import type { EngineSettings } from '../../settings';
+import type { CLASSIFY, Classifier } from '../../certainty';
 import { planHardware, planModel } from '../../plan/context';
 import { deriveMegatronGrid } from '../../plan/layout';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
-import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
+import { assumed, basisOf, byDefault, derived, describeProvenance, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path, Span } from '../../types';
 
 /** One argument as written: its value and where (for provenance and fixes). */
@@ -17,6 +18,8 @@ export interface ArgValue {
   path: Path;
   /** Written, but with a value the file cannot know (why). */
   unknown?: string;
+  /** Written, with a value the context may override (a fallback of a variable the script does not set): why. */
+  assumed?: string;
 }
 
 /** An environment variable the file sets for the training processes. */
@@ -34,6 +37,8 @@ export interface EnvValue {
 
 /** Megatron arguments by their argparse `dest` (snake_case), as a format read them. */
 export interface MegatronArgs {
+  /** How reads through a rule's tracking view are known (see certainty.ts). */
+  [CLASSIFY]?: Classifier;
   get(dest: string): ArgValue | undefined;
   /** Where a new argument would be written (for fixes), given its flag spelling. */
   pathFor(dest: string): Path | undefined;
@@ -54,6 +59,12 @@ export interface MegatronArgs {
   defaultsUnknown?: string;
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
+  /**
+   * Why more arguments may be passed than the file shows (a word whose text is not known among a
+   * script's flags, a sourced file that was not read): an argument not seen is then not known to be
+   * absent, so Megatron's default is not known to apply.
+   */
+  open?: string;
   /** Things about this file the layout view should say (e.g. why the world size is unknown). */
   notes?: string[];
   /** Why the run is not training (an inference or export entry point), when it evidently is not. */
@@ -95,19 +106,30 @@ function flag(a: ArgValue | undefined): boolean | undefined {
   return !!a.value;
 }
 
+/** A value as written: assumed when the context may override it. */
+function asWritten<T>(value: T, a: ArgValue): Field<T> {
+  return a.assumed ? assumed(value, a.assumed, a.path) : written(value, a.path);
+}
+
+/** Megatron's default for an argument the file leaves out, when it is known to apply (see `open`, `defaultsUnknown`). */
+export function defaultOf<T>(args: MegatronArgs, value: T, note: string): Field<T> {
+  const why = args.defaultsUnknown ?? args.open;
+  return why ? { value, from: { kind: 'unknown', note: why } } : byDefault(value, note);
+}
+
 export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan {
-  const fallback = <T,>(value: T, note: string): Field<T> => (args.defaultsUnknown ? { value, from: { kind: 'unknown', note: args.defaultsUnknown } } : byDefault(value, note));
+  const fallback = <T,>(value: T, note: string): Field<T> => defaultOf(args, value, note);
   const num = (dest: string, dflt: number, note: string): Field<number> => {
     const a = args.get(dest);
     if (a?.unknown) return { value: dflt, from: { kind: 'unknown', note: a.unknown } };
     const v = int(a);
-    return v !== undefined && v >= 1 ? written(v, a!.path) : fallback(dflt, note);
+    return v !== undefined && v >= 1 ? asWritten(v, a!) : fallback(dflt, note);
   };
   const bool = (dest: string, dflt: boolean, note: string): Field<boolean> => {
     const a = args.get(dest);
     if (a?.unknown) return { value: dflt, from: { kind: 'unknown', note: a.unknown } };
     const v = flag(a);
-    if (v !== undefined) return written(v, a!.path);
+    if (v !== undefined) return asWritten(v, a!);
     const elsewhere = args.unknownDefaults?.[dest];
     return elsewhere ? { value: dflt, from: { kind: 'unknown', note: elsewhere } } : fallback(dflt, note);
   };
@@ -118,10 +140,10 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   const etpArg = int(args.get('expert_tensor_parallel_size'));
   const etp: Field<number> =
     etpArg !== undefined
-      ? written(etpArg, args.get('expert_tensor_parallel_size')!.path)
+      ? asWritten(etpArg, args.get('expert_tensor_parallel_size')!)
       : args.etpDefault === 'one-with-ep' && ep.value > 1
-        ? byDefault(1, 'Megatron Bridge sets expert TP to 1 when EP > 1 and it is unset')
-        : byDefault(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`);
+        ? withInputs(fallback(1, 'Megatron Bridge sets expert TP to 1 when EP > 1 and it is unset'), ep)
+        : withInputs(fallback(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`), tp);
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
   const hardware = planHardware(settings, args.hardwareHint);
@@ -142,7 +164,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     moeA2A: bool('overlap_moe_expert_parallel_comm', false, 'EP all-to-all overlap is off unless asked for'),
   };
   const knobs = knobsOf(args);
-  const nodes = args.nodes ?? byDefault(1, 'one node unless the launcher says otherwise');
+  const nodes = args.nodes ?? fallback(1, 'one node unless the launcher says otherwise');
   const world = args.world;
   const notes: string[] = [...(args.notes ?? [])];
   // The Plan keeps what was asked for; at TP 1 Megatron turns sequence parallelism off (with a warning).
@@ -153,11 +175,11 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     style: 'megatron',
     world,
     nodes,
-    perNode: world && args.nodes && Number.isInteger(world.value / nodes.value) ? derived(world.value / nodes.value, `per node = ${world.value} / ${nodes.value} nodes`) : undefined,
+    perNode: world && args.nodes && Number.isInteger(world.value / nodes.value) ? derived(world.value / nodes.value, `per node = ${world.value} / ${nodes.value} nodes`, [world, nodes]) : undefined,
     tp,
     pp,
     vpp,
-    layersPerVirtualStage: perVstage !== undefined && vstages === undefined ? written(perVstage, args.get('num_layers_per_virtual_pipeline_stage')!.path) : undefined,
+    layersPerVirtualStage: perVstage !== undefined && vstages === undefined ? asWritten(perVstage, args.get('num_layers_per_virtual_pipeline_stage')!) : undefined,
     cp,
     ep,
     etp,
@@ -169,7 +191,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     seqLength: args.get('seq_length') ? num('seq_length', 0, '') : settings.seqLength ? { value: settings.seqLength, from: { kind: 'setting', note: '`seq_length` setting' } } : undefined,
     model,
     precision,
-    sharding: shardingOf(args, distOpt),
+    sharding: shardingOf(args, distOpt, fallback),
     recompute,
     overlap,
     distributedOptimizer: distOpt,
@@ -191,10 +213,10 @@ function virtualStages(args: MegatronArgs, pp: Field<number>): { vpp?: Field<num
   const vstages = int(args.get('num_virtual_stages_per_pipeline_rank')) ?? int(args.get('virtual_pipeline_model_parallel_size'));
   const perVstage = int(args.get('num_layers_per_virtual_pipeline_stage'));
   const layersArg = int(args.get('num_layers'));
-  if (vstages !== undefined) return { vpp: written(vstages, (args.get('num_virtual_stages_per_pipeline_rank') ?? args.get('virtual_pipeline_model_parallel_size'))!.path), vstages, perVstage };
+  if (vstages !== undefined) return { vpp: asWritten(vstages, (args.get('num_virtual_stages_per_pipeline_rank') ?? args.get('virtual_pipeline_model_parallel_size'))!), vstages, perVstage };
   if (perVstage !== undefined && layersArg !== undefined && pp.value > 1) {
     const v = layersArg / pp.value / perVstage;
-    if (Number.isInteger(v)) return { vpp: derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`), perVstage };
+    if (Number.isInteger(v)) return { vpp: derived(v, `VPP = layers ${layersArg} / PP ${pp.value} / ${perVstage} layers per virtual stage = ${v}`, [pp, argField(args, 'num_layers'), argField(args, 'num_layers_per_virtual_pipeline_stage')]), perVstage };
   }
   return { perVstage };
 }
@@ -232,20 +254,22 @@ function splitAndBatch(plan: Plan, args: MegatronArgs): void {
   const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;
   const loss = flag(args.get('account_for_loss_in_pipeline_split')) === true;
   if (explicitSplit || embedding || loss) plan.pipelineSplit = { embedding, loss, explicit: explicitSplit ? `--${explicitSplit.replace(/_/g, '-')}` : undefined };
-  const gbs = int(args.get('global_batch_size'));
-  if (gbs !== undefined) plan.globalBatch = written(gbs, args.get('global_batch_size')!.path);
+  const gbsArg = args.get('global_batch_size');
+  const gbs = int(gbsArg);
+  if (gbsArg?.unknown) plan.globalBatch = { value: 0, from: { kind: 'unknown', note: gbsArg.unknown } };
+  else if (gbs !== undefined) plan.globalBatch = asWritten(gbs, gbsArg!);
   const dp = deriveMegatronGrid(plan);
   if (dp !== undefined && plan.microBatch) {
-    if (plan.globalBatch && plan.globalBatch.value % (plan.microBatch.value * dp) === 0) {
+    if (plan.globalBatch && plan.globalBatch.value > 0 && plan.globalBatch.value % (plan.microBatch.value * dp) === 0) {
       const m = plan.globalBatch.value / (plan.microBatch.value * dp);
-      plan.numMicroBatches = derived(m, `micro-batches per step = GBS ${plan.globalBatch.value} / (MBS ${plan.microBatch.value} × DP ${dp}) = ${m}`);
+      plan.numMicroBatches = derived(m, `micro-batches per step = GBS ${plan.globalBatch.value} / (MBS ${plan.microBatch.value} × DP ${dp}) = ${m}`, [plan.globalBatch, plan.microBatch, plan.dp]);
     }
-    if (!plan.globalBatch) plan.globalBatch = derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`);
+    if (!plan.globalBatch) plan.globalBatch = withInputs(derived(plan.microBatch.value * dp, `GBS defaults to MBS × DP = ${plan.microBatch.value * dp}`, [plan.microBatch, plan.dp]), defaultOf(args, 0, ''));
   }
 }
 
 /** What DP shards: Megatron-FSDP by its strategy, PyTorch FSDP2 everything, else the distributed optimizer. */
-function shardingOf(args: MegatronArgs, distOpt: Field<boolean>): Field<Sharding> {
+function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(value: T, note: string) => Field<T>): Field<Sharding> {
   const mfsdp = args.get('use_megatron_fsdp');
   if (flag(mfsdp)) {
     const strategy = args.get('data_parallel_sharding_strategy');
@@ -255,10 +279,12 @@ function shardingOf(args: MegatronArgs, distOpt: Field<boolean>): Field<Sharding
       : s === 'optim' ? { kind: 'distributed-optimizer', group: 1 }
       : s === 'optim_grads' ? { kind: 'fsdp', fsdp: 'grad-op', group: 1 }
       : { kind: 'fsdp', fsdp: 'full', group: 1 };
-    return strategy ? { value, from: { kind: 'written', path: strategy.path } } : { value, from: { kind: 'default', note: 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise' } };
+    return strategy ? asWritten(value, strategy) : fallback(value, 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise');
   }
   const fsdp2 = args.get('use_torch_fsdp2');
-  if (flag(fsdp2)) return { value: { kind: 'fsdp', fsdp: 'full', group: 1 }, from: { kind: 'written', path: fsdp2!.path } };
+  if (flag(fsdp2)) return asWritten({ kind: 'fsdp', fsdp: 'full', group: 1 }, fsdp2!);
+  // Neither FSDP switch seen: in an open argument set either may still be passed.
+  if (args.open || args.defaultsUnknown) return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: { kind: 'unknown', note: (args.open ?? args.defaultsUnknown)! } };
   return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: distOpt.from };
 }
 
@@ -286,23 +312,42 @@ function modelFromArgs(args: MegatronArgs): Field<ModelShape> | undefined {
     sharedExpertFfn: int(args.get('moe_shared_expert_intermediate_size')),
   };
   const from: Provenance = { kind: 'written', path: args.get('num_layers')!.path };
-  return { value: shape, from };
+  // Dimensions left out take Megatron's defaults, known only when every argument is visible.
+  const inputs = ['num_layers', 'hidden_size', 'num_attention_heads'].map((d) => argField(args, d));
+  if (args.open) inputs.push(defaultOf(args, 0, ''));
+  const field = withInputs({ value: shape, from }, ...inputs);
+  return field;
 }
 
 function precisionOf(args: MegatronArgs): Field<Precision> {
   const fp8 = args.get('fp8');
-  if (fp8 && fp8.value) return written('fp8', fp8.path);
+  if (fp8 && fp8.value) return asWritten('fp8', fp8);
   for (const p of ['bf16', 'fp16'] as const) {
     const a = args.get(p);
-    if (flag(a)) return written(p, a!.path);
+    if (flag(a)) return asWritten(p, a!);
   }
-  return byDefault('fp32', 'Megatron trains in fp32 without --bf16 or --fp16');
+  return defaultOf(args, 'fp32', 'Megatron trains in fp32 without --bf16 or --fp16');
 }
 
 function recomputeOf(args: MegatronArgs): Field<'none' | 'selective' | 'full'> {
   const g = args.get('recompute_granularity');
-  if (g && (g.value === 'full' || g.value === 'selective')) return written(g.value, g.path);
+  if (g && (g.value === 'full' || g.value === 'selective')) return asWritten(g.value, g);
   const legacy = args.get('recompute_activations');
-  if (flag(legacy)) return written('selective', legacy!.path);
-  return byDefault('selective', 'Megatron keeps all activations but (with Transformer Engine) recomputes attention: the selective case');
+  if (flag(legacy)) return asWritten('selective', legacy!);
+  return defaultOf(args, 'selective', 'Megatron keeps all activations but (with Transformer Engine) recomputes attention: the selective case');
+}
+
+/** An argument as a Plan field (for the certainty of what is derived from it). */
+function argField(args: MegatronArgs, dest: string): Field<unknown> {
+  const a = args.get(dest);
+  if (!a) return defaultOf(args, undefined, '');
+  if (a.unknown) return { value: undefined, from: { kind: 'unknown', note: a.unknown } };
+  return asWritten(a.value, a);
+}
+
+/** The field, no surer than the weakest of `inputs`. */
+function withInputs<T>(field: Field<T>, ...inputs: Field<unknown>[]): Field<T> {
+  const basis = basisOf([field, ...inputs]);
+  if (basis.certainty !== 'assumed' && basis.certainty !== 'unknown') return field;
+  return { value: field.value, from: { kind: 'derived', formula: describeProvenance(field.from), basis } };
 }

@@ -20,13 +20,16 @@ export interface ArgCheck {
 
 export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
   const m = ctx.model;
+  // Each check on its own: what one reads does not weigh on another's finding.
   for (const c of checks) {
     if (c.formats && !c.formats.includes(ctx.format)) continue;
-    const dest = c.when(m, ctx.plan);
-    if (!dest) continue;
-    const at: Path = m.args.get(dest)?.path ?? [];
-    const fix = c.fix?.(m, ctx.plan);
-    ctx.report({ at, message: c.message(m, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+    ctx.separately(() => {
+      const dest = c.when(m, ctx.plan);
+      if (!dest) return;
+      const at: Path = m.args.get(dest)?.path ?? [];
+      const fix = c.fix?.(m, ctx.plan);
+      ctx.report({ at, message: c.message(m, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+    });
   }
 }
 

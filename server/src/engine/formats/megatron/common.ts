@@ -10,6 +10,7 @@ import type { Field } from '../../plan/plan';
 import type { ArgValue, EnvValue, MegatronArgs } from './args';
 import type { ArgSite, UnknownArg } from './instance';
 import { allFlags, flagTarget, primaryFlag } from './schema';
+import { CLASSIFY } from '../../certainty';
 
 /**
  * How a flag Megatron-LM's own arguments do not have is judged: an error where the entry point is
@@ -64,7 +65,15 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
   const mpFromCheckpoint = fromCheckpoint && view.get(['use_mp_args_from_checkpoint_args']) === true;
   const force = new Set([...(fromCheckpoint ? FROM_CHECKPOINT.force : []), ...(mpFromCheckpoint ? FROM_CHECKPOINT.parallel : [])]);
   const unset = new Set([...(fromCheckpoint ? FROM_CHECKPOINT.unset : []), ...(mpFromCheckpoint ? FROM_CHECKPOINT.parallelUnset : [])]);
-  return {
+  const args: MegatronArgs = {
+    // How a rule's read is known (rules/certain.ts): an argument not seen is absent, with Megatron's
+    // default, only where every argument is visible and the default is the runtime's.
+    [CLASSIFY]: (key: string | symbol, params: readonly unknown[] | undefined, result: unknown) => {
+      if (key !== 'get' || !params || result !== undefined) return undefined;
+      const dest = String(params[0]);
+      const why = args.defaultsUnknown ?? args.unknownDefaults?.[dest] ?? args.open;
+      return why ? { certainty: 'unknown' as const, note: why } : { certainty: 'defaulted' as const };
+    },
     runtime: options.runtime,
     get(dest: string): ArgValue | undefined {
       const unknown = view.instance.unknown?.get(dest);
@@ -73,7 +82,9 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
       const path = view.source([dest]);
       const checkpointPath = view.source(['use_checkpoint_args']) ?? [];
       if (force.has(dest) || (unset.has(dest) && v === undefined)) return { value: undefined, path: path ?? checkpointPath, unknown: CHECKPOINT_WHY };
-      return v === undefined || !path ? undefined : { value: v, path };
+      if (v === undefined || !path) return undefined;
+      const assumed = view.instance.assumed?.get(dest);
+      return assumed ? { value: v, path, assumed } : { value: v, path };
     },
     pathFor: options.pathFor,
     world: options.world,
@@ -82,6 +93,7 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
     etpDefault: options.etpDefault,
     notes: options.notes,
   };
+  return args;
 }
 
 /**

@@ -80,6 +80,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
   source.set('', []);
   const seen = new Map<string, ArgSite>();
   const unknownValues = new Map<string, { path: Path; why: string }>();
+  const assumedValues = new Map<string, string>();
   for (const site of sites) {
     const prop = MEGATRON_SCHEMA.properties?.[site.dest];
     if (interpolated(site.node) || (site.node.kind === 'scalar' && site.node.unknown)) {
@@ -102,11 +103,13 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
     }
     seen.set(site.dest, site);
     value[site.dest] = v;
+    if (site.node.kind === 'scalar' && site.node.assumed) assumedValues.set(site.dest, site.node.assumed);
+    else assumedValues.delete(site.dest);
     source.set(pointer([site.dest]), site.path);
     if (Array.isArray(v)) v.forEach((_, i) => source.set(pointer([site.dest, i]), [...site.path, i]));
   }
   const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence }));
-  return { instance: { value, source, problems, unknown: unknownValues }, issues };
+  return { instance: { value, source, problems, unknown: unknownValues, assumed: assumedValues.size ? assumedValues : undefined }, issues };
 }
 
 function samePathish(a: Path, b: Path): boolean {

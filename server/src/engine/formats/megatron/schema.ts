@@ -82,6 +82,17 @@ export function flagTarget(flag: string): FlagTarget | undefined {
   return megatronIndexes().flags.get(flag.replace(/=.*$/, ''));
 }
 
+/**
+ * Whether a flag takes a value on the command line: false for argparse's `store_true`/`store_false`
+ * flags, true for the others, undefined for a flag Megatron-LM does not have.
+ */
+export function flagTakesValue(flag: string): boolean | undefined {
+  const t = flagTarget(flag);
+  if (!t) return undefined;
+  const action = MEGATRON_SCHEMA.properties?.[t.dest]?.['x-action'];
+  return action !== 'store_true' && action !== 'store_false';
+}
+
 /** The flag that sets `dest`, or undefined for fields with no command-line spelling. */
 export function primaryFlag(dest: string): string | undefined {
   return megatronIndexes().primary.get(dest);

@@ -10,7 +10,7 @@ import type { Launcher, LauncherKind, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
-import { derived, type Field } from '../../plan/plan';
+import { assumed, derived, type Field } from '../../plan/plan';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan } from './args';
 import type { EnvValue } from './args';
@@ -107,15 +107,20 @@ function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: strin
   return { ...judged, extra: new Set([...(judged.extra ?? []), ...own]) };
 }
 
-/** A launcher option as a positive integer, or why it is not known. */
-function launcherInt(l: Launcher | undefined, names: string[]): { value?: number; unknown?: string } | undefined {
+/** A launcher option as a positive integer, or why it is not known; `assumed` when it is a fallback. */
+function launcherInt(l: Launcher | undefined, names: string[]): { value?: number; unknown?: string; assumed?: string } | undefined {
   for (const name of names) {
     const a = l?.args.get(name);
     if (!a) continue;
     const v = typeof a.value === 'number' ? a.value : typeof a.value === 'string' && /^\d+$/.test(a.value) ? Number(a.value) : undefined;
-    return { value: v, unknown: v === undefined ? a.unknown ?? `\`${name}\` is not a number the script sets` : undefined };
+    return { value: v, unknown: v === undefined ? a.unknown ?? `\`${name}\` is not a number the script sets` : undefined, assumed: v !== undefined ? a.assumed : undefined };
   }
   return undefined;
+}
+
+/** The assumptions behind a launcher's numbers, as fields a derived value takes its certainty from. */
+function assumptions(...xs: ({ assumed?: string } | undefined)[]): Field<unknown>[] {
+  return xs.flatMap((x) => (x?.assumed ? [assumed(undefined, x.assumed)] : []));
 }
 
 /** `srun → torchrun` for a chain of launchers. */
@@ -153,7 +158,7 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   const spawner = spawners[spawners.length - 1];
   if (spawner?.kind === 'mpirun') {
     const np = launcherInt(spawner, ['-np', '-n', '--np']);
-    if (np?.value !== undefined) return { world: derived(np.value, `world = ${np.value} processes (mpirun -np)`) };
+    if (np?.value !== undefined) return { world: derived(np.value, `world = ${np.value} processes (mpirun -np)`, assumptions(np)) };
     if (np?.unknown) return { note: `the process count comes from outside the script (${np.unknown})` };
   }
   // In a Slurm batch script, `srun` starts the step over the allocation's nodes.
@@ -168,7 +173,7 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   }
   const kind = spawner?.kind;
   const perNode = kind ? launcherInt(spawner, PER_NODE[kind] ?? []) : undefined;
-  let nodes: { value?: number; unknown?: string } | undefined;
+  let nodes: { value?: number; unknown?: string; assumed?: string } | undefined;
   let nodesFrom = kind;
   for (const l of [...spawners].reverse()) {
     nodes = launcherInt(l, NODES[l.kind] ?? []);
@@ -186,16 +191,16 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   if (perNode?.value !== undefined) {
     if (nodes && nodes.value === undefined) return { note: `the node count comes from outside the script (${nodes.unknown}), so the world size is unknown` };
     const n = nodes?.value ?? 1;
-    const nodesField: Field<number> = nodes?.value !== undefined ? { value: n, from: { kind: 'derived', formula: nodesNote } } : { value: 1, from: { kind: 'default', note: `${kind} runs on one node unless told otherwise` } };
-    return { world: derived(perNode.value * n, `world = ${perNode.value} processes per node × ${n} node${n === 1 ? '' : 's'}, from the ${kind} options`), nodes: nodesField };
+    const nodesField: Field<number> = nodes?.value !== undefined ? derived(n, nodesNote, assumptions(nodes)) : { value: 1, from: { kind: 'default', note: `${kind} runs on one node unless told otherwise` } };
+    return { world: derived(perNode.value * n, `world = ${perNode.value} processes per node × ${n} node${n === 1 ? '' : 's'}, from the ${kind} options`, assumptions(perNode, nodes)), nodes: nodesField };
   }
   const ws = s.vars.get('WORLD_SIZE');
-  if (ws?.value && /^\d+$/.test(ws.value)) return { world: derived(Number(ws.value), `world = WORLD_SIZE ${ws.value}`) };
+  if (ws?.value && /^\d+$/.test(ws.value)) return { world: derived(Number(ws.value), `world = WORLD_SIZE ${ws.value}`, assumptions(ws)) };
   // The usual variables of Megatron's example scripts, when the launcher's options do not say.
   const varInt = (names: string[]) => {
     for (const n of names) {
       const v = s.vars.get(n);
-      if (v) return { name: n, value: v.value && /^\d+$/.test(v.value) ? Number(v.value) : undefined, unknown: v.unknown };
+      if (v) return { name: n, value: v.value && /^\d+$/.test(v.value) ? Number(v.value) : undefined, unknown: v.unknown, assumed: v.assumed };
     }
     return undefined;
   };
@@ -204,13 +209,25 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   if (gpus?.value !== undefined && (!nodeVar || nodeVar.value !== undefined)) {
     const n = nodeVar?.value ?? 1;
     return {
-      world: derived(gpus.value * n, `world = ${gpus.name} ${gpus.value} × ${nodeVar ? `${nodeVar.name} ${n}` : '1 node'}`),
-      nodes: nodeVar ? { value: n, from: { kind: 'derived', formula: `${nodeVar.name} = ${n}` } } : { value: 1, from: { kind: 'default', note: 'no node count in the script' } },
+      world: derived(gpus.value * n, `world = ${gpus.name} ${gpus.value} × ${nodeVar ? `${nodeVar.name} ${n}` : '1 node'}`, assumptions(gpus, nodeVar)),
+      nodes: nodeVar ? derived(n, `${nodeVar.name} = ${n}`, assumptions(nodeVar)) : { value: 1, from: { kind: 'default', note: 'no node count in the script' } },
     };
   }
   if (nodeVar?.unknown) return { note: `the node count comes from outside the script (${nodeVar.unknown})` };
   if (perNode?.unknown) return { note: `the processes per node come from outside the script (${perNode.unknown})` };
   return {};
+}
+
+/**
+ * Why the training command may pass more flags than the script shows, if it may: the first place
+ * that may add some (a word whose text is not known, a `source` not read), and how many there are.
+ */
+export function openReason(s: ShellDoc): string | undefined {
+  const first = s.open[0];
+  if (!first) return undefined;
+  const line = s.lines.position(first.span.start).line + 1;
+  const more = s.open.length > 1 ? ` (and ${s.open.length - 1} more place${s.open.length > 2 ? 's' : ''})` : '';
+  return `more flags may reach the training command than the script shows: line ${line}, ${first.reason}${more}`;
 }
 
 export const megatronArgsFormat: FormatSupport<MegatronModel> = {
@@ -282,6 +299,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     }
     const entry = s.entrypoint?.path.split('/').pop();
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference or an export, not training`;
+    const open = openReason(s);
+    if (open) args.open = open;
     return { args };
   },
   writePath: megatronWritePath,

@@ -6,8 +6,9 @@ import type { Entry, MapNode, Node, ScalarNode } from '../tree';
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
 import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
-import { isFlagText, locateRange, SAFE_WORD, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
+import { assumedOf, isFlagText, locateRange, SAFE_WORD, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
+import type { OpenWord, SourcedFile } from './sourcing';
 
 /** One flag of the training command with the words it was read from. */
 export interface Flag {
@@ -21,9 +22,28 @@ export interface Flag {
 /** Where a word is written: a whole word of a block, or characters inside a quoted string. */
 export type Place = { kind: 'tok'; span: Span; block: Block } | { kind: 'inner'; span: Span; ctx: Unit };
 
-export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc {
+/** What reading a script may use beyond its text. */
+export interface ShellOptions {
+  /**
+   * False for a flag that takes no value (argparse's `store_true`): a word after it whose text is not
+   * known is then not its value. Undefined when the flag is not known.
+   */
+  takesValue?: (flag: string) => boolean | undefined;
+  /** Reads a file the script sources (`source`, `.`), resolved as the host resolves references. */
+  read?: (ref: string) => { text?: string; path?: string; why?: string };
+  /** The script's own path, as the host knows it (`$0`, `${BASH_SOURCE[0]}`). */
+  path?: string;
+}
+
+
+/** A word whose text the script does not show (passed through, or with a part that is unknown). */
+function unknownWord(w: ExpandedWord): boolean {
+  return !!w.passthrough || w.segs.some((s) => s.unknown);
+}
+
+export function parseShell(text: string, lines = new LineIndex(text), options: ShellOptions = {}): ShellDoc {
   const problems: SyntaxProblem[] = [];
-  const ctx: Ctx = { problems, work: 0, depth: 0, lineOf: (o) => lines.position(o).line + 1 };
+  const ctx: Ctx = { problems, work: 0, depth: 0, lineOf: (o) => lines.position(o).line + 1, read: options.read, path: options.path, topPath: options.path, sources: 0 };
   // A batch script runs with the variables Slurm sets from its `#SBATCH` header.
   const sbatch = readSbatch(text);
   const start: Env = new Map();
@@ -34,16 +54,22 @@ export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc 
   } catch (err) {
     // Not expected; if it happens the file is still reported, not lost.
     problems.push({ code: 'parse-error', severity: 'error', message: `The launch-script reader failed: ${(err as Error).message}`, span: { start: 0, end: 0 }, fatal: true });
-    return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], [], sbatch);
+    return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], [], sbatch, options);
   }
   const t = script.training;
   const flags: Flag[] = [];
+  const open: OpenWord[] = [...script.opened];
   let root: MapNode | undefined;
   if (t) {
     const args = t.args;
     for (let i = 0; i < args.length; i++) {
       const f = args[i];
-      if (f.passthrough || !isFlagText(f.text)) continue;
+      if (unknownWord(f)) {
+        // Not a value (the word before it is not a flag that still needs one): flags, a value or nothing.
+        open.push({ span: locateRange(f, 0, f.text.length).span, reason: f.segs.find((x) => x.unknown)?.unknown ?? 'its text is not known' });
+        continue;
+      }
+      if (!isFlagText(f.text)) continue;
       const eq = f.text.startsWith('--') ? f.text.indexOf('=') : -1;
       if (eq > 2) {
         const k = locateRange(f, 0, eq);
@@ -53,7 +79,13 @@ export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc 
       }
       const values: ExpandedWord[] = [];
       let j = i + 1;
-      while (j < args.length && !args[j].passthrough && !isFlagText(args[j].text)) values.push(args[j++]);
+      // A word whose text is unknown is the flag's value only where the flag still needs one (right
+      // after it, unless it takes none); after its values it may be flags or nothing, never another value.
+      if (j < args.length && unknownWord(args[j])) {
+        // Any number of words (`"$@"`, an array from outside) is the value only of a flag known to take one.
+        const takes = options.takesValue?.(f.text);
+        if (args[j].passthrough ? takes === true : takes !== false) values.push(args[j++]);
+      } else while (j < args.length && !unknownWord(args[j]) && !isFlagText(args[j].text)) values.push(args[j++]);
       const keySpan = locateRange(f, 0, f.text.length).span;
       let value: Node;
       if (!values.length) value = { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: true, style: 'word', raw: '' };
@@ -92,12 +124,13 @@ export function parseShell(text: string, lines = new LineIndex(text)): ShellDoc 
     const unknown = unknownOf(b);
     if (unknown) v.unknown = unknown;
     else v.value = b.kind === 'array' ? b.items.map(textOf).join(' ') : textOf(b.segs);
+    if (!unknown && assumedOf(b)) v.assumed = assumedOf(b);
     if (b.kind === 'array' && !unknown) v.items = b.items.map(textOf);
     if (b.defaultSpan) v.defaultSpan = b.defaultSpan;
     vars.set(name, v);
   }
   const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
-  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch);
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced);
 }
 
 export function mkEntry(key: string, keySpan: Span, value: Node): Entry {
@@ -110,6 +143,7 @@ export function scalarOf(text: string, f: ExpandedWord, a: number, b: number): S
   const t = f.text.slice(a, b);
   const node: ScalarNode = { kind: 'scalar', span: loc.span, value: loc.unknown ? t : typedValue(t), style: 'word', raw: text.slice(loc.span.start, loc.span.end) };
   if (loc.unknown) node.unknown = loc.unknown;
+  else if (loc.assumed) node.assumed = loc.assumed;
   return node;
 }
 
@@ -134,6 +168,15 @@ export class ShellDoc extends TreeDoc {
     private readonly arrays: ArrayLit[],
     /** The `#SBATCH` header, when the script is a Slurm batch script. */
     readonly sbatch?: Allocation,
+    private readonly options: ShellOptions = {},
+    /**
+     * Words of the training command whose text is not known and that are no flag's value, and other
+     * places (a `source` that was not read, an `eval` of unknown text) that may add flags: the flag
+     * set is closed only when this is empty.
+     */
+    readonly open: readonly OpenWord[] = [],
+    /** The files the script sources that were read (their paths), and the ones that could not be. */
+    readonly sourced: readonly SourcedFile[] = [],
   ) {
     super();
     this.span = { start: 0, end: text.length };
@@ -177,7 +220,7 @@ export class ShellDoc extends TreeDoc {
   private inTurn(edits: readonly PathEdit[]): TextEdit[] | undefined {
     let text = this.text;
     for (const e of edits) {
-      const one = parseShell(text).edit([e]);
+      const one = parseShell(text, undefined, this.options).edit([e]);
       if (!one) return undefined;
       text = applyEdits(text, one);
     }

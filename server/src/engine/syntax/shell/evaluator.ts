@@ -1,10 +1,11 @@
 /** The straight-line evaluator: runs the script's commands in text order, keeps variables and arrays with their spans, follows control flow where it is decidable, and finds the training command. */
 import type { Span } from '../../types';
-import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type Launcher, type LauncherArg, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Seg, type Target, type Training, type Tri, type Unit, type Word, type WrittenWord } from './types';
+import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { launcherChain } from './launchers';
 import { WordExpander } from './expander';
-import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mapPoint, mergeScalars, not, or3, textOf } from './expansion';
+import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
+import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends WordExpander {
@@ -19,6 +20,9 @@ export class Script extends WordExpander {
   private status: Tri = undefined;
   training: Training | undefined;
   readonly arrays: ArrayLit[] = [];
+  /** Places that may add flags this reader cannot see (a `source` not read); see sourcing.ts. */
+  readonly opened: OpenWord[] = [];
+  readonly sourced: SourcedFile[] = [];
 
   constructor(
     protected readonly src: string,
@@ -216,10 +220,8 @@ export class Script extends WordExpander {
       else {
         const cands = live.map((a) => (a.vals.has(name) ? a.vals.get(name) : pre));
         if (!f.exhaustive) cands.push(pre);
-        if (cands.some((b) => b?.kind === 'array')) {
-          const first = live.find((a) => a.vals.has(name));
-          result = first ? first.vals.get(name) : pre;
-        } else result = mergeScalars(name, cands, f);
+        if (cands.some((b) => b?.kind === 'array')) result = mergeArrays(name, cands, f);
+        else result = mergeScalars(name, cands, f);
       }
       this.setVar(name, result);
     }
@@ -532,6 +534,21 @@ export class Script extends WordExpander {
       }
       case 'false':
         return false;
+      case 'source':
+      case '.':
+        readSourced(this.expandAll(rest.slice(1), cmd.block)[0], cmd.span, {
+          ctx: this.ctx,
+          env: this.env,
+          opened: this.opened,
+          sourced: this.sourced,
+          set: (name, b) => this.setVar(name, b),
+          run: (text, ctx, env) => {
+            const inner = new Script(text, 0, text.length, ctx, env, true);
+            inner.run();
+            return { env: inner.env, opened: inner.opened, sourced: inner.sourced, ctx };
+          },
+        });
+        return undefined;
       default: {
         const fields = this.expandAll(rest, cmd.block);
         if (head === 'true' || head === ':') return true;
@@ -734,38 +751,7 @@ export class Script extends WordExpander {
     const t = inner.training;
     if (!t) return;
     const block: Block = { kind: 'command', span: locateRange(f, 0, f.text.length).span, insertable: false };
-    const toks = new Map<WrittenWord, WrittenWord>();
-    const mapSpan = (s: Span): Span => (s.start === s.end ? mapPoint(f, s.start) : locateRange(f, s.start, s.end).span);
-    const mapTok = (tk: WrittenWord | undefined): WrittenWord | undefined => {
-      if (!tk) return undefined;
-      let m = toks.get(tk);
-      if (!m) {
-        m = { span: mapSpan(tk.span), block, role: tk.role, literal: false, quote: 'none', value: tk.value, single: tk.single };
-        toks.set(tk, m);
-      }
-      return m;
-    };
-    const mapTarget = (tg: Target | null | undefined): Target | null | undefined => {
-      if (!tg) return tg;
-      const loc = locateRange(f, tg.span.start, tg.span.end);
-      return loc.exactSpan && loc.ctx && tg.span.end > tg.span.start ? { span: loc.exactSpan, quote: loc.ctx.quote, wrap: false, via: tg.via } : null;
-    };
-    const mapSeg = (s: Seg): Seg => {
-      if (s.src !== undefined && s.text.length) {
-        const loc = locateRange(f, s.src, s.src + s.text.length);
-        if (loc.exactSpan && loc.ctx && !loc.ref) return { ...s, src: loc.exactSpan.start, ctx: loc.ctx, nested: true, span: loc.exactSpan, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref) };
-        if (loc.ref) return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: loc.target ?? null, unknown: s.unknown ?? loc.unknown };
-        return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : null };
-      }
-      return { ...s, src: undefined, ctx: undefined, span: mapSpan(s.span), tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref), defaultSpan: s.defaultSpan && mapSpan(s.defaultSpan) };
-    };
-    const mapField = (x: ExpandedWord): ExpandedWord => ({ ...x, segs: x.segs.map(mapSeg), outer: mapTok(x.outer)! });
-    const mapLauncher = (l: Launcher | undefined): Launcher | undefined => {
-      if (!l) return undefined;
-      const args = new Map<string, LauncherArg>();
-      for (const [k, v] of l.args) args.set(k, { ...v, span: mapSpan(v.span), keySpan: mapSpan(v.keySpan) });
-      return { kind: l.kind, args, span: mapSpan(l.span), inner: mapLauncher(l.inner) };
-    };
+    const { mapField, mapLauncher } = remapper(f, block);
     let launcher = mapLauncher(t.launcher);
     if (outerLaunchers.length) {
       const outer = launcherChain(outerLaunchers);

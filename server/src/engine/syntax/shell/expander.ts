@@ -4,9 +4,11 @@
  * evaluator (`Script`) supplies the variables in scope and the control-flow state.
  */
 import type { Span } from '../../types';
-import { type ArrayLit, type Binding, type Block, type Ctx, type Env, type ExpandedWord, type Piece, type Quote, type Seg, type Tri, type Word, WORK_BUDGET, type WrittenWord } from './types';
+import { type ArrayLit, type Binding, type Block, type Ctx, type Env, type ExpandedWord, MAX_SUBSCRIPT_DEPTH, type Piece, type Quote, type Seg, type Tri, type Word, WORK_BUDGET, type WrittenWord } from './types';
 import { evaluateArithmetic } from './arithmetic';
-import { and3, argReason, envReason, globMatch, IFS, locateRange, not, or3, PASS_NAMES, SCHEDULER_VAR, short, splitFields, textOf } from './expansion';
+import { Lexer } from './lexer';
+import { type SubCommand, substitutionOutput } from './substitution';
+import { and3, argReason, envReason, globMatch, IFS, locateRange, not, or3, SCHEDULER_VAR, short, splitFields, textOf } from './expansion';
 
 export abstract class WordExpander {
   protected abstract readonly src: string;
@@ -137,7 +139,9 @@ export abstract class WordExpander {
         return;
       case 'cmd': {
         const raw = this.src.slice(p.span.start, p.span.end);
-        out.push({ text: this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: `set by the command \`${short(raw)}\` when the script runs`, ref: null });
+        const known = this.substitute(p.span);
+        if (known !== undefined) out.push({ text: known, span: refSpan, tok, quoted: p.quoted || mode === 'assign', ref: null });
+        else out.push({ text: this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: `set by the command \`${short(raw)}\` when the script runs`, ref: null });
         return;
       }
       case 'arith': {
@@ -168,6 +172,8 @@ export abstract class WordExpander {
       else pass(`the script's own arguments ($${name}) are passed through here`);
       return;
     }
+    const own = this.ownPath(p);
+    if (own !== undefined) return void out.push({ text: own, span: refSpan, tok, quoted: true, ref: null });
     if ('#?$!-'.includes(name)) {
       out.push(unknownSeg(`$${name} is set by the shell when the script runs`));
       return;
@@ -210,6 +216,9 @@ export abstract class WordExpander {
         return;
       }
       const useDefault = !b || (op.startsWith(':') && emptyish(b));
+      // A variable the script does not set (or an argument not given) comes from whoever runs it: its
+      // fallback is what runs only when nothing sets it, an assumption whatever its name.
+      const fallback = !b ? (positional ? `the script's argument ${name} is not given` : `\`${name}\` is not set when the script runs`) : undefined;
       if (!useDefault) {
         this.expandBinding(b!, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
         return;
@@ -219,13 +228,15 @@ export abstract class WordExpander {
       const loc = locateRange(f, 0, f.text.length);
       const target = p.arg!.pieces.length === 0 ? { span: { start: p.arg!.span.start, end: p.arg!.span.start }, quote: 'none' as Quote, wrap: true } : loc.target;
       if ((op === ':=' || op === '=') && !positional && !this.isDead()) {
-        this.setVar(name, { kind: 'scalar', segs: f.segs, items: [], target, defaultSpan: p.arg!.span, exported: !!b?.exported, nameSpan: p.span, valueSpan: p.arg!.span });
+        const segs = fallback && !loc.unknown ? f.segs.map((x) => ({ ...x, assumed: x.assumed ?? `${fallback} (the script's fallback is \`${short(f.text)}\`)` })) : f.segs;
+        this.setVar(name, { kind: 'scalar', segs, items: [], target, defaultSpan: p.arg!.span, exported: !!b?.exported, nameSpan: p.span, valueSpan: p.arg!.span });
       }
+      const assumed = fallback && !loc.unknown ? `${fallback} (the script's fallback is \`${short(f.text)}\`)` : undefined;
       if (!quoted && IFS.test(f.text)) {
-        for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown });
+        for (const s of f.segs) out.push({ ...s, quoted: !!s.unknown, assumed: s.assumed ?? (s.unknown ? undefined : assumed) });
         return;
       }
-      out.push({ text: f.text, span: refSpan, tok, quoted, unknown: loc.unknown, ref: target ?? null, defaultSpan: p.arg!.span });
+      out.push({ text: f.text, span: refSpan, tok, quoted, unknown: loc.unknown, assumed: loc.assumed ?? assumed, ref: target ?? null, defaultSpan: p.arg!.span });
       return;
     }
     if (op === ':+' || op === '+') {
@@ -254,11 +265,20 @@ export abstract class WordExpander {
       return;
     }
     if (!b) {
-      if (all || (!quoted && mode === 'args' && PASS_NAMES.test(name))) pass(positional ? unsetReason : `${name} is not set in this script`);
+      // Not set in the script: whatever the environment (or the command line) gives, any number of
+      // words for an array, one unknown word otherwise.
+      if (all) pass(positional ? unsetReason : `${name} is not set in this script`);
       else out.push(unknownSeg(unsetReason));
       return;
     }
     this.expandBinding(b, p, name, tok, mode, quoted, out, refSpan, unknownSeg);
+  }
+
+  /** The script's own path when the host knows it: `$0` (the script run), `${BASH_SOURCE[0]}` (the file being read, a sourced one included). */
+  private ownPath(p: Extract<Piece, { t: 'param' }>): string | undefined {
+    if (p.op || p.length || p.indirect) return undefined;
+    if (p.name === '0') return this.ctx.topPath;
+    return p.name === 'BASH_SOURCE' && (p.index === undefined || /^\s*0\s*$/.test(p.index)) ? this.ctx.path : undefined;
   }
 
   protected expandBinding(b: Binding, p: Extract<Piece, { t: 'param' }>, name: string, tok: WrittenWord, mode: 'args' | 'assign', quoted: boolean, out: (Seg | null)[], refSpan: Span, unknownSeg: (reason: string, passthrough?: boolean) => Seg): void {
@@ -298,7 +318,43 @@ export abstract class WordExpander {
       return;
     }
     const ref = b.kind === 'scalar' && b.target ? { ...b.target, via: b.target.via ?? name } : null;
-    out.push({ text, span: refSpan, tok, quoted, ref, defaultSpan: b.kind === 'scalar' ? b.defaultSpan : undefined });
+    out.push({ text, span: refSpan, tok, quoted, ref, defaultSpan: b.kind === 'scalar' ? b.defaultSpan : undefined, assumed: segs.find((s) => s.assumed)?.assumed });
+  }
+
+  /**
+   * The output of `$( … )` or backticks when it is one of the path commands substitution.ts works
+   * out (`dirname "$0"`, `cd … && pwd`, `realpath …`) over known words; undefined otherwise.
+   */
+  protected substitute(span: Span): string | undefined {
+    const raw = this.src.slice(span.start, span.end);
+    let start: number;
+    let end: number;
+    if (raw.startsWith('$(') && raw.endsWith(')') && !raw.startsWith('$((')) [start, end] = [span.start + 2, span.end - 1];
+    else if (raw.length > 1 && raw.startsWith('`') && raw.endsWith('`')) [start, end] = [span.start + 1, span.end - 1];
+    else return undefined;
+    if (end - start > 1000 || this.ctx.depth >= MAX_SUBSCRIPT_DEPTH) return undefined;
+    const lx = new Lexer(this.src, start, end, () => undefined, true);
+    const cmds: SubCommand[] = [];
+    let words: (string | undefined)[] = [];
+    for (let t = lx.next(), n = 0; t; t = lx.next(), n++) {
+      if (n > 100) return undefined;
+      if (t.k === 'redir') continue;
+      if (t.k === 'array') return undefined;
+      if (t.k === 'op') {
+        if (!['\n', ';', '&&', '||', '|', '|&'].includes(t.op)) return undefined;
+        if (words.length) cmds.push({ words, next: t.op });
+        words = [];
+        continue;
+      }
+      this.ctx.depth++;
+      try {
+        for (const f of this.expandWord(t.w, this.mkTok(t.w, 'arg'), 'args')) words.push(f.passthrough || f.segs.some((x) => x.unknown) ? undefined : f.text);
+      } finally {
+        this.ctx.depth--;
+      }
+    }
+    if (words.length) cmds.push({ words, next: '' });
+    return substitutionOutput(cmds);
   }
 
   protected arith(expr: string, depth = 0): { value?: number; unknown?: string } {

@@ -1,24 +1,28 @@
 /** Helpers for expanded words: unknown reasons, typed values, glob matching, three-valued logic, and where the characters of an expanded word are written (`locateRange`). */
 import type { Span } from '../../types';
-import type { Binding, ExpandedWord, Frame, Seg, Target, Tri, Unit, WrittenWord } from './types';
+import type { Binding, Block, ExpandedWord, Frame, Launcher, LauncherArg, Seg, Target, Tri, Unit, WrittenWord } from './types';
 
 /** Variables a batch scheduler or MPI launcher sets in the job's environment. */
 export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
 
 export const IFS = /[ \t\n]/;
-export const PASS_NAMES = /(ARGS|FLAGS|OPTS|OPTIONS|OVERRIDES)$/i;
 export const LAUNCHER_NAME = /^(torchrun|srun|deepspeed|mpirun|mpiexec|python[0-9.]*)$/;
 export const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** A variable as an inner shell (`bash -c`) sees it: its value, without locations in the outer script. */
 export function detach(b: Binding): Binding {
-  const off = (s: Seg): Seg => ({ text: s.text, span: { start: 0, end: 0 }, quoted: s.quoted, unknown: s.unknown, passthrough: s.passthrough, detached: true });
+  const off = (s: Seg): Seg => ({ text: s.text, span: { start: 0, end: 0 }, quoted: s.quoted, unknown: s.unknown, assumed: s.assumed, passthrough: s.passthrough, detached: true });
   const none = { start: 0, end: 0 };
   return { ...b, segs: b.segs.map(off), items: b.items.map((i) => i.map(off)), target: undefined, defaultSpan: undefined, nameSpan: none, valueSpan: none };
 }
 
 export function unknownOf(b: Binding): string | undefined {
   return b.unknown ?? (b.kind === 'array' ? b.items.flat() : b.segs).find((s) => s.unknown)?.unknown;
+}
+
+/** Why a binding's value is only assumed (a part of it is a fallback), if it is. */
+export function assumedOf(b: Binding): string | undefined {
+  return (b.kind === 'array' ? b.items.flat() : b.segs).find((s) => s.assumed)?.assumed;
 }
 
 export function textOf(segs: readonly Seg[]): string {
@@ -131,6 +135,7 @@ export interface RangeLocation {
   span: Span;
   target?: Target;
   unknown?: string;
+  assumed?: string;
   /** The text maps character for character onto `exactSpan` inside this quoting unit. */
   ctx?: Unit;
   exactSpan?: Span;
@@ -151,10 +156,11 @@ export function locateRange(f: ExpandedWord, a: number, b: number): RangeLocatio
   }
   if (!hits.length) return { span: f.outer.span };
   const unknown = hits.find((h) => h.seg.unknown)?.seg.unknown;
+  const assumed = unknown ? undefined : hits.find((h) => h.seg.assumed)?.seg.assumed;
   const h0 = hits[0];
   const hl = hits[hits.length - 1];
   if (hits.length === 1 && h0.seg.ref !== undefined && h0.from === 0 && h0.to === h0.seg.text.length) {
-    return { span: h0.seg.span, target: h0.seg.ref ?? undefined, unknown, ref: true };
+    return { span: h0.seg.span, target: h0.seg.ref ?? undefined, unknown, assumed, ref: true };
   }
   let exactSpan: Span | undefined;
   let ctx: Unit | undefined;
@@ -172,17 +178,17 @@ export function locateRange(f: ExpandedWord, a: number, b: number): RangeLocatio
   }
   const nested = hits.some((h) => h.seg.nested);
   const T = a === 0 && b === f.text.length ? wholeTok(f) : undefined;
-  if (T && T.literal && !nested) return { span: T.span, target: { span: T.span, quote: T.quote, wrap: true }, unknown, ctx, exactSpan };
+  if (T && T.literal && !nested) return { span: T.span, target: { span: T.span, quote: T.quote, wrap: true }, unknown, assumed, ctx, exactSpan };
   if (exactSpan) {
     if (ctx && !nested && exactSpan.start === ctx.content.start && exactSpan.end === ctx.content.end) {
-      return { span: ctx.span, target: { span: ctx.span, quote: ctx.quote, wrap: true }, unknown, ctx, exactSpan };
+      return { span: ctx.span, target: { span: ctx.span, quote: ctx.quote, wrap: true }, unknown, assumed, ctx, exactSpan };
     }
-    return { span: exactSpan, target: ctx ? { span: exactSpan, quote: ctx.quote, wrap: false } : undefined, unknown, ctx, exactSpan };
+    return { span: exactSpan, target: ctx ? { span: exactSpan, quote: ctx.quote, wrap: false } : undefined, unknown, assumed, ctx, exactSpan };
   }
-  if (T) return { span: T.span, unknown };
+  if (T) return { span: T.span, unknown, assumed };
   const toks = new Set(hits.map((h) => h.seg.tok));
-  if (toks.size === 1) return { span: union(hits.map((h) => h.seg.span)), unknown };
-  return { span: f.outer.span, unknown };
+  if (toks.size === 1) return { span: union(hits.map((h) => h.seg.span)), unknown, assumed };
+  return { span: f.outer.span, unknown, assumed };
 }
 
 /** Splits an expansion into words as bash does: on unquoted whitespace, `null` marking a forced break. */
@@ -259,7 +265,69 @@ export function mergeScalars(name: string, cands: (Binding | undefined)[], f: Fr
   return { ...latest, segs: [], unknown: `${name} ${where}`, target: undefined, defaultSpan: undefined };
 }
 
+/**
+ * An array after a conditional frame whose arms changed it differently: the elements every path
+ * agrees on, then one element that stands for the rest (unknown: any words or none), so that
+ * `"${ARGS[@]}"` keeps the flags all arms pass and leaves the others open.
+ */
+export function mergeArrays(name: string, cands: (Binding | undefined)[], f: Frame): Binding | undefined {
+  const defined = cands.filter((b): b is Binding => !!b);
+  if (!defined.length) return undefined;
+  const latest = defined.reduce((x, y) => (y.nameSpan.start > x.nameSpan.start ? y : x));
+  const itemsOf = (b: Binding | undefined): Seg[][] => (!b ? [] : b.kind === 'array' ? b.items : [b.segs]);
+  const texts = cands.map((b) => itemsOf(b).map(textOf));
+  const first = itemsOf(defined[0]);
+  const same = !cands.some((b) => b && unknownOf(b)) && texts.every((t) => t.length === texts[0].length && t.every((x, i) => x === texts[0][i]));
+  if (same && cands.every((b) => b)) return defined.every((b) => b === defined[0]) ? defined[0] : { ...latest, kind: 'array', items: first, target: undefined, defaultSpan: undefined };
+  let n = 0;
+  while (texts.every((t) => n < t.length && t[n] === texts[0][n]) && !cands.some((b) => itemsOf(b)[n]?.some((x) => x.unknown))) n++;
+  const where = f.kind === 'andor' ? `gets elements only on some paths (line ${f.line})` : `gets different elements in the branches of the \`${f.kind}\` on line ${f.line}`;
+  const rest: Seg = { text: '', span: { start: 0, end: 0 }, quoted: true, unknown: `${name} ${where}`, passthrough: true, ref: null, detached: true };
+  const base = itemsOf(defined.find((b) => texts[cands.indexOf(b)].length >= n) ?? defined[0]).slice(0, n);
+  return { ...latest, kind: 'array', segs: [], items: [...base, [rest]], unknown: undefined, target: undefined, defaultSpan: undefined };
+}
+
 /** The variable a declaration names (`MBS`, `MBS=4`, `ARGS+=(…)`), if the word is one. */
 export function declaredName(word: string | undefined): string | undefined {
   return word === undefined ? undefined : /^([A-Za-z_]\w*)(\[[^\]]*\])?(\+?=|$)/.exec(word)?.[1];
+}
+
+/**
+ * Maps what a nested shell (`bash -c "…"`, `eval "…"`) read out of the string `f` back to where it is
+ * written in the script: spans, written words, edit targets, launchers.
+ */
+export function remapper(f: ExpandedWord, block: Block): { mapField(x: ExpandedWord): ExpandedWord; mapLauncher(l: Launcher | undefined): Launcher | undefined } {
+  const toks = new Map<WrittenWord, WrittenWord>();
+  const mapSpan = (s: Span): Span => (s.start === s.end ? mapPoint(f, s.start) : locateRange(f, s.start, s.end).span);
+  const mapTok = (tk: WrittenWord | undefined): WrittenWord | undefined => {
+    if (!tk) return undefined;
+    let m = toks.get(tk);
+    if (!m) {
+      m = { span: mapSpan(tk.span), block, role: tk.role, literal: false, quote: 'none', value: tk.value, single: tk.single };
+      toks.set(tk, m);
+    }
+    return m;
+  };
+  const mapTarget = (tg: Target | null | undefined): Target | null | undefined => {
+    if (!tg) return tg;
+    const loc = locateRange(f, tg.span.start, tg.span.end);
+    return loc.exactSpan && loc.ctx && tg.span.end > tg.span.start ? { span: loc.exactSpan, quote: loc.ctx.quote, wrap: false, via: tg.via } : null;
+  };
+  const mapSeg = (s: Seg): Seg => {
+    if (s.src !== undefined && s.text.length) {
+      const loc = locateRange(f, s.src, s.src + s.text.length);
+      if (loc.exactSpan && loc.ctx && !loc.ref) return { ...s, src: loc.exactSpan.start, ctx: loc.ctx, nested: true, span: loc.exactSpan, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref) };
+      if (loc.ref) return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: loc.target ?? null, unknown: s.unknown ?? loc.unknown };
+      return { ...s, src: undefined, ctx: undefined, span: loc.span, tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : null };
+    }
+    return { ...s, src: undefined, ctx: undefined, span: mapSpan(s.span), tok: mapTok(s.tok), ref: s.ref === undefined ? undefined : mapTarget(s.ref), defaultSpan: s.defaultSpan && mapSpan(s.defaultSpan) };
+  };
+  const mapField = (x: ExpandedWord): ExpandedWord => ({ ...x, segs: x.segs.map(mapSeg), outer: mapTok(x.outer)! });
+  const mapLauncher = (l: Launcher | undefined): Launcher | undefined => {
+    if (!l) return undefined;
+    const args = new Map<string, LauncherArg>();
+    for (const [k, v] of l.args) args.set(k, { ...v, span: mapSpan(v.span), keySpan: mapSpan(v.keySpan) });
+    return { kind: l.kind, args, span: mapSpan(l.span), inner: mapLauncher(l.inner) };
+  };
+  return { mapField, mapLauncher };
 }

@@ -49,4 +49,5 @@
  * value lengths, total expansion work).
  */
 export { MAX_NESTING, type EntryPoint, type Launcher, type LauncherArg, type LauncherKind, type ShellVar } from './types';
-export { parseShell, ShellDoc } from './document';
+export { parseShell, ShellDoc, type ShellOptions } from './document';
+export type { OpenWord, SourcedFile } from './sourcing';

@@ -47,10 +47,11 @@ function readLauncher(seg: ExpandedWord[]): Launcher {
 /** A launcher's options as written: `--opt value`, `--opt=value`, or a bare `--opt`. */
 function launcherOptions(fields: ExpandedWord[]): Map<string, LauncherArg> {
   const map = new Map<string, LauncherArg>();
-  const val = (f: ExpandedWord, a: number, b: number): { value: string | number; unknown?: string; span: Span } => {
+  const val = (f: ExpandedWord, a: number, b: number): { value: string | number; unknown?: string; assumed?: string; span: Span } => {
     const loc = locateRange(f, a, b);
     const text = f.text.slice(a, b);
-    return loc.unknown ? { value: text, unknown: loc.unknown, span: loc.span } : { value: typedValue(text), span: loc.span };
+    if (loc.unknown) return { value: text, unknown: loc.unknown, span: loc.span };
+    return loc.assumed ? { value: typedValue(text), assumed: loc.assumed, span: loc.span } : { value: typedValue(text), span: loc.span };
   };
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i];

@@ -21,6 +21,8 @@ export interface ShellVar {
   value: string | undefined;
   /** Why the value cannot be known. */
   unknown?: string;
+  /** Why the value is only assumed (a fallback of a variable the script does not set). */
+  assumed?: string;
   /** The name in its last assignment. */
   nameSpan: Span;
   /** The value as written in its last assignment (`(…)` for arrays; zero-width for `X=`). */
@@ -38,6 +40,7 @@ export interface LauncherArg {
   /** Numbers as numbers; undefined for an option given without a value. */
   value: string | number | undefined;
   unknown?: string;
+  assumed?: string;
   /** The value as written (the option itself when it has no value). */
   span: Span;
   /** The option as written. */
@@ -153,6 +156,8 @@ export interface Seg {
   /** Not split on whitespace. */
   quoted: boolean;
   unknown?: string;
+  /** A value the context may override (a `${X:-8}` fallback of a variable the script does not set): why. */
+  assumed?: string;
   /** The whole value of one variable expansion: how to edit it (null: not editable). */
   ref?: Target | null;
   defaultSpan?: Span;
@@ -231,4 +236,12 @@ export interface Ctx {
   work: number;
   depth: number;
   lineOf(offset: number): number;
+  /** Reads a sourced file (see ShellOptions.read); absent: sourced files are not read. */
+  read?: (ref: string) => { text?: string; path?: string; why?: string };
+  /** The path of the file being read (`${BASH_SOURCE[0]}`: a sourced file's own), when known. */
+  path?: string;
+  /** The path of the script that was run (`$0`), when known. */
+  topPath?: string;
+  /** Files sourced so far in this analysis (bounded). */
+  sources?: number;
 }

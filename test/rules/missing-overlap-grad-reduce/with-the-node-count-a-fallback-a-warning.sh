@@ -1,0 +1,18 @@
+#: name: with the node count only a fallback (`${NNODES:-1}`), the same layout is a warning that names the assumption
+#: path: train_mixtral.sh
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+GPUS_PER_NODE=8
+NNODES=${NNODES:-"1"}
+torchrun --nproc_per_node $GPUS_PER_NODE --nnodes $NNODES pretrain_gpt.py \
+^^^^^^^^ information[missing-overlap-grad-reduce]
+    --num-layers 32 \
+    --hidden-size 4096 \
+    --num-attention-heads 32 \
+    --num-experts 8 \
+    --tensor-model-parallel-size 1 \
+    --pipeline-model-parallel-size 4 \
+    --expert-model-parallel-size 8 \
+#                                ^ warning[expert-grid-mismatch]: This assumes `NNODES` is not set when the script runs
+    --micro-batch-size 1 \
+    --bf16
