@@ -22,6 +22,7 @@ function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root:
 export default defineRule({
   id: 'duplicate-key',
   severity: 'warning',
+  about: 'text',
   formats: 'all',
   forks: true,
   docs: {

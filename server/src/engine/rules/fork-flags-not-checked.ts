@@ -7,6 +7,7 @@ import { defineRule } from './rule';
 export default defineRule({
   id: 'fork-flags-not-checked',
   severity: 'information',
+  about: 'unknowns',
   formats: ['megatron-args'],
   forks: true,
   docs: {

@@ -30,6 +30,7 @@ function templatePlaceholders(text: string, errorLines: number[], lines: LineInd
 export default defineRule({
   id: 'parse-error',
   severity: 'error',
+  about: 'text',
   formats: 'all',
   forks: true,
   docs: {

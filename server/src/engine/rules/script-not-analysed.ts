@@ -11,6 +11,7 @@ const ENTRY_LINE = /^(?![ \t]*#).*?\b(pretrain_(?:gpt|bert|t5|mamba|hybrid|retro
 export default defineRule({
   id: 'script-not-analysed',
   severity: 'information',
+  about: 'unknowns',
   formats: 'all',
   unclaimed: true,
   docs: {

@@ -8,6 +8,7 @@ import { defineRule } from './rule';
 export default defineRule({
   id: 'unused-suppression',
   severity: 'warning',
+  about: 'text',
   formats: 'all',
   fixes: {
     remove: { applicability: 'safe', changes: 'removes the suppression, or the ids in it, that silence nothing' },
