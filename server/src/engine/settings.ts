@@ -50,6 +50,10 @@ export interface MegatronCheckout {
   parser: string;
   /** The flag spellings the parser defines. */
   flags: readonly string[];
+  /** The release of Megatron Core in the checkout (its `megatron/core/package_info.py`), when it says. */
+  version?: string;
+  /** Where the checkout is, in words, when it is not the one the file lives in (a path on PYTHONPATH). */
+  where?: string;
 }
 
 /** Explicit model dimensions (the names of ModelShape). */

@@ -57,3 +57,10 @@ export function checkoutFork(c: MegatronCheckout | undefined): string | undefine
   const own = facts(c).own;
   return own.length >= OWN_FLAGS_OF_A_FORK ? `the Megatron in this checkout (its \`${c.parser}\` defines ${own.length} flags Megatron-LM does not have)` : undefined;
 }
+
+/** The release a checkout's `megatron/core/package_info.py` gives (`MAJOR = 0`, `MINOR = 14`, `PATCH = 0`). */
+export function packageVersion(text: string): string | undefined {
+  const n = (name: string) => new RegExp(`^${name}\\s*=\\s*(\\d+)\\s*$`, 'm').exec(text)?.[1];
+  const [major, minor, patch] = [n('MAJOR'), n('MINOR'), n('PATCH')];
+  return major !== undefined && minor !== undefined && patch !== undefined ? `${Number(major)}.${Number(minor)}.${Number(patch)}` : undefined;
+}

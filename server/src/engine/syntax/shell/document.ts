@@ -190,6 +190,41 @@ export class ShellDoc extends TreeDoc {
    * How the training command is started, beyond its launchers: the words before the first launcher
    * (`ssh host`, `env`, `VAR=1`) and whether it sits inside a loop.
    */
+  /**
+   * The entries of a `:`-separated path variable (PYTHONPATH) as the training command gets it: the
+   * known text of each, or why an entry is not known. What the variable held before the script
+   * (`$PYTHONPATH` itself) is left out. Empty when the script does not export the variable.
+   */
+  pathEntries(name: string): { text?: string; unknown?: string }[] {
+    const b = this.training?.env.get(name);
+    if (!b || !b.exported || b.kind !== 'scalar') return [];
+    const out: { text?: string; unknown?: string }[] = [];
+    let text = '';
+    let unknown: string | undefined;
+    let inherited = false;
+    const flush = (): void => {
+      if (unknown && !inherited) out.push({ unknown });
+      else if (!unknown && text) out.push({ text });
+      text = '';
+      unknown = undefined;
+      inherited = false;
+    };
+    for (const s of b.segs) {
+      if (s.unknown) {
+        unknown ??= s.unknown;
+        if (s.unset === name) inherited = true;
+        continue;
+      }
+      const parts = s.text.split(':');
+      parts.forEach((p, i) => {
+        if (i > 0) flush();
+        text += p;
+      });
+    }
+    flush();
+    return out.slice(0, 32);
+  }
+
   get launchContext(): { prefix: string[]; inLoop: boolean } {
     return { prefix: this.training?.prefix ?? [], inLoop: !!this.training?.inLoop };
   }

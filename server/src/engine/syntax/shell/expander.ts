@@ -268,7 +268,7 @@ export abstract class WordExpander {
       // Not set in the script: whatever the environment (or the command line) gives, any number of
       // words for an array, one unknown word otherwise.
       if (all) pass(positional ? unsetReason : `${name} is not set in this script`);
-      else out.push(unknownSeg(unsetReason));
+      else out.push({ ...unknownSeg(unsetReason), unset: name });
       return;
     }
     this.expandBinding(b, p, name, tok, mode, quoted, out, refSpan, unknownSeg);

@@ -158,6 +158,8 @@ export interface Seg {
   unknown?: string;
   /** A value the context may override (a `${X:-8}` fallback of a variable the script does not set): why. */
   assumed?: string;
+  /** The variable this unknown text expands, when it is one the script does not set. */
+  unset?: string;
   /** The whole value of one variable expansion: how to edit it (null: not editable). */
   ref?: Target | null;
   defaultSpan?: Span;

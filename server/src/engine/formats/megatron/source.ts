@@ -1,0 +1,80 @@
+/**
+ * Which Megatron-LM a launch script runs, from what the script itself says: Python puts the entry
+ * script's folder first on its path (`$MEGATRON/pretrain_gpt.py` runs the Megatron beside it), then
+ * the PYTHONPATH the script exports (`export PYTHONPATH=$PATCH/backends/megatron/Megatron-LM-250328:…`).
+ * A Megatron the host can read is a checkout like the one a script lives in: its own parser defines
+ * the flags, its `package_info.py` gives the release. One the host cannot read (a submodule not
+ * checked out, a path the script is given as an argument, a folder of another machine) is a Megatron
+ * whose flags and release are not known: no flag is judged by upstream's, and no release is assumed.
+ */
+import type { LinkedFile } from '../link';
+import type { MegatronCheckout } from '../../settings';
+import type { ShellDoc } from '../../syntax/shell';
+import { packageVersion, parserFlags } from './checkout';
+
+export type MegatronSource =
+  /** A Megatron the host read: its parser and release. */
+  | { kind: 'read'; checkout: MegatronCheckout }
+  /** A Megatron the script runs that the host cannot read: where, in words, and why. */
+  | { kind: 'unseen'; where: string; why: string };
+
+const PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
+/** Megatron-LM's own pretraining scripts sit at the root of its checkout. */
+const ROOT_ENTRY = /(^|\/)pretrain_\w+\.py$/;
+const MAX_PARSER_CHARS = 2_000_000;
+
+function join(dir: string, rel: string): string {
+  return `${dir.replace(/\/+$/, '')}/${rel}`;
+}
+
+/** Reads the checkout at `dir`, if the host can: its parser's flags and its release. */
+function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronCheckout | undefined {
+  for (const rel of PARSERS) {
+    let f: LinkedFile;
+    try {
+      f = read(join(dir, rel));
+    } catch {
+      continue;
+    }
+    if (f.text === undefined || f.text.length > MAX_PARSER_CHARS) continue;
+    const flags = parserFlags(f.text);
+    if (!flags.length) continue;
+    let version: string | undefined;
+    try {
+      const info = read(join(dir, 'megatron/core/package_info.py'));
+      version = info.text !== undefined ? packageVersion(info.text) : undefined;
+    } catch {
+      version = undefined;
+    }
+    return { parser: rel, flags, version, where: `\`${dir}\`` };
+  }
+  return undefined;
+}
+
+/**
+ * The Megatron the script runs, when the script says where it is (the entry script's folder, an entry
+ * of PYTHONPATH that names a Megatron); undefined when it does not, and the checkout the script lives
+ * in (if any) is the one.
+ */
+export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile): MegatronSource | undefined {
+  const candidates: { dir?: string; unknown?: string; what: string }[] = [];
+  const entry = s.entrypoint?.path;
+  if (entry && ROOT_ENTRY.test(entry) && entry.includes('/')) {
+    const dir = entry.slice(0, entry.lastIndexOf('/'));
+    // The entry's path as written when a part of it is not known (`$MEGATRON_PATH/pretrain_gpt.py`).
+    if (/\$|`/.test(dir)) candidates.push({ unknown: `the script runs \`${entry}\`, a path it is given when it runs`, what: `\`${dir}\`` });
+    else candidates.push({ dir, what: `\`${dir}\`` });
+  }
+  for (const e of s.pathEntries('PYTHONPATH')) {
+    if (e.unknown) candidates.push({ unknown: `PYTHONPATH holds a path the script is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
+    else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push({ dir: e.text, what: `\`${e.text}\`` });
+  }
+  for (const c of candidates) {
+    if (c.unknown) return { kind: 'unseen', where: c.what, why: c.unknown };
+    if (!read) return { kind: 'unseen', where: c.what, why: 'it is not read here' };
+    const checkout = readCheckout(c.dir!, read);
+    if (checkout) return { kind: 'read', checkout };
+    return { kind: 'unseen', where: c.what, why: `the script runs the Megatron-LM at ${c.what}, which is not in this checkout (a submodule not checked out, or a folder of the machine that runs it)` };
+  }
+  return undefined;
+}
