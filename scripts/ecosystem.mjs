@@ -389,6 +389,9 @@ function runSet(set, opts, cache, log) {
     result.otherFiles = checked.filter((p) => other.has(p)).length;
     result.configFiles = result.files - result.otherFiles;
     materialise(where.repo, checkout, tmp);
+    // A clone's root holds .git: it is what makes the folder the files' repository (whose Python's
+    // add_argument calls define flags). An empty one is enough; nothing reads inside it.
+    mkdirSync(join(tmp, '.git'), { recursive: true });
     const files = checked.sort();
     const started = Date.now();
     // One run over every file, so an Accelerate config and the DeepSpeed JSON it names are checked together.

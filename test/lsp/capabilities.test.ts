@@ -77,7 +77,7 @@ describe('watched files', () => {
       const reg = c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
       assert.ok(reg, `registrations: ${JSON.stringify(c.registrations.map((r) => r.method))}`);
       const globs = (reg.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern);
-      for (const g of ['**/.shardwise.yaml', '**/.shardwise.yml', '**/pyproject.toml', '**/*.json']) assert.ok(globs.includes(g), `${g} not in ${JSON.stringify(globs)}`);
+      for (const g of ['**/.shardwise.yaml', '**/.shardwise.yml', '**/pyproject.toml', '**/*.json', '**/*.py']) assert.ok(globs.includes(g), `${g} not in ${JSON.stringify(globs)}`);
     });
     await withServer(
       async (c) => {

@@ -8,7 +8,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -465,6 +465,40 @@ describe('settings', () => {
           const d = find(after, 'unknown-key');
           assert.equal(d.severity, DiagnosticSeverity.Error);
           assert.deepEqual(d.range, rangeOfMatch(text, /^\s+(fsdp_versoin):/));
+        },
+        { rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'tmp' }] },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the repository\'s Python', () => {
+  test('a flag a parser of the repository defines is accepted; a Python file changed on disk + didChangeWatchedFiles re-checks the launch script', { timeout: TEST_TIMEOUT }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shardwise-lsp-repo-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'rlkit'));
+      writeFileSync(join(dir, 'train.py'), 'from rlkit.arguments import add_args\n');
+      const args = join(dir, 'rlkit', 'arguments.py');
+      writeFileSync(args, 'def add_args(parser):\n    parser.add_argument("--rollout-batch-size", type=int)\n    return parser\n');
+      const file = join(dir, 'run.sh');
+      const text = ['#!/bin/bash', 'export CUDA_DEVICE_MAX_CONNECTIONS=1', 'torchrun --nproc_per_node 8 train.py \\', '    --tensor-model-parallel-size 1 --overlap-grad-reduce \\', '    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 \\', '    --rollout-batch-size 64 --kl-coef 0.1', ''].join('\n');
+      writeFileSync(file, text);
+      const uri = pathToFileURL(file).href;
+      await withServer(
+        async (c) => {
+          await c.open(uri, text, 'shellscript');
+          const p = await c.waitForDiagnostics(uri, (x) => x.version === 1, WAIT);
+          assert.deepEqual(codes(p), ['unknown-key']);
+          assert.deepEqual(p.diagnostics[0].range, rangeOfMatch(text, /(--kl-coef)/));
+          assert.match(p.diagnostics[0].message, /no parser in this repository defines it \(2 Python files searched, 1 with add_argument calls/);
+
+          writeFileSync(args, 'def add_args(parser):\n    parser.add_argument("--rollout-batch-size", type=int)\n    parser.add_argument("--kl-coef", type=float)\n    return parser\n');
+          await c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(args).href, type: FileChangeType.Changed }] });
+          const after = await c.waitForDiagnostics(uri, (x) => !has('unknown-key')(x), WAIT);
+          assert.deepEqual(after.diagnostics, []);
         },
         { rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'tmp' }] },
       );

@@ -11,12 +11,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineSettings } from '../../server/src/engine';
+import { RepositoryWalk } from '../../server/src/host/repository';
 import type { Case, FixCase } from '../unit/annotate';
 
 export const RULES_DIR = __dirname;
 
 /** The headers a case file may start with. */
-const KEYS = ['name', 'path', 'settings', 'files', 'fix'] as const;
+const KEYS = ['name', 'path', 'settings', 'files', 'repository', 'fix'] as const;
 type Key = (typeof KEYS)[number];
 
 export interface RuleCase extends Case {
@@ -88,6 +89,11 @@ function loadFolder(rule: string): { cases: RuleCase[]; fixes: RuleFixCase[] } {
       // A host that looks next to the file and finds nothing (as opposed to one that cannot look).
       if (headers.get('files') !== 'none') throw new Error(`${file}: "#: files:" takes only "none"; linked files go in ${slug}.files/`);
       common.files = {};
+    }
+    if (headers.has('repository')) {
+      // The host's own walk (host/repository.ts) over the case's files, as the repository the case sits in.
+      if (headers.get('repository') !== 'files' || !common.files) throw new Error(`${file}: "#: repository: files" indexes the Python of ${slug}.files/, which it needs`);
+      common.settings = { ...common.settings, repositoryFlags: new RepositoryWalk(filesDir).run().flags };
     }
     const referrersDir = join(dir, `${slug}.referrers`);
     if (existsSync(referrersDir)) {

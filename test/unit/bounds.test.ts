@@ -8,7 +8,7 @@ import { analyze, complete, hover, parseProjectConfig } from '../../server/src/e
 import { MAX_DOCUMENTS, MAX_LINES_AND_ITEMS, MAX_VALUES } from '../../server/src/engine/analyze';
 import { divisors } from '../../server/src/engine/plan/layout';
 import { moeLayerCount } from '../../server/src/engine/plan/memory';
-import { associationProblem, boundedSettings, DEFAULT_MAX_FILE_SIZE } from '../../server/src/engine/settings';
+import { associationProblem, boundedSettings, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMITS } from '../../server/src/engine/settings';
 import { escapeControls, LineIndex } from '../../server/src/engine/text';
 
 const accelerate = 'distributed_type: MULTI_GPU\nnum_processes: 8\n';
@@ -101,6 +101,29 @@ test('settings from outside the file are bounded before any estimate uses them',
   assert.match(project.problems.join('\n'), /expands to more than 64 patterns/);
   assert.equal(associationProblem('configs/{a,b}/*.yaml'), undefined);
   assert.match(associationProblem('x'.repeat(600)) ?? '', /longer than 512/);
+});
+
+test('a repository index as a setting is used only when every part is well-formed and within bounds', () => {
+  const good = { flags: ['--my-flag', '-k'], files: 3, withParsers: 1, parsers: ['pkg/args.py'], complete: true, root: '/repo' };
+  assert.equal(boundedSettings({ repositoryFlags: good }).repositoryFlags, good);
+  const wrong: unknown[] = [
+    { ...good, flags: ['--ok', 'not a flag'] },
+    { ...good, flags: ['--\u001b[31mred'] },
+    { ...good, flags: Array.from({ length: REPOSITORY_FLAG_LIMITS.flags + 1 }, (_, i) => `--f${i}`) },
+    { ...good, flags: ['--' + 'a'.repeat(REPOSITORY_FLAG_LIMITS.flagLength)] },
+    { ...good, files: -1 },
+    { ...good, withParsers: 1.5 },
+    { ...good, complete: 'yes' },
+    { ...good, parsers: 'pkg/args.py' },
+    { ...good, incomplete: 'x'.repeat(REPOSITORY_FLAG_LIMITS.text + 1) },
+    ['--my-flag'],
+    '--my-flag',
+  ];
+  for (const r of wrong) assert.equal(boundedSettings({ repositoryFlags: r as never }).repositoryFlags, undefined, JSON.stringify(r).slice(0, 80));
+  // Such a setting is ignored: the flag is judged as if no repository had been searched.
+  const text = '# shardwise: format=megatron-yaml world_size=1\nMODEL_ARGS:\n  --num-layers: 4\n  --my-flag: 1\n';
+  assert.deepEqual(analyze({ path: 'm.yaml', text }, { repositoryFlags: good }).findings.map((f) => f.code), []);
+  assert.deepEqual(analyze({ path: 'm.yaml', text }, { repositoryFlags: wrong[0] as never }).findings.map((f) => f.code), ['unknown-key']);
 });
 
 test('divisors and MoE layer counts are computed without a loop over the number itself', () => {

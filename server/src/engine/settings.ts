@@ -34,6 +34,12 @@ export interface EngineSettings {
    */
   megatronCheckout?: MegatronCheckout;
   /**
+   * The flags the `add_argument` calls of the repository the file sits in define, as the host indexed
+   * them (host/repository.ts): a flag some parser there defines is accepted where a Megatron launch
+   * script or MODEL_ARGS map is judged, and one none defines says what was searched.
+   */
+  repositoryFlags?: RepositoryFlags;
+  /**
    * Files longer than this (in characters) are reported, not analysed: DEFAULT_MAX_FILE_SIZE unless
    * the user raises it (a CLI flag, an editor setting; never a file's directives or `.shardwise.yaml`).
    */
@@ -55,6 +61,26 @@ export interface MegatronCheckout {
   /** Where the checkout is, in words, when it is not the one the file lives in (a path on PYTHONPATH). */
   where?: string;
 }
+
+export interface RepositoryFlags {
+  /** The flag spellings (`--my-flag`, `-x`) of every `add_argument(` call found. */
+  flags: readonly string[];
+  /** Python files read. */
+  files: number;
+  /** Of those, the ones with `add_argument(` calls that define flags. */
+  withParsers: number;
+  /** Some of them, most flags first (relative to the root), for messages. */
+  parsers?: readonly string[];
+  /** Every Python file under the root was read (no bound was reached, none was unreadable). */
+  complete: boolean;
+  /** When it is not complete: why (the bound reached, the files not read). */
+  incomplete?: string;
+  /** The repository's root folder. */
+  root?: string;
+}
+
+/** What a RepositoryFlags setting may hold: far above any real repository (Megatron-LM has some 1,200 flags). */
+export const REPOSITORY_FLAG_LIMITS = { flags: 50_000, flagLength: 200, parsers: 20, count: 10_000_000, text: 4096 } as const;
 
 /** Explicit model dimensions (the names of ModelShape). */
 export interface ModelDims {
@@ -91,6 +117,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     worldSize: b.worldSize ?? a.worldSize,
     nodes: b.nodes ?? a.nodes,
     megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
+    repositoryFlags: b.repositoryFlags ?? a.repositoryFlags,
     maxFileSize: b.maxFileSize ?? a.maxFileSize,
     slurm: a.slurm || b.slurm ? { partitions: { ...a.slurm?.partitions, ...b.slurm?.partitions }, constraints: { ...a.slurm?.constraints, ...b.slurm?.constraints } } : undefined,
   };
@@ -176,6 +203,8 @@ export function boundedSettings(s: EngineSettings): EngineSettings {
     if (dims) out.model = dims;
   }
   if (s.megatronCheckout && typeof s.megatronCheckout === 'object' && Array.isArray(s.megatronCheckout.flags)) out.megatronCheckout = s.megatronCheckout;
+  const repository = boundedRepositoryFlags(s.repositoryFlags);
+  if (repository) out.repositoryFlags = repository;
   if (s.slurm && typeof s.slurm === 'object') {
     const names = (m: unknown): Record<string, string> | undefined => {
       if (!m || typeof m !== 'object') return undefined;
@@ -187,6 +216,29 @@ export function boundedSettings(s: EngineSettings): EngineSettings {
     if (partitions || constraints) out.slurm = { partitions, constraints };
   }
   return out;
+}
+
+/** The RepositoryFlags objects already found well-formed (the same object is passed with every analysis). */
+const wellFormed = new WeakSet<object>();
+
+/**
+ * A RepositoryFlags setting as it is, when every part is well-formed and within
+ * REPOSITORY_FLAG_LIMITS (flags spelled as argparse flags, counts non-negative integers); else
+ * undefined, and the engine judges flags as if no repository had been searched.
+ */
+export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined {
+  if (!r || typeof r !== 'object') return undefined;
+  if (wellFormed.has(r)) return r as RepositoryFlags;
+  const x = r as Partial<Record<keyof RepositoryFlags, unknown>>;
+  const L = REPOSITORY_FLAG_LIMITS;
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= L.count;
+  const text = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= L.text);
+  if (!Array.isArray(x.flags) || x.flags.length > L.flags) return undefined;
+  if (!x.flags.every((f) => typeof f === 'string' && f.length <= L.flagLength && /^-{1,2}[A-Za-z0-9][\w.-]*$/.test(f))) return undefined;
+  if (!count(x.files) || !count(x.withParsers) || typeof x.complete !== 'boolean' || !text(x.incomplete) || !text(x.root)) return undefined;
+  if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
+  wellFormed.add(r);
+  return r as RepositoryFlags;
 }
 
 /** Model dimensions within MODEL_LIMITS (the required three present), or undefined. */

@@ -8,9 +8,13 @@
  * its own file's folder, with .gitignore's pattern syntax.
  */
 import ignore, { type Ignore } from 'ignore';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { mergeSettings, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { readBounded } from './read';
+import { RepositoryIndexes } from './repository';
+import { inside } from './resolve';
+
+export { inside };
 
 export const PROJECT_CONFIG_NAMES = ['.shardwise.yaml', '.shardwise.yml', 'pyproject.toml'];
 /** Where a Megatron checkout keeps its argument parser, newest layout first. */
@@ -39,13 +43,6 @@ interface Found {
   perFileIgnores?: { matcher: Ignore; rules: string[] }[];
 }
 
-/** `path` relative to `base` with `/` separators, or undefined when it is not inside `base`. */
-export function inside(base: string, path: string): string | undefined {
-  const rel = relative(base, path);
-  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return sep === '/' ? rel : rel.split(sep).join('/');
-}
-
 /**
  * A matcher of gitignore-style patterns; a pattern `ignore` cannot compile is skipped. Case matters
  * where the file system's names do, as git's `core.ignorecase` has it (not on Linux; on macOS and
@@ -66,6 +63,9 @@ export function patternMatcher(patterns: readonly string[]): Ignore {
 export class ProjectConfigs {
   private readonly cache = new Map<string, Found | null>();
   private readonly parsers = new Map<string, { path: string; checkout: MegatronCheckout } | null>();
+
+  /** The flags each repository's Python defines (host/repository.ts); not forgotten by `clear`, it follows the Python files. */
+  constructor(readonly repositories: RepositoryIndexes = new RepositoryIndexes()) {}
 
   /** Forget everything (a `.shardwise.yaml` was created, changed or deleted). */
   clear(): void {
@@ -154,17 +154,21 @@ export class ProjectConfigs {
     return undefined;
   }
 
-  /** What the file's location says without any `.shardwise.yaml`: the Megatron parser of its checkout. */
+  /**
+   * What the file's location says without any `.shardwise.yaml`: the Megatron parser of its checkout,
+   * and the flags the Python of its repository defines.
+   */
   located(file: string): EngineSettings {
+    const repositoryFlags = this.repositories.forFile(file);
     let dir = dirname(resolve(file));
     for (let i = 0; i < 64; i++) {
       const parser = this.parserIn(dir);
-      if (parser) return { megatronCheckout: parser.checkout };
+      if (parser) return { megatronCheckout: parser.checkout, repositoryFlags };
       const parent = dirname(dir);
       if (parent === dir) break;
       dir = parent;
     }
-    return {};
+    return repositoryFlags ? { repositoryFlags } : {};
   }
 
   /**

@@ -15,7 +15,7 @@
  * an over-large or unreadable file) is skipped like a missing one, and the first such location is
  * returned as `problem` with its reason when nothing usable is found, so the message says why.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { LinkedFile } from '../engine';
 import { readBounded } from './read';
 
@@ -114,4 +114,11 @@ function safely(fn: () => void): void {
   } catch {
     // A host callback must not break the lookup.
   }
+}
+
+/** `path` relative to `base` with `/` separators, or undefined when it is not inside `base`. */
+export function inside(base: string, path: string): string | undefined {
+  const rel = relative(base, path);
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return sep === '/' ? rel : rel.split(sep).join('/');
 }

@@ -16,7 +16,7 @@
  */
 import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { explain } from '../engine';
-import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, type ProjectConfigs } from '../host/project-config';
+import { PROJECT_CONFIG_NAMES, type ProjectConfigs } from '../host/project-config';
 import { LAYOUT_PICTURE_REQUEST, LAYOUT_REQUEST, PLAN_LAYOUTS_REQUEST, RULE_DOCUMENTATION_REQUEST, type ClientSettings } from '../protocol';
 import { onPlanLayouts } from './handlers/plan';
 import { readInitialize, serverCapabilities } from './client';
@@ -32,15 +32,15 @@ export { toRange } from './convert';
 
 /**
  * The files whose changes on disk matter, registered for `workspace/didChangeWatchedFiles` when the
- * client lets the server do so: project settings (`.shardwise.yaml`, `pyproject.toml`), a Megatron
- * checkout's argument parser, the JSON files configs refer to, and configs that refer to one while
- * they are closed. Broad globs: which JSON a config reads changes with every edit, and a change to an
- * unrelated file costs one lookup.
+ * client lets the server do so: project settings (`.shardwise.yaml`, `pyproject.toml`), the Python of
+ * a repository (its `add_argument` calls define flags; a Megatron checkout's argument parser is one),
+ * the JSON files configs refer to, and configs that refer to one while they are closed. Broad globs:
+ * which JSON a config reads changes with every edit, and a change to an unrelated file costs one lookup.
  */
 export const WATCHED_GLOBS = [
   ...PROJECT_CONFIG_NAMES.map((n) => `**/${n}`),
   '**/pyproject.toml',
-  ...MEGATRON_PARSERS.map((p) => `**/${p}`),
+  '**/*.py',
   '**/*.json',
   '**/*.yaml',
   '**/*.yml',
@@ -104,7 +104,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 /** After `initialized`: settings and watched files registered where the client allows, folder changes followed. */
 function registerForChanges(connection: Connection, ws: Workspace): void {
   if (ws.client.pullSettings) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'shardwise' });
-  const noWatch = 'restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config';
+  const noWatch = 'restart the server after editing .shardwise.yaml or pyproject.toml; a linked file changed on disk is read at the next edit of the config, and a repository\'s Python when a file of it is opened';
   if (ws.client.watchFiles) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((err) => {
       connection.console.warn(`shardwise: the editor refused to watch files for the server (${(err as Error)?.message ?? err}): ${noWatch}`);

@@ -13,7 +13,8 @@ import { analyze, fixRound, mergeSettings, plannedLayouts, settingsFromClient, t
 import { DependencyGraph, type ClosedReferrer } from '../host/graph';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
 import { fileStamp } from '../host/read';
-import { createResolver, pathKey, readTextFile } from '../host/resolve';
+import { RepositoryIndexes } from '../host/repository';
+import { createResolver, inside, pathKey, readTextFile } from '../host/resolve';
 import type { ClientSettings } from '../protocol';
 import { NO_FEATURES, type ClientFeatures } from './client';
 import { toDiagnostic } from './convert';
@@ -75,7 +76,8 @@ export class Workspace {
 
   constructor(
     private readonly connection: Connection,
-    private readonly projectConfigs: ProjectConfigs = new ProjectConfigs(),
+    // Repositories are walked in slices between requests, before a document's settings are read.
+    private readonly projectConfigs: ProjectConfigs = new ProjectConfigs(new RepositoryIndexes({ background: true })),
   ) {}
 
   /** The analysis of the document's current version (computed now if the cache is behind). */
@@ -198,8 +200,14 @@ export class Workspace {
     this.revalidateAll();
   }
 
-  /** Files changed on disk: settings files re-check everything; other files re-check what read them. */
+  /**
+   * Files changed on disk: settings files re-check everything; a Python file re-checks the documents
+   * of its repository when the flags its parsers define changed; other files re-check what read them.
+   */
   filesChanged(paths: { path?: string; display: string }[]): void {
+    const roots = new Set<string>();
+    for (const { path } of paths) if (path?.endsWith('.py')) for (const root of this.projectConfigs.repositories.fileChanged(path)) roots.add(root);
+    if (roots.size) this.recheckUnder(roots);
     if (paths.some((p) => isSettingsFile(p.path ?? p.display))) {
       this.projectConfigs.clear();
       this.shownSettingsProblems.clear();
@@ -218,6 +226,16 @@ export class Workspace {
         this.closedText(key, closed);
         for (const target of new Set([...before, ...closed.targets])) this.invalidateAt(target);
       }
+    }
+  }
+
+  /** The open documents inside these folders are checked again with their settings read again (the repository's flags changed). */
+  private recheckUnder(roots: Set<string>): void {
+    for (const doc of this.documents.all()) {
+      const path = URI.fsPath(doc.uri);
+      if (!path || ![...roots].some((root) => inside(root, path) !== undefined)) continue;
+      this.settingsCache.delete(doc.uri);
+      this.invalidate(doc.uri);
     }
   }
 
@@ -367,6 +385,8 @@ export class Workspace {
     const path = URI.fsPath(uri);
     try {
       if (!path) return editor;
+      // The flags of the file's repository, walked in slices (the server answers requests meanwhile).
+      await this.projectConfigs.repositories.prepare(path);
       const loaded = this.projectConfigs.forFile(path);
       this.warnSettingsProblems(loaded.problems);
       return mergeSettings(editor, loaded.settings);

@@ -97,6 +97,19 @@ function hostileCheckout(r: Rng): unknown {
   return { parser: r.pick(['megatron/training/arguments.py', '', '\u001b]8;;http://x\u0007arguments.py', 'x'.repeat(10_000)]), flags };
 }
 
+/** A repository index as a host that went wrong (or a crafted setting) could pass it. */
+function hostileRepository(r: Rng): unknown {
+  if (r.chance(0.2)) return r.pick(WRONG);
+  const flags = r.weighted<() => unknown>([
+    [() => vocabulary().megatronFlags.slice(0, r.range(0, 50)).concat(['--framework-flag']), 2],
+    [() => Array.from({ length: 60_000 }, (_, i) => `--repo-flag-${i}`), 1],
+    [() => ['', '-', '--', '--\u001b[31mred', '--' + 'a'.repeat(10_000), 'no-dashes', '--num-layers'], 1],
+    [() => r.pick(WRONG), 0.5],
+  ])();
+  const count = () => (r.chance(0.8) ? r.range(0, 5000) : r.pick(WRONG));
+  return { flags, files: count(), withParsers: count(), complete: r.chance(0.3) ? r.pick(WRONG) : r.chance(0.5), incomplete: r.chance(0.5) ? r.pick(['the search stops after 10 s', '\u202eevil', 'x'.repeat(10_000)]) : undefined, parsers: r.chance(0.5) ? ['a/arguments.py', '\u001b]8;;http://x\u0007b.py'] : r.pick(WRONG), root: r.pick(['/repo', undefined, 42]) };
+}
+
 /** EngineSettings with hostile values; `untyped` also puts wrong types everywhere. */
 export function hostileSettings(r: Rng, path: string, untyped: boolean): Record<string, unknown> {
   const s: Record<string, unknown> = {};
@@ -110,6 +123,7 @@ export function hostileSettings(r: Rng, path: string, untyped: boolean): Record<
   if (r.chance(0.6)) s.model = hostileModel(r);
   for (const k of ['seqLength', 'microBatch', 'worldSize', 'nodes']) if (r.chance(0.4)) s[k] = v();
   if (r.chance(0.15)) s.megatronCheckout = hostileCheckout(r);
+  if (r.chance(0.15)) s.repositoryFlags = hostileRepository(r);
   return s;
 }
 

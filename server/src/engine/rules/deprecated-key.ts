@@ -4,7 +4,7 @@
 import type { Deprecation } from '../schema/types';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
-import { checkoutHas } from '../formats/megatron/checkout';
+import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { nemoOwnKeyNames } from '../formats/megatron/schema';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
@@ -49,8 +49,9 @@ export default defineRule({
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
       const removed = removal(schema);
-      // The parser of the script's checkout still defines the flag: that checkout predates the removal.
-      if (removed && checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path)))) return;
+      // The parser of the script's checkout still defines the flag (that checkout predates the
+      // removal), or a parser of the file's repository does (a framework's own flag of that name).
+      if (removed && (checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path))) || repositoryHas(ctx.settings.repositoryFlags, String(lastKey(path))))) return;
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');

@@ -8,8 +8,8 @@
  * may build more flags at run time (from dataclasses, in other modules), so the list only ever adds
  * to what is accepted; it never makes a flag unknown.
  */
-import type { MegatronCheckout } from '../../settings';
-import { megatronIndexes } from './schema';
+import type { MegatronCheckout, RepositoryFlags } from '../../settings';
+import { allFlags, megatronIndexes } from './schema';
 
 /** Flag spellings passed as leading string literals to `add_argument(` in a Python file's text. */
 export function parserFlags(text: string): string[] {
@@ -63,4 +63,50 @@ export function packageVersion(text: string): string | undefined {
   const n = (name: string) => new RegExp(`^${name}\\s*=\\s*(\\d+)\\s*$`, 'm').exec(text)?.[1];
   const [major, minor, patch] = [n('MAJOR'), n('MINOR'), n('PATCH')];
   return major !== undefined && minor !== undefined && patch !== undefined ? `${Number(major)}.${Number(minor)}.${Number(patch)}` : undefined;
+}
+
+const repositorySets = new WeakMap<RepositoryFlags, Set<string>>();
+
+function repositorySet(r: RepositoryFlags): Set<string> {
+  let set = repositorySets.get(r);
+  if (!set) repositorySets.set(r, (set = new Set(r.flags)));
+  return set;
+}
+
+/** Some `add_argument` call of the file's repository defines the flag (`--x=1` is `--x`). */
+export function repositoryHas(r: RepositoryFlags | undefined, flag: string): boolean {
+  return !!r && repositorySet(r).has(flag.replace(/=.*$/, ''));
+}
+
+/** `12,345`. */
+function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * What was searched for a flag no parser of the repository defines, after "not a known flag among
+ * …": `and no parser in this repository defines it (412 Python files searched, 9 with add_argument
+ * calls: \`a/arguments.py\`, …)`, or, when the index stopped at a bound, what it did read and why it stopped.
+ */
+export function repositorySearched(r: RepositoryFlags): string {
+  const shown = (r.parsers ?? []).slice(0, 2);
+  const more = r.withParsers - shown.length;
+  const names = shown.length ? `: ${shown.map((p) => `\`${p}\``).join(', ')}${more > 0 ? ` and ${plural(more, 'other')}` : ''}` : '';
+  const counts = `${plural(r.files, 'Python file')} searched, ${count(r.withParsers)} with add_argument calls${names}`;
+  if (!r.complete) return `and no parser Shardwise read in this repository defines it (${counts}; ${r.incomplete ?? 'the search stopped before the end'})`;
+  return `and no parser in this repository defines it (${counts})`;
+}
+
+const candidateLists = new WeakMap<RepositoryFlags, string[]>();
+
+/** Did-you-mean candidates: Megatron-LM's flags and the repository's (one list per index, so its search index is kept). */
+export function flagCandidates(r: RepositoryFlags | undefined): string[] {
+  if (!r || r.flags.length === 0) return allFlags();
+  let list = candidateLists.get(r);
+  if (!list) candidateLists.set(r, (list = [...new Set([...allFlags(), ...r.flags])]));
+  return list;
 }

@@ -9,8 +9,10 @@ import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
 import type { ArgValue, EnvValue, MegatronArgs } from './args';
 import type { ArgSite, UnknownArg } from './instance';
-import { allFlags, flagTarget, primaryFlag } from './schema';
 import { CLASSIFY } from '../../certainty';
+import type { RepositoryFlags } from '../../settings';
+import { flagCandidates, repositoryHas, repositorySearched } from './checkout';
+import { flagTarget, primaryFlag } from './schema';
 
 /**
  * How a flag Megatron-LM's own arguments do not have is judged: an error where the entry point is
@@ -22,6 +24,16 @@ export interface UnknownFlags {
   /** Flags the entry script adds to Megatron-LM's (`x-entrypoint-flags`). */
   extra?: ReadonlySet<string>;
   consequence?: string;
+  /** The file's repository was searched for parsers: a flag one defines is accepted, and an unknown one's message says what was searched. */
+  repository?: RepositoryFlags;
+}
+
+/**
+ * The judgement with the repository's parsers taken into account: a flag one of them defines is
+ * accepted; nothing else changes (the index only ever removes an unknown flag, never adds one).
+ */
+export function withRepository(judged: UnknownFlags, repository: RepositoryFlags | undefined): UnknownFlags {
+  return repository && judged.effect !== 'none' ? { ...judged, repository } : judged;
 }
 
 const ARGPARSE_STOPS = 'Megatron-LM stops at startup (argparse: "unrecognized arguments").';
@@ -37,10 +49,11 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     const path = [...base, e.key];
     if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
-    } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, ''))) {
+    } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
       // Where the script reading the flags may define its own, even a near-spelling of one of
       // Megatron-LM's (`--data-path2`, `--freeze-llm`) may be its: a warning then, never a guess.
-      unknown.push({ path, key: e.key, candidates: allFlags(), effect: judged.effect === 'error' ? 'error' : 'ignored', where, consequence: judged.consequence ?? ARGPARSE_STOPS });
+      const searched = judged.repository ? `${where}, ${repositorySearched(judged.repository)}` : where;
+      unknown.push({ path, key: e.key, candidates: flagCandidates(judged.repository), effect: judged.effect === 'error' ? 'error' : 'ignored', where: searched, consequence: judged.consequence ?? ARGPARSE_STOPS });
     }
   }
   return { sites, unknown };

@@ -14,7 +14,7 @@ import { assumed, derived, type Field } from '../../plan/plan';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan } from './args';
 import type { EnvValue } from './args';
-import { argsFromView, flagSites } from './common';
+import { argsFromView, flagSites, withRepository } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
@@ -81,7 +81,12 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const table = entrypointFlags();
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
   if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
-  return { effect: 'warning', extra: own.length ? new Set(own) : undefined, consequence: `Megatron-LM stops at startup unless ${name ? `\`${name}\`` : 'the entry script'} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).` };
+  const script = name ? `\`${name}\`` : 'the entry script';
+  // With the repository searched, the script's own parser (and its framework's) was read too.
+  const consequence = settings.repositoryFlags
+    ? `Unless ${script} adds it in a way Shardwise does not read (a parser outside this repository, flags built at run time), Megatron-LM stops at startup ("unrecognized arguments").`
+    : `Megatron-LM stops at startup unless ${script} defines it (Shardwise knows Megatron-LM's own arguments, not that script's).`;
+  return { effect: 'warning', extra: own.length ? new Set(own) : undefined, consequence };
 }
 
 /**
@@ -261,7 +266,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   },
   fork: forkOf,
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
-    const judged = withEntryFlags(unknownFlags(doc, settings), doc, read);
+    // The repository's parsers (settings.repositoryFlags) only ever accept more flags.
+    const judged = withRepository(withEntryFlags(unknownFlags(doc, settings), doc, read), settings.repositoryFlags);
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
     return argsInstance(sites, unknown, nav, true);
   },

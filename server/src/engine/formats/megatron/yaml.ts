@@ -12,7 +12,7 @@ import type { Field } from '../../plan/plan';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, type MegatronArgs } from './args';
 import { megatronWritePath } from './model';
-import { argsFromView, envFromMap, flagSites } from './common';
+import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
 import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
 
@@ -37,9 +37,13 @@ function argNames(): string[] {
   return (names ??= Object.keys(MEGATRON_SCHEMA.properties ?? {}));
 }
 
-function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
-  // The file does not say which script reads it: a flag Megatron-LM lacks may be that script's own.
-  if (flagStyle(doc)) return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], "among Megatron-LM's own arguments", { effect: 'warning', consequence: "Megatron-LM stops at startup unless the script that reads this file defines it (a test's entry point may add flags of its own)." });
+function sitesOf(doc: SourceDoc, settings: EngineSettings): { sites: ArgSite[]; unknown: UnknownArg[] } {
+  // The file does not say which script reads it: a flag Megatron-LM lacks may be that script's own,
+  // and one a parser of the file's repository defines is accepted.
+  if (flagStyle(doc)) {
+    const judged = withRepository({ effect: 'warning', consequence: "Megatron-LM stops at startup unless the script that reads this file defines it (a test's entry point may add flags of its own)." }, settings.repositoryFlags);
+    return flagSites(doc.node(['MODEL_ARGS']) as MapNode, ['MODEL_ARGS'], "among Megatron-LM's own arguments", judged);
+  }
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
   const props = MEGATRON_SCHEMA.properties ?? {};
@@ -107,8 +111,8 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     if (keys.has('language_model') && keys.has('model_parallel')) return 50;
     return 0;
   },
-  instance(doc: SourceDoc, nav: SchemaNav) {
-    const { sites, unknown } = sitesOf(doc);
+  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
+    const { sites, unknown } = sitesOf(doc, settings);
     // MODEL_ARGS values become command-line text for argparse; --yaml-cfg values keep their YAML types.
     return argsInstance(sites, unknown, nav, flagStyle(doc));
   },
