@@ -59,7 +59,8 @@ const where = (c: { name: string; file?: string }): string => (c.file ? `${c.nam
  */
 export function hostFor(c: { files?: Record<string, string>; referrers?: Record<string, string>; path?: string }): Pick<FileInput, 'resolve' | 'referrers'> {
   const files = c.files;
-  const dir = c.path?.includes('/') ? c.path.slice(0, c.path.lastIndexOf('/') + 1) : '';
+  const at = c.path?.replace(/^\/project\//, '');
+  const dir = at?.includes('/') ? at.slice(0, at.lastIndexOf('/') + 1) : '';
   const name = (ref: string): string => {
     const r = ref.replace(/^\/project\//, '');
     return dir && r.startsWith(dir) && !(r in (files ?? {})) ? r.slice(dir.length) : r;

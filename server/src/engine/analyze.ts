@@ -341,6 +341,13 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
   }
   // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
   if (!format || doc.problems.some((p) => p.fatal)) return da;
+  // What the file says about the tool that reads it (the Megatron-LM a script puts on PYTHONPATH).
+  try {
+    const said = format.context?.(doc, settings, related ? (ref) => related.read(ref) : undefined);
+    if (said?.settings) da.settings = settings = said.settings;
+  } catch {
+    // Nothing said: the host's view stands.
+  }
   const version = settings.targetVersions?.[format.tool];
   if (format.schema) {
     da.nav = new SchemaNav(format.schema.json);

@@ -34,6 +34,11 @@ export interface EngineSettings {
    */
   megatronCheckout?: MegatronCheckout;
   /**
+   * Set by the engine when a launch script runs a Megatron-LM it cannot read (a submodule not checked
+   * out, a path the script is given): where, in words, and why. Its flags and release are not known.
+   */
+  megatronUnseen?: { where: string; why: string };
+  /**
    * The flags the `add_argument` calls of the repository the file sits in define, as the host indexed
    * them (host/repository.ts): a flag some parser there defines is accepted where a Megatron launch
    * script or MODEL_ARGS map is judged, and one none defines says what was searched.
@@ -77,6 +82,13 @@ export interface RepositoryFlags {
   incomplete?: string;
   /** The repository's root folder. */
   root?: string;
+  /**
+   * Config paths (`model.global_batch_size`) the repository's Python assigns before the config is
+   * used (see `configAssignments`): such a value in a YAML config is not the one that runs.
+   */
+  configKeys?: readonly string[];
+  /** Config key names the repository's Python reads (see `configReads`): such a key is not a misspelling. */
+  configReads?: readonly string[];
 }
 
 /** What a RepositoryFlags setting may hold: far above any real repository (Megatron-LM has some 1,200 flags). */
@@ -237,6 +249,8 @@ export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined 
   if (!x.flags.every((f) => typeof f === 'string' && f.length <= L.flagLength && /^-{1,2}[A-Za-z0-9][\w.-]*$/.test(f))) return undefined;
   if (!count(x.files) || !count(x.withParsers) || typeof x.complete !== 'boolean' || !text(x.incomplete) || !text(x.root)) return undefined;
   if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
+  if (x.configReads !== undefined && !(Array.isArray(x.configReads) && x.configReads.length <= L.flags && x.configReads.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(k)))) return undefined;
+  if (x.configKeys !== undefined && !(Array.isArray(x.configKeys) && x.configKeys.length <= L.flags && x.configKeys.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^(model|trainer)(\.[A-Za-z_]\w*)+$/.test(k)))) return undefined;
   wellFormed.add(r);
   return r as RepositoryFlags;
 }

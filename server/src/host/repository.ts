@@ -26,7 +26,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parserFlags, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
+import { configAssignments, configReads, parserFlags, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
 import { formatBytes, readBounded } from './read';
 import { inside } from './resolve';
 
@@ -107,7 +107,12 @@ function mtime(path: string): number | undefined {
 function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
   const all = new Set<string>();
   const parsers: [string, number][] = [];
-  for (const [rel, flags] of b.files) {
+  const keys = new Set<string>();
+  const reads = new Set<string>();
+  for (const [rel, defined] of b.files) {
+    const flags = defined.filter((f) => f.startsWith('-'));
+    for (const k of defined) if (k.startsWith('=')) keys.add(k.slice(1));
+    for (const k of defined) if (k.startsWith('.')) reads.add(k.slice(1));
     if (flags.length === 0) continue;
     parsers.push([rel, flags.length]);
     for (const f of flags) all.add(f);
@@ -125,14 +130,20 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
     complete: limits.length === 0,
     incomplete: limits.length ? limits.join('; ') : undefined,
     root: b.root.length <= REPOSITORY_FLAG_LIMITS.text ? b.root : undefined,
+    configKeys: Object.freeze([...keys].filter((k) => k.length <= flagLength).sort().slice(0, most)),
+    configReads: Object.freeze([...reads].filter((k) => k.length <= flagLength).sort().slice(0, most)),
   });
 }
 
-/** The flags of one Python file's text (none when it has no `add_argument(` call; never throws). */
+/**
+ * What one Python file's text defines (never throws): the flags of its `add_argument(` calls;
+ * written `=model.x` (no flag starts with `=`), the config paths it assigns (`cfg.model.x = …`); and
+ * written `.name`, the config keys it reads (`cfg.get("name")`).
+ */
 function flagsOf(text: string): string[] {
-  if (!text.includes('add_argument')) return [];
   try {
-    return parserFlags(text).sort();
+    const flags = text.includes('add_argument') ? parserFlags(text) : [];
+    return [...flags, ...configAssignments(text).map((k) => `=${k}`), ...configReads(text).map((k) => `.${k}`)].sort();
   } catch {
     return [];
   }

@@ -6,6 +6,7 @@ CUDA_DEVICE_MAX_CONNECTIONS=1
 ^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[missing-cuda-device-max-connections]: is set but not exported
 srun -N 2 --ntasks-per-node=1 \
 ^^^^ error[world-size-mismatch]: 16 GPUs (8 processes per node × 2 nodes, from the torchrun options)
+^^^^ information[fork-flags-not-checked]: This script runs the Megatron-LM at `/opt/megatron`, which is not read here
   torchrun --nproc_per_node=8 --nnodes=2 /opt/megatron/pretrain_gpt.py \
     --tensor-model-parallel-size 8 \
 #                                ^ error[heads-not-divisible-by-tp]: 20 attention heads

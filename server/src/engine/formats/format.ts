@@ -66,6 +66,12 @@ export interface FormatSupport<M = unknown> {
    * its own flags and the ones it kept are not judged against upstream's.
    */
   fork?(doc: SourceDoc, settings: EngineSettings): string | undefined;
+  /**
+   * What the document's context says about the tool that reads it, when the format can tell (a
+   * launch script's PYTHONPATH names the Megatron-LM that runs): settings that replace the host's
+   * (the checkout of that Megatron), and the release, when known. `read` reads files through the host.
+   */
+  context?(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile): { settings?: EngineSettings } | undefined;
   /** The format's model of the document, read by its rules. */
   model?(input: ModelInput): M;
   /** File references in the model (for document links), with where they resolved. */

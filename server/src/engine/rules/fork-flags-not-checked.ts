@@ -17,7 +17,12 @@ export default defineRule({
     good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --sequence-parallel\n',
   },
   check(ctx) {
-    if (!ctx.fork) return;
+    const unseen = ctx.settings.megatronUnseen;
+    if (!ctx.fork && !unseen) return;
+    if (unseen) {
+      ctx.report({ at: [], message: `This script runs the Megatron-LM at ${unseen.where}, which is not read here: ${unseen.why}. Which flags it has and which release it is are not known, so Shardwise does not judge the flags by the newest Megatron-LM's: no removed flags are reported, a flag no release ever had is a warning, and only checks that hold in every release apply. Check it out, or name its release with \`# shardwise: megatron_core=<version>\`.` });
+      return;
+    }
     ctx.report({
       at: [],
       message:

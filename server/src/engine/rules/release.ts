@@ -26,6 +26,12 @@ export function releaseOf(da: DocAnalysis): Field<string | undefined> {
   const named = da.settings.targetVersions?.[tool];
   if (named) return { value: named, from: { kind: 'setting', note: `${TOOL_NAMES[tool]} ${named}, as set` } };
   if (da.release) return da.release;
+  if (tool === 'megatron-core') {
+    const unseen = da.settings.megatronUnseen;
+    if (unseen) return { value: undefined, from: { kind: 'unknown', note: `the release of the Megatron-LM at ${unseen.where} is not known (${unseen.why})` } };
+    const checkout = da.settings.megatronCheckout;
+    if (checkout?.version) return { value: checkout.version, from: { kind: 'derived', formula: `Megatron Core ${checkout.version}, the release of the checkout${checkout.where ? ` at ${checkout.where}` : ' the file is in'} (its megatron/core/package_info.py)` } };
+  }
   return {
     value: undefined,
     from: { kind: 'assumed', note: `the newest ${TOOL_NAMES[tool]} release runs this file (say which does with \`# shardwise: ${SETTING[tool]}=<version>\` or \`--target ${tool}=<version>\`)` },

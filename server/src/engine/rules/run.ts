@@ -97,8 +97,10 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
   const release = releaseOf(da);
   const thresholds = new Set<string>();
   const first = runOnce(rule, da, shared, release, undefined, thresholds);
-  const note = release.from.kind === 'assumed' ? release.from.note : undefined;
-  if (note && first.some((w) => w.basis.assumptions.includes(note))) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
+  // A finding that rests on a release nobody named (assumed) or that the context hides (unknown):
+  // kept as it is only if every range of releases the rule told apart gives it too.
+  const note = release.from.kind === 'assumed' || release.from.kind === 'unknown' ? release.from.note : undefined;
+  if (note && first.some((w) => w.basis.assumptions.includes(note) || w.basis.unknowns.includes(note))) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
   const out: { report: Report; assumed?: string[] }[] = [];
   for (const w of first) {
     const weighed = capped(w.report.severity ?? rule.severity, w.report.message, w.basis, !!rule.about);
@@ -111,7 +113,9 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
 
 /** Drops the release assumption from every report that every range of releases the rule told apart also gives. */
 function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, thresholds: Set<string>, first: WeighedReport[], note: string, where: (r: Report) => string | undefined): void {
-  const floor = da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
+  // A release nobody named is one the schemas cover (the oldest covered stands for the lowest range);
+  // one the context hides may be older than any of them.
+  const floor = release.from.kind === 'unknown' ? '0.0.0' : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
   const tried = new Set<string>();
   const holds = new Map<WeighedReport, boolean>(first.map((w) => [w, true]));
   // One release from each range between the versions compared; new comparisons add ranges (bounded).
@@ -125,8 +129,9 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
     }
   }
   for (const w of first) {
-    if (!holds.get(w) || !w.basis.assumptions.includes(note)) continue;
+    if (!holds.get(w) || !(w.basis.assumptions.includes(note) || w.basis.unknowns.includes(note))) continue;
     w.basis.assumptions = w.basis.assumptions.filter((a) => a !== note);
-    if (w.basis.certainty === 'assumed' && !w.basis.assumptions.length) w.basis.certainty = w.basis.unknowns.length ? 'unknown' : 'derived';
+    w.basis.unknowns = w.basis.unknowns.filter((a) => a !== note);
+    if (!w.basis.unknowns.length && (w.basis.certainty === 'unknown' || w.basis.certainty === 'assumed')) w.basis.certainty = w.basis.assumptions.length ? 'assumed' : 'derived';
   }
 }

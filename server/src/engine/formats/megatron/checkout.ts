@@ -58,6 +58,38 @@ export function checkoutFork(c: MegatronCheckout | undefined): string | undefine
   return own.length >= OWN_FLAGS_OF_A_FORK ? `the Megatron in this checkout (its \`${c.parser}\` defines ${own.length} flags Megatron-LM does not have)` : undefined;
 }
 
+/**
+ * The config paths a Python file assigns to a Hydra/OmegaConf config before it is used
+ * (`cfg.model.global_batch_size = …`, `OmegaConf.update(cfg, "model.x", …)`), dotted from `model.` or
+ * `trainer.`: a value such code sets is not the one the YAML file holds.
+ */
+export function configAssignments(text: string): string[] {
+  const out = new Set<string>();
+  if (!/cfg|OmegaConf/.test(text)) return [];
+  const assign = /\b\w*cfg\.((?:model|trainer)(?:\.[A-Za-z_]\w*)+)\s*=(?!=)/g;
+  const update = /OmegaConf\.update\(\s*\w+\s*,\s*['"]((?:model|trainer)(?:\.[A-Za-z_]\w*)+)['"]/g;
+  for (const re of [assign, update]) {
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) && out.size < 1000) out.add(m[1]);
+  }
+  return [...out];
+}
+
+/**
+ * The config key names a Python file reads from a config object (`self.cfg.get("forward_micro_batch_size")`,
+ * `cfg.kto.beta`, `model_cfg["x"]`): a key some code of the repository reads is not a misspelling.
+ */
+export function configReads(text: string): string[] {
+  const out = new Set<string>();
+  if (!/cfg|config/i.test(text)) return [];
+  const res = [/\b\w*(?:cfg|config)\.get\(\s*['"]([A-Za-z_]\w*)['"]/gi, /\b\w*(?:cfg|config)\[\s*['"]([A-Za-z_]\w*)['"]\s*\]/gi, /\b\w*cfg((?:\.[A-Za-z_]\w*)+)/g];
+  for (const re of res) {
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) && out.size < 5000) for (const k of m[1].split('.')) if (k && k !== 'get') out.add(k);
+  }
+  return [...out];
+}
+
 /** The release a checkout's `megatron/core/package_info.py` gives (`MAJOR = 0`, `MINOR = 14`, `PATCH = 0`). */
 export function packageVersion(text: string): string | undefined {
   const n = (name: string) => new RegExp(`^${name}\\s*=\\s*(\\d+)\\s*$`, 'm').exec(text)?.[1];

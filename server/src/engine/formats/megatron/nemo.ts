@@ -7,6 +7,7 @@
 import type { SchemaNav } from '../../schema/navigate';
 import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { EngineSettings } from '../../settings';
 import type { Entry, MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import { derived, written, type Field } from '../../plan/plan';
@@ -90,7 +91,7 @@ function suggestModelKey(key: string, candidates: string[]): string[] {
 /** What a key under `model:` may be: a Megatron argument, a NeMo spelling of one, or NeMo's own. */
 let modelKeys: string[] | undefined;
 
-function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
+function sitesOf(doc: SourceDoc, reads?: ReadonlySet<string>): { sites: ArgSite[]; unknown: UnknownArg[] } {
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
   modelKeys ??= [...Object.keys(MEGATRON_SCHEMA.properties ?? {}), ...Object.keys(NEMO_ALIASES), ...[...(megatronIndexes().nemoPrefixes.get('model') ?? [])]];
@@ -103,11 +104,21 @@ function sitesOf(doc: SourceDoc): { sites: ArgSite[]; unknown: UnknownArg[] } {
     }
     // A key directly under `model:` that looks like a misspelled argument keeps its default silently.
     const m = /^model\.([a-z0-9_]+)$/.exec(rel);
-    if (!m) continue;
+    // A key the repository's own code reads (`self.cfg.get("forward_micro_batch_size")`) is its setting, not a typo.
+    if (!m || reads?.has(m[1])) continue;
     const near = suggestModelKey(m[1], modelKeys!);
     if (near.length) unknown.push({ path: leaf.path, key: m[1], candidates: near, effect: 'ignored', where: 'in `model` (NeMo reads model settings by name, so a misspelled one keeps its default)' });
   }
   return { sites, unknown };
+}
+
+/** The key that names a checkpoint the model is restored from or merged onto, if the config has one. */
+function restoredFrom(doc: SourceDoc): string | undefined {
+  for (const leaf of leaves(doc)) {
+    const rel = relative(leaf.dotted);
+    if (/(^|\.)(restore_from_path|init_from_nemo_model|init_from_pretrained_model)$/.test(rel) || /^pretrained_checkpoint(\.|$)/.test(rel)) return rel;
+  }
+  return undefined;
 }
 
 function num(doc: SourceDoc, path: Path): number | undefined {
@@ -179,14 +190,28 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     return 0;
   },
   keepIssue: keepSharedIssue,
-  instance(doc: SourceDoc, nav: SchemaNav) {
-    const { sites, unknown } = sitesOf(doc);
+  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
+    const reads = settings.repositoryFlags?.configReads?.length ? new Set(settings.repositoryFlags.configReads) : undefined;
+    const { sites, unknown } = sitesOf(doc, reads);
     // NeMo reads the recompute method and layer count only under a granularity: while it is null
     // they are placeholders (the Launcher's `activations_checkpoint_num_layers: 0`), not settings.
     const granularity = sites.find((s) => s.dest === 'recompute_granularity');
     const unset = !granularity || (granularity.node.kind === 'scalar' && (granularity.node.value === null || granularity.node.value === 'null'));
     const read = unset ? sites.filter((s) => s.dest !== 'recompute_method' && s.dest !== 'recompute_num_layers') : sites;
-    return argsInstance(read, unknown, nav);
+    const set = (settings.repositoryFlags?.configKeys ?? []).length ? new Set(settings.repositoryFlags!.configKeys) : undefined;
+    const kept: ArgSite[] = [];
+    const elsewhere = new Map<string, { path: Path; why: string }>();
+    for (const s of read) {
+      const rel = relative(s.path.join('.'));
+      // A value the repository's own code assigns before the config is used (`cfg.model.x = …`).
+      if (set?.has(rel)) elsewhere.set(s.dest, { path: s.path, why: `the repository's Python sets \`${rel}\` itself before the config is used (\`cfg.${rel} = …\`), so the value here is not the one that runs` });
+      // NeMo sets up its micro-batch arithmetic only for a non-zero global batch: 0 turns the checks off.
+      else if (s.dest === 'global_batch_size' && s.node.kind === 'scalar' && s.node.value === 0) elsewhere.set(s.dest, { path: s.path, why: '`global_batch_size: 0` turns NeMo\'s batch checks off (it sets up its micro-batch calculator only for a non-zero global batch)' });
+      else kept.push(s);
+    }
+    const built = argsInstance(kept, unknown, nav);
+    for (const [dest, u] of elsewhere) built.instance.unknown?.set(dest, u);
+    return built;
   },
   schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
     const rel = relative(path.join('.'));
@@ -210,6 +235,10 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     args.precision = precisionOf(doc);
     // NeMo 2 overrides are merged onto a recipe (the model, the defaults), which this file does not show.
     if (flat) args.defaultsUnknown = 'not in these overrides: the NeMo recipe they are merged onto decides';
+    // A model restored from a checkpoint, or merged onto one (`restore_from_path`, NeMo-Aligner's
+    // `pretrained_checkpoint`): what this file leaves out is the checkpoint's, not NeMo's default.
+    const restore = restoredFrom(doc);
+    if (restore && !args.defaultsUnknown) args.defaultsUnknown = `not in this file: the model is restored from the checkpoint \`${restore}\` names, whose own config decides what this file leaves out`;
     // NeMo's optimizer wrapper, not Megatron's argument defaults, decides the DP overlaps when unset.
     const byOptimizer = 'not written: NeMo\'s optimizer settings decide (`model.optim.overlap_grad_sync` / `overlap_param_sync`), with defaults that depend on the optimizer';
     args.unknownDefaults = { overlap_grad_reduce: byOptimizer, overlap_param_gather: byOptimizer };

@@ -20,6 +20,7 @@ import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
 import { checkoutFork, parserFlags } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
+import { megatronSource } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, entrypointFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
@@ -70,6 +71,11 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const checkout = settings.megatronCheckout;
   const fork = forkOf(doc, settings);
   // A fork's own parser is known: a flag it does not define either may still come from DeepSpeed or the entry script.
+  const unseen = settings.megatronUnseen;
+  if (unseen) {
+    // Not read: a flag no Megatron-LM release ever had may still be that copy's own; never an error.
+    return { effect: 'warning', extra: checkout ? new Set(checkout.flags) : undefined, consequence: `Megatron-LM stops at startup (argparse: "unrecognized arguments") unless the Megatron-LM at ${unseen.where}, which is not read here, defines it.` };
+  }
   if (fork && checkout && checkoutFork(checkout)) {
     return { effect: 'warning', extra: new Set([...checkout.flags, ...DEEPSPEED_ARGS]), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
   }
@@ -258,6 +264,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   },
   openKeys(doc: SourceDoc, settings: EngineSettings): string | undefined {
     const s = shell(doc);
+    if (settings.megatronUnseen) return `the Megatron-LM at ${settings.megatronUnseen.where} is not read here, and it may define flags of its own`;
     const fork = forkOf(doc, settings);
     if (fork) return `a script for ${fork === 'Megatron-DeepSpeed' ? 'a Megatron-DeepSpeed fork' : fork}: it has flags of its own`;
     const entry = s?.entrypoint?.path;
@@ -265,6 +272,13 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     return undefined;
   },
   fork: forkOf,
+  context(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
+    const s = shell(doc);
+    const source = s ? megatronSource(s, read) : undefined;
+    if (!source) return undefined;
+    if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
+    return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why } } };
+  },
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
     // The repository's parsers (settings.repositoryFlags) only ever accept more flags.
     const judged = withRepository(withEntryFlags(unknownFlags(doc, settings), doc, read), settings.repositoryFlags);

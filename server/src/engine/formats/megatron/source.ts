@@ -62,19 +62,19 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
   if (entry && ROOT_ENTRY.test(entry) && entry.includes('/')) {
     const dir = entry.slice(0, entry.lastIndexOf('/'));
     // The entry's path as written when a part of it is not known (`$MEGATRON_PATH/pretrain_gpt.py`).
-    if (/\$|`/.test(dir)) candidates.push({ unknown: `the script runs \`${entry}\`, a path it is given when it runs`, what: `\`${dir}\`` });
+    if (/\$|`/.test(dir)) candidates.push({ unknown: `the script is given its path when it runs (it starts \`${entry}\`)`, what: `\`${dir}\`` });
     else candidates.push({ dir, what: `\`${dir}\`` });
   }
   for (const e of s.pathEntries('PYTHONPATH')) {
-    if (e.unknown) candidates.push({ unknown: `PYTHONPATH holds a path the script is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
+    if (e.unknown) candidates.push({ unknown: `the script puts it on PYTHONPATH from a value it is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
     else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push({ dir: e.text, what: `\`${e.text}\`` });
   }
   for (const c of candidates) {
     if (c.unknown) return { kind: 'unseen', where: c.what, why: c.unknown };
-    if (!read) return { kind: 'unseen', where: c.what, why: 'it is not read here' };
+    if (!read) return { kind: 'unseen', where: c.what, why: 'files beside the script are not read here' };
     const checkout = readCheckout(c.dir!, read);
     if (checkout) return { kind: 'read', checkout };
-    return { kind: 'unseen', where: c.what, why: `the script runs the Megatron-LM at ${c.what}, which is not in this checkout (a submodule not checked out, or a folder of the machine that runs it)` };
+    return { kind: 'unseen', where: c.what, why: 'it is not in this checkout (a submodule not checked out, or a folder of the machine that runs the script)' };
   }
   return undefined;
 }
