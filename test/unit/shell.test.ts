@@ -596,10 +596,13 @@ test('control flow: known cases and tests pick their arm; unknown branches that 
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.value(['--num-layers']), 32);
   assert.deepEqual(doc.entry(['--num-layers'])!.value.span, at(text, '$LAYERS'));
-  // An undecided if whose arms give an array different elements: neither arm's flags are taken as passed.
-  assert.equal(doc.value(['--fp8-format']), undefined);
-  assert.equal(doc.value(['--bf16']), undefined);
-  assert.match(doc.open[0].reason, /EXTRA gets different elements in the branches of the `if` on line 7/);
+  // An undecided if whose arms give an array different elements, each arm's known: a flag only some
+  // arms pass is there with a value not known (which arm runs is not known); a flag no arm passes is
+  // known to be absent, so the flag set stays closed.
+  assert.equal(scalar(doc, '--fp8-format').unknown, 'it is passed only by some arms of the `if` on line 7');
+  assert.equal(scalar(doc, '--bf16').unknown, 'it is passed only by some arms of the `if` on line 7');
+  assert.deepEqual(doc.open, []);
+  assert.equal(doc.edit([{ op: 'set', path: ['--fp8-format'], value: 'e4m3' }]), undefined, 'a flag of one arm is not edited');
   const pp = scalar(doc, '--pipeline-model-parallel-size');
   assert.equal(pp.unknown, 'PP is assigned differently in the branches of the `if` on line 12');
   assert.equal(pp.value, '$PP');
@@ -819,4 +822,44 @@ torchrun pretrain_gpt.py --micro-batch-size $MBS --global-batch-size $GBS --tens
   assert.equal(doc.value(['--global-batch-size']), 64, 'GBS is not local: it outlives setup');
   assert.equal(scalar(doc, '--tensor-model-parallel-size').unknown, 'TP comes from the environment');
   assert.equal(doc.vars.has('SEQ'), false);
+});
+
+test('source: a file the host reads runs in the script shell, its values located where they are used; one it cannot read keeps what was set before as an assumption', () => {
+  const text = 'HERE="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" &>/dev/null && pwd)"\nTP=4\nsource "${HERE}/model.sh"\ntorchrun pretrain_gpt.py "${MODEL[@]}" --tensor-model-parallel-size $TP\n';
+  const read = (ref: string) => (ref === '/repo/scripts/model.sh' ? { text: 'MODEL=(--num-layers 24 --hidden-size 2048)\nTP=2\n', path: ref } : { why: 'not found' });
+  const doc = parseShell(text, undefined, { path: '/repo/scripts/run.sh', read });
+  assert.deepEqual(doc.sourced, [{ ref: '/repo/scripts/model.sh', path: '/repo/scripts/model.sh' }]);
+  assert.equal(doc.value(['--num-layers']), 24);
+  assert.equal(doc.value(['--tensor-model-parallel-size']), 2, 'the sourced file set TP');
+  // A flag from the sourced file is reported where the script expands it (the file is another document).
+  assert.deepEqual(doc.entry(['--num-layers'])!.keySpan, at(text, '"${MODEL[@]}"'));
+  assert.deepEqual(doc.open, []);
+  // Not found: TP keeps 4, as an assumption; an array set before it may have been appended to.
+  const missing = parseShell('ARGS=(--num-layers 24)\nTP=4\nsource ./env.sh\ntorchrun pretrain_gpt.py "${ARGS[@]}" --tensor-model-parallel-size $TP\n', undefined, { path: '/repo/run.sh', read });
+  assert.equal(missing.value(['--tensor-model-parallel-size']), 4);
+  assert.match(scalar(missing, '--tensor-model-parallel-size').assumed ?? '', /`source \.\/env\.sh` is not read \(not found\), and it may change this value/);
+  assert.equal(missing.open.length, 1);
+  assert.match(missing.open[0].reason, /it may add elements to ARGS/);
+  // A path that is not known: the same; and nothing is read without a host.
+  assert.deepEqual(parseShell('source "$CONFIG"\ntorchrun pretrain_gpt.py --bf16\n').sourced, [{ ref: '"$CONFIG"', why: 'its path is not known' }]);
+});
+
+test('command substitutions that find the script folder are worked out over known words', () => {
+  const path = '/work/repo/examples/llama/run.sh';
+  const doc = parseShell('A="$(dirname "$0")"\nB=$( cd "$( dirname "${BASH_SOURCE[0]}" )" && pwd )\nC=$(dirname $(dirname ${B}))\nD="$(realpath "$B/../..")"\nE=$(basename "$0" .sh)\nF=$(date +%s)\n', undefined, { path });
+  assert.equal(doc.vars.get('A')?.value, '/work/repo/examples/llama');
+  assert.equal(doc.vars.get('B')?.value, '/work/repo/examples/llama');
+  assert.equal(doc.vars.get('C')?.value, '/work/repo');
+  assert.equal(doc.vars.get('D')?.value, '/work/repo');
+  assert.equal(doc.vars.get('E')?.value, 'run');
+  assert.match(doc.vars.get('F')?.unknown ?? '', /set by the command `\$\(date \+%s\)`/);
+  // A relative path from a folder nobody knows stays unknown; without a path, $0 is not known.
+  assert.equal(parseShell('B=$(cd "$(dirname "$0")" && pwd)\n', undefined, { path: 'run.sh' }).vars.get('B')?.value, undefined);
+  assert.match(parseShell('A=$(dirname "$0")\n').vars.get('A')?.unknown ?? '', /set by the command/);
+});
+
+test('PYTHONPATH entries as the training command gets them: known ones, unknown ones, the inherited value left out', () => {
+  const doc = parseShell('ROOT=/opt/x\nexport PYTHONPATH=${ROOT}:${ROOT}/Megatron-LM:$MEGATRON:$PYTHONPATH\ntorchrun pretrain_gpt.py --bf16\n');
+  assert.deepEqual(doc.pathEntries('PYTHONPATH'), [{ text: '/opt/x' }, { text: '/opt/x/Megatron-LM' }, { unknown: 'MEGATRON comes from the environment' }]);
+  assert.deepEqual(parseShell('PYTHONPATH=/a\ntorchrun pretrain_gpt.py --bf16\n').pathEntries('PYTHONPATH'), [], 'not exported: not the command\'s');
 });

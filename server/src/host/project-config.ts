@@ -9,7 +9,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { dirname, join, resolve } from 'node:path';
-import { mergeSettings, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
+import { mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { readBounded } from './read';
 import { RepositoryIndexes } from './repository';
 import { inside } from './resolve';
@@ -86,7 +86,10 @@ export class ProjectConfigs {
       try {
         const flags = parserFlags(read.text);
         if (flags.length === 0) continue;
-        found = { path, checkout: { parser: rel, flags } };
+        // The checkout's release, when its package_info.py says (Megatron-LM has one since Core 0.4).
+        const info = readBounded(join(dir, 'megatron/core/package_info.py'), MAX_PARSER_BYTES);
+        const version = info.ok ? packageVersion(info.text) : undefined;
+        found = { path, checkout: version ? { parser: rel, flags, version } : { parser: rel, flags } };
         break;
       } catch {
         // Not a parser the engine can read: keep looking.

@@ -116,7 +116,10 @@ function sitesOf(doc: SourceDoc, reads?: ReadonlySet<string>): { sites: ArgSite[
 function restoredFrom(doc: SourceDoc): string | undefined {
   for (const leaf of leaves(doc)) {
     const rel = relative(leaf.dotted);
-    if (/(^|\.)(restore_from_path|init_from_nemo_model|init_from_pretrained_model)$/.test(rel) || /^pretrained_checkpoint(\.|$)/.test(rel)) return rel;
+    // A path written, or NeMo-Aligner's `pretrained_checkpoint` section (its entry scripts always
+    // merge the model onto that checkpoint; the path is given when the job is launched).
+    const named = /(^|\.)(restore_from_path|init_from_nemo_model|init_from_pretrained_model)$/.test(rel) && leaf.entry.value.kind === 'scalar' && leaf.entry.value.value !== null && leaf.entry.value.value !== '';
+    if (named || /^pretrained_checkpoint(\.|$)/.test(rel)) return rel;
   }
   return undefined;
 }

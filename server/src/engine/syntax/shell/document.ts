@@ -2,11 +2,11 @@
 import { applyEdits, LineIndex } from '../../text';
 import type { Span, TextEdit } from '../../types';
 import { type CompletionSite, type PathEdit, type SyntaxProblem, TreeDoc } from '../sourcedoc';
-import type { Entry, MapNode, Node, ScalarNode } from '../tree';
+import { toValue, type Entry, type MapNode, type Node, type ScalarNode } from '../tree';
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
-import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type ShellVar, type Training, type Unit } from './types';
+import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
-import { assumedOf, isFlagText, locateRange, SAFE_WORD, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
+import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 import type { OpenWord, SourcedFile } from './sourcing';
 
@@ -57,49 +57,18 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     return new ShellDoc(text, lines, undefined, problems, new Map(), undefined, undefined, undefined, [], [], sbatch, options);
   }
   const t = script.training;
-  const flags: Flag[] = [];
+  let flags: Flag[] = [];
   const open: OpenWord[] = [...script.opened];
+  const unsure: Entry[] = [];
+  let ordered: Entry[] = [];
   let root: MapNode | undefined;
   if (t) {
-    const args = t.args;
-    for (let i = 0; i < args.length; i++) {
-      const f = args[i];
-      if (unknownWord(f)) {
-        // Not a value (the word before it is not a flag that still needs one): flags, a value or nothing.
-        open.push({ span: locateRange(f, 0, f.text.length).span, reason: f.segs.find((x) => x.unknown)?.unknown ?? 'its text is not known' });
-        continue;
-      }
-      if (!isFlagText(f.text)) continue;
-      const eq = f.text.startsWith('--') ? f.text.indexOf('=') : -1;
-      if (eq > 2) {
-        const k = locateRange(f, 0, eq);
-        const value = scalarOf(text, f, eq + 1, f.text.length);
-        flags.push({ entry: mkEntry(f.text.slice(0, eq), k.span, value), field: f, eq, values: [] });
-        continue;
-      }
-      const values: ExpandedWord[] = [];
-      let j = i + 1;
-      // A word whose text is unknown is the flag's value only where the flag still needs one (right
-      // after it, unless it takes none); after its values it may be flags or nothing, never another value.
-      if (j < args.length && unknownWord(args[j])) {
-        // Any number of words (`"$@"`, an array from outside) is the value only of a flag known to take one.
-        const takes = options.takesValue?.(f.text);
-        if (args[j].passthrough ? takes === true : takes !== false) values.push(args[j++]);
-      } else while (j < args.length && !unknownWord(args[j]) && !isFlagText(args[j].text)) values.push(args[j++]);
-      const keySpan = locateRange(f, 0, f.text.length).span;
-      let value: Node;
-      if (!values.length) value = { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: true, style: 'word', raw: '' };
-      else if (values.length === 1) value = scalarOf(text, values[0], 0, values[0].text.length);
-      else {
-        const items = values.map((v) => scalarOf(text, v, 0, v.text.length));
-        const first = items[0].span;
-        const last = items[items.length - 1].span;
-        value = { kind: 'seq', span: last.start >= first.start ? { start: first.start, end: last.end } : first, items, flow: true };
-      }
-      flags.push({ entry: mkEntry(f.text, keySpan, value), field: f, eq: -1, values });
-      i = j - 1;
-    }
-    const entries = flags.map((fl) => fl.entry);
+    const g = groupFlags(text, t.args, options);
+    flags = g.flags;
+    open.push(...g.open);
+    unsure.push(...g.unsure);
+    ordered = g.entries;
+    const entries = ordered;
     const all = [...entries.map((e) => e.span), t.block.span];
     root = { kind: 'map', span: union(all), entries, flow: false };
     const last = new Map<string, Entry>();
@@ -130,7 +99,103 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     vars.set(name, v);
   }
   const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
-  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced);
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure));
+}
+
+/**
+ * The training command's words as flags: `--flag value`, `--flag=value`, `--flag v1 v2` (a list), a
+ * bare flag. A word whose text is not known is a flag's value only right after a flag that needs one;
+ * elsewhere it leaves the set open, unless it stands for the arms of an undecided branch whose words
+ * are all known: flags every arm passes alike are read as passed, the others as not known, and a flag
+ * no arm passes is known to be absent.
+ */
+function groupFlags(text: string, args: readonly ExpandedWord[], options: ShellOptions): { flags: Flag[]; open: OpenWord[]; unsure: Entry[]; entries: Entry[] } {
+  const flags: Flag[] = [];
+  const open: OpenWord[] = [];
+  const unsure: Entry[] = [];
+  // Every flag in the order argparse reads them (the last of a repeated flag wins).
+  const entries: Entry[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i];
+    if (unknownWord(f)) {
+      const choice = f.segs.length === 1 ? f.segs[0].choice : undefined;
+      const arms = choice ? fromChoice(text, choice, options) : undefined;
+      if (arms) {
+        unsure.push(...arms);
+        entries.push(...arms);
+      }
+      // Not a value (the word before it is not a flag that still needs one): flags, a value or nothing.
+      else open.push({ span: locateRange(f, 0, f.text.length).span, reason: f.segs.find((x) => x.unknown)?.unknown ?? 'its text is not known' });
+      continue;
+    }
+    if (!isFlagText(f.text)) continue;
+    const eq = f.text.startsWith('--') ? f.text.indexOf('=') : -1;
+    if (eq > 2) {
+      const k = locateRange(f, 0, eq);
+      const value = scalarOf(text, f, eq + 1, f.text.length);
+      flags.push({ entry: mkEntry(f.text.slice(0, eq), k.span, value), field: f, eq, values: [] });
+      entries.push(flags[flags.length - 1].entry);
+      continue;
+    }
+    const values: ExpandedWord[] = [];
+    let j = i + 1;
+    // A word whose text is unknown is the flag's value only where the flag still needs one (right
+    // after it, unless it takes none); after its values it may be flags or nothing, never another value.
+    if (j < args.length && unknownWord(args[j])) {
+      // Any number of words (`"$@"`, an array from outside) is the value only of a flag known to take one.
+      const takes = options.takesValue?.(f.text);
+      if (args[j].passthrough ? takes === true : takes !== false) values.push(args[j++]);
+    } else while (j < args.length && !unknownWord(args[j]) && !isFlagText(args[j].text)) values.push(args[j++]);
+    const keySpan = locateRange(f, 0, f.text.length).span;
+    let value: Node;
+    if (!values.length) value = { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: true, style: 'word', raw: '' };
+    else if (values.length === 1) value = scalarOf(text, values[0], 0, values[0].text.length);
+    else {
+      const items = values.map((v) => scalarOf(text, v, 0, v.text.length));
+      const first = items[0].span;
+      const last = items[items.length - 1].span;
+      value = { kind: 'seq', span: last.start >= first.start ? { start: first.start, end: last.end } : first, items, flow: true };
+    }
+    flags.push({ entry: mkEntry(f.text, keySpan, value), field: f, eq: -1, values });
+    entries.push(flags[flags.length - 1].entry);
+    i = j - 1;
+  }
+  return { flags, open, unsure, entries };
+}
+
+/**
+ * The flags of the arms of an undecided branch (see groupFlags), as entries that are read but never
+ * edited; undefined when an arm's words are not all known (the set stays open).
+ */
+function fromChoice(text: string, choice: NonNullable<ExpandedWord['segs'][number]['choice']>, options: ShellOptions): Entry[] | undefined {
+  if (choice.arms.length > 16) return undefined;
+  const perArm: Map<string, Entry>[] = [];
+  for (const arm of choice.arms) {
+    const out: (Seg | null)[] = [];
+    for (const item of arm) {
+      out.push(null);
+      for (const seg of item) out.push({ ...seg, quoted: !!choice.quoted || !!seg.unknown });
+    }
+    const tok = { span: { start: 0, end: 0 }, role: 'arg' as const, literal: false, quote: 'none' as const };
+    const g = groupFlags(text, splitFields(out, tok), options);
+    if (g.open.length || g.unsure.length) return undefined;
+    perArm.push(new Map(g.flags.map((fl) => [fl.entry.key, fl.entry])));
+  }
+  const keys = new Set(perArm.flatMap((m) => [...m.keys()]));
+  const entries: Entry[] = [];
+  for (const key of keys) {
+    const seen = perArm.map((m) => m.get(key));
+    const first = seen.find((e): e is Entry => !!e)!;
+    const same = seen.every((e) => e && JSON.stringify(toValue(e.value)) === JSON.stringify(toValue(first.value)));
+    if (same) {
+      entries.push(first);
+      continue;
+    }
+    const why = seen.every((e) => e) ? `its value depends on which arm of ${choice.cond} runs` : `it is passed only by some arms of ${choice.cond}`;
+    const raw = text.slice(first.value.span.start, first.value.span.end);
+    entries.push({ ...first, value: { kind: 'scalar', span: first.value.span, value: raw, style: 'word', raw, unknown: why } });
+  }
+  return entries;
 }
 
 export function mkEntry(key: string, keySpan: Span, value: Node): Entry {
@@ -177,6 +242,8 @@ export class ShellDoc extends TreeDoc {
     readonly open: readonly OpenWord[] = [],
     /** The files the script sources that were read (their paths), and the ones that could not be. */
     readonly sourced: readonly SourcedFile[] = [],
+    /** Flags read from the arms of an undecided branch: never edited (which arm runs is not known). */
+    private readonly unsure: ReadonlySet<Entry> = new Set(),
   ) {
     super();
     this.span = { start: 0, end: text.length };
@@ -275,6 +342,7 @@ export class ShellDoc extends TreeDoc {
   private editOne(e: PathEdit): TextEdit[] | undefined {
     if (!this.root || e.path.length !== 1 || typeof e.path[0] !== 'string') return undefined;
     const key = e.path[0];
+    if ([...this.unsure].some((u) => u.key === key)) return undefined;
     const flag = this.flagOf(key);
     if (e.op === 'rename') return flag ? this.rename(flag, e.key) : undefined;
     if (e.op === 'remove') return flag ? this.remove(flag) : undefined;

@@ -288,7 +288,10 @@ export abstract class WordExpander {
       return;
     }
     const all = p.index === '@' || p.index === '*';
-    const splice = (s: Seg): Seg => (s.detached ? { ...s, quoted: quoted || !!s.unknown, span: refSpan, tok, detached: undefined } : { ...s, quoted: quoted || !!s.unknown });
+    const splice = (s: Seg): Seg => {
+      const choice = s.choice && { ...s.choice, quoted };
+      return s.detached ? { ...s, quoted: quoted || !!s.unknown, span: refSpan, tok, detached: undefined, choice } : { ...s, quoted: quoted || !!s.unknown, choice };
+    };
     if (all) {
       const items = b.kind === 'array' ? b.items : [b.segs];
       if (p.index === '@' && mode === 'args') {

@@ -282,7 +282,12 @@ export function mergeArrays(name: string, cands: (Binding | undefined)[], f: Fra
   let n = 0;
   while (texts.every((t) => n < t.length && t[n] === texts[0][n]) && !cands.some((b) => itemsOf(b)[n]?.some((x) => x.unknown))) n++;
   const where = f.kind === 'andor' ? `gets elements only on some paths (line ${f.line})` : `gets different elements in the branches of the \`${f.kind}\` on line ${f.line}`;
-  const rest: Seg = { text: '', span: { start: 0, end: 0 }, quoted: true, unknown: `${name} ${where}`, passthrough: true, ref: null, detached: true };
+  // Each arm's own elements after the common ones, when every arm's are known: one of them is passed.
+  // (Values not known inside an arm are fine; words that stand for any number of words are not.)
+  const known = cands.every((b) => b && !b.unknown && itemsOf(b).flat().every((x) => !x.passthrough || x.choice));
+  const cond = f.kind === 'andor' ? `the \`&&\`/\`||\` on line ${f.line}` : `the \`${f.kind}\` on line ${f.line}`;
+  const choice = known ? { cond, arms: cands.map((b) => itemsOf(b).slice(n)) } : undefined;
+  const rest: Seg = { text: '', span: { start: 0, end: 0 }, quoted: true, unknown: `${name} ${where}`, passthrough: true, ref: null, detached: true, choice };
   const base = itemsOf(defined.find((b) => texts[cands.indexOf(b)].length >= n) ?? defined[0]).slice(0, n);
   return { ...latest, kind: 'array', segs: [], items: [...base, [rest]], unknown: undefined, target: undefined, defaultSpan: undefined };
 }

@@ -5,7 +5,7 @@
  * might set is not known, and no flag can be concluded absent.
  */
 import type { Span } from '../../types';
-import { type Binding, type Ctx, type Env, type ExpandedWord, MAX_SUBSCRIPT_DEPTH } from './types';
+import { type Binding, type Ctx, type Env, type ExpandedWord, MAX_SUBSCRIPT_DEPTH, type Seg } from './types';
 import { detach, short } from './expansion';
 
 /** At most this many files are sourced in one analysis (all levels together). */
@@ -40,25 +40,11 @@ export interface SourceSite {
 export function readSourced(f: ExpandedWord | undefined, span: Span, site: SourceSite): void {
   if (!f) return;
   const ref = f.text;
-  const open = (reason: string): void => {
-    if (site.opened.length < 50) site.opened.push({ span, reason });
-  };
   const unknown = f.passthrough ? 'it is passed to the script' : f.segs.find((s) => s.unknown)?.unknown;
-  if (unknown) {
-    open(`\`source ${short(ref)}\` reads a file whose path is not known (${unknown}), so what it sets is not known`);
-    site.sourced.push({ ref, why: 'its path is not known' });
-    return;
-  }
+  if (unknown) return taint(site, ref, `\`source ${short(ref)}\` reads a file whose path is not known (${unknown})`, 'its path is not known');
   const read = site.ctx.read;
-  if (!read) {
-    open(`\`source ${short(ref)}\` is not read here, so what it sets is not known`);
-    return;
-  }
-  if (site.ctx.depth >= MAX_SUBSCRIPT_DEPTH || (site.ctx.sources ?? 0) >= MAX_SOURCES) {
-    open(`\`source ${short(ref)}\` is past the ${MAX_SOURCES} sourced files (or the nesting) read per script, so what it sets is not known`);
-    site.sourced.push({ ref, why: 'too many sourced files' });
-    return;
-  }
+  if (!read) return taint(site, ref, `\`source ${short(ref)}\` is not read here`, 'not read here');
+  if (site.ctx.depth >= MAX_SUBSCRIPT_DEPTH || (site.ctx.sources ?? 0) >= MAX_SOURCES) return taint(site, ref, `\`source ${short(ref)}\` is past the ${MAX_SOURCES} sourced files (or the nesting) read per script`, 'too many sourced files');
   site.ctx.sources = (site.ctx.sources ?? 0) + 1;
   let r: { text?: string; path?: string; why?: string };
   try {
@@ -68,9 +54,7 @@ export function readSourced(f: ExpandedWord | undefined, span: Span, site: Sourc
   }
   if (r.text === undefined || r.text.length > MAX_SOURCED_CHARS) {
     const why = r.text !== undefined ? 'it is too large' : (r.why ?? 'it was not found');
-    open(`\`source ${short(ref)}\` is not read (${why}), so what it sets is not known`);
-    site.sourced.push({ ref, why });
-    return;
+    return taint(site, ref, `\`source ${short(ref)}\` is not read (${why})`, why);
   }
   site.sourced.push({ ref, path: r.path });
   // The sourced file sees the script's variables (their values, not where this script writes them).
@@ -83,6 +67,24 @@ export function readSourced(f: ExpandedWord | undefined, span: Span, site: Sourc
   // What it set or unset stays so in the script; its values are located where they are used.
   for (const [name, b] of inner.env) if (before.get(name) !== b) site.set(name, detach(b));
   for (const name of before.keys()) if (!inner.env.has(name)) site.set(name, undefined);
-  for (const o of inner.opened) open(`${o.reason} (in \`${short(ref)}\`)`);
+  for (const o of inner.opened) if (site.opened.length < 50) site.opened.push({ span, reason: `${o.reason} (in \`${short(ref)}\`)` });
   for (const s of inner.sourced) if (site.sourced.length < 50) site.sourced.push(s);
+}
+
+/**
+ * A file sourced but not read may set any variable. What the script set before it keeps its value,
+ * as an assumption (the file may change it); an array may also have had elements added, which stand
+ * as one element whose text is not known (flags, or nothing). A variable the script has not set is
+ * read later as coming from outside it, as any unset variable is.
+ */
+function taint(site: SourceSite, ref: string, what: string, why: string): void {
+  site.sourced.push({ ref, why });
+  const note = `${what}, and it may change this value`;
+  for (const [name, b] of [...site.env]) {
+    if (b.unknown) continue;
+    if (b.kind === 'array') {
+      const rest: Seg = { text: '', span: { start: 0, end: 0 }, quoted: true, unknown: `${what}, and it may add elements to ${name}`, passthrough: true, ref: null, detached: true };
+      site.set(name, { ...b, items: [...b.items.map((i) => i.map((x) => (x.unknown ? x : { ...x, assumed: x.assumed ?? note }))), [rest]] });
+    } else site.set(name, { ...b, segs: b.segs.map((x) => (x.unknown ? x : { ...x, assumed: x.assumed ?? note })) });
+  }
 }

@@ -160,6 +160,11 @@ export interface Seg {
   assumed?: string;
   /** The variable this unknown text expands, when it is one the script does not set. */
   unset?: string;
+  /**
+   * An array's elements that the arms of an undecided `if`/`case` set differently, each arm's known:
+   * the words are one arm's (which, is not known). `quoted`: expanded as `"${A[@]}"` (one word per element).
+   */
+  choice?: { cond: string; arms: Seg[][][]; quoted?: boolean };
   /** The whole value of one variable expansion: how to edit it (null: not editable). */
   ref?: Target | null;
   defaultSpan?: Span;
