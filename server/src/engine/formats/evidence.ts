@@ -29,6 +29,8 @@ export interface EvidenceRules {
   owner: string;
   /** What is weighed: "top-level keys", "flags of the training command". */
   where: string;
+  /** What one of them is called: "key" (the default), "flag", "section". */
+  noun?: string;
   /** A key only this format has: one is enough evidence (the value tells its shape). */
   distinctive(key: string, value: Node | undefined): boolean;
   /** A key that speaks for the format: `several` of them are enough evidence. */
@@ -109,38 +111,44 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
   const known: string[] = [];
   const unknown: string[] = [];
   for (const { key, value } of w.keys) {
-    if (rules.known(key) || rules.distinctive(key, value)) known.push(key);
+    const own = rules.distinctive(key, value);
+    if (own) distinctive.push(key);
+    if (own || rules.telling(key, value)) telling.push(key);
+    if (own || rules.known(key)) known.push(key);
     else unknown.push(key);
-    if (rules.distinctive(key, value)) distinctive.push(key);
-    if (rules.distinctive(key, value) || rules.telling(key, value)) telling.push(key);
   }
   const signs = [...(w.signs ?? [])];
   const strong = distinctive.length > 0 || signs.length > 0;
   const contradictions = [...(w.contradictions ?? []), ...(strong ? [] : w.doubts ?? [])];
   const enough = strong || telling.length >= rules.several;
-  // A misspelled key is the format's, written wrong: it does not count against it.
-  const misspelled = balanced(rules.balance, known.length, unknown.length) ? [] : slips(unknown, rules);
+  // A misplaced or misspelled key is the format's, written wrong: it does not count against it
+  // (looked for only where it could tip the decision).
+  const misspelled = !enough || contradictions.length || balanced(rules.balance, known.length, unknown.length) ? [] : slips(unknown, rules);
   const balance = balanced(rules.balance, known.length + misspelled.length, unknown.length - misspelled.length);
   const claimed = enough && balance && contradictions.length === 0;
   const score = claimed ? 10 * (distinctive.length + signs.length) + telling.length + known.length : 0;
   const candidate = telling.length > 0 || signs.length > 0;
   const total = w.keys.length;
+  const noun = rules.noun ?? 'key';
   const e: Evidence = { what: rules.what, claimed, score, candidate, distinctive, telling, known, unknown, misspelled, signs, contradictions, reason: '' };
   if (claimed) {
     const evidence = [...signs];
-    const keys = [...distinctive, ...telling.filter((k) => !distinctive.includes(k))];
-    if (keys.length) evidence.push(`${named(keys)} ${keys.length === 1 ? 'is an' : 'are'} ${rules.owner} ${keys.length === 1 ? 'key' : 'keys'}`);
-    const notes = [...(misspelled.length ? [`${named(misspelled)} ${misspelled.length === 1 ? `is a misplaced or misspelled ${rules.owner} key` : `are misplaced or misspelled ${rules.owner} keys`}`] : []), ...(typeof rules.balance === 'object' ? [rules.balance.open] : [])];
+    const first = new Set(distinctive);
+    const keys = [...distinctive, ...telling.filter((k) => !first.has(k))];
+    const one = `${/^[AEIOU]/.test(rules.owner) ? 'an' : 'a'} ${rules.owner} ${noun}`;
+    if (keys.length) evidence.push(`${named(keys)} ${keys.length === 1 ? `is ${one}` : `are ${rules.owner} ${noun}s`}`);
+    const notes = [...(misspelled.length ? [`${named(misspelled)} ${misspelled.length === 1 ? `is a misplaced or misspelled ${rules.owner} ${noun}` : `are misplaced or misspelled ${rules.owner} ${noun}s`}`] : []), ...(typeof rules.balance === 'object' ? [rules.balance.open] : [])];
     e.reason = `read as ${rules.what}: ${evidence.join('; ')}, ${known.length} of ${total} ${rules.where} known${notes.length ? ` (${notes.join('; ')})` : ''}`;
     return e;
   }
   const why: string[] = [...contradictions];
   if (!balance) {
-    const foreign = unknown.filter((k) => !misspelled.includes(k));
+    const slipped = new Set(misspelled);
+    const foreign = unknown.filter((k) => !slipped.has(k));
     why.push(`${foreign.length} of ${total} ${rules.where} (${named(foreign)}) ${foreign.length === 1 ? 'is' : 'are'} not ${rules.owner}'s`);
   }
   if (!enough) {
-    if (telling.length === 0) why.push(known.length ? `${named(known)} ${known.length === 1 ? 'is' : 'are'} not enough` : `no ${rules.owner} key`);
+    if (telling.length === 0) why.push(known.length ? `${named(known)} ${known.length === 1 ? 'is' : 'are'} not enough` : `no ${rules.owner} ${noun}`);
     else why.push(`${named(telling)} ${telling.length === 1 ? 'alone is' : 'are'} not enough`);
   }
   e.reason = `not read as ${rules.what}: ${why.join('; ')}`;

@@ -90,6 +90,7 @@ const RULES: EvidenceRules = {
   what: 'a Megatron Bridge override file',
   owner: 'Megatron Bridge',
   where: 'top-level sections',
+  noun: 'section',
   // The flat spelling of a model field (`model.tensor_model_parallel_size: 2`) is Bridge's own.
   distinctive: (k) => k.startsWith('model.') && k.length > 6,
   telling: (k) => BRIDGE_SECTIONS.includes(k.split('.')[0]),

@@ -154,6 +154,7 @@ const RULES: EvidenceRules = {
   what: 'a NeMo config',
   owner: 'NeMo',
   where: 'top-level sections',
+  noun: 'section',
   distinctive: () => false,
   telling: () => false,
   known: (k) => NEMO_SECTIONS.has(k),

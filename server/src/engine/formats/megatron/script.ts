@@ -217,6 +217,7 @@ const RULES: EvidenceRules = {
   what: 'a Megatron-LM launch script',
   owner: 'Megatron-LM',
   where: 'flags of the training command',
+  noun: 'flag',
   distinctive: () => false,
   // Many programs share a `--batch-size`: three flags Megatron-LM has today make the case.
   telling: (k) => (currentFlags ??= new Set(allFlags())).has(k.replace(/=.*$/, '')),

@@ -98,6 +98,7 @@ const FLAG_RULES: EvidenceRules = {
   what: 'a Megatron-LM YAML (`MODEL_ARGS`)',
   owner: 'Megatron-LM',
   where: 'flags in `MODEL_ARGS`',
+  noun: 'flag',
   distinctive: () => false,
   telling: (k) => !!flagTarget(k),
   known: (k) => !!flagTarget(k),
