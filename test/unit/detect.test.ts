@@ -134,6 +134,12 @@ test('a directive, an association and a link still decide, and say so', () => {
   const a = analyze({ path: '/w/acc.yaml', text: acc, resolve: (ref) => ({ ref, path: `/w/${ref}`, text: json, tried: [`/w/${ref}`] }) });
   const linked = (a.docs[0].model as { deepspeedFile?: { model?: unknown } }).deepspeedFile;
   assert.ok(linked?.model, 'the linked JSON is read as a DeepSpeed config');
+  // Checked on its own, with the config that names it as a referrer (as the CLI and the editor hand it over), it is read the same way.
+  const own = analyze({ path: '/w/ds.json', text: json, referrers: [{ path: '/w/acc.yaml', text: acc }] }).docs[0];
+  assert.equal(own.format?.id, 'deepspeed');
+  assert.deepEqual([own.detection.by, own.detection.reason], ['link', 'read as a DeepSpeed config: `acc.yaml` names it as its `deepspeed_config_file`']);
+  // A referrer that names another file, or is no DeepSpeed launch, does not make it one.
+  for (const other of [acc.replace('ds.json', 'zero3.json'), acc.replace('DEEPSPEED', 'MULTI_GPU')]) assert.equal(analyze({ path: '/w/ds.json', text: json, referrers: [{ path: '/w/acc.yaml', text: other }] }).docs[0].format, undefined);
 });
 
 test('hover on the first line: what the file was read as and why; a near miss with a key of its own says why not', () => {

@@ -251,6 +251,20 @@ function byContent(doc: SourceDoc, path: string | undefined): Chosen {
   return { reason: 'no known format matched its content', detection: { by: 'none', reason, nearMisses } };
 }
 
+/**
+ * A document no content claims, in a file an Accelerate config names as its `deepspeed_config_file`
+ * (the host hands such configs over as referrers): read as DeepSpeed, as the config's own reading
+ * of it is, whatever its content.
+ */
+function namedByReferrer(doc: SourceDoc, input: FileInput, related: Related): Chosen | undefined {
+  const name = input.path?.split(/[\\/]/).pop();
+  if (!name || doc.index > 0 || !input.referrers?.length || !LINKABLE.deepspeed.syntaxes.includes(doc.syntax)) return undefined;
+  const by = related.referrers('accelerate').find((r) => r.analysis.model?.deepspeedFile?.ref.split(/[\\/]/).pop() === name);
+  if (!by) return undefined;
+  const format = LINKABLE.deepspeed;
+  return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${by.path.split(/[\\/]/).pop()}\` names it as its \`deepspeed_config_file\``, nearMisses: [] } };
+}
+
 /** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
 function trimQuotes(text: string, span: Span): Span {
   const first = text[span.start];
@@ -344,7 +358,8 @@ export const MAX_DOCUMENTS = 100;
  * association or content), schema instance and issues, model, layout and links.
  */
 function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget, linkedAs?: FormatSupport<M>): DocAnalysis<M> {
-  const chosen: Chosen = linkedAs ? { format: linkedAs, reason: `it is linked as ${linkedAs.title}`, detection: { by: 'link', reason: `read as ${titled(linkedAs)}: a config links to it as one`, nearMisses: [] } } : chooseFormat(doc, input, directives, settings);
+  let chosen: Chosen = linkedAs ? { format: linkedAs, reason: `it is linked as ${linkedAs.title}`, detection: { by: 'link', reason: `read as ${titled(linkedAs)}: a config links to it as one`, nearMisses: [] } } : chooseFormat(doc, input, directives, settings);
+  if (chosen.detection.by === 'none' && related && !directives.settings.some((s) => s.key === 'format')) chosen = namedByReferrer(doc, input, related) ?? chosen;
   // Every format's model reads one kind of tree: whatever chose it, it never gets another.
   const format = chosen.format?.syntaxes.includes(doc.syntax) ? chosen.format : undefined;
   const reason = chosen.reason;
