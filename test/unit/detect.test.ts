@@ -39,8 +39,11 @@ test('Accelerate: a distinctive key, or two it reads, with most top-level keys i
   readAs('accelerate', 'a.yaml', 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 8\nmixed_precision: bf16\nfsdp_config:\n  fsdp_version: 2\nmain_training_function: main\nbogus: 1\n', /^read as an Accelerate config: `compute_environment`, `distributed_type`, `main_training_function`… are Accelerate keys, 6 of 7 top-level keys known$/);
   // Two keys it reads and nothing else: a hand-written config missing its distributed_type (which a rule says).
   readAs('accelerate', 'a.yaml', 'num_processes: 8\nmixed_precision: bf16\n', /`num_processes`, `mixed_precision` are Accelerate keys, 2 of 2/);
-  // A misspelled or misplaced key is Accelerate's written wrong: it counts for the format.
-  readAs('accelerate', 'a.yaml', 'distributed_type: FSDP\nfsdp_offload_params: true\nnum_procesess: 8\n', /`fsdp_offload_params`, `num_procesess` are misplaced or misspelled Accelerate keys/);
+  // A misplaced or misspelled key is Accelerate's written wrong: it counts for the format.
+  readAs('accelerate', 'a.yaml', 'distributed_type: FSDP\nfsdp_offload_params: true\nnum_procesess: 8\n', /`fsdp_offload_params`, `num_procesess` are unfinished, misspelled or misplaced Accelerate keys/);
+  // So is a key still being typed: the file stays read (completion goes on) while it is written.
+  readAs('accelerate', 'a.yaml', 'distributed_type: MULTI_GPU\nnum_proc', /`num_proc` is an unfinished, misspelled or misplaced Accelerate key/);
+  notRead('a.yaml', 'distributed_type: MULTI_GPU\nnum_proc: 8\n', /1 of 2 top-level keys \(`num_proc`\) is not Accelerate's/);
   notRead('eval.yaml', 'models:\n  - name: m\nicl_tasks: tasks.yaml\nprecision: amp_bf16\nseed: 1\nfsdp_config:\n  sharding_strategy: FULL_SHARD\n', /^not read as an Accelerate config: 4 of 5 top-level keys \(`models`, `icl_tasks`, `precision`…\) are not Accelerate's; `fsdp_config` alone is not enough$/);
   notRead('x.yaml', 'distributed_type: FSDP\nfoo: 1\nbar: 2\n', /2 of 3 top-level keys \(`foo`, `bar`\) are not Accelerate's/);
 });

@@ -41,8 +41,9 @@ export interface EvidenceRules {
   several: number;
   balance: Balance;
   /**
-   * Every key the format knows, at any level: an unknown key that is one of them (misplaced) or a
-   * slip of one (misspelled) counts for the format in the balance, not against it.
+   * Every key the format knows, at any level: an unknown key that is one of them (misplaced), a
+   * slip of one (misspelled) or, with no value yet, the start of one (unfinished: being typed)
+   * counts for the format in the balance, not against it.
    */
   spellings?(): readonly string[];
 }
@@ -71,7 +72,7 @@ export interface Evidence {
   telling: string[];
   known: string[];
   unknown: string[];
-  /** Unknown keys that are a key the format knows elsewhere, or a slip of one (`num_procesess`). */
+  /** Unknown keys that are the format's written wrong: misplaced, misspelled (`num_procesess`) or unfinished. */
   misspelled: string[];
   signs: string[];
   contradictions: string[];
@@ -90,11 +91,19 @@ export function named(keys: readonly string[]): string {
 /** Past this many unknown keys no misspelling can tip the balance worth looking for one. */
 const MAX_SLIPS_LOOKED_AT = 64;
 
-/** The unknown keys that are keys the format knows elsewhere, or slips of the keyboard for one. */
-function slips(unknown: readonly string[], rules: EvidenceRules): string[] {
+/** A key with no value yet: one being typed. */
+function bare(value: Node | undefined): boolean {
+  return value === undefined || (value.kind === 'scalar' && value.value === null);
+}
+
+/**
+ * The unknown keys that are the format's written wrong: a key it knows elsewhere (misplaced), a
+ * slip of the keyboard for one (misspelled), or the start of one still being typed (unfinished).
+ */
+function slips(unknown: readonly { key: string; value?: Node }[], rules: EvidenceRules): string[] {
   const known = rules.spellings?.();
   if (!known || unknown.length > MAX_SLIPS_LOOKED_AT) return [];
-  return unknown.filter((k) => known.includes(k) || known.some((c) => isTypo(k, c)));
+  return unknown.filter(({ key, value }) => known.includes(key) || known.some((c) => isTypo(key, c) || (bare(value) && c.startsWith(key)))).map((u) => u.key);
 }
 
 function balanced(balance: Balance, known: number, unknown: number): boolean {
@@ -110,20 +119,24 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
   const telling: string[] = [];
   const known: string[] = [];
   const unknown: string[] = [];
+  const unknownEntries: { key: string; value?: Node }[] = [];
   for (const { key, value } of w.keys) {
     const own = rules.distinctive(key, value);
     if (own) distinctive.push(key);
     if (own || rules.telling(key, value)) telling.push(key);
     if (own || rules.known(key)) known.push(key);
-    else unknown.push(key);
+    else {
+      unknown.push(key);
+      unknownEntries.push({ key, value });
+    }
   }
   const signs = [...(w.signs ?? [])];
   const strong = distinctive.length > 0 || signs.length > 0;
   const contradictions = [...(w.contradictions ?? []), ...(strong ? [] : w.doubts ?? [])];
   const enough = strong || telling.length >= rules.several;
-  // A misplaced or misspelled key is the format's, written wrong: it does not count against it
-  // (looked for only where it could tip the decision).
-  const misspelled = !enough || contradictions.length || balanced(rules.balance, known.length, unknown.length) ? [] : slips(unknown, rules);
+  // A misplaced, misspelled or unfinished key is the format's, written wrong: it does not count
+  // against it (looked for only where it could tip the decision).
+  const misspelled = !enough || contradictions.length || balanced(rules.balance, known.length, unknown.length) ? [] : slips(unknownEntries, rules);
   const balance = balanced(rules.balance, known.length + misspelled.length, unknown.length - misspelled.length);
   const claimed = enough && balance && contradictions.length === 0;
   const score = claimed ? 10 * (distinctive.length + signs.length) + telling.length + known.length : 0;
@@ -137,7 +150,7 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
     const keys = [...distinctive, ...telling.filter((k) => !first.has(k))];
     const one = `${/^[AEIOU]/.test(rules.owner) ? 'an' : 'a'} ${rules.owner} ${noun}`;
     if (keys.length) evidence.push(`${named(keys)} ${keys.length === 1 ? `is ${one}` : `are ${rules.owner} ${noun}s`}`);
-    const notes = [...(misspelled.length ? [`${named(misspelled)} ${misspelled.length === 1 ? `is a misplaced or misspelled ${rules.owner} ${noun}` : `are misplaced or misspelled ${rules.owner} ${noun}s`}`] : []), ...(typeof rules.balance === 'object' ? [rules.balance.open] : [])];
+    const notes = [...(misspelled.length ? [`${named(misspelled)} ${misspelled.length === 1 ? `is an unfinished, misspelled or misplaced ${rules.owner} ${noun}` : `are unfinished, misspelled or misplaced ${rules.owner} ${noun}s`}`] : []), ...(typeof rules.balance === 'object' ? [rules.balance.open] : [])];
     e.reason = `read as ${rules.what}: ${evidence.join('; ')}, ${known.length} of ${total} ${rules.where} known${notes.length ? ` (${notes.join('; ')})` : ''}`;
     return e;
   }
