@@ -459,3 +459,32 @@ test('check --help lists every option of check, and the README names each of the
     assert.ok(readme.includes(o), `README names ${o}`);
   }
 });
+
+test('--verbose says on stderr which format each file was read as and why, and why a file that came close was not read', () => {
+  const EVAL = 'models:\n  - name: m\nicl_tasks: tasks.yaml\nprecision: amp_bf16\nseed: 1\nfsdp_config:\n  sharding_strategy: FULL_SHARD\n';
+  const TRAINER = JSON.stringify({ fsdp: 'full_shard auto_wrap', fsdp_config: { fsdp_version: 2 } });
+  const dir = project('verbose', { 'configs/acc.yaml': TRAP, 'configs/eval.yaml': EVAL, 'configs/fsdp.json': TRAINER, 'k8s/pod.yaml': 'kind: Pod\nmetadata: {}\n', 'two.yaml': 'seed: 1\n---\n' + CLEAN });
+  const quiet = run(['check', '.'], dir);
+  const r = run(['check', '.', '--verbose'], dir);
+  // The findings and the exit status are those of a run without it.
+  assert.equal(r.code, quiet.code);
+  assert.equal(r.code, 1);
+  assert.equal(r.out, quiet.out);
+  const lines = r.err.split('\n').filter((l) => l.startsWith('shardwise: ') && !/config files? checked/.test(l));
+  assert.deepEqual(lines, [
+    'shardwise: configs/acc.yaml: read as an Accelerate config: `distributed_type`, `num_processes`, `mixed_precision` are Accelerate keys, 3 of 3 top-level keys known',
+    "shardwise: configs/eval.yaml: not read as an Accelerate config: 4 of 5 top-level keys (`models`, `icl_tasks`, `precision`…) are not Accelerate's; `fsdp_config` alone is not enough",
+    'shardwise: k8s/pod.yaml: not read: it has no key of a format Shardwise reads',
+    'shardwise: two.yaml (document 1): not read: it has no key of a format Shardwise reads',
+    'shardwise: two.yaml (document 2): read as an Accelerate config: `distributed_type`, `num_processes`, `mixed_precision` are Accelerate keys, 3 of 3 top-level keys known',
+    "shardwise: configs/fsdp.json: not read as an Accelerate config: `fsdp` with `fsdp_config` and no `distributed_type` is the Transformers Trainer's FSDP setting; 1 of 2 top-level keys (`fsdp`) is not Accelerate's; `fsdp_config` alone is not enough",
+  ]);
+  // Machine-readable output stays on stdout, untouched.
+  const json = run(['check', '.', '--verbose', '--output-format', 'json'], dir);
+  assert.deepEqual(JSON.parse(json.out), JSON.parse(run(['check', '.', '--output-format', 'json'], dir).out));
+  assert.match(json.err, /configs\/eval\.yaml: not read as an Accelerate config/);
+  // layout says why a file has no layout.
+  const layout = run(['layout', 'configs/eval.yaml', '--verbose'], dir);
+  assert.equal(layout.code, 2);
+  assert.match(layout.err, /^shardwise: configs\/eval\.yaml: not read as an Accelerate config: .*alone is not enough$/m);
+});

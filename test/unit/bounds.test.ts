@@ -27,11 +27,13 @@ test('a forced format that does not fit the file is a finding at the directive, 
 
 test('a claimed file with more values than the work budget gets one finding instead of an analysis', () => {
   const keys = Array.from({ length: MAX_VALUES / 2 + 1 }, (_, i) => `kk${i}: {a: 1}\n`).join('');
-  const a = analyze({ path: 'big.yaml', text: accelerate + keys });
+  // Thousands of keys Accelerate does not know are not an Accelerate config by content: the directive claims the file.
+  const claimed = '# shardwise: format=accelerate\n' + accelerate;
+  const a = analyze({ path: 'big.yaml', text: claimed + keys });
   assert.equal(a.findings.length, 1);
   assert.match(a.findings[0].message, new RegExp(`holds more than ${MAX_VALUES.toLocaleString('en-US')} keys, flags and sections; .* is not analysed \\(a work budget`));
   // Just under the budget, it is analysed (the unknown keys are reported, up to the per-rule cap).
-  const under = analyze({ path: 'ok.yaml', text: accelerate + keys.split('\n').slice(0, 1000).join('\n') + '\n' });
+  const under = analyze({ path: 'ok.yaml', text: claimed + keys.split('\n').slice(0, 1000).join('\n') + '\n' });
   assert.ok(under.findings.filter((f) => f.code === 'unknown-key').length >= 200);
   // A file no format claims is not ours, however large.
   assert.deepEqual(analyze({ path: 'data.yaml', text: keys }).findings, []);
@@ -187,7 +189,7 @@ test('a fix never removes an anchor that an alias left in the file still uses', 
   const section = used.findings.find((f) => f.code === 'irrelevant-section' && /mpirun_config/.test(f.message));
   assert.ok(section, 'the ignored section is reported');
   assert.deepEqual(section.fixes(), []);
-  const unused = analyze({ path: 'b.yaml', text: 'distributed_type: MULTI_GPU\nnum_processes: 2\nfoo: &a 1\nbar: 2\n' });
+  const unused = analyze({ path: 'b.yaml', text: 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: bf16\nfoo: &a 1\nbar: 2\n' });
   assert.equal(unused.findings.find((f) => /`foo`/.test(f.message))?.fixes().length, 1);
 });
 

@@ -85,7 +85,8 @@ test('completion of rule ids in a launch script comment', () => {
 });
 
 test('JSON has no comments: no rule id completion or hover in a string that looks like one', () => {
-  const text = '{"train_batch_size": 8, "note": "# shardwise-disable-next-line "}\n';
+  // On its own line: the first line's hover says what the file was read as.
+  const text = '{\n  "train_batch_size": 8,\n  "note": "# shardwise-disable-next-line "\n}\n';
   const a = analyze({ path: 'ds.json', text });
   const at = text.indexOf('next-line ') + 'next-line '.length;
   assert.ok(!complete(a, at).some((i) => i.label === 'unknown-key'));

@@ -29,6 +29,7 @@ import { modelSource, parsePlanArgs, planJson, planText, workloadFor } from './p
 import { USAGE, UsageError } from './usage';
 import { readOptions, type OptionArg } from './options';
 import { parsePictureArgs, pictureHtml, type PictureArgs } from './picture';
+import { formatLines } from './verbose';
 
 const VERSION = SHARDWISE_VERSION;
 
@@ -57,10 +58,12 @@ interface CheckOptions {
   exclude: string[];
   forceExclude: boolean;
   respectGitignore: boolean;
+  /** `--verbose`: say on stderr which format each file was read as and why, or why not. */
+  verbose: boolean;
 }
 
 /** The options of check (and layout), for a did-you-mean. */
-const CHECK_OPTIONS = ['--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size'];
+const CHECK_OPTIONS = ['--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size', '--verbose'];
 
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
@@ -116,7 +119,7 @@ function ruleIds(flag: string, v: string): string[] {
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true };
+  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true, verbose: false };
   o.paths = readOptions(args, (m) => new UsageError(m), (r) => {
     if (checkOption(o, r.flag, r)) return true;
     if (r.flag.startsWith('-') && r.flag !== '-') throw new UsageError(`unknown option ${r.flag}${didYouMean(r.flag, CHECK_OPTIONS)}`);
@@ -215,6 +218,9 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
       return true;
     case '--no-respect-gitignore':
       o.respectGitignore = false;
+      return true;
+    case '--verbose':
+      o.verbose = true;
       return true;
     default:
       return false;
@@ -440,6 +446,7 @@ function check(o: CheckOptions): number {
     const analysis = made.analysis;
     text = made.text;
     queueLinked(analysis, at, text, { order, queued, done, referrersOf });
+    if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
     if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, file) });
   }
@@ -599,7 +606,9 @@ function analyzeConfig(o: CheckOptions, file: string): FileAnalysis | number {
 /** A config's text analysed with the project configuration at its path and the command line's settings. */
 function analyzeText(o: CheckOptions, file: string, text: string): FileAnalysis {
   const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : new ProjectConfigs().located(file), o.settings);
-  return analyze(linkedInput(file, text), settings);
+  const analysis = analyze(linkedInput(file, text), settings);
+  if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
+  return analysis;
 }
 
 /** `shardwise layout <file>`: the Plan of each document, with provenance and memory. */

@@ -55,6 +55,9 @@ Options of check:
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
                              folder, 1M for files named); SIZE in bytes or with K, M or G
                              (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB
+  --verbose                  say on stderr which format each file was read as and why (the
+                             keys that speak for it), and for a file that is not read, why not
+                             (what rules out each format that came close)
 
 Configuration: .shardwise.yaml, or [tool.shardwise] in pyproject.toml, at or above each file
 (select, extend-select, ignore, per-file-ignores, exclude, hardware, target, rules, …); the

@@ -6,10 +6,11 @@
 import { parseDirectives, type Directives } from './directives';
 import { SuppressionLedger } from './suppressions';
 import { FORMATS, formatById, LINKABLE } from './formats';
+import type { Evidence } from './formats/evidence';
 import type { FormatSupport } from './formats/format';
 import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/link';
 import type { LinkableFormat, LinkableModels } from './formats/models';
-import type { DocAnalysis, FileAnalysis, FileInput } from './result';
+import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
 import { Minimatch } from 'minimatch';
 import { buildInstance, checkInstance } from './schema/check';
 import { SchemaNav } from './schema/navigate';
@@ -184,47 +185,98 @@ function associationMatches(path: string, glob: string): boolean {
   return m.match(path);
 }
 
-function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): { format?: FormatSupport<any>; reason: string } {
+/** The format a document is read as, how it was chosen, and why (see Detection). */
+interface Chosen {
+  format?: FormatSupport<any>;
+  reason: string;
+  detection: Detection;
+}
+
+/** A format's title as a sentence names it: "an Accelerate config", "Megatron Bridge overrides". */
+function titled(format: FormatSupport<any>): string {
+  if (/s$/.test(format.title)) return format.title;
+  return `${/^[AEIOU]/.test(format.title) ? 'an' : 'a'} ${format.title}`;
+}
+
+function notRead(reason: string): Chosen {
+  return { reason, detection: { by: 'none', reason: `not read: ${reason}`, nearMisses: [] } };
+}
+
+function chooseFormat(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings): Chosen {
   const forced = directives.settings.filter((s) => s.key === 'format').pop();
   if (forced) {
     const directive = `\`shardwise: format=${forced.value}\``;
     if (!isFormatId(forced.value)) {
       forcedProblem(doc, forced.span, `The directive ${directive} names no format Shardwise knows (${FORMATS.map((f) => f.id).join(', ')}), so this file is not analysed. Correct the name or remove the directive.`);
-      return { reason: `the directive names an unknown format \`${forced.value}\`` };
+      return notRead(`the directive names an unknown format \`${forced.value}\``);
     }
     const format = formatById(forced.value);
     if (format && !format.syntaxes.includes(doc.syntax)) {
       const reads = format.syntaxes.map((s) => (s === 'shell' ? 'shell scripts' : s === 'json' ? 'JSON' : 'YAML')).join(' or ');
       forcedProblem(doc, forced.span, `The directive ${directive} names a format read from ${reads}, but this file is read as ${doc.syntax === 'shell' ? 'a shell script' : doc.syntax === 'json' ? 'JSON' : 'YAML'} (from its name or content), so it is not analysed. Remove the directive, or give the file a name that fits.`);
-      return { reason: `the directive ${directive} does not fit a ${doc.syntax} file` };
+      return notRead(`the directive ${directive} does not fit a ${doc.syntax} file`);
     }
-    return { format, reason: `the directive ${directive}` };
+    const reason = `the directive ${directive}`;
+    return { format, reason, detection: { by: 'directive', reason: `read as ${format ? titled(format) : forced.value}: ${reason}`, nearMisses: [] } };
   }
   const path = input.path;
   if (path) {
     for (const [glob, id] of Object.entries(settings.associations ?? {})) {
       // An association names files of a format; one whose format does not read this syntax (`*` →
       // megatron-args on a YAML file) does not apply to it.
-      if (!isFormatId(id) || !formatById(id)?.syntaxes.includes(doc.syntax)) continue;
-      if (associationMatches(path, glob)) return { format: formatById(id), reason: `the association \`${glob}\` → \`${id}\`` };
+      const format = isFormatId(id) ? formatById(id) : undefined;
+      if (!format?.syntaxes.includes(doc.syntax)) continue;
+      if (!associationMatches(path, glob)) continue;
+      const reason = `the association \`${glob}\` → \`${id}\``;
+      return { format, reason, detection: { by: 'association', reason: `read as ${titled(format)}: ${reason}`, nearMisses: [] } };
     }
   }
-  let best: FormatSupport<any> | undefined;
-  let bestScore = 0;
-  for (const f of FORMATS) {
-    if (!f.syntaxes.includes(doc.syntax)) continue;
-    let score = 0;
+  return byContent(doc, path);
+}
+
+/** The format whose evidence claims the document and weighs most (formats/evidence.ts); the others that came close, with why. */
+function byContent(doc: SourceDoc, path: string | undefined): Chosen {
+  let best: { format: FormatSupport<any>; evidence: Evidence } | undefined;
+  const weighed: { format: FormatSupport<any>; evidence: Evidence }[] = [];
+  for (const format of FORMATS) {
+    if (!format.syntaxes.includes(doc.syntax)) continue;
+    let evidence: Evidence | undefined;
     try {
-      score = f.detect(doc, path);
+      evidence = format.detect(doc, path);
     } catch {
-      score = 0;
+      evidence = undefined;
     }
-    if (score > bestScore) {
-      best = f;
-      bestScore = score;
-    }
+    if (!evidence) continue;
+    weighed.push({ format, evidence });
+    if (evidence.claimed && evidence.score > (best?.evidence.score ?? 0)) best = weighed[weighed.length - 1];
   }
-  return best ? { format: best, reason: 'its content' } : { reason: 'no known format matched its content' };
+  const nearMisses = weighed
+    .filter((w) => w !== best && (w.evidence.candidate || w.evidence.claimed))
+    .map(({ format, evidence: e }) => ({
+      format: format.id,
+      reason: e.claimed ? `not read as ${e.what}: the evidence for ${best ? titled(best.format) : 'another format'} weighs more` : e.reason,
+      strong: e.distinctive.length + e.signs.length > 0,
+      weight: e.known.length,
+    }))
+    .sort((a, b) => Number(b.strong) - Number(a.strong) || b.weight - a.weight)
+    .map(({ weight: _, ...m }) => m);
+  if (best) return { format: best.format, reason: 'its content', detection: { by: 'content', reason: best.evidence.reason, nearMisses } };
+  const reason = nearMisses[0]?.reason ?? 'not read: it has no key of a format Shardwise reads';
+  return { reason: 'no known format matched its content', detection: { by: 'none', reason, nearMisses } };
+}
+
+/**
+ * A document no content claims, in a file an Accelerate config names as its `deepspeed_config_file`
+ * (the host hands such configs over as referrers): read as DeepSpeed, as the config's own reading
+ * of it is, whatever its content.
+ */
+function namedByReferrer(doc: SourceDoc, input: FileInput, related: Related): Chosen | undefined {
+  const name = input.path?.split(/[\\/]/).pop();
+  if (!name || doc.index > 0 || !input.referrers?.length || !LINKABLE.deepspeed.syntaxes.includes(doc.syntax)) return undefined;
+  const by = related.referrers('accelerate').find((r) => r.analysis.model?.deepspeedFile?.ref.split(/[\\/]/).pop() === name);
+  if (!by) return undefined;
+  const format = LINKABLE.deepspeed;
+  return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${by.path.split(/[\\/]/).pop()}\` names it as its \`deepspeed_config_file\``, nearMisses: [] } };
 }
 
 /** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
@@ -320,11 +372,12 @@ export const MAX_DOCUMENTS = 100;
  * association or content), schema instance and issues, model, layout and links.
  */
 function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: Directives, settings: EngineSettings, related: Related | undefined, budget?: WorkBudget, linkedAs?: FormatSupport<M>): DocAnalysis<M> {
-  const chosen = linkedAs ? { format: linkedAs, reason: `it is linked as ${linkedAs.title}` } : chooseFormat(doc, input, directives, settings);
+  let chosen: Chosen = linkedAs ? { format: linkedAs, reason: `it is linked as ${linkedAs.title}`, detection: { by: 'link', reason: `read as ${titled(linkedAs)}: a config links to it as one`, nearMisses: [] } } : chooseFormat(doc, input, directives, settings);
+  if (chosen.detection.by === 'none' && related && !directives.settings.some((s) => s.key === 'format')) chosen = namedByReferrer(doc, input, related) ?? chosen;
   // Every format's model reads one kind of tree: whatever chose it, it never gets another.
   const format = chosen.format?.syntaxes.includes(doc.syntax) ? chosen.format : undefined;
   const reason = chosen.reason;
-  const da: DocAnalysis<M> = { doc, format, formatReason: reason, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
+  const da: DocAnalysis<M> = { doc, format, formatReason: reason, detection: chosen.detection, settings, nav: undefined, instance: undefined, model: undefined, issues: [], plan: undefined, links: [] };
   if (format && budget && !doc.problems.some((p) => p.fatal)) {
     const size = workSize(doc.root, budget.values);
     if (size > budget.values) {

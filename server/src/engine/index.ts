@@ -2,7 +2,7 @@
  * The engine's public surface. Everything here is pure: text and settings in, results out.
  */
 export { analyze, syntaxOf } from './analyze';
-export type { DocAnalysis, FileAnalysis, FileInput, FileLink, LinkedFile } from './result';
+export type { Detection, DocAnalysis, FileAnalysis, FileInput, FileLink, LinkedFile } from './result';
 export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';

@@ -8,7 +8,7 @@ import type { LinkedFile } from './formats/link';
 import type { Field, Plan } from './plan/plan';
 import type { Instance, SchemaIssue } from './schema/check';
 import type { SchemaNav } from './schema/navigate';
-import type { EngineSettings } from './settings';
+import type { EngineSettings, FormatId } from './settings';
 import type { SourceDoc, Syntax } from './syntax/sourcedoc';
 import type { LineIndex } from './text';
 import type { Finding, Path, Span } from './types';
@@ -40,11 +40,27 @@ export interface FileLink {
   target?: string;
 }
 
+/** Why a document was read as its format, or as none: for `check --verbose` and the hover. */
+export interface Detection {
+  /** What chose the format (`none`: nothing did, the document is not read). */
+  by: 'directive' | 'association' | 'link' | 'content' | 'none';
+  /** One sentence: "read as an Accelerate config: `distributed_type`, … are Accelerate keys, 6 of 7 top-level keys known". */
+  reason: string;
+  /**
+   * The formats that found something of theirs in the document and did not claim it, each with why
+   * ("not read as an Accelerate config: … `fsdp_config` alone is not enough"); those with a
+   * distinctive key or sign first.
+   */
+  nearMisses: { format: FormatId; reason: string; strong: boolean }[];
+}
+
 export interface DocAnalysis<M = unknown> {
   doc: SourceDoc;
   format: FormatSupport<any> | undefined;
   /** How the format was chosen, for hovers and `layout`. */
   formatReason: string;
+  /** Why the document was read as its format (or not read), with the formats that came close. */
+  detection: Detection;
   settings: EngineSettings;
   nav: SchemaNav | undefined;
   instance: Instance | undefined;

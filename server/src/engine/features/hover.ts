@@ -27,9 +27,11 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   const inComment = suppressionHover(analysis, offset);
   if (inComment) return { markdown: escapeControls(inComment.markdown, true), span: inComment.span };
   const da = docAt(analysis, offset);
-  if (!da?.format) return undefined;
+  const read = da ? formatMarkdown(da, offset) : undefined;
+  const onLine = (): HoverResult | undefined => (read ? { markdown: escapeControls(read.markdown, true), span: read.span } : undefined);
+  if (!da?.format) return onLine();
   const loc = da.doc.locate(offset);
-  if (!loc || !loc.entry) return undefined;
+  if (!loc || !loc.entry) return onLine();
   const onValue = loc.on === 'value' && loc.node?.kind === 'scalar';
   const span = onValue ? loc.node!.span : loc.entry.keySpan;
   const parts: string[] = [];
@@ -38,7 +40,21 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   if (schema) parts.push(keyMarkdown(da, loc.path.map(String), schema, onValue ? loc.node : undefined, schemaPath));
   // On a degree or a size: the whole layout it takes part in.
   if (da.plan && layoutPaths(da.plan).some((p) => samePath(p, loc.path))) parts.push(planMarkdown(da.plan, loc.path));
-  return parts.length ? { markdown: escapeControls(parts.join('\n\n---\n\n'), true), span } : undefined;
+  if (read) parts.push(read.markdown);
+  return parts.length ? { markdown: escapeControls(parts.join('\n\n---\n\n'), true), span } : read ? onLine() : undefined;
+}
+
+/**
+ * On the first line of a document: the format it was read as and why; for a document no format
+ * claimed, why not, when a format came close with a key or sign of its own (other files say nothing).
+ */
+function formatMarkdown(da: DocAnalysis, offset: number): { markdown: string; span: Span } | undefined {
+  const lines = da.doc.lines;
+  const line = lines.position(da.doc.span.start).line;
+  if (lines.position(offset).line !== line) return undefined;
+  const reason = da.format ? da.detection.reason : da.detection.nearMisses.find((m) => m.strong)?.reason;
+  if (!reason) return undefined;
+  return { markdown: `**Format**: ${reason}.`, span: { start: lines.lineStart(line), end: lines.lineEnd(line) } };
 }
 
 export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }, schemaPath?: readonly (string | number)[]): string {

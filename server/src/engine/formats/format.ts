@@ -7,6 +7,7 @@ import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
+import type { Evidence } from './evidence';
 import type { Linked, LinkedFile, Referrer } from './link';
 import type { LinkableFormat, LinkableModels } from './models';
 
@@ -34,8 +35,11 @@ export interface FormatSupport<M = unknown> {
   /** The tool whose version the format's version-aware checks follow. */
   tool: Tool;
   schema?: { json: JsonSchema; validate: CompiledValidator };
-  /** A positive score when the document looks like this format (the highest score wins); `path` is its path, when known. */
-  detect(doc: SourceDoc, path?: string): number;
+  /**
+   * Whether the document is a config of this format, by weight of evidence (formats/evidence.ts):
+   * the decision, a score (the highest claim wins) and why; `path` is its path, when known.
+   */
+  detect(doc: SourceDoc, path?: string): Evidence;
   /**
    * Builds the schema instance itself, for formats whose keys are not the schema's property names
    * (flags, Bridge and NeMo paths); returns the keys it could not place as unknown-key issues.

@@ -6,16 +6,63 @@ import { validate } from '../../schema/generated/accelerate';
 import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
+import { foreignMarkers, mapKeys, named, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { AccelerateModel } from './model';
 import { acceleratePlan } from './plan';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
 
-/** Keys only an Accelerate config has at its top level. */
-const STRONG = ['distributed_type', 'compute_environment', 'fsdp_config', 'megatron_lm_config', 'parallelism_config', 'fp8_config', 'dynamo_config', 'mpirun_config', 'main_training_function', 'num_machines', 'ec2_instance_type'];
-/** Keys of a DeepSpeed config: a document with these is not an Accelerate config. */
-const DEEPSPEED = ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size', 'optimizer', 'scheduler', 'gradient_accumulation_steps', 'fp16', 'bf16'];
+/** Keys only an Accelerate config has at its top level: one of them is evidence enough. */
+const DISTINCTIVE = new Set(['distributed_type', 'compute_environment', 'main_training_function', 'downcast_bf16', 'deepspeed_config', 'megatron_lm_config', 'parallelism_config', 'fp8_config', 'dynamo_config', 'mpirun_config', 'ipex_config', 'ec2_instance_type', 'tpu_use_cluster', 'tpu_use_sudo']);
+/** Keys Accelerate reads that many other files have too: they count for the balance, not as evidence. */
+const GENERIC = new Set(['debug', 'use_cpu', 'fp16', 'gpu_ids', 'commands', 'command_file', 'profile', 'region', 'base_job_name', 'py_version']);
+/** Top-level keys of a DeepSpeed config: without `distributed_type` the file is not an Accelerate config. */
+const DEEPSPEED = ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size', 'optimizer', 'scheduler', 'gradient_accumulation_steps', 'bf16'];
+
+let known: Set<string> | undefined;
+function knownKeys(): Set<string> {
+  return (known ??= new Set(Object.keys({ ...ACCELERATE_SCHEMA.definitions?.cluster?.properties, ...ACCELERATE_SCHEMA.definitions?.sagemaker?.properties })));
+}
+
+let everyKey: string[] | undefined;
+/** The keys of an Accelerate config, top-level and in its sections (`fsdp_offload_params`; not the plain words, `backend`). */
+function everyAccelerateKey(): string[] {
+  const nested = Object.values(ACCELERATE_SCHEMA.definitions ?? {}).flatMap((d) => Object.keys(d.properties ?? {}).filter((k) => k.includes('_')));
+  return (everyKey ??= [...new Set([...knownKeys(), ...nested])]);
+}
+
+const RULES: EvidenceRules = {
+  what: 'an Accelerate config',
+  owner: 'Accelerate',
+  where: 'top-level keys',
+  distinctive: (k) => DISTINCTIVE.has(k),
+  telling: (k) => knownKeys().has(k) && !GENERIC.has(k),
+  known: (k) => knownKeys().has(k),
+  several: 2,
+  // accelerate refuses a config with a top-level key it does not know.
+  balance: 'most',
+  spellings: everyAccelerateKey,
+};
+
+/**
+ * An Accelerate config on positive evidence (formats/evidence.ts): an Accelerate key of its own or
+ * two that it reads, most top-level keys its own, and nothing of another system: Hydra and
+ * OmegaConf, the Transformers Trainer's arguments or its FSDP JSON (`fsdp` + `fsdp_config`),
+ * DeepSpeed's own keys without `distributed_type`.
+ */
+export function accelerateEvidence(doc: SourceDoc): Evidence {
+  const root = doc.root;
+  const keys = mapKeys(root);
+  const names = keys.map((k) => k.key);
+  const has = (k: string) => names.includes(k);
+  const markers = foreignMarkers(doc);
+  const contradictions = [...markers.hydra, ...markers.interpolation, ...trainerArgumentsContradict(names)];
+  if (has('fsdp') && has('fsdp_config') && !has('distributed_type')) contradictions.push('`fsdp` with `fsdp_config` and no `distributed_type` is the Transformers Trainer\'s FSDP setting');
+  const ds = DEEPSPEED.filter(has);
+  if (ds.length && !has('distributed_type')) contradictions.push(`${named(ds)} ${ds.length === 1 ? 'is a DeepSpeed key' : 'are DeepSpeed keys'}, and there is no \`distributed_type\``);
+  return weigh({ keys, contradictions }, RULES);
+}
 
 /** The distributed types that run one process per device through torchrun. */
 export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON'];
@@ -35,17 +82,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
   syntaxes: ['yaml', 'json'],
   tool: 'accelerate',
   schema: { json: ACCELERATE_SCHEMA, validate },
-  detect(doc: SourceDoc): number {
-    const root = doc.root;
-    if (!root || root.kind !== 'map') return 0;
-    const keys = new Set(root.entries.map((e) => e.key));
-    if (DEEPSPEED.some((k) => keys.has(k) && k !== 'fp16') && !keys.has('distributed_type')) return 0;
-    if (!STRONG.some((k) => keys.has(k)) && !(keys.has('num_processes') && keys.has('mixed_precision'))) return 0;
-    const known = new Set(Object.keys({ ...ACCELERATE_SCHEMA.definitions?.cluster?.properties, ...ACCELERATE_SCHEMA.definitions?.sagemaker?.properties }));
-    let score = 0;
-    for (const k of keys) if (known.has(k)) score++;
-    return score;
-  },
+  detect: accelerateEvidence,
   model({ view, link }: ModelInput): AccelerateModel {
     const sagemaker = view.get(['compute_environment']) === 'AMAZON_SAGEMAKER';
     const types = ACCELERATE_SCHEMA.definitions?.[sagemaker ? 'sagemaker' : 'cluster']?.properties?.distributed_type?.enum ?? [];

@@ -6,17 +6,59 @@
 import { lazySchema, lazyValidator } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Node } from '../../syntax/tree';
+import { foreignMarkers, mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { deepspeedModel, type DeepSpeedModel } from './model';
 import { deepspeedPlan } from './plan';
 
 /** Sections DeepSpeed reads as mappings. */
 const SECTIONS = ['fp16', 'bf16', 'optimizer', 'scheduler', 'zero_optimization'];
-
+/** Keys of DeepSpeed's that speak for it (two are enough); `zero_optimization` and the batch keys alone are. */
 const KEYS = ['zero_optimization', 'train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'zero_allow_untested_optimizer', 'steps_per_print', 'wall_clock_breakdown', 'activation_checkpointing', 'gradient_clipping', 'prescale_gradients', 'communication_data_type'];
+const DISTINCTIVE = ['train_batch_size', 'train_micro_batch_size_per_gpu'];
+
+/** A section written as DeepSpeed writes it: a mapping with `enabled`, `type`, `params` or `stage`. */
+function shaped(value: Node | undefined): boolean {
+  return value?.kind === 'map' && value.entries.some((e) => e.key === 'enabled' || e.key === 'type' || e.key === 'params' || e.key === 'stage');
+}
 
 // Loaded when a file first looks like a DeepSpeed config.
 const DEEPSPEED_SCHEMA = lazySchema(() => require('../../../../../schemas/deepspeed.schema.json') as JsonSchema);
+
+const RULES: EvidenceRules = {
+  what: 'a DeepSpeed config',
+  owner: 'DeepSpeed',
+  where: 'top-level keys',
+  distinctive: (k, v) => DISTINCTIVE.includes(k) || (k === 'zero_optimization' && v?.kind === 'map'),
+  telling: (k, v) => (KEYS.includes(k) && k !== 'zero_optimization') || (SECTIONS.includes(k) && shaped(v)),
+  known: (k) => Object.prototype.hasOwnProperty.call(DEEPSPEED_SCHEMA.properties ?? {}, k),
+  several: 2,
+  // Unknown keys are ignored by DeepSpeed, but a file of mostly other keys is another program's.
+  balance: 'two-thirds',
+  spellings: () => Object.keys(DEEPSPEED_SCHEMA.properties ?? {}),
+};
+
+/**
+ * A DeepSpeed config only on positive evidence (formats/evidence.ts): a ZeRO section or a DeepSpeed
+ * batch key, or two DeepSpeed keys (sections written as DeepSpeed writes them), with at most one key
+ * in three unknown to DeepSpeed, and nothing of another system (Accelerate's `distributed_type`,
+ * Hydra, OmegaConf, Trainer arguments). Without a ZeRO section or a batch key, a section written
+ * as a switch or a name (`bf16: true`, `optimizer: adamw_torch`) rules it out: a training recipe
+ * (axolotl, TRL, the HF Trainer) that happens to hold `gradient_accumulation_steps` is not one.
+ */
+export function deepspeedEvidence(doc: SourceDoc): Evidence {
+  const keys = mapKeys(doc.root);
+  const names = keys.map((k) => k.key);
+  const markers = foreignMarkers(doc);
+  const contradictions = [...markers.hydra, ...markers.interpolation, ...trainerArgumentsContradict(names)];
+  if (names.includes('distributed_type')) contradictions.push('`distributed_type` is an Accelerate key');
+  const doubts: string[] = [];
+  for (const { key, value } of keys) {
+    if (SECTIONS.includes(key) && value && value.kind !== 'map' && !(value.kind === 'scalar' && value.value === null)) doubts.push(`\`${key}\` is written as a ${value.kind === 'scalar' && typeof value.value === 'boolean' ? 'switch' : 'value'} where DeepSpeed reads a section`);
+  }
+  return weigh({ keys, contradictions, doubts }, RULES);
+}
 
 export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   id: 'deepspeed',
@@ -25,35 +67,7 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   syntaxes: ['json', 'yaml'],
   tool: 'deepspeed',
   schema: { json: DEEPSPEED_SCHEMA, validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
-  /**
-   * A DeepSpeed config only on positive evidence: a ZeRO section or a DeepSpeed batch key, or at
-   * least two DeepSpeed keys, with most of the file's keys DeepSpeed's own and none that contradict it
-   * (`optimizer: adamw_torch`, `bf16: true`: DeepSpeed wants sections there). A training recipe
-   * (axolotl, TRL, the HF Trainer) that happens to hold `gradient_accumulation_steps` is not one.
-   */
-  detect(doc: SourceDoc): number {
-    const root = doc.root;
-    if (!root || root.kind !== 'map') return 0;
-    const keys = new Set(root.entries.map((e) => e.key));
-    if (keys.has('distributed_type')) return 0;
-    let evidence = KEYS.filter((k) => keys.has(k)).length;
-    let contradictions = 0;
-    for (const k of SECTIONS) {
-      const v = root.entries.find((e) => e.key === k)?.value;
-      if (!v) continue;
-      if (v.kind === 'map' && v.entries.some((e) => e.key === 'enabled' || e.key === 'type' || e.key === 'params' || e.key === 'stage')) evidence++;
-      else if (v.kind !== 'map' && !(v.kind === 'scalar' && v.value === null)) contradictions++;
-    }
-    if (evidence === 0) return 0;
-    const zero = root.entries.find((e) => e.key === 'zero_optimization')?.value.kind === 'map';
-    const strong = zero || keys.has('train_micro_batch_size_per_gpu') || keys.has('train_batch_size');
-    if (!strong && (evidence < 2 || contradictions > 0)) return 0;
-    // Mostly DeepSpeed's own keys: at most one in three unknown to it.
-    const known = DEEPSPEED_SCHEMA.properties ?? {};
-    const unknown = [...keys].filter((k) => !Object.prototype.hasOwnProperty.call(known, k)).length;
-    if (unknown * 2 > keys.size - unknown) return 0;
-    return evidence;
-  },
+  detect: deepspeedEvidence,
   model({ doc, referrers }: ModelInput): DeepSpeedModel {
     const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses }] : []));
     return deepspeedModel(doc, launchers);

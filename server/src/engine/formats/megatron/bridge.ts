@@ -11,6 +11,7 @@ import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import { written, type Field } from '../../plan/plan';
 import type { Precision } from '../../plan/memory';
+import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
@@ -82,6 +83,43 @@ function precisionOf(doc: SourceDoc): Field<Precision> | undefined {
   return written(p, ['mixed_precision']);
 }
 
+/** Hydra's own keys, which an override file may carry. */
+const HYDRA_KEYS = ['defaults', '_target_'];
+
+const RULES: EvidenceRules = {
+  what: 'a Megatron Bridge override file',
+  owner: 'Megatron Bridge',
+  where: 'top-level sections',
+  noun: 'section',
+  // The flat spelling of a model field (`model.tensor_model_parallel_size: 2`) is Bridge's own.
+  distinctive: (k) => k.startsWith('model.') && k.length > 6,
+  telling: (k) => BRIDGE_SECTIONS.includes(k.split('.')[0]),
+  known: (k) => BRIDGE_SECTIONS.includes(k.split('.')[0]) || HYDRA_KEYS.includes(k),
+  several: 2,
+  // Every top-level key must be a ConfigContainer section: Bridge merges the file onto a recipe's config.
+  balance: 'all',
+};
+
+/**
+ * A Megatron Bridge override file by weight of evidence (formats/evidence.ts): two ConfigContainer
+ * sections (`model`, `train`, …; the dotted spelling `model.x: v` counts), every top-level key one
+ * of them (or Hydra's `defaults` / `_target_`), and no NeMo `trainer` or functional-test `MODEL_ARGS`.
+ */
+export function bridgeEvidence(doc: SourceDoc): Evidence {
+  const keys = mapKeys(doc.root);
+  // Sections are counted once, whichever spelling writes them.
+  const seen = new Set<string>();
+  const weighed = keys.filter(({ key }) => {
+    const section = key.split('.')[0];
+    if (key.includes('.') && RULES.distinctive(key, undefined)) return true;
+    if (seen.has(section)) return false;
+    seen.add(section);
+    return true;
+  });
+  const contradictions = keys.some((k) => k.key === 'trainer') ? ['`trainer` is a NeMo section'] : keys.some((k) => k.key === 'MODEL_ARGS') ? ['`MODEL_ARGS` is a functional test\'s'] : [];
+  return weigh({ keys: weighed, contradictions }, RULES);
+}
+
 export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
   id: 'megatron-bridge',
   title: 'Megatron Bridge overrides',
@@ -89,15 +127,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
   syntaxes: ['yaml'],
   tool: 'megatron-core',
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
-  detect(doc: SourceDoc): number {
-    const root = doc.root;
-    if (!root || root.kind !== 'map' || root.entries.length === 0) return 0;
-    const keys = root.entries.map((e) => e.key.split('.')[0]);
-    if (keys.includes('trainer') || keys.includes('MODEL_ARGS')) return 0;
-    if (!keys.every((k) => BRIDGE_SECTIONS.includes(k) || k === 'defaults' || k === '_target_')) return 0;
-    const sections = new Set(keys.filter((k) => BRIDGE_SECTIONS.includes(k)));
-    return sections.size >= 2 || (sections.has('model') && root.entries.some((e) => e.key.includes('.'))) ? 10 + sections.size : 0;
-  },
+  detect: bridgeEvidence,
   keepIssue: keepSharedIssue,
   instance(doc: SourceDoc, nav: SchemaNav) {
     const { sites, unknown } = sitesOf(doc);

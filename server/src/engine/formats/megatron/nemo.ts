@@ -12,6 +12,7 @@ import type { Entry, MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import { derived, written, type Field } from '../../plan/plan';
 import type { Precision } from '../../plan/memory';
+import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
@@ -160,6 +161,58 @@ function precisionOf(doc: SourceDoc): Field<Precision> | undefined {
   return written(p, path);
 }
 
+/** Sections of NeMo's training, fine-tuning and inference configs, and Hydra's own keys. */
+const NEMO_SECTIONS = new Set(['trainer', 'model', 'exp_manager', 'name', 'run', 'defaults', 'hydra', 'restore_from_path', 'pretrained_checkpoint', 'inference', 'data', 'export', 'training', 'MODEL_ARGS', 'ENV_VARS', 'TEST_TYPE', 'LAUNCHER', 'METRICS', 'MODE']);
+
+const RULES: EvidenceRules = {
+  what: 'a NeMo config',
+  owner: 'NeMo',
+  where: 'top-level sections',
+  noun: 'section',
+  distinctive: () => false,
+  telling: () => false,
+  known: (k) => NEMO_SECTIONS.has(k),
+  several: Infinity,
+  balance: { open: "a NeMo script's Hydra config adds sections of its own" },
+};
+
+/** What makes a NeMo config a Megatron model's: a sign, when the document shows one. */
+function nemoSign(doc: SourceDoc): string | undefined {
+  const root = doc.root;
+  if (root?.kind !== 'map') return undefined;
+  // NeMo's ASR, TTS and audio configs have `trainer` and `model` too: only a model section with
+  // Megatron's parallel or batch settings (or a Megatron strategy) is a Megatron model's.
+  const megatron = (at: Path) => [[...at, 'model'], [...at, 'trainer', 'strategy']].some((p) => {
+    const n = doc.node(p);
+    return n?.kind === 'map' && n.entries.some((e) => MEGATRON_EVIDENCE.has(e.key));
+  });
+  const has = (at: Path, key: string) => doc.node([...at, key]) !== undefined;
+  if (has([], 'trainer') && has([], 'model') && megatron([])) return '`trainer` and `model` sections, with Megatron\'s parallel or batch settings';
+  const training = doc.node(['training']);
+  if (training?.kind === 'map' && has(['training'], 'trainer') && has(['training'], 'model') && megatron(['training'])) return 'a Launcher `training` section with `trainer` and a Megatron `model`';
+  const modelArgs = doc.node(['MODEL_ARGS']);
+  if (modelArgs?.kind === 'map' && modelArgs.entries.some((e) => e.key.startsWith('trainer.'))) return '`MODEL_ARGS` holds NeMo 2 overrides (`trainer.…`)';
+  return undefined;
+}
+
+/**
+ * A NeMo config (of a Megatron model) by weight of evidence (formats/evidence.ts): the sign is
+ * structural (`trainer` + a `model` with Megatron's settings, the Launcher's `training` section, NeMo
+ * 2 overrides in `MODEL_ARGS`); Hydra's markers are NeMo's own. The Launcher's auto-configurator
+ * templates and its Hugging Face conversion jobs are not runs.
+ */
+export function nemoEvidence(doc: SourceDoc, path?: string): Evidence {
+  const sign = nemoSign(doc);
+  const contradictions: string[] = [];
+  // The Launcher's auto-configurator templates: it writes the nodes, TP, PP and batch into a copy
+  // before anything runs (auto_configurator/autoconfig), so the values here are placeholders.
+  if (path && /(^|[\\/])auto_configurator[\\/]base_configs[\\/]/.test(path)) contradictions.push('the auto-configurator fills this template in before anything runs');
+  // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the Hugging
+  // Face config on one device, and the trainer and model sections here are not a run.
+  if (doc.node(['run', 'huggingface_ckpt_path'])) contradictions.push('`run.huggingface_ckpt_path` makes it a checkpoint conversion job, not a run');
+  return weigh({ keys: mapKeys(doc.root), signs: sign ? [sign] : [], contradictions }, RULES);
+}
+
 export const nemoFormat: FormatSupport<NemoModel> = {
   id: 'nemo',
   title: 'NeMo config',
@@ -169,29 +222,7 @@ export const nemoFormat: FormatSupport<NemoModel> = {
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   // NeMo hands the model section on to the model's own code, which may read keys the schema lacks.
   openKeys: () => "NeMo passes the model section on to the model's own code",
-  detect(doc: SourceDoc, path?: string): number {
-    const root = doc.root;
-    if (!root || root.kind !== 'map') return 0;
-    // The Launcher's auto-configurator templates: it writes the nodes, TP, PP and batch into a copy
-    // before anything runs (auto_configurator/autoconfig), so the values here are placeholders.
-    if (path && /(^|[\\/])auto_configurator[\\/]base_configs[\\/]/.test(path)) return 0;
-    const keys = new Set(root.entries.map((e) => e.key));
-    // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the
-    // Hugging Face config on one device, and the trainer and model sections here are not a run.
-    if (doc.node(['run', 'huggingface_ckpt_path'])) return 0;
-    // NeMo's ASR, TTS and audio configs have `trainer` and `model` too: only a model section with
-    // Megatron's parallel or batch settings (or a Megatron strategy) is a Megatron model's.
-    const megatron = (at: Path) => [[...at, 'model'], [...at, 'trainer', 'strategy']].some((p) => {
-      const n = doc.node(p);
-      return n?.kind === 'map' && n.entries.some((e) => MEGATRON_EVIDENCE.has(e.key));
-    });
-    if (keys.has('trainer') && keys.has('model') && megatron([])) return 40;
-    const training = doc.node(['training']);
-    if (training?.kind === 'map' && training.entries.some((e) => e.key === 'trainer') && training.entries.some((e) => e.key === 'model') && megatron(['training'])) return 40;
-    const modelArgs = doc.node(['MODEL_ARGS']);
-    if (modelArgs?.kind === 'map' && modelArgs.entries.some((e) => e.key.startsWith('trainer.'))) return 40;
-    return 0;
-  },
+  detect: nemoEvidence,
   keepIssue: keepSharedIssue,
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     const reads = settings.repositoryFlags?.configReads?.length ? new Set(settings.repositoryFlags.configReads) : undefined;

@@ -11,6 +11,7 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import { assumed, derived, type Field } from '../../plan/plan';
+import { mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan } from './args';
 import type { EnvValue } from './args';
@@ -25,7 +26,6 @@ import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, entrypointFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 
-const ENTRY = /(^|\/)(pretrain_\w+|train|finetune\w*|run_\w+)\.py$/;
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
@@ -241,6 +241,35 @@ export function openReason(s: ShellDoc): string | undefined {
   return `more flags may reach the training command than the script shows: line ${line}, ${first.reason}${more}`;
 }
 
+const RULES: EvidenceRules = {
+  what: 'a Megatron-LM launch script',
+  owner: 'Megatron-LM',
+  where: 'flags of the training command',
+  noun: 'flag',
+  distinctive: () => false,
+  // Many programs share a `--batch-size`: three flags Megatron-LM has today make the case.
+  telling: (k) => (currentFlags ??= new Set(allFlags())).has(k.replace(/=.*$/, '')),
+  known: (k) => !!flagTarget(k),
+  several: 3,
+  balance: { open: 'the entry script may define flags of its own' },
+};
+
+/**
+ * A Megatron-LM launch script by weight of evidence (formats/evidence.ts), weighed by the flags of
+ * its training command: Megatron-LM's own entry point (`pretrain_gpt.py`) with one of its flags, or
+ * three flags Megatron-LM has today after any other entry point; Transformers Trainer arguments
+ * (`--per_device_train_batch_size`) make it a Trainer command.
+ */
+export function scriptEvidence(doc: SourceDoc): Evidence {
+  const s = shell(doc);
+  const keys = mapKeys(s?.root);
+  const entry = s?.entrypoint?.path.split('/').pop();
+  const upstream = !!entry && UPSTREAM_ENTRY.test(entry) && keys.some((k) => flagTarget(k.key));
+  const signs = upstream ? [`\`${entry}\` is Megatron-LM's own entry point`] : [];
+  const contradictions = trainerArgumentsContradict(keys.map((k) => k.key).filter((k) => !flagTarget(k)));
+  return weigh({ keys, signs, contradictions }, RULES);
+}
+
 export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   id: 'megatron-args',
   title: 'Megatron-LM launch script',
@@ -248,20 +277,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   syntaxes: ['shell'],
   tool: 'megatron-core',
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
-  detect(doc: SourceDoc): number {
-    const s = shell(doc);
-    const root = s?.root;
-    if (!s || root?.kind !== 'map') return 0;
-    const known = root.entries.filter((e) => flagTarget(e.key)).length;
-    const entry = s.entrypoint?.path;
-    // Megatron-LM's own entry points need one of its flags; any other script (`run_model.py`,
-    // `train.py`) three that Megatron-LM has today, since many programs share a `--batch-size`.
-    if (entry && UPSTREAM_ENTRY.test(entry.split('/').pop()!) && known >= 1) return 50;
-    const current = (currentFlags ??= new Set(allFlags()));
-    const currentKnown = root.entries.filter((e) => current.has(e.key.replace(/=.*$/, ''))).length;
-    if (entry && ENTRY.test(entry) && currentKnown >= 3) return 50;
-    return currentKnown >= 3 ? 30 : 0;
-  },
+  detect: scriptEvidence,
   openKeys(doc: SourceDoc, settings: EngineSettings): string | undefined {
     const s = shell(doc);
     if (settings.megatronUnseen) return `the Megatron-LM at ${settings.megatronUnseen.where} is not read here, and it may define flags of its own`;

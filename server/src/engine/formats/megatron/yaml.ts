@@ -9,12 +9,13 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode, Node } from '../../syntax/tree';
 import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
+import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, type MegatronArgs } from './args';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, flagKeys, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
+import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -94,6 +95,53 @@ export function hardwareFromPath(path?: string): { id: string; note: string } | 
   return undefined;
 }
 
+/** The top-level keys of a functional test's `model_config.yaml` (tests/test_utils in Megatron-LM reads them). */
+const TEST_KEYS = new Set(['ENV_VARS', 'MODEL_ARGS', 'TEST_TYPE', 'LAUNCHER', 'METRICS', 'MODE', 'BEFORE_SCRIPT', 'AFTER_SCRIPT']);
+
+const FLAG_RULES: EvidenceRules = {
+  what: 'a Megatron-LM YAML (`MODEL_ARGS`)',
+  owner: 'Megatron-LM',
+  where: 'flags in `MODEL_ARGS`',
+  noun: 'flag',
+  distinctive: () => false,
+  telling: (k) => !!flagTarget(k),
+  known: (k) => !!flagTarget(k),
+  several: 3,
+  balance: 'most',
+  spellings: allFlags,
+};
+
+const CFG_RULES: EvidenceRules = {
+  what: 'a Megatron-LM YAML (`--yaml-cfg`)',
+  owner: 'Megatron-LM',
+  where: 'top-level keys',
+  distinctive: () => false,
+  telling: (k) => YAML_CFG_SECTIONS.includes(k),
+  known: (k) => YAML_CFG_SECTIONS.includes(k) || !!MEGATRON_SCHEMA.properties?.[k],
+  several: 2,
+  balance: 'most',
+};
+
+/**
+ * A Megatron-LM YAML by weight of evidence (formats/evidence.ts): a functional test's `MODEL_ARGS`
+ * map of `--flags` (weighed by its flags: most of them Megatron-LM's), or a `--yaml-cfg` file with
+ * `language_model` and `model_parallel` sections (most top-level keys Megatron arguments); a Hydra
+ * defaults list or `_target_` rules it out.
+ */
+export function megatronYamlEvidence(doc: SourceDoc): Evidence {
+  const markers = foreignMarkers(doc);
+  const modelArgs = doc.node(['MODEL_ARGS']);
+  if (isFlagMap(modelArgs)) {
+    const top = mapKeys(doc.root).map((k) => k.key);
+    const foreign = top.filter((k) => !TEST_KEYS.has(k));
+    const signs = ['`MODEL_ARGS` is a map of `--flags`, as a functional test writes them'];
+    const contradictions = [...markers.hydra];
+    if (foreign.length > top.length - foreign.length) contradictions.push(`${named(foreign)} ${foreign.length === 1 ? 'is not a key' : 'are not keys'} of a functional test`);
+    return weigh({ keys: mapKeys(modelArgs), signs, contradictions }, FLAG_RULES);
+  }
+  return weigh({ keys: mapKeys(doc.root), contradictions: markers.hydra }, CFG_RULES);
+}
+
 export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   id: 'megatron-yaml',
   title: 'Megatron-LM YAML',
@@ -103,14 +151,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   // The file does not say which script reads its arguments (a functional test's entry point, a fork).
   openKeys: () => 'the file does not say which script reads these arguments',
-  detect(doc: SourceDoc): number {
-    const root = doc.root;
-    if (!root || root.kind !== 'map') return 0;
-    if (isFlagMap(doc.node(['MODEL_ARGS']))) return 50;
-    const keys = new Set(root.entries.map((e) => e.key));
-    if (keys.has('language_model') && keys.has('model_parallel')) return 50;
-    return 0;
-  },
+  detect: megatronYamlEvidence,
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     const { sites, unknown } = sitesOf(doc, settings);
     // MODEL_ARGS values become command-line text for argparse; --yaml-cfg values keep their YAML types.
