@@ -246,7 +246,7 @@ export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined 
   const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= L.count;
   const text = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= L.text);
   if (!Array.isArray(x.flags) || x.flags.length > L.flags) return undefined;
-  if (!x.flags.every((f) => typeof f === 'string' && f.length <= L.flagLength && /^-{1,2}[A-Za-z0-9][\w.-]*$/.test(f))) return undefined;
+  if (!x.flags.every((f) => typeof f === 'string' && f.length <= L.flagLength && /^-{1,2}[A-Za-z0-9][\w.-]*\*?$/.test(f))) return undefined;
   if (!count(x.files) || !count(x.withParsers) || typeof x.complete !== 'boolean' || !text(x.incomplete) || !text(x.root)) return undefined;
   if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
   if (x.configReads !== undefined && !(Array.isArray(x.configReads) && x.configReads.length <= L.flags && x.configReads.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(k)))) return undefined;

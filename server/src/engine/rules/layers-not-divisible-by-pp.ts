@@ -56,8 +56,15 @@ export default defineRule({
     const what = counted === m.layers ? `${m.layers} layers` : `${m.layers} layers plus the ${[p.pipelineSplit?.embedding && 'embedding', p.pipelineSplit?.loss && 'loss'].filter(Boolean).join(' and ')} (${counted})`;
     const message =
       counted % pp !== 0
-        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. Use a PP that divides ${counted} (${divisors(counted).filter((d) => d > 1 && d <= 16).join(', ')}).`
+        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${usable(counted)}`
         : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;
     ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', message, fixes });
   },
 });
+
+/** What to do about a layer count PP does not divide: the PPs that do, or an uneven split when none does. */
+function usable(layers: number): string {
+  const ok = divisors(layers).filter((d) => d > 1 && d <= 16);
+  const uneven = 'give the first or last stage fewer layers (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`)';
+  return ok.length ? `Use a PP that divides ${layers} (${ok.join(', ')}), or ${uneven}.` : `No PP from 2 to 16 divides ${layers}: ${uneven}, or count the embedding or the loss as a layer (\`--account-for-embedding-in-pipeline-split\`).`;
+}

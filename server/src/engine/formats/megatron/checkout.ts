@@ -24,6 +24,11 @@ export function parserFlags(text: string): string[] {
       rest = rest.slice(lit[0].length);
     }
   }
+  // Flags a parser builds at run time from a fixed prefix (`f"--sglang-{stem}"`, `"--sglang-" + stem`):
+  // any flag of that family may be defined, written `--sglang-*`.
+  const family = /(?:\bf(['"])--([A-Za-z0-9][\w.-]*-)\{|(['"])--([A-Za-z0-9][\w.-]*-)\3\s*\+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = family.exec(text)) && out.size < 10_000) out.add(`--${m[2] ?? m[4]}*`);
   return [...out];
 }
 
@@ -107,7 +112,12 @@ function repositorySet(r: RepositoryFlags): Set<string> {
 
 /** Some `add_argument` call of the file's repository defines the flag (`--x=1` is `--x`). */
 export function repositoryHas(r: RepositoryFlags | undefined, flag: string): boolean {
-  return !!r && repositorySet(r).has(flag.replace(/=.*$/, ''));
+  if (!r) return false;
+  const bare = flag.replace(/=.*$/, '');
+  if (repositorySet(r).has(bare)) return true;
+  // A family the repository builds from a prefix (`--sglang-*`).
+  for (let i = bare.indexOf('-', 2); i > 0; i = bare.indexOf('-', i + 1)) if (repositorySet(r).has(`${bare.slice(0, i + 1)}*`)) return true;
+  return false;
 }
 
 /** `12,345`. */

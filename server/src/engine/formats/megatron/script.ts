@@ -71,15 +71,15 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const checkout = settings.megatronCheckout;
   const fork = forkOf(doc, settings);
   // A fork's own parser is known: a flag it does not define either may still come from DeepSpeed or the entry script.
+  if (fork && checkout && checkoutFork(checkout)) {
+    return { effect: 'warning', extra: new Set([...checkout.flags, ...DEEPSPEED_ARGS]), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
+  }
+  if (fork) return { effect: 'none' };
   const unseen = settings.megatronUnseen;
   if (unseen) {
     // Not read: a flag no Megatron-LM release ever had may still be that copy's own; never an error.
     return { effect: 'warning', extra: checkout ? new Set(checkout.flags) : undefined, consequence: `Megatron-LM stops at startup (argparse: "unrecognized arguments") unless the Megatron-LM at ${unseen.where}, which is not read here, defines it.` };
   }
-  if (fork && checkout && checkoutFork(checkout)) {
-    return { effect: 'warning', extra: new Set([...checkout.flags, ...DEEPSPEED_ARGS]), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
-  }
-  if (fork) return { effect: 'none' };
   const entry = shell(doc)?.entrypoint?.path;
   const name = entry?.split('/').pop();
   const own = checkout ? checkout.flags : [];
