@@ -408,6 +408,9 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
       const built = format.instance(doc, da.nav, settings, related ? (ref) => related.read(ref) : undefined);
       da.instance = built.instance;
       da.issues = [...built.issues, ...checkInstance(da.instance, format.schema.validate, da.nav, version)];
+      // The choices of a Megatron-LM nobody can read are its own: a value outside today's is not known to be refused.
+      const unseen = settings.megatronUnseen;
+      if (unseen) for (const i of da.issues) if (i.kind === 'invalid-value' && Array.isArray(i.schema?.enum)) i.unknown = `the choices of the Megatron-LM at ${unseen.where} (not read here) are not known`;
       if (format.keepIssue) da.issues = da.issues.filter((i) => format.keepIssue!(i));
     } else {
       da.instance = buildInstance(doc.root, da.nav, version);

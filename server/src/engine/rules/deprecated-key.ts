@@ -69,12 +69,13 @@ export default defineRule({
         fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : ctx.doc.value(path)),
       });
     });
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'invalid-value') continue;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'invalid-value') return;
       const node = ctx.doc.node(issue.path);
       const written = node?.kind === 'scalar' ? node.value : issue.value;
       const found = deprecatedValue(issue.schema, issue.value, written);
-      if (!found) continue;
+      if (!found) return;
       const { dep } = found;
       const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: ctx.keysOpen ? 'migrate' : 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
       ctx.report({
@@ -84,7 +85,7 @@ export default defineRule({
         message: deprecationMessage(`${code(written)} for ${code(lastKey(issue.path))}`, dep, ctx.versions),
         fixes,
       });
-    }
+    });
   },
 });
 

@@ -24,23 +24,25 @@ export default defineRule({
   },
   check(ctx) {
     // A fork's parser has its own choices for the flags it shares with upstream.
-    if (!ctx.nav || ctx.fork) return;
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'invalid-value') continue;
+    const nav = ctx.nav;
+    if (!nav || ctx.fork) return;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'invalid-value') return;
       let node = ctx.doc.node(issue.path);
       // One word of a flag value written as one string (`--recompute-modules: core_attn mlpp`): the
       // word has no node of its own, so the report goes on the whole value and names the word.
       const word = !node && typeof issue.path[issue.path.length - 1] === 'number' ? ctx.doc.node(issue.path.slice(0, -1)) : undefined;
       if (word?.kind === 'scalar') node = word;
-      else if (!node || yamlTrap(ctx, issue)) continue;
+      else if (!node || yamlTrap(ctx, issue)) return;
       const at = word ? issue.path.slice(0, -1) : issue.path;
       const written = node.kind === 'scalar' && !word ? node.value : issue.value;
-      if (deprecatedValue(issue.schema, issue.value, written)) continue;
-      const expected = ctx.nav.describe(issue.schema);
+      if (deprecatedValue(issue.schema, issue.value, written)) return;
+      const expected = nav.describe(issue.schema);
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
       const fixes: FixSpec[] = [];
       let advice = '';
-      const allowed = ctx.nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
+      const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
       if (typeof issue.value === 'string' && allowed.length) {
         const near = closest(issue.value, allowed);
         if (near.length) {
@@ -48,10 +50,10 @@ export default defineRule({
           if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
-      if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && ctx.nav.matches(issue.schema, issue.value.join(' '))) {
+      if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
         // One quoted value that bash splits into words: an array or variable expanded without quotes.
         advice = ` bash passes it as ${issue.value.length} words (an unquoted \`\${ARGS[@]}\` or \`$VAR\` splits quoted text), so argparse takes the first as the value and stops at the others ("unrecognized arguments"). Quote the expansion.`;
-      } else if (ctx.format === 'accelerate' && Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && ctx.nav.matches(issue.schema, issue.value.join(','))) {
+      } else if (ctx.format === 'accelerate' && Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && nav.matches(issue.schema, issue.value.join(','))) {
         const joined = (issue.value as string[]).join(',');
         advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
         fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
@@ -69,6 +71,6 @@ export default defineRule({
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}.${advice}`,
         fixes,
       });
-    }
+    });
   },
 });

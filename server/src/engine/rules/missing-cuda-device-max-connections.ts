@@ -106,6 +106,9 @@ export default defineRule<MegatronModel>({
       : `Megatron Core only warns, but its TP communication overlap${on} depends on kernels running in the order they are issued, which needs a single CUDA work queue`;
     const script = ctx.doc.syntax === 'shell';
 
+    // Not assigned as a shell variable, but named elsewhere in the script (a Ray runtime-env JSON,
+    // `mpirun -x NAME=1`, `env NAME=1`): the processes may get it that way, so nothing is known.
+    if (!cdmc && script && mentioned(ctx.doc.text, VAR)) return;
     if (!cdmc) {
       // Not set by this file. A script is run from an environment Shardwise does not see; a Bridge
       // override is merged onto a recipe whose `env_vars` may set it. `ENV_VARS` of a Megatron-LM
@@ -183,4 +186,12 @@ function bridgeNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>[
   if ((tp <= 1 && cp() <= 1) || isBlackwell() || argOn(m, 'overlap_moe_expert_parallel_comm')) return undefined;
   const what = [tp > 1 && `TP ${tp}`, cp() > 1 && `CP ${cp()}`, allKnown(p.sp) && p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
   return { effect: 'slow', preBlackwell: true, what, at: fieldAt(p.tp) ?? fieldAt(p.cp) ?? [] };
+}
+
+/** The name appears in the script outside comments (as a key, an argument, an assignment another tool reads). */
+function mentioned(text: string, name: string): boolean {
+  return text.split('\n').some((line) => {
+    const i = line.indexOf(name);
+    return i >= 0 && !/^\s*#/.test(line) && !line.slice(0, i).includes(' #');
+  });
 }

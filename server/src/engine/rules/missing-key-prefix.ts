@@ -22,18 +22,19 @@ export default defineRule({
     fix: 'Adds the prefix.',
   },
   check(ctx) {
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'unknown-key') continue;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'unknown-key') return;
       const prefix = requiredPrefix(issue.section);
-      if (!prefix || issue.key.startsWith(prefix)) continue;
+      if (!prefix || issue.key.startsWith(prefix)) return;
       const full = prefix + issue.key;
-      if (!issue.section?.properties?.[full]) continue;
+      if (!issue.section?.properties?.[full]) return;
       const section = pathLabel(issue.path.slice(0, -1));
       ctx.report({
         at: issue.path,
         message: `${code(issue.key)} is ignored: keys in ${section} must be written with the ${code(prefix)} prefix (the launcher does not add it), so this setting never reaches ${ctx.tool}. Write ${code(full)}.`,
         fixes: ctx.doc.entry([...issue.path.slice(0, -1), full]) ? [] : [{ kind: 'add-prefix', title: `Rename to ${code(full)}`, edits: [{ op: 'rename', path: issue.path, key: full }], recommended: true }],
       });
-    }
+    });
   },
 });

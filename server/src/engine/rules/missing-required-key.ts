@@ -16,10 +16,11 @@ export default defineRule({
     good: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\niam_role_name: training-role\n",
   },
   check(ctx) {
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) continue;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) return;
       const where = issue.parent.length ? ` in ${pathLabel(issue.parent)}` : '';
       ctx.report({ at: issue.parent, message: `${code(issue.key)} is required${where} and has no default: ${ctx.tool} fails to load the file without it. Add it.` });
-    }
+    });
   },
 });

@@ -29,21 +29,25 @@ export default defineRule({
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
   },
   check(ctx) {
-    if (!ctx.nav) return;
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'unknown-key') continue;
+    const nav = ctx.nav;
+    if (!nav) return;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'unknown-key') return;
       if (ctx.saturated) {
         ctx.report({ at: issue.path, message: '' });
-        continue;
+        return;
       }
       const section = issue.section;
       const key = issue.key;
       const parent = issue.path.slice(0, -1);
       // Handled by missing-key-prefix: a real key of this section written without its required prefix.
       const required = requiredPrefix(section);
-      if (required && !key.startsWith(required) && section?.properties?.[required + key]) continue;
+      if (required && !key.startsWith(required) && section?.properties?.[required + key]) return;
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
       const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error';
+      // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
+      if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
       const effect = issue.consequence
         ? issue.consequence
         : fatal
@@ -51,7 +55,7 @@ export default defineRule({
         : `${ctx.tool} ignores it without a word, so whatever it was meant to set keeps its default.`;
       const names = issue.candidates ?? propertyNames(section);
       const suggestions = closest(key, names).filter((s) => s !== key);
-      const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(ctx.nav.root, key, parent);
+      const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(nav.root, key, parent);
       let advice: string;
       const fixes: FixSpec[] = [];
       if (suggestions.length) {
@@ -71,7 +75,7 @@ export default defineRule({
         severity: fatal ? 'error' : 'warning',
         fixes,
       });
-    }
+    });
   },
 });
 

@@ -34,10 +34,11 @@ export default defineRule({
   },
   check(ctx) {
     if (ctx.doc.syntax !== 'yaml') return;
-    for (const issue of ctx.issues) {
-      if (issue.kind !== 'invalid-value') continue;
+    // Each issue on its own: what is read for one does not weigh on another's finding.
+    ctx.each(ctx.issues, (issue) => {
+      if (issue.kind !== 'invalid-value') return;
       const trap = yamlTrap(ctx, issue);
-      if (!trap) continue;
+      if (!trap) return;
       const label = pathLabel(issue.path);
       if (trap.kind === 'quote') {
         const read = typeof trap.read === 'boolean' ? `the boolean \`${trap.read ? 'True' : 'False'}\`` : trap.read === null ? 'null (no value)' : `the number \`${trap.read}\``;
@@ -62,7 +63,7 @@ export default defineRule({
           fixes: [{ kind: 'write-list', title: `Write [${trap.items.map(String).join(', ')}]`, edits: [{ op: 'set', path: issue.path, value: trap.items }], recommended: true }],
         });
       }
-    }
+    });
     // Numbers that are valid but not what they look like: octal and base-60 integers.
     const visit = (node: Node, path: Path): void => {
       if (node.aliased) return;
