@@ -863,3 +863,14 @@ test('PYTHONPATH entries as the training command gets them: known ones, unknown 
   assert.deepEqual(doc.pathEntries('PYTHONPATH'), [{ text: '/opt/x' }, { text: '/opt/x/Megatron-LM' }, { unknown: 'MEGATRON comes from the environment' }]);
   assert.deepEqual(parseShell('PYTHONPATH=/a\ntorchrun pretrain_gpt.py --bf16\n').pathEntries('PYTHONPATH'), [], 'not exported: not the command\'s');
 });
+
+test('a word whose start is known and is no flag is a value whatever its unknown parts; a flag whose name is not known opens the set', () => {
+  const text = 'torchrun pretrain_gpt.py --valid-weighted-split-paths "VALID_EN: 1 0.6:0.8 $DATA_EN" "VALID_AR: 1 $DATA_AR" --data-path $ROOT/data --micro-batch-size 4\n';
+  const doc = parseShell(text, undefined, { takesValue: () => true });
+  assert.deepEqual(doc.open, []);
+  assert.equal(doc.node(['--valid-weighted-split-paths'])?.kind, 'seq');
+  assert.equal(doc.value(['--micro-batch-size']), 4);
+  assert.match(scalar(doc, '--data-path').unknown ?? '', /ROOT comes from the environment/);
+  const named = parseShell('torchrun pretrain_gpt.py --${KIND}-size 8 --bf16\n', undefined, { takesValue: () => true });
+  assert.equal(named.open.length, 1);
+});

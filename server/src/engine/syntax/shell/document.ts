@@ -36,9 +36,24 @@ export interface ShellOptions {
 }
 
 
-/** A word whose text the script does not show (passed through, or with a part that is unknown). */
+/**
+ * A word that may be flags, a value or nothing: passed through, or starting with text that is not
+ * known, or a flag whose name is not all known (`--${X}-size`). A word whose start is known and is
+ * no flag (`"VALID: 1 $DATA"`, `$ROOT/data` after a known root) is a value whatever its unknown parts.
+ */
 function unknownWord(w: ExpandedWord): boolean {
-  return !!w.passthrough || w.segs.some((s) => s.unknown);
+  if (w.passthrough) return true;
+  const first = w.segs.find((s) => s.text !== '');
+  if (!first) return false;
+  if (first.unknown) return true;
+  if (!w.text.startsWith('-')) return false;
+  const eq = w.text.indexOf('=');
+  let off = 0;
+  for (const s of w.segs) {
+    if (s.unknown) return eq < 0 || off < eq;
+    off += s.text.length;
+  }
+  return false;
 }
 
 export function parseShell(text: string, lines = new LineIndex(text), options: ShellOptions = {}): ShellDoc {
