@@ -31,3 +31,7 @@ test('the release a checkout gives', () => {
   assert.equal(packageVersion("MAJOR = 0\nMINOR = 14\nPATCH = 1\nPRE_RELEASE = 'rc0'\n"), '0.14.1');
   assert.equal(packageVersion('MAJOR = 0\nMINOR = 14\n'), undefined);
 });
+
+test('argparse.BooleanOptionalAction defines the negative spelling too', () => {
+  assert.deepEqual(parserFlags('p.add_argument("--offload-train", action=argparse.BooleanOptionalAction, default=True)\np.add_argument("--seed", type=int)\n').sort(), ['--no-offload-train', '--offload-train', '--seed']);
+});

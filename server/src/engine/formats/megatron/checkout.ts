@@ -17,12 +17,17 @@ export function parserFlags(text: string): string[] {
   const call = /add_argument\s*\(/g;
   const literal = /^\s*(?:[rbuRBU]?)(['"])(-{1,2}[A-Za-z0-9][\w.-]*)\1\s*,?/;
   while (call.exec(text) && out.size < 10_000) {
-    let rest = text.slice(call.lastIndex, call.lastIndex + 400);
+    const args = text.slice(call.lastIndex, call.lastIndex + 400);
+    let rest = args;
     let lit: RegExpExecArray | null;
+    const names: string[] = [];
     while ((lit = literal.exec(rest))) {
-      out.add(lit[2]);
+      names.push(lit[2]);
       rest = rest.slice(lit[0].length);
     }
+    for (const n of names) out.add(n);
+    // argparse.BooleanOptionalAction adds `--no-x` for every `--x` of the call.
+    if (/^[^)]*BooleanOptionalAction/.test(args)) for (const n of names) if (n.startsWith('--')) out.add(`--no-${n.slice(2)}`);
   }
   // Flags a parser builds at run time from a fixed prefix (`f"--sglang-{stem}"`, `"--sglang-" + stem`):
   // any flag of that family may be defined, written `--sglang-*`.

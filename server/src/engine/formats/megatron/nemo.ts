@@ -5,7 +5,7 @@
  * is `trainer.devices × trainer.num_nodes`; NeMo passes Megatron arguments under `model:` by name.
  */
 import type { SchemaNav } from '../../schema/navigate';
-import { closest } from '../../suggest';
+import { closest, editDistance } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { EngineSettings } from '../../settings';
 import type { Entry, MapNode } from '../../syntax/tree';
@@ -81,8 +81,9 @@ const suggestionCache = new Map<string, string[]>();
 function suggestModelKey(key: string, candidates: string[]): string[] {
   let hit = suggestionCache.get(key);
   if (!hit) {
-    // Keys under `model:` are many and mostly NeMo's own: only near-certain typos (2 edits) are worth a word.
-    hit = closest(key, candidates, 3, 2).filter((k) => k !== key);
+    // Keys under `model:` are many and mostly NeMo's own (read by model code Shardwise does not see):
+    // only a near-certain typo is worth a word, one edit in ten characters (`megatron_amp_02`).
+    hit = closest(key, candidates, 3, 2).filter((k) => k !== key && editDistance(key, k, 3) <= Math.max(1, Math.floor(key.length / 10)) && key.length >= 10);
     if (suggestionCache.size > 5000) suggestionCache.clear();
     suggestionCache.set(key, hit);
   }
