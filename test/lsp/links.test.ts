@@ -371,3 +371,27 @@ describe('language server: Accelerate config ↔ DeepSpeed JSON', () => {
     }),
   );
 });
+
+describe('language server: a launch script and the file it sources', () => {
+  test('a sourced file is read with the script, and a change to it on disk re-checks the script', { timeout: TEST_TIMEOUT }, () =>
+    withDir(async (dir) => {
+      const modelPath = join(dir, 'model.sh');
+      const model = (experts: boolean) => `MODEL_ARGS=(\n  --num-layers 24\n  --hidden-size 2048\n  --num-attention-heads 16\n${experts ? '  --num-experts 64\n' : ''})\n`;
+      writeFileSync(modelPath, model(true));
+      const scriptPath = join(dir, 'train.sh');
+      const script = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\nsource "$(dirname "$0")/model.sh"\ntorchrun --nproc_per_node 8 pretrain_gpt.py "${MODEL_ARGS[@]}" \\\n  --expert-model-parallel-size 8 --micro-batch-size 1 --global-batch-size 64 --bf16\n';
+      writeFileSync(scriptPath, script);
+      const uri = pathToFileURL(scriptPath).href;
+      await withServer(async (c) => {
+        await c.open(uri, script, 'shellscript');
+        const first = await c.waitForDiagnostics(uri, (p) => p.version === 1, WAIT);
+        assert.ok(!has('moe-config-invalid')(first), JSON.stringify(codes(first)));
+        // The experts go from the sourced file: expert parallelism without experts, reported in the script.
+        writeFileSync(modelPath, model(false));
+        await c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(modelPath).href, type: FileChangeType.Changed }] });
+        const after = await c.waitForDiagnostics(uri, has('moe-config-invalid'), WAIT);
+        assert.equal(find(after, 'moe-config-invalid').range.start.line, lineOf(script, /--expert-model-parallel-size/));
+      }, folder(dir));
+    }),
+  );
+});
