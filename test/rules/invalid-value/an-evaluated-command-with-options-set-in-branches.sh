@@ -22,4 +22,5 @@ model_opts=" \
         "
 cmd="torchrun --nproc_per_node 8 pretrain_gpt.py --rotary-base 1000000
  ${precision_opts} ${model_opts} ${resume_opts}"
+#^^^^^^^^^^^^^^^^^ information[script-not-analysed]: Part of the training command is not in this file
 eval ${cmd}

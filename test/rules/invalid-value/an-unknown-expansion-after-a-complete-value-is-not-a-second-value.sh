@@ -12,6 +12,7 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --micro-batch-size 1 --global-batch-size 8 \
     --attention-dropout 0.0 \
     ${moe_opts} \
+#   ^^^^^^^^^^^ information[script-not-analysed]: Part of the training command is not in this file
     --untie-embeddings-and-output-weights \
     ${tie_opts} ${qk_norm_opts} \
     --rotary-base 500000 $rope_scaling_opts \

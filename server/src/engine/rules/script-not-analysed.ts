@@ -15,13 +15,14 @@ export default defineRule({
   formats: 'all',
   unclaimed: true,
   docs: {
-    summary: 'A script that starts a Megatron-LM entry point through a command Shardwise could not follow.',
-    why: "Shardwise reads a launch script the way bash would, straight through: variables, arrays, `bash -c` and `eval` of one string. A command put together at run time in a way it does not follow (a loop or a function that appends to the command, `eval` of several words, flags read from a file) leaves it without the flags, so it checks nothing. Silence would look like a clean bill of health, so it says once that the script was not analysed and why. Writing the command out, or as a bash array, gets the checks back.",
+    summary: 'A script that starts a Megatron-LM entry point through a command Shardwise could not follow, or only partly.',
+    why: "Shardwise reads a launch script the way bash would, straight through: variables, arrays, `bash -c` and `eval` of one string. A command put together at run time in a way it does not follow (a loop or a function that appends to the command, `eval` of several words, flags read from a file) leaves it without the flags, so it checks nothing. Silence would look like a clean bill of health, so it says once that the script was not analysed and why. Writing the command out, or as a bash array, gets the checks back. When the command was read but some of its words are not in the file (`$EXTRA_ARGS`, `\"$@\"`, an array from a file that was not read), those words may be any flags: the checks that need a flag to be absent (so that Megatron's default applies) are not made, and this is said once, at the first such word.",
     bad: '#!/bin/bash\nfor f in tp pp; do OPTS="$OPTS --$f 2"; done\neval torchrun --nproc_per_node 8 pretrain_gpt.py $OPTS\n',
     good: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 2 \\\n    --pipeline-model-parallel-size 2\n',
   },
   check(ctx) {
-    // Only a script no format claimed: a launch script that was read has its own findings.
+    if (ctx.format === 'megatron-args' && ctx.doc.syntax === 'shell') return partlyRead(ctx.doc as ShellDoc, (at, message) => ctx.report({ at, message }));
+    // Otherwise only a script no format claimed: a launch script that was read has its own findings.
     if (ctx.format || ctx.doc.syntax !== 'shell') return;
     const s = ctx.doc as ShellDoc;
     const m = ENTRY_LINE.exec(s.text.length > 1_000_000 ? s.text.slice(0, 1_000_000) : s.text);
@@ -38,3 +39,11 @@ export default defineRule({
     });
   },
 });
+
+/** A launch script read whole but for words that may be any flags: said once, at the first. */
+function partlyRead(s: ShellDoc, report: (at: { start: number; end: number }, message: string) => void): void {
+  const first = s.open[0];
+  if (!first) return;
+  const more = s.open.length > 1 ? ` (and ${s.open.length - 1} more such place${s.open.length > 2 ? 's' : ''})` : '';
+  report(first.span, `Part of the training command is not in this file: ${first.reason}${more}. Those words may be any flags, so the checks that need a flag to be absent (for Megatron's default to apply) are not made. Write the flags out in the script to have them checked.`);
+}

@@ -37,15 +37,16 @@ export interface ShellOptions {
 
 
 /**
- * A word that may be flags, a value or nothing: passed through, or starting with text that is not
- * known, or a flag whose name is not all known (`--${X}-size`). A word whose start is known and is
- * no flag (`"VALID: 1 $DATA"`, `$ROOT/data` after a known root) is a value whatever its unknown parts.
+ * A word that may be flags, a value or nothing: passed through, or with no text of its own (only
+ * expansions whose text is not known), or a flag whose name is not all known (`--${X}-size`). A word
+ * with text of its own that is no flag (`"VALID: 1 $DATA"`, `${DATA_ROOT}/shard_00001_text_document`)
+ * is one value whatever its unknown parts.
  */
 function unknownWord(w: ExpandedWord): boolean {
   if (w.passthrough) return true;
   const first = w.segs.find((s) => s.text !== '');
   if (!first) return false;
-  if (first.unknown) return true;
+  if (first.unknown) return w.segs.every((s) => s.unknown || s.text === '');
   if (!w.text.startsWith('-')) return false;
   const eq = w.text.indexOf('=');
   let off = 0;
