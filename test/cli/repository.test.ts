@@ -73,10 +73,30 @@ test('a checkout without .git is a repository by its project files', () => {
 test('outside any repository the flags are judged as before, without the framework\'s', () => {
   const root = join(tmp, 'loose');
   write(join(root, 'run.sh'), LAUNCH);
+  // The entry script is there and adds no flags of its own (a missing one would leave the flags unjudged).
+  write(join(root, 'train.py'), 'from megatron.training import pretrain\n\npretrain(None, None, None, None)\n');
   const found = unknownKeys(root);
   assert.deepEqual(
     found.map((f) => f.message.split('`')[1]),
     ['--rollout-global-batch-size', '--kl-loss-coef', '--rollout-global-batch-szie'],
   );
   assert.ok(found.every((f) => !f.message.includes('parser in this repository')));
+});
+
+test('a launch script whose entry script is looked for and not there leaves its flags unjudged', () => {
+  const root = join(tmp, 'stale');
+  write(join(root, 'run.sh'), LAUNCH);
+  assert.deepEqual(unknownKeys(root), []);
+});
+
+test('a flag the repository names as a string (through a helper, not add_argument) is one it handles', () => {
+  const root = repository('literal', true);
+  write(join(root, 'rlkit', 'patch.py'), 'def patch(parser):\n    patch_if_not_exist(parser, "--rollout-global-batch-szie", type=int)\n');
+  assert.deepEqual(unknownKeys(root), []);
+});
+
+test('a repository whose Python reads its arguments with parse_known_args leaves the flags of its own entry scripts unjudged', () => {
+  const root = repository('lenient', true);
+  write(join(root, 'rlkit', 'cli.py'), 'import argparse\nparser = argparse.ArgumentParser()\nargs, rest = parser.parse_known_args()\n');
+  assert.deepEqual(unknownKeys(root), []);
 });

@@ -485,16 +485,20 @@ test('a flag from the environment is unknown; an unset $EXTRA_ARGS after a flag 
   assert.equal(doc.edit([{ op: 'set', path: ['--tensor-model-parallel-size'], value: 8 }]), undefined);
 });
 
-test('duplicates: argparse keeps the last, earlier ones are warnings', () => {
+test('duplicates: argparse keeps the last; a later block overriding an array is a note, twice in one block a warning', () => {
   const text = 'ARGS=(--lr 1e-4 --bf16)\ntorchrun pretrain_gpt.py "${ARGS[@]}" --lr 3e-4\n';
   const doc = parseShell(text);
   assert.equal(doc.value(['--lr']), 0.0003);
   assert.equal(doc.entry(['--lr'])!.keySpan.start, at(text, '--lr', 1).start);
   assert.equal(doc.problems.length, 1);
   assert.equal(doc.problems[0].code, 'duplicate-key');
-  assert.equal(doc.problems[0].severity, 'warning');
+  assert.equal(doc.problems[0].severity, 'information');
   assert.deepEqual(doc.problems[0].span, at(text, '--lr'));
-  assert.match(doc.problems[0].message, /passed twice.*line 2/);
+  assert.match(doc.problems[0].message, /passed again later \(line 2\).*overridden/);
+  const oneBlock = parseShell('torchrun pretrain_gpt.py --lr 1e-4 --bf16 --lr 3e-4\n');
+  assert.deepEqual(oneBlock.problems.map((p) => [p.severity, /passed twice; argparse keeps the last one/.test(p.message)]), [['warning', true]]);
+  const sameValue = parseShell('torchrun pretrain_gpt.py --lr 1e-4 --bf16 --lr 1e-4\n');
+  assert.deepEqual(sameValue.problems.map((p) => [p.severity, /same value/.test(p.message)]), [['information', true]]);
   // Edits go to the one that counts.
   assert.equal(edited(doc, [{ op: 'set', path: ['--lr'], value: 0.001 }]), text.replace('3e-4', '0.001'));
   // A one-line array: insertion on the same line.

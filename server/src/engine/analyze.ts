@@ -12,16 +12,17 @@ import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/lin
 import type { LinkableFormat, LinkableModels } from './formats/models';
 import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
 import { Minimatch } from 'minimatch';
-import { buildInstance, checkInstance } from './schema/check';
+import { buildInstance, checkInstance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
 import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
-import { runRule } from './rules/run';
+import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
 import { flagTakesValue } from './formats/megatron/schema';
+import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
 import { parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
@@ -409,8 +410,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
       da.instance = built.instance;
       da.issues = [...built.issues, ...checkInstance(da.instance, format.schema.validate, da.nav, version)];
       // The choices of a Megatron-LM nobody can read are its own: a value outside today's is not known to be refused.
-      const unseen = settings.megatronUnseen;
-      if (unseen) for (const i of da.issues) if (i.kind === 'invalid-value' && Array.isArray(i.schema?.enum)) i.unknown = `the choices of the Megatron-LM at ${unseen.where} (not read here) are not known`;
+      markOwnChoices(da.issues, settings, format.openKeys ? safely(() => format.openKeys!(doc, settings)) : undefined);
       if (format.keepIssue) da.issues = da.issues.filter((i) => format.keepIssue!(i));
     } else {
       da.instance = buildInstance(doc.root, da.nav, version);
@@ -440,6 +440,29 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
   return da;
 }
 
+/**
+ * Choices that are not today's Megatron-LM's to judge: those of a Megatron-LM nobody can read, and
+ * those of a flag a parser of the repository defines itself when the script that reads the flags
+ * may be that parser (`open`): a value outside Megatron-LM's list is then not known to be refused.
+ */
+function markOwnChoices(issues: SchemaIssue[], settings: EngineSettings, open: string | undefined): void {
+  const unseen = settings.megatronUnseen;
+  for (const i of issues) {
+    if (i.kind !== 'invalid-value' || !Array.isArray(i.schema?.enum)) continue;
+    const flag = String(i.path[i.path.length - 1] ?? '');
+    if (unseen) i.unknown = `the choices of the Megatron-LM at ${unseen.where} (not read here) are not known`;
+    else if (open && flag.startsWith('-') && repositoryHas(settings.repositoryFlags, flag)) i.unknown = `a parser of this repository defines \`${flag}\` with choices of its own, and ${open}`;
+  }
+}
+
+function safely<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
 function appliesTo(rule: Rule<any>, da: DocAnalysis, fork: string | undefined): boolean {
   if (fork && !rule.forks) return false;
   // A file of no known format is none of Shardwise's business, except that it could not be read
@@ -462,13 +485,15 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   } catch {
     fork = undefined;
   }
+  // The document's tracking views, shared by its rules (rules/run.ts).
+  const views = documentViews();
   for (const rule of only ?? RULES) {
     if (!appliesTo(rule, da, fork)) continue;
     const spanOf = (r: Report): string | undefined => {
       const span = reportSpan(da.doc, r.at, r.on);
       return span && `${span.start}:${span.end}`;
     };
-    const reports = runRule(rule, da, { keysOpen, fork, limit: MAX_FINDINGS_PER_RULE }, spanOf);
+    const reports = runRule(rule, da, { keysOpen, fork, limit: MAX_FINDINGS_PER_RULE, views }, spanOf);
     let last: Finding | undefined;
     for (const { report, assumed } of reports.slice(0, MAX_FINDINGS_PER_RULE)) {
       const f = toFinding(rule, da.doc, report, recheck);

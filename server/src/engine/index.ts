@@ -16,7 +16,7 @@ export { HARDWARE, hardwareSuggestion } from './plan/hardware';
 export { closest, didYouMean } from './suggest';
 export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdProblem, selectedRules, settingsFromClient, type ProjectConfig, type RuleSelection } from './config';
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RepositoryFlags, type RuleLevel } from './settings';
-export { configAssignments, configReads, packageVersion, parserFlags } from './formats/megatron/checkout';
+export { configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
 export { mfuOf, readMegatronLog, stepFromLog, type LoggedIteration, type Mfu } from './plan/mfu';

@@ -89,6 +89,8 @@ export interface RepositoryFlags {
   configKeys?: readonly string[];
   /** Config key names the repository's Python reads (see `configReads`): such a key is not a misspelling. */
   configReads?: readonly string[];
+  /** A file of the repository that reads its arguments leniently (`parse_known_args`), if one does. */
+  lenient?: string;
 }
 
 /** What a RepositoryFlags setting may hold: far above any real repository (Megatron-LM has some 1,200 flags). */
@@ -249,6 +251,7 @@ export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined 
   if (!x.flags.every((f) => typeof f === 'string' && f.length <= L.flagLength && /^-{1,2}[A-Za-z0-9][\w.-]*\*?$/.test(f))) return undefined;
   if (!count(x.files) || !count(x.withParsers) || typeof x.complete !== 'boolean' || !text(x.incomplete) || !text(x.root)) return undefined;
   if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
+  if (x.lenient !== undefined && !(typeof x.lenient === 'string' && x.lenient.length <= L.text)) return undefined;
   if (x.configReads !== undefined && !(Array.isArray(x.configReads) && x.configReads.length <= L.flags && x.configReads.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(k)))) return undefined;
   if (x.configKeys !== undefined && !(Array.isArray(x.configKeys) && x.configKeys.length <= L.flags && x.configKeys.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^(model|trainer)(\.[A-Za-z_]\w*)+$/.test(k)))) return undefined;
   wellFormed.add(r);

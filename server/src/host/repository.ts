@@ -26,7 +26,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { configAssignments, configReads, parserFlags, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
+import { configAssignments, configReads, flagLiterals, parserFlags, readsLeniently, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
 import { formatBytes, readBounded } from './read';
 import { inside } from './resolve';
 
@@ -109,7 +109,9 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
   const parsers: [string, number][] = [];
   const keys = new Set<string>();
   const reads = new Set<string>();
+  let lenient: string | undefined;
   for (const [rel, defined] of b.files) {
+    if (!lenient && defined.includes('!lenient')) lenient = rel;
     const flags = defined.filter((f) => f.startsWith('-'));
     for (const k of defined) if (k.startsWith('=')) keys.add(k.slice(1));
     for (const k of defined) if (k.startsWith('.')) reads.add(k.slice(1));
@@ -132,18 +134,22 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
     root: b.root.length <= REPOSITORY_FLAG_LIMITS.text ? b.root : undefined,
     configKeys: Object.freeze([...keys].filter((k) => k.length <= flagLength).sort().slice(0, most)),
     configReads: Object.freeze([...reads].filter((k) => k.length <= flagLength).sort().slice(0, most)),
+    lenient: lenient && lenient.length <= REPOSITORY_FLAG_LIMITS.text ? lenient : undefined,
   });
 }
 
 /**
  * What one Python file's text defines (never throws): the flags of its `add_argument(` calls;
  * written `=model.x` (no flag starts with `=`), the config paths it assigns (`cfg.model.x = …`); and
- * written `.name`, the config keys it reads (`cfg.get("name")`).
+ * written `.name`, the config keys it reads (`cfg.get("name")`); flags it names as string literals
+ * (`"--patch-size"`) are counted as flags it handles, and `!lenient` marks a file that reads its
+ * arguments with `parse_known_args`.
  */
 function flagsOf(text: string): string[] {
   try {
     const flags = text.includes('add_argument') ? parserFlags(text) : [];
-    return [...flags, ...configAssignments(text).map((k) => `=${k}`), ...configReads(text).map((k) => `.${k}`)].sort();
+    const literals = flagLiterals(text).filter((f) => !flags.includes(f));
+    return [...flags, ...literals, ...configAssignments(text).map((k) => `=${k}`), ...configReads(text).map((k) => `.${k}`), ...(readsLeniently(text) ? ['!lenient'] : [])].sort();
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-#: name: deprecated-key: a script whose Megatron-LM path is one of its arguments runs a release nobody named: removed flags are not errors, a flag no release had is a warning
+#: name: deprecated-key: a script whose Megatron-LM path is one of its arguments runs a release nobody named: no flag is judged unknown or removed
 #: path: /project/examples/gpt3/run_pretrain_megatron.sh
 #!/bin/bash
 # shardwise-disable missing-overlap-grad-reduce -- not what this case is about
@@ -11,6 +11,5 @@ torchrun --nproc_per_node 8 $MEGATRON/pretrain_gpt.py \
     --micro-batch-size 4 --global-batch-size 32 \
     --bf16 \
     --data-impl mmap \
-#   ^^^^^^^^^^^ warning[unknown-key]: unless the Megatron-LM at `$MEGATRON`, which is not read here, defines it
     --log-batch-size-to-tensorboard \
     --DDP-impl local

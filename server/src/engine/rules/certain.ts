@@ -9,7 +9,7 @@
  * rules/helpers.ts do it for theirs): inside a scope the reads before it still count, the reads in
  * it are forgotten when it ends. Over-counting can only silence or soften a finding, never make one.
  */
-import { addInput, CLASSIFY, copyBasis, knownBasis, type Basis, type Certainty, type Classifier } from '../certainty';
+import { addInput, CLASSIFY, knownBasis, type Basis, type Certainty, type Classifier } from '../certainty';
 import { certaintyOf, type Provenance } from '../plan/plan';
 import type { Severity } from '../types';
 
@@ -23,7 +23,14 @@ export function setCertaintyProbe(mode: 'assumed' | 'unknown' | undefined): void
 export class ReadLog {
   basis: Basis = knownBasis();
 
+  /** Starts over (a new rule's check): the views made for a document record into the same log. */
+  reset(): void {
+    this.basis = knownBasis();
+  }
+
   record(c: Certainty, note?: string): void {
+    // A written value is the strongest input: it changes nothing (most reads are of these).
+    if (c === 'written' && !probe) return;
     if (probe) addInput(this.basis, probe, `every value is taken as ${probe} (test probe)`);
     else addInput(this.basis, c, note);
   }
@@ -39,17 +46,26 @@ export class ReadLog {
 
   /** Runs `fn` with the reads before it counted and the reads in it forgotten afterwards. */
   separately<T>(fn: () => T): T {
-    const saved = copyBasis(this.basis);
+    // What was read before is a prefix of the lists: restoring is truncating them (no copy).
+    const b = this.basis;
+    const certainty = b.certainty;
+    const assumptions = b.assumptions.length;
+    const unknowns = b.unknowns.length;
     try {
       return fn();
     } finally {
-      this.basis = saved;
+      this.basis = b;
+      b.certainty = certainty;
+      b.assumptions.length = assumptions;
+      b.unknowns.length = unknowns;
     }
   }
 }
 
+const PROVENANCE_KINDS = new Set(['written', 'default', 'derived', 'hardware', 'setting', 'assumed', 'unknown']);
+
 function isProvenance(x: unknown): x is Provenance {
-  return !!x && typeof x === 'object' && typeof (x as { kind?: unknown }).kind === 'string' && ['written', 'default', 'derived', 'hardware', 'setting', 'assumed', 'unknown'].includes((x as { kind: string }).kind);
+  return !!x && typeof x === 'object' && PROVENANCE_KINDS.has((x as { kind?: unknown }).kind as string);
 }
 
 function hasProvenance(x: unknown): x is { from: Provenance } {
@@ -91,24 +107,34 @@ export function tracked<T>(value: T, log: ReadLog, cache = new WeakMap<object, u
   const hit = cache.get(target);
   if (hit) return hit as T;
   const own = (target as { [CLASSIFY]?: Classifier })[CLASSIFY];
+  // One wrapper per method of the view (made when first called), not one per call.
+  const methods = new Map<string | symbol, { fn: unknown; wrap: unknown }>();
   const proxy = new Proxy(target, {
     get(t, key) {
       const v = Reflect.get(t, key, t);
       if (typeof key === 'symbol' && key !== Symbol.iterator) return v;
       if (typeof v === 'function') {
+        const made = methods.get(key);
+        if (made && made.fn === v) return made.wrap;
         if (PRIMITIVE_METHODS.has(key)) return (v as (...a: unknown[]) => unknown).bind(t);
         // Arrays run their methods on the view, so the items they visit are read through it; other
         // objects (Maps, classes with private state) on themselves.
         const self = Array.isArray(t) ? proxy : t;
-        return (...args: unknown[]) => {
+        const wrap = (...args: unknown[]) => {
           const r = (v as (...a: unknown[]) => unknown).apply(self, args);
-          const c = own?.(key, args, r);
-          if (c) log.record(c.certainty, c.note);
-          else classify(log, r);
+          const c = own?.call(t, key, args, r);
+          // The object's own classifier has weighed the result: it is handed on as it is.
+          if (c) {
+            log.record(c.certainty, c.note);
+            return r;
+          }
+          classify(log, r);
           return r && typeof r === 'object' && !Array.isArray(r) && key !== Symbol.iterator ? tracked(r, log, cache) : r;
         };
+        methods.set(key, { fn: v, wrap });
+        return wrap;
       }
-      const c = own?.(key, undefined, v);
+      const c = own?.call(t, key, undefined, v);
       if (c) log.record(c.certainty, c.note);
       // A value that carries its provenance (a Plan field, the hardware) counts when its value is
       // read, not when it is looked at: `field.from` (where it comes from) is no read of the value.

@@ -20,7 +20,7 @@ export default defineRule({
     const unseen = ctx.settings.megatronUnseen;
     if (!ctx.fork && !unseen) return;
     if (unseen && !ctx.fork) {
-      ctx.report({ at: [], message: `This script runs the Megatron-LM at ${unseen.where}, which is not read here: ${unseen.why}. Which flags it has and which release it is are not known, so Shardwise does not judge the flags by the newest Megatron-LM's: no removed flags are reported, a flag no release ever had is a warning, and only checks that hold in every release apply. Check it out, or name its release with \`# shardwise: megatron_core=<version>\`.` });
+      ctx.report({ at: [], message: `This script runs the Megatron-LM at ${unseen.where}, which is not read here: ${unseen.why}. Which flags it has and which release it is are not known, so Shardwise does not judge the flags by the newest Megatron-LM's: no flag is reported as unknown or removed, and only checks that hold in every release apply. Check it out, or name its release with \`# shardwise: megatron_core=<version>\`.` });
       return;
     }
     ctx.report({

@@ -40,9 +40,12 @@ export default defineRule<AccelerateModel>({
       });
       return;
     }
+    // Ignored, but it asks for what runs anyway: a name to tidy, nothing that changes the run.
+    const same = String(value).toUpperCase() === 'FULL_SHARD' || value === 1;
     ctx.report({
       at,
-      message: `Under FSDP1 the launcher always exports \`fsdp_sharding_strategy\` (default \`FULL_SHARD\`) and it wins, so ${code(value)} here is ignored and the run uses \`FULL_SHARD\`. Write it as \`fsdp_sharding_strategy\`.`,
+      severity: same ? 'information' : undefined,
+      message: `Under FSDP1 the launcher always exports \`fsdp_sharding_strategy\` (default \`FULL_SHARD\`) and it wins, so ${code(value)} here is ignored and the run uses \`FULL_SHARD\`${same ? ', which is what it asks for' : ''}. Write it as \`fsdp_sharding_strategy\`.`,
       fixes: [{ kind: 'rename-to-strategy', title: 'Rename to `fsdp_sharding_strategy`', edits: [{ op: 'rename', path: at, key: 'fsdp_sharding_strategy' }], recommended: true }],
     });
   },

@@ -26,10 +26,13 @@ export default defineRule({
     const b = mem.bytes;
     const parts = `weights ${fmtGiB(b.weights)} + gradients ${fmtGiB(b.gradients)} + optimizer ${fmtGiB(b.optimizer)} + activations ${fmtGiB(b.activations)} GiB`;
     const noAct = p.seqLength ? '' : ' (activations not counted: set `seq_length` and `micro_batch_size` to include them)';
+    // Against hardware nobody named, the comparison is with a default profile's HBM: a note, not a warning.
+    const assumedHardware = p.hardware.from.kind === 'assumed';
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: p.tp.from.kind === 'written' ? 'value' : 'key',
-      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}: expect an out-of-memory error. Shard more (distributed optimizer, ZeRO/FSDP), add PP or TP within the NVLink domain, or recompute activations.`,
+      severity: assumedHardware ? 'information' : undefined,
+      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}${assumedHardware ? ' (the default profile: no hardware is set)' : ''}: expect an out-of-memory error${assumedHardware ? ' on that hardware' : ''}. Shard more (distributed optimizer, ZeRO/FSDP), add PP or TP within the NVLink domain, or recompute activations.`,
     });
   },
 });

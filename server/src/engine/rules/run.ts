@@ -25,26 +25,50 @@ interface Shared {
   fork: string | undefined;
   /** How many findings the rule may still show (its `saturated`). */
   limit: number;
+  /**
+   * The document's tracking views, made once and shared by its rules (each run starts the log over):
+   * a view of a value is the same object for every rule, so none pays for making it again.
+   */
+  views?: { log: ReadLog; cache: WeakMap<object, unknown> };
+}
+
+/** The tracking views of one document, for `Shared.views`. */
+export function documentViews(): NonNullable<Shared['views']> {
+  return { log: new ReadLog(), cache: new WeakMap() };
 }
 
 /** One run of the rule's check; `forced` answers every release question as that release would. */
 function runOnce(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, forced: string | undefined, thresholds: Set<string>): WeighedReport[] {
   const out: WeighedReport[] = [];
-  const log = new ReadLog();
-  const views = new WeakMap<object, unknown>();
-  const view = <T,>(v: T): T => tracked(v, log, views);
+  const shared_ = shared.views ?? documentViews();
+  const log = shared_.log;
+  log.reset();
+  const view = <T,>(v: T): T => tracked(v, log, shared_.cache);
   const ctx: RuleContext<any> = {
-    doc: view(da.doc),
+    // Views are made when a rule first reads them (most rules stop at the format).
+    get doc() {
+      return view(da.doc);
+    },
     format: da.format?.id as FormatId,
     tool: da.format?.toolName ?? 'the tool',
     versions: da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool'),
-    model: view(da.model),
-    plan: view(da.plan),
+    get model() {
+      return view(da.model);
+    },
+    get plan() {
+      return view(da.plan);
+    },
     settings: da.settings,
     nav: da.nav,
-    issues: view(da.issues),
-    problems: [...da.doc.problems, ...(da.instance?.problems ?? [])],
-    flat: view(da.format?.instance ? da.instance : undefined),
+    get issues() {
+      return view(da.issues);
+    },
+    get problems() {
+      return [...da.doc.problems, ...(da.instance?.problems ?? [])];
+    },
+    get flat() {
+      return view(da.format?.instance ? da.instance : undefined);
+    },
     writePath: (schemaPath) => {
       if (!da.format?.writePath) return da.format?.instance ? undefined : schemaPath;
       try {

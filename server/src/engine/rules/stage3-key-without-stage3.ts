@@ -41,6 +41,10 @@ export default defineRule<DeepSpeedModel>({
       const schema = ctx.nav?.at(['zero_optimization', e.key], ctx.doc.value([]), ctx.schemaVersion);
       const needs = typeof requiredStage(schema) === 'number' ? (requiredStage(schema) as number) : STAGE3_ONLY.has(e.key) ? 3 : undefined;
       if (needs === undefined || stage >= needs) continue;
+      // Left at DeepSpeed's default (`sub_group_size: 1e9`) or to the integration (`"auto"`): a copied
+      // template's line that changes nothing at any stage, not a setting someone relies on.
+      const v = e.value.kind === 'scalar' ? e.value.value : undefined;
+      if (v === 'auto' || (v !== undefined && schema && schema.default !== undefined && JSON.stringify(v) === JSON.stringify(schema.default))) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       ctx.report({
         at: ['zero_optimization', e.key],

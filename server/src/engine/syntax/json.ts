@@ -91,6 +91,23 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
   }
 }
 
+/**
+ * A value written as a bare placeholder (`"stage": CONFIG_ZERO_STAGE`, `{{ stage }}`, `${STAGE}`) in a
+ * template that a script fills in before the tool reads it: not JSON, so the parser has no value; the
+ * value is not known (not absent).
+ */
+function placeholder(text: string, e: Entry): void {
+  const v = e.value;
+  if (v.kind !== 'scalar' || v.value !== null || v.raw !== '' || v.span.start !== v.span.end) return;
+  const m = /^\s*:\s*(\{\{\s*[\w.-]+\s*\}\}|\$\{?\w+\}?|[A-Za-z_][\w.-]*)\s*(?=[,}\]\r\n])/.exec(text.slice(e.keySpan.end, e.keySpan.end + 200));
+  if (!m || /^(true|false|null)$/.test(m[1])) return;
+  const start = e.keySpan.end + m[0].indexOf(m[1]);
+  v.span = { start, end: start + m[1].length };
+  v.raw = m[1];
+  v.unknown = `\`${m[1]}\` is a placeholder: the file is filled in before the tool reads it`;
+  e.span = { start: e.span.start, end: v.span.end };
+}
+
 export class JsonDoc extends TreeDoc {
   readonly syntax = 'json' as const;
   readonly index = 0;
@@ -108,7 +125,10 @@ export class JsonDoc extends TreeDoc {
       if (!node) return;
       if (node.kind === 'scalar') node.raw = text.slice(node.span.start, node.span.end);
       else if (node.kind === 'seq') node.items.forEach(fill);
-      else node.entries.forEach((e) => fill(e.value));
+      else node.entries.forEach((e) => {
+        fill(e.value);
+        placeholder(text, e);
+      });
     };
     fill(root);
   }

@@ -6,6 +6,7 @@
 import type { LineIndex } from '../text';
 import type { Path, Severity, Span, TextEdit } from '../types';
 import { entryAt, locate, nodeAt, toValue, type Entry, type Located, type Node } from './tree';
+import { CLASSIFY, type Certainty } from '../certainty';
 
 export type Syntax = 'yaml' | 'json' | 'shell';
 
@@ -89,5 +90,18 @@ export abstract class TreeDoc implements SourceDoc {
 
   locate(offset: number): Located | undefined {
     return locate(this.root, offset);
+  }
+
+  /**
+   * How a rule's read of a value through the document is known (certainty.ts): a scalar the reader
+   * marked (a shell word whose text is not known, or a fallback) says so; the rest is written.
+   */
+  [CLASSIFY](key: string | symbol, args: readonly unknown[] | undefined, result: unknown): { certainty: Certainty; note?: string } | undefined {
+    if (!args || (key !== 'node' && key !== 'value' && key !== 'entry')) return undefined;
+    const n = key === 'entry' ? (result as Entry | undefined)?.value : key === 'node' ? (result as Node | undefined) : this.node(args[0] as Path);
+    if (n?.kind === 'scalar' && n.unknown) return { certainty: 'unknown', note: n.unknown };
+    if (n?.kind === 'scalar' && n.assumed) return { certainty: 'assumed', note: n.assumed };
+    // A section (map or list) holds values of its own, each weighed when it is read.
+    return n && n.kind !== 'scalar' ? undefined : { certainty: 'written' };
   }
 }

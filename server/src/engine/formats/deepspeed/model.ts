@@ -5,6 +5,7 @@
  */
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
+import { CLASSIFY, type Classifier } from '../../certainty';
 
 /** `zero_optimization` keys pydantic accepts under two names (field name and alias). */
 export const ZERO_ALIASES: Record<string, string> = {
@@ -29,6 +30,8 @@ export interface DeepSpeedReferrer {
 }
 
 export interface DeepSpeedModel {
+  /** How reads through a rule's tracking view are known (see certainty.ts). */
+  [CLASSIFY]?: Classifier;
   doc: SourceDoc;
   /** The value at a path as written (with the alias of a `zero_optimization` key), `null` = absent. */
   get(path: Path): unknown;
@@ -68,6 +71,11 @@ export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[]): 
     return a && doc.node(a) ? a : path;
   };
   const get = (path: Path): unknown => raw(where(path));
+  /** Why the value at a path is not known (a template's placeholder), if it is not. */
+  const marked = (path: Path): string | undefined => {
+    const n = doc.node(where(path));
+    return n?.kind === 'scalar' ? n.unknown : undefined;
+  };
   const zero = get(['zero_optimization']);
   const stageRaw = get(['zero_optimization', 'stage']);
   // The legacy boolean form means stage 1.
@@ -89,10 +97,18 @@ export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[]): 
       return undefined;
     },
     stage,
-    stageWritten: stageRaw !== undefined || typeof zero === 'boolean',
+    stageWritten: stageRaw !== undefined || typeof zero === 'boolean' || !!marked(['zero_optimization', 'stage']),
     referrers,
+    // A value a template fills in (`"stage": CONFIG_ZERO_STAGE`) is not known, not absent.
+    [CLASSIFY]: (key, params) => {
+      const at = key === 'stage' || key === 'stageWritten' ? ['zero_optimization', 'stage'] : params && typeof key === 'string' && PATH_READERS.has(key) ? (params[0] as Path) : undefined;
+      const why = at ? marked(at) : undefined;
+      return why ? { certainty: 'unknown' as const, note: why } : undefined;
+    },
   };
 }
+
+const PATH_READERS = new Set(['get', 'has', 'isAuto', 'num', 'bool', 'where']);
 
 /** The number of processes every referrer launches, when they agree. */
 export function referrerWorld(m: DeepSpeedModel): { value: number; from: string } | undefined {

@@ -69,6 +69,24 @@ export function checkoutFork(c: MegatronCheckout | undefined): string | undefine
 }
 
 /**
+ * Flag spellings a Python file writes as string literals anywhere (`patch_if_not_exist(parser,
+ * "--patch-size", …)`, `reset_arg(parser, "--lr", …)`, `if "--bf16" in sys.argv`): a program that
+ * names a flag handles it, even through a helper that calls `add_argument` with a variable.
+ */
+export function flagLiterals(text: string): string[] {
+  const out = new Set<string>();
+  const re = /(['"])(--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)\1/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) && out.size < 10_000) out.add(m[2]);
+  return [...out];
+}
+
+/** The file reads its arguments leniently (`parse_known_args`, `ignore_unknown_args=True`): flags it does not know are dropped, not refused. */
+export function readsLeniently(text: string): boolean {
+  return /\bparse_known_args\s*\(|ignore_unknown_args\s*=\s*True/.test(text);
+}
+
+/**
  * The config paths a Python file assigns to a Hydra/OmegaConf config before it is used
  * (`cfg.model.global_batch_size = …`, `OmegaConf.update(cfg, "model.x", …)`), dotted from `model.` or
  * `trainer.`: a value such code sets is not the one the YAML file holds.

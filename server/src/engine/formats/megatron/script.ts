@@ -75,15 +75,16 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
     return { effect: 'warning', extra: new Set([...checkout.flags, ...DEEPSPEED_ARGS]), consequence: `The checkout's \`${checkout.parser}\` does not define it, so unless DeepSpeed or the entry script adds it, the run stops at startup (argparse: "unrecognized arguments").` };
   }
   if (fork) return { effect: 'none' };
-  const unseen = settings.megatronUnseen;
-  if (unseen) {
-    // Not read: a flag no Megatron-LM release ever had may still be that copy's own; never an error.
-    return { effect: 'warning', extra: checkout ? new Set(checkout.flags) : undefined, consequence: `Megatron-LM stops at startup (argparse: "unrecognized arguments") unless the Megatron-LM at ${unseen.where}, which is not read here, defines it.` };
-  }
+  // A Megatron-LM that is not read: which flags its release (or patched copy) has is not known, so
+  // no flag is judged (fork-flags-not-checked says so once).
+  if (settings.megatronUnseen) return { effect: 'none' };
   const entry = shell(doc)?.entrypoint?.path;
   const name = entry?.split('/').pop();
   const own = checkout ? checkout.flags : [];
   if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined };
+  // Another entry script, in a repository whose Python reads its arguments leniently
+  // (`parse_known_args`): a flag nothing defines here may be dropped, or read by code not here.
+  if (settings.repositoryFlags?.lenient) return { effect: 'none' };
   const table = entrypointFlags();
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
   if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
@@ -106,13 +107,17 @@ function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: strin
   // the script (and from the working directory), which only ever adds flags to accept.
   const entry = written?.replace(/^\$\{?\w+\}?\//, '');
   if (!read || !entry || judged.effect === 'none' || /[$`*?\s]/.test(entry) || UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return judged;
-  let text: string | undefined;
+  let file: LinkedFile | undefined;
   try {
-    text = read(entry).text;
+    file = read(entry);
   } catch {
-    text = undefined;
+    file = undefined;
   }
-  if (text === undefined || text.length > 2_000_000) return judged;
+  const text = file?.text;
+  // Looked for and not there (a stale script, or one run from elsewhere): the parser that reads the
+  // flags is not known, so they are not judged. A script Megatron-LM knows keeps its own table.
+  if (text === undefined) return file?.tried.length && judged.effect === 'warning' ? { effect: 'none' } : judged;
+  if (text.length > 2_000_000) return judged;
   const own = parserFlags(text);
   if (own.length === 0) return judged;
   return { ...judged, extra: new Set([...(judged.extra ?? []), ...own]) };

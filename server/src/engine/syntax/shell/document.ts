@@ -89,16 +89,27 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     root = { kind: 'map', span: union(all), entries, flow: false };
     const last = new Map<string, Entry>();
     for (const e of entries) last.set(e.key, e);
+    // Where the flag's word is written (an array's element, or the command's own word).
+    const blockOf = new Map(flags.map((fl) => [fl.entry, fl.field.segs.find((g) => g.tok)?.tok?.block ?? fl.field.outer.block]));
     for (const e of entries) {
       const winner = last.get(e.key)!;
       if (winner === e || problems.length >= MAX_PROBLEMS * 2) continue;
       const same = winner.keySpan.start === e.keySpan.start;
+      const line = lines.position(winner.keySpan.start).line + 1;
+      const sameValue = JSON.stringify(toValue(e.value)) === JSON.stringify(toValue(winner.value));
+      // A later block (another array, the command line) setting what an earlier one set is how
+      // scripts override a shared set of flags: said, not warned about.
+      const layered = blockOf.get(e) !== blockOf.get(winner);
       problems.push({
         code: 'duplicate-key',
-        severity: 'warning',
+        severity: sameValue || (layered && !same) ? 'information' : 'warning',
         message: same
           ? `\`${e.key}\` reaches the training command twice (this word is expanded twice); argparse keeps the last value and ignores the first.`
-          : `\`${e.key}\` is passed twice; argparse keeps the last one (line ${lines.position(winner.keySpan.start).line + 1}) and silently ignores this one. Remove one of them.`,
+          : sameValue
+            ? `\`${e.key}\` is passed twice with the same value (again on line ${line}); argparse keeps the last one, so nothing changes. One of them can go.`
+            : layered
+              ? `\`${e.key}\` is passed again later (line ${line}), and argparse keeps the later value: this one is overridden. If that is meant, nothing to do; otherwise remove one.`
+              : `\`${e.key}\` is passed twice; argparse keeps the last one (line ${line}) and silently ignores this one. Remove one of them.`,
         span: e.keySpan,
       });
     }
