@@ -67,4 +67,20 @@ export function copyBasis(b: Basis): Basis {
  * value's own marks decide.
  */
 export const CLASSIFY = Symbol('shardwise.classify');
+
+/**
+ * Objects that describe a tool (a schema), not values of the file: reading one is no input to a
+ * finding, so a rule's tracking view hands them on as they are (rules/certain.ts).
+ */
+const FACTS = new WeakSet<object>();
+
+/** Marks `o` as a description of a tool, not a value of the file (see FACTS). */
+export function fact<T>(o: T): T {
+  if (o && typeof o === 'object') FACTS.add(o);
+  return o;
+}
+
+export function isFact(o: object): boolean {
+  return FACTS.has(o);
+}
 export type Classifier = (key: string | symbol, args: readonly unknown[] | undefined, result: unknown) => { certainty: Certainty; note?: string } | undefined;

@@ -9,7 +9,7 @@
  * rules/helpers.ts do it for theirs): inside a scope the reads before it still count, the reads in
  * it are forgotten when it ends. Over-counting can only silence or soften a finding, never make one.
  */
-import { addInput, CLASSIFY, knownBasis, type Basis, type Certainty, type Classifier } from '../certainty';
+import { addInput, CLASSIFY, isFact, knownBasis, type Basis, type Certainty, type Classifier } from '../certainty';
 import { certaintyOf, type Provenance } from '../plan/plan';
 import type { Severity } from '../types';
 
@@ -104,6 +104,7 @@ const PRIMITIVE_METHODS = new Set<string | symbol>(['constructor', 'toString', '
 export function tracked<T>(value: T, log: ReadLog, cache = new WeakMap<object, unknown>()): T {
   if (!value || (typeof value !== 'object' && typeof value !== 'function')) return value;
   const target = value as unknown as object;
+  if (isFact(target)) return value;
   const hit = cache.get(target);
   if (hit) return hit as T;
   const own = (target as { [CLASSIFY]?: Classifier })[CLASSIFY];

@@ -9,6 +9,7 @@ import { copyBasis, type Basis } from '../certainty';
 import type { Field } from '../plan/plan';
 import type { DocAnalysis } from '../result';
 import type { FormatId } from '../settings';
+import type { Path } from '../types';
 import { compareVersions } from '../version';
 import { capped, ReadLog, recordItem, tracked, untracked } from './certain';
 import { OLDEST_COVERED, releaseAtLeast, releaseOf } from './release';
@@ -37,81 +38,168 @@ export function documentViews(): NonNullable<Shared['views']> {
   return { log: new ReadLog(), cache: new WeakMap() };
 }
 
-/** One run of the rule's check; `forced` answers every release question as that release would. */
-function runOnce(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, forced: string | undefined, thresholds: Set<string>): WeighedReport[] {
-  const out: WeighedReport[] = [];
-  const shared_ = shared.views ?? documentViews();
-  const log = shared_.log;
-  log.reset();
-  const view = <T,>(v: T): T => tracked(v, log, shared_.cache);
-  const ctx: RuleContext<any> = {
-    // Views are made when a rule first reads them (most rules stop at the format).
-    get doc() {
-      return view(da.doc);
-    },
-    format: da.format?.id as FormatId,
-    tool: da.format?.toolName ?? 'the tool',
-    versions: da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool'),
-    get model() {
-      return view(da.model);
-    },
-    get plan() {
-      return view(da.plan);
-    },
-    settings: da.settings,
-    nav: da.nav,
-    get issues() {
-      return view(da.issues);
-    },
-    get problems() {
-      return [...da.doc.problems, ...(da.instance?.problems ?? [])];
-    },
-    get flat() {
-      return view(da.format?.instance ? da.instance : undefined);
-    },
-    writePath: (schemaPath) => {
-      if (!da.format?.writePath) return da.format?.instance ? undefined : schemaPath;
-      try {
-        return da.model === undefined ? undefined : da.format.writePath(da.model, schemaPath);
-      } catch {
-        return undefined;
+/**
+ * The context of one run of a rule's check (a class: one object per run, its methods shared).
+ * Untracked, a rule sees the values themselves: the same reports, none of them weighed. A tracked run
+ * goes untracked inside the scopes (items of `each`, `separately` blocks) that reported nothing
+ * untracked: what is read there weighs on no report.
+ */
+class Run implements RuleContext<any> {
+  readonly out: WeighedReport[] = [];
+  readonly log: ReadLog;
+  readonly format: FormatId;
+  readonly tool: string;
+  readonly versions: string;
+  readonly settings: DocAnalysis['settings'];
+  readonly nav: DocAnalysis['nav'];
+  readonly schemaVersion: string | undefined;
+  readonly keysOpen: string | undefined;
+  readonly fork: string | undefined;
+  /** The scopes that reported: found by an untracked run, followed by a tracked one. */
+  readonly reporting: Scopes;
+  private tracking: boolean;
+  private scope = 0;
+
+  constructor(
+    private readonly da: DocAnalysis,
+    private readonly shared: Shared,
+    private readonly views: NonNullable<Shared['views']>,
+    private readonly release: Field<string | undefined>,
+    private readonly forced: string | undefined,
+    private readonly thresholds: Set<string>,
+    private readonly track: Scopes | undefined,
+  ) {
+    this.log = views.log;
+    this.log.reset();
+    this.tracking = !!track;
+    this.reporting = track ?? new Set<number>();
+    this.format = da.format?.id as FormatId;
+    this.tool = da.format?.toolName ?? 'the tool';
+    this.versions = da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool');
+    this.settings = da.settings;
+    this.nav = da.nav;
+    this.schemaVersion = forced ?? release.value;
+    this.keysOpen = shared.keysOpen;
+    this.fork = shared.fork;
+  }
+
+  private view<T>(v: T): T {
+    return this.tracking ? tracked(v, this.log, this.views.cache) : v;
+  }
+
+  // Views are made when a rule first reads them (most rules stop at the format).
+  get doc() {
+    return this.view(this.da.doc);
+  }
+  get model() {
+    return this.view(this.da.model);
+  }
+  get plan() {
+    return this.view(this.da.plan);
+  }
+  get issues() {
+    return this.view(this.da.issues);
+  }
+  get problems() {
+    return [...this.da.doc.problems, ...(this.da.instance?.problems ?? [])];
+  }
+  get flat() {
+    return this.view(this.da.format?.instance ? this.da.instance : undefined);
+  }
+
+  writePath(schemaPath: Path): Path | undefined {
+    const da = this.da;
+    if (!da.format?.writePath) return da.format?.instance ? undefined : schemaPath;
+    try {
+      return da.model === undefined ? undefined : da.format.writePath(da.model, schemaPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  get version() {
+    if (this.forced !== undefined) return this.forced;
+    this.log.recordProvenance(this.release.from);
+    return this.release.value;
+  }
+
+  atLeast(v: string): boolean {
+    this.thresholds.add(v);
+    return this.forced !== undefined ? compareVersions(this.forced, v) >= 0 : releaseAtLeast(this.release, this.da.format?.tool, v, this.log);
+  }
+
+  get saturated() {
+    return this.out.length >= this.shared.limit;
+  }
+
+  report(r: Report): void {
+    this.out.push({ report: r, basis: copyBasis(this.log.basis) });
+  }
+
+  each<T>(items: readonly T[], check: (item: T) => void): void {
+    if (!this.track) {
+      // The untracked run (most of them): each item is a scope, noted when it reports.
+      for (const item of items) {
+        const n = this.scope++;
+        const before = this.out.length;
+        check(item);
+        if (this.out.length > before) this.reporting.add(n);
       }
-    },
-    get version() {
-      if (forced !== undefined) return forced;
-      log.recordProvenance(release.from);
-      return release.value;
-    },
-    schemaVersion: forced ?? release.value,
-    atLeast: (v) => {
-      thresholds.add(v);
-      return forced !== undefined ? compareVersions(forced, v) >= 0 : releaseAtLeast(release, da.format?.tool, v, log);
-    },
-    keysOpen: shared.keysOpen,
-    fork: shared.fork,
-    get saturated() {
-      return out.length >= shared.limit;
-    },
-    report: (r) => {
-      out.push({ report: r, basis: copyBasis(log.basis) });
-    },
-    each: (items, check) => {
-      for (const item of untracked(items)) {
-        log.separately(() => {
-          recordItem(log, item);
-          check(view(item));
-        });
-      }
-    },
-    separately: (check) => log.separately(check),
-  };
+      return;
+    }
+    for (const item of untracked(items))
+      this.inScope((raw) => {
+        if (raw) return check(item);
+        recordItem(this.log, item);
+        check(this.view(item));
+      });
+  }
+
+  separately<T>(check: () => T): T {
+    let r: T | undefined;
+    this.inScope(() => {
+      r = check();
+    });
+    return r as T;
+  }
+
+  /** Runs one scope: noted when it reports (untracked), tracked only if it did (tracked). */
+  private inScope(fn: (raw: boolean) => void): void {
+    const n = this.scope++;
+    if (!this.track) {
+      const before = this.out.length;
+      fn(true);
+      if (this.out.length > before) this.reporting.add(n);
+      return;
+    }
+    if (!this.tracking) return fn(true);
+    if (this.reporting.has(n)) return this.log.separately(() => fn(false));
+    this.tracking = false;
+    try {
+      this.log.separately(() => fn(true));
+    } finally {
+      this.tracking = true;
+    }
+  }
+}
+
+/**
+ * One run of the rule's check; `forced` answers every release question as that release would.
+ * Without `track`, untracked (and which scopes reported is returned); with the scopes of an untracked
+ * run, tracked where they reported.
+ */
+function runOnce(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, forced: string | undefined, thresholds: Set<string>, track: Scopes | undefined): { reports: WeighedReport[]; scopes: Scopes } {
+  const run = new Run(da, shared, shared.views ?? documentViews(), release, forced, thresholds, track);
   try {
-    rule.check(ctx);
+    rule.check(run);
   } catch {
     // A rule bug must not take the other findings down with it.
   }
-  return out;
+  return { reports: run.out, scopes: run.reporting };
 }
+
+/** The scopes of an untracked run that reported (numbered in the order the rule opened them). */
+type Scopes = Set<number>;
 
 /**
  * The rule's reports with their severity and message weighed (unknown inputs drop a report, assumed
@@ -120,11 +208,22 @@ function runOnce(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Fiel
 export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where: (r: Report) => string | undefined): { report: Report; assumed?: string[] }[] {
   const release = releaseOf(da);
   const thresholds = new Set<string>();
-  const first = runOnce(rule, da, shared, release, undefined, thresholds);
+  // Most rules find nothing in most files: a first run without the tracking views says whether there
+  // is anything to weigh (reads never change what a rule sees, so the reports are the same), and
+  // only then is the check run again to record what each report rests on.
+  const plain = runOnce(rule, da, shared, release, undefined, thresholds, undefined);
+  if (!plain.reports.length) return [];
+  const first = runOnce(rule, da, shared, release, undefined, thresholds, plain.scopes).reports;
   // A finding that rests on a release nobody named (assumed) or that the context hides (unknown):
   // kept as it is only if every range of releases the rule told apart gives it too.
   const note = release.from.kind === 'assumed' || release.from.kind === 'unknown' ? release.from.note : undefined;
-  if (note && first.some((w) => w.basis.assumptions.includes(note) || w.basis.unknowns.includes(note))) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
+  // An assumed release only softens errors and warnings (a note stays a note); an unknown one drops any report.
+  const weighs = (w: WeighedReport): boolean => {
+    if (!note || !(w.basis.assumptions.includes(note) || w.basis.unknowns.includes(note))) return false;
+    const severity = w.report.severity ?? rule.severity;
+    return release.from.kind === 'unknown' || severity === 'error' || severity === 'warning';
+  };
+  if (note && first.some(weighs)) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
   const out: { report: Report; assumed?: string[] }[] = [];
   for (const w of first) {
     const weighed = capped(w.report.severity ?? rule.severity, w.report.message, w.basis, !!rule.about);
@@ -148,7 +247,8 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
     if (!reps.length) break;
     for (const rep of reps) {
       tried.add(rep);
-      const seen = new Set(runOnce(rule, da, shared, release, rep, thresholds).map((w) => where(w.report)));
+      // Only which reports a release gives matters here, not what they rest on.
+      const seen = new Set(runOnce(rule, da, shared, release, rep, thresholds, undefined).reports.map((w) => where(w.report)));
       for (const w of first) if (!seen.has(where(w.report))) holds.set(w, false);
     }
   }

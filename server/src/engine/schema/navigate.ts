@@ -8,6 +8,7 @@ import type { Path } from '../types';
 import type { JsonSchema, KeyPrefix } from './types';
 import { versionAtLeast } from '../version';
 import { keyPrefix } from './vocabulary';
+import { fact } from '../certainty';
 
 export class SchemaNav {
   constructor(readonly root: JsonSchema) {}
@@ -61,7 +62,8 @@ export class SchemaNav {
       schema = this.resolve(raw, value);
       if (!schema) return undefined;
     }
-    return schema;
+    // What the tool accepts, not a value of the file (certainty.ts).
+    return fact(schema);
   }
 
   /**

@@ -289,8 +289,10 @@ export abstract class WordExpander {
     }
     const all = p.index === '@' || p.index === '*';
     const splice = (s: Seg): Seg => {
-      const choice = s.choice && { ...s.choice, quoted };
-      return s.detached ? { ...s, quoted: quoted || !!s.unknown, span: refSpan, tok, detached: undefined, choice } : { ...s, quoted: quoted || !!s.unknown, choice };
+      const q = quoted || !!s.unknown;
+      const spliced = s.detached ? { ...s, quoted: q, span: refSpan, tok, detached: undefined } : { ...s, quoted: q };
+      if (s.choice) spliced.choice = { ...s.choice, quoted };
+      return spliced;
     };
     if (all) {
       const items = b.kind === 'array' ? b.items : [b.segs];
