@@ -4,7 +4,7 @@
  * and map every error back to the source path the user wrote.
  */
 import type { SyntaxProblem } from '../syntax/sourcedoc';
-import type { Node } from '../syntax/tree';
+import { sameValue, type Entry, type Node } from '../syntax/tree';
 import type { Path } from '../types';
 import type { CompiledError, CompiledValidator } from './compiled';
 import type { SchemaNav } from './navigate';
@@ -53,20 +53,21 @@ export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: 
     if (node.kind === 'seq') return node.items.map((item, i) => walk(item, schema?.items ? nav.resolve(schema.items) : undefined, [...src, i], [...inst, i]));
     const section = schema;
     const obj: Record<string, unknown> = {};
-    const writtenAs = new Map<string, string>();
+    const writtenAs = new Map<string, Entry>();
     for (const e of node.entries) {
       if (e.value.kind === 'scalar' && e.value.value === null) continue;
       const key = section ? nav.canonicalKey(section, e.key, version) : e.key;
       const earlier = writtenAs.get(key);
-      if (earlier !== undefined && earlier !== e.key) {
+      if (earlier !== undefined && earlier.key !== e.key) {
+        const same = sameValue(earlier.value, e.value);
         problems.push({
           code: 'duplicate-key',
-          severity: 'warning',
-          message: `\`${e.key}\` and \`${earlier}\` are the same setting (the launcher adds the prefix), so only this later one is used. Keep one of them.`,
+          severity: same ? 'information' : 'warning',
+          message: `\`${e.key}\` and \`${earlier.key}\` are the same setting (the launcher adds the prefix), so only this later one is used${same ? '; both say the same, so nothing changes' : ''}. Keep one of them.`,
           span: e.keySpan,
         });
       }
-      writtenAs.set(key, e.key);
+      writtenAs.set(key, e);
     }
     for (const e of node.entries) {
       if (e.value.kind === 'scalar' && e.value.value === null) continue;

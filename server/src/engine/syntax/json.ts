@@ -6,7 +6,7 @@ import * as J from 'jsonc-parser';
 import { LineIndex } from '../text';
 import type { Path, Span, TextEdit } from '../types';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
-import type { Entry, MapNode, Node } from './tree';
+import { sameValue, type Entry, type MapNode, type Node } from './tree';
 import { MAX_DEPTH, MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, tooDeep } from './yaml';
 
 const ERROR_TEXT: Partial<Record<J.ParseErrorCode, string>> = {
@@ -68,11 +68,13 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
       const last = new Map<string, Entry>();
       for (const e of map.entries) last.set(e.key, e);
       for (const e of map.entries) {
-        if (last.get(e.key) === e) continue;
+        const winner = last.get(e.key)!;
+        if (winner === e) continue;
+        const same = sameValue(e.value, winner.value);
         problems.push({
           code: 'duplicate-key',
-          severity: 'warning',
-          message: `"${e.key}" is written twice in this object. json.load keeps only the last one and drops this one without a word. Remove one of them.`,
+          severity: same ? 'information' : 'warning',
+          message: `"${e.key}" is written twice in this object${same ? ' with the same value' : ''}. json.load keeps only the last one and drops this one without a word.${same ? ' Both say the same, so nothing changes: one of them can go.' : ' Remove one of them.'}`,
           span: e.keySpan,
         });
       }

@@ -208,3 +208,8 @@ export function locate(root: Node | undefined, offset: number): Located | undefi
   if (root) visit(root, []);
   return best;
 }
+
+/** Two values that read the same (a key written twice with one value: whichever wins, nothing changes). */
+export function sameValue(a: Node, b: Node): boolean {
+  return JSON.stringify(toValue(a)) === JSON.stringify(toValue(b));
+}

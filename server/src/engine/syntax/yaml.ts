@@ -8,7 +8,7 @@ import { applyEdits, LineIndex } from '../text';
 import type { Path, Span, TextEdit } from '../types';
 import { formatYamlKey, formatYamlValue, pyBool, pyFloat, pyInt, resolvePlain, PY_FLOAT, PY_INT } from './scalars';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
-import { nodeAt, type Entry, type MapNode, type Node, type ScalarNode, type ScalarStyle } from './tree';
+import { nodeAt, sameValue, type Entry, type MapNode, type Node, type ScalarNode, type ScalarStyle } from './tree';
 
 /** Nodes an alias may expand to before the document is treated as hostile (an "alias bomb"). */
 const ALIAS_BUDGET = 20_000;
@@ -210,9 +210,13 @@ class Builder {
     for (const e of map.entries) {
       const winner = last.get(e.key);
       if (e.merged || !winner || winner === e) continue;
+      const line = this.lines.position(winner.keySpan.start).line + 1;
+      const same = sameValue(e.value, winner.value);
       this.problem(
-        'warning',
-        `\`${e.key}\` is written twice in this mapping. YAML loaders keep only the last one (line ${this.lines.position(winner.keySpan.start).line + 1}) and drop this one without a word. Remove one of them.`,
+        same ? 'information' : 'warning',
+        same
+          ? `\`${e.key}\` is written twice in this mapping with the same value (again on line ${line}). YAML loaders keep the last one, so nothing changes: one of them can go.`
+          : `\`${e.key}\` is written twice in this mapping. YAML loaders keep only the last one (line ${line}) and drop this one without a word. Remove one of them.`,
         e.keySpan.start,
         e.keySpan.end,
         'duplicate-key',

@@ -94,10 +94,11 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
     // Repeating a flag is a mistake on a command line; Bridge and NeMo paths that share a dest are
     // separate fields (a later override of a recipe default), so only flags are compared.
     if (flags && earlier && !samePathish(earlier.path, site.path)) {
+      const same = JSON.stringify(value[site.dest]) === JSON.stringify(v);
       problems.push({
         code: 'duplicate-key',
-        severity: 'warning',
-        message: `\`${String(earlier.path[earlier.path.length - 1])}\` and \`${String(site.path[site.path.length - 1])}\` set the same argument (\`${site.dest}\`); the later one wins. Keep one.`,
+        severity: same ? 'information' : 'warning',
+        message: `\`${String(earlier.path[earlier.path.length - 1])}\` and \`${String(site.path[site.path.length - 1])}\` set the same argument (\`${site.dest}\`); the later one wins${same ? ', and both give it the same value, so nothing changes' : ''}. Keep one.`,
         span: earlier.keySpan,
       });
     }

@@ -2,7 +2,7 @@
 import { applyEdits, LineIndex } from '../../text';
 import type { Span, TextEdit } from '../../types';
 import { type CompletionSite, type PathEdit, type SyntaxProblem, TreeDoc } from '../sourcedoc';
-import { toValue, type Entry, type MapNode, type Node, type ScalarNode } from '../tree';
+import { sameValue, toValue, type Entry, type MapNode, type Node, type ScalarNode } from '../tree';
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
 import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
@@ -94,18 +94,18 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     for (const e of entries) {
       const winner = last.get(e.key)!;
       if (winner === e || problems.length >= MAX_PROBLEMS * 2) continue;
-      const same = winner.keySpan.start === e.keySpan.start;
+      const expandedTwice = winner.keySpan.start === e.keySpan.start;
       const line = lines.position(winner.keySpan.start).line + 1;
-      const sameValue = JSON.stringify(toValue(e.value)) === JSON.stringify(toValue(winner.value));
+      const same = sameValue(e.value, winner.value);
       // A later block (another array, the command line) setting what an earlier one set is how
       // scripts override a shared set of flags: said, not warned about.
       const layered = blockOf.get(e) !== blockOf.get(winner);
       problems.push({
         code: 'duplicate-key',
-        severity: sameValue || (layered && !same) ? 'information' : 'warning',
-        message: same
+        severity: same || (layered && !expandedTwice) ? 'information' : 'warning',
+        message: expandedTwice
           ? `\`${e.key}\` reaches the training command twice (this word is expanded twice); argparse keeps the last value and ignores the first.`
-          : sameValue
+          : same
             ? `\`${e.key}\` is passed twice with the same value (again on line ${line}); argparse keeps the last one, so nothing changes. One of them can go.`
             : layered
               ? `\`${e.key}\` is passed again later (line ${line}), and argparse keeps the later value: this one is overridden. If that is meant, nothing to do; otherwise remove one.`
