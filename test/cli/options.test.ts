@@ -84,7 +84,7 @@ describe('output formats for CI systems', () => {
 
   test('--output-format junit: well-formed XML, one testsuite per file, a failure per finding, a passing testcase for a clean file', () => {
     // A file name and a key with what XML reserves.
-    const dir = project('junit', { 'a&<b>.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  "x<&>\'y": 1\n', 'w.yaml': WARN, 'ok.yaml': CLEAN });
+    const dir = project('junit', { 'a&<b>.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  "fsdp_offload<&>\'params": true\n', 'w.yaml': WARN, 'ok.yaml': CLEAN });
     const r = run(['check', '.', '--output-format', 'junit'], dir);
     assert.equal(r.code, 1, r.err);
     assert.equal(XMLValidator.validate(r.out), true, r.out);
@@ -104,7 +104,7 @@ describe('output formats for CI systems', () => {
     assert.equal(trap.failure?.type, 'error');
     assert.match(trap.failure!.message, /^Unquoted `no`/);
     assert.equal(key.failure?.type, 'warning');
-    assert.match(key.failure!.message, /x<&>'y/, 'the message, unescaped by the parser, is the original text');
+    assert.match(key.failure!.message, /fsdp_offload<&>'params/, 'the message, unescaped by the parser, is the original text');
     assert.equal(suites[1].testcase.length, 1);
     assert.equal(suites[1].testcase[0].failure, undefined, 'a clean file passes');
   });

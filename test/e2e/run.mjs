@@ -326,7 +326,19 @@ async function main() {
 
   if (!ONLY || ONLY === 'host') await hostLayer(paths, playwright);
   if (!ONLY || ONLY === 'restricted') await hostLayer(paths, playwright, { restricted: true });
-  if (!ONLY || ONLY === 'ui') await smokeLayer(paths, playwright);
+  if (!ONLY || ONLY === 'ui') {
+    // The UI layer drives a browser through timing-dependent gestures (Quick Open, a webview): on a
+    // loaded machine a gesture can land before the workbench is ready. It gets one second attempt,
+    // in a fresh editor; the first failure stays printed above, and both attempts must assert the same.
+    await smokeLayer(paths, playwright);
+    const last = results[results.length - 1];
+    if (last && !last.ok && last.name.startsWith('ui:')) {
+      results.pop();
+      console.log('e2e: the UI smoke test failed once (above); a second attempt in a fresh editor:');
+      await smokeLayer(paths, playwright);
+      results[results.length - 1].detail += ' (second attempt)';
+    }
+  }
 
   if (blocked.length) {
     const unique = [...new Set(blocked)];
@@ -339,6 +351,7 @@ async function main() {
 
   const passed = results.filter((r) => r.ok && !r.name.startsWith('network:')).length;
   const failed = results.filter((r) => !r.ok).length;
+  for (const r of results.filter((x) => !x.ok)) console.log(`e2e: failed: ${r.name}${r.detail ? ` — ${r.detail}` : ''}`);
   console.log(`\ne2e: total ${elapsed(t0)}`);
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

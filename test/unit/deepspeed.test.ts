@@ -180,13 +180,17 @@ test('a key written twice in a DeepSpeed JSON: DeepSpeed refuses the file when i
   assert.match(d[0].message, /DeepSpeed refuses the file when it reads it itself \("Duplicate keys in DeepSpeed config"\)/);
 });
 
-test('max_grad_norm in optimizer.params: a warning, since DeepSpeed refuses it only when it builds the optimizer', () => {
+test('max_grad_norm in optimizer.params: a note on the JSON alone, since DeepSpeed refuses it only when it builds the optimizer', () => {
   // deepspeed/runtime/engine.py (master): _configure_optimizer calls _configure_basic_optimizer, which raises
   // "'max_grad_norm' is not supported as an optimizer parameter", only when no client optimizer is passed;
   // Megatron-DeepSpeed passes its own optimizer to deepspeed.initialize and never reads the section.
   const text = '{\n  "train_batch_size": 8,\n  "optimizer": { "type": "Adam", "params": { "lr": 0.001, "max_grad_norm": 1.0 } }\n}\n';
   const found = analyze({ path: 'ds_config.json', text }).findings.filter((f) => f.code === 'deprecated-key');
   assert.equal(found.length, 1);
-  assert.equal(found[0].severity, 'warning');
+  assert.equal(found[0].severity, 'information', 'whether DeepSpeed builds the optimizer is not in the file');
   assert.match(found[0].message, /passes its own optimizer/);
+  // An Accelerate config that uses the JSON: Accelerate lets DeepSpeed build the optimizer the JSON names.
+  const used = analyze({ path: '/project/ds.json', text, ...hostFor({ referrers: { 'accelerate.yaml': YAML() } }) }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(used.length, 1);
+  assert.equal(used[0].severity, 'warning');
 });

@@ -6,6 +6,7 @@ import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { nemoOwnKeyNames } from '../formats/megatron/schema';
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
@@ -52,21 +53,36 @@ export default defineRule({
       // The parser of the script's checkout still defines the flag (that checkout predates the
       // removal), or a parser of the file's repository does (a framework's own flag of that name).
       if (removed && (checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path))) || repositoryHas(ctx.settings.repositoryFlags, String(lastKey(path))))) return;
+      // A bare flag (`--x`) is a boolean set to true.
+      const value = node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : undefined;
+      // Ignored, but set to what runs when it is absent: nothing changes (a template's full list of fields).
+      const neutral = value !== undefined && schema.default !== undefined && JSON.stringify(value) === JSON.stringify(schema.default);
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        ctx.report({ at: path, severity: flag ? 'error' : 'warning', message: removedMessage(pathLabel(path), removed, ctx, flag), fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
+        const message = removedMessage(pathLabel(path), removed, ctx, flag) + (!flag && neutral ? NEUTRAL : '');
+        ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
       const dep = deprecation(schema);
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
+      const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
+      // What the key asked for runs anyway unless a setting the file writes defeats it.
+      const anyway = ignored && dep.mattersWith !== undefined && !ctx.separately(() => defeated(ctx, dep.mattersWith!));
+      const quiet = ignored && (neutral || anyway);
+      const over = value !== undefined ? overridden(ctx, dep, value) : undefined;
       ctx.report({
         at: path,
-        severity: dep.conditional && dep.effect === 'error' ? 'warning' : SEVERITY[dep.effect],
-        message: deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions),
-        // A bare flag (`--x`) is a boolean set to true.
-        fixes: keyFixes(ctx, path, dep, node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : ctx.doc.value(path)),
+        // An effect on a path the file does not decide (DeepSpeed refuses `max_grad_norm` only when it
+        // builds the optimizer itself) rests on what the file cannot tell: a note, unless an Accelerate
+        // config that uses the file says DeepSpeed builds it (a warning: the file alone still does not).
+        severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (usedByAccelerate(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
+        message:
+          deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions) +
+          (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : '') +
+          (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
+        fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path)),
       });
     });
     // Each issue on its own: what is read for one does not weigh on another's finding.
@@ -88,6 +104,32 @@ export default defineRule({
     });
   },
 });
+
+/** A DeepSpeed JSON that an Accelerate config of the project points at (Accelerate has DeepSpeed build the optimizer). */
+function usedByAccelerate(ctx: RuleContext): boolean {
+  return ctx.format === 'deepspeed' && !!(ctx.model as DeepSpeedModel | undefined)?.referrers.length;
+}
+
+/** The replacement a migrated key's conversion overwrites, when the file writes it with another value. */
+function overridden(ctx: RuleContext, dep: Deprecation, value: unknown): { written: string; used: string } | undefined {
+  if (dep.effect !== 'migrated' || !dep.overrides || !dep.replacement || !dep.replacementValue || !ctx.flat) return undefined;
+  const used = dep.replacementValue[JSON.stringify(value)];
+  const written = (ctx.flat.value as Record<string, unknown> | undefined)?.[dep.replacement];
+  if (used === undefined || used === null || written === undefined || JSON.stringify(written) === JSON.stringify(used)) return undefined;
+  const at = ctx.writePath([dep.replacement]);
+  const name = at ? String(lastKey(at)) : dep.replacement;
+  return { written: code(`${name} ${typeof written === 'string' ? written : JSON.stringify(written)}`), used: code(`${name} ${typeof used === 'string' ? used : JSON.stringify(used)}`) };
+}
+
+const NEUTRAL = ' It is set to its default, so nothing changes either way.';
+
+/** A setting the file writes (not a default) has one of the values that make an ignored key matter. */
+function defeated(ctx: RuleContext, when: Record<string, unknown[]>): boolean {
+  return Object.entries(when).some(([key, values]) => {
+    const v = ctx.flat ? (ctx.flat.value as Record<string, unknown> | undefined)?.[key] : ctx.doc.value([key]);
+    return v !== undefined && values.some((x) => JSON.stringify(x) === JSON.stringify(v));
+  });
+}
 
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
   const since = dep.since ? ` since ${tool} ${dep.since}` : '';

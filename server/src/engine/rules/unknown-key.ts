@@ -6,6 +6,7 @@ import { closest, onlySlip } from '../suggest';
 import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
 import { pathLabel } from './helpers';
+import { deepspeedKeyPath } from '../formats/deepspeed/format';
 import { defineRule, type FixSpec } from './rule';
 import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect } from '../schema/vocabulary';
 
@@ -56,9 +57,14 @@ export default defineRule({
       const names = issue.candidates ?? propertyNames(section);
       const suggestions = closest(key, names).filter((s) => s !== key);
       const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(nav.root, key, parent);
+      // A setting of DeepSpeed's own JSON written in Accelerate's `deepspeed_config`, which passes on
+      // only the keys it knows.
+      const deepspeedKey = !suggestions.length && !elsewhere && ctx.format === 'accelerate' && parent.length === 1 && parent[0] === 'deepspeed_config' ? deepspeedKeyPath(key) : undefined;
       let advice: string;
       const fixes: FixSpec[] = [];
-      if (suggestions.length) {
+      if (deepspeedKey) {
+        advice = `It is a setting of DeepSpeed's JSON config (\`${deepspeedKey.join('.')}\`), which Accelerate does not pass on from here: put it in the JSON file that \`deepspeed_config_file\` names.`;
+      } else if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
         // A rename onto a key the section already has would write it twice (and change which one wins):
         // then no rename is offered, not even to the runners-up.
@@ -72,7 +78,9 @@ export default defineRule({
       ctx.report({
         at: issue.path,
         message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${effect} ${advice}`,
-        severity: fatal ? 'error' : 'warning',
+        // Ignored, and nothing says what it was meant to set (no known key within reach, in this
+        // section or another): a key of another program or a note to self, not a lost setting.
+        severity: fatal ? 'error' : suggestions.length || elsewhere || deepspeedKey || issue.consequence || key.startsWith('-') ? 'warning' : 'information',
         fixes,
       });
     });

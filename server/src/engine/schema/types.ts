@@ -12,6 +12,19 @@ export interface Deprecation {
    * only when it builds the optimizer itself): an `error` effect is then reported as a warning.
    */
   conditional?: boolean;
+  /**
+   * What the key asked for is what runs anyway (a default now gives it) unless one of these keys of
+   * the same document has one of these values: with none of them written, being ignored changes
+   * nothing (`--use-flash-attn`: the attention backend is chosen automatically, except with the local
+   * implementation).
+   */
+  mattersWith?: Record<string, unknown[]>;
+  /**
+   * A migrated key whose conversion writes the replacement even when the file sets it (Megatron-LM's
+   * `--use-rotary-position-embeddings` sets `position_embedding_type` to `rope` over whatever is
+   * written): a replacement written with another value is silently overridden.
+   */
+  overrides?: boolean;
 }
 
 export interface KeyPrefix {

@@ -47,6 +47,14 @@ const RULES: EvidenceRules = {
  * as a switch or a name (`bf16: true`, `optimizer: adamw_torch`) rules it out: a training recipe
  * (axolotl, TRL, the HF Trainer) that happens to hold `gradient_accumulation_steps` is not one.
  */
+/** Where `key` is a setting of DeepSpeed's JSON config (a top-level key or one of `zero_optimization`), if it is one. */
+export function deepspeedKeyPath(key: string): string[] | undefined {
+  const top = DEEPSPEED_SCHEMA.properties ?? {};
+  if (Object.prototype.hasOwnProperty.call(top, key)) return [key];
+  const zero = top.zero_optimization?.properties ?? {};
+  return Object.prototype.hasOwnProperty.call(zero, key) ? ['zero_optimization', key] : undefined;
+}
+
 export function deepspeedEvidence(doc: SourceDoc): Evidence {
   const keys = mapKeys(doc.root);
   const names = keys.map((k) => k.key);
