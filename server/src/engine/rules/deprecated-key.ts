@@ -9,7 +9,7 @@ import { nemoOwnKeyNames } from '../formats/megatron/schema';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
-import { defineRule, type FixSpec, type RuleContext } from './rule';
+import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
 import { deprecation, removal } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information' };
@@ -45,6 +45,7 @@ export default defineRule({
     if (ctx.fork) return;
     // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
     const own = ctx.format === 'nemo' ? nemoOwnKeyNames() : undefined;
+    const sections = new Map<string, { dep: Deprecation; reports: Report[] }>();
     walkSchema(ctx, (path, schema, node) => {
       if (own?.has(String(lastKey(path)))) return;
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
@@ -69,10 +70,11 @@ export default defineRule({
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
       // What the key asked for runs anyway unless a setting the file writes defeats it.
-      const anyway = ignored && dep.mattersWith !== undefined && !ctx.separately(() => defeated(ctx, dep.mattersWith!));
+      const against = ignored && dep.mattersWith !== undefined ? ctx.separately(() => defeated(ctx, dep.mattersWith!)) : undefined;
+      const anyway = ignored && dep.mattersWith !== undefined && against === undefined;
       const quiet = ignored && (neutral || anyway);
       const over = value !== undefined ? overridden(ctx, dep, value) : undefined;
-      ctx.report({
+      const report: Report = {
         at: path,
         // An effect on a path the file does not decide (DeepSpeed refuses `max_grad_norm` only when it
         // builds the optimizer itself) rests on what the file cannot tell: a note, unless an Accelerate
@@ -80,11 +82,38 @@ export default defineRule({
         severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (usedByAccelerate(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
         message:
           deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions) +
-          (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : '') +
+          (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : against ? ` It matters here: with ${against}, which this file writes, what it asked for does not run.` : '') +
           (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
         fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path)),
-      });
+      };
+      // Keys of one section that share one deprecation are one finding on the section (below).
+      const section = !ctx.flat && path.length > 1 && !over && !quiet ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
+      if (section === undefined) ctx.report(report);
+      else (sections.get(section) ?? sections.set(section, { dep, reports: [] }).get(section)!).reports.push(report);
     });
+    for (const { dep, reports } of sections.values()) {
+      if (reports.length === 1) {
+        ctx.report(reports[0]);
+        continue;
+      }
+      const paths = reports.map((r) => r.at as Path);
+      const parent = paths[0].slice(0, -1);
+      const names = paths.map((p) => code(lastKey(p)));
+      const list = names.length > 4 ? `${names.slice(0, 4).join(', ')} and ${names.length - 4} more` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+      // One fix that does what each key's own fix does, when they are all of one kind.
+      const firsts = reports.map((r) => r.fixes?.[0]);
+      const kind = firsts[0]?.kind;
+      const same = kind !== undefined && firsts.every((f) => f?.kind === kind);
+      ctx.report({
+        at: parent,
+        on: 'key',
+        severity: reports[0].severity,
+        message: deprecationMessage(`${list} in ${pathLabel(parent)}`, dep, ctx.versions).replace(' is deprecated', ' are deprecated').replace(/\bthis key is\b/g, 'these keys are'),
+        related: paths.map((at) => ({ at, message: `${code(lastKey(at))}: deprecated` })),
+        // The whole section at once, and each key on its own (never both by fix-all: only the first can be recommended).
+        fixes: [...(same ? [{ kind, title: `${kind.startsWith('remove') ? 'Remove' : 'Update'} the ${reports.length} keys`, edits: firsts.flatMap((f) => f!.edits), recommended: firsts.every((f) => f!.recommended) }] : []), ...reports.flatMap((r) => (r.fixes ?? []).map((f) => (same ? { ...f, recommended: false } : f)))],
+      });
+    }
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'invalid-value') return;
@@ -123,12 +152,15 @@ function overridden(ctx: RuleContext, dep: Deprecation, value: unknown): { writt
 
 const NEUTRAL = ' It is set to its default, so nothing changes either way.';
 
-/** A setting the file writes (not a default) has one of the values that make an ignored key matter. */
-function defeated(ctx: RuleContext, when: Record<string, unknown[]>): boolean {
-  return Object.entries(when).some(([key, values]) => {
+/** The setting the file writes (not a default) with one of the values that make an ignored key matter, as written. */
+function defeated(ctx: RuleContext, when: Record<string, unknown[]>): string | undefined {
+  for (const [key, values] of Object.entries(when)) {
     const v = ctx.flat ? (ctx.flat.value as Record<string, unknown> | undefined)?.[key] : ctx.doc.value([key]);
-    return v !== undefined && values.some((x) => JSON.stringify(x) === JSON.stringify(v));
-  });
+    if (v === undefined || !values.some((x) => JSON.stringify(x) === JSON.stringify(v))) continue;
+    const at = ctx.flat ? ctx.writePath([key]) : [key];
+    return code(`${at ? String(lastKey(at)) : key}${ctx.flat ? ' ' : ': '}${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  }
+  return undefined;
 }
 
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
