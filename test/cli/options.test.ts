@@ -488,3 +488,29 @@ test('--verbose says on stderr which format each file was read as and why, and w
   assert.equal(layout.code, 2);
   assert.match(layout.err, /^shardwise: configs\/eval\.yaml: not read as an Accelerate config: .*alone is not enough$/m);
 });
+
+describe('what a file is checked against', () => {
+  test('--show-settings: the format and why, the release from the repository pins, the hardware from the Slurm request, the configuration files; nothing is checked', () => {
+    const script = '#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:h100:8\ntorchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 256 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --micro-batch-size 1 --global-batch-size 8 --tensor-model-parallel-size 16\n';
+    const dir = project('show-settings', {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'requirements.txt': 'accelerate==1.6.0\nmegatron-core>=0.13,<0.14\n',
+      'configs/.shardwise.yaml': 'ignore: [missing-overlap-grad-reduce]\n',
+      'configs/accelerate.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n',
+      'train.sh': script,
+    });
+    const r = run(['check', '--show-settings', 'configs/accelerate.yaml', 'train.sh'], dir);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines[0], 'configs/accelerate.yaml');
+    assert.match(lines[1], /^ {2}format: an Accelerate config: /);
+    assert.equal(lines[2], '  release: Accelerate 1.6.0, as the repository pins it (../requirements.txt: accelerate==1.6.0)');
+    assert.match(lines[3], /^ {2}hardware: h100-sxm \(assumed: /);
+    assert.match(lines[4], /^ {2}configuration: .*configs\/\.shardwise\.yaml$/);
+    assert.equal(lines[5], 'train.sh');
+    assert.match(lines[7], /^ {2}release: Megatron Core >=0\.13,<0\.14 \(assumed: .*requirements\.txt: megatron-core>=0\.13,<0\.14/);
+    assert.match(lines[8], /^ {2}hardware: h100-sxm \(`h100-sxm`, from `#SBATCH --gres=gpu:h100:8`/);
+    assert.equal(lines[9], '  configuration: none (no .shardwise.yaml or [tool.shardwise] at or above the file)');
+    assert.ok(!/tp-exceeds|error|warning/.test(r.out), 'nothing is checked');
+  });
+});

@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineSettings } from '../../server/src/engine';
+import { RepositoryPins } from '../../server/src/host/pins';
 import { RepositoryWalk } from '../../server/src/host/repository';
 import type { Case, FixCase } from '../unit/annotate';
 
@@ -94,6 +95,11 @@ function loadFolder(rule: string): { cases: RuleCase[]; fixes: RuleFixCase[] } {
       // The host's own walk (host/repository.ts) over the case's files, as the repository the case sits in.
       if (headers.get('repository') !== 'files' || !common.files) throw new Error(`${file}: "#: repository: files" indexes the Python of ${slug}.files/, which it needs`);
       common.settings = { ...common.settings, repositoryFlags: new RepositoryWalk(filesDir).run().flags };
+    }
+    if (common.files && existsSync(filesDir)) {
+      // The releases the case's dependency files pin, as the host reads them from where the case sits.
+      const pins = new RepositoryPins().forFile(join(filesDir, path.replace(/^\/project\//, '').replace(/^\//, '')), filesDir);
+      if (pins) common.settings = { ...common.settings, pins };
     }
     const referrersDir = join(dir, `${slug}.referrers`);
     if (existsSync(referrersDir)) {

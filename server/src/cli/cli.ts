@@ -29,7 +29,7 @@ import { modelSource, parsePlanArgs, planJson, planText, workloadFor } from './p
 import { USAGE, UsageError } from './usage';
 import { readOptions, type OptionArg } from './options';
 import { parsePictureArgs, pictureHtml, type PictureArgs } from './picture';
-import { formatLines } from './verbose';
+import { formatLines, settingsLines } from './verbose';
 
 const VERSION = SHARDWISE_VERSION;
 
@@ -60,10 +60,12 @@ interface CheckOptions {
   respectGitignore: boolean;
   /** `--verbose`: say on stderr which format each file was read as and why, or why not. */
   verbose: boolean;
+  /** `--show-settings`: print what each file is checked against (format, release, hardware, configuration files) instead of checking it. */
+  showSettings?: boolean;
 }
 
 /** The options of check (and layout), for a did-you-mean. */
-const CHECK_OPTIONS = ['--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size', '--verbose'];
+const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size', '--verbose'];
 
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
@@ -221,6 +223,9 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
       return true;
     case '--verbose':
       o.verbose = true;
+      return true;
+    case '--show-settings':
+      o.showSettings = true;
       return true;
     default:
       return false;
@@ -398,6 +403,7 @@ function check(o: CheckOptions): number {
     if (!configurationsValid(configs, at)) return 2;
   }
   const checked: Checked[] = [];
+  const shown: string[] = []; // --show-settings
   const oversized = [...collected.oversized];
   const run: FixRun = { refusals: [], applied: 0, diffs: 0, ioFailure: false };
   for (const dir of collected.unlisted) {
@@ -447,16 +453,14 @@ function check(o: CheckOptions): number {
     text = made.text;
     queueLinked(analysis, at, text, { order, queued, done, referrersOf });
     if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
+    if (o.showSettings && shown.push(...settingsLines(file, analysis, o.useConfig ? configs.forFile(at).files : []))) continue;
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
     if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, file) });
   }
   referrersOf.clear();
+  if (o.showSettings) return (shown.length && process.stdout.write(`${shown.join('\n')}\n`), run.ioFailure ? 2 : 0);
   checked.sort((a, b) => a.index - b.index);
-  if (oversized.length) {
-    const shown = oversized.slice(0, 3).join(', ');
-    const more = oversized.length > 3 ? ` and ${oversized.length - 3} more` : '';
-    note(`${oversized.length} file${oversized.length === 1 ? '' : 's'} over ${formatBytes(scanLimit, true)} ${oversized.length === 1 ? 'was' : 'were'} not checked: ${shown}${more}; --max-file-size raises the limit`);
-  }
+  noteOversized(oversized, scanLimit);
   if (o.diff) {
     reportRefusals(run.refusals);
     note(`${run.diffs} file${run.diffs === 1 ? '' : 's'} would be changed`);
@@ -586,6 +590,14 @@ function printReport(checked: Checked[], o: CheckOptions, run: FixRun, report: (
     note(`${checked.length} config file${checked.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}`);
   }
   return { errors: count('error'), warnings: count('warning') };
+}
+
+/** Files found in a folder and left out for their size, in one notice. */
+function noteOversized(oversized: readonly string[], limit: number): void {
+  if (!oversized.length) return;
+  const shown = oversized.slice(0, 3).join(', ');
+  const more = oversized.length > 3 ? ` and ${oversized.length - 3} more` : '';
+  note(`${oversized.length} file${oversized.length === 1 ? '' : 's'} over ${formatBytes(limit, true)} ${oversized.length === 1 ? 'was' : 'were'} not checked: ${shown}${more}; --max-file-size raises the limit`);
 }
 
 /** Fixes `--fix` or `--diff` left out, each with its reason, on stderr. */

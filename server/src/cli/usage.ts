@@ -55,6 +55,10 @@ Options of check:
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
                              folder, 1M for files named); SIZE in bytes or with K, M or G
                              (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB
+  --show-settings            print what each file is checked against instead of checking it:
+                             its format and why, the release of the tool (a setting, the
+                             checkout it runs, the repository's pins, or assumed), the hardware
+                             (a setting, the Slurm request, or assumed) and the configuration files
   --verbose                  say on stderr which format each file was read as and why (the
                              keys that speak for it), and for a file that is not read, why not
                              (what rules out each format that came close)

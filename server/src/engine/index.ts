@@ -15,7 +15,8 @@ export { RULES, ruleById } from './rules';
 export { HARDWARE, hardwareSuggestion } from './plan/hardware';
 export { closest, didYouMean } from './suggest';
 export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdProblem, selectedRules, settingsFromClient, type ProjectConfig, type RuleSelection } from './config';
-export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RepositoryFlags, type RuleLevel } from './settings';
+export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RepositoryFlags, type Pin, type RuleLevel, type Tool } from './settings';
+export { folderPins, isPinFile, pinsIn } from './pins';
 export { configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
@@ -29,3 +30,4 @@ export { layoutMemory, planLayouts, rankOf, recommendedOverlap, shardingOf, type
 export { estimateStep, STEP_MODEL, stepAssumptions, type Layout, type StepEstimate, type Workload } from './plan/steptime';
 export { estimateLine, fmtStep, layoutEdits, planAlternatives, planStep } from './plan/advise';
 export { PLAN_ACTION_TITLE, planActionAt, plannedLayouts, type PlannedLayout } from './features/plan-action';
+export { checkedAgainst } from './rules/release';

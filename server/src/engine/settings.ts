@@ -45,6 +45,11 @@ export interface EngineSettings {
    */
   repositoryFlags?: RepositoryFlags;
   /**
+   * The releases the repository's dependency files pin, per tool (host/pins.ts reads the nearest
+   * folder that names each tool): used when no setting names the release and no checkout gives it.
+   */
+  pins?: Partial<Record<Tool, Pin>>;
+  /**
    * Files longer than this (in characters) are reported, not analysed: DEFAULT_MAX_FILE_SIZE unless
    * the user raises it (a CLI flag, an editor setting; never a file's directives or `.shardwise.yaml`).
    */
@@ -55,6 +60,16 @@ export interface EngineSettings {
 
 /** The size past which a file is reported, not analysed: twenty times the largest real config. */
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+
+/** A tool's release as a dependency file gives it. */
+export interface Pin {
+  /** A PEP 440 specifier (`==0.8.0`, `>=0.13,<0.14`); several files' specifiers are joined with commas. */
+  spec: string;
+  /** The package as the file names it (`megatron-core`). */
+  package: string;
+  /** The file(s) that say so, by name, for messages (`requirements.txt`). */
+  file: string;
+}
 
 export interface MegatronCheckout {
   /** The parser file, relative to the checkout's root (for messages). */
@@ -132,6 +147,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     nodes: b.nodes ?? a.nodes,
     megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
     repositoryFlags: b.repositoryFlags ?? a.repositoryFlags,
+    pins: b.pins ?? a.pins,
     maxFileSize: b.maxFileSize ?? a.maxFileSize,
     slurm: a.slurm || b.slurm ? { partitions: { ...a.slurm?.partitions, ...b.slurm?.partitions }, constraints: { ...a.slurm?.constraints, ...b.slurm?.constraints } } : undefined,
   };
@@ -219,6 +235,14 @@ export function boundedSettings(s: EngineSettings): EngineSettings {
   if (s.megatronCheckout && typeof s.megatronCheckout === 'object' && Array.isArray(s.megatronCheckout.flags)) out.megatronCheckout = s.megatronCheckout;
   const repository = boundedRepositoryFlags(s.repositoryFlags);
   if (repository) out.repositoryFlags = repository;
+  if (s.pins && typeof s.pins === 'object') {
+    const pins: Partial<Record<Tool, Pin>> = {};
+    for (const t of TOOLS) {
+      const p = s.pins[t];
+      if (p && typeof p.spec === 'string' && p.spec.length <= 256 && typeof p.package === 'string' && typeof p.file === 'string' && p.file.length <= 1024) pins[t] = p;
+    }
+    if (Object.keys(pins).length) out.pins = pins;
+  }
   if (s.slurm && typeof s.slurm === 'object') {
     const names = (m: unknown): Record<string, string> | undefined => {
       if (!m || typeof m !== 'object') return undefined;

@@ -10,6 +10,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { dirname, join, resolve } from 'node:path';
 import { mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
+import { RepositoryPins } from './pins';
 import { readBounded } from './read';
 import { RepositoryIndexes } from './repository';
 import { inside } from './resolve';
@@ -67,10 +68,14 @@ export class ProjectConfigs {
   /** The flags each repository's Python defines (host/repository.ts); not forgotten by `clear`, it follows the Python files. */
   constructor(readonly repositories: RepositoryIndexes = new RepositoryIndexes()) {}
 
-  /** Forget everything (a `.shardwise.yaml` was created, changed or deleted). */
+  /** The releases the repositories' dependency files pin. */
+  readonly pins = new RepositoryPins();
+
+  /** Forget everything (a `.shardwise.yaml` or a dependency file was created, changed or deleted). */
   clear(): void {
     this.cache.clear();
     this.parsers.clear();
+    this.pins.clear();
   }
 
   /** The Megatron argument parser of a checkout rooted at `dir`, if it has one. */
@@ -163,15 +168,17 @@ export class ProjectConfigs {
    */
   located(file: string): EngineSettings {
     const repositoryFlags = this.repositories.forFile(file);
+    const pins = this.pins.forFile(file);
+    const found: EngineSettings = { ...(repositoryFlags ? { repositoryFlags } : {}), ...(pins ? { pins } : {}) };
     let dir = dirname(resolve(file));
     for (let i = 0; i < 64; i++) {
       const parser = this.parserIn(dir);
-      if (parser) return { megatronCheckout: parser.checkout, repositoryFlags };
+      if (parser) return { ...found, megatronCheckout: parser.checkout };
       const parent = dirname(dir);
       if (parent === dir) break;
       dir = parent;
     }
-    return repositoryFlags ? { repositoryFlags } : {};
+    return found;
   }
 
   /**

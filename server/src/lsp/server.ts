@@ -44,6 +44,10 @@ export const WATCHED_GLOBS = [
   '**/*.json',
   '**/*.yaml',
   '**/*.yml',
+  // Dependency files pin the releases a config is checked against.
+  '**/requirements*.txt',
+  '**/setup.cfg',
+  '**/*.lock',
 ];
 
 /** The custom request answering the server's per-document state sizes (for health checks and tests). */

@@ -9,7 +9,7 @@
  */
 import { MessageType, ShowMessageNotification, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, fixRound, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
+import { analyze, fixRound, isPinFile, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
 import { DependencyGraph, type ClosedReferrer } from '../host/graph';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
 import { fileStamp } from '../host/read';
@@ -40,7 +40,7 @@ const MAX_REFERRERS = 20;
 export function isSettingsFile(path: string): boolean {
   const p = path.replace(/\\/g, '/');
   const name = p.slice(p.lastIndexOf('/') + 1);
-  return PROJECT_CONFIG_NAMES.includes(name) || name === 'pyproject.toml' || MEGATRON_PARSERS.some((m) => p.endsWith(`/${m}`));
+  return PROJECT_CONFIG_NAMES.includes(name) || name === 'pyproject.toml' || isPinFile(name) || MEGATRON_PARSERS.some((m) => p.endsWith(`/${m}`));
 }
 
 export class Workspace {

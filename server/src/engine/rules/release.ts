@@ -5,9 +5,10 @@
  * or not said at all, in which case the newest release the schemas know is an assumption.
  */
 import type { DocAnalysis } from '../result';
-import type { Field } from '../plan/plan';
+import { describeProvenance, type Field } from '../plan/plan';
 import type { Tool } from '../settings';
-import { compareVersions } from '../version';
+import { exactRelease, specBounds } from '../pins';
+import { compareVersions, parseVersion } from '../version';
 import type { ReadLog } from './certain';
 
 const TOOL_NAMES: Record<Tool, string> = { accelerate: 'Accelerate', deepspeed: 'DeepSpeed', 'megatron-core': 'Megatron Core' };
@@ -20,7 +21,21 @@ const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'de
  */
 export const OLDEST_COVERED: Record<Tool, string> = { accelerate: '0.3.0', deepspeed: '0.3.1', 'megatron-core': '0.4.0' };
 
-export function releaseOf(da: DocAnalysis): Field<string | undefined> {
+/** The release that reads a file, and how that is known; a pinned range says which releases it allows. */
+export type Release = Field<string | undefined> & { range?: { spec: string; floor?: string }; label?: string };
+
+/**
+ * A version above every release below `v` and below `v` itself (`0.14` → `0.13.999999`): the top of
+ * a range that excludes `v`, for comparisons with the releases the schemas name.
+ */
+function justBelow(v: string): string {
+  const parts = parseVersion(v);
+  const i = parts.map((p) => p !== 0).lastIndexOf(true);
+  if (i < 0) return v;
+  return [...parts.slice(0, i), parts[i] - 1, 999999, 999999].join('.');
+}
+
+export function releaseOf(da: DocAnalysis): Release {
   const tool = da.format?.tool;
   if (!tool) return { value: undefined, from: { kind: 'default', note: 'no tool' } };
   const named = da.settings.targetVersions?.[tool];
@@ -31,7 +46,31 @@ export function releaseOf(da: DocAnalysis): Field<string | undefined> {
     if (unseen) return { value: undefined, from: { kind: 'unknown', note: `the release of the Megatron-LM at ${unseen.where} is not known (${unseen.why})` } };
     const checkout = da.settings.megatronCheckout;
     if (checkout?.version) return { value: checkout.version, from: { kind: 'derived', formula: `Megatron Core ${checkout.version}, the release of the checkout${checkout.where ? ` at ${checkout.where}` : ' the file is in'} (its megatron/core/package_info.py)` } };
+    // A script that runs a checkout of its own (read or not) does not run the package a file pins.
+    if (checkout) return assumedNewest(tool);
   }
+  const pin = da.settings.pins?.[tool];
+  if (pin) {
+    const said = `${pin.file}: ${pin.package}${pin.spec}`;
+    const exact = exactRelease(pin.spec);
+    // The megatron-core package holds `megatron.core` only: a launch script's flags and a Megatron-LM
+    // YAML are read by the training code of a Megatron-LM checkout, whose release the pin suggests but does not say.
+    const training = da.format?.id === 'megatron-args' || da.format?.id === 'megatron-yaml';
+    if (exact && training) return { value: exact, label: `${exact} (${said})`, from: { kind: 'assumed', note: `the Megatron-LM that reads this file is the release the repository pins for Megatron Core (${said}); the megatron-core package does not hold Megatron-LM's argument parser, so say which runs with \`# shardwise: megatron_core=<version>\` or \`--target megatron-core=<version>\`` } };
+    if (exact) return { value: exact, label: `${exact} (${said})`, from: { kind: 'derived', formula: `${TOOL_NAMES[tool]} ${exact}, as the repository pins it (${said})` } };
+    // A range is read at its top; a finding is kept as certain only if every release in it gives it.
+    const { floor, top } = specBounds(pin.spec);
+    return {
+      value: top ? (top.inclusive ? top.version : justBelow(top.version)) : undefined,
+      from: { kind: 'assumed', note: `the newest ${TOOL_NAMES[tool]} release the repository allows runs this file (${said}; say which with \`# shardwise: ${SETTING[tool]}=<version>\` or \`--target ${tool}=<version>\`)` },
+      range: { spec: pin.spec, floor },
+      label: `${pin.package}${pin.spec} (${pin.file})`,
+    };
+  }
+  return assumedNewest(tool);
+}
+
+function assumedNewest(tool: Tool): Release {
   return {
     value: undefined,
     from: { kind: 'assumed', note: `the newest ${TOOL_NAMES[tool]} release runs this file (say which does with \`# shardwise: ${SETTING[tool]}=<version>\` or \`--target ${tool}=<version>\`)` },
@@ -42,7 +81,15 @@ export function releaseOf(da: DocAnalysis): Field<string | undefined> {
  * Whether the release is at least `version`; the newest is taken when it is not known. What the
  * answer rests on is recorded in `log`: nothing when every covered release gives the same answer.
  */
-export function releaseAtLeast(release: Field<string | undefined>, tool: Tool | undefined, version: string, log: ReadLog): boolean {
+export function releaseAtLeast(release: Release, tool: Tool | undefined, version: string, log: ReadLog): boolean {
+  const range = release.range;
+  if (range) {
+    // Every release the pin allows is at least its floor, and none is above its top: no assumption.
+    if (range.floor && compareVersions(version, range.floor) <= 0) return true;
+    if (release.value !== undefined && compareVersions(version, release.value) > 0) return false;
+    log.recordProvenance(release.from);
+    return release.value === undefined || compareVersions(release.value, version) >= 0;
+  }
   if (release.value !== undefined) {
     log.recordProvenance(release.from);
     return compareVersions(release.value, version) >= 0;
@@ -51,4 +98,21 @@ export function releaseAtLeast(release: Field<string | undefined>, tool: Tool | 
   if (release.from.kind !== 'unknown' && floor && compareVersions(version, floor) <= 0) return true;
   log.recordProvenance(release.from);
   return true;
+}
+
+/**
+ * What a document is checked against, in words, each with how it is known: the format (why the
+ * file was read as it), the release of the tool that reads it, and the hardware of its layout.
+ */
+export function checkedAgainst(da: DocAnalysis): { format: string; release?: string; hardware?: string } {
+  const out: { format: string; release?: string; hardware?: string } = { format: da.detection.reason };
+  const tool = da.format?.tool;
+  if (tool) {
+    const r = releaseOf(da);
+    const which = r.range ? `${TOOL_NAMES[tool]} ${r.range.spec}` : r.value !== undefined ? `${TOOL_NAMES[tool]} ${r.value}` : `the newest ${TOOL_NAMES[tool]} release Shardwise knows`;
+    out.release = r.from.kind === 'assumed' ? `${which} (${describeProvenance(r.from)})` : describeProvenance(r.from);
+  }
+  const hw = da.plan?.hardware;
+  if (hw) out.hardware = `${hw.profile.id} (${describeProvenance(hw.from)})`;
+  return out;
 }

@@ -141,6 +141,8 @@ export interface RuleContext<M = unknown> {
    * assumption, one the file's context hides is unknown.
    */
   readonly version: string | undefined;
+  /** The same release in words, for messages (`1.5.0 (requirements.txt: accelerate==1.5.0)`); not tracked. */
+  readonly versionLabel: string | undefined;
   /** The same release, for finding a key's schema (navigation, not a judgement): not tracked. */
   readonly schemaVersion: string | undefined;
   /**

@@ -12,7 +12,8 @@ import type { FormatId } from '../settings';
 import type { Path } from '../types';
 import { compareVersions } from '../version';
 import { capped, ReadLog, recordItem, tracked, untracked } from './certain';
-import { OLDEST_COVERED, releaseAtLeast, releaseOf } from './release';
+import { inRange } from '../pins';
+import { OLDEST_COVERED, releaseAtLeast, releaseOf, type Release } from './release';
 import type { Report, Rule, RuleContext } from './rule';
 
 /** A report as the rule made it, with what it rested on. */
@@ -115,6 +116,10 @@ class Run implements RuleContext<any> {
     } catch {
       return undefined;
     }
+  }
+
+  get versionLabel() {
+    return this.forced ?? (this.release as Release).label ?? this.release.value;
   }
 
   get version() {
@@ -238,12 +243,14 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
 function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, thresholds: Set<string>, first: WeighedReport[], note: string, where: (r: Report) => string | undefined): void {
   // A release nobody named is one the schemas cover (the oldest covered stands for the lowest range);
   // one the context hides may be older than any of them.
-  const floor = release.from.kind === 'unknown' ? '0.0.0' : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
+  // A pinned range: the releases it allows, from its floor.
+  const range = (release as Release).range;
+  const floor = release.from.kind === 'unknown' ? '0.0.0' : range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
   const tried = new Set<string>();
   const holds = new Map<WeighedReport, boolean>(first.map((w) => [w, true]));
   // One release from each range between the versions compared; new comparisons add ranges (bounded).
   for (let round = 0; round < 8; round++) {
-    const reps = [...new Set([floor, ...thresholds].filter((v): v is string => !!v))].filter((v) => !tried.has(v));
+    const reps = [...new Set([floor, ...thresholds].filter((v): v is string => !!v))].filter((v) => !tried.has(v) && (!range || v === floor || inRange(range.spec, v)));
     if (!reps.length) break;
     for (const rep of reps) {
       tried.add(rep);

@@ -34,7 +34,7 @@ export default defineRule({
       on: 'value',
       severity: refused ? 'error' : undefined,
       message: refused
-        ? `TP ${p.tp.value} with EP ${p.ep.value} and no sequence parallelism: Megatron Core ${ctx.version} stops ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"; releases from 0.15 only warn). Turn sequence parallelism on.`
+        ? `TP ${p.tp.value} with EP ${p.ep.value} and no sequence parallelism: Megatron Core ${ctx.versionLabel} stops ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"; releases from 0.15 only warn). Turn sequence parallelism on.`
         : `TP ${p.tp.value} without sequence parallelism: each TP rank holds the full layer-norm and dropout activations${saving}, for the same communication volume. Turn sequence parallelism on.`,
       fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });

@@ -2,7 +2,7 @@
  * version-unsupported-key: a key or value newer than the tool version the file targets
  * (`shardwise.targetVersions` setting, `.shardwise.yaml`, or `# shardwise: accelerate=1.10.0`).
  */
-import { compareVersions } from '../version';
+import type { Path } from '../types';
 import { code, pathLabel, walkSchema } from './helpers';
 import { defineRule } from './rule';
 import { normalized, since, unknownKeyEffect, valueSince } from '../schema/vocabulary';
@@ -24,17 +24,21 @@ export default defineRule({
   check(ctx) {
     const target = ctx.version;
     if (!target) return;
+    // A key inside a section the release does not know is that section's finding, not one more.
+    const reported: Path[] = [];
     walkSchema(ctx, (path, schema, node, section) => {
       if (node.kind === 'scalar' && node.value === null) return;
+      if (reported.some((r) => r.length < path.length && r.every((seg, i) => seg === path[i]))) return;
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
       const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : undefined);
       const fatal = unknownKeyEffect(section) === 'error';
-      if (keySince && compareVersions(keySince, target) > 0) {
+      if (keySince && !ctx.atLeast(keySince)) {
+        reported.push(path);
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',
-          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
+          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
           fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;
@@ -42,11 +46,11 @@ export default defineRule({
       if (node.kind === 'scalar' && typeof node.value === 'string') {
         const v = normalized(schema, node.value);
         const vs = valueSince(schema, node.value);
-        if (vs && compareVersions(vs, target) > 0) {
+        if (vs && !ctx.atLeast(vs)) {
           ctx.report({
             at: path,
             on: 'value',
-            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
+            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
           });
         }
       }

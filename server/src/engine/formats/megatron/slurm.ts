@@ -14,6 +14,7 @@ import type { Launcher, LauncherArg, LauncherKind, ShellDoc } from '../../syntax
 import { gpuCount, gresGpus, type Allocation } from '../../syntax/sbatch';
 import type { Span } from '../../types';
 import type { EngineSettings } from '../../settings';
+import { hardwareById } from '../../plan/hardware';
 
 /** A count, with where it comes from (for messages) and where it is written (for findings). */
 export interface Counted {
@@ -119,7 +120,30 @@ export function nodesPhrase(c: Counted): string {
  * the mapping does not hold gives nothing; a list of alternatives only when they all map to one profile.
  */
 export function slurmHardware(a: Allocation, settings: EngineSettings): { id: string; note: string } | undefined {
-  if (a.heterogeneous || !settings.slurm) return undefined;
+  if (a.heterogeneous) return undefined;
+  return mappedHardware(a, settings) ?? typedHardware(a);
+}
+
+/**
+ * The GPU type the job asks for (`--gres=gpu:h100:8`, `--gpus-per-node=h200:8`, `--gpus=b200:16`),
+ * when it names one profile (a site's own type names, `a100_3g.20gb`, name none).
+ */
+function typedHardware(a: Allocation): { id: string; note: string } | undefined {
+  const found: { id: string; note: string }[] = [];
+  for (const o of a.options) {
+    if (!o.value || !['gres', 'gpus', 'gpus-per-node', 'gpus-per-task'].includes(o.name)) continue;
+    for (const item of o.value.split(',')) {
+      const parts = item.trim().replace(/\(.*\)$/, '').split(':');
+      const type = o.name === 'gres' ? (parts[0] === 'gpu' && parts.length === 3 ? parts[1] : undefined) : parts.length === 2 ? parts[0] : undefined;
+      const profile = type ? hardwareById(type) : undefined;
+      if (profile) found.push({ id: profile.id, note: `from \`#SBATCH ${o.written}=${o.value}\`` });
+    }
+  }
+  return found.length && found.every((f) => f.id === found[0].id) ? found[0] : undefined;
+}
+
+function mappedHardware(a: Allocation, settings: EngineSettings): { id: string; note: string } | undefined {
+  if (!settings.slurm) return undefined;
   const pick = (written: { value: string; option: string } | undefined, map: Record<string, string> | undefined, key: string): { id: string; note: string } | undefined => {
     if (!written || !map) return undefined;
     const whole = map[written.value];

@@ -1,0 +1,229 @@
+/**
+ * The releases a repository pins: what its dependency files (`requirements*.txt`, `pyproject.toml`,
+ * `setup.cfg`, `setup.py`, `environment.yml`, `uv.lock`, `poetry.lock`) say of Accelerate, DeepSpeed
+ * and Megatron Core, as a PEP 440 specifier, and which releases that specifier allows.
+ *
+ * Pure: the host reads the files and hands their text here (host/pins.ts).
+ */
+import { satisfies, validRange } from '@renovatebot/pep440';
+import { parse as parseSpecifier } from '@renovatebot/pep440/lib/specifier';
+import { parse as parseToml } from 'smol-toml';
+import * as Y from 'yaml';
+import type { Pin, Tool } from './settings';
+
+export type { Pin };
+import { compareVersions } from './version';
+
+/** PyPI names (normalised as PEP 503 does) of the tools whose releases the schemas know. */
+const PACKAGES: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core' };
+
+/** Lock files give the release that is installed; the others the releases that may be. */
+const LOCKS = ['uv.lock', 'poetry.lock'];
+
+/** Whether a file name is one of the dependency files read for pins. */
+export function isPinFile(name: string): boolean {
+  return LOCKS.includes(name) || ['pyproject.toml', 'setup.cfg', 'setup.py', 'environment.yml', 'environment.yaml'].includes(name) || /^requirements([-_.][\w.-]*)?\.txt$/.test(name);
+}
+
+function tool(name: string): Tool | undefined {
+  return PACKAGES[name.toLowerCase().replace(/[-_.]+/g, '-')];
+}
+
+/** One PEP 508 requirement (`name[extra]>=1,<2 ; marker`): the tool and its specifier, if it pins one of ours. */
+export function requirement(line: string): { tool: Tool; package: string; spec: string } | undefined {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*([<>=!~][^;()#]*)?\)?\s*(?:;.*)?$/.exec(line.replace(/\s+#.*$/, ''));
+  if (!m) return undefined;
+  const t = tool(m[1]);
+  const spec = m[2]?.replace(/\s+/g, '');
+  if (!t || !spec || !validRange(spec)) return undefined;
+  return { tool: t, package: m[1], spec };
+}
+
+type Found = Partial<Record<Tool, { package: string; specs: Set<string> }>>;
+
+function add(found: Found, r: { tool: Tool; package: string; spec: string } | undefined): void {
+  if (!r) return;
+  const entry = (found[r.tool] ??= { package: r.package, specs: new Set() });
+  entry.specs.add(r.spec);
+}
+
+/** Poetry's `^1.6` and `~1.6.0` as PEP 440, a bare version as `==`; anything else as written. */
+function poetrySpec(v: string): string | undefined {
+  const s = v.trim();
+  if (s === '*' || s === '') return undefined;
+  const caret = /^\^\s*(\d+(?:\.\d+)*)$/.exec(s);
+  if (caret) {
+    const parts = caret[1].split('.').map(Number);
+    // The first non-zero part may not change (^0.13.1 allows 0.13.x; ^1.6 allows 1.x).
+    const i = parts.findIndex((p) => p !== 0);
+    const k = i < 0 ? parts.length - 1 : i;
+    const upper = [...parts.slice(0, k), parts[k] + 1].join('.');
+    return `>=${caret[1]},<${upper}`;
+  }
+  const tilde = /^~\s*(\d+(?:\.\d+)*)$/.exec(s);
+  if (tilde) {
+    const parts = tilde[1].split('.').map(Number);
+    const upper = parts.length > 1 ? [parts[0], parts[1] + 1].join('.') : String(parts[0] + 1);
+    return `>=${tilde[1]},<${upper}`;
+  }
+  if (/^\d+(\.\d+)*$/.test(s)) return `==${s}`;
+  return s.replace(/\s+/g, '');
+}
+
+function fromPyproject(text: string, found: Found): void {
+  const doc = parseToml(text) as { project?: { dependencies?: unknown }; tool?: { poetry?: { dependencies?: unknown } } };
+  const deps = doc.project?.dependencies;
+  if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') add(found, requirement(d));
+  const poetry = doc.tool?.poetry?.dependencies;
+  if (poetry && typeof poetry === 'object') {
+    for (const [name, v] of Object.entries(poetry as Record<string, unknown>)) {
+      const t = tool(name);
+      const raw = typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { version?: unknown }).version === 'string' ? (v as { version: string }).version : undefined;
+      const spec = t && raw !== undefined ? poetrySpec(raw) : undefined;
+      if (t && spec && validRange(spec)) add(found, { tool: t, package: name, spec });
+    }
+  }
+}
+
+function fromLock(text: string, found: Found): void {
+  const doc = parseToml(text) as { package?: unknown };
+  if (!Array.isArray(doc.package)) return;
+  for (const p of doc.package as { name?: unknown; version?: unknown }[]) {
+    const t = typeof p.name === 'string' ? tool(p.name) : undefined;
+    if (t && typeof p.version === 'string') add(found, { tool: t, package: p.name as string, spec: `==${p.version}` });
+  }
+}
+
+function fromEnvironment(text: string, found: Found): void {
+  const doc = Y.parse(text, { maxAliasCount: 100 }) as { dependencies?: unknown } | null;
+  const walk = (list: unknown): void => {
+    if (!Array.isArray(list)) return;
+    for (const d of list) {
+      if (typeof d === 'string') {
+        // conda's `name=1.6.0` means that release (and its builds); `==`, `>=` are PEP 440 already.
+        add(found, requirement(d.replace(/^([A-Za-z0-9._-]+)\s*=\s*(?=\d)/, '$1==')));
+      } else if (d && typeof d === 'object' && 'pip' in d) walk((d as { pip: unknown }).pip);
+    }
+  };
+  walk(doc?.dependencies);
+}
+
+/** `install_requires` of setup.cfg (one requirement per line) and the quoted requirements of setup.py. */
+function fromSetup(name: string, text: string, found: Found): void {
+  if (name === 'setup.py') {
+    for (const m of text.matchAll(/(["'])([A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\])?\s*[<>=!~][^"'\n]*)\1/g)) add(found, requirement(m[2]));
+    return;
+  }
+  const block = /^\s*install_requires\s*=([^\n]*(?:\n[ \t]+[^\n]*)*)/m.exec(text);
+  if (block) for (const line of block[1].split('\n')) add(found, requirement(line));
+}
+
+/**
+ * What one dependency file pins, per tool. A tool named with different specifiers in one file (two
+ * environments, or markers) gets their intersection; a file that cannot be read pins nothing.
+ */
+export function pinsIn(name: string, text: string): Partial<Record<Tool, Pin>> {
+  const found: Found = {};
+  try {
+    if (name === 'pyproject.toml') fromPyproject(text, found);
+    else if (LOCKS.includes(name)) fromLock(text, found);
+    else if (name === 'environment.yml' || name === 'environment.yaml') fromEnvironment(text, found);
+    else if (name === 'setup.py' || name === 'setup.cfg') fromSetup(name, text, found);
+    else for (const line of text.split(/\r?\n/)) if (!/^\s*(#|-)/.test(line)) add(found, requirement(line));
+  } catch {
+    return {};
+  }
+  const out: Partial<Record<Tool, Pin>> = {};
+  for (const [t, f] of Object.entries(found) as [Tool, { package: string; specs: Set<string> }][]) out[t] = { spec: [...f.specs].join(','), package: f.package, file: name };
+  return out;
+}
+
+/**
+ * The pins of one folder's dependency files, per tool: a lock file's release wins (it is what was
+ * installed); otherwise the specifiers of every file that names the tool, intersected. A pin no
+ * release can satisfy is dropped.
+ */
+export function folderPins(files: readonly { name: string; text: string }[]): Partial<Record<Tool, Pin>> {
+  const per: Partial<Record<Tool, Pin[]>> = {};
+  for (const f of files) for (const [t, pin] of Object.entries(pinsIn(f.name, f.text)) as [Tool, Pin][]) (per[t] ??= []).push(pin);
+  const out: Partial<Record<Tool, Pin>> = {};
+  for (const [t, pins] of Object.entries(per) as [Tool, Pin[]][]) {
+    const lock = pins.find((p) => LOCKS.includes(p.file) && exactRelease(p.spec));
+    const pin = lock ?? { spec: [...new Set(pins.flatMap((p) => p.spec.split(',')))].join(','), package: pins[0].package, file: [...new Set(pins.map((p) => p.file))].join(', ') };
+    if (validRange(pin.spec) && !emptyRange(pin.spec)) out[t] = pin;
+  }
+  return out;
+}
+
+/** The one release a specifier allows (`==0.8.0`, `===0.8.0`), if it allows only one. */
+export function exactRelease(spec: string): string | undefined {
+  const clauses = specifierClauses(spec);
+  const exact = clauses.filter((c) => (c.operator === '==' || c.operator === '===') && !c.prefix);
+  if (exact.length !== 1) return undefined;
+  return clauses.every((c) => c === exact[0] || satisfies(exact[0].version, `${c.operator}${c.version}${c.prefix ?? ''}`)) ? exact[0].version : undefined;
+}
+
+interface Clause {
+  operator: string;
+  version: string;
+  prefix?: string;
+}
+
+function specifierClauses(spec: string): Clause[] {
+  return (parseSpecifier(spec) ?? []) as Clause[];
+}
+
+/** The bounds of the releases a specifier allows: the lowest (inclusive) and the highest, inclusive or not. */
+export function specBounds(spec: string): { floor?: string; top?: { version: string; inclusive: boolean } } {
+  let floor: string | undefined;
+  let top: { version: string; inclusive: boolean } | undefined;
+  const lower = (v: string) => {
+    if (!floor || compareVersions(v, floor) > 0) floor = v;
+  };
+  const upper = (version: string, inclusive: boolean) => {
+    const c = top ? compareVersions(version, top.version) : -1;
+    if (!top || c < 0 || (c === 0 && !inclusive)) top = { version, inclusive };
+  };
+  for (const c of specifierClauses(spec)) {
+    const parts = c.version.split('.');
+    if ((c.operator === '==' || c.operator === '===') && !c.prefix) {
+      lower(c.version);
+      upper(c.version, true);
+    } else if (c.operator === '==' && c.prefix) {
+      // `==0.13.*`: 0.13 up to, not including, 0.14.
+      lower(c.version);
+      upper([...parts.slice(0, -1), Number(parts[parts.length - 1]) + 1].join('.'), false);
+    } else if (c.operator === '~=') {
+      // `~=0.13.1`: at least 0.13.1, below 0.14.
+      lower(c.version);
+      upper([...parts.slice(0, -2), Number(parts[parts.length - 2]) + 1].join('.'), false);
+    } else if (c.operator === '>=' || c.operator === '>') lower(c.version);
+    else if (c.operator === '<=') upper(c.version, true);
+    else if (c.operator === '<') upper(c.version, false);
+  }
+  return { floor, top };
+}
+
+function emptyRange(spec: string): boolean {
+  const { floor, top } = specBounds(spec);
+  if (!floor || !top) return false;
+  const c = compareVersions(floor, top.version);
+  return c > 0 || (c === 0 && !top.inclusive);
+}
+
+/** Whether some release the specifier allows is at least `version` (the range read at its top). */
+export function rangeReaches(spec: string, version: string): boolean {
+  const { top } = specBounds(spec);
+  if (!top) return true;
+  const c = compareVersions(version, top.version);
+  return top.inclusive ? c <= 0 : c < 0;
+}
+
+/** Whether a release is one the specifier allows. */
+export function inRange(spec: string, version: string): boolean {
+  try {
+    return satisfies(version, spec);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
+import { exactRelease, folderPins, inRange, pinsIn, rangeReaches, requirement, specBounds } from '../../server/src/engine/pins';
+import { RepositoryPins } from '../../server/src/host/pins';
+
+test('requirements: a PEP 508 line of one of the tools, with extras, markers and comments; other packages and unpinned ones are not pins', () => {
+  assert.deepEqual(requirement('accelerate==1.6.0'), { tool: 'accelerate', package: 'accelerate', spec: '==1.6.0' });
+  assert.deepEqual(requirement('DeepSpeed[autotuning] >= 0.14, < 0.16  ; python_version >= "3.9"  # pinned for the cluster'), { tool: 'deepspeed', package: 'DeepSpeed', spec: '>=0.14,<0.16' });
+  assert.deepEqual(requirement('megatron_core==0.8.0'), { tool: 'megatron-core', package: 'megatron_core', spec: '==0.8.0' });
+  assert.equal(requirement('torch==2.4.0'), undefined);
+  assert.equal(requirement('accelerate'), undefined, 'no version: not a pin');
+  assert.equal(requirement('megatron-core @ git+https://github.com/NVIDIA/Megatron-LM.git@core_r0.13.0'), undefined, 'a URL names no release here');
+  assert.equal(requirement('accelerate==not a version'), undefined);
+});
+
+test('each dependency file: requirements*.txt, pyproject.toml (PEP 621 and Poetry), setup.cfg, setup.py, environment.yml, uv.lock, poetry.lock', () => {
+  assert.deepEqual(pinsIn('requirements.txt', '# training\n-r base.txt\ntorch>=2.4\naccelerate==1.6.0\n'), { accelerate: { spec: '==1.6.0', package: 'accelerate', file: 'requirements.txt' } });
+  assert.deepEqual(pinsIn('pyproject.toml', '[project]\nname = "x"\ndependencies = ["megatron-core>=0.13,<0.14", "torch"]\n'), { 'megatron-core': { spec: '>=0.13,<0.14', package: 'megatron-core', file: 'pyproject.toml' } });
+  assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\npython = "^3.10"\naccelerate = "^1.6"\n').accelerate?.spec, '>=1.6,<2');
+  assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\ndeepspeed = { version = "~0.15.1", optional = true }\n').deepspeed?.spec, '>=0.15.1,<0.16');
+  assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\nmegatron-core = "^0.13.1"\n')['megatron-core']?.spec, '>=0.13.1,<0.14', "^0.x moves only within 0.x's minor");
+  assert.equal(pinsIn('setup.cfg', '[options]\ninstall_requires =\n    torch\n    deepspeed==0.15.0\n\n[options.extras_require]\n').deepspeed?.spec, '==0.15.0');
+  assert.equal(pinsIn('setup.py', 'setup(name="x", install_requires=["torch>=2", "accelerate>=1.2,<1.4"])\n').accelerate?.spec, '>=1.2,<1.4');
+  assert.equal(pinsIn('environment.yml', 'name: train\ndependencies:\n  - python=3.11\n  - deepspeed=0.14.4\n  - pip:\n      - accelerate==1.3.0\n').deepspeed?.spec, '==0.14.4');
+  assert.equal(pinsIn('environment.yml', 'dependencies:\n  - pip:\n      - accelerate==1.3.0\n').accelerate?.spec, '==1.3.0');
+  assert.equal(pinsIn('uv.lock', 'version = 1\n[[package]]\nname = "accelerate"\nversion = "1.6.0"\n[[package]]\nname = "torch"\nversion = "2.6.0"\n').accelerate?.spec, '==1.6.0');
+  assert.equal(pinsIn('poetry.lock', '[[package]]\nname = "megatron-core"\nversion = "0.12.1"\n')['megatron-core']?.spec, '==0.12.1');
+  assert.deepEqual(pinsIn('pyproject.toml', 'not = [toml'), {}, 'a file that cannot be read pins nothing');
+  assert.equal(pinsIn('requirements.txt', 'accelerate==1.5.0 ; sys_platform == "linux"\naccelerate==1.6.0 ; sys_platform == "darwin"\n').accelerate?.spec, '==1.5.0,==1.6.0', 'two specifiers of one file are both kept (their intersection)');
+});
+
+test('a folder: a lock file gives what is installed; other files intersect; a pin nothing satisfies is no pin', () => {
+  const lock = folderPins([
+    { name: 'pyproject.toml', text: '[project]\ndependencies = ["accelerate>=1.4"]\n' },
+    { name: 'uv.lock', text: '[[package]]\nname = "accelerate"\nversion = "1.6.0"\n' },
+  ]);
+  assert.equal(lock.accelerate?.spec, '==1.6.0');
+  assert.equal(lock.accelerate?.file, 'uv.lock');
+  const both = folderPins([
+    { name: 'requirements.txt', text: 'deepspeed>=0.14\n' },
+    { name: 'setup.py', text: 'install_requires=["deepspeed<0.16"]' },
+  ]);
+  assert.equal(both.deepspeed?.spec, '>=0.14,<0.16');
+  assert.equal(both.deepspeed?.file, 'requirements.txt, setup.py');
+  assert.equal(folderPins([{ name: 'requirements.txt', text: 'accelerate==1.5.0 ; sys_platform == "linux"\naccelerate==1.6.0 ; sys_platform == "darwin"\n' }]).accelerate, undefined, 'two exact releases: no release satisfies both');
+});
+
+test('specifiers: the one release, the bounds, and whether a range reaches a release', () => {
+  assert.equal(exactRelease('==0.8.0'), '0.8.0');
+  assert.equal(exactRelease('==0.8.*'), undefined);
+  assert.equal(exactRelease('>=0.8'), undefined);
+  assert.deepEqual(specBounds('>=0.13,<0.14'), { floor: '0.13', top: { version: '0.14', inclusive: false } });
+  assert.deepEqual(specBounds('~=0.13.1'), { floor: '0.13.1', top: { version: '0.14', inclusive: false } });
+  assert.deepEqual(specBounds('==1.6.*'), { floor: '1.6', top: { version: '1.7', inclusive: false } });
+  assert.deepEqual(specBounds('<=1.5.0,<1.9'), { floor: undefined, top: { version: '1.5.0', inclusive: true } });
+  assert.equal(rangeReaches('>=0.13,<0.14', '0.13.5'), true);
+  assert.equal(rangeReaches('>=0.13,<0.14', '0.14.0'), false);
+  assert.equal(rangeReaches('>=0.13', '0.99.0'), true);
+  assert.equal(inRange('>=0.13,<0.14', '0.13.2'), true);
+  assert.equal(inRange('>=0.13,<0.14', '0.14.0'), false);
+});
+
+test('the host reads the nearest folder that pins each tool, up to the repository root, and the pin changes what is found', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'sw-pins-'));
+  mkdirSync(join(repo, '.git'));
+  mkdirSync(join(repo, 'configs', 'fsdp'), { recursive: true });
+  writeFileSync(join(repo, 'requirements.txt'), 'accelerate==1.9.0\ndeepspeed==0.15.0\n');
+  writeFileSync(join(repo, 'configs', 'pyproject.toml'), '[project]\nname = "c"\ndependencies = ["accelerate>=1.10"]\n');
+  const file = join(repo, 'configs', 'fsdp', 'accelerate.yaml');
+  const pins = new RepositoryPins().forFile(file)!;
+  assert.equal(pins.accelerate?.spec, '>=1.10', 'the nearer folder wins');
+  assert.equal(pins.accelerate?.file, '../pyproject.toml');
+  assert.equal(pins.deepspeed?.spec, '==0.15.0', 'a tool the nearer folder does not name comes from further up');
+  assert.equal(pins.deepspeed?.file, '../../requirements.txt');
+  // Not above the repository's root.
+  const outside = mkdtempSync(join(tmpdir(), 'sw-pins-out-'));
+  writeFileSync(join(outside, 'requirements.txt'), 'accelerate==1.0.0\n');
+  mkdirSync(join(outside, 'repo', '.git'), { recursive: true });
+  assert.equal(new RepositoryPins().forFile(join(outside, 'repo', 'accelerate.yaml')), undefined);
+
+  // Accelerate refuses a top-level key it does not know: a pin that excludes the key's release makes it an error that names the pin.
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 8\nmixed_precision: bf16\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n';
+  const found = (spec: string) => analyze({ path: '/p/accelerate.yaml', text }, { pins: { accelerate: { spec, package: 'accelerate', file: 'requirements.txt' } } }).findings.filter((f) => f.code === 'version-unsupported-key');
+  const exact = found('==1.9.0');
+  assert.equal(exact.length, 1);
+  assert.equal(exact[0].severity, 'error');
+  assert.match(exact[0].message, /the targeted 1\.9\.0 \(requirements\.txt: accelerate==1\.9\.0\)/);
+  // A range none of whose releases has the key: the same error, naming the range.
+  const range = found('>=1.6,<1.10');
+  assert.equal(range.length, 1);
+  assert.equal(range[0].severity, 'error');
+  assert.match(range[0].message, /accelerate>=1\.6,<1\.10 \(requirements\.txt\)/);
+  // A range with a release that has it: nothing to say.
+  assert.deepEqual(found('>=1.9'), []);
+  assert.deepEqual(found('>=1.9,<1.11'), []);
+});
