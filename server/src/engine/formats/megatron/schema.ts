@@ -5,6 +5,8 @@
  */
 import { lazySchema, lazyValidator } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
+import { deprecation, removal, since } from '../../schema/vocabulary';
+import { compareVersions } from '../../version';
 
 /** Loaded when a Megatron file is first seen (it is large). */
 export const MEGATRON_SCHEMA: JsonSchema = lazySchema(() => require('../../../../../schemas/megatron.schema.json') as JsonSchema);
@@ -128,4 +130,26 @@ let nemoOwnKeys: Set<string> | undefined;
 /** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
 export function nemoOwnKeyNames(): Set<string> {
   return (nemoOwnKeys ??= new Set((MEGATRON_SCHEMA['x-nemo-own-keys'] as string[] | undefined) ?? []));
+}
+
+/** The first release of Megatron Core: flags older than it are the pre-Core Megatron-LM's. */
+export const FIRST_CORE_RELEASE = '0.4.0';
+
+/**
+ * What a flag says of the Megatron-LM that reads it: `before` a release (a flag that release removed,
+ * or that it stops on), or `from` a release after the first Megatron Core one (a flag it added).
+ */
+export function flagEra(flag: string): { before?: string; from?: string } {
+  const t = flagTarget(flag);
+  const schema = t ? MEGATRON_SCHEMA.properties?.[t.dest] : undefined;
+  if (!schema) return {};
+  const removed = removal(schema);
+  const dep = deprecation(schema);
+  const stops = dep?.effect === 'error' && !dep.conditional ? dep.since : undefined;
+  const before = removed?.version ?? stops;
+  const added = since(schema, flag.replace(/=.*$/, ''));
+  return {
+    before,
+    from: added && compareVersions(added, FIRST_CORE_RELEASE) > 0 ? added : undefined,
+  };
 }

@@ -24,7 +24,8 @@ import { slurmHardware, slurmStep } from './slurm';
 import { megatronSource } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
-import { MEGATRON_SCHEMA, allFlags, entrypointFlags, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, entrypointFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { compareVersions } from '../../version';
 
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
@@ -63,7 +64,22 @@ function forkOf(doc: SourceDoc, settings: EngineSettings): string | undefined {
   if (checkout) return checkout;
   const entry = shell(doc)?.entrypoint?.path.split('/').pop();
   if (entry && OLD_ENTRY.test(entry)) return 'a Megatron-LM from before 2021 (its `pretrain_gpt2.py` was renamed `pretrain_gpt.py` in January 2021, before the first Megatron Core release)';
-  return root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key)) ? 'Megatron-DeepSpeed' : undefined;
+  if (root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key))) return 'Megatron-DeepSpeed';
+  const named = settings.targetVersions?.['megatron-core'] || settings.pins?.['megatron-core'] || settings.megatronCheckout || settings.megatronUnseen;
+  return root?.kind === 'map' && !named ? preCore(root.entries.map((e) => e.key)) : undefined;
+}
+
+/**
+ * A script whose flags only a Megatron-LM from before Megatron Core runs (flags the first Core
+ * release removed or stops on, and none a later release added), when nothing names the release:
+ * the file itself says which Megatron-LM it was written for, and its flags are that one's.
+ */
+function preCore(flags: readonly string[]): string | undefined {
+  const eras = flags.map((f) => ({ f, ...flagEra(f) }));
+  if (eras.some((e) => e.from)) return undefined;
+  const old = eras.filter((e) => e.before && compareVersions(e.before, FIRST_CORE_RELEASE) <= 0).map((e) => `\`${e.f.replace(/=.*$/, '')}\``);
+  if (!old.length) return undefined;
+  return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag a later release added)`;
 }
 
 /** How the script's unknown flags are judged, from its entry point and checkout (see `UnknownFlags`). */
