@@ -150,6 +150,12 @@ test('hover on the first line: what the file was read as and why; a near miss wi
   const h = hover(analyze({ path: 'a.yaml', text }), 3)!;
   assert.match(h.markdown, /\*\*distributed_type\*\*/);
   assert.match(h.markdown, /\*\*Format\*\*: read as an Accelerate config: `distributed_type`, `num_processes` are Accelerate keys, 2 of 2 top-level keys known\./);
+  // And what it is checked against, each with how it is known.
+  assert.match(h.markdown, /\*\*Release\*\*: the newest Accelerate release Shardwise knows \(assumed: /);
+  assert.match(h.markdown, /\*\*Hardware\*\*: h100-sxm \(assumed: /);
+  const pinned = hover(analyze({ path: 'a.yaml', text: `# shardwise: accelerate=1.6.0 hardware=h200\n${text}` }), 40)!;
+  assert.match(pinned.markdown, /\*\*Release\*\*: Accelerate 1\.6\.0, as set\./);
+  assert.match(pinned.markdown, /\*\*Hardware\*\*: h200 \(hardware profile `h200`\)\./);
   assert.doesNotMatch(hover(analyze({ path: 'a.yaml', text }), text.indexOf('num_processes') + 2)!.markdown, /Format/);
   const hydra = 'defaults:\n  - base\ndistributed_type: FSDP\nnum_processes: 8\n';
   const near = hover(analyze({ path: 'a.yaml', text: hydra }), 2)!;

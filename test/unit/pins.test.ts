@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../server/src/engine';
-import { exactRelease, folderPins, inRange, pinsIn, rangeReaches, requirement, specBounds } from '../../server/src/engine/pins';
+import { exactRelease, folderPins, imagePins, inRange, pinsIn, rangeReaches, requirement, scriptImages, specBounds } from '../../server/src/engine/pins';
 import { RepositoryPins } from '../../server/src/host/pins';
 
 test('requirements: a PEP 508 line of one of the tools, with extras, markers and comments; other packages and unpinned ones are not pins', () => {
@@ -97,4 +97,15 @@ test('the host reads the nearest folder that pins each tool, up to the repositor
   // A range with a release that has it: nothing to say.
   assert.deepEqual(found('>=1.9'), []);
   assert.deepEqual(found('>=1.9,<1.11'), []);
+});
+
+test('container images: a Dockerfile FROM an NGC image the table knows pins what it ships, unless a dependency file of the folder names the tool; a launch script names its own image', () => {
+  const docker = folderPins([{ name: 'Dockerfile', text: 'FROM nvcr.io/nvidia/nemo:24.07 AS base\nRUN pip install -e .\n' }]);
+  assert.deepEqual(docker['megatron-core'], { spec: '==0.8.0', package: 'megatron-core', file: 'Dockerfile: nvcr.io/nvidia/nemo:24.07' });
+  assert.equal(folderPins([{ name: 'Dockerfile', text: 'FROM nvcr.io/nvidia/nemo:24.07\n' }, { name: 'requirements.txt', text: 'megatron-core==0.9.0\n' }])['megatron-core']?.spec, '==0.9.0');
+  assert.deepEqual(folderPins([{ name: 'Dockerfile', text: 'FROM nvcr.io/nvidia/nemo:24.07\nFROM nvcr.io/nvidia/nemo:24.09\n' }]), {}, 'two images that disagree say nothing');
+  assert.deepEqual(folderPins([{ name: 'Dockerfile', text: 'ARG TAG\nFROM nvcr.io/nvidia/nemo:${TAG}\n' }]), {}, 'an image tag that is a variable is not known');
+  assert.deepEqual(scriptImages('#SBATCH --nodes=2\nsrun --container-image=nvcr.io#nvidia/nemo:24.07 --container-mounts /data:/data bash -c "python train.py"\n'), ['nvcr.io#nvidia/nemo:24.07']);
+  assert.deepEqual(scriptImages('enroot import -o nemo.sqsh docker://nvcr.io#nvidia/nemo:24.09\n'), ['docker://nvcr.io#nvidia/nemo:24.09']);
+  assert.equal(imagePins(scriptImages('srun --container-image "nvcr.io/nvidia/nemo:24.09" python x.py\n'), 'the container image')['megatron-core']?.spec, '==0.9.0');
 });

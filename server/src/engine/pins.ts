@@ -12,6 +12,7 @@ import * as Y from 'yaml';
 import type { Pin, Tool } from './settings';
 
 export type { Pin };
+import { containerReleases } from './containers';
 import { compareVersions } from './version';
 
 /** PyPI names (normalised as PEP 503 does) of the tools whose releases the schemas know. */
@@ -20,9 +21,14 @@ const PACKAGES: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'd
 /** Lock files give the release that is installed; the others the releases that may be. */
 const LOCKS = ['uv.lock', 'poetry.lock'];
 
+/** A Dockerfile (`Dockerfile`, `Dockerfile.train`, `train.Dockerfile`): the image it builds from may name the releases. */
+function isDockerfile(name: string): boolean {
+  return /^Dockerfile([.-][\w.-]+)?$|\.[Dd]ockerfile$/.test(name);
+}
+
 /** Whether a file name is one of the dependency files read for pins. */
 export function isPinFile(name: string): boolean {
-  return LOCKS.includes(name) || ['pyproject.toml', 'setup.cfg', 'setup.py', 'environment.yml', 'environment.yaml'].includes(name) || /^requirements([-_.][\w.-]*)?\.txt$/.test(name);
+  return isDockerfile(name) || LOCKS.includes(name) || ['pyproject.toml', 'setup.cfg', 'setup.py', 'environment.yml', 'environment.yaml'].includes(name) || /^requirements([-_.][\w.-]*)?\.txt$/.test(name);
 }
 
 function tool(name: string): Tool | undefined {
@@ -145,8 +151,15 @@ export function pinsIn(name: string, text: string): Partial<Record<Tool, Pin>> {
  */
 export function folderPins(files: readonly { name: string; text: string }[]): Partial<Record<Tool, Pin>> {
   const per: Partial<Record<Tool, Pin[]>> = {};
-  for (const f of files) for (const [t, pin] of Object.entries(pinsIn(f.name, f.text)) as [Tool, Pin][]) (per[t] ??= []).push(pin);
+  for (const f of files) if (!isDockerfile(f.name)) for (const [t, pin] of Object.entries(pinsIn(f.name, f.text)) as [Tool, Pin][]) (per[t] ??= []).push(pin);
   const out: Partial<Record<Tool, Pin>> = {};
+  // The image a Dockerfile builds from gives the releases no dependency file of the folder names.
+  for (const f of files) {
+    if (!isDockerfile(f.name)) continue;
+    const images = [...f.text.matchAll(/^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)/gim)].map((m) => m[1]);
+    const pins = imagePins(images, f.name);
+    for (const [t, pin] of Object.entries(pins) as [Tool, Pin][]) if (!per[t] && !out[t]) out[t] = pin;
+  }
   for (const [t, pins] of Object.entries(per) as [Tool, Pin[]][]) {
     const lock = pins.find((p) => LOCKS.includes(p.file) && exactRelease(p.spec));
     const pin = lock ?? { spec: [...new Set(pins.flatMap((p) => p.spec.split(',')))].join(','), package: pins[0].package, file: [...new Set(pins.map((p) => p.file))].join(', ') };
@@ -226,4 +239,30 @@ export function inRange(spec: string, version: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The releases the container images a file names ship (containers.ts), as pins: only when every
+ * image the table knows agrees, per tool (a build stage or a second job on another image would
+ * otherwise say two things).
+ */
+export function imagePins(references: readonly string[], where: string): Partial<Record<Tool, Pin>> {
+  const rows = references.map((r) => ({ r, found: containerReleases(r) })).filter((x) => x.found);
+  const out: Partial<Record<Tool, Pin>> = {};
+  for (const tool of ['accelerate', 'deepspeed', 'megatron-core'] as Tool[]) {
+    const versions = new Set(rows.map((x) => x.found!.row.releases[tool]));
+    const [only] = versions;
+    if (versions.size !== 1 || !only) continue;
+    const ref = rows.find((x) => x.found!.row.releases[tool] === only)!.r;
+    out[tool] = { spec: `==${only}`, package: tool, file: `${where}: ${ref}` };
+  }
+  return out;
+}
+
+/** The container images a launch script runs in: Pyxis's `--container-image`, `enroot import`. */
+export function scriptImages(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/--container-image(?:=|\s+)(["']?)([^\s"';|&]+)\1/g)) out.push(m[2]);
+  for (const m of text.matchAll(/\benroot\s+import\s+(?:-o\s+\S+\s+)?(docker:\/\/[^\s"';|&]+)/g)) out.push(m[1]);
+  return out;
 }

@@ -3,6 +3,7 @@
  * allowed values, version and environment variable; in a suppression comment, what the directive
  * does and each rule id's summary and documentation link.
  */
+import { checkedAgainst } from '../rules/release';
 import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
 import { ruleById } from '../rules';
@@ -54,7 +55,10 @@ function formatMarkdown(da: DocAnalysis, offset: number): { markdown: string; sp
   if (lines.position(offset).line !== line) return undefined;
   const reason = da.format ? da.detection.reason : da.detection.nearMisses.find((m) => m.strong)?.reason;
   if (!reason) return undefined;
-  return { markdown: `**Format**: ${reason}.`, span: { start: lines.lineStart(line), end: lines.lineEnd(line) } };
+  // What the file is checked against: the release of the tool and the hardware, each with how it is known.
+  const against = da.format ? checkedAgainst(da) : undefined;
+  const more = against ? [against.release && `**Release**: ${against.release}.`, against.hardware && `**Hardware**: ${against.hardware}.`].filter(Boolean) : [];
+  return { markdown: [`**Format**: ${reason}.`, ...more].join('\n\n'), span: { start: lines.lineStart(line), end: lines.lineEnd(line) } };
 }
 
 export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }, schemaPath?: readonly (string | number)[]): string {

@@ -26,6 +26,7 @@ import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, entrypointFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 import { compareVersions } from '../../version';
+import { imagePins, scriptImages } from '../../pins';
 
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
@@ -312,7 +313,11 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   context(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
     const s = shell(doc);
     const source = s ? megatronSource(s, read) : undefined;
-    if (!source) return undefined;
+    // The container image the script runs in names the releases it ships, over the repository's pins;
+    // a Megatron-LM at an absolute path the checkout does not hold (`/opt/megatron-lm`) is then the image's.
+    const images = imagePins(scriptImages(doc.text), 'the container image');
+    const inImage = images['megatron-core'] && source?.kind === 'unseen' && /^`\//.test(source.where) && !/given its path/.test(source.why);
+    if (!source || inImage) return Object.keys(images).length ? { settings: { ...settings, pins: { ...settings.pins, ...images } } } : undefined;
     if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
     return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why } } };
   },
