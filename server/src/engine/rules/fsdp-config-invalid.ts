@@ -1,7 +1,7 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argNum, argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argNum, argOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -10,29 +10,41 @@ const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
 const CHECKS: ArgCheck[] = [
   {
     when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'PyTorch FSDP2 in Megatron does not support pipeline parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with pipeline parallelism"). Use `--use-megatron-fsdp`, or PP 1.',
   },
   {
     when: (m, p) => (torchFsdp2(m) && (p?.ep.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'PyTorch FSDP2 in Megatron does not support expert parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with expert parallelism"). Use `--use-megatron-fsdp` for MoE models.',
   },
   {
     when: (m) => (torchFsdp2(m) && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
+    // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'FSDP2 already shards the optimizer state: Megatron stops ("--use-torch-fsdp2 is not supported with MCore\'s distributed optimizer"). Remove `--use-distributed-optimizer`.',
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
     when: (m) => (torchFsdp2(m) && argOn(m, 'fp16') ? 'fp16' : undefined),
+    // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'PyTorch FSDP2 in Megatron does not support FP16 yet: Megatron stops. Use `--bf16`.',
   },
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') === 2 && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
+    // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'Megatron-FSDP version 2 shards the optimizer itself: Megatron stops ("--megatron-fsdp-version 2 is not compatible with --use-distributed-optimizer"). Remove `--use-distributed-optimizer`.',
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
-    message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive ("use_megatron_fsdp and use_torch_fsdp2 are mutually exclusive"). Keep one.',
+    // Megatron Bridge's ConfigContainer.validate raises it; Megatron-LM's argument checks do not.
+    formats: ['megatron-bridge'],
+    message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops ("use_megatron_fsdp and use_torch_fsdp2 are mutually exclusive"). Keep one.',
   },
 ];
 
@@ -45,7 +57,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron checks these at startup.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',

@@ -1,7 +1,7 @@
 /**
  * moe-config-invalid: expert-parallel and MoE-overlap arguments that Megatron rejects.
  */
-import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -17,6 +17,8 @@ const CHECKS: ArgCheck[] = [
       const e = argNum(m, 'num_moe_experts');
       return e !== undefined && (p?.ep.value ?? 1) > 1 && e % p!.ep.value !== 0 ? 'num_moe_experts' : undefined;
     },
+    // Megatron-LM's argument checks (arguments.py, yaml_arguments.py); Megatron Core's TransformerConfig does not make it.
+    formats: MLM_FLAG_FORMATS,
     message: (m, p) => `${argNum(m, 'num_moe_experts')} experts do not split over EP ${p?.ep.value}: each EP rank needs the same number of experts, and Megatron stops ("Number of experts should be a multiple of expert model parallel_size"). Use an EP that divides ${argNum(m, 'num_moe_experts')}.`,
   },
   {
