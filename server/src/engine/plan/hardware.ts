@@ -1,6 +1,7 @@
 /**
  * Hardware profiles: what a layout is checked against. The NVLink (scale-up) domain is not the
- * number of GPUs per node: on NVL72 racks a node (compute tray) has 4 GPUs and the domain 72.
+ * number of GPUs per node: on NVL72 racks a node (compute tray) has 4 GPUs and the domain 72; a
+ * GPU without NVLink (the L40S) is a domain of 1, whatever its server holds.
  */
 import { didYouMean } from '../suggest';
 
@@ -11,7 +12,10 @@ export interface HardwareProfile {
   nvlinkDomain: number;
   /** GPUs per OS node (what a launcher's `--nproc_per_node` or Slurm sees). */
   gpusPerNode: number;
-  /** HBM per GPU in GiB, as the device reports it (the datasheet's "80 GB" is 80 GiB on the device). */
+  /**
+   * HBM per GPU in GiB, as the device reports it (the datasheet's "80 GB" is 80 GiB on the device).
+   * GDDR6 on the L40S, where ECC (on by default) keeps about 3 of the datasheet's 48 GB.
+   */
   hbmGiB: number;
   /** Dense tensor throughput, TFLOP/s (not the "with sparsity" figures). */
   bf16Tflops: number;
@@ -70,6 +74,23 @@ export const HARDWARE: readonly HardwareProfile[] = [
     source: 'NVIDIA A100 datasheet (80 GB HBM2e, BF16 312 TFLOP/s dense); DGX A100 NVSwitch domain of 8; HBM2e 2,039 GB/s; NVLink 3 600 GB/s both ways; DGX A100: eight 200 Gb/s HDR InfiniBand adapters, one per GPU',
   },
   {
+    id: 'l40s',
+    title: 'L40S 48 GB PCIe (8 per server, no NVLink)',
+    nvlinkDomain: 1,
+    gpusPerNode: 8,
+    hbmGiB: 45,
+    bf16Tflops: 362,
+    fp8Tflops: 733,
+    mamf: { bf16: 0.74, source: 'an estimate: ml-engineering’s Maximum Achievable Matmul FLOPS table has no L40S row; one community torch.matmul run (zzc0721/torch-performance-test-data, square shapes up to 10240, PyTorch 2.8) reached 269.2 of 362 TFLOP/s BF16, rounded down to 0.74 (no FP8 figure; BF16 fraction used)' },
+    sms: 142,
+    hbmTBps: 0.864,
+    scaleUpGBps: 32,
+    scaleOutGBps: 25,
+    scaleUp: 'none: no NVLink, each GPU is its own domain (PCIe Gen4 x16, 64 GB/s both ways, to the host)',
+    scaleOut: 'PCIe Gen4 within the node, RoCE or InfiniBand between nodes',
+    source: 'nvidia.com/en-us/data-center/l40s (datasheet: 48 GB GDDR6 with ECC at 864 GB/s; BF16 362.05 / FP8 733 TFLOP/s dense, 733 / 1,466 with sparsity; PCIe Gen4 x16; no NVLink); AD102 with 142 SMs; the memory field is what the device reports: nvidia-smi shows 46,068 MiB (45 GiB) with ECC on, the default; a 400 Gb/s adapter per two GPUs assumed (NVIDIA’s PCIe-optimized 2-8-5 server layout: 2 CPUs, 8 GPUs, 5 adapters)',
+  },
+  {
     id: 'h100-sxm',
     title: 'H100 SXM5 80 GB (DGX/HGX H100, 8 GPUs)',
     nvlinkDomain: 8,
@@ -102,6 +123,23 @@ export const HARDWARE: readonly HardwareProfile[] = [
     scaleUp: 'NVLink bridge between GPU pairs (600 GB/s), PCIe otherwise',
     scaleOut: 'InfiniBand or Ethernet',
     source: 'nvidia.com/en-us/data-center/h100 (PCIe: BF16 1,513 / FP8 3,026 TFLOP/s with sparsity; NVLink bridge pairs two cards); HBM2e 2.0 TB/s; NVLink bridge 600 GB/s both ways between a pair; a 200 Gb/s adapter per GPU assumed',
+  },
+  {
+    id: 'h20',
+    title: 'H20 96 GB (HGX H20, 8 GPUs)',
+    nvlinkDomain: 8,
+    gpusPerNode: 8,
+    hbmGiB: 96,
+    bf16Tflops: 148,
+    fp8Tflops: 296,
+    mamf: { bf16: 0.95, source: 'an estimate: ml-engineering’s Maximum Achievable Matmul FLOPS table has no H20 row; two community torch.matmul runs (zzc0721/torch-performance-test-data, square shapes up to 10240, PyTorch 2.7 and 2.8) reached 141.9 and 142.3 of 148 TFLOP/s BF16, rounded down to 0.95: the export cap leaves a large GEMM compute-bound (no FP8 figure; BF16 fraction used)' },
+    sms: 78,
+    hbmTBps: 4.0,
+    scaleUpGBps: 450,
+    scaleOutGBps: 50,
+    scaleUp: 'NVLink 4 (900 GB/s per GPU)',
+    scaleOut: 'InfiniBand or RoCE',
+    source: 'NVIDIA publishes no public H20 datasheet; the partner spec sheet as widely reported (willitrunai.com/gpus/h20-96gb, huggingface.co/hardware/h20): 96 GB HBM3 at 4.0 TB/s, FP16/BF16 148 and FP8 296 TFLOP/s dense (a measured 142 TFLOP/s BF16 rules out a sparsity figure), NVLink 4 900 GB/s both ways, 400 W; HGX H20: NVSwitch domain of 8; 78 SMs (torch.cuda.get_device_properties); a 400 Gb/s adapter per GPU assumed, as on HGX H100/H200',
   },
   {
     id: 'h200',
@@ -208,6 +246,10 @@ const ALIASES: Record<string, string> = {
   'h100-sxm5': 'h100-sxm',
   'dgx-h100': 'h100-sxm',
   'h200-sxm': 'h200',
+  'hgx-h20': 'h20',
+  'h20-96gb': 'h20',
+  'l40s-48gb': 'l40s',
+  'l40s-pcie': 'l40s',
   'dgx-b200': 'b200',
   gb200: 'gb200-nvl72',
   gb300: 'gb300-nvl72',

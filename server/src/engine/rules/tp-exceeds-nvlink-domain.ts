@@ -36,7 +36,11 @@ export default defineRule({
       ctx.report({
         at: fieldPath(p, p.tp, 'tp'),
         on: 'value',
-        message: `${crossing}. Keep TP within the domain (${divisors(domain).filter((d) => d > 1).join(', ')}) and scale with PP or DP instead.`,
+        // A GPU with no scale-up fabric (L40S) is a domain of one: TP talks over PCIe within a node.
+        message:
+          domain === 1
+            ? `TP ${tp} on ${where}, which has no NVLink: every TP collective (twice per layer, forward and backward) goes over PCIe within a node, and ${hw.scaleOut} across nodes. Use TP 1 and scale with PP or DP instead.`
+            : `${crossing}. Keep TP within the domain (${divisors(domain).filter((d) => d > 1).join(', ')}) and scale with PP or DP instead.`,
         fixes: tpFixes(p, domain),
       });
       return;

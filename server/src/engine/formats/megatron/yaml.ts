@@ -88,6 +88,8 @@ export function hardwareFromPath(path?: string): { id: string; note: string } | 
     [/gb[_-]?200/, 'gb200-nvl72'],
     [/(^|[^g])b200/, 'b200'],
     [/h200/, 'h200'],
+    [/h20(?!\d)/, 'h20'],
+    [/l40s/, 'l40s'],
     [/h100/, 'h100-sxm'],
     [/a100/, 'a100-80gb'],
   ];
