@@ -304,6 +304,7 @@ test('layout prints the Plan with provenance, groups and memory; json gives the 
   assert.equal(r.code, 0);
   const lines = r.out.split('\n');
   assert.match(lines[0], /^64 GPUs = TP 16 × PP 2 × CP 1 × DP 2 · ~[\d.]+ GiB\/GPU of 80 · h100-sxm$/);
+  assert.match(r.out, /^release: Accelerate 1\.14\.0, as set$/m, 'what the file is checked against, and how that is known');
   assert.match(r.out, /TP \(tensor parallel\)\s+16\s+set by `megatron_lm_config\.megatron_lm_tp_degree`/);
   assert.match(r.out, /expert TP\s+1\s+default: the Megatron-LM plugin sets expert TP to 1/);
   assert.match(r.out, /DP \(data parallel\)\s+2\s+DP = 64 \/ \(TP 16 × PP 2 × CP 1\) = 2/);

@@ -2,7 +2,8 @@
  * The layout surface: a one-line summary above each document that describes a parallel layout
  * (code lens), and the full description for `shardwise layout` and the editor's layout view.
  */
-import type { FileAnalysis } from '../result';
+import type { DocAnalysis, FileAnalysis } from '../result';
+import { checkedAgainst } from '../rules/release';
 import { planMarkdown, planText } from '../plan/describe';
 import { layoutSummary } from '../plan/layout';
 import type { Span } from '../types';
@@ -37,7 +38,12 @@ export function layoutMarkdown(a: FileAnalysis): string | undefined {
 }
 
 export function layoutText(a: FileAnalysis): string | undefined {
-  const parts = a.docs.map((da, i) => (da.plan ? `${titled(a, i) ? `# ${titled(a, i)}\n` : ''}${planText(da.plan)}` : '')).filter(Boolean);
+  // After the runtime line: the release the file is checked against, and how that is known.
+  const withRelease = (da: DocAnalysis, text: string): string => {
+    const release = checkedAgainst(da).release;
+    return release ? text.replace(/^(runtime: .*)$/m, `$1\nrelease: ${release}`) : text;
+  };
+  const parts = a.docs.map((da, i) => (da.plan ? `${titled(a, i) ? `# ${titled(a, i)}\n` : ''}${withRelease(da, planText(da.plan))}` : '')).filter(Boolean);
   return parts.length ? parts.join('\n\n') : undefined;
 }
 
