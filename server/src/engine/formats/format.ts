@@ -71,6 +71,11 @@ export interface FormatSupport<M = unknown> {
    */
   fork?(doc: SourceDoc, settings: EngineSettings): string | undefined;
   /**
+   * The oldest release that could read the document as written, from what it writes (a flag a later
+   * release added): on an older one it stops anyway, so only releases from this one on are weighed.
+   */
+  releaseFloor?(doc: SourceDoc): string | undefined;
+  /**
    * What the document's context says about the tool that reads it, when the format can tell (a
    * launch script's PYTHONPATH names the Megatron-LM that runs): settings that replace the host's
    * (the checkout of that Megatron), and the release, when known. `read` reads files through the host.

@@ -245,7 +245,10 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
   // one the context hides may be older than any of them.
   // A pinned range: the releases it allows, from its floor.
   const range = (release as Release).range;
-  const floor = release.from.kind === 'unknown' ? '0.0.0' : range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
+  const covered = release.from.kind === 'unknown' ? '0.0.0' : range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
+  // A release nobody named is at least the one the file's own writing needs (older ones stop on it anyway).
+  const needed = release.from.kind === 'assumed' ? da.format?.releaseFloor?.(da.doc) : undefined;
+  const floor = covered && needed && compareVersions(needed, covered) > 0 ? needed : covered;
   const tried = new Set<string>();
   const holds = new Map<WeighedReport, boolean>(first.map((w) => [w, true]));
   // One release from each range between the versions compared; new comparisons add ranges (bounded).

@@ -310,6 +310,16 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     return undefined;
   },
   fork: forkOf,
+  releaseFloor(doc: SourceDoc) {
+    const root = shell(doc)?.root;
+    if (root?.kind !== 'map') return undefined;
+    let floor: string | undefined;
+    for (const e of root.entries) {
+      const from = flagEra(e.key).from;
+      if (from && (!floor || compareVersions(from, floor) > 0)) floor = from;
+    }
+    return floor;
+  },
   context(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
     const s = shell(doc);
     const source = s ? megatronSource(s, read) : undefined;
