@@ -25,6 +25,17 @@
 // flags built at run time), keeps the tag list in `x-source`, and applies MEGATRON_RESOLVED: the
 // disagreements and other facts checked by hand against upstream.
 //
+// Megatron-LM enum values: for every property with an `enum`, the choices each release's parser
+// checks a value against, read from the same calls: a literal `choices=[...]` / `choices=(...)` of
+// add_argument (also `list(SomeEnum)`, `[e.name for e in SomeEnum]`, `[e.value for e in SomeEnum]`,
+// `range(a, b)`), or for a flag ArgumentGroupFactory derives, `argparse_meta["choices"]`, else a
+// `Literal[...]` annotation (also inside Optional/list), else the members of an Enum annotation; a
+// switch (store_true and the like, a bool field) takes no value, an argument without choices takes
+// any. `x-enum-since` of a value is the first release whose parser accepts it (none when the first
+// release with the flag already does). --write adds the entries the schema lacks; an entry it has is
+// never changed (a disagreement is printed). Values a later release refuses again are printed only:
+// the schema has no keyword for them.
+//
 // DeepSpeed: for every final release tag v0.3.0 onward (plus master when its version.txt is newer
 // than the last tag), collects the string literals and pydantic field names of the config code
 // (deepspeed/runtime/**/*.py, deepspeed/__init__.py, the config/constants files of the other
@@ -95,7 +106,8 @@ function releaseTags(dir, prefix, from, to) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// JSON that keeps the schema's number spellings (`1.0`, `1e-05`) through a rewrite.
+// JSON that keeps the schema's number spellings (`1.0`, `1e-05`) and its one-line arrays through a
+// rewrite.
 
 class RawNumber {
   constructor(text) {
@@ -105,6 +117,8 @@ class RawNumber {
     return Number(this.text);
   }
 }
+
+const oneLine = new WeakSet();
 
 function parseJson(text) {
   let i = 0;
@@ -130,14 +144,17 @@ function parseJson(text) {
       }
     }
     if (c === '[') {
-      i++;
+      const start = i++;
       const out = [];
       ws();
       if (text[i] === ']') return i++, out;
       for (;;) {
         out.push(value());
         ws();
-        if (text[i++] === ']') return out;
+        if (text[i++] === ']') {
+          if (!text.slice(start, i).includes('\n')) oneLine.add(out);
+          return out;
+        }
       }
     }
     if (c === '"') {
@@ -155,6 +172,7 @@ function parseJson(text) {
 function stringifyJson(v, indent = '') {
   if (v instanceof RawNumber) return v.text;
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (oneLine.has(v)) return `[${v.map((x) => stringifyJson(x, indent)).join(', ')}]`;
   const inner = `${indent}  `;
   if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + stringifyJson(x, inner)).join(',\n')}\n${indent}]`;
   const keys = Object.keys(v);
@@ -285,6 +303,130 @@ function listStrings(toks, i) {
   return toks.slice(i + 1, end).filter((t) => t.t === 'str' && !t.f).map((t) => t.v);
 }
 
+/**
+ * The values of the list or tuple literal at `toks[i]` (`[` or `(`) when every element is a plain
+ * string or number literal (`None` elements are skipped: argparse never matches them), as the text
+ * a config would write; undefined when an element is anything else (a name, a call, a comprehension).
+ */
+function literalValues(toks, i) {
+  const end = closing(toks, i);
+  const out = [];
+  for (let j = i + 1; j < end; ) {
+    const neg = toks[j].v === '-' && toks[j + 1]?.t === 'num';
+    if (neg) j++;
+    const t = toks[j];
+    if (t.t === 'str' && !t.f && !neg) out.push(t.v);
+    else if (t.t === 'num' && /^[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?$/.test(t.v)) out.push(String(Number((neg ? '-' : '') + t.v.replace(/_/g, ''))));
+    else if (!(t.t === 'name' && t.v === 'None' && !neg)) return undefined;
+    j++;
+    if (j < end && toks[j].v !== ',') return undefined;
+    j++;
+  }
+  return out;
+}
+
+/** The tokens of an argument at `toks[i]` up to the `,` or closing bracket that ends it. */
+function argumentTokens(toks, i) {
+  const out = [];
+  for (let j = i, d = 0; j < toks.length; j++) {
+    const v = toks[j].t === 'op' ? toks[j].v : '';
+    if (d === 0 && (v === ',' || v === ')' || v === ']' || v === '}')) break;
+    if ('([{'.includes(v) && v) d++;
+    if (')]}'.includes(v) && v) d--;
+    out.push(toks[j]);
+  }
+  return out;
+}
+
+// The choices argparse checks a value against, as read from the source: `{ values }` for a static
+// list (`choices=[...]`, `choices=(...)`, `Literal[...]`, `list(SomeEnum)` / an Enum-typed dataclass
+// field when the enum's members can be read), `{ dynamic: text }` for choices computed at run time
+// that this script does not evaluate, `{ novalue: true }` for a switch (store_true and the like, a
+// bool dataclass field). No entry: the argument has no choices (any value passes argparse).
+
+/** Members `{ name, value }` of an Enum class defined under megatron/ at `rev` (value: a literal's
+ * text, else undefined); undefined when the class is not found or is not an enum. */
+const enumCache = new Map();
+function enumMembers(dir, rev, cls) {
+  const key = `${rev}\0${cls}`;
+  if (enumCache.has(key)) return enumCache.get(key);
+  let out;
+  const hits = (git(dir, 'grep', '-l', '-E', `^class ${cls}\\b`, rev, '--', 'megatron') ?? '').split('\n').filter(Boolean).map((l) => l.slice(rev.length + 1));
+  const path = hits.find((p) => !p.includes('/tests/')) ?? hits[0];
+  if (path) {
+    const stmts = statements(tokenize(show(dir, rev, path)));
+    const k = stmts.findIndex((s) => s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.v === cls);
+    const head = k >= 0 ? stmts[k].toks : [];
+    if (head[2]?.v === '(' && head.slice(3, closing(head, 2)).some((t) => t.t === 'name' && /Enum$/.test(t.v))) {
+      out = [];
+      const bodyIndent = stmts[k + 1]?.indent;
+      for (let j = k + 1; j < stmts.length && stmts[j].indent > 0; j++) {
+        const t = stmts[j].toks;
+        if (stmts[j].indent === bodyIndent && t[0]?.t === 'name' && !t[0].v.startsWith('_') && t[1]?.v === '=')
+          out.push({ name: t[0].v, value: t.length === 3 && (t[2].t === 'str' || t[2].t === 'num') && !t[2].f ? t[2].v : undefined });
+      }
+    }
+  }
+  enumCache.set(key, out);
+  return out;
+}
+
+/** The choices given by the expression `expr` (the tokens after `choices=` or `"choices":`). */
+function choicesOf(dir, rev, expr) {
+  const text = expr.map((t) => (t.t === 'str' ? JSON.stringify(t.v) : t.v)).join(' ');
+  if ((expr[0]?.v === '[' || expr[0]?.v === '(') && closing(expr, 0) === expr.length - 1) {
+    const values = literalValues(expr, 0);
+    if (values) return { values };
+  }
+  // list(SomeEnum): the members; argparse compares the converted value (SomeEnum[name]).
+  if (expr.length === 4 && expr[0].v === 'list' && expr[1].v === '(' && expr[2].t === 'name' && expr[3].v === ')') {
+    const members = enumMembers(dir, rev, expr[2].v);
+    if (members) return { values: members.map((m) => m.name), viaEnum: expr[2].v };
+  }
+  // [e.name for e in SomeEnum] / [e.value for e in SomeEnum]
+  const comp = /^\[ (\w+) \. (name|value) for (\w+) in (\w+) \]$/.exec(text);
+  if (comp && comp[1] === comp[3]) {
+    const members = enumMembers(dir, rev, comp[4]);
+    const values = members?.map((m) => (comp[2] === 'name' ? m.name : m.value));
+    if (values && values.every((v) => v !== undefined)) return { values, viaEnum: comp[4] };
+  }
+  // range(stop) / range(start, stop) with integer literals
+  const r = /^range \( (?:(-?\d+) , )?(-?\d+) \)$/.exec(text.replace(/- (\d)/g, '-$1'));
+  if (r) {
+    const values = [];
+    for (let n = Number(r[1] ?? 0); n < Number(r[2]); n++) values.push(String(n));
+    return { values };
+  }
+  return { dynamic: text };
+}
+
+/**
+ * The choices ArgumentGroupFactory derives for a dataclass field (megatron/training/argument_utils.py):
+ * `argparse_meta["choices"]` when given; else a `Literal[...]` annotation (also in Optional[...],
+ * `... | None`, list[...]); else an Enum annotation (its member names). Other annotations: none.
+ */
+function fieldChoices(dir, rev, ann, value) {
+  for (let j = 0; j < value.length; j++)
+    if (value[j].t === 'str' && value[j].v === 'choices' && value[j + 1]?.v === ':') return choicesOf(dir, rev, argumentTokens(value, j + 2));
+  const wrappers = new Set(['Optional', 'Union', 'None', 'typing', 'List', 'list', 'Literal']);
+  const k = ann.findIndex((t, j) => t.v === 'Literal' && ann[j + 1]?.v === '[');
+  if (k >= 0) {
+    // A union with another type: the factory cannot infer a type and the choices come only from argparse_meta.
+    const end = closing(ann, k + 1);
+    if (ann.some((t, j) => (j < k || j > end) && t.t === 'name' && !wrappers.has(t.v))) return undefined;
+    const values = literalValues(ann, k + 1);
+    return values ? { values } : { dynamic: ann.map((t) => t.v).join('') };
+  }
+  const names = ann.filter((t) => t.t === 'name' && !wrappers.has(t.v));
+  if (names.length === 1 && !['str', 'int', 'float', 'bool', 'dict', 'Dict', 'Any', 'Path', 'tuple', 'Tuple'].includes(names[0].v)) {
+    const members = enumMembers(dir, rev, names[0].v);
+    if (members) return { values: members.map((m) => m.name), viaEnum: names[0].v };
+  }
+  // A class of another module (signal.Signals): an Enum's members, which this script cannot read.
+  if (ann.some((t) => t.v === '.')) return { dynamic: ann.map((t) => t.v).join('') };
+  return undefined;
+}
+
 /** Top-level `def`s of a module: name → statements of its body (nested defs included). */
 function functions(stmts) {
   const fns = new Map();
@@ -300,12 +442,16 @@ function functions(stmts) {
   return fns;
 }
 
-/** What a function body adds to a parser: flags of add_argument calls, factories, local calls. */
-function scanFunction(body, localNames) {
+/**
+ * What a function body adds to a parser: flags of add_argument calls (with their `choices=`, read
+ * when `choice` is given: (tokens) => choices), factories, local calls.
+ */
+function scanFunction(body, localNames, choice) {
   const flags = [];
   const factories = [];
   const calls = new Set();
   const lists = new Map();
+  const choices = new Map();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -318,8 +464,23 @@ function scanFunction(body, localNames) {
           if (t[j + 1]?.v !== ',') break;
         }
         flags.push(...names);
-        // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
         const end = closing(t, i + 1);
+        if (choice)
+          for (let j = i + 2, d = 0; j < end; j++) {
+            if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+            if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'choices' && t[j + 1]?.v === '=') {
+              const c = choice(argumentTokens(t, j + 2));
+              for (const n of names) choices.set(n, c);
+            }
+            // An action that takes no value (a switch): no value is accepted.
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'action' && t[j + 1]?.v === '=') {
+              const a = argumentTokens(t, j + 2);
+              if ((a.length === 1 && a[0].t === 'str' && /^(store_true|store_false|store_const|count|append_const)$/.test(a[0].v)) || a.at(-1)?.v === 'BooleanOptionalAction')
+                for (const n of names) if (!choices.has(n)) choices.set(n, { novalue: true });
+            }
+          }
+        // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
         if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction')) flags.push(...names.filter((x) => x.startsWith('--')).map((x) => `--no-${x.slice(2)}`));
       } else if (t[i].v === 'ArgumentGroupFactory' && t[i - 1]?.v !== 'import' && t[i - 1]?.v !== ',' && t[i + 1]?.v === '(' && t[i + 2]?.t === 'name') {
         const end = closing(t, i + 1);
@@ -333,11 +494,12 @@ function scanFunction(body, localNames) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls };
+  return { flags, factories, calls, choices };
 }
 
 // ------------------------------------------------------------------------------------------------
-// Dataclass fields, as ArgumentGroupFactory turns them into flags (megatron/training/argument_utils.py).
+// Dataclass fields, as ArgumentGroupFactory turns them into flags (megatron/training/argument_utils.py):
+// field name → { flags, choices }.
 
 function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
   if (seen.has(cls)) return new Map();
@@ -390,7 +552,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const dashed = (p) => `--${p}${t[0].v}`.replace(/_/g, '-');
     const isFalse = dflt.length === 1 && dflt[0].v === 'False';
     const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
-    fields.set(t[0].v, flags);
+    fields.set(t[0].v, { flags, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value) });
   }
   return fields;
 }
@@ -419,29 +581,32 @@ function moduleFlags(dir, rev, path, entries, problems) {
   const flags = new Set();
   const seen = new Set();
   const dynamic = new Set();
+  const choices = new Map();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls } = scanFunction(fns.get(name), local);
+    const { flags: f, factories, calls, choices: c } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr));
     for (const x of f) flags.add(x);
+    for (const [x, v] of c) choices.set(x, v);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
         problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
         continue;
       }
-      for (const [field, fl] of fields)
+      for (const [field, { flags: fl, choices: c }] of fields)
         if (!exclude.includes(field))
           for (const x of fl) {
             flags.add(x);
             dynamic.add(x);
+            if (c) choices.set(x, c);
           }
     }
     for (const c of calls) visit(c);
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, entry, unused };
+  return { flags, dynamic, entry, unused, choices };
 }
 
 const MEGATRON_SOURCES = {
@@ -493,12 +658,14 @@ function megatronReleases(dir, schema) {
   const problems = [];
   for (const r of releases) {
     r.flags = {};
+    r.choices = {};
     for (const [key, cands] of Object.entries(MEGATRON_SOURCES)) {
       for (const c of cands) {
         for (const p of c.paths) {
           const got = moduleFlags(dir, r.rev, p, c.entries, problems);
           if (!got) continue;
           r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
+          r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
           if (key === 'main') {
             r.mainPath = p;
             r.dynamic = got.dynamic;
@@ -542,6 +709,82 @@ function megatronFacts(key, prop, releases) {
   }
   if (source === 'main') facts.dynamicOnly = names.every((f) => releases.every((r) => !r.flags.main.has(f) || r.dynamic.has(f)));
   return facts;
+}
+
+/** An enum value as argparse sees the text a config writes (numbers by their value). */
+const enumText = (v) => (v instanceof RawNumber ? String(Number(v.text)) : String(v));
+
+/**
+ * The values a property's parser accepted at each release that has the property: per release
+ * `absent`, `free` (no choices: any value), `novalue` (a switch: no value), `dynamic` (choices
+ * computed at run time) or `static` (with the values); then, per value of the schema's enum, the first release that accepts it (none when the
+ * first release with the property does), the releases after that which refuse it again, and the
+ * upstream values the schema's enum lacks. Undefined for a property without an enum; `notCovered`
+ * when its values cannot be read.
+ */
+function megatronEnumFacts(key, prop, releases) {
+  const values = prop.enum ?? prop.items?.enum;
+  if (!values) return undefined;
+  const source = sourceOf(prop);
+  if (source === 'config') return { key, notCovered: 'no command-line flag (x-cli: false): its values are not argparse choices' };
+  const names = source ? spellings(prop) : [];
+  if (!source || names.length === 0) return { key, notCovered: 'entry point not read by this script' };
+  const states = releases.map((r) => {
+    const present = names.filter((n) => r.flags[source]?.has(n));
+    if (present.length === 0) return { version: r.version, kind: 'absent' };
+    // A spelling without a value (store_const, store_false) says nothing about the values of another.
+    const all = present.map((n) => r.choices[source]?.get(n));
+    const infos = all.filter((c) => c && !c.novalue);
+    if (infos.length === 0) return { version: r.version, kind: all.some((c) => !c) ? 'free' : 'novalue' };
+    const dyn = infos.find((c) => c.dynamic);
+    if (dyn) return { version: r.version, kind: 'dynamic', text: dyn.dynamic };
+    return { version: r.version, kind: 'static', values: new Set(infos.flatMap((c) => c.values)), viaEnum: infos.find((c) => c.viaEnum)?.viaEnum };
+  });
+  const present = states.filter((s) => s.kind !== 'absent');
+  if (present.length === 0) return { key, notCovered: 'no release compared has the flag' };
+  const accepts = (s, v) => (s.kind === 'free' ? true : s.kind === 'novalue' ? false : s.kind === 'dynamic' ? undefined : s.values.has(v));
+  const facts = { key, source, names, states: present, values: {}, extra: [] };
+  for (const raw of values) {
+    const v = enumText(raw);
+    const a = present.map((s) => accepts(s, v));
+    const first = a.indexOf(true);
+    const f = { value: v };
+    if (first < 0) f.never = true;
+    else if (first > 0) {
+      if (a.slice(0, first).some((x) => x === undefined)) f.uncertain = `choices unread (${present.find((s) => s.kind === 'dynamic').text}) before ${present[first].version}`;
+      else f.since = present[first].version;
+    }
+    // Refused again after it was accepted: the first release of each such run.
+    f.removedIn = present.filter((s, i) => i > first && first >= 0 && a[i] === false && a[i - 1] !== false).map((s) => s.version);
+    f.backIn = present.filter((s, i) => i > first && first >= 0 && a[i] === true && a[i - 1] === false).map((s) => s.version);
+    facts.values[v] = f;
+  }
+  // Values some release accepts that the schema's enum does not list.
+  const listed = new Set(values.map(enumText));
+  const upstream = new Map();
+  for (const s of present) if (s.kind === 'static') for (const v of s.values) if (!listed.has(v)) (upstream.get(v) ?? upstream.set(v, []).get(v)).push(s.version);
+  facts.extra = [...upstream].map(([v, vs]) => {
+    const last = present.findIndex((s) => s.version === vs.at(-1));
+    return { value: v, releases: vs, removedIn: present[last + 1]?.version };
+  });
+  const newest = present.at(-1);
+  facts.newest = newest.kind;
+  if (newest.kind === 'dynamic') facts.newestDynamic = newest.text;
+  if (newest.kind === 'free') facts.newestFree = true;
+  return facts;
+}
+
+/** Releases as ranges: `0.4.0–0.9.0, 0.12.0`. */
+function ranges(versions, all) {
+  const idx = versions.map((v) => all.indexOf(v));
+  const out = [];
+  for (let i = 0; i < idx.length; i++) {
+    let j = i;
+    while (j + 1 < idx.length && idx[j + 1] === idx[j] + 1) j++;
+    out.push(i === j ? all[idx[i]] : `${all[idx[i]]}–${all[idx[j]]}`);
+    i = j;
+  }
+  return out.join(', ');
 }
 
 /** Sets obj[key], placing a new key right after the first of `after` that obj has (in place). */
@@ -636,10 +879,88 @@ const MEGATRON_RESOLVED = {
       return out;
     },
   },
-  // core_v0.16.0: Fp4Recipe gains `custom` and --fp4-recipe comes from TransformerConfig's
-  // Literal['nvfp4', 'custom']; core_v0.15.x has choices=['nvfp4'].
-  fp4_recipe: { apply: (p, key) => setProp(p, key, 'x-enum-since', { custom: '0.16.0' }, 'choices at core_v0.15.3 vs core_v0.16.0') },
 };
+
+/**
+ * x-enum-since of every property with an enum: prints what the choices of each release say, and
+ * returns the entries to add (a value the schema does not date yet and that arrived after its
+ * flag). An entry the schema has and the read disagrees with is printed, never changed.
+ */
+function megatronEnumChanges(props, releases) {
+  const all = releases.map((r) => r.version);
+  const report = { added: [], agree: [], disagree: [], uncertain: [], removed: [], extra: [], free: [], dynamic: [], notCovered: [] };
+  const changes = [];
+  let read = 0;
+  for (const [key, prop] of Object.entries(props)) {
+    const f = megatronEnumFacts(key, prop, releases);
+    if (!f) continue;
+    if (f.notCovered) {
+      report.notCovered.push(`${key}: ${f.notCovered}`);
+      continue;
+    }
+    const free = f.states.filter((s) => s.kind === 'free').map((s) => s.version);
+    const novalue = f.states.filter((s) => s.kind === 'novalue').map((s) => s.version);
+    if (novalue.length) report.free.push(`${key}: a switch taking no value in ${ranges(novalue, all)}`);
+    const dynamic = f.states.filter((s) => s.kind === 'dynamic');
+    if (free.length) report.free.push(`${key}: no choices in ${ranges(free, all)}${f.newestFree ? ' (the newest release included: the enum is not from argparse)' : ''}`);
+    if (dynamic.length) report.dynamic.push(`${key}: choices computed at run time in ${ranges(dynamic.map((s) => s.version), all)} (${[...new Set(dynamic.map((s) => s.text))].join('; ')})`);
+    if (f.states.every((s) => s.kind !== 'static')) {
+      report.notCovered.push(`${key}: no release has static choices`);
+      continue;
+    }
+    read++;
+    const viaEnum = f.states.find((s) => s.viaEnum)?.viaEnum;
+    if (viaEnum) report.free.push(`${key}: choices are the members of ${viaEnum} in ${ranges(f.states.filter((s) => s.viaEnum).map((s) => s.version), all)}`);
+    const have = prop['x-enum-since'] ?? {};
+    const want = { ...have };
+    const firstVersion = f.states[0].version;
+    for (const [v, x] of Object.entries(f.values)) {
+      if (x.removedIn.length) report.removed.push(`${key}: ${JSON.stringify(v)} refused again from ${x.removedIn.join(', ')}${x.backIn.length ? ` (accepted again from ${x.backIn.join(', ')})` : ''}`);
+      if (x.never) {
+        report.disagree.push(`${key}: ${JSON.stringify(v)} is in the schema's enum but no release compared accepts it`);
+        continue;
+      }
+      if (x.uncertain) {
+        report.uncertain.push(`${key}: ${JSON.stringify(v)}: ${x.uncertain}${have[v] ? ` (schema ${have[v]})` : ''}`);
+        continue;
+      }
+      if (have[v] === x.since) {
+        if (x.since) report.agree.push(`${key}: ${JSON.stringify(v)} ${x.since}`);
+        continue;
+      }
+      if (have[v] === undefined) {
+        want[v] = x.since;
+        report.added.push(`${key}: ${JSON.stringify(v)} since ${x.since} (flag since ${firstVersion === all[0] ? `≤ ${firstVersion}` : firstVersion})`);
+      } else report.disagree.push(`${key}: ${JSON.stringify(v)} schema x-enum-since ${have[v]}, first accepted ${x.since ?? `${firstVersion} with the flag (none)`}`);
+    }
+    for (const v of Object.keys(have)) if (!(v in f.values)) report.disagree.push(`${key}: x-enum-since names ${JSON.stringify(v)}, which is not in the enum`);
+    for (const e of f.extra) {
+      if (e.removedIn) report.removed.push(`${key}: ${JSON.stringify(e.value)} (not in the enum) accepted in ${ranges(e.releases, all)}, refused from ${e.removedIn}`);
+      else report.extra.push(`${key}: ${JSON.stringify(e.value)} accepted in ${ranges(e.releases, all)}, not in the schema's enum`);
+    }
+    if (JSON.stringify(want) !== JSON.stringify(have)) {
+      // The enum's order; entries for values it no longer lists stay at the end.
+      const order = Object.keys(f.values);
+      const to = Object.fromEntries(Object.entries(want).sort(([a], [b]) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9)));
+      changes.push({ key, field: 'x-enum-since', from: prop['x-enum-since'], to, why: 'first release whose choices accept the value', set: () => setKey(prop, 'x-enum-since', to, AFTER['x-enum-since']) });
+    }
+  }
+  console.log(`\nEnum values (${read} properties with static choices read):`);
+  for (const [title, list] of [
+    ['x-enum-since to add (first release whose parser accepts the value)', report.added],
+    ['x-enum-since the schema has and the read confirms', report.agree],
+    ['x-enum-since disagreements left as they are', report.disagree],
+    ['values not dated: choices unread before the first release that accepts them', report.uncertain],
+    ['values a later release refused again (no x-enum-removed in the schema: not recorded)', report.removed],
+    ['values the newest release accepts that the enum does not list', report.extra],
+    ['releases whose choices are not a literal list', [...report.free, ...report.dynamic]],
+    ['enums not covered', report.notCovered],
+  ]) {
+    console.log(`  ${title} (${list.length}):`);
+    for (const l of list) console.log(`    ${l}`);
+  }
+  return changes;
+}
 
 function megatron(dir, schemaPath) {
   const schema = parseJson(readFileSync(schemaPath, 'utf8'));
@@ -719,8 +1040,14 @@ function megatron(dir, schemaPath) {
   console.log(`\nFlags no release compared has (${undatable.length}):`);
   for (const u of undatable) console.log(`  ${u}`);
 
-  const method = 'Version facts (x-since, x-flag-since, x-removed): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
-  if (schema['x-source'].method !== method) changes.push({ key: 'x-source', field: 'method', from: schema['x-source'].method, to: method, why: 'how 0.4.0–0.12.3 were dated' });
+  changes.push(...megatronEnumChanges(props, releases));
+
+  const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
+  // What follows the part this script writes (the NeMo key sources) is kept.
+  const end = 'descriptions are written for Shardwise.';
+  const had = schema['x-source'].method ?? '';
+  const full = method + (had.includes(end) ? had.slice(had.indexOf(end) + end.length) : '');
+  if (had !== full) changes.push({ key: 'x-source', field: 'method', from: had, to: full, why: 'how the version facts were computed' });
   const tags = releases.slice(0, -1).map((r) => r.version);
   if (JSON.stringify(schema['x-source'].tagsCompared) !== JSON.stringify(tags)) changes.push({ key: 'x-source', field: 'tagsCompared', from: schema['x-source'].tagsCompared.join(', '), to: tags, why: 'every final release compared' });
   return { schema, changes, path: schemaPath };

@@ -1,0 +1,209 @@
+/**
+ * When each value of a Megatron argument with a fixed set of choices arrived (`x-enum-since` in
+ * schemas/megatron.schema.json), and the version-unsupported-key rule reading it. The facts are
+ * computed by scripts/schema-history.mjs from the choices of every core_vX.Y.Z release
+ * (`node scripts/schema-history.mjs --megatron <Megatron-LM git dir>`); this test needs no
+ * checkout: it pins what the schema records, checks a few facts by hand against upstream (the
+ * evidence is in the comments), and analyses a seeded sample of (argument, value) pairs.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
+
+type Prop = Record<string, any>;
+const MEGATRON = JSON.parse(readFileSync(join(__dirname, '../../schemas/megatron.schema.json'), 'utf8'));
+const PROPS: Record<string, Prop> = MEGATRON.properties;
+/** The releases the facts were computed from, oldest first: the tags, then the commit x-source names. */
+const RELEASES: string[] = [...MEGATRON['x-source'].tagsCompared, MEGATRON['x-source'].version];
+const cmp = (a: string, b: string) => {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+};
+const enumOf = (p: Prop): unknown[] | undefined => p.enum ?? p.items?.enum;
+const enumSince = (dest: string): Record<string, string> | undefined => {
+  const p = PROPS[dest];
+  assert.ok(p, `no Megatron property ${dest}`);
+  return p['x-enum-since'];
+};
+
+/** The version-unsupported-key findings for `<flag>: <value>` in a Megatron YAML file targeting `release`. */
+function findings(flag: string, value: string, release: string) {
+  const text = `# shardwise: format=megatron-yaml megatron_core=${release}\nMODEL_ARGS:\n  ${flag}: ${value}\n`;
+  return analyze({ path: 'train.yaml', text })
+    .findings.filter((f) => f.code === 'version-unsupported-key')
+    .map((f) => ({ on: text.slice(f.span.start, f.span.end), message: f.message }));
+}
+
+test('x-enum-since as recorded: every value that arrived after its argument, with its release', () => {
+  const recorded = Object.fromEntries(Object.entries(PROPS).filter(([, p]) => p['x-enum-since']).map(([k, p]) => [k, p['x-enum-since']]));
+  assert.deepEqual(recorded, {
+    experimental_attention_variant: { gdn: '0.20.0', gdn2: '0.20.0' },
+    fp8_recipe: { blockwise: '0.13.0', custom: '0.16.0' },
+    fp4_recipe: { custom: '0.16.0' },
+    moe_router_score_function: { sqrtsoftplus: '0.18.0' },
+    moe_token_dispatcher_type: { flex: '0.12.0' },
+    moe_flex_dispatcher_backend: { ncclep: '0.19.0' },
+    cuda_graph_impl: { full_iteration: '0.18.0' },
+    inference_grouped_gemm_backend: { flashinfer: '0.18.0', vllm: '0.18.0' },
+    transformer_impl: { inference_optimized: '0.16.0' },
+    position_embedding_type: { yarn: '0.18.0', mrope: '0.12.0', relative: '0.11.0', none: '0.8.0' },
+    optimizer: { muon: '0.16.0', dist_muon: '0.16.0', lion: '0.17.0', soap: '0.18.0', adaptive_muon: '0.18.0' },
+    dataloader_type: { external: '0.6.0' },
+    lr_decay_style: { WSD: '0.8.0' },
+    lr_wsd_decay_style: { minus_sqrt: '0.13.0' },
+    ckpt_format: { torch_dcp: '0.12.0', fsdp_dtensor: '0.14.0' },
+    tokenizer_type: { HuggingFaceTokenizer: '0.8.0', TikTokenizer: '0.8.0', MultimodalTokenizer: '0.10.0', NullMultimodalTokenizer: '0.12.0', SFTTokenizer: '0.13.0' },
+    moe_router_load_balancing_type: { seq_aux_loss: '0.11.0', global_aux_loss: '0.15.0', quantile_balancing: '0.19.0' },
+    inference_dynamic_batching_prefix_caching_coordinator_policy: { load_balanced: '0.19.0' },
+    exp_avg_dtype: { bf16: '0.13.0' },
+    exp_avg_sq_dtype: { bf16: '0.13.0' },
+    export_model_type: { HybridModel: '0.18.0' },
+    export_kv_cache_quant: { none: '0.16.0', fp8: '0.16.0', fp8_affine: '0.16.0', nvfp4: '0.16.0', nvfp4_affine: '0.16.0', nvfp4_rotate: '0.16.0' },
+    model_provider: { hybrid: '0.18.0' },
+  });
+});
+
+test('x-enum-since is well formed: values of the enum, releases compared, later than the argument', () => {
+  for (const [dest, p] of Object.entries(PROPS)) {
+    const since: Record<string, string> | undefined = p['x-enum-since'];
+    if (!since) continue;
+    const values = (enumOf(p) ?? []).map(String);
+    for (const [value, release] of Object.entries(since)) {
+      assert.ok(values.includes(value), `${dest}: ${value} is not in the enum`);
+      assert.ok(RELEASES.includes(release), `${dest}: ${value}: ${release} is not a release compared`);
+      assert.ok(RELEASES.indexOf(release) > 0, `${dest}: ${value}: the oldest release compared needs no x-enum-since`);
+      if (p['x-since']) assert.ok(cmp(release, p['x-since']) > 0, `${dest}: ${value} ${release} is not later than the argument (${p['x-since']})`);
+    }
+    // The rule compares string values only: a dated number would never be reported.
+    assert.ok(Object.keys(since).every((v) => typeof enumOf(p)?.find((e) => String(e) === v) === 'string'), `${dest}: a number value is dated`);
+  }
+});
+
+test('x-enum-since checked by hand against the upstream parsers', () => {
+  // megatron/training/arguments.py@core_v0.15.0 line ~1318: --fp8-recipe choices=['tensorwise', 'delayed', 'mxfp8', 'blockwise'];
+  // megatron/core/transformer/transformer_config.py@core_v0.16.0 line ~436: fp8_recipe: Optional[Literal[..., 'blockwise', 'custom']]
+  // (the flag comes from TransformerConfig through ArgumentGroupFactory from 0.16.0).
+  // megatron/training/arguments.py@core_v0.12.3 line ~1067: choices=['tensorwise', 'delayed', 'mxfp8']; @core_v0.13.0 line ~1184 adds 'blockwise'.
+  assert.deepEqual(enumSince('fp8_recipe'), { blockwise: '0.13.0', custom: '0.16.0' });
+  // megatron/training/arguments.py@core_v0.15.3 line ~1357: --fp4-recipe choices=['nvfp4'];
+  // transformer_config.py@core_v0.16.0 line ~516: fp4_recipe: Optional[Literal['nvfp4', 'custom']].
+  assert.deepEqual(enumSince('fp4_recipe'), { custom: '0.16.0' });
+  // arguments.py@core_v0.15.0 line ~3090: --moe-router-score-function choices=['softmax', 'sigmoid'];
+  // transformer_config.py@core_v0.16.0..core_v0.17.1 (line ~698 at 0.17.1): Literal['softmax', 'sigmoid'];
+  // transformer_config.py@core_v0.18.0 line ~724: Literal['softmax', 'sigmoid', 'sqrtsoftplus'].
+  // softmax and sigmoid are both in the choices of core_v0.11.0 (arguments.py line ~2189), the flag's first release.
+  assert.deepEqual(enumSince('moe_router_score_function'), { sqrtsoftplus: '0.18.0' });
+  // arguments.py@core_v0.17.1 line ~2047: --position-embedding-type choices without 'yarn'; @core_v0.18.0 line ~2116 with it.
+  // @core_v0.11.0 line ~1034 adds 'relative', @core_v0.12.0 line ~1251 'mrope'; megatron/arguments.py@core_v0.4.0 line ~604 has
+  // ['learned_absolute', 'rope'] and megatron/training/arguments.py@core_v0.8.0 line ~776 adds 'none'.
+  assert.deepEqual(enumSince('position_embedding_type'), { yarn: '0.18.0', mrope: '0.12.0', relative: '0.11.0', none: '0.8.0' });
+  // arguments.py@core_v0.7.0 line ~1447: --tokenizer-type choices without HuggingFaceTokenizer / TikTokenizer; @core_v0.8.0 line ~1549 with them
+  // (and Llama3Tokenizer, MistralTokenizer, which core_v0.9.0 drops again: not in the enum, so never valid).
+  assert.equal(enumSince('tokenizer_type')?.HuggingFaceTokenizer, '0.8.0');
+  assert.equal(enumSince('tokenizer_type')?.TikTokenizer, '0.8.0');
+  assert.ok(!enumOf(PROPS.tokenizer_type)!.includes('Llama3Tokenizer'));
+  // megatron/arguments.py@core_v0.5.0 line ~944: --dataloader-type choices=['single', 'cyclic'];
+  // megatron/training/arguments.py@core_v0.6.0 line ~1043 adds 'external'.
+  assert.deepEqual(enumSince('dataloader_type'), { external: '0.6.0' });
+  // arguments.py@core_v0.11.0 line ~1672: --ckpt-format choices=['torch', 'torch_dist', 'zarr']; @core_v0.12.0 line ~1950 adds 'torch_dcp'.
+  // ('zarr' is accepted 0.9.0–0.15.3 and refused from 0.16.0: not in the enum.)
+  assert.equal(enumSince('ckpt_format')?.torch_dcp, '0.12.0');
+  assert.ok(!enumOf(PROPS.ckpt_format)!.includes('zarr'));
+  // arguments.py@core_v0.11.0 line ~2221: --moe-token-dispatcher-type choices=['allgather', 'alltoall', 'alltoall_seq'];
+  // @core_v0.12.0 line ~2547 adds 'flex'.
+  assert.deepEqual(enumSince('moe_token_dispatcher_type'), { flex: '0.12.0' });
+  // arguments.py@core_v0.7.0 line ~1150: --lr-decay-style without 'WSD'; @core_v0.8.0 line ~1227 with it.
+  assert.deepEqual(enumSince('lr_decay_style'), { WSD: '0.8.0' });
+  // arguments.py@core_v0.15.3 line ~2197: --optimizer choices=['adam', 'sgd']; @core_v0.16.0 line ~2056 adds 'muon', 'dist_muon'.
+  assert.equal(enumSince('optimizer')?.muon, '0.16.0');
+  assert.equal(enumSince('optimizer')?.dist_muon, '0.16.0');
+  // megatron/post_training/arguments.py@core_v0.15.3 line ~34: --export-kv-cache-quant action='store_true' (a switch, no value);
+  // @core_v0.16.0 line ~33: choices=['none', 'fp8', 'fp8_affine', 'nvfp4', 'nvfp4_affine', 'nvfp4_rotate'].
+  assert.equal(enumSince('export_kv_cache_quant')?.nvfp4, '0.16.0');
+  // transformer_config.py@core_v0.19.0 line ~294: experimental_attention_variant: Optional[Literal['gated_delta_net', 'dsa']];
+  // at d98e8a64 (x-source.commit, 0.20.0) line ~301: Literal['gdn', 'gdn2', 'dsa', 'gated_delta_net'].
+  assert.deepEqual(enumSince('experimental_attention_variant'), { gdn: '0.20.0', gdn2: '0.20.0' });
+  // megatron/core/transformer/enums.py@core_v0.11.0 line ~41: AttnBackend has flash, fused, unfused, local, auto, and
+  // --attention-backend (choices=list(AttnBackend)) arrives with all of them: nothing to date.
+  assert.equal(enumSince('attention_backend'), undefined);
+});
+
+test('version-unsupported-key reports fp8_recipe custom for 0.15.0 (on the value), not for 0.16.0', () => {
+  const old = findings('--fp8-recipe', 'custom', '0.15.0');
+  assert.equal(old.length, 1);
+  assert.equal(old[0].on, 'custom');
+  assert.match(old[0].message, /`custom` for `--fp8-recipe` arrived in .* 0\.16\.0; the targeted 0\.15\.0 rejects it/);
+  assert.deepEqual(findings('--fp8-recipe', 'custom', '0.16.0'), []);
+  // A value the first release of the flag already accepts is never reported.
+  assert.deepEqual(findings('--fp8-recipe', 'delayed', '0.12.0'), []);
+});
+
+/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sample<T>(items: T[], n: number, random: () => number): T[] {
+  const a = [...items];
+  for (let i = 0; i < Math.min(n, a.length); i++) {
+    const j = i + Math.floor(random() * (a.length - i));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a.slice(0, n);
+}
+
+interface Pair {
+  dest: string;
+  flag: string;
+  value: string;
+  since?: string;
+}
+
+// Every (argument, string value) of an enum with a command-line flag; the rule compares string values.
+const PAIRS: Pair[] = Object.entries(PROPS).flatMap(([dest, p]) =>
+  p['x-flag'] ? (enumOf(p) ?? []).filter((v): v is string => typeof v === 'string').map((value) => ({ dest, flag: p['x-flag'] as string, value, since: p['x-enum-since']?.[value] as string | undefined })) : [],
+);
+const random = mulberry32(0x5eed);
+// Half of the sample among the dated values, which are few; half among the others.
+const SAMPLE = [...sample(PAIRS.filter((x) => x.since), 15, random), ...sample(PAIRS.filter((x) => !x.since), 15, random)];
+
+test('the sample: 30 (argument, value) pairs, 15 dated and 15 not', () => {
+  assert.equal(SAMPLE.length, 30);
+  assert.equal(new Set(SAMPLE.map((x) => `${x.dest}=${x.value}`)).size, 30);
+  assert.ok(PAIRS.filter((x) => x.since).length >= 15);
+});
+
+for (const { dest, flag, value, since } of SAMPLE) {
+  const p = PROPS[dest];
+  // The first release of the spelling written: a flag can be younger than its setting.
+  const flagSince = [p['x-since'], p['x-flag-since']?.[flag]].filter(Boolean).sort(cmp).at(-1) as string | undefined;
+  if (since) {
+    const before = RELEASES[RELEASES.indexOf(since) - 1];
+    test(`${flag} ${value}: reported for ${before}, not for ${since} (x-enum-since ${since})`, () => {
+      assert.equal(p['x-enum-since'][value], since);
+      assert.ok(!flagSince || cmp(before, flagSince) >= 0, `${before} predates the flag (${flagSince})`);
+      const old = findings(flag, value, before);
+      assert.equal(old.length, 1, JSON.stringify(old));
+      assert.equal(old[0].on, value);
+      assert.ok(old[0].message.includes(`arrived in Megatron-LM ${since}`), old[0].message);
+      assert.deepEqual(findings(flag, value, since), []);
+    });
+  } else {
+    const first = flagSince ?? RELEASES[0];
+    test(`${flag} ${value}: no x-enum-since, not reported for ${first} (the flag's first release)`, () => {
+      assert.equal(p['x-enum-since']?.[value], undefined);
+      assert.deepEqual(findings(flag, value, first), []);
+    });
+  }
+}
