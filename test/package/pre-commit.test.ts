@@ -75,7 +75,8 @@ test('the shardwise-fix hook applies the safe fixes only, and pre-commit reports
   assert.match(r.out, /files were modified by this hook/);
   const fixed = readFileSync(join(work, 'examples/accelerate/typo-and-traps.yaml'), 'utf8');
   assert.match(fixed, /^mixed_precision: 'no'/m);
-  assert.match(fixed, /^ {2}fsdp_version: /m);
+  // A slip in a section Accelerate ignores is not a safe fix: renaming it would turn FSDP2 on.
+  assert.match(fixed, /^ {2}fsdp_versoin: /m);
   // A layout decision (TP 16 across two nodes) is the user's: an unsafe fix is never applied.
   assert.equal(readFileSync(join(work, 'examples/accelerate/megatron-70b.yaml'), 'utf8'), before);
   assert.match(git(work, 'status', '--porcelain'), /examples\/accelerate\/typo-and-traps\.yaml/);

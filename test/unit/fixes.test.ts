@@ -168,3 +168,21 @@ test('a misspelled key is not renamed onto a key the section already has', () =>
   assert.ok(flag, 'the misspelled flag is reported');
   assert.ok(!flag.fixes().some((x) => x.title.includes('Rename')), flag.fixes().map((x) => x.title).join(' | '));
 });
+
+test('a typo fix is safe only where the tool refuses the file as written: a slip in a section that ignores unknown keys is an unsafe rename fix-all leaves alone; strictness follows the release', () => {
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nnum_machiness: 1\nfsdp_config:\n  fsdp_versoin: 2\n';
+  const rename = (key: string) => analyze({ path: 'a.yaml', text }, {}).findings.find((f) => f.code === 'unknown-key' && f.message.includes(key))!.fixes().find((x) => x.title.startsWith('Rename'))!;
+  assert.equal(rename('num_machiness').applicability, 'safe', 'Accelerate refuses an unknown top-level key: the file cannot run as written');
+  assert.equal(rename('fsdp_versoin').applicability, 'unsafe', 'fsdp_config ignores it: the run is FSDP1 today, FSDP2 after the rename');
+  const fixed = fixText({ path: 'a.yaml', text }, {}).text;
+  assert.match(fixed, /^num_machines: 1$/m);
+  assert.match(fixed, /^ {2}fsdp_versoin: 2$/m);
+  // DeepSpeed reads `fp16` key by key until 0.17.0 and refuses unknown keys there from 0.17.1.
+  const ds = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "fp16": { "enabled": true, "loss_scal": 0 }\n}\n';
+  const at = (v: string) => analyze({ path: 'ds_config.json', text: ds }, { targetVersions: { deepspeed: v } }).findings.find((f) => f.code === 'unknown-key')!;
+  assert.equal(at('0.16.0').severity, 'warning');
+  assert.match(at('0.16.0').message, /ignores it/);
+  assert.equal(at('0.16.0').fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
+  assert.equal(at('0.17.1').severity, 'error');
+  assert.equal(at('0.17.1').fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'safe');
+});

@@ -9,7 +9,7 @@ import { copyBasis, type Basis } from '../certainty';
 import type { Field } from '../plan/plan';
 import type { DocAnalysis } from '../result';
 import type { FormatId } from '../settings';
-import type { Path } from '../types';
+import type { Path, Severity } from '../types';
 import { compareVersions } from '../version';
 import { capped, ReadLog, recordItem, tracked, untracked } from './certain';
 import { inRange } from '../pins';
@@ -239,6 +239,8 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
   return out;
 }
 
+const LEVEL: Record<Severity, number> = { hint: 0, information: 1, warning: 2, error: 3 };
+
 /** Drops the release assumption from every report that every range of releases the rule told apart also gives. */
 function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, thresholds: Set<string>, first: WeighedReport[], note: string, where: (r: Report) => string | undefined): void {
   // A release nobody named is one the schemas cover (the oldest covered stands for the lowest range);
@@ -257,9 +259,11 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
     if (!reps.length) break;
     for (const rep of reps) {
       tried.add(rep);
-      // Only which reports a release gives matters here, not what they rest on.
-      const seen = new Set(runOnce(rule, da, shared, release, rep, thresholds, undefined).reports.map((w) => where(w.report)));
-      for (const w of first) if (!seen.has(where(w.report))) holds.set(w, false);
+      // Only which reports a release gives, and how severe, matters here, not what they rest on: a
+      // release that gives a finding at a milder level (it ignores what a later one refuses) does not hold it.
+      const seen = new Map<string | undefined, number>();
+      for (const w of runOnce(rule, da, shared, release, rep, thresholds, undefined).reports) seen.set(where(w.report), Math.max(seen.get(where(w.report)) ?? -1, LEVEL[w.report.severity ?? rule.severity]));
+      for (const w of first) if ((seen.get(where(w.report)) ?? -1) < LEVEL[w.report.severity ?? rule.severity]) holds.set(w, false);
     }
   }
   for (const w of first) {

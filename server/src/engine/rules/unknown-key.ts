@@ -8,7 +8,7 @@ import { launcherName } from '../schema/navigate';
 import { pathLabel } from './helpers';
 import { deepspeedKeyPath } from '../formats/deepspeed/format';
 import { defineRule, type FixSpec } from './rule';
-import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect } from '../schema/vocabulary';
+import { deprecation, keyPrefix, requiredPrefix, strictSince, unknownKeyEffect } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'unknown-key',
@@ -17,14 +17,14 @@ export default defineRule({
   // A fork whose own parser is known (the script's checkout) still has flags that parser lacks.
   forks: true,
   fixes: {
-    rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach' },
-    'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: a key it may have meant, among several or more than a slip away, or one the tool may already know' },
+    rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach, where the tool refuses the unknown key: the file cannot run as written' },
+    'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: a key it may have meant, among several or more than a slip away, one the tool may already know, or a slip in a section that ignores unknown keys, so the run changes once the key is read' },
     'remove-ignored': { applicability: 'safe', changes: 'removes a key the tool ignores' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a key the tool refuses, or may read, is dropped' },
   },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
-    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section.',
+    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
@@ -46,7 +46,9 @@ export default defineRule({
       const required = requiredPrefix(section);
       if (required && !key.startsWith(required) && section?.properties?.[required + key]) return;
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
-      const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error';
+      // A section a release reads key by key (DeepSpeed's `fp16` before 0.17.1) ignores what it does not know.
+      const since = strictSince(section);
+      const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since));
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
       const effect = issue.consequence
@@ -68,7 +70,7 @@ export default defineRule({
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
         // A rename onto a key the section already has would write it twice (and change which one wins):
         // then no rename is offered, not even to the runners-up.
-        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
+        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && fatal ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {

@@ -5,7 +5,7 @@
 import type { Path } from '../types';
 import { code, pathLabel, walkSchema } from './helpers';
 import { defineRule } from './rule';
-import { normalized, since, unknownKeyEffect, valueSince } from '../schema/vocabulary';
+import { normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'version-unsupported-key',
@@ -32,7 +32,8 @@ export default defineRule({
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
       const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : undefined);
-      const fatal = unknownKeyEffect(section) === 'error';
+      const strict = strictSince(section);
+      const fatal = unknownKeyEffect(section) === 'error' && (!strict || ctx.atLeast(strict));
       if (keySince && !ctx.atLeast(keySince)) {
         reported.push(path);
         ctx.report({

@@ -84,6 +84,8 @@ export interface JsonSchema {
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];
   'x-unknown-key-effect'?: 'error' | 'ignored';
+  /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
+  'x-strict-since'?: string;
   'x-invalid-effect'?: string;
   'x-sagemaker'?: boolean;
   [key: string]: unknown;

@@ -53,6 +53,11 @@ export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ig
   return section?.['x-unknown-key-effect'];
 }
 
+/** The first release that refuses unknown keys in a section marked `error` (`x-strict-since`); undefined: every release does. */
+export function strictSince(section: JsonSchema | undefined): string | undefined {
+  return section?.['x-strict-since'];
+}
+
 /** What happens with an invalid value (`x-invalid-effect`), in words for a message. */
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-invalid-effect'];
