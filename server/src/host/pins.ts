@@ -15,9 +15,12 @@ const MAX_PIN_FILES = 32;
 
 export class RepositoryPins {
   private readonly folders = new Map<string, Partial<Record<Tool, Pin>>>();
+  /** What applies in a folder, by folder and root: every analysis of a file asks again (each keystroke in an editor). */
+  private readonly applying = new Map<string, Partial<Record<Tool, Pin>> | undefined>();
 
   clear(): void {
     this.folders.clear();
+    this.applying.clear();
   }
 
   /** What one folder's dependency files pin (cached). */
@@ -42,12 +45,21 @@ export class RepositoryPins {
 
   /** The pins that apply to a file: per tool, the nearest folder at or above it that pins it, within its repository (or up to `root`). */
   forFile(file: string, root?: string): Partial<Record<Tool, Pin>> | undefined {
+    const start = dirname(resolve(file));
+    const key = `${start}\0${root ?? ''}`;
+    if (this.applying.has(key)) return this.applying.get(key);
+    const found = this.walk(start, root);
+    this.applying.set(key, found);
+    return found;
+  }
+
+  private walk(start: string, root: string | undefined): Partial<Record<Tool, Pin>> | undefined {
     const out: Partial<Record<Tool, Pin>> = {};
-    let dir = dirname(resolve(file));
+    let dir = start;
     for (let i = 0; i < 64; i++) {
       for (const [tool, pin] of Object.entries(this.inFolder(dir)) as [Tool, Pin][]) {
         // Named by where it is, from the file's folder, for messages.
-        if (!out[tool]) out[tool] = { ...pin, file: pin.file.split(', ').map((f) => relative(dirname(resolve(file)), join(dir, f)).replace(/\\/g, '/')).join(', ') };
+        if (!out[tool]) out[tool] = { ...pin, file: pin.file.split(', ').map((f) => relative(start, join(dir, f)).replace(/\\/g, '/')).join(', ') };
       }
       if (existsSync(join(dir, '.git')) || (root !== undefined && resolve(root) === dir)) break;
       const parent = dirname(dir);

@@ -70,14 +70,24 @@ function forkOf(doc: SourceDoc, settings: EngineSettings): string | undefined {
   return root?.kind === 'map' && !named ? preCore(root.entries.map((e) => e.key)) : undefined;
 }
 
+/** The newest release that added one of the flags (a release after the first Megatron Core one): older ones stop on it. */
+function releaseNeeded(flags: readonly string[]): string | undefined {
+  let floor: string | undefined;
+  for (const f of flags) {
+    const from = flagEra(f).from;
+    if (from && (!floor || compareVersions(from, floor) > 0)) floor = from;
+  }
+  return floor;
+}
+
 /**
  * A script whose flags only a Megatron-LM from before Megatron Core runs (flags the first Core
  * release removed or stops on, and none a later release added), when nothing names the release:
  * the file itself says which Megatron-LM it was written for, and its flags are that one's.
  */
 function preCore(flags: readonly string[]): string | undefined {
+  if (releaseNeeded(flags)) return undefined;
   const eras = flags.map((f) => ({ f, ...flagEra(f) }));
-  if (eras.some((e) => e.from)) return undefined;
   const old = eras.filter((e) => e.before && compareVersions(e.before, FIRST_CORE_RELEASE) <= 0).map((e) => `\`${e.f.replace(/=.*$/, '')}\``);
   if (!old.length) return undefined;
   return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag a later release added)`;
@@ -313,12 +323,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   releaseFloor(doc: SourceDoc) {
     const root = shell(doc)?.root;
     if (root?.kind !== 'map') return undefined;
-    let floor: string | undefined;
-    for (const e of root.entries) {
-      const from = flagEra(e.key).from;
-      if (from && (!floor || compareVersions(from, floor) > 0)) floor = from;
-    }
-    return floor;
+    return releaseNeeded(root.entries.map((e) => e.key));
   },
   context(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
     const s = shell(doc);
