@@ -405,6 +405,8 @@ describe('code actions', () => {
     withServer(
       async (c) => {
         const uri = 'untitled:ds_config.json';
+        // The release is named: DeepSpeed refuses an unknown key in `zero_optimization` from 0.7.0 on, so the slip's rename is safe.
+        c.settings = { targetVersions: { deepspeed: '0.18.0' } };
         const text = '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true },\n  "zero_optimization": { "stage": 2, "contiguous_gradient": true, "stage3_prefetch_bucket_size": 5e8 }\n}\n';
         await c.open(uri, text, 'json');
         await c.waitForDiagnostics(uri, (x) => x.version === 1, WAIT);

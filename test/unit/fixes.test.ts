@@ -185,4 +185,8 @@ test('a typo fix is safe only where the tool refuses the file as written: a slip
   assert.equal(at('0.16.0').fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
   assert.equal(at('0.17.1').severity, 'error');
   assert.equal(at('0.17.1').fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'safe');
+  // With no release named, the refusal rests on the newest release: a warning, and the rename is not safe.
+  const unnamed = analyze({ path: 'ds_config.json', text: ds }, {}).findings.find((f) => f.code === 'unknown-key')!;
+  assert.equal(unnamed.severity, 'warning');
+  assert.equal(unnamed.fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
 });
