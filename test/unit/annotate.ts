@@ -10,6 +10,7 @@
  * The optional text after `:` must appear in the message. The check is exact: every finding must be
  * annotated and every annotation found. The cases are files under test/rules/ (test/rules/load.ts).
  */
+import { posix } from 'node:path';
 import assert from 'node:assert/strict';
 import { analyze, applyEdits, type EngineSettings, type FileAnalysis, type FileInput } from '../../server/src/engine';
 
@@ -62,7 +63,8 @@ export function hostFor(c: { files?: Record<string, string>; referrers?: Record<
   const at = c.path?.replace(/^\/project\//, '');
   const dir = at?.includes('/') ? at.slice(0, at.lastIndexOf('/') + 1) : '';
   const name = (ref: string): string => {
-    const r = ref.replace(/^\/project\//, '');
+    // `../vendor/x` from the case's folder: the path it names from the root of the case's files.
+    const r = !ref.startsWith('/') && ref.split('/').includes('..') ? posix.normalize(dir + ref) : ref.replace(/^\/project\//, '');
     return dir && r.startsWith(dir) && !(r in (files ?? {})) ? r.slice(dir.length) : r;
   };
   return {

@@ -868,6 +868,26 @@ test('PYTHONPATH entries as the training command gets them: known ones, unknown 
   assert.deepEqual(parseShell('PYTHONPATH=/a\ntorchrun pretrain_gpt.py --bf16\n').pathEntries('PYTHONPATH'), [], 'not exported: not the command\'s');
 });
 
+test('the folder the training command starts in: a `cd` before it (relative ones chained), `$(pwd)` after it; a subshell\'s `cd` undone; one the script is given, or arms that differ, not known', () => {
+  const dir = (t: string) => parseShell(`${t}\ntorchrun pretrain_gpt.py --bf16\n`).workingDir;
+  assert.equal(dir('echo hi'), undefined, 'no cd: where the script is started');
+  assert.deepEqual(dir('cd /opt/Megatron-LM'), { text: '/opt/Megatron-LM' });
+  assert.deepEqual(dir('cd /opt\ncd ./x/../Megatron-LM'), { text: '/opt/Megatron-LM' });
+  assert.deepEqual(dir('cd ../vendor/Megatron-LM'), { text: '../vendor/Megatron-LM' }, 'relative to the start, kept relative');
+  assert.deepEqual(dir('cd -P -- /opt/m'), { text: '/opt/m' }, 'options are not the folder');
+  assert.deepEqual(dir('cd /opt/m\n(cd /tmp && ls)'), { text: '/opt/m' }, 'a subshell\'s cd ends with it');
+  assert.match(dir('cd "$MEGATRON_PATH"')?.unknown ?? '', /given when it runs.*MEGATRON_PATH/);
+  assert.match(dir('cd /a\ncd')?.unknown ?? '', /not known/, '`cd` alone goes home');
+  assert.match(dir('cd /a\npushd /b\npopd')?.unknown ?? '', /not known/);
+  assert.match(dir('if [ -n "$X" ]; then cd /a; else cd /b; fi')?.unknown ?? '', /./, 'arms that differ');
+  assert.deepEqual(dir('if [ -n "$X" ]; then cd /a; else cd /a; fi'), { text: '/a' }, 'arms that agree');
+  assert.match(dir('[ -d /a ] && cd /a')?.unknown ?? '', /only on some paths/, 'a cd on some paths only');
+  const pwd = parseShell('cd /opt/work\nexport PYTHONPATH=$(pwd)/Megatron-LM:$PYTHONPATH\ntorchrun pretrain_gpt.py --bf16\n');
+  assert.deepEqual(pwd.pathEntries('PYTHONPATH'), [{ text: '/opt/work/Megatron-LM' }], '$(pwd) after the cd');
+  const bare = parseShell('cd /opt/work\nexport PYTHONPATH=$PWD/Megatron-LM\ntorchrun pretrain_gpt.py --bf16\n');
+  assert.deepEqual(bare.pathEntries('PYTHONPATH'), [{ text: '/opt/work/Megatron-LM' }], '$PWD after the cd');
+});
+
 test('a word whose start is known and is no flag is a value whatever its unknown parts; a flag whose name is not known opens the set', () => {
   const text = 'torchrun pretrain_gpt.py --valid-weighted-split-paths "VALID_EN: 1 0.6:0.8 $DATA_EN" "VALID_AR: 1 $DATA_AR" --data-path $ROOT/data --micro-batch-size 4\n';
   const doc = parseShell(text, undefined, { takesValue: () => true });

@@ -21,7 +21,7 @@ import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
 import { checkoutFork, parserFlags } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
-import { megatronSource } from './source';
+import { megatronSource, UPSTREAM_ENTRY } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, entrypointFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
@@ -29,7 +29,6 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
-const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /(generat|inference|infer_|_infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
 /** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */

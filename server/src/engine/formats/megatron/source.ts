@@ -11,6 +11,7 @@ import type { LinkedFile } from '../link';
 import type { MegatronCheckout } from '../../settings';
 import type { ShellDoc } from '../../syntax/shell';
 import { packageVersion, parserFlags } from './checkout';
+import { normalizePath } from '../../syntax/shell/substitution';
 
 export type MegatronSource =
   /** A Megatron the host read: its parser and release. */
@@ -19,7 +20,9 @@ export type MegatronSource =
   | { kind: 'unseen'; where: string; why: string };
 
 const PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
-/** Megatron-LM's own pretraining scripts sit at the root of its checkout. */
+/** Megatron-LM's own entry scripts, at the root of its checkout. */
+export const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
+/** Pretraining scripts (Megatron-LM's, or a fork's) sit at the root of its checkout. */
 const ROOT_ENTRY = /(^|\/)pretrain_\w+\.py$/;
 const MAX_PARSER_CHARS = 2_000_000;
 
@@ -58,16 +61,27 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronC
  */
 export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile): MegatronSource | undefined {
   const candidates: { dir?: string; unknown?: string; what: string }[] = [];
+  // A relative path is relative to the folder the command starts in: the one a `cd` before it names.
+  const cwd = s.workingDir;
+  const at = (path: string, what: string): { dir?: string; unknown?: string; what: string } => {
+    if (path.startsWith('/') || !cwd) return { dir: path, what };
+    if (cwd.unknown) return { unknown: cwd.unknown, what };
+    const dir = normalizePath(`${cwd.text}/${path}`);
+    return { dir, what: path === '.' ? `\`${dir}\` (the script changes to it before the launch)` : `\`${dir}\` (\`${path}\` from \`${cwd.text}\`, where the script changes to)` };
+  };
   const entry = s.entrypoint?.path;
-  if (entry && ROOT_ENTRY.test(entry) && entry.includes('/')) {
-    const dir = entry.slice(0, entry.lastIndexOf('/'));
+  if (entry && ROOT_ENTRY.test(entry)) {
+    const dir = entry.includes('/') ? entry.slice(0, entry.lastIndexOf('/')) : '.';
     // The entry's path as written when a part of it is not known (`$MEGATRON_PATH/pretrain_gpt.py`).
     if (/\$|`/.test(dir)) candidates.push({ unknown: `the script is given its path when it runs (it starts \`${entry}\`)`, what: `\`${dir}\`` });
-    else candidates.push({ dir, what: `\`${dir}\`` });
+    else if (entry.includes('/')) candidates.push(at(dir, `\`${dir}\``));
+    // `pretrain_gpt.py` with no folder: after a `cd`, Megatron-LM's own script is the checkout there;
+    // with no `cd`, the checkout the script lives in.
+    else if (cwd && UPSTREAM_ENTRY.test(entry)) candidates.push(at(dir, `\`${dir}\``));
   }
   for (const e of s.pathEntries('PYTHONPATH')) {
     if (e.unknown) candidates.push({ unknown: `the script puts it on PYTHONPATH from a value it is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
-    else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push({ dir: e.text, what: `\`${e.text}\`` });
+    else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push(at(e.text, `\`${e.text}\``));
   }
   for (const c of candidates) {
     if (c.unknown) return { kind: 'unseen', where: c.what, why: c.unknown };

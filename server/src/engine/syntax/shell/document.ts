@@ -319,6 +319,17 @@ export class ShellDoc extends TreeDoc {
     return out.slice(0, 32);
   }
 
+  /**
+   * The folder the training command starts in when the script changes to one (`cd DIR` before it):
+   * its path (relative ones to the folder the script starts in), or why it is not known. Undefined
+   * when the script does not change folder.
+   */
+  get workingDir(): { text?: string; unknown?: string } | undefined {
+    const b = this.training?.env.get('PWD');
+    if (!b) return undefined;
+    return b.unknown || b.kind !== 'scalar' ? { unknown: b.unknown ?? 'the folder the command starts in is not known' } : { text: b.segs.map((x) => x.text).join('') };
+  }
+
   get launchContext(): { prefix: string[]; inLoop: boolean } {
     return { prefix: this.training?.prefix ?? [], inLoop: !!this.training?.inLoop };
   }

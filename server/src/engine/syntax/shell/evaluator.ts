@@ -5,6 +5,7 @@ import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { launcherChain } from './launchers';
 import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
+import { changedDir } from './substitution';
 import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
@@ -208,6 +209,7 @@ export class Script extends WordExpander {
   private closeFrame(f: Frame): void {
     this.endArm(f);
     this.setDead(f, false);
+    for (const [name, before] of f.restore ?? []) this.setVar(name, before);
     if (f.kind !== 'if' && f.kind !== 'case' && f.kind !== 'andor') return;
     const live = f.done.filter((a) => a.taken !== false);
     const names = new Set<string>();
@@ -220,7 +222,9 @@ export class Script extends WordExpander {
       else {
         const cands = live.map((a) => (a.vals.has(name) ? a.vals.get(name) : pre));
         if (!f.exhaustive) cands.push(pre);
-        if (cands.some((b) => b?.kind === 'array')) result = mergeArrays(name, cands, f);
+        // A `cd` on some paths only: the folder is the start's or the new one, which is not known.
+        if (name === 'PWD' && cands.some((b) => !b)) result = { ...cands.find((b) => b)!, segs: [], unknown: `the script changes folder only on some paths (line ${f.line})` };
+        else if (cands.some((b) => b?.kind === 'array')) result = mergeArrays(name, cands, f);
         else result = mergeScalars(name, cands, f);
       }
       this.setVar(name, result);
@@ -534,6 +538,11 @@ export class Script extends WordExpander {
       }
       case 'false':
         return false;
+      case 'cd':
+      case 'pushd':
+      case 'popd':
+        this.changeDir(head, this.expandAll(rest.slice(1), cmd.block), cmd.span);
+        return undefined;
       case 'source':
       case '.':
         readSourced(this.expandAll(rest.slice(1), cmd.block)[0], cmd.span, {
@@ -577,6 +586,15 @@ export class Script extends WordExpander {
         return undefined;
       }
     }
+  }
+
+  /** `cd DIR`, `pushd DIR`, `popd`: the folder later commands start in, kept as `PWD` (see `changedDir`). */
+  private changeDir(head: string, args: ExpandedWord[], span: Span): void {
+    const to = changedDir(head, args, this.env.get('PWD'), this.ctx.lineOf(span.start));
+    const sub = [...this.frames].reverse().find((f) => f.kind === 'group');
+    if (sub && !sub.restore?.has('PWD')) (sub.restore ??= new Map()).set('PWD', this.env.get('PWD'));
+    const seg: Seg = { text: to.dir ?? '', span, quoted: true, unknown: to.why, ref: null };
+    this.setVar('PWD', { kind: 'scalar', segs: [seg], items: [], unknown: to.why, exported: true, nameSpan: span, valueSpan: span });
   }
 
   private declare(head: string, args: (Word | ArrayLit)[]): Tri {

@@ -359,7 +359,8 @@ export abstract class WordExpander {
       }
     }
     if (words.length) cmds.push({ words, next: '' });
-    return substitutionOutput(cmds);
+    const pwd = this.env.get('PWD');
+    return substitutionOutput(cmds, pwd && !pwd.unknown && pwd.kind === 'scalar' ? textOf(pwd.segs) : undefined);
   }
 
   protected arith(expr: string, depth = 0): { value?: number; unknown?: string } {

@@ -32,6 +32,28 @@ export function basenameOf(p: string, suffix?: string): string {
   return suffix && b.endsWith(suffix) && b !== suffix ? b.slice(0, -suffix.length) : b;
 }
 
+/**
+ * Where `cd DIR` (or `pushd DIR`) leaves the script, given the folder it was in (`PWD` as the script
+ * set it; absent: the folder it was started in). A relative folder from the start stays relative
+ * (to that folder); a folder the script is given when it runs, `cd -`, `cd` alone (home) and `popd`
+ * (the stack is not kept) leave it unknown, with why.
+ */
+export function changedDir(
+  head: string,
+  args: readonly { text: string; segs: readonly { unknown?: string }[]; passthrough?: boolean }[],
+  before: { segs: readonly { text: string }[]; unknown?: string; kind: string } | undefined,
+  line: number,
+): { dir?: string; why?: string } {
+  const operands = args.filter((f) => f.segs.some((x) => x.unknown) || !/^(-[LPe@]+|--)$/.test(f.text));
+  const word = head === 'popd' || operands.length !== 1 ? undefined : operands[0];
+  const given = word?.segs.find((x) => x.unknown)?.unknown;
+  if (!word || word.text === '-' || word.passthrough) return { why: `the folder \`${head}\` on line ${line} changes to is not known` };
+  if (given) return { why: `the script changes to a folder it is given when it runs (\`${head}\` on line ${line}: ${given})` };
+  if (word.text.startsWith('/')) return { dir: normalizePath(word.text) };
+  if (before?.unknown || before?.kind === 'array') return { why: before.unknown ?? `the folder before \`${head}\` on line ${line} is not known` };
+  return { dir: normalizePath(before ? `${before.segs.map((x) => x.text).join('')}/${word.text}` : word.text) };
+}
+
 function join(dir: string | undefined, p: string): string | undefined {
   if (p.startsWith('/')) return normalizePath(p);
   return dir === undefined ? undefined : normalizePath(`${dir}/${p}`);
@@ -48,11 +70,11 @@ export interface SubCommand {
 
 /**
  * The output of the substitution's commands, when it is evidently a path (or an `echo` of known
- * words): undefined otherwise. The directory the commands start in is not known, so a relative
- * path only resolves once a `cd` to an absolute one has run.
+ * words): undefined otherwise. The directory the commands start in is the script's `PWD` when a
+ * `cd` set it, else not known, so a relative path only resolves once a `cd` has run.
  */
-export function substitutionOutput(cmds: readonly SubCommand[]): string | undefined {
-  let cwd: string | undefined;
+export function substitutionOutput(cmds: readonly SubCommand[], start?: string): string | undefined {
+  let cwd: string | undefined = start;
   let output: string | undefined;
   for (const c of cmds) {
     if (c.next === '|' || c.next === '||') return undefined;

@@ -211,6 +211,8 @@ export interface Frame {
   closesAndor?: boolean;
   /** A function body: the bindings `local` shadowed in it, restored when it closes. */
   locals?: Map<string, Binding | undefined>;
+  /** A subshell `( … )`: what its `cd` changed, restored when it closes. */
+  restore?: Map<string, Binding | undefined>;
   undo: Map<string, Binding | undefined>;
   done: { vals: Map<string, Binding | undefined>; taken: Tri }[];
 }
