@@ -97,9 +97,13 @@ function loadFolder(rule: string): { cases: RuleCase[]; fixes: RuleFixCase[] } {
       common.settings = { ...common.settings, repositoryFlags: new RepositoryWalk(filesDir).run().flags };
     }
     if (common.files && existsSync(filesDir)) {
-      // The releases the case's dependency files pin, as the host reads them from where the case sits.
-      const pins = new RepositoryPins().forFile(join(filesDir, path.replace(/^\/project\//, '').replace(/^\//, '')), filesDir);
+      // The releases the case's dependency files pin and the GPUs its jobs ask for, as the host reads them from where the case sits.
+      const repository = new RepositoryPins();
+      const at = join(filesDir, path.replace(/^\/project\//, '').replace(/^\//, ''));
+      const pins = repository.forFile(at, filesDir);
       if (pins) common.settings = { ...common.settings, pins };
+      const jobHardware = repository.hardwareFor(at, filesDir);
+      if (jobHardware) common.settings = { ...common.settings, jobHardware };
     }
     const referrersDir = join(dir, `${slug}.referrers`);
     if (existsSync(referrersDir)) {

@@ -50,6 +50,11 @@ export interface EngineSettings {
    */
   pins?: Partial<Record<Tool, Pin>>;
   /**
+   * The GPUs the repository's job descriptions ask for (a SkyPilot task, a Kubernetes manifest; see
+   * plan/requests.ts): evidence when a job names the file, else an assumption (`assumed`).
+   */
+  jobHardware?: { id: string; note: string; assumed?: boolean };
+  /**
    * Files longer than this (in characters) are reported, not analysed: DEFAULT_MAX_FILE_SIZE unless
    * the user raises it (a CLI flag, an editor setting; never a file's directives or `.shardwise.yaml`).
    */
@@ -148,6 +153,7 @@ export function mergeSettings(a: EngineSettings, b: EngineSettings | undefined):
     megatronCheckout: b.megatronCheckout ?? a.megatronCheckout,
     repositoryFlags: b.repositoryFlags ?? a.repositoryFlags,
     pins: b.pins ?? a.pins,
+    jobHardware: b.jobHardware ?? a.jobHardware,
     maxFileSize: b.maxFileSize ?? a.maxFileSize,
     slurm: a.slurm || b.slurm ? { partitions: { ...a.slurm?.partitions, ...b.slurm?.partitions }, constraints: { ...a.slurm?.constraints, ...b.slurm?.constraints } } : undefined,
   };
@@ -243,6 +249,8 @@ export function boundedSettings(s: EngineSettings): EngineSettings {
     }
     if (Object.keys(pins).length) out.pins = pins;
   }
+  const job = s.jobHardware;
+  if (job && typeof job.id === 'string' && typeof job.note === 'string' && job.note.length <= 1024) out.jobHardware = { id: job.id, note: job.note, assumed: job.assumed === true || undefined };
   if (s.slurm && typeof s.slurm === 'object') {
     const names = (m: unknown): Record<string, string> | undefined => {
       if (!m || typeof m !== 'object') return undefined;

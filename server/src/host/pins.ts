@@ -1,26 +1,89 @@
 /**
  * The releases a file's repository pins (node side: file system). From the file's folder up to the
  * repository's root (a folder with `.git`), the nearest folder whose dependency files name a tool
- * gives that tool's pin (engine/pins.ts reads the files).
+ * gives that tool's pin (engine/pins.ts reads the files). The same walk finds the GPUs the nearest
+ * folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { folderPins, isPinFile, type Pin, type Tool } from '../engine';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, requestedHardware, type Tool } from '../engine';
 import { readBounded } from './read';
 
 /** Dependency files are small; a larger one is not read. */
 const MAX_PIN_FILE_BYTES = 2 * 1024 * 1024;
 /** At most this many dependency files of one folder are read. */
 const MAX_PIN_FILES = 32;
+/** Job descriptions: at most this many YAML files of one folder, each at most this large. */
+const MAX_JOB_FILES = 64;
+const MAX_JOB_FILE_BYTES = 256 * 1024;
+/** Folders beside the configs where repositories keep their job descriptions. */
+const JOB_FOLDERS = /^(sky|skypilot|k8s|kube|kubernetes|manifests|deploy|deployment|cluster|launch|jobs)$/i;
 
 export class RepositoryPins {
   private readonly folders = new Map<string, Partial<Record<Tool, Pin>>>();
   /** What applies in a folder, by folder and root: every analysis of a file asks again (each keystroke in an editor). */
   private readonly applying = new Map<string, Partial<Record<Tool, Pin>> | undefined>();
 
+  private readonly jobFolders = new Map<string, GpuRequest[]>();
+  private readonly jobsApplying = new Map<string, { id: string; note: string; assumed?: boolean } | undefined>();
+
   clear(): void {
     this.folders.clear();
     this.applying.clear();
+    this.jobFolders.clear();
+    this.jobsApplying.clear();
+  }
+
+  /** The GPU requests of one folder's YAML files, and of its job folders (`sky/`, `k8s/`…) (cached). */
+  private jobsIn(dir: string): GpuRequest[] {
+    const cached = this.jobFolders.get(dir);
+    if (cached) return cached;
+    let names: string[] = [];
+    try {
+      const entries = readdirSync(dir, { withFileTypes: true });
+      const yaml = (e: { name: string }) => /\.ya?ml$/i.test(e.name);
+      names = entries.filter((e) => e.isFile() && yaml(e)).map((e) => e.name);
+      for (const sub of entries.filter((e) => e.isDirectory() && JOB_FOLDERS.test(e.name)).slice(0, 8)) {
+        try {
+          names.push(...readdirSync(join(dir, sub.name), { withFileTypes: true }).filter((e) => e.isFile() && yaml(e)).map((e) => `${sub.name}/${e.name}`));
+        } catch {
+          // A job folder that cannot be listed asks for nothing.
+        }
+      }
+      names = names.sort().slice(0, MAX_JOB_FILES);
+    } catch {
+      // A folder that cannot be listed asks for nothing.
+    }
+    const found: GpuRequest[] = [];
+    for (const name of names) {
+      const read = readBounded(join(dir, name), MAX_JOB_FILE_BYTES);
+      if (read.ok && mayRequestGpus(read.text)) found.push(...gpuRequests(name, read.text));
+    }
+    this.jobFolders.set(dir, found);
+    return found;
+  }
+
+  /** The hardware the nearest folder's jobs ask for, at or above the file, within its repository (or up to `root`). */
+  hardwareFor(file: string, root?: string): { id: string; note: string; assumed?: boolean } | undefined {
+    const start = dirname(resolve(file));
+    const key = `${resolve(file)}\0${root ?? ''}`;
+    if (this.jobsApplying.has(key)) return this.jobsApplying.get(key);
+    let found: { id: string; note: string; assumed?: boolean } | undefined;
+    let dir = start;
+    for (let i = 0; i < 64; i++) {
+      const requests = this.jobsIn(dir);
+      if (requests.length) {
+        // Named by where it is, from the file's folder, for messages.
+        found = requestedHardware(requests.map((r) => ({ ...r, file: relative(start, join(dir, r.file)).replace(/\\/g, '/') })), basename(file));
+        break;
+      }
+      if (existsSync(join(dir, '.git')) || (root !== undefined && resolve(root) === dir)) break;
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    this.jobsApplying.set(key, found);
+    return found;
   }
 
   /** What one folder's dependency files pin (cached). */

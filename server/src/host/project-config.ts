@@ -169,7 +169,8 @@ export class ProjectConfigs {
   located(file: string): EngineSettings {
     const repositoryFlags = this.repositories.forFile(file);
     const pins = this.pins.forFile(file);
-    const found: EngineSettings = { ...(repositoryFlags ? { repositoryFlags } : {}), ...(pins ? { pins } : {}) };
+    const jobHardware = this.pins.hardwareFor(file);
+    const found: EngineSettings = { ...(repositoryFlags ? { repositoryFlags } : {}), ...(pins ? { pins } : {}), ...(jobHardware ? { jobHardware } : {}) };
     let dir = dirname(resolve(file));
     for (let i = 0; i < 64; i++) {
       const parser = this.parserIn(dir);

@@ -13,12 +13,17 @@ import type { Field, Plan } from './plan';
  * The hardware profile: the setting, else what the file itself says (a CI test named `..._gb200`),
  * else the default.
  */
-export function planHardware(settings: EngineSettings, hint?: { id: string; note: string }): Plan['hardware'] {
+export function planHardware(settings: EngineSettings, ...hints: (HardwareHint | undefined)[]): Plan['hardware'] {
+  // What the file or its place says: evidence first, then what is only assumed; the repository's jobs last in each.
+  const all = [...hints, settings.jobHardware].filter((h): h is HardwareHint => !!h && !!hardwareById(h.id));
+  const hint = all.find((h) => !h.assumed) ?? all[0];
   const chosen = hardwareById(settings.hardware);
   const hinted = chosen || settings.hardware ? undefined : hardwareById(hint?.id);
   const profile = chosen ?? hinted ?? hardwareById(DEFAULT_HARDWARE)!;
   const from: Plan['hardware']['from'] = chosen
     ? { kind: 'setting' as const, note: `hardware profile \`${profile.id}\`` }
+    : hinted && hint!.assumed
+    ? { kind: 'assumed' as const, note: `\`${profile.id}\` hardware: ${hint!.note} (set \`# shardwise: hardware=<id>\` or \`hardware:\` in .shardwise.yaml)` }
     : hinted
     ? { kind: 'derived' as const, formula: `\`${profile.id}\`, ${hint!.note} (set \`# shardwise: hardware=<id>\` to override)` }
     : settings.hardware
@@ -32,6 +37,13 @@ export function planHardware(settings: EngineSettings, hint?: { id: string; note
     ? { value: settings.nvlinkDomain, from: { kind: 'setting', note: '`nvlink_domain` setting' } }
     : { value: profile.nvlinkDomain, from: { kind: 'hardware', note: `${profile.id} links ${profile.nvlinkDomain} GPUs by ${profile.scaleUp}`, assumed: assumedProfile } };
   return { profile, from, gpusPerNode, nvlinkDomain };
+}
+
+/** Hardware a file or its repository names: `assumed` when it is likely, not evidence. */
+export interface HardwareHint {
+  id: string;
+  note: string;
+  assumed?: boolean;
 }
 
 /** The model shape from the settings (a preset id, or explicit dimensions), if any. */

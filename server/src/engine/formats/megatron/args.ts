@@ -98,6 +98,28 @@ function int(a: ArgValue | undefined): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 }
 
+/**
+ * A precision only Blackwell GPUs run (Transformer Engine's NVFP4 and MXFP8 need compute capability
+ * 10.0 or later): the file then runs on a Blackwell GPU, which one it does not say. The profile is an
+ * assumption that names the option; a finding that holds only before Blackwell is then not made.
+ */
+function blackwellOnly(args: MegatronArgs): { id: string; note: string; assumed: true } | undefined {
+  const known = (dest: string): ArgValue | undefined => {
+    const a = args.get(dest);
+    return a && !a.unknown && !a.assumed ? a : undefined;
+  };
+  const recipe = known('fp8_recipe')?.value;
+  const mp = known('mixed_precision')?.value;
+  const why = flag(known('fp4'))
+    ? 'FP4 (`fp4`)'
+    : recipe === 'mxfp8' && flag(known('fp8'))
+      ? 'the MXFP8 recipe (`fp8_recipe: mxfp8`)'
+      : typeof mp === 'string' && /mxfp8|nvfp4/.test(mp)
+        ? `the \`${mp}\` precision`
+        : undefined;
+  return why ? { id: 'b200', note: `${why} runs only on Blackwell GPUs (Transformer Engine needs compute capability 10.0), and the file does not say which one`, assumed: true } : undefined;
+}
+
 function flag(a: ArgValue | undefined): boolean | undefined {
   if (!a) return undefined;
   if (typeof a.value === 'boolean') return a.value;
@@ -146,7 +168,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
         : withInputs(fallback(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`), tp);
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
-  const hardware = planHardware(settings, args.hardwareHint);
+  const hardware = planHardware(settings, args.hardwareHint, blackwellOnly(args));
   // The GPUs a node of the job has are the ones the allocation asks for, unless a setting says.
   if (args.allocation?.gpusPerNode && hardware.gpusPerNode.from.kind !== 'setting') hardware.gpusPerNode = args.allocation.gpusPerNode;
 
