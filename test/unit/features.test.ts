@@ -28,11 +28,26 @@ test('hover on an enum value explains that value; on a nested bare key, the pref
   assert.match(k.markdown, /FSDP_OFFLOAD_PARAMS/);
 });
 
-test('hover: nothing on unknown keys or on files of no known format', () => {
-  const text = 'distributed_type: FSDP\nbogus_key: 1\n';
-  assert.equal(hover(analyze({ path: 'a.yaml', text }), at(text, 'bogus', 1)), undefined);
+test('hover: no documentation for an unknown key, only what its finding was checked against; nothing on files of no known format', () => {
+  const text = 'distributed_type: FSDP\nbogus_key: 1\nnum_processes: 8\n';
+  const a = analyze({ path: 'a.yaml', text });
+  const h = hover(a, at(text, 'bogus', 1))!;
+  assert.doesNotMatch(h.markdown, /\*\*bogus_key\*\*/);
+  assert.match(h.markdown, /\*\*Checked against\*\*\n- Release: the newest Accelerate release Shardwise knows \(assumed/);
+  assert.equal(text.slice(h.span.start, h.span.end), 'bogus_key');
+  assert.doesNotMatch(hover(a, at(text, 'num_processes', 1))!.markdown, /Checked against/, 'a key with no finding: its documentation only');
   const other = 'kind: Pod\nmetadata: {}\n';
   assert.equal(hover(analyze({ path: 'p.yaml', text: other }), 1), undefined);
+});
+
+test('hover on any finding says what the file was checked against: the release with the file that pins it, the hardware with its evidence', () => {
+  const text = '#!/bin/bash\n#SBATCH --gres=gpu:a100:8\n#SBATCH --nodes=1\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\nsrun torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 16 --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --micro-batch-size 1 --global-batch-size 8 --bf16\n';
+  const a = analyze({ path: 'train.sh', text }, { pins: { 'megatron-core': { spec: '==0.13.0', package: 'megatron-core', file: 'requirements.txt' } } });
+  const f = a.findings.find((x) => x.code === 'tp-exceeds-nvlink-domain' || x.code === 'world-size-mismatch');
+  assert.ok(f, a.findings.map((x) => x.code).join(', '));
+  const h = hover(a, f.span.start)!;
+  assert.match(h.markdown, /Release: .*0\.13\.0.*requirements\.txt/);
+  assert.match(h.markdown, /Hardware: a100-80gb \(.*#SBATCH --gres=gpu:a100:8/);
 });
 
 test('hover shows deprecations with the replacement', () => {

@@ -29,7 +29,15 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   if (inComment) return { markdown: escapeControls(inComment.markdown, true), span: inComment.span };
   const da = docAt(analysis, offset);
   const read = da ? formatMarkdown(da, offset) : undefined;
-  const onLine = (): HoverResult | undefined => (read ? { markdown: escapeControls(read.markdown, true), span: read.span } : undefined);
+  // On a finding: what the file was checked against, which the finding's claim rests on.
+  const under = da?.format ? analysis.findings.filter((f) => f.span.start <= offset && offset <= f.span.end && f.span.start >= da.doc.span.start && f.span.end <= da.doc.span.end) : [];
+  const against = under.length && !read ? againstMarkdown(da!) : undefined;
+  const result = (parts: string[], span: Span): HoverResult | undefined => {
+    const all = [...parts, ...(against ? [against] : [])];
+    return all.length ? { markdown: escapeControls(all.join('\n\n---\n\n'), true), span } : undefined;
+  };
+  const findingSpan = (): Span => under.reduce((a, f) => (f.span.end - f.span.start < a.end - a.start ? f.span : a), under[0].span);
+  const onLine = (): HoverResult | undefined => (read ? result([read.markdown], read.span) : under.length ? result([], findingSpan()) : undefined);
   if (!da?.format) return onLine();
   const loc = da.doc.locate(offset);
   if (!loc || !loc.entry) return onLine();
@@ -42,7 +50,14 @@ export function hover(analysis: FileAnalysis, offset: number): HoverResult | und
   // On a degree or a size: the whole layout it takes part in.
   if (da.plan && layoutPaths(da.plan).some((p) => samePath(p, loc.path))) parts.push(planMarkdown(da.plan, loc.path));
   if (read) parts.push(read.markdown);
-  return parts.length ? { markdown: escapeControls(parts.join('\n\n---\n\n'), true), span } : read ? onLine() : undefined;
+  return parts.length ? result(parts, span) : onLine();
+}
+
+/** The release and the hardware a document is checked against, each with how it is known. */
+function againstMarkdown(da: DocAnalysis): string | undefined {
+  const c = checkedAgainst(da);
+  const lines = [c.release && `- Release: ${c.release}`, c.hardware && `- Hardware: ${c.hardware}`].filter(Boolean);
+  return lines.length ? `**Checked against**\n${lines.join('\n')}` : undefined;
 }
 
 /**
