@@ -81,7 +81,8 @@ test('every fix a rule produces is of a kind it declares, with the declared appl
         const declared = ruleById(f.code)?.fixes?.[fix.kind];
         produced.add(`${f.code}/${fix.kind}`);
         if (!declared) undeclared.push(`${s.name}: ${f.code} offers "${fix.title}" of kind "${fix.kind}", which the rule does not declare`);
-        else assert.equal(fix.applicability, declared.applicability, `${s.name}: ${f.code}/${fix.kind}`);
+        // A safe kind rests on what its finding rests on: unsafe when the finding assumes something, unless the edit means the same anyway.
+        else assert.equal(fix.applicability, declared.applicability === 'safe' && f.assumed?.length && !declared.unconditional ? 'unsafe' : declared.applicability, `${s.name}: ${f.code}/${fix.kind}`);
       }
     }
   }
@@ -102,7 +103,7 @@ test('a preferred fix is safe, recommended, and belongs to an error or a warning
           assert.equal(fix.applicability, 'safe', `${s.name}: preferred unsafe fix "${fix.title}"`);
           assert.ok(f.severity === 'error' || f.severity === 'warning', `${s.name}: ${f.severity} ${f.code} has a preferred fix`);
         }
-        if (fix.applicability === 'unsafe') assert.match(fix.title, /\(changes [^)]+\)$/, `${s.name}: "${fix.title}"`);
+        if (fix.applicability === 'unsafe') assert.match(fix.title, /\((changes [^)]+|safe only if what the finding assumes holds)\)$/, `${s.name}: "${fix.title}"`);
       }
     }
   }
@@ -189,4 +190,16 @@ test('a typo fix is safe only where the tool refuses the file as written: a slip
   const unnamed = analyze({ path: 'ds_config.json', text: ds }, {}).findings.find((f) => f.code === 'unknown-key')!;
   assert.equal(unnamed.severity, 'warning');
   assert.equal(unnamed.fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
+});
+
+test('a safe fix of a finding that assumes the release is unsafe; the same fix with the release named is safe; a fix that writes the same value another way stays safe', () => {
+  const tuple = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: fp8\nfp8_config:\n  backend: TE\n  override_linear_precision: (false, false, false)\n';
+  const fixOf = (settings: object, code: string, text: string, path: string) => analyze({ path, text }, settings).findings.find((f) => f.code === code)!.fixes()[0];
+  const assumed = fixOf({}, 'yaml-boolean-trap', tuple, 'a.yaml');
+  assert.equal(assumed.applicability, 'unsafe', 'Accelerate 1.4 runs the tuple string, so the list may break a run that works');
+  assert.match(assumed.title, /safe only if what the finding assumes holds/);
+  assert.equal(fixOf({ targetVersions: { accelerate: '1.9.0' } }, 'yaml-boolean-trap', tuple, 'a.yaml').applicability, 'safe');
+  const ds = '{\n  "train_micro_batch_size_per_gpu": 4,\n  "scheduler": { "type": "WarmupLR", "params": { "warmup_num_steps": 1e3 } }\n}\n';
+  const integer = fixOf({}, 'optimizer-config-invalid', ds, 'ds_config.json');
+  assert.equal(integer.applicability, 'safe', '1000 and 1e3 run the same on every release');
 });

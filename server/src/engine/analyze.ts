@@ -585,6 +585,11 @@ function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[]
     if (recheck?.result.trial && fix.edits.length && !keepsSyntax(recheck.result.trial, fix.edits)) continue;
     const declared = rule.fixes?.[spec.kind];
     fix.applicability = declared?.applicability ?? 'unsafe';
+    // Safe means the file cannot run as written, or the fix leaves the run as it is: either rests on
+    // what the finding rests on, so a finding that assumes something (the release, the hardware, one
+    // arm of an `if`) makes its fix unsafe, offered and never applied unasked.
+    const assumes = fix.applicability === 'safe' && !declared?.unconditional && !!finding.assumed?.length;
+    if (assumes) fix.applicability = 'unsafe';
     fix.preferred = fix.recommended && fix.applicability === 'safe' && !fix.otherFiles && (finding.severity === 'error' || finding.severity === 'warning');
     let changes = '';
     if (recheck && !fix.otherFiles && rule.verifyFixes) {
@@ -592,7 +597,8 @@ function resolveFixes(rule: Rule<any>, doc: SourceDoc, specs: readonly FixSpec[]
       if (!tried.removes) continue;
       changes = describeChanges(tried.changes, declared?.changes);
     }
-    if (fix.applicability === 'unsafe') fix.title += ` (changes ${declared?.changes ?? 'the run'}${changes ? `: ${changes}` : ''})`;
+    if (assumes) fix.title += ' (safe only if what the finding assumes holds)';
+    else if (fix.applicability === 'unsafe') fix.title += ` (changes ${declared?.changes ?? 'the run'}${changes ? `: ${changes}` : ''})`;
     out.push(fix);
   }
   // At most one fix per finding is recommended; keep the first.

@@ -60,7 +60,7 @@ export default defineRule<AccelerateModel>({
   severity: 'error',
   formats: ['accelerate'],
   fixes: {
-    'remove-same': { applicability: 'safe', changes: 'removes a key the DeepSpeed JSON already sets to the same value' },
+    'remove-same': { applicability: 'safe', changes: 'removes a key the DeepSpeed JSON already sets to the same value', unconditional: true },
     remove: { applicability: 'unsafe', changes: 'the configuration: the DeepSpeed JSON decides instead' },
     'move-into-json': { applicability: 'unsafe', changes: 'the DeepSpeed JSON' },
   },

@@ -76,6 +76,12 @@ export interface FixKind {
    * safe one, what it writes. Both appear in the rule docs.
    */
   changes: string;
+  /**
+   * A safe fix whose edit means the same under any release, hardware or branch (a number written
+   * another way, a suppression that silences nothing): it stays safe when its finding assumes
+   * something. Any other safe fix rests on what its finding rests on, and is unsafe when that is assumed.
+   */
+  unconditional?: boolean;
 }
 
 export interface FixSpec {

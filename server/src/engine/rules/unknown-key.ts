@@ -49,8 +49,6 @@ export default defineRule({
       // A section a release reads key by key (DeepSpeed's `fp16` before 0.17.1) ignores what it does not know.
       const since = strictSince(section);
       const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since));
-      // A rename is safe only when the file cannot run as written: not when that rests on a release nobody named.
-      const refused = fatal && (!since || ctx.versionLabel !== undefined);
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
       const effect = issue.consequence
@@ -72,7 +70,7 @@ export default defineRule({
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
         // A rename onto a key the section already has would write it twice (and change which one wins):
         // then no rename is offered, not even to the runners-up.
-        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && refused ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
+        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && fatal ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {

@@ -11,8 +11,8 @@ export default defineRule({
   about: 'text',
   formats: 'all',
   fixes: {
-    remove: { applicability: 'safe', changes: 'removes the suppression, or the ids in it, that silence nothing' },
-    replace: { applicability: 'safe', changes: 'writes the rule id a misspelt one evidently meant' },
+    remove: { applicability: 'safe', changes: 'removes the suppression, or the ids in it, that silence nothing', unconditional: true },
+    replace: { applicability: 'safe', changes: 'writes the rule id a misspelt one evidently meant', unconditional: true },
   },
   docs: {
     summary: 'A suppression comment that silences nothing: no finding of its rules where it applies, or a rule id that does not exist.',
