@@ -65,7 +65,7 @@ test('check on the Accelerate corpus gives exactly the error-level findings the 
   const byFile = new Map<string, Set<string>>();
   for (const f of findings) if (f.severity === 'error') byFile.set(f.file, (byFile.get(f.file) ?? new Set()).add(f.code));
   const actual = Object.fromEntries([...byFile].map(([f, codes]) => [f.slice(dir.length + 1), [...codes].sort()]));
-  const expected = Object.fromEntries(Object.entries(expectations).map(([f, e]) => [f, [...e.errors].sort()]));
+  const expected = Object.fromEntries(Object.entries(expectations).filter(([, e]) => e.errors.length).map(([f, e]) => [f, [...e.errors].sort()]));
   assert.deepEqual(actual, expected);
 });
 

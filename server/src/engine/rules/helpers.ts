@@ -1,14 +1,14 @@
 /** Small helpers shared by rules: naming paths in messages, classifying schema issues. */
 import { code } from '../schema/navigate';
 import { pointer, type SchemaIssue } from '../schema/check';
-import type { Deprecation, JsonSchema } from '../schema/types';
+import type { Deprecation, JsonSchema, ValueForm } from '../schema/types';
 import { resolvePlain } from '../syntax/scalars';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized } from '../schema/vocabulary';
+import { deprecatedValues, normalized, valueForms } from '../schema/vocabulary';
 
 export { code };
 
@@ -54,6 +54,22 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
     }
   }
   return undefined;
+}
+
+/**
+ * The way the release the file is checked against reads a value whose form changed between releases
+ * (`x-value-forms`), when it did: the release is read through the context, so a finding that rests
+ * on it is as sure as the release.
+ */
+export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): ValueForm | undefined {
+  const forms = valueForms(schema);
+  return forms?.find((f) => (!f.since || ctx.atLeast(f.since)) && (!f.until || !ctx.atLeast(f.until)));
+}
+
+/** Whether that release accepts (or never reads) a value the schema refuses: an unused key, a tuple string where it is split. */
+export function releaseAccepts(ctx: RuleContext, schema: JsonSchema | undefined, node: Node | undefined): boolean {
+  const form = releaseForm(ctx, schema);
+  return !!form && (form.form === 'unused' || (form.form === 'tuple-string' && node?.kind === 'scalar' && typeof node.value === 'string' && /^\(.*\)$/.test(node.value.trim())));
 }
 
 /** The deprecation that explains an invalid value (an old spelling of an allowed one), if any. */
@@ -115,6 +131,10 @@ export interface DsCheck {
   message(m: DeepSpeedModel, p: Plan | undefined): string;
   fix?(m: DeepSpeedModel): FixSpec | undefined;
   severity?: 'error' | 'warning';
+  /** The check exists from this DeepSpeed release on (older releases let the file run). */
+  since?: string;
+  /** The check exists only before this release (it accepts the file from then on). */
+  before?: string;
 }
 
 export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly DsCheck[]): void {
@@ -123,6 +143,8 @@ export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly D
     ctx.separately(() => {
       const at = c.when(ctx.model, ctx.plan);
       if (!at) return;
+      // Read only once the file matches: the release it is checked against decides whether the check exists.
+      if ((c.since && !ctx.atLeast(c.since)) || (c.before && ctx.atLeast(c.before))) return;
       const fix = c.fix?.(ctx.model);
       ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
     });

@@ -2,7 +2,8 @@
  * invalid-value: a value of the wrong type, outside its range, or not among the allowed names.
  */
 import { closest, isTypo } from '../suggest';
-import { code, deprecatedValue, pathLabel, yamlTrap } from './helpers';
+import { code, deprecatedValue, pathLabel, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
+import { valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 
@@ -35,6 +36,7 @@ export default defineRule({
       const word = !node && typeof issue.path[issue.path.length - 1] === 'number' ? ctx.doc.node(issue.path.slice(0, -1)) : undefined;
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
+      if (releaseAccepts(ctx, issue.schema, node)) return;
       const at = word ? issue.path.slice(0, -1) : issue.path;
       const written = node.kind === 'scalar' && !word ? node.value : issue.value;
       if (deprecatedValue(issue.schema, issue.value, written)) return;
@@ -70,6 +72,16 @@ export default defineRule({
         severity: extendable ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}.${advice}`,
         fixes,
+      });
+    });
+    // A list where the release splits a tuple string (`x-value-forms`): the value the schema wants, which that release cannot read.
+    walkSchema(ctx, (path, schema, node) => {
+      if (node.kind !== 'seq' || !valueForms(schema)) return;
+      ctx.separately(() => {
+        const form = releaseForm(ctx, schema);
+        if (form?.form !== 'tuple-string') return;
+        const items = node.items.map((n) => (n.kind === 'scalar' ? String(n.value) : '…')).join(', ');
+        ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is written as a list: ${form.why ?? `${ctx.tool} reads only a tuple string here`}. Write \`"(${items})"\` for this release, or upgrade to one that reads the list.` });
       });
     });
   },

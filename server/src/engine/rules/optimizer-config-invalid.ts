@@ -50,7 +50,8 @@ const CHECKS: DsCheck[] = [
   },
   {
     when: (m) => (floatLiteral(m, ['scheduler', 'params', 'warmup_num_steps']) ? ['scheduler', 'params', 'warmup_num_steps'] : undefined),
-    message: (m) => `\`warmup_num_steps\` is written as a float (\`${writtenText(m, ['scheduler', 'params', 'warmup_num_steps'])}\` is a float once loaded from JSON) and DeepSpeed requires a Python int: it stops when it builds the scheduler ("warmup_num_steps must be a positive integer"). Write the digits.`,
+    since: '0.19.3',
+    message: (m) => `\`warmup_num_steps\` is written as a float (\`${writtenText(m, ['scheduler', 'params', 'warmup_num_steps'])}\` is a float once loaded from JSON) and DeepSpeed from 0.19.3 requires a Python int: it stops when it builds the scheduler ("warmup_num_steps must be a positive integer"). Write the digits.`,
     fix: (m) => {
       const v = m.num(['scheduler', 'params', 'warmup_num_steps']);
       return v !== undefined && Number.isInteger(v) ? { kind: 'write-integer', title: `Write ${v}`, edits: [{ op: 'set', path: ['scheduler', 'params', 'warmup_num_steps'], value: v }], recommended: true } : undefined;
@@ -74,7 +75,7 @@ export default defineRule<DeepSpeedModel>({
   fixes: {
     'allow-untested-optimizer': { applicability: 'unsafe', changes: 'what DeepSpeed accepts: an optimizer it has not tested with ZeRO' },
     'dynamic-loss-scale': { applicability: 'unsafe', changes: 'the loss scaling' },
-    'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for' },
+    'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
     summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`.',

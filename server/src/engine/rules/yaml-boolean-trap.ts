@@ -5,7 +5,7 @@
 import { PY_INT } from '../syntax/scalars';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
-import { code, pathLabel, yamlTrap } from './helpers';
+import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
@@ -22,7 +22,7 @@ export default defineRule({
     quote: { applicability: 'safe', changes: 'quotes the text the key needs' },
     'write-number': { applicability: 'safe', changes: 'writes the number as YAML reads numbers' },
     'write-list': { applicability: 'safe', changes: 'writes the list as a YAML list' },
-    'write-value-read': { applicability: 'safe', changes: 'writes the number YAML already reads' },
+    'write-value-read': { applicability: 'safe', changes: 'writes the number YAML already reads', unconditional: true },
     'quote-as-text': { applicability: 'unsafe', changes: 'the value: text instead of the number YAML reads' },
   },
   docs: {
@@ -38,7 +38,7 @@ export default defineRule({
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'invalid-value') return;
       const trap = yamlTrap(ctx, issue);
-      if (!trap) return;
+      if (!trap || releaseAccepts(ctx, issue.schema, ctx.doc.node(issue.path))) return;
       const label = pathLabel(issue.path);
       if (trap.kind === 'quote') {
         const read = typeof trap.read === 'boolean' ? `the boolean \`${trap.read ? 'True' : 'False'}\`` : trap.read === null ? 'null (no value)' : `the number \`${trap.read}\``;

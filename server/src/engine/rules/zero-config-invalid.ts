@@ -11,6 +11,14 @@ const reduceScatter = (m: DeepSpeedModel) => m.bool([Z, 'reduce_scatter']) !== f
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
+      const tp = m.num(['tensor_parallel', 'autotp_size']);
+      return tp !== undefined && tp > 1 && m.stage === 3 ? ['tensor_parallel', 'autotp_size'] : undefined;
+    },
+    before: '0.19.4',
+    message: (m) => `AutoTP (\`autotp_size\` ${m.num(['tensor_parallel', 'autotp_size'])}) with ZeRO stage 3: DeepSpeed 0.16.4–0.19.3 stops when it sets up tensor parallelism ("the compatibility between 'autotp' and 'zero_stage = 3' has not been validated"). Use DeepSpeed 0.19.4 or later, or ZeRO stage 2.`,
+  },
+  {
+    when: (m) => {
       const r = m.num([Z, 'offload_optimizer', 'ratio']);
       return r !== undefined && r < 1 && m.stage !== undefined && m.stage !== 3 ? [Z, 'offload_optimizer', 'ratio'] : undefined;
     },
@@ -56,7 +64,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'These pass the config parser and stop the run when DeepSpeed builds the ZeRO optimizer, after the model is loaded. Each message quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',

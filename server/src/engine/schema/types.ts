@@ -87,6 +87,21 @@ export interface JsonSchema {
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
   'x-invalid-effect'?: string;
+  /** How each range of releases reads the value, where that changed (see `ValueForm`). */
+  'x-value-forms'?: ValueForm[];
   'x-sagemaker'?: boolean;
   [key: string]: unknown;
+}
+
+/**
+ * How a range of releases reads a key's value (`x-value-forms`): not at all (`unused`), only as a
+ * tuple string `(a, b, c)` that it splits (`tuple-string`), or as the schema says (`schema`).
+ * `since` is the first release of the range, `until` the first one after it.
+ */
+export interface ValueForm {
+  since?: string;
+  until?: string;
+  form: 'unused' | 'tuple-string' | 'schema';
+  /** What those releases do with the value, in words for a message. */
+  why?: string;
 }

@@ -5,7 +5,7 @@
  * key or an invalid value. Rules, features and the schema check ask here; the Megatron format's own
  * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
  */
-import type { Deprecation, JsonSchema, KeyPrefix } from './types';
+import type { Deprecation, JsonSchema, KeyPrefix, ValueForm } from './types';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
 export function normalized(schema: JsonSchema | undefined, value: string): string {
@@ -56,6 +56,12 @@ export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ig
 /** The first release that refuses unknown keys in a section marked `error` (`x-strict-since`); undefined: every release does. */
 export function strictSince(section: JsonSchema | undefined): string | undefined {
   return section?.['x-strict-since'];
+}
+
+/** How each range of releases reads the value (`x-value-forms`), where that changed. */
+export function valueForms(schema: JsonSchema | undefined): ValueForm[] | undefined {
+  const f = schema?.['x-value-forms'];
+  return Array.isArray(f) ? f : undefined;
 }
 
 /** What happens with an invalid value (`x-invalid-effect`), in words for a message. */

@@ -1,0 +1,12 @@
+#: name: deprecated-key: Megatron Core 0.15 has no `--moe-flex-dispatcher-backend`: `--moe-enable-deepep` is the way to ask for DeepEP there
+#: path: /project/train.sh
+#: files: none
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+# shardwise-disable memory-exceeds-hbm, missing-overlap-grad-reduce -- not what this case is about
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \
+    --micro-batch-size 1 --global-batch-size 8 --bf16 \
+    --num-experts 8 --expert-model-parallel-size 8 --moe-token-dispatcher-type flex \
+    --moe-enable-deepep
