@@ -810,6 +810,7 @@ const AFTER = {
   'x-since': ['x-group'],
   'x-flag-since': ['x-since', 'x-group'],
   'x-enum-since': ['x-since', 'x-group'],
+  'x-enum-removed': ['x-enum-since', 'x-since', 'x-group'],
   items: ['type'],
   deprecated: ['default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],
   'x-deprecated': ['x-removed', 'x-flag-since', 'x-since', 'x-group'],
@@ -938,6 +939,19 @@ function megatronEnumChanges(props, releases) {
       if (e.removedIn) report.removed.push(`${key}: ${JSON.stringify(e.value)} (not in the enum) accepted in ${ranges(e.releases, all)}, refused from ${e.removedIn}`);
       else report.extra.push(`${key}: ${JSON.stringify(e.value)} accepted in ${ranges(e.releases, all)}, not in the schema's enum`);
     }
+    // Values a run of releases accepted and later ones refuse (not in the enum): dated by x-enum-removed,
+    // so that a file for one of those releases is not told its value is refused.
+    const removedHave = prop['x-enum-removed'] ?? {};
+    const removedWant = {};
+    for (const e of f.extra) {
+      const idx = e.releases.map((v) => all.indexOf(v));
+      const contiguous = idx.every((x, i) => i === 0 || x === idx[i - 1] + 1);
+      if (!e.removedIn || !contiguous) continue;
+      removedWant[e.value] = { ...(e.releases[0] !== all[0] ? { since: e.releases[0] } : {}), removed: e.removedIn };
+    }
+    if (JSON.stringify(removedWant) !== JSON.stringify(removedHave)) {
+      changes.push({ key, field: 'x-enum-removed', from: prop['x-enum-removed'], to: removedWant, why: 'values a run of releases accepted, refused from `removed`', set: () => setKey(prop, 'x-enum-removed', removedWant, AFTER['x-enum-removed']) });
+    }
     if (JSON.stringify(want) !== JSON.stringify(have)) {
       // The enum's order; entries for values it no longer lists stay at the end.
       const order = Object.keys(f.values);
@@ -951,7 +965,7 @@ function megatronEnumChanges(props, releases) {
     ['x-enum-since the schema has and the read confirms', report.agree],
     ['x-enum-since disagreements left as they are', report.disagree],
     ['values not dated: choices unread before the first release that accepts them', report.uncertain],
-    ['values a later release refused again (no x-enum-removed in the schema: not recorded)', report.removed],
+    ['values a later release refused again (those not in the enum are dated by x-enum-removed)', report.removed],
     ['values the newest release accepts that the enum does not list', report.extra],
     ['releases whose choices are not a literal list', [...report.free, ...report.dynamic]],
     ['enums not covered', report.notCovered],

@@ -207,3 +207,19 @@ for (const { dest, flag, value, since } of SAMPLE) {
     });
   }
 }
+
+test('values a run of releases accepted and later ones refuse (x-enum-removed): outside the enum, dated inside the releases compared, and judged by the release', () => {
+  const removed = Object.entries(PROPS).flatMap(([dest, p]) => Object.entries((p['x-enum-removed'] ?? {}) as Record<string, { since?: string; removed: string }>).map(([v, r]) => ({ dest, v, ...r, p })));
+  // The values the 0.4.0–0.20.0 choices show removed (checked against upstream by the script's read).
+  assert.ok(removed.length >= 9, `${removed.length} dated removals`);
+  for (const r of removed) {
+    assert.ok(!enumOf(r.p)?.includes(r.v), `${r.dest}: ${r.v} is still in the enum`);
+    assert.ok(RELEASES.includes(r.removed), `${r.dest}: ${r.v} removed in ${r.removed}, not a release compared`);
+    if (r.since) assert.ok(cmp(r.since, r.removed) < 0, `${r.dest}: ${r.v} since ${r.since} ≥ removed ${r.removed}`);
+  }
+  // By hand: inference_grouped_gemm_backend took auto/torch/te in 0.17.0–0.17.1 (transformer_config.py@core_v0.17.1), its new set from 0.18.0.
+  assert.deepEqual(PROPS.inference_grouped_gemm_backend['x-enum-removed'].te, { since: '0.17.0', removed: '0.18.0' });
+  const run = (release: string) => analyze({ path: 'train.sh', text: '#!/bin/bash\ntorchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 4 --inference-grouped-gemm-backend te\n' }, { targetVersions: { 'megatron-core': release } }).findings.filter((f) => f.code === 'invalid-value').map((f) => f.severity);
+  assert.deepEqual(run('0.17.1'), [], 'valid in 0.17.1');
+  assert.deepEqual(run('0.18.0'), ['error'], 'refused from 0.18.0');
+});

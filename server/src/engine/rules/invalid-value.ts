@@ -3,7 +3,7 @@
  */
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { valueForms } from '../schema/vocabulary';
+import { enumRemoved, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 
@@ -37,6 +37,9 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node)) return;
+      // A value some releases accepted: refused only by the others.
+      const removed = enumRemoved(issue.schema, issue.value);
+      if (removed && (!removed.since || ctx.atLeast(removed.since)) && !ctx.atLeast(removed.removed)) return;
       const at = word ? issue.path.slice(0, -1) : issue.path;
       const written = node.kind === 'scalar' && !word ? node.value : issue.value;
       if (deprecatedValue(issue.schema, issue.value, written)) return;
@@ -70,7 +73,7 @@ export default defineRule({
         at,
         on: 'value',
         severity: extendable ? 'warning' : undefined,
-        message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}.${advice}`,
+        message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
     });

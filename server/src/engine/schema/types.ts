@@ -87,6 +87,8 @@ export interface JsonSchema {
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
   'x-invalid-effect'?: string;
+  /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
+  'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */
   'x-value-forms'?: ValueForm[];
   'x-sagemaker'?: boolean;

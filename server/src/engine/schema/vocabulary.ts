@@ -58,6 +58,12 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
+/** The releases that accepted a value the schema's enum no longer lists (`x-enum-removed`), if any did. */
+export function enumRemoved(schema: JsonSchema | undefined, value: unknown): { since?: string; removed: string } | undefined {
+  const table = schema?.['x-enum-removed'];
+  return typeof value === 'string' && table && Object.prototype.hasOwnProperty.call(table, value) ? table[value] : undefined;
+}
+
 /** How each range of releases reads the value (`x-value-forms`), where that changed. */
 export function valueForms(schema: JsonSchema | undefined): ValueForm[] | undefined {
   const f = schema?.['x-value-forms'];
