@@ -47,7 +47,7 @@
 //
 // Without --write nothing is changed: the script prints what it would change.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -740,6 +740,7 @@ function megatronEnumFacts(key, prop, releases) {
     if (dyn) return { version: r.version, kind: 'dynamic', text: dyn.dynamic };
     return { version: r.version, kind: 'static', values: new Set(infos.flatMap((c) => c.values)), viaEnum: infos.find((c) => c.viaEnum)?.viaEnum };
   });
+  states.forEach((st, i) => (st.nextVersion = states[i + 1]?.version));
   const present = states.filter((s) => s.kind !== 'absent');
   if (present.length === 0) return { key, notCovered: 'no release compared has the flag' };
   const accepts = (s, v) => (s.kind === 'free' ? true : s.kind === 'novalue' ? false : s.kind === 'dynamic' ? undefined : s.values.has(v));
@@ -772,6 +773,24 @@ function megatronEnumFacts(key, prop, releases) {
   if (newest.kind === 'dynamic') facts.newestDynamic = newest.text;
   if (newest.kind === 'free') facts.newestFree = true;
   return facts;
+}
+
+/**
+ * The choices of each release, as the tests read them without a checkout
+ * (schemas/history/megatron-choices.json): per argument, runs of releases with the same state.
+ */
+const CHOICES_SNAPSHOT = {};
+function snapshotRanges(states) {
+  const out = [];
+  for (const st of states) {
+    const values = st.kind === 'static' ? [...st.values].sort() : undefined;
+    const last = out.at(-1);
+    if (last && last.kind === st.kind && JSON.stringify(last.values) === JSON.stringify(values) && last.next === st.version) {
+      last.to = st.version;
+    } else out.push({ from: st.version, to: st.version, kind: st.kind, ...(values ? { values } : {}) });
+    out.at(-1).next = st.nextVersion;
+  }
+  return out.map(({ next, ...r }) => r);
 }
 
 /** Releases as ranges: `0.4.0–0.9.0, 0.12.0`. */
@@ -910,6 +929,7 @@ function megatronEnumChanges(props, releases) {
       continue;
     }
     read++;
+    CHOICES_SNAPSHOT[key] = snapshotRanges(f.states);
     const viaEnum = f.states.find((s) => s.viaEnum)?.viaEnum;
     if (viaEnum) report.free.push(`${key}: choices are the members of ${viaEnum} in ${ranges(f.states.filter((s) => s.viaEnum).map((s) => s.version), all)}`);
     const have = prop['x-enum-since'] ?? {};
@@ -1400,3 +1420,12 @@ if (WRITE)
     writeFileSync(r.path, `${stringifyJson(r.schema)}\n`);
     console.log(`wrote ${r.path}`);
   }
+if (WRITE && megatronDir && Object.keys(CHOICES_SNAPSHOT).length) {
+  const schema = parseJson(readFileSync(join(root, 'schemas/megatron.schema.json'), 'utf8'));
+  const releases = [...schema['x-source'].tagsCompared, schema['x-source'].version];
+  const path = join(root, 'schemas/history/megatron-choices.json');
+  mkdirSync(dirname(path), { recursive: true });
+  const sorted = Object.fromEntries(Object.entries(CHOICES_SNAPSHOT).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(path, `${JSON.stringify({ what: 'The choices each Megatron Core release accepts for the arguments with a fixed set, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): runs of releases with the same state (absent, free: any value, novalue: a switch, dynamic: computed at run time, static: the values).', releases, choices: sorted }, null, 1)}\n`);
+  console.log(`wrote ${path}`);
+}

@@ -270,3 +270,18 @@ test('CUDA_DEVICE_MAX_CONNECTIONS: nothing where the file has no environment (MO
   none(run('gpt_config.yaml', '# shardwise: format=megatron-yaml hardware=h100-sxm\nlanguage_model:\n  num_layers: 4\nmodel_parallel:\n  tensor_model_parallel_size: 8\n', CDMC));
   none(run('overrides.yaml', 'model:\n  tensor_model_parallel_size: 8\n  sequence_parallel: true\ntrain:\n  micro_batch_size: 1\n', CDMC));
 });
+
+// ---------------------------------------------------------------------------------------------
+// Defaults that changed between releases: the hover names each release's default.
+// transformer_impl: `local` at megatron/arguments.py@core_v0.5.0, `transformer_engine` @core_v0.6.0;
+// muon_tp_mode: `blockwise` at megatron/training/arguments.py@core_v0.16.0 … @core_v0.19.0;
+// cuda_graph_use_single_mempool: False at transformer_config.py@core_v0.17.1, True @core_v0.18.0.
+
+test('a default that changed between releases is shown with its history on hover', async () => {
+  const { hover } = await import('../../server/src/engine');
+  const text = '#!/bin/bash\ntorchrun pretrain_gpt.py --transformer-impl local --muon-tp-mode blockwise --num-layers 2 --hidden-size 64 --num-attention-heads 4\n';
+  const a = analyze({ path: 'train.sh', text });
+  const at = (flag: string) => hover(a, text.indexOf(flag) + 3)!.markdown;
+  assert.match(at('--transformer-impl'), /Default: `transformer_engine` \(`"local"` in 0\.4\.0 and 0\.5\.0/);
+  assert.match(at('--muon-tp-mode'), /`"blockwise"` in every release from 0\.16\.0 to 0\.19\.0/);
+});
