@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // Recomputes the version facts of the schemas from the upstream git history.
 //
-//   node scripts/schema-history.mjs --megatron <Megatron-LM git dir> [--deepspeed <DeepSpeed git dir>] [--write] [--verbose]
+//   node scripts/schema-history.mjs --megatron <Megatron-LM git dir> [--deepspeed <DeepSpeed git dir>] [--bridge <Megatron-Bridge git dir>] [--write] [--verbose]
+//
+// Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
+// (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
+// `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
+// pins (`x-source.bridgeMegatronCommit`). A static search, so an upper bound: `x-bridge-unread`.
 //
 // Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
 // in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
@@ -61,6 +66,7 @@ const WRITE = argv.includes('--write');
 const VERBOSE = argv.includes('--verbose');
 const megatronDir = opt('--megatron');
 const deepspeedDir = opt('--deepspeed');
+const bridgeDir = opt('--bridge');
 if (!megatronDir && !deepspeedDir) {
   console.error('usage: node scripts/schema-history.mjs --megatron <gitdir> [--deepspeed <gitdir>] [--write] [--verbose]');
   process.exit(2);
@@ -775,6 +781,34 @@ function megatronEnumFacts(key, prop, releases) {
   return facts;
 }
 
+/** The training-layer sections of Megatron Bridge, whose fields Bridge's own loop reads (or not). */
+const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 'dist', 'profiling', 'rerun_state_machine', 'straggler', 'validation', 'rng'];
+
+/** x-bridge-unread of every property: its Bridge paths in those sections that no code reads by name. */
+function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
+  const src = schema['x-source'];
+  const used = (dir, rev, field, paths) => {
+    const out = git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths);
+    return !!out && out.trim().length > 0;
+  };
+  const changes = [];
+  const unread = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
+    const dead = paths.filter((b) => {
+      const field = b.split('.').at(-1);
+      return !used(bridgeDir, src.bridgeCommit, field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !used(megatronDir, src.bridgeMegatronCommit, field, ['megatron/core']);
+    });
+    unread.push(...dead);
+    const have = prop['x-bridge-unread'];
+    const want = dead.length ? dead : undefined;
+    if (JSON.stringify(have) !== JSON.stringify(want)) changes.push({ key, field: 'x-bridge-unread', from: have, to: want, why: 'no reader of the Bridge field in Bridge (recipes aside) or Megatron Core', set: () => (want ? setKey(prop, 'x-bridge-unread', want, ['x-bridge']) : delete prop['x-bridge-unread']) });
+  }
+  console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
+  for (const u of unread) console.log(`  ${u}`);
+  return changes;
+}
+
 /**
  * The choices of each release, as the tests read them without a checkout
  * (schemas/history/megatron-choices.json): per argument, runs of releases with the same state.
@@ -1075,6 +1109,7 @@ function megatron(dir, schemaPath) {
   for (const u of undatable) console.log(`  ${u}`);
 
   changes.push(...megatronEnumChanges(props, releases));
+  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema));
 
   const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
   // What follows the part this script writes (the NeMo key sources) is kept.

@@ -74,6 +74,7 @@ import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
+import unreadKey from './unread-key';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -86,6 +87,7 @@ export const RULES: readonly Rule<any>[] = [
   deprecatedKey,
   forkFlagsNotChecked,
   versionUnsupportedKey,
+  unreadKey,
   missingRequiredKey,
   missingDistributedType,
   missingNumProcesses,

@@ -153,3 +153,8 @@ export function flagEra(flag: string): { before?: string; from?: string } {
     from: added && compareVersions(added, FIRST_CORE_RELEASE) > 0 ? added : undefined,
   };
 }
+
+/** The Bridge paths of an argument that nothing in Bridge (its recipes aside) or Megatron Core reads by name (`x-bridge-unread`). */
+export function bridgeUnread(schema: JsonSchema | undefined): string[] {
+  return strings(schema?.['x-bridge-unread']);
+}
