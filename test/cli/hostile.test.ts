@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -253,5 +253,51 @@ describe('output cannot be abused by what the input holds', () => {
     const abs = JSON.parse(run(['check', join(dir, '100% ü.yaml'), '--format', 'sarif']).out);
     const uri = abs.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri as string;
     assert.match(uri, /^file:\/\/\/.*\/a%20b%23c\/100%25%20%C3%BC\.yaml$/);
+  });
+});
+
+describe('nothing outside the folders named is read or written', { skip }, () => {
+  const slip = 'distributed_type: MULTI_GPU\nnum_processes: 2\nnum_machiness: 1\n';
+  test('a link to a folder elsewhere, a link to a file elsewhere and a link to /: not followed by check or --fix; --follow follows the folder links', () => {
+    const root = join(tmp, 'links-root');
+    const elsewhere = join(tmp, 'links-elsewhere');
+    mkdirSync(root);
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'outside.yaml'), slip);
+    writeFileSync(join(root, 'inside.yaml'), slip);
+    symlinkSync(elsewhere, join(root, 'ext'));
+    symlinkSync(join(elsewhere, 'outside.yaml'), join(root, 'linked.yaml'));
+    symlinkSync('/', join(root, 'everything'));
+    symlinkSync('inside.yaml', join(root, 'alias.yaml'));
+    const checked = run(['check', root, '--output-format', 'json']);
+    const files = new Set((JSON.parse(checked.out) as { file: string }[]).map((f) => f.file));
+    assert.deepEqual([...files].sort(), [join(root, 'alias.yaml'), join(root, 'inside.yaml')], 'a link to a file inside the folder is checked; nothing reached through a link out of it');
+    run(['check', root, '--fix']);
+    assert.equal(readFileSync(join(elsewhere, 'outside.yaml'), 'utf8'), slip, '--fix wrote outside the folder named');
+    assert.doesNotMatch(readFileSync(join(root, 'inside.yaml'), 'utf8'), /num_machiness/, 'the file inside is fixed');
+    const followed = run(['check', join(tmp, 'links-root', 'ext'), '--output-format', 'json']);
+    assert.ok(followed.out.includes('outside.yaml'), 'a folder named on the command line is searched even when it is a link');
+    const all = run(['check', root, '--follow', '--exclude', 'everything', '--output-format', 'json']);
+    assert.ok(all.out.includes('outside.yaml'), '--follow walks into the linked folder');
+  });
+});
+
+describe('--fix never changes a byte it does not fix', () => {
+  const latin1 = Buffer.concat([Buffer.from('# r'), Buffer.from([0xe9]), Buffer.from('sum'), Buffer.from([0xe9]), Buffer.from('\ndistributed_type: MULTI_GPU\nnum_processes: 2\nnum_machiness: 1\n')]);
+  test('a file with Latin-1 bytes is not fixed, says why, and keeps every byte; the same on the standard input', () => {
+    const file = join(tmp, 'latin1.yaml');
+    writeFileSync(file, latin1);
+    const r = run(['check', file, '--fix']);
+    assert.match(r.err, /latin1\.yaml was not fixed: it is not UTF-8 text/);
+    assert.ok(readFileSync(file).equals(latin1), 'the bytes changed');
+    const piped = spawnSync(process.execPath, [CLI, 'check', '-', '--fix', '--stdin-filename', 'a.yaml'], { input: latin1, timeout: 20_000 });
+    assert.ok(Buffer.from(piped.stdout).equals(latin1), 'the standard input came back changed');
+  });
+  test('a UTF-8 file with non-ASCII text is fixed, and every byte outside the fix stays', () => {
+    const file = join(tmp, 'utf8.yaml');
+    const text = '# résumé ✓\ndistributed_type: MULTI_GPU\nnum_processes: 2\nnum_machiness: 1\n';
+    writeFileSync(file, text);
+    run(['check', file, '--fix']);
+    assert.equal(readFileSync(file, 'utf8'), text.replace('num_machiness', 'num_machines'));
   });
 });

@@ -9,7 +9,7 @@
  * Exit status: 0 no error found, 1 an error was found (or more warnings than --max-warnings; 0
  * with --exit-zero), 2 usage, configuration or I/O failure.
  */
-import { readSync, writeFileSync } from 'node:fs';
+import { readFileSync, readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
@@ -58,6 +58,8 @@ interface CheckOptions {
   exclude: string[];
   forceExclude: boolean;
   respectGitignore: boolean;
+  /** `--follow`: walk into symbolic links to folders, and to files outside the folders named. */
+  follow?: boolean;
   /** `--verbose`: say on stderr which format each file was read as and why, or why not. */
   verbose: boolean;
   /** `--show-settings`: print what each file is checked against (format, release, hardware, configuration files) instead of checking it. */
@@ -65,7 +67,7 @@ interface CheckOptions {
 }
 
 /** The options of check (and layout), for a did-you-mean. */
-const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--no-config', '--max-file-size', '--verbose'];
+const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--follow', '--no-config', '--max-file-size', '--verbose'];
 
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
@@ -221,6 +223,9 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
     case '--no-respect-gitignore':
       o.respectGitignore = false;
       return true;
+    case '--follow':
+      o.follow = true;
+      return true;
     case '--verbose':
       o.verbose = true;
       return true;
@@ -302,7 +307,7 @@ function fixesOf(f: Finding): { title: string; applicability: string }[] {
  * The standard input, read whole up to `maxBytes` (a pipe may say EAGAIN while its writer is
  * slow: waited for), or why not.
  */
-function readStdin(maxBytes: number): { ok: true; text: string } | { ok: false; reason: string } {
+function readStdin(maxBytes: number): { ok: true; text: string; bytes: Buffer } | { ok: false; reason: string } {
   const chunks: Buffer[] = [];
   let length = 0;
   const buf = Buffer.allocUnsafe(64 * 1024);
@@ -325,7 +330,13 @@ function readStdin(maxBytes: number): { ok: true; text: string } | { ok: false; 
     if (length > maxBytes) return { ok: false, reason: `is over the ${formatBytes(maxBytes, true)} limit; --max-file-size raises it` };
     chunks.push(Buffer.from(buf.subarray(0, n)));
   }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  const bytes = Buffer.concat(chunks);
+  return { ok: true, text: bytes.toString('utf8'), bytes };
+}
+
+/** Bytes that are not UTF-8 text (a Latin-1 `é`): decoded, they would not encode back to themselves. */
+function notUtf8(bytes: Buffer, text: string): boolean {
+  return !Buffer.from(text, 'utf8').equals(bytes);
 }
 
 /** Rule levels for --no-config: only the command line's selection. */
@@ -371,11 +382,12 @@ function check(o: CheckOptions): number {
   const stdin = o.paths[0] === '-';
   // With `--fix -`, stdout is the fixed text: the report goes to stderr.
   const report = (s: string): void => void (stdin && o.fix && !o.diff ? process.stderr : process.stdout).write(s);
-  const walkOptions = { maxBytes: scanLimit, exclude: o.exclude, forceExclude: o.forceExclude, respectGitignore: o.respectGitignore, configs: o.useConfig ? configs : undefined, cwd };
+  const walkOptions = { maxBytes: scanLimit, exclude: o.exclude, forceExclude: o.forceExclude, respectGitignore: o.respectGitignore, follow: !!o.follow, configs: o.useConfig ? configs : undefined, cwd };
   const collected = stdin ? { files: [] as Candidate[], oversized: [], unlisted: [], notices: [] } : collect(o.paths, walkOptions);
   for (const n of collected.notices) note(n);
   /** The standard input as one candidate: its name is --stdin-filename's, or `-`. */
   let stdinText: string | undefined;
+  let stdinBytes: Buffer | undefined;
   if (stdin) {
     const name = o.stdinFilename;
     // --force-exclude: an excluded name is passed through untouched, unchecked (as an editor integration expects).
@@ -386,10 +398,11 @@ function check(o: CheckOptions): number {
       return 2;
     }
     if (skipped) {
-      if (o.fix && !o.diff) process.stdout.write(read.text);
+      if (o.fix && !o.diff) process.stdout.write(read.bytes);
       return 0;
     }
     stdinText = read.text;
+    stdinBytes = read.bytes;
     collected.files.push({ path: name ?? '-', named: true });
   }
   /** Where a file's configuration is looked up: the standard input without a name is in the working directory. */
@@ -448,7 +461,7 @@ function check(o: CheckOptions): number {
     const settings = mergeSettings(settingsFor(at), o.settings);
     // Without a name, the standard input's format is told by its content alone (a `#!` line: a script).
     const input: FileInput = fromStdin && nameless ? { text, languageId: /^#!/.test(text) ? 'shellscript' : undefined, resolve: createResolver({ from: at, bases: [cwd] }) } : linkedInput(file, text, referrers);
-    const made = o.fix || o.diff ? fixFile(file, fromStdin, input, settings, o, run) : { analysis: analyze(input, settings), text };
+    const made = o.fix || o.diff ? fixFile(file, fromStdin ? stdinBytes : undefined, input, settings, o, run) : { analysis: analyze(input, settings), text };
     const analysis = made.analysis;
     text = made.text;
     queueLinked(analysis, at, text, { order, queued, done, referrersOf });
@@ -529,8 +542,23 @@ interface FixRun {
  * Fixes one file (`--fix`, `--diff`): the patch printed, the standard input's fixed text printed,
  * or the file replaced atomically; a file that cannot be written is reported as it is.
  */
-function fixFile(file: string, fromStdin: boolean, input: FileInput, settings: EngineSettings, o: CheckOptions, run: FixRun): { analysis: FileAnalysis; text: string } {
+function fixFile(file: string, stdinBytes: Buffer | undefined, input: FileInput, settings: EngineSettings, o: CheckOptions, run: FixRun): { analysis: FileAnalysis; text: string } {
+  const fromStdin = stdinBytes !== undefined;
   const original = input.text;
+  // A fix writes text: bytes that are not UTF-8 would come back as U+FFFD where nothing was fixed.
+  let bytes = stdinBytes;
+  if (!bytes && original.includes('\uFFFD')) {
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      bytes = undefined;
+    }
+  }
+  if (bytes && notUtf8(bytes, original)) {
+    note(`${file} was not fixed: it is not UTF-8 text (a Latin-1 byte, say), and writing the fixes would change bytes they do not touch; save it as UTF-8 to fix it`);
+    if (fromStdin && !o.diff) process.stdout.write(bytes);
+    return { analysis: analyze(input, settings), text: original };
+  }
   const fixed = fixText(input, settings, { unsafe: o.unsafeFixes });
   const analysis = fixed.analysis;
   const text = fixed.text;

@@ -51,6 +51,9 @@ Options of check:
   --force-exclude            apply the excludes to the paths named on the command line too
   --no-respect-gitignore     also check what .gitignore files exclude (--respect-gitignore, the
                              default: skip it)
+  --follow                   walk into symbolic links to folders, and check linked files outside
+                             the folders named (default: neither, so nothing outside is read or
+                             fixed)
   --no-config                ignore .shardwise.yaml and pyproject.toml files
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
                              folder, 1M for files named); SIZE in bytes or with K, M or G

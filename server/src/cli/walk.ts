@@ -15,8 +15,8 @@
  * regular file is skipped, one over the size limit is listed in `oversized`, a folder reached twice
  * through a symbolic link is searched once.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { inside, patternMatcher, type ProjectConfigs } from '../host/project-config';
 import { examine, readBounded } from '../host/read';
@@ -57,6 +57,8 @@ export interface WalkOptions {
   exclude: readonly string[];
   forceExclude: boolean;
   respectGitignore: boolean;
+  /** Walk into symbolic links to folders, and take linked files outside the folder named (`--follow`). */
+  follow?: boolean;
   /** The configurations, when they are read (not with --no-config): their `exclude` applies. */
   configs?: ProjectConfigs;
   cwd: string;
@@ -143,6 +145,17 @@ export function forceExcluded(path: string, isDir: boolean, o: WalkOptions): boo
   return folders.some((s) => SKIP_DIRS.has(s)) || excludedBy(o, abs, isDir, dirname(abs));
 }
 
+/** Whether the file a link points at lies inside `root` (both with their links resolved). */
+function insideReal(path: string, root: string): boolean {
+  try {
+    const real = realpathSync(path);
+    const base = realpathSync(root);
+    return real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
+  } catch {
+    return false;
+  }
+}
+
 export function collect(paths: readonly string[], o: WalkOptions): Collected {
   const out: Collected = { files: [], oversized: [], unlisted: [], notices: [] };
   const seenDirs = new Set<string>();
@@ -183,6 +196,9 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
         } catch {
           continue; // A broken link or a link loop.
         }
+        // Unless asked to follow, a link is not a way out of the folder named: no linked folder is
+        // walked, and a linked file counts only when it lies inside that folder.
+        if (e.isSymbolicLink() && !o.follow && (isDir || !insideReal(p, root))) continue;
       }
       if (isDir && (SKIP_DIRS.has(e.name) || e.name.startsWith('.'))) continue;
       if (!isDir && (!isFile || !isCandidateName(e.name))) continue;

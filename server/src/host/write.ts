@@ -25,8 +25,12 @@ export function replaceFile(path: string, text: string, expected: string): void 
   if ((mode & 0o222) === 0) throw new WriteRefused('it is read-only');
   let now: string;
   try {
-    now = readFileSync(real, 'utf8');
+    const bytes = readFileSync(real);
+    now = bytes.toString('utf8');
+    // Text that is not UTF-8 would be written back with U+FFFD in place of every byte it cannot decode.
+    if (!Buffer.from(now, 'utf8').equals(bytes)) throw new WriteRefused('it is not UTF-8 text, and writing it would change bytes no fix touches');
   } catch (err) {
+    if (err instanceof WriteRefused) throw err;
     throw new WriteRefused(`cannot read it again: ${(err as Error).message}`);
   }
   if (now !== expected) throw new WriteRefused('it changed since it was read');
