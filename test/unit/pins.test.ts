@@ -23,6 +23,10 @@ test('each dependency file: requirements*.txt, pyproject.toml (PEP 621 and Poetr
   assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\npython = "^3.10"\naccelerate = "^1.6"\n').accelerate?.spec, '>=1.6,<2');
   assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\ndeepspeed = { version = "~0.15.1", optional = true }\n').deepspeed?.spec, '>=0.15.1,<0.16');
   assert.equal(pinsIn('pyproject.toml', '[tool.poetry.dependencies]\nmegatron-core = "^0.13.1"\n')['megatron-core']?.spec, '>=0.13.1,<0.14', "^0.x moves only within 0.x's minor");
+  // An extra (`pip install x[deepspeed]`) or a dependency group is what runs that tool's configs.
+  assert.equal(pinsIn('pyproject.toml', '[project]\nname = "x"\ndependencies = ["torch"]\n[project.optional-dependencies]\ndeepspeed = ["deepspeed>=0.18.6,<0.19.0", "deepspeed-kernels"]\n').deepspeed?.spec, '>=0.18.6,<0.19.0');
+  assert.equal(pinsIn('pyproject.toml', '[dependency-groups]\ntrain = ["accelerate==1.9.0"]\n').accelerate?.spec, '==1.9.0');
+  assert.equal(pinsIn('pyproject.toml', '[tool.poetry.group.train.dependencies]\ndeepspeed = "0.16.4"\n').deepspeed?.spec, '==0.16.4');
   assert.equal(pinsIn('setup.cfg', '[options]\ninstall_requires =\n    torch\n    deepspeed==0.15.0\n\n[options.extras_require]\n').deepspeed?.spec, '==0.15.0');
   assert.equal(pinsIn('setup.py', 'setup(name="x", install_requires=["torch>=2", "accelerate>=1.2,<1.4"])\n').accelerate?.spec, '>=1.2,<1.4');
   assert.equal(pinsIn('environment.yml', 'name: train\ndependencies:\n  - python=3.11\n  - deepspeed=0.14.4\n  - pip:\n      - accelerate==1.3.0\n').deepspeed?.spec, '==0.14.4');

@@ -76,13 +76,21 @@ function poetrySpec(v: string): string | undefined {
   return s.replace(/\s+/g, '');
 }
 
+/**
+ * `[project]` dependencies with its optional ones (an extra such as `deepspeed = ["deepspeed>=0.18.6"]`
+ * is what runs the configs of that tool) and PEP 735 dependency groups; Poetry's dependencies and groups.
+ */
 function fromPyproject(text: string, found: Found): void {
-  const doc = parseToml(text) as { project?: { dependencies?: unknown }; tool?: { poetry?: { dependencies?: unknown } } };
-  const deps = doc.project?.dependencies;
-  if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') add(found, requirement(d));
-  const poetry = doc.tool?.poetry?.dependencies;
-  if (poetry && typeof poetry === 'object') {
-    for (const [name, v] of Object.entries(poetry as Record<string, unknown>)) {
+  type Poetry = { dependencies?: unknown; group?: Record<string, { dependencies?: unknown }> };
+  const doc = parseToml(text) as { project?: { dependencies?: unknown; 'optional-dependencies'?: unknown }; 'dependency-groups'?: unknown; tool?: { poetry?: Poetry } };
+  const lists: unknown[] = [doc.project?.dependencies];
+  const table = (v: unknown): unknown[] => (v && typeof v === 'object' && !Array.isArray(v) ? Object.values(v as Record<string, unknown>) : []);
+  lists.push(...table(doc.project?.['optional-dependencies']), ...table(doc['dependency-groups']));
+  for (const deps of lists) if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') add(found, requirement(d));
+  const poetry = doc.tool?.poetry;
+  for (const deps of [poetry?.dependencies, ...table(poetry?.group).map((g) => (g as { dependencies?: unknown } | undefined)?.dependencies)]) {
+    if (!deps || typeof deps !== 'object') continue;
+    for (const [name, v] of Object.entries(deps as Record<string, unknown>)) {
       const t = tool(name);
       const raw = typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { version?: unknown }).version === 'string' ? (v as { version: string }).version : undefined;
       const spec = t && raw !== undefined ? poetrySpec(raw) : undefined;
