@@ -105,6 +105,23 @@ test('settings from outside the file are bounded before any estimate uses them',
   assert.match(associationProblem('x'.repeat(600)) ?? '', /longer than 512/);
 });
 
+test('an association glob whose matching time would explode is refused with why, and a file name cannot stall the analysis through one', () => {
+  // Nested extended globs made matching exponential in the name's length (28 s for 31 characters).
+  assert.match(associationProblem('*(*(*)))b') ?? '', /extended glob patterns/);
+  assert.match(associationProblem('+(a|b).yaml') ?? '', /extended glob patterns/);
+  assert.match(associationProblem('*a*a*a*a*b') ?? '', /5 wildcards/);
+  assert.equal(associationProblem('**/configs/*_ds_*.json'), undefined, 'what file associations write stays allowed');
+  const project = parseProjectConfig('associations:\n  "*(*(*)))b": accelerate\n  "deep/*.yaml": deepspeed\n');
+  assert.deepEqual(project.settings.associations, { 'deep/*.yaml': 'deepspeed' });
+  assert.match(project.problems.join('\n'), /\*\(\*\(\*\)\)\)b.*extended glob patterns/);
+  // Handed to the engine directly (a client's settings), the pattern matches nothing and costs nothing.
+  const name = `${'a'.repeat(40)}.yaml`;
+  const started = process.hrtime.bigint();
+  const a = analyze({ path: name, text: 'distributed_type: MULTI_GPU\nnum_processes: 2\n' }, { associations: { '*(*(*)))b': 'accelerate', '*a*a*a*a*a*a*a*a*b': 'nemo' } });
+  assert.ok(Number(process.hrtime.bigint() - started) / 1e9 < 5, 'the analysis stalled on the pattern');
+  assert.equal(a.docs[0].format?.id, 'accelerate', 'read by its content, as without the patterns');
+});
+
 test('a repository index as a setting is used only when every part is well-formed and within bounds', () => {
   const good = { flags: ['--my-flag', '-k'], files: 3, withParsers: 1, parsers: ['pkg/args.py'], complete: true, root: '/repo' };
   assert.equal(boundedSettings({ repositoryFlags: good }).repositoryFlags, good);

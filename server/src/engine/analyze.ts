@@ -16,7 +16,7 @@ import { buildInstance, checkInstance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
-import { ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
+import { associationProblem, ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
@@ -175,12 +175,13 @@ function forcedProblem(doc: SourceDoc, at: Span | undefined, message: string): v
 
 const compiled = new Map<string, Minimatch>();
 
-/** Whether a path matches an association's glob (compiled once; brace expansion bounded). */
+/** Whether a path matches an association's glob (compiled once; brace expansion bounded; one refused by `associationProblem` matches nothing). */
 function associationMatches(path: string, glob: string): boolean {
+  if (associationProblem(glob)) return false;
   let m = compiled.get(glob);
   if (!m) {
     if (compiled.size >= 4 * ASSOCIATION_LIMITS.count) compiled.clear();
-    m = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), braceExpandMax: ASSOCIATION_LIMITS.braces });
+    m = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), braceExpandMax: ASSOCIATION_LIMITS.braces, noext: true });
     compiled.set(glob, m);
   }
   return m.match(path);

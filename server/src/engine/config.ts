@@ -293,7 +293,7 @@ function associationsSetting(raw: unknown, s: EngineSettings, problems: string[]
     if (entries.length > ASSOCIATION_LIMITS.count) problems.push(`\`associations\` holds ${entries.length} patterns; only the first ${ASSOCIATION_LIMITS.count} are used.`);
     for (const [glob, id] of entries.slice(0, ASSOCIATION_LIMITS.count)) {
       const problem = associationProblem(glob);
-      if (problem) problems.push(`\`associations\`: a pattern is ignored: ${problem}.`);
+      if (problem) problems.push(`\`associations\`: the pattern ${JSON.stringify(glob.length > 80 ? `${glob.slice(0, 80)}…` : glob)} is ignored: ${problem}.`);
       else if (isFormatId(id)) s.associations[glob] = id;
       else problems.push(`\`associations.${glob}\`: unknown format ${JSON.stringify(id)}.`);
     }

@@ -194,7 +194,7 @@ export const MODEL_LIMITS: Record<keyof Omit<ModelDims, 'swiglu'>, number> = {
 };
 
 /** At most this many associations, each at most this long, each expanding to at most this many patterns. */
-export const ASSOCIATION_LIMITS = { count: 200, length: 512, braces: 64 } as const;
+export const ASSOCIATION_LIMITS = { count: 200, length: 512, braces: 64, stars: 3 } as const;
 
 /** A positive integer no larger than `max`, or undefined. */
 export function boundedInt(v: unknown, max: number): number | undefined {
@@ -212,6 +212,15 @@ export function associationProblem(glob: string): string | undefined {
   let product = 1;
   for (const m of glob.matchAll(/\{([^{}]*)\}/g)) product *= m[1].split(',').length;
   if (product > ASSOCIATION_LIMITS.braces) return `its braces expand to more than ${ASSOCIATION_LIMITS.braces} patterns`;
+  // The matcher works by backtracking: its time grows with the name's length to the power of the
+  // wildcards of one segment, and nested extended globs make it exponential. Neither is glob syntax
+  // the editor's own file associations know.
+  if (/[@!?*+]\(/.test(glob)) return 'extended glob patterns (`*(…)`, `+(…)`, `@(…)`, `!(…)`, `?(…)`) are not supported';
+  for (const segment of glob.split('/')) {
+    if (segment === '**') continue;
+    const stars = (segment.match(/\*+/g) ?? []).length;
+    if (stars > ASSOCIATION_LIMITS.stars) return `a path segment has ${stars} wildcards \`*\`, more than ${ASSOCIATION_LIMITS.stars}`;
+  }
   return undefined;
 }
 
