@@ -6,6 +6,7 @@ import { parseJson } from '../../server/src/engine/syntax/json';
 import { resolvePlain } from '../../server/src/engine/syntax/scalars';
 import type { PathEdit } from '../../server/src/engine/syntax/sourcedoc';
 import { parseYaml } from '../../server/src/engine/syntax/yaml';
+import type { Node } from '../../server/src/engine/syntax/tree';
 import { applyEdits, LineIndex } from '../../server/src/engine/text';
 
 test('plain scalars resolve as PyYAML (YAML 1.1) resolves them', () => {
@@ -190,4 +191,24 @@ test('the syntax of a file: the language id of VS Code, Neovim, Helix or Emacs, 
   assert.equal(syntaxOf({ path: '/repo/train.sh', text: script }), 'shell');
   assert.equal(syntaxOf({ path: '/repo/ds.jsonc', text: '{}', languageId: 'jsonc' }), 'json');
   assert.equal(syntaxOf({ path: '/repo/accelerate', text: 'distributed_type: FSDP\n' }), 'yaml');
+});
+
+test('JSON: offsets from the parser stay inside the text, and no edit lands inside a comment or past the end', () => {
+  // jsonc-parser ends the root one character past the end when an unterminated `/*` holds `\r\n`.
+  const unterminated = '{"train_batch_size": 8 /* note\r\n';
+  const doc = parseJson(unterminated);
+  const ends: number[] = [];
+  const walk = (n: Node | undefined): void => {
+    if (!n) return;
+    ends.push(n.span.end);
+    if (n.kind === 'map') n.entries.forEach((e) => (ends.push(e.keySpan.end), walk(e.value)));
+    if (n.kind === 'seq') n.items.forEach(walk);
+  };
+  walk(doc.root);
+  for (const p of doc.problems) ends.push(p.span.end);
+  assert.ok(Math.max(...ends) <= unterminated.length, `a span ends at ${Math.max(...ends)} of ${unterminated.length}`);
+  // Appending to an object the comment swallowed would put the value inside the comment: no edit.
+  assert.equal(parseJson('{"a": {"b": 1 /* x\r\n y').edit([{ op: 'set', path: ['zero_optimization'], value: { stage: 2 } }]), undefined);
+  // Where the text is open, the edit is made.
+  assert.deepEqual(parseJson('{"a": 1}\n').edit([{ op: 'set', path: ['b'], value: 2 }]), [{ span: { start: 7, end: 7 }, newText: ', "b": 2' }]);
 });

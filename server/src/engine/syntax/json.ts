@@ -40,15 +40,24 @@ export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
     code: 'parse-error',
     severity: 'error',
     message: `JSON syntax: ${ERROR_TEXT[e.error] ?? J.printParseErrorCode(e.error)}.`,
-    span: { start: e.offset, end: e.offset + e.length },
+    span: clampSpan(e.offset, e.length, text.length),
   }));
   if (problems.length > MAX_SYNTAX_ERRORS) problems.splice(MAX_SYNTAX_ERRORS);
-  const root = tree ? convert(tree, problems, 0) : undefined;
+  const root = tree ? convert(tree, problems, 0, text.length) : undefined;
   return new JsonDoc(text, lines, root, problems);
 }
 
-function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
-  const span: Span = { start: n.offset, end: n.offset + n.length };
+/**
+ * An offset and length from jsonc-parser, kept inside the text: it can end a node one character
+ * past the end (an unterminated comment holding `\r\n`), and nothing may act on a place that is not there.
+ */
+function clampSpan(offset: number, length: number, size: number): Span {
+  const start = Math.min(Math.max(0, offset), size);
+  return { start, end: Math.min(Math.max(start, offset + length), size) };
+}
+
+function convert(n: J.Node, problems: SyntaxProblem[], depth: number, size: number): Node {
+  const span: Span = clampSpan(n.offset, n.length, size);
   if (depth >= MAX_DEPTH) {
     if (!problems.some((p) => p.message.includes('nests deeper'))) {
       problems.push({ code: 'parse-error', severity: 'error', message: `This document nests deeper than ${MAX_DEPTH} levels; no config does, so the deeper part is not analysed.`, span: { start: span.start, end: span.start + 1 }, fatal: true });
@@ -61,8 +70,8 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
       for (const prop of n.children ?? []) {
         const [k, v] = prop.children ?? [];
         if (!k) continue;
-        const keySpan = { start: k.offset, end: k.offset + k.length };
-        const value: Node = v ? convert(v, problems, depth + 1) : { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, style: 'json', raw: '' };
+        const keySpan = clampSpan(k.offset, k.length, size);
+        const value: Node = v ? convert(v, problems, depth + 1, size) : { kind: 'scalar', span: { start: keySpan.end, end: keySpan.end }, value: null, style: 'json', raw: '' };
         map.entries.push({ key: String(k.value), keySpan, value, span: { start: keySpan.start, end: value.span.end } });
       }
       const last = new Map<string, Entry>();
@@ -81,7 +90,7 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number): Node {
       return map;
     }
     case 'array':
-      return { kind: 'seq', span, items: (n.children ?? []).map((c) => convert(c, problems, depth + 1)), flow: true };
+      return { kind: 'seq', span, items: (n.children ?? []).map((c) => convert(c, problems, depth + 1, size)), flow: true };
     case 'string':
       return { kind: 'scalar', span, value: String(n.value), style: 'double', raw: '' };
     case 'number':
@@ -156,7 +165,31 @@ export class JsonDoc extends TreeDoc {
     return `,${this.lines.eol}${indent}${body}`;
   }
 
+  /** The comments of the text, by the scanner (an unterminated one runs to the end). */
+  private commentSpans?: Span[];
+
+  /** Whether an edit at `offset` would land inside a comment or past the end of the text. */
+  private outOfPlace(offset: number): boolean {
+    if (offset < 0 || offset > this.text.length) return true;
+    if (!this.commentSpans) {
+      this.commentSpans = [];
+      const scan = J.createScanner(this.text, false);
+      for (let t = scan.scan(), n = 0; t !== J.SyntaxKind.EOF && n < 1_000_000; t = scan.scan(), n++) {
+        if (t === J.SyntaxKind.BlockCommentTrivia || t === J.SyntaxKind.LineCommentTrivia) this.commentSpans.push({ start: scan.getTokenOffset(), end: scan.getTokenOffset() + scan.getTokenLength() });
+      }
+    }
+    // At the very end of the text, a line comment or an unterminated block comment still holds the place.
+    const open = (c: Span): boolean => c.end === this.text.length && !(this.text.startsWith('/*', c.start) && c.end - c.start >= 4 && this.text.endsWith('*/'));
+    return this.commentSpans.some((c) => offset > c.start && (offset < c.end || (offset === c.end && open(c))));
+  }
+
   edit(edits: readonly PathEdit[]): TextEdit[] | undefined {
+    const out = this.editsOf(edits);
+    // An edit must land where the text is: never past its end, never inside a comment.
+    return out && !out.some((e) => e.span.end < e.span.start || this.outOfPlace(e.span.start) || this.outOfPlace(e.span.end)) ? out : undefined;
+  }
+
+  private editsOf(edits: readonly PathEdit[]): TextEdit[] | undefined {
     const out: TextEdit[] = [];
     for (const e of edits) {
       if (e.op === 'rename') {
