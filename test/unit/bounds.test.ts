@@ -219,3 +219,14 @@ test('an association applies only to files of a syntax its format reads', () => 
   const sh = analyze({ path: 'run.sh', text: 'torchrun pretrain_gpt.py --tensor-model-parallel-size 2\n' }, { associations: { '*': 'megatron-args' } });
   assert.equal(sh.docs[0].format?.id, 'megatron-args');
 });
+
+test('referrers are bounded by their size as well as their number: two huge ones do not make every analysis slow', async () => {
+  const { boundedReferrers, REFERRER_LIMITS } = await import('../../server/src/engine/analyze');
+  const small = Array.from({ length: 23 }, (_, i) => ({ path: `/p/a${i}.yaml`, text: 'distributed_type: DEEPSPEED\n' }));
+  const huge = [{ path: '/p/big1.yaml', text: 'x'.repeat(382_000) }, { path: '/p/big2.yaml', text: 'x'.repeat(300_000) }];
+  const kept = boundedReferrers([huge[0], ...small.slice(0, 10), huge[1], ...small.slice(10)]);
+  assert.ok(kept.length <= REFERRER_LIMITS.count);
+  assert.ok(kept.reduce((n, r) => n + r.text.length, 0) <= REFERRER_LIMITS.chars);
+  assert.ok(kept.some((r) => r.path === '/p/big2.yaml') && !kept.some((r) => r.path === '/p/big1.yaml'), 'the smaller ones first, as many as fit');
+  assert.deepEqual(boundedReferrers(small.slice(0, 5)), small.slice(0, 5), 'small ones are all kept, in order');
+});

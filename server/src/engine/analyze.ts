@@ -173,6 +173,23 @@ function forcedProblem(doc: SourceDoc, at: Span | undefined, message: string): v
   if (!doc.problems.some((p) => p.span.start === at.start && p.message === message)) (doc.problems as SyntaxProblem[]).push({ code: 'parse-error', severity: 'warning', message, span: at, fatal: true });
 }
 
+/** Referrers analysed for one file: at most this many, and this many characters in all (a few huge ones cost as much as many). */
+export const REFERRER_LIMITS = { count: 20, chars: 512 * 1024 } as const;
+
+/** The referrers within REFERRER_LIMITS, smallest first when they do not all fit. */
+export function boundedReferrers<T extends { text: string }>(all: readonly T[]): T[] {
+  const first = all.slice(0, REFERRER_LIMITS.count);
+  if (first.reduce((n, r) => n + r.text.length, 0) <= REFERRER_LIMITS.chars) return first;
+  const out: T[] = [];
+  let used = 0;
+  for (const r of [...first].sort((a, b) => a.text.length - b.text.length)) {
+    if (used + r.text.length > REFERRER_LIMITS.chars) break;
+    used += r.text.length;
+    out.push(r);
+  }
+  return out;
+}
+
 const compiled = new Map<string, Minimatch>();
 
 /** Whether a path matches an association's glob (compiled once; brace expansion bounded; one refused by `associationProblem` matches nothing). */
@@ -329,7 +346,7 @@ class Related {
 
   referrers<F extends LinkableFormat>(formatId: F): Referrer<LinkableModels[F]>[] {
     const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
-    slot.list ??= (this.input.referrers ?? []).slice(0, 20).flatMap((r) => {
+    slot.list ??= boundedReferrers(this.input.referrers ?? []).flatMap((r) => {
       const analysis = analyzeAs(r.path, r.text, LINKABLE[formatId], this.settings);
       return analysis ? [{ path: r.path, analysis }] : [];
     });
