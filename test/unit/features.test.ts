@@ -186,3 +186,19 @@ test("an Accelerate `mpirun_ccl: '1'` (a digit string) is valid, as accelerate r
   const a = analyze({ path: 'a.yaml', text: "distributed_type: MULTI_CPU\nnum_processes: 2\nmpirun_config:\n  mpirun_ccl: '1'\n" });
   assert.ok(!a.findings.some((f) => f.code === 'invalid-value'), a.findings.map((f) => f.message).join('\n'));
 });
+
+test('"Disable … for this line" on a large YAML file needs no re-parse of it: a comment line outside any multi-line scalar cannot change what it says', () => {
+  const text = `distributed_type: MULTI_GPU\nnum_processes: 2\n${Array.from({ length: 3000 }, () => 'num_machines: 1\n').join('')}note: |\n  a block scalar\n  num_machiness: 1\nnum_machiness: 1\n`;
+  const a = analyze({ path: 'a.yaml', text });
+  const f = a.findings.find((x) => x.code === 'unknown-key')!;
+  const dup = a.findings.find((x) => x.code === 'duplicate-key')!;
+  // The rules' own fixes are tried on the text (once each); the suppression comments are not.
+  f.fixes();
+  dup.fixes();
+  const tries = a.trial!.tries;
+  const titles = codeActions(a, f.span).map((x) => x.title);
+  assert.ok(titles.includes('Disable unknown-key for this line') && titles.includes('Disable unknown-key for this file'), titles.join(' | '));
+  assert.equal(a.trial!.tries, tries, 'the file was parsed again for a comment line');
+  assert.ok(codeActions(a, dup.span).some((x) => x.title === 'Disable duplicate-key for this line'));
+  assert.equal(a.trial!.tries, tries);
+});

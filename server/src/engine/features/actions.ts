@@ -7,6 +7,7 @@ import { continues, suppressionOn } from '../directives';
 import { UNUSED_SUPPRESSION } from '../suppressions';
 import { keepsSyntax } from '../verify';
 import type { Finding, Fix, Span, TextEdit } from '../types';
+import type { Node } from '../syntax/tree';
 
 export interface ActionEntry {
   title: string;
@@ -41,13 +42,50 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
     if (comments) {
       // A comment line where the text cannot take one (a broken file's guessed structure) is not offered.
       const line = disableLineEdit(analysis, f);
-      if (line && (!analysis.trial || keepsSyntax(analysis.trial, [line]))) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
+      if (line && commentFits(analysis, line)) out.push({ title: `Disable ${f.code} for this line`, kind: 'quickfix', finding: f, edits: [line] });
       const file = disableFileEdit(analysis, f.code);
-      if (!analysis.trial || keepsSyntax(analysis.trial, [file])) out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [file] });
+      if (commentFits(analysis, file)) out.push({ title: `Disable ${f.code} for this file`, kind: 'quickfix', finding: f, edits: [file] });
     }
     out.push({ title: `Show documentation for ${f.code}`, kind: 'quickfix', finding: f, command: { command: SHOW_DOCS_COMMAND, title: `Show documentation for ${f.code}`, arguments: [f.code] } });
   }
   return out;
+}
+
+/** The multi-line scalars of a parsed YAML file (block scalars, quoted text over lines), by analysis. */
+const multiLine = new WeakMap<FileAnalysis, Span[]>();
+
+function multiLineScalars(analysis: FileAnalysis): Span[] {
+  let spans = multiLine.get(analysis);
+  if (spans) return spans;
+  spans = [];
+  const text = analysis.text;
+  const visit = (n: Node | undefined, depth: number): void => {
+    if (!n || depth > 64 || spans!.length > 100_000) return;
+    if (n.kind === 'scalar') {
+      if (text.indexOf('\n', n.span.start) >= 0 && text.indexOf('\n', n.span.start) < n.span.end) spans!.push(n.span);
+    } else if (n.kind === 'seq') n.items.forEach((x) => visit(x, depth + 1));
+    else n.entries.forEach((e) => visit(e.value, depth + 1));
+  };
+  for (const d of analysis.docs) visit(d.doc.root, 0);
+  multiLine.set(analysis, spans);
+  return spans;
+}
+
+/**
+ * Whether a suppression comment can go in without changing what the file says: in a YAML file that
+ * parses, a whole comment line put at a line start outside any multi-line scalar cannot (no re-parse
+ * needed, which on a large file cost seconds per action); anything else is tried on the text.
+ */
+function commentFits(analysis: FileAnalysis, edit: TextEdit): boolean {
+  const trial = analysis.trial;
+  if (!trial) return true;
+  const at = edit.span.start;
+  const lineStart = at === 0 || analysis.text[at - 1] === '\n';
+  const comment = edit.span.end === at && /^([ \t]*#[^\n]*\n)+$/.test(edit.newText);
+  if (trial.syntax === 'yaml' && !trial.broken && lineStart && comment && !analysis.text.includes('shardwise-disable', 0) ) {
+    return !multiLineScalars(analysis).some((s) => s.start < at && at < s.end);
+  }
+  return keepsSyntax(trial, [edit]);
 }
 
 /**
