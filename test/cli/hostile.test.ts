@@ -301,3 +301,59 @@ describe('--fix never changes a byte it does not fix', () => {
     assert.equal(readFileSync(file, 'utf8'), text.replace('num_machiness', 'num_machines'));
   });
 });
+
+describe('check --fix end to end over hostile trees: each file becomes exactly what the engine fixes it to, and nothing else changes', { skip }, () => {
+  test('30 files (mutated examples in UTF-8, UTF-8 with a BOM, CRLF and Latin-1) beside links in, out, in a loop and to /', async () => {
+    const { fixText } = await import('../../server/src/engine');
+    const seeds = ['accelerate/typo-and-traps.yaml', 'accelerate/multi-node.yaml', 'accelerate/fsdp2-migration.yaml', 'deepspeed/ds_zero3.json', 'deepspeed/ds_batch.json'].map((f) => ({ name: f.split('/').pop()!, text: readFileSync(join(ROOT, 'examples', f), 'utf8') }));
+    // A seeded generator: the same tree on every run.
+    let state = 2026;
+    const next = (n: number): number => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state % n);
+    const root = join(tmp, 'fix-tree');
+    const outside = join(tmp, 'fix-tree-outside');
+    mkdirSync(join(root, 'sub'), { recursive: true });
+    mkdirSync(outside);
+    const bait = Buffer.from('distributed_type: MULTI_GPU\nnum_processes: 2\nnum_machiness: 1\n');
+    writeFileSync(join(outside, 'bait.yaml'), bait);
+    symlinkSync(outside, join(root, 'out'));
+    symlinkSync('/', join(root, 'sub', 'everything'));
+    symlinkSync('..', join(root, 'sub', 'loop'));
+    const files: { path: string; bytes: Buffer }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const seed = seeds[i % seeds.length];
+      let text = seed.text;
+      const lines = text.split('\n');
+      // Mutations that keep the file a config: a duplicated line, a comment with non-ASCII text, a slip in a key.
+      if (next(2)) lines.splice(next(lines.length), 0, lines[next(lines.length)]);
+      if (seed.name.endsWith('.yaml')) lines.splice(1, 0, `# résumé ✓ ${i}`);
+      text = lines.join('\n').replace('num_machines', next(2) ? 'num_machiness' : 'num_machines');
+      const encoding = i % 4;
+      const bytes = encoding === 0 ? Buffer.from(text) : encoding === 1 ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) : encoding === 2 ? Buffer.from(text.replace(/\n/g, '\r\n')) : Buffer.from(text, 'latin1');
+      const path = join(root, i % 3 ? 'sub' : '', `f${i}-${seed.name}`);
+      writeFileSync(path, bytes);
+      files.push({ path, bytes });
+    }
+    const r = run(['check', root, '--fix', '--no-config']);
+    assert.ok(r.code === 0 || r.code === 1, r.err);
+    assert.ok(readFileSync(join(outside, 'bait.yaml')).equals(bait), 'a file outside the folder named was changed');
+    const changed = files.filter((f) => !readFileSync(f.path).equals(f.bytes)).length;
+    assert.ok(changed >= 5 && changed < files.length, `${changed} of ${files.length} files fixed: the tree should hold files with and without safe fixes`);
+    for (const f of files) {
+      const now = readFileSync(f.path);
+      const decoded = f.bytes.toString('utf8');
+      // Not UTF-8: left byte for byte. UTF-8: exactly the engine's safe fixes of the text.
+      const expected = Buffer.from(decoded, 'utf8').equals(f.bytes) ? Buffer.from(fixText({ path: f.path, text: decoded }, {}).text, 'utf8') : f.bytes;
+      assert.ok(now.equals(expected), `${f.path}: the file is not what the engine's fixes make of it`);
+    }
+  });
+});
+
+describe('a reader that goes away', { skip }, () => {
+  test('stdout closed early (`| true`) or closed outright: no stack trace, and the exit code is the check\'s', () => {
+    for (const shell of [`"${process.execPath}" "${CLI}" check "${join(ROOT, 'examples')}" --show-fixes | true; exit \${PIPESTATUS[0]}`, `"${process.execPath}" "${CLI}" check "${join(ROOT, 'examples')}" --output-format json >&-`]) {
+      const r = spawnSync('bash', ['-c', shell], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(r.status, 1, `${shell}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /EPIPE|Unhandled|at \w+ \(/, r.stderr);
+    }
+  });
+});

@@ -10,6 +10,11 @@
 import { isMainThread, Worker } from 'node:worker_threads';
 
 const HEAP_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 1024 };
+// A reader that goes away (`shardwise check | head`, a closed stdout): the rest of the output has
+// nowhere to go, which is not the check's failure: no stack trace, and the exit code stays the check's.
+if (isMainThread) process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+});
 if (!isMainThread || process.env.SHARDWISE_NO_WORKER === '1') require('./cli');
 else {
   const worker = new Worker(__filename, { argv: process.argv.slice(2), resourceLimits: HEAP_LIMITS, stdout: false, stderr: false });

@@ -59,6 +59,11 @@ function hostileAssociations(r: Rng, path: string): Record<string, unknown> {
     '**/'.repeat(500) + '*.yaml',
     'a'.repeat(100_000),
     '+(a|b)*(c)@(d)!(e)?(f)'.repeat(50),
+    // Nested extended globs and many wildcards in one segment: exponential (or high-power) matching time.
+    '*(*(*)))b',
+    `${'*('.repeat(r.range(2, 12))}a${')'.repeat(r.range(2, 12))}b`,
+    `${'*a'.repeat(r.range(4, 40))}b`,
+    `**/${'?*'.repeat(r.range(4, 30))}.yaml`,
     '[' + 'a-z'.repeat(1000) + ']',
     '[[:alpha:]]*',
     '**',
@@ -232,6 +237,9 @@ export function genLinksInput(r: Rng, index: number): Part {
       [() => `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}": ${i}`).join(', ')}}`, 0.3],
       [() => `a: &a x\nb: [${Array(20_000).fill('*a').join(', ')}]\n`, 0.3],
       [() => '['.repeat(50_000), 0.3],
+      // JSONC that jsonc-parser ends past the text (an unterminated comment holding CRLF), and comments where an edit would land.
+      [() => r.pick(['{"train_batch_size": 8 /* note\r\n', '{"zero_optimization": {"stage": 2 /* x\r\n y', '{"a": 1}\r\n// tail', '{\r\n  // c\r\n  "fp16": {"enabled": true}, /* open']), 1],
+      [() => `{\r\n${Array.from({ length: 2000 }, (_, i) => `  "train_batch_size": ${i},`).join('\r\n')}\r\n  "x": 1\r\n}`, 0.3],
       [() => null, 1],
       [() => ({ throws: 'resolver failure' }), 0.5],
     ])();
