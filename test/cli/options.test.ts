@@ -515,3 +515,32 @@ describe('what a file is checked against', () => {
     assert.ok(!/tp-exceeds|error|warning/.test(r.out), 'nothing is checked');
   });
 });
+
+describe('what a terminal or CI log shows', () => {
+  const examples = join(ROOT, 'examples');
+  test('text prints errors and warnings, counts the notes and says how to see them; --show-info prints them; --min-severity sets the level in every format', () => {
+    const plain = runCli(['check', examples]);
+    assert.doesNotMatch(plain.out, /: (information|hint) \[/, 'a note in the default text output');
+    assert.match(plain.out, /: error \[/);
+    assert.match(plain.err, /checked: \d+ errors, \d+ warnings, (\d+) notes \(not shown: --show-info shows them\)/);
+    const notes = Number(/(\d+) notes/.exec(plain.err)![1]);
+    assert.ok(notes > 0);
+    const info = runCli(['check', examples, '--show-info']);
+    assert.equal(info.out.split('\n').filter((l) => /: (information|hint) \[/.test(l)).length, notes);
+    assert.doesNotMatch(info.err, /not shown/);
+    assert.equal(plain.code, info.code, 'the exit code does not depend on what is shown');
+    const json = JSON.parse(runCli(['check', examples, '--output-format', 'json']).out) as JsonFinding[];
+    assert.ok(json.some((f) => f.severity === 'information'), 'the machine formats keep everything');
+    const errorsOnly = JSON.parse(runCli(['check', examples, '--output-format', 'json', '--min-severity', 'error']).out) as JsonFinding[];
+    assert.ok(errorsOnly.length > 0 && errorsOnly.every((f) => f.severity === 'error'));
+    const bad = runCli(['check', examples, '--min-severity', 'notes']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--min-severity takes error, warning, information, hint, not "notes"/);
+  });
+  test('the summary counts in the singular when there is one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shardwise-one-'));
+    writeFileSync(join(dir, 'a.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nnum_machiness: 1\n');
+    assert.match(runCli(['check', join(dir, 'a.yaml')]).err, /1 config file checked: 1 error, 0 warnings, 0 notes/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -12,7 +12,7 @@
 import { readFileSync, readSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection } from '../engine';
+import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection, type Severity } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
@@ -54,6 +54,8 @@ interface CheckOptions {
   statistics: boolean;
   exitZero: boolean;
   maxWarnings?: number;
+  /** The least severe finding printed (`--min-severity`; `--show-info`: all). Unset: errors and warnings in text and GitHub annotations, everything in the machine formats. */
+  minSeverity?: Severity;
   stdinFilename?: string;
   exclude: string[];
   forceExclude: boolean;
@@ -67,7 +69,7 @@ interface CheckOptions {
 }
 
 /** The options of check (and layout), for a did-you-mean. */
-const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--follow', '--no-config', '--max-file-size', '--verbose'];
+const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--follow', '--no-config', '--max-file-size', '--verbose', '--show-info', '--min-severity'];
 
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
@@ -200,6 +202,15 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
     case '--exit-zero':
       o.exitZero = true;
       return true;
+    case '--show-info':
+      o.minSeverity = 'hint';
+      return true;
+    case '--min-severity': {
+      const v = r.value();
+      if (!(SEVERITY_ORDER as readonly string[]).includes(v)) throw new UsageError(`--min-severity takes ${SEVERITY_ORDER.join(', ')}, not ${JSON.stringify(v)}`);
+      o.minSeverity = v as Severity;
+      return true;
+    }
     case '--max-warnings': {
       const v = r.value();
       if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a number of warnings (0 or more), not ${JSON.stringify(v)}`);
@@ -272,6 +283,9 @@ interface OutRecord {
 }
 
 /** A checked file's findings, in the order the file was named or found. */
+/** Severities, most severe first. */
+const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
+
 interface Checked {
   index: number;
   file: string;
@@ -589,8 +603,13 @@ function fixFile(file: string, stdinBytes: Buffer | undefined, input: FileInput,
 
 /** The findings in the output format asked for, the fixes left out, and the summary line; the counts decide the exit code. */
 function printReport(checked: Checked[], o: CheckOptions, run: FixRun, report: (s: string) => void, cwd: string): { errors: number; warnings: number } {
-  const all = checked.flatMap((c) => c.findings.map((f) => ({ file: c.file, f })));
-  const count = (s: string) => all.filter(({ f }) => f.severity === s).length;
+  const every = checked.flatMap((c) => c.findings.map((f) => ({ file: c.file, f })));
+  const count = (s: string) => every.filter(({ f }) => f.severity === s).length;
+  // Notes and hints stay in the editor; in a terminal or a CI log they are shown when asked for.
+  const least = o.minSeverity ?? (o.format === 'text' || o.format === 'github' ? 'warning' : 'hint');
+  const shown = (sev: string): boolean => SEVERITY_ORDER.indexOf(sev as Severity) <= SEVERITY_ORDER.indexOf(least);
+  const all = every.filter(({ f }) => shown(f.severity));
+  if (all.length < every.length) checked = checked.map((c) => ({ ...c, findings: c.findings.filter((f) => shown(f.severity)) }));
   if (o.statistics) {
     statistics(all, o.format, report);
     reportRefusals(run.refusals);
@@ -607,15 +626,17 @@ function printReport(checked: Checked[], o: CheckOptions, run: FixRun, report: (
     for (const { file, f } of all) report(workflowCommand(file, f) + '\n');
     reportRefusals(run.refusals);
   } else {
-    let fixable = 0;
+    const fixable = every.filter(({ f }) => f.safe).length;
     for (const { file, f } of all) {
-      if (f.safe) fixable++;
       report(`${escapeText(file)}:${f.start.line + 1}:${f.start.character + 1}: ${f.severity} [${f.code}]${f.safe ? ' [*]' : ''} ${escapeText(f.message)}\n`);
       if (o.showFixes) for (const x of f.fixes ?? []) report(`    fix (${x.applicability}): ${escapeText(x.title)}\n`);
     }
     reportRefusals(run.refusals);
     const notes = [o.fix ? `${run.applied} fix${run.applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
-    note(`${checked.length} config file${checked.length === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('information') + count('hint')} notes${notes.length ? `; ${notes.join(', ')}` : ''}`);
+    const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const hidden = every.length - all.length;
+    const quiet = !hidden ? '' : o.minSeverity ? ` (${hidden} below --min-severity ${least} not shown)` : ' (not shown: --show-info shows them)';
+    note(`${plural(checked.length, 'config file')} checked: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${plural(count('information') + count('hint'), 'note')}${quiet}${notes.length ? `; ${notes.join(', ')}` : ''}`);
   }
   return { errors: count('error'), warnings: count('warning') };
 }

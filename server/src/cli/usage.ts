@@ -30,6 +30,10 @@ Options of check:
                              (text, or json with --output-format json)
   --exit-zero                exit 0 even when an error was found
   --max-warnings N           exit 1 when more than N warnings were found
+  --show-info                also print notes and hints (text and GitHub annotations print
+                             errors and warnings unless asked; the other formats print all)
+  --min-severity LEVEL       print findings down to LEVEL (error, warning, information, hint),
+                             in every format
   --hardware ID              hardware profile (e.g. h100-sxm)
   --gpus-per-node N          GPUs per node
   --nvlink-domain N          GPUs per NVLink domain
