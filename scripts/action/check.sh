@@ -10,7 +10,8 @@ read -r -d '' -a args <<< "${SHARDWISE_ARGS:-}"
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 
 if [ -n "${SHARDWISE_SARIF:-}" ]; then
-  "$bin" check "${paths[@]}" "${args[@]}" --output-format sarif > "$SHARDWISE_SARIF"
+  # The level the annotations default to (errors and warnings), unless the args say otherwise (--show-info).
+  "$bin" check "${paths[@]}" --min-severity warning "${args[@]}" --output-format sarif > "$SHARDWISE_SARIF"
   status=$?
   # 1 is "an error was found", which the annotations below report; 2 is a failure of the run.
   [ "$status" -le 1 ] || exit "$status"

@@ -418,7 +418,7 @@ test('the problem matcher contributed in package.json reads every finding line o
     'w.yaml': WARN,
     '.shardwise.yaml': 'rules:\n  multi-gpu-single-process: information\n  unknown-key: hint\n',
   });
-  const text = run(['check', '.', '--show-fixes'], dir);
+  const text = run(['check', '.', '--show-fixes', '--show-info'], dir);
   const expected = findings(['check', '.'], dir).findings;
   const lines = text.out.split('\n').filter((l) => re.test(l));
   assert.equal(lines.length, expected.length, text.out);

@@ -9,7 +9,7 @@
  * Exit status: 0 no error found, 1 an error was found (or more warnings than --max-warnings; 0
  * with --exit-zero), 2 usage, configuration or I/O failure.
  */
-import { readFileSync, readSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection, type Severity } from '../engine';
@@ -17,6 +17,7 @@ import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
+import { notUtf8, readStdin } from './stdin';
 import { escapeLines, escapeText, jsonText } from './escape';
 import { workflowCommand } from './github';
 import { toGitlab } from './gitlab';
@@ -317,41 +318,6 @@ function fixesOf(f: Finding): { title: string; applicability: string }[] {
   return f.fixes().map((x) => ({ title: x.title, applicability: x.applicability }));
 }
 
-/**
- * The standard input, read whole up to `maxBytes` (a pipe may say EAGAIN while its writer is
- * slow: waited for), or why not.
- */
-function readStdin(maxBytes: number): { ok: true; text: string; bytes: Buffer } | { ok: false; reason: string } {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  const buf = Buffer.allocUnsafe(64 * 1024);
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException)?.code;
-      if (code === 'EAGAIN') {
-        Atomics.wait(pause, 0, 0, 10);
-        continue;
-      }
-      if (code === 'EOF') break;
-      return { ok: false, reason: `cannot be read (${code ?? 'error'})` };
-    }
-    if (n === 0) break;
-    length += n;
-    if (length > maxBytes) return { ok: false, reason: `is over the ${formatBytes(maxBytes, true)} limit; --max-file-size raises it` };
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-  }
-  const bytes = Buffer.concat(chunks);
-  return { ok: true, text: bytes.toString('utf8'), bytes };
-}
-
-/** Bytes that are not UTF-8 text (a Latin-1 `é`): decoded, they would not encode back to themselves. */
-function notUtf8(bytes: Buffer, text: string): boolean {
-  return !Buffer.from(text, 'utf8').equals(bytes);
-}
 
 /** Rule levels for --no-config: only the command line's selection. */
 function selectionOnly(selection: RuleSelection | undefined): EngineSettings {
