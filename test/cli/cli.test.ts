@@ -102,6 +102,10 @@ test('--target makes version checks apply', () => {
   assert.equal(old.code, 1);
   assert.ok(old.findings.every((f) => f.code === 'version-unsupported-key'));
   assert.equal(run(['check', file, '--target', 'pytorch=2.0']).code, 2);
+  // Pre-releases and dev builds are releases as pip writes them.
+  assert.equal(json(['check', file, '--target', 'accelerate=1.9.0rc1']).code, 1);
+  assert.equal(json(['check', file, '--target', 'accelerate=1.13.0.dev0']).code, 0);
+  assert.equal(run(['check', file, '--target', 'accelerate=1.9.x']).code, 2);
 });
 
 test('--fix applies the preferred fixes in place', () => {
@@ -465,6 +469,9 @@ test('a mistake in the command line is a usage error with a suggestion, never a 
   assert.equal(hw.code, 2, 'an unknown hardware profile is not replaced by the default one');
   assert.match(hw.err, /^shardwise: unknown hardware "h900" \(did you mean h200 or b200\?\); the profiles are a100-40gb, .*mi300x$/m);
   assert.equal(hw.out, '', 'nothing is checked');
+  assert.equal(hw.err.split('\n').filter(Boolean).length, 2, 'the mistake and a pointer to --help, not the whole help');
+  assert.match(hw.err, /Run `shardwise --help` for the commands and their options\.\n$/);
+  assert.equal(run(['-V']).out, run(['--version']).out);
   const rule = run(['explain', 'yaml-bolean-trap']);
   assert.equal(rule.code, 2);
   assert.match(rule.err, /unknown rule "yaml-bolean-trap" \(did you mean yaml-boolean-trap\?\)/);

@@ -183,6 +183,10 @@ describe('exit status and statistics', () => {
       { code: 'yaml-boolean-trap', severity: 'error', count: 1, fixable: 1 },
     ]);
     assert.equal(run(['check', '.', '--statistics', '--output-format', 'sarif'], dir).code, 2);
+    // A rule whose findings are errors in one place and warnings in another: a row for each.
+    const mixed = project('statistics-mixed', { 'a.yaml': 'distributed_type: FSDP\nnum_processes: 2\nnum_machiness: 1\nfsdp_config:\n  fsdp_versoin: 2\n' });
+    const rows = JSON.parse(run(['check', '.', '--statistics', '--output-format', 'json'], mixed).out) as { code: string; severity: string }[];
+    assert.deepEqual(rows.filter((x) => x.code === 'unknown-key').map((x) => x.severity), ['error', 'warning']);
   });
 });
 

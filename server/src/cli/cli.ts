@@ -165,7 +165,8 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
       return true;
     case '--target': {
       const v = r.value();
-      const m = /^(accelerate|deepspeed|megatron-core)=(\d+(\.\d+)*)$/.exec(v);
+      // A release as PEP 440 writes it, pre-releases and dev builds included (`0.15.0rc0`, `1.13.0.dev0`).
+      const m = /^(accelerate|deepspeed|megatron-core)=(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/.exec(v);
       if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(v)}`);
       o.settings.targetVersions![m[1] as 'accelerate'] = m[2];
       return true;
@@ -328,16 +329,17 @@ function selectionOnly(selection: RuleSelection | undefined): EngineSettings {
 
 /** `--statistics`: findings per rule, the most frequent first. */
 function statistics(all: readonly { f: OutRecord }[], format: OutputFormat, write: (s: string) => void): void {
-  const rank: Record<string, number> = { error: 4, warning: 3, information: 2, hint: 1 };
+  // One row per rule and severity: a rule whose findings are errors here and warnings there says so.
   const by = new Map<string, { code: string; severity: string; count: number; fixable: number }>();
   for (const { f } of all) {
-    const s = by.get(f.code) ?? { code: f.code, severity: f.severity, count: 0, fixable: 0 };
+    const key = `${f.code}\0${f.severity}`;
+    const s = by.get(key) ?? { code: f.code, severity: f.severity, count: 0, fixable: 0 };
     s.count++;
     if (f.safe) s.fixable++;
-    if ((rank[f.severity] ?? 0) > (rank[s.severity] ?? 0)) s.severity = f.severity;
-    by.set(f.code, s);
+    by.set(key, s);
   }
-  const rows = [...by.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  const order = (sev: string): number => SEVERITY_ORDER.indexOf(sev as Severity);
+  const rows = [...by.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : order(a.severity) - order(b.severity)));
   if (format === 'json') {
     write(jsonText(rows) + '\n');
     return;
@@ -769,6 +771,7 @@ export function main(argv: string[]): number {
         return 0;
       }
       case '--version':
+      case '-V':
       case '-v':
         process.stdout.write(`shardwise ${VERSION}\n`);
         return 0;
@@ -783,7 +786,8 @@ export function main(argv: string[]): number {
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`shardwise: ${escapeText(err.message)}\n\n${USAGE}`);
+      // One line for the mistake and where the options are listed, not the whole help.
+      process.stderr.write(`shardwise: ${escapeText(err.message)}\nRun \`shardwise --help\` for the commands and their options.\n`);
       return 2;
     }
     note((err as Error).message);
