@@ -51,7 +51,7 @@ export function codeActions(analysis: FileAnalysis, range: Span, only?: readonly
   return out;
 }
 
-/** The multi-line scalars of a parsed YAML file (block scalars, quoted text over lines), by analysis. */
+/** The places of a parsed YAML file a comment line cannot go: multi-line scalars (block scalars, quoted text over lines) and flow collections over lines, by analysis. */
 const multiLine = new WeakMap<FileAnalysis, Span[]>();
 
 function multiLineScalars(analysis: FileAnalysis): Span[] {
@@ -61,8 +61,10 @@ function multiLineScalars(analysis: FileAnalysis): Span[] {
   const text = analysis.text;
   const visit = (n: Node | undefined, depth: number): void => {
     if (!n || depth > 64 || spans!.length > 100_000) return;
-    if (n.kind === 'scalar') {
-      if (text.indexOf('\n', n.span.start) >= 0 && text.indexOf('\n', n.span.start) < n.span.end) spans!.push(n.span);
+    const multiLine = text.indexOf('\n', n.span.start) >= 0 && text.indexOf('\n', n.span.start) < n.span.end;
+    if (n.kind === 'scalar' || n.flow) {
+      // Inside `{…}` or `[…]` over several lines a comment line breaks the indentation the flow needs.
+      if (multiLine) spans!.push(n.span);
     } else if (n.kind === 'seq') n.items.forEach((x) => visit(x, depth + 1));
     else n.entries.forEach((e) => visit(e.value, depth + 1));
   };
@@ -82,9 +84,8 @@ function commentFits(analysis: FileAnalysis, edit: TextEdit): boolean {
   const at = edit.span.start;
   const lineStart = at === 0 || analysis.text[at - 1] === '\n';
   const comment = edit.span.end === at && /^([ \t]*#[^\n]*\n)+$/.test(edit.newText);
-  if (trial.syntax === 'yaml' && !trial.broken && lineStart && comment && !analysis.text.includes('shardwise-disable', 0) ) {
-    return !multiLineScalars(analysis).some((s) => s.start < at && at < s.end);
-  }
+  const plain = trial.syntax === 'yaml' && !trial.broken && lineStart && comment && !analysis.text.includes('shardwise-disable');
+  if (plain && !multiLineScalars(analysis).some((s) => s.start < at && at < s.end)) return true;
   return keepsSyntax(trial, [edit]);
 }
 
