@@ -31,7 +31,27 @@ test('a Kubernetes pod template that asks for NVIDIA GPUs on nodes labelled with
 
 test('a job that runs the file is evidence; jobs that do not are an assumption, and only when they agree', () => {
   const r = (id: string, runs: string[]) => ({ id, file: 'sky.yaml', what: `accelerators: ${id}`, runs });
-  assert.deepEqual(requestedHardware([r('h200', ['train.sh']), r('b200', [])], 'train.sh'), { id: 'h200', note: 'from `accelerators: h200` in sky.yaml, which runs this file' });
-  assert.equal(requestedHardware([r('h200', []), r('h200', ['other.sh'])], 'train.sh')?.assumed, true);
-  assert.equal(requestedHardware([r('h200', []), r('b200', [])], 'train.sh'), undefined, 'jobs that differ say nothing');
+  assert.deepEqual(requestedHardware([r('h200', ['train.sh']), r('b200', [])], (_, p) => p === 'train.sh'), { id: 'h200', note: 'from `accelerators: h200` in sky.yaml, which runs this file' });
+  assert.equal(requestedHardware([r('h200', []), r('h200', ['other.sh'])], (_, p) => p === 'train.sh')?.assumed, true);
+  assert.equal(requestedHardware([r('h200', []), r('b200', [])], (_, p) => p === 'train.sh'), undefined, 'jobs that differ say nothing');
+});
+
+test('a job runs a file only when a path it names resolves to that file: another folder\'s file of the same name is not its evidence', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { RepositoryPins } = await import('../../server/src/host/pins');
+  const root = mkdtempSync(join(tmpdir(), 'shardwise-jobs-'));
+  mkdirSync(join(root, '.git'));
+  for (const d of ['sky', 'a', 'b']) mkdirSync(join(root, d));
+  writeFileSync(join(root, 'sky', 'job.yaml'), 'resources:\n  accelerators: H200:8\nrun: bash a/train.sh\n');
+  writeFileSync(join(root, 'a', 'train.sh'), '');
+  writeFileSync(join(root, 'b', 'train.sh'), '');
+  const pins = new RepositoryPins();
+  const a = pins.hardwareFor(join(root, 'a', 'train.sh'));
+  const b = pins.hardwareFor(join(root, 'b', 'train.sh'));
+  assert.equal(a?.id, 'h200');
+  assert.equal(a?.assumed, undefined, 'the job names a/train.sh: evidence');
+  assert.match(a?.note ?? '', /in \.\.\/sky\/job\.yaml, which runs this file/);
+  assert.equal(b?.assumed, true, 'b/train.sh shares only the name: at most an assumption');
 });

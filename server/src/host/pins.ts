@@ -5,7 +5,7 @@
  * folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, requestedHardware, type Tool } from '../engine';
 import { readBounded } from './read';
 
@@ -74,7 +74,12 @@ export class RepositoryPins {
       const requests = this.jobsIn(dir);
       if (requests.length) {
         // Named by where it is, from the file's folder, for messages.
-        found = requestedHardware(requests.map((r) => ({ ...r, file: relative(start, join(dir, r.file)).replace(/\\/g, '/') })), basename(file));
+        // A path a job names runs this file when it resolves to it from the folder the job is kept
+        // in or from the folder above (where a job folder's commands start); a name alone is not enough.
+        const target = resolve(file);
+        const shown = requests.map((r) => ({ ...r, file: relative(start, join(dir, r.file)).replace(/\\/g, '/'), kept: r.file }));
+        const runsFile = (r: GpuRequest, path: string): boolean => [dir, join(dir, dirname((r as (typeof shown)[number]).kept))].some((from) => resolve(from, path) === target);
+        found = requestedHardware(shown, runsFile);
         break;
       }
       if (existsSync(join(dir, '.git')) || (root !== undefined && resolve(root) === dir)) break;

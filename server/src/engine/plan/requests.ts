@@ -16,7 +16,7 @@ export interface GpuRequest {
   file: string;
   /** What it says, as written (`accelerators: H100:8`). */
   what: string;
-  /** The names of the files its commands mention (`ds_config.json`, `fsdp.yaml`). */
+  /** The paths of the files its commands mention, as written (`train.sh`, `configs/ds_config.json`). */
   runs: string[];
 }
 
@@ -51,8 +51,8 @@ const KUBE_PRODUCTS: [RegExp, string][] = [
 ];
 
 const MAX_TEXT = 256 * 1024;
-/** The names of files a command mentions that could be configs. */
-const CONFIG_NAME = /[\w.-]+\.(ya?ml|json|sh)\b/g;
+/** The paths of files a command mentions that could be configs. */
+const CONFIG_NAME = /[\w./-]+\.(ya?ml|json|sh)\b/g;
 
 /** Whether a file may hold a request (a cheap test before parsing). */
 export function mayRequestGpus(text: string): boolean {
@@ -147,9 +147,10 @@ function gpuLabel(spec: Record<string, unknown>): { id: string; what: string } |
  * What the requests of a folder say about a file: the profile of the jobs that name it (evidence),
  * else the one profile every request of the folder names (an assumption); nothing when they differ.
  */
-export function requestedHardware(requests: readonly GpuRequest[], fileName: string): { id: string; note: string; assumed?: boolean } | undefined {
+export function requestedHardware(requests: readonly GpuRequest[], runsFile: (request: GpuRequest, path: string) => boolean): { id: string; note: string; assumed?: boolean } | undefined {
   const one = (rs: readonly GpuRequest[]): GpuRequest | undefined => (rs.length && rs.every((r) => r.id === rs[0].id) ? rs[0] : undefined);
-  const running = requests.filter((r) => r.runs.includes(fileName));
+  // A job runs the file when a path its commands name resolves to it (the host resolves: a name alone may be another file's).
+  const running = requests.filter((r) => r.runs.some((p) => runsFile(r, p)));
   if (running.length) {
     const r = one(running);
     return r ? { id: r.id, note: `from \`${r.what}\` in ${r.file}, which runs this file` } : undefined;
