@@ -54,4 +54,9 @@ test('a job runs a file only when a path it names resolves to that file: another
   assert.equal(a?.assumed, undefined, 'the job names a/train.sh: evidence');
   assert.match(a?.note ?? '', /in \.\.\/sky\/job\.yaml, which runs this file/);
   assert.equal(b?.assumed, true, 'b/train.sh shares only the name: at most an assumption');
+  // A change to a job it read, in the folder or a job folder, is a change of settings; other YAML files are not.
+  assert.ok(pins.readsJobsFrom(join(root, 'sky', 'job.yaml')));
+  assert.ok(pins.readsJobsFrom(join(root, 'a', 'new-job.yaml')), 'a YAML file appearing in a folder it listed may be a new job');
+  assert.ok(!pins.readsJobsFrom(join(root, 'elsewhere', 'x.yaml')), 'a folder it never listed');
+  assert.ok(!pins.readsJobsFrom(join(root, 'sky', 'train.sh')));
 });

@@ -63,6 +63,13 @@ export class RepositoryPins {
     return found;
   }
 
+  /** Whether a changed file may be a job this cache read (a YAML file of a folder whose jobs it listed, or of one of its job folders). */
+  readsJobsFrom(path: string): boolean {
+    if (!/\.ya?ml$/i.test(path)) return false;
+    const dir = dirname(resolve(path));
+    return this.jobFolders.has(dir) || (JOB_FOLDERS.test(dir.split(/[\\/]/).pop() ?? '') && this.jobFolders.has(dirname(dir)));
+  }
+
   /** The hardware the nearest folder's jobs ask for, at or above the file, within its repository (or up to `root`). */
   hardwareFor(file: string, root?: string): { id: string; note: string; assumed?: boolean } | undefined {
     const start = dirname(resolve(file));

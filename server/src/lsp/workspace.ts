@@ -208,7 +208,8 @@ export class Workspace {
     const roots = new Set<string>();
     for (const { path } of paths) if (path?.endsWith('.py')) for (const root of this.projectConfigs.repositories.fileChanged(path)) roots.add(root);
     if (roots.size) this.recheckUnder(roots);
-    if (paths.some((p) => isSettingsFile(p.path ?? p.display))) {
+    // A job description read for the hardware (a SkyPilot task, a Kubernetes manifest) is a setting too.
+    if (paths.some((p) => isSettingsFile(p.path ?? p.display) || (p.path !== undefined && this.projectConfigs.pins.readsJobsFrom(p.path)))) {
       this.projectConfigs.clear();
       this.shownSettingsProblems.clear();
       this.revalidateAll();
