@@ -35,6 +35,7 @@ test('check --format json: yaml-boolean-trap on the `mixed_precision: no` line, 
       severity: 'error',
       code: 'yaml-boolean-trap',
       message: findings[0].message,
+      fixes: [{ title: findings[0].fixes[0].title, applicability: 'safe', edits: [{ range: { start: { line: 2, character: 17 }, end: { line: 2, character: 19 } }, newText: "'no'" }] }],
     },
   ]);
   assert.match(findings[0].message, /Quote it/);
@@ -292,7 +293,7 @@ test('--output-format github: one workflow command per finding, with what the sy
   assert.match(lines[0], /^::error file=a%2Cb%3Ac%25\.yaml,line=4,endLine=4,col=18,endColumn=19,title=shardwise \(yaml-boolean-trap\)::Unquoted `no` /);
   assert.match(lines[1], /^::warning file=a%2Cb%3Ac%25\.yaml,line=6,endLine=6,col=3,endColumn=14,title=shardwise \(unknown-key\)::/);
   assert.equal(run(['check', '.', '--format', 'github'], dir).out, r.out, '--format is the same option');
-  assert.match(run(['check', '.', '--output-format', 'xml'], dir).err, /--output-format must be text, json, sarif, github, gitlab or junit, not "xml"/);
+  assert.match(run(['check', '.', '--output-format', 'xml'], dir).err, /--output-format must be text, full, json, sarif, github, gitlab or junit, not "xml"/);
 });
 
 test('explain prints a rule; rules lists every rule; docs --check agrees with docs/rules.md', () => {

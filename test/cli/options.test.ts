@@ -547,4 +547,90 @@ describe('what a terminal or CI log shows', () => {
     assert.match(runCli(['check', join(dir, 'a.yaml')]).err, /1 config file checked: 1 error, 0 warnings, 0 notes/);
     rmSync(dir, { recursive: true, force: true });
   });
+
+  test('--color: never and always as said; auto honours NO_COLOR and FORCE_COLOR and leaves a pipe plain', () => {
+    const dir = project('colour', { 'a.yaml': MIXED });
+    const ESC = '\x1b[';
+    const colored = (r: { out: string }): boolean => r.out.includes(ESC);
+    assert.ok(!colored(runCli(['check', 'a.yaml'], { cwd: dir })), 'a pipe is not a terminal: plain');
+    assert.ok(colored(runCli(['check', 'a.yaml', '--color', 'always'], { cwd: dir })));
+    assert.ok(colored(runCli(['check', 'a.yaml'], { cwd: dir, colorEnv: { FORCE_COLOR: '1' } })));
+    assert.ok(!colored(runCli(['check', 'a.yaml'], { cwd: dir, colorEnv: { FORCE_COLOR: '0' } })));
+    assert.ok(!colored(runCli(['check', 'a.yaml'], { cwd: dir, colorEnv: { FORCE_COLOR: '1', NO_COLOR: '1' } })), 'NO_COLOR wins');
+    assert.ok(!colored(runCli(['check', 'a.yaml', '--color', 'never'], { cwd: dir, colorEnv: { FORCE_COLOR: '1' } })), 'the option wins');
+    // Coloured, the same text once the escapes are taken out; the escapes of the input stay escaped.
+    const strip = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
+    assert.equal(strip(runCli(['check', 'a.yaml', '--color', 'always'], { cwd: dir }).out), runCli(['check', 'a.yaml'], { cwd: dir }).out);
+    assert.match(runCli(['check', 'a.yaml', '--color', 'sometimes'], { cwd: dir }).err, /--color takes auto, always, never, not "sometimes"/);
+  });
+  test('--quiet prints the findings and nothing else; the exit code stays', () => {
+    const dir = project('quiet', { 'a.yaml': MIXED, 'w.yaml': WARN });
+    const loud = runCli(['check', '.'], { cwd: dir });
+    for (const flag of ['--quiet', '-q']) {
+      const quiet = runCli(['check', '.', flag], { cwd: dir });
+      assert.equal(quiet.out, loud.out);
+      assert.equal(quiet.err, '');
+      assert.equal(quiet.code, loud.code);
+    }
+    assert.match(loud.err, /checked/);
+  });
+  test('--output-format full: each finding with its line and carets under its range', () => {
+    const dir = project('full', { 'a.yaml': MIXED, 'tab.yaml': 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\t# \x1b[31m\n' });
+    const r = runCli(['check', 'a.yaml', 'tab.yaml', '--output-format', 'full'], { cwd: dir });
+    assert.equal(r.code, 1);
+    const lines = r.out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('a.yaml:6:3: warning [unknown-key]'));
+    assert.ok(at >= 0, r.out);
+    assert.deepEqual(lines.slice(at + 1, at + 4), ['  |', '6 |   fsdp_versoin: 2', '  |   ^^^^^^^^^^^^']);
+    const trap = lines.findIndex((l) => l.startsWith('tab.yaml:3:18: error [yaml-boolean-trap]'));
+    assert.ok(trap >= 0, r.out);
+    // The escape in the comment is shown escaped; the carets stay under `no`.
+    assert.equal(lines[trap + 2], '3 | mixed_precision: no    # \\x1b[31m');
+    assert.equal(lines[trap + 3], '  |                  ^^');
+    assert.doesNotMatch(r.out, /\x1b/);
+  });
+  test('--output-format json carries every fix with its applicability and edits, which apply as --fix applies them', () => {
+    const dir = project('json-fixes', { 'a.yaml': MIXED });
+    const out = JSON.parse(runCli(['check', 'a.yaml', '--output-format', 'json', '--show-info'], { cwd: dir }).out) as (JsonFinding & { fixes: { title: string; applicability: string; edits: { range: JsonFinding['range']; newText: string }[] }[] })[];
+    assert.ok(out.every((f) => Array.isArray(f.fixes)));
+    const trap = out.find((f) => f.code === 'yaml-boolean-trap')!;
+    const safe = trap.fixes.filter((x) => x.applicability === 'safe');
+    assert.equal(safe.length, 1);
+    // The safe edits applied by hand give what --fix writes for this finding.
+    const text = MIXED.split('\n');
+    const e = safe[0].edits[0];
+    assert.equal(e.range.start.line, e.range.end.line);
+    const line = text[e.range.start.line];
+    text[e.range.start.line] = line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
+    runCli(['check', 'a.yaml', '--fix', '--select', 'yaml-boolean-trap'], { cwd: dir });
+    assert.equal(readFileSync(join(dir, 'a.yaml'), 'utf8'), text.join('\n'));
+    assert.ok(out.some((f) => f.fixes.some((x) => x.applicability === 'unsafe')), 'unsafe fixes are listed too');
+  });
+  test('a rule prefix ending in - selects the family, on the command line and in .shardwise.yaml; a prefix no rule has is a usage error', () => {
+    const dir = project('prefix', { 'a.yaml': MIXED, 'sub/a.yaml': MIXED, 'sub/.shardwise.yaml': 'select: [yaml-]\n' });
+    const family = (args: string[]) => [...new Set((JSON.parse(runCli([...args, '--output-format', 'json'], { cwd: dir }).out) as JsonFinding[]).map((f) => `${f.file}:${f.code}`))].sort();
+    assert.deepEqual(family(['check', 'a.yaml', '--select', 'yaml-']), ['a.yaml:yaml-boolean-trap']);
+    assert.deepEqual(family(['check', 'a.yaml', '--ignore', 'unknown-,yaml-']), []);
+    assert.deepEqual(family(['check', 'sub/a.yaml']), ['sub/a.yaml:yaml-boolean-trap']);
+    const bad = runCli(['check', 'a.yaml', '--select', 'yamll-'], { cwd: dir });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /no rule id starts with "yamll-" \(did you mean yaml-\?\)/);
+    assert.equal(runCli(['check', 'a.yaml', '--select', 'tp-'], { cwd: dir }).code, 0, 'a family with nothing to say here');
+  });
+  test('--config FILE: that configuration for every file instead of those found; its patterns from its folder; a missing one, one without [tool.shardwise] or with --no-config is refused', () => {
+    const dir = project('explicit', { 'a.yaml': MIXED, 'sub/b.yaml': MIXED, 'sub/.shardwise.yaml': 'ignore: [yaml-boolean-trap]\n', 'strict.yaml': 'select: [yaml-boolean-trap, unknown-key]\nper-file-ignores: { "sub/*.yaml": [unknown-key] }\n', 'cfg/pyproject.toml': '[project]\nname = "x"\n' });
+    const codesOf = (args: string[]) => [...new Set((JSON.parse(runCli([...args, '--output-format', 'json'], { cwd: dir }).out) as JsonFinding[]).map((f) => `${f.file}:${f.code}`))].sort();
+    // sub/.shardwise.yaml is not read: its file keeps the trap; the patterns are the named file's, from its folder.
+    assert.deepEqual(codesOf(['check', 'a.yaml', 'sub/b.yaml', '--config', 'strict.yaml']), ['a.yaml:unknown-key', 'a.yaml:yaml-boolean-trap', 'sub/b.yaml:yaml-boolean-trap']);
+    assert.ok(!codesOf(['check', 'a.yaml', 'sub/b.yaml']).includes('sub/b.yaml:yaml-boolean-trap'), 'without it, the configuration found');
+    for (const [config, why] of [['cfg/none.yaml', /cfg\/none\.yaml: cannot be read: it does not exist/], ['cfg/pyproject.toml', /has no \[tool\.shardwise\] table/]] as const) {
+      const r = runCli(['check', '.', '--config', config], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.match(r.err, why);
+      assert.equal(r.out, '');
+    }
+    const both = runCli(['check', '.', '--config', 'cfg/strict.yaml', '--no-config'], { cwd: dir });
+    assert.equal(both.code, 2);
+    assert.match(both.err, /give one of them/);
+  });
 });

@@ -12,17 +12,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixForSet, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type RuleSelection, type Severity } from '../engine';
+import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type RuleSelection, SEVERITIES, type Severity } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
 import { notUtf8, readStdin } from './stdin';
 import { escapeLines, escapeText, jsonText } from './escape';
-import { workflowCommand } from './github';
-import { toGitlab } from './gitlab';
-import { toJunit } from './junit';
-import { toSarif, type Position, type RelatedRecord } from './sarif';
+import { COLOR_MODES, note, OUTPUT_FORMATS, outRecords, printReport, reportRefusals, type Checked, type FixRun, type OutputFormat, type ReportOptions } from './report';
 import { collect, forceExcluded, hasConfigExtension, type Candidate } from './walk';
 import { SHARDWISE_VERSION } from '../release';
 import { mfuFor, mfuText, parseMfuArgs } from './mfu';
@@ -37,26 +34,16 @@ const VERSION = SHARDWISE_VERSION;
 
 const SUBCOMMANDS = new Set(['check', 'layout', 'plan', 'mfu', 'explain', 'rules', 'docs']);
 
-const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-interface CheckOptions {
-  format: OutputFormat;
+interface CheckOptions extends ReportOptions {
   /** Engine settings from the flags; `maxFileSize` (`--max-file-size`) is also the size past which a file is not read. */
   settings: EngineSettings;
-  fix: boolean;
   unsafeFixes: boolean;
-  diff: boolean;
-  showFixes: boolean;
   useConfig: boolean;
   paths: string[];
   /** `--select`, `--extend-select`, `--ignore`: the last layer of rule selection. */
   selection?: RuleSelection;
-  statistics: boolean;
   exitZero: boolean;
   maxWarnings?: number;
-  /** The least severe finding printed (`--min-severity`; `--show-info`: all). Unset: errors and warnings in text and GitHub annotations, everything in the machine formats. */
-  minSeverity?: Severity;
   stdinFilename?: string;
   exclude: string[];
   forceExclude: boolean;
@@ -67,10 +54,12 @@ interface CheckOptions {
   verbose: boolean;
   /** `--show-settings`: print what each file is checked against (format, release, hardware, configuration files) instead of checking it. */
   showSettings?: boolean;
+  /** `--config FILE`: this configuration for every file, instead of the ones found at or above each. */
+  configFile?: string;
 }
 
 /** The options of check (and layout), for a did-you-mean. */
-const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--follow', '--no-config', '--max-file-size', '--verbose', '--show-info', '--min-severity'];
+const CHECK_OPTIONS = ['--show-settings', '--output-format', '--format', '--select', '--extend-select', '--ignore', '--statistics', '--exit-zero', '--max-warnings', '--hardware', '--gpus-per-node', '--nvlink-domain', '--target', '--fix', '--unsafe-fixes', '--diff', '--show-fixes', '--stdin-filename', '--exclude', '--extend-exclude', '--force-exclude', '--respect-gitignore', '--no-respect-gitignore', '--follow', '--no-config', '--max-file-size', '--verbose', '--show-info', '--min-severity', '--quiet', '--color', '--config'];
 
 /** `a,b,{c,d}` → `a`, `b`, `{c,d}`: commas inside braces belong to the pattern. */
 function splitPatterns(v: string): string[] {
@@ -109,15 +98,10 @@ function parseSize(flag: string, v: string): number {
   return n;
 }
 
-/** One line on stderr, escaped: whatever it quotes (a path, a message) cannot drive the terminal. */
-function note(line: string): void {
-  process.stderr.write(`shardwise: ${escapeText(line)}\n`);
-}
-
 /** Rule ids given to an option, comma-separated; every one must name a rule. */
 function ruleIds(flag: string, v: string): string[] {
   const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
-  if (ids.length === 0) throw new UsageError(`${flag} takes rule ids, comma-separated (\`shardwise rules\` lists them)`);
+  if (ids.length === 0) throw new UsageError(`${flag} takes rule ids or prefixes ending in -, comma-separated (\`shardwise rules\` lists them)`);
   for (const id of ids) {
     const problem = ruleIdProblem(id);
     if (problem) throw new UsageError(`${flag}: ${problem}; \`shardwise rules\` lists them`);
@@ -126,7 +110,7 @@ function ruleIds(flag: string, v: string): string[] {
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true, verbose: false };
+  const o: CheckOptions = { format: 'text', settings: { targetVersions: {} }, fix: false, unsafeFixes: false, diff: false, showFixes: false, quiet: false, color: 'auto', useConfig: true, paths: [], statistics: false, exitZero: false, exclude: [], forceExclude: false, respectGitignore: true, verbose: false };
   o.paths = readOptions(args, (m) => new UsageError(m), (r) => {
     if (checkOption(o, r.flag, r)) return true;
     if (r.flag.startsWith('-') && r.flag !== '-') throw new UsageError(`unknown option ${r.flag}${didYouMean(r.flag, CHECK_OPTIONS)}`);
@@ -138,6 +122,7 @@ function parseCheckArgs(args: string[]): CheckOptions {
   if (o.paths.length === 0) o.paths.push('.');
   if (o.unsafeFixes && !o.fix && !o.diff) throw new UsageError('--unsafe-fixes goes with --fix or --diff');
   if (o.statistics && o.format !== 'text' && o.format !== 'json') throw new UsageError('--statistics prints text, or JSON with --output-format json');
+  if (o.configFile !== undefined && !o.useConfig) throw new UsageError('--config names the configuration to use and --no-config says to use none: give one of them');
   return o;
 }
 
@@ -209,7 +194,7 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
       return true;
     case '--min-severity': {
       const v = r.value();
-      if (!(SEVERITY_ORDER as readonly string[]).includes(v)) throw new UsageError(`--min-severity takes ${SEVERITY_ORDER.join(', ')}, not ${JSON.stringify(v)}`);
+      if (!(SEVERITIES as readonly string[]).includes(v)) throw new UsageError(`--min-severity takes ${SEVERITIES.join(', ')}, not ${JSON.stringify(v)}`);
       o.minSeverity = v as Severity;
       return true;
     }
@@ -245,6 +230,17 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
     case '--show-settings':
       o.showSettings = true;
       return true;
+    case '--quiet':
+    case '-q':
+      o.quiet = true;
+      return true;
+    case '--color':
+      o.color = r.choice(COLOR_MODES);
+      return true;
+    case '--config':
+      o.configFile = r.value();
+      if (!o.configFile) throw new UsageError('--config needs the path of a .shardwise.yaml or pyproject.toml');
+      return true;
     default:
       return false;
   }
@@ -270,83 +266,11 @@ function relativeTo(from: string, target: string): string {
   return rel.startsWith('..') ? target : rel;
 }
 
-/** One finding as every output format needs it, without the analysis (text, trees) it came from. */
-interface OutRecord {
-  code: string;
-  severity: string;
-  message: string;
-  start: Position;
-  end: Position;
-  /** It has a fix `--fix` would apply (text output only: `[*]`). */
-  safe: boolean;
-  /** The other places the finding is about; `file` is absent for a place in the same file. */
-  related?: RelatedRecord[];
-  fixes?: { title: string; applicability: string }[];
-}
-
-/** A checked file's findings, in the order the file was named or found. */
-/** Severities, most severe first. */
-const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
-
-interface Checked {
-  index: number;
-  file: string;
-  findings: OutRecord[];
-}
-
-function outRecords(analysis: FileAnalysis, o: CheckOptions, file: string): OutRecord[] {
-  const marks = (o.format === 'text' || o.statistics) && !o.diff;
-  return analysis.findings.map((f) => {
-    const range = analysis.lines.range(f.span);
-    const related = relatedRecords(f, analysis, file);
-    return { code: f.code, severity: f.severity, message: f.message, start: range.start, end: range.end, safe: marks && fixForSet(f) !== undefined, ...(related.length ? { related } : {}), ...(o.showFixes ? { fixes: fixesOf(f) } : {}) };
-  });
-}
-
-/** A finding's related places with positions; a place in another file whose lines are unknown is left out. */
-function relatedRecords(f: Finding, analysis: FileAnalysis, file: string): RelatedRecord[] {
-  const out: RelatedRecord[] = [];
-  for (const r of f.related ?? []) {
-    const lines = r.path === undefined ? analysis.lines : r.lines;
-    if (!lines) continue;
-    const range = lines.range(r.span);
-    out.push({ ...(r.path === undefined ? {} : { file: relativeTo(file, r.path) }), message: r.message, start: range.start, end: range.end });
-  }
-  return out;
-}
-
-function fixesOf(f: Finding): { title: string; applicability: string }[] {
-  return f.fixes().map((x) => ({ title: x.title, applicability: x.applicability }));
-}
-
-
 /** Rule levels for --no-config: only the command line's selection. */
 function selectionOnly(selection: RuleSelection | undefined): EngineSettings {
   if (!selection) return {};
   const on = selectedRules([selection]);
   return { rules: Object.fromEntries(RULES.filter((r) => !on.has(r.id)).map((r) => [r.id, 'off' as const])) };
-}
-
-/** `--statistics`: findings per rule, the most frequent first. */
-function statistics(all: readonly { f: OutRecord }[], format: OutputFormat, write: (s: string) => void): void {
-  // One row per rule and severity: a rule whose findings are errors here and warnings there says so.
-  const by = new Map<string, { code: string; severity: string; count: number; fixable: number }>();
-  for (const { f } of all) {
-    const key = `${f.code}\0${f.severity}`;
-    const s = by.get(key) ?? { code: f.code, severity: f.severity, count: 0, fixable: 0 };
-    s.count++;
-    if (f.safe) s.fixable++;
-    by.set(key, s);
-  }
-  const order = (sev: string): number => SEVERITY_ORDER.indexOf(sev as Severity);
-  const rows = [...by.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : order(a.severity) - order(b.severity)));
-  if (format === 'json') {
-    write(jsonText(rows) + '\n');
-    return;
-  }
-  const cw = Math.max(1, ...rows.map((r) => String(r.count).length));
-  const iw = Math.max(0, ...rows.map((r) => r.code.length));
-  for (const r of rows) write(`${String(r.count).padStart(cw)}  ${r.code.padEnd(iw)}  ${r.severity.padEnd(11)}${r.fixable ? `  [*] ${r.fixable} fixable with --fix` : ''}`.trimEnd() + '\n');
 }
 
 /**
@@ -360,10 +284,10 @@ function check(o: CheckOptions): number {
   const scanLimit = o.settings.maxFileSize ?? DEFAULT_SCAN_LIMIT;
   const namedLimit = o.settings.maxFileSize ?? DEFAULT_NAMED_LIMIT;
   const cwd = process.cwd();
-  const configs = new ProjectConfigs();
+  const configs = projectConfigs(o);
   const stdin = o.paths[0] === '-';
   // With `--fix -`, stdout is the fixed text: the report goes to stderr.
-  const report = (s: string): void => void (stdin && o.fix && !o.diff ? process.stderr : process.stdout).write(s);
+  const sink = stdin && o.fix && !o.diff ? { write: (s: string) => void process.stderr.write(s), fd: 2 } : { write: (s: string) => void process.stdout.write(s), fd: 1 };
   const walkOptions = { maxBytes: scanLimit, exclude: o.exclude, forceExclude: o.forceExclude, respectGitignore: o.respectGitignore, follow: !!o.follow, configs: o.useConfig ? configs : undefined, cwd };
   const collected = stdin ? { files: [] as Candidate[], oversized: [], unlisted: [], notices: [] } : collect(o.paths, walkOptions);
   for (const n of collected.notices) note(n);
@@ -450,18 +374,18 @@ function check(o: CheckOptions): number {
     if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
     if (o.showSettings && shown.push(...settingsLines(file, analysis, o.useConfig ? configs.forFile(at).files : []))) continue;
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
-    if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, file) });
+    if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, (target) => relativeTo(file, target)) });
   }
   referrersOf.clear();
   if (o.showSettings) return (shown.length && process.stdout.write(`${shown.join('\n')}\n`), run.ioFailure ? 2 : 0);
   checked.sort((a, b) => a.index - b.index);
   noteOversized(oversized, scanLimit);
   if (o.diff) {
-    reportRefusals(run.refusals);
+    reportRefusals(run.refusals, o);
     note(`${run.diffs} file${run.diffs === 1 ? '' : 's'} would be changed`);
     return run.ioFailure ? 2 : o.exitZero ? 0 : run.diffs > 0 ? 1 : 0;
   }
-  const { errors, warnings } = printReport(checked, o, run, report, cwd);
+  const { errors, warnings } = printReport(checked, o, run, sink, cwd, VERSION);
   if (run.ioFailure) return 2;
   if (o.exitZero) return 0;
   if (errors > 0) return 1;
@@ -470,6 +394,11 @@ function check(o: CheckOptions): number {
     return 1;
   }
   return 0;
+}
+
+/** The configurations of a run: the one `--config` names for every file, or those found at or above each. */
+function projectConfigs(o: CheckOptions): ProjectConfigs {
+  return new ProjectConfigs(undefined, o.configFile === undefined ? undefined : resolve(o.configFile));
 }
 
 /** A mistake in a configuration stops the run before anything is checked: said once per mistake. */
@@ -510,14 +439,6 @@ function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, 
     if (list.length < MAX_REFERRERS && !list.some((r) => r.path === from)) list.push({ path: from, text });
     referrersOf.set(target, list);
   }
-}
-
-/** What `--fix` and `--diff` did over the files of one run, and whether a file could not be read or written. */
-interface FixRun {
-  refusals: { file: string; line: number; title: string; reason: string }[];
-  applied: number;
-  diffs: number;
-  ioFailure: boolean;
 }
 
 /**
@@ -569,57 +490,12 @@ function fixFile(file: string, stdinBytes: Buffer | undefined, input: FileInput,
   return { analysis, text };
 }
 
-/** The findings in the output format asked for, the fixes left out, and the summary line; the counts decide the exit code. */
-function printReport(checked: Checked[], o: CheckOptions, run: FixRun, report: (s: string) => void, cwd: string): { errors: number; warnings: number } {
-  const every = checked.flatMap((c) => c.findings.map((f) => ({ file: c.file, f })));
-  const count = (s: string) => every.filter(({ f }) => f.severity === s).length;
-  // Notes and hints stay in the editor; in a terminal or a CI log they are shown when asked for.
-  const least = o.minSeverity ?? (o.format === 'text' || o.format === 'github' ? 'warning' : 'hint');
-  const shown = (sev: string): boolean => SEVERITY_ORDER.indexOf(sev as Severity) <= SEVERITY_ORDER.indexOf(least);
-  const all = every.filter(({ f }) => shown(f.severity));
-  if (all.length < every.length) checked = checked.map((c) => ({ ...c, findings: c.findings.filter((f) => shown(f.severity)) }));
-  if (o.statistics) {
-    statistics(all, o.format, report);
-    reportRefusals(run.refusals);
-  } else if (o.format === 'json') {
-    const out = all.map(({ file, f }) => ({ file, range: { start: f.start, end: f.end }, severity: f.severity, code: f.code, message: f.message, ...(f.related ? { related: f.related.map((r) => ({ ...(r.file === undefined ? {} : { file: r.file }), range: { start: r.start, end: r.end }, message: r.message })) } : {}), ...(o.showFixes ? { fixes: f.fixes } : {}) }));
-    report(jsonText(out) + '\n');
-  } else if (o.format === 'sarif') {
-    report(jsonText(toSarif(checked.map((c) => ({ file: c.file, findings: c.findings })), VERSION, cwd)) + '\n');
-  } else if (o.format === 'gitlab') {
-    report(jsonText(toGitlab(checked, process.env.CI_PROJECT_DIR || cwd)) + '\n');
-  } else if (o.format === 'junit') {
-    report(toJunit(checked));
-  } else if (o.format === 'github') {
-    for (const { file, f } of all) report(workflowCommand(file, f) + '\n');
-    reportRefusals(run.refusals);
-  } else {
-    const fixable = every.filter(({ f }) => f.safe).length;
-    for (const { file, f } of all) {
-      report(`${escapeText(file)}:${f.start.line + 1}:${f.start.character + 1}: ${f.severity} [${f.code}]${f.safe ? ' [*]' : ''} ${escapeText(f.message)}\n`);
-      if (o.showFixes) for (const x of f.fixes ?? []) report(`    fix (${x.applicability}): ${escapeText(x.title)}\n`);
-    }
-    reportRefusals(run.refusals);
-    const notes = [o.fix ? `${run.applied} fix${run.applied === 1 ? '' : 'es'} applied` : '', fixable ? `${fixable} fixable with --fix ([*])` : ''].filter(Boolean);
-    const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-    const hidden = every.length - all.length;
-    const quiet = !hidden ? '' : o.minSeverity ? ` (${hidden} below --min-severity ${least} not shown)` : ' (not shown: --show-info shows them)';
-    note(`${plural(checked.length, 'config file')} checked: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${plural(count('information') + count('hint'), 'note')}${quiet}${notes.length ? `; ${notes.join(', ')}` : ''}`);
-  }
-  return { errors: count('error'), warnings: count('warning') };
-}
-
 /** Files found in a folder and left out for their size, in one notice. */
 function noteOversized(oversized: readonly string[], limit: number): void {
   if (!oversized.length) return;
   const shown = oversized.slice(0, 3).join(', ');
   const more = oversized.length > 3 ? ` and ${oversized.length - 3} more` : '';
   note(`${oversized.length} file${oversized.length === 1 ? '' : 's'} over ${formatBytes(limit, true)} ${oversized.length === 1 ? 'was' : 'were'} not checked: ${shown}${more}; --max-file-size raises the limit`);
-}
-
-/** Fixes `--fix` or `--diff` left out, each with its reason, on stderr. */
-function reportRefusals(refusals: readonly { file: string; line: number; title: string; reason: string }[]): void {
-  for (const r of refusals) note(`${r.file}:${r.line}: not fixed: ${r.title}: ${r.reason}`);
 }
 
 /** One config file read and analysed as `layout` and `mfu` read it, or the exit code when it cannot be read. */
@@ -634,7 +510,8 @@ function analyzeConfig(o: CheckOptions, file: string): FileAnalysis | number {
 
 /** A config's text analysed with the project configuration at its path and the command line's settings. */
 function analyzeText(o: CheckOptions, file: string, text: string): FileAnalysis {
-  const settings = mergeSettings(o.useConfig ? new ProjectConfigs().forFile(file).settings : new ProjectConfigs().located(file), o.settings);
+  const configs = projectConfigs(o);
+  const settings = mergeSettings(o.useConfig ? configs.forFile(file).settings : configs.located(file), o.settings);
   const analysis = analyze(linkedInput(file, text), settings);
   if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
   return analysis;

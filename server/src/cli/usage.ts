@@ -19,11 +19,14 @@ export const USAGE = `Usage:
   shardwise docs [--write F|--check F]     print (write, or compare with F) the rules reference
 
 Options of check:
-  --output-format FORMAT     text (default), json, sarif (SARIF 2.1.0, for code scanning),
-                             github (workflow commands: annotations on a pull request), gitlab
-                             (GitLab Code Quality) or junit (JUnit XML); --format is the same option
-  --select IDS               run only these rules (comma-separated rule ids, or ALL); replaces
-                             the configuration's select
+  --output-format FORMAT     text (default), full (text with each finding's lines and carets
+                             under its range), json (with every fix's edits and applicability),
+                             sarif (SARIF 2.1.0, for code scanning), github (workflow commands:
+                             annotations on a pull request), gitlab (GitLab Code Quality) or junit
+                             (JUnit XML); --format is the same option
+  --select IDS               run only these rules (comma-separated rule ids, prefixes ending in -
+                             such as deepspeed- for a family, or ALL); replaces the
+                             configuration's select
   --extend-select IDS        run these rules too
   --ignore IDS               do not run these rules (after select and extend-select)
   --statistics               print the number of findings per rule instead of the findings
@@ -34,6 +37,9 @@ Options of check:
                              errors and warnings unless asked; the other formats print all)
   --min-severity LEVEL       print findings down to LEVEL (error, warning, information, hint),
                              in every format
+  -q, --quiet                print the findings and nothing else (no summary, no notices)
+  --color WHEN               colour the text output: auto (default: a terminal, unless NO_COLOR
+                             is set; FORCE_COLOR colours a pipe too), always or never
   --hardware ID              hardware profile (e.g. h100-sxm)
   --gpus-per-node N          GPUs per node
   --nvlink-domain N          GPUs per NVLink domain
@@ -59,6 +65,8 @@ Options of check:
                              the folders named (default: neither, so nothing outside is read or
                              fixed)
   --no-config                ignore .shardwise.yaml and pyproject.toml files
+  --config FILE              use this .shardwise.yaml (or pyproject.toml with [tool.shardwise])
+                             for every file, instead of those found at or above each
   --max-file-size SIZE       larger files are not read (default 256K for files found in a
                              folder, 1M for files named); SIZE in bytes or with K, M or G
                              (binary: 1MB = 1 MiB = 1048576 bytes), at most 64MB

@@ -11,7 +11,7 @@
  *   target_versions: { accelerate: 1.10.0, deepspeed: 0.16.4, megatron-core: 0.12.0 }
  *   rules: { irrelevant-section: off, yaml-boolean-trap: warning }
  *   associations: { "configs/accelerate/*.yaml": accelerate }
- *   select: [ALL]              # the rules that run (default: all); extend-select adds, ignore removes
+ *   select: [ALL]              # the rules that run (default: all; a prefix such as deepspeed- selects a family); extend-select adds, ignore removes
  *   ignore: [tp-larger-than-needed]
  *   per-file-ignores: { "golden/*.json": [unknown-key] }   # the only way to silence a JSON finding
  *   exclude: ["third_party/", "*.generated.yaml"]         # gitignore-style, from this file's folder
@@ -56,11 +56,20 @@ export interface RuleSelection {
   ignore?: string[];
 }
 
+/**
+ * The rule ids a selector stands for: `ALL` every rule, a rule id that rule, and a prefix ending in
+ * `-` (`deepspeed-`, `missing-overlap-`) every rule whose id starts with it.
+ */
+export function rulesOfSelector(selector: string): string[] {
+  if (selector === 'ALL') return RULES.map((r) => r.id);
+  if (selector.endsWith('-')) return RULES.filter((r) => r.id.startsWith(selector)).map((r) => r.id);
+  return [ruleById(selector)?.id ?? selector];
+}
+
 /** The rule ids that run after the layers, from every rule. */
 export function selectedRules(layers: readonly (RuleSelection | undefined)[]): Set<string> {
-  const all = RULES.map((r) => r.id);
-  const expand = (ids: readonly string[]): string[] => ids.flatMap((id) => (id === 'ALL' ? all : [ruleById(id)?.id ?? id]));
-  const on = new Set(all);
+  const expand = (ids: readonly string[]): string[] => ids.flatMap(rulesOfSelector);
+  const on = new Set(RULES.map((r) => r.id));
   for (const layer of layers) {
     if (!layer) continue;
     if (layer.select) {
@@ -73,9 +82,18 @@ export function selectedRules(layers: readonly (RuleSelection | undefined)[]): S
   return on;
 }
 
-/** Why a rule id is not one (with a did-you-mean), or undefined when it is; `ALL` is one where `all` says so. */
-export function ruleIdProblem(id: string, all = true): string | undefined {
-  if ((all && id === 'ALL') || ruleById(id)) return undefined;
+/**
+ * Why a rule id is not one (with a did-you-mean), or undefined when it is. Where `selector` says
+ * so, `ALL` and a prefix ending in `-` that starts at least one rule id are selectors too.
+ */
+export function ruleIdProblem(id: string, selector = true): string | undefined {
+  if (ruleById(id)) return undefined;
+  if (selector && (id === 'ALL' || (id.endsWith('-') && rulesOfSelector(id).length > 0))) return undefined;
+  if (selector && id.endsWith('-')) {
+    const families = [...new Set(RULES.map((r) => r.id.slice(0, r.id.indexOf('-') + 1)).filter(Boolean))];
+    const near = closest(id, families, 2);
+    return `no rule id starts with ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+  }
   const near = closest(id, RULES.map((r) => r.id), 2);
   return `unknown rule ${JSON.stringify(id)}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
 }

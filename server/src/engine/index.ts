@@ -21,6 +21,7 @@ export { type GpuRequest, gpuRequests, mayRequestGpus, requestedHardware } from 
 export { configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
+export { SEVERITIES } from './types';
 export { mfuOf, readMegatronLog, stepFromLog, type LoggedIteration, type Mfu } from './plan/mfu';
 export { COLOUR_BY, layoutSvg, type ColourBy } from './plan/picture';
 export { coordinates, placement, rankMap, type RankMap } from './plan/ranks';

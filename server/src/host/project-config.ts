@@ -8,7 +8,7 @@
  * its own file's folder, with .gitignore's pattern syntax.
  */
 import ignore, { type Ignore } from 'ignore';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { RepositoryPins } from './pins';
 import { readBounded } from './read';
@@ -45,6 +45,28 @@ interface Found {
 }
 
 /**
+ * The configuration in the file at `path`, null when there is none: no file, or a `pyproject.toml`
+ * without `[tool.shardwise]`. Something there that cannot be read (a directory, a FIFO, a link loop,
+ * a huge file) is said, and the walk goes on; a pyproject.toml that cannot be read may not be
+ * Shardwise's at all: not a word. A file named (`named`, the CLI's `--config`) is always a
+ * configuration, and any reason it cannot be used is a mistake in it.
+ */
+function readConfig(path: string, named: boolean): Found | null {
+  const pyproject = basename(path) === 'pyproject.toml';
+  const read = readBounded(path, MAX_PROJECT_CONFIG_BYTES);
+  if (!read.ok) {
+    if (named) return { path, config: { settings: {}, root: true, problems: [`cannot be read: it ${read.reason}`] } };
+    return read.kind !== 'missing' && !pyproject ? { path, config: { settings: {}, root: false, problems: [`not read: it ${read.reason}`] }, unread: true } : null;
+  }
+  const config = pyproject ? parsePyprojectConfig(read.text) : parseProjectConfig(read.text);
+  if (!config) return named ? { path, config: { settings: {}, root: true, problems: ['has no [tool.shardwise] table'] } } : null;
+  const found: Found = { path, config };
+  if (config.exclude?.length) found.exclude = patternMatcher(config.exclude);
+  if (config.perFileIgnores?.length) found.perFileIgnores = config.perFileIgnores.map((p) => ({ matcher: patternMatcher([p.pattern]), rules: p.rules }));
+  return found;
+}
+
+/**
  * A matcher of gitignore-style patterns; a pattern `ignore` cannot compile is skipped. Case matters
  * where the file system's names do, as git's `core.ignorecase` has it (not on Linux; on macOS and
  * Windows, no).
@@ -65,8 +87,16 @@ export class ProjectConfigs {
   private readonly cache = new Map<string, Found | null>();
   private readonly parsers = new Map<string, { path: string; checkout: MegatronCheckout } | null>();
 
-  /** The flags each repository's Python defines (host/repository.ts); not forgotten by `clear`, it follows the Python files. */
-  constructor(readonly repositories: RepositoryIndexes = new RepositoryIndexes()) {}
+  /**
+   * `repositories`: the flags each repository's Python defines (host/repository.ts); not forgotten
+   * by `clear`, it follows the Python files. `explicit`: the one configuration every file takes (the
+   * CLI's `--config`), instead of those found at or above it; its patterns are relative to its folder.
+   */
+  constructor(
+    readonly repositories: RepositoryIndexes = new RepositoryIndexes(),
+    private readonly explicit?: string,
+  ) {}
+  private explicitFound?: Found;
 
   /** The releases the repositories' dependency files pin. */
   readonly pins = new RepositoryPins();
@@ -109,24 +139,8 @@ export class ProjectConfigs {
     if (cached !== undefined) return cached;
     let found: Found | null = null;
     for (const name of PROJECT_CONFIG_NAMES) {
-      const path = join(dir, name);
-      const pyproject = name === 'pyproject.toml';
-      const read = readBounded(path, MAX_PROJECT_CONFIG_BYTES);
-      if (!read.ok) {
-        // Something is there that cannot be used (a directory, a FIFO, a link loop, a huge file): said once, and the walk goes on.
-        // A pyproject.toml that cannot be read may not be Shardwise's at all: not a word.
-        if (read.kind !== 'missing' && !pyproject) {
-          found = { path, config: { settings: {}, root: false, problems: [`not read: it ${read.reason}`] }, unread: true };
-          break;
-        }
-        continue;
-      }
-      const config = pyproject ? parsePyprojectConfig(read.text) : parseProjectConfig(read.text);
-      if (!config) continue;
-      found = { path, config };
-      if (config.exclude?.length) found.exclude = patternMatcher(config.exclude);
-      if (config.perFileIgnores?.length) found.perFileIgnores = config.perFileIgnores.map((p) => ({ matcher: patternMatcher([p.pattern]), rules: p.rules }));
-      break;
+      found = readConfig(join(dir, name), false);
+      if (found) break;
     }
     this.cache.set(dir, found);
     return found;
@@ -134,6 +148,7 @@ export class ProjectConfigs {
 
   /** The configuration files that apply in `dir`, nearest first, up to one with `root: true`. */
   private chain(dir: string): Found[] {
+    if (this.explicit !== undefined) return [(this.explicitFound ??= readConfig(this.explicit, true)!)];
     const chain: Found[] = [];
     for (let i = 0; i < 64; i++) {
       const found = this.inDir(dir);
