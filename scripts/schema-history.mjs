@@ -1376,6 +1376,7 @@ function deepspeed(dir, schemaPath) {
         changes.push({ key: dotted, field: 'x-deprecated.since', from: dep.since, to: resolved.deprecatedSince, why: resolved.why, set: () => props.forEach((p) => p['x-deprecated'] && setKeyBefore(p['x-deprecated'], 'since', resolved.deprecatedSince, ['effect'])) });
     }
   }
+  changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
   for (const [title, list] of [
     ['corrected by hand (DEEPSPEED_RESOLVED)', report.resolved],
     ['x-since disagreements left as they are', report.disagree],
@@ -1389,6 +1390,41 @@ function deepspeed(dir, schemaPath) {
   }
   console.log(`\nkeys first read in the release their section arrived in (no x-since needed): ${report.sameAsSection}`);
   return { schema, changes, path: schemaPath };
+}
+
+/**
+ * `optimizer.type`: DeepSpeed builds its own optimizers by the lower-cased names of
+ * DEEPSPEED_OPTIMIZERS (runtime/config.py, each a constant of that file); any other name must be a
+ * torch.optim class (`getattr(torch.optim, name)`), else the engine asserts it is not supported. A
+ * name of DeepSpeed's own is accepted from the release that lists it: in lower case always; in the
+ * schema's spelling unless torch.optim has a class of that name (which older releases build instead).
+ */
+const TORCH_OPTIMIZERS = new Set(['Adam', 'AdamW', 'Adagrad', 'SGD', 'RMSprop', 'Adadelta', 'Adamax', 'ASGD', 'NAdam', 'RAdam', 'Rprop', 'SparseAdam', 'LBFGS', 'Adafactor', 'Muon']);
+function deepspeedOptimizerChanges(dir, releases, schema) {
+  const prop = schema.properties?.optimizer?.properties?.type;
+  const spellings = (prop?.anyOf ?? []).flatMap((a) => a.enum ?? []);
+  if (!prop || !spellings.length) return [];
+  const first = new Map();
+  for (const [i, r] of releases.entries()) {
+    const src = show(dir, r.rev, 'deepspeed/runtime/config.py');
+    const list = src && /^DEEPSPEED_OPTIMIZERS\s*=\s*\[([^\]]*)\]/m.exec(src);
+    if (!list) continue;
+    const constants = new Map([...src.matchAll(/^([A-Z0-9_]+)\s*=\s*['"]([a-z0-9_]+)['"]/gm)].map((m) => [m[1], m[2]]));
+    for (const name of list[1].split(',').map((x) => x.trim()).filter(Boolean)) {
+      const value = constants.get(name);
+      if (value && !first.has(value)) first.set(value, i === 0 ? undefined : r.version);
+    }
+  }
+  const want = {};
+  for (const [value, version] of [...first].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (!version) continue;
+    want[value] = version;
+    const spelled = spellings.find((x) => x.toLowerCase() === value);
+    if (spelled && spelled !== value && !TORCH_OPTIMIZERS.has(spelled)) want[spelled] = version;
+  }
+  const to = Object.keys(want).length ? Object.fromEntries(Object.entries(want).sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : a[0].toLowerCase() > b[0].toLowerCase() ? 1 : a[0] < b[0] ? -1 : 1))) : undefined;
+  if (JSON.stringify(prop['x-enum-since']) === JSON.stringify(to)) return [];
+  return [{ key: 'optimizer.type', field: 'x-enum-since', from: prop['x-enum-since'], to, why: 'first release whose DEEPSPEED_OPTIMIZERS lists the name', set: () => (to ? setKey(prop, 'x-enum-since', to, ['x-invalid-effect']) : delete prop['x-enum-since']) }];
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -210,3 +210,33 @@ test('version-unsupported-key: a config field older than its flag is dated by th
   assert.deepEqual(codes(yamlCfg, 'version-unsupported-key', 'gpt_config.yaml'), []);
   assert.equal(codes(yamlCfg.replace('0.13.0', '0.4.0'), 'version-unsupported-key', 'gpt_config.yaml').length, 1);
 });
+
+test('the release facts of every property agree with one another: nothing is deprecated, removed, or given a value, a form or a default change before it exists', () => {
+  const cmp = (a: string, b: string): number => {
+    const x = a.split('.').map(Number);
+    const y = b.split('.').map(Number);
+    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  };
+  const problems: string[] = [];
+  const visit = (schema: string, node: unknown, path: string): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((n, i) => visit(schema, n, `${path}[${i}]`));
+    const p = node as Prop;
+    const since: string | undefined = p['x-since'];
+    const later = (what: string, v: string | undefined): void => {
+      if (since && v && cmp(v, since) < 0) problems.push(`${schema} ${path}: ${what} ${v} is before x-since ${since}`);
+    };
+    if (typeof since === 'string') {
+      later('x-deprecated.since', p['x-deprecated']?.since);
+      later('x-removed.version', p['x-removed']?.version);
+      for (const [v, at] of Object.entries(p['x-enum-since'] ?? {})) later(`x-enum-since of ${v}`, at as string);
+      for (const f of p['x-value-forms'] ?? []) later('an x-value-forms range end', f.until);
+    }
+    if (p['x-removed'] && p['x-deprecated']?.since && cmp(p['x-deprecated'].since, p['x-removed'].version) > 0) problems.push(`${schema} ${path}: deprecated (${p['x-deprecated'].since}) after its removal (${p['x-removed'].version})`);
+    for (const f of p['x-value-forms'] ?? []) if (f.since && f.until && cmp(f.since, f.until) >= 0) problems.push(`${schema} ${path}: an x-value-forms range ${f.since}–${f.until} is empty`);
+    for (const [k, v] of Object.entries(p)) if (typeof v === 'object') visit(schema, v, `${path}/${k}`);
+  };
+  for (const name of ['megatron', 'deepspeed', 'accelerate']) visit(name, load(name), '');
+  assert.deepEqual(problems, []);
+});

@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized, valueForms } from '../schema/vocabulary';
+import { deprecatedValues, normalized, strictSince, valueForms } from '../schema/vocabulary';
 
 export { code };
 
@@ -69,7 +69,26 @@ export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): V
 /** Whether that release accepts (or never reads) a value the schema refuses: an unused key, a tuple string where it is split. */
 export function releaseAccepts(ctx: RuleContext, schema: JsonSchema | undefined, node: Node | undefined): boolean {
   const form = releaseForm(ctx, schema);
-  return !!form && (form.form === 'unused' || (form.form === 'tuple-string' && node?.kind === 'scalar' && typeof node.value === 'string' && /^\(.*\)$/.test(node.value.trim())));
+  if (!form) return false;
+  if (form.form === 'unused' || form.form === 'unchecked') return true;
+  if (form.form === 'narrower') return node?.kind === 'scalar' && !!form.accepts && !!ctx.nav?.matches(form.accepts, node.value);
+  return form.form === 'tuple-string' && node?.kind === 'scalar' && typeof node.value === 'string' && /^\(.*\)$/.test(node.value.trim());
+}
+
+/**
+ * Whether the release reads the value at `schemaPath` without checking it: a section holding it is
+ * one that release reads key by key (its `x-strict-since` is later, as DeepSpeed's `fp16` before
+ * 0.17.1), so a value of the wrong type is taken as written, not refused when the file is read.
+ */
+export function readUnchecked(ctx: RuleContext, schemaPath: Path | undefined): boolean {
+  const nav = ctx.nav;
+  if (!nav || !schemaPath) return false;
+  const root = ctx.flat ? ctx.flat.value : ctx.doc.value([]);
+  for (let i = schemaPath.length - 1; i >= 1; i--) {
+    const since = strictSince(nav.at(schemaPath.slice(0, i), root, ctx.schemaVersion));
+    if (since && !ctx.atLeast(since)) return true;
+  }
+  return false;
 }
 
 /** The deprecation that explains an invalid value (an old spelling of an allowed one), if any. */

@@ -2,7 +2,7 @@
  * invalid-value: a value of the wrong type, outside its range, or not among the allowed names.
  */
 import { closest, isTypo } from '../suggest';
-import { code, deprecatedValue, pathLabel, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
+import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
 import { enumRemoved, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
@@ -36,7 +36,7 @@ export default defineRule({
       const word = !node && typeof issue.path[issue.path.length - 1] === 'number' ? ctx.doc.node(issue.path.slice(0, -1)) : undefined;
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
-      if (releaseAccepts(ctx, issue.schema, node)) return;
+      if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
       // A value some releases accepted: refused only by the others.
       const removed = enumRemoved(issue.schema, issue.value);
       if (removed && (!removed.since || ctx.atLeast(removed.since)) && !ctx.atLeast(removed.removed)) return;
@@ -78,8 +78,18 @@ export default defineRule({
       });
     });
     // A list where the release splits a tuple string (`x-value-forms`): the value the schema wants, which that release cannot read.
+    // A value added after the release (a `narrower` form): one the schema allows, which that release refuses.
     walkSchema(ctx, (path, schema, node) => {
-      if (node.kind !== 'seq' || !valueForms(schema)) return;
+      if (!valueForms(schema)) return;
+      if (node.kind === 'scalar') {
+        ctx.separately(() => {
+          const form = releaseForm(ctx, schema);
+          if (form?.form !== 'narrower' || !form.accepts || !nav.matches(schema, node.value) || nav.matches(form.accepts, node.value)) return;
+          ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} must be ${nav.describe(form.accepts)} for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}, not ${code(String(node.value))}: ${form.why ?? `${ctx.tool} refuses it there`}.${form.until ? ` Upgrade ${ctx.versions} to ${form.until} or newer, or choose one of those values.` : ''}` });
+        });
+        return;
+      }
+      if (node.kind !== 'seq') return;
       ctx.separately(() => {
         const form = releaseForm(ctx, schema);
         if (form?.form !== 'tuple-string') return;

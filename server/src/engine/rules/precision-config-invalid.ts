@@ -38,7 +38,9 @@ const CHECKS: DsCheck[] = [
       }
       return undefined;
     },
-    message: () => 'With dynamic loss scaling (`loss_scale: 0`), `loss_scale_window` and `min_loss_scale` must be above 0: DeepSpeed stops when it reads the config. Use the defaults (1000 and 1).',
+    // deepspeed/runtime/precision_config.py gained this validator in 0.19.3; earlier releases run with the value.
+    since: '0.19.3',
+    message: () => 'With dynamic loss scaling (`loss_scale: 0`), `loss_scale_window` and `min_loss_scale` must be above 0: DeepSpeed (0.19.3 and later) stops when it reads the config. Use the defaults (1000 and 1).',
   },
 ];
 
@@ -48,7 +50,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings.',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },

@@ -39,7 +39,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute arguments that Megatron rejects together.',
-    why: 'Full recomputation needs a method and a layer count; selective recomputation takes neither, and the layer count cannot exceed the layers of a pipeline stage. Megatron checks these when it builds the transformer config, after the job has started.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',

@@ -15,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'Megatron sequence parallelism is on while TP is 1.',
-    why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off with a warning ("Disabling sequence parallelism because tensor model parallelism is disabled"), Megatron Bridge silently, and Megatron Core used directly raises. The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
+    why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off (with a warning from 0.10.0, "Disabling sequence parallelism because tensor model parallelism is disabled"; silently before), Megatron Bridge silently, and Megatron Core used directly raises. The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: false\n',
     fix: 'Turns sequence parallelism off, matching what runs.',

@@ -65,7 +65,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'These pass the config parser and stop the run when DeepSpeed builds the ZeRO optimizer, after the model is loaded. Each message quotes the check that fires.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },

@@ -96,14 +96,18 @@ export interface JsonSchema {
 }
 
 /**
- * How a range of releases reads a key's value (`x-value-forms`): not at all (`unused`), only as a
- * tuple string `(a, b, c)` that it splits (`tuple-string`), or as the schema says (`schema`).
+ * How a range of releases reads a key's value (`x-value-forms`): not at all (`unused`), as written
+ * with no check (`unchecked`: a flag that took a value where it is a switch today), only as a tuple
+ * string `(a, b, c)` that it splits (`tuple-string`), as the schema says (`schema`), or within the
+ * narrower set `accepts` describes (`narrower`: values added later are refused there).
  * `since` is the first release of the range, `until` the first one after it.
  */
 export interface ValueForm {
   since?: string;
   until?: string;
-  form: 'unused' | 'tuple-string' | 'schema';
+  form: 'unused' | 'unchecked' | 'tuple-string' | 'schema' | 'narrower';
+  /** For `narrower`: the values those releases accept. */
+  accepts?: JsonSchema;
   /** What those releases do with the value, in words for a message. */
   why?: string;
 }
