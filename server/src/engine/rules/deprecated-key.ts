@@ -122,6 +122,8 @@ export default defineRule({
       const found = deprecatedValue(issue.schema, issue.value, written);
       if (!found) return;
       const { dep } = found;
+      // Before its deprecation the value is how that release spells it: nothing to say.
+      if (dep.since && !ctx.atLeast(dep.since)) return;
       const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: ctx.keysOpen ? 'migrate' : 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
       ctx.report({
         at: issue.path,
