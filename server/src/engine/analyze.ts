@@ -126,7 +126,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     const index = result.docs.length;
     result.docs.push(da);
     const recheck: Recheck = { input, base, result, doc: index };
-    result.findings.push(...withoutNoiseNearParseErrors(runRules(da, undefined, recheck), doc));
+    result.findings.push(...withoutGuesses(runRules(da, undefined, recheck), doc));
     for (const l of da.links) {
       const span = reportSpan(doc, l.at, 'value');
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
@@ -532,11 +532,43 @@ function openKeys(da: DocAnalysis): string | undefined {
   }
 }
 
-/** Past a syntax error the parser guesses; do not pile findings on the text it had to guess. */
-function withoutNoiseNearParseErrors(findings: Finding[], doc: SourceDoc): Finding[] {
-  const errors = doc.problems.filter((p) => p.code === 'parse-error').map((p) => p.span);
+/**
+ * Past a syntax error the parser guesses; nothing is concluded from what it guessed. A finding is
+ * dropped when a syntax error lies in its span, and, from the first error the parser went on by
+ * guessing (where the tool's loader stops reading), when it is at or after that error, when a place
+ * it names is, or when it is on a key whose value holds the error (a section with a broken line).
+ */
+function withoutGuesses(findings: Finding[], doc: SourceDoc): Finding[] {
+  const errors = doc.problems.filter((p) => p.code === 'parse-error');
   if (errors.length === 0) return findings;
-  return findings.filter((f) => f.code === 'parse-error' || f.code === 'duplicate-key' || !errors.some((e) => e.start >= f.span.start && e.start <= f.span.end));
+  const guessed = errors.flatMap((p) => (p.guessedFrom === undefined ? [] : [p.guessedFrom]));
+  const from = guessed.length ? Math.min(...guessed) : undefined;
+  const holders = from === undefined ? [] : keysHolding(doc.root, from);
+  return findings.filter((f) => {
+    if (f.code === 'parse-error') return true;
+    if (f.code !== 'duplicate-key' && errors.some((e) => e.span.start >= f.span.start && e.span.start <= f.span.end)) return false;
+    if (from === undefined) return true;
+    if (f.span.end > from || f.related?.some((r) => !r.path && r.span.end > from)) return false;
+    return !holders.some((k) => k.start < f.span.end && f.span.start < k.end);
+  });
+}
+
+/** The keys of the entries whose text holds `offset`, outermost first. */
+function keysHolding(root: SourceDoc['root'], offset: number): Span[] {
+  const out: Span[] = [];
+  let node = root;
+  for (let depth = 0; node && depth < 64; depth++) {
+    let next: typeof node | undefined;
+    if (node.kind === 'map') {
+      const e = node.entries.find((x) => !x.merged && x.span.start <= offset && offset <= x.span.end);
+      if (e) {
+        out.push(e.keySpan);
+        next = e.value;
+      }
+    } else if (node.kind === 'seq') next = node.items.find((x) => x.span.start <= offset && offset <= x.span.end);
+    node = next;
+  }
+  return out;
 }
 
 /** The span a report points at. */

@@ -35,7 +35,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'The file is not valid YAML or JSON.',
-    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. Shardwise keeps reading past the error to report what it can, but everything after it is uncertain.',
+    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. Each mistake is reported once, where that loader stops. Shardwise keeps reading past it, but where its parser had to guess what was meant (from the mistake on, and in the section that holds it) no other rule reports anything until it is fixed.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: [8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
   },

@@ -36,15 +36,40 @@ export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
     errors.push({ error: J.ParseErrorCode.InvalidSymbol, offset: 0, length: 0 });
     void err;
   }
-  const problems: SyntaxProblem[] = errors.map((e) => ({
-    code: 'parse-error',
-    severity: 'error',
-    message: `JSON syntax: ${ERROR_TEXT[e.error] ?? J.printParseErrorCode(e.error)}.`,
-    span: clampSpan(e.offset, e.length, text.length),
-  }));
-  if (problems.length > MAX_SYNTAX_ERRORS) problems.splice(MAX_SYNTAX_ERRORS);
+  const problems = syntaxProblems(text, errors);
   const root = tree ? convert(tree, problems, 0, text.length) : undefined;
   return new JsonDoc(text, lines, root, problems);
+}
+
+/** A comma before the `}` or `]` at `offset` (nothing but blanks between them), or -1. */
+function trailingComma(text: string, offset: number): number {
+  if (text[offset] !== '}' && text[offset] !== ']') return -1;
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return text[i] === ',' ? i : -1;
+}
+
+/**
+ * The parser's errors as json.load meets them, each mistake once: a trailing comma is one error (the
+ * parser reports a missing name and a missing value at the same place). Past an error the parser
+ * only skips or guesses, except after a comment, a trailing comma or a bare word where a value goes
+ * (a template's placeholder): the text around those reads as written.
+ */
+function syntaxProblems(text: string, errors: readonly J.ParseError[]): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = [];
+  for (const e of errors) {
+    if (problems.length >= MAX_SYNTAX_ERRORS) break;
+    const span = clampSpan(e.offset, e.length, text.length);
+    if (problems.some((p) => p.span.start === span.start)) continue;
+    const comma = e.error === J.ParseErrorCode.PropertyNameExpected || e.error === J.ParseErrorCode.ValueExpected ? trailingComma(text, span.start) : -1;
+    const closer = text[span.start];
+    const message = comma >= 0
+      ? `JSON syntax: a trailing comma: JSON allows no comma before the closing \`${closer}\`, and Python's json.load stops here. Remove the comma after the last ${closer === '}' ? 'entry' : 'item'}.`
+      : `JSON syntax: ${ERROR_TEXT[e.error] ?? J.printParseErrorCode(e.error)}.`;
+    const exact = comma >= 0 || e.error === J.ParseErrorCode.InvalidCommentToken || (e.error === J.ParseErrorCode.InvalidSymbol && /^[\w${]/.test(text[span.start] ?? ''));
+    problems.push({ code: 'parse-error', severity: 'error', message, span, guessedFrom: exact ? undefined : span.start });
+  }
+  return problems;
 }
 
 /**

@@ -18,6 +18,12 @@ export interface SyntaxProblem {
   span: Span;
   /** The document could not be read as a whole: no schema or rule checks run on it. */
   fatal?: boolean;
+  /**
+   * The parser could not read the text here and went on by guessing what was meant: from this
+   * offset on (the problem's own place, or where the construct it breaks begins, such as the `[`
+   * never closed), the tree is a guess, and nothing is concluded from it.
+   */
+  guessedFrom?: number;
 }
 
 /** A path-level edit; each syntax turns it into minimal text edits that keep comments and style. */

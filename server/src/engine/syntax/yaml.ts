@@ -8,6 +8,7 @@ import { applyEdits, LineIndex } from '../text';
 import type { Path, Span, TextEdit } from '../types';
 import { formatYamlKey, formatYamlValue, pyBool, pyFloat, pyInt, resolvePlain, PY_FLOAT, PY_INT } from './scalars';
 import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
+import { loaderErrors } from './yaml-errors';
 import { nodeAt, sameValue, type Entry, type MapNode, type Node, type ScalarNode, type ScalarStyle } from './tree';
 
 /** Nodes an alias may expand to before the document is treated as hostile (an "alias bomb"). */
@@ -74,7 +75,8 @@ class Builder {
         if (target) this.targets.set(node, target);
       } else if ((Y.isScalar(node) || Y.isCollection(node)) && node.anchor) anchors.set(node.anchor, node);
     });
-    for (const e of doc.errors.slice(0, MAX_SYNTAX_ERRORS)) this.problem('error', yamlMessage(e.message), e.pos[0], e.pos[1]);
+    // Each mistake once, where the launcher's loader stops, in its terms; past it the tree is the parser's guess.
+    for (const e of loaderErrors(text, lines, doc.errors, MAX_SYNTAX_ERRORS)) this.problem('error', e.message, e.span.start, e.span.end, 'parse-error', false, e.guessedFrom);
     for (const w of doc.warnings) {
       const tag = /Unresolved tag: (\S+)/.exec(w.message)?.[1];
       if (tag && CORE_TAGS.has(tag)) continue;
@@ -91,9 +93,9 @@ class Builder {
     return this.node(contents, undefined);
   }
 
-  private problem(severity: SyntaxProblem['severity'], message: string, start: number, end: number, code: SyntaxProblem['code'] = 'parse-error', fatal = false): void {
+  private problem(severity: SyntaxProblem['severity'], message: string, start: number, end: number, code: SyntaxProblem['code'] = 'parse-error', fatal = false, guessedFrom?: number): void {
     const s = Math.max(0, Math.min(start, this.text.length));
-    this.problems.push({ code, severity, message, span: { start: s, end: Math.max(s, Math.min(end, this.text.length)) }, fatal: fatal || undefined });
+    this.problems.push({ code, severity, message, span: { start: s, end: Math.max(s, Math.min(end, this.text.length)) }, fatal: fatal || undefined, guessedFrom });
   }
 
   /** `alias` is the span of the alias the node is reached through, if any. */
