@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyze, applyEdits, layoutLenses, layoutText } from '../../server/src/engine';
+import { groupFabrics, layoutFits, planMemory } from '../../server/src/engine/plan/layout';
 import type { Plan } from '../../server/src/engine/plan/plan';
 import { corpusSkip, findCorpus } from '../corpus-path';
 
@@ -189,4 +190,28 @@ test('layout fixes on generated Megatron-plugin layouts remove their finding and
     }),
     { numRuns: 150 },
   );
+});
+
+test('a layout that does not fill its world gives no DP, no memory per GPU and no world-spanning groups, and no finding reasons from them', () => {
+  const broken: [string, string][] = [
+    ['train.sh', '#!/bin/bash\n# shardwise: hardware=h100-sxm\ntorchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py --tensor-model-parallel-size 3 --pipeline-model-parallel-size 4 --num-layers 30 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --max-position-embeddings 4096 --micro-batch-size 1 --global-batch-size 64 --bf16 --use-distributed-optimizer\n'],
+    ['slurm.sh', '#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\nsrun python pretrain_gpt.py --tensor-model-parallel-size 8 --pipeline-model-parallel-size 4 --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --max-position-embeddings 4096 --micro-batch-size 1 --global-batch-size 64 --bf16 --use-distributed-optimizer\n'],
+    ['accelerate.yaml', '# shardwise: hardware=h100-sxm model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_use_distributed_optimizer: true\n'],
+    ['mesh.yaml', '# shardwise: model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 2\n  parallelism_config_tp_size: 2\n'],
+  ];
+  // What a layout that does not fill its world may still be told: the mismatch itself, and what holds for any world.
+  const allowed = new Set(['world-size-mismatch', 'heads-not-divisible-by-tp', 'layers-not-divisible-by-pp', 'tp-exceeds-nvlink-domain', 'tp-without-sequence-parallel', 'missing-cuda-device-max-connections', 'missing-tp-comm-overlap', 'num-query-groups-without-gqa']);
+  for (const [path, text] of broken) {
+    const a = analyze({ path, text });
+    const plan = a.docs[0]?.plan;
+    assert.ok(plan, path);
+    assert.equal(layoutFits(plan), false, path);
+    assert.equal(planMemory(plan), undefined, path);
+    assert.deepEqual(groupFabrics(plan).filter((g) => g.name === 'DP' || g.name === 'PP'), [], path);
+    assert.ok(a.findings.some((f) => f.code === 'world-size-mismatch'), `${path}: ${a.findings.map((f) => f.code).join(', ')}`);
+    for (const f of a.findings) {
+      assert.ok(allowed.has(f.code), `${path}: ${f.code} reasons from a layout that does not fill the world: ${f.message}`);
+      if (f.code !== 'world-size-mismatch') assert.doesNotMatch(f.message, /\bDP \d|GiB/, `${path}: ${f.code}: ${f.message}`);
+    }
+  }
 });

@@ -15,6 +15,42 @@ export function meshSize(p: Plan): number {
   return p.dpReplicate.value * p.dpShard.value * p.cp.value * p.spDegree.value * p.tp.value * p.pp.value;
 }
 
+/**
+ * Whether the layout fills its world: the model-parallel degrees (and Megatron's expert grid)
+ * divide the world size, and a device mesh written out multiplies to it. A layout that does not is
+ * world-size-mismatch's (or expert-grid-mismatch's) finding, and the tool stops on it: DP, the
+ * memory per GPU and the groups that span the world are numbers of GPUs that do not exist, so
+ * nothing else reasons from them. Without a world size there is nothing to fill (and no DP).
+ */
+export function layoutFits(p: Plan): boolean {
+  const world = p.world?.value;
+  if (world === undefined) return true;
+  if (p.dp === undefined) return false;
+  if (p.style === 'megatron') return world % modelSize(p) === 0 && (p.ep.value <= 1 || world % (p.etp.value * p.ep.value * p.pp.value) === 0);
+  if (p.style === 'mesh' || p.style === 'data-parallel') {
+    const written = [p.tp, p.cp, p.dpReplicate, p.dpShard, p.spDegree].some((f) => f.from.kind === 'written');
+    const mesh = meshSize(p);
+    return !written || mesh === 1 || mesh === world;
+  }
+  return true;
+}
+
+/**
+ * DP once TP is `tp` at the same world (the ranks TP frees or takes go to DP; a mesh gives them to
+ * dp_shard): the one computation behind a TP fix's edits, its message and its memory estimate.
+ * Undefined when the layout does not fill its world, or the new TP does not divide what it must.
+ */
+export function dpWithTp(p: Plan, tp: number): number | undefined {
+  if (!layoutFits(p) || !p.dp || tp < 1) return undefined;
+  const world = p.world?.value;
+  if (p.style === 'megatron' && world !== undefined) {
+    const size = (modelSize(p) / p.tp.value) * tp;
+    return world % size === 0 ? world / size : undefined;
+  }
+  const dp = (p.dp.value * p.tp.value) / tp;
+  return Number.isInteger(dp) ? dp : undefined;
+}
+
 /** The divisors of a positive integer up to 2³², ascending (none for anything else); O(√n). */
 export function divisors(n: number): number[] {
   if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 32) return [];
@@ -53,6 +89,8 @@ export function groupFabrics(p: Plan): GroupFabric[] {
   add('TP', tp, tp);
   add('CP', cp, tp * cp);
   if (p.ep.value > 1) add('EP', p.ep.value, p.etp.value * p.ep.value);
+  // DP and PP groups span the world: of a layout that does not fill it, they are not known.
+  if (!layoutFits(p)) return groups;
   add('DP', dp, tp * cp * dp);
   add('PP', p.pp.value, (p.world?.value ?? tp * cp * dp * p.pp.value));
   return groups;
@@ -60,7 +98,8 @@ export function groupFabrics(p: Plan): GroupFabric[] {
 
 /** Per-GPU memory when the Plan knows the model; undefined otherwise. */
 export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): MemoryEstimate | undefined {
-  if (!p.model || p.notTraining) return undefined;
+  // Memory per GPU of a layout that does not fill its world is that of GPUs that do not exist.
+  if (!p.model || p.notTraining || !layoutFits(p)) return undefined;
   const dp = p.dp?.value ?? 1;
   const input: MemoryInput = {
     model: p.model.value,

@@ -2,6 +2,7 @@
  * batch-size-mismatch: train_batch_size ≠ micro batch × gradient accumulation × data-parallel ranks.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { layoutFits } from '../plan/layout';
 import type { Path } from '../types';
 import { defineRule, type FixSpec, type RelatedSpec } from './rule';
 
@@ -26,7 +27,9 @@ export default defineRule<DeepSpeedModel>({
     const micro = positive(m, ['train_micro_batch_size_per_gpu']);
     const gas = positive(m, ['gradient_accumulation_steps']);
     const train = positive(m, ['train_batch_size']);
-    const dp = p?.dp?.value;
+    // DP of a layout that does not fill its world is of GPUs that do not exist (plan/layout.ts).
+    const fits = !p || layoutFits(p);
+    const dp = fits ? p?.dp?.value : undefined;
     const dpWhy = p?.dp?.from.kind === 'derived' ? ` (${p.dp.from.formula}${p.world?.from.kind === 'derived' ? `; ${p.world.from.formula}` : ''})` : '';
     const trainAt = m.where(['train_batch_size']);
     if (train !== undefined && micro !== undefined && gas !== undefined) {
@@ -42,7 +45,7 @@ export default defineRule<DeepSpeedModel>({
           message: `train_batch_size ${train} ≠ micro batch ${micro} × gradient accumulation ${gas} × ${dp} data-parallel rank${dp === 1 ? '' : 's'}${dpWhy} = ${per * dp}: DeepSpeed stops when it reads the config ("train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Make it ${per * dp}, or change the micro batch or accumulation.`,
           fixes,
         });
-      } else if (train % per !== 0) {
+      } else if (train % per !== 0 && fits) {
         ctx.report({
           at: trainAt,
           on: 'value',

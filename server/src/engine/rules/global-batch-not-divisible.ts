@@ -1,7 +1,7 @@
 /**
  * global-batch-not-divisible: the global batch is not a whole number of micro-batches per DP rank.
  */
-import { fieldPath, knobEdit } from '../plan/layout';
+import { fieldPath, knobEdit, layoutFits } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -23,7 +23,7 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     // A DeepSpeed JSON's batch identity (with its gradient accumulation) is batch-size-mismatch's.
-    if (!p?.globalBatch || !p.microBatch || !p.dp || ctx.format === 'deepspeed') return;
+    if (!p?.globalBatch || !p.microBatch || !p.dp || !layoutFits(p) || ctx.format === 'deepspeed') return;
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;

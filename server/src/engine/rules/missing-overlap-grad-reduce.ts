@@ -1,7 +1,7 @@
 /**
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
-import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -21,7 +21,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
+    if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
     const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
     const fixes = e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], recommended: true }] : [];

@@ -1,7 +1,7 @@
 /**
  * missing-overlap-param-gather: the distributed optimizer's parameter all-gather not overlapped.
  */
-import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
+import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule } from './rule';
 
@@ -21,7 +21,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || !p.knobs.overlapParamGather || !p.distributedOptimizer?.value || (p.dp?.value ?? 1) <= 1 || p.overlap.paramGather?.value || !allKnown(p.overlap.paramGather)) return;
+    if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapParamGather || !p.distributedOptimizer?.value || (p.dp?.value ?? 1) <= 1 || p.overlap.paramGather?.value || !allKnown(p.overlap.paramGather)) return;
     const edits: PathEdit[] = [];
     const add = knobEdit(p, 'overlapParamGather', true);
     if (add) edits.push(add);

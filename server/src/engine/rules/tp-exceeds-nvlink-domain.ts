@@ -2,7 +2,7 @@
  * tp-exceeds-nvlink-domain: tensor parallelism (or the CP / EP all-to-all groups) outside one
  * NVLink domain.
  */
-import { allKnown, divisors, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
+import { allKnown, divisors, dpWithTp, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
@@ -81,7 +81,7 @@ function tpFixes(p: Plan, domain: number): FixSpec[] {
       if (!shardEdit) continue;
       edits.push(shardEdit);
     }
-    const mem = planMemory(p, { tp: d, dp: (p.dp?.value ?? 1) * (p.tp.value / d) });
+    const mem = planMemory(p, { tp: d, dp: dpWithTp(p, d) ?? (p.dp?.value ?? 1) * (p.tp.value / d) });
     if (mem && mem.bytes.total > hbm) continue;
     return [{ kind: 'set-tp', title: `Set TP to ${d}`, edits, recommended: true }];
   }

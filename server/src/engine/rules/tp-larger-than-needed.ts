@@ -1,7 +1,7 @@
 /**
  * tp-larger-than-needed: a smaller TP would fit in memory and give the ranks to data parallelism.
  */
-import { allKnown, divisors, fieldPath, fmtGiB, knobEdit, planMemory } from '../plan/layout';
+import { allKnown, divisors, dpWithTp, fieldPath, fmtGiB, knobEdit, layoutFits, planMemory } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule } from './rule';
 
@@ -25,21 +25,24 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p?.model || p.tp.value <= 1 || !p.knobs.tp || !p.world || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
+    // DP comes from the world the layout fills: a layout that does not fill it is world-size-mismatch's.
+    if (!p?.model || p.tp.value <= 1 || !p.knobs.tp || !p.world || !p.dp || !layoutFits(p) || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
     // TP past the NVLink domain is tp-exceeds-nvlink-domain's finding, with its own fix.
     if (p.tp.value > p.hardware.nvlinkDomain.value) return;
     const heads = p.model.value.heads;
     const groups = p.model.value.queryGroups ?? heads;
     const hbm = p.hardware.profile.hbmGiB * 2 ** 30;
-    const dp = p.dp?.value ?? 1;
+    const dp = p.dp.value;
     for (const d of divisors(p.tp.value).filter((x) => x < p.tp.value)) {
       if (heads % d !== 0 || !(groups % d === 0 || d % groups === 0)) continue;
-      const mem = planMemory(p, { tp: d, dp: dp * (p.tp.value / d), sp: d > 1 && p.sp.value });
+      // One computation for the memory estimate, the edits and the message.
+      const newDp = dpWithTp(p, d);
+      if (newDp === undefined) continue;
+      const mem = planMemory(p, { tp: d, dp: newDp, sp: d > 1 && p.sp.value });
       if (!mem || mem.bytes.total > HEADROOM * hbm) continue;
-      const newDp = dp * (p.tp.value / d);
       const edits: PathEdit[] = [knobEdit(p, 'tp', d)!];
       if (p.style !== 'megatron') {
-        const shard = knobEdit(p, 'dpShard', p.dpShard.value * (p.tp.value / d));
+        const shard = knobEdit(p, 'dpShard', p.dpShard.value * (newDp / dp));
         if (!shard) continue;
         edits.push(shard);
       }

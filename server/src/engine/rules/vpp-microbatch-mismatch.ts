@@ -2,7 +2,7 @@
  * vpp-microbatch-mismatch: interleaved pipelining with a micro-batch count it cannot schedule.
  */
 import type { MegatronModel } from '../formats/megatron/model';
-import { fieldPath } from '../plan/layout';
+import { fieldPath, layoutFits } from '../plan/layout';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -18,7 +18,7 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p?.vpp || p.vpp.value <= 1 || p.pp.value <= 1) return;
+    if (!p?.vpp || p.vpp.value <= 1 || p.pp.value <= 1 || !layoutFits(p)) return;
     const pp = p.pp.value;
     const m = p.numMicroBatches?.value ?? (p.globalBatch && p.microBatch && p.dp ? p.globalBatch.value / (p.microBatch.value * p.dp.value) : undefined);
     if (m === undefined || !Number.isInteger(m)) return;
