@@ -69,6 +69,7 @@ import tpLargerThanNeeded from './tp-larger-than-needed';
 import numQueryGroupsWithoutGqa from './num-query-groups-without-gqa';
 import missingCudaDeviceMaxConnections from './missing-cuda-device-max-connections';
 import recomputeConfigInvalid from './recompute-config-invalid';
+import batchConfigInvalid from './batch-config-invalid';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
@@ -131,6 +132,7 @@ export const RULES: readonly Rule<any>[] = [
   numQueryGroupsWithoutGqa,
   missingCudaDeviceMaxConnections,
   recomputeConfigInvalid,
+  batchConfigInvalid,
   fp8ConfigInvalid,
   moeConfigInvalid,
   fsdpConfigInvalid,

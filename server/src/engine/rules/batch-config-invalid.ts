@@ -1,0 +1,33 @@
+/**
+ * batch-config-invalid: batch-size arguments that Megatron-LM rejects together.
+ */
+import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { defineRule } from './rule';
+
+/** The first Megatron Core release whose argument checks refuse a step schedule beside a global batch. */
+const SCHEDULE_CHECKED_SINCE = '0.18.0';
+
+export default defineRule<MegatronModel>({
+  id: 'batch-config-invalid',
+  severity: 'error',
+  formats: MLM_FLAG_FORMATS,
+  docs: {
+    summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size).',
+    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --global-batch-size: 1536\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const schedule = m.args.get('step_batch_size_schedule');
+    const global = m.args.get('global_batch_size');
+    if (!schedule || schedule.value === undefined || schedule.value === null || !global || global.value === undefined || global.value === null) return;
+    // megatron/training/arguments.py (validate_args) from core_v0.18.0 on.
+    if (!ctx.atLeast(SCHEDULE_CHECKED_SINCE)) return;
+    ctx.report({
+      at: schedule.path,
+      related: [{ at: global.path, on: 'entry', message: 'the fixed global batch size is set here' }],
+      message: `\`--step-batch-size-schedule\` and \`--global-batch-size ${String(global.value)}\` are both given: the schedule already sets the global batch size at every step, and Megatron-LM (from Megatron Core 0.18, where the schedule appeared) stops at startup when both are given. Remove \`--global-batch-size\` (the schedule's first size applies from step 0), or drop the schedule to train at one fixed size.`,
+    });
+  },
+});
