@@ -1,4 +1,4 @@
-#: name: fp8-config-invalid: `--fp16` and `--bf16` added to an array in different arms of an if on the script's argument are never passed together: nothing to say
+#: name: fp16-and-bf16-enabled: `--fp16` and `--bf16` added to an array in different arms of an if on the script's argument are never passed together: nothing to say
 #: path: /project/toolkits/convert.sh
 #!/bin/bash
 # shardwise-disable memory-exceeds-hbm, missing-overlap-grad-reduce -- not what this case is about

@@ -1,25 +1,39 @@
 /**
- * fp16-and-bf16-enabled: both precision sections switched on.
+ * fp16-and-bf16-enabled: both 16-bit precisions switched on (DeepSpeed's `fp16` and `bf16`
+ * sections, Megatron's `--fp16` and `--bf16`).
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { defineRule } from './rule';
+import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { defineRule, type RuleContext } from './rule';
 
-export default defineRule<DeepSpeedModel>({
+/** Megatron: `--fp16` with `--bf16` (validate_args asserts that at most one is given). */
+function megatron(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  if (!argOn(m, 'fp16') || !argOn(m, 'bf16')) return;
+  ctx.report({
+    at: m.args.get('fp16')?.path ?? [],
+    related: m.args.get('bf16') ? [{ at: m.args.get('bf16')!.path, on: 'entry', message: '`--bf16` is given here too' }] : [],
+    message: '`--fp16` and `--bf16` are exclusive: Megatron stops at startup. Keep one (BF16 on Ampere and newer: no loss scaling needed).',
+  });
+}
+
+export default defineRule<DeepSpeedModel | MegatronModel>({
   id: 'fp16-and-bf16-enabled',
   severity: 'error',
-  formats: ['deepspeed'],
+  formats: ['deepspeed', ...MEGATRON_FORMATS],
   fixes: {
     'keep-one-precision': { applicability: 'unsafe', changes: 'the precision' },
   },
   docs: {
-    summary: '`fp16.enabled` and `bf16.enabled` are both true.',
-    why: 'DeepSpeed trains in one 16-bit format and stops when it reads a config that enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled"). It usually comes from copying an fp16 template and adding a `bf16` section. Keep bf16 on Ampere or newer GPUs (no loss scaling); fp16 needs dynamic loss scaling.',
+    summary: 'Both 16-bit precisions are on: `fp16.enabled` and `bf16.enabled` in a DeepSpeed config, or `--fp16` and `--bf16` for Megatron.',
+    why: 'DeepSpeed trains in one 16-bit format and stops when it reads a config that enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled"). Megatron stops at startup on `--fp16` with `--bf16` the same way. It usually comes from copying an fp16 template and adding bf16. Keep bf16 on Ampere or newer GPUs (no loss scaling); fp16 needs dynamic loss scaling.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": false },\n  "bf16": { "enabled": true }\n}\n',
     fix: 'Turns fp16 off (or bf16 off).',
   },
   check(ctx) {
-    const m = ctx.model;
+    if (ctx.format !== 'deepspeed') return megatron(ctx as RuleContext<MegatronModel>);
+    const m = ctx.model as DeepSpeedModel;
     const bf16Path = m.has(['bf16']) ? ['bf16', 'enabled'] : ['bfloat16', 'enabled'];
     if (m.bool(['fp16', 'enabled']) !== true || m.bool(bf16Path) !== true) return;
     ctx.report({

@@ -1,5 +1,6 @@
 /**
- * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together.
+ * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together (`--fp16` with `--bf16` is
+ * fp16-and-bf16-enabled's).
  */
 import { argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -18,10 +19,6 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),
     message: () => 'Keeping the first and last layers in BF16 does not work with the delayed-scaling FP8 recipe: Megatron stops ("Delayed scaling does not support first / last layer in BF16"). Use `--fp8-recipe tensorwise` (current scaling) or another recipe.',
   },
-  {
-    when: (m) => (argOn(m, 'fp16') && argOn(m, 'bf16') ? 'fp16' : undefined),
-    message: () => '`--fp16` and `--bf16` are exclusive: Megatron stops at startup. Keep one (BF16 on Ampere and newer: no loss scaling needed).',
-  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -29,8 +26,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'Precision arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, BF16 edge layers with delayed scaling, FP16 with BF16).',
-    why: 'Megatron validates the precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
+    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, BF16 edge layers with delayed scaling).',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
   },
