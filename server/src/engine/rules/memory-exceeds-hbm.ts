@@ -2,6 +2,7 @@
  * memory-exceeds-hbm: the estimated per-GPU memory is above the GPU's HBM.
  */
 import { allKnown, fieldPath, fmtGiB, planMemory } from '../plan/layout';
+import type { Plan } from '../plan/plan';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -32,7 +33,30 @@ export default defineRule({
       at: fieldPath(p, p.tp, 'tp'),
       on: p.tp.from.kind === 'written' ? 'value' : 'key',
       severity: assumedHardware ? 'information' : undefined,
-      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}${assumedHardware ? ' (the default profile: no hardware is set)' : ''}: expect an out-of-memory error${assumedHardware ? ' on that hardware' : ''}. Shard more (distributed optimizer, ZeRO/FSDP), add PP or TP within the NVLink domain, or recompute activations.`,
+      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}${assumedHardware ? ' (the default profile: no hardware is set)' : ''}: expect an out-of-memory error${assumedHardware ? ' on that hardware' : ''}. ${remedies(p)}.`,
     });
   },
 });
+
+/**
+ * What lowers the estimate that the file does not do already: sharding the states it does not shard
+ * (over a DP that has ranks to shard over), TP up to the NVLink domain, PP, and recomputation.
+ */
+function remedies(p: Plan): string {
+  const out: string[] = [];
+  const tp = p.tp.value;
+  const domain = p.hardware.nvlinkDomain.value;
+  if (tp < domain) out.push(`raise TP within the NVLink domain (up to ${domain})`);
+  out.push(p.pp.value > 1 ? 'add pipeline stages' : 'add pipeline parallelism (PP)');
+  const s = p.sharding.value;
+  const megatron = p.style === 'megatron';
+  if (p.dp?.value !== 1) {
+    const none = s.kind === 'none' || (s.kind === 'zero' && !s.stage) || (s.kind === 'fsdp' && s.fsdp === 'no-shard');
+    const full = (s.kind === 'zero' && s.stage === 3) || (s.kind === 'fsdp' && s.fsdp === 'full');
+    if (none) out.push(megatron ? 'shard the optimizer state over DP (the distributed optimizer)' : 'shard the optimizer state over DP (ZeRO or FSDP)');
+    else if (!full) out.push(megatron ? 'shard gradients and parameters over DP too (Megatron FSDP)' : 'shard gradients and parameters over DP too (ZeRO-3 or full FSDP)');
+  }
+  if (p.recompute.value !== 'full') out.push(p.recompute.value === 'selective' ? 'recompute whole layers (full recomputation)' : 'recompute activations');
+  const text = out.length > 1 ? `${out.slice(0, -1).join(', ')} or ${out[out.length - 1]}` : out[0];
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
