@@ -1,7 +1,6 @@
 #: name: expert-grid-mismatch: the node count is a platform variable's fallback (`${WORLD_SIZE:-1}`): a warning that names the assumption, not an error
 #: path: /project/scripts/run_16xH20.sh
 #!/bin/bash
-# shardwise-disable memory-exceeds-hbm, missing-overlap-grad-reduce -- not what this case is about
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 NUM_NODES=${WORLD_SIZE:-1}
 GPUS_PER_NODE=${KUBERNETES_CONTAINER_RESOURCE_GPU:-8}

@@ -10,7 +10,6 @@ srun -N 2 --ntasks-per-node=1 \
   torchrun --nproc_per_node=8 --nnodes=2 /opt/megatron/pretrain_gpt.py \
     --tensor-model-parallel-size 8 \
 #                                ^ error[heads-not-divisible-by-tp]: 20 attention heads
-#                                ^ information[tp-larger-than-needed]: TP 8 is more than this model needs
     --pipeline-model-parallel-size 16 \
     --sequence-parallel --tp-comm-overlap \
     --num-layers 32 --hidden-size 4096 --num-attention-heads 20 \
