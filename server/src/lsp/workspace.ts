@@ -9,7 +9,7 @@
  */
 import { MessageType, ShowMessageNotification, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, fixRound, isPinFile, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
+import { analyze, DEFAULT_MAX_FILE_SIZE, fixRound, isPinFile, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
 import { DependencyGraph, type ClosedReferrer } from '../host/graph';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
 import { fileStamp } from '../host/read';
@@ -18,6 +18,7 @@ import { createResolver, inside, pathKey, readTextFile } from '../host/resolve';
 import type { ClientSettings } from '../protocol';
 import { NO_FEATURES, type ClientFeatures } from './client';
 import { toDiagnostic } from './convert';
+import { HEAVY_CHARS, heavyNote, runHeavy, SLOW_MS, type HeavyResult } from './heavy';
 import { URI } from './uri';
 
 interface Cached {
@@ -73,6 +74,10 @@ export class Workspace {
   private edits = 0;
   private editsSeen = 0;
   private settleSince: number | undefined;
+  /** Heavy documents (heavy.ts): the analysis of each one's newest version in a worker, and its diagnostics once done. */
+  private readonly heavy = new Map<string, { version: number; text: string; promise: Promise<Diagnostic[]>; cancel(): void; diagnostics?: Diagnostic[] }>();
+  /** Documents whose analysis on this thread took longer than SLOW_MS: their later versions are heavy. */
+  private readonly slow = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -89,6 +94,8 @@ export class Workspace {
     const settings = await this.settingsFor(uri);
     // Closed while the settings were read: nothing is cached or recorded for it (reopened: start over).
     if (this.documents.get(uri) !== doc) return this.documents.get(uri) ? this.current(uri) : undefined;
+    // A heavy document is analysed in a worker: nothing here waits for it (hover, completion and fixes are off for it).
+    if (this.isHeavy(doc, settings)) return undefined;
     const analysis = this.cachedAnalysis(doc) ?? this.analyzeDocument(doc, settings);
     this.cache.set(uri, { version: doc.version, text: doc.getText(), analysis });
     return analysis;
@@ -164,6 +171,9 @@ export class Workspace {
   closed(doc: TextDocument): void {
     const uri = doc.uri;
     this.cache.delete(uri);
+    this.heavy.get(uri)?.cancel();
+    this.heavy.delete(uri);
+    this.slow.delete(uri);
     this.settingsCache.delete(uri);
     this.pending.delete(uri);
     this.reported.delete(uri);
@@ -250,6 +260,8 @@ export class Workspace {
   shutdown(): void {
     this.shutDown = true;
     this.pending.clear();
+    for (const h of this.heavy.values()) h.cancel();
+    this.heavy.clear();
   }
 
   /** Per-document state sizes, to tell that closing a document forgets it. */
@@ -327,12 +339,70 @@ export class Workspace {
       // A newer edit (or a dependency's) arrived while settings were read: it is pending again and
       // is handled next; a document closed (or closed and reopened) meanwhile is not analysed here.
       if (this.shutDown || this.pending.has(uri) || this.documents.get(uri) !== doc) return;
+      if (this.isHeavy(doc, settings) && !this.cachedAnalysis(doc)) {
+        void this.heavyDiagnostics(doc, settings);
+        return;
+      }
       const analysis = this.cachedAnalysis(doc) ?? this.analyzeDocument(doc, settings);
       this.cache.set(uri, { version: doc.version, text: doc.getText(), analysis });
       if (!this.client.pull) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: this.diagnostics(uri, analysis) }).catch(() => undefined);
     } catch (err) {
       this.connection.console.error(`shardwise: analysing ${uri} failed: ${(err as Error)?.stack ?? err}`);
     }
+  }
+
+  /** The diagnostics of the document's current version, for a pull: from the worker for a heavy one. */
+  async pullDiagnostics(uri: string): Promise<Diagnostic[] | undefined> {
+    const doc = this.documents.get(uri);
+    if (!doc) return undefined;
+    const settings = await this.settingsFor(uri);
+    if (this.documents.get(uri) !== doc) return undefined;
+    if (this.isHeavy(doc, settings) && !this.cachedAnalysis(doc)) return this.heavyDiagnostics(doc, settings);
+    const a = await this.current(uri);
+    return a && this.documents.get(uri) ? this.diagnostics(uri, a) : undefined;
+  }
+
+  /** Whether the document is analysed in a worker (heavy.ts): by its length (when the size limit lets it be analysed), or by how long it once took. */
+  private isHeavy(doc: TextDocument, settings: EngineSettings): boolean {
+    const length = doc.getText().length;
+    return this.slow.has(doc.uri) || (length > HEAVY_CHARS && length <= (settings.maxFileSize ?? DEFAULT_MAX_FILE_SIZE));
+  }
+
+  /**
+   * The diagnostics of a heavy document's current version, analysed in a worker (one analysis per
+   * version: a newer one ends the older one's worker). Published to push clients when done; the
+   * files it read and links to go into the graph as for any analysis.
+   */
+  private heavyDiagnostics(doc: TextDocument, settings: EngineSettings): Promise<Diagnostic[]> {
+    const uri = doc.uri;
+    const text = doc.getText();
+    const known = this.heavy.get(uri);
+    if (known && known.version === doc.version && known.text === text) return known.promise;
+    known?.cancel();
+    const path = URI.fsPath(uri);
+    const key = path ? pathKey(path) : undefined;
+    const open = this.documents.all().flatMap((d): [string, string][] => {
+      const p = URI.fsPath(d.uri);
+      return p && d.uri !== uri ? [[pathKey(p), d.getText()]] : [];
+    });
+    const job = runHeavy({ uri, path, text, languageId: doc.languageId, settings, roots: this.roots, open, uris: [...this.openByPath], referrers: key ? this.referrersFor(key, uri) : undefined, client: this.client });
+    const entry: { version: number; text: string; promise: Promise<Diagnostic[]>; cancel(): void; diagnostics?: Diagnostic[] } = {
+      version: doc.version,
+      text,
+      cancel: job.cancel,
+      promise: job.promise.then((result: HeavyResult) => {
+        const current = this.heavy.get(uri) === entry;
+        const diagnostics = [...('diagnostics' in result ? result.diagnostics : []), heavyNote(result, text.length)];
+        if ('error' in result && current) this.connection.console.error(`shardwise: analysing ${uri} in a worker: ${result.error}`);
+        if (!current || this.shutDown) return diagnostics;
+        entry.diagnostics = diagnostics;
+        if ('targets' in result) for (const k of this.graph.set(uri, result.watched, result.targets)) this.invalidateAt(k, uri);
+        if (!this.client.pull) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics }).catch(() => undefined);
+        return diagnostics;
+      }),
+    };
+    this.heavy.set(uri, entry);
+    return entry.promise;
   }
 
   /** The cached analysis when it is of the document's current text and version. */
@@ -345,6 +415,8 @@ export class Workspace {
   private invalidate(uri: string): void {
     if (!this.documents.get(uri)) return;
     this.cache.delete(uri);
+    this.heavy.get(uri)?.cancel();
+    this.heavy.delete(uri);
     this.refreshWanted = true;
     this.schedule(uri);
   }
@@ -358,6 +430,8 @@ export class Workspace {
   private revalidateAll(): void {
     this.settingsCache.clear();
     this.cache.clear();
+    for (const h of this.heavy.values()) h.cancel();
+    this.heavy.clear();
     this.refreshWanted = true;
     for (const doc of this.documents.all()) this.schedule(doc.uri);
   }
@@ -431,7 +505,9 @@ export class Workspace {
       resolve: createResolver({ from: path, bases: this.roots, openText: this.openText, onTry: (p) => tried.add(pathKey(p)) }),
       referrers: key ? this.referrersFor(key, doc.uri) : undefined,
     };
+    const started = Date.now();
     const analysis = analyze(input, settings);
+    if (Date.now() - started > SLOW_MS) this.slow.add(doc.uri);
     this.inputs.set(analysis, { input, settings });
     this.record(doc.uri, analysis, tried);
     return analysis;

@@ -6,11 +6,10 @@ import type { Workspace } from '../workspace';
 export async function onPullDiagnostics(ws: Workspace, params: unknown): Promise<DocumentDiagnosticReport> {
   const uri = documentUri(params);
   if (uri === undefined) throw invalidParams('textDocument.uri');
-  const a = await ws.current(uri);
+  const items = await ws.pullDiagnostics(uri);
   const doc = ws.documents.get(uri);
   // Not open (or closed meanwhile): nothing to say about it.
-  if (!a || !doc) return { kind: 'full', items: [] };
-  const items = ws.diagnostics(uri, a);
+  if (!items || !doc) return { kind: 'full', items: [] };
   const resultId = ws.resultId(uri, doc.version, items);
   const previous = isObject(params) ? params.previousResultId : undefined;
   if (typeof previous === 'string' && previous === resultId) return { kind: 'unchanged', resultId };
