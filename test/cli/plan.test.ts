@@ -30,6 +30,8 @@ test('plan: the best layouts of Llama 3 70B on 64 H100 as a table, with where th
   const rows = lines.slice(header + 1, header + 6);
   assert.equal(rows.length, 5);
   rows.forEach((row, i) => assert.match(row, new RegExp(`^${i + 1}\\s+\\d+\\s+\\d+\\*?\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+(on|off)\\s+\\S.*\\s\\d+\\.\\d %$`), row));
+  // Right under the table: the figures are best-case, for ranking, and where they were checked.
+  assert.match(lines[header + 7], /^step, tokens\/s, TFLOP\/s and MFU are best-case estimates .*docs\/planner-validation\.md.*upper bound/);
   assert.match(r.out, /Where the step of #1 goes: compute .*pipeline bubble .*data-parallel .*micro-batches per step/);
   assert.match(r.out, /Assumptions:\n/);
   assert.match(r.out, /a large GEMM reaches 0\.803 of the dense BF16 peak .* on h100-sxm/);
@@ -39,7 +41,8 @@ test('plan: the best layouts of Llama 3 70B on 64 H100 as a table, with where th
 test('plan --output-format json: the same ranking as data, ordered by step time, each layout within the HBM', () => {
   const r = runCli([...LLAMA_70B, '--output-format', 'json', '--top', '3']);
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as PlanJson;
+  const j = JSON.parse(r.out) as PlanJson & { caveat: string };
+  assert.match(j.caveat, /best-case estimates/);
   assert.deepEqual(j.workload, { gpus: 64, hardware: 'h100-sxm', nvlinkDomain: 8, gpusPerNode: 8, seqLength: 8192, globalBatch: 128, precision: 'bf16' } as never);
   assert.equal(j.layouts.length, 3);
   for (const [i, l] of j.layouts.entries()) {

@@ -166,6 +166,12 @@ const pct = (x: number | undefined) => (x === undefined ? '–' : `${(x * 100).t
 const gib = (b: number) => (b / 2 ** 30).toFixed(1);
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
 
+/**
+ * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
+ * published runs the planner is checked against they read above what the runs measured.
+ */
+export const ESTIMATES_CAVEAT = 'step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts: on published runs they read above the measured throughput (docs/planner-validation.md), so treat each as an upper bound, not a forecast.';
+
 /** The answer as a table, what the best one spends its time on, and what it all rests on. */
 export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number): string {
   const hw = w.hardware;
@@ -184,6 +190,7 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 5 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   out.push(line(head), ...rows.map(line), '');
+  out.push(ESTIMATES_CAVEAT, '');
   const best = r.layouts[0].step;
   const p = best.parts;
   out.push(`Where the step of #1 goes: compute ${fmtStep(p.compute)}, pipeline bubble ${fmtStep(p.bubble)}, exposed TP ${fmtStep(p.tp)}, CP ${fmtStep(p.cp)}, EP ${fmtStep(p.ep)}, pipeline sends ${fmtStep(p.p2p)}, data-parallel ${fmtStep(p.dp)}, optimizer ${fmtStep(p.optimizer)}; ${best.microBatches} micro-batches per step.`);
@@ -216,5 +223,6 @@ export function planJson(r: PlanResult, w: Workload, title: string, notes: strin
       fabrics: x.step.fabrics,
     })),
     assumptions: [...notes, ...stepAssumptions(w.hardware)],
+    caveat: ESTIMATES_CAVEAT,
   };
 }
