@@ -238,7 +238,7 @@ function jsonFix(x: FixRecord) {
 function codeFrame(f: OutRecord, c: Colors): string {
   const frame = f.frame!;
   const width = String(frame.first + frame.lines.length).length;
-  const shown = (s: string): string => escapeText(s.replace(/\t/g, '    ')).replace(/\\t/g, '    ');
+  const shown = (s: string): string => escapeText(s.replace(/\t/g, '    '));
   const gutter = (n?: number): string => c.dim(`${n === undefined ? ''.padStart(width) : String(n).padStart(width)} |`);
   let out = `${gutter()}\n`;
   frame.lines.forEach((line, i) => {
