@@ -1,6 +1,6 @@
 /**
  * Analyses too heavy for the thread that answers requests. A document past HEAVY_CHARS that the
- * size limit lets through, or one whose analysis once took longer than SLOW_MS, is analysed in a worker thread of its own (this bundle
+ * size limit lets through, or one whose analysis took longer than SLOW_MS twice in a row, is analysed in a worker thread of its own (this bundle
  * again, see main.ts), so that a hover or a completion in another document is answered meanwhile.
  * The worker reads the linked files itself (the open documents' texts are handed to it, as the
  * resolver would read them) and sends back what the editor shows: the diagnostics, plus the files
@@ -23,7 +23,7 @@ import { URI } from './uri';
  * size limit, past which only a raised `shardwise.maxFileSizeKB` has a document analysed at all.
  */
 export const HEAVY_CHARS = DEFAULT_MAX_FILE_SIZE;
-/** An analysis on the request thread that took longer than this sends the document's later versions to a worker. */
+/** Two analyses in a row on the request thread that took longer than this send the document's later versions to a worker. */
 export const SLOW_MS = 1000;
 
 /** Everything one analysis needs, as data a worker can receive. */

@@ -76,8 +76,11 @@ export class Workspace {
   private settleSince: number | undefined;
   /** Heavy documents (heavy.ts): the analysis of each one's newest version in a worker, and its diagnostics once done. */
   private readonly heavy = new Map<string, { version: number; text: string; promise: Promise<Diagnostic[]>; cancel(): void; diagnostics?: Diagnostic[] }>();
-  /** Documents whose analysis on this thread took longer than SLOW_MS: their later versions are heavy. */
-  private readonly slow = new Set<string>();
+  /**
+   * Documents whose analyses on this thread took longer than SLOW_MS twice in a row (once may be the
+   * server warming up, or a busy machine): their later versions are heavy. The count per document.
+   */
+  private readonly slowRuns = new Map<string, number>();
 
   constructor(
     private readonly connection: Connection,
@@ -173,7 +176,7 @@ export class Workspace {
     this.cache.delete(uri);
     this.heavy.get(uri)?.cancel();
     this.heavy.delete(uri);
-    this.slow.delete(uri);
+    this.slowRuns.delete(uri);
     this.settingsCache.delete(uri);
     this.pending.delete(uri);
     this.reported.delete(uri);
@@ -362,10 +365,10 @@ export class Workspace {
     return a && this.documents.get(uri) ? this.diagnostics(uri, a) : undefined;
   }
 
-  /** Whether the document is analysed in a worker (heavy.ts): by its length (when the size limit lets it be analysed), or by how long it once took. */
+  /** Whether the document is analysed in a worker (heavy.ts): by its length (when the size limit lets it be analysed), or by how long its analyses took. */
   private isHeavy(doc: TextDocument, settings: EngineSettings): boolean {
     const length = doc.getText().length;
-    return this.slow.has(doc.uri) || (length > HEAVY_CHARS && length <= (settings.maxFileSize ?? DEFAULT_MAX_FILE_SIZE));
+    return (this.slowRuns.get(doc.uri) ?? 0) >= 2 || (length > HEAVY_CHARS && length <= (settings.maxFileSize ?? DEFAULT_MAX_FILE_SIZE));
   }
 
   /**
@@ -507,7 +510,8 @@ export class Workspace {
     };
     const started = Date.now();
     const analysis = analyze(input, settings);
-    if (Date.now() - started > SLOW_MS) this.slow.add(doc.uri);
+    const slow = Date.now() - started > SLOW_MS;
+    this.slowRuns.set(doc.uri, slow ? (this.slowRuns.get(doc.uri) ?? 0) + 1 : 0);
     this.inputs.set(analysis, { input, settings });
     this.record(doc.uri, analysis, tried);
     return analysis;
