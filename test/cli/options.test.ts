@@ -573,6 +573,11 @@ describe('what a terminal or CI log shows', () => {
       assert.equal(quiet.code, loud.code);
     }
     assert.match(loud.err, /checked/);
+    // Nor the notices about files skipped for their size, or the diff's count.
+    const big = project('quiet-big', { 'a.yaml': MIXED, 'big.yaml': `${MIXED}# ${'x'.repeat(300 * 1024)}\n` });
+    assert.match(runCli(['check', '.'], { cwd: big }).err, /not checked/);
+    assert.equal(runCli(['check', '.', '-q'], { cwd: big }).err, '');
+    assert.equal(runCli(['check', '.', '-q', '--diff'], { cwd: big }).err, '');
   });
   test('--output-format full: each finding with its line and carets under its range', () => {
     const dir = project('full', { 'a.yaml': MIXED, 'tab.yaml': 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\t# \x1b[31m\n' });

@@ -379,10 +379,10 @@ function check(o: CheckOptions): number {
   referrersOf.clear();
   if (o.showSettings) return (shown.length && process.stdout.write(`${shown.join('\n')}\n`), run.ioFailure ? 2 : 0);
   checked.sort((a, b) => a.index - b.index);
-  noteOversized(oversized, scanLimit);
+  if (!o.quiet) noteOversized(oversized, scanLimit);
   if (o.diff) {
     reportRefusals(run.refusals, o);
-    note(`${run.diffs} file${run.diffs === 1 ? '' : 's'} would be changed`);
+    if (!o.quiet) note(`${run.diffs} file${run.diffs === 1 ? '' : 's'} would be changed`);
     return run.ioFailure ? 2 : o.exitZero ? 0 : run.diffs > 0 ? 1 : 0;
   }
   const { errors, warnings } = printReport(checked, o, run, sink, cwd, VERSION);
