@@ -230,3 +230,41 @@ test('referrers are bounded by their size as well as their number: two huge ones
   assert.ok(kept.some((r) => r.path === '/p/big2.yaml') && !kept.some((r) => r.path === '/p/big1.yaml'), 'the smaller ones first, as many as fit');
   assert.deepEqual(boundedReferrers(small.slice(0, 5)), small.slice(0, 5), 'small ones are all kept, in order');
 });
+
+test('a host time budget spent mid-analysis stops the rules there and says which did not run; a fresh budget per analysis', () => {
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\nnum_processes: 2\nfsdp_config:\n  fsdp_versoin: 2\n';
+  const full = analyze({ path: 'a.yaml', text });
+  assert.ok(full.findings.some((f) => f.code === 'yaml-boolean-trap'));
+  // Each analysis asks for its own budget; this one is spent after three rules.
+  let budgets = 0;
+  const budget = () => {
+    budgets++;
+    let asked = 0;
+    return () => (++asked > 3 ? 'it ran for 10.5 s, past the 10 s budget of the editor' : undefined);
+  };
+  const cut = analyze({ path: 'a.yaml', text, budget }, {});
+  assert.equal(budgets, 1);
+  const stopped = cut.findings.find((f) => /^The analysis stopped: it ran for 10\.5 s/.test(f.message));
+  assert.ok(stopped, cut.findings.map((f) => f.message).join('\n'));
+  assert.equal(stopped.code, 'parse-error');
+  assert.equal(stopped.severity, 'warning');
+  assert.match(stopped.message, /\d+ rules did not run here \(`[a-z-]+`, .*\), so a mistake they catch may be missing/);
+  assert.ok(cut.findings.length - 1 < full.findings.length, 'fewer findings than the whole analysis');
+  // A budget never spent changes nothing.
+  const ample = analyze({ path: 'a.yaml', text, budget: () => () => undefined }, {});
+  assert.deepEqual(ample.findings.map((f) => f.code), full.findings.map((f) => f.code));
+});
+
+test('timeBudget: each analysis starts its own clock; the reason names the time spent and whose budget it was', async () => {
+  const { timeBudget } = await import('../../server/src/host/budget');
+  let t = 1000;
+  const budget = timeBudget(10_000, 'the editor', () => t);
+  const first = budget();
+  t += 9_000;
+  assert.equal(first(), undefined);
+  t += 1_500;
+  assert.equal(first(), 'it ran for 10.5 s, past the 10 s budget of the editor');
+  // A later analysis (a fix's check) has the whole budget again.
+  const second = budget();
+  assert.equal(second(), undefined);
+});

@@ -14,6 +14,7 @@ import { createTwoFilesPatch } from 'diff';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HARDWARE, hardwareSuggestion, explain, fixText, layoutText, mergeSettings, RULES, ruleIdProblem, selectedRules, SETTING_LIMITS, rulesMarkdown, syntaxOf, type EngineSettings, type FileAnalysis, type FileInput, type RuleSelection, SEVERITIES, type Severity } from '../engine';
 import { ProjectConfigs } from '../host/project-config';
+import { BACKGROUND_BUDGET_MS, timeBudget } from '../host/budget';
 import { formatBytes, readBounded } from '../host/read';
 import { createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
@@ -253,7 +254,7 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
  */
 function linkedInput(file: string, text: string, referrers?: { path: string; text: string }[]): FileInput {
   const path = resolve(file);
-  return { path, text, resolve: createResolver({ from: path, bases: [process.cwd()] }), referrers: referrers?.length ? referrers : undefined };
+  return { path, text, resolve: createResolver({ from: path, bases: [process.cwd()] }), referrers: referrers?.length ? referrers : undefined, budget: timeBudget(BACKGROUND_BUDGET_MS, 'one file') };
 }
 
 /** At most this many referrers are given to one file (the engine reads no more either). */

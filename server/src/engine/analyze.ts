@@ -104,6 +104,8 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     if (headClaimed(input, syntax, directives, settings)) result.findings.push({ code: 'parse-error', severity: 'warning', message: large, span: { start: 0, end: lines.lineEnd(0) }, fixes: () => [] });
     return result;
   }
+  // The host's budget, from now: asked before each rule of each document.
+  const overBudget = input.budget?.();
   const context = new Related(input, settings);
   const docs = parseDocs(syntax, text, lines, shellOptions(input, context));
   result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
@@ -126,7 +128,12 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     const index = result.docs.length;
     result.docs.push(da);
     const recheck: Recheck = { input, base, result, doc: index };
-    result.findings.push(...withoutGuesses(runRules(da, undefined, recheck), doc));
+    const stop: RuleStop = { check: overBudget };
+    result.findings.push(...withoutGuesses(runRules(da, undefined, recheck, stop), doc));
+    if (stop.stopped) {
+      result.findings.push(stoppedFinding(stop.stopped, doc, lines, docs.length - index - 1));
+      break;
+    }
     for (const l of da.links) {
       const span = reportSpan(doc, l.at, 'value');
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
@@ -493,8 +500,27 @@ function appliesTo(rule: Rule<any>, da: DocAnalysis, fork: string | undefined): 
 /** Findings one rule may report in one document; a file beyond that is generated, not written. */
 export const MAX_FINDINGS_PER_RULE = 200;
 
-/** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. */
-export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck): Finding[] {
+/** The host's budget for the rules of one document, and, once spent, why and which rules did not run. */
+interface RuleStop {
+  check?: () => string | undefined;
+  stopped?: { reason: string; skipped: string[] };
+}
+
+/** The finding that says an analysis stopped on the host's budget, and what it left out. */
+function stoppedFinding(stopped: { reason: string; skipped: string[] }, doc: SourceDoc, lines: LineIndex, laterDocs: number): Finding {
+  const names = stopped.skipped.slice(0, 5).map((id) => `\`${id}\``).join(', ') + (stopped.skipped.length > 5 ? ` and ${stopped.skipped.length - 5} more` : '');
+  const rest = laterDocs > 0 ? `, nor the ${laterDocs} YAML document${laterDocs === 1 ? '' : 's'} after this one` : '';
+  return {
+    code: 'parse-error',
+    severity: 'warning',
+    message: `The analysis stopped: ${stopped.reason}. ${stopped.skipped.length} rule${stopped.skipped.length === 1 ? '' : 's'} did not run here (${names})${rest}, so a mistake they catch may be missing; the findings shown are those of the rules that ran. Split the file, or check it with the CLI, whose budget is larger.`,
+    span: { start: doc.span.start, end: Math.max(doc.span.start, lines.lineEnd(lines.position(doc.span.start).line)) },
+    fixes: () => [],
+  };
+}
+
+/** Runs every rule that applies to the document; a rule that throws is skipped, never fatal. Stops when `stop` says the host's budget is spent. */
+export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck, stop?: RuleStop): Finding[] {
   const findings: Finding[] = [];
   const keysOpen = openKeys(da);
   let fork: string | undefined;
@@ -505,8 +531,13 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   }
   // The document's tracking views, shared by its rules (rules/run.ts).
   const views = documentViews();
-  for (const rule of only ?? RULES) {
-    if (!appliesTo(rule, da, fork)) continue;
+  const rules = (only ?? RULES).filter((rule) => appliesTo(rule, da, fork));
+  for (const [i, rule] of rules.entries()) {
+    const reason = stop?.check?.();
+    if (reason !== undefined && stop) {
+      stop.stopped = { reason, skipped: rules.slice(i).map((r) => r.id) };
+      break;
+    }
     const spanOf = (r: Report): string | undefined => {
       const span = reportSpan(da.doc, r.at, r.on);
       return span && `${span.start}:${span.end}`;

@@ -29,6 +29,13 @@ export interface FileInput {
   resolve?: (ref: string) => LinkedFile;
   /** Files that refer to this one (the Accelerate configs pointing at this DeepSpeed JSON), from the host. */
   referrers?: readonly { path: string; text: string }[];
+  /**
+   * The host's time budget: called when an analysis starts (each analysis of a fix's check too),
+   * it gives the check asked before each rule, which returns a reason to stop ("it ran for 10.0 s,
+   * past the 10 s budget") or undefined to go on. The rules that did not run are named in a
+   * finding; the engine keeps no clock of its own.
+   */
+  budget?: () => () => string | undefined;
 }
 
 /** A file reference in a config, for document links and go-to-definition. */

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker, workerData, parentPort } from 'node:worker_threads';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import { analyze, DEFAULT_MAX_FILE_SIZE, type EngineSettings } from '../engine';
+import { BACKGROUND_BUDGET_MS, timeBudget } from '../host/budget';
 import { createResolver, pathKey } from '../host/resolve';
 import { toDiagnostic, type DiagnosticSupport } from './convert';
 import { URI } from './uri';
@@ -95,6 +96,7 @@ export function heavyWorker(): void {
         languageId: job.languageId,
         resolve: createResolver({ from: job.path, bases: job.roots, openText: (p) => open.get(pathKey(p)), onTry: (p) => tried.add(pathKey(p)) }),
         referrers: job.referrers,
+        budget: timeBudget(BACKGROUND_BUDGET_MS, 'a large file'),
       },
       job.settings,
     );

@@ -12,6 +12,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, DEFAULT_MAX_FILE_SIZE, fixRound, isPinFile, mergeSettings, plannedLayouts, settingsFromClient, type EngineSettings, type FileAnalysis, type FileInput, type Finding, type TextEdit } from '../engine';
 import { DependencyGraph, type ClosedReferrer } from '../host/graph';
 import { MEGATRON_PARSERS, PROJECT_CONFIG_NAMES, ProjectConfigs } from '../host/project-config';
+import { EDITOR_BUDGET_MS, timeBudget } from '../host/budget';
 import { fileStamp } from '../host/read';
 import { RepositoryIndexes } from '../host/repository';
 import { createResolver, inside, pathKey, readTextFile } from '../host/resolve';
@@ -507,6 +508,7 @@ export class Workspace {
       // Absolute as is, then the file's folder, then each workspace folder; open documents first.
       resolve: createResolver({ from: path, bases: this.roots, openText: this.openText, onTry: (p) => tried.add(pathKey(p)) }),
       referrers: key ? this.referrersFor(key, doc.uri) : undefined,
+      budget: timeBudget(EDITOR_BUDGET_MS, 'the editor'),
     };
     const started = Date.now();
     const analysis = analyze(input, settings);
