@@ -194,3 +194,10 @@ test('max_grad_norm in optimizer.params: a note on the JSON alone, since DeepSpe
   assert.equal(used.length, 1);
   assert.equal(used[0].severity, 'warning');
 });
+
+test('an invalid value reads as one sentence: the effect the schema states ends with the message\'s own full stop', () => {
+  const text = '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": true, "min_loss_scale": 0.5 },\n  "zero_optimization": { "stage": 2, "overlap_comm": true, "reduce_bucket_size": "big" },\n  "gradient_clipping": "x"\n}\n';
+  const found = analyze({ path: 'ds.json', text }, { targetVersions: { deepspeed: '0.18.0' } }).findings.filter((f) => f.code === 'invalid-value');
+  assert.ok(found.length >= 2, found.map((f) => f.message).join('\n'));
+  for (const f of found) assert.doesNotMatch(f.message, /[^.]\.\.(\s|$)/, f.message);
+});

@@ -70,9 +70,10 @@ export function valueForms(schema: JsonSchema | undefined): ValueForm[] | undefi
   return Array.isArray(f) ? f : undefined;
 }
 
-/** What happens with an invalid value (`x-invalid-effect`), in words for a message. */
+/** What happens with an invalid value (`x-invalid-effect`), as a clause a message ends with its own full stop. */
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
-  return schema?.['x-invalid-effect'];
+  const effect = schema?.['x-invalid-effect'];
+  return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;
 }
 
 /** The prefix the launcher adds to the section's keys (`x-key-prefix`, `offload_params` → `fsdp_offload_params`). */
