@@ -22,6 +22,14 @@ import { toDiagnostic } from './convert';
 import { HEAVY_CHARS, heavyNote, runHeavy, SLOW_MS, type HeavyResult } from './heavy';
 import { URI } from './uri';
 
+/** A heavy document's analysis in a worker: of which version and text, its diagnostics when done, and how to end it. */
+interface HeavyEntry {
+  version: number;
+  text: string;
+  promise: Promise<Diagnostic[]>;
+  cancel(): void;
+}
+
 interface Cached {
   version: number;
   /** The text analysed: a client may send a version number twice (a regression, a reopen). */
@@ -76,7 +84,7 @@ export class Workspace {
   private editsSeen = 0;
   private settleSince: number | undefined;
   /** Heavy documents (heavy.ts): the analysis of each one's newest version in a worker, and its diagnostics once done. */
-  private readonly heavy = new Map<string, { version: number; text: string; promise: Promise<Diagnostic[]>; cancel(): void; diagnostics?: Diagnostic[] }>();
+  private readonly heavy = new Map<string, HeavyEntry>();
   /**
    * Documents whose analyses on this thread took longer than SLOW_MS twice in a row (once may be the
    * server warming up, or a busy machine): their later versions are heavy. The count per document.
@@ -175,8 +183,7 @@ export class Workspace {
   closed(doc: TextDocument): void {
     const uri = doc.uri;
     this.cache.delete(uri);
-    this.heavy.get(uri)?.cancel();
-    this.heavy.delete(uri);
+    this.dropHeavy(uri);
     this.slowRuns.delete(uri);
     this.settingsCache.delete(uri);
     this.pending.delete(uri);
@@ -264,8 +271,7 @@ export class Workspace {
   shutdown(): void {
     this.shutDown = true;
     this.pending.clear();
-    for (const h of this.heavy.values()) h.cancel();
-    this.heavy.clear();
+    this.dropHeavy();
   }
 
   /** Per-document state sizes, to tell that closing a document forgets it. */
@@ -390,7 +396,7 @@ export class Workspace {
       return p && d.uri !== uri ? [[pathKey(p), d.getText()]] : [];
     });
     const job = runHeavy({ uri, path, text, languageId: doc.languageId, settings, roots: this.roots, open, uris: [...this.openByPath], referrers: key ? this.referrersFor(key, uri) : undefined, client: this.client });
-    const entry: { version: number; text: string; promise: Promise<Diagnostic[]>; cancel(): void; diagnostics?: Diagnostic[] } = {
+    const entry: HeavyEntry = {
       version: doc.version,
       text,
       cancel: job.cancel,
@@ -399,7 +405,6 @@ export class Workspace {
         const diagnostics = [...('diagnostics' in result ? result.diagnostics : []), heavyNote(result, text.length)];
         if ('error' in result && current) this.connection.console.error(`shardwise: analysing ${uri} in a worker: ${result.error}`);
         if (!current || this.shutDown) return diagnostics;
-        entry.diagnostics = diagnostics;
         if ('targets' in result) for (const k of this.graph.set(uri, result.watched, result.targets)) this.invalidateAt(k, uri);
         if (!this.client.pull) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics }).catch(() => undefined);
         return diagnostics;
@@ -407,6 +412,15 @@ export class Workspace {
     };
     this.heavy.set(uri, entry);
     return entry.promise;
+  }
+
+  /** Ends the worker of one heavy document (or of every one) and forgets its analysis. */
+  private dropHeavy(uri?: string): void {
+    for (const [key, entry] of this.heavy) {
+      if (uri !== undefined && key !== uri) continue;
+      entry.cancel();
+      this.heavy.delete(key);
+    }
   }
 
   /** The cached analysis when it is of the document's current text and version. */
@@ -419,8 +433,7 @@ export class Workspace {
   private invalidate(uri: string): void {
     if (!this.documents.get(uri)) return;
     this.cache.delete(uri);
-    this.heavy.get(uri)?.cancel();
-    this.heavy.delete(uri);
+    this.dropHeavy(uri);
     this.refreshWanted = true;
     this.schedule(uri);
   }
@@ -434,8 +447,7 @@ export class Workspace {
   private revalidateAll(): void {
     this.settingsCache.clear();
     this.cache.clear();
-    for (const h of this.heavy.values()) h.cancel();
-    this.heavy.clear();
+    this.dropHeavy();
     this.refreshWanted = true;
     for (const doc of this.documents.all()) this.schedule(doc.uri);
   }
