@@ -338,7 +338,8 @@ function launchScript(name: string, flags: string[]): string {
 
 test('check --format json on launch scripts: the layout and argument errors Megatron would stop on', () => {
   const grid = launchScript('grid.sh', ['--tensor-model-parallel-size 8', '--pipeline-model-parallel-size 16', '--sequence-parallel', '--tp-comm-overlap']);
-  const g = json(['check', grid]);
+  // Releases before Megatron Core 0.9.0 cut PP to fit and run: the error is for a release that stops.
+  const g = json(['check', grid, '--target', 'megatron-core=0.9.0']);
   assert.equal(g.code, 1);
   const mismatch = g.findings.find((f) => f.code === 'world-size-mismatch');
   assert.ok(mismatch, `no world-size-mismatch: ${g.findings.map((f) => f.code).join(', ')}`);

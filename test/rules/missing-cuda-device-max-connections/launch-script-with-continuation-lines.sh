@@ -1,5 +1,6 @@
 #: name: launch script with continuation lines under srun + torchrun: TP 8 × PP 16 on 16 GPUs, 20 heads, param-gather overlap without the distributed optimizer, an unexported variable
 #: path: train.sh
+#: settings: {"targetVersions": {"megatron-core": "0.9.0"}}
 #!/bin/bash
 # shardwise: hardware=h100-sxm
 CUDA_DEVICE_MAX_CONNECTIONS=1

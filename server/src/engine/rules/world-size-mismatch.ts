@@ -5,7 +5,19 @@
 import { allKnown, divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
+import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
+import { versionAtLeast } from '../version';
 import { defineRule, type FixSpec, type RelatedSpec } from './rule';
+
+/** The first Megatron Core release whose argument checks no longer cut TP and PP down to the world. */
+const UNCAPPED_SINCE = '0.9.0';
+
+/** The PP releases before 0.9.0 run, when cutting TP to the world and PP to the world over TP makes the layout divide the world. */
+function cappedPp(p: Plan, world: number): number | undefined {
+  const tp = Math.min(p.tp.value, world);
+  const pp = Math.min(p.pp.value, Math.floor(world / tp));
+  return world % tp === 0 && world % (tp * pp * p.cp.value) === 0 ? pp : undefined;
+}
 
 /** Where the degrees of the layout are written (a degree left at its default has no place). */
 function degreeLines(fields: [string, Plan['tp']][]): RelatedSpec[] {
@@ -25,7 +37,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
-    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"). Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"). Either way no GPU-hour is spent, but the job is gone from the queue.',
+    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop). Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"). Either way no GPU-hour is spent, but the job is gone from the queue.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     fix: 'Offers the nearest consistent layouts: the world size as the nearest multiple of the model size, or a smaller degree that divides it (the derived DP follows).',
@@ -38,11 +50,21 @@ export default defineRule({
     if (p.style === 'megatron') {
       const model = modelSize(p);
       if (world % model === 0) return;
+      // Megatron-LM's argument checks before 0.9.0 cut TP to the world and PP to what is left, and
+      // run when that divides the world (megatron/training/arguments.py@core_v0.8.0): then the file
+      // runs another layout on those releases and stops from 0.9.0, which is true whatever the
+      // release, a warning; an error only where the release is known to be one that stops.
+      const cut = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) ? cappedPp(p, world) : undefined;
+      const stops = cut === undefined || (ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeast(UNCAPPED_SINCE));
+      const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
       ctx.report({
         at: fieldPath(p, p.world, 'world'),
         on: 'value',
+        severity: stops ? undefined : 'warning',
         related: degreeLines([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]]),
-        message: `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}: Megatron stops at startup ("world size (${world}) is not divisible by total_model_size"). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
+        message: stops
+          ? `${product}: Megatron stops at startup ("world size (${world}) is not divisible by total_model_size"). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+          : `${product}: Megatron-LM from ${UNCAPPED_SINCE} stops at startup ("world size (${world}) is not divisible by total_model_size"), and releases before it cut PP to ${cut} without a word and run TP ${Math.min(p.tp.value, world)} × PP ${cut}, not the layout written. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
         fixes: megatronFixes(p, world, model),
       });
       return;
