@@ -145,7 +145,8 @@ test('.sbatch, .slurm and extensionless batch scripts are read as shell scripts;
 });
 
 test('a Megatron launch script without an extension, recognised by its #SBATCH lines, is checked', () => {
-  const a = analyze({ path: 'jobs/train_gpt', text: TRAIN.replace('--pipeline-model-parallel-size 2', '--pipeline-model-parallel-size 8') });
+  // Named release: before Megatron Core 0.9.0 PP is cut to fit, and the mismatch is a warning.
+  const a = analyze({ path: 'jobs/train_gpt', text: TRAIN.replace('--pipeline-model-parallel-size 2', '--pipeline-model-parallel-size 8') }, { targetVersions: { 'megatron-core': '0.9.0' } });
   assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), ['world-size-mismatch']);
 });
 
