@@ -98,7 +98,7 @@ export default defineRule<MegatronModel>({
     if (!need) return;
     const stops = need.effect === 'stop';
     // Whether "before Blackwell" is known to hold (the hardware is named, not assumed).
-    const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));
+    const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !hint.assumed && !hint.unknown && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));
     const archSure = !need.preBlackwell || hwKnown;
     const on = need.preBlackwell ? ` on ${hw()}` : '';
     const consequence = stops
