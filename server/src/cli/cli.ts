@@ -672,5 +672,3 @@ export function main(argv: string[]): number {
     return 2;
   }
 }
-
-process.exitCode = main(process.argv.slice(2));
