@@ -14,7 +14,8 @@
 // The GitHub Action has no artifact of its own: at a release tag it installs the npm package of
 // that version (scripts/action/install.sh), so its check step is checked with that package.
 //
-// Checks: the tag (when given) is v<package.json version>; every package carries that version and
+// Checks: the tag (when given) is v<package.json version>, and so is the release of the wheel
+// that pyproject.toml pins for the pre-commit hooks; every package carries that version and
 // the same production bundles; the .vsix passes scripts/check-vsix.mjs. Then each is installed
 // from its file alone into a temporary folder and run on examples/: the npm package with
 // `npm install --global --prefix` (offline), the wheel into a fresh venv with `pip install
@@ -28,6 +29,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { checkVsix, readZipEntries } from './check-vsix.mjs';
 import { npmFreeEnv } from './npm-env.mjs';
@@ -212,6 +214,9 @@ export async function dryRun({ out, tag, log = console.log }) {
   const started = Date.now();
   const version = packageVersion();
   if (tag !== undefined) check(tag === `v${version}`, `the tag ${tag} is not v${version}, package.json's version: the packages would carry ${version}`);
+  // The pre-commit hooks install the wheel pyproject.toml pins: it must be the one published now.
+  const hooks = parseToml(readFileSync(join(root, 'pyproject.toml'), 'utf8')).project;
+  check(hooks.version === version && JSON.stringify(hooks.dependencies) === JSON.stringify([`shardwise==${version}`]), `pyproject.toml (what pre-commit installs) is version ${hooks.version} pinning ${hooks.dependencies}: make both ${version}`);
   const notes = releaseNotes(readFileSync(join(root, 'CHANGELOG.md'), 'utf8'), version);
   check(notes, `CHANGELOG.md has no section "## ${version}" for the release notes`);
 
