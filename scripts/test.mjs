@@ -2,7 +2,8 @@
 // The one test command. `npm test` runs every layer in order; `npm test -- <layer>...` runs some.
 //   unit  engine tests (annotated fixtures, fixes, syntax, features, properties), corpus, CLI, and
 //         the bounded hostile-input suite (test/fuzz/bounded.test.ts), and the packages as users
-//         install them (test/package: npm, pre-commit, the GitHub Action, the Python wheel)
+//         install them (test/package: npm, pre-commit, the GitHub Action, the Python wheel, and
+//         the release workflow's dry run, which runs under CI=true or SHARDWISE_RELEASE_DRY_RUN=1)
 //   lsp   the built language server over stdio, and docs/editors.md's Neovim setup in a headless Neovim
 //   e2e   the packaged .vsix in a real VS Code (code-server + Chromium)
 // Every layer runs even when an earlier one failed, so one run shows everything; the exit code is
@@ -59,7 +60,7 @@ if (layers.includes('unit')) {
   step('hostile-input suite (bounded)', node, ['--import', 'tsx', '--test', 'test/fuzz/bounded.test.ts']);
   // Last, one file at a time: `npm pack` and the wheel build rewrite dist/ (production bundles).
   // The wheel test is skipped (failed under CI=true) without a Python that can build and make a venv.
-  step('packages (npm, pre-commit, GitHub Action, Python wheel)', node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...testFiles('test/package')]);
+  step('packages (npm, pre-commit, GitHub Action, Python wheel, release dry run)', node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...testFiles('test/package')]);
 }
 if (layers.includes('lsp') && built) {
   step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);
