@@ -76,7 +76,7 @@ async function main() {
     process.exit(1);
   }
 
-  if (!provisioned()) console.log('start: installing Node 24 and code-server from the npm registry, whose native modules compile: about 10 minutes, once');
+  if (!provisioned()) console.log('start: installing Node 24 and code-server from the npm registry (their native modules compile): the longest step of a first `npm start`, which takes about 10 minutes in all; later ones start in seconds');
   const paths = await setup();
 
   setSignalExitCode(0); // Ctrl-C is how this ends: a clean exit, not an npm error
