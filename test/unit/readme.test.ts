@@ -63,3 +63,12 @@ test('a newcomer gets exactly two commands, npm start and npm test, and CI runs 
   const ci = readFileSync(join(root, '.ci', 'run'), 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
   assert.ok(ci.includes('npm test'), '.ci/run runs `npm test`');
 });
+
+test("the OS packages the README says npm start installs are the ones .ci/e2e-deps.sh installs for it, code-server's Kerberos headers among them", () => {
+  const script = readFileSync(join(root, '.ci', 'e2e-deps.sh'), 'utf8');
+  const start = /^start_packages=\(([^)]*)\)$/m.exec(script)?.[1].split(/\s+/).filter(Boolean);
+  assert.ok(start, '.ci/e2e-deps.sh lists start_packages');
+  assert.ok(start.includes('libkrb5-dev'), "code-server's kerberos module compiles against the Kerberos headers");
+  const development = section('Development');
+  for (const p of start) assert.ok(development.includes(`\`${p}\``), `README's Development names ${p}`);
+});
