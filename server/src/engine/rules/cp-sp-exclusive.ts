@@ -14,6 +14,9 @@ export default defineRule<AccelerateModel>({
     why: 'Context parallelism (FSDP2 ring attention) and DeepSpeed\'s ALST/Ulysses sequence parallelism split the sequence in two incompatible ways; since accelerate 1.13 the combination is rejected ("Context Parallelism (CP) and Sequence Parallelism (SP) are mutually exclusive"). Pick one.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 4\nparallelism_config:\n  parallelism_config_cp_size: 2\n  parallelism_config_sp_size: 2\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 4\nparallelism_config:\n  parallelism_config_dp_shard_size: 2\n  parallelism_config_sp_size: 2\n',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `parallelism_config.py`: CP and SP are mutually exclusive', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/parallelism_config.py#L331' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;
