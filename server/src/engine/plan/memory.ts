@@ -90,6 +90,8 @@ export interface MemoryInput {
   gradBytes16?: boolean;
   sharding: Sharding;
   recompute: 'none' | 'selective' | 'full';
+  /** With full recompute, the share of the layers recomputed (Megatron's block method, N of each chunk's layers); default 1. */
+  recomputeFraction?: number;
   /**
    * Attention kernels that never materialise the s×s score matrix (FlashAttention, cuDNN/TE fused
    * attention, PyTorch SDPA). Default true: the default in Megatron with Transformer Engine and in
@@ -464,7 +466,8 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
   const layerSelective = spOn ? (sbh * (18 + (4 * f) / h)) / t : sbh * (10 + (8 + (4 * f) / h) / t);
   const scores = flash ? 0 : (5 * a * s * s * b) / t; // softmax output, its dropout mask and dropout output
   let perLayerStored: number;
-  if (inp.recompute === 'full') perLayerStored = spOn ? (2 * sbh) / t : 2 * sbh;
+  const share = inp.recompute === 'full' ? Math.min(1, Math.max(0, inp.recomputeFraction ?? 1)) : 0;
+  if (inp.recompute === 'full') perLayerStored = share * (spOn ? (2 * sbh) / t : 2 * sbh) + (1 - share) * (layerSelective + scores);
   else if (inp.recompute === 'none') perLayerStored = layerSelective + scores;
   else perLayerStored = layerSelective;
 
@@ -499,7 +502,8 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
   const workspace = inp.recompute === 'full' ? layerSelective + scores : 0;
 
   // Notes on what was assumed.
-  if (inp.recompute === 'full') notes?.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
+  if (inp.recompute === 'full' && share < 1) notes?.push(`Full recompute of ${Math.round(share * 100)} % of the layers (block method): those keep only their input, the others all their activations`);
+  else if (inp.recompute === 'full') notes?.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
   else if (inp.recompute === 'none' && flash) notes?.push('No recompute, flash/fused attention assumed: no s×s attention scores stored, so the same activations as selective recompute');
   else if (inp.recompute === 'none') notes?.push('No recompute and no flash attention: the attention scores, their dropout mask and output (5·a·s²·b bytes per layer) are stored');
   else notes?.push("Selective recompute: attention scores recomputed in backward (Megatron's core_attn)");

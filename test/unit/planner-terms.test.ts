@@ -1,0 +1,108 @@
+/**
+ * The step model's terms one by one (context parallelism's ring, the expert all-to-all on two
+ * fabrics, FP8 dispatch, attention before fused kernels, partial recompute, the calibrated band),
+ * and the planner's answer when nothing fits: the constraint that removed the layout and what would
+ * satisfy it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CALIBRATION, estimateStep, hardwareById, modelPreset, planLayouts, recommendedOverlap, recomputeShare, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { nearestBatch } from '../../server/src/engine/plan/why';
+
+function workload(model: string, gpus: number, hardware = 'h100-sxm', seqLength = 8192, globalBatch = 128, precision: Workload['precision'] = 'bf16'): Workload {
+  const hw = hardwareById(hardware)!;
+  return { model: modelPreset(model)!.shape, gpus, hardware: hw, nvlinkDomain: hw.nvlinkDomain, gpusPerNode: hw.gpusPerNode, seqLength, globalBatch, precision };
+}
+
+function layout(l: Partial<Layout> & Pick<Layout, 'tp' | 'pp' | 'dp'>): Layout {
+  const base = { vpp: 1, cp: 1, ep: 1, etp: l.tp, sp: l.tp > 1, microBatch: 1, distributedOptimizer: true, recompute: 'none' as const, ...l };
+  return { ...base, overlap: l.overlap ?? recommendedOverlap(base) };
+}
+
+test('CP: the first K/V exchange of each pass is exposed, and attention on 1/CP of the sequence runs slower per FLOP', () => {
+  const w = workload('llama-3-70b', 64, 'h100-sxm', 8192, 64);
+  const cp2 = estimateStep(w, layout({ tp: 8, pp: 1, cp: 2, dp: 4 }));
+  // K/V of one rank's chunk: 2 tensors × tokens × (query groups / TP) × head size × 2 bytes, over NVLink? TP 8 × CP 2 spans two nodes.
+  assert.equal(cp2.fabrics.cp, 'scale-out');
+  const chunk = 2 * 4096 * 1 * 128 * 2;
+  const perStep = chunk / (w.hardware.scaleOutGBps * 1e9 * STEP_MODEL.network.value);
+  assert.ok(cp2.parts.cp >= 2 * perStep * 80 * cp2.microBatches * 0.999, `exposed CP ${cp2.parts.cp} s below two unhidden exchanges per layer`);
+  // The same tokens per GPU without CP (micro-batches of half the sequence are not a CP layout, so compare rates):
+  const rate = (cp: number) => (STEP_MODEL.attention.value * (8192 / cp)) / (8192 / cp + STEP_MODEL.attentionLength.value);
+  assert.ok(rate(8) < rate(1) * 0.98, 'kernels on 1K tokens reach less of the peak than on 8K');
+});
+
+test('EP: an all-to-all spanning nodes sends the in-domain share over NVLink and the rest over the network; FP8 dispatch and overlap shrink it', () => {
+  const w = workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256, 'fp8');
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const inside = estimateStep(w, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  const across = estimateStep(w, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  assert.equal(inside.fabrics.ep, 'scale-up');
+  assert.equal(inside.parts.ep, across.parts.ep);
+  // Two domains of four: half of each rank's copies (3 of 8 peers) stay on NVLink, 4 of 8 cross the network.
+  const small = { ...w, nvlinkDomain: 4 };
+  const split = estimateStep(small, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  assert.equal(split.fabrics.ep, 'scale-out');
+  const allNetwork = inside.parts.ep * (w.hardware.scaleUpGBps / w.hardware.scaleOutGBps);
+  const ratio = split.parts.ep / allNetwork;
+  assert.ok(Math.abs(ratio - 4 / 7) < 1e-6, `network share ${ratio}: 4 of the 7 peers a rank sends to are across the network`);
+  const fp8 = estimateStep({ ...small, software: { fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  assert.ok(fp8.parts.ep < split.parts.ep * 0.8, 'FP8 dispatch halves the dispatch bytes (the combine stays 16-bit)');
+  const bf16 = estimateStep({ ...small, precision: 'bf16', software: { fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  assert.ok(bf16.parts.ep > fp8.parts.ep, 'no FP8 dispatch when the GEMMs are not FP8');
+  const overlapped = estimateStep(small, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: { ...off, moeA2A: true } }));
+  assert.ok(overlapped.parts.ep < split.parts.ep, 'overlap hides the all-to-all behind the GEMMs');
+  const pinned = planLayouts({ workload: small, pinned: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2, moeOverlap: true } });
+  assert.equal(pinned.layouts[0].layout.overlap.moeA2A, true, 'the overlap is a choice the planner keeps');
+});
+
+test('attention before fused kernels moves the s×s scores through HBM and is slower than a fused kernel', () => {
+  const w = workload('llama-3-8b', 8, 'a100-80gb', 2048, 64);
+  const l = layout({ tp: 1, pp: 1, dp: 8, recompute: 'full' });
+  const fused = estimateStep(w, l);
+  const unfused = estimateStep({ ...w, software: { fusedAttention: false } }, l);
+  assert.ok(unfused.seconds > fused.seconds * 1.05, `${unfused.seconds} vs ${fused.seconds}`);
+});
+
+test('partial recompute: N layers of each chunk, priced and held in memory in proportion, chosen when no recompute does not fit', () => {
+  const w = workload('llama-3-70b', 64, 'h100-sxm', 8192, 128);
+  assert.equal(recomputeShare(w, { recompute: 'full', recomputeLayers: 5, pp: 4, vpp: 2, split: undefined }), 0.5);
+  assert.equal(recomputeShare(w, { recompute: 'none', pp: 4, vpp: 1 }), 0);
+  const none = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2 }));
+  const half = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2, recompute: 'full', recomputeLayers: 10 }));
+  const all = estimateStep(w, layout({ tp: 8, pp: 4, dp: 2, recompute: 'full' }));
+  assert.ok(none.parts.compute < half.parts.compute && half.parts.compute < all.parts.compute);
+  assert.ok(Math.abs(half.parts.compute - (none.parts.compute + all.parts.compute) / 2) / half.parts.compute < 0.02, 'half the layers, half the extra forward');
+  const r = planLayouts({ workload: { ...w, seqLength: 32768, globalBatch: 32 }, pinned: { tp: 8, pp: 4, vpp: 1, cp: 1 } });
+  const best = r.layouts[0].layout;
+  assert.equal(best.recompute, 'full');
+  assert.ok(best.recomputeLayers !== undefined && best.recomputeLayers < 20, `recomputes ${best.recomputeLayers} of 20 layers`);
+  assert.ok(r.layouts[0].memory.bytes.total <= r.usableBytes);
+});
+
+test('the estimate is a band: the priced step, and the expectation at the calibration factor', () => {
+  const w = workload('llama-3-8b', 8);
+  const e = estimateStep(w, layout({ tp: 1, pp: 1, dp: 8 }));
+  assert.ok(Math.abs(e.expected.seconds - e.seconds * CALIBRATION.value) < 1e-12);
+  assert.ok(Math.abs(e.expected.tokensPerSecondPerGpu * CALIBRATION.value - e.tokensPerSecondPerGpu) < 1e-6);
+  assert.ok(e.expected.mfu! < e.mfu!);
+});
+
+test('no layout: each constraint that removes one is named with what would satisfy it', () => {
+  const heads = planLayouts({ workload: workload('llama-3-70b', 64), pinned: { tp: 3 } });
+  assert.match(heads.empty!, /^TP 3 does not divide the 64 attention heads.*\(TP 1, 2, 4 or 8 would\)/);
+  const layers = planLayouts({ workload: workload('deepseek-v3', 1024, 'h100-sxm', 4096, 4096), pinned: { pp: 8 } });
+  assert.match(layers.empty!, /^PP 8 does not split the 61 layers.*PP must divide 61 \(PP 1 or 61\).*63 \(PP 3, 7, 9, 21 or 63\)/);
+  const batch = planLayouts({ workload: workload('llama-3-70b', 64, 'h100-sxm', 8192, 1001), pinned: { tp: 8, pp: 2, cp: 1 } });
+  assert.match(batch.empty!, /no data-parallel degree divides the global batch of 1001 sequences.*a global batch of 1000 would \(DP 4\)/);
+  const memory = planLayouts({ workload: workload('llama-3.1-405b', 8) });
+  const m = /the smallest GPU count that fits is (\d+) \(TP (\d+) · PP (\d+)/.exec(memory.empty!);
+  assert.ok(m, memory.empty);
+  const fitting = Number(m[1]);
+  assert.ok(planLayouts({ workload: workload('llama-3.1-405b', fitting) }).layouts.length > 0, `${fitting} GPUs fit`);
+  assert.equal(planLayouts({ workload: workload('llama-3.1-405b', fitting - 8) }).layouts.length, 0, `${fitting - 8} GPUs do not`);
+  const ep = planLayouts({ workload: workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256), pinned: { ep: 3 } });
+  assert.match(ep.empty!, /^EP 3 does not divide the 8 experts \(EP 1, 2, 4 or 8 would\)/);
+  assert.deepEqual(nearestBatch(1001, [4, 8]), { batch: 1000, dp: 4 });
+  assert.deepEqual(nearestBatch(1004, [8]), { batch: 1008, dp: 8 }, 'the larger on a tie');
+});
