@@ -136,3 +136,17 @@ test('plan with no layout names the constraint: the heads a TP does not divide',
   assert.equal(r.code, 1);
   assert.match(r.out, /No layout: TP 3 does not divide the 64 attention heads .*\(TP 1, 2, 4 or 8 would\)\./);
 });
+
+test('plan --unfused-attention and --fp8-dispatch say what they change, and only change what the run can do', () => {
+  const base = ['plan', '--model', 'mixtral-8x7b', '--gpus', '64', '--seq-length', '4096', '--global-batch', '256', '--tp', '1', '--pp', '1', '--ep', '8', '--micro-batch', '2', '--output-format', 'json', '--top', '1'];
+  const step = (args: string[]) => JSON.parse(runCli(args).out) as { assumptions: string[]; layouts: { stepSeconds: number }[] };
+  const fp8 = step([...base, '--precision', 'fp8']);
+  const dispatched = step([...base, '--precision', 'fp8', '--fp8-dispatch']);
+  assert.ok(dispatched.assumptions.includes('tokens dispatched to the experts in FP8 (--fp8-dispatch)'));
+  assert.ok(dispatched.layouts[0].stepSeconds < fp8.layouts[0].stepSeconds, "FP8 tokens cross the all-to-all in half the bytes");
+  const bf16 = step([...base, '--fp8-dispatch']);
+  assert.ok(bf16.assumptions.some((a) => /--fp8-dispatch has no effect: the GEMMs run in BF16/.test(a)));
+  const unfused = step([...base, '--unfused-attention']);
+  assert.ok(unfused.assumptions.some((a) => /attention without a fused kernel \(--unfused-attention\)/.test(a)));
+  assert.ok(unfused.layouts[0].stepSeconds > step(base).layouts[0].stepSeconds);
+});

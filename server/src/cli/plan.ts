@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { CALIBRATION, fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type Layout, type ModelShape, type Pinned, type PlanResult, type Sharding, type StepEstimate, type Workload } from '../engine';
+import { CALIBRATION, fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type Layout, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -19,6 +19,8 @@ export interface PlanOptions {
   networkGBps?: number;
   /** Vocabulary size (`--vocab`), for a model file that does not give it. */
   vocab?: number;
+  /** What the training software can do, where it is not today's Megatron-Core (`--fp8-dispatch`, `--unfused-attention`). */
+  software?: Software;
   /** Explain where the first layout's time goes and what the second would need (`--explain`). */
   explain?: boolean;
   top: number;
@@ -91,6 +93,12 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
         break;
       case '--explain':
         o.explain = true;
+        break;
+      case '--fp8-dispatch':
+        o.software = { ...o.software, fp8Dispatch: true };
+        break;
+      case '--unfused-attention':
+        o.software = { ...o.software, fusedAttention: false };
         break;
       default:
         return false;
@@ -184,8 +192,14 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
       precision,
       gradReduce16: o.gradReduce16,
       ...(o.networkGBps !== undefined ? { networkGBps: o.networkGBps } : {}),
+      ...(o.software ? { software: o.software } : {}),
     },
-    notes: o.networkGBps !== undefined ? [...notes, `network: ${o.networkGBps} GB/s per GPU and direction (--network-gbps), instead of the profile's ${hardware.scaleOutGBps}`] : notes,
+    notes: [
+      ...notes,
+      ...(o.networkGBps !== undefined ? [`network: ${o.networkGBps} GB/s per GPU and direction (--network-gbps), instead of the profile's ${hardware.scaleOutGBps}`] : []),
+      ...(o.software?.fp8Dispatch ? [precision === 'fp8' ? 'tokens dispatched to the experts in FP8 (--fp8-dispatch)' : '--fp8-dispatch has no effect: the GEMMs run in BF16, so the tokens are dispatched in BF16'] : []),
+      ...(o.software?.fusedAttention === false ? ['attention without a fused kernel (--unfused-attention): the s×s scores go through HBM, as before FlashAttention'] : []),
+    ],
   };
 }
 

@@ -14,7 +14,8 @@ export const USAGE = `Usage:
                                            optim_grads|optim_grads_params, --grad-reduce-in-bf16,
                                            --recompute-layers N (full recompute of N layers per
                                            chunk), --moe-a2a-overlap on|off; --network-gbps G
-                                           (network GB/s per GPU), --vocab N; --explain says where
+                                           (network GB/s per GPU), --vocab N, --fp8-dispatch,
+                                           --unfused-attention; --explain says where
                                            the first layout's time goes and what the second needs
   shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]
                                            model FLOPs per step, achieved TFLOP/s per GPU and MFU
