@@ -101,6 +101,10 @@ test('no layout: each constraint that removes one is named with what would satis
   assert.equal(planLayouts({ workload: workload('llama-3.1-405b', fitting - 8) }).layouts.length, 0, `${fitting - 8} GPUs do not`);
   const ep = planLayouts({ workload: workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256), pinned: { ep: 3 } });
   assert.match(ep.empty!, /^EP 3 does not divide the 8 experts \(EP 1, 2, 4 or 8 would\)/);
+  const vpp = planLayouts({ workload: workload('llama-3-70b', 64), pinned: { tp: 8, pp: 4, vpp: 3 } });
+  assert.match(vpp.empty!, /^VPP 3 does not split the 20 layers of each pipeline stage \(VPP 1, 2, 4, 5, 10 or 20 would\)/);
+  const many = planLayouts({ workload: workload('llama-3-70b', 64), pinned: { tp: 8, pp: 4, vpp: 20 } });
+  assert.equal(many.layouts[0]?.layout.vpp, 20, 'more virtual stages than the search tries, when asked for');
   assert.deepEqual(nearestBatch(1001, [4, 8]), { batch: 1000, dp: 4 });
   assert.deepEqual(nearestBatch(1004, [8]), { batch: 1008, dp: 8 }, 'the larger on a tie');
 });

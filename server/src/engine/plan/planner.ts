@@ -208,7 +208,8 @@ function rankLayouts(req: PlanRequest): PlanResult {
     for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
       if (perReplica % microBatch !== 0) continue;
       const m = perReplica / microBatch;
-      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP) : [1];
+      // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
+      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
       for (const vpp of pick(pinned.vpp, vpps)) {
         // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
         // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.

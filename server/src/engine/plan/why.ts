@@ -11,6 +11,7 @@ import type { Layout, Workload } from './steptime';
 interface Pinned {
   tp?: number;
   pp?: number;
+  vpp?: number;
   cp?: number;
   ep?: number;
   microBatch?: number;
@@ -67,6 +68,12 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
       const ok = ppChoices(w, rest, pin.split === 'even');
       return `PP ${pp} does not split the ${L} layers: each pipeline stage needs the same number of layers, so PP must divide ${L} (PP ${list(even)})${counted.length ? ` or, with the embedding and the loss counted as layers, ${L + 2} (PP ${list(counted)})` : ''}; of those, PP ${list(ok)} also divide${ok.length === 1 ? 's' : ''} the ${rest} GPUs`;
     }
+  }
+  const vpp = pin.vpp;
+  if (vpp !== undefined && vpp > 1 && pp !== undefined) {
+    if (pp === 1) return `VPP ${vpp} needs pipeline parallelism: with PP 1 there is one stage (VPP 1)`;
+    const perRank = (m.layers % pp === 0 ? m.layers : m.layers + 2) / pp;
+    if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
   }
   const cp = pin.cp;
   if (cp !== undefined && cp > 1 && w.seqLength % (2 * cp) !== 0) return `CP ${cp} does not split the sequence of ${w.seqLength} tokens into 2 × CP = ${2 * cp} equal chunks (a sequence length that is a multiple of ${2 * cp} would)`;
