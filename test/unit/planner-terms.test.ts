@@ -108,3 +108,20 @@ test('no layout: each constraint that removes one is named with what would satis
   assert.deepEqual(nearestBatch(1001, [4, 8]), { batch: 1000, dp: 4 });
   assert.deepEqual(nearestBatch(1004, [8]), { batch: 1008, dp: 8 }, 'the larger on a tie');
 });
+
+test('DP: a ring across nodes sends over the network only 1/k of its bytes per GPU, k the group’s members inside one NVLink domain', async () => {
+  const { countParameters } = await import('../../server/src/engine/plan/memory');
+  const w = workload('llama-3-8b', 16, 'h100-sxm', 4096, 64);
+  const off = { tpComm: false, gradReduce: false, paramGather: false, p2p: false, moeA2A: false };
+  const e = estimateStep(w, layout({ tp: 1, pp: 1, dp: 16, overlap: off }));
+  const params = countParameters(w.model).total;
+  // Reduce-scatter of fp32 gradients and all-gather of bf16 parameters, (d−1)/d of them each; 8 members per node.
+  const bytes = (15 / 16) * params * (4 + 2);
+  const byHand = Math.max(bytes / w.hardware.scaleUpGBps, bytes / 8 / w.hardware.scaleOutGBps) / (1e9 * STEP_MODEL.network.value);
+  assert.ok(Math.abs(e.parts.dp - byHand) / byHand < 1e-9, `DP ${e.parts.dp} s, by hand ${byHand} s`);
+  assert.equal(e.fabrics.dp, 'scale-out');
+  // With TP 8 each node holds one member of each DP group: all of its bytes cross the network.
+  const wide = estimateStep(w, layout({ tp: 8, pp: 1, dp: 2, overlap: off }));
+  const wideBytes = (1 / 2) * (params / 8) * (4 + 2);
+  assert.ok(Math.abs(wide.parts.dp - wideBytes / (w.hardware.scaleOutGBps * 1e9 * STEP_MODEL.network.value)) / wide.parts.dp < 0.05, 'one member per node: the network carries all of it');
+});

@@ -151,7 +151,7 @@ export const STEP_MODEL = {
  * recomputes the median reads the training part only, and docs/planner-validation.md reports both.
  */
 export const CALIBRATION: Constant = {
-  value: 1.22,
+  value: 1.25,
   what: 'measured step time over the priced one (what the model leaves out: stragglers, allocator and framework time, kernels below their best case)',
   source: 'median of priced / published tokens per second per GPU over the training part of the published runs (docs/planner-validation.md), the held-back part left out',
 };
@@ -349,6 +349,20 @@ function allToAll(w: Workload, bytes: number, members: number, stride: number): 
 }
 
 /**
+ * A ring reduce-scatter or all-gather that sends `bytes` per GPU over a group of `members` ranks
+ * spaced `stride` apart. Inside one NVLink domain, at its bandwidth. Across domains, each ring enters
+ * and leaves a domain once, and NCCL runs a ring per network adapter, so of the k members inside a
+ * domain each sends 1/k of its bytes over the network (while the whole of them moves on NVLink).
+ */
+function ringCollective(w: Workload, bytes: number, members: number, stride: number): number {
+  if (bytes <= 0) return 0;
+  const f = fabric(w, members * stride);
+  if (f.kind === 'scale-up') return seconds(bytes, f.gbps);
+  const k = Math.max(1, Math.min(members, Math.floor(w.nvlinkDomain / stride)));
+  return Math.max(k > 1 ? seconds(bytes, w.hardware.scaleUpGBps) : 0, seconds(bytes / k, scaleOut(w)));
+}
+
+/**
  * The time a collective adds when it overlaps `window` seconds of compute: what does not fit in the
  * window, and, for what does, the compute slowed by the SMs the communication kernels occupy.
  */
@@ -483,7 +497,8 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
   const f = fabric(w, l.tp * l.cp * l.dp);
   const fe = fabric(w, l.etp * l.ep * ed);
   const ring = (k: number) => (k > 1 ? (k - 1) / k : 0);
-  const scatter = (bytes: number) => seconds(ring(d) * params.dense * bytes, f.gbps) + seconds(ring(ed) * params.expert * bytes, fe.gbps);
+  const denseStride = w.rankOrder === 'tp-cp-ep-pp-dp' ? l.tp * l.cp * l.pp : l.tp;
+  const scatter = (bytes: number) => ringCollective(w, ring(d) * params.dense * bytes, d, denseStride) + ringCollective(w, ring(ed) * params.expert * bytes, ed, l.etp * l.ep);
   const hidden = (time: number, window: number, on: boolean) => (on ? overlapped(time, window, w) : time);
   const fwd = perMicroBatch / 3;
   let dp: number;
