@@ -125,3 +125,17 @@ test('DP: a ring across nodes sends over the network only 1/k of its bytes per G
   const wideBytes = (1 / 2) * (params / 8) * (4 + 2);
   assert.ok(Math.abs(wide.parts.dp - wideBytes / (w.hardware.scaleOutGBps * 1e9 * STEP_MODEL.network.value)) / wide.parts.dp < 0.05, 'one member per node: the network carries all of it');
 });
+
+test('memory: a first pipeline stage with one layer fewer (the embedding counted as a layer) keeps that much less', async () => {
+  const { estimateMemory } = await import('../../server/src/engine/plan/memory');
+  const base = { model: modelPreset('llama-3.1-405b')!.shape, tp: 8, pp: 16, cp: 1, ep: 1, etp: 8, dp: 8, expertDp: 8, sp: true, microBatch: 1, seqLength: 8192, numMicroBatches: 16, precision: 'bf16' as const, sharding: { kind: 'distributed-optimizer' as const, group: 8 }, recompute: 'none' as const };
+  const even = estimateMemory(base, false);
+  const fewer = estimateMemory({ ...base, firstStageLayers: 7 }, false);
+  const ratio = fewer.detail.activationPerLayer === even.detail.activationPerLayer ? fewer.bytes.activations / even.bytes.activations : NaN;
+  // 7 of the 126/16 = 7.875 layers' activations, the embedding's unchanged.
+  assert.ok(ratio > 0.88 && ratio < 0.9, `activations × ${ratio}`);
+  assert.ok(fewer.paramsOnGpu < even.paramsOnGpu);
+  const split = planLayouts({ workload: workload('llama-3.1-405b', 16384, 'h100-sxm', 8192, 2048), pinned: { tp: 8, pp: 16, cp: 2, vpp: 8, microBatch: 1 } }).layouts[0];
+  assert.equal(split.layout.split, 'embedding-loss', '126 layers split over 16 stages only with the embedding and the loss counted');
+  assert.ok(split.memory.bytes.activations < estimateMemory({ ...base, cp: 2, dp: 64, numMicroBatches: 32, vpp: 8, sharding: { kind: 'distributed-optimizer', group: 128 } }, false).bytes.activations, 'the planner counts the first stage’s own layers');
+});

@@ -90,6 +90,11 @@ export interface MemoryInput {
   gradBytes16?: boolean;
   sharding: Sharding;
   recompute: 'none' | 'selective' | 'full';
+  /**
+   * Layers on the first pipeline stage when they are not layers / PP: with the embedding and the
+   * loss counted as layers (Megatron's `--account-for-embedding-in-pipeline-split`) it holds one fewer.
+   */
+  firstStageLayers?: number;
   /** With full recompute, the share of the layers recomputed (Megatron's block method, N of each chunk's layers); default 1. */
   recomputeFraction?: number;
   /**
@@ -288,10 +293,11 @@ interface ShardParams {
   maxLayer: number;
 }
 
-function paramsOnMostLoadedShard(r: Resolved, t: LayerTerms, tp: number, pp: number, etp: number, ep: number): ShardParams {
-  const tpBlock = (t.attn + t.denseMlp) * r.nDense + (t.attn + t.shared) * r.nMoe;
-  const replBlock = t.norms * r.nDense + (t.norms + t.router) * r.nMoe + t.finalNorm;
-  const expertBlock = t.routed * r.nMoe;
+function paramsOnMostLoadedShard(r: Resolved, t: LayerTerms, tp: number, pp: number, etp: number, ep: number, stage = 1): ShardParams {
+  // `stage`: the first stage's layers over layers / PP (below 1 when it holds fewer).
+  const tpBlock = ((t.attn + t.denseMlp) * r.nDense + (t.attn + t.shared) * r.nMoe) * stage;
+  const replBlock = (t.norms * r.nDense + (t.norms + t.router) * r.nMoe) * stage + t.finalNorm;
+  const expertBlock = t.routed * r.nMoe * stage;
   let tpSharded = (tpBlock / pp + t.embed) / tp;
   if (r.untied && pp === 1) tpSharded += t.embed / tp;
   const denseLayer = r.nDense > 0 ? (t.attn + t.denseMlp) / tp + t.norms : 0;
@@ -473,8 +479,10 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
 
   // Embedding: token ids (8 B) and embedding dropout output, PP micro-batches in flight.
   const embed = spOn ? (8 * s * b * p + sbh * p) / t : 8 * s * b * p + sbh * p;
-  // Megatron: per-layer × all L layers = (L/PP layers on the first stage) × (PP micro-batches in flight under 1F1B).
-  let stack = perLayerStored * L + embed;
+  // Megatron: per-layer × all L layers = (L/PP layers on the first stage) × (PP micro-batches in
+  // flight); a first stage with fewer layers keeps fewer.
+  const stageLayers = inp.firstStageLayers !== undefined && p > 1 ? inp.firstStageLayers * p : L;
+  let stack = perLayerStored * stageLayers + embed;
 
   let factor = 1;
   const vpp = inp.vpp && inp.vpp > 1 ? inp.vpp : undefined;
@@ -541,7 +549,8 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
   const etp = Math.max(1, input.etp);
   const assumptions: string[] = [];
 
-  const shard = paramsOnMostLoadedShard(r, t, tp, pp, etp, ep);
+  const stage = input.firstStageLayers !== undefined && pp > 1 ? (input.firstStageLayers * pp) / r.L : 1;
+  const shard = paramsOnMostLoadedShard(r, t, tp, pp, etp, ep, stage);
   const dense = shard.tpSharded + shard.replicated;
   const expert = shard.expert;
   const hasExperts = r.nMoe > 0;

@@ -112,6 +112,7 @@ export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEsti
         : { kind: 'none', group: l.dp },
     recompute: l.recompute,
     recomputeFraction: recomputeShare(w, l),
+    ...(l.split === 'embedding-loss' ? { firstStageLayers: layersPerRank(w, l) - 1 } : {}),
   };
   return estimateMemory(input, explain);
 }
