@@ -139,3 +139,10 @@ test('memory: a first pipeline stage with one layer fewer (the embedding counted
   assert.equal(split.layout.split, 'embedding-loss', '126 layers split over 16 stages only with the embedding and the loss counted');
   assert.ok(split.memory.bytes.activations < estimateMemory({ ...base, cp: 2, dp: 64, numMicroBatches: 32, vpp: 8, sharding: { kind: 'distributed-optimizer', group: 128 } }, false).bytes.activations, 'the planner counts the first stage’s own layers');
 });
+
+test('Llama 3 405B on 16,384 H100 (8K sequence, global batch 2,048, FSDP sharding gradients and optimizer states as Meta ran it): TP 8 × PP 16 × CP 1 is among the first five', () => {
+  const w = workload('llama-3.1-405b', 16384, 'h100-sxm', 8192, 2048);
+  const r = planLayouts({ workload: w, pinned: { sharding: 'optim_grads' } });
+  const rank = r.layouts.findIndex((x) => x.layout.tp === 8 && x.layout.pp === 16 && x.layout.cp === 1) + 1;
+  assert.ok(rank >= 1 && rank <= 5, `rank ${rank}: ${r.layouts.slice(0, 5).map((x) => `TP ${x.layout.tp} PP ${x.layout.pp} CP ${x.layout.cp}`).join('; ')}`);
+});

@@ -505,7 +505,10 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
   if (l.fsdp) {
     const rs = scatter(gradBytes);
     const ag = scatter(paramBytes);
-    dp = l.fsdp === 'optim_grads_params' ? m * (hidden(ag, fwd, l.overlap.paramGather) + hidden(ag + rs, 2 * fwd, l.overlap.gradReduce)) : m * hidden(rs, 2 * fwd, l.overlap.gradReduce) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
+    // A micro-batch's gradient reduce-scatter runs on while the next micro-batch computes (nothing
+    // waits for it until the optimizer step): the last one has only its own backward and the drain.
+    const reduce = (time: number) => (m - 1) * hidden(time, 3 * fwd, l.overlap.gradReduce) + hidden(time, 2 * fwd + bubble / 2, l.overlap.gradReduce);
+    dp = l.fsdp === 'optim_grads_params' ? m * hidden(ag, fwd, l.overlap.paramGather) + reduce(ag + rs) : reduce(rs) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
   } else if (l.distributedOptimizer) {
     dp = hidden(scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce) + hidden(scatter(paramBytes), fwd + bubble / 2, l.overlap.paramGather);
   } else dp = hidden(2 * scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce);
