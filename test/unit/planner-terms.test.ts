@@ -146,3 +146,37 @@ test('Llama 3 405B on 16,384 H100 (8K sequence, global batch 2,048, FSDP shardin
   const rank = r.layouts.findIndex((x) => x.layout.tp === 8 && x.layout.pp === 16 && x.layout.cp === 1) + 1;
   assert.ok(rank >= 1 && rank <= 5, `rank ${rank}: ${r.layouts.slice(0, 5).map((x) => `TP ${x.layout.tp} PP ${x.layout.pp} CP ${x.layout.cp}`).join('; ')}`);
 });
+
+test('kernel gaps: every kernel of a layer costs the launch gap, per layer and micro-batch', () => {
+  const w = workload('llama-3.2-1b', 8, 'h100-sxm', 4096, 64);
+  const l = layout({ tp: 1, pp: 1, dp: 8 });
+  const gap = STEP_MODEL.kernelGap.value;
+  const withGaps = estimateStep(w, l);
+  try {
+    STEP_MODEL.kernelGap.value = 0;
+    const without = estimateStep(w, l);
+    const byHand = withGaps.microBatches * 16 * STEP_MODEL.kernelsPerLayer.value * gap;
+    assert.ok(Math.abs(withGaps.parts.compute - without.parts.compute - byHand) / byHand < 1e-9, `${withGaps.parts.compute - without.parts.compute} s, by hand ${byHand} s`);
+  } finally {
+    STEP_MODEL.kernelGap.value = gap;
+  }
+});
+
+test('MoE: the most loaded expert rank sets the pace of the all-to-all and the expert GEMMs; the router costs a GEMM to the expert logits', () => {
+  const w = workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256);
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const l = layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, microBatch: 2, overlap: off });
+  const imbalance = STEP_MODEL.moeImbalance.value;
+  const loaded = estimateStep(w, l);
+  try {
+    STEP_MODEL.moeImbalance.value = 1;
+    const even = estimateStep(w, l);
+    assert.ok(Math.abs(loaded.parts.ep / even.parts.ep - imbalance) < 1e-9, 'all-to-all bytes × the imbalance');
+    assert.ok(loaded.parts.compute > even.parts.compute, 'expert GEMMs on more tokens');
+  } finally {
+    STEP_MODEL.moeImbalance.value = imbalance;
+  }
+  // Mixtral's dense twin (the same layers with one expert's FFN) has no router, no permutation and one expert per token.
+  const dense = estimateStep({ ...w, model: { ...w.model, experts: undefined, topK: undefined } }, layout({ tp: 1, pp: 1, dp: 64, microBatch: 2, overlap: off }));
+  assert.ok(loaded.parts.compute > dense.parts.compute * 1.8, 'two experts per token, a router and the permutations cost more than twice the dense FFN');
+});
