@@ -117,6 +117,9 @@ test('plan --explain says where the first layout’s step goes and what the seco
   assert.match(r.out, /^#2 \(.*\) takes .* longer: .*\+/m);
   assert.match(r.out, /^For #2 to win, .* would have to fall by more than /m);
   assert.match(r.out, /does not give the vocabulary size .* --vocab N adds them/);
+  const asJson = JSON.parse(runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--explain', '--top', '2', '--output-format', 'json']).out) as { explain: string[] };
+  assert.match(asJson.explain[0], /^Why #1 \(TP \d+/);
+  assert.ok(asJson.explain.some((l) => /^#2 \(.*\) takes /.test(l)));
   const j = JSON.parse(runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--output-format', 'json', '--top', '1']).out) as { layouts: { stepSeconds: number; expected: { stepSeconds: number; calibration: number } }[] };
   const l = j.layouts[0];
   assert.ok(Math.abs(l.expected.stepSeconds - l.stepSeconds * l.expected.calibration) < 1e-9, 'the expectation is the priced step × the calibration');
