@@ -139,8 +139,11 @@ export function whyEmpty<R extends PlanRequest>(req: R, result: PlanResult, plan
   }
   const limit = `${(result.usableBytes / 2 ** 30).toFixed(0)} GiB`;
   const fits = smallestFit(req, plan);
-  return `every valid layout needs more than ${limit} per GPU${fits ? `: the smallest GPU count that fits is ${fits.gpus} (${fits.layout})` : ': no GPU count up to 16 times this one fits (a GPU with more memory, or a shorter sequence, would)'}`;
+  return `every valid layout needs more than ${limit} per GPU${fits ? `: the smallest GPU count that fits is ${fits.gpus} (${fits.layout})` : `: no GPU count up to ${MAX_GROWTH} times this one (${MAX_GROWTH * w.gpus}) fits with this batch and sequence; GPUs with more memory would need fewer`}`;
 }
+
+/** How far past the GPUs asked for the search for a count that fits goes. */
+const MAX_GROWTH = 64;
 
 /**
  * The smallest GPU count, in whole NVLink domains, at which some layout fits: doubling until one
@@ -158,7 +161,7 @@ function smallestFit<R extends PlanRequest>(req: R, plan: (req: R) => PlanResult
   let lo = Math.ceil(w.gpus / unit);
   let hi = lo * 2;
   let found: string | undefined;
-  while (hi <= lo * 16 && !(found = probe(hi * unit))) hi *= 2;
+  while (hi <= lo * MAX_GROWTH && !(found = probe(hi * unit))) hi *= 2;
   if (!found) return undefined;
   let best = { gpus: hi * unit, layout: found };
   while (hi - lo > 1) {
