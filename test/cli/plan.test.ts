@@ -149,6 +149,7 @@ test('plan --unfused-attention and --fp8-dispatch say what they change, and only
   assert.ok(dispatched.layouts[0].stepSeconds < fp8.layouts[0].stepSeconds, "FP8 tokens cross the all-to-all in half the bytes");
   const bf16 = step([...base, '--fp8-dispatch']);
   assert.ok(bf16.assumptions.some((a) => /--fp8-dispatch has no effect: the GEMMs run in BF16/.test(a)));
+  assert.ok(step([...base, '--dedup-dispatch']).assumptions.some((a) => /once per remote NVLink domain .*\(--dedup-dispatch\)/.test(a)));
   const unfused = step([...base, '--unfused-attention']);
   assert.ok(unfused.assumptions.some((a) => /attention without a fused kernel \(--unfused-attention\)/.test(a)));
   assert.ok(unfused.layouts[0].stepSeconds > step(base).layouts[0].stepSeconds);

@@ -180,3 +180,14 @@ test('MoE: the most loaded expert rank sets the pace of the all-to-all and the e
   const dense = estimateStep({ ...w, model: { ...w.model, experts: undefined, topK: undefined } }, layout({ tp: 1, pp: 1, dp: 64, microBatch: 2, overlap: off }));
   assert.ok(loaded.parts.compute > dense.parts.compute * 1.8, 'two experts per token, a router and the permutations cost more than twice the dense FFN');
 });
+
+test('EP dispatch de-duplicated per domain: a token crosses the network once per remote domain it is routed to', () => {
+  const w = workload('deepseek-v3', 256, 'h100-sxm', 4096, 1024, 'fp8');
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const l = layout({ tp: 1, pp: 4, ep: 64, etp: 1, dp: 64, overlap: off });
+  const plain = estimateStep(w, l);
+  const dedup = estimateStep({ ...w, software: { dedupDispatch: true } }, l);
+  // 64 ranks in 8 domains, 8 copies per token: 7 × (1 − (7/8)^8) ≈ 4.64 network sends instead of 8 × 7/8 = 7.
+  const expected = (7 * (1 - (7 / 8) ** 8)) / 7;
+  assert.ok(Math.abs(dedup.parts.ep / plain.parts.ep - expected) < 1e-9, `ratio ${dedup.parts.ep / plain.parts.ep}, expected ${expected}`);
+});

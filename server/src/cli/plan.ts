@@ -97,6 +97,9 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
       case '--fp8-dispatch':
         o.software = { ...o.software, fp8Dispatch: true };
         break;
+      case '--dedup-dispatch':
+        o.software = { ...o.software, dedupDispatch: true };
+        break;
       case '--unfused-attention':
         o.software = { ...o.software, fusedAttention: false };
         break;
@@ -198,6 +201,7 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
       ...notes,
       ...(o.networkGBps !== undefined ? [`network: ${o.networkGBps} GB/s per GPU and direction (--network-gbps), instead of the profile's ${hardware.scaleOutGBps}`] : []),
       ...(o.software?.fp8Dispatch ? [precision === 'fp8' ? 'tokens dispatched to the experts in FP8 (--fp8-dispatch)' : '--fp8-dispatch has no effect: the GEMMs run in BF16, so the tokens are dispatched in BF16'] : []),
+      ...(o.software?.dedupDispatch ? ['tokens cross the network once per remote NVLink domain they are routed to, then NVLink fans them out (--dedup-dispatch)'] : []),
       ...(o.software?.fusedAttention === false ? ['attention without a fused kernel (--unfused-attention): the s×s scores go through HBM, as before FlashAttention'] : []),
     ],
   };

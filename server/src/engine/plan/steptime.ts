@@ -81,6 +81,13 @@ export interface Software {
    * dispatcher sends them.
    */
   fp8Dispatch?: boolean;
+  /**
+   * A token routed to several experts in one remote NVLink domain crosses the network once and is
+   * forwarded over NVLink there (DeepEP's internode kernels; DeepSeek-V3 report §3.2.2: sent over
+   * InfiniBand to the GPU of the same in-node index on each target node, then over NVLink): default
+   * false, one network copy per routed expert, as Megatron's all-to-all dispatcher sends them.
+   */
+  dedupDispatch?: boolean;
 }
 
 /** One assumption of the model: its value and where it comes from. */
@@ -337,15 +344,18 @@ function scaleOut(w: Workload): number {
  * stays inside its NVLink domain travels on NVLink, the rest on the network, both at once. Tokens
  * are routed uniformly; a rank's copies for itself cost nothing.
  */
-function allToAll(w: Workload, bytes: number, members: number, stride: number): number {
+function allToAll(w: Workload, bytes: number, members: number, stride: number, copies?: number): number {
   if (members <= 1) return 0;
   const span = members * stride;
   const f = fabric(w, span);
   if (f.kind === 'scale-up') return seconds(bytes * ((members - 1) / members), f.gbps);
   const local = w.nvlinkDomain % stride === 0 && span % w.nvlinkDomain === 0 ? w.nvlinkDomain / stride : 1;
   const intra = seconds((bytes * (local - 1)) / members, w.hardware.scaleUpGBps);
-  const inter = seconds((bytes * (members - local)) / members, scaleOut(w));
-  return Math.max(intra, inter);
+  // De-duplicated per domain: a token's `copies` land on D domains at random, and each remote domain
+  // it reaches gets it once (then NVLink fans it out): (D − 1)(1 − (1 − 1/D)^copies) sends per token.
+  const domains = members / local;
+  const remote = copies && domains > 1 ? (bytes / copies) * (domains - 1) * (1 - (1 - 1 / domains) ** copies) : (bytes * (members - local)) / members;
+  return Math.max(intra, seconds(remote, scaleOut(w)));
 }
 
 /**
@@ -407,7 +417,7 @@ function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: nu
     const tokens = (n / (t / l.etp)) * s.topK * STEP_MODEL.moeImbalance.value;
     const fp8 = w.precision === 'fp8' && w.software?.fp8Dispatch === true;
     const bytes = tokens * s.h * (2 * 2 + 2 * (fp8 ? 1 + 4 / 128 : 2));
-    const time = allToAll(w, bytes, l.ep, l.etp);
+    const time = allToAll(w, bytes, l.ep, l.etp, w.software?.dedupDispatch ? s.topK : undefined);
     ep = l.overlap.moeA2A ? overlapped(time, gemmTime / 2, w) : time;
   }
   return { tp, cp, ep };
