@@ -136,7 +136,7 @@ export const STEP_MODEL = {
   kernelsPerLayer: {
     value: 60,
     what: 'kernels one transformer layer launches per micro-batch, forward and backward (norms, GEMMs, attention, activation, residuals, casts, and the TP collectives)',
-    source: 'a Transformer Engine layer launches about 20 kernels forward and twice as many backward (Nsight Systems traces of Megatron-Core; each TP collective and, under CP, each ring step is one more)',
+    source: 'an estimate from the layer’s structure: a Transformer Engine layer runs about 20 kernels forward (two norms, four GEMMs, attention, activation, residuals, casts, the TP collectives) and twice as many backward; under CP each ring step adds its attention call',
   },
   moeImbalance: {
     value: 1.1,
