@@ -169,18 +169,32 @@ const BRIDGE_ROWS: PublishedRun[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// NeMo 24.07 performance summary, DGX-H100, FP8: the Nemotron rows `published.ts` does not hold.
+// NeMo performance summaries (FP8): rows `published.ts` does not hold. 24.07 from the NeMo
+// repository; 25.02 (DGX-B200) and 25.04 (DGX-GB200) from the NeMo Framework user guide pages.
 
 const NEMO_2407 = 'NeMo 24.07 performance summary, Pretraining, DGX-H100, FP8 (NVIDIA/NeMo docs/source/performance/performance_summary.md @ 9c5c5e970940)';
+const NEMO_2502 = 'NeMo 25.02 performance summary, Pretraining, DGX-B200, FP8 (https://docs.nvidia.com/nemo-framework/user-guide/latest/performance/performance_summary.html as of the 25.02 release)';
+const NEMO_2504 = 'NeMo 25.04 performance summary, Pre-Training Performance, DGX-GB200, FP8 per-tensor current scaling (https://docs.nvidia.com/nemo-framework/user-guide/latest/performance/archive/25.04-performance-summary.html)';
 const NEMO_HOW = 'tokens/s/GPU as published; NeMo’s performance scripts reduce gradients in BF16 for FP8 runs';
+const HW_OF: Record<string, string> = { [NEMO_2407]: 'h100-sxm', [NEMO_2502]: 'b200', [NEMO_2504]: 'gb200-nvl72' };
 
-function nemo(id: string, model: string, shape: ModelShape, gpus: number, gbs: number, mbs: number, seq: number, layout: Omit<Layout, 'microBatch'>, tokens: number): PublishedRun {
-  return { id, source: `${NEMO_2407}, row ${model}`, model, shape, hardware: 'h100-sxm', gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { ...layout, microBatch: mbs }, gradReduce16: true, tokens, how: NEMO_HOW };
+function nemo(source: string, id: string, model: string, shape: ModelShape, gpus: number, gbs: number, mbs: number, seq: number, layout: Omit<Layout, 'microBatch'>, tokens: number, note?: string): PublishedRun {
+  return { id, source: `${source}, row ${model}`, model, shape, hardware: HW_OF[source], gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { ...layout, microBatch: mbs }, gradReduce16: true, tokens, how: note ? `${NEMO_HOW}; ${note}` : NEMO_HOW };
 }
 
+/** The 25.02 and 25.04 pages print GBS 1 and MBS 64 for this row; their GA column (16 = 64 ÷ (DP 4 × MBS 1)) shows the two swapped. */
+const MIXTRAL_SWAP = 'GBS 64 and MBS 1: the page prints GBS 1 and MBS 64, and its GA of 16 = 64 ÷ (DP 4 × MBS 1) shows the two columns swapped; its model TFLOP/s ÷ tokens/s matches 64K causal sequences';
+
 const NEMO_ROWS: PublishedRun[] = [
-  nemo('nemo-nemotron-8b', 'Nemotron-8B', NEMOTRON_8B, 64, 256, 4, 4096, { tp: 2, pp: 1, cp: 1 }, 12507),
-  nemo('nemo-nemotron-22b', 'Nemotron-22B', NEMOTRON_22B, 64, 256, 2, 4096, { tp: 2, pp: 4, cp: 1, vpp: 10 }, 4312),
+  nemo(NEMO_2407, 'nemo-nemotron-8b', 'Nemotron-8B', NEMOTRON_8B, 64, 256, 4, 4096, { tp: 2, pp: 1, cp: 1 }, 12507),
+  nemo(NEMO_2407, 'nemo-nemotron-22b', 'Nemotron-22B', NEMOTRON_22B, 64, 256, 2, 4096, { tp: 2, pp: 4, cp: 1, vpp: 10 }, 4312),
+  nemo(NEMO_2502, 'nemo-gpt3-175b-b200-512', 'GPT3-175B', preset('gpt3-175b'), 512, 2048, 2, 2048, { tp: 4, pp: 4, cp: 1, vpp: 6 }, 1600),
+  nemo(NEMO_2502, 'nemo-llama3-70b-b200-cp2', 'LLAMA3-70B', preset('llama-3-70b'), 64, 128, 1, 8192, { tp: 2, pp: 4, cp: 2, vpp: 5 }, 3062),
+  nemo(NEMO_2502, 'nemo-nemotron4-15b-b200', 'Nemotron-15B', NEMOTRON4_15B, 64, 256, 2, 4096, { tp: 1, pp: 1, cp: 1 }, 14760),
+  nemo(NEMO_2502, 'nemo-nemotron4-340b-b200', 'Nemotron-340B', NEMOTRON4_340B, 128, 32, 1, 4096, { tp: 8, pp: 4, cp: 1, vpp: 12 }, 602),
+  nemo(NEMO_2502, 'nemo-mixtral-8x22b-b200-cp8', 'Mixtral-8x22B', preset('mixtral-8x22b'), 256, 64, 1, 65536, { tp: 2, pp: 4, cp: 8, vpp: 14, ep: 8 }, 2232, MIXTRAL_SWAP),
+  nemo(NEMO_2504, 'nemo-nemotron4-340b-gb200', 'Nemotron-340B', NEMOTRON4_340B, 128, 32, 1, 4096, { tp: 8, pp: 4, cp: 1, vpp: 12 }, 737),
+  nemo(NEMO_2504, 'nemo-mixtral-8x22b-gb200-cp8', 'Mixtral-8x22B', preset('mixtral-8x22b'), 256, 64, 1, 65536, { tp: 2, pp: 4, cp: 8, vpp: 14, ep: 8 }, 2731, MIXTRAL_SWAP),
 ];
 
 // ---------------------------------------------------------------------------------------------
