@@ -69,6 +69,8 @@ export interface JsonSchema {
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
   'x-default-note'?: string;
+  /** Defaults of older releases: `{ release: value }`, the default of the releases before that one (back to the previous entry); `default` from the last entry on. */
+  'x-default-before'?: Record<string, unknown>;
   'x-deprecated'?: Deprecation;
   /** The integrations that fill an `"auto"` value here (empty: accepted but dropped, DeepSpeed's default applies). */
   'x-auto'?: ('transformers' | 'accelerate')[];

@@ -6,6 +6,7 @@
  * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
  */
 import type { Deprecation, JsonSchema, KeyPrefix, ValueForm } from './types';
+import { compareVersions } from '../version';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
 export function normalized(schema: JsonSchema | undefined, value: string): string {
@@ -99,6 +100,21 @@ export function requiredStage(schema: JsonSchema | undefined): number | number[]
 /** The default in words, where it is not one value (`x-default-note`). */
 export function defaultNote(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-default-note'];
+}
+
+/** The defaults of older releases, oldest first (`x-default-before`): each the default of the releases before `before`. */
+export function defaultsBefore(schema: JsonSchema | undefined): { before: string; value: unknown }[] {
+  const table = schema?.['x-default-before'];
+  if (!table || typeof table !== 'object') return [];
+  return Object.entries(table)
+    .map(([before, value]) => ({ before, value }))
+    .sort((a, b) => compareVersions(a.before, b.before));
+}
+
+/** The default at `release`: the entry of `x-default-before` that covers it, else `default`. */
+export function defaultAt(schema: JsonSchema | undefined, release: string): unknown {
+  const older = defaultsBefore(schema).find((d) => compareVersions(release, d.before) < 0);
+  return older ? older.value : schema?.default;
 }
 
 /** The environment variable the launcher exports the key as (`x-env`). */
