@@ -83,7 +83,8 @@ const VERBOSE = argv.includes('--verbose');
 const megatronDir = opt('--megatron');
 const deepspeedDir = opt('--deepspeed');
 const bridgeDir = opt('--bridge');
-if (!megatronDir && !deepspeedDir) {
+const accelerateDir = opt('--accelerate');
+if (!megatronDir && !deepspeedDir && !accelerateDir) {
   console.error('usage: node scripts/schema-history.mjs --megatron <gitdir> [--deepspeed <gitdir>] [--write] [--verbose]');
   process.exit(2);
 }
@@ -1722,6 +1723,155 @@ function deepspeedOptimizerChanges(dir, releases, schema) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Accelerate: the keys the config file and the launcher of every release read
+
+// The sections of a cluster config whose keys the launcher copies onto its arguments, with the
+// prefix it adds to a key written without it (from the release whose launcher adds it).
+const ACCELERATE_SECTIONS = {
+  fsdp_config: { prefix: 'fsdp_', unlessStartsWith: 'fsdp' },
+  fp8_config: { prefix: 'fp8_', unlessStartsWith: 'fp8' },
+  dynamo_config: { prefix: 'dynamo_', unlessStartsWith: 'dynamo_' },
+  deepspeed_config: {},
+  megatron_lm_config: {},
+  parallelism_config: {},
+  mpirun_config: {},
+};
+
+/**
+ * Per release: the fields of the config dataclasses (src/accelerate/commands/config/config_args.py:
+ * BaseConfig with ClusterConfig, with SageMakerConfig), the dests of `accelerate launch`'s flags
+ * (src/accelerate/commands/launch.py), and the sections whose prefix the launcher adds
+ * (`"fsdp_" + key`).
+ */
+function accelerateReleases(dir) {
+  const releases = releaseTags(dir, 'v', '0.2.0');
+  for (const r of releases) {
+    const cfg = show(dir, r.rev, 'src/accelerate/commands/config/config_args.py') ?? '';
+    const classes = new Map();
+    let cur = null;
+    for (const st of statements(tokenize(cfg))) {
+      const t = st.toks;
+      if (st.indent === 0) {
+        cur = t[0]?.v === 'class' && t[1]?.t === 'name' ? { bases: t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x) => x.t === 'name').map((x) => x.v) : [], fields: new Set() } : null;
+        if (cur) classes.set(t[1].v, cur);
+      } else if (cur && t[0]?.t === 'name' && t[1]?.v === ':' && !['def', 'class', 'async'].includes(t[0].v)) cur.fields.add(t[0].v);
+    }
+    const fieldsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return [];
+      seen.add(name);
+      return [...c.bases.flatMap((b) => fieldsOf(b, seen)), ...c.fields];
+    };
+    r.cluster = new Set(fieldsOf('ClusterConfig'));
+    r.sagemaker = new Set(fieldsOf('SageMakerConfig'));
+    const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
+    const toks = tokenize(launch);
+    r.dests = new Set();
+    r.prefixed = new Set();
+    r.copies = new Set();
+    r.copiesAll = false;
+    for (let i = 0; i < toks.length; i++) {
+      if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(')
+        for (let j = i + 2; toks[j]?.t === 'str'; j += 2) {
+          if (toks[j].v.startsWith('--')) r.dests.add(toks[j].v.slice(2).replace(/-/g, '_'));
+          if (toks[j + 1]?.v !== ',') break;
+        }
+      if (toks[i].t === 'str' && toks[i + 1]?.v === '+') for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) if (sec.prefix && toks[i].v === sec.prefix) r.prefixed.add(name);
+      // The sections whose keys it copies onto its arguments: `defaults.fsdp_config`, `name == "fp8_config"`,
+      // or every dict of the config (`for key, value in attr.items()`).
+      if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.v in ACCELERATE_SECTIONS) r.copies.add(toks[i + 2].v);
+      if (toks[i].t === 'str' && toks[i].v in ACCELERATE_SECTIONS && toks[i - 1]?.v === '==') r.copies.add(toks[i].v);
+      if (toks[i].v === 'attr' && toks[i + 1]?.v === '.' && toks[i + 2]?.v === 'items' && toks[i - 1]?.v === 'in') r.copiesAll = true;
+    }
+  }
+  return releases;
+}
+
+/**
+ * Whether a release reads the key `key` of a section: a field of the config class (cluster,
+ * sagemaker); in a section the launcher copies onto its arguments (none before it does: Accelerate
+ * writes `fp8_config` from 0.34.0, its launcher reads it from 1.4.0), a flag of that name, or, for a
+ * key written without the prefix, the prefixed flag where the launcher adds the prefix.
+ */
+function accelerateReads(r, def, key) {
+  if (def === 'cluster' || def === 'sagemaker') return r[def].has(key);
+  const sec = ACCELERATE_SECTIONS[def];
+  if (!sec || !r.cluster.has(def) || !(r.copies.has(def) || r.copiesAll)) return false;
+  if (sec.prefix && r.prefixed.has(def) && !key.startsWith(sec.unlessStartsWith)) return r.dests.has(sec.prefix + key);
+  return r.dests.has(key);
+}
+
+const ACCELERATE_SPELLINGS = {};
+function accelerate(dir, schemaPath) {
+  const schema = parseJson(readFileSync(schemaPath, 'utf8'));
+  const releases = accelerateReleases(dir);
+  const all = releases.map((r) => r.version);
+  const floor = '0.3.0';
+  console.log(`Accelerate: ${releases.length} releases compared (${all[0]} … ${all.at(-1)})`);
+  const changes = [];
+  const report = { agree: 0, disagree: [], never: [] };
+  for (const [def, node] of Object.entries(schema.definitions)) {
+    if (!node.properties || !(def in ACCELERATE_SECTIONS || def === 'cluster' || def === 'sagemaker')) continue;
+    const sec = ACCELERATE_SECTIONS[def] ?? {};
+    for (const [key, prop] of Object.entries(node.properties)) {
+      const read = releases.map((r) => accelerateReads(r, def, key));
+      // The other spelling of a key of a prefixed section: without the prefix, or with it.
+      const stripped = sec.prefix && key.startsWith(sec.prefix) ? key.slice(sec.prefix.length) : undefined;
+      const alt = !sec.prefix ? undefined : stripped !== undefined ? (stripped.startsWith(sec.unlessStartsWith) ? undefined : stripped) : key.startsWith(sec.unlessStartsWith) ? undefined : sec.prefix + key;
+      const altRead = alt ? releases.map((r) => accelerateReads(r, def, alt)) : undefined;
+      const any = read.map((x, i) => x || !!altRead?.[i]);
+      const firstAny = any.indexOf(true);
+      if (firstAny < 0) {
+        report.never.push(`${def}.${key}`);
+        continue;
+      }
+      const lastAny = any.lastIndexOf(true);
+      // The floor: keys of the oldest releases are dated by the oldest covered one.
+      const dated = (i) => (compareVersions(all[i], floor) < 0 ? floor : all[i]);
+      const since = dated(firstAny);
+      const removed = lastAny < all.length - 1 ? all[lastAny + 1] : undefined;
+      if (prop['x-since'] === since) report.agree++;
+      else {
+        report.disagree.push(`${def}.${key}: schema ${prop['x-since'] ?? '(none)'}, read ${since}`);
+        changes.push({ key: `${def}.${key}`, field: 'x-since', from: prop['x-since'], to: since, why: 'first release that reads the key (either spelling)', set: () => setKey(prop, 'x-since', since, ['x-env', 'default', 'type']) });
+      }
+      // A key no longer read is dated by its deprecation (the release that ignores, refuses or migrates it).
+      const gone = prop['x-removed']?.version ?? prop['x-deprecated']?.since;
+      if (gone !== removed) report.disagree.push(`${def}.${key}: no longer read from ${removed ?? '(still read)'}, schema ${gone ?? '(none)'}`);
+      if (!alt) continue;
+      ACCELERATE_SPELLINGS[`${def}.${key}`] = Object.fromEntries([key, alt].map((k, j) => [k, snapshotRanges(releases.map((r, i) => ({ version: r.version, nextVersion: all[i + 1], kind: (j ? altRead : read)[i] ? 'read' : 'unread' })))]));
+      // The property's own spelling, read later than the key: x-flag-since.
+      const own = read.indexOf(true);
+      const flagSince = own > firstAny ? { [key]: dated(own) } : undefined;
+      if (JSON.stringify(prop['x-flag-since']) !== JSON.stringify(flagSince)) changes.push({ key: `${def}.${key}`, field: 'x-flag-since', from: prop['x-flag-since'], to: flagSince, why: `\`${key}\` is read from ${flagSince?.[key]}, \`${alt}\` before`, set: () => setKey(prop, 'x-flag-since', flagSince, ['x-since']) });
+      // A prefixed key the launcher read only without its prefix, before it added the prefix: x-bare-until.
+      const prefixFrom = releases.findIndex((r) => r.prefixed.has(def));
+      const bareOnly = stripped !== undefined && altRead.some((x, i) => x && !read[i] && (prefixFrom < 0 || i < prefixFrom));
+      const bareUntil = bareOnly && prefixFrom >= 0 ? all[prefixFrom] : undefined;
+      if (prop['x-bare-until'] !== bareUntil) changes.push({ key: `${def}.${key}`, field: 'x-bare-until', from: prop['x-bare-until'], to: bareUntil, why: `before ${bareUntil} the launcher read only \`${alt}\``, set: () => setKey(prop, 'x-bare-until', bareUntil, ['x-flag-since', 'x-since']) });
+    }
+  }
+  for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
+    if (!sec.prefix) continue;
+    const from = releases.find((r) => r.prefixed.has(name))?.version;
+    const have = schema.definitions[name]?.['x-key-prefix']?.since;
+    const kp = schema.definitions[name]?.['x-key-prefix'];
+    const want = from && from !== all[0] ? from : undefined;
+    if (kp && have !== want) changes.push({ key: name, field: 'x-key-prefix.since', from: have, to: want, why: `the launcher adds \`${sec.prefix}\` from ${from}`, set: () => setKey(kp, 'since', want) });
+    console.log(`  ${name}: the launcher adds \`${sec.prefix}\` from ${from ?? '(never)'}${have !== undefined || from ? ` (x-key-prefix.since ${have ?? '(none)'})` : ''}`);
+  }
+  for (const [title, list] of [
+    ['disagreements with the schema', report.disagree],
+    ['keys no release reads', report.never],
+  ]) {
+    console.log(`\n${title} (${list.length}):`);
+    for (const l of list) console.log(`  ${l}`);
+  }
+  console.log(`\nkeys whose x-since the read confirms: ${report.agree}`);
+  return { schema, changes, path: schemaPath };
+}
+
+// ------------------------------------------------------------------------------------------------
 // Applying changes
 
 /** Keeps the "since Megatron Core X" note of the hover text in step with x-since. */
@@ -1769,6 +1919,11 @@ function printChanges(title, changes) {
 }
 
 const results = [];
+if (accelerateDir) {
+  const r = accelerate(accelerateDir, join(root, 'schemas/accelerate.schema.json'));
+  printChanges('accelerate.schema.json', r.changes);
+  results.push([r, 'Accelerate']);
+}
 if (megatronDir) {
   const r = megatron(megatronDir, join(root, 'schemas/megatron.schema.json'));
   printChanges('megatron.schema.json', r.changes);

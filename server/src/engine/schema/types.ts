@@ -66,6 +66,8 @@ export interface JsonSchema {
   'x-since'?: string;
   /** Megatron: the first release of a command-line spelling younger than the setting it spells. */
   'x-flag-since'?: Record<string, string>;
+  /** Accelerate: before this release the launcher read this prefixed key only without its prefix (`offload_params`). */
+  'x-bare-until'?: string;
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
   'x-default-note'?: string;

@@ -39,6 +39,11 @@ export function since(schema: JsonSchema | undefined, spelling?: string): string
   return (spelling ? schema?.['x-flag-since']?.[spelling] : undefined) ?? schema?.['x-since'];
 }
 
+/** The release up to which (excluded) the launcher read a prefixed key only without its prefix (`x-bare-until`). */
+export function bareUntil(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-bare-until'];
+}
+
 /** The first release that accepts a value of the key (`x-enum-since`). */
 export function valueSince(schema: JsonSchema | undefined, value: string): string | undefined {
   return schema?.['x-enum-since']?.[normalized(schema, value)];
