@@ -1,12 +1,24 @@
 #!/usr/bin/env node
 // Recomputes the version facts of the schemas from the upstream git history.
 //
-//   node scripts/schema-history.mjs --megatron <Megatron-LM git dir> [--deepspeed <DeepSpeed git dir>] [--bridge <Megatron-Bridge git dir>] [--write] [--verbose]
+//   node scripts/schema-history.mjs [--megatron <Megatron-LM git dir>] [--deepspeed <DeepSpeed git dir>] [--bridge <Megatron-Bridge git dir>] [--accelerate <accelerate git dir>] [--write] [--verbose]
 //
 // Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
 // (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
 // `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
 // pins (`x-source.bridgeMegatronCommit`). A static search, so an upper bound: `x-bridge-unread`.
+//
+// Megatron Bridge values (with --bridge): `x-bridge-enum` of the fields whose enum holds names only
+// Megatron-LM's `--yaml-cfg` loader knows (x-cli: false): the names Bridge restores a string
+// override of that field by (ACTIVATION_FUNC_MAP for the fields of _SERIALIZABLE_CALLABLE_FIELDS),
+// or none.
+//
+// Accelerate (--accelerate <git dir>): for every final release tag, the fields of the config
+// dataclasses, the flags of `accelerate launch`, the sections its launcher copies onto them and
+// the prefix it adds; `x-since` of every key (either spelling), `x-flag-since` of a spelling read
+// later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
+// launcher added it, and `x-key-prefix.since`. A key no longer read is compared with its
+// deprecation and only printed.
 //
 // Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
 // in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
@@ -85,7 +97,7 @@ const deepspeedDir = opt('--deepspeed');
 const bridgeDir = opt('--bridge');
 const accelerateDir = opt('--accelerate');
 if (!megatronDir && !deepspeedDir && !accelerateDir) {
-  console.error('usage: node scripts/schema-history.mjs --megatron <gitdir> [--deepspeed <gitdir>] [--write] [--verbose]');
+  console.error('usage: node scripts/schema-history.mjs [--megatron <gitdir> [--bridge <gitdir>]] [--deepspeed <gitdir>] [--accelerate <gitdir>] [--write] [--verbose]');
   process.exit(2);
 }
 
@@ -981,6 +993,33 @@ function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
 }
 
 /**
+ * x-bridge-enum of the fields Megatron Bridge reads as callables, whose values in a Megatron-LM
+ * `--yaml-cfg` file are names its yaml loader knows (x-cli: false with an enum): Bridge turns a
+ * string override into a callable only for the fields of `_SERIALIZABLE_CALLABLE_FIELDS`
+ * (training/utils/omegaconf_utils.py), by the names of `ACTIVATION_FUNC_MAP`
+ * (utils/activation_map.py); any other string is kept as written. So the values Bridge reads are
+ * those names, or none.
+ */
+function bridgeEnumChanges(bridgeDir, schema) {
+  const rev = schema['x-source'].bridgeCommit;
+  const utils = show(bridgeDir, rev, 'src/megatron/bridge/training/utils/omegaconf_utils.py') ?? '';
+  const fields = new Set(/_SERIALIZABLE_CALLABLE_FIELDS[^=]*=\s*frozenset\(\{([^}]*)\}/.exec(utils)?.[1].match(/["'][A-Za-z_]+["']/g)?.map((x) => x.slice(1, -1)) ?? []);
+  const map = show(bridgeDir, rev, 'src/megatron/bridge/utils/activation_map.py') ?? '';
+  const names = [];
+  for (const block of map.matchAll(/ACTIVATION_FUNC_MAP(?:\s*:[^=]*)?\s*=\s*\{([^}]*)\}|ACTIVATION_FUNC_MAP\.update\(\s*\{([^}]*)\}/g))
+    for (const m of (block[1] ?? block[2]).matchAll(/^\s*["']([A-Za-z0-9_.]+)["']\s*:/gm)) names.push(m[1]);
+  const changes = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    if (prop['x-cli'] !== false || !prop.enum || !(prop['x-bridge'] ?? []).length) continue;
+    const want = fields.has(key) ? names : [];
+    if (JSON.stringify(prop['x-bridge-enum']) !== JSON.stringify(want))
+      changes.push({ key, field: 'x-bridge-enum', from: prop['x-bridge-enum'], to: want, why: fields.has(key) ? 'the names of ACTIVATION_FUNC_MAP, which Bridge restores for this field' : 'Bridge keeps a string written here as it is', set: () => setKey(prop, 'x-bridge-enum', want, ['x-bridge']) });
+  }
+  console.log(`\nBridge: callable fields restored from a name (${[...fields].join(', ') || 'none read'}), ${names.length} names`);
+  return changes;
+}
+
+/**
  * The choices of each release, as the tests read them without a checkout
  * (schemas/history/megatron-choices.json): per argument, runs of releases with the same state.
  */
@@ -1283,7 +1322,7 @@ function megatron(dir, schemaPath) {
 
   changes.push(...megatronEnumChanges(props, releases));
   changes.push(...megatronDefaultChanges(props, releases));
-  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema));
+  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema));
 
   const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
   // What follows the part this script writes (the NeMo key sources) is kept.

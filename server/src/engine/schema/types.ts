@@ -68,6 +68,8 @@ export interface JsonSchema {
   'x-flag-since'?: Record<string, string>;
   /** Accelerate: before this release the launcher read this prefixed key only without its prefix (`offload_params`). */
   'x-bare-until'?: string;
+  /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written). */
+  'x-bridge-enum'?: string[];
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
   'x-default-note'?: string;
