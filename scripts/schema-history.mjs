@@ -204,10 +204,18 @@ function parseJson(text) {
   return value();
 }
 
+/** A value on one line, as the schemas write a one-line array: `[{"a": 1, "b": ["x", "y"]}]`. */
+function compactJson(v) {
+  if (v instanceof RawNumber) return v.text;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(compactJson).join(', ')}]`;
+  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${compactJson(x)}`).join(', ')}}`;
+}
+
 function stringifyJson(v, indent = '') {
   if (v instanceof RawNumber) return v.text;
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (oneLine.has(v)) return `[${v.map((x) => stringifyJson(x, indent)).join(', ')}]`;
+  if (oneLine.has(v)) return compactJson(v);
   const inner = `${indent}  `;
   if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + stringifyJson(x, inner)).join(',\n')}\n${indent}]`;
   const keys = Object.keys(v);
@@ -1841,10 +1849,12 @@ function accelerateReads(r, def, key) {
 }
 
 const ACCELERATE_SPELLINGS = {};
+let ACCELERATE_RELEASES = [];
 function accelerate(dir, schemaPath) {
   const schema = parseJson(readFileSync(schemaPath, 'utf8'));
   const releases = accelerateReleases(dir);
   const all = releases.map((r) => r.version);
+  ACCELERATE_RELEASES = all;
   const floor = '0.3.0';
   console.log(`Accelerate: ${releases.length} releases compared (${all[0]} … ${all.at(-1)})`);
   const changes = [];
@@ -1877,8 +1887,9 @@ function accelerate(dir, schemaPath) {
       // A key no longer read is dated by its deprecation (the release that ignores, refuses or migrates it).
       const gone = prop['x-removed']?.version ?? prop['x-deprecated']?.since;
       if (gone !== removed) report.disagree.push(`${def}.${key}: no longer read from ${removed ?? '(still read)'}, schema ${gone ?? '(none)'}`);
+      const runsOf = (reads) => snapshotRanges(releases.map((r, i) => ({ version: r.version, nextVersion: all[i + 1], kind: reads[i] ? 'read' : 'unread' }))).filter((x) => x.kind === 'read').map(({ from, to }) => ({ from, to }));
+      ACCELERATE_SPELLINGS[`${def}.${key}`] = { [key]: runsOf(read), ...(alt ? { [alt]: runsOf(altRead) } : {}) };
       if (!alt) continue;
-      ACCELERATE_SPELLINGS[`${def}.${key}`] = Object.fromEntries([key, alt].map((k, j) => [k, snapshotRanges(releases.map((r, i) => ({ version: r.version, nextVersion: all[i + 1], kind: (j ? altRead : read)[i] ? 'read' : 'unread' })))]));
       // The property's own spelling, read later than the key: x-flag-since.
       const own = read.indexOf(true);
       const flagSince = own > firstAny ? { [key]: dated(own) } : undefined;
@@ -1979,6 +1990,8 @@ if (WRITE)
     writeFileSync(r.path, `${stringifyJson(r.schema)}\n`);
     console.log(`wrote ${r.path}`);
   }
+if (WRITE && accelerateDir && Object.keys(ACCELERATE_SPELLINGS).length)
+  writeSnapshot('accelerate-keys.json', 'The releases of Accelerate that read each key of the config file, read by scripts/schema-history.mjs from every vX.Y.Z tag: a field of the config dataclasses (cluster, sagemaker), or in a section the launcher copies onto its arguments, the name of one of its flags (with the prefix the launcher adds, from the release that adds it). Per key, each spelling (as the schema writes it, and with or without the section prefix) with the runs of releases that read it.', ACCELERATE_RELEASES, 'keys', ACCELERATE_SPELLINGS);
 if (WRITE && deepspeedDir && Object.keys(STRICTNESS_SNAPSHOT).length)
   writeSnapshot('deepspeed-strictness.json', 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).', DEEPSPEED_RELEASES, 'strict', STRICTNESS_SNAPSHOT);
 if (WRITE && megatronDir && Object.keys(CHOICES_SNAPSHOT).length) {

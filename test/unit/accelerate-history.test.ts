@@ -63,3 +63,36 @@ test('fp8_config: written by `accelerate config` from 0.34.0, read by the launch
   assert.ok(at13.every((f) => /arrived in accelerate 1\.4\.0/.test(f.message) && !/reads it as/.test(f.message)), JSON.stringify(at13));
   assert.deepEqual(findings('fp8_config', '  backend: TE\n  fp8_margin: 0\n', '1.4.0').filter((f) => f.code === 'version-unsupported-key'), []);
 });
+
+/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYS: { releases: string[]; keys: Record<string, Record<string, { from: string; to: string }[]>> } = JSON.parse(readFileSync(join(__dirname, '../../schemas/history/accelerate-keys.json'), 'utf8'));
+
+test('a seeded sample of 20 Accelerate keys: x-since and x-flag-since are the first releases that read the key and its spelling', () => {
+  const all = KEYS.releases;
+  const floor = (v: string) => (all.indexOf(v) < all.indexOf('0.3.0') ? '0.3.0' : v);
+  const keys = Object.keys(KEYS.keys);
+  assert.ok(keys.length > 140, `${keys.length} keys`);
+  const random = mulberry32(0xacce1);
+  const picked = new Set<string>();
+  while (picked.size < 20) picked.add(keys[Math.floor(random() * keys.length)]);
+  for (const dotted of picked) {
+    const [def, key] = dotted.split('.');
+    const prop = DEFS[def].properties[key];
+    const spellings = KEYS.keys[dotted];
+    const firsts = Object.values(spellings).flatMap((runs) => runs.map((r) => r.from)).sort((a, b) => all.indexOf(a) - all.indexOf(b));
+    assert.equal(prop['x-since'], floor(firsts[0]), `${dotted}: x-since`);
+    const own = spellings[key]?.[0]?.from;
+    assert.equal(prop['x-flag-since']?.[key], own && all.indexOf(own) > all.indexOf(firsts[0]) ? own : undefined, `${dotted}: x-flag-since`);
+  }
+});
