@@ -17,8 +17,9 @@
 // dataclasses, the flags of `accelerate launch`, the sections its launcher copies onto them and
 // the prefix it adds; `x-since` of every key (either spelling), `x-flag-since` of a spelling read
 // later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
-// launcher added it, and `x-key-prefix.since`. A key no longer read is compared with its
-// deprecation and only printed.
+// launcher added it, and `x-key-prefix.since`; `x-default-before` of a config dataclass field
+// whose literal default (or the utils/constants.py constant it names) changed. A key no longer
+// read is compared with its deprecation and only printed.
 //
 // Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
 // in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
@@ -1794,14 +1795,29 @@ function accelerateReleases(dir) {
   const releases = releaseTags(dir, 'v', '0.2.0');
   for (const r of releases) {
     const cfg = show(dir, r.rev, 'src/accelerate/commands/config/config_args.py') ?? '';
+    const constants = new Map();
+    for (const st of statements(tokenize(show(dir, r.rev, 'src/accelerate/utils/constants.py') ?? ''))) {
+      const t = st.toks;
+      if (st.indent === 0 && t[0]?.t === 'name' && t[1]?.v === '=') {
+        const d = literalDefault(t.slice(2));
+        if (d.dynamic === undefined) constants.set(t[0].v, d);
+      }
+    }
     const classes = new Map();
     let cur = null;
     for (const st of statements(tokenize(cfg))) {
       const t = st.toks;
       if (st.indent === 0) {
-        cur = t[0]?.v === 'class' && t[1]?.t === 'name' ? { bases: t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x) => x.t === 'name').map((x) => x.v) : [], fields: new Set() } : null;
+        cur = t[0]?.v === 'class' && t[1]?.t === 'name' ? { bases: t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x) => x.t === 'name').map((x) => x.v) : [], fields: new Set(), defaults: new Map() } : null;
         if (cur) classes.set(t[1].v, cur);
-      } else if (cur && t[0]?.t === 'name' && t[1]?.v === ':' && !['def', 'class', 'async'].includes(t[0].v)) cur.fields.add(t[0].v);
+      } else if (cur && t[0]?.t === 'name' && t[1]?.v === ':' && !['def', 'class', 'async'].includes(t[0].v)) {
+        cur.fields.add(t[0].v);
+        const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+        const value = t.slice(eq + 1);
+        // A module-level constant of the package (utils/constants.py): its literal value.
+        const named = value.length === 1 && value[0].t === 'name' ? constants.get(value[0].v) : undefined;
+        cur.defaults.set(t[0].v, eq < 0 ? { dynamic: '(required)' } : named ?? literalDefault(value));
+      }
     }
     const fieldsOf = (name, seen = new Set()) => {
       const c = classes.get(name);
@@ -1811,6 +1827,14 @@ function accelerateReleases(dir) {
     };
     r.cluster = new Set(fieldsOf('ClusterConfig'));
     r.sagemaker = new Set(fieldsOf('SageMakerConfig'));
+    // The default of each field (a subclass's own over its base's).
+    const defaultsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return new Map();
+      seen.add(name);
+      return new Map([...c.bases.flatMap((b) => [...defaultsOf(b, seen)]), ...c.defaults]);
+    };
+    r.defaults = { cluster: defaultsOf('ClusterConfig'), sagemaker: defaultsOf('SageMakerConfig') };
     const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
     const toks = tokenize(launch);
     r.dests = new Set();
@@ -1846,6 +1870,32 @@ function accelerateReads(r, def, key) {
   if (!sec || !r.cluster.has(def) || !(r.copies.has(def) || r.copiesAll)) return false;
   if (sec.prefix && r.prefixed.has(def) && !key.startsWith(sec.unlessStartsWith)) return r.dests.has(sec.prefix + key);
   return r.dests.has(key);
+}
+
+/**
+ * x-default-before of a field of the config dataclasses whose literal default changed between the
+ * releases that read it (from the oldest covered one), where the newest literal default is the
+ * schema's `default`; other differences are printed.
+ */
+function accelerateDefaultChanges(dotted, prop, states, report) {
+  const runs = [];
+  for (const { version, d } of states.filter((st) => compareVersions(st.version, '0.3.0') >= 0)) {
+    const kind = d && d.dynamic === undefined ? 'value' : 'dynamic';
+    const last = runs.at(-1);
+    if (last && last.kind === kind && JSON.stringify(last.value) === JSON.stringify(d?.value)) continue;
+    runs.push({ kind, value: d?.value, from: version });
+  }
+  const literal = runs.filter((r) => r.kind === 'value');
+  if (literal.length < 2) return [];
+  const newest = literal.at(-1);
+  const have = prop['x-default-before'] && Object.fromEntries(Object.entries(prop['x-default-before']).map(([k, v]) => [k, schemaDefault(v)]));
+  if (JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default)) || runs.slice(0, runs.indexOf(newest)).some((r) => r.kind === 'dynamic')) {
+    report.disagree.push(`${dotted}: defaults ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : '(unread)'} from ${r.from}`).join(', ')}; schema default ${JSON.stringify(schemaDefault(prop.default))}`);
+    return [];
+  }
+  const want = {};
+  for (let i = 0; i < runs.indexOf(newest); i++) want[runs[i + 1].from] = runs[i].value;
+  return JSON.stringify(want) === JSON.stringify(have) ? [] : [{ key: dotted, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) }];
 }
 
 const ACCELERATE_SPELLINGS = {};
@@ -1884,6 +1934,7 @@ function accelerate(dir, schemaPath) {
         report.disagree.push(`${def}.${key}: schema ${prop['x-since'] ?? '(none)'}, read ${since}`);
         changes.push({ key: `${def}.${key}`, field: 'x-since', from: prop['x-since'], to: since, why: 'first release that reads the key (either spelling)', set: () => setKey(prop, 'x-since', since, ['x-env', 'default', 'type']) });
       }
+      if (def === 'cluster' || def === 'sagemaker') changes.push(...accelerateDefaultChanges(`${def}.${key}`, prop, releases.filter((r, i) => read[i]).map((r) => ({ version: r.version, d: r.defaults[def].get(key) })), report));
       // A key no longer read is dated by its deprecation (the release that ignores, refuses or migrates it).
       const gone = prop['x-removed']?.version ?? prop['x-deprecated']?.since;
       if (gone !== removed) report.disagree.push(`${def}.${key}: no longer read from ${removed ?? '(still read)'}, schema ${gone ?? '(none)'}`);

@@ -96,3 +96,12 @@ test('a seeded sample of 20 Accelerate keys: x-since and x-flag-since are the fi
     assert.equal(prop['x-flag-since']?.[key], own && all.indexOf(own) > all.indexOf(firsts[0]) ? own : undefined, `${dotted}: x-flag-since`);
   }
 });
+
+test('the SageMaker defaults of Accelerate before 0.11.0 (x-default-before)', () => {
+  // src/accelerate/commands/config/config_args.py@v0.10.0 lines ~159-160: pytorch_version: str = "1.6",
+  // transformers_version: str = "4.4"; @v0.11.0 lines ~164-165 name SAGEMAKER_PYTORCH_VERSION and
+  // SAGEMAKER_TRANSFORMERS_VERSION, "1.10.2" and "4.17.0" in src/accelerate/utils/constants.py@v0.11.0 lines ~23-25.
+  const sm = DEFS.sagemaker.properties;
+  assert.deepEqual([sm.pytorch_version.default, sm.pytorch_version['x-default-before']], ['1.10.2', { '0.11.0': '1.6' }]);
+  assert.deepEqual([sm.transformers_version.default, sm.transformers_version['x-default-before']], ['4.17.0', { '0.11.0': '4.4' }]);
+});
