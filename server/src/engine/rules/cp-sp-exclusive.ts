@@ -5,6 +5,9 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
+/** The first Accelerate release that refuses CP and SP together. */
+const REJECTED_SINCE = '1.13.0';
+
 export default defineRule<AccelerateModel>({
   id: 'cp-sp-exclusive',
   severity: 'error',
@@ -22,6 +25,8 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     const sizes = parallelSizes(m);
     if (!sizes || sizes.cp <= 1 || sizes.sp <= 1) return;
+    // src/accelerate/parallelism_config.py@v1.13.0 line ~328 adds the check; 1.12 takes both sizes without it.
+    if (!ctx.atLeast(REJECTED_SINCE)) return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('sp')]),
       related: [{ at: src(m, ['parallelism_config', pcKey('cp')]), message: `context parallelism is set here (cp ${sizes.cp})` }],
