@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
-import { invalidEffect } from '../schema/vocabulary';
+import { invalidEffect, yamlFalse } from '../schema/vocabulary';
 
 function effect(schema: JsonSchema | undefined, tool: string): string {
   return invalidEffect(schema) ?? `${tool} then fails or misreads the value`;
@@ -45,10 +45,14 @@ export default defineRule({
       const label = pathLabel(issue.path);
       if (trap.kind === 'quote') {
         const read = typeof trap.read === 'boolean' ? `the boolean \`${trap.read ? 'True' : 'False'}\`` : trap.read === null ? 'null (no value)' : `the number \`${trap.read}\``;
+        // Where the tool does something known with `False` (the same run, or the only form that loads), the schema says.
+        const asFalse = trap.read === false ? yamlFalse(issue.schema) : undefined;
+        if (asFalse?.severity === 'none') return;
         ctx.report({
           at: issue.path,
           on: 'value',
-          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${effect(issue.schema, ctx.tool)}. Quote it: \`'${trap.text}'\`.`,
+          severity: asFalse?.severity,
+          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}. Quote it: \`'${trap.text}'\`.`,
           fixes: [{ kind: 'quote', title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], recommended: true }],
         });
       } else if (trap.kind === 'number') {

@@ -93,6 +93,12 @@ export interface JsonSchema {
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
   'x-invalid-effect'?: string;
+  /**
+   * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when
+   * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that
+   * works, so nothing is said) and the effect in words.
+   */
+  'x-yaml-false'?: { severity: 'warning' | 'information' | 'hint' | 'none'; effect: string };
   /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
   'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */

@@ -82,6 +82,12 @@ export function invalidEffect(schema: JsonSchema | undefined): string | undefine
   return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;
 }
 
+/** What the tool does with the boolean false where it wants text, when a schema says (`x-yaml-false`). */
+export function yamlFalse(schema: JsonSchema | undefined): { severity: 'warning' | 'information' | 'hint' | 'none'; effect: string } | undefined {
+  const f = schema?.['x-yaml-false'];
+  return f && typeof f.effect === 'string' ? { severity: f.severity, effect: f.effect.replace(/\.\s*$/, '') } : undefined;
+}
+
 /** The prefix the launcher adds to the section's keys (`x-key-prefix`, `offload_params` → `fsdp_offload_params`). */
 export function keyPrefix(section: JsonSchema | undefined): KeyPrefix | undefined {
   return section?.['x-key-prefix'];
