@@ -83,6 +83,9 @@ describe('host resolver', () => {
     assert.deepEqual(candidates('/abs/ds.json', '/w/cfg/a.yaml', ['/w']), ['/abs/ds.json']);
     assert.deepEqual(candidates('ds/ds.json', '/w/cfg/a.yaml', ['/w', '/other']), ['/w/cfg/ds/ds.json', '/w/ds/ds.json', '/other/ds/ds.json']);
     assert.deepEqual(candidates('./ds.json', '/w/a.yaml', ['/w']), ['/w/ds.json'], 'the file folder is the base folder');
+    // An example launched from its own folder: every folder between the file and its base folder, nearest first.
+    assert.deepEqual(candidates('configs/ds.json', '/w/examples/proj/configs/a.yaml', ['/w']), ['/w/examples/proj/configs/configs/ds.json', '/w/examples/proj/configs/ds.json', '/w/examples/configs/ds.json', '/w/configs/ds.json']);
+    assert.deepEqual(candidates('ds.json', '/elsewhere/x/a.yaml', ['/w']), ['/elsewhere/x/ds.json', '/w/ds.json'], 'no folders above a file outside every base');
     assert.deepEqual(candidates('../ds.json', undefined, ['/w/sub']), ['/w/ds.json'], 'no file folder (an unsaved document)');
     assert.deepEqual(candidates('', '/w/a.yaml', ['/w']), []);
     assert.deepEqual(candidates('a\u0000b', '/w/a.yaml', ['/w']), []);

@@ -4,7 +4,8 @@
  * Accelerate opens the path relative to the directory `accelerate launch` runs in, which neither the
  * editor nor CI knows, so the host tries, in order:
  *   1. an absolute path as it is;
- *   2. relative to the folder of the file that refers to it;
+ *   2. relative to the folder of the file that refers to it, then to each folder above it up to the
+ *      base folder it lies in (the launch folder may be any of them);
  *   3. relative to each further base folder: the workspace folder roots (language server) or the
  *      current directory (CLI).
  * The text of an open editor document wins over the disk (unsaved edits count). Every location
@@ -58,7 +59,13 @@ export function candidates(ref: string, from: string | undefined, bases: readonl
       add(ref);
       return out;
     }
-    if (from && isAbsolute(from)) add(resolve(dirname(from), ref));
+    if (from && isAbsolute(from)) {
+      add(resolve(dirname(from), ref));
+      // The launch folder may be any folder between the file and the root it is found under (an
+      // example launched from its own folder names `configs/ds.json` from there): each, nearest first.
+      const root = bases.filter((b) => b && isAbsolute(b) && inside(b, from) !== undefined).sort((a, b) => b.length - a.length)[0];
+      if (root) for (let d = dirname(dirname(from)); inside(root, d) !== undefined; d = dirname(d)) add(resolve(d, ref));
+    }
     for (const base of bases) if (base && isAbsolute(base)) add(resolve(base, ref));
   } catch {
     // An unusable path: whatever was found so far.
