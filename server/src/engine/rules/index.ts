@@ -76,6 +76,7 @@ import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
+import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -138,6 +139,7 @@ export const RULES: readonly Rule<any>[] = [
   fsdpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
+  trainerDeepspeedMismatch,
   deepspeedConfigFileConflict,
   mixedPrecisionConflict,
   batchSizeMismatch,

@@ -1,0 +1,91 @@
+/**
+ * Fine-tuning recipes and launch commands the Transformers Trainer reads (formats/trainer/recipe.ts,
+ * formats/trainer/script.ts), with the DeepSpeed JSON they name: the Trainer fills that JSON's
+ * `"auto"` values from its TrainingArguments and stops on explicit ones that disagree.
+ */
+import type { Field } from '../../plan/plan';
+import type { ShellDoc } from '../../syntax/shell';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Path } from '../../types';
+import type { Evidence } from '../evidence';
+import type { FormatSupport, ModelInput } from '../format';
+import type { TrainerModel } from './model';
+import { PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
+import { commandWorld, entryReading, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
+import { mapKeys } from '../evidence';
+
+function detect(doc: SourceDoc): Evidence {
+  return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
+}
+
+/** The recipe's `deepspeed:` path, when it is one (an inline mapping or a JSON text is not followed). */
+function recipeDeepspeed(doc: SourceDoc): { ref: string; at: Path } | undefined {
+  const n = doc.node(['deepspeed']);
+  if (n?.kind !== 'scalar' || typeof n.value !== 'string') return undefined;
+  const ref = n.value.trim();
+  return ref && !ref.startsWith('{') ? { ref, at: ['deepspeed'] } : undefined;
+}
+
+/** Where the recipe sets FSDP: the Trainer's `fsdp` (a non-empty option string or list), axolotl's `fsdp_config`/`fsdp`. */
+function recipeFsdp(doc: SourceDoc): Path | undefined {
+  const n = doc.node(['fsdp']);
+  if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
+  if (n?.kind === 'seq' && n.items.length > 0) return ['fsdp'];
+  return undefined;
+}
+
+/** The world size a setting gives (`# shardwise: world_size=8`), for recipes whose launcher is elsewhere. */
+function settingWorld(input: ModelInput): Field<number> | undefined {
+  const w = input.settings.worldSize;
+  return w ? { value: w, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+}
+
+function model(input: ModelInput): TrainerModel {
+  const { doc, link } = input;
+  const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
+  const follow = (d: { ref: string; at: Path } | undefined): TrainerModel['deepspeed'] => {
+    if (!d) return undefined;
+    const linked = link(d.ref, 'deepspeed');
+    return { ref: d.ref, at: d.at, linked, model: linked?.analysis?.model };
+  };
+  if (doc.syntax === 'shell') {
+    const s = doc as ShellDoc;
+    const reading = entryReading(s, input.read);
+    const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
+    return {
+      doc,
+      name,
+      kind: 'script',
+      program: `the TrainingArguments of \`${entry}\``,
+      arg: (field) => scriptArg(s, field, reading),
+      deepspeed: reading.not ? undefined : follow(scriptDeepspeed(s)),
+      world: commandWorld(s, input.settings),
+      fsdp: reading.not ? undefined : scriptFsdp(s),
+    };
+  }
+  const { program } = recipeProgram(mapKeys(doc.root));
+  return {
+    doc,
+    name,
+    kind: 'recipe',
+    program: PROGRAM_NAMES[program],
+    arg: (field) => recipeArg(doc, program, field),
+    deepspeed: follow(recipeDeepspeed(doc)),
+    world: settingWorld(input),
+    fsdp: recipeFsdp(doc),
+  };
+}
+
+export const trainerFormat: FormatSupport<TrainerModel> = {
+  id: 'trainer',
+  title: 'Transformers Trainer recipe',
+  toolName: 'the Transformers Trainer',
+  syntaxes: ['yaml', 'json', 'shell'],
+  tool: 'transformers',
+  detect,
+  model,
+  links(m: TrainerModel) {
+    const f = m.deepspeed;
+    return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
+  },
+};

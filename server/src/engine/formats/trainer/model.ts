@@ -1,0 +1,33 @@
+/** The model of a fine-tuning recipe or launch command the Transformers Trainer reads. Types only. */
+import type { Field, Provenance } from '../../plan/plan';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Path } from '../../types';
+import type { DeepSpeedModel } from '../deepspeed/model';
+import type { Linked } from '../link';
+
+/** A TrainingArguments field as the Trainer gets it, how that is known, and where it is written. */
+export interface TrainerValue {
+  value: number | boolean | undefined;
+  from: Provenance;
+  /** Where it is written in the document (the key, or the flag), when it is. */
+  at?: Path;
+  /** How the recipe spells it (`micro_batch_size` in axolotl). */
+  spelled: string;
+}
+
+export interface TrainerModel {
+  doc: SourceDoc;
+  /** What reads the file, for messages: "LLaMA-Factory", "axolotl", "the training script's TrainingArguments". */
+  program: string;
+  kind: 'recipe' | 'script';
+  /** The field's value as the Trainer gets it (see TrainerValue). */
+  arg(name: string): TrainerValue;
+  /** The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), and the file as the host found it. */
+  deepspeed?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel };
+  /** The number of processes the launcher starts, when the command says. */
+  world?: Field<number>;
+  /** Where an FSDP setting is written (the Trainer's `fsdp` / axolotl's `fsdp` or `fsdp_config`), when one is. */
+  fsdp?: Path;
+  /** The file's name, for messages. */
+  name: string;
+}
