@@ -12,7 +12,10 @@ import { defineRule, type RelatedSpec } from './rule';
 function py(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (Array.isArray(v)) return `[${v.map(py).join(', ')}]`;
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(v).replace(/e-(\d)$/, 'e-0$1');
+  if (typeof v === 'number') {
+    if (Number.isInteger(v) || v === 0 || Math.abs(v) >= 1e-4) return String(v);
+    return v.toExponential().replace(/e-(\d)$/, 'e-0$1');
+  }
   return String(v);
 }
 
