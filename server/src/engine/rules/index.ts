@@ -77,6 +77,8 @@ import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
 import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
+import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
+import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -140,6 +142,8 @@ export const RULES: readonly Rule<any>[] = [
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerDeepspeedMismatch,
+  trainerDeepspeedWithoutZero,
+  trainerDeepspeedWithFsdp,
   deepspeedConfigFileConflict,
   mixedPrecisionConflict,
   batchSizeMismatch,

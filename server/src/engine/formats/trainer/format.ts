@@ -26,6 +26,13 @@ function recipeDeepspeed(doc: SourceDoc): { ref: string; at: Path } | undefined 
   return ref && !ref.startsWith('{') ? { ref, at: ['deepspeed'] } : undefined;
 }
 
+/** Where the recipe asks for DeepSpeed: a non-empty path or JSON text, or a mapping. */
+function recipeDeepspeedSet(doc: SourceDoc): Path | undefined {
+  const n = doc.node(['deepspeed']);
+  if (n?.kind === 'map' && n.entries.length > 0) return ['deepspeed'];
+  return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '' && !n.unknown ? ['deepspeed'] : undefined;
+}
+
 /** Where the recipe sets FSDP: the Trainer's `fsdp` (a non-empty option string or list), axolotl's `fsdp_config`/`fsdp`. */
 function recipeFsdp(doc: SourceDoc): Path | undefined {
   const n = doc.node(['fsdp']);
@@ -59,6 +66,7 @@ function model(input: ModelInput): TrainerModel {
       program: `the TrainingArguments of \`${entry}\``,
       arg: (field) => scriptArg(s, field, reading),
       deepspeed: reading.not ? undefined : follow(scriptDeepspeed(s)),
+      deepspeedSet: reading.not ? undefined : scriptDeepspeed(s)?.at,
       world: commandWorld(s, input.settings),
       fsdp: reading.not ? undefined : scriptFsdp(s),
     };
@@ -71,6 +79,7 @@ function model(input: ModelInput): TrainerModel {
     program: PROGRAM_NAMES[program],
     arg: (field) => recipeArg(doc, program, field),
     deepspeed: follow(recipeDeepspeed(doc)),
+    deepspeedSet: recipeDeepspeedSet(doc),
     world: settingWorld(input),
     fsdp: recipeFsdp(doc),
   };

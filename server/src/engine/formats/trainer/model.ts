@@ -24,6 +24,8 @@ export interface TrainerModel {
   arg(name: string): TrainerValue;
   /** The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), and the file as the host found it. */
   deepspeed?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel };
+  /** Where DeepSpeed is asked for (`deepspeed:` / `--deepspeed` with a path, a mapping or a JSON text), when it is. */
+  deepspeedSet?: Path;
   /** The number of processes the launcher starts, when the command says. */
   world?: Field<number>;
   /** Where an FSDP setting is written (the Trainer's `fsdp` / axolotl's `fsdp` or `fsdp_config`), when one is. */
