@@ -13,6 +13,7 @@ import type { TrainerModel } from './model';
 import { PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
 import { mapKeys } from '../evidence';
+import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
   return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
@@ -97,4 +98,5 @@ export const trainerFormat: FormatSupport<TrainerModel> = {
     const f = m.deepspeed;
     return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
   },
+  plan: trainerPlan,
 };
