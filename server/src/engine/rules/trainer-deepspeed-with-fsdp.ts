@@ -17,7 +17,7 @@ export default defineRule<TrainerModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!m.fsdp || !m.deepspeedSet) return;
+    if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.program !== 'axolotl')) return;
     // The check is in Trainer.__init__ from 4.30 (the oldest read) to 5.x (trainer.py@v4.57.6:572-575).
     if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
     ctx.report({

@@ -10,7 +10,7 @@ import type { Path } from '../../types';
 import type { Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
-import { PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
+import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
 import { mapKeys } from '../evidence';
 import { trainerPlan } from './plan';
@@ -78,6 +78,7 @@ function model(input: ModelInput): TrainerModel {
     name,
     kind: 'recipe',
     program: PROGRAM_NAMES[program],
+    ownLoop: ownLoop(doc),
     arg: (field) => recipeArg(doc, program, field),
     deepspeed: follow(recipeDeepspeed(doc)),
     deepspeedSet: recipeDeepspeedSet(doc),

@@ -30,6 +30,8 @@ export interface TrainerModel {
   world?: Field<number>;
   /** Where an FSDP setting is written (the Trainer's `fsdp` / axolotl's `fsdp` or `fsdp_config`), when one is. */
   fsdp?: Path;
+  /** Why the trainer that reads the recipe runs its own loop (PPO), if it does: the Trainer's own checks at `Trainer.__init__` and training start may not run. */
+  ownLoop?: string;
   /** The file's name, for messages. */
   name: string;
 }

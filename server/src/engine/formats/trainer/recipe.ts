@@ -98,6 +98,19 @@ function typed(kind: 'int' | 'float' | 'bool', v: unknown): number | boolean | u
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** Keys of PPO recipes (LLaMA-Factory's `stage: ppo`, TRL's PPOConfig): their trainers run their own loop, which never calls the Trainer's DeepSpeed check. */
+const PPO_KEYS = ['reward_model_path', 'sft_model_path', 'num_ppo_epochs', 'kl_coef', 'ppo_epochs', 'ppo_buffer_size', 'ppo_target'];
+
+/** Why the recipe's trainer may not run the Trainer's DeepSpeed comparison, if it may not. */
+export function ownLoop(doc: SourceDoc): string | undefined {
+  const root = doc.root;
+  if (root?.kind !== 'map') return undefined;
+  const stage = root.entries.find((e) => e.key === 'stage')?.value;
+  if (stage?.kind === 'scalar' && stage.value === 'ppo') return '`stage: ppo` trains with a PPO trainer whose own loop does not run the Trainer\'s DeepSpeed check';
+  const ppo = root.entries.find((e) => PPO_KEYS.includes(e.key));
+  return ppo ? `\`${ppo.key}\` is a PPO setting, and PPO trainers run their own loop, not the Trainer's DeepSpeed check` : undefined;
+}
+
 /** What axolotl writes for each TrainingArguments field it maps (core/builders/base.py@v0.18.0:271-278, 624-668). */
 const AXOLOTL_NAMES: Record<string, string> = { per_device_train_batch_size: 'micro_batch_size' };
 
@@ -108,6 +121,8 @@ const AXOLOTL_NAMES: Record<string, string> = { per_device_train_batch_size: 'mi
  */
 export function recipeArg(doc: SourceDoc, program: Program, name: string): TrainerValue {
   const field = FIELDS[name];
+  const own = ownLoop(doc);
+  if (own) return { value: undefined, from: { kind: 'unknown', note: own }, spelled: name };
   const spelled = program === 'axolotl' ? (AXOLOTL_NAMES[name] ?? name) : name;
   const node = doc.node([spelled]);
   const unknown = (note: string): TrainerValue => ({ value: undefined, from: { kind: 'unknown', note }, spelled });

@@ -78,6 +78,7 @@ export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | 
     file = undefined;
   }
   const text = file?.text?.slice(0, 2_000_000);
+  if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
   if (/add_argument\(\s*['"]--(deepspeed|per_device_train_batch_size)['"]/.test(text)) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
   if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
@@ -131,7 +132,12 @@ export function commandWorld(s: ShellDoc, settings: EngineSettings): Field<numbe
   if (last?.kind === 'accelerate') return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : accelerateWorld(last);
   // Plain `python train.py` starts one process, unless something outside the script starts several.
   if (!last) return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
-  return scriptWorld(s, settings).world;
+  const world = scriptWorld(s, settings).world;
+  // Without `--num_nodes` the DeepSpeed launcher runs on every node of its hostfile (`--hostfile`, else /job/hostfile when it exists).
+  if (world && last.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
+    return { value: world.value, from: { kind: 'assumed', note: 'the DeepSpeed launcher runs on one node (without `--num_nodes` it uses every node of its hostfile: `--hostfile`, else /job/hostfile when it exists)' } };
+  }
+  return world;
 }
 
 /** The `--deepspeed` flag's path, when it is a known path (not a JSON text, not a bare switch). */
