@@ -70,12 +70,27 @@ function seqLength(m: TrainerModel): Field<number> | undefined {
   return undefined;
 }
 
+/** `gradient_checkpointing` on (a recipe key, a flag): every layer's activations are recomputed. */
+function checkpointing(m: TrainerModel): Field<'none' | 'selective' | 'full'> | undefined {
+  const root = m.doc.root;
+  if (root?.kind !== 'map') return undefined;
+  const e = root.entries.find((x) => x.key.replace(/^--/, '') === 'gradient_checkpointing');
+  const v = e?.value;
+  if (!e || v?.kind !== 'scalar' || v.unknown) return undefined;
+  const on = v.value === true || (typeof v.value === 'string' && /^(true|yes|1)$/i.test(v.value));
+  return on ? { value: 'full', from: { kind: 'written', path: [e.key] } } : undefined;
+}
+
 function asField(v: TrainerValue): Field<number> | undefined {
   return typeof v.value === 'number' && Number.isInteger(v.value) && v.value >= 1 && v.from.kind !== 'unknown' ? { value: v.value, from: v.from } : undefined;
 }
 
+/**
+ * The precision that runs: the JSON's when it writes it; else the recipe's, which the Trainer fills
+ * into `"auto"` and Accelerate's DeepSpeedPlugin adds when the JSON has no section (set_mixed_precision).
+ */
 function precision(m: TrainerModel, plan: Plan): Field<Precision> {
-  if (plan.precision.from.kind !== 'unknown') return plan.precision;
+  if (plan.precision.from.kind === 'written') return plan.precision;
   const bf = m.arg('bf16');
   const fp = m.arg('fp16');
   if (bf.value === true) return { value: 'bf16', from: bf.from };
@@ -97,6 +112,8 @@ export function trainerPlan(m: TrainerModel, settings: EngineSettings): Plan | u
   plan.precision = precision(m, plan);
   plan.model = recipeModel(m, settings, plan);
   plan.seqLength ??= seqLength(m);
+  const ckpt = checkpointing(m);
+  if (ckpt) plan.recompute = ckpt;
   if (world) {
     plan.dp = derived(world.value, `DP = the ${world.value} processes the launcher starts`, [world]);
     plan.dpShard = derived(world.value, `ZeRO shards over the ${world.value} data-parallel ranks`, [world]);
