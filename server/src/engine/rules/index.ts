@@ -79,6 +79,7 @@ import unreadKey from './unread-key';
 import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
 import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
 import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
+import trainerDeepspeedOptionRefused from './trainer-deepspeed-option-refused';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -144,6 +145,7 @@ export const RULES: readonly Rule<any>[] = [
   trainerDeepspeedMismatch,
   trainerDeepspeedWithoutZero,
   trainerDeepspeedWithFsdp,
+  trainerDeepspeedOptionRefused,
   deepspeedConfigFileConflict,
   mixedPrecisionConflict,
   batchSizeMismatch,

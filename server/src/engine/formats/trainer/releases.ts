@@ -36,6 +36,9 @@ export const FIELDS: Record<string, TrainerField> = {
   bf16: { name: 'bf16', kind: 'bool' },
   fp16_full_eval: { name: 'fp16_full_eval', kind: 'bool', default: false, fixed: true },
   bf16_full_eval: { name: 'bf16_full_eval', kind: 'bool', default: false, fixed: true },
+  save_only_model: { name: 'save_only_model', kind: 'bool', default: false, fixed: true },
+  load_best_model_at_end: { name: 'load_best_model_at_end', kind: 'bool', default: false, fixed: true },
+  auto_find_batch_size: { name: 'auto_find_batch_size', kind: 'bool', default: false, fixed: true },
 };
 
 /** One DeepSpeed key the Trainer fills and compares, and the TrainingArguments value it is held to. */
