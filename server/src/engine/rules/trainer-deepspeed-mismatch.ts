@@ -4,7 +4,7 @@
  */
 import type { TrainerModel, TrainerValue } from '../formats/trainer/model';
 import { COMPARED, pyEqual, TRANSFORMERS_OLDEST, type Compared } from '../formats/trainer/releases';
-import type { Path } from '../types';
+import type { Path, Span } from '../types';
 import { describeProvenance } from '../plan/plan';
 import { defineRule, type RelatedSpec } from './rule';
 
@@ -63,14 +63,14 @@ export default defineRule<TrainerModel>({
       const hf = c.value(args, world?.value);
       if (hf === undefined || pyEqual(ds_, hf)) return;
       const written = read.find((a) => a.at);
-      const at: Path = written?.at ?? ds.at;
+      const at: Path | Span = written?.at ?? ds.at;
       const key = c.key.join('.');
       const one = (a: TrainerValue) => (a.at ? `\`${a.spelled}\` is ${py(a.value)}` : `\`${a.spelled}\` is not set (${py(a.value)})`);
       // The values written are named; an unset one only when none is written.
       const shown = read.some((a) => a.at) ? read.filter((a) => a.at) : read.slice(0, 1);
       const recipeSide = c.fields.length === 1 && !world ? `${one(read[0])} here` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${py(hf)}`;
       const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${py(ds_)} here`, other }];
-      if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: `${ds.ref} is named here` });
+      if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
       ctx.report({
         at,
         on: 'value',

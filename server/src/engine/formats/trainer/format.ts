@@ -48,6 +48,27 @@ function settingWorld(input: ModelInput): Field<number> | undefined {
   return w ? { value: w, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
 }
 
+/**
+ * `accelerate launch --config_file acc.yaml train.py …` with no `--deepspeed`: the DeepSpeed JSON
+ * the Accelerate config names (`deepspeed_config_file`), which the Trainer takes from Accelerate's
+ * plugin and checks the same way (trainer.py@v4.57.6:5537-5575, `propagate_args_to_deepspeed`), and
+ * the config's `num_processes` when the command does not give `--num_processes`.
+ */
+function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonNullable<TrainerModel['deepspeed']>; world?: Field<number> } | undefined {
+  let l = s.launcher;
+  while (l && l.kind !== 'accelerate') l = l.inner;
+  const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
+  if (!arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
+  const config = link(arg.value.trim(), 'accelerate');
+  const acc = config?.analysis?.model;
+  const file = acc?.deepspeedFile;
+  if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
+  const name = arg.value.trim();
+  const linked = link(file.ref, 'deepspeed');
+  const world = acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
+  return { deepspeed: { ref: file.ref, at: arg.span, linked, model: linked?.analysis?.model, via: name }, world };
+}
+
 function model(input: ModelInput): TrainerModel {
   const { doc, link } = input;
   const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
@@ -59,6 +80,7 @@ function model(input: ModelInput): TrainerModel {
   if (doc.syntax === 'shell') {
     const s = doc as ShellDoc;
     const reading = entryReading(s, input.read);
+    const accelerate = scriptDeepspeed(s) ? undefined : viaAccelerate(s, link);
     const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
     return {
       doc,
@@ -66,9 +88,9 @@ function model(input: ModelInput): TrainerModel {
       kind: 'script',
       program: `the TrainingArguments of \`${entry}\``,
       arg: (field) => scriptArg(s, field, reading),
-      deepspeed: reading.not ? undefined : follow(scriptDeepspeed(s)),
-      deepspeedSet: reading.not ? undefined : scriptDeepspeed(s)?.at,
-      world: commandWorld(s, input.settings),
+      deepspeed: reading.not ? undefined : (follow(scriptDeepspeed(s)) ?? accelerate?.deepspeed),
+      deepspeedSet: reading.not ? undefined : (scriptDeepspeed(s)?.at ?? accelerate?.deepspeed.at),
+      world: commandWorld(s, input.settings) ?? accelerate?.world,
       fsdp: reading.not ? undefined : scriptFsdp(s),
     };
   }
@@ -97,7 +119,8 @@ export const trainerFormat: FormatSupport<TrainerModel> = {
   model,
   links(m: TrainerModel) {
     const f = m.deepspeed;
-    return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
+    const at = f?.at;
+    return f && Array.isArray(at) ? [{ ref: f.ref, at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
   },
   plan: trainerPlan,
 };

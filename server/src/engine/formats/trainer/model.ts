@@ -1,7 +1,7 @@
 /** The model of a fine-tuning recipe or launch command the Transformers Trainer reads. Types only. */
 import type { Field, Provenance } from '../../plan/plan';
 import type { SourceDoc } from '../../syntax/sourcedoc';
-import type { Path } from '../../types';
+import type { Path, Span } from '../../types';
 import type { DeepSpeedModel } from '../deepspeed/model';
 import type { Linked } from '../link';
 
@@ -22,10 +22,14 @@ export interface TrainerModel {
   kind: 'recipe' | 'script';
   /** The field's value as the Trainer gets it (see TrainerValue). */
   arg(name: string): TrainerValue;
-  /** The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), and the file as the host found it. */
-  deepspeed?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel };
+  /**
+   * The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), or that the Accelerate config
+   * of `accelerate launch --config_file` names (`via`), and the file as the host found it. `at` is where
+   * the reference is written: a path in this document, or the span of the `--config_file` value.
+   */
+  deepspeed?: { ref: string; at: Path | Span; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel; via?: string };
   /** Where DeepSpeed is asked for (`deepspeed:` / `--deepspeed` with a path, a mapping or a JSON text), when it is. */
-  deepspeedSet?: Path;
+  deepspeedSet?: Path | Span;
   /** The number of processes the launcher starts, when the command says. */
   world?: Field<number>;
   /** Where an FSDP setting is written (the Trainer's `fsdp` / axolotl's `fsdp` or `fsdp_config`), when one is. */
