@@ -7,12 +7,11 @@ import type { Field } from '../../plan/plan';
 import type { ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
-import type { Evidence } from '../evidence';
+import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
 import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
-import { mapKeys } from '../evidence';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
@@ -34,7 +33,7 @@ function recipeDeepspeedSet(doc: SourceDoc): Path | undefined {
   return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '' && !n.unknown ? ['deepspeed'] : undefined;
 }
 
-/** Where the recipe sets FSDP: the Trainer's `fsdp` (a non-empty option string or list), axolotl's `fsdp_config`/`fsdp`. */
+/** Where the recipe sets FSDP: `fsdp` as a non-empty option string (the Trainer's) or list (axolotl's). */
 function recipeFsdp(doc: SourceDoc): Path | undefined {
   const n = doc.node(['fsdp']);
   if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
