@@ -9,4 +9,4 @@ torchrun --nproc_per_node 4 train.py \
     --learning_rate 2e-5 \
     --bf16 True \
     --deepspeed ds.json
-#               ^^^^^^^ error[trainer-deepspeed-mismatch]: finetune.sh and ds.json disagree: `--fp16` is not set (False), so fp16|fp16_full_eval is False, but ds.json sets `fp16.enabled` to True
+#               ^^^^^^^ error[trainer-deepspeed-mismatch]: finetune.sh and ds.json disagree: `--fp16` is not set (default False), so fp16|fp16_full_eval is False, but ds.json sets `fp16.enabled` to True

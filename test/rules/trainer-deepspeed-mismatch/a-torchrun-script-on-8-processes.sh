@@ -10,4 +10,4 @@ torchrun --nproc_per_node 8 train.py \
     --learning_rate 2e-5 \
     --bf16 True \
     --deepspeed ds.json
-#               ^^^^^^^ error[trainer-deepspeed-mismatch]: `--fp16` is not set (False), so fp16|fp16_full_eval is False
+#               ^^^^^^^ error[trainer-deepspeed-mismatch]: `--fp16` is not set (default False), so fp16|fp16_full_eval is False

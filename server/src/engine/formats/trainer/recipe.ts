@@ -10,7 +10,7 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { TrainerValue } from './model';
-import { FIELDS } from './releases';
+import { FIELDS, shownDefault } from './releases';
 
 /**
  * TrainingArguments fields that speak for a recipe (src/transformers/training_args.py@v4.57.6): the
@@ -137,8 +137,8 @@ export function recipeArg(doc: SourceDoc, program: Program, name: string): Train
     return { value: v, from: { kind: 'written', path: [spelled] }, at: [spelled], spelled };
   }
   if (program === 'axolotl' || field.default === undefined) return unknown(`the recipe does not set \`${spelled}\`, and the program that reads it decides its default`);
-  if (field.fixed) return { value: field.default, from: { kind: 'default', note: `the recipe does not set \`${spelled}\`: TrainingArguments' default ${String(field.default)}` }, spelled };
-  const from: Provenance = { kind: 'assumed', note: `the recipe does not set \`${spelled}\`, so the Trainer's default ${String(field.default)} is taken (the script that reads it may set another)` };
+  if (field.fixed) return { value: field.default, from: { kind: 'default', note: `the recipe does not set \`${spelled}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
+  const from: Provenance = { kind: 'assumed', note: `the recipe does not set \`${spelled}\`, so the Trainer's default ${shownDefault(field)} is taken (the script that reads it may set another)` };
   return { value: field.default, from, spelled };
 }
 

@@ -21,6 +21,13 @@ export interface TrainerField {
   fixed?: boolean;
 }
 
+/** A field's default as Python prints it (`1.0` for a float, `False`). */
+export function shownDefault(f: TrainerField): string {
+  const v = f.default;
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  return f.kind === 'float' && typeof v === 'number' && Number.isInteger(v) ? `${v}.0` : String(v);
+}
+
 export const FIELDS: Record<string, TrainerField> = {
   per_device_train_batch_size: { name: 'per_device_train_batch_size', kind: 'int', default: 8 },
   gradient_accumulation_steps: { name: 'gradient_accumulation_steps', kind: 'int', default: 1 },

@@ -15,7 +15,7 @@ import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
 import type { TrainerValue } from './model';
 import { TRAINER_FIELDS } from './recipe';
-import { FIELDS } from './releases';
+import { FIELDS, shownDefault } from './releases';
 
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
@@ -113,8 +113,8 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
   const open = openReason(s);
   if (open) return unknown(open);
   if (field.default === undefined) return unknown(`the command does not pass \`--${name}\`, and the training script decides its default`);
-  if (field.fixed && !reading.assumed) return { value: field.default, from: { kind: 'default', note: `the command does not pass \`--${name}\`: TrainingArguments' default ${String(field.default)}` }, spelled };
-  return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${String(field.default)} is taken (the training script may set another)` }, spelled };
+  if (field.fixed && !reading.assumed) return { value: field.default, from: { kind: 'default', note: `the command does not pass \`--${name}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
+  return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${shownDefault(field)} is taken (the training script may set another)` }, spelled };
 }
 
 /** `accelerate launch --num_processes N`: the total number of processes. */
