@@ -80,6 +80,7 @@ import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
 import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
 import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
 import trainerDeepspeedOptionRefused from './trainer-deepspeed-option-refused';
+import llamafactoryZero3Refused from './llamafactory-zero3-refused';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -146,6 +147,7 @@ export const RULES: readonly Rule<any>[] = [
   trainerDeepspeedWithoutZero,
   trainerDeepspeedWithFsdp,
   trainerDeepspeedOptionRefused,
+  llamafactoryZero3Refused,
   deepspeedConfigFileConflict,
   mixedPrecisionConflict,
   batchSizeMismatch,
