@@ -50,6 +50,8 @@ export default defineRule<TrainerModel>({
       if (c.key.length > 1 && !json.has(c.key.slice(0, -1))) return;
       const ds_ = json.get(c.key);
       if (!comparable(ds_)) return;
+      // The deprecated `fp16_backend: apex` turns the Trainer's fp16 value off (integrations/deepspeed.py@v4.57.6:172-190): not read here.
+      if (c.key[0] === 'fp16' && m.writes('fp16_backend')) return;
       const args: Record<string, number | boolean> = {};
       const read: TrainerValue[] = [];
       for (const f of c.fields) {

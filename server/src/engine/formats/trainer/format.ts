@@ -11,7 +11,7 @@ import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
 import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
-import { commandWorld, entryReading, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
+import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
@@ -87,6 +87,7 @@ function model(input: ModelInput): TrainerModel {
       kind: 'script',
       program: `the TrainingArguments of \`${entry}\``,
       arg: (field) => scriptArg(s, field, reading),
+      writes: (field) => (s.root?.entries ?? []).some((e) => fieldOf(e.key) === field),
       deepspeed: reading.not ? undefined : (follow(scriptDeepspeed(s)) ?? accelerate?.deepspeed),
       deepspeedSet: reading.not ? undefined : (scriptDeepspeed(s)?.at ?? accelerate?.deepspeed.at),
       world: commandWorld(s, input.settings) ?? accelerate?.world,
@@ -101,6 +102,7 @@ function model(input: ModelInput): TrainerModel {
     program: PROGRAM_NAMES[program],
     ownLoop: ownLoop(doc),
     arg: (field) => recipeArg(doc, program, field),
+    writes: (field) => doc.node([field]) !== undefined,
     deepspeed: follow(recipeDeepspeed(doc)),
     deepspeedSet: recipeDeepspeedSet(doc),
     world: settingWorld(input),

@@ -22,6 +22,8 @@ export interface TrainerModel {
   kind: 'recipe' | 'script';
   /** The field's value as the Trainer gets it (see TrainerValue). */
   arg(name: string): TrainerValue;
+  /** Whether the recipe or command sets the field at all (any value, either flag spelling). */
+  writes(name: string): boolean;
   /**
    * The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), or that the Accelerate config
    * of `accelerate launch --config_file` names (`via`), and the file as the host found it. `at` is where
