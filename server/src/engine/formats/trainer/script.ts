@@ -82,6 +82,8 @@ export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | 
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
   if (/add_argument\(\s*['"]--(deepspeed|per_device_train_batch_size)['"]/.test(text)) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
   if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
+  // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
+  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
   return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` };
 }
 
