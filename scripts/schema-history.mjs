@@ -1,12 +1,25 @@
 #!/usr/bin/env node
 // Recomputes the version facts of the schemas from the upstream git history.
 //
-//   node scripts/schema-history.mjs --megatron <Megatron-LM git dir> [--deepspeed <DeepSpeed git dir>] [--bridge <Megatron-Bridge git dir>] [--write] [--verbose]
+//   node scripts/schema-history.mjs [--megatron <Megatron-LM git dir>] [--deepspeed <DeepSpeed git dir>] [--bridge <Megatron-Bridge git dir>] [--accelerate <accelerate git dir>] [--write] [--verbose]
 //
 // Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
 // (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
 // `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
 // pins (`x-source.bridgeMegatronCommit`). A static search, so an upper bound: `x-bridge-unread`.
+//
+// Megatron Bridge values (with --bridge): `x-bridge-enum` of the fields whose enum holds names only
+// Megatron-LM's `--yaml-cfg` loader knows (x-cli: false): the names Bridge restores a string
+// override of that field by (ACTIVATION_FUNC_MAP for the fields of _SERIALIZABLE_CALLABLE_FIELDS),
+// or none.
+//
+// Accelerate (--accelerate <git dir>): for every final release tag, the fields of the config
+// dataclasses, the flags of `accelerate launch`, the sections its launcher copies onto them and
+// the prefix it adds; `x-since` of every key (either spelling), `x-flag-since` of a spelling read
+// later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
+// launcher added it, and `x-key-prefix.since`; `x-default-before` of a config dataclass field
+// whose literal default (or the utils/constants.py constant it names) changed. A key no longer
+// read is compared with its deprecation and only printed.
 //
 // Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
 // in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
@@ -41,6 +54,22 @@
 // never changed (a disagreement is printed). Values a later release refuses again are printed only:
 // the schema has no keyword for them.
 //
+// Megatron-LM defaults: the default of every property at each release, read from the same calls
+// (`default=` of add_argument, else what its action implies, else None; the dataclass field
+// behind a flag ArgumentGroupFactory builds, its `argparse_meta` default first; for `x-cli: false`
+// the config dataclass field), as a literal (a string, number, bool, None, or a list of them) or
+// unread. `x-default-before` records the defaults of older releases where the literal default
+// changed: `{ "<release>": value }`, the default of the releases before that one. --write sets it
+// where the newest literal default is the schema's `default`; other differences are printed.
+// schemas/history/megatron-choices.json and megatron-defaults.json keep what was read, per
+// release, for the tests (test/unit/facts-sample.test.ts), which have no checkout.
+//
+// DeepSpeed strictness: for the sections read by a pydantic model (SECTION_MODELS), whether each
+// release refuses an unknown key (the model exists, is used, and forbids extra keys) or reads the
+// section key by key; compared with `x-unknown-key-effect`, `x-strict-since` and the `unused`
+// ranges of `x-value-forms`; --write corrects `x-strict-since` where one change point explains
+// the read. schemas/history/deepspeed-strictness.json keeps the read.
+//
 // DeepSpeed: for every final release tag v0.3.0 onward (plus master when its version.txt is newer
 // than the last tag), collects the string literals and pydantic field names of the config code
 // (deepspeed/runtime/**/*.py, deepspeed/__init__.py, the config/constants files of the other
@@ -67,8 +96,9 @@ const VERBOSE = argv.includes('--verbose');
 const megatronDir = opt('--megatron');
 const deepspeedDir = opt('--deepspeed');
 const bridgeDir = opt('--bridge');
-if (!megatronDir && !deepspeedDir) {
-  console.error('usage: node scripts/schema-history.mjs --megatron <gitdir> [--deepspeed <gitdir>] [--write] [--verbose]');
+const accelerateDir = opt('--accelerate');
+if (!megatronDir && !deepspeedDir && !accelerateDir) {
+  console.error('usage: node scripts/schema-history.mjs [--megatron <gitdir> [--bridge <gitdir>]] [--deepspeed <gitdir>] [--accelerate <gitdir>] [--write] [--verbose]');
   process.exit(2);
 }
 
@@ -175,10 +205,18 @@ function parseJson(text) {
   return value();
 }
 
+/** A value on one line, as the schemas write a one-line array: `[{"a": 1, "b": ["x", "y"]}]`. */
+function compactJson(v) {
+  if (v instanceof RawNumber) return v.text;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(compactJson).join(', ')}]`;
+  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${compactJson(x)}`).join(', ')}}`;
+}
+
 function stringifyJson(v, indent = '') {
   if (v instanceof RawNumber) return v.text;
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (oneLine.has(v)) return `[${v.map((x) => stringifyJson(x, indent)).join(', ')}]`;
+  if (oneLine.has(v)) return compactJson(v);
   const inner = `${indent}  `;
   if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + stringifyJson(x, inner)).join(',\n')}\n${indent}]`;
   const keys = Object.keys(v);
@@ -344,6 +382,38 @@ function argumentTokens(toks, i) {
   return out;
 }
 
+/**
+ * The value of a default written as a literal (`'x'`, `3`, `-1e-5`, `True`, `None`): `{ value }`
+ * (None as null); `{ dynamic: text }` for anything computed (a name, a call, a list, an f-string).
+ */
+function literalDefault(expr) {
+  // `( 'a' )` and implicit concatenation `'a' 'b'`
+  while (expr[0]?.v === '(' && closing(expr, 0) === expr.length - 1 && !expr.some((t, j) => t.v === ',' && depthAt(expr, j) === 1)) expr = expr.slice(1, -1);
+  if (expr.length > 1 && expr.every((t) => t.t === 'str' && !t.f)) return { value: expr.map((t) => t.v).join('') };
+  // A list or tuple of literals: a JSON array.
+  if ((expr[0]?.v === '[' || expr[0]?.v === '(') && closing(expr, 0) === expr.length - 1) {
+    const items = [];
+    for (let j = 1; j < expr.length - 1; ) {
+      const item = argumentTokens(expr, j);
+      const d = literalDefault(item);
+      if (!item.length || d.dynamic !== undefined) return { dynamic: 'a list of computed values' };
+      items.push(d.value);
+      j += item.length + 1;
+    }
+    return { value: items };
+  }
+  const text = expr.map((t) => (t.t === 'str' ? JSON.stringify(t.v) : t.v)).join('');
+  if (expr.length === 1) {
+    const t = expr[0];
+    if (t.t === 'str' && !t.f) return { value: t.v };
+    if (t.t === 'name' && t.v in PY_CONSTANTS) return { value: PY_CONSTANTS[t.v] };
+  }
+  const num = expr.every((t) => t.t === 'num' || (t.t === 'op' && (t.v === '-' || t.v === '+' || t.v === '.'))) ? text.replace(/_/g, '') : '';
+  if (/^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/.test(num)) return { value: Number(num) };
+  return { dynamic: text.length > 80 ? `${text.slice(0, 77)}...` : text };
+}
+const PY_CONSTANTS = { True: true, False: false, None: null };
+
 // The choices argparse checks a value against, as read from the source: `{ values }` for a static
 // list (`choices=[...]`, `choices=(...)`, `Literal[...]`, `list(SomeEnum)` / an Enum-typed dataclass
 // field when the enum's members can be read), `{ dynamic: text }` for choices computed at run time
@@ -458,6 +528,7 @@ function scanFunction(body, localNames, choice) {
   const calls = new Set();
   const lists = new Map();
   const choices = new Map();
+  const defaults = new Map();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -486,6 +557,10 @@ function scanFunction(body, localNames, choice) {
                 for (const n of names) if (!choices.has(n)) choices.set(n, { novalue: true });
             }
           }
+        if (choice) {
+          const d = argumentDefault(t, i + 1, end);
+          for (const n of names) defaults.set(n, d);
+        }
         // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
         if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction')) flags.push(...names.filter((x) => x.startsWith('--')).map((x) => `--no-${x.slice(2)}`));
       } else if (t[i].v === 'ArgumentGroupFactory' && t[i - 1]?.v !== 'import' && t[i - 1]?.v !== ',' && t[i + 1]?.v === '(' && t[i + 2]?.t === 'name') {
@@ -500,7 +575,24 @@ function scanFunction(body, localNames, choice) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls, choices };
+  return { flags, factories, calls, choices, defaults };
+}
+
+/**
+ * The default of the add_argument call whose `(` is at `t[open]`: its `default=`, else what the
+ * action implies (store_true: False, store_false: True), else None.
+ */
+function argumentDefault(t, open, end) {
+  let action;
+  for (let j = open + 1, d = 0; j < end; j++) {
+    if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+    if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+    if (d !== 0 || t[j].t !== 'name' || t[j + 1]?.v !== '=') continue;
+    if (t[j].v === 'default') return literalDefault(argumentTokens(t, j + 2));
+    if (t[j].v === 'action') action = argumentTokens(t, j + 2);
+  }
+  if (action?.length === 1 && action[0].t === 'str' && !action[0].f) return { value: action[0].v === 'store_true' ? false : action[0].v === 'store_false' ? true : null };
+  return action && action.at(-1)?.v !== 'BooleanOptionalAction' ? { dynamic: `action=${action.map((x) => x.v).join('')}` } : { value: null };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -541,15 +633,24 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     let dflt = value;
     let init = true;
     let argNames;
+    let metaDefault;
+    let factoryDefault;
     if (value[0]?.v === 'field' && value[1]?.v === '(') {
       dflt = [];
       const end = closing(value, 1);
       for (let j = 2; j < end; j++) {
         if (depthAt(value, j) !== 1) continue;
-        if (value[j].v === 'default' && value[j + 1]?.v === '=') dflt = value.slice(j + 2, j + 3);
+        if (value[j].v === 'default' && value[j + 1]?.v === '=') dflt = argumentTokens(value, j + 2);
+        // default_factory=list, or a lambda returning a literal: the value the factory builds.
+        if (value[j].v === 'default_factory' && value[j + 1]?.v === '=') {
+          const f = argumentTokens(value, j + 2);
+          factoryDefault = f.length === 1 && f[0].v === 'list' ? { value: [] } : f[0]?.v === 'lambda' && f[1]?.v === ':' ? literalDefault(f.slice(2)) : { dynamic: 'default_factory' };
+        }
         if (value[j].v === 'init' && value[j + 1]?.v === '=' && value[j + 2]?.v === 'False') init = false;
       }
       for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'arg_names' && value[j + 1]?.v === ':' && value[j + 2]?.v === '[') argNames = listStrings(value, j + 2);
+      // argparse_meta's "default" takes precedence over the field's (argument_utils.py).
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'default' && value[j + 1]?.v === ':') metaDefault = literalDefault(argumentTokens(value, j + 2));
     }
     if (!init && !allFields) {
       fields.delete(t[0].v);
@@ -558,7 +659,9 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const dashed = (p) => `--${p}${t[0].v}`.replace(/_/g, '-');
     const isFalse = dflt.length === 1 && dflt[0].v === 'False';
     const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
-    fields.set(t[0].v, { flags, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value) });
+    const hasDefault = eq >= 0 && !(value[0]?.v === 'field' && value[1]?.v === '(' && dflt.length === 0);
+    const fieldDefault = metaDefault ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
+    fields.set(t[0].v, { flags, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault });
   }
   return fields;
 }
@@ -588,31 +691,34 @@ function moduleFlags(dir, rev, path, entries, problems) {
   const seen = new Set();
   const dynamic = new Set();
   const choices = new Map();
+  const defaults = new Map();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls, choices: c } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr));
+    const { flags: f, factories, calls, choices: c, defaults: d } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr));
     for (const x of f) flags.add(x);
     for (const [x, v] of c) choices.set(x, v);
+    for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
         problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
         continue;
       }
-      for (const [field, { flags: fl, choices: c }] of fields)
+      for (const [field, { flags: fl, choices: c, default: dv }] of fields)
         if (!exclude.includes(field))
           for (const x of fl) {
             flags.add(x);
             dynamic.add(x);
             if (c) choices.set(x, c);
+            if (dv && !defaults.has(x)) defaults.set(x, dv);
           }
     }
     for (const c of calls) visit(c);
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, entry, unused, choices };
+  return { flags, dynamic, entry, unused, choices, defaults };
 }
 
 const MEGATRON_SOURCES = {
@@ -636,12 +742,12 @@ const UNDATED_AT_FIRST = new Set(['inference']);
 const CONFIG_FILES = ['megatron/core/model_parallel_config.py', 'megatron/core/transformer/transformer_config.py', 'megatron/core/transformer/heterogeneous/heterogeneous_config.py'];
 
 function configFields(dir, rev) {
-  const names = new Set();
+  const names = new Map();
   for (const path of CONFIG_FILES) {
     const src = show(dir, rev, path);
     if (src == null) continue;
     for (const s of statements(tokenize(src)))
-      if (s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.t === 'name') for (const f of classFlags(dir, rev, s.toks[1].v, new Set(), true)?.keys() ?? []) names.add(f);
+      if (s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.t === 'name') for (const [f, v] of classFlags(dir, rev, s.toks[1].v, new Set(), true) ?? []) if (!names.has(f)) names.set(f, v.default);
   }
   return names;
 }
@@ -665,6 +771,7 @@ function megatronReleases(dir, schema) {
   for (const r of releases) {
     r.flags = {};
     r.choices = {};
+    r.defaults = {};
     for (const [key, cands] of Object.entries(MEGATRON_SOURCES)) {
       for (const c of cands) {
         for (const p of c.paths) {
@@ -672,6 +779,7 @@ function megatronReleases(dir, schema) {
           if (!got) continue;
           r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
+          r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
           if (key === 'main') {
             r.mainPath = p;
             r.dynamic = got.dynamic;
@@ -681,7 +789,8 @@ function megatronReleases(dir, schema) {
         }
       }
     }
-    r.flags.config = configFields(dir, r.rev);
+    r.defaults.config = configFields(dir, r.rev);
+    r.flags.config = new Set(r.defaults.config.keys());
     if (!r.flags.main || r.flags.main.size === 0) throw new Error(`${r.rev}: no arguments file found`);
   }
   return { releases, problems };
@@ -781,6 +890,89 @@ function megatronEnumFacts(key, prop, releases) {
   return facts;
 }
 
+/**
+ * The default of a property at each release that has it: `value` (a literal), `dynamic` (computed,
+ * or spellings that disagree) or `absent`. For a flag, argparse's default of its spellings (the
+ * `default=`, what the action implies, the dataclass field behind an ArgumentGroupFactory flag);
+ * for an `x-cli: false` field, the config dataclass's. Undefined for a property the script does
+ * not read.
+ */
+function megatronDefaultStates(key, prop, releases) {
+  const source = sourceOf(prop);
+  if (!source) return undefined;
+  const names = source === 'config' ? [key] : spellings(prop);
+  if (names.length === 0) return undefined;
+  return releases.map((r, i) => {
+    const base = { version: r.version, nextVersion: releases[i + 1]?.version };
+    const present = names.filter((n) => r.flags[source]?.has(n));
+    if (present.length === 0) return { ...base, kind: 'absent' };
+    const ds = present.map((n) => r.defaults[source]?.get(n));
+    const k = ds.findIndex((d) => !d || d.dynamic !== undefined);
+    if (k >= 0) return { ...base, kind: 'dynamic', text: ds[k]?.dynamic ?? '(unread)' };
+    if (ds.some((d) => JSON.stringify(d.value) !== JSON.stringify(ds[0].value))) return { ...base, kind: 'dynamic', text: `spellings disagree: ${ds.map((d) => JSON.stringify(d.value)).join(' / ')}` };
+    return { ...base, kind: 'value', value: ds[0].value };
+  });
+}
+
+/** A schema default as the snapshot writes it (numbers by their value; no default: None). */
+const schemaDefault = (v) => (v === undefined ? null : v instanceof RawNumber ? Number(v.text) : Array.isArray(v) ? v.map(schemaDefault) : v);
+
+/**
+ * The defaults each release had, as the tests read them (schemas/history/megatron-defaults.json),
+ * and `x-default-before` of every property whose literal default changed: `{ "<release>": value }`,
+ * the default of the releases before that one (back to the previous entry); from the last entry on,
+ * the schema's `default`. Written only where the newest release's default is the schema's and no
+ * release in between is unread; every other difference is printed.
+ */
+const DEFAULTS_SNAPSHOT = {};
+function megatronDefaultChanges(props, releases) {
+  const all = releases.map((r) => r.version);
+  const report = { written: [], differ: [], uncertain: [] };
+  const changes = [];
+  let read = 0;
+  for (const [key, prop] of Object.entries(props)) {
+    const states = megatronDefaultStates(key, prop, releases);
+    if (!states) continue;
+    const present = states.filter((s) => s.kind !== 'absent');
+    if (!present.some((s) => s.kind === 'value')) continue;
+    read++;
+    DEFAULTS_SNAPSHOT[key] = snapshotRanges(present, (s) => s.value);
+    const runs = [];
+    for (const s of present) {
+      const last = runs.at(-1);
+      if (last && last.kind === s.kind && JSON.stringify(last.value) === JSON.stringify(s.value)) last.versions.push(s.version);
+      else runs.push({ kind: s.kind, value: s.value, text: s.text, versions: [s.version] });
+    }
+    const literal = runs.filter((r) => r.kind === 'value');
+    // Releases after the last literal default whose default is not read: the schema's default stands for them.
+    const newest = literal.at(-1) ?? present.at(-1);
+    const have = prop['x-default-before'] && Object.fromEntries(Object.entries(prop['x-default-before']).map(([k, v]) => [k, schemaDefault(v)]));
+    let want;
+    if (newest.kind === 'value' && JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default))) {
+      report.differ.push(`${key}: schema default ${JSON.stringify(schemaDefault(prop.default))}, ${newest.versions?.at(-1) ?? newest.version} ${JSON.stringify(newest.value)}`);
+      want = have;
+    } else if (literal.length > 1 && runs.some((r, i) => r.kind === 'dynamic' && i > 0 && i < runs.indexOf(literal.at(-1)))) {
+      report.uncertain.push(`${key}: ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : `(${r.text})`} in ${ranges(r.versions, all)}`).join('; ')}`);
+      want = have;
+    } else if (newest.kind === 'value' && literal.length > 1) {
+      want = {};
+      for (let i = 0; i + 1 < runs.indexOf(literal.at(-1)) + 1; i++) if (runs[i].kind === 'value') want[runs[i + 1].versions[0]] = runs[i].value;
+      report.written.push(`${key}: ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : `(${r.text})`} in ${ranges(r.versions, all)}`).join('; ')}`);
+    }
+    if (JSON.stringify(want) !== JSON.stringify(have)) changes.push({ key, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) });
+  }
+  console.log(`\nDefaults (${read} properties with a literal default in some release):`);
+  for (const [title, list] of [
+    ['defaults that changed between releases (x-default-before)', report.written],
+    ['the newest release read differs from the schema default (left as it is)', report.differ],
+    ['changed with unread releases in between (left as it is)', report.uncertain],
+  ]) {
+    console.log(`  ${title} (${list.length}):`);
+    for (const l of VERBOSE || list !== report.differ ? list : list.slice(0, 40)) console.log(`    ${l}`);
+  }
+  return changes;
+}
+
 /** The training-layer sections of Megatron Bridge, whose fields Bridge's own loop reads (or not). */
 const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 'dist', 'profiling', 'rerun_state_machine', 'straggler', 'validation', 'rng'];
 
@@ -810,18 +1002,46 @@ function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
 }
 
 /**
+ * x-bridge-enum of the fields Megatron Bridge reads as callables, whose values in a Megatron-LM
+ * `--yaml-cfg` file are names its yaml loader knows (x-cli: false with an enum): Bridge turns a
+ * string override into a callable only for the fields of `_SERIALIZABLE_CALLABLE_FIELDS`
+ * (training/utils/omegaconf_utils.py), by the names of `ACTIVATION_FUNC_MAP`
+ * (utils/activation_map.py); any other string is kept as written. So the values Bridge reads are
+ * those names, or none.
+ */
+function bridgeEnumChanges(bridgeDir, schema) {
+  const rev = schema['x-source'].bridgeCommit;
+  const utils = show(bridgeDir, rev, 'src/megatron/bridge/training/utils/omegaconf_utils.py') ?? '';
+  const fields = new Set(/_SERIALIZABLE_CALLABLE_FIELDS[^=]*=\s*frozenset\(\{([^}]*)\}/.exec(utils)?.[1].match(/["'][A-Za-z_]+["']/g)?.map((x) => x.slice(1, -1)) ?? []);
+  const map = show(bridgeDir, rev, 'src/megatron/bridge/utils/activation_map.py') ?? '';
+  const names = [];
+  for (const block of map.matchAll(/ACTIVATION_FUNC_MAP(?:\s*:[^=]*)?\s*=\s*\{([^}]*)\}|ACTIVATION_FUNC_MAP\.update\(\s*\{([^}]*)\}/g))
+    for (const m of (block[1] ?? block[2]).matchAll(/^\s*["']([A-Za-z0-9_.]+)["']\s*:/gm)) names.push(m[1]);
+  const changes = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    if (prop['x-cli'] !== false || !prop.enum || !(prop['x-bridge'] ?? []).length) continue;
+    const want = fields.has(key) ? names : [];
+    if (JSON.stringify(prop['x-bridge-enum']) !== JSON.stringify(want))
+      changes.push({ key, field: 'x-bridge-enum', from: prop['x-bridge-enum'], to: want, why: fields.has(key) ? 'the names of ACTIVATION_FUNC_MAP, which Bridge restores for this field' : 'Bridge keeps a string written here as it is', set: () => setKey(prop, 'x-bridge-enum', want, ['x-bridge']) });
+  }
+  console.log(`\nBridge: callable fields restored from a name (${[...fields].join(', ') || 'none read'}), ${names.length} names`);
+  return changes;
+}
+
+/**
  * The choices of each release, as the tests read them without a checkout
  * (schemas/history/megatron-choices.json): per argument, runs of releases with the same state.
  */
 const CHOICES_SNAPSHOT = {};
-function snapshotRanges(states) {
+function snapshotRanges(states, valueOf) {
   const out = [];
   for (const st of states) {
-    const values = st.kind === 'static' ? [...st.values].sort() : undefined;
+    const values = valueOf ? undefined : st.kind === 'static' ? [...st.values].sort() : undefined;
+    const value = valueOf && st.kind === 'value' ? valueOf(st) : undefined;
     const last = out.at(-1);
-    if (last && last.kind === st.kind && JSON.stringify(last.values) === JSON.stringify(values) && last.next === st.version) {
+    if (last && last.kind === st.kind && JSON.stringify(last.values) === JSON.stringify(values) && JSON.stringify(last.value) === JSON.stringify(value) && last.next === st.version) {
       last.to = st.version;
-    } else out.push({ from: st.version, to: st.version, kind: st.kind, ...(values ? { values } : {}) });
+    } else out.push({ from: st.version, to: st.version, kind: st.kind, ...(values ? { values } : {}), ...(st.kind === 'value' ? { value } : {}) });
     out.at(-1).next = st.nextVersion;
   }
   return out.map(({ next, ...r }) => r);
@@ -864,6 +1084,7 @@ const AFTER = {
   'x-flag-since': ['x-since', 'x-group'],
   'x-enum-since': ['x-since', 'x-group'],
   'x-enum-removed': ['x-enum-since', 'x-since', 'x-group'],
+  'x-default-before': ['x-default-note', 'default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],
   items: ['type'],
   deprecated: ['default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],
   'x-deprecated': ['x-removed', 'x-flag-since', 'x-since', 'x-group'],
@@ -1109,7 +1330,8 @@ function megatron(dir, schemaPath) {
   for (const u of undatable) console.log(`  ${u}`);
 
   changes.push(...megatronEnumChanges(props, releases));
-  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema));
+  changes.push(...megatronDefaultChanges(props, releases));
+  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema));
 
   const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
   // What follows the part this script writes (the NeMo key sources) is kept.
@@ -1168,12 +1390,37 @@ function scanBlob(src) {
     if (bodyIndent < 0) bodyIndent = st.indent;
     if (st.indent === bodyIndent && st.toks[0]?.t === 'name' && st.toks[1]?.v === ':') fields.add(st.toks[0].v);
   }
-  return { literals, fields };
+  return { literals, fields, ...classesOf(stmts), refs: new Set(toks.filter((t, j) => t.t === 'name' && toks[j - 1]?.v !== 'class').map((t) => t.v)) };
+}
+
+/**
+ * The top-level classes of a module: name → `{ bases, extra }`, `extra` the pydantic setting for
+ * unknown keys its body writes (`extra = "forbid"` in `class Config`, `extra="forbid"` in
+ * `model_config = ConfigDict(...)`), undefined when it writes none.
+ */
+function classesOf(stmts) {
+  const classes = new Map();
+  let cur = null;
+  for (const st of stmts) {
+    const t = st.toks;
+    if (st.indent === 0) {
+      cur = null;
+      if (t[0]?.v === 'class' && t[1]?.t === 'name') {
+        const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
+        classes.set(t[1].v, (cur = { bases, extra: undefined }));
+      }
+      continue;
+    }
+    if (!cur) continue;
+    for (let j = 0; j + 2 < t.length; j++) if (t[j].v === 'extra' && t[j + 1].v === '=' && t[j + 2].t === 'str') cur.extra = t[j + 2].v;
+  }
+  return { classes };
 }
 
 // The files whose literals count as "read by the config code".
 const isConfigFile = (p) => p.endsWith('.py') && (p === 'deepspeed/__init__.py' || p.startsWith('deepspeed/runtime/') || /(^|\/)(constants|config|config_utils|[a-z_]*_config)\.py$/.test(p) || p.startsWith('deepspeed/monitor/') || p.startsWith('deepspeed/comm/'));
 
+let DEEPSPEED_RELEASES = [];
 function deepspeedReleases(dir) {
   const releases = releaseTags(dir, 'v', '0.3.0');
   // Keys on master that no release has yet: the version master announces (version.txt).
@@ -1188,6 +1435,7 @@ function deepspeedReleases(dir) {
   }
   const all = [...new Set(releases.flatMap((r) => [...r.files.values()]))];
   readBlobs(dir, all);
+  DEEPSPEED_RELEASES = releases.map((r) => r.version);
   return releases;
 }
 
@@ -1278,6 +1526,100 @@ function deepspeedFacts(dotted, releases) {
   const first = where.findIndex(Boolean);
   const last = where.map(Boolean).lastIndexOf(true);
   return { key, first: first < 0 ? undefined : releases[first].version, firstIndex: first, file: where[first], lastHad: last < 0 ? undefined : releases[last].version, gone: last >= 0 && last < releases.length - 1 ? releases[last + 1].version : undefined };
+}
+
+// ------------------------------------------------------------------------------------------------
+// DeepSpeed strictness: which releases refuse an unknown key in a section
+
+/**
+ * The pydantic model that reads each section once the section is a model (named by hand, checked
+ * per release): a release refuses unknown keys in the section when the model is defined in the
+ * files given (default: the config files) and used (named other than in its own `class` line), and it or a base class sets
+ * `extra = "forbid"`; otherwise the release reads the section key by key and ignores other keys.
+ */
+const SECTION_MODELS = {
+  fp16: { cls: 'DeepSpeedFP16Config' },
+  bf16: { cls: 'DeepSpeedBF16Config' },
+  bfloat16: { cls: 'DeepSpeedBF16Config' },
+  zero_optimization: { cls: 'DeepSpeedZeroConfig' },
+  'zero_optimization.offload_param': { cls: 'DeepSpeedZeroOffloadParamConfig' },
+  'zero_optimization.offload_optimizer': { cls: 'DeepSpeedZeroOffloadOptimizerConfig' },
+  'zero_optimization.zenflow': { cls: 'ZenFlowConfig' },
+  'zero_optimization.leaf_module': { cls: 'DeepSpeedZeroLeafModuleConfig' },
+  comms_logger: { cls: 'CommsLoggerConfig' },
+  tensorboard: { cls: 'TensorBoardConfig' },
+  wandb: { cls: 'WandbConfig' },
+  csv_monitor: { cls: 'CSVConfig' },
+  comet: { cls: 'CometConfig' },
+  tensor_parallel: { cls: 'TPTrainingConfig' },
+  'tensor_parallel.tp': { cls: 'TPConfig', files: /^deepspeed\/runtime\/tensor_parallel\// },
+  compile: { cls: 'CompileConfig', files: /^deepspeed\/(runtime\/compiler|compile\/config)\.py$/ },
+  hybrid_engine: { cls: 'HybridEngineConfig', files: RUNTIME },
+  weight_quantization: { cls: 'WeightQuantConfig' },
+  'timers.throughput': { cls: 'DeepSpeedThroughputTimerConfig' },
+};
+
+/**
+ * Whether the schema says `version` refuses an unknown key in the section: `x-unknown-key-effect:
+ * error`, from `x-strict-since` on, outside the releases that do not read it (`x-value-forms` unused).
+ */
+function schemaStrict(prop, version) {
+  const inRange = (f) => (!f.since || compareVersions(version, f.since) >= 0) && (!f.until || compareVersions(version, f.until) < 0);
+  if (prop['x-unknown-key-effect'] !== 'error') return false;
+  if (prop['x-strict-since'] && compareVersions(version, prop['x-strict-since']) < 0) return false;
+  return !(prop['x-value-forms'] ?? []).some((f) => f.form === 'unused' && inRange(f));
+}
+
+/** Per section of SECTION_MODELS: per release, `strict` (unknown keys refused) or `lenient`. */
+const STRICTNESS_SNAPSHOT = {};
+function deepspeedStrictness(releases, schema) {
+  const keys = schemaKeys(schema);
+  const report = [];
+  const changes = [];
+  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
+    const match = typeof files === 'function' ? files : (p) => files.test(p);
+    const states = releases.map((r, i) => {
+      const blobs = [...r.files].map(([path, id]) => ({ path, b: blobCache.get(id) }));
+      const byName = new Map();
+      for (const { path, b } of blobs) for (const [n, c] of b.classes) if (!byName.has(n) || match(path)) byName.set(n, { ...c, path });
+      const home = blobs.find(({ path, b }) => match(path) && b.classes.has(cls));
+      const used = home && blobs.some(({ b }) => b.refs.has(cls));
+      const forbids = (name, seen = new Set()) => {
+        const c = byName.get(name);
+        if (!c || seen.has(name)) return false;
+        seen.add(name);
+        if (c.extra !== undefined) return c.extra === 'forbid';
+        return c.bases.some((x) => forbids(x, seen));
+      };
+      const kind = home && used && forbids(cls) ? 'strict' : 'lenient';
+      return { version: r.version, nextVersion: releases[i + 1]?.version, kind };
+    });
+    STRICTNESS_SNAPSHOT[section] = snapshotRanges(states).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
+    const prop = keys.get(section)?.[0];
+    if (!prop) continue;
+    // The section exists from its own x-since or its parent's.
+    const parts = section.split('.');
+    const since = parts.map((_, i) => keys.get(parts.slice(0, i + 1).join('.'))?.[0]?.['x-since']).filter(Boolean).sort(compareVersions).at(-1);
+    const within = states.filter((st) => !since || compareVersions(st.version, since) >= 0);
+    const claimed = within.map((st) => schemaStrict(prop, st.version));
+    const wrong = within.filter((st, i) => (st.kind === 'strict') !== claimed[i]).map((st) => st.version);
+    if (!wrong.length) continue;
+    const runs = snapshotRanges(within).map((r) => `${r.kind} ${r.from}–${r.to}`).join(', ');
+    const firstStrict = within.findIndex((st) => st.kind === 'strict');
+    const simple = firstStrict >= 0 && within.slice(firstStrict).every((st) => st.kind === 'strict') && prop['x-unknown-key-effect'] === 'error' && !(prop['x-value-forms'] ?? []).some((f) => f.form === 'unused');
+    if (!simple) {
+      report.push(`${section}: the schema's claim differs in ${ranges(wrong, releases.map((r) => r.version))} (read: ${runs})`);
+      continue;
+    }
+    const want = firstStrict === 0 ? undefined : within[firstStrict].version;
+    report.push(`${section}: x-strict-since ${prop['x-strict-since'] ?? '(none)'} → ${want ?? '(none)'} (${runs})`);
+    changes.push({ key: section, field: 'x-strict-since', from: prop['x-strict-since'], to: want, why: `first release whose ${cls} forbids unknown keys`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-strict-since', want, ['x-unknown-key-effect'])) });
+  }
+  console.log(`\nStrictness of the sections read by a pydantic model (${Object.keys(SECTION_MODELS).length}):`);
+  for (const [section, runs] of Object.entries(STRICTNESS_SNAPSHOT)) console.log(`  ${section}: ${runs.map((r) => `${r.strict ? 'strict' : 'lenient'} ${r.from}–${r.to}`).join(', ')}`);
+  console.log(`  disagreements with the schema (${report.length}):`);
+  for (const l of report) console.log(`    ${l}`);
+  return changes;
 }
 
 // Corrections checked by hand against upstream (see the comments); every other disagreement is
@@ -1377,6 +1719,7 @@ function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  changes.push(...deepspeedStrictness(releases, schema));
   for (const [title, list] of [
     ['corrected by hand (DEEPSPEED_RESOLVED)', report.resolved],
     ['x-since disagreements left as they are', report.disagree],
@@ -1428,6 +1771,208 @@ function deepspeedOptimizerChanges(dir, releases, schema) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Accelerate: the keys the config file and the launcher of every release read
+
+// The sections of a cluster config whose keys the launcher copies onto its arguments, with the
+// prefix it adds to a key written without it (from the release whose launcher adds it).
+const ACCELERATE_SECTIONS = {
+  fsdp_config: { prefix: 'fsdp_', unlessStartsWith: 'fsdp' },
+  fp8_config: { prefix: 'fp8_', unlessStartsWith: 'fp8' },
+  dynamo_config: { prefix: 'dynamo_', unlessStartsWith: 'dynamo_' },
+  deepspeed_config: {},
+  megatron_lm_config: {},
+  parallelism_config: {},
+  mpirun_config: {},
+};
+
+/**
+ * Per release: the fields of the config dataclasses (src/accelerate/commands/config/config_args.py:
+ * BaseConfig with ClusterConfig, with SageMakerConfig), the dests of `accelerate launch`'s flags
+ * (src/accelerate/commands/launch.py), and the sections whose prefix the launcher adds
+ * (`"fsdp_" + key`).
+ */
+function accelerateReleases(dir) {
+  const releases = releaseTags(dir, 'v', '0.2.0');
+  for (const r of releases) {
+    const cfg = show(dir, r.rev, 'src/accelerate/commands/config/config_args.py') ?? '';
+    const constants = new Map();
+    for (const st of statements(tokenize(show(dir, r.rev, 'src/accelerate/utils/constants.py') ?? ''))) {
+      const t = st.toks;
+      if (st.indent === 0 && t[0]?.t === 'name' && t[1]?.v === '=') {
+        const d = literalDefault(t.slice(2));
+        if (d.dynamic === undefined) constants.set(t[0].v, d);
+      }
+    }
+    const classes = new Map();
+    let cur = null;
+    for (const st of statements(tokenize(cfg))) {
+      const t = st.toks;
+      if (st.indent === 0) {
+        cur = t[0]?.v === 'class' && t[1]?.t === 'name' ? { bases: t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x) => x.t === 'name').map((x) => x.v) : [], fields: new Set(), defaults: new Map() } : null;
+        if (cur) classes.set(t[1].v, cur);
+      } else if (cur && t[0]?.t === 'name' && t[1]?.v === ':' && !['def', 'class', 'async'].includes(t[0].v)) {
+        cur.fields.add(t[0].v);
+        const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+        const value = t.slice(eq + 1);
+        // A module-level constant of the package (utils/constants.py): its literal value.
+        const named = value.length === 1 && value[0].t === 'name' ? constants.get(value[0].v) : undefined;
+        cur.defaults.set(t[0].v, eq < 0 ? { dynamic: '(required)' } : named ?? literalDefault(value));
+      }
+    }
+    const fieldsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return [];
+      seen.add(name);
+      return [...c.bases.flatMap((b) => fieldsOf(b, seen)), ...c.fields];
+    };
+    r.cluster = new Set(fieldsOf('ClusterConfig'));
+    r.sagemaker = new Set(fieldsOf('SageMakerConfig'));
+    // The default of each field (a subclass's own over its base's).
+    const defaultsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return new Map();
+      seen.add(name);
+      return new Map([...c.bases.flatMap((b) => [...defaultsOf(b, seen)]), ...c.defaults]);
+    };
+    r.defaults = { cluster: defaultsOf('ClusterConfig'), sagemaker: defaultsOf('SageMakerConfig') };
+    const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
+    const toks = tokenize(launch);
+    r.dests = new Set();
+    r.prefixed = new Set();
+    r.copies = new Set();
+    r.copiesAll = false;
+    for (let i = 0; i < toks.length; i++) {
+      if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(')
+        for (let j = i + 2; toks[j]?.t === 'str'; j += 2) {
+          if (toks[j].v.startsWith('--')) r.dests.add(toks[j].v.slice(2).replace(/-/g, '_'));
+          if (toks[j + 1]?.v !== ',') break;
+        }
+      if (toks[i].t === 'str' && toks[i + 1]?.v === '+') for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) if (sec.prefix && toks[i].v === sec.prefix) r.prefixed.add(name);
+      // The sections whose keys it copies onto its arguments: `defaults.fsdp_config`, `name == "fp8_config"`,
+      // or every dict of the config (`for key, value in attr.items()`).
+      if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.v in ACCELERATE_SECTIONS) r.copies.add(toks[i + 2].v);
+      if (toks[i].t === 'str' && toks[i].v in ACCELERATE_SECTIONS && toks[i - 1]?.v === '==') r.copies.add(toks[i].v);
+      if (toks[i].v === 'attr' && toks[i + 1]?.v === '.' && toks[i + 2]?.v === 'items' && toks[i - 1]?.v === 'in') r.copiesAll = true;
+    }
+  }
+  return releases;
+}
+
+/**
+ * Whether a release reads the key `key` of a section: a field of the config class (cluster,
+ * sagemaker); in a section the launcher copies onto its arguments (none before it does: Accelerate
+ * writes `fp8_config` from 0.34.0, its launcher reads it from 1.4.0), a flag of that name, or, for a
+ * key written without the prefix, the prefixed flag where the launcher adds the prefix.
+ */
+function accelerateReads(r, def, key) {
+  if (def === 'cluster' || def === 'sagemaker') return r[def].has(key);
+  const sec = ACCELERATE_SECTIONS[def];
+  if (!sec || !r.cluster.has(def) || !(r.copies.has(def) || r.copiesAll)) return false;
+  if (sec.prefix && r.prefixed.has(def) && !key.startsWith(sec.unlessStartsWith)) return r.dests.has(sec.prefix + key);
+  return r.dests.has(key);
+}
+
+/**
+ * x-default-before of a field of the config dataclasses whose literal default changed between the
+ * releases that read it (from the oldest covered one), where the newest literal default is the
+ * schema's `default`; other differences are printed.
+ */
+function accelerateDefaultChanges(dotted, prop, states, report) {
+  const runs = [];
+  for (const { version, d } of states.filter((st) => compareVersions(st.version, '0.3.0') >= 0)) {
+    const kind = d && d.dynamic === undefined ? 'value' : 'dynamic';
+    const last = runs.at(-1);
+    if (last && last.kind === kind && JSON.stringify(last.value) === JSON.stringify(d?.value)) continue;
+    runs.push({ kind, value: d?.value, from: version });
+  }
+  const literal = runs.filter((r) => r.kind === 'value');
+  if (literal.length < 2) return [];
+  const newest = literal.at(-1);
+  const have = prop['x-default-before'] && Object.fromEntries(Object.entries(prop['x-default-before']).map(([k, v]) => [k, schemaDefault(v)]));
+  if (JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default)) || runs.slice(0, runs.indexOf(newest)).some((r) => r.kind === 'dynamic')) {
+    report.disagree.push(`${dotted}: defaults ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : '(unread)'} from ${r.from}`).join(', ')}; schema default ${JSON.stringify(schemaDefault(prop.default))}`);
+    return [];
+  }
+  const want = {};
+  for (let i = 0; i < runs.indexOf(newest); i++) want[runs[i + 1].from] = runs[i].value;
+  return JSON.stringify(want) === JSON.stringify(have) ? [] : [{ key: dotted, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) }];
+}
+
+const ACCELERATE_SPELLINGS = {};
+let ACCELERATE_RELEASES = [];
+function accelerate(dir, schemaPath) {
+  const schema = parseJson(readFileSync(schemaPath, 'utf8'));
+  const releases = accelerateReleases(dir);
+  const all = releases.map((r) => r.version);
+  ACCELERATE_RELEASES = all;
+  const floor = '0.3.0';
+  console.log(`Accelerate: ${releases.length} releases compared (${all[0]} … ${all.at(-1)})`);
+  const changes = [];
+  const report = { agree: 0, disagree: [], never: [] };
+  for (const [def, node] of Object.entries(schema.definitions)) {
+    if (!node.properties || !(def in ACCELERATE_SECTIONS || def === 'cluster' || def === 'sagemaker')) continue;
+    const sec = ACCELERATE_SECTIONS[def] ?? {};
+    for (const [key, prop] of Object.entries(node.properties)) {
+      const read = releases.map((r) => accelerateReads(r, def, key));
+      // The other spelling of a key of a prefixed section: without the prefix, or with it.
+      const stripped = sec.prefix && key.startsWith(sec.prefix) ? key.slice(sec.prefix.length) : undefined;
+      const alt = !sec.prefix ? undefined : stripped !== undefined ? (stripped.startsWith(sec.unlessStartsWith) ? undefined : stripped) : key.startsWith(sec.unlessStartsWith) ? undefined : sec.prefix + key;
+      const altRead = alt ? releases.map((r) => accelerateReads(r, def, alt)) : undefined;
+      const any = read.map((x, i) => x || !!altRead?.[i]);
+      const firstAny = any.indexOf(true);
+      if (firstAny < 0) {
+        report.never.push(`${def}.${key}`);
+        continue;
+      }
+      const lastAny = any.lastIndexOf(true);
+      // The floor: keys of the oldest releases are dated by the oldest covered one.
+      const dated = (i) => (compareVersions(all[i], floor) < 0 ? floor : all[i]);
+      const since = dated(firstAny);
+      const removed = lastAny < all.length - 1 ? all[lastAny + 1] : undefined;
+      if (prop['x-since'] === since) report.agree++;
+      else {
+        report.disagree.push(`${def}.${key}: schema ${prop['x-since'] ?? '(none)'}, read ${since}`);
+        changes.push({ key: `${def}.${key}`, field: 'x-since', from: prop['x-since'], to: since, why: 'first release that reads the key (either spelling)', set: () => setKey(prop, 'x-since', since, ['x-env', 'default', 'type']) });
+      }
+      if (def === 'cluster' || def === 'sagemaker') changes.push(...accelerateDefaultChanges(`${def}.${key}`, prop, releases.filter((r, i) => read[i]).map((r) => ({ version: r.version, d: r.defaults[def].get(key) })), report));
+      // A key no longer read is dated by its deprecation (the release that ignores, refuses or migrates it).
+      const gone = prop['x-removed']?.version ?? prop['x-deprecated']?.since;
+      if (gone !== removed) report.disagree.push(`${def}.${key}: no longer read from ${removed ?? '(still read)'}, schema ${gone ?? '(none)'}`);
+      const runsOf = (reads) => snapshotRanges(releases.map((r, i) => ({ version: r.version, nextVersion: all[i + 1], kind: reads[i] ? 'read' : 'unread' }))).filter((x) => x.kind === 'read').map(({ from, to }) => ({ from, to }));
+      ACCELERATE_SPELLINGS[`${def}.${key}`] = { [key]: runsOf(read), ...(alt ? { [alt]: runsOf(altRead) } : {}) };
+      if (!alt) continue;
+      // The property's own spelling, read later than the key: x-flag-since.
+      const own = read.indexOf(true);
+      const flagSince = own > firstAny ? { [key]: dated(own) } : undefined;
+      if (JSON.stringify(prop['x-flag-since']) !== JSON.stringify(flagSince)) changes.push({ key: `${def}.${key}`, field: 'x-flag-since', from: prop['x-flag-since'], to: flagSince, why: `\`${key}\` is read from ${flagSince?.[key]}, \`${alt}\` before`, set: () => setKey(prop, 'x-flag-since', flagSince, ['x-since']) });
+      // A prefixed key the launcher read only without its prefix, before it added the prefix: x-bare-until.
+      const prefixFrom = releases.findIndex((r) => r.prefixed.has(def));
+      const bareOnly = stripped !== undefined && altRead.some((x, i) => x && !read[i] && (prefixFrom < 0 || i < prefixFrom));
+      const bareUntil = bareOnly && prefixFrom >= 0 ? all[prefixFrom] : undefined;
+      if (prop['x-bare-until'] !== bareUntil) changes.push({ key: `${def}.${key}`, field: 'x-bare-until', from: prop['x-bare-until'], to: bareUntil, why: `before ${bareUntil} the launcher read only \`${alt}\``, set: () => setKey(prop, 'x-bare-until', bareUntil, ['x-flag-since', 'x-since']) });
+    }
+  }
+  for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
+    if (!sec.prefix) continue;
+    const from = releases.find((r) => r.prefixed.has(name))?.version;
+    const have = schema.definitions[name]?.['x-key-prefix']?.since;
+    const kp = schema.definitions[name]?.['x-key-prefix'];
+    const want = from && from !== all[0] ? from : undefined;
+    if (kp && have !== want) changes.push({ key: name, field: 'x-key-prefix.since', from: have, to: want, why: `the launcher adds \`${sec.prefix}\` from ${from}`, set: () => setKey(kp, 'since', want) });
+    console.log(`  ${name}: the launcher adds \`${sec.prefix}\` from ${from ?? '(never)'}${have !== undefined || from ? ` (x-key-prefix.since ${have ?? '(none)'})` : ''}`);
+  }
+  for (const [title, list] of [
+    ['disagreements with the schema', report.disagree],
+    ['keys no release reads', report.never],
+  ]) {
+    console.log(`\n${title} (${list.length}):`);
+    for (const l of list) console.log(`  ${l}`);
+  }
+  console.log(`\nkeys whose x-since the read confirms: ${report.agree}`);
+  return { schema, changes, path: schemaPath };
+}
+
+// ------------------------------------------------------------------------------------------------
 // Applying changes
 
 /** Keeps the "since Megatron Core X" note of the hover text in step with x-since. */
@@ -1475,6 +2020,11 @@ function printChanges(title, changes) {
 }
 
 const results = [];
+if (accelerateDir) {
+  const r = accelerate(accelerateDir, join(root, 'schemas/accelerate.schema.json'));
+  printChanges('accelerate.schema.json', r.changes);
+  results.push([r, 'Accelerate']);
+}
 if (megatronDir) {
   const r = megatron(megatronDir, join(root, 'schemas/megatron.schema.json'));
   printChanges('megatron.schema.json', r.changes);
@@ -1491,6 +2041,10 @@ if (WRITE)
     writeFileSync(r.path, `${stringifyJson(r.schema)}\n`);
     console.log(`wrote ${r.path}`);
   }
+if (WRITE && accelerateDir && Object.keys(ACCELERATE_SPELLINGS).length)
+  writeSnapshot('accelerate-keys.json', 'The releases of Accelerate that read each key of the config file, read by scripts/schema-history.mjs from every vX.Y.Z tag: a field of the config dataclasses (cluster, sagemaker), or in a section the launcher copies onto its arguments, the name of one of its flags (with the prefix the launcher adds, from the release that adds it). Per key, each spelling (as the schema writes it, and with or without the section prefix) with the runs of releases that read it.', ACCELERATE_RELEASES, 'keys', ACCELERATE_SPELLINGS);
+if (WRITE && deepspeedDir && Object.keys(STRICTNESS_SNAPSHOT).length)
+  writeSnapshot('deepspeed-strictness.json', 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).', DEEPSPEED_RELEASES, 'strict', STRICTNESS_SNAPSHOT);
 if (WRITE && megatronDir && Object.keys(CHOICES_SNAPSHOT).length) {
   const schema = parseJson(readFileSync(join(root, 'schemas/megatron.schema.json'), 'utf8'));
   const releases = [...schema['x-source'].tagsCompared, schema['x-source'].version];
@@ -1498,5 +2052,16 @@ if (WRITE && megatronDir && Object.keys(CHOICES_SNAPSHOT).length) {
   mkdirSync(dirname(path), { recursive: true });
   const sorted = Object.fromEntries(Object.entries(CHOICES_SNAPSHOT).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(path, `${JSON.stringify({ what: 'The choices each Megatron Core release accepts for the arguments with a fixed set, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): runs of releases with the same state (absent, free: any value, novalue: a switch, dynamic: computed at run time, static: the values).', releases, choices: sorted }, null, 1)}\n`);
+  console.log(`wrote ${path}`);
+  writeSnapshot('megatron-defaults.json', 'The default of each Megatron-LM argument at each release, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): argparse\'s default of its flags (`default=`, what the action implies, the dataclass field behind a flag ArgumentGroupFactory builds), or for a field without a flag (x-cli: false) the config dataclass\'s; runs of releases with the same default (value: a literal, null for None; dynamic: computed, not read). Releases without the argument are left out.', releases, 'defaults', DEFAULTS_SNAPSHOT);
+}
+
+/** A snapshot of upstream facts the tests compare the schemas with: one line per key, keys sorted. */
+function writeSnapshot(name, what, releases, field, table) {
+  const path = join(root, 'schemas/history', name);
+  mkdirSync(dirname(path), { recursive: true });
+  const keys = Object.keys(table).sort((a, b) => a.localeCompare(b));
+  const body = keys.map((k) => `  ${JSON.stringify(k)}: ${JSON.stringify(table[k])}`).join(',\n');
+  writeFileSync(path, `{\n "what": ${JSON.stringify(what)},\n "releases": ${JSON.stringify(releases)},\n ${JSON.stringify(field)}: {\n${body}\n }\n}\n`);
   console.log(`wrote ${path}`);
 }

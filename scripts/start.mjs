@@ -14,8 +14,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installExtension, makeTempRoot, portIsFree, freePort, setSignalExitCode, startCodeServer, workbenchUrl, writeSettings } from '../test/e2e/harness.mjs';
-import { setup } from '../test/e2e/setup.mjs';
-import { ensureDependencies } from './bootstrap.mjs';
+import { provisioned, setup } from '../test/e2e/setup.mjs';
+import { ensureDependencies, ensureOsPackages } from './bootstrap.mjs';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
 ensureDependencies(repoRoot);
@@ -54,6 +54,11 @@ async function choosePort() {
 }
 
 async function main() {
+  // Before anything slow: code-server's install compiles native modules against these.
+  if (!provisioned() && !ensureOsPackages(repoRoot, 'start')) {
+    console.error("start: code-server's install needs the OS packages above; install them, then run npm start again");
+    process.exit(1);
+  }
   if (doPackage) {
     console.log('start: npm run package');
     const res = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: 'inherit' });
@@ -71,7 +76,7 @@ async function main() {
     process.exit(1);
   }
 
-  console.log('start: provisioning code-server (first time: ~3 min, then instant)');
+  if (!provisioned()) console.log('start: installing Node 24 and code-server from the npm registry (their native modules compile): the longest step of a first `npm start`, which takes about 10 minutes in all; later ones start in seconds');
   const paths = await setup();
 
   setSignalExitCode(0); // Ctrl-C is how this ends: a clean exit, not an npm error

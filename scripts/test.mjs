@@ -2,7 +2,8 @@
 // The one test command. `npm test` runs every layer in order; `npm test -- <layer>...` runs some.
 //   unit  engine tests (annotated fixtures, fixes, syntax, features, properties), corpus, CLI, and
 //         the bounded hostile-input suite (test/fuzz/bounded.test.ts), and the packages as users
-//         install them (test/package: npm, pre-commit, the GitHub Action, the Python wheel)
+//         install them (test/package: npm, pre-commit, the GitHub Action, the Python wheel, and
+//         the release workflow's dry run, which runs under CI=true or SHARDWISE_RELEASE_DRY_RUN=1)
 //   lsp   the built language server over stdio, and docs/editors.md's Neovim setup in a headless Neovim
 //   e2e   the packaged .vsix in a real VS Code (code-server + Chromium)
 // Every layer runs even when an earlier one failed, so one run shows everything; the exit code is
@@ -11,10 +12,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDependencies } from './bootstrap.mjs';
+import { ensureDependencies, ensureOsPackages } from './bootstrap.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 ensureDependencies(root);
+// Chromium, pre-commit, Python's build and venv, Neovim, and what code-server compiles against
+// (.ci/e2e-deps.sh); without them, the tests that need one are skipped with a notice (under CI=true they fail).
+if (!ensureOsPackages(root, 'test')) console.log('test: OS packages are missing (above): the tests that need them are skipped, or fail under CI=true');
 const requested = process.argv.slice(2);
 const layers = requested.length ? requested : ['unit', 'lsp', 'e2e'];
 for (const l of layers) {
@@ -56,7 +60,7 @@ if (layers.includes('unit')) {
   step('hostile-input suite (bounded)', node, ['--import', 'tsx', '--test', 'test/fuzz/bounded.test.ts']);
   // Last, one file at a time: `npm pack` and the wheel build rewrite dist/ (production bundles).
   // The wheel test is skipped (failed under CI=true) without a Python that can build and make a venv.
-  step('packages (npm, pre-commit, GitHub Action, Python wheel)', node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...testFiles('test/package')]);
+  step('packages (npm, pre-commit, GitHub Action, Python wheel, release dry run)', node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...testFiles('test/package')]);
 }
 if (layers.includes('lsp') && built) {
   step('language server tests', node, ['--import', 'tsx', '--test', ...testFiles('test/lsp')]);

@@ -48,12 +48,15 @@ function run(cmd, args, options = {}) {
   if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} failed (${r.error?.message ?? `exit status ${r.status}`})`);
 }
 
-/** Builds the wheel into `outDir` and returns its path. */
-export function buildWheel(outDir = join(root, 'python', 'dist')) {
+/**
+ * Builds the wheel into `outDir` and returns its path. `build: false` packs the production bundles
+ * dist/ already holds (the release's one build) instead of building them again.
+ */
+export function buildWheel(outDir = join(root, 'python', 'dist'), { build = true } = {}) {
   const version = packageVersion();
   const { python, problem } = findPython(['build']);
   if (!python) throw new Error(problem);
-  run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production'], { cwd: root });
+  if (build) run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production'], { cwd: root });
 
   const stage = join(root, 'python', 'build', 'stage');
   rmSync(stage, { recursive: true, force: true });

@@ -108,3 +108,49 @@ test('plan: usage mistakes and models it cannot read exit 2 with what is wrong',
   assert.equal(none.code, 1, 'a model no layout holds is a finding, not a usage error');
   assert.match(none.out, /No layout: every valid layout needs more than 72 GiB per GPU/);
 });
+
+test('plan --explain says where the first layout’s step goes and what the second would need; a model file without a vocabulary says so, and --vocab and --network-gbps are taken', () => {
+  const r = runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--explain', '--top', '2']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Why #1 \(TP \d+ · PP \d+.*\): its step of .* is$/m);
+  assert.match(r.out, /^ {2}compute [\d.]+ m?s \([\d.]+ %\)$/m);
+  assert.match(r.out, /^#2 \(.*\) takes .* longer: .*\+/m);
+  assert.match(r.out, /^For #2 to win, .* would have to fall by more than /m);
+  assert.match(r.out, /does not give the vocabulary size .* --vocab N adds them/);
+  const asJson = JSON.parse(runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--explain', '--top', '2', '--output-format', 'json']).out) as { explain: string[] };
+  assert.match(asJson.explain[0], /^Why #1 \(TP \d+/);
+  assert.ok(asJson.explain.some((l) => /^#2 \(.*\) takes /.test(l)));
+  const j = JSON.parse(runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--output-format', 'json', '--top', '1']).out) as { layouts: { stepSeconds: number; expected: { stepSeconds: number; calibration: number } }[] };
+  const l = j.layouts[0];
+  assert.ok(Math.abs(l.expected.stepSeconds - l.stepSeconds * l.expected.calibration) < 1e-9, 'the expectation is the priced step × the calibration');
+  const given = runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--vocab', '128256', '--network-gbps', '25', '--output-format', 'json', '--top', '1']);
+  const g = JSON.parse(given.out) as { assumptions: string[]; layouts: { stepSeconds: number }[] };
+  assert.ok(!g.assumptions.some((a) => /does not give the vocabulary/.test(a)));
+  assert.ok(g.assumptions.some((a) => /vocabulary 128256 \(--vocab\)/.test(a)));
+  assert.ok(g.assumptions.some((a) => /network: 25 GB\/s per GPU/.test(a)));
+  assert.ok(g.layouts[0].stepSeconds > l.stepSeconds, 'the logits and a slower network cost time');
+  const badRecompute = runCli(['plan', '--model', 'llama-3-8b', '--gpus', '8', '--recompute', 'selective', '--recompute-layers', '2']);
+  assert.equal(badRecompute.code, 2);
+  assert.match(badRecompute.err, /--recompute-layers recomputes whole layers: it goes with --recompute full/);
+});
+
+test('plan with no layout names the constraint: the heads a TP does not divide', () => {
+  const r = runCli(['plan', '--model', 'llama-3-70b', '--gpus', '64', '--tp', '3']);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /No layout: TP 3 does not divide the 64 attention heads .*\(TP 1, 2, 4 or 8 would\)\./);
+});
+
+test('plan --unfused-attention and --fp8-dispatch say what they change, and only change what the run can do', () => {
+  const base = ['plan', '--model', 'mixtral-8x7b', '--gpus', '64', '--seq-length', '4096', '--global-batch', '256', '--tp', '1', '--pp', '1', '--ep', '8', '--micro-batch', '2', '--output-format', 'json', '--top', '1'];
+  const step = (args: string[]) => JSON.parse(runCli(args).out) as { assumptions: string[]; layouts: { stepSeconds: number }[] };
+  const fp8 = step([...base, '--precision', 'fp8']);
+  const dispatched = step([...base, '--precision', 'fp8', '--fp8-dispatch']);
+  assert.ok(dispatched.assumptions.includes('tokens dispatched to the experts in FP8 (--fp8-dispatch)'));
+  assert.ok(dispatched.layouts[0].stepSeconds < fp8.layouts[0].stepSeconds, "FP8 tokens cross the all-to-all in half the bytes");
+  const bf16 = step([...base, '--fp8-dispatch']);
+  assert.ok(bf16.assumptions.some((a) => /--fp8-dispatch has no effect: the GEMMs run in BF16/.test(a)));
+  assert.ok(step([...base, '--dedup-dispatch']).assumptions.some((a) => /once per remote NVLink domain .*\(--dedup-dispatch\)/.test(a)));
+  const unfused = step([...base, '--unfused-attention']);
+  assert.ok(unfused.assumptions.some((a) => /attention without a fused kernel \(--unfused-attention\)/.test(a)));
+  assert.ok(unfused.layouts[0].stepSeconds > step(base).layouts[0].stepSeconds);
+});

@@ -153,7 +153,7 @@ export async function setup() {
     const key = codeServerKey();
     const cs = codeServerPaths(root, key);
     if (readStamp(cs.stamp) !== key || !existsSync(cs.codeServerBin)) {
-      log(`installing code-server (npm ci of ${pkgDir}) into ${cs.dir} with Node ${NODE_VERSION}; cold: ~2 min`);
+      log(`installing code-server (npm ci of ${pkgDir}) into ${cs.dir} with Node ${NODE_VERSION}; cold: several minutes, its native modules compile`);
       rmSync(cs.dir, { recursive: true, force: true });
       mkdirSync(cs.dir, { recursive: true });
       copyFileSync(join(pkgDir, 'package.json'), join(cs.dir, 'package.json'));

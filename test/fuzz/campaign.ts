@@ -104,6 +104,8 @@ const COLUMNS: [FailureKind, string][] = [
   ['unsanitised', 'unsanitised'],
   ['fix-breaks-syntax', 'fix breaks syntax'],
   ['fix-all-oscillation', 'fix-all osc.'],
+  ['wrote-outside', 'wrote outside'],
+  ['bytes-changed', 'bytes changed'],
   ['fix-not-removing', 'fix not removing (info)'],
 ];
 

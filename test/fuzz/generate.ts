@@ -9,9 +9,13 @@ import { mutate, mutatedPath, MUTATIONS } from './gen/mutation';
 import { Rng, seedOf } from './rng';
 import { sources } from './sources';
 import { CATEGORIES, type Category, type FuzzInput, type Scale } from './types';
+import { pickEncoding } from './cli-oracle';
+
+/** The categories whose inputs the `cli` category lays out as files (bombs are too large to run four times). */
+const CLI_BASES: readonly Category[] = CATEGORIES.filter((c) => c !== 'cli' && c !== 'bomb');
 
 /** Relative share of a run per category (bombs are capped at one input per bomb). */
-const WEIGHTS: Record<Category, number> = { mutation: 3, yaml: 2, json: 1.5, shell: 2, bomb: 1, settings: 1.5, links: 1, junk: 1, eol: 1.5, directives: 1 };
+const WEIGHTS: Record<Category, number> = { mutation: 3, yaml: 2, json: 1.5, shell: 2, bomb: 1, settings: 1.5, links: 1, junk: 1, eol: 1.5, directives: 1, cli: 0.5 };
 
 /** Inputs per category for a run of `n` inputs over `categories`. */
 export function allocate(n: number, categories: readonly Category[] = CATEGORIES): Record<Category, number> {
@@ -95,6 +99,12 @@ export function generate(category: Category, index: number, seed: number, scale:
     case 'directives':
       part = genDirectivesInput(r, index);
       break;
+    case 'cli': {
+      // Another category's input, saved as a user's repository would hold it, for the command line.
+      const { id: _id, category: _category, growth: _growth, cursors: _cursors, ...base } = generate(CLI_BASES[index % CLI_BASES.length], Math.floor(index / CLI_BASES.length), seed, scale);
+      part = { ...base, variant: `cli:${base.variant}`, encoding: pickEncoding(r) };
+      break;
+    }
   }
   // Bombs are about size: a few cursors are enough.
   const cursors = category === 'bomb' ? [0, part.text.length >> 1, part.text.length] : cursorsFor(r, part.text);

@@ -1,7 +1,7 @@
 /** The shapes shared by the generators, the oracle, the workers and the runner. */
 import type { EngineSettings } from '../../server/src/engine';
 
-export const CATEGORIES = ['mutation', 'yaml', 'json', 'shell', 'bomb', 'settings', 'links', 'junk', 'eol', 'directives'] as const;
+export const CATEGORIES = ['mutation', 'yaml', 'json', 'shell', 'bomb', 'settings', 'links', 'junk', 'eol', 'directives', 'cli'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** What a linked file reference resolves to: its text, not found (null), or a resolver that throws. */
@@ -28,11 +28,13 @@ export interface FuzzInput {
   referrers?: { path: string; text: string }[];
   /** Cursor offsets for hover and completion (the oracle adds a few of its own). */
   cursors?: number[];
+  /** For a `cli` input: the encoding its config is saved in (cli-oracle.ts). */
+  encoding?: 'utf8' | 'bom' | 'crlf' | 'latin1';
   /** The same input at a smaller size: analysis time must grow about linearly from it to this one. */
   growth?: { text: string; factor: number };
 }
 
-export const FAILURE_KINDS = ['crash', 'hang', 'range', 'completion-range', 'unsanitised', 'fix-breaks-syntax', 'fix-all-oscillation', 'fix-not-removing'] as const;
+export const FAILURE_KINDS = ['crash', 'hang', 'range', 'completion-range', 'unsanitised', 'fix-breaks-syntax', 'fix-all-oscillation', 'wrote-outside', 'bytes-changed', 'fix-not-removing'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Kinds that are reported but do not fail a run. */

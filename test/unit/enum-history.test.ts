@@ -224,46 +224,4 @@ test('values a run of releases accepted and later ones refuse (x-enum-removed): 
   assert.deepEqual(run('0.18.0'), ['error'], 'refused from 0.18.0');
 });
 
-/** The choices each release accepts, as the history script read them from upstream at every tag. */
-const SNAPSHOT: { releases: string[]; choices: Record<string, { from: string; to: string; kind: string; values?: string[] }[]> } = JSON.parse(readFileSync(join(__dirname, '../../schemas/history/megatron-choices.json'), 'utf8'));
-
-test('a seeded sample of 30 enum values: what the schema records (enum, x-enum-since, x-enum-removed) is what the parser of each release accepted', () => {
-  const rel = SNAPSHOT.releases;
-  assert.deepEqual(rel, RELEASES, 'the snapshot was read from the releases the schema names');
-  /** Per release: true (accepts), false (refuses), undefined (not read: choices computed at run time) or null (no flag). */
-  const accepted = (dest: string, v: string): (boolean | null | undefined)[] =>
-    rel.map((r) => {
-      const run = SNAPSHOT.choices[dest].find((x) => cmp(x.from, r) <= 0 && cmp(r, x.to) <= 0);
-      if (!run || run.kind === 'absent') return null;
-      return run.kind === 'free' ? true : run.kind === 'novalue' ? false : run.kind === 'dynamic' ? undefined : run.values!.includes(v);
-    });
-  const pairs = Object.keys(SNAPSHOT.choices)
-    .filter((d) => PROPS[d] && SNAPSHOT.choices[d].every((x) => x.kind === 'static' || x.kind === 'absent'))
-    .flatMap((d) => [...((enumOf(PROPS[d]) ?? []) as unknown[]).map(String), ...Object.keys(PROPS[d]['x-enum-removed'] ?? {})].map((v) => [d, v] as const));
-  assert.ok(pairs.length > 200, `${pairs.length} pairs`);
-  const pick = mulberry32(2026);
-  const sample = new Set<number>();
-  while (sample.size < 30) sample.add(Math.floor(pick() * pairs.length));
-  for (const i of sample) {
-    const [dest, v] = pairs[i];
-    const p = PROPS[dest];
-    const a = accepted(dest, v);
-    const first = a.indexOf(true);
-    const last = a.lastIndexOf(true);
-    const flagFirst = a.findIndex((x) => x !== null);
-    // The last release with the flag (the newest, unless the argument itself was removed: x-removed).
-    const flagLast = a.length - 1 - [...a].reverse().findIndex((x) => x !== null);
-    assert.equal(p['x-removed']?.version, rel[flagLast + 1], `${dest}: the argument's x-removed`);
-    assert.ok(first >= 0, `${dest}: ${v} is accepted by no release`);
-    const removed = p['x-enum-removed']?.[v];
-    if (removed) {
-      assert.ok(!enumOf(p)?.includes(v) && last < flagLast, `${dest}: ${v} is dated removed but the last release with the flag takes it`);
-      assert.equal(removed.removed, rel[last + 1], `${dest}: ${v} removed`);
-      assert.equal(removed.since, first === 0 ? undefined : rel[first], `${dest}: ${v} since`);
-    } else {
-      assert.equal(a[flagLast], true, `${dest}: ${v} is in the enum but the last release with the flag refuses it`);
-      assert.equal(p['x-enum-since']?.[v], first > flagFirst ? rel[first] : undefined, `${dest}: ${v} x-enum-since`);
-    }
-    assert.ok(a.slice(first, last + 1).every((x) => x === true), `${dest}: ${v} refused between releases that take it`);
-  }
-});
+// The seeded sample of 30 enum values checked against the choices of every release: test/unit/facts-sample.test.ts.

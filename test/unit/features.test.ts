@@ -50,6 +50,16 @@ test('hover on any finding says what the file was checked against: the release w
   assert.match(h.markdown, /Hardware: a100-80gb \(.*#SBATCH --gres=gpu:a100:8/);
 });
 
+test('hover: a script a fork reads (Megatron-DeepSpeed) is checked against no Megatron Core release: its release is unknown, not the newest', () => {
+  const text = '#!/bin/bash\ndeepspeed --num_gpus 8 pretrain_gpt.py --tensor-model-parallel-size 3 --num-layers 24 --hidden-size 2048 --num-attention-heads 32 --micro-batch-size 1 --global-batch-size 16 --deepspeed --zero-stage 1 --bf16\n';
+  const a = analyze({ path: 'train.sh', text });
+  const f = a.findings.find((x) => x.code === 'heads-not-divisible-by-tp');
+  assert.ok(f, a.findings.map((x) => x.code).join(', '));
+  const h = hover(a, f.span.start)!;
+  assert.match(h.markdown, /Release: .*read by Megatron-DeepSpeed, whose behaviour no Megatron Core release describes/);
+  assert.doesNotMatch(h.markdown, /newest Megatron Core release/);
+});
+
 test('hover shows deprecations with the replacement', () => {
   const text = 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\n';
   const h = hover(analyze({ path: 'a.yaml', text }), at(text, 'fsdp_backward_prefetch_policy', 1))!;

@@ -72,3 +72,26 @@ test("each rule's documented bad example triggers it and its good example does n
     assert.ok(!goodAnalysis.findings.some((f) => f.severity === 'error'), `${r.id}: the good example has errors: ${good.join(', ')}`);
   }
 });
+
+test("each rule's launch-script example triggers it, and its good one does not", () => {
+  for (const r of RULES.filter((rule) => rule.docs.shell)) {
+    const { bad, good } = r.docs.shell!;
+    assert.match(bad, /^#!\/bin\/bash\n/, `${r.id}: a launch script`);
+    const found = analyze({ path: 'example.sh', text: bad }).findings.map((f) => f.code);
+    assert.ok(found.includes(r.id), `${r.id}: the launch-script example does not trigger it (found: ${found.join(', ') || 'nothing'})`);
+    const fixed = analyze({ path: 'example.sh', text: good }).findings;
+    assert.ok(!fixed.some((f) => f.code === r.id), `${r.id}: the good launch script triggers it`);
+    assert.ok(!fixed.some((f) => f.severity === 'error'), `${r.id}: the good launch script has errors: ${fixed.map((f) => f.code).join(', ')}`);
+  }
+});
+
+test("a rule's upstream links point at source lines of a release tag, never a branch", () => {
+  for (const r of RULES) {
+    for (const u of r.docs.upstream ?? []) {
+      const m = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/([^/]+)\/\S+#L\d+(-L\d+)?$/.exec(u.url);
+      assert.ok(m, `${r.id}: ${u.url} is not a link to lines of a file on GitHub`);
+      assert.match(m[1], /^(v?\d+\.\d+\.\d+[\w.]*|core_v\d+\.\d+\.\d+[\w.]*|core_r\d+\.\d+\.\d+|[0-9a-f]{40})$/, `${r.id}: ${u.url} is not at a release tag or a commit`);
+      assert.ok(u.label.trim().length > 0, `${r.id}: a link needs a label`);
+    }
+  }
+});

@@ -127,6 +127,30 @@ test('hardware from the partition or constraint only through the slurm mapping o
   assert.equal(analyze({ path: 'train.sbatch', text: `# shardwise: hardware=h200\n${TRAIN}` }, cfg.settings).docs[0].plan!.hardware.profile.id, 'h200');
 });
 
+test('GPUs a job names without a mapping: a profile\'s name in a feature or partition is assumed; GPUs no profile describes make the hardware unknown, never the default', () => {
+  const hw = (text: string) => analyze({ path: 'train.sbatch', text }).docs[0].plan!.hardware;
+  // A site's partition name that holds a profile's name: likely, so assumed, and said.
+  const named = hw(TRAIN);
+  assert.equal(named.profile.id, 'h100-sxm');
+  assert.equal(named.from.kind, 'assumed');
+  assert.match(JSON.stringify(named.from), /--partition=gpu-h100/);
+  assert.doesNotMatch(JSON.stringify(named.from), /no hardware is set/);
+  // V100s by feature or by typed request: no profile describes them, so nothing resting on the hardware is known.
+  for (const line of ['#SBATCH --constraint=v100-32g', '#SBATCH -C v100-32g', '#SBATCH --gres=gpu:v100:8']) {
+    const h = hw(TRAIN.replace('#SBATCH --partition=gpu-h100', line));
+    assert.equal(h.from.kind, 'unknown', line);
+    assert.match(JSON.stringify(h.from), /v100/, line);
+    assert.equal(h.nvlinkDomain.from.kind === 'hardware' && h.nvlinkDomain.from.unknown !== undefined, true, line);
+  }
+  // A feature that names no GPU (`ib`) says nothing about the hardware.
+  assert.match(JSON.stringify(hw(TRAIN.replace('#SBATCH --partition=gpu-h100', '#SBATCH --constraint=ib')).from), /no hardware is set/);
+  // What rests on the hardware is silent for V100s: no advice measured against an 80 GiB H100.
+  const v100 = TRAIN.replace('#SBATCH --partition=gpu-h100', '#SBATCH --constraint=v100-32g').replace('--tensor-model-parallel-size 8 --pipeline-model-parallel-size 2', '--tensor-model-parallel-size 8 --pipeline-model-parallel-size 1');
+  const codes = (t: string) => analyze({ path: 'train.sbatch', text: t }).findings.map((f) => f.code);
+  assert.ok(codes(v100.replace('--constraint=v100-32g', '--constraint=h100')).includes('tp-larger-than-needed'));
+  assert.ok(!codes(v100).includes('tp-larger-than-needed'));
+});
+
 test('the slurm key of .shardwise.yaml: unknown profiles and keys are reported with a did-you-mean', () => {
   const bad = parseProjectConfig('slurm:\n  partitions:\n    gpu: h900\n  partition: {}\n');
   assert.equal(bad.problems.length, 2);

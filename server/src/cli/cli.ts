@@ -601,7 +601,7 @@ function plan(args: string[]): number {
     return 2;
   }
   const r = planLayouts({ workload: w.workload, pinned: p.pinned });
-  process.stdout.write(o.format === 'json' ? jsonText(planJson(r, w.workload, src.title, w.notes, p.top)) + '\n' : escapeLines(planText(r, w.workload, src.title, w.notes, p.top)) + '\n');
+  process.stdout.write(o.format === 'json' ? jsonText(planJson(r, w.workload, src.title, w.notes, p.top, p.explain)) + '\n' : escapeLines(planText(r, w.workload, src.title, w.notes, p.top, p.explain)) + '\n');
   return r.empty ? 1 : 0;
 }
 
@@ -672,5 +672,3 @@ export function main(argv: string[]): number {
     return 2;
   }
 }
-
-process.exitCode = main(process.argv.slice(2));

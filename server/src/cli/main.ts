@@ -4,7 +4,7 @@
  * scan needs; with 2 MiB semi-spaces and a 1 GiB old generation (which also makes V8 collect sooner;
  * no file the CLI reads needs more) the process stays flat (about 130 MiB over Megatron-LM's 1,541
  * candidate files) for about a quarter more CPU. The bundle is one file; the CLI's modules are
- * initialised only where `require('./cli')` runs, in the worker (SHARDWISE_NO_WORKER=1: on the main
+ * initialised only where `require('./cli')` runs (and its `main` with the arguments), in the worker (SHARDWISE_NO_WORKER=1: on the main
  * thread).
  */
 import { isMainThread, Worker } from 'node:worker_threads';
@@ -15,7 +15,7 @@ const HEAP_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 1024 
 if (isMainThread) process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
 });
-if (!isMainThread || process.env.SHARDWISE_NO_WORKER === '1') require('./cli');
+if (!isMainThread || process.env.SHARDWISE_NO_WORKER === '1') process.exitCode = (require('./cli') as typeof import('./cli')).main(process.argv.slice(2));
 else {
   const worker = new Worker(__filename, { argv: process.argv.slice(2), resourceLimits: HEAP_LIMITS, stdout: false, stderr: false });
   worker.on('error', (err) => {

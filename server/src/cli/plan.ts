@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Workload } from '../engine';
+import { CALIBRATION, fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type Layout, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -15,6 +15,14 @@ export interface PlanOptions {
   globalBatch?: number;
   precision?: 'bf16' | 'fp8';
   gradReduce16?: boolean;
+  /** Scale-out bandwidth per GPU and direction, GB/s (`--network-gbps`). */
+  networkGBps?: number;
+  /** Vocabulary size (`--vocab`), for a model file that does not give it. */
+  vocab?: number;
+  /** What the training software can do, where it is not today's Megatron-Core (`--fp8-dispatch`, `--unfused-attention`). */
+  software?: Software;
+  /** Explain where the first layout's time goes and what the second would need (`--explain`). */
+  explain?: boolean;
   top: number;
   pinned: Pinned;
   /** Everything else, read as `check`'s options (--hardware, --output-format, --nvlink-domain, …). */
@@ -71,11 +79,37 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
       case '--grad-reduce-in-bf16':
         o.gradReduce16 = true;
         break;
+      case '--recompute-layers':
+        pin.recomputeLayers = r.positive(1 << 16);
+        break;
+      case '--moe-a2a-overlap':
+        pin.moeOverlap = r.choice(['on', 'off'] as const) === 'on';
+        break;
+      case '--network-gbps':
+        o.networkGBps = r.positive(1 << 20);
+        break;
+      case '--vocab':
+        o.vocab = r.positive(1 << 24);
+        break;
+      case '--explain':
+        o.explain = true;
+        break;
+      case '--fp8-dispatch':
+        o.software = { ...o.software, fp8Dispatch: true };
+        break;
+      case '--dedup-dispatch':
+        o.software = { ...o.software, dedupDispatch: true };
+        break;
+      case '--unfused-attention':
+        o.software = { ...o.software, fusedAttention: false };
+        break;
       default:
         return false;
     }
     return true;
   });
+  if (pin.recomputeLayers !== undefined && pin.recompute !== undefined && pin.recompute !== 'full') throw usage(`--recompute-layers recomputes whole layers: it goes with --recompute full, not --recompute ${pin.recompute}`);
+  if (pin.recomputeLayers !== undefined) pin.recompute = 'full';
   if (!o.model) throw usage(`plan needs --model: a preset (${MODEL_PRESETS.map((p) => p.id).join(', ')}), a Hugging Face config.json or a config that describes the model`);
   return o as PlanOptions;
 }
@@ -107,10 +141,11 @@ export function modelSource(name: string, read: (file: string) => { text: string
   if (!plan?.model) return { problem: `${name} does not describe a model Shardwise can read${hf && 'problem' in hf ? ` (as a Hugging Face config: ${hf.problem})` : ''}` };
   const fromFile = (f: { value: number; from: { kind: string } } | undefined) => (f && f.from.kind !== 'unknown' && f.from.kind !== 'default' ? f.value : undefined);
   const precision = plan.precision.value === 'fp8' ? 'fp8' : plan.precision.value === 'bf16' ? 'bf16' : undefined;
+  const notes = plan.model.value.vocab ? [] : [`model: ${name} does not give the vocabulary size (a tokenizer named by path is not read), so the embedding, the output layer and the logits are left out of memory and time; --vocab N adds them`];
   return {
     title: name,
     shape: plan.model.value,
-    notes: [],
+    notes,
     defaults: {
       gpus: fromFile(plan.world),
       seqLength: fromFile(plan.seqLength),
@@ -131,6 +166,10 @@ function defaultBatch(seq: number): number {
 /** The workload the options and the model file describe, with a note for every default taken. */
 export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardware?: string; nvlinkDomain?: number; gpusPerNode?: number }): { workload: Workload; notes: string[] } | { problem: string } {
   const notes = [...src.notes];
+  if (o.vocab !== undefined) {
+    src = { ...src, shape: { ...src.shape, vocab: o.vocab }, notes: src.notes.filter((n) => !/does not give the vocabulary/.test(n)) };
+    notes.splice(0, notes.length, ...src.notes, `vocabulary ${o.vocab} (--vocab)`);
+  }
   const gpus = o.gpus ?? src.defaults.gpus;
   if (!gpus) return { problem: `plan needs --gpus N: ${src.title} does not say how many GPUs it runs on` };
   if (!o.gpus) notes.push(`GPUs: ${gpus}, from ${src.title}`);
@@ -155,8 +194,16 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
       globalBatch,
       precision,
       gradReduce16: o.gradReduce16,
+      ...(o.networkGBps !== undefined ? { networkGBps: o.networkGBps } : {}),
+      ...(o.software ? { software: o.software } : {}),
     },
-    notes,
+    notes: [
+      ...notes,
+      ...(o.networkGBps !== undefined ? [`network: ${o.networkGBps} GB/s per GPU and direction (--network-gbps), instead of the profile's ${hardware.scaleOutGBps}`] : []),
+      ...(o.software?.fp8Dispatch ? [precision === 'fp8' ? 'tokens dispatched to the experts in FP8 (--fp8-dispatch)' : '--fp8-dispatch has no effect: the GEMMs run in BF16, so the tokens are dispatched in BF16'] : []),
+      ...(o.software?.dedupDispatch ? ['tokens cross the network once per remote NVLink domain they are routed to, then NVLink fans them out (--dedup-dispatch)'] : []),
+      ...(o.software?.fusedAttention === false ? ['attention without a fused kernel (--unfused-attention): the s×s scores go through HBM, as before FlashAttention'] : []),
+    ],
   };
 }
 
@@ -170,10 +217,10 @@ const int = (x: number) => Math.round(x).toLocaleString('en-US');
  * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
  * published runs the planner is checked against they read above what the runs measured.
  */
-export const ESTIMATES_CAVEAT = 'step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts: on published runs they read above the measured throughput (docs/planner-validation.md), so treat each as an upper bound, not a forecast.';
+export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step, a lower bound on its time); "expected" is the calibrated expectation, the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md, which checks it on a held-back part): treat the priced figures as an upper bound on throughput, the expected ones as a forecast.`;
 
 /** The answer as a table, what the best one spends its time on, and what it all rests on. */
-export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number): string {
+export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number, explain = false): string {
   const hw = w.hardware;
   const moe = (w.model.experts ?? 0) > 0;
   const out = [
@@ -182,27 +229,57 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
     '',
   ];
   if (r.empty) return [...out, `No layout: ${r.empty}.`, ...notes.map((n) => `  - ${n}`)].join('\n');
-  const head = ['#', 'TP', 'PP', 'VPP', 'CP', ...(moe ? ['EP', 'ETP'] : []), 'DP', 'MBS', 'SP', 'sharding', 'recompute', 'GiB/GPU', 'step', 'tokens/s/GPU', 'TFLOP/s/GPU', 'MFU'];
+  const head = ['#', 'TP', 'PP', 'VPP', 'CP', ...(moe ? ['EP', 'ETP'] : []), 'DP', 'MBS', 'SP', 'sharding', 'recompute', 'GiB/GPU', 'step', 'tokens/s/GPU', 'TFLOP/s/GPU', 'MFU', 'expected step', 'expected MFU'];
   const rows = r.layouts.slice(0, top).map((x, i) => {
     const l = x.layout;
-    return [String(i + 1), String(l.tp), `${l.pp}${l.split ? '*' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], l.recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu)];
+    const recompute = l.recompute === 'full' && l.recomputeLayers !== undefined ? `${l.recomputeLayers}/chunk` : l.recompute;
+    return [String(i + 1), String(l.tp), `${l.pp}${l.split ? '*' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu), fmtStep(x.step.expected.seconds), pct(x.step.expected.mfu)];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 5 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 7 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   out.push(line(head), ...rows.map(line), '');
   out.push(ESTIMATES_CAVEAT, '');
   const best = r.layouts[0].step;
   const p = best.parts;
   out.push(`Where the step of #1 goes: compute ${fmtStep(p.compute)}, pipeline bubble ${fmtStep(p.bubble)}, exposed TP ${fmtStep(p.tp)}, CP ${fmtStep(p.cp)}, EP ${fmtStep(p.ep)}, pipeline sends ${fmtStep(p.p2p)}, data-parallel ${fmtStep(p.dp)}, optimizer ${fmtStep(p.optimizer)}; ${best.microBatches} micro-batches per step.`);
+  if (explain) out.push('', ...explainLines(r));
   out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
+  if (r.layouts.slice(0, top).some((x) => x.layout.recomputeLayers !== undefined)) out.push('recompute N/chunk: full recompute of N layers of each model chunk (--recompute-granularity full --recompute-method block --recompute-num-layers N), as few as the HBM needs.');
   if (r.layouts.some((x) => x.layout.split)) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
   out.push('', 'Assumptions:', ...notes.map((n) => `  - ${n}`), ...stepAssumptions(w.hardware).map((a) => `  - ${a}`));
   out.push(`  - memory: Shardwise's per-GPU estimate (the same as \`shardwise layout\`), under ${STEP_MODEL.usableHbm.value * 100} % of the HBM`);
   return out.join('\n');
 }
 
+const PART_NAMES: Record<keyof StepEstimate['parts'], string> = { compute: 'compute', bubble: 'pipeline bubble', tp: 'exposed TP communication', cp: 'exposed CP communication', ep: 'exposed EP all-to-all', p2p: 'pipeline sends', dp: 'data-parallel collectives', optimizer: 'optimizer step' };
+
+const layoutName = (l: Layout) => `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}, micro-batch ${l.microBatch}`;
+
+/**
+ * `--explain`: where the first layout's step goes, part by part with its share, and what it would
+ * take for the second to win: the parts where the second spends more, and by how much the largest
+ * of them would have to fall.
+ */
+export function explainLines(r: PlanResult): string[] {
+  const [a, b] = r.layouts;
+  if (!a) return [];
+  const parts = Object.keys(PART_NAMES) as (keyof StepEstimate['parts'])[];
+  const total = a.step.seconds;
+  const out = [`Why #1 (${layoutName(a.layout)}): its step of ${fmtStep(total)} is`];
+  for (const k of [...parts].sort((x, y) => a.step.parts[y] - a.step.parts[x])) if (a.step.parts[k] > 0) out.push(`  ${PART_NAMES[k]} ${fmtStep(a.step.parts[k])} (${((a.step.parts[k] / total) * 100).toFixed(1)} %)`);
+  if (!b) return [...out, 'No other layout fits: nothing to compare it with.'];
+  const gap = b.step.seconds - total;
+  const diffs = parts.map((k) => ({ k, d: b.step.parts[k] - a.step.parts[k] })).filter((x) => Math.abs(x.d) > total * 1e-4).sort((x, y) => y.d - x.d);
+  const more = diffs.filter((x) => x.d > 0);
+  const less = diffs.filter((x) => x.d < 0);
+  out.push(`#2 (${layoutName(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
+  if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
+  else if (more.length) out.push(`For #2 to win, no one part is enough: its ${more.map((x) => PART_NAMES[x.k]).join(' and ')} would have to fall by more than ${fmtStep(gap)} together.`);
+  return out;
+}
+
 /** The answer as JSON: the workload, the counts, the layouts with their figures, the assumptions. */
-export function planJson(r: PlanResult, w: Workload, title: string, notes: string[], top: number): unknown {
+export function planJson(r: PlanResult, w: Workload, title: string, notes: string[], top: number, explain = false): unknown {
   return {
     model: title,
     workload: { gpus: w.gpus, hardware: w.hardware.id, nvlinkDomain: w.nvlinkDomain, gpusPerNode: w.gpusPerNode, seqLength: w.seqLength, globalBatch: w.globalBatch, precision: w.precision },
@@ -220,9 +297,11 @@ export function planJson(r: PlanResult, w: Workload, title: string, notes: strin
       tokensPerSecondPerGpu: x.step.tokensPerSecondPerGpu,
       tflopsPerGpu: x.step.tflopsPerGpu,
       mfu: x.step.mfu ?? null,
+      expected: { stepSeconds: x.step.expected.seconds, tokensPerSecondPerGpu: x.step.expected.tokensPerSecondPerGpu, tflopsPerGpu: x.step.expected.tflopsPerGpu, mfu: x.step.expected.mfu ?? null, calibration: CALIBRATION.value },
       fabrics: x.step.fabrics,
     })),
     assumptions: [...notes, ...stepAssumptions(w.hardware)],
     caveat: ESTIMATES_CAVEAT,
+    ...(explain && r.layouts.length ? { explain: explainLines(r) } : {}),
   };
 }

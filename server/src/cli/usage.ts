@@ -11,7 +11,13 @@ export const USAGE = `Usage:
                                            any choice with --tp, --pp, --vpp, --cp, --ep, --etp,
                                            --micro-batch, --sequence-parallel on|off, --recompute
                                            none|selective|full, --sharding none|optimizer|
-                                           optim_grads|optim_grads_params, --grad-reduce-in-bf16
+                                           optim_grads|optim_grads_params, --grad-reduce-in-bf16,
+                                           --recompute-layers N (full recompute of N layers per
+                                           chunk), --moe-a2a-overlap on|off; --network-gbps G
+                                           (network GB/s per GPU), --vocab N, --fp8-dispatch,
+                                           --dedup-dispatch, --unfused-attention; --explain says
+                                           where the first layout's time goes and what the second
+                                           needs; "expected" columns: the step × a calibration
   shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]
                                            model FLOPs per step, achieved TFLOP/s per GPU and MFU
   shardwise explain <rule-id>              print a rule's documentation

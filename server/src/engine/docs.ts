@@ -39,8 +39,10 @@ export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {
     '',
     fence(d.good, lang(d.good)),
   ];
+  if (d.shell) lines.push('', 'In a launch script, triggers it:', '', fence(d.shell.bad, 'bash'), '', 'Does not:', '', fence(d.shell.good, 'bash'));
   lines.push('', fixLine(rule));
   if (d.fix) lines.push('', `Quick fix: ${d.fix}`);
+  if (d.upstream?.length) lines.push('', `Upstream: ${d.upstream.map((u) => `[${u.label}](${u.url})`).join(' · ')}`);
   return lines.join('\n');
 }
 

@@ -3,7 +3,7 @@
  * allowed values, version and environment variable; in a suppression comment, what the directive
  * does and each rule id's summary and documentation link.
  */
-import { checkedAgainst } from '../rules/release';
+import { checkedAgainst, releaseOf } from '../rules/release';
 import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
 import { ruleById } from '../rules';
@@ -17,7 +17,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { appliesTo, defaultNote, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
+import { appliesTo, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -106,8 +106,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
 
   const facts: string[] = [];
   facts.push(`Type: ${nav.describe(schema)}`);
-  if (schema.default !== undefined) facts.push(`Default: ${code(schema.default)}${defaultNote(schema) ? ` (${defaultNote(schema)})` : ''}`);
-  else if (defaultNote(schema)) facts.push(`Default: ${defaultNote(schema)}`);
+  facts.push(...defaultFacts(da, schema));
   if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\``);
   if (appliesTo(schema)) facts.push(`Read with \`distributed_type\`: ${appliesTo(schema)!.map((t) => `\`${t}\``).join(', ')}`);
   parts.push(facts.map((f) => `- ${f}`).join('\n'));
@@ -117,6 +116,26 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
     parts.push(`Allowed values:\n${lines.join('\n')}`);
   }
   return parts.join('\n\n');
+}
+
+/**
+ * The default, with those of older releases where it changed (`x-default-before`), and the default
+ * of the release the file is checked against when that release is known and its default differs.
+ */
+function defaultFacts(da: DocAnalysis, schema: JsonSchema): string[] {
+  const note = defaultNote(schema);
+  const older = defaultsBefore(schema);
+  const shown = (v: unknown) => (v === undefined || v === null ? 'none' : code(v));
+  const history = older.map((d) => `${shown(d.value)} before ${d.before}`).join(', ');
+  const out: string[] = [];
+  if (schema.default !== undefined || older.length) out.push(`Default: ${shown(schema.default)}${note ? ` (${note})` : history ? ` (${history})` : ''}`);
+  else if (note) out.push(`Default: ${note}`);
+  const r = releaseOf(da);
+  if (older.length && r.value !== undefined && r.from.kind !== 'assumed' && !r.range) {
+    const at = defaultAt(schema, r.value);
+    if (JSON.stringify(at ?? null) !== JSON.stringify(schema.default ?? null)) out.push(`Default in ${r.value}, the release checked against: ${shown(at)}`);
+  }
+  return out;
 }
 
 function normalize(schema: JsonSchema, v: unknown): unknown {

@@ -71,11 +71,11 @@ export function plannedLayouts(a: FileAnalysis, input: FileInput, settings: Engi
     const l = r.layout;
     out.push({
       label: `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep} · ETP ${l.etp}` : ''} · DP ${l.dp} · MBS ${l.microBatch}`,
-      description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)}${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}`,
+      description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)} at best, ~${fmtStep(r.step.expected.seconds)} expected${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}`,
       changes: `changes the layout: ${describeChanges(planChanges(p, same), undefined, 6)}`,
       edits,
     });
   }
   if (!out.length) return { problem: 'no layout the planner found can be written into this file without an error' };
-  return { layouts: out, current: base ? `now ~${fmtStep(base)} per step` : undefined };
+  return { layouts: out, current: base ? `now ~${fmtStep(base)} per step at best` : undefined };
 }

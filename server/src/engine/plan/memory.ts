@@ -91,6 +91,13 @@ export interface MemoryInput {
   sharding: Sharding;
   recompute: 'none' | 'selective' | 'full';
   /**
+   * Layers on the first pipeline stage when they are not layers / PP: with the embedding and the
+   * loss counted as layers (Megatron's `--account-for-embedding-in-pipeline-split`) it holds one fewer.
+   */
+  firstStageLayers?: number;
+  /** With full recompute, the share of the layers recomputed (Megatron's block method, N of each chunk's layers); default 1. */
+  recomputeFraction?: number;
+  /**
    * Attention kernels that never materialise the s×s score matrix (FlashAttention, cuDNN/TE fused
    * attention, PyTorch SDPA). Default true: the default in Megatron with Transformer Engine and in
    * recent Hugging Face models. Only matters without activation recompute.
@@ -286,10 +293,11 @@ interface ShardParams {
   maxLayer: number;
 }
 
-function paramsOnMostLoadedShard(r: Resolved, t: LayerTerms, tp: number, pp: number, etp: number, ep: number): ShardParams {
-  const tpBlock = (t.attn + t.denseMlp) * r.nDense + (t.attn + t.shared) * r.nMoe;
-  const replBlock = t.norms * r.nDense + (t.norms + t.router) * r.nMoe + t.finalNorm;
-  const expertBlock = t.routed * r.nMoe;
+function paramsOnMostLoadedShard(r: Resolved, t: LayerTerms, tp: number, pp: number, etp: number, ep: number, stage = 1): ShardParams {
+  // `stage`: the first stage's layers over layers / PP (below 1 when it holds fewer).
+  const tpBlock = ((t.attn + t.denseMlp) * r.nDense + (t.attn + t.shared) * r.nMoe) * stage;
+  const replBlock = (t.norms * r.nDense + (t.norms + t.router) * r.nMoe) * stage + t.finalNorm;
+  const expertBlock = t.routed * r.nMoe * stage;
   let tpSharded = (tpBlock / pp + t.embed) / tp;
   if (r.untied && pp === 1) tpSharded += t.embed / tp;
   const denseLayer = r.nDense > 0 ? (t.attn + t.denseMlp) / tp + t.norms : 0;
@@ -464,14 +472,17 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
   const layerSelective = spOn ? (sbh * (18 + (4 * f) / h)) / t : sbh * (10 + (8 + (4 * f) / h) / t);
   const scores = flash ? 0 : (5 * a * s * s * b) / t; // softmax output, its dropout mask and dropout output
   let perLayerStored: number;
-  if (inp.recompute === 'full') perLayerStored = spOn ? (2 * sbh) / t : 2 * sbh;
+  const share = inp.recompute === 'full' ? Math.min(1, Math.max(0, inp.recomputeFraction ?? 1)) : 0;
+  if (inp.recompute === 'full') perLayerStored = share * (spOn ? (2 * sbh) / t : 2 * sbh) + (1 - share) * (layerSelective + scores);
   else if (inp.recompute === 'none') perLayerStored = layerSelective + scores;
   else perLayerStored = layerSelective;
 
   // Embedding: token ids (8 B) and embedding dropout output, PP micro-batches in flight.
   const embed = spOn ? (8 * s * b * p + sbh * p) / t : 8 * s * b * p + sbh * p;
-  // Megatron: per-layer × all L layers = (L/PP layers on the first stage) × (PP micro-batches in flight under 1F1B).
-  let stack = perLayerStored * L + embed;
+  // Megatron: per-layer × all L layers = (L/PP layers on the first stage) × (PP micro-batches in
+  // flight); a first stage with fewer layers keeps fewer.
+  const stageLayers = inp.firstStageLayers !== undefined && p > 1 ? inp.firstStageLayers * p : L;
+  let stack = perLayerStored * stageLayers + embed;
 
   let factor = 1;
   const vpp = inp.vpp && inp.vpp > 1 ? inp.vpp : undefined;
@@ -499,7 +510,8 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
   const workspace = inp.recompute === 'full' ? layerSelective + scores : 0;
 
   // Notes on what was assumed.
-  if (inp.recompute === 'full') notes?.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
+  if (inp.recompute === 'full' && share < 1) notes?.push(`Full recompute of ${Math.round(share * 100)} % of the layers (block method): those keep only their input, the others all their activations`);
+  else if (inp.recompute === 'full') notes?.push('Full recompute of every layer (uniform, one layer per checkpoint): each layer keeps only its input (2·s·b·h bytes per micro-batch), plus one layer’s full activations while it is recomputed; recomputing fewer layers keeps more');
   else if (inp.recompute === 'none' && flash) notes?.push('No recompute, flash/fused attention assumed: no s×s attention scores stored, so the same activations as selective recompute');
   else if (inp.recompute === 'none') notes?.push('No recompute and no flash attention: the attention scores, their dropout mask and output (5·a·s²·b bytes per layer) are stored');
   else notes?.push("Selective recompute: attention scores recomputed in backward (Megatron's core_attn)");
@@ -537,7 +549,8 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
   const etp = Math.max(1, input.etp);
   const assumptions: string[] = [];
 
-  const shard = paramsOnMostLoadedShard(r, t, tp, pp, etp, ep);
+  const stage = input.firstStageLayers !== undefined && pp > 1 ? (input.firstStageLayers * pp) / r.L : 1;
+  const shard = paramsOnMostLoadedShard(r, t, tp, pp, etp, ep, stage);
   const dense = shard.tpSharded + shard.replicated;
   const expert = shard.expert;
   const hasExperts = r.nMoe > 0;

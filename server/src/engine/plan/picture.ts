@@ -10,6 +10,8 @@ import { fmtGiB, planMemory } from './layout';
 import type { Plan } from './plan';
 import { coordinates, placement, rankAt, rankMap, type GridDim, type RankGrid, type RankMap } from './ranks';
 import { groupTraffic } from './traffic';
+import { fmtStep, planStep } from './advise';
+import { CALIBRATION } from './steptime';
 
 export type ColourBy = 'tp' | 'pp' | 'dp' | 'cp' | 'ep';
 export const COLOUR_BY: readonly ColourBy[] = ['tp', 'pp', 'dp', 'cp', 'ep'];
@@ -122,7 +124,9 @@ export function layoutSvg(p: Plan, options: PictureOptions = {}): string | undef
   parts.push(...below.svg);
   const mem = memoryBar(p, below.y + 10, width);
   parts.push(...mem.svg);
-  const height = mem.y + 12;
+  const step = stepBand(p, mem.y);
+  parts.push(...step.svg);
+  const height = step.y + 12;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`Parallel layout: ${header.join('; ')}`)}">`,
     '<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;fill:var(--sw-fg,#1f2328)}.title{font-size:13px;font-weight:600}.equation{font-size:12px}.legend,.fold,.note{font-size:11px}.rank{font-size:11px;text-anchor:middle}.node{font-size:11px}.domain{fill:none;stroke:' + NVLINK + ';stroke-width:2;stroke-dasharray:5 3}</style>',
@@ -203,6 +207,19 @@ function collectives(p: Plan, m: RankMap, by: ColourBy, centre: (r: number) => {
   const lines = t ? [`${t.collective}: ${fmtGiB(t.bytes)} GiB sent per GPU per step`, `  = ${t.formula}`] : [dim ? 'data per step: the config does not give the model, sequence length and batch it needs' : `data per step: ${by.toUpperCase()} traffic is not modelled yet`];
   lines.forEach((l, i) => out.push(`<text x="12" y="${y + 16 * (i + 1)}" class="note">${esc(l)}</text>`));
   return { svg: out, y: y + 16 * lines.length + 8 };
+}
+
+/** The estimated step as a band: the priced lower bound and the calibrated expectation. */
+function stepBand(p: Plan, y: number): { svg: string[]; y: number } {
+  const e = planStep(p);
+  if (!e) return { svg: [], y };
+  const mfu = (x: number | undefined) => (x === undefined ? '' : `, MFU ${(x * 100).toFixed(0)} %`);
+  return {
+    svg: [
+      `<text x="12" y="${y + 12}" class="note">${esc(`step: at best ~${fmtStep(e.seconds)}${mfu(e.mfu)} (the priced lower bound); expected ~${fmtStep(e.expected.seconds)}${mfu(e.expected.mfu)} (× ${CALIBRATION.value}, the median gap to published runs)`)}</text>`,
+    ],
+    y: y + 20,
+  };
 }
 
 /** Weights, gradients and optimizer state, then activations, of the most loaded GPU against its HBM. */

@@ -16,8 +16,11 @@ export type Provenance =
   | { kind: 'default'; note: string }
   /** Computed from other fields; `basis` is how sure its inputs are (known when absent). */
   | { kind: 'derived'; formula: string; basis?: Basis }
-  /** From the hardware profile; `assumed` says why, when nobody chose the profile. */
-  | { kind: 'hardware'; note: string; assumed?: string }
+  /**
+   * From the hardware profile; `assumed` says why, when nobody chose the profile; `unknown` why the
+   * profile cannot stand for the hardware (the file names GPUs no profile describes).
+   */
+  | { kind: 'hardware'; note: string; assumed?: string; unknown?: string }
   /** From a directive, `.shardwise.yaml`, the editor settings or the command line. */
   | { kind: 'setting'; note: string }
   /**
@@ -136,6 +139,7 @@ export function certaintyOf(from: Provenance): { certainty: Certainty; note?: st
     case 'derived':
       return from.basis ? { certainty: from.basis.certainty, basis: from.basis } : { certainty: 'derived' };
     case 'hardware':
+      if (from.unknown) return { certainty: 'unknown', note: from.unknown };
       return from.assumed ? { certainty: 'assumed', note: from.assumed } : { certainty: 'derived' };
     case 'assumed':
       return { certainty: 'assumed', note: from.note };

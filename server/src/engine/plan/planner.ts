@@ -10,10 +10,13 @@
  */
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
-import { estimateStep, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
+import { whyEmpty } from './why';
+import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
 
 /** Settings the caller fixes; the rest are searched. */
-export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'recompute'>> & {
+export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'recompute' | 'recomputeLayers'>> & {
+  /** EP all-to-all overlapped with the expert and attention GEMMs (`--overlap-moe-expert-parallel-comm`); default off. */
+  moeOverlap?: boolean;
   /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
   sharding?: Sharding;
   /** `even`: only pipelines whose stages take the same number of layers (no embedding-and-loss split). */
@@ -108,6 +111,8 @@ export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEsti
         ? { kind: 'distributed-optimizer', group: l.dp * l.cp }
         : { kind: 'none', group: l.dp },
     recompute: l.recompute,
+    recomputeFraction: recomputeShare(w, l),
+    ...(l.split === 'embedding-loss' ? { firstStageLayers: layersPerRank(w, l) - 1 } : {}),
   };
   return estimateMemory(input, explain);
 }
@@ -153,8 +158,45 @@ function degreeSets(w: Workload, pinned: Pinned): Degrees[] {
   return out;
 }
 
-/** Every layout of the request the rules accept and the HBM holds, ranked by estimated step time. */
+function fits(w: Workload, layout: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
+  const memory = layoutMemory(w, layout, false);
+  return memory.bytes.total > usable ? undefined : { layout, memory };
+}
+
+/**
+ * Full recompute of as few layers of each model chunk as the HBM needs (Megatron's block method):
+ * the memory falls about linearly with the layers recomputed, so the count is read off the line
+ * between none and all, then raised until it fits. Every layer when only all fit.
+ */
+function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
+  const noneMemory = layoutMemory(w, { ...base, recompute: 'none' }, false);
+  const none = noneMemory.bytes.total;
+  if (none <= usable) return { layout: { ...base, recompute: 'none' }, memory: noneMemory };
+  const all = fits(w, { ...base, recompute: 'full' }, usable);
+  if (!all) return undefined;
+  const chunk = layersPerRank(w, base) / base.vpp;
+  if (!Number.isInteger(chunk) || chunk <= 1) return all;
+  const slope = (none - all.memory.bytes.total) / chunk;
+  if (!(slope > 0)) return all;
+  for (let n = Math.max(1, Math.ceil((none - usable) / slope)); n < chunk; n++) {
+    const partial = fits(w, { ...all.layout, recomputeLayers: n }, usable);
+    if (partial) return partial;
+    if (n > Math.ceil((none - usable) / slope) + 2) break;
+  }
+  return all;
+}
+
+/**
+ * Every layout of the request the rules accept and the HBM holds, ranked by estimated step time;
+ * when there is none, why (the constraint that removed the pinned layout, the batch or the memory).
+ */
 export function planLayouts(req: PlanRequest): PlanResult {
+  const r = rankLayouts(req);
+  if (r.layouts.length) return r;
+  return { ...r, empty: whyEmpty(req, r, rankLayouts) };
+}
+
+function rankLayouts(req: PlanRequest): PlanResult {
   const w = req.workload;
   const pinned = req.pinned ?? {};
   const usableBytes = w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
@@ -167,7 +209,8 @@ export function planLayouts(req: PlanRequest): PlanResult {
     for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
       if (perReplica % microBatch !== 0) continue;
       const m = perReplica / microBatch;
-      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP) : [1];
+      // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
+      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
       for (const vpp of pick(pinned.vpp, vpps)) {
         // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
         // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
@@ -178,20 +221,21 @@ export function planLayouts(req: PlanRequest): PlanResult {
           const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
           for (const sharding of shardings) {
             const { distributedOptimizer, fsdp } = shardingFields(sharding);
-            // Recomputing is only worth its time when the layout does not fit without it; with fused
-            // attention, selective recompute keeps what no recompute keeps, so it is tried only when asked for.
-            for (const recompute of pinned.recompute !== undefined ? [pinned.recompute] : (['none', 'full'] as const)) {
-              counts.considered++;
-              const layout: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute, overlap: overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer }) };
-              const memory = layoutMemory(w, layout, false);
-              if (memory.bytes.total > usableBytes) {
-                counts.overHbm++;
-                continue;
-              }
-              const step = estimateStep(w, layout);
-              if (!top || step.seconds < top.step.seconds) top = { layout, step, memory };
-              if (pinned.recompute === undefined) break;
+            const overlap = overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer });
+            if (pinned.moeOverlap !== undefined) overlap.moeA2A = pinned.moeOverlap && moe && d.ep > 1;
+            counts.considered++;
+            const base: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute: pinned.recompute ?? 'none', overlap };
+            if (base.recompute === 'full' && pinned.recomputeLayers !== undefined) base.recomputeLayers = pinned.recomputeLayers;
+            // Recomputing is only worth its time when the layout does not fit without it: then as few
+            // layers as fit. With fused attention, selective recompute keeps what no recompute keeps,
+            // so it is tried only when asked for.
+            const fit = pinned.recompute === undefined ? fewestRecomputed(w, base, usableBytes) : fits(w, base, usableBytes);
+            if (!fit) {
+              counts.overHbm++;
+              continue;
             }
+            const step = estimateStep(w, fit.layout);
+            if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
           }
         }
       }
@@ -199,8 +243,7 @@ export function planLayouts(req: PlanRequest): PlanResult {
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
-  const empty = best.length ? undefined : counts.considered === 0 ? 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require' : `every valid layout needs more than ${(usableBytes / 2 ** 30).toFixed(0)} GiB per GPU`;
-  return { layouts: best, counts, usableBytes, ...(empty ? { empty } : {}) };
+  return { layouts: best, counts, usableBytes };
 }
 
 /** The rank (1-based) of a layout's degrees among the planner's layouts, or undefined when absent. */

@@ -39,6 +39,11 @@ export interface Layout {
    */
   fsdp?: 'optim_grads' | 'optim_grads_params';
   recompute: 'none' | 'selective' | 'full';
+  /**
+   * With full recompute, the layers of each model chunk (pipeline stage, or virtual stage) that are
+   * recomputed: Megatron's `--recompute-method block --recompute-num-layers N`. Absent: every layer.
+   */
+  recomputeLayers?: number;
   /** Layers split over the stages with the embedding and the loss counted as layers (Megatron's `--account-for-*-in-pipeline-split`). */
   split?: 'embedding-loss';
   overlap: { tpComm: boolean; gradReduce: boolean; paramGather: boolean; p2p: boolean; moeA2A: boolean };
@@ -57,6 +62,32 @@ export interface Workload {
   /** Gradients reduced in 16 bits (`--grad-reduce-in-bf16`) instead of fp32. */
   gradReduce16?: boolean;
   rankOrder?: 'tp-cp-ep-dp-pp' | 'tp-cp-ep-pp-dp';
+  /** What the run's software can do, where it differs from today's Megatron-Core with Transformer Engine. */
+  software?: Software;
+  /** Scale-out bandwidth per GPU and direction, GB/s, instead of the hardware profile's. */
+  networkGBps?: number;
+}
+
+/** Features of the training software that change what a layer costs. */
+export interface Software {
+  /**
+   * A fused attention kernel (FlashAttention, cuDNN): default true. False for software before
+   * FlashAttention (2022): the scores are GEMMs and a softmax that moves the s×s matrix through HBM.
+   */
+  fusedAttention?: boolean;
+  /**
+   * Tokens dispatched to the experts in FP8 when the GEMMs run in FP8 (DeepSeek-V3's dispatch,
+   * DeepEP; Megatron-Core's FP8 dispatch): default false, 16-bit tokens as Megatron's all-to-all
+   * dispatcher sends them.
+   */
+  fp8Dispatch?: boolean;
+  /**
+   * A token routed to several experts in one remote NVLink domain crosses the network once and is
+   * forwarded over NVLink there (DeepEP's internode kernels; DeepSeek-V3 report §3.2.2: sent over
+   * InfiniBand to the GPU of the same in-node index on each target node, then over NVLink): default
+   * false, one network copy per routed expert, as Megatron's all-to-all dispatcher sends them.
+   */
+  dedupDispatch?: boolean;
 }
 
 /** One assumption of the model: its value and where it comes from. */
@@ -92,12 +123,53 @@ export const STEP_MODEL = {
     what: 'output tile of a large GEMM (128 × 256 elements): tiles run in waves of one per SM, and a last partial wave leaves SMs idle',
     source: 'the CUTLASS/cuBLAS tile shape for large BF16/FP8 GEMMs on Hopper and Blackwell',
   },
+  attentionLength: {
+    value: 220,
+    what: 'query/key length per attention kernel at which fused attention reaches half of its long-sequence rate (its rate × L/(L + 220)); context parallelism runs the kernels on 1/CP of the sequence',
+    source: 'FlashAttention-3 forward on H100, head dim 128, 16K tokens per batch (pytorch/benchmark commit ff65cb67, “Fix dimension order for FlashAttention-3”): 430, 517, 566, 590, 614, 621 TFLOP/s at 512, 1K, 2K, 4K, 8K, 16K, i.e. L/(L + 200…230) of the 16K rate',
+  },
+  kernelGap: {
+    value: 4e-6,
+    what: 'seconds a GPU stream idles between two dependent kernels (launch latency and CPU dispatch not hidden, tail of each kernel), charged per kernel of a layer',
+    source: 'NVIDIA Developer Blog, Getting Started with CUDA Graphs (A. Gray, 2019): back-to-back kernels of a few microseconds each leave launch gaps of about 2–4 µs that only CUDA graphs remove',
+  },
+  kernelsPerLayer: {
+    value: 60,
+    what: 'kernels one transformer layer launches per micro-batch, forward and backward (norms, GEMMs, attention, activation, residuals, casts, and the TP collectives)',
+    source: 'an estimate from the layer’s structure: a Transformer Engine layer runs about 20 kernels forward (two norms, four GEMMs, attention, activation, residuals, casts, the TP collectives) and twice as many backward; under CP each ring step adds its attention call',
+  },
+  moeImbalance: {
+    value: 1.1,
+    what: 'tokens the most loaded expert rank receives, relative to the mean, with auxiliary-loss or bias-based balancing: the slowest EP rank sets the pace of the expert GEMMs and the all-to-all',
+    source: 'Switch Transformer (Fedus et al. 2021) trains at capacity factors 1.0–1.25; DeepSeek-V3 §2.1.2 keeps balance with a bias term but reports residual imbalance per batch; 1.1 assumed',
+  },
   usableHbm: {
     value: 0.9,
     what: 'fraction of the HBM the estimate may fill',
     source: 'the memory estimate leaves out the CUDA context, NCCL and framework buffers and allocator fragmentation: about 10 % of an 80 GB device in practice',
   },
 } satisfies Record<string, Constant>;
+
+/**
+ * The band an estimate is: the step the model prices is a lower bound (every term at its measured
+ * best case); what a run can be expected to reach is that step × `CALIBRATION`, the median ratio of
+ * priced to measured throughput over the training part of the published runs
+ * (test/planner/published.ts). The held-back part is never used to set it: the unit test that
+ * recomputes the median reads the training part only, and docs/planner-validation.md reports both.
+ */
+export const CALIBRATION: Constant = {
+  value: 1.25,
+  what: 'measured step time over the priced one (what the model leaves out: stragglers, allocator and framework time, kernels below their best case)',
+  source: 'median of priced / published tokens per second per GPU over the training part of the published runs (docs/planner-validation.md), the held-back part left out',
+};
+
+/** The calibrated expectation: the priced step × `CALIBRATION`. */
+export interface Expected {
+  seconds: number;
+  tokensPerSecondPerGpu: number;
+  tflopsPerGpu: number;
+  mfu?: number;
+}
 
 /** The time of one step, split into where it goes (seconds, on the critical path). */
 export interface StepEstimate {
@@ -111,6 +183,8 @@ export interface StepEstimate {
   /** Dense peak of the precision the GEMMs run in, TFLOP/s. */
   peakTflops?: number;
   mfu?: number;
+  /** The calibrated expectation (`seconds` and the figures above are the priced lower bound of the step time). */
+  expected: Expected;
   /** Which fabric each group's collectives cross. */
   fabrics: Partial<Record<'tp' | 'cp' | 'ep' | 'dp' | 'pp', 'scale-up' | 'scale-out'>>;
 }
@@ -187,42 +261,115 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
   const lin = (M: number, K: number, N: number) => gemm(M, K, N, pk.linear, pk.linearEff, pk.bytes, hbm, w.hardware.sms);
   let g = lin(n, s.h, (s.attnParams - s.q * s.h) / s.h / t) + lin(n, s.q / t, s.h);
   let ffnWidth: number;
+  let router = 0;
   if (moe) {
     if (s.sharedF) g += lin(n, s.h, (s.sharedF * s.glu) / t) + lin(n, s.sharedF / t, s.h);
     // Tokens reaching each local expert: this rank's tokens (split over TP unless experts share TP's),
-    // routed to top-k experts, gathered from the EP group.
-    const tokensPerExpert = ((n / (t / l.etp)) * s.topK * l.ep) / s.E;
+    // routed to top-k experts, gathered from the EP group; the most loaded rank gets more than the mean.
+    const tokensPerExpert = (((n / (t / l.etp)) * s.topK * l.ep) / s.E) * STEP_MODEL.moeImbalance.value;
     const local = s.E / l.ep;
-    g += local * (lin(tokensPerExpert, s.h, (s.moeF * s.glu) / l.etp) + lin(tokensPerExpert, s.moeF / l.etp, s.h));
+    // A grouped GEMM is one kernel over the local experts, but each expert's rows fill whole tiles.
+    const padded = Math.ceil(tokensPerExpert / 128) * 128;
+    g += local * (lin(padded, s.h, (s.moeF * s.glu) / l.etp) + lin(padded, s.moeF / l.etp, s.h)) * (tokensPerExpert / padded || 0);
+    // The router: a 16-bit GEMM to the expert logits, softmax and top-k over them (fp32).
+    router = gemm(n, s.h, s.E, pk.sixteen, pk.sixteenEff, 2, hbm, w.hardware.sms) + (3 * 3 * 4 * n * s.E) / (hbm * 1e12 * STEP_MODEL.hbm.value);
     ffnWidth = (s.topK * s.moeF + s.sharedF) / t;
   } else {
     g += lin(n, s.h, (s.f * s.glu) / t) + lin(n, s.f / t, s.h);
     ffnWidth = s.f / t;
   }
-  const attention = (s.coreFlops * w.seqLength * n) / t / (pk.sixteen * 1e12 * STEP_MODEL.attention.value);
+  const attention = attentionTime(s, w, l, n, pk.sixteen, pk.sixteenEff);
   // Element-wise bytes per token, forward: two norms (read and write h), two residual adds (two
   // reads, one write), rotary on queries and keys, the gated activation (reads 2f, writes f), MoE
   // permutations (a copy of top-k tokens each way); backward moves about twice as much.
   const hSized = (10 * s.h) / (l.sp && t > 1 ? t : 1);
   const split = (2 * (s.q + 2 * s.g * s.kvc)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
   const casts = pk.bytes === 1 ? (2 * s.h + s.q / t + ffnWidth) * 1.5 : 0;
-  const elementwise = (3 * 2 * (hSized + split + casts) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value);
-  const recompute = l.recompute === 'full' ? (g + attention + elementwise) / 3 : l.recompute === 'selective' ? attention / 3 : 0;
+  // Kernel gaps: every kernel of the layer, each CP ring step forward and backward one more attention call.
+  const kernels = STEP_MODEL.kernelsPerLayer.value + (l.cp > 1 ? 3 * l.cp : 0) + (moe ? 20 : 0);
+  const elementwise = (3 * 2 * (hSized + split + casts) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value) + router + kernels * STEP_MODEL.kernelGap.value;
+  const share = recomputeShare(w, l);
+  const recompute = share * ((g + attention + elementwise) / 3) + (l.recompute === 'selective' ? attention / 3 : 0);
   const comms = layerComms(s, w, l, moe, g, attention);
   // Full recompute runs the forward again, with its collectives: half the TP and EP ones, a third of CP's.
-  if (l.recompute === 'full') {
-    comms.tp *= 1.5;
-    comms.ep *= 1.5;
-    comms.cp *= 4 / 3;
-  }
+  comms.tp *= 1 + 0.5 * share;
+  comms.ep *= 1 + 0.5 * share;
+  comms.cp *= 1 + share / 3;
   return { gemm: g, attention, elementwise, recompute, ...comms };
+}
+
+/** The share of the layers full recompute repeats: all, or N of each model chunk's. */
+export function recomputeShare(w: Pick<Workload, 'model'>, l: Pick<Layout, 'recompute' | 'recomputeLayers' | 'pp' | 'vpp' | 'split'>): number {
+  if (l.recompute !== 'full') return 0;
+  if (l.recomputeLayers === undefined) return 1;
+  const chunk = (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / (l.pp * l.vpp);
+  return Math.min(1, Math.max(0, l.recomputeLayers / chunk));
+}
+
+/**
+ * Attention scores, forward and backward, of one layer and micro-batch. Fused: at the fused
+ * attention's rate, lower for the short kernels context parallelism runs. Unfused (before
+ * FlashAttention): QKᵀ and the weighted sum of V as batched GEMMs of depth head-dim, and the s×s
+ * scores moved through HBM by the masked softmax and dropout (about 11 bytes per score forward,
+ * twice that backward, 16-bit scores and a 1-byte mask).
+ */
+function attentionTime(s: Shape, w: Workload, l: Layout, n: number, peak: number, eff: number): number {
+  const flops = (s.coreFlops * w.seqLength * n) / l.tp;
+  if (w.software?.fusedAttention === false) {
+    // The whole s×s square is computed and then masked: the heads of this rank as one batched GEMM each way.
+    const heads = s.a / l.tp;
+    const hbm = w.hardware.hbmTBps;
+    const scores = heads * n * w.seqLength;
+    const gemms = gemm(heads * n, s.kvc, w.seqLength, peak, eff, 2, hbm, w.hardware.sms) + gemm(heads * n, w.seqLength, s.kvc, peak, eff, 2, hbm, w.hardware.sms);
+    return gemms + (3 * 11 * scores) / (hbm * 1e12 * STEP_MODEL.hbm.value);
+  }
+  const length = w.seqLength / l.cp;
+  const rate = STEP_MODEL.attention.value * (length / (length + STEP_MODEL.attentionLength.value));
+  return flops / (peak * 1e12 * rate);
 }
 
 /** Bandwidth of a group spanning `span` consecutive ranks: NVLink when inside one domain. */
 function fabric(w: Workload, span: number): { gbps: number; kind: 'scale-up' | 'scale-out' } {
   // Groups tile the domains when their span divides the domain; a job no larger than one domain is inside it.
   const inside = span <= w.nvlinkDomain && (w.nvlinkDomain % span === 0 || w.gpus <= w.nvlinkDomain);
-  return inside ? { gbps: w.hardware.scaleUpGBps, kind: 'scale-up' } : { gbps: w.hardware.scaleOutGBps, kind: 'scale-out' };
+  return inside ? { gbps: w.hardware.scaleUpGBps, kind: 'scale-up' } : { gbps: scaleOut(w), kind: 'scale-out' };
+}
+
+function scaleOut(w: Workload): number {
+  return w.networkGBps ?? w.hardware.scaleOutGBps;
+}
+
+/**
+ * An all-to-all over `members` ranks spaced `stride` apart: the share of each rank's bytes that
+ * stays inside its NVLink domain travels on NVLink, the rest on the network, both at once. Tokens
+ * are routed uniformly; a rank's copies for itself cost nothing.
+ */
+function allToAll(w: Workload, bytes: number, members: number, stride: number, copies?: number): number {
+  if (members <= 1) return 0;
+  const span = members * stride;
+  const f = fabric(w, span);
+  if (f.kind === 'scale-up') return seconds(bytes * ((members - 1) / members), f.gbps);
+  const local = w.nvlinkDomain % stride === 0 && span % w.nvlinkDomain === 0 ? w.nvlinkDomain / stride : 1;
+  const intra = seconds((bytes * (local - 1)) / members, w.hardware.scaleUpGBps);
+  // De-duplicated per domain: a token's `copies` land on D domains at random, and each remote domain
+  // it reaches gets it once (then NVLink fans it out): (D − 1)(1 − (1 − 1/D)^copies) sends per token.
+  const domains = members / local;
+  const remote = copies && domains > 1 ? (bytes / copies) * (domains - 1) * (1 - (1 - 1 / domains) ** copies) : (bytes * (members - local)) / members;
+  return Math.max(intra, seconds(remote, scaleOut(w)));
+}
+
+/**
+ * A ring reduce-scatter or all-gather that sends `bytes` per GPU over a group of `members` ranks
+ * spaced `stride` apart. Inside one NVLink domain, at its bandwidth. Across domains, each ring enters
+ * and leaves a domain once, and NCCL runs a ring per network adapter, so of the k members inside a
+ * domain each sends 1/k of its bytes over the network (while the whole of them moves on NVLink).
+ */
+function ringCollective(w: Workload, bytes: number, members: number, stride: number): number {
+  if (bytes <= 0) return 0;
+  const f = fabric(w, members * stride);
+  if (f.kind === 'scale-up') return seconds(bytes, f.gbps);
+  const k = Math.max(1, Math.min(members, Math.floor(w.nvlinkDomain / stride)));
+  return Math.max(k > 1 ? seconds(bytes, w.hardware.scaleUpGBps) : 0, seconds(bytes / k, scaleOut(w)));
 }
 
 /**
@@ -255,16 +402,22 @@ function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: nu
     // Ring attention: each rank passes its keys and values on CP − 1 times forward, and keys,
     // values and their gradients backward, overlapped with the attention it computes meanwhile.
     const kvHeads = Math.max(1, s.g / t);
+    // Each of the CP steps hides only behind its own attention block, and the first exchange of each
+    // pass waits for nothing to overlap (Transformer Engine's P2P ring: send/receive of step i+1
+    // while step i computes).
     const chunk = 2 * n * kvHeads * s.kvc * 2;
-    const time = seconds(3 * (l.cp - 1) * chunk, fabric(w, t * l.cp).gbps);
-    cp = overlapped(time, attention, w);
+    const perStep = seconds(chunk, fabric(w, t * l.cp).gbps);
+    const time = 3 * (l.cp - 1) * perStep;
+    cp = overlapped(time, attention * ((l.cp - 1) / l.cp), w) + 2 * perStep;
   }
   let ep = 0;
   if (moe && l.ep > 1) {
-    // Token dispatch and combine, forward and backward: four all-to-alls of the routed copies.
-    const tokens = n / (t / l.etp);
-    const bytes = 4 * tokens * s.topK * s.h * 2 * ((l.ep - 1) / l.ep);
-    const time = seconds(bytes, fabric(w, l.etp * l.ep).gbps);
+    // Token dispatch and combine, forward and backward: four all-to-alls of the routed copies (the
+    // most loaded rank's), the dispatch in FP8 (with a scale per 128 values) where the software does.
+    const tokens = (n / (t / l.etp)) * s.topK * STEP_MODEL.moeImbalance.value;
+    const fp8 = w.precision === 'fp8' && w.software?.fp8Dispatch === true;
+    const bytes = tokens * s.h * (2 * 2 + 2 * (fp8 ? 1 + 4 / 128 : 2));
+    const time = allToAll(w, bytes, l.ep, l.etp, w.software?.dedupDispatch ? s.topK : undefined);
     ep = l.overlap.moeA2A ? overlapped(time, gemmTime / 2, w) : time;
   }
   return { tp, cp, ep };
@@ -328,8 +481,14 @@ export function estimateStep(w: Workload, l: Layout): StepEstimate {
     tflopsPerGpu: tflops,
     peakTflops: peak,
     mfu: peak ? tflops / peak : undefined,
+    expected: calibrated(total, tflops, peak, (w.globalBatch * w.seqLength) / w.gpus),
     fabrics,
   };
+}
+
+function calibrated(seconds: number, tflops: number, peak: number | undefined, tokensPerGpu: number): Expected {
+  const k = CALIBRATION.value;
+  return { seconds: seconds * k, tokensPerSecondPerGpu: tokensPerGpu / (seconds * k), tflopsPerGpu: tflops / k, mfu: peak ? tflops / k / peak : undefined };
 }
 
 /**
@@ -348,14 +507,18 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
   const f = fabric(w, l.tp * l.cp * l.dp);
   const fe = fabric(w, l.etp * l.ep * ed);
   const ring = (k: number) => (k > 1 ? (k - 1) / k : 0);
-  const scatter = (bytes: number) => seconds(ring(d) * params.dense * bytes, f.gbps) + seconds(ring(ed) * params.expert * bytes, fe.gbps);
+  const denseStride = w.rankOrder === 'tp-cp-ep-pp-dp' ? l.tp * l.cp * l.pp : l.tp;
+  const scatter = (bytes: number) => ringCollective(w, ring(d) * params.dense * bytes, d, denseStride) + ringCollective(w, ring(ed) * params.expert * bytes, ed, l.etp * l.ep);
   const hidden = (time: number, window: number, on: boolean) => (on ? overlapped(time, window, w) : time);
   const fwd = perMicroBatch / 3;
   let dp: number;
   if (l.fsdp) {
     const rs = scatter(gradBytes);
     const ag = scatter(paramBytes);
-    dp = l.fsdp === 'optim_grads_params' ? m * (hidden(ag, fwd, l.overlap.paramGather) + hidden(ag + rs, 2 * fwd, l.overlap.gradReduce)) : m * hidden(rs, 2 * fwd, l.overlap.gradReduce) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
+    // A micro-batch's gradient reduce-scatter runs on while the next micro-batch computes (nothing
+    // waits for it until the optimizer step): the last one has only its own backward and the drain.
+    const reduce = (time: number) => (m - 1) * hidden(time, 3 * fwd, l.overlap.gradReduce) + hidden(time, 2 * fwd + bubble / 2, l.overlap.gradReduce);
+    dp = l.fsdp === 'optim_grads_params' ? m * hidden(ag, fwd, l.overlap.paramGather) + reduce(ag + rs) : reduce(rs) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
   } else if (l.distributedOptimizer) {
     dp = hidden(scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce) + hidden(scatter(paramBytes), fwd + bubble / 2, l.overlap.paramGather);
   } else dp = hidden(2 * scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce);
@@ -368,7 +531,7 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
 
 /** The model's constants and the hardware's, one line each, for reports. */
 export function stepAssumptions(hw?: HardwareProfile): string[] {
-  const own = Object.values(STEP_MODEL).map((c) => `${c.what}: ${c.value} (${c.source})`);
+  const own = [...Object.values(STEP_MODEL), CALIBRATION].map((c) => `${c.what}: ${c.value} (${c.source})`);
   if (!hw) return own;
   return [
     `a large GEMM reaches ${hw.mamf.bf16} of the dense BF16 peak${hw.mamf.fp8 ? ` and ${hw.mamf.fp8} of the FP8 peak` : ''} on ${hw.id} (${hw.mamf.source}); ${hw.sms} SMs run its tiles in waves`,

@@ -16,6 +16,10 @@ export default defineRule<MegatronModel>({
     why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --global-batch-size: 1536\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 \\\n    --micro-batch-size 1 --global-batch-size 1536 --step-batch-size-schedule "0:768 100000:1536"\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 \\\n    --micro-batch-size 1 --step-batch-size-schedule "0:768 100000:1536"\n',
+    },
   },
   check(ctx) {
     const m = ctx.model;

@@ -20,6 +20,9 @@ export default defineRule<DeepSpeedModel>({
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
+    upstream: [
+      { label: 'DeepSpeed v0.19.5, `runtime/config.py`: `train_batch_size` must equal micro batch × accumulation × world size', url: 'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/config.py#L912-L927' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -14,6 +14,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_no_zero.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero2.json\n',
     files: { 'ds_no_zero.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": true }\n}\n', 'ds_zero2.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": true },\n  "zero_optimization": { "stage": 2 }\n}\n' },
+    upstream: [
+      { label: 'Accelerate v1.14.0, `utils/dataclasses.py`: the DeepSpeed config needs a ZeRO section', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/utils/dataclasses.py#L1275' },
+    ],
   },
   check(ctx) {
     const f = ctx.model.deepspeedFile;

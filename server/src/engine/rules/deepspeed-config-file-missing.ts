@@ -14,6 +14,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_zero3.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero3.json\n',
     files: { 'ds_zero3.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n' },
+    upstream: [
+      { label: 'Accelerate v1.14.0, `utils/deepspeed.py`: the DeepSpeed config must be a path to an existing file', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/utils/deepspeed.py#L155' },
+    ],
   },
   check(ctx) {
     const f = ctx.model.deepspeedFile;

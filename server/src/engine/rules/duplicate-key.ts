@@ -30,6 +30,9 @@ export default defineRule({
     why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`), which the launcher folds into one.',
     bad: 'distributed_type: MULTI_GPU\ndebug: true\nnum_processes: 8\ndebug: false\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\ndebug: false\n',
+    upstream: [
+      { label: 'DeepSpeed v0.19.5, `runtime/config_utils.py`: a key twice in the JSON stops DeepSpeed', url: 'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/config_utils.py#L211' },
+    ],
   },
   check(ctx) {
     // A DeepSpeed JSON: DeepSpeed reads a config path with a hook that rejects duplicate keys

@@ -18,6 +18,13 @@ export default defineRule({
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 2\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 1\n',
     fix: 'Lowers expert TP or EP to the largest value that fits.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --sequence-parallel --num-experts 8 --expert-model-parallel-size 8 --expert-tensor-parallel-size 2 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --sequence-parallel --num-experts 8 --expert-model-parallel-size 8 --expert-tensor-parallel-size 1 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `parallel_state.py`: the world size must be divisible by expert-TP × EP × PP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/parallel_state.py#L745-L752' },
+    ],
   },
   check(ctx) {
     const p = ctx.plan;

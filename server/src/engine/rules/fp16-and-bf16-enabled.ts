@@ -54,6 +54,13 @@ export default defineRule<DeepSpeedModel | MegatronModel | TrainerModel>({
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": false },\n  "bf16": { "enabled": true }\n}\n',
     fix: 'Turns fp16 off (or bf16 off).',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --fp16 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `fused_softmax.py`: FP16 and BF16 cannot be active at the same time', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/fusions/fused_softmax.py#L205-L209' },
+    ],
   },
   check(ctx) {
     if (ctx.format === 'trainer') return trainer(ctx as RuleContext<TrainerModel>);

@@ -18,6 +18,10 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\nfp8_config:\n  backend: AO\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_cpu_ram_efficient_loading: false\nfp8_config:\n  backend: AO\n',
     fix: 'Sets `fsdp_cpu_ram_efficient_loading: false` for torchao.',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `utils/dataclasses.py`: MS-AMP with ZeRO-3', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/utils/dataclasses.py#L1346' },
+      { label: 'Accelerate v1.14.0, `accelerator.py`: torchao with FSDP2 and CPU-RAM-efficient loading', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/accelerator.py#L524' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

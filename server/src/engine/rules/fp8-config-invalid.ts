@@ -30,6 +30,13 @@ export default defineRule<MegatronModel>({
     why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --bf16 --fp8-param-gather \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --bf16 --fp8-format hybrid --fp8-param-gather --use-distributed-optimizer \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `TransformerConfig`: FP8 parameters need FP8 mode', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/transformer/transformer_config.py#L795-L796' },
+    ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);

@@ -19,6 +19,13 @@ export default defineRule({
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 60\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 64\n",
     fix: 'Sets the global batch to the nearest multiple of MBS × DP.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 6\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 8\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `num_microbatches_calculator.py`: the global batch must be divisible by micro batch × DP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/num_microbatches_calculator.py#L340-L345' },
+    ],
   },
   check(ctx) {
     const p = ctx.plan;

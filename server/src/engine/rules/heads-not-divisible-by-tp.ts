@@ -2,7 +2,11 @@
  * heads-not-divisible-by-tp: attention heads (or query groups) that TP cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
+import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { defineRule, type FixSpec } from './rule';
+
+/** Formats whose release is a Megatron Core release. */
+const MEGATRON_FORMATS: readonly string[] = [...MLM_FLAG_FORMATS, 'megatron-bridge', 'nemo'];
 
 export default defineRule({
   id: 'heads-not-divisible-by-tp',
@@ -15,10 +19,18 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
-    why: 'Tensor parallelism gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA "num_query_groups must be a multiple or divisor of tensor_model_parallel_size"). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`.',
+    why: 'Tensor parallelism gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 3\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets TP to the nearest value below that divides the heads and the world.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 1536 --num-attention-heads 12 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 1536 --num-attention-heads 12 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 4 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `TransformerConfig`: the heads and query groups must be multiples of TP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/transformer/transformer_config.py#L743-L762' },
+      { label: 'Megatron-LM core_v0.16.0 on, `TransformerConfig`: query groups may also divide TP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.17.0/megatron/core/transformer/transformer_config.py#L1056-L1064' },
+    ],
   },
   check(ctx) {
     const p = ctx.plan;
@@ -28,20 +40,24 @@ export default defineRule({
     const tp = p.tp.value;
     const groups = m.queryGroups ?? m.heads;
     const headsOk = m.heads % tp === 0;
-    const groupsOk = groups % tp === 0 || tp % groups === 0;
+    // Megatron Core takes query groups that divide TP (each group's K/V copied on several ranks)
+    // from 0.16.0; before, the groups must be a multiple of TP. Only a Megatron file's release says which runs.
+    const fewerGroups = (ok: number) => ok % groups === 0 && (!MEGATRON_FORMATS.includes(ctx.format) || ctx.atLeast('0.16.0'));
+    const groupsOk = groups % tp === 0 || fewerGroups(tp);
     if (headsOk && groupsOk) return;
+    if (headsOk && tp % groups === 0 && !MEGATRON_FORMATS.includes(ctx.format)) return;
     const fixes: FixSpec[] = [];
     const rest = p.style === 'megatron' ? p.pp.value * p.cp.value : 1;
     const best = divisors(m.heads)
-      .filter((d) => d < tp && (groups % d === 0 || d % groups === 0) && (!p.world || p.style !== 'megatron' || p.world.value % (d * rest) === 0))
+      .filter((d) => d < tp && (groups % d === 0 || fewerGroups(d)) && (!p.world || p.style !== 'megatron' || p.world.value % (d * rest) === 0))
       .pop();
     const e = best ? knobEdit(p, 'tp', best) : undefined;
     if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
-    const what = headsOk ? `${groups} query groups, which TP ${tp} neither divides nor is divided by` : `${m.heads} attention heads, not a multiple of TP ${tp}`;
+    const what = headsOk ? (tp % groups === 0 ? `${groups} query groups, fewer than TP ${tp}; Megatron Core before 0.16.0 needs the groups to be a multiple of TP (later releases copy each group onto TP / groups ranks)` : `${groups} query groups, which TP ${tp} neither divides nor is divided by`) : `${m.heads} attention heads, not a multiple of TP ${tp}`;
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      message: `The model (${describeSource(p.model!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || d % groups === 0)).join(', ')}).`,
+      message: `The model (${describeSource(p.model!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d))).join(', ')}).`,
       fixes,
     });
   },

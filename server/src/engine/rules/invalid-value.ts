@@ -22,6 +22,10 @@ export default defineRule({
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --bf16 --position-embedding-type rotery \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --bf16 --position-embedding-type rope \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
   },
   check(ctx) {
     // A fork's parser has its own choices for the flags it shares with upstream.

@@ -19,6 +19,13 @@ export default defineRule({
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 30 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `transformer_block.py`: the layers must be divisible by PP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/transformer/transformer_block.py#L147-L157' },
+    ],
   },
   check(ctx) {
     const p = ctx.plan;

@@ -14,6 +14,10 @@ export default defineRule({
     why: 'An out-of-memory error comes after the job has waited in the queue, loaded the model and often run a first step. The estimate follows Megatron\'s own accounting (mixed-precision Adam, the sharding of the optimizer, gradients and parameters, activations per layer with sequence parallelism, context parallelism and recomputation); hover a degree to see the breakdown and its assumptions. It is an estimate, hence a warning: the real peak is higher (allocator fragmentation, communication buffers).',
     bad: '# shardwise: hardware=h100-sxm model=llama-3-70b\ndistributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: hardware=h100-sxm model=llama-3-70b\ndistributed_type: MEGATRON_LM\nnum_processes: 64\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n  megatron_lm_use_distributed_optimizer: true\n',
+    shell: {
+      bad: '#!/bin/bash\n# shardwise: hardware=h100-sxm\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 80 --hidden-size 8192 --ffn-hidden-size 28672 --num-attention-heads 64 --group-query-attention --num-query-groups 8 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\n# shardwise: hardware=h100-sxm\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 8 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 80 --hidden-size 8192 --ffn-hidden-size 28672 --num-attention-heads 64 --group-query-attention --num-query-groups 8 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --pipeline-model-parallel-size 4 --sequence-parallel --use-distributed-optimizer --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
   },
   check(ctx) {
     const p = ctx.plan;

@@ -52,6 +52,13 @@ export default defineRule<MegatronModel>({
     why: 'Megatron overlaps TP/CP communication with computation by relying on the order in which kernels reach the GPU, which only holds with a single hardware work queue: `CUDA_DEVICE_MAX_CONNECTIONS=1` (needed on Hopper and earlier). FSDP needs the opposite: several queues, and Megatron stops when the variable is 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one"). Megatron-LM checks it at startup: from 0.4 to 0.11 whenever sequence parallelism or the asynchronous TP all-reduce is on (TP 1 included), from 0.12 for TP > 1 (and CP > 1 before Blackwell), from 0.13 for TP or CP > 1 before Blackwell; a file that shows its environment without the variable is then an error. Megatron Bridge does not stop, so there it is advice. In a shell script it must be exported to reach the training processes, and a script that does not set it may be run from an environment that does (a warning).',
     bad: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  NCCL_DEBUG: WARN\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
+    shell: {
+      bad: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `tensor_parallel/layers.py`: the sequence-parallel all-gather relies on `CUDA_DEVICE_MAX_CONNECTIONS=1` for its order', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/tensor_parallel/layers.py#L512-L519' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;
@@ -98,7 +105,7 @@ export default defineRule<MegatronModel>({
     if (!need) return;
     const stops = need.effect === 'stop';
     // Whether "before Blackwell" is known to hold (the hardware is named, not assumed).
-    const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));
+    const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !hint.assumed && !hint.unknown && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));
     const archSure = !need.preBlackwell || hwKnown;
     const on = need.preBlackwell ? ` on ${hw()}` : '';
     const consequence = stops

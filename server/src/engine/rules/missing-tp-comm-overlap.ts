@@ -17,6 +17,10 @@ export default defineRule({
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
     fix: 'Adds `--tp-comm-overlap`.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 4 --sequence-parallel --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 4 --sequence-parallel --tp-comm-overlap --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
   },
   check(ctx) {
     const p = ctx.plan;

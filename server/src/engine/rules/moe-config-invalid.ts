@@ -67,6 +67,13 @@ export default defineRule<MegatronModel>({
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 6 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 8 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: the experts must be a multiple of EP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L1037-L1040' },
+    ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);

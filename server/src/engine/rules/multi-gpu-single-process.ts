@@ -19,6 +19,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 1\n',
     good: "distributed_type: 'NO'\nnum_processes: 1\n",
     fix: "Changes `distributed_type` to `'NO'`.",
+    upstream: [
+      { label: 'Accelerate v1.14.0, `commands/launch.py`: multi-GPU with fewer than two GPU ids', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/commands/launch.py#L1254' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -21,6 +21,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `utils/launch.py`: several machines need the main process IP', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/utils/launch.py#L155' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -13,6 +13,9 @@ export default defineRule<DeepSpeedModel>({
     why: 'ZeRO-Infinity swaps to files under `nvme_path`; without it DeepSpeed fails once the swapper starts (`os.path.join(None, ...)`, or "\\"nvme_path\\" in DeepSpeed Config cannot be None if remote device is nvme" from `zero.Init`), after the model has been loaded. Point it at a local NVMe mount with room for the offloaded states. `"auto"` is filled only by a `DeepSpeedPlugin` built in code with an NVMe path: `accelerate launch` passes no NVMe path to the plugin (its `offload_*_nvme_path` config keys do not reach it), so there `"auto"` becomes the string `none`.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "nvme" }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "nvme", "nvme_path": "/local_nvme" }\n  }\n}\n',
+    upstream: [
+      { label: 'DeepSpeed v0.19.5, `zero/partition_parameters.py`: NVMe offload needs `nvme_path`', url: 'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/zero/partition_parameters.py#L1199' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -19,6 +19,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     fix: 'Sets `fsdp_version: 2`.',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `parallelism_config.py`: which distributed types take a `ParallelismConfig`', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/parallelism_config.py#L385' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -43,6 +43,13 @@ export default defineRule<MegatronModel>({
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --recompute-granularity full --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 2 --sequence-parallel --recompute-granularity full --recompute-method uniform --recompute-num-layers 1 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `TransformerConfig`: full recomputation needs the method `block` or `uniform`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/transformer/transformer_config.py#L912-L920' },
+    ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);

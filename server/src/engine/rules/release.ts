@@ -49,6 +49,10 @@ export function releaseOf(da: DocAnalysis): Release {
     if (checkout?.version) return { value: checkout.version, from: { kind: 'derived', formula: `Megatron Core ${checkout.version}, the release of the checkout${checkout.where ? ` at ${checkout.where}` : ' the file is in'} (its megatron/core/package_info.py)` } };
     // A script that runs a checkout of its own (read or not) does not run the package a file pins.
     if (checkout) return assumedNewest(tool);
+    // A file a fork reads (Megatron-DeepSpeed, a Megatron-LM older than every release the histories
+    // cover): which release's behaviour its code follows is not known, and no fact by release describes it.
+    const fork = forkOf(da);
+    if (fork) return { value: undefined, from: { kind: 'unknown', note: `this file is read by ${fork}, whose behaviour no Megatron Core release describes` } };
   }
   const pin = da.settings.pins?.[tool];
   if (pin) {
@@ -69,6 +73,14 @@ export function releaseOf(da: DocAnalysis): Release {
     };
   }
   return assumedNewest(tool);
+}
+
+function forkOf(da: DocAnalysis): string | undefined {
+  try {
+    return da.format?.fork?.(da.doc, da.settings);
+  } catch {
+    return undefined;
+  }
 }
 
 function assumedNewest(tool: Tool): Release {

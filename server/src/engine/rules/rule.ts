@@ -23,6 +23,16 @@ export interface RuleDocs {
   fix?: string;
   /** Other files the examples refer to (a DeepSpeed JSON next to an Accelerate config), by name. */
   files?: Record<string, string>;
+  /**
+   * The same mistake in a Megatron-LM launch script, when `bad` and `good` are of another format:
+   * a launch script's user looks for flags, not keys.
+   */
+  shell?: { bad: string; good: string };
+  /**
+   * Where upstream does what `why` says: its source lines at a release tag (never a branch, whose
+   * lines move), e.g. Megatron-LM's check that stops at startup.
+   */
+  upstream?: readonly { label: string; url: string }[];
 }
 
 export interface Rule<M = unknown> {

@@ -243,11 +243,14 @@ const LEVEL: Record<Severity, number> = { hint: 0, information: 1, warning: 2, e
 
 /** Drops the release assumption from every report that every range of releases the rule told apart also gives. */
 function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, release: Field<string | undefined>, thresholds: Set<string>, first: WeighedReport[], note: string, where: (r: Report) => string | undefined): void {
-  // A release nobody named is one the schemas cover (the oldest covered stands for the lowest range);
-  // one the context hides may be older than any of them.
+  // A release the context hides may be older than every release the histories cover, where no
+  // fact by release says what happens: a report that rests on the release cannot be shown to hold
+  // there, so it keeps the unknown (and is dropped).
+  if (release.from.kind === 'unknown') return;
+  // A release nobody named is one the schemas cover (the oldest covered stands for the lowest range).
   // A pinned range: the releases it allows, from its floor.
   const range = (release as Release).range;
-  const covered = release.from.kind === 'unknown' ? '0.0.0' : range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
+  const covered = range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
   // A release nobody named is at least the one the file's own writing needs (older ones stop on it anyway).
   const needed = release.from.kind === 'assumed' ? da.format?.releaseFloor?.(da.doc) : undefined;
   const floor = covered && needed && compareVersions(needed, covered) > 0 ? needed : covered;

@@ -18,6 +18,9 @@ export default defineRule<AccelerateModel>({
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_replicate_size: 4\n  parallelism_config_tp_size: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     fix: 'Moves the replicated ranks to `dp_shard` (same world size).',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `parallelism_config.py`: TP or CP with pure data parallelism', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/parallelism_config.py#L338' },
+    ],
   },
   check(ctx) {
     const m = ctx.model;

@@ -22,6 +22,10 @@ export default defineRule({
     bad: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 16\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets TP to the largest divisor of the NVLink domain that still divides the heads and the world (and, when the model is known, still fits in memory); DP grows to match.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 16 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
   },
   check(ctx) {
     const p = ctx.plan;

@@ -22,6 +22,10 @@ export default defineRule({
     bad: '# shardwise: hardware=h100-sxm model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n  megatron_lm_use_distributed_optimizer: true\n',
     good: '# shardwise: hardware=h100-sxm model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_use_distributed_optimizer: true\n',
     fix: 'Sets TP to the smallest value that fits; DP grows to match.',
+    shell: {
+      bad: '#!/bin/bash\n# shardwise: hardware=h100-sxm\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel --use-distributed-optimizer --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\n# shardwise: hardware=h100-sxm\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 1 --use-distributed-optimizer --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
   },
   check(ctx) {
     const p = ctx.plan;

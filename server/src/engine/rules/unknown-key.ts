@@ -28,6 +28,14 @@ export default defineRule({
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel --overlap-grad-reduse \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel --overlap-grad-reduce \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Accelerate v1.14.0, `commands/config/config_args.py`: an unknown top-level key stops the launcher', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/commands/config/config_args.py#L150-L158' },
+      { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: the flags are parsed with `parse_args`, which stops on one it does not know', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L102-L106' },
+    ],
   },
   check(ctx) {
     const nav = ctx.nav;

@@ -6,6 +6,13 @@ import type { Path } from '../types';
 import { code, pathLabel, walkSchema } from './helpers';
 import { defineRule } from './rule';
 import { normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
+import { launcherSpelling } from '../schema/navigate';
+import type { JsonSchema } from '../schema/types';
+
+/** The name of `schema` among the properties of `section`. */
+function schemaKey(section: JsonSchema | undefined, schema: JsonSchema): string | undefined {
+  return Object.entries(section?.properties ?? {}).find(([, s]) => s === schema)?.[0];
+}
 
 export default defineRule({
   id: 'version-unsupported-key',
@@ -13,6 +20,7 @@ export default defineRule({
   formats: 'all',
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key the targeted version ignores' },
+    rename: { applicability: 'unsafe', changes: 'the configuration: a key the targeted version ignores under this spelling is renamed to the one it reads, so the setting takes effect' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a key the targeted version refuses is dropped' },
   },
   docs: {
@@ -31,11 +39,28 @@ export default defineRule({
       if (reported.some((r) => r.length < path.length && r.every((seg, i) => seg === path[i]))) return;
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
-      const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : undefined);
+      // A spelling of a key younger than the key (Accelerate's `fsdp_offload_params`, read from 0.12.0).
+      const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
       const strict = strictSince(section);
       const fatal = unknownKeyEffect(section) === 'error' && (!strict || ctx.atLeast(strict));
       if (keySince && !ctx.atLeast(keySince)) {
         reported.push(path);
+        // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
+        const key = String(schemaKey(section, schema) ?? written);
+        const reads = launcherSpelling(section, key, target);
+        const keyFirst = since(schema);
+        if (reads && reads !== written && !fatal && (!keyFirst || ctx.atLeast(keyFirst))) {
+          ctx.report({
+            at: path,
+            severity: 'warning',
+            message: `${pathLabel(path)} is read under this name from ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} reads it as ${code(reads)} and ignores ${code(written)} without a word. Rename it to ${code(reads)}, or upgrade ${ctx.versions} to ${keySince} or newer.`,
+            fixes: [
+              { kind: 'rename', title: `Rename to ${code(reads)}`, edits: [{ op: 'rename', path, key: reads }] },
+              { kind: 'remove-ignored', title: `Remove ${code(written)}`, edits: [{ op: 'remove', path }] },
+            ],
+          });
+          return;
+        }
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',

@@ -15,6 +15,13 @@ export default defineRule({
     why: 'The interleaved schedule runs micro-batches in groups of PP per virtual stage. Megatron rejects a step whose micro-batch count M = GBS / (MBS × DP) is outside [PP, M] or leaves a remainder smaller than PP ("The number of contiguous micro-batches in a virtual pipeline stage should range in [PP, M]"), on the first step, after the job has started.',
     bad: "# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --pipeline-model-parallel-size: 4\n  --num-virtual-stages-per-pipeline-rank: 2\n  --micro-batch-size: 1\n  --global-batch-size: 6\n",
     good: "# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --pipeline-model-parallel-size: 4\n  --num-virtual-stages-per-pipeline-rank: 2\n  --micro-batch-size: 1\n  --global-batch-size: 8\n",
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --pipeline-model-parallel-size 4 --num-virtual-stages-per-pipeline-rank 2 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 6\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --pipeline-model-parallel-size 4 --num-virtual-stages-per-pipeline-rank 2 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 8\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.15.3, `pipeline_parallel/schedules.py`: the micro-batches of the interleaved schedule', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/pipeline_parallel/schedules.py#L980' },
+    ],
   },
   check(ctx) {
     const p = ctx.plan;

@@ -31,6 +31,9 @@ export default defineRule({
     bad: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n",
     good: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n",
     fix: 'Quotes the value (`\'no\'`), writes the number out (`100000000`) or turns a tuple string into a list, so the file says what it means.',
+    upstream: [
+      { label: 'Accelerate v1.14.0, `utils/launch.py`: the launcher calls `.lower()` on `mixed_precision`', url: 'https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/utils/launch.py#L168-L172' },
+    ],
   },
   check(ctx) {
     if (ctx.doc.syntax !== 'yaml') return;

@@ -7,7 +7,7 @@
 import type { Path } from '../types';
 import type { JsonSchema, KeyPrefix } from './types';
 import { versionAtLeast } from '../version';
-import { keyPrefix } from './vocabulary';
+import { bareUntil, keyPrefix } from './vocabulary';
 import { fact } from '../certainty';
 
 export class SchemaNav {
@@ -72,9 +72,13 @@ export class SchemaNav {
    */
   canonicalKey(section: JsonSchema, key: string, version?: string): string {
     const prefix = keyPrefix(section);
-    if (!prefix || section.properties?.[key] || !prefixApplies(prefix, version)) return key;
+    if (!prefix || section.properties?.[key]) return key;
+    const names = Object.keys(section.properties ?? {});
+    // Before the launcher adds the prefix it copies each key unchanged: a key is read only under
+    // the name of the launcher's flag at that release (`offload_params` before Accelerate 0.12.0).
+    if (!prefixApplies(prefix, version)) return names.find((name) => flagName(prefix, name, section.properties![name], version) === key) ?? key;
     const arg = launcherName(prefix, key);
-    for (const name of Object.keys(section.properties ?? {})) if (launcherName(prefix, name) === arg) return name;
+    for (const name of names) if (launcherName(prefix, name) === arg) return name;
     return key;
   }
 
@@ -171,6 +175,23 @@ function childValue(value: unknown, seg: string | number, schema: JsonSchema | u
 
 export function prefixApplies(prefix: KeyPrefix, version?: string): boolean {
   return !prefix.since || !version || versionAtLeast(version, prefix.since);
+}
+
+/** The spelling of the property `name` of a prefixed section that the launcher at `version` reads, if the section has a prefix. */
+export function launcherSpelling(section: JsonSchema | undefined, name: string, version?: string): string | undefined {
+  const prefix = keyPrefix(section);
+  const schema = section?.properties?.[name];
+  if (!prefix || !schema) return undefined;
+  return prefixApplies(prefix, version) ? undefined : flagName(prefix, name, schema, version);
+}
+
+/**
+ * The name of the launcher's flag for the property `name` of a prefixed section at `version`: the
+ * prefixed name, or the bare one before the release its `x-bare-until` names.
+ */
+function flagName(prefix: KeyPrefix, name: string, schema: JsonSchema, version?: string): string {
+  const until = bareUntil(schema);
+  return until && version && !versionAtLeast(version, until) && name.startsWith(prefix.add) ? name.slice(prefix.add.length) : launcherName(prefix, name);
 }
 
 /** The name the launcher gives a key of a prefixed section. */

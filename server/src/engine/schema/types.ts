@@ -66,9 +66,15 @@ export interface JsonSchema {
   'x-since'?: string;
   /** Megatron: the first release of a command-line spelling younger than the setting it spells. */
   'x-flag-since'?: Record<string, string>;
+  /** Accelerate: before this release the launcher read this prefixed key only without its prefix (`offload_params`). */
+  'x-bare-until'?: string;
+  /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written). */
+  'x-bridge-enum'?: string[];
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
   'x-default-note'?: string;
+  /** Defaults of older releases: `{ release: value }`, the default of the releases before that one (back to the previous entry); `default` from the last entry on. */
+  'x-default-before'?: Record<string, unknown>;
   'x-deprecated'?: Deprecation;
   /** The integrations that fill an `"auto"` value here (empty: accepted but dropped, DeepSpeed's default applies). */
   'x-auto'?: ('transformers' | 'accelerate')[];

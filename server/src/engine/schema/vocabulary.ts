@@ -6,6 +6,7 @@
  * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
  */
 import type { Deprecation, JsonSchema, KeyPrefix, ValueForm } from './types';
+import { compareVersions } from '../version';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
 export function normalized(schema: JsonSchema | undefined, value: string): string {
@@ -36,6 +37,11 @@ export function deprecatedValues(schema: JsonSchema | undefined): Record<string,
 /** The first release that reads the key (`x-since`), or that reads the spelling written (`x-flag-since`). */
 export function since(schema: JsonSchema | undefined, spelling?: string): string | undefined {
   return (spelling ? schema?.['x-flag-since']?.[spelling] : undefined) ?? schema?.['x-since'];
+}
+
+/** The release up to which (excluded) the launcher read a prefixed key only without its prefix (`x-bare-until`). */
+export function bareUntil(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-bare-until'];
 }
 
 /** The first release that accepts a value of the key (`x-enum-since`). */
@@ -99,6 +105,21 @@ export function requiredStage(schema: JsonSchema | undefined): number | number[]
 /** The default in words, where it is not one value (`x-default-note`). */
 export function defaultNote(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-default-note'];
+}
+
+/** The defaults of older releases, oldest first (`x-default-before`): each the default of the releases before `before`. */
+export function defaultsBefore(schema: JsonSchema | undefined): { before: string; value: unknown }[] {
+  const table = schema?.['x-default-before'];
+  if (!table || typeof table !== 'object') return [];
+  return Object.entries(table)
+    .map(([before, value]) => ({ before, value }))
+    .sort((a, b) => compareVersions(a.before, b.before));
+}
+
+/** The default at `release`: the entry of `x-default-before` that covers it, else `default`. */
+export function defaultAt(schema: JsonSchema | undefined, release: string): unknown {
+  const older = defaultsBefore(schema).find((d) => compareVersions(release, d.before) < 0);
+  return older ? older.value : schema?.default;
 }
 
 /** The environment variable the launcher exports the key as (`x-env`). */

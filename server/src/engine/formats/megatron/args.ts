@@ -6,7 +6,7 @@
  */
 import type { EngineSettings } from '../../settings';
 import type { CLASSIFY, Classifier } from '../../certainty';
-import { planHardware, planModel } from '../../plan/context';
+import { planHardware, planModel, type HardwareHint } from '../../plan/context';
 import { deriveMegatronGrid } from '../../plan/layout';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { assumed, basisOf, byDefault, derived, describeProvenance, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
@@ -70,7 +70,7 @@ export interface MegatronArgs {
   /** Why the run is not training (an inference or export entry point), when it evidently is not. */
   notTraining?: string;
   /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
-  hardwareHint?: { id: string; note: string };
+  hardwareHint?: HardwareHint;
   /** The Slurm allocation the script asks for (`4 nodes × 8 GPUs (SBATCH)`) and the GPUs per node it gives, when known. */
   allocation?: { text: string; gpusPerNode?: Field<number> };
 }

@@ -17,7 +17,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
 import { argsFromView, envFromMap } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
+import { BRIDGE_SCHEMA, MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
 import { worldFromSettings } from './yaml';
 
 export const BRIDGE_SECTIONS = ['model', 'train', 'optimizer', 'ddp', 'comm_overlap', 'mixed_precision', 'dist', 'dataset', 'checkpoint', 'scheduler', 'logger', 'tokenizer', 'rng', 'validation', 'peft', 'env_vars', 'profiling', 'rerun_state_machine', 'ft', 'straggler', 'nvrx_straggler', 'inprocess_restart', 'tensor_inspect', 'optimizer_config_override_provider'];
@@ -126,7 +126,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
   toolName: 'Megatron Bridge',
   syntaxes: ['yaml'],
   tool: 'megatron-core',
-  schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
+  schema: { json: BRIDGE_SCHEMA, validate: MEGATRON_VALIDATE },
   detect: bridgeEvidence,
   keepIssue: keepSharedIssue,
   instance(doc: SourceDoc, nav: SchemaNav) {

@@ -2,7 +2,7 @@
  * Shared shape of the Megatron argument checks: one table per family, each entry with upstream's
  * condition and a message that says what happens and what to do.
  */
-import type { MegatronModel } from './model';
+import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
 import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { FixSpec, RuleContext } from '../../rules/rule';
@@ -26,11 +26,27 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
     ctx.separately(() => {
       const dest = c.when(m, ctx.plan);
       if (!dest) return;
+      // NeMo's own (non-Megatron-Core) model makes none of these checks; whether it is used is read here.
+      if (m.mcore && !m.mcore.value) return;
       const at: Path = m.args.get(dest)?.path ?? [];
       const fix = c.fix?.(m, ctx.plan);
-      ctx.report({ at, message: c.message(m, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
+      ctx.report({ at, message: inFormat(m, ctx.format, c.message(m, ctx.plan)), severity: c.severity, fixes: fix ? [fix] : [] });
     });
   }
+}
+
+/**
+ * A message written with Megatron-LM's flags, in the spelling of the file's format: `--recompute-method`
+ * is `model.activations_checkpoint_method` in a NeMo config, `model.recompute_method` in a Bridge override.
+ */
+export function inFormat(m: MegatronModel, format: string, message: string): string {
+  if ((MLM_FLAG_FORMATS as readonly string[]).includes(format)) return message;
+  return message.replace(/`--([a-z0-9][a-z0-9-]*)((?: [^`]*)?)`/g, (whole, flag: string, rest: string) => {
+    const path = m.args.get(flag.replace(/-/g, '_'))?.path ?? m.args.pathFor(flag.replace(/-/g, '_'));
+    if (!path) return whole;
+    const value = rest.trim();
+    return `\`${path.join('.')}${value ? `: ${value}` : ''}\``;
+  });
 }
 
 /** A fix that sets an argument where the format writes it. */

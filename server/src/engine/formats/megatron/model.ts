@@ -2,9 +2,16 @@
 import type { SchemaIssue } from '../../schema/check';
 import type { Path } from '../../types';
 import type { MegatronArgs } from './args';
+import type { Field } from '../../plan/plan';
 
 export interface MegatronModel {
   args: MegatronArgs;
+  /**
+   * NeMo only: whether the model is built with Megatron Core (`model.mcore_gpt`), whose argument
+   * checks the Megatron rules report; NeMo's own model makes other checks. Absent for the formats
+   * that always build with Megatron Core.
+   */
+  mcore?: Field<boolean>;
 }
 
 export const MEGATRON_FORMATS = ['megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;

@@ -22,6 +22,20 @@ import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
 
 export interface NemoModel {
   args: MegatronArgs;
+  mcore?: Field<boolean>;
+}
+
+/**
+ * Whether NeMo builds the model with Megatron Core: `model.mcore_gpt`, which its GPT model reads with
+ * `cfg.get('mcore_gpt', False)` (megatron_gpt_model.py, v1.21.0 to v2.0.0; older releases have no
+ * Megatron Core model). Not written: only a base config this file is merged onto could turn it on.
+ */
+function mcoreOf(doc: SourceDoc, path: Path): Field<boolean> {
+  const v = doc.value(path);
+  if (v === true || v === 'true' || v === 'True') return { value: true, from: { kind: 'written', path } };
+  if (v === false || v === 'false' || v === 'False') return { value: false, from: { kind: 'written', path } };
+  if (v !== undefined) return { value: false, from: { kind: 'unknown', note: `\`model.mcore_gpt\` is \`${String(v).slice(0, 40)}\`, whose value is not known here, so whether NeMo builds the model with Megatron Core is not known` } };
+  return { value: true, from: { kind: 'assumed', note: 'NeMo builds this model with Megatron Core, whose check this is: `model.mcore_gpt` is not written here, and NeMo reads it as false (its own model, which checks otherwise) unless a config this file is merged onto sets it' } };
 }
 
 /** NeMo spellings that are not Megatron argument names, to the argument they set. */
@@ -285,7 +299,7 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       const on = /distributed/.test(optim);
       args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath! } : original(dest));
     }
-    return { args };
+    return { args, mcore: flat ? undefined : mcoreOf(doc, [...b, 'model', 'mcore_gpt']) };
   },
   writePath: megatronWritePath,
   plan(model, settings) {

@@ -12,6 +12,23 @@ import { compareVersions } from '../../version';
 export const MEGATRON_SCHEMA: JsonSchema = lazySchema(() => require('../../../../../schemas/megatron.schema.json') as JsonSchema);
 export const MEGATRON_VALIDATE = lazyValidator(() => require('../../schema/generated/megatron').validate);
 
+/**
+ * The schema as Megatron Bridge reads it: a field whose values in a Megatron-LM `--yaml-cfg` file
+ * are names that loader knows takes in a Bridge override the names Bridge restores
+ * (`x-bridge-enum`: `activation_func: silu`), or no listed value when Bridge keeps the string as
+ * written. Every other property is Megatron-LM's.
+ */
+export const BRIDGE_SCHEMA: JsonSchema = lazySchema(() => {
+  const properties: Record<string, JsonSchema> = { ...MEGATRON_SCHEMA.properties };
+  for (const [dest, prop] of Object.entries(properties)) {
+    const names = prop['x-bridge-enum'];
+    if (!Array.isArray(names)) continue;
+    const { enum: _enum, markdownEnumDescriptions: _docs, ...rest } = prop;
+    properties[dest] = names.length ? { ...rest, enum: names } : rest;
+  }
+  return { ...MEGATRON_SCHEMA, properties };
+});
+
 export interface FlagTarget {
   dest: string;
   /** The spelling sets the dest to false (`--no-x`, `--disable-x`, store_false flags). */

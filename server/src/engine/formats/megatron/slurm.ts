@@ -15,6 +15,7 @@ import { gpuCount, gresGpus, type Allocation } from '../../syntax/sbatch';
 import type { Span } from '../../types';
 import type { EngineSettings } from '../../settings';
 import { hardwareById } from '../../plan/hardware';
+import type { HardwareHint } from '../../plan/context';
 
 /** A count, with where it comes from (for messages) and where it is written (for findings). */
 export interface Counted {
@@ -119,17 +120,43 @@ export function nodesPhrase(c: Counted): string {
  * (`--constraint`) or partition: a feature first (it names the nodes), then the partition. A name
  * the mapping does not hold gives nothing; a list of alternatives only when they all map to one profile.
  */
-export function slurmHardware(a: Allocation, settings: EngineSettings): { id: string; note: string } | undefined {
+export function slurmHardware(a: Allocation, settings: EngineSettings): HardwareHint | undefined {
   if (a.heterogeneous) return undefined;
-  return mappedHardware(a, settings) ?? typedHardware(a);
+  // A cluster whose names the user mapped is read through that mapping only.
+  return mappedHardware(a, settings) ?? typedHardware(a) ?? (settings.slurm ? undefined : namedHardware(a));
+}
+
+/**
+ * GPU model names as sites write them in node features and partition names (`v100-32g`, `gpu_a100`,
+ * `h100&ib`): a word that is one of these names a GPU, whatever else the name holds.
+ */
+const GPU_WORD = /^(?:[kpvat]\d{2,3}|a\d{4}|h\d{2,3}|b\d{3}|gh\d{3}|gb\d{3}|l4|l40s?|mi\d{2,3}x?|rtx\w*|titan\w*|quadro\w*|tesla|volta|turing|ampere|hopper|blackwell)$/i;
+
+/**
+ * The GPUs a job names where no mapping or typed request says which profile they are: a node
+ * feature or partition whose name holds a GPU model. A profile's own name there is likely (a site's
+ * naming, so assumed); a GPU no profile describes makes the hardware unknown: the default profile
+ * would contradict what the job asks for.
+ */
+function namedHardware(a: Allocation): HardwareHint | undefined {
+  for (const written of [a.constraint, a.partition]) {
+    if (!written) continue;
+    const words = written.value.split(/[^A-Za-z0-9]+/).filter((w) => GPU_WORD.test(w));
+    if (!words.length) continue;
+    const where = `\`#SBATCH ${written.option}=${written.value}\``;
+    const ids = new Set(words.map((w) => hardwareById(w)?.id));
+    if (ids.size === 1 && !ids.has(undefined)) return { id: [...ids][0]!, note: `the job's ${where} names it (a site's own name for its nodes)`, assumed: true };
+    return { id: '', note: `the job asks for ${words.map((w) => `\`${w}\``).join(' or ')} GPUs (${where})`, unknown: true };
+  }
+  return undefined;
 }
 
 /**
  * The GPU type the job asks for (`--gres=gpu:h100:8`, `--gpus-per-node=h200:8`, `--gpus=b200:16`),
  * when it names one profile (a site's own type names, `a100_3g.20gb`, name none).
  */
-function typedHardware(a: Allocation): { id: string; note: string } | undefined {
-  const found: { id: string; note: string }[] = [];
+function typedHardware(a: Allocation): HardwareHint | undefined {
+  const found: HardwareHint[] = [];
   for (const o of a.options) {
     if (!o.value || !['gres', 'gpus', 'gpus-per-node', 'gpus-per-task'].includes(o.name)) continue;
     for (const item of o.value.split(',')) {
@@ -137,6 +164,8 @@ function typedHardware(a: Allocation): { id: string; note: string } | undefined 
       const type = o.name === 'gres' ? (parts[0] === 'gpu' && parts.length === 3 ? parts[1] : undefined) : parts.length === 2 ? parts[0] : undefined;
       const profile = type ? hardwareById(type) : undefined;
       if (profile) found.push({ id: profile.id, note: `from \`#SBATCH ${o.written}=${o.value}\`` });
+      // A type no profile describes (`v100`, a site's `a100_3g.20gb`): the GPUs are named, not known.
+      else if (type) found.push({ id: '', note: `the job asks for \`${type}\` GPUs (\`#SBATCH ${o.written}=${o.value}\`)`, unknown: true });
     }
   }
   return found.length && found.every((f) => f.id === found[0].id) ? found[0] : undefined;

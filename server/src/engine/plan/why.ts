@@ -1,0 +1,176 @@
+/**
+ * Why the planner found no layout, in the terms of the constraint that removed it: the degree that
+ * does not divide the heads, the layers, the GPUs or the sequence; the global batch no data-parallel
+ * degree divides (with the nearest that one does); the memory (with the smallest GPU count that
+ * fits). Each answer names what would satisfy the constraint. Pure.
+ */
+import { divisors } from './layout';
+import type { Layout, Workload } from './steptime';
+
+/** What of a plan request the explanation reads (the planner's `PlanRequest`). */
+interface Pinned {
+  tp?: number;
+  pp?: number;
+  vpp?: number;
+  cp?: number;
+  ep?: number;
+  microBatch?: number;
+  split?: 'even';
+}
+interface PlanRequest {
+  workload: Workload;
+  pinned?: Pinned;
+}
+/** What of a plan result it reads (the planner's `PlanResult`). */
+interface PlanResult {
+  layouts: readonly { layout: Layout }[];
+  counts: { considered: number };
+  usableBytes: number;
+}
+
+const list = (xs: readonly number[], max = 8) => (xs.length > max ? `${xs.slice(0, max).join(', ')}, …` : xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : String(xs[0] ?? 'none'));
+
+/** TP degrees the model and the GPUs allow: dividing the GPUs, the heads and query groups, within the NVLink domain. */
+function tpChoices(w: Workload): number[] {
+  const m = w.model;
+  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
+  return divisors(w.gpus).filter((t) => t <= w.nvlinkDomain && w.nvlinkDomain % t === 0 && m.heads % t === 0 && groups % t === 0);
+}
+
+/** PP degrees that split the layers (evenly, or with the embedding and the loss counted as layers). */
+function ppChoices(w: Workload, rest: number, even: boolean): number[] {
+  const L = w.model.layers;
+  return divisors(rest).filter((p) => L % p === 0 || (!even && p > 2 && (L + 2) % p === 0));
+}
+
+/** The first pinned degree that no layout can have, with what would satisfy it. */
+function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
+  const m = w.model;
+  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
+  const tp = pin.tp;
+  if (tp !== undefined) {
+    if (m.heads % tp !== 0 || groups % tp !== 0) {
+      const what = m.heads % tp !== 0 ? `the ${m.heads} attention heads` : `the ${groups} query groups`;
+      return `TP ${tp} does not divide ${what}${w.gpus % tp !== 0 ? ` (nor the ${w.gpus} GPUs)` : ''}: each TP rank needs whole heads and query groups (TP ${list(tpChoices(w))} would)`;
+    }
+    if (w.gpus % tp !== 0) return `TP ${tp} does not divide the ${w.gpus} GPUs: TP must divide the GPU count (TP ${list(tpChoices(w))} would)`;
+    if (tp > w.nvlinkDomain || w.nvlinkDomain % tp !== 0) return `TP ${tp} does not fit in the NVLink domain of ${w.nvlinkDomain} GPUs: TP must divide it (TP ${list(tpChoices(w))} would)`;
+  }
+  const pp = pin.pp;
+  if (pp !== undefined) {
+    const rest = w.gpus / (tp ?? 1);
+    if (rest % pp !== 0) return `PP ${pp} does not divide the ${rest} GPUs left after TP ${tp ?? 1}`;
+    const L = m.layers;
+    const uneven = pin.split !== 'even' && pp > 2 && (L + 2) % pp === 0;
+    if (L % pp !== 0 && !uneven) {
+      const even = divisors(L);
+      const counted = pin.split === 'even' ? [] : divisors(L + 2).filter((p) => p > 2 && !even.includes(p));
+      const ok = ppChoices(w, rest, pin.split === 'even');
+      return `PP ${pp} does not split the ${L} layers: each pipeline stage needs the same number of layers, so PP must divide ${L} (PP ${list(even)})${counted.length ? ` or, with the embedding and the loss counted as layers, ${L + 2} (PP ${list(counted)})` : ''}; of those, PP ${list(ok)} also divide${ok.length === 1 ? 's' : ''} the ${rest} GPUs`;
+    }
+  }
+  const vpp = pin.vpp;
+  if (vpp !== undefined && vpp > 1 && pp !== undefined) {
+    if (pp === 1) return `VPP ${vpp} needs pipeline parallelism: with PP 1 there is one stage (VPP 1)`;
+    const perRank = (m.layers % pp === 0 ? m.layers : m.layers + 2) / pp;
+    if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
+  }
+  const cp = pin.cp;
+  if (cp !== undefined && cp > 1 && w.seqLength % (2 * cp) !== 0) return `CP ${cp} does not split the sequence of ${w.seqLength} tokens into 2 × CP = ${2 * cp} equal chunks (a sequence length that is a multiple of ${2 * cp} would)`;
+  const ep = pin.ep;
+  if (ep !== undefined && ep > 1) {
+    const E = m.experts ?? 0;
+    if (E === 0) return `EP ${ep} needs a mixture-of-experts model; this one is dense (EP 1)`;
+    if (E % ep !== 0) return `EP ${ep} does not divide the ${E} experts (EP ${list(divisors(E))} would)`;
+  }
+  return undefined;
+}
+
+/**
+ * The nearest global batch (other than `batch`) that one of the data-parallel degrees divides, as
+ * micro-batch × DP must: the closest multiple of any DP, the larger on a tie.
+ */
+export function nearestBatch(batch: number, dps: readonly number[]): { batch: number; dp: number } | undefined {
+  let best: { batch: number; dp: number } | undefined;
+  for (const dp of new Set(dps)) {
+    for (const b of [Math.floor(batch / dp) * dp, Math.ceil(batch / dp) * dp]) {
+      if (b < dp) continue;
+      const d = Math.abs(b - batch);
+      const bd = best ? Math.abs(best.batch - batch) : Infinity;
+      if (d < bd || (d === bd && best && b > best.batch)) best = { batch: b, dp };
+    }
+  }
+  return best;
+}
+
+/** The DP degrees of every set of degrees the other constraints allow (before the batch). */
+function dataParallelDegrees(w: Workload, pin: Pinned): number[] {
+  const out: number[] = [];
+  for (const tp of pin.tp !== undefined ? [pin.tp] : tpChoices(w)) {
+    if (w.gpus % tp !== 0) continue;
+    for (const pp of pin.pp !== undefined ? [pin.pp] : ppChoices(w, w.gpus / tp, pin.split === 'even')) {
+      if ((w.gpus / tp) % pp !== 0) continue;
+      for (const cp of pin.cp !== undefined ? [pin.cp] : divisors(w.gpus / (tp * pp))) {
+        if ((w.gpus / (tp * pp)) % cp !== 0 || (cp > 1 && w.seqLength % (2 * cp) !== 0)) continue;
+        out.push(w.gpus / (tp * pp * cp));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Why `result` is empty: the pinned degree that no layout can have, the global batch, or the
+ * memory. `plan` runs the planner again for another GPU count; it is asked only for the memory case.
+ */
+export function whyEmpty<R extends PlanRequest>(req: R, result: PlanResult, plan: (req: R) => PlanResult): string {
+  const w = req.workload;
+  const pin = req.pinned ?? {};
+  const degree = pinnedDegree(w, pin);
+  if (degree) return degree;
+  if (result.counts.considered === 0) {
+    const dps = dataParallelDegrees(w, pin);
+    if (dps.length && dps.every((dp) => w.globalBatch % (dp * (pin.microBatch ?? 1)) !== 0)) {
+      const near = nearestBatch(w.globalBatch, dps.map((d) => d * (pin.microBatch ?? 1)));
+      const dpsText = list([...new Set(dps)].sort((a, b) => a - b));
+      return `no data-parallel degree divides the global batch of ${w.globalBatch} sequences (micro-batch × DP must divide it; DP can be ${dpsText} here)${near ? `: a global batch of ${near.batch} would (DP ${near.dp / (pin.microBatch ?? 1)})` : ''}`;
+    }
+    return 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require';
+  }
+  const limit = `${(result.usableBytes / 2 ** 30).toFixed(0)} GiB`;
+  const fits = smallestFit(req, plan);
+  return `every valid layout needs more than ${limit} per GPU${fits ? `: the smallest GPU count that fits is ${fits.gpus} (${fits.layout})` : `: no GPU count up to ${MAX_GROWTH} times this one (${MAX_GROWTH * w.gpus}) fits with this batch and sequence; GPUs with more memory would need fewer`}`;
+}
+
+/** How far past the GPUs asked for the search for a count that fits goes. */
+const MAX_GROWTH = 64;
+
+/**
+ * The smallest GPU count, in whole NVLink domains, at which some layout fits: doubling until one
+ * does, then halving the interval (more GPUs shard the model further, so fitting is taken as
+ * monotone in the count). Each probe keeps the pins and the global batch.
+ */
+function smallestFit<R extends PlanRequest>(req: R, plan: (req: R) => PlanResult): { gpus: number; layout: string } | undefined {
+  const w = req.workload;
+  const unit = Math.max(1, Math.min(w.nvlinkDomain, w.gpusPerNode));
+  const probe = (gpus: number) => {
+    const r = plan({ ...req, workload: { ...w, gpus } });
+    const l = r.layouts[0]?.layout;
+    return l ? `TP ${l.tp} · PP ${l.pp} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}` : undefined;
+  };
+  let lo = Math.ceil(w.gpus / unit);
+  let hi = lo * 2;
+  let found: string | undefined;
+  while (hi <= lo * MAX_GROWTH && !(found = probe(hi * unit))) hi *= 2;
+  if (!found) return undefined;
+  let best = { gpus: hi * unit, layout: found };
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const at = probe(mid * unit);
+    if (at) {
+      hi = mid;
+      best = { gpus: mid * unit, layout: at };
+    } else lo = mid;
+  }
+  return best;
+}

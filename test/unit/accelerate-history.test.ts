@@ -1,0 +1,107 @@
+/**
+ * The Accelerate keys by release, as scripts/schema-history.mjs --accelerate reads them from every
+ * vX.Y.Z tag (the config dataclasses of src/accelerate/commands/config/config_args.py, the flags
+ * of src/accelerate/commands/launch.py and the sections it copies onto them), and the rules that
+ * read those facts. The evidence is in the comments.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
+
+const ACCELERATE = JSON.parse(readFileSync(join(__dirname, '../../schemas/accelerate.schema.json'), 'utf8'));
+const DEFS: Record<string, any> = ACCELERATE.definitions;
+
+/** The findings for an FSDP config whose fsdp_config holds `lines`, at `release`. */
+function findings(section: string, lines: string, release: string) {
+  const text = `compute_environment: LOCAL_MACHINE\ndistributed_type: ${section === 'fsdp_config' ? 'FSDP' : 'MULTI_GPU'}\nnum_processes: 2\n${section === 'fp8_config' ? 'mixed_precision: fp8\n' : ''}${section}:\n${lines}`;
+  return analyze({ path: 'accelerate_config.yaml', text }, { targetVersions: { accelerate: release } }).findings.map((f) => ({ code: f.code, severity: f.severity, on: text.slice(f.span.start, f.span.end), message: f.message, fixes: f.fixes().map((x) => [x.edits.length > 0, x.applicability]) }));
+}
+
+test('fsdp_config before 0.12.0: the launcher reads the bare names of four keys, and adds the prefix only from 0.12.0', () => {
+  // src/accelerate/commands/launch.py@v0.11.0 lines ~144-160: flags --offload_params, --min_num_params, --sharding_strategy
+  // (and --fsdp_auto_wrap_policy, --fsdp_backward_prefetch_policy); lines ~652-653 copy each fsdp_config key onto args unchanged.
+  // launch.py@v0.12.0 line ~770: `arg_to_set = "fsdp_" + arg_to_set` for a key without "fsdp", and the flags become --fsdp_offload_params etc.
+  const fsdp = DEFS.fsdp_config;
+  assert.equal(fsdp['x-key-prefix'].since, '0.12.0');
+  const bare = Object.entries(fsdp.properties as Record<string, any>).filter(([, p]) => p['x-bare-until']).map(([k, p]) => [k, p['x-bare-until'], p['x-flag-since']?.[k]]);
+  assert.deepEqual(bare.sort(), [
+    ['fsdp_min_num_params', '0.12.0', '0.12.0'],
+    ['fsdp_offload_params', '0.12.0', '0.12.0'],
+    ['fsdp_sharding_strategy', '0.12.0', '0.12.0'],
+    ['fsdp_transformer_layer_cls_to_wrap', '0.12.0', '0.12.0'],
+  ]);
+  // At 0.11.0 the bare key is read (no finding) and the prefixed one is ignored, with a rename to the name 0.11.0 reads.
+  assert.deepEqual(findings('fsdp_config', '  offload_params: true\n', '0.11.0'), []);
+  const old = findings('fsdp_config', '  fsdp_offload_params: true\n', '0.11.0');
+  assert.equal(old.length, 1, JSON.stringify(old));
+  assert.equal(old[0].code, 'version-unsupported-key');
+  assert.equal(old[0].severity, 'warning');
+  assert.match(old[0].message, /reads it as `offload_params` and ignores `fsdp_offload_params`/);
+  // Renaming makes the setting take effect, so it is not applied on its own; removing leaves the run as it is.
+  assert.deepEqual(old[0].fixes, [
+    [true, 'unsafe'],
+    [true, 'safe'],
+  ]);
+  // fsdp_auto_wrap_policy was a prefixed flag at 0.11.0: the prefixed key is read, the bare one is not.
+  assert.deepEqual(findings('fsdp_config', '  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n', '0.11.0'), []);
+  assert.deepEqual(findings('fsdp_config', '  auto_wrap_policy: TRANSFORMER_BASED_WRAP\n', '0.11.0').map((f) => [f.code, f.severity]), [['unknown-key', 'information']]);
+  // From 0.12.0 both spellings are read.
+  assert.deepEqual(findings('fsdp_config', '  fsdp_offload_params: true\n', '0.12.0'), []);
+  assert.deepEqual(findings('fsdp_config', '  offload_params: true\n', '0.12.0'), []);
+});
+
+test('fp8_config: written by `accelerate config` from 0.34.0, read by the launcher only from 1.4.0', () => {
+  // src/accelerate/commands/launch.py@v1.3.0 lines ~1027-1042 copy deepspeed_config, fsdp_config, megatron_lm_config,
+  // dynamo_config, ipex_config and mpirun_config onto args, not fp8_config; @v1.4.0 line ~1062-1066 copies fp8_config
+  // with `arg_to_set = "fp8_" + arg_to_set`.
+  const fp8 = DEFS.fp8_config.properties as Record<string, any>;
+  for (const k of ['backend', 'fp8_format', 'margin', 'interval', 'amax_history_len', 'amax_compute_algo', 'override_linear_precision', 'use_autocast_during_eval', 'opt_level']) assert.equal(fp8[k]['x-since'], '1.4.0', k);
+  const at13 = findings('fp8_config', '  backend: TE\n  fp8_margin: 0\n', '1.3.0');
+  assert.deepEqual(at13.map((f) => [f.code, f.on]), [['version-unsupported-key', 'backend'], ['version-unsupported-key', 'fp8_margin']]);
+  assert.ok(at13.every((f) => /arrived in accelerate 1\.4\.0/.test(f.message) && !/reads it as/.test(f.message)), JSON.stringify(at13));
+  assert.deepEqual(findings('fp8_config', '  backend: TE\n  fp8_margin: 0\n', '1.4.0').filter((f) => f.code === 'version-unsupported-key'), []);
+});
+
+/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYS: { releases: string[]; keys: Record<string, Record<string, { from: string; to: string }[]>> } = JSON.parse(readFileSync(join(__dirname, '../../schemas/history/accelerate-keys.json'), 'utf8'));
+
+test('a seeded sample of 20 Accelerate keys: x-since and x-flag-since are the first releases that read the key and its spelling', () => {
+  const all = KEYS.releases;
+  const floor = (v: string) => (all.indexOf(v) < all.indexOf('0.3.0') ? '0.3.0' : v);
+  const keys = Object.keys(KEYS.keys);
+  assert.ok(keys.length > 140, `${keys.length} keys`);
+  const random = mulberry32(0xacce1);
+  const picked = new Set<string>();
+  while (picked.size < 20) picked.add(keys[Math.floor(random() * keys.length)]);
+  for (const dotted of picked) {
+    const [def, key] = dotted.split('.');
+    const prop = DEFS[def].properties[key];
+    const spellings = KEYS.keys[dotted];
+    const firsts = Object.values(spellings).flatMap((runs) => runs.map((r) => r.from)).sort((a, b) => all.indexOf(a) - all.indexOf(b));
+    assert.equal(prop['x-since'], floor(firsts[0]), `${dotted}: x-since`);
+    const own = spellings[key]?.[0]?.from;
+    assert.equal(prop['x-flag-since']?.[key], own && all.indexOf(own) > all.indexOf(firsts[0]) ? own : undefined, `${dotted}: x-flag-since`);
+  }
+});
+
+test('the SageMaker defaults of Accelerate before 0.11.0 (x-default-before)', () => {
+  // src/accelerate/commands/config/config_args.py@v0.10.0 lines ~159-160: pytorch_version: str = "1.6",
+  // transformers_version: str = "4.4"; @v0.11.0 lines ~164-165 name SAGEMAKER_PYTORCH_VERSION and
+  // SAGEMAKER_TRANSFORMERS_VERSION, "1.10.2" and "4.17.0" in src/accelerate/utils/constants.py@v0.11.0 lines ~23-25.
+  const sm = DEFS.sagemaker.properties;
+  assert.deepEqual([sm.pytorch_version.default, sm.pytorch_version['x-default-before']], ['1.10.2', { '0.11.0': '1.6' }]);
+  assert.deepEqual([sm.transformers_version.default, sm.transformers_version['x-default-before']], ['4.17.0', { '0.11.0': '4.4' }]);
+});

@@ -1,0 +1,46 @@
+/**
+ * The values of a Megatron Bridge override are Bridge's, not Megatron-LM's: a field whose values in
+ * a Megatron-LM `--yaml-cfg` file are names Megatron-LM's yaml loader knows (`activation_func:
+ * swiglu`) is read by Bridge through its own names, or not at all. The names are read by
+ * scripts/schema-history.mjs --bridge at `x-source.bridgeCommit` (x-bridge-enum).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze, complete, hover } from '../../server/src/engine';
+
+const MEGATRON = JSON.parse(readFileSync(join(__dirname, '../../schemas/megatron.schema.json'), 'utf8'));
+const PROPS: Record<string, any> = MEGATRON.properties;
+const BRIDGE = '# shardwise: format=megatron-bridge\nmodel:\n  activation_func: \n';
+const YAML_CFG = '# shardwise: format=megatron-yaml\nlanguage_model:\n  activation_func: \n';
+
+test('x-bridge-enum: Bridge restores only activation_func from a name, by the names of its ACTIVATION_FUNC_MAP', () => {
+  // Megatron-Bridge src/megatron/bridge/training/utils/omegaconf_utils.py@067f987 line ~43:
+  // _SERIALIZABLE_CALLABLE_FIELDS = frozenset({"activation_func"}); lines ~508-513 restore such a field with
+  // str_to_callable and keep any other string as written. src/megatron/bridge/utils/activation_map.py@067f987
+  // lines ~41-62: ACTIVATION_FUNC_MAP has gelu, relu, silu, sigmoid, tanh, relu2, squared_relu, gelu_pytorch_tanh,
+  // fast_gelu, quick_gelu and the torch.nn.functional spellings; no swiglu, no squaredrelu.
+  assert.deepEqual(PROPS.activation_func['x-bridge-enum'].slice(0, 10), ['gelu', 'relu', 'silu', 'sigmoid', 'tanh', 'relu2', 'squared_relu', 'gelu_pytorch_tanh', 'fast_gelu', 'quick_gelu']);
+  assert.deepEqual(PROPS.init_method['x-bridge-enum'], []);
+  assert.deepEqual(PROPS.embedding_init_method['x-bridge-enum'], []);
+  // The class: every field with Bridge paths whose enum is not argparse choices (no command-line flag) says what Bridge reads.
+  const open = Object.entries(PROPS).filter(([, p]) => p['x-cli'] === false && p.enum && p['x-bridge']?.length && !Array.isArray(p['x-bridge-enum']));
+  assert.deepEqual(open.map(([k]) => k), []);
+});
+
+test('completion and hover offer Bridge its own activation names, and Megatron-LM its own', () => {
+  const bridge = complete(analyze({ path: 'override.yaml', text: BRIDGE }), BRIDGE.length - 1).map((e) => e.label);
+  assert.ok(bridge.includes('silu') && bridge.includes('squared_relu'), bridge.join(' '));
+  assert.ok(!bridge.includes('swiglu') && !bridge.includes('squaredrelu'), bridge.join(' '));
+  const yamlCfg = complete(analyze({ path: 'model.yaml', text: YAML_CFG }), YAML_CFG.length - 1).map((e) => e.label);
+  assert.ok(yamlCfg.includes('swiglu') && !yamlCfg.includes('silu'), yamlCfg.join(' '));
+  const text = BRIDGE.replace('activation_func: ', 'activation_func: silu');
+  const h = hover(analyze({ path: 'override.yaml', text }), text.indexOf('activation_func') + 2)!.markdown;
+  const allowed = h.slice(h.indexOf('Allowed values:'));
+  assert.match(allowed, /- `silu`/);
+  assert.doesNotMatch(allowed, /`swiglu`|`squaredrelu`/);
+  // init_method: Bridge keeps a string as written, so no value is offered.
+  const init = '# shardwise: format=megatron-bridge\nmodel:\n  init_method: \n';
+  assert.ok(!complete(analyze({ path: 'override.yaml', text: init }), init.length - 1).some((e) => e.label === 'xavier_uniform'));
+});

@@ -1,0 +1,251 @@
+/**
+ * A seeded sample of the upstream facts the schemas record, checked against what
+ * scripts/schema-history.mjs read from the upstream sources at every release tag and committed as
+ * snapshots under schemas/history/ (the test needs no checkout):
+ *   - 30 enum values of Megatron-LM arguments: the enum, `x-enum-since` and `x-enum-removed`
+ *     against the choices of each release (megatron-choices.json);
+ *   - 30 Megatron-LM defaults: `default` and `x-default-before` against the default of each
+ *     release (megatron-defaults.json);
+ *   - 10 ranges of DeepSpeed releases: whether a section refuses an unknown key
+ *     (`x-unknown-key-effect`, `x-strict-since`, `x-value-forms` unused) against the pydantic models
+ *     of each release (deepspeed-strictness.json), and what the unknown-key rule says there.
+ * The seeds are fixed, so the sample is the same on every run; a change to the schema data that no
+ * longer matches upstream fails here.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze, hover } from '../../server/src/engine';
+import { defaultAt, defaultsBefore, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
+import type { JsonSchema } from '../../server/src/engine/schema/types';
+import { compareVersions as cmp } from '../../server/src/engine/version';
+
+type Prop = Record<string, any>;
+const read = (name: string) => JSON.parse(readFileSync(join(__dirname, '../../schemas', name), 'utf8'));
+const MEGATRON = read('megatron.schema.json');
+const PROPS: Record<string, Prop> = MEGATRON.properties;
+const DEEPSPEED = read('deepspeed.schema.json');
+/** The Megatron releases the facts were computed from, oldest first: the tags, then the commit x-source names. */
+const RELEASES: string[] = [...MEGATRON['x-source'].tagsCompared, MEGATRON['x-source'].version];
+const enumOf = (p: Prop): unknown[] | undefined => p.enum ?? p.items?.enum;
+
+/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` distinct items, drawn with `random`. */
+function sample<T>(items: T[], n: number, random: () => number): T[] {
+  const a = [...items];
+  for (let i = 0; i < Math.min(n, a.length); i++) {
+    const j = i + Math.floor(random() * (a.length - i));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a.slice(0, n);
+}
+
+interface Run<T> {
+  from: string;
+  to: string;
+  kind: string;
+  values?: string[];
+  value?: T;
+}
+/** The run of a snapshot that holds `release`, if any. */
+const runAt = <T>(runs: Run<T>[], release: string) => runs.find((x) => cmp(x.from, release) <= 0 && cmp(release, x.to) <= 0);
+/** The releases of `all` a run covers. */
+const releasesOf = (all: string[], run: { from: string; to: string }) => all.filter((r) => cmp(run.from, r) <= 0 && cmp(r, run.to) <= 0);
+
+// ------------------------------------------------------------------------------------------------
+// Enum values
+
+const CHOICES: { releases: string[]; choices: Record<string, Run<never>[]> } = read('history/megatron-choices.json');
+
+test('30 enum values: what the schema records (enum, x-enum-since, x-enum-removed) is what the parser of each release accepted', () => {
+  const rel = CHOICES.releases;
+  assert.deepEqual(rel, RELEASES, 'the snapshot was read from the releases the schema names');
+  /** Per release: true (accepts), false (refuses), undefined (not read: choices computed at run time) or null (no flag). */
+  const accepted = (dest: string, v: string): (boolean | null | undefined)[] =>
+    rel.map((r) => {
+      const run = runAt(CHOICES.choices[dest], r);
+      if (!run || run.kind === 'absent') return null;
+      return run.kind === 'free' ? true : run.kind === 'novalue' ? false : run.kind === 'dynamic' ? undefined : run.values!.includes(v);
+    });
+  const pairs = Object.keys(CHOICES.choices)
+    .filter((d) => PROPS[d] && CHOICES.choices[d].every((x) => x.kind === 'static' || x.kind === 'absent'))
+    .flatMap((d) => [...((enumOf(PROPS[d]) ?? []) as unknown[]).map(String), ...Object.keys(PROPS[d]['x-enum-removed'] ?? {})].map((v) => [d, v] as const));
+  assert.ok(pairs.length > 200, `${pairs.length} pairs`);
+  const picked = sample(pairs, 30, mulberry32(2026));
+  assert.equal(new Set(picked.map(([d, v]) => `${d}=${v}`)).size, 30);
+  for (const [dest, v] of picked) {
+    const p = PROPS[dest];
+    const a = accepted(dest, v);
+    const first = a.indexOf(true);
+    const last = a.lastIndexOf(true);
+    const flagFirst = a.findIndex((x) => x !== null);
+    // The last release with the flag (the newest, unless the argument itself was removed: x-removed).
+    const flagLast = a.length - 1 - [...a].reverse().findIndex((x) => x !== null);
+    assert.equal(p['x-removed']?.version, rel[flagLast + 1], `${dest}: the argument's x-removed`);
+    assert.ok(first >= 0, `${dest}: ${v} is accepted by no release`);
+    const removed = p['x-enum-removed']?.[v];
+    if (removed) {
+      assert.ok(!enumOf(p)?.includes(v) && last < flagLast, `${dest}: ${v} is dated removed but the last release with the flag takes it`);
+      assert.equal(removed.removed, rel[last + 1], `${dest}: ${v} removed`);
+      assert.equal(removed.since, first === 0 ? undefined : rel[first], `${dest}: ${v} since`);
+    } else {
+      assert.equal(a[flagLast], true, `${dest}: ${v} is in the enum but the last release with the flag refuses it`);
+      assert.equal(p['x-enum-since']?.[v], first > flagFirst ? rel[first] : undefined, `${dest}: ${v} x-enum-since`);
+    }
+    assert.ok(a.slice(first, last + 1).every((x) => x === true), `${dest}: ${v} refused between releases that take it`);
+  }
+});
+
+// ------------------------------------------------------------------------------------------------
+// Defaults
+
+const DEFAULTS: { releases: string[]; defaults: Record<string, Run<unknown>[]> } = read('history/megatron-defaults.json');
+/** The schema's default at a release as the engine reads it (no default: None). */
+const schemaDefaultAt = (p: Prop, release: string) => {
+  const v = defaultAt(p as JsonSchema, release);
+  return v === undefined ? null : v;
+};
+
+test('30 defaults: the default the schema gives each release (default, x-default-before) is the one its parser had', () => {
+  assert.deepEqual(DEFAULTS.releases, RELEASES, 'the snapshot was read from the releases the schema names');
+  const args = Object.keys(DEFAULTS.defaults).filter((d) => PROPS[d] && DEFAULTS.defaults[d].some((r) => r.kind === 'value'));
+  assert.ok(args.length > 900, `${args.length} arguments with a read default`);
+  const changed = args.filter((d) => new Set(DEFAULTS.defaults[d].filter((r) => r.kind === 'value').map((r) => JSON.stringify(r.value))).size > 1);
+  assert.ok(changed.length >= 30, `${changed.length} arguments whose default changed`);
+  // Half of the sample among the defaults that changed, which are few; half among the others.
+  const random = mulberry32(0xdefa);
+  const picked = [...sample(changed, 15, random), ...sample(args.filter((d) => !changed.includes(d)), 15, random)];
+  assert.equal(new Set(picked).size, 30);
+  for (const dest of picked) {
+    const p = PROPS[dest];
+    let compared = 0;
+    for (const run of DEFAULTS.defaults[dest]) {
+      if (run.kind !== 'value') continue;
+      for (const r of releasesOf(RELEASES, run)) {
+        assert.deepEqual(schemaDefaultAt(p, r), run.value, `${dest}: the default at ${r}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 0, dest);
+    // Every entry of x-default-before marks a release whose read default differs from the one before it.
+    for (const { before } of defaultsBefore(p as JsonSchema)) {
+      const i = RELEASES.indexOf(before);
+      assert.ok(i > 0, `${dest}: x-default-before names ${before}, not a release compared after the first`);
+    }
+  }
+});
+
+test('x-default-before is well formed: releases compared, oldest entry after the argument arrived, and no entry equal to the default after it', () => {
+  const dated = Object.entries(PROPS).filter(([, p]) => p['x-default-before']);
+  assert.ok(dated.length >= 30, `${dated.length} arguments`);
+  for (const [dest, p] of dated) {
+    const entries = defaultsBefore(p as JsonSchema);
+    for (const [i, { before, value }] of entries.entries()) {
+      assert.ok(RELEASES.includes(before), `${dest}: ${before} is not a release compared`);
+      if (p['x-since']) assert.ok(cmp(before, p['x-since']) > 0, `${dest}: ${before} is not later than the argument (${p['x-since']})`);
+      const next = i + 1 < entries.length ? entries[i + 1].value : p.default ?? null;
+      assert.notDeepEqual(value, next, `${dest}: the default before ${before} is the one after it`);
+    }
+  }
+  // By hand: megatron/core/transformer/transformer_config.py@core_v0.17.1 line ~851
+  // `cuda_graph_use_single_mempool: bool = False`; @core_v0.18.0 line ~909 `= True`.
+  assert.equal(schemaDefaultAt(PROPS.cuda_graph_use_single_mempool, '0.17.1'), false);
+  assert.equal(schemaDefaultAt(PROPS.cuda_graph_use_single_mempool, '0.18.0'), true);
+  // megatron/arguments.py@core_v0.5.0 line ~510: --transformer-impl default='local';
+  // megatron/training/arguments.py@core_v0.6.0: default='transformer_engine'.
+  assert.equal(schemaDefaultAt(PROPS.transformer_impl, '0.5.0'), 'local');
+  assert.equal(schemaDefaultAt(PROPS.transformer_impl, '0.6.0'), 'transformer_engine');
+});
+
+test('hover gives the default of older releases, and the default of the release a file is checked against', () => {
+  const text = '#!/bin/bash\ntorchrun pretrain_gpt.py --num-layers 2 --inference-grouped-gemm-backend vllm\n';
+  const on = text.indexOf('--inference-grouped-gemm-backend') + 3;
+  const newest = hover(analyze({ path: 'train.sh', text }), on)!.markdown;
+  assert.match(newest, /Default: `vllm` \(`auto` before 0\.18\.0\)/);
+  assert.doesNotMatch(newest, /the release checked against/);
+  const old = hover(analyze({ path: 'train.sh', text }, { targetVersions: { 'megatron-core': '0.17.1' } }), on)!.markdown;
+  assert.match(old, /Default in 0\.17\.1, the release checked against: `auto`/);
+});
+
+// ------------------------------------------------------------------------------------------------
+// Strictness
+
+const STRICT: { releases: string[]; strict: Record<string, { from: string; to: string; strict: boolean }[]> } = read('history/deepspeed-strictness.json');
+
+/** The schema node of a dotted DeepSpeed section. */
+const sectionSchema = (dotted: string): Prop => dotted.split('.').reduce((node: Prop, k) => node.properties[k], DEEPSPEED);
+/** The release a section arrived in: its own x-since or a parent's, whichever is later. */
+const sectionSince = (dotted: string): string | undefined =>
+  dotted
+    .split('.')
+    .map((_, i) => sectionSchema(dotted.split('.').slice(0, i + 1).join('.'))['x-since'] as string | undefined)
+    .filter((v): v is string => !!v)
+    .sort(cmp)
+    .at(-1);
+/** Whether the schema says `release` refuses an unknown key in the section, read as the engine reads it. */
+function schemaRefuses(section: JsonSchema, release: string): boolean {
+  if (unknownKeyEffect(section) !== 'error') return false;
+  const since = strictSince(section);
+  if (since && cmp(release, since) < 0) return false;
+  return !(valueForms(section) ?? []).some((f) => f.form === 'unused' && (!f.since || cmp(release, f.since) >= 0) && (!f.until || cmp(release, f.until) < 0));
+}
+/** The severity of the unknown-key finding for a made-up key in the section, at `release`. */
+function unknownKeySeverity(dotted: string, release: string): string | undefined {
+  const config: Record<string, unknown> = { train_batch_size: 8 };
+  let node = config;
+  for (const k of dotted.split('.')) node = (node[k] = {}) as Record<string, unknown>;
+  node.shardwise_probe_key = 1;
+  const text = JSON.stringify(config, null, 2);
+  const found = analyze({ path: 'ds_config.json', text }, { targetVersions: { deepspeed: release } }).findings.filter((f) => f.code === 'unknown-key' && text.slice(f.span.start, f.span.end).includes('shardwise_probe_key'));
+  return found[0]?.severity;
+}
+
+test('10 ranges of DeepSpeed releases: whether a section refuses an unknown key is what its pydantic model did at each release', () => {
+  const all = STRICT.releases;
+  // The runs within the releases that have the section.
+  const ranges = Object.entries(STRICT.strict).flatMap(([section, runs]) => {
+    const since = sectionSince(section);
+    return runs
+      .map((r) => ({ section, strict: r.strict, releases: releasesOf(all, r).filter((v) => !since || cmp(v, since) >= 0) }))
+      .filter((r) => r.releases.length > 0);
+  });
+  assert.ok(ranges.length >= 25, `${ranges.length} ranges`);
+  const picked = sample(ranges, 10, mulberry32(0x57a1c7));
+  for (const { section, strict, releases } of picked) {
+    const schema = sectionSchema(section) as JsonSchema;
+    for (const r of releases) assert.equal(schemaRefuses(schema, r), strict, `${section} at ${r}: ${strict ? 'refuses' : 'ignores'} an unknown key`);
+    // What a file for the first and the last release of the range is told.
+    for (const r of new Set([releases[0], releases.at(-1)!])) {
+      const severity = unknownKeySeverity(section, r);
+      assert.ok(severity && (severity === 'error') === strict, `${section} at ${r}: ${severity}`);
+    }
+  }
+});
+
+test('by hand: DeepSpeed read zero_optimization key by key before 0.7.0 and fp16 before 0.17.1', () => {
+  // deepspeed/runtime/zero/config.py@v0.6.7 reads each key with get_scalar_param; @v0.7.0
+  // `class DeepSpeedZeroConfig(DeepSpeedConfigModel)`, whose Config sets extra = "forbid"
+  // (deepspeed/runtime/config_utils.py@v0.7.0 line ~90).
+  assert.deepEqual(STRICT.strict.zero_optimization.map((r) => [r.from, r.strict]), [
+    ['0.3.0', false],
+    ['0.7.0', true],
+  ]);
+  assert.equal(unknownKeySeverity('zero_optimization', '0.6.0'), 'information');
+  assert.equal(unknownKeySeverity('zero_optimization', '0.7.0'), 'error');
+  // deepspeed/runtime/precision_config.py@v0.17.1 line ~100: class DeepSpeedFP16Config(DeepSpeedConfigModel).
+  assert.equal(runAt(STRICT.strict.fp16 as never, '0.17.0')?.['strict' as never], false);
+  assert.equal(unknownKeySeverity('fp16', '0.17.0'), 'information');
+  assert.equal(unknownKeySeverity('fp16', '0.17.1'), 'error');
+});
