@@ -14,7 +14,7 @@ import { defineRule, type RuleContext } from './rule';
  */
 function trainer(ctx: RuleContext<TrainerModel>): void {
   const m = ctx.model;
-  if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+  if (!m.trainerReads.value || !ctx.atLeast(TRANSFORMERS_OLDEST)) return;
   for (const [fp, bf, what] of [['fp16', 'bf16', ''], ['fp16_full_eval', 'bf16_full_eval', ' for full evaluation']] as const) {
     ctx.separately(() => {
       const a = m.arg(fp);

@@ -42,6 +42,8 @@ export default defineRule<TrainerModel>({
     const jsonDoc = ds?.linked?.analysis?.doc;
     const jsonPath = ds?.linked?.path;
     if (!ds || !json || !jsonDoc || jsonPath === undefined) return;
+    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
+    if (!ctx.model.trainerReads.value) return;
     // The fill-and-compare table is the same from 4.30 (the oldest read) to 5.x; older releases are not judged.
     if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
     const other = { path: jsonPath, doc: jsonDoc };

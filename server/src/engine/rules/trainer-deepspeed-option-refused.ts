@@ -48,6 +48,8 @@ export default defineRule<TrainerModel>({
   },
   check(ctx) {
     if (!ctx.model.deepspeedSet || ctx.model.ownLoop) return;
+    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
+    if (!ctx.model.trainerReads.value) return;
     ctx.separately(() => saveOnlyModel(ctx));
     ctx.separately(() => autoFindBatchSize(ctx));
   },

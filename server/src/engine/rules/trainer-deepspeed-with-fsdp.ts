@@ -18,6 +18,8 @@ export default defineRule<TrainerModel>({
   check(ctx) {
     const m = ctx.model;
     if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.program !== 'axolotl')) return;
+    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
+    if (!ctx.model.trainerReads.value) return;
     // The check is in Trainer.__init__ from 4.30 (the oldest read) to 5.x (trainer.py@v4.57.6:572-575).
     if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
     ctx.report({

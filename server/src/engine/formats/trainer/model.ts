@@ -22,6 +22,12 @@ export interface TrainerModel {
   kind: 'recipe' | 'script';
   /** The field's value as the Trainer gets it (see TrainerValue). */
   arg(name: string): TrainerValue;
+  /**
+   * That the Transformers TrainingArguments read these arguments, and how that is known: a recipe's
+   * program says so; a launched script's parser may only be assumed (not read, or imported from
+   * elsewhere). Rules read it before judging, so an assumption caps their findings.
+   */
+  trainerReads: Field<boolean>;
   /** Whether the recipe or command sets the field at all (any value, either flag spelling). */
   writes(name: string): boolean;
   /**
