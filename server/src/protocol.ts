@@ -36,7 +36,7 @@ export interface ClientSettings {
   gpusPerNode?: number | null;
   nvlinkDomain?: number | null;
   rules?: Record<string, string>;
-  targetVersions?: { accelerate?: string | null; deepspeed?: string | null; megatronCore?: string | null };
+  targetVersions?: { accelerate?: string | null; deepspeed?: string | null; megatronCore?: string | null; transformers?: string | null };
   files?: { associations?: Record<string, string> };
   model?: string | null;
   seqLength?: number | null;

@@ -1,6 +1,6 @@
 /**
  * Cross-file support: an Accelerate config that points at a DeepSpeed JSON
- * (`deepspeed_config.deepspeed_config_file`).
+ * (`deepspeed_config.deepspeed_config_file`), and a Transformers Trainer recipe that names one (`deepspeed:`).
  *
  *   - the host resolver (server/src/host/resolve.ts) and the dependency graph (server/src/host/graph.ts),
  *     directly;
@@ -25,6 +25,8 @@ const WAIT = 60_000;
 const MIXED_PRECISION_CONFLICT = 'mixed-precision-conflict';
 const FILE_MISSING = 'deepspeed-config-file-missing';
 const BATCH_SIZE_MISMATCH = 'batch-size-mismatch';
+const TRAINER_MISMATCH = 'trainer-deepspeed-mismatch';
+const AUTO = 'auto-without-integration';
 
 
 /** A fresh temp folder (real path: macOS' /var is a symlink), removed after `fn`. */
@@ -331,6 +333,31 @@ describe('language server: Accelerate config ↔ DeepSpeed JSON', () => {
         await c.close(yamlUri);
         const two = await c.waitForDiagnostics(jsonUri, has(BATCH_SIZE_MISMATCH), WAIT);
         assert.match(find(two, BATCH_SIZE_MISMATCH).message, /\b16\b/, '4 × 2 × 2 processes');
+      }, folder(dir));
+    }),
+  );
+
+  test('a Trainer recipe and the DeepSpeed JSON it names: editing the JSON re-checks the recipe, editing the recipe re-checks the JSON', { timeout: TEST_TIMEOUT }, () =>
+    withDir(async (dir) => {
+      const recipeUri = pathToFileURL(join(dir, 'sft.yaml')).href;
+      const jsonUri = pathToFileURL(join(dir, 'ds_z3.json')).href;
+      const recipe = (link: boolean) => ['model_name_or_path: gpt2', 'stage: sft', 'finetuning_type: full', 'output_dir: out', 'per_device_train_batch_size: 4', ...(link ? ['deepspeed: ds_z3.json'] : []), ''].join('\n');
+      const json = (micro: number | string) => `{\n  "train_micro_batch_size_per_gpu": ${JSON.stringify(micro)},\n  "gradient_accumulation_steps": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n`;
+      await withServer(async (c) => {
+        await c.open(jsonUri, json(2), 'json');
+        await c.open(recipeUri, recipe(true));
+        const mismatch = await c.waitForDiagnostics(recipeUri, has(TRAINER_MISMATCH), WAIT);
+        assert.equal(find(mismatch, TRAINER_MISMATCH).range.start.line, lineOf(recipe(true), /^per_device_train_batch_size:/));
+        // The recipe names the JSON: the Trainer fills its "auto" values, so the JSON gets no note about them.
+        await c.waitForDiagnostics(jsonUri, (p) => !has(AUTO)(p), WAIT);
+
+        await c.change(jsonUri, json(4));
+        const agreed = await c.waitForDiagnostics(recipeUri, (p) => !has(TRAINER_MISMATCH)(p), WAIT);
+        assert.equal(agreed.version, 1, 'the recipe itself did not change');
+
+        // The recipe no longer names the JSON: its "auto" placeholders need an integration again.
+        await c.change(recipeUri, recipe(false));
+        await c.waitForDiagnostics(jsonUri, has(AUTO), WAIT);
       }, folder(dir));
     }),
   );

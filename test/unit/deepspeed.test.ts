@@ -141,17 +141,18 @@ test('fixes across the two files: a replaced key moves into the JSON; the JSON c
 });
 
 test('a DeepSpeed config only on positive evidence: training recipes that share a key or two are not ours', () => {
-  const notOurs: [string, string][] = [
+  // Recipes are read as what they are (Transformers Trainer recipes); a model's config.json as nothing.
+  const notOurs: [string, string, string | undefined][] = [
     // An axolotl-style recipe: DeepSpeed's accumulation key among thirty of its own, `optimizer` as a name.
-    ['recipe.yaml', 'base_model: org/model-7b\ndatasets:\n  - path: org/data\n    type: alpaca\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nnum_epochs: 1\noptimizer: adamw_torch_fused\nlr_scheduler: cosine\nlearning_rate: 0.0002\nbf16: auto\ndeepspeed: deepspeed_configs/zero2.json\n'],
+    ['recipe.yaml', 'base_model: org/model-7b\ndatasets:\n  - path: org/data\n    type: alpaca\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nnum_epochs: 1\noptimizer: adamw_torch_fused\nlr_scheduler: cosine\nlearning_rate: 0.0002\nbf16: auto\ndeepspeed: deepspeed_configs/zero2.json\n', 'trainer'],
     // A Trainer/TRL arguments file: `bf16: true` where DeepSpeed wants a section.
-    ['sft.yaml', 'model_name_or_path: org/model\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 8\ngradient_clipping: 1.0\nbf16: true\nlearning_rate: 2.0e-5\nnum_train_epochs: 3\noutput_dir: out\n'],
+    ['sft.yaml', 'model_name_or_path: org/model\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 8\ngradient_clipping: 1.0\nbf16: true\nlearning_rate: 2.0e-5\nnum_train_epochs: 3\noutput_dir: out\n', 'trainer'],
     // A model's config.json.
-    ['config.json', JSON.stringify({ architectures: ['LlamaForCausalLM'], hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, vocab_size: 128256, torch_dtype: 'bfloat16', gradient_clipping: 1.0, steps_per_print: 10 })],
+    ['config.json', JSON.stringify({ architectures: ['LlamaForCausalLM'], hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, vocab_size: 128256, torch_dtype: 'bfloat16', gradient_clipping: 1.0, steps_per_print: 10 }), undefined],
   ];
-  for (const [path, text] of notOurs) {
+  for (const [path, text, format] of notOurs) {
     const a = analyze({ path, text });
-    assert.deepEqual(a.docs.map((d) => d.format?.id), [undefined], `${path} was taken for ${a.docs[0].format?.id}`);
+    assert.deepEqual(a.docs.map((d) => d.format?.id), [format], `${path} was taken for ${a.docs[0].format?.id}`);
     assert.deepEqual(a.findings, [], `${path}: ${a.findings.map((f) => f.code).join(', ')}`);
   }
   const ours: [string, string][] = [

@@ -35,6 +35,13 @@ function notRead(path: string, text: string, reason: RegExp): void {
   assert.ok(reasons.some((r) => reason.test(r)), `${path}: ${reasons.join(' | ')}`);
 }
 
+/** Read as `format`, and another format that came close says why not (`reason`). */
+function readOverMiss(format: string, path: string, text: string, reason: RegExp): void {
+  const r = read(path, text);
+  assert.equal(r.format, format, `${path}: ${r.reason}`);
+  assert.ok(r.misses.some((m) => reason.test(m)), `${path}: ${r.misses.join(' | ')}`);
+}
+
 test('Accelerate: a distinctive key, or two it reads, with most top-level keys its own', () => {
   readAs('accelerate', 'a.yaml', 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 8\nmixed_precision: bf16\nfsdp_config:\n  fsdp_version: 2\nmain_training_function: main\nbogus: 1\n', /^read as an Accelerate config: `compute_environment`, `distributed_type`, `main_training_function`… are Accelerate keys, 6 of 7 top-level keys known$/);
   // Two keys it reads and nothing else: a hand-written config missing its distributed_type (which a rule says).
@@ -53,7 +60,8 @@ test('Accelerate: another system\'s markers contradict, whatever the keys', () =
   notRead('hydra.yaml', 'defaults:\n  - _self_\nnum_processes: 8\nmixed_precision: bf16\nfsdp_config:\n  x: 1\n', /`defaults` is a Hydra defaults list/);
   notRead('hydra.yaml', 'num_processes: 8\nmixed_precision: bf16\nfsdp_config:\n  policy:\n    _target_: my.Policy\n', /`_target_` \(in `fsdp_config.policy`\) names a class for Hydra to build/);
   notRead('omega.yaml', 'num_processes: ${oc.env:WORLD}\nmixed_precision: bf16\n', /`\$\{oc.env:WORLD\}` \(at `num_processes`\) is an OmegaConf interpolation/);
-  notRead('sft.yaml', 'mixed_precision: bf16\nfsdp_config:\n  x: 1\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 1.0e-5\n', /`output_dir`, `per_device_train_batch_size`, `learning_rate` are Transformers Trainer arguments/);
+  // A Trainer recipe is not an Accelerate config: it is read as the recipe it is.
+  readOverMiss('trainer', 'sft.yaml', 'mixed_precision: bf16\nfsdp_config:\n  x: 1\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 1.0e-5\n', /`output_dir`, `per_device_train_batch_size`, `learning_rate` are Transformers Trainer arguments/);
   notRead('ds.yaml', 'num_processes: 8\nmixed_precision: fp16\ntrain_micro_batch_size_per_gpu: 4\n', /`train_micro_batch_size_per_gpu` is a DeepSpeed key, and there is no `distributed_type`/);
   // A shell placeholder filled before the tool reads the file is not OmegaConf's.
   readAs('accelerate', 'a.yaml', 'distributed_type: MULTI_GPU\nnum_processes: 8\nmain_process_ip: ${MASTER_ADDR}\n');
@@ -96,8 +104,25 @@ test('NeMo: trainer and a model with Megatron\'s settings; not an ASR model, a t
 test('launch scripts: Megatron-LM\'s own entry point, or three of its flags; Trainer arguments rule it out', () => {
   readAs('megatron-args', 'train.sh', 'torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2\n', /^read as a Megatron-LM launch script: `pretrain_gpt.py` is Megatron-LM's own entry point; `--num-layers` is a Megatron-LM flag/);
   readAs('megatron-args', 'run.sh', 'python my_trainer.py --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers 4 --my-flag 1\n', /3 of 4 flags of the training command known \(the entry script may define flags of its own\)/);
-  notRead('run.sh', 'python train.py --num-layers 2 --hidden-size 8 --seq-length 16 --per_device_train_batch_size 4 --output_dir out\n', /`--per_device_train_batch_size`, `--output_dir` are Transformers Trainer arguments/);
+  readOverMiss('trainer', 'run.sh', 'python train.py --num-layers 2 --hidden-size 8 --seq-length 16 --per_device_train_batch_size 4 --output_dir out\n', /`--per_device_train_batch_size`, `--output_dir` are Transformers Trainer arguments/);
   notRead('run.sh', 'python tools/convert.py --num-layers 2 --input a\n', /`--num-layers` alone is not enough/);
+});
+
+test('Trainer recipes: a LLaMA-Factory or axolotl sign, or three TrainingArguments a recipe writes; scripts: two such flags after a Python entry', () => {
+  readAs('trainer', 'llama3_full_sft.yaml', 'model_name_or_path: m\nstage: sft\ndo_train: true\nfinetuning_type: full\ndeepspeed: ds.json\ndataset: alpaca\ntemplate: llama3\n', /^read as a Transformers Trainer recipe: `stage: sft` with `finetuning_type: full` is a LLaMA-Factory recipe; `do_train` is a Transformers Trainer argument/);
+  readAs('trainer', 'qlora.yml', 'base_model: NousResearch/Llama-2-7b-hf\nload_in_4bit: true\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\n', /`base_model` with `micro_batch_size`, `sequence_len`, `datasets` is an axolotl config/);
+  readAs('trainer', 'sft.yaml', 'model_name_or_path: Qwen/Qwen2-0.5B\ndataset_name: trl-lib/Capybara\nlearning_rate: 2.0e-5\nnum_train_epochs: 1\nper_device_train_batch_size: 8\nuse_peft: true\n', /`learning_rate`, `num_train_epochs`, `per_device_train_batch_size` are Transformers Trainer arguments/);
+  readAs('trainer', 'args.json', JSON.stringify({ output_dir: 'out', per_device_train_batch_size: 4, learning_rate: 1e-5, deepspeed: 'ds.json' }));
+  readAs('trainer', 'finetune.sh', 'deepspeed train.py --deepspeed ./zero3.json --per_device_train_batch_size 16 --learning_rate 2e-5 --my_flag 1\n', /3 of 4 flags of the training command known \(the training script defines arguments of its own\)/);
+  readAs('trainer', 'finetune.sh', 'accelerate launch --num_processes 8 train.py --output_dir out --num_train_epochs 3\n');
+  // Two arguments are not a recipe; a DeepSpeed section, Accelerate's type or Hydra rule it out.
+  notRead('eval.yaml', 'output_dir: out\nseed: 42\nbatch_size: 8\n', /`output_dir`, `seed` are not enough/);
+  notRead('ds.yaml', 'output_dir: out\nlearning_rate: 1.0e-5\nnum_train_epochs: 2\nzero_optimization:\n  stage: 2\n', /`zero_optimization` is a DeepSpeed section/);
+  notRead('cfg.yaml', 'defaults:\n  - base\noutput_dir: out\nlearning_rate: 1.0e-5\nnum_train_epochs: 2\n', /`defaults` is a Hydra defaults list/);
+  // Megatron-LM's own entry point is not a Trainer script; a script with no Python entry is none.
+  const megatron = read('run.sh', 'torchrun pretrain_gpt.py --output_dir out --learning_rate 1 --num_train_epochs 1\n');
+  assert.notEqual(megatron.format, 'trainer');
+  assert.ok(megatron.misses.some((m) => /`pretrain_gpt.py` is Megatron-LM's own entry point/.test(m)), megatron.misses.join(' | '));
 });
 
 test('OmegaConf interpolations are told from shell placeholders', () => {

@@ -26,6 +26,8 @@ test('each dependency file: requirements*.txt, pyproject.toml (PEP 621 and Poetr
   // An extra (`pip install x[deepspeed]`) or a dependency group is what runs that tool's configs.
   assert.equal(pinsIn('pyproject.toml', '[project]\nname = "x"\ndependencies = ["torch"]\n[project.optional-dependencies]\ndeepspeed = ["deepspeed>=0.18.6,<0.19.0", "deepspeed-kernels"]\n').deepspeed?.spec, '>=0.18.6,<0.19.0');
   assert.equal(pinsIn('pyproject.toml', '[dependency-groups]\ntrain = ["accelerate==1.9.0"]\n').accelerate?.spec, '==1.9.0');
+  // The Transformers release gates the Trainer's checks of the recipes that drive DeepSpeed.
+  assert.deepEqual(pinsIn('requirements.txt', 'transformers==4.44.2\ntrl>=0.12\n'), { transformers: { spec: '==4.44.2', package: 'transformers', file: 'requirements.txt' } });
   assert.equal(pinsIn('pyproject.toml', '[tool.poetry.group.train.dependencies]\ndeepspeed = "0.16.4"\n').deepspeed?.spec, '==0.16.4');
   assert.equal(pinsIn('setup.cfg', '[options]\ninstall_requires =\n    torch\n    deepspeed==0.15.0\n\n[options.extras_require]\n').deepspeed?.spec, '==0.15.0');
   assert.equal(pinsIn('setup.py', 'setup(name="x", install_requires=["torch>=2", "accelerate>=1.2,<1.4"])\n').accelerate?.spec, '>=1.2,<1.4');

@@ -215,3 +215,26 @@ test('a layout that does not fill its world gives no DP, no memory per GPU and n
     }
   }
 });
+
+test('a fine-tuning launch with a DeepSpeed JSON: DP = the launcher\'s processes, micro batch and accumulation the Trainer fills from the flags, ZeRO from the JSON, the model from a known checkpoint', () => {
+  const json = '{ "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto", "bf16": { "enabled": "auto" }, "zero_optimization": { "stage": 3 } }';
+  const files: Record<string, string> = { 'ds.json': json, 'train.py': 'from transformers import HfArgumentParser, TrainingArguments\n' };
+  const resolve = (ref: string) => ({ ref, path: `/w/${ref}`, text: files[ref], tried: [`/w/${ref}`] });
+  const script = (extra: string) => `torchrun --nproc_per_node 8 train.py --model_name_or_path meta-llama/Meta-Llama-3-8B --output_dir out --per_device_train_batch_size 4 --gradient_accumulation_steps 2 --bf16 True --model_max_length 4096 --deepspeed ds.json${extra}\n`;
+  const p = analyze({ path: '/w/finetune.sh', text: script(''), resolve }).docs[0].plan;
+  assert.ok(p);
+  assert.equal(p.world?.value, 8);
+  assert.equal(p.dp?.value, 8);
+  assert.equal(p.microBatch?.value, 4);
+  assert.equal(p.gradAccum?.value, 2);
+  assert.equal(p.globalBatch?.value, 64);
+  assert.equal(p.precision.value, 'bf16');
+  assert.equal(p.sharding.value.stage, 3);
+  assert.equal(p.sharding.value.group, 8);
+  assert.equal(p.seqLength?.value, 4096);
+  assert.equal(p.model?.value.hidden, 4096);
+  // LoRA trains adapters only: no full-training model is assumed for the memory estimate.
+  const lora = analyze({ path: '/w/finetune.sh', text: script(' --use_peft --lora_r 16'), resolve }).docs[0].plan;
+  assert.equal(lora?.model, undefined);
+  assert.ok(lora?.notes.some((n) => /adapter/.test(n)));
+});

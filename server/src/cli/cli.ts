@@ -152,8 +152,8 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
     case '--target': {
       const v = r.value();
       // A release as PEP 440 writes it, pre-releases and dev builds included (`0.15.0rc0`, `1.13.0.dev0`).
-      const m = /^(accelerate|deepspeed|megatron-core)=(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/.exec(v);
-      if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed or megatron-core), not ${JSON.stringify(v)}`);
+      const m = /^(accelerate|deepspeed|megatron-core|transformers)=(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/.exec(v);
+      if (!m) throw new UsageError(`--target takes TOOL=VERSION (accelerate, deepspeed, megatron-core or transformers), not ${JSON.stringify(v)}`);
       o.settings.targetVersions![m[1] as 'accelerate'] = m[2];
       return true;
     }

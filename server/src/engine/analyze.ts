@@ -299,10 +299,12 @@ function byContent(doc: SourceDoc, path: string | undefined): Chosen {
 function namedByReferrer(doc: SourceDoc, input: FileInput, related: Related): Chosen | undefined {
   const name = input.path?.split(/[\\/]/).pop();
   if (!name || doc.index > 0 || !input.referrers?.length || !LINKABLE.deepspeed.syntaxes.includes(doc.syntax)) return undefined;
-  const by = related.referrers('accelerate').find((r) => r.analysis.model?.deepspeedFile?.ref.split(/[\\/]/).pop() === name);
-  if (!by) return undefined;
   const format = LINKABLE.deepspeed;
-  return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${by.path.split(/[\\/]/).pop()}\` names it as its \`deepspeed_config_file\``, nearMisses: [] } };
+  const by = related.referrers('accelerate').find((r) => r.analysis.model?.deepspeedFile?.ref.split(/[\\/]/).pop() === name);
+  if (by) return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${by.path.split(/[\\/]/).pop()}\` names it as its \`deepspeed_config_file\``, nearMisses: [] } };
+  const recipe = related.referrers('trainer').find((r) => r.analysis.model?.deepspeed?.ref.split(/[\\/]/).pop() === name);
+  if (!recipe) return undefined;
+  return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${recipe.path.split(/[\\/]/).pop()}\` names it as its DeepSpeed config (\`deepspeed\`)`, nearMisses: [] } };
 }
 
 /** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
@@ -317,8 +319,10 @@ function trimQuotes(text: string, span: Span): Span {
  */
 class Related {
   private readonly files = new Map<string, Linked<never>>();
-  private readonly linked: { [F in LinkableFormat]: Map<string, Linked<LinkableModels[F]>> } = { accelerate: new Map(), deepspeed: new Map() };
-  private readonly referring: { [F in LinkableFormat]: { list?: Referrer<LinkableModels[F]>[] } } = { accelerate: {}, deepspeed: {} };
+  private readonly linked: { [F in LinkableFormat]: Map<string, Linked<LinkableModels[F]>> } = { accelerate: new Map(), deepspeed: new Map(), trainer: new Map() };
+  private readonly referring: { [F in LinkableFormat]: { list?: Referrer<LinkableModels[F]>[] } } = { accelerate: {}, deepspeed: {}, trainer: {} };
+  /** The format each referrer is read as (by its own directives and content), once. */
+  private readonly referrerFormats = new Map<string, string | undefined>();
   constructor(
     private readonly input: FileInput,
     private readonly settings: EngineSettings,
@@ -354,10 +358,30 @@ class Related {
   referrers<F extends LinkableFormat>(formatId: F): Referrer<LinkableModels[F]>[] {
     const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
     slot.list ??= boundedReferrers(this.input.referrers ?? []).flatMap((r) => {
+      // A referrer is read as the format it is (an Accelerate config, a Trainer recipe), as the host saw it link here.
+      if (this.referrerFormat(r) !== formatId) return [];
       const analysis = analyzeAs(r.path, r.text, LINKABLE[formatId], this.settings);
       return analysis ? [{ path: r.path, analysis }] : [];
     });
     return slot.list;
+  }
+
+  private referrerFormat(r: { path: string; text: string }): string | undefined {
+    if (!this.referrerFormats.has(r.path)) {
+      let id: string | undefined;
+      try {
+        if (!tooLarge(r.text, this.settings.maxFileSize)) {
+          const lines = new LineIndex(r.text);
+          const input: FileInput = { path: r.path, text: r.text };
+          const doc = parseDocs(syntaxOf(input), r.text, lines)[0];
+          id = doc ? chooseFormat(doc, input, parseDirectives(lines), this.settings).format?.id : undefined;
+        }
+      } catch {
+        id = undefined;
+      }
+      this.referrerFormats.set(r.path, id);
+    }
+    return this.referrerFormats.get(r.path);
   }
 
   dependencies(): string[] {
@@ -453,6 +477,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         path: input.path,
         // Linked files are read one level deep: a linked file's own links are not followed.
         link: (ref, id) => related?.link(ref, id),
+        read: related ? (ref) => related.read(ref) : undefined,
         referrers: (id) => related?.referrers(id) ?? [],
       });
       da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;

@@ -109,7 +109,7 @@ function stringList(raw: unknown): string[] | undefined {
   return undefined;
 }
 
-const TOOL_KEYS: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core', megatron_core: 'megatron-core', megatronCore: 'megatron-core' };
+const TOOL_KEYS: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core', megatron_core: 'megatron-core', megatronCore: 'megatron-core', transformers: 'transformers' };
 
 function level(v: unknown): RuleLevel | undefined {
   if (v === false) return 'off'; // YAML 1.1 reads an unquoted `off` as false.
@@ -340,6 +340,7 @@ export function settingsFromClient(c: ClientSettings | null | undefined): Engine
     if (isVersion(tv.accelerate)) s.targetVersions.accelerate = tv.accelerate;
     if (isVersion(tv.deepspeed)) s.targetVersions.deepspeed = tv.deepspeed;
     if (isVersion(tv.megatronCore)) s.targetVersions['megatron-core'] = tv.megatronCore;
+    if (isVersion(tv.transformers)) s.targetVersions.transformers = tv.transformers;
   }
   if (typeof c.model === 'string' && modelPreset(c.model)) s.model = c.model;
   const seq = boundedInt(c.seqLength, SETTING_LIMITS.seqLength);
@@ -402,7 +403,7 @@ export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): Engi
     if (key === 'hardware') s.hardware = value;
     else if (key === 'gpus_per_node' && n) s.gpusPerNode = n;
     else if (key === 'nvlink_domain' && n) s.nvlinkDomain = n;
-    else if ((key === 'accelerate' || key === 'deepspeed') && isVersion(value)) s.targetVersions![key] = value;
+    else if ((key === 'accelerate' || key === 'deepspeed' || key === 'transformers') && isVersion(value)) s.targetVersions![key] = value;
     else if (key === 'megatron_core' && isVersion(value)) s.targetVersions!['megatron-core'] = value;
     else if (key === 'model') dims.preset = value;
     else if (key === 'seq_length' && n) s.seqLength = n;

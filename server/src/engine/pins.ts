@@ -16,7 +16,7 @@ import { containerReleases } from './containers';
 import { compareVersions } from './version';
 
 /** PyPI names (normalised as PEP 503 does) of the tools whose releases the schemas know. */
-const PACKAGES: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core' };
+const PACKAGES: Record<string, Tool> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron-core', transformers: 'transformers' };
 
 /** Lock files give the release that is installed; the others the releases that may be. */
 const LOCKS = ['uv.lock', 'poetry.lock'];

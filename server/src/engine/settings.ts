@@ -1,10 +1,10 @@
 /** What the engine can be told from outside the file: editor settings, `.shardwise.yaml`, CLI flags. */
 import type { Severity } from './types';
 
-export const FORMAT_IDS = ['accelerate', 'deepspeed', 'megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;
+export const FORMAT_IDS = ['accelerate', 'deepspeed', 'megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo', 'trainer'] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
-export const TOOLS = ['accelerate', 'deepspeed', 'megatron-core'] as const;
+export const TOOLS = ['accelerate', 'deepspeed', 'megatron-core', 'transformers'] as const;
 export type Tool = (typeof TOOLS)[number];
 
 export type RuleLevel = Severity | 'off';

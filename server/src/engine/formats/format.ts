@@ -21,6 +21,8 @@ export interface ModelInput {
   path?: string;
   /** A file this one refers to, read through the host and analysed as `format` (undefined without a host). */
   link<F extends LinkableFormat>(ref: string, format: F): Linked<LinkableModels[F]> | undefined;
+  /** A file this one refers to, as the host found it, not analysed (a launch script's Python entry script). */
+  read?(ref: string): LinkedFile;
   /** The files that refer to this one, analysed as `format`. */
   referrers<F extends LinkableFormat>(format: F): Referrer<LinkableModels[F]>[];
 }

@@ -4,10 +4,12 @@
  */
 import type { AccelerateModel } from './accelerate/model';
 import type { DeepSpeedModel } from './deepspeed/model';
+import type { TrainerModel } from './trainer/model';
 
 export interface LinkableModels {
   accelerate: AccelerateModel;
   deepspeed: DeepSpeedModel;
+  trainer: TrainerModel;
 }
 
 export type LinkableFormat = keyof LinkableModels;

@@ -15,7 +15,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills is an error (accelerate stops: "`key` not found in kwargs").',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills is an error (accelerate stops: "`key` not found in kwargs"). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -24,6 +24,8 @@ export default defineRule<DeepSpeedModel>({
     const nav = ctx.nav;
     if (!nav || !m.doc.root) return;
     const underAccelerate = m.referrers.length > 0;
+    // A Trainer recipe or launch command names this file: the Trainer fills its placeholders, so they need no note.
+    const underTrainer = m.trainers.length > 0;
     // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
     const filled: { path: Path; key: string; who: string }[] = [];
     const walk = (node: Node, path: Path, depth: number): void => {
@@ -51,7 +53,7 @@ export default defineRule<DeepSpeedModel>({
           severity: 'error',
           message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${String(path[path.length - 1])}\` not found in kwargs. Please specify … without \`auto\`"). Write the value.`,
         });
-      } else {
+      } else if (!(underTrainer && !underAccelerate && fillers.includes('transformers'))) {
         filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and ') });
       }
     };

@@ -4,7 +4,31 @@
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import type { TrainerModel } from '../formats/trainer/model';
+import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 import { defineRule, type RuleContext } from './rule';
+
+/**
+ * A Trainer recipe: `fp16` with `bf16` (or `fp16_full_eval` with `bf16_full_eval`) stops
+ * TrainingArguments.__post_init__ (training_args.py@v4.30.0:1301-1305, @v4.57.6:1750-1754, wheel 5.18.0:1753).
+ */
+function trainer(ctx: RuleContext<TrainerModel>): void {
+  const m = ctx.model;
+  if (!m.trainerReads.value || !ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+  for (const [fp, bf, what] of [['fp16', 'bf16', ''], ['fp16_full_eval', 'bf16_full_eval', ' for full evaluation']] as const) {
+    ctx.separately(() => {
+      const a = m.arg(fp);
+      const b = m.arg(bf);
+      if (a.value !== true || b.value !== true || !a.at || !b.at) return;
+      ctx.report({
+        at: a.at,
+        on: 'entry',
+        related: [{ at: b.at, on: 'entry', message: `\`${b.spelled}\` is on here too` }],
+        message: `\`${a.spelled}\` and \`${b.spelled}\` are both on: the Transformers TrainingArguments stop before the model loads ("At most one of fp16 and bf16 can be True${what ? ' for full eval' : ''}, but not both"). Keep one: bf16 on Ampere or newer GPUs, fp16 on older ones.`,
+      });
+    });
+  }
+}
 
 /** Megatron: `--fp16` with `--bf16` (validate_args asserts that at most one is given). */
 function megatron(ctx: RuleContext<MegatronModel>): void {
@@ -17,16 +41,16 @@ function megatron(ctx: RuleContext<MegatronModel>): void {
   });
 }
 
-export default defineRule<DeepSpeedModel | MegatronModel>({
+export default defineRule<DeepSpeedModel | MegatronModel | TrainerModel>({
   id: 'fp16-and-bf16-enabled',
   severity: 'error',
-  formats: ['deepspeed', ...MEGATRON_FORMATS],
+  formats: ['deepspeed', ...MEGATRON_FORMATS, 'trainer'],
   fixes: {
     'keep-one-precision': { applicability: 'unsafe', changes: 'the precision' },
   },
   docs: {
-    summary: 'Both 16-bit precisions are on: `fp16.enabled` and `bf16.enabled` in a DeepSpeed config, or `--fp16` and `--bf16` for Megatron.',
-    why: 'DeepSpeed trains in one 16-bit format and stops when it reads a config that enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled"). Megatron stops at startup on `--fp16` with `--bf16` the same way. It usually comes from copying an fp16 template and adding bf16. Keep bf16 on Ampere or newer GPUs (no loss scaling); fp16 needs dynamic loss scaling.',
+    summary: 'Both 16-bit precisions are on: `fp16.enabled` and `bf16.enabled` in a DeepSpeed config, `--fp16` and `--bf16` for Megatron, or `fp16` and `bf16` in a Transformers Trainer recipe.',
+    why: 'DeepSpeed trains in one 16-bit format and stops when it reads a config that enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled"). Megatron stops at startup on `--fp16` with `--bf16` the same way, and the Transformers TrainingArguments on `fp16` with `bf16` ("At most one of fp16 and bf16 can be True"). It usually comes from copying an fp16 template and adding bf16. Keep bf16 on Ampere or newer GPUs (no loss scaling); fp16 needs dynamic loss scaling.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "fp16": { "enabled": false },\n  "bf16": { "enabled": true }\n}\n',
     fix: 'Turns fp16 off (or bf16 off).',
@@ -39,6 +63,7 @@ export default defineRule<DeepSpeedModel | MegatronModel>({
     ],
   },
   check(ctx) {
+    if (ctx.format === 'trainer') return trainer(ctx as RuleContext<TrainerModel>);
     if (ctx.format !== 'deepspeed') return megatron(ctx as RuleContext<MegatronModel>);
     const m = ctx.model as DeepSpeedModel;
     const bf16Path = m.has(['bf16']) ? ['bf16', 'enabled'] : ['bfloat16', 'enabled'];

@@ -76,6 +76,11 @@ import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
+import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
+import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
+import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
+import trainerDeepspeedOptionRefused from './trainer-deepspeed-option-refused';
+import llamafactoryZero3Refused from './llamafactory-zero3-refused';
 
 export const RULES: readonly Rule<any>[] = [
   parseError,
@@ -138,6 +143,11 @@ export const RULES: readonly Rule<any>[] = [
   fsdpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
+  trainerDeepspeedMismatch,
+  trainerDeepspeedWithoutZero,
+  trainerDeepspeedWithFsdp,
+  trainerDeepspeedOptionRefused,
+  llamafactoryZero3Refused,
   deepspeedConfigFileConflict,
   mixedPrecisionConflict,
   batchSizeMismatch,

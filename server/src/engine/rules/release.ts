@@ -10,16 +10,17 @@ import type { Tool } from '../settings';
 import { exactRelease, specBounds } from '../pins';
 import { compareVersions, parseVersion } from '../version';
 import type { ReadLog } from './certain';
+import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
-const TOOL_NAMES: Record<Tool, string> = { accelerate: 'Accelerate', deepspeed: 'DeepSpeed', 'megatron-core': 'Megatron Core' };
-const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron_core' };
+const TOOL_NAMES: Record<Tool, string> = { accelerate: 'Accelerate', deepspeed: 'DeepSpeed', 'megatron-core': 'Megatron Core', transformers: 'Transformers' };
+const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron_core', transformers: 'transformers' };
 
 /**
  * The oldest release whose keys the schemas' histories cover (the smallest `x-since`; a test keeps
  * these equal to the schemas): every covered release is at least this one, so a check against an
  * older version needs no assumption about which release runs.
  */
-export const OLDEST_COVERED: Record<Tool, string> = { accelerate: '0.3.0', deepspeed: '0.3.1', 'megatron-core': '0.4.0' };
+export const OLDEST_COVERED: Record<Tool, string> = { accelerate: '0.3.0', deepspeed: '0.3.1', 'megatron-core': '0.4.0', transformers: TRANSFORMERS_OLDEST };
 
 /** The release that reads a file, and how that is known; a pinned range says which releases it allows. */
 export type Release = Field<string | undefined> & { range?: { spec: string; floor?: string }; label?: string };

@@ -78,7 +78,8 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   detect: deepspeedEvidence,
   model({ doc, referrers }: ModelInput): DeepSpeedModel {
     const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses }] : []));
-    return deepspeedModel(doc, launchers);
+    const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));
+    return deepspeedModel(doc, launchers, trainers);
   },
   plan: deepspeedPlan,
 };

@@ -49,6 +49,8 @@ export interface DeepSpeedModel {
   stageWritten: boolean;
   /** The Accelerate configs that use this file (from the host). */
   referrers: DeepSpeedReferrer[];
+  /** The Transformers Trainer recipes and launch scripts that use this file (from the host): the Trainer fills its `"auto"` values. */
+  trainers: { path: string }[];
 }
 
 function alias(path: Path): Path | undefined {
@@ -60,7 +62,7 @@ function alias(path: Path): Path | undefined {
   return undefined;
 }
 
-export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[]): DeepSpeedModel {
+export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[], trainers: { path: string }[] = []): DeepSpeedModel {
   const raw = (path: Path): unknown => {
     const v = doc.value(path);
     return v === null ? undefined : v;
@@ -99,6 +101,7 @@ export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[]): 
     stage,
     stageWritten: stageRaw !== undefined || typeof zero === 'boolean' || !!marked(['zero_optimization', 'stage']),
     referrers,
+    trainers,
     // A value a template fills in (`"stage": CONFIG_ZERO_STAGE`) is not known, not absent.
     [CLASSIFY]: (key, params) => {
       const at = key === 'stage' || key === 'stageWritten' ? ['zero_optimization', 'stage'] : params && typeof key === 'string' && PATH_READERS.has(key) ? (params[0] as Path) : undefined;

@@ -6,7 +6,7 @@ import type { Binding, Block, ExpandedWord, Frame, Launcher, LauncherArg, Seg, T
 export const SCHEDULER_VAR = /^(SLURM_|PBS_|LSB_|OMPI_COMM_WORLD_|PMI_|PMIX_)/;
 
 export const IFS = /[ \t\n]/;
-export const LAUNCHER_NAME = /^(torchrun|srun|deepspeed|mpirun|mpiexec|python[0-9.]*)$/;
+export const LAUNCHER_NAME = /^(torchrun|srun|deepspeed|mpirun|mpiexec|accelerate|python[0-9.]*)$/;
 export const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** A variable as an inner shell (`bash -c`) sees it: its value, without locations in the outer script. */

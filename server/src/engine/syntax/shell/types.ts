@@ -34,7 +34,7 @@ export interface ShellVar {
   items?: string[];
 }
 
-export type LauncherKind = 'torchrun' | 'torch.distributed.run' | 'torch.distributed.launch' | 'srun' | 'deepspeed' | 'mpirun' | 'python';
+export type LauncherKind = 'torchrun' | 'torch.distributed.run' | 'torch.distributed.launch' | 'srun' | 'deepspeed' | 'mpirun' | 'accelerate' | 'python';
 
 export interface LauncherArg {
   /** Numbers as numbers; undefined for an option given without a value. */

@@ -1,0 +1,129 @@
+/**
+ * Fine-tuning recipes and launch commands the Transformers Trainer reads (formats/trainer/recipe.ts,
+ * formats/trainer/script.ts), with the DeepSpeed JSON they name: the Trainer fills that JSON's
+ * `"auto"` values from its TrainingArguments and stops on explicit ones that disagree.
+ */
+import type { Field } from '../../plan/plan';
+import type { ShellDoc } from '../../syntax/shell';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Path } from '../../types';
+import { mapKeys, type Evidence } from '../evidence';
+import type { FormatSupport, ModelInput } from '../format';
+import type { TrainerModel } from './model';
+import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
+import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
+import { trainerPlan } from './plan';
+
+function detect(doc: SourceDoc): Evidence {
+  return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
+}
+
+/** The recipe's `deepspeed:` path, when it is one (an inline mapping or a JSON text is not followed). */
+function recipeDeepspeed(doc: SourceDoc): { ref: string; at: Path } | undefined {
+  const n = doc.node(['deepspeed']);
+  if (n?.kind !== 'scalar' || typeof n.value !== 'string') return undefined;
+  const ref = n.value.trim();
+  return ref && !ref.startsWith('{') ? { ref, at: ['deepspeed'] } : undefined;
+}
+
+/** Where the recipe asks for DeepSpeed: a non-empty path or JSON text, or a mapping. */
+function recipeDeepspeedSet(doc: SourceDoc): Path | undefined {
+  const n = doc.node(['deepspeed']);
+  if (n?.kind === 'map' && n.entries.length > 0) return ['deepspeed'];
+  return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '' && !n.unknown ? ['deepspeed'] : undefined;
+}
+
+/** Where the recipe sets FSDP: `fsdp` as a non-empty option string (the Trainer's) or list (axolotl's). */
+function recipeFsdp(doc: SourceDoc): Path | undefined {
+  const n = doc.node(['fsdp']);
+  if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
+  if (n?.kind === 'seq' && n.items.length > 0) return ['fsdp'];
+  return undefined;
+}
+
+/** The world size a setting gives (`# shardwise: world_size=8`), for recipes whose launcher is elsewhere. */
+function settingWorld(input: ModelInput): Field<number> | undefined {
+  const w = input.settings.worldSize;
+  return w ? { value: w, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+}
+
+/**
+ * `accelerate launch --config_file acc.yaml train.py …` with no `--deepspeed`: the DeepSpeed JSON
+ * the Accelerate config names (`deepspeed_config_file`), which the Trainer takes from Accelerate's
+ * plugin and checks the same way (trainer.py@v4.57.6:5537-5575, `propagate_args_to_deepspeed`), and
+ * the config's `num_processes` when the command does not give `--num_processes`.
+ */
+function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonNullable<TrainerModel['deepspeed']>; world?: Field<number> } | undefined {
+  let l = s.launcher;
+  while (l && l.kind !== 'accelerate') l = l.inner;
+  const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
+  if (!arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
+  const config = link(arg.value.trim(), 'accelerate');
+  const acc = config?.analysis?.model;
+  const file = acc?.deepspeedFile;
+  if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
+  const name = arg.value.trim();
+  const linked = link(file.ref, 'deepspeed');
+  const world = acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
+  return { deepspeed: { ref: file.ref, at: arg.span, linked, model: linked?.analysis?.model, via: name }, world };
+}
+
+function model(input: ModelInput): TrainerModel {
+  const { doc, link } = input;
+  const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
+  const follow = (d: { ref: string; at: Path } | undefined): TrainerModel['deepspeed'] => {
+    if (!d) return undefined;
+    const linked = link(d.ref, 'deepspeed');
+    return { ref: d.ref, at: d.at, linked, model: linked?.analysis?.model };
+  };
+  if (doc.syntax === 'shell') {
+    const s = doc as ShellDoc;
+    const reading = entryReading(s, input.read);
+    const accelerate = scriptDeepspeed(s) ? undefined : viaAccelerate(s, link);
+    const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
+    return {
+      doc,
+      name,
+      kind: 'script',
+      program: `the TrainingArguments of \`${entry}\``,
+      arg: (field) => scriptArg(s, field, reading),
+      writes: (field) => (s.root?.entries ?? []).some((e) => fieldOf(e.key) === field),
+      trainerReads: reading.assumed ? { value: true, from: { kind: 'assumed', note: reading.assumed } } : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
+      deepspeed: reading.not ? undefined : (follow(scriptDeepspeed(s)) ?? accelerate?.deepspeed),
+      deepspeedSet: reading.not ? undefined : (scriptDeepspeed(s)?.at ?? accelerate?.deepspeed.at),
+      world: commandWorld(s, input.settings) ?? accelerate?.world,
+      fsdp: reading.not ? undefined : scriptFsdp(s),
+    };
+  }
+  const { program } = recipeProgram(mapKeys(doc.root));
+  return {
+    doc,
+    name,
+    kind: 'recipe',
+    program: PROGRAM_NAMES[program],
+    ownLoop: ownLoop(doc),
+    arg: (field) => recipeArg(doc, program, field),
+    writes: (field) => doc.node([field]) !== undefined,
+    trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
+    deepspeed: follow(recipeDeepspeed(doc)),
+    deepspeedSet: recipeDeepspeedSet(doc),
+    world: settingWorld(input),
+    fsdp: recipeFsdp(doc),
+  };
+}
+
+export const trainerFormat: FormatSupport<TrainerModel> = {
+  id: 'trainer',
+  title: 'Transformers Trainer recipe',
+  toolName: 'the Transformers Trainer',
+  syntaxes: ['yaml', 'json', 'shell'],
+  tool: 'transformers',
+  detect,
+  model,
+  links(m: TrainerModel) {
+    const f = m.deepspeed;
+    const at = f?.at;
+    return f && Array.isArray(at) ? [{ ref: f.ref, at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];
+  },
+  plan: trainerPlan,
+};

@@ -1,0 +1,49 @@
+/** The model of a fine-tuning recipe or launch command the Transformers Trainer reads. Types only. */
+import type { Field, Provenance } from '../../plan/plan';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Path, Span } from '../../types';
+import type { DeepSpeedModel } from '../deepspeed/model';
+import type { Linked } from '../link';
+
+/** A TrainingArguments field as the Trainer gets it, how that is known, and where it is written. */
+export interface TrainerValue {
+  value: number | boolean | undefined;
+  from: Provenance;
+  /** Where it is written in the document (the key, or the flag), when it is. */
+  at?: Path;
+  /** How the recipe spells it (`micro_batch_size` in axolotl). */
+  spelled: string;
+}
+
+export interface TrainerModel {
+  doc: SourceDoc;
+  /** What reads the file, for messages: "LLaMA-Factory", "axolotl", "the training script's TrainingArguments". */
+  program: string;
+  kind: 'recipe' | 'script';
+  /** The field's value as the Trainer gets it (see TrainerValue). */
+  arg(name: string): TrainerValue;
+  /**
+   * That the Transformers TrainingArguments read these arguments, and how that is known: a recipe's
+   * program says so; a launched script's parser may only be assumed (not read, or imported from
+   * elsewhere). Rules read it before judging, so an assumption caps their findings.
+   */
+  trainerReads: Field<boolean>;
+  /** Whether the recipe or command sets the field at all (any value, either flag spelling). */
+  writes(name: string): boolean;
+  /**
+   * The DeepSpeed JSON the recipe names (`deepspeed:` / `--deepspeed`), or that the Accelerate config
+   * of `accelerate launch --config_file` names (`via`), and the file as the host found it. `at` is where
+   * the reference is written: a path in this document, or the span of the `--config_file` value.
+   */
+  deepspeed?: { ref: string; at: Path | Span; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel; via?: string };
+  /** Where DeepSpeed is asked for (`deepspeed:` / `--deepspeed` with a path, a mapping or a JSON text), when it is. */
+  deepspeedSet?: Path | Span;
+  /** The number of processes the launcher starts, when the command says. */
+  world?: Field<number>;
+  /** Where an FSDP setting is written (the Trainer's `fsdp` / axolotl's `fsdp` or `fsdp_config`), when one is. */
+  fsdp?: Path;
+  /** Why the trainer that reads the recipe runs its own loop (PPO), if it does: the Trainer's own checks at `Trainer.__init__` and training start may not run. */
+  ownLoop?: string;
+  /** The file's name, for messages. */
+  name: string;
+}

@@ -1,0 +1,160 @@
+/**
+ * Launch scripts whose training command passes TrainingArguments as flags to a Python script
+ * (`torchrun … train.py --per_device_train_batch_size 4 --deepspeed ds.json`, after torchrun,
+ * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
+ * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
+ */
+import { derived, type Field, type Provenance } from '../../plan/plan';
+import type { EngineSettings } from '../../settings';
+import type { Launcher, ShellDoc } from '../../syntax/shell';
+import type { SourceDoc } from '../../syntax/sourcedoc';
+import type { Node } from '../../syntax/tree';
+import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
+import type { LinkedFile } from '../link';
+import { openReason, scriptWorld } from '../megatron/script';
+import { UPSTREAM_ENTRY } from '../megatron/source';
+import type { TrainerValue } from './model';
+import { TRAINER_FIELDS } from './recipe';
+import { FIELDS, shownDefault } from './releases';
+
+function shell(doc: SourceDoc): ShellDoc | undefined {
+  return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
+}
+
+/** A flag as the TrainingArguments field it sets (`--per-device-train-batch-size` → `per_device_train_batch_size`). */
+export function fieldOf(flag: string): string | undefined {
+  if (!flag.startsWith('--')) return undefined;
+  return flag.slice(2).replace(/=.*$/, '').replace(/-/g, '_');
+}
+
+const RULES: EvidenceRules = {
+  what: 'a Transformers Trainer launch script',
+  owner: 'Transformers Trainer',
+  where: 'flags of the training command',
+  noun: 'argument',
+  distinctive: () => false,
+  telling: (k) => TRAINER_FIELDS.has(fieldOf(k) ?? ''),
+  known: (k) => TRAINER_FIELDS.has(fieldOf(k) ?? '') || FIELDS[fieldOf(k) ?? ''] !== undefined || fieldOf(k) === 'deepspeed',
+  several: 2,
+  balance: { open: 'the training script defines arguments of its own' },
+};
+
+/**
+ * A launch script by weight of evidence: a Python entry script given two TrainingArguments flags
+ * a recipe writes (`--per_device_train_batch_size`, `--learning_rate`, `--output_dir`…), and not
+ * Megatron-LM's own entry point.
+ */
+export function scriptEvidence(doc: SourceDoc): Evidence {
+  const s = shell(doc);
+  const keys = s?.entrypoint ? mapKeys(s.root) : [];
+  const entry = s?.entrypoint?.path.split('/').pop();
+  const contradictions = entry && UPSTREAM_ENTRY.test(entry) ? [`\`${entry}\` is Megatron-LM's own entry point`] : [];
+  return weigh({ keys, contradictions }, RULES);
+}
+
+/** Python's TrainingArguments reading of a boolean flag (`string_to_bool`; a bare flag is true). */
+function boolOf(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === 0) return v === 1;
+  if (typeof v === 'string') {
+    if (/^(yes|true|t|y|1)$/i.test(v)) return true;
+    if (/^(no|false|f|n|0)$/i.test(v)) return false;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the entry script reads its flags with the Trainer's parser: it says so (HfArgumentParser,
+ * TrlParser, a TrainingArguments class), it defines the flags itself with argparse (then these are
+ * not the Trainer's), or nobody can tell (not read, or its parser is in a module it imports).
+ */
+export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | undefined): { not?: string; assumed?: string } {
+  const entry = s.entrypoint?.path;
+  const name = entry?.split('/').pop() ?? 'the training script';
+  let file: LinkedFile | undefined;
+  try {
+    file = entry && read ? read(entry) : undefined;
+  } catch {
+    file = undefined;
+  }
+  const text = file?.text?.slice(0, 2_000_000);
+  if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
+  if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
+  if (/add_argument\(\s*['"]--(deepspeed|per_device_train_batch_size)['"]/.test(text)) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
+  if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
+  // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
+  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
+  return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` };
+}
+
+/** The entry of a flag in the training command (either spelling), if it is given. */
+function flagEntry(s: ShellDoc, field: string): { key: string; value: Node } | undefined {
+  let found: { key: string; value: Node } | undefined;
+  for (const e of s.root?.entries ?? []) if (fieldOf(e.key) === field) found = { key: e.key, value: e.value };
+  return found;
+}
+
+/** A TrainingArguments field as the training command gives it (see TrainerValue). */
+export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; assumed?: string }): TrainerValue {
+  const field = FIELDS[name];
+  const e = flagEntry(s, name);
+  const spelled = e?.key ?? `--${name}`;
+  const unknown = (note: string): TrainerValue => ({ value: undefined, from: { kind: 'unknown', note }, spelled });
+  if (!field) return unknown(`\`${name}\` is not read here`);
+  if (reading.not) return unknown(reading.not);
+  if (e) {
+    const n = e.value;
+    if (n.kind !== 'scalar') return unknown(`\`${spelled}\` is not a single value`);
+    if (n.unknown) return unknown(n.unknown);
+    const v = field.kind === 'bool' ? boolOf(n.value) : typeof n.value === 'number' ? n.value : undefined;
+    if (v === undefined) return unknown(`\`${spelled}\` is not a value Shardwise reads`);
+    const note = n.assumed ?? reading.assumed;
+    const from: Provenance = note ? { kind: 'assumed', note, path: [e.key] } : { kind: 'written', path: [e.key] };
+    return { value: v, from, at: [e.key], spelled };
+  }
+  const open = openReason(s);
+  if (open) return unknown(open);
+  if (field.default === undefined) return unknown(`the command does not pass \`--${name}\`, and the training script decides its default`);
+  if (field.fixed && !reading.assumed) return { value: field.default, from: { kind: 'default', note: `the command does not pass \`--${name}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
+  return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${shownDefault(field)} is taken (the training script may set another)` }, spelled };
+}
+
+/** `accelerate launch --num_processes N`: the total number of processes. */
+function accelerateWorld(l: Launcher): Field<number> | undefined {
+  const a = l.args.get('--num_processes') ?? l.args.get('--num-processes');
+  if (!a || a.unknown) return undefined;
+  const v = typeof a.value === 'number' ? a.value : undefined;
+  return v !== undefined && Number.isInteger(v) && v > 0 ? derived(v, `world = ${v} processes (accelerate launch --num_processes)`, a.assumed ? [{ value: v, from: { kind: 'assumed', note: a.assumed } }] : []) : undefined;
+}
+
+/** The number of processes the launcher starts, when the command says (torchrun, deepspeed, srun, mpirun, accelerate). */
+export function commandWorld(s: ShellDoc, settings: EngineSettings): Field<number> | undefined {
+  let last: Launcher | undefined;
+  for (let l = s.launcher; l; l = l.inner) if (l.kind !== 'python') last = l;
+  if (last?.kind === 'accelerate') return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : accelerateWorld(last);
+  // Plain `python train.py` starts one process, unless something outside the script starts several.
+  if (!last) return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+  const world = scriptWorld(s, settings).world;
+  // Without `--num_nodes` the DeepSpeed launcher runs on every node of its hostfile (`--hostfile`, else /job/hostfile when it exists).
+  if (world && last.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
+    return { value: world.value, from: { kind: 'assumed', note: 'the DeepSpeed launcher runs on one node (without `--num_nodes` it uses every node of its hostfile: `--hostfile`, else /job/hostfile when it exists)' } };
+  }
+  return world;
+}
+
+/** The `--deepspeed` flag's path, when it is a known path (not a JSON text, not a bare switch). */
+export function scriptDeepspeed(s: ShellDoc): { ref: string; at: string[] } | undefined {
+  const e = flagEntry(s, 'deepspeed');
+  const v = e?.value;
+  if (!e || v?.kind !== 'scalar' || v.unknown || typeof v.value !== 'string') return undefined;
+  const ref = v.value.trim();
+  return ref && !ref.startsWith('{') ? { ref, at: [e.key] } : undefined;
+}
+
+/** Where an FSDP setting is passed (`--fsdp full_shard`), when one is. */
+export function scriptFsdp(s: ShellDoc): string[] | undefined {
+  const e = flagEntry(s, 'fsdp');
+  const v = e?.value;
+  if (!e || v?.kind !== 'scalar' || v.unknown) return undefined;
+  return typeof v.value === 'string' && v.value.trim() !== '' && v.value.trim() !== 'False' ? [e.key] : undefined;
+}

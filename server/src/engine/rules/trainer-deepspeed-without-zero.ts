@@ -1,0 +1,37 @@
+/**
+ * trainer-deepspeed-without-zero: the DeepSpeed JSON a fine-tuning recipe names has no
+ * `zero_optimization` section.
+ */
+import type { TrainerModel } from '../formats/trainer/model';
+import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { defineRule } from './rule';
+
+export default defineRule<TrainerModel>({
+  id: 'trainer-deepspeed-without-zero',
+  severity: 'error',
+  formats: ['trainer'],
+  docs: {
+    summary: 'The DeepSpeed JSON a fine-tuning recipe names (`deepspeed: ds.json`, `--deepspeed ds.json`) has no `zero_optimization` section.',
+    why: 'Plain DeepSpeed runs without one (ZeRO stage 0), but the Transformers Trainer hands the JSON to Accelerate\'s `DeepSpeedPlugin` while it builds its TrainingArguments, and that stops: "Please specify the ZeRO optimization config in the DeepSpeed config." (accelerate `utils/dataclasses.py`, 0.15 to 1.14; transformers `training_args.py`, 4.30 to 5.x). Add a `zero_optimization` section, with `"stage": 0` to keep plain data parallelism.',
+    bad: 'model_name_or_path: gpt2\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 1.0e-5\ndeepspeed: ds.json\n',
+    good: 'model_name_or_path: gpt2\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 1.0e-5\ndeepspeed: ds_zero2.json\n',
+    files: { 'ds.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": "auto" }\n}\n', 'ds_zero2.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": "auto" },\n  "zero_optimization": { "stage": 2 }\n}\n' },
+  },
+  check(ctx) {
+    const m = ctx.model;
+    const ds = m.deepspeed;
+    const doc = ds?.linked?.analysis?.doc;
+    if (!ds || !ds.model || !doc || ds.linked?.path === undefined || doc.root?.kind !== 'map') return;
+    if (doc.root.entries.some((e) => e.key === 'zero_optimization')) return;
+    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
+    if (!ctx.model.trainerReads.value) return;
+    // TrainingArguments build Accelerate's DeepSpeedPlugin from 4.30 (the oldest read, training_args.py@v4.30.0:1563-1570);
+    // the plugin refuses a config without ZeRO in every Accelerate release read, 0.15 to 1.14 (utils/dataclasses.py@v1.14.0:1274-1275).
+    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    ctx.report({
+      at: ds.at,
+      on: 'value',
+      message: `${ds.ref} has no \`zero_optimization\` section, and the Transformers Trainer's TrainingArguments stop on that before the model loads (Accelerate's DeepSpeedPlugin: "Please specify the ZeRO optimization config in the DeepSpeed config."). Add \`"zero_optimization": { "stage": 0 }\` (or the ZeRO stage you want) to ${ds.ref}.`,
+    });
+  },
+});

@@ -1,0 +1,8 @@
+#: name: trainer-deepspeed-mismatch: a flag from a variable the script does not set is unknown (nothing said); a `${VAR:-x}` fallback is an assumption (a warning)
+#: path: finetune.sh
+torchrun --nproc_per_node 8 train.py \
+    --output_dir out \
+    --per_device_train_batch_size $BATCH \
+    --gradient_accumulation_steps ${ACCUM:-8} \
+#                                 ^^^^^^^^^^^ warning[trainer-deepspeed-mismatch]: This assumes `ACCUM` is not set when the script runs
+    --deepspeed ds.json
