@@ -7,6 +7,7 @@ import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
 import { autoFillers } from '../schema/vocabulary';
+import { trainerArgument } from '../formats/trainer/script';
 
 const JSON_LOAD = /json\.load keeps only the last one and drops this one without a word\./;
 
@@ -47,8 +48,12 @@ export default defineRule({
       else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) deepspeed = 'integration';
       else deepspeed = 'refuses';
     }
+    // A launch script of a Trainer recipe: only the Trainer's own arguments are known to be stored
+    // (the last wins); a wrapper's or the script's own flag may collect every value (`action="append"`).
+    const unknownParser = ctx.format === 'trainer' && ctx.doc.syntax === 'shell';
     for (const p of ctx.problems) {
       if (p.code !== 'duplicate-key') continue;
+      if (unknownParser && !trainerArgument(/`(--[^`\s=]+)/.exec(p.message)?.[1] ?? '')) continue;
       let message = p.message;
       let severity = p.severity;
       if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {

@@ -52,8 +52,8 @@ export default defineRule({
           at: issue.path,
           on: 'value',
           severity: asFalse?.severity,
-          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}. Quote it: \`'${trap.text}'\`.`,
-          fixes: [{ kind: 'quote', title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], recommended: true }],
+          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}.${asFalse?.quote === false ? '' : ` Quote it: \`'${trap.text}'\`.`}`,
+          fixes: asFalse?.quote === false ? [] : [{ kind: 'quote', title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], recommended: true }],
         });
       } else if (trap.kind === 'number') {
         ctx.report({

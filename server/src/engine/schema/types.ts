@@ -96,9 +96,9 @@ export interface JsonSchema {
   /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when
    * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that
-   * works, so nothing is said) and the effect in words.
+   * works, so nothing is said), the effect in words, and `quote: false` where quoting does not help either.
    */
-  'x-yaml-false'?: { severity: 'warning' | 'information' | 'hint' | 'none'; effect: string };
+  'x-yaml-false'?: { severity: 'error' | 'warning' | 'information' | 'hint' | 'none'; effect: string; quote?: false };
   /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
   'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */

@@ -83,9 +83,9 @@ export function invalidEffect(schema: JsonSchema | undefined): string | undefine
 }
 
 /** What the tool does with the boolean false where it wants text, when a schema says (`x-yaml-false`). */
-export function yamlFalse(schema: JsonSchema | undefined): { severity: 'warning' | 'information' | 'hint' | 'none'; effect: string } | undefined {
+export function yamlFalse(schema: JsonSchema | undefined): { severity: 'error' | 'warning' | 'information' | 'hint' | 'none'; effect: string; quote: boolean } | undefined {
   const f = schema?.['x-yaml-false'];
-  return f && typeof f.effect === 'string' ? { severity: f.severity, effect: f.effect.replace(/\.\s*$/, '') } : undefined;
+  return f && typeof f.effect === 'string' ? { severity: f.severity, effect: f.effect.replace(/\.\s*$/, ''), quote: f.quote !== false } : undefined;
 }
 
 /** The prefix the launcher adds to the section's keys (`x-key-prefix`, `offload_params` → `fsdp_offload_params`). */

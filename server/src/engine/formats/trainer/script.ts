@@ -27,6 +27,16 @@ export function fieldOf(flag: string): string | undefined {
   return flag.slice(2).replace(/=.*$/, '').replace(/-/g, '_');
 }
 
+/**
+ * A flag the Trainer's argument parser (HfArgumentParser over TrainingArguments) defines, which it
+ * stores (the last of two wins). Other flags of the command (a job launcher's own `--env`, which
+ * may append) are not known to be read that way.
+ */
+export function trainerArgument(flag: string): boolean {
+  const f = fieldOf(flag) ?? '';
+  return TRAINER_FIELDS.has(f) || FIELDS[f] !== undefined || f === 'deepspeed';
+}
+
 const RULES: EvidenceRules = {
   what: 'a Transformers Trainer launch script',
   owner: 'Transformers Trainer',
@@ -34,7 +44,7 @@ const RULES: EvidenceRules = {
   noun: 'argument',
   distinctive: () => false,
   telling: (k) => TRAINER_FIELDS.has(fieldOf(k) ?? ''),
-  known: (k) => TRAINER_FIELDS.has(fieldOf(k) ?? '') || FIELDS[fieldOf(k) ?? ''] !== undefined || fieldOf(k) === 'deepspeed',
+  known: trainerArgument,
   several: 2,
   balance: { open: 'the training script defines arguments of its own' },
 };
