@@ -2,7 +2,7 @@
 #: path: /project/examples/run.sh
 #: files: none
 #!/bin/bash
-# shardwise-disable memory-exceeds-hbm, missing-overlap-grad-reduce -- not what this case is about
+# shardwise-disable memory-exceeds-hbm -- not what this case is about
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 cd "$MEGATRON_PATH"
 torchrun --nproc_per_node 8 pretrain_gpt.py \

@@ -1,7 +1,6 @@
 #: name: deprecated-key: a script whose Megatron-LM path is one of its arguments runs a release nobody named: no flag is judged unknown or removed
 #: path: /project/examples/gpt3/run_pretrain_megatron.sh
 #!/bin/bash
-# shardwise-disable missing-overlap-grad-reduce -- not what this case is about
 MEGATRON=$2
 export PYTHONPATH=${MEGATRON}:$PYTHONPATH
 export CUDA_DEVICE_MAX_CONNECTIONS=1

@@ -2,7 +2,7 @@
 #: path: /project/examples/llama/run_pretrain.sh
 #: files: none
 #!/bin/bash
-# shardwise-disable memory-exceeds-hbm, missing-overlap-grad-reduce -- not what this case is about
+# shardwise-disable memory-exceeds-hbm -- not what this case is about
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 HERE="$( cd "$( dirname "$0" )" && pwd )"
 ROOT=$( dirname $( dirname ${HERE}))

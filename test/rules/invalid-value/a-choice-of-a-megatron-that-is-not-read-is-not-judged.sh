@@ -2,7 +2,6 @@
 #: path: /project/examples/bloom/run_finetune.sh
 #: files: none
 #!/bin/bash
-# shardwise-disable missing-overlap-grad-reduce -- not what this case is about
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 export PYTHONPATH=/project/backends/PAI-Megatron-LM-240718:$PYTHONPATH
 torchrun --nproc_per_node 8 pretrain_gpt.py \

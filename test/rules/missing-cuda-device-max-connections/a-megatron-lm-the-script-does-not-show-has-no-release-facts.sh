@@ -1,6 +1,6 @@
 #: name: missing-cuda-device-max-connections: the script runs a Megatron-LM it does not show (a path given when it runs), so its release is unknown and may predate the check (added in 2022, before every release the histories cover): no finding rests on the release, while a check that holds in every release still reports
 #!/bin/bash
-# shardwise-disable missing-overlap-grad-reduce, tp-larger-than-needed, tp-without-sequence-parallel -- not what this case is about
+# shardwise-disable tp-larger-than-needed -- not what this case is about
 MEGATRON=$1
 torchrun --nproc_per_node 8 $MEGATRON/pretrain_gpt.py \
 ^^^^^^^^ information[fork-flags-not-checked]: which release it is are not known

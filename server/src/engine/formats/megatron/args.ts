@@ -57,6 +57,11 @@ export interface MegatronArgs {
    * Bridge recipe): such fields are marked unknown, and rules that depend on them stay silent.
    */
   defaultsUnknown?: string;
+  /**
+   * Why the flags the reader takes are not known (a Megatron-LM the script does not show, a fork):
+   * a switch the file does not write is then not offered, since that release may not have it.
+   */
+  flagsUnknown?: string;
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
   /**
@@ -260,8 +265,16 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
     ['tpCommOverlap', 'tp_comm_overlap'],
     ['distributedOptimizer', 'use_distributed_optimizer'],
   ];
+  const switches: readonly Knob[] = ['sp', 'overlapGradReduce', 'overlapParamGather', 'tpCommOverlap', 'distributedOptimizer'];
+  // A switch to add exists only if the release that reads the file has it: known when the file
+  // writes a later switch that builds on it (a release with parameter all-gather overlap has the
+  // distributed optimizer and gradient-reduce overlap; one with TP communication overlap has
+  // sequence parallelism).
+  const implied: Partial<Record<Knob, string[]>> = { distributedOptimizer: ['overlap_param_gather'], overlapGradReduce: ['overlap_param_gather'], sp: ['tp_comm_overlap'] };
+  const known = (knob: Knob) => !args.flagsUnknown || !switches.includes(knob) || (implied[knob] ?? []).some((d) => args.get(d) !== undefined);
   for (const [knob, dest] of knobDest) {
-    const path = args.get(dest)?.path ?? args.pathFor(dest);
+    const written = args.get(dest)?.path;
+    const path = written ?? (known(knob) ? args.pathFor(dest) : undefined);
     if (path) knobs[knob] = path;
   }
   // Bridge, NeMo and --yaml-cfg name the virtual pipeline degree; Megatron-LM's flags give it per rank.

@@ -377,6 +377,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference or an export, not training`;
     const open = openReason(s);
     if (open) args.open = open;
+    const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);
+    if (settings.megatronUnseen || fork) args.flagsUnknown = settings.megatronUnseen ? `the Megatron-LM at ${settings.megatronUnseen.where} is not read` : `${fork} reads the flags`;
     return { args };
   },
   writePath: megatronWritePath,
