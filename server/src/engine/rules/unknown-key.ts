@@ -66,7 +66,10 @@ export default defineRule({
         ? `${ctx.tool} refuses to load a file with an unknown key here.`
         : `${ctx.tool} ignores it without a word, so whatever it was meant to set keeps its default.`;
       const names = issue.candidates ?? propertyNames(section);
-      const suggestions = closest(key, names).filter((s) => s !== key);
+      // A key the mapping already has is not what this one meant (a mapping holds a key once); a flag
+      // passed twice under two spellings may be (a copy with a slip), but is not renamed onto the other.
+      const present = (s: string) => !!ctx.doc.entry([...parent, s]);
+      const suggestions = closest(key, names).filter((s) => s !== key && (key.startsWith('-') || !present(s)));
       const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(nav.root, key, parent);
       // A setting of DeepSpeed's own JSON written in Accelerate's `deepspeed_config`, which passes on
       // only the keys it knows.
@@ -77,9 +80,7 @@ export default defineRule({
         advice = `It is a setting of DeepSpeed's JSON config (\`${deepspeedKey.join('.')}\`), which Accelerate does not pass on from here: put it in the JSON file that \`deepspeed_config_file\` names.`;
       } else if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
-        // A rename onto a key the section already has would write it twice (and change which one wins):
-        // then no rename is offered, not even to the runners-up.
-        if (!suggestions.some((s) => ctx.doc.entry([...parent, s]))) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && fatal ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
+        if (!suggestions.some(present)) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && fatal ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {
