@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../server/src/engine';
+import { mulberry32 } from './seeded';
 
 const ACCELERATE = JSON.parse(readFileSync(join(__dirname, '../../schemas/accelerate.schema.json'), 'utf8'));
 const DEFS: Record<string, any> = ACCELERATE.definitions;
@@ -63,18 +64,6 @@ test('fp8_config: written by `accelerate config` from 0.34.0, read by the launch
   assert.ok(at13.every((f) => /arrived in accelerate 1\.4\.0/.test(f.message) && !/reads it as/.test(f.message)), JSON.stringify(at13));
   assert.deepEqual(findings('fp8_config', '  backend: TE\n  fp8_margin: 0\n', '1.4.0').filter((f) => f.code === 'version-unsupported-key'), []);
 });
-
-/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS: { releases: string[]; keys: Record<string, Record<string, { from: string; to: string }[]>> } = JSON.parse(readFileSync(join(__dirname, '../../schemas/history/accelerate-keys.json'), 'utf8'));
 

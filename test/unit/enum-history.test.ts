@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../server/src/engine';
+import { mulberry32, sample } from './seeded';
 
 type Prop = Record<string, any>;
 const MEGATRON = JSON.parse(readFileSync(join(__dirname, '../../schemas/megatron.schema.json'), 'utf8'));
@@ -141,27 +142,6 @@ test('version-unsupported-key reports fp8_recipe custom for 0.15.0 (on the value
   // A value the first release of the flag already accepts is never reported.
   assert.deepEqual(findings('--fp8-recipe', 'delayed', '0.12.0'), []);
 });
-
-/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sample<T>(items: T[], n: number, random: () => number): T[] {
-  const a = [...items];
-  for (let i = 0; i < Math.min(n, a.length); i++) {
-    const j = i + Math.floor(random() * (a.length - i));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a.slice(0, n);
-}
 
 interface Pair {
   dest: string;

@@ -20,6 +20,7 @@ import { analyze, hover } from '../../server/src/engine';
 import { defaultAt, defaultsBefore, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { compareVersions as cmp } from '../../server/src/engine/version';
+import { mulberry32, sample } from './seeded';
 
 type Prop = Record<string, any>;
 const read = (name: string) => JSON.parse(readFileSync(join(__dirname, '../../schemas', name), 'utf8'));
@@ -29,28 +30,6 @@ const DEEPSPEED = read('deepspeed.schema.json');
 /** The Megatron releases the facts were computed from, oldest first: the tags, then the commit x-source names. */
 const RELEASES: string[] = [...MEGATRON['x-source'].tagsCompared, MEGATRON['x-source'].version];
 const enumOf = (p: Prop): unknown[] | undefined => p.enum ?? p.items?.enum;
-
-/** mulberry32: a small seeded PRNG, so the sample is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `n` distinct items, drawn with `random`. */
-function sample<T>(items: T[], n: number, random: () => number): T[] {
-  const a = [...items];
-  for (let i = 0; i < Math.min(n, a.length); i++) {
-    const j = i + Math.floor(random() * (a.length - i));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a.slice(0, n);
-}
 
 interface Run<T> {
   from: string;
