@@ -416,7 +416,7 @@ test('check: a JSON checked with its config takes the world size from num_proces
   assert.ok(reversed.findings.some((f) => f.code === 'batch-size-mismatch' && /\b32\b/.test(f.message)));
 });
 
-test('check: a referenced JSON that is not among the checked paths is still read; relative paths are tried from the file, then the current directory', () => {
+test('check: a referenced JSON that is not among the checked paths is still read; relative paths are tried from the file, the folders above it up to the current directory, then the current directory', () => {
   const dir = project('ds-resolve', {
     'configs/accelerate.yaml': dsAccelerate('ds/zero3.json', [], 8).replace('num_processes: 8', 'num_processes: 8\nmixed_precision: bf16'),
     'ds/zero3.json': DS_STAGE3,
@@ -426,13 +426,17 @@ test('check: a referenced JSON that is not among the checked paths is still read
   const found = json(['check', yaml], dir);
   assert.ok(found.findings.some((f) => f.code === 'mixed-precision-conflict'), `codes: ${found.findings.map((f) => f.code).join(', ')}`);
   assert.ok(!found.findings.some((f) => f.code === 'deepspeed-config-file-missing'));
-  // From elsewhere it is not: the message lists every location tried, in order.
-  const missing = json(['check', yaml], tmp).findings.find((f) => f.code === 'deepspeed-config-file-missing');
+  // From a folder above the project, the project folder is one the launch may run in: found too.
+  assert.ok(!json(['check', yaml], tmp).findings.some((f) => f.code === 'deepspeed-config-file-missing'));
+  // From a folder the config is not in, it is not: the message lists every location tried, in order.
+  const elsewhere = mkdtempSync(join(tmpdir(), 'shardwise-cli-elsewhere-'));
+  const missing = json(['check', yaml], elsewhere).findings.find((f) => f.code === 'deepspeed-config-file-missing');
   assert.ok(missing, 'no deepspeed-config-file-missing');
   const first = join(dir, 'configs', 'ds', 'zero3.json');
-  const second = join(tmp, 'ds', 'zero3.json');
+  const second = join(elsewhere, 'ds', 'zero3.json');
   assert.ok(missing.message.includes(first) && missing.message.includes(second), missing.message);
   assert.ok(missing.message.indexOf(first) < missing.message.indexOf(second), missing.message);
+  rmSync(elsewhere, { recursive: true, force: true });
 });
 
 test('check --format json on examples/deepspeed/ds_batch.json: batch-size-mismatch and fp16-and-bf16-enabled, on their values', () => {

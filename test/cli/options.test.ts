@@ -478,9 +478,10 @@ test('--verbose says on stderr which format each file was read as and why, and w
   const lines = r.err.split('\n').filter((l) => l.startsWith('shardwise: ') && !/config files? checked/.test(l));
   assert.deepEqual(lines, [
     'shardwise: configs/acc.yaml: read as an Accelerate config: `distributed_type`, `num_processes`, `mixed_precision` are Accelerate keys, 3 of 3 top-level keys known',
+    'shardwise: configs/eval.yaml: not read as a Transformers Trainer recipe: `seed` alone is not enough',
     "shardwise: configs/eval.yaml: not read as an Accelerate config: 4 of 5 top-level keys (`models`, `icl_tasks`, `precision`…) are not Accelerate's; `fsdp_config` alone is not enough",
     'shardwise: k8s/pod.yaml: not read: it has no key of a format Shardwise reads',
-    'shardwise: two.yaml (document 1): not read: it has no key of a format Shardwise reads',
+    'shardwise: two.yaml (document 1): not read as a Transformers Trainer recipe: `seed` alone is not enough',
     'shardwise: two.yaml (document 2): read as an Accelerate config: `distributed_type`, `num_processes`, `mixed_precision` are Accelerate keys, 3 of 3 top-level keys known',
     "shardwise: configs/fsdp.json: not read as an Accelerate config: `fsdp` with `fsdp_config` and no `distributed_type` is the Transformers Trainer's FSDP setting; 1 of 2 top-level keys (`fsdp`) is not Accelerate's; `fsdp_config` alone is not enough",
   ]);
