@@ -238,3 +238,18 @@ test('a fine-tuning launch with a DeepSpeed JSON: DP = the launcher\'s processes
   assert.equal(lora?.model, undefined);
   assert.ok(lora?.notes.some((n) => /adapter/.test(n)));
 });
+
+test('memory per GPU of states sharded over a data-parallel group of unknown size is unknown, not that of one GPU', () => {
+  const ds = JSON.stringify({ train_micro_batch_size_per_gpu: 'auto', zero_optimization: { stage: 3 } });
+  const recipe = 'model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: full\ndeepspeed: ds.json\nper_device_train_batch_size: 1\ncutoff_len: 2048\nbf16: true\noutput_dir: out\n';
+  const resolve = (ref: string) => (ref === 'ds.json' ? { ref, path: '/p/ds.json', text: ds, tried: ['/p/ds.json'] } : { ref, tried: [] });
+  const unknownWorld = analyze({ path: '/p/sft.yaml', text: recipe, resolve }).docs[0].plan!;
+  assert.ok(unknownWorld.model, 'the recipe names a model the plan knows');
+  assert.equal(unknownWorld.world, undefined);
+  assert.equal(planMemory(unknownWorld), undefined);
+  assert.doesNotMatch(layoutText(analyze({ path: '/p/sft.yaml', text: recipe, resolve })), /GiB\/GPU/);
+  // The same ZeRO-3 over a known world of 8 shards the states eight ways: a number, and a smaller one than on 1 GPU.
+  const eight = analyze({ path: '/p/sft.yaml', text: recipe, resolve }, { worldSize: 8 }).docs[0].plan!;
+  const one = analyze({ path: '/p/sft.yaml', text: recipe, resolve }, { worldSize: 1 }).docs[0].plan!;
+  assert.ok(planMemory(eight) && planMemory(one) && planMemory(eight)!.bytes.total < planMemory(one)!.bytes.total);
+});

@@ -100,6 +100,10 @@ export function groupFabrics(p: Plan): GroupFabric[] {
 export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): MemoryEstimate | undefined {
   // Memory per GPU of a layout that does not fill its world is that of GPUs that do not exist.
   if (!p.model || p.notTraining || !layoutFits(p)) return undefined;
+  // States sharded over a data-parallel group of unknown size take an unknown share of each GPU.
+  const s = p.sharding.value;
+  const sharded = s.kind === 'distributed-optimizer' || (s.kind === 'zero' && (s.stage ?? 0) > 0) || (s.kind === 'fsdp' && s.fsdp !== 'no-shard');
+  if (!p.world && sharded && overrides.dp === undefined && overrides.sharding === undefined) return undefined;
   const dp = p.dp?.value ?? 1;
   const input: MemoryInput = {
     model: p.model.value,
