@@ -247,7 +247,7 @@ test('memory per GPU of states sharded over a data-parallel group of unknown siz
   assert.ok(unknownWorld.model, 'the recipe names a model the plan knows');
   assert.equal(unknownWorld.world, undefined);
   assert.equal(planMemory(unknownWorld), undefined);
-  assert.doesNotMatch(layoutText(analyze({ path: '/p/sft.yaml', text: recipe, resolve })), /GiB\/GPU/);
+  assert.doesNotMatch(layoutText(analyze({ path: '/p/sft.yaml', text: recipe, resolve })) ?? '', /GiB\/GPU/);
   // The same ZeRO-3 over a known world of 8 shards the states eight ways: a number, and a smaller one than on 1 GPU.
   const eight = analyze({ path: '/p/sft.yaml', text: recipe, resolve }, { worldSize: 8 }).docs[0].plan!;
   const one = analyze({ path: '/p/sft.yaml', text: recipe, resolve }, { worldSize: 1 }).docs[0].plan!;
