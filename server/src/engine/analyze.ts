@@ -32,6 +32,7 @@ import { applyEdits, escapeControls, LineIndex } from './text';
 import { keepsSyntax, syntaxTrial } from './verify';
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
+import { forkOf, releaseOf } from './rules/release';
 
 /**
  * Lines plus commas (the items of flow collections and JSON) a file of the default size may hold
@@ -548,12 +549,8 @@ function stoppedFinding(stopped: { reason: string; skipped: string[] }, doc: Sou
 export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?: Recheck, stop?: RuleStop): Finding[] {
   const findings: Finding[] = [];
   const keysOpen = openKeys(da);
-  let fork: string | undefined;
-  try {
-    fork = da.format?.fork?.(da.doc, da.settings);
-  } catch {
-    fork = undefined;
-  }
+  const fork = forkOf(da);
+  const release = releaseOf(da, fork);
   // The document's tracking views, shared by its rules (rules/run.ts).
   const views = documentViews();
   const rules = (only ?? RULES).filter((rule) => appliesTo(rule, da, fork));
@@ -567,7 +564,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       const span = reportSpan(da.doc, r.at, r.on);
       return span && `${span.start}:${span.end}`;
     };
-    const reports = runRule(rule, da, { keysOpen, fork, limit: MAX_FINDINGS_PER_RULE, views }, spanOf);
+    const reports = runRule(rule, da, { keysOpen, fork, release, limit: MAX_FINDINGS_PER_RULE, views }, spanOf);
     let last: Finding | undefined;
     for (const { report, assumed } of reports.slice(0, MAX_FINDINGS_PER_RULE)) {
       const f = toFinding(rule, da.doc, report, recheck);

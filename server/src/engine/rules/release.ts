@@ -36,7 +36,8 @@ function justBelow(v: string): string {
   return [...parts.slice(0, i), parts[i] - 1, 999999, 999999].join('.');
 }
 
-export function releaseOf(da: DocAnalysis): Release {
+/** `fork`: the fork that reads the document, when the caller has it already (`FormatSupport.fork`). */
+export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)): Release {
   const tool = da.format?.tool;
   if (!tool) return { value: undefined, from: { kind: 'default', note: 'no tool' } };
   const named = da.settings.targetVersions?.[tool];
@@ -51,7 +52,6 @@ export function releaseOf(da: DocAnalysis): Release {
     if (checkout) return assumedNewest(tool);
     // A file a fork reads (Megatron-DeepSpeed, a Megatron-LM older than every release the histories
     // cover): which release's behaviour its code follows is not known, and no fact by release describes it.
-    const fork = forkOf(da);
     if (fork) return { value: undefined, from: { kind: 'unknown', note: `this file is read by ${fork}, whose behaviour no Megatron Core release describes` } };
   }
   const pin = da.settings.pins?.[tool];
@@ -75,7 +75,8 @@ export function releaseOf(da: DocAnalysis): Release {
   return assumedNewest(tool);
 }
 
-function forkOf(da: DocAnalysis): string | undefined {
+/** The fork of the tool that reads the document (`FormatSupport.fork`); a format that throws names none. */
+export function forkOf(da: DocAnalysis): string | undefined {
   try {
     return da.format?.fork?.(da.doc, da.settings);
   } catch {

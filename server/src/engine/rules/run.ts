@@ -13,7 +13,7 @@ import type { Path, Severity } from '../types';
 import { compareVersions } from '../version';
 import { capped, ReadLog, recordItem, tracked, untracked } from './certain';
 import { inRange } from '../pins';
-import { OLDEST_COVERED, releaseAtLeast, releaseOf, type Release } from './release';
+import { OLDEST_COVERED, releaseAtLeast, type Release } from './release';
 import type { Report, Rule, RuleContext } from './rule';
 
 /** A report as the rule made it, with what it rested on. */
@@ -25,6 +25,8 @@ export interface WeighedReport {
 interface Shared {
   keysOpen: string | undefined;
   fork: string | undefined;
+  /** The release that reads the document, worked out once for all its rules. */
+  release: Release;
   /** How many findings the rule may still show (its `saturated`). */
   limit: number;
   /**
@@ -211,7 +213,7 @@ type Scopes = Set<number>;
  * ones soften it and are named); `where` tells two reports of different runs at the same place apart.
  */
 export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where: (r: Report) => string | undefined): { report: Report; assumed?: string[] }[] {
-  const release = releaseOf(da);
+  const release = shared.release;
   const thresholds = new Set<string>();
   // Most rules find nothing in most files: a first run without the tracking views says whether there
   // is anything to weigh (reads never change what a rule sees, so the reports are the same), and
