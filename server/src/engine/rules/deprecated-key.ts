@@ -10,7 +10,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
-import { deprecation, removal } from '../schema/vocabulary';
+import { defaultAt, deprecation, removal } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
@@ -57,7 +57,8 @@ export default defineRule({
       // A bare flag (`--x`) is a boolean set to true.
       const value = node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : undefined;
       // Ignored, but set to what runs when it is absent: nothing changes (a template's full list of fields).
-      const neutral = value !== undefined && schema.default !== undefined && JSON.stringify(value) === JSON.stringify(schema.default);
+      const dflt = defaultAt(schema, ctx.schemaVersion);
+      const neutral = value !== undefined && dflt !== undefined && JSON.stringify(value) === JSON.stringify(dflt);
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');

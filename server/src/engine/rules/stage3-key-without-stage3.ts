@@ -4,7 +4,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { ZERO_ALIASES } from '../formats/deepspeed/model';
 import { defineRule } from './rule';
-import { requiredStage } from '../schema/vocabulary';
+import { defaultAt, requiredStage } from '../schema/vocabulary';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
 const STAGE3_ONLY = new Set([
@@ -44,7 +44,8 @@ export default defineRule<DeepSpeedModel>({
       // Left at DeepSpeed's default (`sub_group_size: 1e9`) or to the integration (`"auto"`): a copied
       // template's line that changes nothing at any stage, not a setting someone relies on.
       const v = e.value.kind === 'scalar' ? e.value.value : undefined;
-      if (v === 'auto' || (v !== undefined && schema && schema.default !== undefined && JSON.stringify(v) === JSON.stringify(schema.default))) continue;
+      const dflt = defaultAt(schema, ctx.schemaVersion);
+      if (v === 'auto' || (v !== undefined && dflt !== undefined && JSON.stringify(v) === JSON.stringify(dflt))) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       ctx.report({
         at: ['zero_optimization', e.key],

@@ -122,9 +122,9 @@ export function defaultsBefore(schema: JsonSchema | undefined): { before: string
     .sort((a, b) => compareVersions(a.before, b.before));
 }
 
-/** The default at `release`: the entry of `x-default-before` that covers it, else `default`. */
-export function defaultAt(schema: JsonSchema | undefined, release: string): unknown {
-  const older = defaultsBefore(schema).find((d) => compareVersions(release, d.before) < 0);
+/** The default at `release`: the entry of `x-default-before` that covers it, else `default` (also when no release is known). */
+export function defaultAt(schema: JsonSchema | undefined, release: string | undefined): unknown {
+  const older = release === undefined ? undefined : defaultsBefore(schema).find((d) => compareVersions(release, d.before) < 0);
   return older ? older.value : schema?.default;
 }
 
