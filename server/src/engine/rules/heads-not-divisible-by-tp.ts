@@ -2,11 +2,11 @@
  * heads-not-divisible-by-tp: attention heads (or query groups) that TP cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
-import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
+import { MEGATRON_FORMATS } from '../formats/megatron/model';
 import { defineRule, type FixSpec } from './rule';
 
 /** Formats whose release is a Megatron Core release. */
-const MEGATRON_FORMATS: readonly string[] = [...MLM_FLAG_FORMATS, 'megatron-bridge', 'nemo'];
+const MEGATRON: readonly string[] = MEGATRON_FORMATS;
 
 export default defineRule({
   id: 'heads-not-divisible-by-tp',
@@ -42,10 +42,9 @@ export default defineRule({
     const headsOk = m.heads % tp === 0;
     // Megatron Core takes query groups that divide TP (each group's K/V copied on several ranks)
     // from 0.16.0; before, the groups must be a multiple of TP. Only a Megatron file's release says which runs.
-    const fewerGroups = (ok: number) => ok % groups === 0 && (!MEGATRON_FORMATS.includes(ctx.format) || ctx.atLeast('0.16.0'));
+    const fewerGroups = (ok: number) => ok % groups === 0 && (!MEGATRON.includes(ctx.format) || ctx.atLeast('0.16.0'));
     const groupsOk = groups % tp === 0 || fewerGroups(tp);
     if (headsOk && groupsOk) return;
-    if (headsOk && tp % groups === 0 && !MEGATRON_FORMATS.includes(ctx.format)) return;
     const fixes: FixSpec[] = [];
     const rest = p.style === 'megatron' ? p.pp.value * p.cp.value : 1;
     const best = divisors(m.heads)
