@@ -1,4 +1,5 @@
-#: name: layers-not-divisible-by-pp: the arms of an if add different data flags, none of them a pipeline split: the layers still do not split
+#: name: layers-not-divisible-by-pp: the arms of an if add different data flags, none of them a pipeline split: the layers still do not split (Megatron-LM 0.10.0, whose argument checks stop on it)
+#: settings: {"targetVersions": {"megatron-core": "0.10.0"}}
 #: path: /project/examples/train.sh
 #!/bin/bash
 # shardwise: hardware=h100-sxm

@@ -2,6 +2,7 @@
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
+import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -15,7 +16,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage).',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Older versions silently dropped the remainder. With virtual stages, each stage\'s layers must also divide into its virtual stages.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages and otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases). With virtual stages, each stage\'s layers must also divide into its virtual stages.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -61,11 +62,17 @@ export default defineRule({
     const e = best ? knobEdit(p, 'pp', best) : undefined;
     if (e) fixes.push({ kind: 'set-pp', title: `Set PP to ${best}`, edits: [e] });
     const what = counted === m.layers ? `${m.layers} layers` : `${m.layers} layers plus the ${[p.pipelineSplit?.embedding && 'embedding', p.pipelineSplit?.loss && 'loss'].filter(Boolean).join(' and ')} (${counted})`;
-    const message =
-      counted % pp !== 0
+    // Megatron-LM's argument checks refuse an uneven split without virtual stages from 0.10.0
+    // (megatron/training/arguments.py@core_v0.10.0); before, each stage built layers // PP and the
+    // rest were never built (megatron/core/transformer/transformer_block.py@core_v0.9.0).
+    const uneven = counted % pp !== 0;
+    const truncates = uneven && !(vpp && vpp > 1) && (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && !ctx.atLeast('0.10.0');
+    const message = truncates
+      ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${usable(counted)}`
+      : uneven
         ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${usable(counted)}`
         : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;
-    ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', message, fixes });
+    ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', severity: truncates ? 'warning' : undefined, message, fixes });
   },
 });
 
