@@ -4,6 +4,7 @@
  */
 import type { Path } from '../types';
 import { code, pathLabel, walkSchema } from './helpers';
+import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
 import { normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
 import { launcherSpelling } from '../schema/navigate';
@@ -43,6 +44,9 @@ export default defineRule({
       const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
       const strict = strictSince(section);
       const fatal = unknownKeyEffect(section) === 'error' && (!strict || ctx.atLeast(strict));
+      // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
+      // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
+      if (written.startsWith('-') && (checkoutHas(ctx.settings.megatronCheckout, written) || repositoryHas(ctx.settings.repositoryFlags, written))) return;
       if (keySince && !ctx.atLeast(keySince)) {
         reported.push(path);
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
