@@ -271,7 +271,8 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
   // distributed optimizer and gradient-reduce overlap; one with TP communication overlap has
   // sequence parallelism).
   const implied: Partial<Record<Knob, string[]>> = { distributedOptimizer: ['overlap_param_gather'], overlapGradReduce: ['overlap_param_gather'], sp: ['tp_comm_overlap'] };
-  const known = (knob: Knob) => !args.flagsUnknown || !switches.includes(knob) || (implied[knob] ?? []).some((d) => args.get(d) !== undefined);
+  // A run that does not train (inference, an export) is offered no training switch.
+  const known = (knob: Knob) => !switches.includes(knob) || (!args.notTraining && (!args.flagsUnknown || (implied[knob] ?? []).some((d) => args.get(d) !== undefined)));
   for (const [knob, dest] of knobDest) {
     const written = args.get(dest)?.path;
     const path = written ?? (known(knob) ? args.pathFor(dest) : undefined);

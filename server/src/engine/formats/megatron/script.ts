@@ -31,6 +31,8 @@ import { imagePins, scriptImages } from '../../pins';
 /** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /(generat|inference|infer_|_infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
+/** Megatron-LM's data preparation tools (tools/, tools/retro/): their own argparse, no training run. */
+const DATA_TOOL = /^(preprocess_data\w*|merge_datasets|build_(db|index)\w*|text_generation_cli)\.py$/;
 /** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */
 const OLD_ENTRY = /^pretrain_gpt2\.py$/;
 /**
@@ -298,6 +300,9 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const upstream = !!entry && UPSTREAM_ENTRY.test(entry) && keys.some((k) => flagTarget(k.key));
   const signs = upstream ? [`\`${entry}\` is Megatron-LM's own entry point`] : [];
   const contradictions = trainerArgumentsContradict(keys.map((k) => k.key).filter((k) => !flagTarget(k)));
+  // Megatron-LM's data tools share flag names with training (`--tokenizer-type`, `--vocab-file`) but
+  // parse them themselves and start no run.
+  if (entry && DATA_TOOL.test(entry)) contradictions.push(`\`${entry}\` is one of Megatron-LM's data tools, which reads its own arguments and trains nothing`);
   return weigh({ keys, signs, contradictions }, RULES);
 }
 
