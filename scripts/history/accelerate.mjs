@@ -1,0 +1,219 @@
+// Accelerate (--accelerate <git dir>): for every final release tag, the fields of the config
+// dataclasses, the flags of `accelerate launch`, the sections its launcher copies onto them and
+// the prefix it adds; `x-since` of every key (either spelling), `x-flag-since` of a spelling read
+// later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
+// launcher added it, and `x-key-prefix.since`; `x-default-before` of a config dataclass field
+// whose literal default (or the utils/constants.py constant it names) changed. A key no longer
+// read is compared with its deprecation and only printed.
+//
+// Reads the Accelerate mirror and schemas/accelerate.schema.json; returns the changes to the schema
+// and the snapshot schemas/history/accelerate-keys.json of the releases that read each spelling
+// (write.mjs writes them).
+import { compareVersions, releaseTags, show } from './git.mjs';
+import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
+import { closing, depthAt, literalDefault, pythonStatements, tokenize } from './python.mjs';
+import { AFTER, printLists, setKey, snapshotRanges } from './write.mjs';
+
+// The keys the config file and the launcher of every release read
+
+// The sections of a cluster config whose keys the launcher copies onto its arguments, with the
+// prefix it adds to a key written without it (from the release whose launcher adds it).
+const ACCELERATE_SECTIONS = {
+  fsdp_config: { prefix: 'fsdp_', unlessStartsWith: 'fsdp' },
+  fp8_config: { prefix: 'fp8_', unlessStartsWith: 'fp8' },
+  dynamo_config: { prefix: 'dynamo_', unlessStartsWith: 'dynamo_' },
+  deepspeed_config: {},
+  megatron_lm_config: {},
+  parallelism_config: {},
+  mpirun_config: {},
+};
+
+/**
+ * Per release: the fields of the config dataclasses (src/accelerate/commands/config/config_args.py:
+ * BaseConfig with ClusterConfig, with SageMakerConfig), the dests of `accelerate launch`'s flags
+ * (src/accelerate/commands/launch.py), and the sections whose prefix the launcher adds
+ * (`"fsdp_" + key`).
+ */
+function accelerateReleases(dir) {
+  const releases = releaseTags(dir, 'v', '0.2.0');
+  for (const r of releases) {
+    const constants = new Map();
+    for (const st of pythonStatements(dir, r.rev, 'src/accelerate/utils/constants.py')) {
+      const t = st.toks;
+      if (st.indent === 0 && t[0]?.t === 'name' && t[1]?.v === '=') {
+        const d = literalDefault(t.slice(2));
+        if (d.dynamic === undefined) constants.set(t[0].v, d);
+      }
+    }
+    const classes = new Map();
+    let cur = null;
+    for (const st of pythonStatements(dir, r.rev, 'src/accelerate/commands/config/config_args.py')) {
+      const t = st.toks;
+      if (st.indent === 0) {
+        cur = t[0]?.v === 'class' && t[1]?.t === 'name' ? { bases: t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x) => x.t === 'name').map((x) => x.v) : [], fields: new Set(), defaults: new Map() } : null;
+        if (cur) classes.set(t[1].v, cur);
+      } else if (cur && t[0]?.t === 'name' && t[1]?.v === ':' && !['def', 'class', 'async'].includes(t[0].v)) {
+        cur.fields.add(t[0].v);
+        const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+        const value = t.slice(eq + 1);
+        // A module-level constant of the package (utils/constants.py): its literal value.
+        const named = value.length === 1 && value[0].t === 'name' ? constants.get(value[0].v) : undefined;
+        cur.defaults.set(t[0].v, eq < 0 ? { dynamic: '(required)' } : named ?? literalDefault(value));
+      }
+    }
+    const fieldsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return [];
+      seen.add(name);
+      return [...c.bases.flatMap((b) => fieldsOf(b, seen)), ...c.fields];
+    };
+    r.cluster = new Set(fieldsOf('ClusterConfig'));
+    r.sagemaker = new Set(fieldsOf('SageMakerConfig'));
+    // The default of each field (a subclass's own over its base's).
+    const defaultsOf = (name, seen = new Set()) => {
+      const c = classes.get(name);
+      if (!c || seen.has(name)) return new Map();
+      seen.add(name);
+      return new Map([...c.bases.flatMap((b) => [...defaultsOf(b, seen)]), ...c.defaults]);
+    };
+    r.defaults = { cluster: defaultsOf('ClusterConfig'), sagemaker: defaultsOf('SageMakerConfig') };
+    const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
+    const toks = tokenize(launch);
+    r.dests = new Set();
+    r.prefixed = new Set();
+    r.copies = new Set();
+    r.copiesAll = false;
+    for (let i = 0; i < toks.length; i++) {
+      if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(')
+        for (let j = i + 2; toks[j]?.t === 'str'; j += 2) {
+          if (toks[j].v.startsWith('--')) r.dests.add(toks[j].v.slice(2).replace(/-/g, '_'));
+          if (toks[j + 1]?.v !== ',') break;
+        }
+      if (toks[i].t === 'str' && toks[i + 1]?.v === '+') for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) if (sec.prefix && toks[i].v === sec.prefix) r.prefixed.add(name);
+      // The sections whose keys it copies onto its arguments: `defaults.fsdp_config`, `name == "fp8_config"`,
+      // or every dict of the config (`for key, value in attr.items()`).
+      if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.v in ACCELERATE_SECTIONS) r.copies.add(toks[i + 2].v);
+      if (toks[i].t === 'str' && toks[i].v in ACCELERATE_SECTIONS && toks[i - 1]?.v === '==') r.copies.add(toks[i].v);
+      if (toks[i].v === 'attr' && toks[i + 1]?.v === '.' && toks[i + 2]?.v === 'items' && toks[i - 1]?.v === 'in') r.copiesAll = true;
+    }
+  }
+  return releases;
+}
+
+/**
+ * Whether a release reads the key `key` of a section: a field of the config class (cluster,
+ * sagemaker); in a section the launcher copies onto its arguments (none before it does: Accelerate
+ * writes `fp8_config` from 0.34.0, its launcher reads it from 1.4.0), a flag of that name, or, for a
+ * key written without the prefix, the prefixed flag where the launcher adds the prefix.
+ */
+function accelerateReads(r, def, key) {
+  if (def === 'cluster' || def === 'sagemaker') return r[def].has(key);
+  const sec = ACCELERATE_SECTIONS[def];
+  if (!sec || !r.cluster.has(def) || !(r.copies.has(def) || r.copiesAll)) return false;
+  if (sec.prefix && r.prefixed.has(def) && !key.startsWith(sec.unlessStartsWith)) return r.dests.has(sec.prefix + key);
+  return r.dests.has(key);
+}
+
+/**
+ * x-default-before of a field of the config dataclasses whose literal default changed between the
+ * releases that read it (from the oldest covered one), where the newest literal default is the
+ * schema's `default`; other differences are printed.
+ */
+function accelerateDefaultChanges(dotted, prop, states, report) {
+  const runs = [];
+  for (const { version, d } of states.filter((st) => compareVersions(st.version, '0.3.0') >= 0)) {
+    const kind = d && d.dynamic === undefined ? 'value' : 'dynamic';
+    const last = runs.at(-1);
+    if (last && last.kind === kind && JSON.stringify(last.value) === JSON.stringify(d?.value)) continue;
+    runs.push({ kind, value: d?.value, from: version });
+  }
+  const literal = runs.filter((r) => r.kind === 'value');
+  if (literal.length < 2) return [];
+  const newest = literal.at(-1);
+  const have = defaultBefore(prop);
+  if (JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default)) || runs.slice(0, runs.indexOf(newest)).some((r) => r.kind === 'dynamic')) {
+    report.disagree.push(`${dotted}: defaults ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : '(unread)'} from ${r.from}`).join(', ')}; schema default ${JSON.stringify(schemaDefault(prop.default))}`);
+    return [];
+  }
+  const want = {};
+  for (let i = 0; i < runs.indexOf(newest); i++) want[runs[i + 1].from] = runs[i].value;
+  return JSON.stringify(want) === JSON.stringify(have) ? [] : [{ key: dotted, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) }];
+}
+
+/** The changes Accelerate's releases make to the schema at `schemaPath`, and the snapshot of its keys. */
+export function accelerate(dir, schemaPath) {
+  const schema = readSchema(schemaPath);
+  const releases = accelerateReleases(dir);
+  const all = releases.map((r) => r.version);
+  const spellings = {};
+  const floor = '0.3.0';
+  console.log(`Accelerate: ${releases.length} releases compared (${all[0]} … ${all.at(-1)})`);
+  const changes = [];
+  const report = { agree: 0, disagree: [], never: [] };
+  for (const [def, node] of Object.entries(schema.definitions)) {
+    if (!node.properties || !(def in ACCELERATE_SECTIONS || def === 'cluster' || def === 'sagemaker')) continue;
+    const sec = ACCELERATE_SECTIONS[def] ?? {};
+    for (const [key, prop] of Object.entries(node.properties)) {
+      const read = releases.map((r) => accelerateReads(r, def, key));
+      // The other spelling of a key of a prefixed section: without the prefix, or with it.
+      const stripped = sec.prefix && key.startsWith(sec.prefix) ? key.slice(sec.prefix.length) : undefined;
+      const alt = !sec.prefix ? undefined : stripped !== undefined ? (stripped.startsWith(sec.unlessStartsWith) ? undefined : stripped) : key.startsWith(sec.unlessStartsWith) ? undefined : sec.prefix + key;
+      const altRead = alt ? releases.map((r) => accelerateReads(r, def, alt)) : undefined;
+      const any = read.map((x, i) => x || !!altRead?.[i]);
+      const firstAny = any.indexOf(true);
+      if (firstAny < 0) {
+        report.never.push(`${def}.${key}`);
+        continue;
+      }
+      const lastAny = any.lastIndexOf(true);
+      // The floor: keys of the oldest releases are dated by the oldest covered one.
+      const dated = (i) => (compareVersions(all[i], floor) < 0 ? floor : all[i]);
+      const since = dated(firstAny);
+      const removed = lastAny < all.length - 1 ? all[lastAny + 1] : undefined;
+      if (prop['x-since'] === since) report.agree++;
+      else {
+        report.disagree.push(`${def}.${key}: schema ${prop['x-since'] ?? '(none)'}, read ${since}`);
+        changes.push({ key: `${def}.${key}`, field: 'x-since', from: prop['x-since'], to: since, why: 'first release that reads the key (either spelling)', set: () => setKey(prop, 'x-since', since, ['x-env', 'default', 'type']) });
+      }
+      if (def === 'cluster' || def === 'sagemaker') changes.push(...accelerateDefaultChanges(`${def}.${key}`, prop, releases.filter((r, i) => read[i]).map((r) => ({ version: r.version, d: r.defaults[def].get(key) })), report));
+      // A key no longer read is dated by its deprecation (the release that ignores, refuses or migrates it).
+      const gone = prop['x-removed']?.version ?? prop['x-deprecated']?.since;
+      if (gone !== removed) report.disagree.push(`${def}.${key}: no longer read from ${removed ?? '(still read)'}, schema ${gone ?? '(none)'}`);
+      const runsOf = (reads) => snapshotRanges(releases.map((r, i) => ({ version: r.version, nextVersion: all[i + 1], kind: reads[i] ? 'read' : 'unread' }))).filter((x) => x.kind === 'read').map(({ from, to }) => ({ from, to }));
+      spellings[`${def}.${key}`] = { [key]: runsOf(read), ...(alt ? { [alt]: runsOf(altRead) } : {}) };
+      if (!alt) continue;
+      // The property's own spelling, read later than the key: x-flag-since.
+      const own = read.indexOf(true);
+      const flagSince = own > firstAny ? { [key]: dated(own) } : undefined;
+      if (JSON.stringify(prop['x-flag-since']) !== JSON.stringify(flagSince)) changes.push({ key: `${def}.${key}`, field: 'x-flag-since', from: prop['x-flag-since'], to: flagSince, why: `\`${key}\` is read from ${flagSince?.[key]}, \`${alt}\` before`, set: () => setKey(prop, 'x-flag-since', flagSince, ['x-since']) });
+      // A prefixed key the launcher read only without its prefix, before it added the prefix: x-bare-until.
+      const prefixFrom = releases.findIndex((r) => r.prefixed.has(def));
+      const bareOnly = stripped !== undefined && altRead.some((x, i) => x && !read[i] && (prefixFrom < 0 || i < prefixFrom));
+      const bareUntil = bareOnly && prefixFrom >= 0 ? all[prefixFrom] : undefined;
+      if (prop['x-bare-until'] !== bareUntil) changes.push({ key: `${def}.${key}`, field: 'x-bare-until', from: prop['x-bare-until'], to: bareUntil, why: `before ${bareUntil} the launcher read only \`${alt}\``, set: () => setKey(prop, 'x-bare-until', bareUntil, ['x-flag-since', 'x-since']) });
+    }
+  }
+  for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
+    if (!sec.prefix) continue;
+    const from = releases.find((r) => r.prefixed.has(name))?.version;
+    const have = schema.definitions[name]?.['x-key-prefix']?.since;
+    const kp = schema.definitions[name]?.['x-key-prefix'];
+    const want = from && from !== all[0] ? from : undefined;
+    if (kp && have !== want) changes.push({ key: name, field: 'x-key-prefix.since', from: have, to: want, why: `the launcher adds \`${sec.prefix}\` from ${from}`, set: () => setKey(kp, 'since', want) });
+    console.log(`  ${name}: the launcher adds \`${sec.prefix}\` from ${from ?? '(never)'}${have !== undefined || from ? ` (x-key-prefix.since ${have ?? '(none)'})` : ''}`);
+  }
+  printLists([
+    ['disagreements with the schema', report.disagree],
+    ['keys no release reads', report.never],
+  ]);
+  console.log(`\nkeys whose x-since the read confirms: ${report.agree}`);
+  const snapshot = {
+    name: 'accelerate-keys.json',
+    what: 'The releases of Accelerate that read each key of the config file, read by scripts/schema-history.mjs from every vX.Y.Z tag: a field of the config dataclasses (cluster, sagemaker), or in a section the launcher copies onto its arguments, the name of one of its flags (with the prefix the launcher adds, from the release that adds it). Per key, each spelling (as the schema writes it, and with or without the section prefix) with the runs of releases that read it.',
+    releases: all,
+    field: 'keys',
+    table: spellings,
+  };
+  return { schema, changes, path: schemaPath, tool: 'Accelerate', snapshots: () => (Object.keys(spellings).length ? [snapshot] : []) };
+}
+

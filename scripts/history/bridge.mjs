@@ -1,0 +1,69 @@
+// Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
+// (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
+// `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
+// pins (`x-source.bridgeMegatronCommit`). A static search, so an upper bound: `x-bridge-unread`.
+//
+// Megatron Bridge values (with --bridge): `x-bridge-enum` of the fields whose enum holds names only
+// Megatron-LM's `--yaml-cfg` loader knows (x-cli: false): the names Bridge restores a string
+// override of that field by (ACTIVATION_FUNC_MAP for the fields of _SERIALIZABLE_CALLABLE_FIELDS),
+// or none.
+//
+// Reads the Megatron Bridge mirror (and the Megatron-LM one) at those commits; returns changes to
+// schemas/megatron.schema.json, which megatron.mjs collects.
+import { git, show } from './git.mjs';
+import { setKey } from './write.mjs';
+
+/** The training-layer sections of Megatron Bridge, whose fields Bridge's own loop reads (or not). */
+const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 'dist', 'profiling', 'rerun_state_machine', 'straggler', 'validation', 'rng'];
+
+/** x-bridge-unread of every property: its Bridge paths in those sections that no code reads by name. */
+export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
+  const src = schema['x-source'];
+  const used = (dir, rev, field, paths) => {
+    const out = git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths);
+    return !!out && out.trim().length > 0;
+  };
+  const changes = [];
+  const unread = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
+    const dead = paths.filter((b) => {
+      const field = b.split('.').at(-1);
+      return !used(bridgeDir, src.bridgeCommit, field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !used(megatronDir, src.bridgeMegatronCommit, field, ['megatron/core']);
+    });
+    unread.push(...dead);
+    const have = prop['x-bridge-unread'];
+    const want = dead.length ? dead : undefined;
+    if (JSON.stringify(have) !== JSON.stringify(want)) changes.push({ key, field: 'x-bridge-unread', from: have, to: want, why: 'no reader of the Bridge field in Bridge (recipes aside) or Megatron Core', set: () => (want ? setKey(prop, 'x-bridge-unread', want, ['x-bridge']) : delete prop['x-bridge-unread']) });
+  }
+  console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
+  for (const u of unread) console.log(`  ${u}`);
+  return changes;
+}
+
+/**
+ * x-bridge-enum of the fields Megatron Bridge reads as callables, whose values in a Megatron-LM
+ * `--yaml-cfg` file are names its yaml loader knows (x-cli: false with an enum): Bridge turns a
+ * string override into a callable only for the fields of `_SERIALIZABLE_CALLABLE_FIELDS`
+ * (training/utils/omegaconf_utils.py), by the names of `ACTIVATION_FUNC_MAP`
+ * (utils/activation_map.py); any other string is kept as written. So the values Bridge reads are
+ * those names, or none.
+ */
+export function bridgeEnumChanges(bridgeDir, schema) {
+  const rev = schema['x-source'].bridgeCommit;
+  const utils = show(bridgeDir, rev, 'src/megatron/bridge/training/utils/omegaconf_utils.py') ?? '';
+  const fields = new Set(/_SERIALIZABLE_CALLABLE_FIELDS[^=]*=\s*frozenset\(\{([^}]*)\}/.exec(utils)?.[1].match(/["'][A-Za-z_]+["']/g)?.map((x) => x.slice(1, -1)) ?? []);
+  const map = show(bridgeDir, rev, 'src/megatron/bridge/utils/activation_map.py') ?? '';
+  const names = [];
+  for (const block of map.matchAll(/ACTIVATION_FUNC_MAP(?:\s*:[^=]*)?\s*=\s*\{([^}]*)\}|ACTIVATION_FUNC_MAP\.update\(\s*\{([^}]*)\}/g))
+    for (const m of (block[1] ?? block[2]).matchAll(/^\s*["']([A-Za-z0-9_.]+)["']\s*:/gm)) names.push(m[1]);
+  const changes = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    if (prop['x-cli'] !== false || !prop.enum || !(prop['x-bridge'] ?? []).length) continue;
+    const want = fields.has(key) ? names : [];
+    if (JSON.stringify(prop['x-bridge-enum']) !== JSON.stringify(want))
+      changes.push({ key, field: 'x-bridge-enum', from: prop['x-bridge-enum'], to: want, why: fields.has(key) ? 'the names of ACTIVATION_FUNC_MAP, which Bridge restores for this field' : 'Bridge keeps a string written here as it is', set: () => setKey(prop, 'x-bridge-enum', want, ['x-bridge']) });
+  }
+  console.log(`\nBridge: callable fields restored from a name (${[...fields].join(', ') || 'none read'}), ${names.length} names`);
+  return changes;
+}

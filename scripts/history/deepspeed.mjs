@@ -1,0 +1,419 @@
+// DeepSpeed: for every final release tag v0.3.0 onward (plus master when its version.txt is newer
+// than the last tag), collects the string literals and pydantic field names of the config code
+// (deepspeed/runtime/**/*.py, deepspeed/__init__.py, the config/constants files of the other
+// packages). A key is judged in the files of its section (SECTION_FILES); a common name (`enabled`,
+// `dtype`) only where the section has files of its own. --write fills in `x-since` where the schema
+// has none and the key is first read after v0.3.0 and after its section arrived (a key that comes
+// with its section needs none), and applies DEEPSPEED_RESOLVED (x-since and x-deprecated.since
+// corrections checked by hand); other disagreements are only printed.
+//
+// DeepSpeed strictness: for the sections read by a pydantic model (SECTION_MODELS), whether each
+// release refuses an unknown key (the model exists, is used, and forbids extra keys) or reads the
+// section key by key; compared with `x-unknown-key-effect`, `x-strict-since` and the `unused`
+// ranges of `x-value-forms`; --write corrects `x-strict-since` where one change point explains
+// the read. schemas/history/deepspeed-strictness.json keeps the read.
+//
+// Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
+// and the strictness snapshot (write.mjs writes them).
+import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
+import { readSchema } from './json.mjs';
+import { closing, statements, tokenize } from './python.mjs';
+import { printLists, ranges, setKey, setKeyBefore, snapshotRanges } from './write.mjs';
+
+// ------------------------------------------------------------------------------------------------
+// The keys the config code of every release reads
+
+/** What scanBlob read of each blob of the config files, by blob id. */
+const blobCache = new Map();
+
+/** String literals and class-level annotated names (pydantic fields) of a Python file. */
+function scanBlob(src) {
+  const literals = new Set();
+  const fields = new Set();
+  const toks = tokenize(src);
+  for (const t of toks) if (t.t === 'str' && !t.f && t.v.length < 80 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.v)) literals.add(t.v);
+  const stmts = statements(toks);
+  let classIndent = -1;
+  let bodyIndent = -1;
+  for (const st of stmts) {
+    if (st.toks[0]?.v === 'class') {
+      classIndent = st.indent;
+      bodyIndent = -1;
+      continue;
+    }
+    if (classIndent < 0 || st.indent <= classIndent) {
+      classIndent = -1;
+      continue;
+    }
+    if (bodyIndent < 0) bodyIndent = st.indent;
+    if (st.indent === bodyIndent && st.toks[0]?.t === 'name' && st.toks[1]?.v === ':') fields.add(st.toks[0].v);
+  }
+  return { literals, fields, ...classesOf(stmts), refs: new Set(toks.filter((t, j) => t.t === 'name' && toks[j - 1]?.v !== 'class').map((t) => t.v)) };
+}
+
+/**
+ * The top-level classes of a module: name → `{ bases, extra }`, `extra` the pydantic setting for
+ * unknown keys its body writes (`extra = "forbid"` in `class Config`, `extra="forbid"` in
+ * `model_config = ConfigDict(...)`), undefined when it writes none.
+ */
+function classesOf(stmts) {
+  const classes = new Map();
+  let cur = null;
+  for (const st of stmts) {
+    const t = st.toks;
+    if (st.indent === 0) {
+      cur = null;
+      if (t[0]?.v === 'class' && t[1]?.t === 'name') {
+        const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
+        classes.set(t[1].v, (cur = { bases, extra: undefined }));
+      }
+      continue;
+    }
+    if (!cur) continue;
+    for (let j = 0; j + 2 < t.length; j++) if (t[j].v === 'extra' && t[j + 1].v === '=' && t[j + 2].t === 'str') cur.extra = t[j + 2].v;
+  }
+  return { classes };
+}
+
+// The files whose literals count as "read by the config code".
+const isConfigFile = (p) => p.endsWith('.py') && (p === 'deepspeed/__init__.py' || p.startsWith('deepspeed/runtime/') || /(^|\/)(constants|config|config_utils|[a-z_]*_config)\.py$/.test(p) || p.startsWith('deepspeed/monitor/') || p.startsWith('deepspeed/comm/'));
+
+function deepspeedReleases(dir) {
+  const releases = releaseTags(dir, 'v', '0.3.0');
+  // Keys on master that no release has yet: the version master announces (version.txt).
+  const master = show(dir, 'refs/heads/master', 'version.txt')?.trim();
+  if (master && compareVersions(master, releases.at(-1).version) > 0) releases.push({ rev: 'refs/heads/master', version: master });
+  for (const r of releases) {
+    const files = gitLines(dir, 'ls-tree', '-r', r.rev, '--', 'deepspeed').map((l) => {
+      const [meta, path] = l.split('\t');
+      return { path, id: meta.split(' ')[2] };
+    });
+    r.files = new Map(files.filter((f) => isConfigFile(f.path)).map((f) => [f.path, f.id]));
+  }
+  const all = [...new Set(releases.flatMap((r) => [...r.files.values()]))];
+  for (const [id, text] of catBlobs(dir, all.filter((id) => !blobCache.has(id)))) blobCache.set(id, scanBlob(text));
+  return releases;
+}
+
+/** Every property of the schema, by dotted path (allOf/then/anyOf branches merged). */
+function schemaKeys(schema) {
+  const out = new Map();
+  const walk = (node, path) => {
+    if (!node || typeof node !== 'object') return;
+    if (node.$ref?.startsWith('#/definitions/')) walk(schema.definitions?.[node.$ref.slice(14)], path);
+    for (const [k, v] of Object.entries(node.properties ?? {})) {
+      const dotted = [...path, k].join('.');
+      if (!out.has(dotted)) out.set(dotted, []);
+      out.get(dotted).push(v);
+      walk(v, [...path, k]);
+    }
+    for (const kw of ['anyOf', 'oneOf', 'allOf']) for (const sub of node[kw] ?? []) walk(sub, path);
+    for (const kw of ['then', 'else', 'items']) if (node[kw]) walk(node[kw], path);
+  };
+  walk(schema, []);
+  return out;
+}
+
+// Where each section is read: the files of runtime/config.py's parser for the section (a path
+// regex). A key is judged by its literal (or pydantic field name) in the files of its top-level
+// section; a top-level key also in runtime/config.py and runtime/constants.py. Inference
+// (deepspeed/inference) and compression-internal files are never searched: they have keys of the
+// same name with another meaning (the inference config's `tensor_parallel`, `hybrid_engine` fields).
+const RUNTIME = /^deepspeed\/runtime\/(config|constants)\.py$/;
+const SECTION_FILES = {
+  fp16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$|^deepspeed\/runtime\/fp16\//,
+  bf16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$/,
+  bfloat16: /^deepspeed\/runtime\/(config|constants|precision_config)\.py$/,
+  amp: RUNTIME,
+  // Its keys `enabled`/`dtype` exist in runtime/config.py for other sections: its own module only.
+  torch_autocast: /^deepspeed\/runtime\/torch_autocast\.py$/,
+  zero_optimization: /^deepspeed\/runtime\/zero\/(config|constants|offload_config|offload_constants|leaf_module_config)\.py$|^deepspeed\/runtime\/zenflow\/zenflow_config\.py$/,
+  activation_checkpointing: /^deepspeed\/runtime\/activation_checkpointing\/config\.py$/,
+  comms_logger: /^deepspeed\/comm\/(config|constants)\.py$/,
+  tensorboard: /^deepspeed\/monitor\/config\.py$|^deepspeed\/runtime\/(config|constants)\.py$/,
+  wandb: /^deepspeed\/monitor\/config\.py$/,
+  csv_monitor: /^deepspeed\/monitor\/config\.py$/,
+  comet: /^deepspeed\/monitor\/config\.py$/,
+  flops_profiler: /^deepspeed\/profiling\/(config|constants)\.py$/,
+  tensor_parallel: /^deepspeed\/runtime\/tensor_parallel\/|^deepspeed\/module_inject\/autotp_config\.py$/,
+  expert_parallel: /^deepspeed\/module_inject\/auto_ep_config\.py$/,
+  // An open dict: runtime/config.py copies any key; the pipeline engine reads them.
+  pipeline: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/runtime\/pipe\/engine\.py$/,
+  aio: /^deepspeed\/runtime\/swap_tensor\/(aio_config|constants)\.py$/,
+  checkpoint: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/runtime\/model_checkpointing\/(config|constants)\.py$/,
+  data_types: RUNTIME,
+  compile: /^deepspeed\/runtime\/compiler\.py$|^deepspeed\/compile\/config\.py$/,
+  hybrid_engine: RUNTIME,
+  autotuning: /^deepspeed\/autotuning\/(config|constants)\.py$/,
+  elasticity: /^deepspeed\/elasticity\/(config|constants)\.py$/,
+  sparse_attention: RUNTIME,
+  progressive_layer_drop: RUNTIME,
+  curriculum_learning: RUNTIME,
+  data_efficiency: /^deepspeed\/runtime\/data_pipeline\/(config|constants)\.py$/,
+  compression_training: /^deepspeed\/compression\/(config|constants)\.py$/,
+  quantize_training: RUNTIME,
+  weight_quantization: RUNTIME,
+  nebula: /^deepspeed\/nebula\/(config|constants)\.py$/,
+  datastates_ckpt: /^deepspeed\/datastates\/config\.py$/,
+  timers: /^deepspeed\/runtime\/(config|constants)\.py$|^deepspeed\/utils\/config\.py$/,
+  eigenvalue: RUNTIME,
+};
+const distinctive = (key) => key.length >= 9 && key.includes('_');
+const SKIP_DS = [/^optimizer\.params\./, /^scheduler\.params\./, /^optimizer\.allOf/];
+
+function deepspeedFacts(dotted, releases) {
+  const parts = dotted.split('.');
+  const key = parts.at(-1);
+  const own = SECTION_FILES[parts[0]];
+  // A top-level key: the runtime parser, plus its section's own files.
+  // deepspeed/__init__.py reads the mesh keys (sequence_parallel_size, data_parallel_size) itself.
+  const files = parts.length === 1 ? (p) => RUNTIME.test(p) || p === 'deepspeed/__init__.py' || (own ? own.test(p) : false) : own ? (p) => own.test(p) : (p) => RUNTIME.test(p);
+  // A common name deeper down is judged only where a section has files of its own.
+  if (parts.length > 1 && !distinctive(key) && (!own || own === RUNTIME)) return null;
+  const reads = (r) => {
+    for (const [path, id] of r.files) {
+      if (!files(path)) continue;
+      const b = blobCache.get(id);
+      if (b.literals.has(key) || b.fields.has(key)) return path;
+    }
+    return undefined;
+  };
+  const where = releases.map(reads);
+  const first = where.findIndex(Boolean);
+  const last = where.map(Boolean).lastIndexOf(true);
+  return { key, first: first < 0 ? undefined : releases[first].version, firstIndex: first, file: where[first], lastHad: last < 0 ? undefined : releases[last].version, gone: last >= 0 && last < releases.length - 1 ? releases[last + 1].version : undefined };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Strictness: which releases refuse an unknown key in a section
+
+/**
+ * The pydantic model that reads each section once the section is a model (named by hand, checked
+ * per release): a release refuses unknown keys in the section when the model is defined in the
+ * files given (default: the config files) and used (named other than in its own `class` line), and it or a base class sets
+ * `extra = "forbid"`; otherwise the release reads the section key by key and ignores other keys.
+ */
+const SECTION_MODELS = {
+  fp16: { cls: 'DeepSpeedFP16Config' },
+  bf16: { cls: 'DeepSpeedBF16Config' },
+  bfloat16: { cls: 'DeepSpeedBF16Config' },
+  zero_optimization: { cls: 'DeepSpeedZeroConfig' },
+  'zero_optimization.offload_param': { cls: 'DeepSpeedZeroOffloadParamConfig' },
+  'zero_optimization.offload_optimizer': { cls: 'DeepSpeedZeroOffloadOptimizerConfig' },
+  'zero_optimization.zenflow': { cls: 'ZenFlowConfig' },
+  'zero_optimization.leaf_module': { cls: 'DeepSpeedZeroLeafModuleConfig' },
+  comms_logger: { cls: 'CommsLoggerConfig' },
+  tensorboard: { cls: 'TensorBoardConfig' },
+  wandb: { cls: 'WandbConfig' },
+  csv_monitor: { cls: 'CSVConfig' },
+  comet: { cls: 'CometConfig' },
+  tensor_parallel: { cls: 'TPTrainingConfig' },
+  'tensor_parallel.tp': { cls: 'TPConfig', files: /^deepspeed\/runtime\/tensor_parallel\// },
+  compile: { cls: 'CompileConfig', files: /^deepspeed\/(runtime\/compiler|compile\/config)\.py$/ },
+  hybrid_engine: { cls: 'HybridEngineConfig', files: RUNTIME },
+  weight_quantization: { cls: 'WeightQuantConfig' },
+  'timers.throughput': { cls: 'DeepSpeedThroughputTimerConfig' },
+};
+
+/**
+ * Whether the schema says `version` refuses an unknown key in the section: `x-unknown-key-effect:
+ * error`, from `x-strict-since` on, outside the releases that do not read it (`x-value-forms` unused).
+ */
+function schemaStrict(prop, version) {
+  const inRange = (f) => (!f.since || compareVersions(version, f.since) >= 0) && (!f.until || compareVersions(version, f.until) < 0);
+  if (prop['x-unknown-key-effect'] !== 'error') return false;
+  if (prop['x-strict-since'] && compareVersions(version, prop['x-strict-since']) < 0) return false;
+  return !(prop['x-value-forms'] ?? []).some((f) => f.form === 'unused' && inRange(f));
+}
+
+/** Per section of SECTION_MODELS: per release, `strict` (unknown keys refused) or `lenient`. */
+function deepspeedStrictness(releases, schema, snapshot) {
+  const keys = schemaKeys(schema);
+  const report = [];
+  const changes = [];
+  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
+    const match = typeof files === 'function' ? files : (p) => files.test(p);
+    const states = releases.map((r, i) => {
+      const blobs = [...r.files].map(([path, id]) => ({ path, b: blobCache.get(id) }));
+      const byName = new Map();
+      for (const { path, b } of blobs) for (const [n, c] of b.classes) if (!byName.has(n) || match(path)) byName.set(n, { ...c, path });
+      const home = blobs.find(({ path, b }) => match(path) && b.classes.has(cls));
+      const used = home && blobs.some(({ b }) => b.refs.has(cls));
+      const forbids = (name, seen = new Set()) => {
+        const c = byName.get(name);
+        if (!c || seen.has(name)) return false;
+        seen.add(name);
+        if (c.extra !== undefined) return c.extra === 'forbid';
+        return c.bases.some((x) => forbids(x, seen));
+      };
+      const kind = home && used && forbids(cls) ? 'strict' : 'lenient';
+      return { version: r.version, nextVersion: releases[i + 1]?.version, kind };
+    });
+    snapshot[section] = snapshotRanges(states).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
+    const prop = keys.get(section)?.[0];
+    if (!prop) continue;
+    // The section exists from its own x-since or its parent's.
+    const parts = section.split('.');
+    const since = parts.map((_, i) => keys.get(parts.slice(0, i + 1).join('.'))?.[0]?.['x-since']).filter(Boolean).sort(compareVersions).at(-1);
+    const within = states.filter((st) => !since || compareVersions(st.version, since) >= 0);
+    const claimed = within.map((st) => schemaStrict(prop, st.version));
+    const wrong = within.filter((st, i) => (st.kind === 'strict') !== claimed[i]).map((st) => st.version);
+    if (!wrong.length) continue;
+    const runs = snapshotRanges(within).map((r) => `${r.kind} ${r.from}–${r.to}`).join(', ');
+    const firstStrict = within.findIndex((st) => st.kind === 'strict');
+    const simple = firstStrict >= 0 && within.slice(firstStrict).every((st) => st.kind === 'strict') && prop['x-unknown-key-effect'] === 'error' && !(prop['x-value-forms'] ?? []).some((f) => f.form === 'unused');
+    if (!simple) {
+      report.push(`${section}: the schema's claim differs in ${ranges(wrong, releases.map((r) => r.version))} (read: ${runs})`);
+      continue;
+    }
+    const want = firstStrict === 0 ? undefined : within[firstStrict].version;
+    report.push(`${section}: x-strict-since ${prop['x-strict-since'] ?? '(none)'} → ${want ?? '(none)'} (${runs})`);
+    changes.push({ key: section, field: 'x-strict-since', from: prop['x-strict-since'], to: want, why: `first release whose ${cls} forbids unknown keys`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-strict-since', want, ['x-unknown-key-effect'])) });
+  }
+  console.log(`\nStrictness of the sections read by a pydantic model (${Object.keys(SECTION_MODELS).length}):`);
+  for (const [section, runs] of Object.entries(snapshot)) console.log(`  ${section}: ${runs.map((r) => `${r.strict ? 'strict' : 'lenient'} ${r.from}–${r.to}`).join(', ')}`);
+  printLists([['disagreements with the schema', report]], true);
+  return changes;
+}
+
+// Corrections checked by hand against upstream (see the comments); every other disagreement is
+// only reported. `x-since: undefined` removes it.
+const DEEPSPEED_RESOLVED = {
+  // v0.3.0 runtime/constants.py has TENSORBOARD = "tensorboard" and engine.py reads it; v0.6.6 only
+  // moved it into the pydantic monitor config (deepspeed/monitor/config.py).
+  tensorboard: { 'x-since': undefined, why: 'read since v0.3.0 (runtime/constants.py TENSORBOARD); v0.6.6 made it a pydantic section' },
+  // The bare pydantic field name is accepted (allow_population_by_field_name) once ZeRO's config
+  // became a pydantic model in v0.7.0; v0.6.0 only had the stage3_ spelling.
+  'zero_optimization.gather_16bit_weights_on_model_save': { 'x-since': '0.7.0', why: 'pydantic field name, accepted from v0.7.0 (v0.6.0 had only stage3_gather_16bit_weights_on_model_save)' },
+  // v0.11.2–v0.16.4: SEQ_PARALLEL_COMMUNICATION_DATA_TYPE = "seq_parallel_comm_data_type" (the
+  // documented spelling was not read); v0.16.5 changed the constant to the documented key.
+  seq_parallel_communication_data_type: { 'x-since': '0.16.5', why: 'runtime/constants.py reads "seq_parallel_comm_data_type" until v0.16.4' },
+  // CompileConfig gains free_activation_threshold in v0.18.0 (absent from deepspeed/compile/config.py at v0.16.6–v0.17.6).
+  'compile.free_activation_threshold': { 'x-since': '0.18.0', why: 'CompileConfig field from v0.18.0' },
+  // v0.3.15 replaces the booleans by offload_optimizer/offload_param: zero/config.py converts
+  // cpu_offload and no longer reads cpu_offload_use_pin_memory (constants say "(deprecated)").
+  'zero_optimization.cpu_offload': { deprecatedSince: '0.3.15', why: 'offload_optimizer replaces it in v0.3.15 (zero/config.py)' },
+  'zero_optimization.cpu_offload_use_pin_memory': { 'x-since': '0.3.12', deprecatedSince: '0.3.15', why: 'read in v0.3.12–v0.3.14; no longer read from v0.3.15' },
+  // The singular spelling is the pydantic field of v0.7.0 (born deprecated); v0.3.12–v0.6.x read
+  // the plural "cpu_offload_params" (deprecated in v0.3.15), which the schema does not list.
+  'zero_optimization.cpu_offload_param': { 'x-since': '0.7.0', deprecatedSince: '0.7.0', why: 'spelling read from v0.7.0 (DeepSpeedZeroConfig field); earlier releases read cpu_offload_params' },
+  // v0.5.5 adds the "bfloat16" section; v0.6.0 renames it bf16 and keeps reading bfloat16 as BFLOAT16_OLD.
+  bfloat16: { 'x-since': '0.5.5', deprecatedSince: '0.6.0', why: 'bfloat16 from v0.5.5; bf16 replaces it in v0.6.0 (BFLOAT16_OLD)' },
+  // torch_autocast is parsed in runtime/torch_autocast.py / runtime/config.py whose "enabled"
+  // literal belongs to other sections too: the schema's 0.17.2 stands.
+  'torch_autocast.enabled': { 'x-since': '0.17.2', why: 'generic literal; the section arrived in v0.17.2' },
+};
+const DS_SINCE_BEFORE = ['x-default-note', 'x-invalid-effect', 'x-auto', 'x-normalize', 'x-requires-stage', 'x-alias-of', 'deprecated', 'x-deprecated', 'properties', 'if', 'allOf'];
+
+/** The changes DeepSpeed's releases make to the schema at `schemaPath`, and the strictness snapshot. */
+export function deepspeed(dir, schemaPath) {
+  const schema = readSchema(schemaPath);
+  const releases = deepspeedReleases(dir);
+  console.log(`DeepSpeed: ${releases.length} releases compared (${releases[0].version} … ${releases.at(-1).version}${releases.at(-1).rev.startsWith('refs/') ? ' = master' : ''})`);
+  const changes = [];
+  const report = { disagree: [], resolved: [], added: [], sameAsSection: 0, deprecated: [], unjudged: [], never: [] };
+  // The x-since each key ends up with, for its children (a key read from the release its section
+  // arrived in needs no x-since of its own).
+  const effective = new Map();
+  const sectionSince = (dotted) => {
+    const parts = dotted.split('.');
+    for (let i = parts.length - 1; i > 0; i--) {
+      const v = effective.get(parts.slice(0, i).join('.'));
+      if (v) return v;
+    }
+    return undefined;
+  };
+  const later = (a, b) => (!a ? b : !b ? a : compareVersions(a, b) >= 0 ? a : b);
+  for (const [dotted, props] of schemaKeys(schema)) {
+    if (SKIP_DS.some((re) => re.test(dotted))) continue;
+    const since = props.map((p) => p['x-since']).find(Boolean);
+    const dep = props.map((p) => p['x-deprecated']).find(Boolean);
+    const parent = sectionSince(dotted);
+    const resolved = DEEPSPEED_RESOLVED[dotted];
+    const setSinceDs = (to, why) => changes.push({ key: dotted, field: 'x-since', from: since, to, why, set: () => props.forEach((p) => setKeyBefore(p, 'x-since', to, DS_SINCE_BEFORE)) });
+    const f = deepspeedFacts(dotted, releases);
+    let final = since;
+    if (resolved && 'x-since' in resolved) {
+      final = resolved['x-since'];
+      if (final !== since) setSinceDs(final, resolved.why);
+      report.resolved.push(`${dotted}: ${since ?? '(none)'} → ${final ?? '(none)'}${f?.first ? ` (first read ${f.first} in ${f.file})` : ''}: ${resolved.why}`);
+    } else if (!f) {
+      if (since || dep?.since) report.unjudged.push(`${dotted} (x-since ${since ?? '-'}, deprecated ${dep?.since ?? '-'})`);
+    } else if (!f.first) report.never.push(`${dotted} (x-since ${since ?? '-'})`);
+    else {
+      // A key cannot be read before its section is.
+      const computed = later(f.firstIndex === 0 ? undefined : f.first, parent);
+      if (since !== computed && !(since === undefined && computed === parent)) {
+        if (since) report.disagree.push(`${dotted}: schema ${since}, first read ${computed ?? `${f.first} (oldest compared)`} in ${f.file}`);
+        else {
+          final = computed;
+          setSinceDs(computed, `first read in ${f.file}`);
+          report.added.push(`${dotted}: ${computed} (${f.file})`);
+        }
+      } else if (since === undefined && computed && computed === parent) report.sameAsSection++;
+    }
+    effective.set(dotted, later(final, parent));
+    if (dep) {
+      const rep = dep.replacement && !dep.replacement.includes('.') ? deepspeedFacts([...dotted.split('.').slice(0, -1), dep.replacement.replace(/^\//, '')].join('.'), releases) : undefined;
+      report.deprecated.push(`${dotted}: deprecated since ${dep.since ?? '(none)'} (${dep.effect}); key read ${f?.first ?? '?'}…${f?.lastHad ?? '?'}${f?.gone ? `, gone in ${f.gone}` : ''}${rep?.first ? `; replacement ${dep.replacement} first read ${rep.first}` : ''}`);
+      if (resolved && 'deprecatedSince' in resolved && resolved.deprecatedSince !== dep.since)
+        changes.push({ key: dotted, field: 'x-deprecated.since', from: dep.since, to: resolved.deprecatedSince, why: resolved.why, set: () => props.forEach((p) => p['x-deprecated'] && setKeyBefore(p['x-deprecated'], 'since', resolved.deprecatedSince, ['effect'])) });
+    }
+  }
+  changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  const strictness = {};
+  changes.push(...deepspeedStrictness(releases, schema, strictness));
+  printLists([
+    ['corrected by hand (DEEPSPEED_RESOLVED)', report.resolved],
+    ['x-since disagreements left as they are', report.disagree],
+    ['x-since added (first read after v0.3.0 and after its section)', report.added],
+    ['deprecated keys', report.deprecated],
+    ['keys with version facts not judged (name too common for the files searched)', report.unjudged],
+    ['keys no release reads by that literal (passed through, or read under another name)', report.never],
+  ]);
+  console.log(`\nkeys first read in the release their section arrived in (no x-since needed): ${report.sameAsSection}`);
+  const snapshot = {
+    name: 'deepspeed-strictness.json',
+    what: 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).',
+    releases: releases.map((r) => r.version),
+    field: 'strict',
+    table: strictness,
+  };
+  return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots: () => (Object.keys(strictness).length ? [snapshot] : []) };
+}
+
+/**
+ * `optimizer.type`: DeepSpeed builds its own optimizers by the lower-cased names of
+ * DEEPSPEED_OPTIMIZERS (runtime/config.py, each a constant of that file); any other name must be a
+ * torch.optim class (`getattr(torch.optim, name)`), else the engine asserts it is not supported. A
+ * name of DeepSpeed's own is accepted from the release that lists it: in lower case always; in the
+ * schema's spelling unless torch.optim has a class of that name (which older releases build instead).
+ */
+const TORCH_OPTIMIZERS = new Set(['Adam', 'AdamW', 'Adagrad', 'SGD', 'RMSprop', 'Adadelta', 'Adamax', 'ASGD', 'NAdam', 'RAdam', 'Rprop', 'SparseAdam', 'LBFGS', 'Adafactor', 'Muon']);
+function deepspeedOptimizerChanges(dir, releases, schema) {
+  const prop = schema.properties?.optimizer?.properties?.type;
+  const spellings = (prop?.anyOf ?? []).flatMap((a) => a.enum ?? []);
+  if (!prop || !spellings.length) return [];
+  const first = new Map();
+  for (const [i, r] of releases.entries()) {
+    const src = show(dir, r.rev, 'deepspeed/runtime/config.py');
+    const list = src && /^DEEPSPEED_OPTIMIZERS\s*=\s*\[([^\]]*)\]/m.exec(src);
+    if (!list) continue;
+    const constants = new Map([...src.matchAll(/^([A-Z0-9_]+)\s*=\s*['"]([a-z0-9_]+)['"]/gm)].map((m) => [m[1], m[2]]));
+    for (const name of list[1].split(',').map((x) => x.trim()).filter(Boolean)) {
+      const value = constants.get(name);
+      if (value && !first.has(value)) first.set(value, i === 0 ? undefined : r.version);
+    }
+  }
+  const want = {};
+  for (const [value, version] of [...first].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (!version) continue;
+    want[value] = version;
+    const spelled = spellings.find((x) => x.toLowerCase() === value);
+    if (spelled && spelled !== value && !TORCH_OPTIMIZERS.has(spelled)) want[spelled] = version;
+  }
+  const to = Object.keys(want).length ? Object.fromEntries(Object.entries(want).sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : a[0].toLowerCase() > b[0].toLowerCase() ? 1 : a[0] < b[0] ? -1 : 1))) : undefined;
+  if (JSON.stringify(prop['x-enum-since']) === JSON.stringify(to)) return [];
+  return [{ key: 'optimizer.type', field: 'x-enum-since', from: prop['x-enum-since'], to, why: 'first release whose DEEPSPEED_OPTIMIZERS lists the name', set: () => (to ? setKey(prop, 'x-enum-since', to, ['x-invalid-effect']) : delete prop['x-enum-since']) }];
+}
+

@@ -1,0 +1,317 @@
+// The parser of one Megatron-LM release, read statically from the source at a revision (`git show`
+// and `git grep` of the Megatron-LM mirror; writes nothing): the command-line spellings it accepts,
+//   - the string literals passed to `add_argument(...)` in the functions the argument builder
+//     (`add_megatron_arguments`, or `parse_args` before it existed) calls, in
+//     megatron/training/arguments.py (megatron/arguments.py before 0.6.0), with the `--no-` form
+//     argparse.BooleanOptionalAction adds;
+//   - the flags `ArgumentGroupFactory(SomeConfig, exclude=...)` derives from a dataclass (0.16.0
+//     onward): `--field-name`, `--no-field-name`/`--disable-field-name` for a bool that does not
+//     default to False, or the field's `argparse_meta.arg_names`;
+//   - for flags only some entry points have (`x-entrypoints`), the helper those entry points share
+//     (`add_modelopt_args`/`add_ammo_args`, `add_vlm_extra_args`, the inference helpers);
+//   - for `x-cli: false` fields, the field names of the config dataclasses (TransformerConfig,
+//     ModelParallelConfig, the heterogeneous config).
+// For each spelling, the choices the parser checks a value against, read from the same calls: a
+// literal `choices=[...]` / `choices=(...)` of add_argument (also `list(SomeEnum)`,
+// `[e.name for e in SomeEnum]`, `[e.value for e in SomeEnum]`, `range(a, b)`), or for a flag
+// ArgumentGroupFactory derives, `argparse_meta["choices"]`, else a `Literal[...]` annotation (also
+// inside Optional/list), else the members of an Enum annotation; a switch (store_true and the like,
+// a bool field) takes no value, an argument without choices takes any. And its default: `default=`
+// of add_argument, else what its action implies, else None; the dataclass field behind a flag
+// ArgumentGroupFactory builds, its `argparse_meta` default first; for `x-cli: false` the config
+// dataclass field; as a literal (a string, number, bool, None, or a list of them) or unread.
+import { gitLines } from './git.mjs';
+import { argumentTokens, closing, depthAt, functions, listStrings, literalDefault, literalValues, pythonStatements } from './python.mjs';
+
+// The choices argparse checks a value against, as read from the source: `{ values }` for a static
+// list (`choices=[...]`, `choices=(...)`, `Literal[...]`, `list(SomeEnum)` / an Enum-typed dataclass
+// field when the enum's members can be read), `{ dynamic: text }` for choices computed at run time
+// that this script does not evaluate, `{ novalue: true }` for a switch (store_true and the like, a
+// bool dataclass field). No entry: the argument has no choices (any value passes argparse).
+
+/**
+ * The statements of the module under megatron/ that defines the class `cls` at `rev` (one outside
+ * the tests first) and the index of its `class` line; undefined when no module defines it.
+ */
+function findClass(dir, rev, cls) {
+  const hits = gitLines(dir, 'grep', '-l', '-E', `^class ${cls}\\b`, rev, '--', 'megatron').map((l) => l.slice(rev.length + 1));
+  const path = hits.find((p) => !p.includes('/tests/')) ?? hits[0];
+  if (!path) return undefined;
+  const stmts = pythonStatements(dir, rev, path);
+  const k = stmts.findIndex((s) => s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.v === cls);
+  return k < 0 ? undefined : { stmts, k };
+}
+
+/** Members `{ name, value }` of an Enum class defined under megatron/ at `rev` (value: a literal's
+ * text, else undefined); undefined when the class is not found or is not an enum. */
+const enumCache = new Map();
+function enumMembers(dir, rev, cls) {
+  const key = `${rev}\0${cls}`;
+  if (enumCache.has(key)) return enumCache.get(key);
+  let out;
+  const found = findClass(dir, rev, cls);
+  const head = found ? found.stmts[found.k].toks : [];
+  if (head[2]?.v === '(' && head.slice(3, closing(head, 2)).some((t) => t.t === 'name' && /Enum$/.test(t.v))) {
+    const { stmts, k } = found;
+    out = [];
+    const bodyIndent = stmts[k + 1]?.indent;
+    for (let j = k + 1; j < stmts.length && stmts[j].indent > 0; j++) {
+      const t = stmts[j].toks;
+      if (stmts[j].indent === bodyIndent && t[0]?.t === 'name' && !t[0].v.startsWith('_') && t[1]?.v === '=')
+        out.push({ name: t[0].v, value: t.length === 3 && (t[2].t === 'str' || t[2].t === 'num') && !t[2].f ? t[2].v : undefined });
+    }
+  }
+  enumCache.set(key, out);
+  return out;
+}
+
+/** The choices given by the expression `expr` (the tokens after `choices=` or `"choices":`). */
+function choicesOf(dir, rev, expr) {
+  const text = expr.map((t) => (t.t === 'str' ? JSON.stringify(t.v) : t.v)).join(' ');
+  if ((expr[0]?.v === '[' || expr[0]?.v === '(') && closing(expr, 0) === expr.length - 1) {
+    const values = literalValues(expr, 0);
+    if (values) return { values };
+  }
+  // list(SomeEnum): the members; argparse compares the converted value (SomeEnum[name]).
+  if (expr.length === 4 && expr[0].v === 'list' && expr[1].v === '(' && expr[2].t === 'name' && expr[3].v === ')') {
+    const members = enumMembers(dir, rev, expr[2].v);
+    if (members) return { values: members.map((m) => m.name), viaEnum: expr[2].v };
+  }
+  // [e.name for e in SomeEnum] / [e.value for e in SomeEnum]
+  const comp = /^\[ (\w+) \. (name|value) for (\w+) in (\w+) \]$/.exec(text);
+  if (comp && comp[1] === comp[3]) {
+    const members = enumMembers(dir, rev, comp[4]);
+    const values = members?.map((m) => (comp[2] === 'name' ? m.name : m.value));
+    if (values && values.every((v) => v !== undefined)) return { values, viaEnum: comp[4] };
+  }
+  // range(stop) / range(start, stop) with integer literals
+  const r = /^range \( (?:(-?\d+) , )?(-?\d+) \)$/.exec(text.replace(/- (\d)/g, '-$1'));
+  if (r) {
+    const values = [];
+    for (let n = Number(r[1] ?? 0); n < Number(r[2]); n++) values.push(String(n));
+    return { values };
+  }
+  return { dynamic: text };
+}
+
+/**
+ * The choices ArgumentGroupFactory derives for a dataclass field (megatron/training/argument_utils.py):
+ * `argparse_meta["choices"]` when given; else a `Literal[...]` annotation (also in Optional[...],
+ * `... | None`, list[...]); else an Enum annotation (its member names). Other annotations: none.
+ */
+function fieldChoices(dir, rev, ann, value) {
+  for (let j = 0; j < value.length; j++)
+    if (value[j].t === 'str' && value[j].v === 'choices' && value[j + 1]?.v === ':') return choicesOf(dir, rev, argumentTokens(value, j + 2));
+  const wrappers = new Set(['Optional', 'Union', 'None', 'typing', 'List', 'list', 'Literal']);
+  const k = ann.findIndex((t, j) => t.v === 'Literal' && ann[j + 1]?.v === '[');
+  if (k >= 0) {
+    // A union with another type: the factory cannot infer a type and the choices come only from argparse_meta.
+    const end = closing(ann, k + 1);
+    if (ann.some((t, j) => (j < k || j > end) && t.t === 'name' && !wrappers.has(t.v))) return undefined;
+    const values = literalValues(ann, k + 1);
+    return values ? { values } : { dynamic: ann.map((t) => t.v).join('') };
+  }
+  const names = ann.filter((t) => t.t === 'name' && !wrappers.has(t.v));
+  if (names.length === 1 && !['str', 'int', 'float', 'bool', 'dict', 'Dict', 'Any', 'Path', 'tuple', 'Tuple'].includes(names[0].v)) {
+    const members = enumMembers(dir, rev, names[0].v);
+    if (members) return { values: members.map((m) => m.name), viaEnum: names[0].v };
+  }
+  // A class of another module (signal.Signals): an Enum's members, which this script cannot read.
+  if (ann.some((t) => t.v === '.')) return { dynamic: ann.map((t) => t.v).join('') };
+  return undefined;
+}
+/**
+ * What a function body adds to a parser: flags of add_argument calls (with their `choices=`, read
+ * when `choice` is given: (tokens) => choices), factories, local calls.
+ */
+function scanFunction(body, localNames, choice) {
+  const flags = [];
+  const factories = [];
+  const calls = new Set();
+  const lists = new Map();
+  const choices = new Map();
+  const defaults = new Map();
+  for (const s of body) {
+    const t = s.toks;
+    // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
+    if (t[0]?.t === 'name' && t[1]?.v === '=' && t[2]?.v === '[') lists.set(t[0].v, listStrings(t, 2));
+    for (let i = 0; i < t.length; i++) {
+      if (t[i].v === 'add_argument' && t[i - 1]?.v === '.' && t[i + 1]?.v === '(') {
+        const names = [];
+        for (let j = i + 2; t[j]?.t === 'str'; j += 2) {
+          if (!t[j].f && t[j].v.startsWith('-')) names.push(t[j].v);
+          if (t[j + 1]?.v !== ',') break;
+        }
+        flags.push(...names);
+        const end = closing(t, i + 1);
+        if (choice)
+          for (let j = i + 2, d = 0; j < end; j++) {
+            if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+            if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'choices' && t[j + 1]?.v === '=') {
+              const c = choice(argumentTokens(t, j + 2));
+              for (const n of names) choices.set(n, c);
+            }
+            // An action that takes no value (a switch): no value is accepted.
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'action' && t[j + 1]?.v === '=') {
+              const a = argumentTokens(t, j + 2);
+              if ((a.length === 1 && a[0].t === 'str' && /^(store_true|store_false|store_const|count|append_const)$/.test(a[0].v)) || a.at(-1)?.v === 'BooleanOptionalAction')
+                for (const n of names) if (!choices.has(n)) choices.set(n, { novalue: true });
+            }
+          }
+        if (choice) {
+          const d = argumentDefault(t, i + 1, end);
+          for (const n of names) defaults.set(n, d);
+        }
+        // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
+        if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction')) flags.push(...names.filter((x) => x.startsWith('--')).map((x) => `--no-${x.slice(2)}`));
+      } else if (t[i].v === 'ArgumentGroupFactory' && t[i - 1]?.v !== 'import' && t[i - 1]?.v !== ',' && t[i + 1]?.v === '(' && t[i + 2]?.t === 'name') {
+        const end = closing(t, i + 1);
+        let exclude = [];
+        for (let j = i + 3; j < end; j++)
+          if (t[j].v === 'exclude' && t[j + 1]?.v === '=') {
+            if (t[j + 2]?.v === '[') exclude = listStrings(t, j + 2);
+            else if (t[j + 2]?.t === 'name') exclude = lists.get(t[j + 2].v) ?? [];
+          }
+        factories.push({ cls: t[i + 2].v, exclude });
+      } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
+    }
+  }
+  return { flags, factories, calls, choices, defaults };
+}
+
+/**
+ * The default of the add_argument call whose `(` is at `t[open]`: its `default=`, else what the
+ * action implies (store_true: False, store_false: True), else None.
+ */
+function argumentDefault(t, open, end) {
+  let action;
+  for (let j = open + 1, d = 0; j < end; j++) {
+    if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+    if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+    if (d !== 0 || t[j].t !== 'name' || t[j + 1]?.v !== '=') continue;
+    if (t[j].v === 'default') return literalDefault(argumentTokens(t, j + 2));
+    if (t[j].v === 'action') action = argumentTokens(t, j + 2);
+  }
+  if (action?.length === 1 && action[0].t === 'str' && !action[0].f) return { value: action[0].v === 'store_true' ? false : action[0].v === 'store_false' ? true : null };
+  return action && action.at(-1)?.v !== 'BooleanOptionalAction' ? { dynamic: `action=${action.map((x) => x.v).join('')}` } : { value: null };
+}
+
+// Dataclass fields, as ArgumentGroupFactory turns them into flags (megatron/training/argument_utils.py):
+// field name → { flags, choices }.
+
+function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
+  if (seen.has(cls)) return new Map();
+  seen.add(cls);
+  const found = findClass(dir, rev, cls);
+  if (!found) return null;
+  const { stmts, k } = found;
+  const head = stmts[k].toks;
+  const fields = new Map();
+  if (head[2]?.v === '(') {
+    const end = closing(head, 2);
+    for (let j = 3; j < end; j++)
+      if (head[j].t === 'name' && (head[j + 1]?.v === ',' || head[j + 1]?.v === ')') && head[j - 1]?.v !== '=') {
+        const base = classFlags(dir, rev, head[j].v, seen, allFields);
+        if (base) for (const [f, v] of base) fields.set(f, v);
+      }
+  }
+  const body = [];
+  for (let j = k + 1; j < stmts.length && stmts[j].indent > 0; j++) body.push(stmts[j]);
+  const bodyIndent = body[0]?.indent;
+  for (const s of body) {
+    const t = s.toks;
+    if (s.indent !== bodyIndent || t[0]?.t !== 'name' || t[1]?.v !== ':' || ['def', 'class', 'async'].includes(t[0].v)) continue;
+    let eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+    const ann = t.slice(2, eq < 0 ? t.length : eq);
+    if (ann.some((x) => x.v === 'ClassVar' || x.v === 'InitVar')) continue;
+    const names = ann.filter((x) => x.t === 'name' && !['Optional', 'Union', 'None', 'typing'].includes(x.v)).map((x) => x.v);
+    const isBool = names.length === 1 && names[0] === 'bool';
+    const value = eq < 0 ? [] : t.slice(eq + 1);
+    let dflt = value;
+    let init = true;
+    let argNames;
+    let metaDefault;
+    let factoryDefault;
+    if (value[0]?.v === 'field' && value[1]?.v === '(') {
+      dflt = [];
+      const end = closing(value, 1);
+      for (let j = 2; j < end; j++) {
+        if (depthAt(value, j) !== 1) continue;
+        if (value[j].v === 'default' && value[j + 1]?.v === '=') dflt = argumentTokens(value, j + 2);
+        // default_factory=list, or a lambda returning a literal: the value the factory builds.
+        if (value[j].v === 'default_factory' && value[j + 1]?.v === '=') {
+          const f = argumentTokens(value, j + 2);
+          factoryDefault = f.length === 1 && f[0].v === 'list' ? { value: [] } : f[0]?.v === 'lambda' && f[1]?.v === ':' ? literalDefault(f.slice(2)) : { dynamic: 'default_factory' };
+        }
+        if (value[j].v === 'init' && value[j + 1]?.v === '=' && value[j + 2]?.v === 'False') init = false;
+      }
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'arg_names' && value[j + 1]?.v === ':' && value[j + 2]?.v === '[') argNames = listStrings(value, j + 2);
+      // argparse_meta's "default" takes precedence over the field's (argument_utils.py).
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'default' && value[j + 1]?.v === ':') metaDefault = literalDefault(argumentTokens(value, j + 2));
+    }
+    if (!init && !allFields) {
+      fields.delete(t[0].v);
+      continue;
+    }
+    const dashed = (p) => `--${p}${t[0].v}`.replace(/_/g, '-');
+    const isFalse = dflt.length === 1 && dflt[0].v === 'False';
+    const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
+    const hasDefault = eq >= 0 && !(value[0]?.v === 'field' && value[1]?.v === '(' && dflt.length === 0);
+    const fieldDefault = metaDefault ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
+    fields.set(t[0].v, { flags, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault });
+  }
+  return fields;
+}
+/** The flags a module's `entry` function (and the local functions it calls) adds. */
+export function moduleFlags(dir, rev, path, entries, problems) {
+  const fns = functions(pythonStatements(dir, rev, path));
+  const local = new Set(fns.keys());
+  const entry = entries.find((e) => fns.has(e));
+  if (!entry) return null;
+  const flags = new Set();
+  const seen = new Set();
+  const dynamic = new Set();
+  const choices = new Map();
+  const defaults = new Map();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const { flags: f, factories, calls, choices: c, defaults: d } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr));
+    for (const x of f) flags.add(x);
+    for (const [x, v] of c) choices.set(x, v);
+    for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
+    for (const { cls, exclude } of factories) {
+      const fields = classFlags(dir, rev, cls);
+      if (!fields) {
+        problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
+        continue;
+      }
+      for (const [field, { flags: fl, choices: c, default: dv }] of fields)
+        if (!exclude.includes(field))
+          for (const x of fl) {
+            flags.add(x);
+            dynamic.add(x);
+            if (c) choices.set(x, c);
+            if (dv && !defaults.has(x)) defaults.set(x, dv);
+          }
+    }
+    for (const c of calls) visit(c);
+  };
+  visit(entry);
+  const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
+  return { flags, dynamic, unused, choices, defaults };
+}
+
+// Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config
+// dataclasses that hold them.
+const CONFIG_FILES = ['megatron/core/model_parallel_config.py', 'megatron/core/transformer/transformer_config.py', 'megatron/core/transformer/heterogeneous/heterogeneous_config.py'];
+
+/** The fields of the config dataclasses at `rev`, init=False ones included: name → default. */
+export function configFields(dir, rev) {
+  const names = new Map();
+  for (const path of CONFIG_FILES)
+    for (const s of pythonStatements(dir, rev, path))
+      if (s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.t === 'name') for (const [f, v] of classFlags(dir, rev, s.toks[1].v, new Set(), true) ?? []) if (!names.has(f)) names.set(f, v.default);
+  return names;
+}

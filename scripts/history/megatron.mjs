@@ -1,0 +1,536 @@
+// Megatron-LM: for every final release tag core_vX.Y.Z (0.4.0 onward, no rc) plus the commit named
+// in `x-source.commit` (the version in `x-source.version`), collects the command-line spellings the
+// parser of that release accepts, with their choices and defaults (megatron-parser.mjs reads them
+// from the Megatron-LM mirror). Reads schemas/megatron.schema.json; returns the changes to it and
+// the snapshots schemas/history/megatron-choices.json and megatron-defaults.json (write.mjs writes
+// them).
+//
+// Then `x-since` is the first release whose parser has any spelling of the property (none when the
+// oldest release compared has it), `x-flag-since` the first release of a spelling that came later,
+// and `x-removed.version` the first release after the last one that had it. Every disagreement with
+// the schema is printed. --write fills in `x-since` where the schema has none and the flag arrived
+// below 0.13.0 (from 0.13.0 on the schema was built from argparse dumps, the better source for
+// flags built at run time), keeps the tag list in `x-source`, and applies MEGATRON_RESOLVED: the
+// disagreements and other facts checked by hand against upstream.
+//
+// Megatron-LM enum values: for every property with an `enum`, the choices each release's parser
+// checks a value against. `x-enum-since` of a value is the first release whose parser accepts it
+// (none when the first release with the flag already does). --write adds the entries the schema
+// lacks; an entry it has is never changed (a disagreement is printed). Values a later release
+// refuses again are printed only: the schema has no keyword for them.
+//
+// Megatron-LM defaults: the default of every property at each release. `x-default-before` records
+// the defaults of older releases where the literal default changed: `{ "<release>": value }`, the
+// default of the releases before that one. --write sets it where the newest literal default is the
+// schema's `default`; other differences are printed. schemas/history/megatron-choices.json and
+// megatron-defaults.json keep what was read, per release, for the tests
+// (test/unit/facts-sample.test.ts), which have no checkout.
+import { bridgeEnumChanges, bridgeUnreadChanges } from './bridge.mjs';
+import { compareVersions, git, releaseTags } from './git.mjs';
+import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs';
+import { configFields, moduleFlags } from './megatron-parser.mjs';
+import { AFTER, change, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
+
+const MEGATRON_SOURCES = {
+  // The main parser every entry point has.
+  main: [{ paths: ['megatron/training/arguments.py', 'megatron/arguments.py'], entries: ['add_megatron_arguments', 'parse_args'] }],
+  modelopt: [{ paths: ['megatron/post_training/arguments.py', 'megatron/inference/arguments.py'], entries: ['add_modelopt_args', 'add_ammo_args'] }],
+  vlm: [{ paths: ['pretrain_vlm.py'], entries: ['add_vlm_extra_args'] }],
+  inference: [
+    { paths: ['megatron/inference/utils.py', 'examples/inference/gpt/utils.py'], entries: ['add_inference_args', 'add_common_inference_args'] },
+    // Dynamic-batching flags lived in this example until 0.17.0 moved them into the helper.
+    { paths: ['examples/inference/gpt/gpt_dynamic_inference.py'], entries: ['add_dynamic_inference_args'] },
+  ],
+};
+// Before the shared inference helper existed (0.12.0), its flags lived in the individual inference
+// scripts and tools, which are among the entry points: a flag the helper had from its first release
+// cannot be dated by the helper.
+const UNDATED_AT_FIRST = new Set(['inference']);
+
+/** Which parser reads a property: `main`, an entry point's helper, `config` (x-cli: false), or none. */
+function sourceOf(prop) {
+  if (prop['x-cli'] === false) return 'config';
+  const eps = prop['x-entrypoints'];
+  if (!eps) return 'main';
+  if (eps.includes('examples/post_training/modelopt')) return 'modelopt';
+  if (eps.includes('pretrain_vlm.py')) return 'vlm';
+  if (eps.includes('examples/inference')) return 'inference';
+  return null;
+}
+
+function megatronReleases(dir, schema) {
+  const src = schema['x-source'];
+  const releases = releaseTags(dir, 'core_v', '0.4.0');
+  if (!git(dir, 'cat-file', '-e', `${src.commit}^{commit}`) && git(dir, 'cat-file', '-t', src.commit)?.trim() !== 'commit') throw new Error(`commit ${src.commit} (x-source.commit) is not in ${dir}`);
+  releases.push({ rev: src.commit, version: src.version });
+  const problems = [];
+  for (const r of releases) {
+    r.flags = {};
+    r.choices = {};
+    r.defaults = {};
+    for (const [key, cands] of Object.entries(MEGATRON_SOURCES)) {
+      for (const c of cands) {
+        for (const p of c.paths) {
+          const got = moduleFlags(dir, r.rev, p, c.entries, problems);
+          if (!got) continue;
+          r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
+          r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
+          r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
+          if (key === 'main') {
+            r.mainPath = p;
+            r.dynamic = got.dynamic;
+            if (got.unused.length) problems.push(`${r.version}: ${p}: functions with add_argument calls the builder does not call: ${got.unused.join(', ')}`);
+          }
+          break;
+        }
+      }
+    }
+    r.defaults.config = configFields(dir, r.rev);
+    r.flags.config = new Set(r.defaults.config.keys());
+    if (!r.flags.main || r.flags.main.size === 0) throw new Error(`${r.rev}: no arguments file found`);
+  }
+  return { releases, problems };
+}
+
+const spellings = (p) => [...new Set([p['x-flag'], ...(p['x-flags'] ?? [])].filter(Boolean))];
+
+/** The versions in which any spelling of a property is present, with the computed facts. */
+function megatronFacts(key, prop, releases) {
+  const source = sourceOf(prop);
+  if (!source) return null;
+  const names = source === 'config' ? [key] : spellings(prop);
+  if (names.length === 0) return null;
+  const have = releases.map((r) => (r.flags[source] ? names.some((f) => r.flags[source].has(f)) : false));
+  const firstSource = releases.findIndex((r) => r.flags[source]);
+  const first = have.indexOf(true);
+  const last = have.lastIndexOf(true);
+  const facts = { source, names, present: releases.filter((_, i) => have[i]).map((r) => r.version), dynamicOnly: false };
+  if (first < 0) return { ...facts, never: true };
+  // Gaps: a flag that went away and came back.
+  facts.gaps = releases.filter((_, i) => i > first && i < last && !have[i]).map((r) => r.version);
+  facts.since = first === 0 || (first === firstSource && (source === 'main' || source === 'config' || UNDATED_AT_FIRST.has(source))) ? undefined : releases[first].version;
+  facts.removed = last === releases.length - 1 ? undefined : releases[last + 1].version;
+  facts.lastHad = releases[last].version;
+  // A spelling that arrived after the property (another spelling, or another flag with the same
+  // dest, came first): `x-flag-since`.
+  facts.flagSince = {};
+  for (const f of names) {
+    const k = releases.findIndex((r) => r.flags[source]?.has(f));
+    if (k > first) facts.flagSince[f] = releases[k].version;
+  }
+  if (source === 'main') facts.dynamicOnly = names.every((f) => releases.every((r) => !r.flags.main.has(f) || r.dynamic.has(f)));
+  return facts;
+}
+
+/** An enum value as argparse sees the text a config writes (numbers by their value). */
+const enumText = (v) => (v instanceof RawNumber ? String(Number(v.text)) : String(v));
+
+/**
+ * The values a property's parser accepted at each release that has the property: per release
+ * `absent`, `free` (no choices: any value), `novalue` (a switch: no value), `dynamic` (choices
+ * computed at run time) or `static` (with the values); then, per value of the schema's enum, the first release that accepts it (none when the
+ * first release with the property does), the releases after that which refuse it again, and the
+ * upstream values the schema's enum lacks. Undefined for a property without an enum; `notCovered`
+ * when its values cannot be read.
+ */
+function megatronEnumFacts(key, prop, releases) {
+  const values = prop.enum ?? prop.items?.enum;
+  if (!values) return undefined;
+  const source = sourceOf(prop);
+  if (source === 'config') return { key, notCovered: 'no command-line flag (x-cli: false): its values are not argparse choices' };
+  const names = source ? spellings(prop) : [];
+  if (!source || names.length === 0) return { key, notCovered: 'entry point not read by this script' };
+  const states = releases.map((r) => {
+    const present = names.filter((n) => r.flags[source]?.has(n));
+    if (present.length === 0) return { version: r.version, kind: 'absent' };
+    // A spelling without a value (store_const, store_false) says nothing about the values of another.
+    const all = present.map((n) => r.choices[source]?.get(n));
+    const infos = all.filter((c) => c && !c.novalue);
+    if (infos.length === 0) return { version: r.version, kind: all.some((c) => !c) ? 'free' : 'novalue' };
+    const dyn = infos.find((c) => c.dynamic);
+    if (dyn) return { version: r.version, kind: 'dynamic', text: dyn.dynamic };
+    return { version: r.version, kind: 'static', values: new Set(infos.flatMap((c) => c.values)), viaEnum: infos.find((c) => c.viaEnum)?.viaEnum };
+  });
+  states.forEach((st, i) => (st.nextVersion = states[i + 1]?.version));
+  const present = states.filter((s) => s.kind !== 'absent');
+  if (present.length === 0) return { key, notCovered: 'no release compared has the flag' };
+  const accepts = (s, v) => (s.kind === 'free' ? true : s.kind === 'novalue' ? false : s.kind === 'dynamic' ? undefined : s.values.has(v));
+  const facts = { key, source, names, states: present, values: {}, extra: [] };
+  for (const raw of values) {
+    const v = enumText(raw);
+    const a = present.map((s) => accepts(s, v));
+    const first = a.indexOf(true);
+    const f = { value: v };
+    if (first < 0) f.never = true;
+    else if (first > 0) {
+      if (a.slice(0, first).some((x) => x === undefined)) f.uncertain = `choices unread (${present.find((s) => s.kind === 'dynamic').text}) before ${present[first].version}`;
+      else f.since = present[first].version;
+    }
+    // Refused again after it was accepted: the first release of each such run.
+    f.removedIn = present.filter((s, i) => i > first && first >= 0 && a[i] === false && a[i - 1] !== false).map((s) => s.version);
+    f.backIn = present.filter((s, i) => i > first && first >= 0 && a[i] === true && a[i - 1] === false).map((s) => s.version);
+    facts.values[v] = f;
+  }
+  // Values some release accepts that the schema's enum does not list.
+  const listed = new Set(values.map(enumText));
+  const upstream = new Map();
+  for (const s of present) if (s.kind === 'static') for (const v of s.values) if (!listed.has(v)) (upstream.get(v) ?? upstream.set(v, []).get(v)).push(s.version);
+  facts.extra = [...upstream].map(([v, vs]) => {
+    const last = present.findIndex((s) => s.version === vs.at(-1));
+    return { value: v, releases: vs, removedIn: present[last + 1]?.version };
+  });
+  const newest = present.at(-1);
+  facts.newest = newest.kind;
+  if (newest.kind === 'dynamic') facts.newestDynamic = newest.text;
+  if (newest.kind === 'free') facts.newestFree = true;
+  return facts;
+}
+
+/**
+ * The default of a property at each release that has it: `value` (a literal), `dynamic` (computed,
+ * or spellings that disagree) or `absent`. For a flag, argparse's default of its spellings (the
+ * `default=`, what the action implies, the dataclass field behind an ArgumentGroupFactory flag);
+ * for an `x-cli: false` field, the config dataclass's. Undefined for a property the script does
+ * not read.
+ */
+function megatronDefaultStates(key, prop, releases) {
+  const source = sourceOf(prop);
+  if (!source) return undefined;
+  const names = source === 'config' ? [key] : spellings(prop);
+  if (names.length === 0) return undefined;
+  return releases.map((r, i) => {
+    const base = { version: r.version, nextVersion: releases[i + 1]?.version };
+    const present = names.filter((n) => r.flags[source]?.has(n));
+    if (present.length === 0) return { ...base, kind: 'absent' };
+    const ds = present.map((n) => r.defaults[source]?.get(n));
+    const k = ds.findIndex((d) => !d || d.dynamic !== undefined);
+    if (k >= 0) return { ...base, kind: 'dynamic', text: ds[k]?.dynamic ?? '(unread)' };
+    if (ds.some((d) => JSON.stringify(d.value) !== JSON.stringify(ds[0].value))) return { ...base, kind: 'dynamic', text: `spellings disagree: ${ds.map((d) => JSON.stringify(d.value)).join(' / ')}` };
+    return { ...base, kind: 'value', value: ds[0].value };
+  });
+}
+
+/**
+ * The defaults each release had, as the tests read them (schemas/history/megatron-defaults.json),
+ * and `x-default-before` of every property whose literal default changed: `{ "<release>": value }`,
+ * the default of the releases before that one (back to the previous entry); from the last entry on,
+ * the schema's `default`. Written only where the newest release's default is the schema's and no
+ * release in between is unread; every other difference is printed.
+ */
+function megatronDefaultChanges(props, releases, snapshot, verbose) {
+  const all = releases.map((r) => r.version);
+  const report = { written: [], differ: [], uncertain: [] };
+  const changes = [];
+  let read = 0;
+  for (const [key, prop] of Object.entries(props)) {
+    const states = megatronDefaultStates(key, prop, releases);
+    if (!states) continue;
+    const present = states.filter((s) => s.kind !== 'absent');
+    if (!present.some((s) => s.kind === 'value')) continue;
+    read++;
+    snapshot[key] = snapshotRanges(present, (s) => s.value);
+    const runs = [];
+    for (const s of present) {
+      const last = runs.at(-1);
+      if (last && last.kind === s.kind && JSON.stringify(last.value) === JSON.stringify(s.value)) last.versions.push(s.version);
+      else runs.push({ kind: s.kind, value: s.value, text: s.text, versions: [s.version] });
+    }
+    const literal = runs.filter((r) => r.kind === 'value');
+    // Releases after the last literal default whose default is not read: the schema's default stands for them.
+    const newest = literal.at(-1) ?? present.at(-1);
+    const have = defaultBefore(prop);
+    let want;
+    if (newest.kind === 'value' && JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default))) {
+      report.differ.push(`${key}: schema default ${JSON.stringify(schemaDefault(prop.default))}, ${newest.versions?.at(-1) ?? newest.version} ${JSON.stringify(newest.value)}`);
+      want = have;
+    } else if (literal.length > 1 && runs.some((r, i) => r.kind === 'dynamic' && i > 0 && i < runs.indexOf(literal.at(-1)))) {
+      report.uncertain.push(`${key}: ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : `(${r.text})`} in ${ranges(r.versions, all)}`).join('; ')}`);
+      want = have;
+    } else if (newest.kind === 'value' && literal.length > 1) {
+      want = {};
+      for (let i = 0; i + 1 < runs.indexOf(literal.at(-1)) + 1; i++) if (runs[i].kind === 'value') want[runs[i + 1].versions[0]] = runs[i].value;
+      report.written.push(`${key}: ${runs.map((r) => `${r.kind === 'value' ? JSON.stringify(r.value) : `(${r.text})`} in ${ranges(r.versions, all)}`).join('; ')}`);
+    }
+    if (JSON.stringify(want) !== JSON.stringify(have)) changes.push({ key, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) });
+  }
+  console.log(`\nDefaults (${read} properties with a literal default in some release):`);
+  printLists(
+    [
+      ['defaults that changed between releases (x-default-before)', report.written],
+      ['the newest release read differs from the schema default (left as it is)', report.differ, verbose ? undefined : 40],
+      ['changed with unread releases in between (left as it is)', report.uncertain],
+    ],
+    true,
+  );
+  return changes;
+}
+
+// or gets where the static read disagrees; `apply`: other corrections, each returning the changes
+// it would make (none once applied).
+const setProp = (p, key, field, to, why) => change(key, field, p[field], to, why, () => setKey(p, field, to, AFTER[field]));
+const deprecatedSince = (version, why) => ({
+  apply: (p, key) => change(key, 'x-deprecated.since', p['x-deprecated']?.since, version, why, () => (p['x-deprecated'].since = version)),
+});
+const CUDA_GRAPH_SCOPE_MESSAGE = 'Renamed to `cuda_graph_modules`: the old field is copied into it with a deprecation warning, and setting both aborts.';
+const MEGATRON_RESOLVED = {
+  // The dest `enable_msc` arrived in 0.13.0 behind `--disable-msc` (store_false); the `--enable-msc`
+  // spelling in 0.18.0, which `x-flag-since` records. x-since dates the argument, not the spelling.
+  enable_msc: { 'x-since': '0.13.0', why: 'dest enable_msc since 0.13.0 (via --disable-msc); --enable-msc dated by x-flag-since' },
+  // `'--save-interval', '--persistent-save-interval'` in one add_argument call from 0.9.0 on.
+  save_interval: { 'x-flag-since': { '--persistent-save-interval': '0.9.0' }, why: 'alias added in 0.9.0' },
+  // 0.16.0 builds the flag from ModelParallelConfig (default True: --no-… and --disable-…).
+  async_tensor_model_parallel_allreduce: { 'x-flag-since': { '--disable-async-tensor-model-parallel-allreduce': '0.16.0' }, why: 'ArgumentGroupFactory spelling from 0.16.0' },
+  // validate_args at core_v0.4.0 already exits on --checkpoint-activations and asserts that
+  // --batch-size, --warmup and --model-parallel-size are unset; it turns
+  // --use-rotary-position-embeddings into rope and raises on --no-position-embedding without rope.
+  checkpoint_activations: deprecatedSince('0.4.0', 'exits in validate_args at core_v0.4.0'),
+  batch_size: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  warmup: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  model_parallel_size: deprecatedSince('0.4.0', 'asserted unset in validate_args at core_v0.4.0'),
+  use_rotary_position_embeddings: deprecatedSince('0.4.0', 'turned into --position-embedding-type rope at core_v0.4.0'),
+  add_position_embedding: deprecatedSince('0.4.0', 'raises without rope at core_v0.4.0'),
+  // core_v0.8.0: --use-mcore-models gets dest deprecated_use_mcore_models (ignored, --use-legacy-models
+  // added) and --ckpt-fully-parallel-save dest ckpt_fully_parallel_save_deprecated (a notice).
+  deprecated_use_mcore_models: deprecatedSince('0.8.0', 'dest deprecated_use_mcore_models, ignored, from core_v0.8.0'),
+  ckpt_fully_parallel_save_deprecated: deprecatedSince('0.8.0', 'notice-only from core_v0.8.0'),
+  // core_v0.9.0: --use-dist-ckpt / --dist-ckpt-format get *_deprecated dests and only print a notice.
+  use_dist_ckpt_deprecated: deprecatedSince('0.9.0', 'notice-only from core_v0.9.0 (--ckpt-format)'),
+  dist_ckpt_format_deprecated: deprecatedSince('0.9.0', 'notice-only from core_v0.9.0 (--ckpt-format)'),
+  // Bridge's GPT and hybrid providers have no max_position_embeddings: GPTModel/HybridModel get
+  // max_sequence_length=self.seq_length (gpt_provider.py, hybrid_provider.py), and
+  // translate_mlm_to_bridge.py --reverse derives --max-position-embeddings from model.seq_length.
+  // T5ModelProvider still has model.max_position_embeddings.
+  max_position_embeddings: {
+    apply: (p, key) => [
+      ...change(key, 'x-bridge', p['x-bridge'], ['model.seq_length', 'model.max_position_embeddings'], 'GPT/hybrid providers size the position table by seq_length', () => (p['x-bridge'] = ['model.seq_length', 'model.max_position_embeddings'])),
+      ...(() => {
+        const md = 'Maximum sequence positions the model supports. Required by Megatron and must be ≥ `--seq-length`. Megatron Bridge\'s GPT and hybrid providers have no such field: the position table is sized by `model.seq_length` (T5 keeps `model.max_position_embeddings`). NeMo writes it under `model:`.\n\n`--max-position-embeddings`  \nMegatron Bridge: `model.seq_length` (GPT, hybrid), `model.max_position_embeddings` (T5)  \nNeMo: `model.max_position_embeddings`';
+        return change(key, 'markdownDescription', p.markdownDescription, md, 'Bridge paths', () => (p.markdownDescription = md));
+      })(),
+    ],
+  },
+  // TransformerConfig.cuda_graph_scope: a str from core_v0.12.0, also a list from core_v0.16.0
+  // (Union[str, CudaGraphScope, List[...]]); core_v0.18.0 renames it cuda_graph_modules and
+  // __post_init__ migrates the old field with a DeprecationWarning (both set: assertion).
+  cuda_graph_scope: {
+    apply: (p, key) => {
+      const want = {
+        description: 'Old name of cuda_graph_modules (a module name or a list of them); migrated with a warning.',
+        markdownDescription: `**Deprecated.** ${CUDA_GRAPH_SCOPE_MESSAGE}\n\nParts of each layer captured in per-layer CUDA graphs: one name or a list (\`attn\`, \`mlp\`, \`moe\`, \`moe_router\`, \`moe_preprocess\`, \`mamba\`; \`full\` = the whole layer). A list is accepted from Megatron Core 0.16.0.\n\nno command-line flag · since Megatron Core 0.12.0  \nMegatron Bridge: \`model.cuda_graph_scope\``,
+        type: ['array', 'string'],
+        items: { type: 'string' },
+        deprecated: true,
+        'x-deprecated': { since: '0.18.0', effect: 'migrated', replacement: 'cuda_graph_modules', message: CUDA_GRAPH_SCOPE_MESSAGE },
+      };
+      const out = [];
+      for (const [k, v] of Object.entries(want)) out.push(...setProp(p, key, k, v, 'TransformerConfig at core_v0.16.0 / core_v0.18.0'));
+      return out;
+    },
+  },
+};
+
+/**
+ * x-enum-since of every property with an enum: prints what the choices of each release say, and
+ * returns the entries to add (a value the schema does not date yet and that arrived after its
+ * flag). An entry the schema has and the read disagrees with is printed, never changed.
+ */
+function megatronEnumChanges(props, releases, snapshot) {
+  const all = releases.map((r) => r.version);
+  const report = { added: [], agree: [], disagree: [], uncertain: [], removed: [], extra: [], free: [], dynamic: [], notCovered: [] };
+  const changes = [];
+  let read = 0;
+  for (const [key, prop] of Object.entries(props)) {
+    const f = megatronEnumFacts(key, prop, releases);
+    if (!f) continue;
+    if (f.notCovered) {
+      report.notCovered.push(`${key}: ${f.notCovered}`);
+      continue;
+    }
+    const free = f.states.filter((s) => s.kind === 'free').map((s) => s.version);
+    const novalue = f.states.filter((s) => s.kind === 'novalue').map((s) => s.version);
+    if (novalue.length) report.free.push(`${key}: a switch taking no value in ${ranges(novalue, all)}`);
+    const dynamic = f.states.filter((s) => s.kind === 'dynamic');
+    if (free.length) report.free.push(`${key}: no choices in ${ranges(free, all)}${f.newestFree ? ' (the newest release included: the enum is not from argparse)' : ''}`);
+    if (dynamic.length) report.dynamic.push(`${key}: choices computed at run time in ${ranges(dynamic.map((s) => s.version), all)} (${[...new Set(dynamic.map((s) => s.text))].join('; ')})`);
+    if (f.states.every((s) => s.kind !== 'static')) {
+      report.notCovered.push(`${key}: no release has static choices`);
+      continue;
+    }
+    read++;
+    snapshot[key] = snapshotRanges(f.states);
+    const viaEnum = f.states.find((s) => s.viaEnum)?.viaEnum;
+    if (viaEnum) report.free.push(`${key}: choices are the members of ${viaEnum} in ${ranges(f.states.filter((s) => s.viaEnum).map((s) => s.version), all)}`);
+    const have = prop['x-enum-since'] ?? {};
+    const want = { ...have };
+    const firstVersion = f.states[0].version;
+    for (const [v, x] of Object.entries(f.values)) {
+      if (x.removedIn.length) report.removed.push(`${key}: ${JSON.stringify(v)} refused again from ${x.removedIn.join(', ')}${x.backIn.length ? ` (accepted again from ${x.backIn.join(', ')})` : ''}`);
+      if (x.never) {
+        report.disagree.push(`${key}: ${JSON.stringify(v)} is in the schema's enum but no release compared accepts it`);
+        continue;
+      }
+      if (x.uncertain) {
+        report.uncertain.push(`${key}: ${JSON.stringify(v)}: ${x.uncertain}${have[v] ? ` (schema ${have[v]})` : ''}`);
+        continue;
+      }
+      if (have[v] === x.since) {
+        if (x.since) report.agree.push(`${key}: ${JSON.stringify(v)} ${x.since}`);
+        continue;
+      }
+      if (have[v] === undefined) {
+        want[v] = x.since;
+        report.added.push(`${key}: ${JSON.stringify(v)} since ${x.since} (flag since ${firstVersion === all[0] ? `≤ ${firstVersion}` : firstVersion})`);
+      } else report.disagree.push(`${key}: ${JSON.stringify(v)} schema x-enum-since ${have[v]}, first accepted ${x.since ?? `${firstVersion} with the flag (none)`}`);
+    }
+    for (const v of Object.keys(have)) if (!(v in f.values)) report.disagree.push(`${key}: x-enum-since names ${JSON.stringify(v)}, which is not in the enum`);
+    for (const e of f.extra) {
+      if (e.removedIn) report.removed.push(`${key}: ${JSON.stringify(e.value)} (not in the enum) accepted in ${ranges(e.releases, all)}, refused from ${e.removedIn}`);
+      else report.extra.push(`${key}: ${JSON.stringify(e.value)} accepted in ${ranges(e.releases, all)}, not in the schema's enum`);
+    }
+    // Values a run of releases accepted and later ones refuse (not in the enum): dated by x-enum-removed,
+    // so that a file for one of those releases is not told its value is refused.
+    const removedHave = prop['x-enum-removed'] ?? {};
+    const removedWant = {};
+    for (const e of f.extra) {
+      const idx = e.releases.map((v) => all.indexOf(v));
+      const contiguous = idx.every((x, i) => i === 0 || x === idx[i - 1] + 1);
+      if (!e.removedIn || !contiguous) continue;
+      removedWant[e.value] = { ...(e.releases[0] !== all[0] ? { since: e.releases[0] } : {}), removed: e.removedIn };
+    }
+    if (JSON.stringify(removedWant) !== JSON.stringify(removedHave)) {
+      changes.push({ key, field: 'x-enum-removed', from: prop['x-enum-removed'], to: removedWant, why: 'values a run of releases accepted, refused from `removed`', set: () => setKey(prop, 'x-enum-removed', removedWant, AFTER['x-enum-removed']) });
+    }
+    if (JSON.stringify(want) !== JSON.stringify(have)) {
+      // The enum's order; entries for values it no longer lists stay at the end.
+      const order = Object.keys(f.values);
+      const to = Object.fromEntries(Object.entries(want).sort(([a], [b]) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9)));
+      changes.push({ key, field: 'x-enum-since', from: prop['x-enum-since'], to, why: 'first release whose choices accept the value', set: () => setKey(prop, 'x-enum-since', to, AFTER['x-enum-since']) });
+    }
+  }
+  console.log(`\nEnum values (${read} properties with static choices read):`);
+  printLists(
+    [
+    ['x-enum-since to add (first release whose parser accepts the value)', report.added],
+    ['x-enum-since the schema has and the read confirms', report.agree],
+    ['x-enum-since disagreements left as they are', report.disagree],
+    ['values not dated: choices unread before the first release that accepts them', report.uncertain],
+    ['values a later release refused again (those not in the enum are dated by x-enum-removed)', report.removed],
+    ['values the newest release accepts that the enum does not list', report.extra],
+    ['releases whose choices are not a literal list', [...report.free, ...report.dynamic]],
+    ['enums not covered', report.notCovered],
+    ],
+    true,
+  );
+  return changes;
+}
+
+/**
+ * The changes Megatron-LM's releases make to the schema at `schemaPath` (with `bridgeDir`, Megatron
+ * Bridge's too), and the snapshots of the choices and defaults each release read.
+ */
+export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
+  const schema = readSchema(schemaPath);
+  const { releases, problems } = megatronReleases(dir, schema);
+  const props = schema.properties;
+  console.log(`Megatron-LM: ${releases.length} releases compared (${releases[0].version} … ${releases.at(-1).version} = ${releases.at(-1).rev.slice(0, 12)})`);
+  for (const r of releases) console.log(`  ${r.version.padEnd(7)} ${r.mainPath}: ${r.flags.main.size} flags (${r.dynamic.size} from dataclasses)${Object.entries(r.flags).filter(([k]) => k !== 'main').map(([k, v]) => `, ${k} ${v.size}`).join('')}`);
+  for (const p of problems) console.log(`  note: ${p}`);
+
+  const changes = [];
+  const newlyDated = {};
+  const disagreements = [];
+  const undatable = [];
+  const removedIssues = [];
+  const flagSinceIssues = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const f = megatronFacts(key, prop, releases);
+    if (!f) continue;
+    const firstOf = (name) => {
+      const k = releases.findIndex((r) => r.flags[f.source]?.has(name));
+      return k <= 0 ? undefined : releases[k].version;
+    };
+    const resolved = MEGATRON_RESOLVED[key];
+    if (f.never) {
+      if (!prop['x-removed'] || compareVersions(prop['x-removed'].version, releases[0].version) > 0) undatable.push(`${key} (${f.names.join(', ')}, ${f.source})`);
+      continue;
+    }
+    if (f.gaps.length) disagreements.push({ key, kind: 'gap', detail: `${f.names.join(', ')} absent in ${f.gaps.join(', ')} between releases that have it` });
+    // x-since
+    const cur = prop['x-since'];
+    if (cur !== f.since) {
+      const entry = { key, kind: 'x-since', schema: cur ?? '(none)', computed: f.since ?? '(none)', flags: f.names.join(', '), source: f.source, dynamicOnly: f.dynamicOnly };
+      if (resolved && 'x-since' in resolved) {
+        if (resolved['x-since'] !== cur) changes.push({ key, field: 'x-since', from: cur, to: resolved['x-since'], why: resolved.why });
+      } else if (!cur && f.since && compareVersions(f.since, '0.13.0') < 0) {
+        changes.push({ key, field: 'x-since', from: cur, to: f.since, why: 'first release with the flag' });
+        (newlyDated[f.since] ??= []).push(key);
+      } else disagreements.push(entry);
+    }
+    // x-flag-since: per spelling, where it is later than the property
+    const fsSchema = prop['x-flag-since'] ?? {};
+    for (const name of new Set([...Object.keys(fsSchema), ...Object.keys(f.flagSince)])) {
+      // A spelling the schema dates later than its property's x-since because the property's dest
+      // came first under another flag: later than the computed first, so computed from the flag itself.
+      const want = f.flagSince[name] ?? (fsSchema[name] && f.present.length && name !== undefined ? firstOf(name) : undefined);
+      if (fsSchema[name] !== want) {
+        const r = resolved?.['x-flag-since']?.[name];
+        if (r !== undefined) {
+          if (r !== fsSchema[name]) changes.push({ key, field: 'x-flag-since', flag: name, from: fsSchema[name], to: r, why: resolved.why });
+        } else flagSinceIssues.push(`${key}: ${name} schema ${fsSchema[name] ?? '(none)'}, computed ${want ?? '(none)'}`);
+      }
+    }
+    // x-removed
+    const rem = prop['x-removed']?.version;
+    if (rem !== f.removed) {
+      const entry = { key, kind: 'x-removed', schema: rem ?? '(none)', computed: f.removed ?? '(none)', lastHad: f.lastHad, flags: f.names.join(', ') };
+      if (resolved && 'x-removed' in resolved) {
+        if (resolved['x-removed'] !== rem) changes.push({ key, field: 'x-removed', from: rem, to: resolved['x-removed'], why: resolved.why });
+      } else removedIssues.push(entry);
+    }
+  }
+  for (const [key, r] of Object.entries(MEGATRON_RESOLVED)) if (r.apply) changes.push(...r.apply(props[key], key));
+
+  console.log('\nNewly dated flags (no x-since in the schema, first release below 0.13.0):');
+  let total = 0;
+  for (const v of Object.keys(newlyDated).sort(compareVersions)) {
+    total += newlyDated[v].length;
+    console.log(`  ${v}: ${newlyDated[v].length}${verbose ? `  ${newlyDated[v].join(' ')}` : ''}`);
+  }
+  console.log(`  total: ${total}`);
+  printLists([
+    ['x-since disagreements left as they are', disagreements.map((d) => `${d.key}: ${d.kind === 'gap' ? d.detail : `schema ${d.schema}, static read ${d.computed} (${d.flags}; ${d.source}${d.dynamicOnly ? '; only from dataclasses' : ''})`}`)],
+    ['x-removed disagreements left as they are', removedIssues.map((d) => `${d.key}: schema ${d.schema}, computed ${d.computed} (last in ${d.lastHad}; ${d.flags})`)],
+    ['x-flag-since disagreements left as they are', flagSinceIssues],
+    ['Flags no release compared has', undatable],
+  ]);
+
+  const choices = {};
+  const defaults = {};
+  changes.push(...megatronEnumChanges(props, releases, choices));
+  changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
+  if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema));
+
+  const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';
+  // What follows the part this script writes (the NeMo key sources) is kept.
+  const end = 'descriptions are written for Shardwise.';
+  const had = schema['x-source'].method ?? '';
+  const full = method + (had.includes(end) ? had.slice(had.indexOf(end) + end.length) : '');
+  if (had !== full) changes.push({ key: 'x-source', field: 'method', from: had, to: full, why: 'how the version facts were computed' });
+  const tags = releases.slice(0, -1).map((r) => r.version);
+  if (JSON.stringify(schema['x-source'].tagsCompared) !== JSON.stringify(tags)) changes.push({ key: 'x-source', field: 'tagsCompared', from: schema['x-source'].tagsCompared.join(', '), to: tags, why: 'every final release compared' });
+  return { schema, changes, path: schemaPath, tool: 'Megatron Core', snapshots: () => megatronSnapshots(schema, choices, defaults) };
+}
+
+/**
+ * The snapshots of what each release read, over the releases the schema (as written) names:
+ * megatron-choices.json (written only when some choices were read) and megatron-defaults.json.
+ */
+function megatronSnapshots(schema, choices, defaults) {
+  if (!Object.keys(choices).length) return [];
+  const releases = [...schema['x-source'].tagsCompared, schema['x-source'].version];
+  return [
+    { name: 'megatron-choices.json', indented: true, what: 'The choices each Megatron Core release accepts for the arguments with a fixed set, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): runs of releases with the same state (absent, free: any value, novalue: a switch, dynamic: computed at run time, static: the values).', releases, field: 'choices', table: choices },
+    { name: 'megatron-defaults.json', what: 'The default of each Megatron-LM argument at each release, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): argparse\'s default of its flags (`default=`, what the action implies, the dataclass field behind a flag ArgumentGroupFactory builds), or for a field without a flag (x-cli: false) the config dataclass\'s; runs of releases with the same default (value: a literal, null for None; dynamic: computed, not read). Releases without the argument are left out.', releases, field: 'defaults', table: defaults },
+  ];
+}
+
