@@ -41,7 +41,7 @@ function adapters(m: TrainerModel): string | undefined {
 }
 
 /** The model the recipe trains, when it names a preset's checkpoint and trains every weight. */
-function recipeModel(m: TrainerModel, settings: EngineSettings, plan: Plan): Field<ModelShape> | undefined {
+function recipeModel(m: TrainerModel, plan: Plan): Field<ModelShape> | undefined {
   if (plan.model) return plan.model;
   for (const key of ['model_name_or_path', 'base_model', '--model_name_or_path']) {
     const n = m.doc.node([key]);
@@ -51,7 +51,6 @@ function recipeModel(m: TrainerModel, settings: EngineSettings, plan: Plan): Fie
     if (!preset || adapters(m)) return undefined;
     return { value: preset.shape, from: { kind: 'derived', formula: `\`${key}: ${n.value}\` has the shape of the preset \`${preset.id}\` (${preset.title})` } };
   }
-  void settings;
   return undefined;
 }
 
@@ -110,7 +109,7 @@ export function trainerPlan(m: TrainerModel, settings: EngineSettings): Plan | u
   if (!plan.microBatch) plan.microBatch = asField(m.arg('per_device_train_batch_size'));
   if (!plan.gradAccum) plan.gradAccum = asField(m.arg('gradient_accumulation_steps'));
   plan.precision = precision(m, plan);
-  plan.model = recipeModel(m, settings, plan);
+  plan.model = recipeModel(m, plan);
   plan.seqLength ??= seqLength(m);
   const ckpt = checkpointing(m);
   if (ckpt) plan.recompute = ckpt;
