@@ -11,6 +11,7 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { LinkedFile } from '../link';
+import { parserFlags } from '../megatron/checkout';
 import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
 import type { TrainerValue } from './model';
@@ -90,7 +91,8 @@ export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | 
   const text = file?.text?.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  if (/add_argument\(\s*['"]--(deepspeed|per_device_train_batch_size)['"]/.test(text)) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
+  const own = parserFlags(text).map(fieldOf);
+  if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
   if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
   // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
   if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
