@@ -11,7 +11,7 @@ import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
 import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
-import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
+import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp, settingWorld } from './script';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
@@ -39,12 +39,6 @@ function recipeFsdp(doc: SourceDoc): Path | undefined {
   if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
   if (n?.kind === 'seq' && n.items.length > 0) return ['fsdp'];
   return undefined;
-}
-
-/** The world size a setting gives (`# shardwise: world_size=8`), for recipes whose launcher is elsewhere. */
-function settingWorld(input: ModelInput): Field<number> | undefined {
-  const w = input.settings.worldSize;
-  return w ? { value: w, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
 }
 
 /**
@@ -107,7 +101,7 @@ function model(input: ModelInput): TrainerModel {
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
     deepspeed: follow(recipeDeepspeed(doc)),
     deepspeedSet: recipeDeepspeedSet(doc),
-    world: settingWorld(input),
+    world: settingWorld(input.settings),
     fsdp: recipeFsdp(doc),
   };
 }

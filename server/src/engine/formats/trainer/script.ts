@@ -4,7 +4,7 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
-import { derived, type Field, type Provenance } from '../../plan/plan';
+import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
@@ -131,27 +131,29 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
   return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${shownDefault(field)} is taken (the training script may set another)` }, spelled };
 }
 
-/** `accelerate launch --num_processes N`: the total number of processes. */
-function accelerateWorld(l: Launcher): Field<number> | undefined {
-  const a = l.args.get('--num_processes') ?? l.args.get('--num-processes');
-  if (!a || a.unknown) return undefined;
-  const v = typeof a.value === 'number' ? a.value : undefined;
-  return v !== undefined && Number.isInteger(v) && v > 0 ? derived(v, `world = ${v} processes (accelerate launch --num_processes)`, a.assumed ? [{ value: v, from: { kind: 'assumed', note: a.assumed } }] : []) : undefined;
-}
-
 /** The number of processes the launcher starts, when the command says (torchrun, deepspeed, srun, mpirun, accelerate). */
 export function commandWorld(s: ShellDoc, settings: EngineSettings): Field<number> | undefined {
-  let last: Launcher | undefined;
-  for (let l = s.launcher; l; l = l.inner) if (l.kind !== 'python') last = l;
-  if (last?.kind === 'accelerate') return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : accelerateWorld(last);
+  const launched = launchers(s).some((l) => l.kind !== 'python');
   // Plain `python train.py` starts one process, unless something outside the script starts several.
-  if (!last) return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+  if (!launched) return settingWorld(settings);
   const world = scriptWorld(s, settings).world;
   // Without `--num_nodes` the DeepSpeed launcher runs on every node of its hostfile (`--hostfile`, else /job/hostfile when it exists).
-  if (world && last.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
+  const last = launchers(s).filter((l) => l.kind !== 'python').pop();
+  if (world && last?.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
     return { value: world.value, from: { kind: 'assumed', note: 'the DeepSpeed launcher runs on one node (without `--num_nodes` it uses every node of its hostfile: `--hostfile`, else /job/hostfile when it exists)' } };
   }
   return world;
+}
+
+function launchers(s: ShellDoc): Launcher[] {
+  const out: Launcher[] = [];
+  for (let l = s.launcher; l; l = l.inner) out.push(l);
+  return out;
+}
+
+/** The world size a setting gives (`world_size` in .shardwise.yaml, `# shardwise: world_size=8`). */
+export function settingWorld(settings: EngineSettings): Field<number> | undefined {
+  return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
 }
 
 /** The `--deepspeed` flag's path, when it is a known path (not a JSON text, not a bare switch). */
