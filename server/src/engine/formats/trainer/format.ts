@@ -10,20 +10,12 @@ import type { Path } from '../../types';
 import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
-import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
+import { deepspeedPath, ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp, settingWorld } from './script';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
   return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
-}
-
-/** The recipe's `deepspeed:` path, when it is one (an inline mapping or a JSON text is not followed). */
-function recipeDeepspeed(doc: SourceDoc): { ref: string; at: Path } | undefined {
-  const n = doc.node(['deepspeed']);
-  if (n?.kind !== 'scalar' || typeof n.value !== 'string') return undefined;
-  const ref = n.value.trim();
-  return ref && !ref.startsWith('{') ? { ref, at: ['deepspeed'] } : undefined;
 }
 
 /** Where the recipe asks for DeepSpeed: a non-empty path or JSON text, or a mapping. */
@@ -99,7 +91,7 @@ function model(input: ModelInput): TrainerModel {
     arg: (field) => recipeArg(doc, program, field),
     writes: (field) => doc.node([field]) !== undefined,
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
-    deepspeed: follow(recipeDeepspeed(doc)),
+    deepspeed: follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
     deepspeedSet: recipeDeepspeedSet(doc),
     world: settingWorld(input.settings),
     fsdp: recipeFsdp(doc),

@@ -15,8 +15,8 @@ import { parserFlags } from '../megatron/checkout';
 import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
 import type { TrainerValue } from './model';
-import { TRAINER_FIELDS } from './recipe';
-import { FIELDS, shownDefault } from './releases';
+import { deepspeedPath, TRAINER_FIELDS, unsetArg } from './recipe';
+import { FIELDS } from './releases';
 
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
@@ -126,9 +126,7 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
   }
   const open = openReason(s);
   if (open) return unknown(open);
-  if (field.default === undefined) return unknown(`the command does not pass \`--${name}\`, and the training script decides its default`);
-  if (field.fixed && !reading.assumed) return { value: field.default, from: { kind: 'default', note: `the command does not pass \`--${name}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
-  return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${shownDefault(field)} is taken (the training script may set another)` }, spelled };
+  return unsetArg(field, spelled, `the command does not pass \`--${name}\``, 'the training script', reading.assumed);
 }
 
 /** The number of processes the launcher starts, when the command says (torchrun, deepspeed, srun, mpirun, accelerate). */
@@ -159,10 +157,7 @@ export function settingWorld(settings: EngineSettings): Field<number> | undefine
 /** The `--deepspeed` flag's path, when it is a known path (not a JSON text, not a bare switch). */
 export function scriptDeepspeed(s: ShellDoc): { ref: string; at: string[] } | undefined {
   const e = flagEntry(s, 'deepspeed');
-  const v = e?.value;
-  if (!e || v?.kind !== 'scalar' || v.unknown || typeof v.value !== 'string') return undefined;
-  const ref = v.value.trim();
-  return ref && !ref.startsWith('{') ? { ref, at: [e.key] } : undefined;
+  return e && deepspeedPath(e.value, [e.key]);
 }
 
 /** Where an FSDP setting is passed (`--fsdp full_shard`), when one is. */
