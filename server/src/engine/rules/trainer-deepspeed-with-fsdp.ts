@@ -17,7 +17,7 @@ export default defineRule<TrainerModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.program !== 'axolotl')) return;
+    if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.recipeOf !== 'axolotl')) return;
     // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
     if (!ctx.model.trainerReads.value) return;
     // The check is in Trainer.__init__ from 4.30 (the oldest read) to 5.x (trainer.py@v4.57.6:572-575).
@@ -26,7 +26,7 @@ export default defineRule<TrainerModel>({
       at: m.fsdp,
       on: 'key',
       related: [{ at: m.deepspeedSet, on: 'key', message: 'DeepSpeed is asked for here' }],
-      message: `${m.program === 'axolotl' ? 'axolotl refuses the config ("deepspeed and fsdp cannot be used together")' : 'The Transformers Trainer stops once the model has loaded ("Using --fsdp xxx together with --deepspeed is not possible, deactivate one of those flags")'}: DeepSpeed and FSDP both shard the model, and only one can. Keep one of \`fsdp\` and \`deepspeed\`.`,
+      message: `${m.recipeOf === 'axolotl' ? 'axolotl refuses the config ("deepspeed and fsdp cannot be used together")' : 'The Transformers Trainer stops once the model has loaded ("Using --fsdp xxx together with --deepspeed is not possible, deactivate one of those flags")'}: DeepSpeed and FSDP both shard the model, and only one can. Keep one of \`fsdp\` and \`deepspeed\`.`,
     });
   },
 });

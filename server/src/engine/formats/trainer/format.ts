@@ -65,18 +65,22 @@ function model(input: ModelInput): TrainerModel {
   if (doc.syntax === 'shell') {
     const s = doc as ShellDoc;
     const reading = entryReading(s, input.read);
-    const accelerate = scriptDeepspeed(s) ? undefined : viaAccelerate(s, link);
+    const direct = scriptDeepspeed(s);
+    const accelerate = direct ? undefined : viaAccelerate(s, link);
     const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
     return {
       doc,
       name,
-      kind: 'script',
       program: `the TrainingArguments of \`${entry}\``,
       arg: (field) => scriptArg(s, field, reading),
       writes: (field) => (s.root?.entries ?? []).some((e) => fieldOf(e.key) === field),
-      trainerReads: reading.assumed ? { value: true, from: { kind: 'assumed', note: reading.assumed } } : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
-      deepspeed: reading.not ? undefined : (follow(scriptDeepspeed(s)) ?? accelerate?.deepspeed),
-      deepspeedSet: reading.not ? undefined : (scriptDeepspeed(s)?.at ?? accelerate?.deepspeed.at),
+      trainerReads: reading.not
+        ? { value: false, from: { kind: 'derived', formula: reading.not } }
+        : reading.assumed
+          ? { value: true, from: { kind: 'assumed', note: reading.assumed } }
+          : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
+      deepspeed: reading.not ? undefined : (follow(direct) ?? accelerate?.deepspeed),
+      deepspeedSet: reading.not ? undefined : (direct?.at ?? accelerate?.deepspeed.at),
       world: commandWorld(s, input.settings) ?? accelerate?.world,
       fsdp: reading.not ? undefined : scriptFsdp(s),
     };
@@ -85,7 +89,7 @@ function model(input: ModelInput): TrainerModel {
   return {
     doc,
     name,
-    kind: 'recipe',
+    recipeOf: program,
     program: PROGRAM_NAMES[program],
     ownLoop: ownLoop(doc),
     arg: (field) => recipeArg(doc, program, field),

@@ -8,7 +8,7 @@
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
-import type { TrainerValue } from './model';
+import type { Program, TrainerValue } from './model';
 import { FIELDS, shownDefault, type TrainerField } from './releases';
 
 /**
@@ -31,8 +31,6 @@ const SHARED_FIELDS = new Set(['gradient_accumulation_steps', 'fp16', 'bf16', 'd
 const LF_STAGES = ['pt', 'sft', 'rm', 'ppo', 'dpo', 'kto'];
 const LF_TYPES = ['lora', 'oft', 'freeze', 'full'];
 
-/** The program that reads a recipe, from its keys. */
-export type Program = 'llama-factory' | 'axolotl' | 'trainer';
 
 export const PROGRAM_NAMES: Record<Program, string> = { 'llama-factory': 'LLaMA-Factory', axolotl: 'axolotl', trainer: 'the TrainingArguments of the training script' };
 
