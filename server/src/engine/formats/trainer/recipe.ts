@@ -167,6 +167,8 @@ function axolotlArg(doc: SourceDoc, name: string): TrainerValue | undefined {
     const on = fp === true && !(bfOn || bf === 'full');
     return { value: on, from: has('fp16') ? { kind: 'written', path: ['fp16'] } : { kind: 'default', note: 'axolotl passes `fp16: false` when the config does not set it' }, at: has('fp16') ? ['fp16'] : undefined, spelled: 'fp16' };
   }
+  // axolotl computes it: on only with an evaluation set, `save_steps` and `eval_steps`, the one a multiple of the other (core/builders/causal.py@v0.18.0:248-260).
+  if (name === 'load_best_model_at_end') return { value: undefined, from: { kind: 'unknown', note: 'axolotl turns `load_best_model_at_end` on only with an evaluation set and `save_steps` a multiple of `eval_steps`' }, spelled: name };
   if (name === 'gradient_accumulation_steps' && !has('gradient_accumulation_steps')) {
     const b = val('batch_size');
     const m = val('micro_batch_size');
