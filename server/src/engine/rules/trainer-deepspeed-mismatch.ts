@@ -3,7 +3,8 @@
  * Transformers Trainer compares with its TrainingArguments, and that differs from the recipe's.
  */
 import type { TrainerModel, TrainerValue } from '../formats/trainer/model';
-import { COMPARED, FIELDS, pyEqual, pyShown, TRANSFORMERS_OLDEST, type Compared } from '../formats/trainer/releases';
+import { COMPARED, FIELDS, pyEqual, pyShown, type Compared } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import type { Path, Span } from '../types';
 import { describeProvenance } from '../plan/plan';
 import { defineRule, type RelatedSpec } from './rule';
@@ -31,10 +32,8 @@ export default defineRule<TrainerModel>({
     const jsonDoc = ds?.linked?.analysis?.doc;
     const jsonPath = ds?.linked?.path;
     if (!ds || !json || !jsonDoc || jsonPath === undefined) return;
-    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
-    if (!ctx.model.trainerReads.value) return;
-    // The fill-and-compare table is the same from 4.30 (the oldest read) to 5.x; older releases are not judged.
-    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    // The fill-and-compare table is the same from 4.30 (the oldest read) to 5.x.
+    if (!trainerChecks(ctx)) return;
     const other = { path: jsonPath, doc: jsonDoc };
     ctx.each(COMPARED, (c: Compared) => {
       // The Trainer skips a key whose section is missing, `"auto"` it fills, and an absent or null one.

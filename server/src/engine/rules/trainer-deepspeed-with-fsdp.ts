@@ -2,7 +2,7 @@
  * trainer-deepspeed-with-fsdp: a fine-tuning recipe that asks for both DeepSpeed and FSDP.
  */
 import type { TrainerModel } from '../formats/trainer/model';
-import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule<TrainerModel>({
@@ -18,10 +18,8 @@ export default defineRule<TrainerModel>({
   check(ctx) {
     const m = ctx.model;
     if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.recipeOf !== 'axolotl')) return;
-    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
-    if (!ctx.model.trainerReads.value) return;
     // The check is in Trainer.__init__ from 4.30 (the oldest read) to 5.x (trainer.py@v4.57.6:572-575).
-    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    if (!trainerChecks(ctx)) return;
     ctx.report({
       at: m.fsdp,
       on: 'key',
