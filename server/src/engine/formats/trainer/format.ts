@@ -50,7 +50,9 @@ function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonN
   if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
   const name = arg.value.trim();
   const linked = link(file.ref, 'deepspeed');
-  const world = acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
+  // `--num_processes` on the command overrides the config's, known or not (scriptWorld reads it).
+  const overridden = l!.args.has('--num_processes') || l!.args.has('--num-processes');
+  const world = !overridden && acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
   return { deepspeed: { ref: file.ref, at: arg.span, linked, model: linked?.analysis?.model, via: name }, world };
 }
 
