@@ -55,7 +55,7 @@ export default defineRule({
     const unknownParser = ctx.format === 'trainer' && ctx.doc.syntax === 'shell';
     for (const p of ctx.problems) {
       if (p.code !== 'duplicate-key') continue;
-      if (unknownParser && !trainerArgument(/`(--[^`\s=]+)/.exec(p.message)?.[1] ?? '')) continue;
+      if (unknownParser && !trainerArgument(p.key ?? '')) continue;
       let message = p.message;
       let severity = p.severity;
       if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {
