@@ -211,3 +211,12 @@ test('a quoted value split by an unquoted array expansion is explained as bash s
   assert.match(f.message, /bash passes it as 2 words/);
   assert.deepEqual(f.fixes(), []);
 });
+
+test('a Megatron-LM script started by accelerate launch --num_processes: the world is that total; without it, the world is not guessed from the script\'s variables', () => {
+  const flags = 'pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --micro-batch-size 1 --global-batch-size 8 --tensor-model-parallel-size 2';
+  const eight = analyze({ path: 'train.sh', text: `GPUS_PER_NODE=4\naccelerate launch --num_processes 8 ${flags}\n` }).docs[0].plan;
+  assert.equal(eight?.world?.value, 8);
+  assert.equal(eight?.dp?.value, 4);
+  const unsaid = analyze({ path: 'train.sh', text: `GPUS_PER_NODE=4\naccelerate launch ${flags}\n` }).docs[0].plan;
+  assert.equal(unsaid?.world, undefined);
+});

@@ -239,6 +239,20 @@ test('a fine-tuning launch with a DeepSpeed JSON: DP = the launcher\'s processes
   assert.ok(lora?.notes.some((n) => /adapter/.test(n)));
 });
 
+test('a fine-tuning launch whose DeepSpeed JSON runs AutoTP: DP is the launcher\'s processes over the TP degree, and the global batch counts DP ranks', () => {
+  const json = '{ "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto", "tensor_parallel": { "autotp_size": 2 }, "zero_optimization": { "stage": 2 } }';
+  const files: Record<string, string> = { 'ds.json': json, 'train.py': 'from transformers import HfArgumentParser, TrainingArguments\n' };
+  const resolve = (ref: string) => ({ ref, path: `/w/${ref}`, text: files[ref], tried: [`/w/${ref}`] });
+  const text = 'torchrun --nproc_per_node 8 train.py --output_dir out --per_device_train_batch_size 4 --gradient_accumulation_steps 2 --learning_rate 1e-5 --deepspeed ds.json\n';
+  const p = analyze({ path: '/w/finetune.sh', text, resolve }).docs[0].plan;
+  assert.ok(p);
+  assert.equal(p.world?.value, 8);
+  assert.equal(p.tp.value, 2);
+  assert.equal(p.dp?.value, 4);
+  assert.equal(p.sharding.value.group, 4);
+  assert.equal(p.globalBatch?.value, 32);
+});
+
 test('memory per GPU of states sharded over a data-parallel group of unknown size is unknown, not that of one GPU', () => {
   const ds = JSON.stringify({ train_micro_batch_size_per_gpu: 'auto', zero_optimization: { stage: 3 } });
   const recipe = 'model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: full\ndeepspeed: ds.json\nper_device_train_batch_size: 1\ncutoff_len: 2048\nbf16: true\noutput_dir: out\n';

@@ -322,8 +322,8 @@ class Related {
   private readonly files = new Map<string, Linked<never>>();
   private readonly linked: { [F in LinkableFormat]: Map<string, Linked<LinkableModels[F]>> } = { accelerate: new Map(), deepspeed: new Map(), trainer: new Map() };
   private readonly referring: { [F in LinkableFormat]: { list?: Referrer<LinkableModels[F]>[] } } = { accelerate: {}, deepspeed: {}, trainer: {} };
-  /** The format each referrer is read as (by its own directives and content), once. */
-  private readonly referrerFormats = new Map<string, string | undefined>();
+  /** Each referrer parsed once, with the format it is read as (by its own directives and content). */
+  private readonly referrerFiles = new Map<string, { file?: ParsedFile; format?: string }>();
   constructor(
     private readonly input: FileInput,
     private readonly settings: EngineSettings,
@@ -360,29 +360,25 @@ class Related {
     const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
     slot.list ??= boundedReferrers(this.input.referrers ?? []).flatMap((r) => {
       // A referrer is read as the format it is (an Accelerate config, a Trainer recipe), as the host saw it link here.
-      if (this.referrerFormat(r) !== formatId) return [];
-      const analysis = analyzeAs(r.path, r.text, LINKABLE[formatId], this.settings);
-      return analysis ? [{ path: r.path, analysis }] : [];
+      const { file, format } = this.referrerFile(r);
+      if (!file || format !== formatId) return [];
+      return [{ path: r.path, analysis: analyzeParsed(file, LINKABLE[formatId], this.settings) }];
     });
     return slot.list;
   }
 
-  private referrerFormat(r: { path: string; text: string }): string | undefined {
-    if (!this.referrerFormats.has(r.path)) {
-      let id: string | undefined;
+  private referrerFile(r: { path: string; text: string }): { file?: ParsedFile; format?: string } {
+    let hit = this.referrerFiles.get(r.path);
+    if (!hit) {
       try {
-        if (!tooLarge(r.text, this.settings.maxFileSize)) {
-          const lines = new LineIndex(r.text);
-          const input: FileInput = { path: r.path, text: r.text };
-          const doc = parseDocs(syntaxOf(input), r.text, lines)[0];
-          id = doc ? chooseFormat(doc, input, parseDirectives(lines), this.settings).format?.id : undefined;
-        }
+        const file = parseFile(r.path, r.text, this.settings);
+        hit = { file, format: file ? chooseFormat(file.doc, file.input, file.directives, this.settings).format?.id : undefined };
       } catch {
-        id = undefined;
+        hit = {};
       }
-      this.referrerFormats.set(r.path, id);
+      this.referrerFiles.set(r.path, hit);
     }
-    return this.referrerFormats.get(r.path);
+    return hit;
   }
 
   dependencies(): string[] {
@@ -393,14 +389,24 @@ class Related {
   }
 }
 
-/** A linked file or a referrer, read as the format the link names (no rules, no further links). */
-function analyzeAs<M>(path: string, text: string, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> | undefined {
+/** Another file an analysis reads (a linked file, a referrer): its first document and directives, once parsed. */
+type ParsedFile = { input: FileInput; doc: SourceDoc; directives: Directives };
+
+function parseFile(path: string, text: string, settings: EngineSettings): ParsedFile | undefined {
   if (tooLarge(text, settings.maxFileSize)) return undefined;
   const lines = new LineIndex(text);
   const input: FileInput = { path, text };
   const doc = parseDocs(syntaxOf(input), text, lines)[0];
-  if (!doc) return undefined;
-  const directives = parseDirectives(lines);
+  return doc ? { input, doc, directives: parseDirectives(lines) } : undefined;
+}
+
+/** A linked file or a referrer, read as the format the link names (no rules, no further links). */
+function analyzeAs<M>(path: string, text: string, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> | undefined {
+  const file = parseFile(path, text, settings);
+  return file ? analyzeParsed(file, format, settings) : undefined;
+}
+
+function analyzeParsed<M>({ input, doc, directives }: ParsedFile, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> {
   const da = analyzeDoc(doc, input, directives, boundedSettings(mergeSettings(settings, settingsFromDirectives(directives.settings))), undefined, undefined, format);
   return { doc: da.doc, model: da.model, plan: da.plan };
 }

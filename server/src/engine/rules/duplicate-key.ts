@@ -40,11 +40,13 @@ export default defineRule({
     // (runtime/config.py → config_utils.py dict_raise_error_on_duplicate_keys, since v0.2.0; v0.1.0
     // used a plain json.load). Accelerate (utils/deepspeed.py HfDeepSpeedConfig) and the HF Trainer
     // load the file with json.load and hand DeepSpeed a dict, which is not checked.
-    let deepspeed: 'refuses' | 'accelerate' | 'integration' | 'old' | undefined;
+    let deepspeed: 'refuses' | 'accelerate' | 'trainer' | 'integration' | 'old' | undefined;
     if (ctx.format === 'deepspeed' && ctx.doc.syntax === 'json') {
       const m = ctx.model as DeepSpeedModel | undefined;
       if (!ctx.atLeast('0.2.0')) deepspeed = 'old';
       else if (m?.referrers.length) deepspeed = 'accelerate';
+      // A Trainer recipe or launch command names it: Accelerate's HfDeepSpeedConfig loads it for the Trainer (json.load).
+      else if (m?.trainers.length) deepspeed = 'trainer';
       else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) deepspeed = 'integration';
       else deepspeed = 'refuses';
     }
@@ -53,7 +55,7 @@ export default defineRule({
     const unknownParser = ctx.format === 'trainer' && ctx.doc.syntax === 'shell';
     for (const p of ctx.problems) {
       if (p.code !== 'duplicate-key') continue;
-      if (unknownParser && !trainerArgument(/`(--[^`\s=]+)/.exec(p.message)?.[1] ?? '')) continue;
+      if (unknownParser && !trainerArgument(p.key ?? '')) continue;
       let message = p.message;
       let severity = p.severity;
       if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {
@@ -61,6 +63,8 @@ export default defineRule({
         severity = 'error';
       } else if (deepspeed === 'accelerate') {
         message = message.replace(JSON_LOAD, 'Accelerate, which uses this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
+      } else if (deepspeed === 'trainer') {
+        message = message.replace(JSON_LOAD, 'The Transformers Trainer, whose recipe names this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       } else if (deepspeed === 'integration') {
         message = message.replace(JSON_LOAD, 'Its `"auto"` values mean the Transformers Trainer or Accelerate loads it, with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       }

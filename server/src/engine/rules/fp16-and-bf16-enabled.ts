@@ -5,7 +5,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { TrainerModel } from '../formats/trainer/model';
-import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import { defineRule, type RuleContext } from './rule';
 
 /**
@@ -14,7 +14,7 @@ import { defineRule, type RuleContext } from './rule';
  */
 function trainer(ctx: RuleContext<TrainerModel>): void {
   const m = ctx.model;
-  if (!m.trainerReads.value || !ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+  if (!trainerChecks(ctx)) return;
   for (const [fp, bf, what] of [['fp16', 'bf16', ''], ['fp16_full_eval', 'bf16_full_eval', ' for full evaluation']] as const) {
     ctx.separately(() => {
       const a = m.arg(fp);

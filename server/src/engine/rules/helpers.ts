@@ -9,6 +9,8 @@ import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
 import { deprecatedValues, normalized, strictSince, valueForms } from '../schema/vocabulary';
+import type { TrainerModel } from '../formats/trainer/model';
+import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
 export { code };
 
@@ -168,4 +170,13 @@ export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly D
       ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
     });
   }
+}
+
+/**
+ * Whether the Transformers Trainer's own checks apply to a recipe or launch command: the Trainer
+ * reads its arguments (a launched script's parser may only be assumed, which caps the findings) and
+ * the release is one the facts were read at (4.30 to 5.x; older ones are not judged).
+ */
+export function trainerChecks(ctx: RuleContext<TrainerModel>): boolean {
+  return ctx.model.trainerReads.value && ctx.atLeast(TRANSFORMERS_OLDEST);
 }

@@ -48,7 +48,7 @@ export default defineRule<TrainerModel>({
   check(ctx) {
     const m = ctx.model;
     const root = m.doc.root;
-    if (m.program !== 'LLaMA-Factory' || root?.kind !== 'map' || m.deepspeed?.model?.stage !== 3) return;
+    if (m.recipeOf !== 'llama-factory' || root?.kind !== 'map' || m.deepspeed?.model?.stage !== 3) return;
     const values = new Map(root.entries.map((e) => [e.key, e.value]));
     for (const c of CHECKS) {
       const v = values.get(c.key);

@@ -3,21 +3,11 @@
  * Transformers Trainer compares with its TrainingArguments, and that differs from the recipe's.
  */
 import type { TrainerModel, TrainerValue } from '../formats/trainer/model';
-import { COMPARED, FIELDS, pyEqual, TRANSFORMERS_OLDEST, type Compared } from '../formats/trainer/releases';
+import { COMPARED, FIELDS, pyEqual, pyShown, type Compared } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import type { Path, Span } from '../types';
 import { describeProvenance } from '../plan/plan';
 import { defineRule, type RelatedSpec } from './rule';
-
-/** A value as Python prints it in the Trainer's message (`True`, `[0.9, 0.95]`, `1e-05`). */
-function py(v: unknown): string {
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (Array.isArray(v)) return `[${v.map(py).join(', ')}]`;
-  if (typeof v === 'number') {
-    if (Number.isInteger(v) || v === 0 || Math.abs(v) >= 1e-4) return String(v);
-    return v.toExponential().replace(/e-(\d)$/, 'e-0$1');
-  }
-  return String(v);
-}
 
 /** The JSON's value, when the Trainer compares it: present, not `"auto"`, a number, a boolean or a list of numbers. */
 function comparable(v: unknown): v is number | boolean | number[] {
@@ -42,10 +32,8 @@ export default defineRule<TrainerModel>({
     const jsonDoc = ds?.linked?.analysis?.doc;
     const jsonPath = ds?.linked?.path;
     if (!ds || !json || !jsonDoc || jsonPath === undefined) return;
-    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
-    if (!ctx.model.trainerReads.value) return;
-    // The fill-and-compare table is the same from 4.30 (the oldest read) to 5.x; older releases are not judged.
-    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    // The fill-and-compare table is the same from 4.30 (the oldest read) to 5.x.
+    if (!trainerChecks(ctx)) return;
     const other = { path: jsonPath, doc: jsonDoc };
     ctx.each(COMPARED, (c: Compared) => {
       // The Trainer skips a key whose section is missing, `"auto"` it fills, and an absent or null one.
@@ -70,22 +58,19 @@ export default defineRule<TrainerModel>({
       const at: Path | Span = written?.at ?? ds.at;
       const key = c.key.join('.');
       // Python prints a float field's whole value as `1.0`.
-      const shownValue = (a: TrainerValue) => {
-        const f = FIELDS[c.fields[read.indexOf(a)]];
-        return f?.kind === 'float' && typeof a.value === 'number' && Number.isInteger(a.value) ? `${a.value}.0` : py(a.value);
-      };
-      const hfShown = c.fields.every((f) => FIELDS[f]?.kind === 'float') && typeof hf === 'number' && Number.isInteger(hf) ? `${hf}.0` : py(hf);
+      const shownValue = (a: TrainerValue) => pyShown(a.value, FIELDS[c.fields[read.indexOf(a)]]?.kind === 'float');
+      const hfShown = pyShown(hf, c.fields.every((f) => FIELDS[f]?.kind === 'float'));
       const one = (a: TrainerValue) => (a.at ? `\`${a.spelled}\` is ${shownValue(a)}` : `\`${a.spelled}\` is not set (default ${shownValue(a)})`);
       // The values written are named; an unset one only when none is written.
       const shown = read.some((a) => a.at) ? read.filter((a) => a.at) : read.slice(0, 1);
       const recipeSide = c.fields.length === 1 && !world ? `${one(read[0])} here` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
-      const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${py(ds_)} here`, other }];
+      const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${pyShown(ds_)} here`, other }];
       if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
       ctx.report({
         at,
         on: 'value',
         related,
-        message: `${m.name} and ${ds.ref} disagree: ${recipeSide}, but ${ds.ref} sets \`${key}\` to ${py(ds_)}. The Transformers Trainer compares the DeepSpeed values it does not fill and stops when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${key}=${py(ds_)} vs hf ${c.said ?? c.label}=${hfShown}"). Write the same value in both files, or \`"auto"\` in ${ds.ref} so the recipe decides.`,
+        message: `${m.name} and ${ds.ref} disagree: ${recipeSide}, but ${ds.ref} sets \`${key}\` to ${pyShown(ds_)}. The Transformers Trainer compares the DeepSpeed values it does not fill and stops when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${key}=${pyShown(ds_)} vs hf ${c.said ?? c.label}=${hfShown}"). Write the same value in both files, or \`"auto"\` in ${ds.ref} so the recipe decides.`,
       });
     });
   },

@@ -2,7 +2,7 @@
  * trainer-deepspeed-with-fsdp: a fine-tuning recipe that asks for both DeepSpeed and FSDP.
  */
 import type { TrainerModel } from '../formats/trainer/model';
-import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule<TrainerModel>({
@@ -17,16 +17,14 @@ export default defineRule<TrainerModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.program !== 'axolotl')) return;
-    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
-    if (!ctx.model.trainerReads.value) return;
+    if (!m.fsdp || !m.deepspeedSet || (m.ownLoop && m.recipeOf !== 'axolotl')) return;
     // The check is in Trainer.__init__ from 4.30 (the oldest read) to 5.x (trainer.py@v4.57.6:572-575).
-    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    if (!trainerChecks(ctx)) return;
     ctx.report({
       at: m.fsdp,
       on: 'key',
       related: [{ at: m.deepspeedSet, on: 'key', message: 'DeepSpeed is asked for here' }],
-      message: `${m.program === 'axolotl' ? 'axolotl refuses the config ("deepspeed and fsdp cannot be used together")' : 'The Transformers Trainer stops once the model has loaded ("Using --fsdp xxx together with --deepspeed is not possible, deactivate one of those flags")'}: DeepSpeed and FSDP both shard the model, and only one can. Keep one of \`fsdp\` and \`deepspeed\`.`,
+      message: `${m.recipeOf === 'axolotl' ? 'axolotl refuses the config ("deepspeed and fsdp cannot be used together")' : 'The Transformers Trainer stops once the model has loaded ("Using --fsdp xxx together with --deepspeed is not possible, deactivate one of those flags")'}: DeepSpeed and FSDP both shard the model, and only one can. Keep one of \`fsdp\` and \`deepspeed\`.`,
     });
   },
 });

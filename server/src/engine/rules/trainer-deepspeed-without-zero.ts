@@ -3,7 +3,7 @@
  * `zero_optimization` section.
  */
 import type { TrainerModel } from '../formats/trainer/model';
-import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { trainerChecks } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule<TrainerModel>({
@@ -23,11 +23,9 @@ export default defineRule<TrainerModel>({
     const doc = ds?.linked?.analysis?.doc;
     if (!ds || !ds.model || !doc || ds.linked?.path === undefined || doc.root?.kind !== 'map') return;
     if (doc.root.entries.some((e) => e.key === 'zero_optimization')) return;
-    // Whether the Trainer reads these arguments at all (a launched script's parser may only be assumed).
-    if (!ctx.model.trainerReads.value) return;
     // TrainingArguments build Accelerate's DeepSpeedPlugin from 4.30 (the oldest read, training_args.py@v4.30.0:1563-1570);
     // the plugin refuses a config without ZeRO in every Accelerate release read, 0.15 to 1.14 (utils/dataclasses.py@v1.14.0:1274-1275).
-    if (!ctx.atLeast(TRANSFORMERS_OLDEST)) return;
+    if (!trainerChecks(ctx)) return;
     ctx.report({
       at: ds.at,
       on: 'value',

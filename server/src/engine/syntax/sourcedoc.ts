@@ -24,6 +24,8 @@ export interface SyntaxProblem {
    * never closed), the tree is a guess, and nothing is concluded from it.
    */
   guessedFrom?: number;
+  /** A duplicate-key problem of a launch script: the flag passed twice, as written. */
+  key?: string;
 }
 
 /** A path-level edit; each syntax turns it into minimal text edits that keep comments and style. */

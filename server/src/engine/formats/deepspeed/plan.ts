@@ -27,13 +27,19 @@ function precisionOf(m: DeepSpeedModel): Field<Precision> {
   return byDefault('fp32', 'neither `fp16` nor `bf16` is enabled: DeepSpeed trains in fp32');
 }
 
-export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings): Plan {
+/**
+ * `launched`: the world the file's user starts it with, when that user knows it (a Trainer recipe's
+ * launcher); else the setting's, or that of the Accelerate configs that launch with the file.
+ */
+export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings, launched?: Field<number>): Plan {
   const fromReferrers = referrerWorld(m);
-  const world: Field<number> | undefined = settings.worldSize
-    ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }
-    : fromReferrers
-      ? derived(fromReferrers.value, `world = ${fromReferrers.from}`)
-      : undefined;
+  const world: Field<number> | undefined =
+    launched ??
+    (settings.worldSize
+      ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }
+      : fromReferrers
+        ? derived(fromReferrers.value, `world = ${fromReferrers.from}`)
+        : undefined);
   const nodes: Field<number> = settings.nodes ? { value: settings.nodes, from: { kind: 'setting', note: '`nodes` setting' } } : one('the node count is not in a DeepSpeed config');
   const sp = sizeField(m, ['sequence_parallel_size']) ?? one('no Ulysses sequence parallelism');
   const tpSize = m.num(['tensor_parallel', 'autotp_size']);
@@ -87,8 +93,8 @@ export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings): Plan
     if (world.value % divisor === 0) {
       const dp = world.value / divisor;
       const parts = [tp.value > 1 && `AutoTP ${tp.value}`, sp.value > 1 && `SP ${sp.value}`].filter(Boolean);
-      plan.dp = derived(dp, parts.length ? `DP = ${world.value} / (${parts.join(' × ')}) = ${dp}` : `DP = the ${world.value} ranks`);
-      plan.dpShard = derived(dp, `ZeRO shards over the ${dp} data-parallel ranks`);
+      plan.dp = derived(dp, parts.length ? `DP = ${world.value} / (${parts.join(' × ')}) = ${dp}` : `DP = the ${world.value} ranks`, [world]);
+      plan.dpShard = derived(dp, `ZeRO shards over the ${dp} data-parallel ranks`, [world]);
       plan.sharding = { value: { ...sharding.value, group: dp }, from: sharding.from };
     }
   }

@@ -205,6 +205,12 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
     if (np?.value !== undefined) return { world: derived(np.value, `world = ${np.value} processes (mpirun -np)`, assumptions(np)) };
     if (np?.unknown) return { note: `the process count comes from outside the script (${np.unknown})` };
   }
+  // `accelerate launch --num_processes N` gives the total; without it, Accelerate's own config file does.
+  if (spawner?.kind === 'accelerate') {
+    const np = launcherInt(spawner, ['--num_processes', '--num-processes']);
+    if (np?.value !== undefined && np.value > 0) return { world: derived(np.value, `world = ${np.value} processes (accelerate launch --num_processes)`, assumptions(np)) };
+    return { note: np?.unknown ? `the process count comes from outside the script (${np.unknown})` : 'without `--num_processes`, accelerate launch takes the process count from its config file' };
+  }
   // In a Slurm batch script, `srun` starts the step over the allocation's nodes.
   const step = slurmStep(s);
   if (step?.srun && spawner?.kind === 'srun') {
@@ -218,7 +224,7 @@ export function scriptWorld(s: ShellDoc, settings: EngineSettings): { world?: Fi
   const kind = spawner?.kind;
   const perNode = kind ? launcherInt(spawner, PER_NODE[kind] ?? []) : undefined;
   let nodes: { value?: number; unknown?: string; assumed?: string } | undefined;
-  let nodesFrom = kind;
+  let nodesFrom: LauncherKind | undefined = kind;
   for (const l of [...spawners].reverse()) {
     nodes = launcherInt(l, NODES[l.kind] ?? []);
     if (nodes) {

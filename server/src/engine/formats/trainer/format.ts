@@ -10,20 +10,12 @@ import type { Path } from '../../types';
 import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
-import { ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
-import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp } from './script';
+import { deepspeedPath, ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
+import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp, settingWorld } from './script';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
   return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
-}
-
-/** The recipe's `deepspeed:` path, when it is one (an inline mapping or a JSON text is not followed). */
-function recipeDeepspeed(doc: SourceDoc): { ref: string; at: Path } | undefined {
-  const n = doc.node(['deepspeed']);
-  if (n?.kind !== 'scalar' || typeof n.value !== 'string') return undefined;
-  const ref = n.value.trim();
-  return ref && !ref.startsWith('{') ? { ref, at: ['deepspeed'] } : undefined;
 }
 
 /** Where the recipe asks for DeepSpeed: a non-empty path or JSON text, or a mapping. */
@@ -39,12 +31,6 @@ function recipeFsdp(doc: SourceDoc): Path | undefined {
   if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
   if (n?.kind === 'seq' && n.items.length > 0) return ['fsdp'];
   return undefined;
-}
-
-/** The world size a setting gives (`# shardwise: world_size=8`), for recipes whose launcher is elsewhere. */
-function settingWorld(input: ModelInput): Field<number> | undefined {
-  const w = input.settings.worldSize;
-  return w ? { value: w, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
 }
 
 /**
@@ -64,7 +50,9 @@ function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonN
   if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
   const name = arg.value.trim();
   const linked = link(file.ref, 'deepspeed');
-  const world = acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
+  // `--num_processes` on the command overrides the config's, known or not (scriptWorld reads it).
+  const overridden = l!.args.has('--num_processes') || l!.args.has('--num-processes');
+  const world = !overridden && acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
   return { deepspeed: { ref: file.ref, at: arg.span, linked, model: linked?.analysis?.model, via: name }, world };
 }
 
@@ -79,18 +67,22 @@ function model(input: ModelInput): TrainerModel {
   if (doc.syntax === 'shell') {
     const s = doc as ShellDoc;
     const reading = entryReading(s, input.read);
-    const accelerate = scriptDeepspeed(s) ? undefined : viaAccelerate(s, link);
+    const direct = scriptDeepspeed(s);
+    const accelerate = direct ? undefined : viaAccelerate(s, link);
     const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
     return {
       doc,
       name,
-      kind: 'script',
       program: `the TrainingArguments of \`${entry}\``,
       arg: (field) => scriptArg(s, field, reading),
       writes: (field) => (s.root?.entries ?? []).some((e) => fieldOf(e.key) === field),
-      trainerReads: reading.assumed ? { value: true, from: { kind: 'assumed', note: reading.assumed } } : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
-      deepspeed: reading.not ? undefined : (follow(scriptDeepspeed(s)) ?? accelerate?.deepspeed),
-      deepspeedSet: reading.not ? undefined : (scriptDeepspeed(s)?.at ?? accelerate?.deepspeed.at),
+      trainerReads: reading.not
+        ? { value: false, from: { kind: 'derived', formula: reading.not } }
+        : reading.assumed
+          ? { value: true, from: { kind: 'assumed', note: reading.assumed } }
+          : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
+      deepspeed: reading.not ? undefined : (follow(direct) ?? accelerate?.deepspeed),
+      deepspeedSet: reading.not ? undefined : (direct?.at ?? accelerate?.deepspeed.at),
       world: commandWorld(s, input.settings) ?? accelerate?.world,
       fsdp: reading.not ? undefined : scriptFsdp(s),
     };
@@ -99,15 +91,15 @@ function model(input: ModelInput): TrainerModel {
   return {
     doc,
     name,
-    kind: 'recipe',
+    recipeOf: program,
     program: PROGRAM_NAMES[program],
     ownLoop: ownLoop(doc),
     arg: (field) => recipeArg(doc, program, field),
     writes: (field) => doc.node([field]) !== undefined,
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
-    deepspeed: follow(recipeDeepspeed(doc)),
+    deepspeed: follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
     deepspeedSet: recipeDeepspeedSet(doc),
-    world: settingWorld(input),
+    world: settingWorld(input.settings),
     fsdp: recipeFsdp(doc),
   };
 }

@@ -5,6 +5,9 @@ import type { Path, Span } from '../../types';
 import type { DeepSpeedModel } from '../deepspeed/model';
 import type { Linked } from '../link';
 
+/** The program that reads a recipe, from its keys. */
+export type Program = 'llama-factory' | 'axolotl' | 'trainer';
+
 /** A TrainingArguments field as the Trainer gets it, how that is known, and where it is written. */
 export interface TrainerValue {
   value: number | boolean | undefined;
@@ -19,7 +22,8 @@ export interface TrainerModel {
   doc: SourceDoc;
   /** What reads the file, for messages: "LLaMA-Factory", "axolotl", "the training script's TrainingArguments". */
   program: string;
-  kind: 'recipe' | 'script';
+  /** The program a recipe's keys say reads it (undefined for a launch command, whose entry script reads the flags). */
+  recipeOf?: Program;
   /** The field's value as the Trainer gets it (see TrainerValue). */
   arg(name: string): TrainerValue;
   /**

@@ -41,7 +41,7 @@ function adapters(m: TrainerModel): string | undefined {
 }
 
 /** The model the recipe trains, when it names a preset's checkpoint and trains every weight. */
-function recipeModel(m: TrainerModel, settings: EngineSettings, plan: Plan): Field<ModelShape> | undefined {
+function recipeModel(m: TrainerModel, plan: Plan): Field<ModelShape> | undefined {
   if (plan.model) return plan.model;
   for (const key of ['model_name_or_path', 'base_model', '--model_name_or_path']) {
     const n = m.doc.node([key]);
@@ -51,7 +51,6 @@ function recipeModel(m: TrainerModel, settings: EngineSettings, plan: Plan): Fie
     if (!preset || adapters(m)) return undefined;
     return { value: preset.shape, from: { kind: 'derived', formula: `\`${key}: ${n.value}\` has the shape of the preset \`${preset.id}\` (${preset.title})` } };
   }
-  void settings;
   return undefined;
 }
 
@@ -102,25 +101,23 @@ function precision(m: TrainerModel, plan: Plan): Field<Precision> {
 export function trainerPlan(m: TrainerModel, settings: EngineSettings): Plan | undefined {
   const json = m.deepspeed?.model;
   if (!json) return undefined;
-  const plan = deepspeedPlan(json, settings);
+  // DP and the ZeRO group over the launcher's processes, as for the JSON under any launcher (AutoTP and Ulysses SP divide it).
+  const plan = deepspeedPlan(json, settings, m.world);
   plan.runtime = `the Transformers Trainer with DeepSpeed (${m.deepspeed!.ref})`;
   plan.notes = [];
-  const world = m.world ?? plan.world;
-  plan.world = world;
+  const world = plan.world;
   if (!plan.microBatch) plan.microBatch = asField(m.arg('per_device_train_batch_size'));
   if (!plan.gradAccum) plan.gradAccum = asField(m.arg('gradient_accumulation_steps'));
   plan.precision = precision(m, plan);
-  plan.model = recipeModel(m, settings, plan);
+  plan.model = recipeModel(m, plan);
   plan.seqLength ??= seqLength(m);
   const ckpt = checkpointing(m);
   if (ckpt) plan.recompute = ckpt;
   if (world) {
-    plan.dp = derived(world.value, `DP = the ${world.value} processes the launcher starts`, [world]);
-    plan.dpShard = derived(world.value, `ZeRO shards over the ${world.value} data-parallel ranks`, [world]);
-    plan.sharding = { value: { ...plan.sharding.value, group: world.value }, from: plan.sharding.from };
-    if (!plan.globalBatch && plan.microBatch && plan.gradAccum) {
-      const g = world.value * plan.microBatch.value * plan.gradAccum.value;
-      plan.globalBatch = derived(g, `global batch = ${world.value} processes × micro batch ${plan.microBatch.value} × accumulation ${plan.gradAccum.value}`, [world, plan.microBatch, plan.gradAccum]);
+    const dp = plan.dp;
+    if (!plan.globalBatch && dp && plan.microBatch && plan.gradAccum) {
+      const g = dp.value * plan.microBatch.value * plan.gradAccum.value;
+      plan.globalBatch = derived(g, `global batch = DP ${dp.value} × micro batch ${plan.microBatch.value} × accumulation ${plan.gradAccum.value}`, [dp, plan.microBatch, plan.gradAccum]);
     }
   } else plan.notes.push('The world size comes from the launcher (torchrun `--nproc_per_node`, `deepspeed --num_gpus`, `NPROC_PER_NODE`…), which this file does not show: set `world_size: <n>` in .shardwise.yaml or `# shardwise: world_size=<n>` here.');
   const adapted = adapters(m);

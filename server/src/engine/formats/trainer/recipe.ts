@@ -5,12 +5,11 @@
  * `HfArgumentParser.parse_dict`: src/llamafactory/hparams/parser.py@ff6d4d1:112-163) and axolotl
  * configs (mapped to TrainingArguments by src/axolotl/core/builders/base.py@v0.18.0:238-680).
  */
-import type { Provenance } from '../../plan/plan';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
-import type { TrainerValue } from './model';
-import { FIELDS, shownDefault } from './releases';
+import type { Program, TrainerValue } from './model';
+import { FIELDS, shownDefault, type TrainerField } from './releases';
 
 /**
  * TrainingArguments fields that speak for a recipe (src/transformers/training_args.py@v4.57.6): the
@@ -32,8 +31,6 @@ const SHARED_FIELDS = new Set(['gradient_accumulation_steps', 'fp16', 'bf16', 'd
 const LF_STAGES = ['pt', 'sft', 'rm', 'ppo', 'dpo', 'kto'];
 const LF_TYPES = ['lora', 'oft', 'freeze', 'full'];
 
-/** The program that reads a recipe, from its keys. */
-export type Program = 'llama-factory' | 'axolotl' | 'trainer';
 
 export const PROGRAM_NAMES: Record<Program, string> = { 'llama-factory': 'LLaMA-Factory', axolotl: 'axolotl', trainer: 'the TrainingArguments of the training script' };
 
@@ -136,10 +133,20 @@ export function recipeArg(doc: SourceDoc, program: Program, name: string): Train
     if (v === undefined) return unknown(`\`${spelled}\` is not a value Shardwise reads as ${field.kind === 'bool' ? 'a boolean' : 'a number'}`);
     return { value: v, from: { kind: 'written', path: [spelled] }, at: [spelled], spelled };
   }
-  if (program === 'axolotl' || field.default === undefined) return unknown(`the recipe does not set \`${spelled}\`, and the program that reads it decides its default`);
-  if (field.fixed) return { value: field.default, from: { kind: 'default', note: `the recipe does not set \`${spelled}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
-  const from: Provenance = { kind: 'assumed', note: `the recipe does not set \`${spelled}\`, so the Trainer's default ${shownDefault(field)} is taken (the script that reads it may set another)` };
-  return { value: field.default, from, spelled };
+  if (program === 'axolotl') return unknown(`the recipe does not set \`${spelled}\`, and the program that reads it decides its default`);
+  return unsetArg(field, spelled, `the recipe does not set \`${spelled}\``, 'the program that reads it');
+}
+
+/**
+ * A field the file does not set, as the Trainer gets it: TrainingArguments' default when no program
+ * that reads recipes changes it, else that default assumed (or `assumed`, when the reading itself
+ * is), or unknown when the program decides it. `unset` says what the file does not do, `reader` who
+ * may set another default.
+ */
+export function unsetArg(field: TrainerField, spelled: string, unset: string, reader: string, assumed?: string): TrainerValue {
+  if (field.default === undefined) return { value: undefined, from: { kind: 'unknown', note: `${unset}, and ${reader} decides its default` }, spelled };
+  if (field.fixed && !assumed) return { value: field.default, from: { kind: 'default', note: `${unset}: TrainingArguments' default ${shownDefault(field)}` }, spelled };
+  return { value: field.default, from: { kind: 'assumed', note: assumed ?? `${unset}, so the Trainer's default ${shownDefault(field)} is taken (${reader} may set another)` }, spelled };
 }
 
 /** axolotl's own readings: precision, and accumulation from `batch_size` (utils/config/__init__.py@v0.18.0:199-230). */
@@ -160,10 +167,19 @@ function axolotlArg(doc: SourceDoc, name: string): TrainerValue | undefined {
     const on = fp === true && !(bfOn || bf === 'full');
     return { value: on, from: has('fp16') ? { kind: 'written', path: ['fp16'] } : { kind: 'default', note: 'axolotl passes `fp16: false` when the config does not set it' }, at: has('fp16') ? ['fp16'] : undefined, spelled: 'fp16' };
   }
+  // axolotl computes it: on only with an evaluation set, `save_steps` and `eval_steps`, the one a multiple of the other (core/builders/causal.py@v0.18.0:248-260).
+  if (name === 'load_best_model_at_end') return { value: undefined, from: { kind: 'unknown', note: 'axolotl turns `load_best_model_at_end` on only with an evaluation set and `save_steps` a multiple of `eval_steps`' }, spelled: name };
   if (name === 'gradient_accumulation_steps' && !has('gradient_accumulation_steps')) {
     const b = val('batch_size');
     const m = val('micro_batch_size');
     if (typeof b === 'number' && typeof m === 'number' && m > 0) return { value: Math.floor(b / m), from: { kind: 'derived', formula: `batch_size ${b} // micro_batch_size ${m}` }, at: ['batch_size'], spelled: 'batch_size' };
   }
   return undefined;
+}
+
+/** A `deepspeed` value as the path of a JSON to follow: a known, non-empty string that is not a JSON text. */
+export function deepspeedPath(v: Node | undefined, at: string[]): { ref: string; at: string[] } | undefined {
+  if (v?.kind !== 'scalar' || v.unknown || typeof v.value !== 'string') return undefined;
+  const ref = v.value.trim();
+  return ref && !ref.startsWith('{') ? { ref, at } : undefined;
 }

@@ -13,7 +13,6 @@ export const TRANSFORMERS_OLDEST = '4.30.0';
 
 /** The Trainer's reading of one TrainingArguments field: its default (undefined: the recipe's program decides it). */
 export interface TrainerField {
-  name: string;
   kind: 'int' | 'float' | 'bool';
   /** TrainingArguments' own default, when no recipe framework is known to change it. */
   default?: number | boolean;
@@ -21,31 +20,41 @@ export interface TrainerField {
   fixed?: boolean;
 }
 
-/** A field's default as Python prints it (`1.0` for a float, `False`). */
-export function shownDefault(f: TrainerField): string {
-  const v = f.default;
+/** A value as Python prints it (`True`, `[0.9, 0.95]`, `1e-05`), a float field's whole number as `1.0`. */
+export function pyShown(v: unknown, float = false): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  return f.kind === 'float' && typeof v === 'number' && Number.isInteger(v) ? `${v}.0` : String(v);
+  if (Array.isArray(v)) return `[${v.map((x) => pyShown(x, float)).join(', ')}]`;
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) return float ? `${v}.0` : String(v);
+    if (Math.abs(v) >= 1e-4) return String(v);
+    return v.toExponential().replace(/e-(\d)$/, 'e-0$1');
+  }
+  return String(v);
+}
+
+/** A field's default as Python prints it (`1.0` for a float, `False`, `1e-08`). */
+export function shownDefault(f: TrainerField): string {
+  return pyShown(f.default, f.kind === 'float');
 }
 
 export const FIELDS: Record<string, TrainerField> = {
-  per_device_train_batch_size: { name: 'per_device_train_batch_size', kind: 'int', default: 8 },
-  gradient_accumulation_steps: { name: 'gradient_accumulation_steps', kind: 'int', default: 1 },
-  max_grad_norm: { name: 'max_grad_norm', kind: 'float', default: 1.0 },
+  per_device_train_batch_size: { kind: 'int', default: 8 },
+  gradient_accumulation_steps: { kind: 'int', default: 1 },
+  max_grad_norm: { kind: 'float', default: 1.0 },
   // TRL's configs change the learning rate's default (SFTConfig 2e-5, DPOConfig 1e-6): not assumed.
-  learning_rate: { name: 'learning_rate', kind: 'float' },
-  adam_beta1: { name: 'adam_beta1', kind: 'float', default: 0.9 },
-  adam_beta2: { name: 'adam_beta2', kind: 'float', default: 0.999 },
-  adam_epsilon: { name: 'adam_epsilon', kind: 'float', default: 1e-8 },
-  weight_decay: { name: 'weight_decay', kind: 'float', default: 0 },
-  fp16: { name: 'fp16', kind: 'bool', default: false, fixed: true },
+  learning_rate: { kind: 'float' },
+  adam_beta1: { kind: 'float', default: 0.9 },
+  adam_beta2: { kind: 'float', default: 0.999 },
+  adam_epsilon: { kind: 'float', default: 1e-8 },
+  weight_decay: { kind: 'float', default: 0 },
+  fp16: { kind: 'bool', default: false, fixed: true },
   // TRL flips bf16's default to `not fp16` (trl/trainer/sft_config.py@v0.24.0:261): not assumed.
-  bf16: { name: 'bf16', kind: 'bool' },
-  fp16_full_eval: { name: 'fp16_full_eval', kind: 'bool', default: false, fixed: true },
-  bf16_full_eval: { name: 'bf16_full_eval', kind: 'bool', default: false, fixed: true },
-  save_only_model: { name: 'save_only_model', kind: 'bool', default: false, fixed: true },
-  load_best_model_at_end: { name: 'load_best_model_at_end', kind: 'bool', default: false, fixed: true },
-  auto_find_batch_size: { name: 'auto_find_batch_size', kind: 'bool', default: false, fixed: true },
+  bf16: { kind: 'bool' },
+  fp16_full_eval: { kind: 'bool', default: false, fixed: true },
+  bf16_full_eval: { kind: 'bool', default: false, fixed: true },
+  save_only_model: { kind: 'bool', default: false, fixed: true },
+  load_best_model_at_end: { kind: 'bool', default: false, fixed: true },
+  auto_find_batch_size: { kind: 'bool', default: false, fixed: true },
 };
 
 /** One DeepSpeed key the Trainer fills and compares, and the TrainingArguments value it is held to. */
@@ -104,16 +113,3 @@ export function pyEqual(a: unknown, b: unknown): boolean {
   const n = (x: unknown): unknown => (typeof x === 'boolean' ? Number(x) : x);
   return n(a) === n(b);
 }
-
-/** Keys the Trainer fills when they are `"auto"` (compared ones and those filled only), for the DeepSpeed side. */
-export const FILLED: readonly string[] = [
-  ...COMPARED.map((c) => c.key.join('.')),
-  'scheduler.params.warmup_min_lr',
-  'scheduler.params.warmup_num_steps',
-  'scheduler.params.total_num_steps',
-  'amp.enabled',
-  'amp.opt_level',
-  'zero_optimization.reduce_bucket_size',
-  'zero_optimization.stage3_prefetch_bucket_size',
-  'zero_optimization.stage3_param_persistence_threshold',
-];

@@ -4,18 +4,19 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
-import { derived, type Field, type Provenance } from '../../plan/plan';
+import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { LinkedFile } from '../link';
+import { parserFlags } from '../megatron/checkout';
 import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
 import type { TrainerValue } from './model';
-import { TRAINER_FIELDS } from './recipe';
-import { FIELDS, shownDefault } from './releases';
+import { deepspeedPath, TRAINER_FIELDS, unsetArg } from './recipe';
+import { FIELDS } from './releases';
 
 function shell(doc: SourceDoc): ShellDoc | undefined {
   return doc.syntax === 'shell' ? (doc as ShellDoc) : undefined;
@@ -90,7 +91,8 @@ export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | 
   const text = file?.text?.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  if (/add_argument\(\s*['"]--(deepspeed|per_device_train_batch_size)['"]/.test(text)) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
+  const own = parserFlags(text).map(fieldOf);
+  if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
   if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
   // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
   if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
@@ -124,41 +126,38 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
   }
   const open = openReason(s);
   if (open) return unknown(open);
-  if (field.default === undefined) return unknown(`the command does not pass \`--${name}\`, and the training script decides its default`);
-  if (field.fixed && !reading.assumed) return { value: field.default, from: { kind: 'default', note: `the command does not pass \`--${name}\`: TrainingArguments' default ${shownDefault(field)}` }, spelled };
-  return { value: field.default, from: { kind: 'assumed', note: reading.assumed ?? `the command does not pass \`--${name}\`, so the Trainer's default ${shownDefault(field)} is taken (the training script may set another)` }, spelled };
-}
-
-/** `accelerate launch --num_processes N`: the total number of processes. */
-function accelerateWorld(l: Launcher): Field<number> | undefined {
-  const a = l.args.get('--num_processes') ?? l.args.get('--num-processes');
-  if (!a || a.unknown) return undefined;
-  const v = typeof a.value === 'number' ? a.value : undefined;
-  return v !== undefined && Number.isInteger(v) && v > 0 ? derived(v, `world = ${v} processes (accelerate launch --num_processes)`, a.assumed ? [{ value: v, from: { kind: 'assumed', note: a.assumed } }] : []) : undefined;
+  return unsetArg(field, spelled, `the command does not pass \`--${name}\``, 'the training script', reading.assumed);
 }
 
 /** The number of processes the launcher starts, when the command says (torchrun, deepspeed, srun, mpirun, accelerate). */
 export function commandWorld(s: ShellDoc, settings: EngineSettings): Field<number> | undefined {
-  let last: Launcher | undefined;
-  for (let l = s.launcher; l; l = l.inner) if (l.kind !== 'python') last = l;
-  if (last?.kind === 'accelerate') return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : accelerateWorld(last);
+  const launched = launchers(s).some((l) => l.kind !== 'python');
   // Plain `python train.py` starts one process, unless something outside the script starts several.
-  if (!last) return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+  if (!launched) return settingWorld(settings);
   const world = scriptWorld(s, settings).world;
   // Without `--num_nodes` the DeepSpeed launcher runs on every node of its hostfile (`--hostfile`, else /job/hostfile when it exists).
-  if (world && last.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
+  const last = launchers(s).filter((l) => l.kind !== 'python').pop();
+  if (world && last?.kind === 'deepspeed' && !settings.worldSize && !last.args.has('--num_nodes') && !last.args.has('--num-nodes')) {
     return { value: world.value, from: { kind: 'assumed', note: 'the DeepSpeed launcher runs on one node (without `--num_nodes` it uses every node of its hostfile: `--hostfile`, else /job/hostfile when it exists)' } };
   }
   return world;
 }
 
+function launchers(s: ShellDoc): Launcher[] {
+  const out: Launcher[] = [];
+  for (let l = s.launcher; l; l = l.inner) out.push(l);
+  return out;
+}
+
+/** The world size a setting gives (`world_size` in .shardwise.yaml, `# shardwise: world_size=8`). */
+export function settingWorld(settings: EngineSettings): Field<number> | undefined {
+  return settings.worldSize ? { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } } : undefined;
+}
+
 /** The `--deepspeed` flag's path, when it is a known path (not a JSON text, not a bare switch). */
 export function scriptDeepspeed(s: ShellDoc): { ref: string; at: string[] } | undefined {
   const e = flagEntry(s, 'deepspeed');
-  const v = e?.value;
-  if (!e || v?.kind !== 'scalar' || v.unknown || typeof v.value !== 'string') return undefined;
-  const ref = v.value.trim();
-  return ref && !ref.startsWith('{') ? { ref, at: [e.key] } : undefined;
+  return e && deepspeedPath(e.value, [e.key]);
 }
 
 /** Where an FSDP setting is passed (`--fsdp full_shard`), when one is. */

@@ -102,6 +102,7 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
       const layered = blockOf.get(e) !== blockOf.get(winner);
       problems.push({
         code: 'duplicate-key',
+        key: e.key,
         severity: same || (layered && !expandedTwice) ? 'information' : 'warning',
         message: expandedTwice
           ? twiceThrough(text, lines, e.key, same)

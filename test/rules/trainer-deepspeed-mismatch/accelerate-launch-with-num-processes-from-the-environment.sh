@@ -1,0 +1,7 @@
+#: name: trainer-deepspeed-mismatch: `accelerate launch --num_processes "$NP" --config_file`: the command's process count, which comes from the environment, overrides the Accelerate config's `num_processes`, so the world is unknown and train_batch_size is not compared
+#: path: launch.sh
+accelerate launch --num_processes "$NP" --config_file configs/zero3.yaml train.py \
+    --output_dir out \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 2 \
+    --learning_rate 1e-5
