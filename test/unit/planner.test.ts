@@ -7,22 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze, CALIBRATION, estimateStep, hardwareById, hover, modelFromHfConfig, modelPreset, planAlternatives, planLayouts, planStep, recommendedOverlap, shardingOf, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { analyze, CALIBRATION, estimateStep, hover, modelFromHfConfig, modelPreset, planAlternatives, planLayouts, planStep, shardingOf, STEP_MODEL } from '../../server/src/engine';
 import { layersPerRank } from '../../server/src/engine/plan/planner';
 import { HELD_BACK_RUNS, HOLDOUT_SEED, isHeldBack, PUBLISHED_RUNS, TESTED } from '../planner/published';
+import { layout, workload } from '../planner/fixtures';
 import { sourcesList, splitTable, TOLERANCE, TOP, validationTable, verdict } from '../planner/validate';
 
 const DOC = join(__dirname, '../../docs/planner-validation.md');
-
-function workload(model: string, gpus: number, hardware = 'h100-sxm', seqLength = 8192, globalBatch = 128, precision: Workload['precision'] = 'bf16'): Workload {
-  const hw = hardwareById(hardware)!;
-  return { model: modelPreset(model)!.shape, gpus, hardware: hw, nvlinkDomain: hw.nvlinkDomain, gpusPerNode: hw.gpusPerNode, seqLength, globalBatch, precision };
-}
-
-function layout(l: Partial<Layout> & Pick<Layout, 'tp' | 'pp' | 'dp'>): Layout {
-  const base = { vpp: 1, cp: 1, ep: 1, etp: l.tp, sp: l.tp > 1, microBatch: 1, distributedOptimizer: true, recompute: 'none' as const, ...l };
-  return { ...base, overlap: l.overlap ?? recommendedOverlap(base) };
-}
 
 test('every layout the planner returns divides as the rules require, fits the HBM and is ranked by its step time', () => {
   for (const [w, heads, groups] of [
