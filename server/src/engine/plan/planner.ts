@@ -8,23 +8,15 @@
  * (`steptime.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
  * with the fastest settings found for it. Pure.
  */
+import { degreeSets, layersPerRank, pick, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
 import { whyEmpty } from './why';
-import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
+import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
 
-/** Settings the caller fixes; the rest are searched. */
-export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'recompute' | 'recomputeLayers'>> & {
-  /** EP all-to-all overlapped with the expert and attention GEMMs (`--overlap-moe-expert-parallel-comm`); default off. */
-  moeOverlap?: boolean;
-  /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
-  sharding?: Sharding;
-  /** `even`: only pipelines whose stages take the same number of layers (no embedding-and-loss split). */
-  split?: 'even';
-};
+export type { Pinned, PlanRequest, PlanResult, RankedLayout, Sharding } from './degrees';
+export { layersPerRank } from './degrees';
 
-/** How the data-parallel ranks share the training state. */
-export type Sharding = 'none' | 'optimizer' | 'optim_grads' | 'optim_grads_params';
 export const SHARDINGS: readonly Sharding[] = ['optimizer', 'none', 'optim_grads', 'optim_grads_params'];
 
 /** The layout fields a sharding choice sets. */
@@ -37,30 +29,6 @@ export function shardingOf(l: Pick<Layout, 'distributedOptimizer' | 'fsdp'>): Sh
   return l.fsdp ?? (l.distributedOptimizer ? 'optimizer' : 'none');
 }
 
-export interface PlanRequest {
-  workload: Workload;
-  pinned?: Pinned;
-  /** The overlap switches to assume (a file's own); by default the recommended ones. */
-  overlap?: Layout['overlap'];
-}
-
-export interface RankedLayout {
-  layout: Layout;
-  step: StepEstimate;
-  memory: MemoryEstimate;
-}
-
-export interface PlanResult {
-  /** The fastest setting of every valid set of degrees that fits, fastest first. */
-  layouts: RankedLayout[];
-  /** Combinations of degrees and settings the rules accept that were weighed, and those over the HBM. */
-  counts: { considered: number; overHbm: number };
-  /** Bytes of HBM a layout may use. */
-  usableBytes: number;
-  /** Why nothing was found, when nothing was. */
-  empty?: string;
-}
-
 /** Micro-batch sizes tried. */
 const MICRO_BATCHES = [1, 2, 4, 8, 16];
 /** At most this many virtual stages per pipeline rank are tried. */
@@ -69,10 +37,6 @@ const MAX_VPP = 16;
 /** The same degrees: what the planner ranks as one layout. */
 function sameDegrees(a: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, b: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): boolean {
   return a.tp === b.tp && a.pp === b.pp && a.cp === b.cp && (!moe || (a.ep === b.ep && a.etp === b.etp));
-}
-
-function pick<T>(pinned: T | undefined, options: T[]): T[] {
-  return pinned === undefined ? options : options.includes(pinned) ? [pinned] : [];
 }
 
 /** The overlap switches the planner turns on for a layout (the ones Shardwise's rules recommend). */
@@ -115,47 +79,6 @@ export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEsti
     ...(l.split === 'embedding-loss' ? { firstStageLayers: layersPerRank(w, l) - 1 } : {}),
   };
   return estimateMemory(input, explain);
-}
-
-/** Degrees (TP, PP, CP, EP, expert TP) the rules accept, before batch and settings. */
-type Degrees = Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dp' | 'split'>;
-
-/** Layers each pipeline rank holds (the embedding and the loss count as layers in an uneven split). */
-export function layersPerRank(w: Workload, l: Pick<Layout, 'pp' | 'split'>): number {
-  return (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / l.pp;
-}
-
-function degreeSets(w: Workload, pinned: Pinned): Degrees[] {
-  const m = w.model;
-  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
-  const experts = m.experts ?? 0;
-  const out: Degrees[] = [];
-  const domain = w.nvlinkDomain;
-  for (const tp of pick(pinned.tp, divisors(w.gpus))) {
-    if (tp > domain || domain % tp !== 0 || m.heads % tp !== 0 || groups % tp !== 0) continue;
-    for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
-      // Megatron splits the layers evenly, or with the embedding and the loss counted as layers.
-      const split = m.layers % pp === 0 ? undefined : pinned.split !== 'even' && pp > 2 && (m.layers + 2) % pp === 0 ? ('embedding-loss' as const) : null;
-      if (split === null) continue;
-      const at = split ? { split } : {};
-      for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {
-        if (cp > 1 && w.seqLength % (2 * cp) !== 0) continue;
-        const dp = w.gpus / (tp * pp * cp);
-        if (w.globalBatch % dp !== 0) continue;
-        if (experts === 0) {
-          if ((pinned.ep ?? 1) === 1) out.push({ tp, pp, cp, ep: 1, etp: tp, dp, ...at });
-          continue;
-        }
-        for (const etp of pick(pinned.etp, [...new Set([1, tp])])) {
-          for (const ep of pick(pinned.ep, divisors(experts))) {
-            if ((w.gpus / pp) % (ep * etp) !== 0) continue;
-            out.push({ tp, pp, cp, ep, etp, dp, ...at });
-          }
-        }
-      }
-    }
-  }
-  return out;
 }
 
 function fits(w: Workload, layout: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
