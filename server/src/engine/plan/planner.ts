@@ -8,7 +8,7 @@
  * (`steptime.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
  * with the fastest settings found for it. Pure.
  */
-import { degreeSets, layersPerRank, pick, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
+import { degreeSets, layersPerRank, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
 import { whyEmpty } from './why';
@@ -116,57 +116,84 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
 export function planLayouts(req: PlanRequest): PlanResult {
   const r = rankLayouts(req);
   if (r.layouts.length) return r;
-  return { ...r, empty: whyEmpty(req, r, rankLayouts) };
+  return { ...r, empty: whyEmpty(req, r, rankLayouts, fitsSome) };
+}
+
+/** Bytes of HBM a layout may use. */
+function usableBytesOf(w: Workload): number {
+  return w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
+}
+
+/** Every setting of one set of degrees the search weighs (recompute as pinned, or none until the memory says otherwise). */
+function* settingsOf(req: PlanRequest, d: Degrees, moe: boolean): Generator<Layout> {
+  const w = req.workload;
+  const pinned = req.pinned ?? {};
+  const perReplica = w.globalBatch / d.dp;
+  for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
+    if (perReplica % microBatch !== 0) continue;
+    const m = perReplica / microBatch;
+    // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
+    const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
+    for (const vpp of pick(pinned.vpp, vpps)) {
+      // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
+      // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
+      const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
+      for (const sp of sps) {
+        // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
+        const unsharded = d.dp * d.cp === 1 && !moe;
+        const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
+        for (const sharding of shardings) {
+          const { distributedOptimizer, fsdp } = shardingFields(sharding);
+          const overlap = overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer });
+          if (pinned.moeOverlap !== undefined) overlap.moeA2A = pinned.moeOverlap && moe && d.ep > 1;
+          const base: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute: pinned.recompute ?? 'none', overlap };
+          if (base.recompute === 'full' && pinned.recomputeLayers !== undefined) base.recomputeLayers = pinned.recomputeLayers;
+          yield base;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The setting as it fits the HBM, if it does. Recomputing is only worth its time when the layout
+ * does not fit without it: then as few layers as fit. With fused attention, selective recompute
+ * keeps what no recompute keeps, so it is tried only when asked for.
+ */
+function fitOf(req: PlanRequest, base: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
+  return req.pinned?.recompute === undefined ? fewestRecomputed(req.workload, base, usable) : fits(req.workload, base, usable);
 }
 
 function rankLayouts(req: PlanRequest): PlanResult {
   const w = req.workload;
-  const pinned = req.pinned ?? {};
-  const usableBytes = w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
+  const usableBytes = usableBytesOf(w);
   const moe = (w.model.experts ?? 0) > 0;
   const counts = { considered: 0, overHbm: 0 };
   const best: RankedLayout[] = [];
-  for (const d of degreeSets(w, pinned)) {
+  for (const d of degreeSets(w, req.pinned ?? {})) {
     let top: RankedLayout | undefined;
-    const perReplica = w.globalBatch / d.dp;
-    for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
-      if (perReplica % microBatch !== 0) continue;
-      const m = perReplica / microBatch;
-      // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
-      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
-      for (const vpp of pick(pinned.vpp, vpps)) {
-        // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
-        // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
-        const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
-        for (const sp of sps) {
-          // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
-          const unsharded = d.dp * d.cp === 1 && (w.model.experts ?? 0) === 0;
-          const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
-          for (const sharding of shardings) {
-            const { distributedOptimizer, fsdp } = shardingFields(sharding);
-            const overlap = overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer });
-            if (pinned.moeOverlap !== undefined) overlap.moeA2A = pinned.moeOverlap && moe && d.ep > 1;
-            counts.considered++;
-            const base: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute: pinned.recompute ?? 'none', overlap };
-            if (base.recompute === 'full' && pinned.recomputeLayers !== undefined) base.recomputeLayers = pinned.recomputeLayers;
-            // Recomputing is only worth its time when the layout does not fit without it: then as few
-            // layers as fit. With fused attention, selective recompute keeps what no recompute keeps,
-            // so it is tried only when asked for.
-            const fit = pinned.recompute === undefined ? fewestRecomputed(w, base, usableBytes) : fits(w, base, usableBytes);
-            if (!fit) {
-              counts.overHbm++;
-              continue;
-            }
-            const step = estimateStep(w, fit.layout);
-            if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
-          }
-        }
+    for (const base of settingsOf(req, d, moe)) {
+      counts.considered++;
+      const fit = fitOf(req, base, usableBytes);
+      if (!fit) {
+        counts.overHbm++;
+        continue;
       }
+      const step = estimateStep(w, fit.layout);
+      if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
     }
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
   return { layouts: best, counts, usableBytes };
+}
+
+/** Whether any layout of the request fits the HBM: the search of `rankLayouts`, stopped at the first fit, with no step priced. */
+function fitsSome(req: PlanRequest): boolean {
+  const usable = usableBytesOf(req.workload);
+  const moe = (req.workload.model.experts ?? 0) > 0;
+  for (const d of degreeSets(req.workload, req.pinned ?? {})) for (const base of settingsOf(req, d, moe)) if (fitOf(req, base, usable)) return true;
+  return false;
 }
 
 /** The rank (1-based) of a layout's degrees among the planner's layouts, or undefined when absent. */

@@ -86,9 +86,10 @@ function dataParallelDegrees(w: Workload, pin: Pinned): number[] {
 
 /**
  * Why `result` is empty: the pinned degree that no layout can have, the global batch, or the
- * memory. `plan` runs the planner again for another GPU count; it is asked only for the memory case.
+ * memory. For the memory case, `fitsSome` says whether any layout of another GPU count fits (the
+ * planner's search stopped at the first fit) and `plan` runs the planner once for the count found.
  */
-export function whyEmpty(req: PlanRequest, result: PlanResult, plan: (req: PlanRequest) => PlanResult): string {
+export function whyEmpty(req: PlanRequest, result: PlanResult, plan: (req: PlanRequest) => PlanResult, fitsSome: (req: PlanRequest) => boolean): string {
   const w = req.workload;
   const pin = req.pinned ?? {};
   const degree = pinnedDegree(w, pin);
@@ -103,7 +104,7 @@ export function whyEmpty(req: PlanRequest, result: PlanResult, plan: (req: PlanR
     return 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require';
   }
   const limit = `${(result.usableBytes / 2 ** 30).toFixed(0)} GiB`;
-  const fits = smallestFit(req, plan);
+  const fits = smallestFit(req, plan, fitsSome);
   return `every valid layout needs more than ${limit} per GPU${fits ? `: the smallest GPU count that fits is ${fits.gpus} (${fits.layout})` : `: no GPU count up to ${MAX_GROWTH} times this one (${MAX_GROWTH * w.gpus}) fits with this batch and sequence; GPUs with more memory would need fewer`}`;
 }
 
@@ -113,29 +114,22 @@ const MAX_GROWTH = 64;
 /**
  * The smallest GPU count, in whole NVLink domains, at which some layout fits: doubling until one
  * does, then halving the interval (more GPUs shard the model further, so fitting is taken as
- * monotone in the count). Each probe keeps the pins and the global batch.
+ * monotone in the count). Each probe keeps the pins and the global batch; the planner ranks the
+ * layouts of the count found only.
  */
-function smallestFit(req: PlanRequest, plan: (req: PlanRequest) => PlanResult): { gpus: number; layout: string } | undefined {
+function smallestFit(req: PlanRequest, plan: (req: PlanRequest) => PlanResult, fitsSome: (req: PlanRequest) => boolean): { gpus: number; layout: string } | undefined {
   const w = req.workload;
   const unit = Math.max(1, Math.min(w.nvlinkDomain, w.gpusPerNode));
-  const probe = (gpus: number) => {
-    const r = plan({ ...req, workload: { ...w, gpus } });
-    const l = r.layouts[0]?.layout;
-    return l ? `TP ${l.tp} · PP ${l.pp} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}` : undefined;
-  };
+  const at = (gpus: number) => ({ ...req, workload: { ...w, gpus } });
   let lo = Math.ceil(w.gpus / unit);
   let hi = lo * 2;
-  let found: string | undefined;
-  while (hi <= lo * MAX_GROWTH && !(found = probe(hi * unit))) hi *= 2;
-  if (!found) return undefined;
-  let best = { gpus: hi * unit, layout: found };
+  while (hi <= lo * MAX_GROWTH && !fitsSome(at(hi * unit))) hi *= 2;
+  if (hi > lo * MAX_GROWTH) return undefined;
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    const at = probe(mid * unit);
-    if (at) {
-      hi = mid;
-      best = { gpus: mid * unit, layout: at };
-    } else lo = mid;
+    if (fitsSome(at(mid * unit))) hi = mid;
+    else lo = mid;
   }
-  return best;
+  const l = plan(at(hi * unit)).layouts[0]?.layout;
+  return l && { gpus: hi * unit, layout: `TP ${l.tp} · PP ${l.pp} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}` };
 }
