@@ -101,10 +101,11 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
   if (!Number.isInteger(chunk) || chunk <= 1) return all;
   const slope = (none - all.memory.bytes.total) / chunk;
   if (!(slope > 0)) return all;
-  for (let n = Math.max(1, Math.ceil((none - usable) / slope)); n < chunk; n++) {
+  // The line is read at its start and a few layers past it (the memory is not quite linear in them).
+  const start = Math.max(1, Math.ceil((none - usable) / slope));
+  for (let n = start; n < Math.min(chunk, start + 4); n++) {
     const partial = fits(w, { ...all.layout, recomputeLayers: n }, usable);
     if (partial) return partial;
-    if (n > Math.ceil((none - usable) / slope) + 2) break;
   }
   return all;
 }
