@@ -217,7 +217,7 @@ const int = (x: number) => Math.round(x).toLocaleString('en-US');
  * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
  * published runs the planner is checked against they read above what the runs measured.
  */
-export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step, a lower bound on its time); "expected" is the calibrated expectation, the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md, which checks it on a held-back part): treat the priced figures as an upper bound on throughput, the expected ones as a forecast.`;
+export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step: every term at its best case, so it reads below the measured step time); "expected" is the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md): treat the priced figures as an upper bound on throughput, the expected ones as a rough forecast (within ±25 % on the published runs, few of them mixture-of-experts).`;
 
 /** The answer as a table, what the best one spends its time on, and what it all rests on. */
 export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number, explain = false): string {
