@@ -73,7 +73,7 @@ export function tpAllowed(w: Workload, tp: number): boolean {
  * How `pp` stages split `layers` as Megatron does: evenly (undefined), with the embedding and the
  * loss counted as layers (unless `even` is asked for), or not at all (null).
  */
-export function pipelineSplit(layers: number, pp: number, even: boolean): 'embedding-loss' | undefined | null {
+export function layerSplit(layers: number, pp: number, even: boolean): 'embedding-loss' | undefined | null {
   if (layers % pp === 0) return undefined;
   return !even && pp > 2 && (layers + 2) % pp === 0 ? 'embedding-loss' : null;
 }
@@ -86,7 +86,7 @@ export function degreeSets(w: Workload, pinned: Pinned, batch = true): Degrees[]
   for (const tp of pick(pinned.tp, divisors(w.gpus))) {
     if (!tpAllowed(w, tp)) continue;
     for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
-      const split = pipelineSplit(m.layers, pp, pinned.split === 'even');
+      const split = layerSplit(m.layers, pp, pinned.split === 'even');
       if (split === null) continue;
       const at = split ? { split } : {};
       for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {

@@ -4,7 +4,7 @@
  * degree divides (with the nearest that one does); the memory (with the smallest GPU count that
  * fits). Each answer names what would satisfy the constraint. Pure.
  */
-import { degreeSets, layersPerRank, pipelineSplit, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
+import { degreeSets, layersPerRank, layerSplit, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
 import { divisors } from './layout';
 import type { Workload } from './steptime';
 
@@ -17,7 +17,7 @@ function tpChoices(w: Workload): number[] {
 
 /** PP degrees that split the layers (evenly, or with the embedding and the loss counted as layers). */
 function ppChoices(w: Workload, rest: number, even: boolean): number[] {
-  return divisors(rest).filter((p) => pipelineSplit(w.model.layers, p, even) !== null);
+  return divisors(rest).filter((p) => layerSplit(w.model.layers, p, even) !== null);
 }
 
 /** The first pinned degree that no layout can have, with what would satisfy it. */
@@ -38,7 +38,7 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
     const rest = w.gpus / (tp ?? 1);
     if (rest % pp !== 0) return `PP ${pp} does not divide the ${rest} GPUs left after TP ${tp ?? 1}`;
     const L = m.layers;
-    if (pipelineSplit(L, pp, pin.split === 'even') === null) {
+    if (layerSplit(L, pp, pin.split === 'even') === null) {
       const even = divisors(L);
       const counted = pin.split === 'even' ? [] : divisors(L + 2).filter((p) => p > 2 && !even.includes(p));
       const ok = ppChoices(w, rest, pin.split === 'even');
@@ -48,7 +48,7 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
   const vpp = pin.vpp;
   if (vpp !== undefined && vpp > 1 && pp !== undefined) {
     if (pp === 1) return `VPP ${vpp} needs pipeline parallelism: with PP 1 there is one stage (VPP 1)`;
-    const perRank = layersPerRank(w, { pp, split: pipelineSplit(m.layers, pp, pin.split === 'even') ?? undefined });
+    const perRank = layersPerRank(w, { pp, split: layerSplit(m.layers, pp, pin.split === 'even') ?? undefined });
     if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
   }
   const cp = pin.cp;
