@@ -260,7 +260,7 @@ const layoutName = (l: Layout) => `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP 
  * take for the second to win: the parts where the second spends more, and by how much the largest
  * of them would have to fall.
  */
-export function explainLines(r: PlanResult): string[] {
+function explainLines(r: PlanResult): string[] {
   const [a, b] = r.layouts;
   if (!a) return [];
   const parts = Object.keys(PART_NAMES) as (keyof StepEstimate['parts'])[];
