@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { CALIBRATION, fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type Layout, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
+import { CALIBRATION, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -253,8 +253,6 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
 
 const PART_NAMES: Record<keyof StepEstimate['parts'], string> = { compute: 'compute', bubble: 'pipeline bubble', tp: 'exposed TP communication', cp: 'exposed CP communication', ep: 'exposed EP all-to-all', p2p: 'pipeline sends', dp: 'data-parallel collectives', optimizer: 'optimizer step' };
 
-const layoutName = (l: Layout) => `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}, micro-batch ${l.microBatch}`;
-
 /**
  * `--explain`: where the first layout's step goes, part by part with its share, and what it would
  * take for the second to win: the parts where the second spends more, and by how much the largest
@@ -265,14 +263,14 @@ function explainLines(r: PlanResult): string[] {
   if (!a) return [];
   const parts = Object.keys(PART_NAMES) as (keyof StepEstimate['parts'])[];
   const total = a.step.seconds;
-  const out = [`Why #1 (${layoutName(a.layout)}): its step of ${fmtStep(total)} is`];
+  const out = [`Why #1 (${layoutLabel(a.layout)}): its step of ${fmtStep(total)} is`];
   for (const k of [...parts].sort((x, y) => a.step.parts[y] - a.step.parts[x])) if (a.step.parts[k] > 0) out.push(`  ${PART_NAMES[k]} ${fmtStep(a.step.parts[k])} (${((a.step.parts[k] / total) * 100).toFixed(1)} %)`);
   if (!b) return [...out, 'No other layout fits: nothing to compare it with.'];
   const gap = b.step.seconds - total;
   const diffs = parts.map((k) => ({ k, d: b.step.parts[k] - a.step.parts[k] })).filter((x) => Math.abs(x.d) > total * 1e-4).sort((x, y) => y.d - x.d);
   const more = diffs.filter((x) => x.d > 0);
   const less = diffs.filter((x) => x.d < 0);
-  out.push(`#2 (${layoutName(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
+  out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
   if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
   else if (more.length) out.push(`For #2 to win, no one part is enough: its ${more.map((x) => PART_NAMES[x.k]).join(' and ')} would have to fall by more than ${fmtStep(gap)} together.`);
   return out;

@@ -49,6 +49,11 @@ export interface PlanResult {
 /** Degrees (TP, PP, CP, EP, expert TP) the rules accept, before batch and settings. */
 export type Degrees = Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dp' | 'split'>;
 
+/** A layout in one line, as the planner's answers name it: `TP 4 · PP 4 (VPP 5) · CP 2 · DP 2 · MBS 1` (EP and expert TP when there are experts to split). */
+export function layoutLabel(l: Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'dp' | 'microBatch'>): string {
+  return `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep} · ETP ${l.etp}` : ''} · DP ${l.dp} · MBS ${l.microBatch}`;
+}
+
 /** The pinned value when it is among the options, none when it is not, all of them when nothing is pinned. */
 export function pick<T>(pinned: T | undefined, options: T[]): T[] {
   return pinned === undefined ? options : options.includes(pinned) ? [pinned] : [];

@@ -15,7 +15,7 @@ import { whyEmpty } from './why';
 import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
 
 export type { Pinned, PlanRequest, PlanResult, RankedLayout, Sharding } from './degrees';
-export { layersPerRank } from './degrees';
+export { layersPerRank, layoutLabel } from './degrees';
 
 export const SHARDINGS: readonly Sharding[] = ['optimizer', 'none', 'optim_grads', 'optim_grads_params'];
 

@@ -4,7 +4,7 @@
  * degree divides (with the nearest that one does); the memory (with the smallest GPU count that
  * fits). Each answer names what would satisfy the constraint. Pure.
  */
-import { degreeSets, layersPerRank, layerSplit, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
+import { degreeSets, layersPerRank, layerSplit, layoutLabel, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
 import { divisors } from './layout';
 import type { Workload } from './steptime';
 
@@ -131,5 +131,5 @@ function smallestFit(req: PlanRequest, plan: (req: PlanRequest) => PlanResult, f
     else lo = mid;
   }
   const l = plan(at(hi * unit)).layouts[0]?.layout;
-  return l && { gpus: hi * unit, layout: `TP ${l.tp} · PP ${l.pp} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}` };
+  return l && { gpus: hi * unit, layout: layoutLabel(l) };
 }
