@@ -119,6 +119,8 @@ export interface ModelSource {
   title: string;
   shape: ModelShape;
   notes: string[];
+  /** The note that the model gives no vocabulary size, kept apart from `notes` since --vocab answers it. */
+  noVocab?: string;
   defaults: { gpus?: number; seqLength?: number; globalBatch?: number; precision?: 'bf16' | 'fp8'; hardware?: string; nvlinkDomain?: number; gpusPerNode?: number };
 }
 
@@ -141,11 +143,11 @@ export function modelSource(name: string, read: (file: string) => { text: string
   if (!plan?.model) return { problem: `${name} does not describe a model Shardwise can read${hf && 'problem' in hf ? ` (as a Hugging Face config: ${hf.problem})` : ''}` };
   const fromFile = (f: { value: number; from: { kind: string } } | undefined) => (f && f.from.kind !== 'unknown' && f.from.kind !== 'default' ? f.value : undefined);
   const precision = plan.precision.value === 'fp8' ? 'fp8' : plan.precision.value === 'bf16' ? 'bf16' : undefined;
-  const notes = plan.model.value.vocab ? [] : [`model: ${name} does not give the vocabulary size (a tokenizer named by path is not read), so the embedding, the output layer and the logits are left out of memory and time; --vocab N adds them`];
   return {
     title: name,
     shape: plan.model.value,
-    notes,
+    notes: [],
+    ...(plan.model.value.vocab ? {} : { noVocab: `model: ${name} does not give the vocabulary size (a tokenizer named by path is not read), so the embedding, the output layer and the logits are left out of memory and time; --vocab N adds them` }),
     defaults: {
       gpus: fromFile(plan.world),
       seqLength: fromFile(plan.seqLength),
@@ -165,11 +167,8 @@ function defaultBatch(seq: number): number {
 
 /** The workload the options and the model file describe, with a note for every default taken. */
 export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardware?: string; nvlinkDomain?: number; gpusPerNode?: number }): { workload: Workload; notes: string[] } | { problem: string } {
-  const notes = [...src.notes];
-  if (o.vocab !== undefined) {
-    src = { ...src, shape: { ...src.shape, vocab: o.vocab }, notes: src.notes.filter((n) => !/does not give the vocabulary/.test(n)) };
-    notes.splice(0, notes.length, ...src.notes, `vocabulary ${o.vocab} (--vocab)`);
-  }
+  const notes = [...src.notes, ...(o.vocab !== undefined ? [`vocabulary ${o.vocab} (--vocab)`] : src.noVocab ? [src.noVocab] : [])];
+  const shape = o.vocab !== undefined ? { ...src.shape, vocab: o.vocab } : src.shape;
   const gpus = o.gpus ?? src.defaults.gpus;
   if (!gpus) return { problem: `plan needs --gpus N: ${src.title} does not say how many GPUs it runs on` };
   if (!o.gpus) notes.push(`GPUs: ${gpus}, from ${src.title}`);
@@ -185,7 +184,7 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
   if (precision === 'fp8' && !hardware.fp8Tflops) return { problem: `${hardware.id} has no FP8 tensor cores: plan it with --precision bf16` };
   return {
     workload: {
-      model: src.shape,
+      model: shape,
       gpus,
       hardware,
       nvlinkDomain: settings.nvlinkDomain ?? src.defaults.nvlinkDomain ?? hardware.nvlinkDomain,
