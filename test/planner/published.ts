@@ -198,7 +198,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
 export const HOLDOUT_SEED = 7;
 export const TESTED: readonly string[] = ['llama3-405b-16k-gpus'];
 
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -211,5 +211,4 @@ export function isHeldBack(id: string, seed = HOLDOUT_SEED): boolean {
   return !TESTED.includes(id) && fnv1a(`${seed}:${id}`) % 3 === 0;
 }
 
-export const TRAINING_RUNS: readonly PublishedRun[] = PUBLISHED_RUNS.filter((r) => !isHeldBack(r.id));
 export const HELD_BACK_RUNS: readonly PublishedRun[] = PUBLISHED_RUNS.filter((r) => isHeldBack(r.id));

@@ -52,7 +52,7 @@ export function verdict(run: PublishedRun): Verdict {
   const own = planLayouts({ workload: w, pinned }).layouts[0];
   const estimate = own?.step.tokensPerSecondPerGpu;
   const ratio = estimate === undefined ? undefined : estimate / run.tokens;
-  const expected = own?.step.expected?.tokensPerSecondPerGpu ?? estimate;
+  const expected = own?.step.expected.tokensPerSecondPerGpu;
   const expectedRatio = expected === undefined ? undefined : expected / run.tokens;
   const first = all.layouts[0]?.layout;
   return {

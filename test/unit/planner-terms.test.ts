@@ -6,18 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CALIBRATION, estimateStep, hardwareById, modelPreset, planLayouts, recommendedOverlap, recomputeShare, STEP_MODEL, type Layout, type Workload } from '../../server/src/engine';
+import { CALIBRATION, estimateStep, modelPreset, planLayouts, recomputeShare, STEP_MODEL } from '../../server/src/engine';
 import { nearestBatch } from '../../server/src/engine/plan/why';
+import { layout, workload } from '../planner/fixtures';
 
-function workload(model: string, gpus: number, hardware = 'h100-sxm', seqLength = 8192, globalBatch = 128, precision: Workload['precision'] = 'bf16'): Workload {
-  const hw = hardwareById(hardware)!;
-  return { model: modelPreset(model)!.shape, gpus, hardware: hw, nvlinkDomain: hw.nvlinkDomain, gpusPerNode: hw.gpusPerNode, seqLength, globalBatch, precision };
-}
-
-function layout(l: Partial<Layout> & Pick<Layout, 'tp' | 'pp' | 'dp'>): Layout {
-  const base = { vpp: 1, cp: 1, ep: 1, etp: l.tp, sp: l.tp > 1, microBatch: 1, distributedOptimizer: true, recompute: 'none' as const, ...l };
-  return { ...base, overlap: l.overlap ?? recommendedOverlap(base) };
-}
 
 test('CP: the first K/V exchange of each pass is exposed, and attention on 1/CP of the sequence runs slower per FLOP', () => {
   const w = workload('llama-3-70b', 64, 'h100-sxm', 8192, 64);

@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { CALIBRATION, fmtStep, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type Layout, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
+import { CALIBRATION, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -119,6 +119,8 @@ export interface ModelSource {
   title: string;
   shape: ModelShape;
   notes: string[];
+  /** The note that the model gives no vocabulary size, kept apart from `notes` since --vocab answers it. */
+  noVocab?: string;
   defaults: { gpus?: number; seqLength?: number; globalBatch?: number; precision?: 'bf16' | 'fp8'; hardware?: string; nvlinkDomain?: number; gpusPerNode?: number };
 }
 
@@ -141,11 +143,11 @@ export function modelSource(name: string, read: (file: string) => { text: string
   if (!plan?.model) return { problem: `${name} does not describe a model Shardwise can read${hf && 'problem' in hf ? ` (as a Hugging Face config: ${hf.problem})` : ''}` };
   const fromFile = (f: { value: number; from: { kind: string } } | undefined) => (f && f.from.kind !== 'unknown' && f.from.kind !== 'default' ? f.value : undefined);
   const precision = plan.precision.value === 'fp8' ? 'fp8' : plan.precision.value === 'bf16' ? 'bf16' : undefined;
-  const notes = plan.model.value.vocab ? [] : [`model: ${name} does not give the vocabulary size (a tokenizer named by path is not read), so the embedding, the output layer and the logits are left out of memory and time; --vocab N adds them`];
   return {
     title: name,
     shape: plan.model.value,
-    notes,
+    notes: [],
+    ...(plan.model.value.vocab ? {} : { noVocab: `model: ${name} does not give the vocabulary size (a tokenizer named by path is not read), so the embedding, the output layer and the logits are left out of memory and time; --vocab N adds them` }),
     defaults: {
       gpus: fromFile(plan.world),
       seqLength: fromFile(plan.seqLength),
@@ -165,11 +167,8 @@ function defaultBatch(seq: number): number {
 
 /** The workload the options and the model file describe, with a note for every default taken. */
 export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardware?: string; nvlinkDomain?: number; gpusPerNode?: number }): { workload: Workload; notes: string[] } | { problem: string } {
-  const notes = [...src.notes];
-  if (o.vocab !== undefined) {
-    src = { ...src, shape: { ...src.shape, vocab: o.vocab }, notes: src.notes.filter((n) => !/does not give the vocabulary/.test(n)) };
-    notes.splice(0, notes.length, ...src.notes, `vocabulary ${o.vocab} (--vocab)`);
-  }
+  const notes = [...src.notes, ...(o.vocab !== undefined ? [`vocabulary ${o.vocab} (--vocab)`] : src.noVocab ? [src.noVocab] : [])];
+  const shape = o.vocab !== undefined ? { ...src.shape, vocab: o.vocab } : src.shape;
   const gpus = o.gpus ?? src.defaults.gpus;
   if (!gpus) return { problem: `plan needs --gpus N: ${src.title} does not say how many GPUs it runs on` };
   if (!o.gpus) notes.push(`GPUs: ${gpus}, from ${src.title}`);
@@ -185,7 +184,7 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
   if (precision === 'fp8' && !hardware.fp8Tflops) return { problem: `${hardware.id} has no FP8 tensor cores: plan it with --precision bf16` };
   return {
     workload: {
-      model: src.shape,
+      model: shape,
       gpus,
       hardware,
       nvlinkDomain: settings.nvlinkDomain ?? src.defaults.nvlinkDomain ?? hardware.nvlinkDomain,
@@ -217,7 +216,7 @@ const int = (x: number) => Math.round(x).toLocaleString('en-US');
  * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
  * published runs the planner is checked against they read above what the runs measured.
  */
-export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step, a lower bound on its time); "expected" is the calibrated expectation, the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md, which checks it on a held-back part): treat the priced figures as an upper bound on throughput, the expected ones as a forecast.`;
+export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step: every term at its best case, so it reads below the measured step time); "expected" is the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md): treat the priced figures as an upper bound on throughput, the expected ones as a rough forecast (within ±25 % on the published runs, few of them mixture-of-experts).`;
 
 /** The answer as a table, what the best one spends its time on, and what it all rests on. */
 export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number, explain = false): string {
@@ -253,26 +252,24 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
 
 const PART_NAMES: Record<keyof StepEstimate['parts'], string> = { compute: 'compute', bubble: 'pipeline bubble', tp: 'exposed TP communication', cp: 'exposed CP communication', ep: 'exposed EP all-to-all', p2p: 'pipeline sends', dp: 'data-parallel collectives', optimizer: 'optimizer step' };
 
-const layoutName = (l: Layout) => `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}, micro-batch ${l.microBatch}`;
-
 /**
  * `--explain`: where the first layout's step goes, part by part with its share, and what it would
  * take for the second to win: the parts where the second spends more, and by how much the largest
  * of them would have to fall.
  */
-export function explainLines(r: PlanResult): string[] {
+function explainLines(r: PlanResult): string[] {
   const [a, b] = r.layouts;
   if (!a) return [];
   const parts = Object.keys(PART_NAMES) as (keyof StepEstimate['parts'])[];
   const total = a.step.seconds;
-  const out = [`Why #1 (${layoutName(a.layout)}): its step of ${fmtStep(total)} is`];
+  const out = [`Why #1 (${layoutLabel(a.layout)}): its step of ${fmtStep(total)} is`];
   for (const k of [...parts].sort((x, y) => a.step.parts[y] - a.step.parts[x])) if (a.step.parts[k] > 0) out.push(`  ${PART_NAMES[k]} ${fmtStep(a.step.parts[k])} (${((a.step.parts[k] / total) * 100).toFixed(1)} %)`);
   if (!b) return [...out, 'No other layout fits: nothing to compare it with.'];
   const gap = b.step.seconds - total;
   const diffs = parts.map((k) => ({ k, d: b.step.parts[k] - a.step.parts[k] })).filter((x) => Math.abs(x.d) > total * 1e-4).sort((x, y) => y.d - x.d);
   const more = diffs.filter((x) => x.d > 0);
   const less = diffs.filter((x) => x.d < 0);
-  out.push(`#2 (${layoutName(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
+  out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
   if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
   else if (more.length) out.push(`For #2 to win, no one part is enough: its ${more.map((x) => PART_NAMES[x.k]).join(' and ')} would have to fall by more than ${fmtStep(gap)} together.`);
   return out;

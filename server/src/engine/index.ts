@@ -28,7 +28,7 @@ export { coordinates, placement, rankMap, type RankMap } from './plan/ranks';
 export { hardwareById } from './plan/hardware';
 export { MODEL_PRESETS, modelFromHfConfig, modelPreset } from './plan/models';
 export type { ModelShape } from './plan/memory';
-export { layoutMemory, planLayouts, rankOf, recommendedOverlap, shardingOf, type Pinned, type Sharding, type PlanRequest, type PlanResult, type RankedLayout } from './plan/planner';
+export { layoutLabel, layoutMemory, planLayouts, rankOf, recommendedOverlap, shardingOf, type Pinned, type Sharding, type PlanRequest, type PlanResult, type RankedLayout } from './plan/planner';
 export { CALIBRATION, estimateStep, recomputeShare, STEP_MODEL, stepAssumptions, type Expected, type Layout, type Software, type StepEstimate, type Workload } from './plan/steptime';
 export { estimateLine, fmtStep, layoutEdits, planAlternatives, planStep } from './plan/advise';
 export { PLAN_ACTION_TITLE, planActionAt, plannedLayouts, type PlannedLayout } from './features/plan-action';

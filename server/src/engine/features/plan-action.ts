@@ -10,7 +10,7 @@ import { analyze } from '../analyze';
 import { layoutPaths } from '../plan/describe';
 import { describeChanges, planChanges } from '../plan/diff';
 import { fmtStep, layoutEdits, planAlternatives, planStep } from '../plan/advise';
-import { shardingOf } from '../plan/planner';
+import { layoutLabel, shardingOf } from '../plan/planner';
 import type { FileAnalysis, FileInput } from '../result';
 import type { EngineSettings } from '../settings';
 import { applyEdits } from '../text';
@@ -70,7 +70,7 @@ export function plannedLayouts(a: FileAnalysis, input: FileInput, settings: Engi
     if (!same || after.findings.filter((f) => f.severity === 'error').length > errorsBefore) continue;
     const l = r.layout;
     out.push({
-      label: `TP ${l.tp} · PP ${l.pp}${l.vpp > 1 ? ` (VPP ${l.vpp})` : ''} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep} · ETP ${l.etp}` : ''} · DP ${l.dp} · MBS ${l.microBatch}`,
+      label: layoutLabel(l),
       description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)} at best, ~${fmtStep(r.step.expected.seconds)} expected${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}`,
       changes: `changes the layout: ${describeChanges(planChanges(p, same), undefined, 6)}`,
       edits,

@@ -8,23 +8,15 @@
  * (`steptime.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
  * with the fastest settings found for it. Pure.
  */
+import { degreeSets, layersPerRank, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
 import { whyEmpty } from './why';
-import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type StepEstimate, type Workload } from './steptime';
+import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
 
-/** Settings the caller fixes; the rest are searched. */
-export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'microBatch' | 'sp' | 'recompute' | 'recomputeLayers'>> & {
-  /** EP all-to-all overlapped with the expert and attention GEMMs (`--overlap-moe-expert-parallel-comm`); default off. */
-  moeOverlap?: boolean;
-  /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
-  sharding?: Sharding;
-  /** `even`: only pipelines whose stages take the same number of layers (no embedding-and-loss split). */
-  split?: 'even';
-};
+export type { Pinned, PlanRequest, PlanResult, RankedLayout, Sharding } from './degrees';
+export { layersPerRank, layoutLabel } from './degrees';
 
-/** How the data-parallel ranks share the training state. */
-export type Sharding = 'none' | 'optimizer' | 'optim_grads' | 'optim_grads_params';
 export const SHARDINGS: readonly Sharding[] = ['optimizer', 'none', 'optim_grads', 'optim_grads_params'];
 
 /** The layout fields a sharding choice sets. */
@@ -37,30 +29,6 @@ export function shardingOf(l: Pick<Layout, 'distributedOptimizer' | 'fsdp'>): Sh
   return l.fsdp ?? (l.distributedOptimizer ? 'optimizer' : 'none');
 }
 
-export interface PlanRequest {
-  workload: Workload;
-  pinned?: Pinned;
-  /** The overlap switches to assume (a file's own); by default the recommended ones. */
-  overlap?: Layout['overlap'];
-}
-
-export interface RankedLayout {
-  layout: Layout;
-  step: StepEstimate;
-  memory: MemoryEstimate;
-}
-
-export interface PlanResult {
-  /** The fastest setting of every valid set of degrees that fits, fastest first. */
-  layouts: RankedLayout[];
-  /** Combinations of degrees and settings the rules accept that were weighed, and those over the HBM. */
-  counts: { considered: number; overHbm: number };
-  /** Bytes of HBM a layout may use. */
-  usableBytes: number;
-  /** Why nothing was found, when nothing was. */
-  empty?: string;
-}
-
 /** Micro-batch sizes tried. */
 const MICRO_BATCHES = [1, 2, 4, 8, 16];
 /** At most this many virtual stages per pipeline rank are tried. */
@@ -69,10 +37,6 @@ const MAX_VPP = 16;
 /** The same degrees: what the planner ranks as one layout. */
 function sameDegrees(a: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, b: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp'>, moe: boolean): boolean {
   return a.tp === b.tp && a.pp === b.pp && a.cp === b.cp && (!moe || (a.ep === b.ep && a.etp === b.etp));
-}
-
-function pick<T>(pinned: T | undefined, options: T[]): T[] {
-  return pinned === undefined ? options : options.includes(pinned) ? [pinned] : [];
 }
 
 /** The overlap switches the planner turns on for a layout (the ones Shardwise's rules recommend). */
@@ -117,47 +81,6 @@ export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEsti
   return estimateMemory(input, explain);
 }
 
-/** Degrees (TP, PP, CP, EP, expert TP) the rules accept, before batch and settings. */
-type Degrees = Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'dp' | 'split'>;
-
-/** Layers each pipeline rank holds (the embedding and the loss count as layers in an uneven split). */
-export function layersPerRank(w: Workload, l: Pick<Layout, 'pp' | 'split'>): number {
-  return (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / l.pp;
-}
-
-function degreeSets(w: Workload, pinned: Pinned): Degrees[] {
-  const m = w.model;
-  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
-  const experts = m.experts ?? 0;
-  const out: Degrees[] = [];
-  const domain = w.nvlinkDomain;
-  for (const tp of pick(pinned.tp, divisors(w.gpus))) {
-    if (tp > domain || domain % tp !== 0 || m.heads % tp !== 0 || groups % tp !== 0) continue;
-    for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
-      // Megatron splits the layers evenly, or with the embedding and the loss counted as layers.
-      const split = m.layers % pp === 0 ? undefined : pinned.split !== 'even' && pp > 2 && (m.layers + 2) % pp === 0 ? ('embedding-loss' as const) : null;
-      if (split === null) continue;
-      const at = split ? { split } : {};
-      for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {
-        if (cp > 1 && w.seqLength % (2 * cp) !== 0) continue;
-        const dp = w.gpus / (tp * pp * cp);
-        if (w.globalBatch % dp !== 0) continue;
-        if (experts === 0) {
-          if ((pinned.ep ?? 1) === 1) out.push({ tp, pp, cp, ep: 1, etp: tp, dp, ...at });
-          continue;
-        }
-        for (const etp of pick(pinned.etp, [...new Set([1, tp])])) {
-          for (const ep of pick(pinned.ep, divisors(experts))) {
-            if ((w.gpus / pp) % (ep * etp) !== 0) continue;
-            out.push({ tp, pp, cp, ep, etp, dp, ...at });
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
-
 function fits(w: Workload, layout: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
   const memory = layoutMemory(w, layout, false);
   return memory.bytes.total > usable ? undefined : { layout, memory };
@@ -178,10 +101,11 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
   if (!Number.isInteger(chunk) || chunk <= 1) return all;
   const slope = (none - all.memory.bytes.total) / chunk;
   if (!(slope > 0)) return all;
-  for (let n = Math.max(1, Math.ceil((none - usable) / slope)); n < chunk; n++) {
+  // The line is read at its start and a few layers past it (the memory is not quite linear in them).
+  const start = Math.max(1, Math.ceil((none - usable) / slope));
+  for (let n = start; n < Math.min(chunk, start + 4); n++) {
     const partial = fits(w, { ...all.layout, recomputeLayers: n }, usable);
     if (partial) return partial;
-    if (n > Math.ceil((none - usable) / slope) + 2) break;
   }
   return all;
 }
@@ -193,57 +117,84 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
 export function planLayouts(req: PlanRequest): PlanResult {
   const r = rankLayouts(req);
   if (r.layouts.length) return r;
-  return { ...r, empty: whyEmpty(req, r, rankLayouts) };
+  return { ...r, empty: whyEmpty(req, r, rankLayouts, fitsSome) };
+}
+
+/** Bytes of HBM a layout may use. */
+function usableBytesOf(w: Workload): number {
+  return w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
+}
+
+/** Every setting of one set of degrees the search weighs (recompute as pinned, or none until the memory says otherwise). */
+function* settingsOf(req: PlanRequest, d: Degrees, moe: boolean): Generator<Layout> {
+  const w = req.workload;
+  const pinned = req.pinned ?? {};
+  const perReplica = w.globalBatch / d.dp;
+  for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
+    if (perReplica % microBatch !== 0) continue;
+    const m = perReplica / microBatch;
+    // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
+    const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
+    for (const vpp of pick(pinned.vpp, vpps)) {
+      // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
+      // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
+      const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
+      for (const sp of sps) {
+        // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
+        const unsharded = d.dp * d.cp === 1 && !moe;
+        const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
+        for (const sharding of shardings) {
+          const { distributedOptimizer, fsdp } = shardingFields(sharding);
+          const overlap = overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer });
+          if (pinned.moeOverlap !== undefined) overlap.moeA2A = pinned.moeOverlap && moe && d.ep > 1;
+          const base: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute: pinned.recompute ?? 'none', overlap };
+          if (base.recompute === 'full' && pinned.recomputeLayers !== undefined) base.recomputeLayers = pinned.recomputeLayers;
+          yield base;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The setting as it fits the HBM, if it does. Recomputing is only worth its time when the layout
+ * does not fit without it: then as few layers as fit. With fused attention, selective recompute
+ * keeps what no recompute keeps, so it is tried only when asked for.
+ */
+function fitOf(req: PlanRequest, base: Layout, usable: number): { layout: Layout; memory: MemoryEstimate } | undefined {
+  return req.pinned?.recompute === undefined ? fewestRecomputed(req.workload, base, usable) : fits(req.workload, base, usable);
 }
 
 function rankLayouts(req: PlanRequest): PlanResult {
   const w = req.workload;
-  const pinned = req.pinned ?? {};
-  const usableBytes = w.hardware.hbmGiB * 2 ** 30 * STEP_MODEL.usableHbm.value;
+  const usableBytes = usableBytesOf(w);
   const moe = (w.model.experts ?? 0) > 0;
   const counts = { considered: 0, overHbm: 0 };
   const best: RankedLayout[] = [];
-  for (const d of degreeSets(w, pinned)) {
+  for (const d of degreeSets(w, req.pinned ?? {})) {
     let top: RankedLayout | undefined;
-    const perReplica = w.globalBatch / d.dp;
-    for (const microBatch of pinned.microBatch !== undefined ? [pinned.microBatch] : MICRO_BATCHES) {
-      if (perReplica % microBatch !== 0) continue;
-      const m = perReplica / microBatch;
-      // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
-      const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
-      for (const vpp of pick(pinned.vpp, vpps)) {
-        // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
-        // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.
-        const sps = pinned.sp !== undefined ? (d.tp > 1 && moe && !pinned.sp ? [] : [pinned.sp && d.tp > 1]) : [d.tp > 1];
-        for (const sp of sps) {
-          // With one data-parallel rank (DP × CP = 1) there is nothing to shard: one choice stands for all.
-          const unsharded = d.dp * d.cp === 1 && (w.model.experts ?? 0) === 0;
-          const shardings = pinned.sharding ? [pinned.sharding] : unsharded ? (['optimizer'] as const) : SHARDINGS.filter((x) => x !== 'none');
-          for (const sharding of shardings) {
-            const { distributedOptimizer, fsdp } = shardingFields(sharding);
-            const overlap = overlapFor(req.overlap, { tp: d.tp, sp, vpp, distributedOptimizer });
-            if (pinned.moeOverlap !== undefined) overlap.moeA2A = pinned.moeOverlap && moe && d.ep > 1;
-            counts.considered++;
-            const base: Layout = { ...d, vpp, microBatch, sp, distributedOptimizer, ...(fsdp ? { fsdp } : {}), recompute: pinned.recompute ?? 'none', overlap };
-            if (base.recompute === 'full' && pinned.recomputeLayers !== undefined) base.recomputeLayers = pinned.recomputeLayers;
-            // Recomputing is only worth its time when the layout does not fit without it: then as few
-            // layers as fit. With fused attention, selective recompute keeps what no recompute keeps,
-            // so it is tried only when asked for.
-            const fit = pinned.recompute === undefined ? fewestRecomputed(w, base, usableBytes) : fits(w, base, usableBytes);
-            if (!fit) {
-              counts.overHbm++;
-              continue;
-            }
-            const step = estimateStep(w, fit.layout);
-            if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
-          }
-        }
+    for (const base of settingsOf(req, d, moe)) {
+      counts.considered++;
+      const fit = fitOf(req, base, usableBytes);
+      if (!fit) {
+        counts.overHbm++;
+        continue;
       }
+      const step = estimateStep(w, fit.layout);
+      if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
     }
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
   return { layouts: best, counts, usableBytes };
+}
+
+/** Whether any layout of the request fits the HBM: the search of `rankLayouts`, stopped at the first fit, with no step priced. */
+function fitsSome(req: PlanRequest): boolean {
+  const usable = usableBytesOf(req.workload);
+  const moe = (req.workload.model.experts ?? 0) > 0;
+  for (const d of degreeSets(req.workload, req.pinned ?? {})) for (const base of settingsOf(req, d, moe)) if (fitOf(req, base, usable)) return true;
+  return false;
 }
 
 /** The rank (1-based) of a layout's degrees among the planner's layouts, or undefined when absent. */

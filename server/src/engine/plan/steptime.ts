@@ -433,8 +433,9 @@ function paramsOnGpu(model: ModelShape, l: Layout): { dense: number; expert: num
 export function estimateStep(w: Workload, l: Layout): StepEstimate {
   const s = modelFacts(w.model).shape;
   const m = w.globalBatch / (l.microBatch * l.dp);
-  const dense = layerTimes(s, w, l, false);
-  const moe = s.nMoe > 0 ? layerTimes(s, w, l, true) : dense;
+  // A model of MoE layers only (Mixtral) has no dense layer to price.
+  const moe = s.nMoe > 0 ? layerTimes(s, w, l, true) : undefined;
+  const dense = s.nDense > 0 || !moe ? layerTimes(s, w, l, false) : moe;
   const pk = peaks(w);
   const n = (l.microBatch * w.seqLength) / l.cp;
   const logits = s.V ? gemm(n, s.h, s.V / l.tp, pk.sixteen, pk.sixteenEff, 2, w.hardware.hbmTBps, w.hardware.sms) + (16 * n * s.V) / l.tp / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value) : 0;
@@ -442,7 +443,7 @@ export function estimateStep(w: Workload, l: Layout): StepEstimate {
   // the last. Counting the embedding and the loss as layers gives the first and last stage one
   // layer fewer than the others.
   const units = l.split === 'embedding-loss' ? (s.L + 2) / l.pp : s.L / l.pp;
-  const stage = (layers: number, k: keyof LayerTimes) => (layers / s.L) * (dense[k] * s.nDense + moe[k] * s.nMoe);
+  const stage = (layers: number, k: keyof LayerTimes) => (layers / s.L) * (dense[k] * s.nDense + (moe ?? dense)[k] * s.nMoe);
   const stageTime = (layers: number) => stage(layers, 'gemm') + stage(layers, 'attention') + stage(layers, 'elementwise') + stage(layers, 'recompute') + stage(layers, 'tp') + stage(layers, 'cp') + stage(layers, 'ep');
   const lastLayers = l.split === 'embedding-loss' ? units - 1 : units;
   const lastIsSlowest = l.pp === 1 || stageTime(lastLayers) + logits >= stageTime(units);

@@ -4,49 +4,26 @@
  * degree divides (with the nearest that one does); the memory (with the smallest GPU count that
  * fits). Each answer names what would satisfy the constraint. Pure.
  */
+import { degreeSets, layersPerRank, layerSplit, layoutLabel, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
 import { divisors } from './layout';
-import type { Layout, Workload } from './steptime';
-
-/** What of a plan request the explanation reads (the planner's `PlanRequest`). */
-interface Pinned {
-  tp?: number;
-  pp?: number;
-  vpp?: number;
-  cp?: number;
-  ep?: number;
-  microBatch?: number;
-  split?: 'even';
-}
-interface PlanRequest {
-  workload: Workload;
-  pinned?: Pinned;
-}
-/** What of a plan result it reads (the planner's `PlanResult`). */
-interface PlanResult {
-  layouts: readonly { layout: Layout }[];
-  counts: { considered: number };
-  usableBytes: number;
-}
+import type { Workload } from './steptime';
 
 const list = (xs: readonly number[], max = 8) => (xs.length > max ? `${xs.slice(0, max).join(', ')}, …` : xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : String(xs[0] ?? 'none'));
 
 /** TP degrees the model and the GPUs allow: dividing the GPUs, the heads and query groups, within the NVLink domain. */
 function tpChoices(w: Workload): number[] {
-  const m = w.model;
-  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
-  return divisors(w.gpus).filter((t) => t <= w.nvlinkDomain && w.nvlinkDomain % t === 0 && m.heads % t === 0 && groups % t === 0);
+  return divisors(w.gpus).filter((t) => tpAllowed(w, t));
 }
 
 /** PP degrees that split the layers (evenly, or with the embedding and the loss counted as layers). */
 function ppChoices(w: Workload, rest: number, even: boolean): number[] {
-  const L = w.model.layers;
-  return divisors(rest).filter((p) => L % p === 0 || (!even && p > 2 && (L + 2) % p === 0));
+  return divisors(rest).filter((p) => layerSplit(w.model.layers, p, even) !== null);
 }
 
 /** The first pinned degree that no layout can have, with what would satisfy it. */
 function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
   const m = w.model;
-  const groups = m.mla ? m.heads : (m.queryGroups ?? m.heads);
+  const groups = queryGroups(m);
   const tp = pin.tp;
   if (tp !== undefined) {
     if (m.heads % tp !== 0 || groups % tp !== 0) {
@@ -61,8 +38,7 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
     const rest = w.gpus / (tp ?? 1);
     if (rest % pp !== 0) return `PP ${pp} does not divide the ${rest} GPUs left after TP ${tp ?? 1}`;
     const L = m.layers;
-    const uneven = pin.split !== 'even' && pp > 2 && (L + 2) % pp === 0;
-    if (L % pp !== 0 && !uneven) {
+    if (layerSplit(L, pp, pin.split === 'even') === null) {
       const even = divisors(L);
       const counted = pin.split === 'even' ? [] : divisors(L + 2).filter((p) => p > 2 && !even.includes(p));
       const ok = ppChoices(w, rest, pin.split === 'even');
@@ -72,7 +48,7 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
   const vpp = pin.vpp;
   if (vpp !== undefined && vpp > 1 && pp !== undefined) {
     if (pp === 1) return `VPP ${vpp} needs pipeline parallelism: with PP 1 there is one stage (VPP 1)`;
-    const perRank = (m.layers % pp === 0 ? m.layers : m.layers + 2) / pp;
+    const perRank = layersPerRank(w, { pp, split: layerSplit(m.layers, pp, pin.split === 'even') ?? undefined });
     if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
   }
   const cp = pin.cp;
@@ -105,25 +81,15 @@ export function nearestBatch(batch: number, dps: readonly number[]): { batch: nu
 
 /** The DP degrees of every set of degrees the other constraints allow (before the batch). */
 function dataParallelDegrees(w: Workload, pin: Pinned): number[] {
-  const out: number[] = [];
-  for (const tp of pin.tp !== undefined ? [pin.tp] : tpChoices(w)) {
-    if (w.gpus % tp !== 0) continue;
-    for (const pp of pin.pp !== undefined ? [pin.pp] : ppChoices(w, w.gpus / tp, pin.split === 'even')) {
-      if ((w.gpus / tp) % pp !== 0) continue;
-      for (const cp of pin.cp !== undefined ? [pin.cp] : divisors(w.gpus / (tp * pp))) {
-        if ((w.gpus / (tp * pp)) % cp !== 0 || (cp > 1 && w.seqLength % (2 * cp) !== 0)) continue;
-        out.push(w.gpus / (tp * pp * cp));
-      }
-    }
-  }
-  return out;
+  return degreeSets(w, pin, false).map((d) => d.dp);
 }
 
 /**
  * Why `result` is empty: the pinned degree that no layout can have, the global batch, or the
- * memory. `plan` runs the planner again for another GPU count; it is asked only for the memory case.
+ * memory. For the memory case, `fitsSome` says whether any layout of another GPU count fits (the
+ * planner's search stopped at the first fit) and `plan` runs the planner once for the count found.
  */
-export function whyEmpty<R extends PlanRequest>(req: R, result: PlanResult, plan: (req: R) => PlanResult): string {
+export function whyEmpty(req: PlanRequest, result: PlanResult, plan: (req: PlanRequest) => PlanResult, fitsSome: (req: PlanRequest) => boolean): string {
   const w = req.workload;
   const pin = req.pinned ?? {};
   const degree = pinnedDegree(w, pin);
@@ -138,7 +104,7 @@ export function whyEmpty<R extends PlanRequest>(req: R, result: PlanResult, plan
     return 'no combination of degrees divides the GPUs, the heads, the layers, the sequence and the global batch as the rules require';
   }
   const limit = `${(result.usableBytes / 2 ** 30).toFixed(0)} GiB`;
-  const fits = smallestFit(req, plan);
+  const fits = smallestFit(req, plan, fitsSome);
   return `every valid layout needs more than ${limit} per GPU${fits ? `: the smallest GPU count that fits is ${fits.gpus} (${fits.layout})` : `: no GPU count up to ${MAX_GROWTH} times this one (${MAX_GROWTH * w.gpus}) fits with this batch and sequence; GPUs with more memory would need fewer`}`;
 }
 
@@ -148,29 +114,22 @@ const MAX_GROWTH = 64;
 /**
  * The smallest GPU count, in whole NVLink domains, at which some layout fits: doubling until one
  * does, then halving the interval (more GPUs shard the model further, so fitting is taken as
- * monotone in the count). Each probe keeps the pins and the global batch.
+ * monotone in the count). Each probe keeps the pins and the global batch; the planner ranks the
+ * layouts of the count found only.
  */
-function smallestFit<R extends PlanRequest>(req: R, plan: (req: R) => PlanResult): { gpus: number; layout: string } | undefined {
+function smallestFit(req: PlanRequest, plan: (req: PlanRequest) => PlanResult, fitsSome: (req: PlanRequest) => boolean): { gpus: number; layout: string } | undefined {
   const w = req.workload;
   const unit = Math.max(1, Math.min(w.nvlinkDomain, w.gpusPerNode));
-  const probe = (gpus: number) => {
-    const r = plan({ ...req, workload: { ...w, gpus } });
-    const l = r.layouts[0]?.layout;
-    return l ? `TP ${l.tp} · PP ${l.pp} · CP ${l.cp}${l.ep > 1 ? ` · EP ${l.ep}` : ''} · DP ${l.dp}` : undefined;
-  };
+  const at = (gpus: number) => ({ ...req, workload: { ...w, gpus } });
   let lo = Math.ceil(w.gpus / unit);
   let hi = lo * 2;
-  let found: string | undefined;
-  while (hi <= lo * MAX_GROWTH && !(found = probe(hi * unit))) hi *= 2;
-  if (!found) return undefined;
-  let best = { gpus: hi * unit, layout: found };
+  while (hi <= lo * MAX_GROWTH && !fitsSome(at(hi * unit))) hi *= 2;
+  if (hi > lo * MAX_GROWTH) return undefined;
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    const at = probe(mid * unit);
-    if (at) {
-      hi = mid;
-      best = { gpus: mid * unit, layout: at };
-    } else lo = mid;
+    if (fitsSome(at(mid * unit))) hi = mid;
+    else lo = mid;
   }
-  return best;
+  const l = plan(at(hi * unit)).layouts[0]?.layout;
+  return l && { gpus: hi * unit, layout: layoutLabel(l) };
 }
