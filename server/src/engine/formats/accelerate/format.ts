@@ -97,6 +97,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       numMachines: view.num(['num_machines']) ?? 1,
       machineRank: view.num(['machine_rank']) ?? 0,
       mixedPrecision: view.str(['mixed_precision']),
+      commandLine: (key) => ({ assumed: `the \`accelerate launch\` command passes no \`--${key}\` (it overrides the file, and a config for several machines is usually completed there)` }),
       hasSection: (section) => view.keys([section]).length > 0,
       deepspeedFile: deepspeedFileOf(view, link),
     };

@@ -16,6 +16,12 @@ export interface AccelerateModel {
   numMachines: number;
   machineRank: number;
   mixedPrecision: string | undefined;
+  /**
+   * What the `accelerate launch` command line passes for one of the file's keys. The command line
+   * overrides the file and is not in it, so a rule that needs the key absent there reads this, and
+   * its finding rests on the assumption that the command passes nothing.
+   */
+  commandLine(key: string): { assumed: string };
   /** True when the section is present and has at least one key set. */
   hasSection(section: string): boolean;
   /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
