@@ -28,9 +28,12 @@ import { MEGATRON_SCHEMA, allFlags, entrypointFlags, FIRST_CORE_RELEASE, flagEra
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
-/** Megatron-LM's own pretraining scripts: every flag they take is in `arguments.py`. */
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /(generat|inference|infer_|_infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
+/** A Python import of Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package). */
+const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
+/** Training frameworks other than Megatron whose programs take Megatron-like flags, as Python imports them. */
+const OTHER_FRAMEWORK = /^\s*(?:from|import)\s+(bmtrain|model_center|sat|SwissArmyTransformer|colossalai|fairseq|oneflow|libai|paddle|mindspore)\b/m;
 /** Megatron-LM's data preparation tools (tools/, tools/retro/): their own argparse, no training run. */
 const DATA_TOOL = /^(preprocess_data\w*|merge_datasets|build_(db|index)\w*|text_generation_cli)\.py$/;
 /** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */
@@ -309,6 +312,13 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // Megatron-LM's data tools share flag names with training (`--tokenizer-type`, `--vocab-file`) but
   // parse them themselves and start no run.
   if (entry && DATA_TOOL.test(entry)) contradictions.push(`\`${entry}\` is one of Megatron-LM's data tools, which reads its own arguments and trains nothing`);
+  // The program itself, when it can be read, says whose flags these are: one built on another
+  // training framework (BMTrain, SwissArmyTransformer…, whose flag names look like Megatron's) and
+  // importing nothing of Megatron parses them with that framework's code. A program that imports
+  // neither may still reach Megatron through its own package (a wrapper's `parse_args`): no verdict.
+  const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
+  const other = program && !IMPORTS_MEGATRON.test(program.text) ? OTHER_FRAMEWORK.exec(program.text)?.[1] : undefined;
+  if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
   return weigh({ keys, signs, contradictions }, RULES);
 }
 

@@ -300,10 +300,38 @@ export class ShellDoc extends TreeDoc {
 
   readonly anchor: Span | undefined;
 
+  private program?: { text?: string; path?: string };
+
   /**
-   * How the training command is started, beyond its launchers: the words before the first launcher
-   * (`ssh host`, `env`, `VAR=1`) and whether it sits inside a loop.
+   * The text of the program the training command runs, when the host can read it: the entry point
+   * as resolved; when its folder comes from the environment (`${BASE}/train.py`) or is an absolute
+   * path of the author's machine (`/home/me/repo/examples/train.py`), the rest of its path (at least
+   * a folder and the file) looked for as the host looks for sourced files. Undefined when not known.
    */
+  entryText(): { text: string; path?: string } | undefined {
+    if (!this.program) {
+      this.program = {};
+      const read = this.options.read;
+      const ref = this.entrypoint?.path.replace(/^\$\{?\w+\}?\//, '');
+      if (ref && read && !/[$`*?\s]/.test(ref)) {
+        const parts = ref.split('/').filter((p) => p && p !== '.');
+        const refs = [ref, ...(ref.startsWith('/') ? parts.slice(1, -1).map((_, i) => parts.slice(i + 1).join('/')).filter((r) => r.includes('/')) : [])];
+        for (const r of refs) {
+          try {
+            const f = read(r);
+            if (f.text === undefined) continue;
+            this.program = { text: f.text, path: f.path };
+            break;
+          } catch {
+            continue;
+          }
+        }
+      }
+    }
+    const { text, path } = this.program;
+    return text === undefined ? undefined : { text, path };
+  }
+
   /**
    * The entries of a `:`-separated path variable (PYTHONPATH) as the training command gets it: the
    * known text of each, or why an entry is not known. What the variable held before the script

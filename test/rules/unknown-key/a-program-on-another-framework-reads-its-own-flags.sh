@@ -1,0 +1,15 @@
+#: name: unknown-key: a program built on another training framework (it imports BMTrain and nothing of Megatron) parses its Megatron-like flags itself: its launch script is not read as a Megatron-LM launch script, so nothing is reported
+#: path: scripts/finetune.sh
+#!/bin/bash
+BASE_PATH=/home/me/project
+torchrun --nproc_per_node 8 ${BASE_PATH}/examples/t5/finetune_t5.py \
+    --model-config t5-base \
+    --batch-size 32 \
+    --train-iters 2000 \
+    --save-iters 500 \
+    --max-encoder-length 512 \
+    --lr 0.001 \
+    --weight-decay 0.01 \
+    --clip-grad 1.0 \
+    --loss-scale 1048576 \
+    --no-such-flag 1
