@@ -85,6 +85,11 @@ export interface MegatronCheckout {
   version?: string;
   /** Where the checkout is, in words, when it is not the one the file lives in (a path on PYTHONPATH). */
   where?: string;
+  /**
+   * The parser's code without its comment lines, adjacent string literals joined and white space
+   * collapsed: what its checks say (formats/megatron/checkout.ts, `checkoutSays`).
+   */
+  code?: string;
 }
 
 export interface RepositoryFlags {

@@ -9,7 +9,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { basename, dirname, join, resolve } from 'node:path';
-import { mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, parserFlags, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
+import { checkoutFrom, mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { RepositoryPins } from './pins';
 import { readBounded } from './read';
 import { RepositoryIndexes } from './repository';
@@ -119,12 +119,11 @@ export class ProjectConfigs {
       const read = readBounded(path, MAX_PARSER_BYTES);
       if (!read.ok) continue;
       try {
-        const flags = parserFlags(read.text);
-        if (flags.length === 0) continue;
         // The checkout's release, when its package_info.py says (Megatron-LM has one since Core 0.4).
         const info = readBounded(join(dir, 'megatron/core/package_info.py'), MAX_PARSER_BYTES);
-        const version = info.ok ? packageVersion(info.text) : undefined;
-        found = { path, checkout: version ? { parser: rel, flags, version } : { parser: rel, flags } };
+        const checkout = checkoutFrom(rel, read.text, info.ok ? packageVersion(info.text) : undefined);
+        if (!checkout) continue;
+        found = { path, checkout };
         break;
       } catch {
         // Not a parser the engine can read: keep looking.

@@ -15,6 +15,7 @@
  * (megatron/core/tensor_parallel/layers.py), and Bridge itself asserts only the FSDP case
  * (Megatron-FSDP, src/megatron/bridge/training/config.py).
  */
+import { checkoutSays } from '../formats/megatron/checkout';
 import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '../formats/megatron/model';
 import { hardwareById } from '../plan/hardware';
 import { allKnown } from '../plan/layout';
@@ -86,6 +87,7 @@ export default defineRule<MegatronModel>({
       if (asserts && cdmc?.value === '1') {
         // megatron/training/arguments.py words it one way for Torch FSDP2 (and, before 0.18, for every FSDP).
         const quote = mlm && (argOn(m, 'use_torch_fsdp2') || before('0.18.0')) ? `FSDP always requires ${VAR} value large than one` : `FSDP requires ${VAR} > 1 or unset.`;
+        if (mlm && checkoutSays(ctx.settings.megatronCheckout, quote) === false) return;
         const caveat = !cdmc.exported ? '; here only if the environment running the script already exports the variable, since this assignment is not exported' : !literal ? '; here unless the environment overrides this default' : '';
         ctx.report({
           at: cdmc.span ?? cdmc.path,
@@ -103,6 +105,10 @@ export default defineRule<MegatronModel>({
     const hint = m.args.hardwareHint;
     const need = mlm ? megatronLmNeed(m, p, before, blackwell) : bridgeNeed(m, p, blackwell);
     if (!need) return;
+    // The checkout that runs has its own copy of the argument checks: one that dropped this check (a
+    // fork that comments it out to run with several queues) does not stop, and what it does instead
+    // is its authors' choice.
+    if (mlm && need.quote && checkoutSays(ctx.settings.megatronCheckout, need.quote) === false) return;
     const stops = need.effect === 'stop';
     // Whether "before Blackwell" is known to hold (the hardware is named, not assumed).
     const hwKnown = need.preBlackwell && (p.hardware.from.kind === 'setting' || p.hardware.from.kind === 'derived' || (!!hint && !hint.assumed && !hint.unknown && !ctx.settings.hardware && hardwareById(hint.id)?.id === hw()));

@@ -37,6 +37,37 @@ export function parserFlags(text: string): string[] {
   return [...out];
 }
 
+/**
+ * The checkout of a parser file's text: its flags, what its code says, the release and where it is;
+ * undefined when the text defines no flag (not a parser).
+ */
+export function checkoutFrom(parser: string, text: string, version?: string, where?: string): MegatronCheckout | undefined {
+  const flags = parserFlags(text);
+  if (!flags.length) return undefined;
+  return { parser, flags, code: liveCode(text), ...(version ? { version } : {}), ...(where ? { where } : {}) };
+}
+
+/** Python code without comment lines, adjacent string literals joined, white space collapsed. */
+function liveCode(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/(["'])\s*\n?\s*[rfbuRFBU]{0,2}\1/g, '')
+    .replace(/\s+/g, ' ');
+}
+
+/**
+ * Whether the checkout's parser code has a check that says `quote` (upstream's message, of which the
+ * first words are looked for, in the code that is not commented out): a fork or an edited copy may
+ * have dropped a check its release has. Undefined when the code was not read.
+ */
+export function checkoutSays(c: MegatronCheckout | undefined, quote: string): boolean | undefined {
+  if (!c?.code) return undefined;
+  const words = quote.split(/\s+/).slice(0, 6).join(' ');
+  return c.code.includes(words);
+}
+
 /** A checkout whose parser defines at least this many flags Megatron-LM never had is another Megatron. */
 const OWN_FLAGS_OF_A_FORK = 10;
 

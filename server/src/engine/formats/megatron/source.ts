@@ -10,7 +10,7 @@
 import type { LinkedFile } from '../link';
 import type { MegatronCheckout } from '../../settings';
 import type { ShellDoc } from '../../syntax/shell';
-import { packageVersion, parserFlags } from './checkout';
+import { checkoutFrom, packageVersion } from './checkout';
 import { normalizePath } from '../../syntax/shell/substitution';
 
 export type MegatronSource =
@@ -40,8 +40,6 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronC
       continue;
     }
     if (f.text === undefined || f.text.length > MAX_PARSER_CHARS) continue;
-    const flags = parserFlags(f.text);
-    if (!flags.length) continue;
     let version: string | undefined;
     try {
       const info = read(join(dir, 'megatron/core/package_info.py'));
@@ -49,7 +47,8 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronC
     } catch {
       version = undefined;
     }
-    return { parser: rel, flags, version, where: `\`${dir}\`` };
+    const checkout = checkoutFrom(rel, f.text, version, `\`${dir}\``);
+    if (checkout) return checkout;
   }
   return undefined;
 }

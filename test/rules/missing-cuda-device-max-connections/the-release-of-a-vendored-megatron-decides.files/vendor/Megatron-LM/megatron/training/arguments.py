@@ -1,3 +1,6 @@
+import os
+
+
 def _add_training_args(parser):
     group = parser.add_argument_group(title='training')
     group.add_argument('--num-layers', type=int)
@@ -8,3 +11,11 @@ def _add_training_args(parser):
     group.add_argument('--bf16', action='store_true')
     group.add_argument('--no-async-tensor-model-parallel-allreduce', action='store_false', dest='async_tensor_model_parallel_allreduce')
     return parser
+
+
+def validate_args(args):
+    if args.tensor_model_parallel_size > 1:
+        if os.environ.get('CUDA_DEVICE_MAX_CONNECTIONS') != "1":
+            raise RuntimeError(
+                "Using tensor model parallelism or context parallelism require setting the environment "
+                "variable CUDA_DEVICE_MAX_CONNECTIONS to 1")
