@@ -7,14 +7,14 @@ import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
   id: 'deepspeed-multinode-missing-hostfile',
-  severity: 'error',
+  severity: 'warning',
   formats: ['accelerate'],
   fixes: {
     'standard-launcher': { applicability: 'unsafe', changes: 'the launcher' },
   },
   docs: {
     summary: 'Multi-node DeepSpeed with a launcher other than `standard` and no `deepspeed_hostfile`.',
-    why: 'With `deepspeed_multinode_launcher` `pdsh` (the default), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None" and finds no hosts. `standard` uses torchrun on every node instead and needs no hostfile.',
+    why: 'With `deepspeed_multinode_launcher` `pdsh` (the default), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None", finds no such file, warns ("Unable to find hostfile, will proceed with training with local resources only") and trains on the machine it was started on alone: the job runs, on one machine instead of all of them. `accelerate launch --deepspeed_hostfile` may give the file instead, so this is a warning. `standard` uses torchrun on every node instead and needs no hostfile.',
     bad: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n',
     good: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n  deepspeed_multinode_launcher: standard\n',
     fix: 'Sets `deepspeed_multinode_launcher: standard` (torchrun on each node).',
@@ -25,9 +25,10 @@ export default defineRule<AccelerateModel>({
     const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
     if (launcher === 'standard' || m.view.has(['deepspeed_config', 'deepspeed_hostfile'])) return;
     const launcherAt = src(m, ['deepspeed_config', 'deepspeed_multinode_launcher']);
+    m.commandLine('deepspeed_hostfile');
     ctx.report({
       at: m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? launcherAt : src(m, ['num_machines']),
-      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`: the runner is started with \`--hostfile None\` and finds no hosts. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
+      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`: the \`deepspeed\` runner is started with \`--hostfile None\`, finds no hostfile and trains on the machine it runs on alone ("will proceed with training with local resources only"), 1 of ${m.numMachines} machines. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
       fixes: [{ kind: 'standard-launcher', title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
     });
   },
