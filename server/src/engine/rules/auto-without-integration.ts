@@ -15,7 +15,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills is an error (accelerate stops: "`key` not found in kwargs"). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -47,11 +47,15 @@ export default defineRule<DeepSpeedModel>({
           message: `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate: DeepSpeed drops the key, so its default${schema?.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''} applies. Write the value you want, or remove the key.`,
         });
       } else if (underAccelerate && !fillers.includes('accelerate')) {
-        ctx.report({
-          at: path,
-          on: 'value',
-          severity: 'error',
-          message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${String(path[path.length - 1])}\` not found in kwargs. Please specify … without \`auto\`"). Write the value.`,
+        // Which program Accelerate starts is not in its config: a Trainer fills the value first.
+        ctx.separately(() => {
+          void m.referrers[0].program;
+          ctx.report({
+            at: path,
+            on: 'value',
+            severity: 'error',
+            message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${String(path[path.length - 1])}\` not found in kwargs. Please specify … without \`auto\`") unless the program it starts is a Trainer. Write the value.`,
+          });
         });
       } else if (!(underTrainer && !underAccelerate && fillers.includes('transformers'))) {
         filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and ') });

@@ -77,7 +77,7 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   schema: { json: DEEPSPEED_SCHEMA, validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
   detect: deepspeedEvidence,
   model({ doc, referrers }: ModelInput): DeepSpeedModel {
-    const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses }] : []));
+    const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program: { assumed: `the program \`accelerate launch\` starts with \`${path.split(/[\\/]/).pop()}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` } }] : []));
     const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));
     return deepspeedModel(doc, launchers, trainers);
   },

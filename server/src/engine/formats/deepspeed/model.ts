@@ -27,6 +27,11 @@ export interface DeepSpeedReferrer {
   distributedType: string | undefined;
   /** Its `num_processes`. */
   numProcesses: number | undefined;
+  /**
+   * The program `accelerate launch` starts with it, which the config does not name: reading it is
+   * the assumption that it is not a Transformers Trainer (the Trainer fills the placeholders first).
+   */
+  program: { assumed: string };
 }
 
 export interface DeepSpeedModel {
