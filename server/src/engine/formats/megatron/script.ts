@@ -19,7 +19,7 @@ import { argsFromView, flagSites, withRepository } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
-import { checkoutFork, parserFlags } from './checkout';
+import { checkoutFork, parserFlags, readsLeniently } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
 import { megatronSource, UPSTREAM_ENTRY } from './source';
 import { allocationText } from '../../syntax/sbatch';
@@ -29,7 +29,7 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
-const INFERENCE_ENTRY = /(generat|inference|infer_|_infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
+const INFERENCE_ENTRY = /(generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
 /** A Python import of Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package). */
 const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
 /** Training frameworks other than Megatron whose programs take Megatron-like flags, as Python imports them. */
@@ -149,6 +149,9 @@ function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: strin
   // flags is not known, so they are not judged. A script Megatron-LM knows keeps its own table.
   if (text === undefined) return file?.tried.length && judged.effect === 'warning' ? { effect: 'none' } : judged;
   if (text.length > 2_000_000) return judged;
+  // A program that reads its arguments leniently (`parse_known_args`, `ignore_unknown_args=True`)
+  // drops a flag it does not know, or hands it to code not read here: nothing is refused.
+  if (readsLeniently(text)) return { effect: 'none' };
   const own = parserFlags(text);
   if (own.length === 0) return judged;
   return { ...judged, extra: new Set([...(judged.extra ?? []), ...own]) };
@@ -317,8 +320,18 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // importing nothing of Megatron parses them with that framework's code. A program that imports
   // neither may still reach Megatron through its own package (a wrapper's `parse_args`): no verdict.
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
-  const other = program && !IMPORTS_MEGATRON.test(program.text) ? OTHER_FRAMEWORK.exec(program.text)?.[1] : undefined;
+  const megatron = !program || IMPORTS_MEGATRON.test(program.text);
+  const other = megatron ? undefined : OTHER_FRAMEWORK.exec(program.text)?.[1];
   if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
+  // A program that imports nothing of Megatron and whose own argparse parser defines most of the
+  // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on
+  // through its own package gives no verdict).
+  else if (!megatron && /\bArgumentParser\s*\(/.test(program.text)) {
+    const own = new Set(parserFlags(program.text));
+    const passed = keys.map((k) => k.key.replace(/=.*$/, '')).filter((k) => k.startsWith('-'));
+    const defined = passed.filter((k) => own.has(k)).length;
+    if (passed.length && defined * 2 >= passed.length) contradictions.push(`\`${entry}\` parses ${defined} of the ${passed.length} flags with its own argparse parser and imports nothing of Megatron`);
+  }
   return weigh({ keys, signs, contradictions }, RULES);
 }
 
