@@ -21,7 +21,8 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
+    // The estimate is of training (gradients, optimizer states, activations kept for backward).
+    if (!p || p.notTraining || !allKnown(p.tp, p.pp, p.cp, p.sharding)) return;
     // Sharded states depend on DP, which needs the world size: without it the estimate would be a guess.
     if (!p.world && p.sharding.value.kind !== 'none') return;
     const mem = planMemory(p);
