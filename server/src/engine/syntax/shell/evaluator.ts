@@ -8,6 +8,9 @@ import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
 import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
+/** A value written as a placeholder for the user to replace: `<path to the checkpoint>`. */
+const PLACEHOLDER = /^\s*<[^<>|\n]*[A-Za-z][^<>|\n]*>\s*$/;
+
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends WordExpander {
   private readonly lx: Lexer;
@@ -679,6 +682,11 @@ export class Script extends WordExpander {
     let unknown = (append && old?.unknown) || undefined;
     if (textOf(segs).length > MAX_VALUE) {
       unknown = `${name} is longer than this reader keeps`;
+      segs = [];
+    } else if (!append && PLACEHOLDER.test(textOf(segs))) {
+      // `CKPT="<path where you put the checkpoint>"`: text to replace before the script runs, not
+      // words to pass (its words are not flags, nor its value).
+      unknown = `${name} holds a placeholder to fill in (\`${textOf(segs).trim().slice(0, 40)}\`)`;
       segs = [];
     }
     this.setVar(name, { kind: 'scalar', segs, items: [], unknown, target, defaultSpan, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
