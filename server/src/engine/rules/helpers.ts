@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized, strictSince, valueForms } from '../schema/vocabulary';
+import { deprecatedValues, normalized, strictSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
@@ -33,7 +33,8 @@ export function lastKey(path: Path): string {
 
 /** How a YAML 1.1 reading of a plain scalar betrays what was meant, if it does. */
 export type Trap =
-  | { kind: 'quote'; text: string; read: unknown }
+  /** `as`: the text that means what the value was read as, when it is not the text as written (`no` for `NO`). */
+  | { kind: 'quote'; text: string; read: unknown; as?: string }
   | { kind: 'number'; text: string; number: number }
   | { kind: 'tuple'; text: string; items: unknown[] };
 
@@ -44,6 +45,12 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
   const text = node.raw.trim();
   const schema = issue.schema;
   if (typeof node.value !== 'string' && ctx.nav.matches(schema, normalized(schema, text))) return { kind: 'quote', text, read: node.value };
+  // `no` or `off` read as False where the tool says what it does with False (`x-yaml-false`): a trap
+  // whatever the spelling; quoting means the value of that spelling in the schema's own case.
+  if (node.value === false && yamlFalse(schema)) {
+    const as = (schema?.enum ?? []).find((v): v is string => typeof v === 'string' && v.toLowerCase() === text.toLowerCase());
+    return as !== undefined ? { kind: 'quote', text, read: false, as } : { kind: 'quote', text, read: false };
+  }
   if (typeof node.value === 'string') {
     if (/^[-+]?(\d[\d_]*)?\.?\d*[eE][-+]?\d+$/.test(text)) {
       const n = Number(text.replace(/_/g, ''));

@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
-import { invalidEffect, yamlFalse } from '../schema/vocabulary';
+import { invalidEffect, normalized, yamlFalse } from '../schema/vocabulary';
 
 function effect(schema: JsonSchema | undefined, tool: string): string {
   return invalidEffect(schema) ?? `${tool} then fails or misreads the value`;
@@ -48,12 +48,15 @@ export default defineRule({
         // Where the tool does something known with `False` (the same run, or the only form that loads), the schema says.
         const asFalse = trap.read === false ? yamlFalse(issue.schema) : undefined;
         if (asFalse?.severity === 'none') return;
+        // The text that means what was read (`'NO'` for `no`), and whether quoting it helps at all.
+        const text = trap.as ?? trap.text;
+        const quotable = asFalse?.quote !== false && (trap.as !== undefined || ctx.nav!.matches(issue.schema, normalized(issue.schema, trap.text)));
         ctx.report({
           at: issue.path,
           on: 'value',
           severity: asFalse?.severity,
-          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(trap.text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}.${asFalse?.quote === false ? '' : ` Quote it: \`'${trap.text}'\`.`}`,
-          fixes: asFalse?.quote === false ? [] : [{ kind: 'quote', title: `Quote as '${trap.text}'`, edits: [{ op: 'set', path: issue.path, value: trap.text, quote: 'single' }], recommended: true }],
+          message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}.${quotable ? ` Quote it: \`'${text}'\`.` : ''}`,
+          fixes: quotable ? [{ kind: 'quote', title: `Quote as '${text}'`, edits: [{ op: 'set', path: issue.path, value: text, quote: 'single' }], recommended: true }] : [],
         });
       } else if (trap.kind === 'number') {
         ctx.report({
