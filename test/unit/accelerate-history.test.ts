@@ -94,3 +94,11 @@ test('the SageMaker defaults of Accelerate before 0.11.0 (x-default-before)', ()
   assert.deepEqual([sm.pytorch_version.default, sm.pytorch_version['x-default-before']], ['1.10.2', { '0.11.0': '1.6' }]);
   assert.deepEqual([sm.transformers_version.default, sm.transformers_version['x-default-before']], ['4.17.0', { '0.11.0': '4.4' }]);
 });
+
+test('fsdp_backward_prefetch_policy: ignored from Accelerate 1.0.0, so renaming it to the key that is read changes the run (an unsafe fix, which fix-all leaves)', () => {
+  // 0.34.2 utils/launch.py still maps the old key onto FSDP_BACKWARD_PREFETCH (nothing to say there);
+  // from 1.0.0 nothing reads it, and fsdp_backward_prefetch (default None: no prefetch) is what counts.
+  const fixes = (release: string) => findings('fsdp_config', '  fsdp_backward_prefetch_policy: BACKWARD_PRE\n', release).filter((f) => f.code === 'deprecated-key').map((f) => f.fixes.map(([, a]) => a));
+  assert.deepEqual(fixes('0.34.2'), []);
+  assert.deepEqual(fixes('1.14.0'), [['unsafe']]);
+});

@@ -32,6 +32,7 @@ export default defineRule({
     'remove-ignored': { applicability: 'safe', changes: 'removes a key nothing reads any more' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
     migrate: { applicability: 'unsafe', changes: 'the configuration: the new name, which a fork or an entry script that still takes the old one may not know' },
+    activate: { applicability: 'unsafe', changes: 'the run: the setting the ignored key names takes effect under its new name' },
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
@@ -85,7 +86,8 @@ export default defineRule({
           deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions) +
           (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : against ? ` It matters here: with ${against}, which this file writes, what it asked for does not run.` : '') +
           (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
-        fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path)),
+        // An ignored key moved to the name the tool reads starts to count: unless it asks for what runs anyway, the run changes.
+        fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path), ignored && !quiet),
       };
       // Keys of one section that share one deprecation are one finding on the section (below).
       const section = !ctx.flat && path.length > 1 && !over && !quiet ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
@@ -181,11 +183,12 @@ function removedMessage(subject: string, removed: { version: string; replacement
   return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
 }
 
-function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): FixSpec[] {
+function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown, activates = false): FixSpec[] {
   const remove: PathEdit = { op: 'remove', path };
   const removeKind = (dep.effect === 'ignored' || dep.effect === 'no-effect') && !ctx.keysOpen ? 'remove-ignored' : 'remove';
   // A fork or an entry script may still take the old name, and may not know the new one.
-  const moved = (kind: 'rename' | 'replace'): string => (ctx.keysOpen ? 'migrate' : kind);
+  // An ignored key that asks for something other than what runs changes the run once it is read.
+  const moved = (kind: 'rename' | 'replace'): string => (activates ? 'activate' : ctx.keysOpen ? 'migrate' : kind);
   // Dropping a setting that has no equivalent here is offered, never recommended: the file says what
   // the user wanted (and an older release still reads it), which is theirs to carry over or let go.
   const removeOnly = (): FixSpec[] => [{ kind: removeKind, title: `Remove ${code(lastKey(path))}`, edits: [remove] }];
