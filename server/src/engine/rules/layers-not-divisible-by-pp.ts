@@ -3,6 +3,8 @@
  */
 import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
+import { flagTarget } from '../formats/megatron/schema';
+import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -36,6 +38,11 @@ export default defineRule({
     // which partitions the layers itself (by parameters by default) and takes uneven splits.
     const root = ctx.doc.root;
     if (ctx.fork === 'Megatron-DeepSpeed' && root?.kind === 'map' && root.entries.some((e) => e.key === '--deepspeed')) return;
+    // Pipeline flags Megatron-LM does not have, which the run's own parser (a fork's, the checkout's,
+    // the repository's) defines (`--pipeline-model-parallel-blocks 10,11,11,10`), may split the
+    // layers their own way: how is not known here.
+    const own = (flag: string) => !!ctx.fork || checkoutHas(ctx.settings.megatronCheckout, flag) || repositoryHas(ctx.settings.repositoryFlags, flag);
+    if (root?.kind === 'map' && root.entries.some((e) => /pipeline/.test(e.key) && !flagTarget(e.key) && own(e.key))) return;
     if (!allKnown(p.pp, p.vpp)) return;
     // An explicit layout or first/last stage sizes decide the split themselves.
     if (p.pipelineSplit?.explicit) return;
