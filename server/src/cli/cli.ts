@@ -331,10 +331,15 @@ function check(o: CheckOptions): number {
     run.ioFailure = true;
   }
   const warnedConfig = new Set<string>();
-  // Files that may refer to others (YAML, scripts) first; then the JSON files, each with the checked
-  // files whose references resolved to it (an Accelerate config gives its DeepSpeed JSON the world size).
-  const order = collected.files.map((c, index) => ({ ...c, index, json: syntaxOf({ path: c.path, text: '' }) === 'json' }));
-  order.sort((a, b) => Number(a.json) - Number(b.json) || a.index - b.index);
+  // Files that refer to others first: scripts (an `accelerate launch --config_file` gives its
+  // Accelerate config the command line), then YAML (an Accelerate config gives its DeepSpeed JSON the
+  // world size), then the JSON files, each with the checked files whose references resolved to it.
+  const RANK: Record<string, number> = { shell: 0, yaml: 1, json: 2 };
+  const order = collected.files.map((c, index) => {
+    const syntax = syntaxOf({ path: c.path, text: '' });
+    return { ...c, index, json: syntax === 'json', rank: RANK[syntax] ?? 1 };
+  });
+  order.sort((a, b) => a.rank - b.rank || a.index - b.index);
   const referrersOf = new Map<string, { path: string; text: string }[]>();
   const queued = new Set(order.map((c) => pathKey(c.path)));
   const done = new Set<string>();
@@ -414,7 +419,7 @@ function configurationsValid(configs: ProjectConfigs, files: string[]): boolean 
 
 /** The files of a run in the order they are checked, and the referrers each JSON still to be checked gets. */
 interface RunQueue {
-  order: { path: string; named: boolean; index: number; json: boolean }[];
+  order: { path: string; named: boolean; index: number; json: boolean; rank: number }[];
   queued: Set<string>;
   done: Set<string>;
   referrersOf: Map<string, { path: string; text: string }[]>;
@@ -431,7 +436,7 @@ function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, 
     // A DeepSpeed JSON saved under another name (`ds_config.conf`) is checked because a config names it.
     if (!queued.has(target) && !hasConfigExtension(link.target)) {
       queued.add(target);
-      order.push({ path: relativeTo(at, link.target), named: true, index: order.length, json: true });
+      order.push({ path: relativeTo(at, link.target), named: true, index: order.length, json: true, rank: 2 });
     }
     // Its text is kept only for a target still to be checked, which gets it as a referrer.
     if (!queued.has(target) || done.has(target)) continue;

@@ -7,7 +7,7 @@ import { parseDirectives, type Directives } from './directives';
 import { SuppressionLedger } from './suppressions';
 import { FORMATS, formatById, LINKABLE } from './formats';
 import type { Evidence } from './formats/evidence';
-import type { FormatSupport } from './formats/format';
+import type { FormatSupport, LaunchCommand } from './formats/format';
 import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/link';
 import type { LinkableFormat, LinkableModels } from './formats/models';
 import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
@@ -20,7 +20,7 @@ import { associationProblem, ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FI
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
-import { parseShell, type ShellOptions } from './syntax/shell';
+import { parseShell, ShellDoc, type ShellOptions } from './syntax/shell';
 import { flagTakesValue } from './formats/megatron/schema';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
@@ -139,6 +139,8 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
       const span = reportSpan(doc, l.at, 'value');
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
     }
+    const launch = launchLink(doc, context, input);
+    if (launch && !result.links.some((l) => l.span.start === launch.span.start)) result.links.push(launch);
   }
   result.dependencies = context.dependencies();
   // Unused suppressions are told only where every rule ran: each document read whole, none left out.
@@ -308,6 +310,19 @@ function namedByReferrer(doc: SourceDoc, input: FileInput, related: Related): Ch
   return { format, reason: `it is linked as ${format.title}`, detection: { by: 'link', reason: `read as ${titled(format)}: \`${recipe.path.split(/[\\/]/).pop()}\` names it as its DeepSpeed config (\`deepspeed\`)`, nearMisses: [] } };
 }
 
+/**
+ * The Accelerate config a script's `accelerate launch --config_file` names, whatever the script is
+ * read as: a link to it, so that the config gets the script (its command line) as a referrer.
+ */
+function launchLink(doc: SourceDoc, related: Related, input: FileInput): FileAnalysis['links'][number] | undefined {
+  if (!(doc instanceof ShellDoc) || !input.resolve) return undefined;
+  const a = doc.accelerateConfig();
+  if (!a || /[$`*?]/.test(a.ref)) return undefined;
+  const found = related.read(a.ref);
+  const target = found.text !== undefined ? found.path : undefined;
+  return target ? { span: trimQuotes(doc.text, a.span), ref: a.ref, target } : undefined;
+}
+
 /** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
 function trimQuotes(text: string, span: Span): Span {
   const first = text[span.start];
@@ -355,6 +370,19 @@ class Related {
     }
     return hit;
   }
+
+  /** The `accelerate launch` commands of the referrers that name this file as their `--config_file`. */
+  launches(): LaunchCommand[] {
+    const name = this.input.path?.split(/[\\/]/).pop();
+    if (!name) return [];
+    return (this.launchList ??= boundedReferrers(this.input.referrers ?? []).flatMap((r) => {
+      const doc = this.referrerFile(r).file?.doc;
+      const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
+      return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: r.path, args: a.launcher.args, complete: !a.launcher.open }] : [];
+    }));
+  }
+
+  private launchList?: LaunchCommand[];
 
   referrers<F extends LinkableFormat>(formatId: F): Referrer<LinkableModels[F]>[] {
     const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
@@ -486,6 +514,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         link: (ref, id) => related?.link(ref, id),
         read: related ? (ref) => related.read(ref) : undefined,
         referrers: (id) => related?.referrers(id) ?? [],
+        launches: () => related?.launches() ?? [],
       });
       da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;
       if (da.model !== undefined && format.links) da.links = format.links(da.model);

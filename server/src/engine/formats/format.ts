@@ -7,6 +7,7 @@ import type { Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
+import type { LauncherArg } from '../syntax/shell/types';
 import type { Evidence } from './evidence';
 import type { Linked, LinkedFile, Referrer } from './link';
 import type { LinkableFormat, LinkableModels } from './models';
@@ -25,6 +26,16 @@ export interface ModelInput {
   read?(ref: string): LinkedFile;
   /** The files that refer to this one, analysed as `format`. */
   referrers<F extends LinkableFormat>(format: F): Referrer<LinkableModels[F]>[];
+  /** The `accelerate launch` commands of the scripts that refer to this file as their `--config_file`. */
+  launches?(): readonly LaunchCommand[];
+}
+
+/** An `accelerate launch` command of another file that names this one as its config, with its options as written. */
+export interface LaunchCommand {
+  path: string;
+  args: ReadonlyMap<string, LauncherArg>;
+  /** Every word of the command is known (no `$EXTRA_ARGS` that may hold more options). */
+  complete: boolean;
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */

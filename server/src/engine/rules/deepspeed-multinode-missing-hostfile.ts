@@ -2,7 +2,7 @@
  * deepspeed-multinode-missing-hostfile: a multi-node DeepSpeed launch through pdsh/MPI without a hostfile.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { launchedBy, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -25,10 +25,11 @@ export default defineRule<AccelerateModel>({
     const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
     if (launcher === 'standard' || m.view.has(['deepspeed_config', 'deepspeed_hostfile'])) return;
     const launcherAt = src(m, ['deepspeed_config', 'deepspeed_multinode_launcher']);
-    m.commandLine('deepspeed_hostfile');
+    const cl = m.commandLine('deepspeed_hostfile');
+    if (cl.passed) return;
     ctx.report({
       at: m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? launcherAt : src(m, ['num_machines']),
-      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`: the \`deepspeed\` runner is started with \`--hostfile None\`, finds no hostfile and trains on the machine it runs on alone ("will proceed with training with local resources only"), 1 of ${m.numMachines} machines. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
+      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`${launchedBy(cl.via, 'deepspeed_hostfile')}: the \`deepspeed\` runner is started with \`--hostfile None\`, finds no hostfile and trains on the machine it runs on alone ("will proceed with training with local resources only"), 1 of ${m.numMachines} machines. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
       fixes: [{ kind: 'standard-launcher', title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
     });
   },

@@ -2,7 +2,7 @@
  * multi-node-missing-main-process: several machines but no address or port of the main process.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { launchedBy, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 /** Types that go through the simple launcher, which asserts both address and port. */
@@ -19,7 +19,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
-    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address or CPU port is a warning that says so.',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address or CPU port is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
@@ -37,21 +37,23 @@ export default defineRule<AccelerateModel>({
     const at = src(m, ['num_machines']);
     if (!m.view.has(['main_process_ip'])) {
       ctx.separately(() => {
-        m.commandLine('main_process_ip');
+        const cl = m.commandLine('main_process_ip');
+        if (cl.passed) return;
         ctx.report({
           at,
-          message: `${m.numMachines} machines but no \`main_process_ip\`: the other machines cannot find rank 0 (the launcher connects to \`None\`), so the job hangs at rendezvous or fails. Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`, or pass \`--main_process_ip\` to \`accelerate launch\`.`,
+          message: `${m.numMachines} machines but no \`main_process_ip\`${launchedBy(cl.via, 'main_process_ip')}: the other machines cannot find rank 0 (the launcher connects to \`None\`), so the job hangs at rendezvous or fails. Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`, or pass \`--main_process_ip\` to \`accelerate launch\`.`,
         });
       });
     }
     if (!m.view.has(['main_process_port'])) {
       const fatal = SIMPLE.includes(m.distributedType ?? '');
-      if (fatal) m.commandLine('main_process_port');
+      const cl = fatal ? m.commandLine('main_process_port') : undefined;
+      if (cl?.passed) return;
       ctx.report({
           at,
         severity: fatal ? 'error' : 'information',
         message: fatal
-          ? `${m.numMachines} machines but no \`main_process_port\`: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
+          ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl?.via, 'main_process_port')}: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
           : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
         fixes: [{ kind: 'add-default-port', title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], recommended: fatal }],
       });

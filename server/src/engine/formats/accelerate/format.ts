@@ -7,7 +7,7 @@ import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import { foreignMarkers, mapKeys, named, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
-import type { FormatSupport, ModelInput } from '../format';
+import type { FormatSupport, LaunchCommand, ModelInput } from '../format';
 import type { AccelerateModel } from './model';
 import { acceleratePlan } from './plan';
 
@@ -75,6 +75,18 @@ function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): Accelera
   return { ref: ref.trim(), at, linked, model: linked?.analysis?.model };
 }
 
+/** What the known `accelerate launch` commands of this config pass for `--key`, or the assumption that they pass nothing. */
+function commandLine(launches: readonly LaunchCommand[], key: string): { passed: boolean; via?: string; assumed?: string } {
+  if (!launches.length) return { passed: false, assumed: `the \`accelerate launch\` command passes no \`--${key}\` (it overrides the file, and a config for several machines is usually completed there)` };
+  const names = (ls: readonly LaunchCommand[]) => ls.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
+  const passing = launches.filter((l) => l.args.has(`--${key}`) || l.args.has(`--${key.replace(/_/g, '-')}`));
+  if (passing.length) return { passed: true, via: names(passing) };
+  // A command with words not known here (`$EXTRA_ARGS`) may pass it: still an assumption.
+  const open = launches.filter((l) => !l.complete);
+  if (open.length) return { passed: false, assumed: `${names(open)} passes no \`--${key}\` among the options it does not show` };
+  return { passed: false, via: names(launches) };
+}
+
 export const accelerateFormat: FormatSupport<AccelerateModel> = {
   id: 'accelerate',
   title: 'Accelerate config',
@@ -83,7 +95,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
   tool: 'accelerate',
   schema: { json: ACCELERATE_SCHEMA, validate },
   detect: accelerateEvidence,
-  model({ view, link }: ModelInput): AccelerateModel {
+  model({ view, link, launches }: ModelInput): AccelerateModel {
     const sagemaker = view.get(['compute_environment']) === 'AMAZON_SAGEMAKER';
     const types = ACCELERATE_SCHEMA.definitions?.[sagemaker ? 'sagemaker' : 'cluster']?.properties?.distributed_type?.enum ?? [];
     const dt = view.str(['distributed_type']);
@@ -97,7 +109,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       numMachines: view.num(['num_machines']) ?? 1,
       machineRank: view.num(['machine_rank']) ?? 0,
       mixedPrecision: view.str(['mixed_precision']),
-      commandLine: (key) => ({ assumed: `the \`accelerate launch\` command passes no \`--${key}\` (it overrides the file, and a config for several machines is usually completed there)` }),
+      commandLine: (key) => commandLine(launches?.() ?? [], key),
       hasSection: (section) => view.keys([section]).length > 0,
       deepspeedFile: deepspeedFileOf(view, link),
     };

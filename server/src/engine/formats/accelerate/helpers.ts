@@ -56,3 +56,8 @@ export const RESHARDS_AFTER_FORWARD: Readonly<Record<string, boolean>> = { FULL_
 export function fsdpStrategyName(v: unknown): string | undefined {
   return typeof v === 'number' ? FSDP_STRATEGIES[v - 1] : typeof v === 'string' ? v.toUpperCase() : undefined;
 }
+
+/** How the scripts that launch the config are named in a message, when they are known. */
+export function launchedBy(via: string | undefined, key: string): string {
+  return via ? ` (${via} launch${via.includes(',') ? '' : 'es'} it without \`--${key}\`)` : '';
+}

@@ -17,11 +17,12 @@ export interface AccelerateModel {
   machineRank: number;
   mixedPrecision: string | undefined;
   /**
-   * What the `accelerate launch` command line passes for one of the file's keys. The command line
-   * overrides the file and is not in it, so a rule that needs the key absent there reads this, and
-   * its finding rests on the assumption that the command passes nothing.
+   * What the `accelerate launch` command line passes for one of the file's keys (it overrides the
+   * file). With the scripts that launch this config known (its referrers), whether one of them
+   * passes `--key` (`passed`, and `via`: the scripts, in words); with none known, an assumption
+   * that the command passes nothing, which a rule needing the key absent reads.
    */
-  commandLine(key: string): { assumed: string };
+  commandLine(key: string): { passed: boolean; via?: string; assumed?: string };
   /** True when the section is present and has at least one key set. */
   hasSection(section: string): boolean;
   /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */

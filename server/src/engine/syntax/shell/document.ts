@@ -303,6 +303,18 @@ export class ShellDoc extends TreeDoc {
   private program?: { text?: string; path?: string };
 
   /**
+   * The Accelerate config the training command's `accelerate launch` names (`--config_file`), with
+   * the launcher and its options, when the name is known text.
+   */
+  accelerateConfig(): { ref: string; span: Span; launcher: Launcher } | undefined {
+    let l = this.launcher;
+    while (l && l.kind !== 'accelerate') l = l.inner;
+    const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
+    if (!l || !arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
+    return { ref: arg.value.trim(), span: arg.span, launcher: l };
+  }
+
+  /**
    * The text of the program the training command runs, when the host can read it: the entry point
    * as resolved; when its folder comes from the environment (`${BASE}/train.py`) or is an absolute
    * path of the author's machine (`/home/me/repo/examples/train.py`), the rest of its path (at least

@@ -14,6 +14,8 @@ export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
   starts.forEach((s, n) => {
     const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
     const l = readLauncher(seg);
+    const open = openOption(seg.slice(1));
+    if (open) l.open = open;
     if (!outer) outer = l;
     else last!.inner = l;
     last = l;
@@ -42,6 +44,22 @@ function readLauncher(seg: ExpandedWord[]): Launcher {
   }
   const kind: LauncherKind = name === 'mpiexec' ? 'mpirun' : (name as LauncherKind);
   return { kind, args: launcherOptions(seg.slice(1)), span: headSpan };
+}
+
+/**
+ * Why a launcher's options may hold more than is read, when they may: a word whose text is not
+ * known (`$EXTRA_ARGS`) that is no option's value.
+ */
+function openOption(fields: ExpandedWord[]): string | undefined {
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (!f.passthrough && !f.segs.some((g) => g.unknown)) continue;
+    const prev = fields[i - 1];
+    // The value of the option before it (`--main_process_ip $MASTER_ADDR`), not an option of its own.
+    if (prev && !prev.passthrough && isFlagText(prev.text) && !prev.text.includes('=') && !f.passthrough) continue;
+    return f.segs.find((g) => g.unknown)?.unknown ?? `\`${f.text}\` is not known`;
+  }
+  return undefined;
 }
 
 /** A launcher's options as written: `--opt value`, `--opt=value`, or a bare `--opt`. */

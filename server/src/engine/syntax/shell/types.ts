@@ -55,6 +55,8 @@ export interface Launcher {
   span: Span;
   /** The launcher it starts, for chains such as `srun … torchrun …` or `mpirun … python …`. */
   inner?: Launcher;
+  /** Why its options may hold more than `args` (a word whose text is not known, `$EXTRA_ARGS`), when they may. */
+  open?: string;
 }
 
 export interface EntryPoint {
