@@ -27,8 +27,9 @@ test('config keys a repository assigns before use, and the ones it reads', () =>
   for (const k of ['forward_micro_batch_size', 'kl_beta', 'global_batch_size', 'micro_batch_size', 'devices', 'x']) assert.ok(reads.includes(k), k);
 });
 
-test('the release a checkout gives', () => {
-  assert.equal(packageVersion("MAJOR = 0\nMINOR = 14\nPATCH = 1\nPRE_RELEASE = 'rc0'\n"), '0.14.1');
+test('the release a checkout gives, a pre-release marked as one', () => {
+  assert.equal(packageVersion("MAJOR = 0\nMINOR = 14\nPATCH = 1\nPRE_RELEASE = ''\n"), '0.14.1');
+  assert.equal(packageVersion("MAJOR = 0\nMINOR = 14\nPATCH = 1\nPRE_RELEASE = 'rc0'\n"), '0.14.1rc0');
   assert.equal(packageVersion('MAJOR = 0\nMINOR = 14\n'), undefined);
 });
 

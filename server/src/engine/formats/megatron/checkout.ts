@@ -153,7 +153,9 @@ export function configReads(text: string): string[] {
 export function packageVersion(text: string): string | undefined {
   const n = (name: string) => new RegExp(`^${name}\\s*=\\s*(\\d+)\\s*$`, 'm').exec(text)?.[1];
   const [major, minor, patch] = [n('MAJOR'), n('MINOR'), n('PATCH')];
-  return major !== undefined && minor !== undefined && patch !== undefined ? `${Number(major)}.${Number(minor)}.${Number(patch)}` : undefined;
+  // `PRE_RELEASE = 'rc0'`: code on its way to the release, which may not have all of it yet.
+  const pre = /^PRE_RELEASE\s*=\s*['"]([A-Za-z0-9.]*)['"]\s*$/m.exec(text)?.[1] ?? '';
+  return major !== undefined && minor !== undefined && patch !== undefined ? `${Number(major)}.${Number(minor)}.${Number(patch)}${pre}` : undefined;
 }
 
 const repositorySets = new WeakMap<RepositoryFlags, Set<string>>();
