@@ -5,9 +5,9 @@
 import { estimateMemory, gib, type MemoryEstimate, type MemoryInput } from './memory';
 import { derived, type Plan } from './plan';
 
-/** Ranks one model replica spans (Megatron: TP·PP·CP; a mesh: tp·cp·sp). */
-export function modelSize(p: Plan): number {
-  return p.style === 'megatron' ? p.tp.value * p.pp.value * p.cp.value : p.tp.value * p.cp.value * p.spDegree.value * p.pp.value;
+/** Ranks one model replica spans (Megatron: TP·PP·CP, plus a separate encoder's ranks; a mesh: tp·cp·sp·pp), with `tp` for the plan's TP when given. */
+export function modelSize(p: Plan, tp = p.tp.value): number {
+  return p.style === 'megatron' ? tp * p.pp.value * p.cp.value + (p.encoder?.value ?? 0) : tp * p.cp.value * p.spDegree.value * p.pp.value;
 }
 
 /** The product of a device mesh's dimensions (what must equal the world size). */
@@ -44,7 +44,7 @@ export function dpWithTp(p: Plan, tp: number): number | undefined {
   if (!layoutFits(p) || !p.dp || tp < 1) return undefined;
   const world = p.world?.value;
   if (p.style === 'megatron' && world !== undefined) {
-    const size = (modelSize(p) / p.tp.value) * tp;
+    const size = modelSize(p, tp);
     return world % size === 0 ? world / size : undefined;
   }
   const dp = (p.dp.value * p.tp.value) / tp;
@@ -217,9 +217,10 @@ export function deriveMegatronGrid(p: Plan): number | undefined {
   if (!world) return undefined;
   const { tp, pp, cp, ep, etp } = { tp: p.tp.value, pp: p.pp.value, cp: p.cp.value, ep: p.ep.value, etp: p.etp.value };
   let dp: number | undefined;
-  if (world % (tp * pp * cp) === 0) {
-    dp = world / (tp * pp * cp);
-    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}) = ${dp}`, [p.world, p.tp, p.pp, p.cp]);
+  const encoder = p.encoder?.value ?? 0;
+  if (allKnown(p.encoder) && world % (tp * pp * cp + encoder) === 0) {
+    dp = world / (tp * pp * cp + encoder);
+    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}${encoder ? ` + encoder ${encoder}` : ''}) = ${dp}`, [p.world, p.tp, p.pp, p.cp, ...(p.encoder ? [p.encoder] : [])]);
     p.sharding = { value: { ...p.sharding.value, group: dp * cp }, from: p.sharding.from };
   }
   const grid = etp * ep * pp;

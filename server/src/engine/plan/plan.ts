@@ -54,6 +54,12 @@ export interface Plan {
   /** VPP written as layers per virtual stage (`--num-layers-per-virtual-pipeline-stage`), as written. */
   layersPerVirtualStage?: Field<number>;
   cp: Field<number>;
+  /**
+   * The ranks of a vision encoder laid out apart from the decoder (Megatron-LM 0.9–0.11 with
+   * `--encoder-pipeline-model-parallel-size` > 0): encoder TP × encoder PP × CP, which add to the
+   * model-parallel size the world must divide by.
+   */
+  encoder?: Field<number>;
   ep: Field<number>;
   etp: Field<number>;
   /** Replicated data parallelism (DDP, or HSDP's outer dimension). */

@@ -76,7 +76,7 @@ function tpFixes(p: Plan, domain: number): FixSpec[] {
     if (!tpEdit) return [];
     edits.push(tpEdit);
     if (p.style === 'megatron') {
-      if (world && world % ((modelSize(p) / p.tp.value) * d) !== 0) continue;
+      if (world && world % modelSize(p, d) !== 0) continue;
     } else {
       // A mesh must still multiply to the world: give the freed ranks to dp_shard.
       const grow = (p.dpShard.value * p.tp.value) / d;

@@ -52,7 +52,7 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p?.world) return;
-    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree)) return;
+    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree, p.encoder)) return;
     const world = p.world.value;
     if (p.style === 'megatron') {
       const model = modelSize(p);
@@ -63,7 +63,7 @@ export default defineRule({
       // release, a warning; an error only where the release is known to be one that stops.
       const cut = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) ? cappedPp(p, world) : undefined;
       const stops = cut === undefined || (ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeast(UNCAPPED_SINCE));
-      const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
+      const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value}${p.encoder ? ` + the encoder's ${p.encoder.value} ranks` : ''} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
       ctx.report({
         at: fieldPath(p, p.world, 'world'),
         on: 'value',

@@ -164,6 +164,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   const pp = num('pipeline_model_parallel_size', 1, 'Megatron uses PP 1');
   const cp = num('context_parallel_size', 1, 'Megatron uses CP 1');
   const ep = num('expert_model_parallel_size', 1, 'Megatron uses EP 1');
+  const encoder = encoderRanks(args, tp, cp);
   const etpArg = int(args.get('expert_tensor_parallel_size'));
   const etp: Field<number> =
     etpArg !== undefined
@@ -208,6 +209,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     vpp,
     layersPerVirtualStage: perVstage !== undefined && vstages === undefined ? asWritten(perVstage, args.get('num_layers_per_virtual_pipeline_stage')!) : undefined,
     cp,
+    ...(encoder ? { encoder } : {}),
     ep,
     etp,
     dpReplicate: byDefault(1, 'Megatron replicates over DP'),
@@ -233,6 +235,22 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   };
   splitAndBatch(plan, args);
   return plan;
+}
+
+/**
+ * The ranks of a vision encoder laid out apart (Megatron-LM 0.9–0.11, `validate_args`: with
+ * `--encoder-pipeline-model-parallel-size` > 0 the model-parallel size is encoder TP × encoder PP ×
+ * CP plus TP × PP × CP, encoder TP defaulting to TP); undefined when there is none.
+ */
+function encoderRanks(args: MegatronArgs, tp: Field<number>, cp: Field<number>): Field<number> | undefined {
+  const pp = args.get('encoder_pipeline_model_parallel_size');
+  const t = args.get('encoder_tensor_model_parallel_size');
+  if (pp?.unknown || t?.unknown) return { value: 0, from: { kind: 'unknown', note: (pp?.unknown ?? t?.unknown)! } };
+  const encPp = int(pp);
+  if (!encPp || encPp < 1) return undefined;
+  const encTp = int(t);
+  const ranks = (encTp && encTp > 0 ? encTp : tp.value) * encPp * cp.value;
+  return derived(ranks, `encoder ranks = encoder TP ${encTp && encTp > 0 ? encTp : `${tp.value} (TP)`} × encoder PP ${encPp} × CP ${cp.value} = ${ranks}`, [tp, cp]);
 }
 
 /** Virtual pipeline stages: given directly, or as layers per virtual stage. */
