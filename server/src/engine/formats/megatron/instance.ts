@@ -40,11 +40,11 @@ function hasType(schemaType: unknown, t: string): boolean {
  * and `--lr: 1e-5` in a MODEL_ARGS map (a string to YAML) are both the number argparse converts;
  * a boolean flag passed bare (or as `true`) is set, a negative spelling sets false.
  */
-function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?: { type?: unknown } } | undefined, asText: boolean): unknown {
+function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?: { type?: unknown } } | undefined, asText: boolean | 'hydra'): unknown {
   const schemaType = schema?.type;
-  const v = toValue(node);
+  const v = asText === 'hydra' ? hydraValue(toValue(node)) : toValue(node);
   if (hasType(schemaType, 'boolean') && (typeof v === 'boolean' || v === null)) return negate ? !(v ?? true) : (v ?? true);
-  if (!asText) return v;
+  if (asText !== true) return v;
   // argparse converts each word with the argument's type: numbers where it takes numbers, text otherwise.
   const numeric = (t: unknown) => hasType(t, 'integer') || hasType(t, 'number');
   const word = (x: unknown, t: unknown): unknown => {
@@ -60,6 +60,18 @@ function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?
   return word(v, schemaType);
 }
 
+/**
+ * A `key=value` Hydra override's value as Hydra's grammar reads the text: `true`/`false` and `null`
+ * in any case are a boolean and None, a number is a number; anything else stays text.
+ */
+function hydraValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (/^(true|false)$/i.test(t)) return t.toLowerCase() === 'true';
+  if (/^null$/i.test(t)) return null;
+  return NUMBER.test(t) ? Number(t.replace(/_/g, '')) : v;
+}
+
 /** A number as Python's `int()` and `float()` read it: underscores between digits allowed (`183_105`). */
 const D = '\\d+(?:_\\d+)*';
 const NUMBER = new RegExp(`^[-+]?(${D}\\.?(?:${D})?|\\.${D})(?:[eE][-+]?${D})?$`);
@@ -70,10 +82,11 @@ function interpolated(node: Node): boolean {
 }
 
 /**
- * `flags`: the values are command-line text (scripts, MODEL_ARGS), converted as argparse does.
+ * `flags`: the values are command-line text (scripts, MODEL_ARGS), converted as argparse does;
+ * `'hydra'`: they are `key=value` Hydra overrides (NeMo 2's MODEL_ARGS), read as Hydra's grammar does.
  * Values that are interpolations are left out of the instance (they are not known).
  */
-export function argsInstance(sites: readonly ArgSite[], unknown: readonly UnknownArg[], nav: SchemaNav, flags = false): { instance: Instance; issues: SchemaIssue[] } {
+export function argsInstance(sites: readonly ArgSite[], unknown: readonly UnknownArg[], nav: SchemaNav, flags: boolean | 'hydra' = false): { instance: Instance; issues: SchemaIssue[] } {
   const value: Record<string, unknown> = {};
   const source = new Map<string, Path>();
   const problems: SyntaxProblem[] = [];
@@ -89,11 +102,11 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
       continue;
     }
     const v = flagValue(site.node, site.negate, prop as { type?: unknown; items?: { type?: unknown } } | undefined, flags);
-    if (site.node.kind === 'scalar' && site.node.value === null && prop?.type !== 'boolean') continue;
+    if (site.node.kind === 'scalar' && (site.node.value === null || v === null) && prop?.type !== 'boolean') continue;
     const earlier = seen.get(site.dest);
     // Repeating a flag is a mistake on a command line; Bridge and NeMo paths that share a dest are
     // separate fields (a later override of a recipe default), so only flags are compared.
-    if (flags && earlier && !samePathish(earlier.path, site.path)) {
+    if (flags === true && earlier && !samePathish(earlier.path, site.path)) {
       const same = JSON.stringify(value[site.dest]) === JSON.stringify(v);
       problems.push({
         code: 'duplicate-key',

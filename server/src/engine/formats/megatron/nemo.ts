@@ -258,7 +258,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       else if (s.dest === 'global_batch_size' && s.node.kind === 'scalar' && s.node.value === 0) elsewhere.set(s.dest, { path: s.path, why: '`global_batch_size: 0` turns NeMo\'s batch checks off (it sets up its micro-batch calculator only for a non-zero global batch)' });
       else kept.push(s);
     }
-    const built = argsInstance(kept, unknown, nav);
+    // NeMo 2 overrides (`MODEL_ARGS`) reach NeMo as `key=value` text that Hydra's grammar reads.
+    const built = argsInstance(kept, unknown, nav, base(doc)[0] === 'MODEL_ARGS' ? 'hydra' : false);
     for (const [dest, u] of elsewhere) built.instance.unknown?.set(dest, u);
     return built;
   },
