@@ -488,3 +488,12 @@ test('a mistake in the command line is a usage error with a suggestion, never a 
     assert.equal(help.err, '');
   }
 });
+
+test('a Kubernetes job template whose placeholders YAML reads as mappings (`value: {{ model }}`) is read for its GPUs without a library warning on stderr', () => {
+  const dir = join(tmp, 'template');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'job.yaml'), 'apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n      - name: trainer\n        resources:\n          limits:\n            nvidia.com/gpu: 8\n        env:\n        - name: MODEL\n          value: {{ model }}\n');
+  const r = run(['check', dir]);
+  assert.equal(r.code, 0);
+  assert.doesNotMatch(r.err, /Warning|stringified/);
+});

@@ -109,7 +109,7 @@ function fromLock(text: string, found: Found): void {
 }
 
 function fromEnvironment(text: string, found: Found): void {
-  const doc = Y.parse(text, { maxAliasCount: 100 }) as { dependencies?: unknown } | null;
+  const doc = Y.parse(text, { maxAliasCount: 100, logLevel: 'error' }) as { dependencies?: unknown } | null;
   const walk = (list: unknown): void => {
     if (!Array.isArray(list)) return;
     for (const d of list) {

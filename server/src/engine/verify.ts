@@ -78,7 +78,7 @@ export function parseCounts(syntax: Syntax, text: string): ParseCounts {
     for (const d of parseYaml(text, lines)) for (const p of d.problems) if (p.code === 'parse-error') problems++;
     // Strictly read (a key over 1,024 characters, which PyYAML refuses too; a comment touching a
     // value): an edit must not add even what the engine forgives.
-    const docs = Y.parseAllDocuments(yamlSource(text), { version: '1.1', uniqueKeys: false });
+    const docs = Y.parseAllDocuments(yamlSource(text), { version: '1.1', uniqueKeys: false, logLevel: 'error' });
     for (const d of Array.isArray(docs) ? docs : []) errors += d.errors.length;
   }
   return { problems, errors };

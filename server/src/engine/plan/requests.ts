@@ -64,7 +64,7 @@ export function gpuRequests(file: string, text: string): GpuRequest[] {
   if (!mayRequestGpus(text)) return [];
   let docs: unknown[];
   try {
-    docs = Y.parseAllDocuments(text).slice(0, 64).map((d) => (d.errors.length ? undefined : d.toJS({ maxAliasCount: 50 })));
+    docs = Y.parseAllDocuments(text, { logLevel: 'error' }).slice(0, 64).map((d) => (d.errors.length ? undefined : d.toJS({ maxAliasCount: 50 })));
   } catch {
     return [];
   }

@@ -37,7 +37,7 @@ export function parseYaml(text: string, lines = new LineIndex(text)): YamlDoc[] 
   }
   let docs: Y.Document.Parsed[];
   try {
-    const parsed = Y.parseAllDocuments(yamlSource(text), { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false });
+    const parsed = Y.parseAllDocuments(yamlSource(text), { version: '1.1', schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false, logLevel: 'error' });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (err) {
     // The parser is not expected to throw; if it does, the file is still reported, not lost.
