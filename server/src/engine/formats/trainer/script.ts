@@ -60,6 +60,12 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const keys = s?.entrypoint ? mapKeys(s.root) : [];
   const entry = s?.entrypoint?.path.split('/').pop();
   const contradictions = entry && UPSTREAM_ENTRY.test(entry) ? [`\`${entry}\` is Megatron-LM's own entry point`] : [];
+  // The program, when it can be read, says whose flags these are: its own argparse parser and
+  // nothing of the Trainer's (no TrainingArguments, no HfArgumentParser) makes them its own, however
+  // many TrainingArguments names they share.
+  const program = entry && keys.length ? s?.entryText() : undefined;
+  const own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
+  if (own) contradictions.push(own.not);
   return weigh({ keys, contradictions }, RULES);
 }
 
@@ -91,12 +97,19 @@ export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | 
   const text = file?.text?.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
+  return ownParser(name, text) ?? (TRAINER_PARSER.test(text) ? {} : { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` });
+}
+
+const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
+
+/** Why a program's own argparse, not TrainingArguments, reads the flags, when its text shows it does. */
+function ownParser(name: string, text: string): { not: string } | undefined {
   const own = parserFlags(text).map(fieldOf);
   if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
-  if (/\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/.test(text)) return {};
+  if (TRAINER_PARSER.test(text)) return undefined;
   // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
   if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
-  return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` };
+  return undefined;
 }
 
 /** The entry of a flag in the training command (either spelling), if it is given. */
