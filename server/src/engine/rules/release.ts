@@ -49,7 +49,8 @@ export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)
     const checkout = da.settings.megatronCheckout;
     const pre = checkout?.version && /^(\d+\.\d+\.\d+)\D/.exec(checkout.version)?.[1];
     // A pre-release (`0.10.0rc0`) is code on its way to the release: taken as it, which it may not all be yet.
-    if (checkout?.version && pre) return { value: pre, label: checkout.version, from: { kind: 'assumed', note: `the checkout's Megatron Core ${checkout.version}${checkout.where ? ` at ${checkout.where}` : ''} (a pre-release, by its megatron/core/package_info.py) does what ${pre} does, though it may not have all of ${pre} yet` } };
+    // Every release below the one it leads to is behind it: what came before is known (no assumption).
+    if (checkout?.version && pre) return { value: pre, label: checkout.version, range: { spec: checkout.version, floor: justBelow(pre) }, from: { kind: 'assumed', note: `the checkout's Megatron Core ${checkout.version}${checkout.where ? ` at ${checkout.where}` : ''} (a pre-release, by its megatron/core/package_info.py) does what ${pre} does, though it may not have all of ${pre} yet` } };
     if (checkout?.version) return { value: checkout.version, from: { kind: 'derived', formula: `Megatron Core ${checkout.version}, the release of the checkout${checkout.where ? ` at ${checkout.where}` : ' the file is in'} (its megatron/core/package_info.py)` } };
     // A script that runs a checkout of its own (read or not) does not run the package a file pins.
     if (checkout) return assumedNewest(tool);
