@@ -20,7 +20,8 @@ import { associationProblem, ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FI
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
-import { parseShell, ShellDoc, type ShellOptions } from './syntax/shell';
+import { parseShell, type ShellOptions } from './syntax/shell';
+import { launchesOf, launchLink, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
@@ -139,7 +140,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
       const span = reportSpan(doc, l.at, 'value');
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
     }
-    const launch = launchLink(doc, context, input);
+    const launch = input.resolve ? launchLink(doc, (ref) => context.read(ref)) : undefined;
     if (launch && !result.links.some((l) => l.span.start === launch.span.start)) result.links.push(launch);
   }
   result.dependencies = context.dependencies();
@@ -311,25 +312,6 @@ function namedByReferrer(doc: SourceDoc, input: FileInput, related: Related): Ch
 }
 
 /**
- * The Accelerate config a script's `accelerate launch --config_file` names, whatever the script is
- * read as: a link to it, so that the config gets the script (its command line) as a referrer.
- */
-function launchLink(doc: SourceDoc, related: Related, input: FileInput): FileAnalysis['links'][number] | undefined {
-  if (!(doc instanceof ShellDoc) || !input.resolve) return undefined;
-  const a = doc.accelerateConfig();
-  if (!a || /[$`*?]/.test(a.ref)) return undefined;
-  const found = related.read(a.ref);
-  const target = found.text !== undefined ? found.path : undefined;
-  return target ? { span: trimQuotes(doc.text, a.span), ref: a.ref, target } : undefined;
-}
-
-/** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
-function trimQuotes(text: string, span: Span): Span {
-  const first = text[span.start];
-  return (first === '"' || first === "'") && span.end - span.start >= 2 && text[span.end - 1] === first ? { start: span.start + 1, end: span.end - 1 } : span;
-}
-
-/**
  * The other files an analysis may read, through the host: linked files (analysed as their format,
  * without rules, one level deep) and referrers. Each is read at most once per analysis.
  */
@@ -373,13 +355,7 @@ class Related {
 
   /** The `accelerate launch` commands of the referrers that name this file as their `--config_file`. */
   launches(): LaunchCommand[] {
-    const name = this.input.path?.split(/[\\/]/).pop();
-    if (!name) return [];
-    return (this.launchList ??= boundedReferrers(this.input.referrers ?? []).flatMap((r) => {
-      const doc = this.referrerFile(r).file?.doc;
-      const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
-      return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: r.path, args: a.launcher.args, complete: !a.launcher.open }] : [];
-    }));
+    return (this.launchList ??= launchesOf(this.input.path, boundedReferrers(this.input.referrers ?? []).map((r) => ({ path: r.path, doc: this.referrerFile(r).file?.doc }))));
   }
 
   private launchList?: LaunchCommand[];

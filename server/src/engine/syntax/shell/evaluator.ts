@@ -6,10 +6,7 @@ import { launcherChain } from './launchers';
 import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
-import { and3, baseName, declaredName, detach, globMatch, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
-
-/** A value written as a placeholder for the user to replace: `<path to the checkpoint>`. */
-const PLACEHOLDER = /^\s*<[^<>|\n]*[A-Za-z][^<>|\n]*>\s*$/;
+import { and3, baseName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends WordExpander {
@@ -683,9 +680,7 @@ export class Script extends WordExpander {
     if (textOf(segs).length > MAX_VALUE) {
       unknown = `${name} is longer than this reader keeps`;
       segs = [];
-    } else if (!append && PLACEHOLDER.test(textOf(segs))) {
-      // `CKPT="<path where you put the checkpoint>"`: text to replace before the script runs, not
-      // words to pass (its words are not flags, nor its value).
+    } else if (!append && isPlaceholder(textOf(segs))) {
       unknown = `${name} holds a placeholder to fill in (\`${textOf(segs).trim().slice(0, 40)}\`)`;
       segs = [];
     }

@@ -336,3 +336,8 @@ export function remapper(f: ExpandedWord, block: Block): { mapField(x: ExpandedW
   };
   return { mapField, mapLauncher };
 }
+
+/** A value written as a placeholder for the user to replace (`<path to the checkpoint>`), not a value. */
+export function isPlaceholder(text: string): boolean {
+  return /^\s*<[^<>|\n]*[A-Za-z][^<>|\n]*>\s*$/.test(text);
+}

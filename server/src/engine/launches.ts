@@ -1,0 +1,37 @@
+/**
+ * The `accelerate launch` commands that name an Accelerate config (`--config_file`), read from the
+ * scripts that run them whatever else those scripts are: the link a script makes to its config (so
+ * that hosts hand the config the script as a referrer), and the commands a config's referrers run.
+ */
+import type { LaunchCommand } from './formats/format';
+import type { LinkedFile } from './formats/link';
+import type { FileAnalysis } from './result';
+import { ShellDoc } from './syntax/shell';
+import type { SourceDoc } from './syntax/sourcedoc';
+import type { Span } from './types';
+
+/** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
+export function trimQuotes(text: string, span: Span): Span {
+  const first = text[span.start];
+  return (first === '"' || first === "'") && span.end - span.start >= 2 && text[span.end - 1] === first ? { start: span.start + 1, end: span.end - 1 } : span;
+}
+
+/** The link from a script's `accelerate launch --config_file` to the config, when the host finds it. */
+export function launchLink(doc: SourceDoc, read: (ref: string) => LinkedFile): FileAnalysis['links'][number] | undefined {
+  if (!(doc instanceof ShellDoc)) return undefined;
+  const a = doc.accelerateConfig();
+  if (!a || /[$`*?]/.test(a.ref)) return undefined;
+  const found = read(a.ref);
+  const target = found.text !== undefined ? found.path : undefined;
+  return target ? { span: trimQuotes(doc.text, a.span), ref: a.ref, target } : undefined;
+}
+
+/** The commands of the referrers that name the file at `path` (by its name) as their `--config_file`. */
+export function launchesOf(path: string | undefined, referrers: readonly { path: string; doc?: SourceDoc }[]): LaunchCommand[] {
+  const name = path?.split(/[\\/]/).pop();
+  if (!name) return [];
+  return referrers.flatMap(({ path: at, doc }) => {
+    const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
+    return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: at, args: a.launcher.args, complete: !a.launcher.open }] : [];
+  });
+}
