@@ -323,7 +323,7 @@ function check(o: CheckOptions): number {
     if (!configurationsValid(configs, at)) return 2;
   }
   const checked: Checked[] = [];
-  const shown: string[] = []; // --show-settings
+  const shown: { index: number; lines: string[] }[] = []; // --show-settings, in the order the files were given
   const oversized = [...collected.oversized];
   const run: FixRun = { refusals: [], applied: 0, diffs: 0, ioFailure: false };
   for (const dir of collected.unlisted) {
@@ -378,12 +378,13 @@ function check(o: CheckOptions): number {
     text = made.text;
     queueLinked(analysis, at, text, { order, queued, done, referrersOf });
     if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
-    if (o.showSettings && shown.push(...settingsLines(file, analysis, o.useConfig ? configs.forFile(at).files : []))) continue;
+    if (o.showSettings && shown.push({ index, lines: settingsLines(file, analysis, o.useConfig ? configs.forFile(at).files : []) })) continue;
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
     if (analysis.docs.some((d) => d.format) || analysis.findings.length > 0) checked.push({ index, file, findings: outRecords(analysis, o, (target) => relativeTo(file, target)) });
   }
   referrersOf.clear();
-  if (o.showSettings) return (shown.length && process.stdout.write(`${shown.join('\n')}\n`), run.ioFailure ? 2 : 0);
+  const settingsText = shown.sort((a, b) => a.index - b.index).flatMap((s) => s.lines);
+  if (o.showSettings) return (settingsText.length && process.stdout.write(`${settingsText.join('\n')}\n`), run.ioFailure ? 2 : 0);
   checked.sort((a, b) => a.index - b.index);
   if (!o.quiet) noteOversized(oversized, scanLimit);
   if (o.diff) {
