@@ -331,15 +331,7 @@ function check(o: CheckOptions): number {
     run.ioFailure = true;
   }
   const warnedConfig = new Set<string>();
-  // Files that refer to others first: scripts (an `accelerate launch --config_file` gives its
-  // Accelerate config the command line), then YAML (an Accelerate config gives its DeepSpeed JSON the
-  // world size), then the JSON files, each with the checked files whose references resolved to it.
-  const RANK: Record<string, number> = { shell: 0, yaml: 1, json: 2 };
-  const order = collected.files.map((c, index) => {
-    const syntax = syntaxOf({ path: c.path, text: '' });
-    return { ...c, index, json: syntax === 'json', rank: RANK[syntax] ?? 1 };
-  });
-  order.sort((a, b) => a.rank - b.rank || a.index - b.index);
+  const order = readingOrder(collected.files);
   const referrersOf = new Map<string, { path: string; text: string }[]>();
   const queued = new Set(order.map((c) => pathKey(c.path)));
   const done = new Set<string>();
@@ -416,6 +408,20 @@ function configurationsValid(configs: ProjectConfigs, files: string[]): boolean 
   for (const p of invalid) note(p);
   note(`nothing was checked: correct the configuration (or run with --no-config)`);
   return false;
+}
+
+/**
+ * The files in the order they are read: the ones that refer to others first, scripts (an `accelerate
+ * launch --config_file` gives its Accelerate config the command line), then YAML (an Accelerate config
+ * gives its DeepSpeed JSON the world size), then JSON, each with the checked files that refer to it.
+ */
+function readingOrder(files: readonly { path: string; named: boolean }[]): RunQueue['order'] {
+  const RANK: Record<string, number> = { shell: 0, yaml: 1, json: 2 };
+  const order = files.map((c, index) => {
+    const syntax = syntaxOf({ path: c.path, text: '' });
+    return { ...c, index, json: syntax === 'json', rank: RANK[syntax] ?? 1 };
+  });
+  return order.sort((a, b) => a.rank - b.rank || a.index - b.index);
 }
 
 /** The files of a run in the order they are checked, and the referrers each JSON still to be checked gets. */
