@@ -132,22 +132,16 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
  * the host can read it: they are accepted like Megatron's own. Flags it takes from other modules
  * stay unknown, so a flag neither defines is still only a warning for such a script.
  */
-function withEntryFlags(judged: UnknownFlags, doc: SourceDoc, read?: (ref: string) => LinkedFile): UnknownFlags {
-  const written = shell(doc)?.entrypoint?.path;
-  // `${SCRIPT_DIR}/export.py`: the folder comes from the environment; the file is looked for beside
-  // the script (and from the working directory), which only ever adds flags to accept.
-  const entry = written?.replace(/^\$\{?\w+\}?\//, '');
-  if (!read || !entry || judged.effect === 'none' || /[$`*?\s]/.test(entry) || UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return judged;
-  let file: LinkedFile | undefined;
-  try {
-    file = read(entry);
-  } catch {
-    file = undefined;
-  }
-  const text = file?.text;
+function withEntryFlags(judged: UnknownFlags, doc: SourceDoc): UnknownFlags {
+  const s = shell(doc);
+  const name = s?.entrypoint?.path.split('/').pop();
+  if (!s || !name || judged.effect === 'none' || UPSTREAM_ENTRY.test(name)) return judged;
+  const program = s.entryProgram();
   // Looked for and not there (a stale script, or one run from elsewhere): the parser that reads the
   // flags is not known, so they are not judged. A script Megatron-LM knows keeps its own table.
-  if (text === undefined) return file?.tried.length && judged.effect === 'warning' ? { effect: 'none' } : judged;
+  if (!program) return judged;
+  if (!('text' in program)) return judged.effect === 'warning' ? { effect: 'none' } : judged;
+  const text = program.text;
   if (text.length > 2_000_000) return judged;
   // A program that reads its arguments leniently (`parse_known_args`, `ignore_unknown_args=True`)
   // drops a flag it does not know, or hands it to code not read here: nothing is refused.
@@ -369,9 +363,9 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
     return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why } } };
   },
-  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
+  instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     // The repository's parsers (settings.repositoryFlags) only ever accept more flags.
-    const judged = withRepository(withEntryFlags(unknownFlags(doc, settings), doc, read), settings.repositoryFlags);
+    const judged = withRepository(withEntryFlags(unknownFlags(doc, settings), doc), settings.repositoryFlags);
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
     return argsInstance(sites, unknown, nav, true);
   },

@@ -40,20 +40,18 @@ function recipeFsdp(doc: SourceDoc): Path | undefined {
  * the config's `num_processes` when the command does not give `--num_processes`.
  */
 function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonNullable<TrainerModel['deepspeed']>; world?: Field<number> } | undefined {
-  let l = s.launcher;
-  while (l && l.kind !== 'accelerate') l = l.inner;
-  const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
-  if (!arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
-  const config = link(arg.value.trim(), 'accelerate');
+  const launch = s.accelerateConfig();
+  if (!launch) return undefined;
+  const { ref: name, span, launcher: l } = launch;
+  const config = link(name, 'accelerate');
   const acc = config?.analysis?.model;
   const file = acc?.deepspeedFile;
   if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
-  const name = arg.value.trim();
   const linked = link(file.ref, 'deepspeed');
   // `--num_processes` on the command overrides the config's, known or not (scriptWorld reads it).
-  const overridden = l!.args.has('--num_processes') || l!.args.has('--num-processes');
+  const overridden = l.args.has('--num_processes') || l.args.has('--num-processes');
   const world = !overridden && acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
-  return { deepspeed: { ref: file.ref, at: arg.span, linked, model: linked?.analysis?.model, via: name }, world };
+  return { deepspeed: { ref: file.ref, at: span, linked, model: linked?.analysis?.model, via: name }, world };
 }
 
 function model(input: ModelInput): TrainerModel {
@@ -66,7 +64,7 @@ function model(input: ModelInput): TrainerModel {
   };
   if (doc.syntax === 'shell') {
     const s = doc as ShellDoc;
-    const reading = entryReading(s, input.read);
+    const reading = entryReading(s);
     const direct = scriptDeepspeed(s);
     const accelerate = direct ? undefined : viaAccelerate(s, link);
     const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';

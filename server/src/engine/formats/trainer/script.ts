@@ -10,7 +10,6 @@ import type { Launcher, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
-import type { LinkedFile } from '../link';
 import { parserFlags } from '../megatron/checkout';
 import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
@@ -85,16 +84,9 @@ function boolOf(v: unknown): boolean | undefined {
  * TrlParser, a TrainingArguments class), it defines the flags itself with argparse (then these are
  * not the Trainer's), or nobody can tell (not read, or its parser is in a module it imports).
  */
-export function entryReading(s: ShellDoc, read: ((ref: string) => LinkedFile) | undefined): { not?: string; assumed?: string } {
-  const entry = s.entrypoint?.path;
-  const name = entry?.split('/').pop() ?? 'the training script';
-  let file: LinkedFile | undefined;
-  try {
-    file = entry && read ? read(entry) : undefined;
-  } catch {
-    file = undefined;
-  }
-  const text = file?.text?.slice(0, 2_000_000);
+export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
+  const name = s.entrypoint?.path.split('/').pop() ?? 'the training script';
+  const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
   return ownParser(name, text) ?? (TRAINER_PARSER.test(text) ? {} : { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` });

@@ -300,7 +300,7 @@ export class ShellDoc extends TreeDoc {
 
   readonly anchor: Span | undefined;
 
-  private program?: { text?: string; path?: string };
+  private program?: { text?: string; path?: string; missing?: boolean };
 
   /**
    * The Accelerate config the training command's `accelerate launch` names (`--config_file`), with
@@ -318,9 +318,10 @@ export class ShellDoc extends TreeDoc {
    * The text of the program the training command runs, when the host can read it: the entry point
    * as resolved; when its folder comes from the environment (`${BASE}/train.py`) or is an absolute
    * path of the author's machine (`/home/me/repo/examples/train.py`), the rest of its path (at least
-   * a folder and the file) looked for as the host looks for sourced files. Undefined when not known.
+   * a folder and the file) looked for as the host looks for sourced files. `missing` when the host
+   * looked and found nothing; undefined when it cannot look (no host, a name not known).
    */
-  entryText(): { text: string; path?: string } | undefined {
+  entryProgram(): { text: string; path?: string } | { missing: true } | undefined {
     if (!this.program) {
       this.program = {};
       const read = this.options.read;
@@ -328,6 +329,7 @@ export class ShellDoc extends TreeDoc {
       if (ref && read && !/[$`*?\s]/.test(ref)) {
         const parts = ref.split('/').filter((p) => p && p !== '.');
         const refs = [ref, ...(ref.startsWith('/') ? parts.slice(1, -1).map((_, i) => parts.slice(i + 1).join('/')).filter((r) => r.includes('/')) : [])];
+        this.program = { missing: true };
         for (const r of refs) {
           try {
             const f = read(r);
@@ -340,9 +342,16 @@ export class ShellDoc extends TreeDoc {
         }
       }
     }
-    const { text, path } = this.program;
-    return text === undefined ? undefined : { text, path };
+    const { text, path, missing } = this.program;
+    return text !== undefined ? { text, path } : missing ? { missing: true } : undefined;
   }
+
+  /** The program's text, when it was found (see `entryProgram`). */
+  entryText(): { text: string; path?: string } | undefined {
+    const p = this.entryProgram();
+    return p && 'text' in p ? p : undefined;
+  }
+
 
   /**
    * The entries of a `:`-separated path variable (PYTHONPATH) as the training command gets it: the
