@@ -47,13 +47,14 @@ export default defineRule<AccelerateModel>({
     }
     if (!m.view.has(['main_process_port'])) {
       const fatal = SIMPLE.includes(m.distributedType ?? '');
-      const cl = fatal ? m.commandLine('main_process_port') : undefined;
-      if (cl?.passed) return;
+      // A port the launch command passes is the one that runs (a note about the default would be wrong).
+      const cl = m.commandLine('main_process_port');
+      if (cl.passed) return;
       ctx.report({
           at,
         severity: fatal ? 'error' : 'information',
         message: fatal
-          ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl?.via, 'main_process_port')}: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
+          ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl.via, 'main_process_port')}: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
           : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
         fixes: [{ kind: 'add-default-port', title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], recommended: fatal }],
       });
