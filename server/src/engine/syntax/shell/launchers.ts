@@ -14,7 +14,7 @@ export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
   starts.forEach((s, n) => {
     const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
     const l = readLauncher(seg);
-    const open = openOption(seg.slice(1));
+    const open = openOption(seg.slice(1), VALUELESS[l.kind]);
     if (open) l.open = open;
     if (!outer) outer = l;
     else last!.inner = l;
@@ -46,17 +46,23 @@ function readLauncher(seg: ExpandedWord[]): Launcher {
   return { kind, args: launcherOptions(seg.slice(1)), span: headSpan };
 }
 
+/** Options of a launcher that take no value (`accelerate launch`'s store_true switches, commands/launch.py). */
+const VALUELESS: Partial<Record<LauncherKind, ReadonlySet<string>>> = {
+  accelerate: new Set(['--cpu', '--debug', '--dynamo_use_dynamic', '--dynamo_use_fullgraph', '--dynamo_use_regional_compilation', '--enable_cpu_affinity', '--module', '-m', '--multi_gpu', '--no_python', '--quiet', '-q', '--same_network', '--tpu', '--tpu_cluster', '--tpu_use_sudo', '--use_deepspeed', '--use_fsdp', '--use_megatron_lm', '--use_parallelism_config']),
+};
+
 /**
  * Why a launcher's options may hold more than is read, when they may: a word whose text is not
  * known (`$EXTRA_ARGS`) that is no option's value.
  */
-function openOption(fields: ExpandedWord[]): string | undefined {
+function openOption(fields: ExpandedWord[], valueless: ReadonlySet<string> = new Set()): string | undefined {
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i];
     if (!f.passthrough && !f.segs.some((g) => g.unknown)) continue;
     const prev = fields[i - 1];
-    // The value of the option before it (`--main_process_ip $MASTER_ADDR`), not an option of its own.
-    if (prev && !prev.passthrough && isFlagText(prev.text) && !prev.text.includes('=') && !f.passthrough) continue;
+    // The value of the option before it (`--main_process_ip $MASTER_ADDR`), not an option of its own;
+    // after a switch that takes no value (`--multi_gpu $EXTRA`) it is words of its own.
+    if (prev && !prev.passthrough && isFlagText(prev.text) && !prev.text.includes('=') && !valueless.has(prev.text) && !f.passthrough) continue;
     return f.segs.find((g) => g.unknown)?.unknown ?? `\`${f.text}\` is not known`;
   }
   return undefined;
