@@ -32,6 +32,6 @@ export function launchesOf(path: string | undefined, referrers: readonly { path:
   if (!name) return [];
   return referrers.flatMap(({ path: at, doc }) => {
     const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
-    return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: at, args: a.launcher.args, complete: !a.launcher.open }] : [];
+    return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}) }] : [];
   });
 }

@@ -34,8 +34,8 @@ export interface ModelInput {
 export interface LaunchCommand {
   path: string;
   args: ReadonlyMap<string, LauncherArg>;
-  /** Every word of the command is known (no `$EXTRA_ARGS` that may hold more options). */
-  complete: boolean;
+  /** Why the command may pass more than `args` shows (options not shown, a branch not decided), when it may. */
+  open?: string;
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */

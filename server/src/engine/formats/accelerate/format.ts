@@ -82,8 +82,8 @@ function commandLine(launches: readonly LaunchCommand[], key: string): { passed:
   const passing = launches.filter((l) => l.args.has(`--${key}`) || l.args.has(`--${key.replace(/_/g, '-')}`));
   if (passing.length) return { passed: true, via: names(passing) };
   // A command with words not known here (`$EXTRA_ARGS`) may pass it: still an assumption.
-  const open = launches.filter((l) => !l.complete);
-  if (open.length) return { passed: false, assumed: `${names(open)} passes no \`--${key}\` among the options it does not show` };
+  const open = launches.find((l) => l.open);
+  if (open) return { passed: false, assumed: `${names([open])} passes no \`--${key}\` ${open.open}` };
   return { passed: false, via: names(launches) };
 }
 

@@ -306,12 +306,16 @@ export class ShellDoc extends TreeDoc {
    * The Accelerate config the training command's `accelerate launch` names (`--config_file`), with
    * the launcher and its options, when the name is known text.
    */
-  accelerateConfig(): { ref: string; span: Span; launcher: Launcher } | undefined {
+  accelerateConfig(): { ref: string; span: Span; launcher: Launcher; open?: string } | undefined {
     let l = this.launcher;
     while (l && l.kind !== 'accelerate') l = l.inner;
     const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
     if (!l || !arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
-    return { ref: arg.value.trim(), span: arg.span, launcher: l };
+    // Whether this is every way the script launches it: options it does not show, or a command in
+    // one arm of a branch the script does not decide (another arm may launch it otherwise).
+    const branch = this.training?.inBranch;
+    const open = l.open ? `among the options it does not show (${l.open})` : branch !== undefined ? `in the arms of the branch on line ${branch}, of which this reader follows one` : undefined;
+    return { ref: arg.value.trim(), span: arg.span, launcher: l, ...(open ? { open } : {}) };
   }
 
   /**

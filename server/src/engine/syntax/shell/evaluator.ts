@@ -721,7 +721,7 @@ export class Script extends WordExpander {
     };
     const found = (p: number, q: number): void => {
       const launcherFields = fields.slice(p, q);
-      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop') };
+      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -792,7 +792,7 @@ export class Script extends WordExpander {
       lastEnd: cmd.span.end,
       env: new Map(this.env),
       prefix: t.prefix,
-      inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'),
+      inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch: t.inBranch ?? this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line,
     };
   }
 }

@@ -240,6 +240,8 @@ export interface Training {
   prefix?: string[];
   /** The command is inside a loop (it may run once per host). */
   inLoop?: boolean;
+  /** The command is in an arm of an `if`, `case` or `&&`/`||` whose condition is not known (the line of it). */
+  inBranch?: number;
 }
 
 export interface Ctx {
