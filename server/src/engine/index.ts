@@ -3,6 +3,7 @@
  */
 export { analyze, syntaxOf } from './analyze';
 export type { Detection, DocAnalysis, FileAnalysis, FileInput, FileLink, LinkedFile } from './result';
+export type { Submodule } from './formats/link';
 export { hover, type HoverResult } from './features/hover';
 export { complete, type CompletionEntry } from './features/completion';
 export { codeActions, type ActionEntry, SHOW_DOCS_COMMAND } from './features/actions';

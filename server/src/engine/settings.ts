@@ -35,9 +35,10 @@ export interface EngineSettings {
   megatronCheckout?: MegatronCheckout;
   /**
    * Set by the engine when a launch script runs a Megatron-LM it cannot read (a submodule not checked
-   * out, a path the script is given): where, in words, and why. Its flags and release are not known.
+   * out, a path the script is given): where, in words, and why. Its flags are not known, nor its
+   * release unless `release` says it (a submodule pinned at the commit of a release tag).
    */
-  megatronUnseen?: { where: string; why: string };
+  megatronUnseen?: { where: string; why: string; release?: { version: string; evidence: string } };
   /**
    * The flags the `add_argument` calls of the repository the file sits in define, as the host indexed
    * them (host/repository.ts): a flag some parser there defines is accepted where a Megatron launch

@@ -15,10 +15,14 @@
  * a location that exists but cannot be used (a directory, a device, a FIFO, a symbolic link loop,
  * an over-large or unreadable file) is skipped like a missing one, and the first such location is
  * returned as `problem` with its reason when nothing usable is found, so the message says why.
+ * When nothing is there at all and a location lies in a git submodule that is not checked out, the
+ * submodule and its pinned commit are returned (host/submodules.ts).
  */
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { LinkedFile } from '../engine';
+import type { LinkedFile, Submodule } from '../engine';
 import { readBounded } from './read';
+import { submoduleAt } from './submodules';
 
 /** Larger files are not read (the engine does not analyse them either). */
 export const MAX_LINKED_BYTES = 8 * 1024 * 1024;
@@ -107,7 +111,40 @@ export function resolveReference(ref: string, options: ResolverOptions = {}): Li
   } catch {
     // Fall through: not found.
   }
-  return problem ? { ref, tried, problem } : { ref, tried };
+  // Nothing there: a location in a submodule the repository pins but has not checked out still
+  // says what runs there (its commit).
+  const submodule = problem ? undefined : inSubmodule(tried);
+  if (problem) return { ref, tried, problem };
+  const deepestFolder = tried.length ? deepestExisting(tried[0]) : undefined;
+  return { ref, tried, ...(submodule ? { submodule } : {}), ...(deepestFolder ? { deepestFolder } : {}) };
+}
+
+/** The deepest folder on `path`'s way that exists (a folder, not a file). */
+function deepestExisting(path: string): string | undefined {
+  let dir = dirname(path);
+  for (let i = 0; i < 64; i++) {
+    try {
+      if (statSync(dir).isDirectory()) return dir;
+    } catch {
+      // Not there: go up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+function inSubmodule(tried: readonly string[]): Submodule | undefined {
+  for (const path of tried) {
+    try {
+      const s = submoduleAt(path);
+      if (s) return s;
+    } catch {
+      // Not known.
+    }
+  }
+  return undefined;
 }
 
 /** A `FileInput.resolve` for one file. */

@@ -21,6 +21,20 @@ export interface LinkedFile {
    * the 8 MiB limit"). Absent when nothing is there at all.
    */
   problem?: { path: string; reason: string };
+  /**
+   * When nothing was found and a location lies in a git submodule the repository pins but has not
+   * checked out: that submodule (the host asks git for it). What runs there is the pinned commit.
+   */
+  submodule?: Submodule;
+  /** When nothing was found: the deepest folder on the path of the first location tried that exists here. */
+  deepestFolder?: string;
+}
+
+/** A git submodule: its folder (absolute), where it is cloned from, and the commit the repository pins. */
+export interface Submodule {
+  path: string;
+  url: string;
+  commit: string;
 }
 
 /** A linked file read as its format: its document, and the model and layout that format gives it. */

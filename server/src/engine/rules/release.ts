@@ -45,6 +45,13 @@ export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)
   if (da.release) return da.release;
   if (tool === 'megatron-core') {
     const unseen = da.settings.megatronUnseen;
+    const tagged = unseen?.release;
+    if (tagged) {
+      // A submodule at a release tag's commit is that release; a pre-release tag is read as above.
+      const pre = /^(\d+\.\d+\.\d+)\D/.exec(tagged.version)?.[1];
+      if (pre) return { value: pre, label: tagged.version, range: { spec: tagged.version, floor: justBelow(pre) }, from: { kind: 'assumed', note: `the Megatron Core ${tagged.version} at ${unseen.where} (${tagged.evidence}; a pre-release) does what ${pre} does, though it may not have all of ${pre} yet` } };
+      return { value: tagged.version, from: { kind: 'derived', formula: `Megatron Core ${tagged.version}, the Megatron-LM at ${unseen.where} (${tagged.evidence})` } };
+    }
     if (unseen) return { value: undefined, from: { kind: 'unknown', note: `the release of the Megatron-LM at ${unseen.where} is not known (${unseen.why})` } };
     const checkout = da.settings.megatronCheckout;
     const pre = checkout?.version && /^(\d+\.\d+\.\d+)\D/.exec(checkout.version)?.[1];

@@ -361,7 +361,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const inImage = images['megatron-core'] && source?.kind === 'unseen' && /^`\//.test(source.where) && !/given its path/.test(source.why);
     if (!source || inImage) return Object.keys(images).length ? { settings: { ...settings, pins: { ...settings.pins, ...images } } } : undefined;
     if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
-    return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why } } };
+    return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why, ...(source.release ? { release: source.release } : {}) } } };
   },
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     // The repository's parsers (settings.repositoryFlags) only ever accept more flags.

@@ -5,19 +5,25 @@
  * A Megatron the host can read is a checkout like the one a script lives in: its own parser defines
  * the flags, its `package_info.py` gives the release. One the host cannot read (a submodule not
  * checked out, a path the script is given as an argument, a folder of another machine) is a Megatron
- * whose flags and release are not known: no flag is judged by upstream's, and no release is assumed.
+ * whose flags and release are not known: no flag is judged by upstream's, and no release is assumed,
+ * except that a submodule pinned at the commit of one of Megatron-LM's release tags is that release
+ * (the flags stay unjudged: the repository may still patch its copy or add flags in its entry script).
  */
-import type { LinkedFile } from '../link';
+import type { LinkedFile, Submodule } from '../link';
 import type { MegatronCheckout } from '../../settings';
 import type { ShellDoc } from '../../syntax/shell';
 import { checkoutFrom, packageVersion } from './checkout';
 import { normalizePath } from '../../syntax/shell/substitution';
+import { megatronTagRelease } from './tags';
 
 export type MegatronSource =
   /** A Megatron the host read: its parser and release. */
   | { kind: 'read'; checkout: MegatronCheckout }
-  /** A Megatron the script runs that the host cannot read: where, in words, and why. */
-  | { kind: 'unseen'; where: string; why: string };
+  /**
+   * A Megatron the script runs that the host cannot read: where, in words, and why; and its release
+   * when something other than its files says it (a submodule pinned at a release tag's commit).
+   */
+  | { kind: 'unseen'; where: string; why: string; release?: { version: string; evidence: string } };
 
 const PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
 /** Megatron-LM's own entry scripts, at the root of its checkout. */
@@ -30,8 +36,13 @@ function join(dir: string, rel: string): string {
   return `${dir.replace(/\/+$/, '')}/${rel}`;
 }
 
-/** Reads the checkout at `dir`, if the host can: its parser's flags and its release. */
-function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronCheckout | undefined {
+/**
+ * Reads the checkout at `dir`, if the host can: its parser's flags and its release. When it cannot and
+ * the host says the folder is a git submodule that is not checked out, that submodule.
+ */
+function readCheckout(dir: string, read: (ref: string) => LinkedFile): { checkout?: MegatronCheckout; submodule?: Submodule; here?: boolean } {
+  let submodule: Submodule | undefined;
+  let here = false;
   for (const rel of PARSERS) {
     let f: LinkedFile;
     try {
@@ -39,6 +50,10 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronC
     } catch {
       continue;
     }
+    submodule ??= f.submodule;
+    // The folder itself is here (the deepest folder that exists is it or inside it): it has no such parser.
+    const at = f.tried[0]?.slice(0, -(rel.length + 1));
+    if (f.text === undefined && at && f.deepestFolder && f.deepestFolder.startsWith(at) && /^([\\/]|$)/.test(f.deepestFolder.slice(at.length))) here = true;
     if (f.text === undefined || f.text.length > MAX_PARSER_CHARS) continue;
     let version: string | undefined;
     try {
@@ -48,9 +63,20 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): MegatronC
       version = undefined;
     }
     const checkout = checkoutFrom(rel, f.text, version, `\`${dir}\``);
-    if (checkout) return checkout;
+    if (checkout) return { checkout };
   }
-  return undefined;
+  return { submodule, here: here && !submodule };
+}
+
+/** What a submodule that is not checked out says of the Megatron-LM it holds: the release its commit is the tag of, if any. */
+function unseenSubmodule(where: string, s: Submodule): MegatronSource {
+  const short = s.commit.slice(0, 10);
+  const version = megatronTagRelease(s.url, s.commit);
+  if (version) {
+    return { kind: 'unseen', where, why: `it is a git submodule that is not checked out, pinned at commit ${short}`, release: { version, evidence: `a git submodule pinned at commit ${short}, the commit of NVIDIA/Megatron-LM's tag core_v${version}` } };
+  }
+  const from = /github\.com[:/]NVIDIA\/Megatron-LM/i.test(s.url) ? "a commit of NVIDIA/Megatron-LM that is no release tag's" : `a commit of ${s.url}`;
+  return { kind: 'unseen', where, why: `it is a git submodule that is not checked out, pinned at ${from} (${short}), whose release is not known` };
 }
 
 /**
@@ -82,12 +108,18 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
     if (e.unknown) candidates.push({ unknown: `the script puts it on PYTHONPATH from a value it is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
     else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push(at(e.text, `\`${e.text}\``));
   }
+  // Python imports `megatron` from the first folder that has it: a folder that is here without a
+  // Megatron parser is passed over for the next; if every one is, the first is reported as before.
+  let passed: MegatronSource | undefined;
   for (const c of candidates) {
-    if (c.unknown) return { kind: 'unseen', where: c.what, why: c.unknown };
-    if (!read) return { kind: 'unseen', where: c.what, why: 'files beside the script are not read here' };
-    const checkout = readCheckout(c.dir!, read);
+    if (c.unknown) return passed ?? { kind: 'unseen', where: c.what, why: c.unknown };
+    if (!read) return passed ?? { kind: 'unseen', where: c.what, why: 'files beside the script are not read here' };
+    const { checkout, submodule, here } = readCheckout(c.dir!, read);
     if (checkout) return { kind: 'read', checkout };
-    return { kind: 'unseen', where: c.what, why: 'it is not in this checkout (a submodule not checked out, or a folder of the machine that runs the script)' };
+    if (submodule) return unseenSubmodule(c.what, submodule);
+    const unseen: MegatronSource = { kind: 'unseen', where: c.what, why: 'it is not in this checkout (a submodule not checked out, or a folder of the machine that runs the script)' };
+    if (!here) return passed ?? unseen;
+    passed ??= unseen;
   }
-  return undefined;
+  return passed;
 }
