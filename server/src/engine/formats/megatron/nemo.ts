@@ -154,16 +154,24 @@ function base(doc: SourceDoc): Path {
   return [];
 }
 
-function worldOf(doc: SourceDoc): { world?: Field<number>; nodes?: Field<number> } {
+/**
+ * The world NeMo starts: `trainer.devices × trainer.num_nodes`, when the file writes both. A config
+ * that leaves `trainer.num_nodes` out is one the launch command completes (launchers append
+ * `trainer.num_nodes=$NNODES`, and a layout larger than one node's devices says it was written for
+ * several): PyTorch Lightning's one node is then not what runs, and the node count is unknown.
+ */
+function worldOf(doc: SourceDoc, settings: EngineSettings): { world?: Field<number>; nodes?: Field<number>; note?: string } {
+  if (settings.worldSize) return { world: { value: settings.worldSize, from: { kind: 'setting', note: '`world_size` setting' } }, nodes: settings.nodes ? { value: settings.nodes, from: { kind: 'setting', note: '`nodes` setting' } } : undefined };
   const b = base(doc);
   const flat = b[0] === 'MODEL_ARGS';
   const devPath = flat ? [...b, 'trainer.devices'] : [...b, 'trainer', 'devices'];
   const nodesPath = flat ? [...b, 'trainer.num_nodes'] : [...b, 'trainer', 'num_nodes'];
   const devices = num(doc, devPath);
-  const nodes = num(doc, nodesPath) ?? 1;
   if (!devices) return {};
-  const nodesField: Field<number> = doc.node(nodesPath) ? written(nodes, nodesPath) : { value: 1, from: { kind: 'default', note: 'trainer.num_nodes defaults to 1' } };
-  return { world: derived(devices * nodes, `world = trainer.devices ${devices} × trainer.num_nodes ${nodes}`), nodes: nodesField };
+  if (!doc.node(nodesPath)) return { note: `\`trainer.num_nodes\` is not set, so the launch command gives it (\`trainer.num_nodes=<n>\`; without one NeMo runs one node)` };
+  const nodes = num(doc, nodesPath);
+  if (!nodes) return {};
+  return { world: derived(devices * nodes, `world = trainer.devices ${devices} × trainer.num_nodes ${nodes}`), nodes: written(nodes, nodesPath) };
 }
 
 function precisionOf(doc: SourceDoc): Field<Precision> | undefined {
@@ -268,8 +276,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     const dest = destOf(rel);
     return dest ? [dest] : undefined;
   },
-  model({ doc, view }: ModelInput): NemoModel {
-    const { world, nodes } = worldOf(doc);
+  model({ doc, view, settings }: ModelInput): NemoModel {
+    const { world, nodes, note } = worldOf(doc, settings);
     const b = base(doc);
     const flat = b[0] === 'MODEL_ARGS';
     const idx = megatronIndexes();
@@ -281,6 +289,7 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       },
       world,
       nodes,
+      notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
     });
     args.precision = precisionOf(doc);
     // NeMo 2 overrides are merged onto a recipe (the model, the defaults), which this file does not show.
