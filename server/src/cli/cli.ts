@@ -368,7 +368,7 @@ function check(o: CheckOptions): number {
     const made = o.fix || o.diff ? fixFile(file, fromStdin ? stdinBytes : undefined, input, settings, o, run) : { analysis: analyze(input, settings), text };
     const analysis = made.analysis;
     text = made.text;
-    queueLinked(analysis, at, text, { order, queued, done, referrersOf });
+    queueLinked(analysis, at, text, { order, queued, done, referrersOf }, referrers);
     if (o.verbose) for (const line of formatLines(file, analysis)) note(line);
     if (o.showSettings && shown.push({ index, lines: settingsLines(file, analysis, o.useConfig ? configs.forFile(at).files : []) })) continue;
     // A file no format claims is reported only when a rule still had something to say (a script not followed).
@@ -434,9 +434,10 @@ interface RunQueue {
 
 /**
  * The files a checked file refers to: one under a name the walk skips is queued, and one still to
- * be checked gets this file as a referrer.
+ * be checked gets this file as a referrer, and the files that refer to this one (`upstream`: the
+ * launch script of an Accelerate config is then a referrer of the DeepSpeed JSON the config names).
  */
-function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, queued, done, referrersOf }: RunQueue): void {
+function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, queued, done, referrersOf }: RunQueue, upstream: readonly { path: string; text: string }[] = []): void {
   for (const link of analysis.links ?? []) {
     if (!link.target) continue;
     const target = pathKey(link.target);
@@ -450,6 +451,7 @@ function queueLinked(analysis: FileAnalysis, at: string, text: string, { order, 
     const list = referrersOf.get(target) ?? [];
     const from = resolve(at);
     if (list.length < MAX_REFERRERS && !list.some((r) => r.path === from)) list.push({ path: from, text });
+    for (const r of upstream) if (list.length < MAX_REFERRERS && pathKey(r.path) !== target && !list.some((x) => x.path === r.path)) list.push(r);
     referrersOf.set(target, list);
   }
 }

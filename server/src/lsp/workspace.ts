@@ -542,7 +542,7 @@ export class Workspace {
    * The files that refer to the one at `key`: open documents whose analysis resolved a reference to
    * it, then remembered closed ones (read from disk, re-checked when the file changed).
    */
-  private referrersFor(key: string, self: string): { path: string; text: string }[] | undefined {
+  private referrersFor(key: string, self: string, depth = 0): { path: string; text: string }[] | undefined {
     const out: { path: string; text: string }[] = [];
     for (const uri of this.graph.referrersOf(key)) {
       if (uri === self || out.length >= MAX_REFERRERS) continue;
@@ -557,6 +557,15 @@ export class Workspace {
       if (text !== undefined && closed.targets.has(key)) {
         out.push({ path: closed.path, text });
         this.graph.touchClosed(closedKey);
+      }
+    }
+    // And the files that refer to those (the launch script of an Accelerate config that names this file).
+    if (depth === 0) {
+      for (const r of [...out]) {
+        for (const up of this.referrersFor(pathKey(r.path), self, 1) ?? []) {
+          if (out.length >= MAX_REFERRERS) break;
+          if (pathKey(up.path) !== key && !out.some((x) => pathKey(x.path) === pathKey(up.path))) out.push(up);
+        }
       }
     }
     return out.length ? out : undefined;

@@ -15,7 +15,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies. Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -23,9 +23,12 @@ export default defineRule<DeepSpeedModel>({
     const m = ctx.model;
     const nav = ctx.nav;
     if (!nav || !m.doc.root) return;
-    const underAccelerate = m.referrers.length > 0;
-    // A Trainer recipe or launch command names this file: the Trainer fills its placeholders, so they need no note.
-    const underTrainer = m.trainers.length > 0;
+    // Accelerate configs whose program is not known to be a Trainer (one a launch script starts with a Trainer is).
+    const notTrainer = m.referrers.filter((r) => !('trainer' in r.program));
+    const underAccelerate = notTrainer.length > 0;
+    // A Trainer recipe or launch command names this file, or starts it through Accelerate: the
+    // Trainer fills its placeholders, so they need no note.
+    const underTrainer = m.trainers.length > 0 || m.referrers.length > notTrainer.length;
     // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
     const filled: { path: Path; key: string; who: string }[] = [];
     const walk = (node: Node, path: Path, depth: number): void => {
@@ -49,7 +52,7 @@ export default defineRule<DeepSpeedModel>({
       } else if (underAccelerate && !fillers.includes('accelerate')) {
         // Which program Accelerate starts is not in its config: a Trainer fills the value first.
         ctx.separately(() => {
-          void m.referrers[0].program;
+          void notTrainer[0].program;
           ctx.report({
             at: path,
             on: 'value',

@@ -8,6 +8,7 @@ import type { JsonSchema } from '../../schema/types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
 import { foreignMarkers, mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
+import type { ShellDoc } from '../../syntax/shell';
 import type { FormatSupport, ModelInput } from '../format';
 import { deepspeedModel, type DeepSpeedModel } from './model';
 import { deepspeedPlan } from './plan';
@@ -77,7 +78,19 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   schema: { json: DEEPSPEED_SCHEMA, validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
   detect: deepspeedEvidence,
   model({ doc, referrers }: ModelInput): DeepSpeedModel {
-    const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => (model ? [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program: { assumed: `the program \`accelerate launch\` starts with \`${path.split(/[\\/]/).pop()}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` } }] : []));
+    const base = (p: string) => p.split(/[\\/]/).pop();
+    // Launch scripts that start a Trainer with an Accelerate config that names this file (the host
+    // hands over the files that launch a referrer too): the program that config starts is a Trainer.
+    const starters = referrers('trainer').flatMap(({ path, analysis: { doc: script, model } }) => {
+      const config = script.syntax === 'shell' && model?.trainerReads.value ? (script as ShellDoc).accelerateConfig()?.ref : undefined;
+      return config ? [{ config: base(config), why: `\`${base(path)}\` starts it with ${model!.program}${model!.trainerReads.from.kind === 'assumed' ? ` (flags of the Trainer's TrainingArguments: ${model!.trainerReads.from.note})` : ''}` }] : [];
+    });
+    const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => {
+      if (!model) return [];
+      const started = starters.find((s) => s.config === base(path));
+      const program = started ? { trainer: started.why } : { assumed: `the program \`accelerate launch\` starts with \`${base(path)}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` };
+      return [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program }];
+    });
     const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));
     return deepspeedModel(doc, launchers, trainers);
   },

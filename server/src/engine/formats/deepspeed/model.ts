@@ -29,9 +29,11 @@ export interface DeepSpeedReferrer {
   numProcesses: number | undefined;
   /**
    * The program `accelerate launch` starts with it, which the config does not name: reading it is
-   * the assumption that it is not a Transformers Trainer (the Trainer fills the placeholders first).
+   * the assumption that it is not a Transformers Trainer (the Trainer fills the placeholders first),
+   * unless a launch script of the repository starts it with a program its flags show is one
+   * (`trainer`: which script, and how that is known).
    */
-  program: { assumed: string };
+  program: { assumed: string } | { trainer: string };
 }
 
 export interface DeepSpeedModel {

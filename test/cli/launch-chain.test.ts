@@ -1,0 +1,43 @@
+/**
+ * The built CLI on a repository where a launch script starts a Trainer through an Accelerate config
+ * that names a DeepSpeed JSON (script → Accelerate config → JSON): the JSON is checked knowing the
+ * script, two links away, so an `"auto"` only the Trainer fills is not reported as stopping Accelerate.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runCli, type JsonFinding } from './run-cli';
+
+const tmp = mkdtempSync(join(tmpdir(), 'shardwise-cli-launch-chain-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const DS = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "optimizer": { "type": "AdamW", "params": { "lr": "auto", "betas": "auto", "eps": "auto" } },\n  "zero_optimization": { "stage": 2 }\n}\n';
+const ACCELERATE = 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_rm.json\n  zero3_init_flag: false\n';
+const TRAINER = '#!/bin/bash\naccelerate launch --config_file configs/accelerate_rm.yaml src/rm_train.py \\\n    --model_name_or_path /models/base \\\n    --per_device_train_batch_size 2 \\\n    --gradient_accumulation_steps 4 \\\n    --learning_rate 1e-5 \\\n    --bf16 True \\\n    --output_dir out\n';
+const OTHER = '#!/bin/bash\naccelerate launch --config_file configs/accelerate_rm.yaml src/eval.py\n';
+
+function repo(name: string, script: string): string {
+  const root = join(tmp, name);
+  mkdirSync(join(root, 'configs'), { recursive: true });
+  mkdirSync(join(root, 'scripts'), { recursive: true });
+  writeFileSync(join(root, 'configs', 'ds_rm.json'), DS);
+  writeFileSync(join(root, 'configs', 'accelerate_rm.yaml'), ACCELERATE);
+  writeFileSync(join(root, 'scripts', 'run_rm.sh'), script);
+  return root;
+}
+
+function betas(root: string): JsonFinding[] {
+  const r = runCli(['check', '.', '--output-format', 'json', '--show-info'], { cwd: root });
+  const findings = JSON.parse(r.out) as JsonFinding[];
+  return findings.filter((f) => f.code === 'auto-without-integration' && /optimizer\.params\.(betas|eps)/.test(f.message) && f.severity === 'warning');
+}
+
+test('a DeepSpeed JSON whose Accelerate config a launch script uses to start a Trainer: the Trainer fills its "auto" values', () => {
+  assert.deepEqual(betas(repo('trainer', TRAINER)), []);
+});
+
+test('the same files with a launch script whose program is not shown to be a Trainer: the warning that names the assumption stays', () => {
+  assert.equal(betas(repo('other', OTHER)).length, 2);
+});
