@@ -5,7 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { SchemaNav } from '../schema/navigate';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 import { autoFillers } from '../schema/vocabulary';
 import { trainerArgument } from '../formats/trainer/script';
 
@@ -18,6 +18,21 @@ function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root:
   if (node.kind !== 'scalar' || node.value !== 'auto') return false;
   const fillers = autoFillers(nav.at(path, root, version));
   return Array.isArray(fillers) && fillers.length > 0;
+}
+
+/**
+ * Who loads a DeepSpeed JSON: Accelerate (an Accelerate config names it) or the Transformers Trainer
+ * (a recipe or launch command names it), both with json.load; one of them when an `"auto"` they fill
+ * is written; else DeepSpeed itself, from the path it is given. Undefined for any other file.
+ */
+export function deepspeedReader(ctx: RuleContext<any>): 'deepspeed' | 'accelerate' | 'trainer' | 'integration' | undefined {
+  if (ctx.format !== 'deepspeed' || ctx.doc.syntax !== 'json') return undefined;
+  const m = ctx.model as DeepSpeedModel | undefined;
+  if (m?.referrers.length) return 'accelerate';
+  // A Trainer recipe or launch command names it: Accelerate's HfDeepSpeedConfig loads it for the Trainer (json.load).
+  if (m?.trainers.length) return 'trainer';
+  if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) return 'integration';
+  return 'deepspeed';
 }
 
 export default defineRule({
@@ -40,16 +55,8 @@ export default defineRule({
     // (runtime/config.py → config_utils.py dict_raise_error_on_duplicate_keys, since v0.2.0; v0.1.0
     // used a plain json.load). Accelerate (utils/deepspeed.py HfDeepSpeedConfig) and the HF Trainer
     // load the file with json.load and hand DeepSpeed a dict, which is not checked.
-    let deepspeed: 'refuses' | 'accelerate' | 'trainer' | 'integration' | 'old' | undefined;
-    if (ctx.format === 'deepspeed' && ctx.doc.syntax === 'json') {
-      const m = ctx.model as DeepSpeedModel | undefined;
-      if (!ctx.atLeast('0.2.0')) deepspeed = 'old';
-      else if (m?.referrers.length) deepspeed = 'accelerate';
-      // A Trainer recipe or launch command names it: Accelerate's HfDeepSpeedConfig loads it for the Trainer (json.load).
-      else if (m?.trainers.length) deepspeed = 'trainer';
-      else if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) deepspeed = 'integration';
-      else deepspeed = 'refuses';
-    }
+    const reader = deepspeedReader(ctx);
+    const deepspeed = reader === 'deepspeed' ? (ctx.atLeast('0.2.0') ? 'refuses' : 'old') : reader;
     // A launch script of a Trainer recipe: only the Trainer's own arguments are known to be stored
     // (the last wins); a wrapper's or the script's own flag may collect every value (`action="append"`).
     const unknownParser = ctx.format === 'trainer' && ctx.doc.syntax === 'shell';

@@ -3,6 +3,7 @@
  */
 import type { LineIndex } from '../text';
 import type { Span } from '../types';
+import { deepspeedReader } from './duplicate-key';
 import { defineRule } from './rule';
 
 /** A value written as a placeholder: `CONFIG_BATCH_SIZE`, `{{ batch }}`, `${BATCH}`, `$BATCH`. */
@@ -27,6 +28,9 @@ function templatePlaceholders(text: string, errorLines: number[], lines: LineInd
   return errorLines.every((l) => withOne.has(l) || withOne.has(l - 1)) ? found : undefined;
 }
 
+/** The syntax errors hjson reads past: comments and trailing commas. */
+const HJSON_ACCEPTS = /JSON has no comments|a trailing comma/;
+
 export default defineRule({
   id: 'parse-error',
   severity: 'error',
@@ -35,7 +39,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'The file is not valid YAML or JSON.',
-    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. Each mistake is reported once, where that loader stops. Shardwise keeps reading past it, but where its parser had to guess what was meant (from the mistake on, and in the section that holds it) no other rule reports anything until it is fixed.',
+    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. One exception: DeepSpeed opens a config file it is given with hjson from 0.8.1 on, which accepts comments and trailing commas, so in a DeepSpeed JSON that nothing in the repository loads through Accelerate or the Trainer they are a warning (those two, and older DeepSpeed, use json.load and stop). Each mistake is reported once, where that loader stops. Shardwise keeps reading past it, but where its parser had to guess what was meant (from the mistake on, and in the section that holds it) no other rule reports anything until it is fixed.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: [8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
   },
@@ -51,6 +55,13 @@ export default defineRule({
       });
       return;
     }
-    for (const p of errors) ctx.report({ at: p.span, message: p.message, severity: p.severity });
+    // A DeepSpeed JSON that DeepSpeed opens itself: from 0.8.1 it reads it with hjson, which takes
+    // comments and trailing commas (runtime/config.py); json.load (Accelerate, the Trainer, DeepSpeed
+    // before 0.8.1) stops on them. The file is then valid for the reader the repository shows.
+    const hjson = errors.length && deepspeedReader(ctx) === 'deepspeed' && errors.every((p) => HJSON_ACCEPTS.test(p.message)) && ctx.atLeast('0.8.1');
+    for (const p of errors) {
+      if (hjson) ctx.report({ at: p.span, severity: 'warning', message: `JSON syntax: ${/comments/.test(p.message) ? 'a comment' : 'a trailing comma'}, which JSON does not allow. DeepSpeed ${ctx.versionLabel ?? 'from 0.8.1'} opens its config file with hjson, which accepts it, but Accelerate, the Transformers Trainer and DeepSpeed before 0.8.1 load the file with json.load, which stops here: remove it if any of them may read this file.` });
+      else ctx.report({ at: p.span, message: p.message, severity: p.severity });
+    }
   },
 });
