@@ -105,7 +105,8 @@ describe('host resolver', () => {
       assert.deepEqual(r.tried, [join(dir, 'configs', 'ds.json'), join(dir, 'ds.json')]);
       assert.deepEqual(tried, r.tried);
       const missing = resolveReference('nope.json', { from: join(dir, 'configs', 'a.yaml'), bases: [dir, '/elsewhere'] });
-      assert.deepEqual(missing, { ref: 'nope.json', tried: [join(dir, 'configs', 'nope.json'), join(dir, 'nope.json'), '/elsewhere/nope.json'] });
+      // Nothing found: also the deepest folder of the first location that exists (the file's own folder here).
+      assert.deepEqual(missing, { ref: 'nope.json', tried: [join(dir, 'configs', 'nope.json'), join(dir, 'nope.json'), '/elsewhere/nope.json'], deepestFolder: join(dir, 'configs') });
     }));
 
   test('a directory is not found; an open document wins over the disk, even when it is not saved yet', () =>
@@ -127,7 +128,7 @@ describe('host resolver', () => {
       throw new Error('boom');
     };
     const r = resolveReference('x.json', { from: '/w/a.yaml', openText: boom, onTry: boom, onFound: boom });
-    assert.deepEqual(r, { ref: 'x.json', tried: ['/w/x.json'] });
+    assert.deepEqual(r, { ref: 'x.json', tried: ['/w/x.json'], deepestFolder: '/' });
     assert.deepEqual(resolveReference(undefined as unknown as string, {}), { ref: undefined, tried: [] });
     assert.deepEqual(resolveReference('a\u0000.json', { from: '/w/a.yaml' }).tried, []);
   });
