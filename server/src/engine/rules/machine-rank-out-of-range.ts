@@ -11,7 +11,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`machine_rank` is not between 0 and `num_machines - 1`.',
-    why: 'The rank goes straight to torchrun as `--node_rank`; a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever.',
+    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 1\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
   },
@@ -19,6 +19,14 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     if (m.sagemaker || !m.view.has(['machine_rank']) || !Number.isInteger(m.machineRank) || !Number.isInteger(m.numMachines)) return;
     if (m.machineRank >= 0 && m.machineRank < m.numMachines) return;
+    // The launcher passes the rank on only to a launch over several machines (utils/launch.py: torchrun's
+    // `--node_rank` when num_machines > 1), and under DeepSpeed only with the `standard` (torchrun) or
+    // `nossh` launcher: pdsh, openmpi, mvapich and slurm start every node from one, and never read it.
+    if (m.numMachines <= 1) return;
+    if (m.distributedType === 'DEEPSPEED') {
+      const launcher = m.view.get(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
+      if (launcher !== 'standard' && launcher !== 'nossh') return;
+    }
     ctx.report({
       at: src(m, ['machine_rank']),
       on: 'value',
