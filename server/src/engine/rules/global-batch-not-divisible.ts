@@ -15,7 +15,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The global batch size is not divisible by micro-batch size × data-parallel size.',
-    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work.',
+    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work. With `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on) Megatron lowers the batch to a multiple instead: a note.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 60\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 64\n",
     fix: 'Sets the global batch to the nearest multiple of MBS × DP.',
@@ -34,6 +34,20 @@ export default defineRule({
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;
+    // `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on; Bridge `train.decrease_batch_size_if_needed`):
+    // Megatron lowers the global batch to a multiple instead of stopping (num_microbatches_calculator.py).
+    const args = (ctx.model as { args?: { get?(dest: string): { value?: unknown } | undefined } } | undefined)?.args;
+    const decrease = args?.get?.('decrease_batch_size_if_needed')?.value;
+    if ((decrease === true || decrease === 'true') && ctx.atLeast('0.9.0')) {
+      const lower = Math.floor(gbs / unit) * unit;
+      ctx.report({
+        at: fieldPath(p, p.globalBatch, 'globalBatch'),
+        on: 'value',
+        severity: 'information',
+        message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}: with \`decrease_batch_size_if_needed\` set, Megatron lowers it to ${lower > 0 ? lower : 'a multiple of it'} at startup instead of stopping, so the run trains with that batch. Write the batch it runs with.`,
+      });
+      return;
+    }
     const fixes: FixSpec[] = [];
     for (const n of [Math.ceil(gbs / unit) * unit, Math.floor(gbs / unit) * unit]) {
       const e = n > 0 ? knobEdit(p, 'globalBatch', n) : undefined;
