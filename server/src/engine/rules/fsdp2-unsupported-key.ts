@@ -28,7 +28,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'FSDP1-only keys or values under `fsdp_version: 2`.',
-    why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT`. Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
+    why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT` (refused from Accelerate 1.7.0; 1.6 saves it per rank). Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n',
     fix: 'Replaces `fsdp_sharding_strategy` with the equivalent `fsdp_reshard_after_forward`, converts a strategy name in `fsdp_reshard_after_forward` to its boolean, switches `LOCAL_STATE_DICT` to `SHARDED_STATE_DICT`, and removes the obsolete keys.',
@@ -66,7 +66,8 @@ export default defineRule<AccelerateModel>({
         fixes: b !== undefined ? [{ kind: 'write-boolean', title: `Write \`${b}\``, edits: [{ op: 'set', path: at, value: b }], recommended: true }] : [],
       });
     }
-    if (String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase() === 'LOCAL_STATE_DICT') {
+    // The refusal came in Accelerate 1.7.0 (utils/dataclasses.py); 1.6.x saves per rank as FSDP1 did.
+    if (String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase() === 'LOCAL_STATE_DICT' && ctx.atLeast('1.7.0')) {
       const at = src(m, ['fsdp_config', 'fsdp_state_dict_type']);
       ctx.report({
         at,
