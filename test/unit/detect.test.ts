@@ -106,6 +106,13 @@ test('launch scripts: Megatron-LM\'s own entry point, or three of its flags; Tra
   readAs('megatron-args', 'run.sh', 'python my_trainer.py --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers 4 --my-flag 1\n', /3 of 4 flags of the training command known \(the entry script may define flags of its own\)/);
   readOverMiss('trainer', 'run.sh', 'python train.py --num-layers 2 --hidden-size 8 --seq-length 16 --per_device_train_batch_size 4 --output_dir out\n', /`--per_device_train_batch_size`, `--output_dir` are Transformers Trainer arguments/);
   notRead('run.sh', 'python tools/convert.py --num-layers 2 --input a\n', /`--num-layers` alone is not enough/);
+  // After a program that cannot be read, a few shared names among many flags of its own are not
+  // Megatron-LM's (nor the Trainer's): a plain PyTorch FSDP trainer with `--seed`, `--bf16`, `--lr`.
+  const fsdp = 'TRAIN_SCRIPT=./src/train.py\ntorchrun --nproc_per_node 8 $TRAIN_SCRIPT --seed=1 --bf16=1 --lr=1e-4 --weight_decay=0.1 --max_steps=100 --num_layers=32 --hidden_width=4096 --num_heads=32 --model_type=mixtral --sharding_strategy=full --offload_activations=1 --dataset=c4 --epochs=3\n';
+  notRead('train.sbatch', fsdp, /only \d of the 13 flags are Megatron-LM's, after `train.py`, which is not read here/);
+  notRead('train.sbatch', fsdp, /only \d of the 13 flags are the Transformers Trainer's, after `train.py`/);
+  // A program that adds flags of its own still passes Megatron-LM's in the main.
+  readAs('megatron-args', 'run.sh', 'torchrun rl_train.py --tensor-model-parallel-size 2 --num-layers 4 --hidden-size 8 --num-attention-heads 2 --rollout-batch-size 8 --kl-coef 0.1 --n-samples 4\n');
 });
 
 test('Trainer recipes: a LLaMA-Factory or axolotl sign, or three TrainingArguments a recipe writes; scripts: two such flags after a Python entry', () => {

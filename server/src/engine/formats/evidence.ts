@@ -169,6 +169,18 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
 }
 
 /** The keys of a map node with their values, each once (merged keys included: the tool sees them). */
+/**
+ * A command's flags after a program that cannot be read: when only a few of many are the format's
+ * (fewer than a third of six or more), they are another program's that happens to share some names
+ * (`--seed`, `--bf16`, `--lr`); a program that adds flags of its own still passes the format's in the main.
+ */
+export function fewOfMany(keys: readonly { key: string }[], known: (key: string) => boolean, owner: string, entry: string | undefined): string | undefined {
+  const flags = keys.filter((k) => k.key.startsWith('-'));
+  const n = flags.filter((k) => known(k.key)).length;
+  if (flags.length < 6 || n * 3 >= flags.length) return undefined;
+  return `only ${n} of the ${flags.length} flags are ${owner}'s, after \`${entry ?? 'an entry script'}\`, which is not read here`;
+}
+
 export function mapKeys(node: Node | undefined): { key: string; value: Node }[] {
   if (node?.kind !== 'map') return [];
   const out = new Map<string, Node>();

@@ -11,7 +11,7 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import { assumed, derived, type Field } from '../../plan/plan';
-import { mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
+import { fewOfMany, mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan } from './args';
 import type { EnvValue } from './args';
@@ -326,6 +326,11 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
     const defined = passed.filter((k) => own.has(k)).length;
     if (passed.length && defined * 2 >= passed.length) contradictions.push(`\`${entry}\` parses ${defined} of the ${passed.length} flags with its own argparse parser and imports nothing of Megatron`);
   }
+  // After an entry point that is not Megatron-LM's own and cannot be read (a `$TRAIN_SCRIPT`, a
+  // program of the container), the flags must be mostly Megatron-LM's (a program that can be read
+  // and imports Megatron says so itself: a fork's flags are its parser's).
+  const few = !upstream && !program ? fewOfMany(keys, (k) => !!flagTarget(k), 'Megatron-LM', entry) : undefined;
+  if (few) contradictions.push(few);
   return weigh({ keys, signs, contradictions }, RULES);
 }
 

@@ -9,7 +9,7 @@ import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Node } from '../../syntax/tree';
-import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
+import { fewOfMany, mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import { parserFlags } from '../megatron/checkout';
 import { openReason, scriptWorld } from '../megatron/script';
 import { UPSTREAM_ENTRY } from '../megatron/source';
@@ -65,6 +65,9 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const program = entry && keys.length ? s?.entryText() : undefined;
   const own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
   if (own) contradictions.push(own.not);
+  // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
+  const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
+  if (few) contradictions.push(few);
   return weigh({ keys, contradictions }, RULES);
 }
 
