@@ -29,6 +29,8 @@ const CHECKS: DsCheck[] = [
       const b = m.num([Z, 'allgather_bucket_size']);
       return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0 ? [Z, 'allgather_bucket_size'] : undefined;
     },
+    // stage_1_and_2.py: the alignment assertion first appears in DeepSpeed 0.5.2.
+    since: '0.5.2',
     message: () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.',
   },
   {
