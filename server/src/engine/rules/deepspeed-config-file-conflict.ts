@@ -76,6 +76,9 @@ export default defineRule<AccelerateModel>({
     if (!m.deepspeedFile) return;
     const json = linkedJson(m);
     const fileKey = { at: m.deepspeedFile.at, message: `\`deepspeed_config_file\` (${m.deepspeedFile.ref}) replaces it` };
+    // The refusal came in Accelerate 0.16.0 (utils/dataclasses.py); before it the keys were ignored without a word.
+    const refused = ctx.atLeast('0.16.0');
+    const verdict = refused ? 'accelerate refuses the config ("the following accelerate config variables will be ignored")' : `Accelerate ${ctx.versionLabel ?? 'before 0.16.0'} ignores it without a word (from 0.16.0 it refuses the config)`;
     for (const [key, jsonPath] of Object.entries(REPLACED)) {
       const path = ['deepspeed_config', key];
       if (!m.view.has(path)) continue;
@@ -84,7 +87,8 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         related: [fileKey, ...(json ? [{ at: jsonPath, message: `\`${jsonPath.join('.')}\` is set here`, other: json }] : [])],
-        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: accelerate refuses the config ("the following accelerate config variables will be ignored"). Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
+        severity: refused ? undefined : 'warning',
+        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: ${verdict}. Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
         fixes: [{ kind: sameInJson(m, jsonPath, m.view.get(path)) ? 'remove-same' : 'remove', title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], recommended: true }, ...(move ? [move] : [])],
       });
     }
@@ -94,7 +98,8 @@ export default defineRule<AccelerateModel>({
       ctx.report({
         at,
         related: [fileKey, ...precisions.map((k) => ({ at: [k, 'enabled'], message: `\`${k}.enabled\` is set here`, other: json! }))],
-        message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
+        severity: refused ? undefined : 'warning',
+        message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: ${refused ? 'accelerate refuses the config' : verdict}. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
         fixes: [{ kind: jsonEnables(m, m.mixedPrecision) ? 'remove-same' : 'remove', title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], recommended: true }, ...precisionMove(m, at)],
       });
     }
