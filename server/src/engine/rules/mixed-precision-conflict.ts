@@ -17,7 +17,7 @@ function followFix(m: AccelerateModel): FixSpec[] {
 
 export default defineRule<AccelerateModel>({
   id: 'mixed-precision-conflict',
-  severity: 'error',
+  severity: 'warning',
   formats: ['accelerate'],
   fixes: {
     'json-follows': { applicability: 'unsafe', changes: "the DeepSpeed JSON's precision" },
@@ -26,7 +26,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: "`mixed_precision` disagrees with the precision the DeepSpeed JSON enables (bf16/fp8 with the JSON's fp16, fp16 with its bf16).",
-    why: 'accelerate compares its `mixed_precision` with the `fp16` and `bf16` sections of the DeepSpeed JSON and stops when they disagree ("`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file"). Shardwise reads the JSON the config points at, so the conflict shows up in both files as you edit either.',
+    why: 'Next to a `deepspeed_config_file`, the JSON decides the precision: Accelerate before 0.16.0 only fills a section the JSON lacks (`set_mixed_precision`) and ignores this key otherwise; from 0.16.0 it refuses a config file that sets `mixed_precision` together with a DeepSpeed file at all (`deepspeed-config-file-conflict`). Either way a `mixed_precision` that disagrees with the JSON\'s `fp16`/`bf16` says one precision while the run trains in the other, and removing it (as the refusal asks) keeps the JSON\'s. Shardwise reads the JSON the config points at, so the disagreement shows up as you edit either file. (`accelerate launch --mixed_precision` on the command line against the JSON stops: "`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file".)',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
     fix: 'Removes `mixed_precision` (the JSON decides; accelerate also refuses it next to a DeepSpeed file), sets it to the precision the JSON enables, or makes the JSON follow it (`"enabled": "auto"`).',
@@ -50,7 +50,8 @@ export default defineRule<AccelerateModel>({
       at,
       on: 'value',
       related: json ? [{ at: enabled, on: 'value', message: `\`${other}\` is enabled here`, other: json }] : undefined,
-      message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: accelerate stops at startup ("\`--mixed_precision\` arg cannot be set to \`${mp}\` when \`${other}\` is set in the DeepSpeed config file"). Let the JSON decide (remove \`mixed_precision\` here; with \`"enabled": "auto"\` in the JSON, \`--mixed_precision\` on the command line picks), or make them agree.`,
+      severity: 'warning',
+      message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: the JSON's precision is what DeepSpeed runs, so the run trains in ${other}, not ${mp} (Accelerate before 0.16.0 ignores this key next to a DeepSpeed file; from 0.16.0 it refuses the pair, which deepspeed-config-file-conflict reports). Enable the precision you want in the JSON and remove \`mixed_precision\` here.`,
       fixes: [
         { kind: 'remove', title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], recommended: true },
         { kind: 'set-precision', title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
