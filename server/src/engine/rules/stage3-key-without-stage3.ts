@@ -22,10 +22,11 @@ export default defineRule<DeepSpeedModel>({
     'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
     'set-stage-3': { applicability: 'unsafe', changes: 'the ZeRO stage' },
     'offload-to-cpu': { applicability: 'safe', changes: 'writes the CPU offload DeepSpeed already does below ZeRO-3' },
+    'offload-to-cpu-unsure': { applicability: 'unsafe', changes: 'where the optimizer states live: DeepSpeed 0.7.1 to 0.10.0 keep them on the GPU here' },
   },
   docs: {
     summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
-    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload. Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
+    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all). Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     fix: 'Removes the key (or sets stage 3).',
@@ -58,14 +59,20 @@ export default defineRule<DeepSpeedModel>({
       });
     }
     if (stage >= 1 && String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'nvme') {
+      // runtime/engine.py: from 0.7.1 to 0.10.0 the ZeRO 1/2 optimizer got `cpu_offload=zero_cpu_offload()`,
+      // true only for "cpu"; before, any offload section, and from 0.10.1 the offload config, any device.
+      const noOffload = ctx.atLeast('0.7.1') && !ctx.atLeast('0.10.1');
       ctx.report({
         at: ['zero_optimization', 'offload_optimizer', 'device'],
         on: 'value',
         // The device is not ignored but read differently: not "unnecessary".
         tags: [],
         related: [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${stage} here` }],
-        message: `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused. Use \`"cpu"\`, or stage 3 for NVMe.`,
-        fixes: [{ kind: 'offload-to-cpu', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
+        message: noOffload
+          ? `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed ${ctx.versionLabel ?? '0.7.1 to 0.10.0'} offloads nothing (the ZeRO 1/2 optimizer is told to offload only for \`"cpu"\`), so the optimizer states stay on the GPU without a word, and \`nvme_path\` is unused. Use \`"cpu"\` to offload them, or stage 3 for NVMe.`
+          : `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused (DeepSpeed 0.7.1 to 0.10.0 offload nothing then). Use \`"cpu"\`, or stage 3 for NVMe.`,
+        // Writing "cpu" keeps the run only where NVMe already ran as CPU offload, at a release someone named.
+        fixes: [{ kind: !noOffload && ctx.versionLabel !== undefined ? 'offload-to-cpu' : 'offload-to-cpu-unsure', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
       });
     }
   },
