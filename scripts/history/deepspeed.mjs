@@ -16,8 +16,8 @@
 // Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
 // and the strictness snapshot (write.mjs writes them).
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
-import { readSchema } from './json.mjs';
-import { closing, statements, tokenize } from './python.mjs';
+import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
+import { argumentTokens, closing, depthAt, literalDefault, statements, tokenize } from './python.mjs';
 import { printLists, ranges, setKey, setKeyBefore, snapshotRanges } from './write.mjs';
 
 // ------------------------------------------------------------------------------------------------
@@ -59,20 +59,51 @@ function scanBlob(src) {
 function classesOf(stmts) {
   const classes = new Map();
   let cur = null;
+  let body = -1;
   for (const st of stmts) {
     const t = st.toks;
     if (st.indent === 0) {
       cur = null;
+      body = -1;
       if (t[0]?.v === 'class' && t[1]?.t === 'name') {
         const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
-        classes.set(t[1].v, (cur = { bases, extra: undefined }));
+        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map() }));
       }
       continue;
     }
     if (!cur) continue;
+    if (body < 0) body = st.indent;
     for (let j = 0; j + 2 < t.length; j++) if (t[j].v === 'extra' && t[j + 1].v === '=' && t[j + 2].t === 'str') cur.extra = t[j + 2].v;
+    if (st.indent === body && t[0]?.t === 'name' && t[1]?.v === ':') fieldDefault(cur, t);
   }
   return { classes };
+}
+
+/**
+ * A pydantic field's key and default: `name: T = <literal>`, or `name: T = Field(<literal>, …)` /
+ * `Field(default=<literal>, alias="key")`; the key is the alias when one is given. Computed
+ * defaults (a constant's name, a call) are recorded as not known.
+ */
+function fieldDefault(cls, t) {
+  const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+  if (eq < 0) return;
+  let expr = t.slice(eq + 1);
+  let key = t[0].v;
+  if (expr[0]?.t === 'name' && expr[0].v === 'Field' && expr[1]?.v === '(' && closing(expr, 1) === expr.length - 1) {
+    const args = [];
+    for (let j = 2; j < expr.length - 1; ) {
+      const a = argumentTokens(expr, j);
+      args.push(a);
+      j += a.length + 1;
+    }
+    const named = (n) => args.find((a) => a[0]?.v === n && a[1]?.v === '=')?.slice(2);
+    const alias = named('alias');
+    if (alias?.length === 1 && alias[0].t === 'str') key = alias[0].v;
+    const positional = args.find((a) => a.length && !(a[0]?.t === 'name' && a[1]?.v === '='));
+    expr = named('default') ?? positional;
+    if (!expr) return cls.defaults.set(key, { dynamic: 'default_factory or no default' });
+  }
+  cls.defaults.set(key, literalDefault(expr));
 }
 
 // The files whose literals count as "read by the config code".
@@ -361,6 +392,8 @@ export function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  const defaults = {};
+  changes.push(...deepspeedDefaults(releases, schema, defaults));
   const strictness = {};
   changes.push(...deepspeedStrictness(releases, schema, strictness));
   printLists([
@@ -379,7 +412,72 @@ export function deepspeed(dir, schemaPath) {
     field: 'strict',
     table: strictness,
   };
-  return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots: () => (Object.keys(strictness).length ? [snapshot] : []) };
+  const defaultsSnapshot = {
+    name: 'deepspeed-defaults.json',
+    what: 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias. Runs of releases with the same default; a release where the model does not exist or the default is computed says nothing.',
+    releases: releases.map((r) => r.version),
+    field: 'default',
+    table: defaults,
+  };
+  return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots: () => [...(Object.keys(strictness).length ? [snapshot] : []), ...(Object.keys(defaults).length ? [defaultsSnapshot] : [])] };
+}
+
+/**
+ * Defaults by release of the keys of the sections a pydantic model reads: where the literal default
+ * of the field changed within the releases compared, `x-default-before` gives the older ones (each
+ * the default of the releases before its key), when the newest agrees with the schema's `default`;
+ * any other disagreement is only printed.
+ */
+function deepspeedDefaults(releases, schema, snapshot) {
+  const keys = schemaKeys(schema);
+  const changes = [];
+  const report = [];
+  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
+    const match = typeof files === 'function' ? files : (p) => files.test(p);
+    // Per release: key -> default literal (own fields over inherited ones).
+    const perRelease = releases.map((r) => {
+      const byName = new Map();
+      for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
+      const out = new Map();
+      const collect = (name, seen = new Set()) => {
+        const c = byName.get(name);
+        if (!c || seen.has(name)) return;
+        seen.add(name);
+        for (const b of c.bases) collect(b, seen);
+        for (const [k, d] of c.defaults) out.set(k, d);
+      };
+      collect(cls);
+      return out;
+    });
+    for (const [dotted, props] of keys) {
+      if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
+      const key = dotted.slice(section.length + 1);
+      const states = releases.map((r, i) => {
+        const d = perRelease[i].get(key);
+        return { version: r.version, nextVersion: releases[i + 1]?.version, kind: d && d.dynamic === undefined ? JSON.stringify(d.value) : undefined };
+      });
+      const known = states.filter((st) => st.kind !== undefined);
+      if (!known.length) continue;
+      snapshot[dotted] = snapshotRanges(known.map((st, i) => ({ ...st, nextVersion: known[i + 1]?.version }))).map(({ kind, ...r }) => ({ ...r, default: JSON.parse(kind) }));
+      const prop = props[0];
+      if (!('default' in prop)) continue;
+      const newest = known.at(-1);
+      if (newest.kind !== JSON.stringify(schemaDefault(prop.default))) {
+        report.push(`${dotted}: schema default ${JSON.stringify(schemaDefault(prop.default))}, ${cls} at ${newest.version}: ${newest.kind}`);
+        continue;
+      }
+      // Runs of the older defaults, each ending where the next begins.
+      const runs = snapshotRanges(known.map((st, i) => ({ ...st, nextVersion: known[i + 1]?.version })));
+      const before = {};
+      for (let i = 0; i + 1 < runs.length; i++) before[runs[i + 1].from] = JSON.parse(runs[i].kind);
+      const want = Object.keys(before).length ? before : undefined;
+      const have = defaultBefore(prop);
+      if (JSON.stringify(have) === JSON.stringify(want)) continue;
+      changes.push({ key: dotted, field: 'x-default-before', from: have, to: want, why: `the default ${cls} gives the field at each release`, set: () => props.forEach((p) => (want ? setKey(p, 'x-default-before', want, ['default']) : delete p['x-default-before'])) });
+    }
+  }
+  printLists([['defaults the newest release disagrees with (left as they are)', report]], true);
+  return changes;
 }
 
 /**

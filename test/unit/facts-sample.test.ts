@@ -228,3 +228,36 @@ test('by hand: DeepSpeed read zero_optimization key by key before 0.7.0 and fp16
   assert.equal(unknownKeySeverity('fp16', '0.17.0'), 'information');
   assert.equal(unknownKeySeverity('fp16', '0.17.1'), 'error');
 });
+
+// ------------------------------------------------------------------------------------------------
+// DeepSpeed defaults
+
+const DS_DEFAULTS: { releases: string[]; default: Record<string, { from: string; to: string; default: unknown }[]> } = read('history/deepspeed-defaults.json');
+
+test('DeepSpeed defaults: the default the schema gives each release (default, x-default-before) is the one its pydantic model had', () => {
+  const keys = Object.keys(DS_DEFAULTS.default);
+  assert.ok(keys.length > 100, `${keys.length} keys with a read default`);
+  let compared = 0;
+  for (const dotted of keys) {
+    let p: Prop | undefined;
+    try {
+      p = sectionSchema(dotted);
+    } catch {
+      p = undefined;
+    }
+    // A key the schema gives no default: nothing the engine would say to compare.
+    if (!p || !('default' in p)) continue;
+    for (const run of DS_DEFAULTS.default[dotted]) {
+      for (const r of releasesOf(DS_DEFAULTS.releases, run)) {
+        if (p['x-since'] && cmp(r, p['x-since']) < 0) continue;
+        assert.deepEqual(defaultAt(p as JsonSchema, r), run.default, `${dotted}: the default at ${r}`);
+        compared++;
+      }
+    }
+  }
+  assert.ok(compared > 1000, `${compared} release defaults compared`);
+  // By hand: deepspeed/runtime/zero/offload_config.py@v0.19.4 `pin_memory: bool = False`, @v0.19.5 `= True`.
+  const pin = sectionSchema('zero_optimization.offload_param.pin_memory') as JsonSchema;
+  assert.equal(defaultAt(pin, '0.19.4'), false);
+  assert.equal(defaultAt(pin, '0.19.5'), true);
+});
