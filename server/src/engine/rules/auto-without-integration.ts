@@ -5,7 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
-import { autoFillers } from '../schema/vocabulary';
+import { autoFillers, defaultAt, defaultsBefore, strictSince } from '../schema/vocabulary';
 
 const NAMES: Record<string, string> = { transformers: 'the Transformers Trainer', accelerate: 'Accelerate' };
 
@@ -43,11 +43,19 @@ export default defineRule<DeepSpeedModel>({
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
       if (fillers.length === 0) {
+        // DeepSpeed drops an "auto" only where a pydantic model that refuses unknown keys reads the
+        // section (`x-strict-since`); before, the section is read key by key and "auto" is the value.
+        const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
+        const strict = strictSince(section);
+        const dropped = !strict || ctx.atLeast(strict);
+        const dflt = defaultAt(schema, ctx.schemaVersion);
         ctx.report({
           at: path,
           on: 'value',
           severity: 'warning',
-          message: `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate: DeepSpeed drops the key, so its default${schema?.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''} applies. Write the value you want, or remove the key.`,
+          message: dropped
+            ? `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate: DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${ctx.versionLabel ? '' : defaultsBefore(schema).length ? `; ${defaultsBefore(schema).map((d) => `${JSON.stringify(d.value)} before ${d.before}`).join(', ')}` : ''})` : ''} applies. Write the value you want, or remove the key.`
+            : `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is taken as the value and fails where it is used. Write the value you want, or remove the key.`,
         });
       } else if (underAccelerate && !fillers.includes('accelerate')) {
         // Which program Accelerate starts is not in its config: a Trainer fills the value first.
