@@ -27,7 +27,7 @@ export default defineRule({
   },
   docs: {
     summary: 'An unquoted value that YAML 1.1 reads as a different type than intended.',
-    why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`.',
+    why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`. The `MODEL_ARGS` of a Megatron-LM YAML are the exception: a shell harness turns them into flags with yq, which passes the text as written.',
     bad: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n",
     good: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n",
     fix: 'Quotes the value (`\'no\'`), writes the number out (`100000000`) or turns a tuple string into a list, so the file says what it means.',
@@ -37,9 +37,14 @@ export default defineRule({
   },
   check(ctx) {
     if (ctx.doc.syntax !== 'yaml') return;
+    // A Megatron-LM YAML's MODEL_ARGS are turned into command-line flags by a shell harness with yq
+    // (Megatron-LM's tests/functional_tests/shell_test_utils/_run_training.sh, and the model zoos that
+    // copy it), which passes each value's text as written: argparse gets `false`, `no`, `010` as
+    // text whatever YAML 1.1 would have read, so no trap applies there.
+    const textual = (path: Path) => ctx.format === 'megatron-yaml' && typeof path[0] === 'string' && /^MODEL_ARGS(_\d+)?$/.test(path[0]);
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
-      if (issue.kind !== 'invalid-value') return;
+      if (issue.kind !== 'invalid-value' || textual(issue.path)) return;
       const trap = yamlTrap(ctx, issue);
       if (!trap || releaseAccepts(ctx, issue.schema, ctx.doc.node(issue.path))) return;
       const label = pathLabel(issue.path);
@@ -76,7 +81,7 @@ export default defineRule({
     });
     // Numbers that are valid but not what they look like: octal and base-60 integers.
     const visit = (node: Node, path: Path): void => {
-      if (node.aliased) return;
+      if (node.aliased || textual(path)) return;
       if (node.kind === 'map') for (const e of node.entries) visit(e.value, [...path, e.key]);
       else if (node.kind === 'seq') node.items.forEach((n, i) => visit(n, [...path, i]));
       else if (node.style === 'plain' && !node.tag && typeof node.value === 'number' && PY_INT.test(node.raw) && /^[-+]?(0[0-7_]+|\d[\d_]*(:[0-5]?\d)+)$/.test(node.raw)) {
