@@ -29,7 +29,7 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
-const INFERENCE_ENTRY = /(generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*\.py$/i;
+const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
 /** A Python import of Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package). */
 const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
 /** Training frameworks other than Megatron whose programs take Megatron-like flags, as Python imports them. */
@@ -407,7 +407,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
       if (hint) args.hardwareHint = hint;
     }
     const entry = s.entrypoint?.path.split('/').pop();
-    if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference or an export, not training`;
+    if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
     const open = openReason(s);
     if (open) args.open = open;
     const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);
