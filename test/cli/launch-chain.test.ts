@@ -41,3 +41,23 @@ test('a DeepSpeed JSON whose Accelerate config a launch script uses to start a T
 test('the same files with a launch script whose program is not shown to be a Trainer: the warning that names the assumption stays', () => {
   assert.equal(betas(repo('other', OTHER)).length, 2);
 });
+
+const NEMO = 'trainer:\n  num_nodes: 1\n  devices: 8\nmodel:\n  mcore_gpt: true\n  tensor_model_parallel_size: 1\n  pipeline_model_parallel_size: 1\n  micro_batch_size: 16\n  global_batch_size: 16\n';
+const HYDRA = (overrides: string) => `#!/bin/bash\ntorchrun --nproc_per_node 8 megatron_gpt_pretraining.py \\\n    --config-path=conf \\\n    --config-name=megatron_gpt_config${overrides}\n`;
+
+function nemoRepo(name: string, script: string): string {
+  const root = join(tmp, name);
+  mkdirSync(join(root, 'examples', 'conf'), { recursive: true });
+  writeFileSync(join(root, 'examples', 'conf', 'megatron_gpt_config.yaml'), NEMO);
+  writeFileSync(join(root, 'examples', 'pretrain.sh'), script);
+  return root;
+}
+
+const batchErrors = (root: string) =>
+  (JSON.parse(runCli(['check', '.', '--output-format', 'json'], { cwd: root }).out) as JsonFinding[]).filter((f) => f.code === 'global-batch-not-divisible' && f.severity === 'error');
+
+test('a NeMo config a launch script names with --config-name and overrides on the command line: the values written there are not the ones that run', () => {
+  assert.deepEqual(batchErrors(nemoRepo('hydra-override', HYDRA(' \\\n    trainer.num_nodes=$NNODES \\\n    model.global_batch_size=$GBS'))), []);
+  // The same launch without overriding the batch: the file's batch is what runs, and Megatron stops on it.
+  assert.equal(batchErrors(nemoRepo('hydra-plain', HYDRA(' \\\n    trainer.max_steps=100'))).length, 1);
+});

@@ -7,7 +7,7 @@ import { parseDirectives, type Directives } from './directives';
 import { SuppressionLedger } from './suppressions';
 import { FORMATS, formatById, LINKABLE } from './formats';
 import type { Evidence } from './formats/evidence';
-import type { FormatSupport, LaunchCommand } from './formats/format';
+import type { FormatSupport, HydraLaunch, LaunchCommand } from './formats/format';
 import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/link';
 import type { LinkableFormat, LinkableModels } from './formats/models';
 import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
@@ -21,7 +21,7 @@ import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
-import { launchesOf, launchLink, trimQuotes } from './launches';
+import { hydraLaunchesOf, launchesOf, launchLink, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
@@ -343,22 +343,21 @@ class Related {
     if (!hit) {
       let file: LinkedFile = { ref, tried: [] };
       try {
-        file = this.input.resolve?.(ref) ?? { ref, tried: [] };
+        file = this.input.resolve?.(ref) ?? file;
       } catch {
-        file = { ref, tried: [] };
+        // Not found.
       }
-      hit = { ...file, resolver: !!this.input.resolve };
-      this.files.set(ref, hit);
+      this.files.set(ref, (hit = { ...file, resolver: !!this.input.resolve }));
     }
     return hit;
   }
 
-  /** The `accelerate launch` commands of the referrers that name this file as their `--config_file`. */
-  launches(): LaunchCommand[] {
-    return (this.launchList ??= launchesOf(this.input.path, boundedReferrers(this.input.referrers ?? []).map((r) => ({ path: r.path, doc: this.referrerFile(r).file?.doc }))));
-  }
-
+  /** The `accelerate launch` commands (and the Hydra launches) of the referrers that name this file as their config. */
+  launches = (): LaunchCommand[] => (this.launchList ??= launchesOf(this.input.path, this.referrerDocs()));
+  hydraLaunches = (): HydraLaunch[] => (this.hydraList ??= hydraLaunchesOf(this.input.path, this.referrerDocs()));
   private launchList?: LaunchCommand[];
+  private hydraList?: HydraLaunch[];
+  private referrerDocs = () => boundedReferrers(this.input.referrers ?? []).map((r) => ({ path: r.path, doc: this.referrerFile(r).file?.doc }));
 
   referrers<F extends LinkableFormat>(formatId: F): Referrer<LinkableModels[F]>[] {
     const slot: { list?: Referrer<LinkableModels[F]>[] } = this.referring[formatId];
@@ -491,6 +490,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         read: related ? (ref) => related.read(ref) : undefined,
         referrers: (id) => related?.referrers(id) ?? [],
         launches: () => related?.launches() ?? [],
+        hydraLaunches: () => related?.hydraLaunches() ?? [],
       });
       da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;
       if (da.model !== undefined && format.links) da.links = format.links(da.model);

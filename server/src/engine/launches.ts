@@ -3,7 +3,7 @@
  * scripts that run them whatever else those scripts are: the link a script makes to its config (so
  * that hosts hand the config the script as a referrer), and the commands a config's referrers run.
  */
-import type { LaunchCommand } from './formats/format';
+import type { HydraLaunch, LaunchCommand } from './formats/format';
 import type { LinkedFile } from './formats/link';
 import type { FileAnalysis } from './result';
 import { ShellDoc } from './syntax/shell';
@@ -16,14 +16,48 @@ export function trimQuotes(text: string, span: Span): Span {
   return (first === '"' || first === "'") && span.end - span.start >= 2 && text[span.end - 1] === first ? { start: span.start + 1, end: span.end - 1 } : span;
 }
 
-/** The link from a script's `accelerate launch --config_file` to the config, when the host finds it. */
+/**
+ * The link from a script's `accelerate launch --config_file` to the config, or from a Hydra launch
+ * (`--config-name`) to its YAML, when the host finds it.
+ */
 export function launchLink(doc: SourceDoc, read: (ref: string) => LinkedFile): FileAnalysis['links'][number] | undefined {
   if (!(doc instanceof ShellDoc)) return undefined;
   const a = doc.accelerateConfig();
-  if (!a || /[$`*?]/.test(a.ref)) return undefined;
+  if (!a) return hydraLink(doc, read);
+  if (/[$`*?]/.test(a.ref)) return undefined;
   const found = read(a.ref);
   const target = found.text !== undefined ? found.path : undefined;
   return target ? { span: trimQuotes(doc.text, a.span), ref: a.ref, target } : undefined;
+}
+
+/**
+ * A Hydra launch's config: `<config-path>/<config-name>.yaml`, the folder taken relative to the entry
+ * script (as Hydra does); without `--config-path`, the entry script's own `conf/` (the folder NeMo's
+ * entry scripts name in `@hydra_runner`) or its folder.
+ */
+function hydraLink(doc: ShellDoc, read: (ref: string) => LinkedFile): FileAnalysis['links'][number] | undefined {
+  const h = doc.hydraConfig();
+  const entry = doc.entrypoint?.path;
+  if (!h || !entry || /[$`]/.test(entry)) return undefined;
+  const dir = entry.includes('/') ? entry.slice(0, entry.lastIndexOf('/')) : '.';
+  const file = /\.ya?ml$/.test(h.name) ? h.name : `${h.name}.yaml`;
+  const folders = h.folder ? [h.folder.startsWith('/') ? h.folder : `${dir}/${h.folder}`] : [`${dir}/conf`, dir];
+  for (const folder of folders) {
+    const ref = `${folder}/${file}`.replace(/^\.\//, '');
+    const found = read(ref);
+    if (found.text !== undefined && found.path) return { span: trimQuotes(doc.text, h.span), ref, target: found.path };
+  }
+  return undefined;
+}
+
+/** The Hydra launches of the referrers that name the file at `path` (by its name, without `.yaml`) as their `--config-name`. */
+export function hydraLaunchesOf(path: string | undefined, referrers: readonly { path: string; doc?: SourceDoc }[]): HydraLaunch[] {
+  const name = path?.split(/[\\/]/).pop()?.replace(/\.ya?ml$/, '');
+  if (!name) return [];
+  return referrers.flatMap(({ path: at, doc }) => {
+    const h = doc instanceof ShellDoc ? doc.hydraConfig() : undefined;
+    return h && h.name.split('/').pop()!.replace(/\.ya?ml$/, '') === name ? [{ path: at, overrides: h.overrides, ...(h.open ? { open: h.open } : {}) }] : [];
+  });
 }
 
 /** The commands of the referrers that name the file at `path` (by its name) as their `--config_file`. */

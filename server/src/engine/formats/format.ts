@@ -28,6 +28,15 @@ export interface ModelInput {
   referrers<F extends LinkableFormat>(format: F): Referrer<LinkableModels[F]>[];
   /** The `accelerate launch` commands of the scripts that refer to this file as their `--config_file`. */
   launches?(): readonly LaunchCommand[];
+  /** The Hydra launches of the scripts that name this file as their `--config-name`. */
+  hydraLaunches?(): readonly HydraLaunch[];
+}
+
+/** A Hydra launch of another file that names this one as its config: the keys it overrides (value when known), and whether it may override more. */
+export interface HydraLaunch {
+  path: string;
+  overrides: ReadonlyMap<string, string | undefined>;
+  open?: string;
 }
 
 /** An `accelerate launch` command of another file that names this one as its config, with its options as written. */

@@ -236,8 +236,21 @@ export function nemoEvidence(doc: SourceDoc, path?: string): Evidence {
   return weigh({ keys: mapKeys(doc.root), signs: sign ? [sign] : [], contradictions }, RULES);
 }
 
+/**
+ * NeMo's Megatron models run on NVIDIA GPUs (Megatron Core, Apex, Transformer Engine): a config whose
+ * trainer names another accelerator (`tpu`/`xla` on AWS Trainium or Google TPUs, `hpu` on Gaudi) is
+ * one for a port of NeMo to that hardware, whose code, not NVIDIA's, reads it.
+ */
+function portOf(doc: SourceDoc): string | undefined {
+  const b = base(doc);
+  const v = doc.value(b[0] === 'MODEL_ARGS' ? [...b, 'trainer.accelerator'] : [...b, 'trainer', 'accelerator']);
+  if (typeof v !== 'string' || !/^(tpu|xla|hpu|ipu|neuron|mps)$/i.test(v.trim())) return undefined;
+  return `a port of NeMo to \`${v.trim()}\` devices (\`trainer.accelerator: ${v.trim()}\`), whose own code reads the config`;
+}
+
 export const nemoFormat: FormatSupport<NemoModel> = {
   id: 'nemo',
+  fork: portOf,
   title: 'NeMo config',
   toolName: 'NeMo',
   syntaxes: ['yaml'],
@@ -276,10 +289,15 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     const dest = destOf(rel);
     return dest ? [dest] : undefined;
   },
-  model({ doc, view, settings }: ModelInput): NemoModel {
-    const { world, nodes, note } = worldOf(doc, settings);
+  model({ doc, view, settings, hydraLaunches }: ModelInput): NemoModel {
     const b = base(doc);
     const flat = b[0] === 'MODEL_ARGS';
+    // A launch script that names this config (`--config-name`) and overrides keys on the command
+    // line (`model.global_batch_size=$GBS`): the values written here are not the ones that run.
+    const overridden = new Map<string, string>();
+    if (!flat) for (const l of hydraLaunches?.() ?? []) for (const key of l.overrides.keys()) if (!overridden.has(key)) overridden.set(key, `\`${l.path.split(/[\\/]/).pop()}\` sets \`${key}\` on the command line`);
+    const over = overridden.get('trainer.num_nodes') ?? overridden.get('trainer.devices');
+    const { world, nodes, note } = over ? { world: undefined, nodes: undefined, note: over } : worldOf(doc, settings);
     const idx = megatronIndexes();
     const args = argsFromView(view, {
       runtime: flat ? 'NeMo 2 (MODEL_ARGS overrides)' : 'NeMo (Megatron GPT)',
@@ -291,7 +309,18 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       nodes,
       notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
     });
+    if (overridden.size) {
+      const written = args.get.bind(args);
+      args.get = (dest) => {
+        const a = written(dest);
+        const why = a && overridden.get([...a.path].slice(b.length).join('.'));
+        return a && why ? { ...a, unknown: why } : a;
+      };
+    }
     args.precision = precisionOf(doc);
+    // Another accelerator than a GPU: no GPU profile describes the machine (nor the default one).
+    const accelerator = portOf(doc) ? String(doc.value(flat ? [...b, 'trainer.accelerator'] : [...b, 'trainer', 'accelerator'])).trim() : undefined;
+    if (accelerator) args.hardwareHint = { id: accelerator, note: `\`trainer.accelerator: ${accelerator}\` names no GPU`, unknown: true };
     // NeMo 2 overrides are merged onto a recipe (the model, the defaults), which this file does not show.
     if (flat) args.defaultsUnknown = 'not in these overrides: the NeMo recipe they are merged onto decides';
     // A model restored from a checkpoint, or merged onto one (`restore_from_path`, NeMo-Aligner's

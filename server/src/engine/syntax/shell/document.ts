@@ -319,6 +319,33 @@ export class ShellDoc extends TreeDoc {
   }
 
   /**
+   * A Hydra launch (NeMo's entry scripts): the config the training command names (`--config-name` /
+   * `-cn`, in `--config-path` / `-cp`, which Hydra takes relative to the entry script), and the keys
+   * its `key=value` words override (`+key=`, `++key=` too), each with its value when the text is known.
+   * `open` when words whose text is not known may override more.
+   */
+  hydraConfig(): { name: string; span: Span; folder?: string; overrides: Map<string, string | undefined>; open?: string } | undefined {
+    const entries = this.root?.entries ?? [];
+    const known = (keys: string[]) => {
+      const e = entries.find((x) => keys.includes(x.key));
+      return e && e.value.kind === 'scalar' && typeof e.value.value === 'string' && !this.unsure.has(e) ? { text: e.value.value.trim(), span: e.value.span } : undefined;
+    };
+    const name = known(['--config-name', '-cn']);
+    if (!name || !name.text || /[$`*?]/.test(name.text)) return undefined;
+    const folder = known(['--config-path', '-cp']);
+    const overrides = new Map<string, string | undefined>();
+    let open: string | undefined;
+    for (const w of this.training?.args ?? []) {
+      const lead = w.segs.find((x) => x.text !== '');
+      const literal = lead && !lead.unknown ? lead.text : '';
+      const m = /^\+{0,2}([A-Za-z_][\w.-]*)=/.exec(literal);
+      if (m && !w.text.startsWith('-')) overrides.set(m[1], unknownWord(w) || w.segs.some((x) => x.unknown) ? undefined : w.text.slice(w.text.indexOf('=') + 1));
+      else if (unknownWord(w)) open ??= 'words whose text is not known may override more keys';
+    }
+    return { name: name.text, span: name.span, folder: folder?.text && !/[$`*?]/.test(folder.text) ? folder.text : undefined, overrides, ...(open ? { open } : {}) };
+  }
+
+  /**
    * The text of the program the training command runs, when the host can read it: the entry point
    * as resolved; when its folder comes from the environment (`${BASE}/train.py`) or is an absolute
    * path of the author's machine (`/home/me/repo/examples/train.py`), the rest of its path (at least
