@@ -6,8 +6,13 @@ import { DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
-/** Optimizers ZeRO is tested with; others need `zero_allow_untested_optimizer`. */
-const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw', 'musgd'];
+/**
+ * Optimizers ZeRO is tested with; others need `zero_allow_untested_optimizer`. ZeRO compares the
+ * optimizer's exact class (zero/utils.py ZERO_SUPPORTED_OPTIMIZERS): mup's MuAdam/MuAdamW build
+ * torch's Adam/AdamW, which pass, but MuSGD builds torch's SGD, which does not.
+ */
+const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw'];
+const offloadsOptimizer = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
 
 function writtenText(m: DeepSpeedModel, path: (string | number)[]): string {
   const node = m.doc.node(m.where(path));
@@ -21,6 +26,21 @@ function floatLiteral(m: DeepSpeedModel, path: (string | number)[]): boolean {
 }
 
 const CHECKS: DsCheck[] = [
+  {
+    // engine.py@v0.17.6: `assert zero_stage <= ZeroStageEnum.gradients`, gone in v0.18.9.
+    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'muon' && m.stage === 3 ? ['optimizer', 'type'] : undefined),
+    since: '0.17.6',
+    before: '0.18.9',
+    message: () => 'Muon with ZeRO stage 3: DeepSpeed 0.17.6 to 0.18.8 stop when they build the optimizer ("Muon optimizer is not yet compatible with ZeRO Stage 3"). Use ZeRO stage 1 or 2, or DeepSpeed 0.18.9 or later.',
+  },
+  {
+    // engine.py before v0.9.2: Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which
+    // zero/utils.py did not list as tested until v0.9.2.
+    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'adagrad' && m.stage !== undefined && m.stage >= 1 && offloadsOptimizer(m) && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
+    before: '0.9.2',
+    message: () => 'Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which ZeRO before DeepSpeed 0.9.2 does not list as tested: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add `"zero_allow_untested_optimizer": true` if you accept that, or use DeepSpeed 0.9.2 or later.',
+    fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
+  },
   {
     when: (m) => {
       const t = optimizerType(m);
