@@ -13,6 +13,8 @@ const CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => ((argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8') ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
+    // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0).
+    since: '0.12.0',
     message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
   },
   {

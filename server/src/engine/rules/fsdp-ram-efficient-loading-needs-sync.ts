@@ -23,6 +23,8 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.distributedType !== 'FSDP' || m.view.bool(['fsdp_config', 'fsdp_sync_module_states']) !== false || !ramEfficientLoading(m)) return;
+    // utils/launch.py@v0.24.0: CPU-RAM-efficient loading, and this refusal, first appear in Accelerate 0.24.0.
+    if (!ctx.atLeast('0.24.0')) return;
     const syncAt = src(m, ['fsdp_config', 'fsdp_sync_module_states']);
     const explicit = m.view.has(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']);
     ctx.report({

@@ -49,6 +49,8 @@ const CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => (argOn(m, 'delay_wgrad_compute') && !overlap(m) ? 'delay_wgrad_compute' : undefined),
+    // transformer_config.py@core_v0.14.0: the check first appears (the flag came in 0.13.0).
+    since: '0.14.0',
     message: () => 'Delayed weight-gradient compute only exists to feed EP all-to-all overlap: Megatron stops ("overlap_moe_expert_parallel_comm must be enabled when enabling delay_wgrad_compute"). Add `--overlap-moe-expert-parallel-comm` or drop `--delay-wgrad-compute`.',
   },
 ];

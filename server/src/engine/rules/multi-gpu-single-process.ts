@@ -29,7 +29,8 @@ export default defineRule<AccelerateModel>({
     const gpuIds = m.view.str(['gpu_ids']);
     const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',').filter((s) => s.trim() !== '') : undefined;
     const toNo = { kind: 'no-distribution', title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
-    if (ids && ids.length === 1) {
+    // commands/launch.py@v0.17.0: the check first appears (gpu_ids came in 0.13.0); before, one process runs.
+    if (ids && ids.length === 1 && ctx.atLeast('0.17.0')) {
       ctx.report({
         at: src(m, ['gpu_ids']),
         on: 'value',

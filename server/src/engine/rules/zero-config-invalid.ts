@@ -35,6 +35,8 @@ const CHECKS: DsCheck[] = [
   },
   {
     when: (m) => (String(m.get(['gradient_allreduce_op']) ?? '').toLowerCase() === 'sum' && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
+    // runtime/config.py: the key and its check arrive in 0.19.6 (older releases ignore the key).
+    since: '0.19.6',
     message: () => '`gradient_allreduce_op: "sum"` does not work with ZeRO stage 3: DeepSpeed stops ("gradient_allreduce_op=\'sum\' is not supported with ZeRO stage 3"). Use `"mean"` (the default).',
   },
   {
@@ -53,6 +55,8 @@ const CHECKS: DsCheck[] = [
       const t = String(m.get(['optimizer', 'type']) ?? '').toLowerCase();
       return ['onebitadam', 'zerooneadam', 'onebitlamb'].includes(t) && m.stage !== undefined && m.stage >= 1 ? ['optimizer', 'type'] : undefined;
     },
+    // engine.py@v0.4.1: the 1-bit optimizers' ZeRO check first appears.
+    since: '0.4.1',
     message: (m) => `\`${String(m.get(['optimizer', 'type']))}\` compresses its own communication and does not work with ZeRO: DeepSpeed stops ("… is not compatible with ZeRO"). Use stage 0, or Adam/AdamW with ZeRO.`,
   },
   {

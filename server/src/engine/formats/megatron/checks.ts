@@ -16,6 +16,10 @@ export interface ArgCheck {
   formats?: readonly string[];
   /** When what upstream does is milder than stopping. */
   severity?: 'warning' | 'information';
+  /** The check exists from this Megatron Core release on (older releases let the file run). */
+  since?: string;
+  /** The check exists only before this release. */
+  before?: string;
 }
 
 export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
@@ -28,6 +32,8 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       if (!dest) return;
       // NeMo's own (non-Megatron-Core) model makes none of these checks; whether it is used is read here.
       if (m.mcore && !m.mcore.value) return;
+      // Read only once the file matches: the release it is checked against decides whether the check exists.
+      if ((c.since && !ctx.atLeast(c.since)) || (c.before && ctx.atLeast(c.before))) return;
       const at: Path = m.args.get(dest)?.path ?? [];
       const fix = c.fix?.(m, ctx.plan);
       ctx.report({ at, message: inFormat(m, ctx.format, c.message(m, ctx.plan)), severity: c.severity, fixes: fix ? [fix] : [] });
