@@ -32,8 +32,15 @@ export default defineRule<DeepSpeedModel>({
     const train = positive(m, ['train_batch_size']);
     // DP of a layout that does not fill its world is of GPUs that do not exist (plan/layout.ts).
     const fits = !p || layoutFits(p);
-    const dp = fits ? p?.dp?.value : undefined;
-    const dpWhy = p?.dp?.from.kind === 'derived' ? ` (${p.dp.from.formula}${p.world?.from.kind === 'derived' ? `; ${p.world.from.formula}` : ''})` : '';
+    let dp = fits ? p?.dp?.value : undefined;
+    let dpWhy = p?.dp?.from.kind === 'derived' ? ` (${p.dp.from.formula}${p.world?.from.kind === 'derived' ? `; ${p.world.from.formula}` : ''})` : '';
+    // runtime/config.py: DeepSpeed divides the world by `sequence_parallel_size` only from 0.17.0;
+    // before, without an mpu or a `data_parallel_size` mesh, every rank counts.
+    const sp = p?.spDegree?.value ?? 1;
+    if (dp !== undefined && sp > 1 && m.get(['data_parallel_size']) === undefined && !ctx.atLeast('0.17.0')) {
+      dp *= sp;
+      dpWhy = ` (every rank: DeepSpeed ${ctx.versionLabel ?? 'before 0.17.0'} does not divide the world by \`sequence_parallel_size\`)`;
+    }
     const trainAt = m.where(['train_batch_size']);
     if (train !== undefined && micro !== undefined && gas !== undefined) {
       const per = micro * gas;

@@ -80,6 +80,9 @@ export default defineRule({
     const mesh = meshSize(p);
     const explicitMesh = [p.tp, p.cp, p.dpReplicate, p.dpShard, p.spDegree].some((f) => f.from.kind === 'written');
     if (!explicitMesh || mesh === 1 || mesh === world) return;
+    // parallelism_config.py@v1.13.0: with DeepSpeed's sequence parallelism (the only SP backend) the
+    // check is skipped, DeepSpeed building the SP groups over the whole world itself.
+    if (ctx.format === 'accelerate' && p.spDegree.value > 1 && ctx.atLeast('1.13.0')) return;
     ctx.report({
       at: fieldPath(p, p.world, 'world'),
       on: 'value',
