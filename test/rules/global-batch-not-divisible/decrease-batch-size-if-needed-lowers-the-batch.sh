@@ -1,6 +1,6 @@
-#!/bin/bash
 #: name: global-batch-not-divisible: with --decrease-batch-size-if-needed Megatron lowers the batch to a multiple instead of stopping
 #: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \

@@ -14,7 +14,7 @@ export default defineRule({
   },
   docs: {
     summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP).',
-    why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon").',
+    why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon"); from Megatron Core 0.17.0 `--optimizer dist_muon` is allowed too.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     fix: 'Adds `--use-distributed-optimizer`.',
@@ -29,7 +29,11 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp' || !allKnown(p.distributedOptimizer)) return;
-    const e = knobEdit(p, 'distributedOptimizer', true);
+    // arguments.py@core_v0.17.0: `--optimizer dist_muon` gathers parameters itself and is allowed;
+    // Muon takes no distributed optimizer there, so turning it on is no fix for it.
+    const optimizer = String((ctx.model as { args?: { get?(d: string): { value?: unknown } | undefined } } | undefined)?.args?.get?.('optimizer')?.value ?? '');
+    if (optimizer === 'dist_muon' && ctx.atLeast('0.17.0')) return;
+    const e = /muon/.test(optimizer) ? undefined : knobEdit(p, 'distributedOptimizer', true);
     const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
