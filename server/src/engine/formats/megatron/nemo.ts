@@ -233,6 +233,17 @@ export function nemoEvidence(doc: SourceDoc, path?: string): Evidence {
   // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the Hugging
   // Face config on one device, and the trainer and model sections here are not a run.
   if (doc.node(['run', 'huggingface_ckpt_path'])) contradictions.push('`run.huggingface_ckpt_path` makes it a checkpoint conversion job, not a run');
+  // NeMo reads the parallel degrees under `model:` (or `trainer.strategy`); a config that writes them
+  // in a top-level section of its own (`distributed_strategy:`) is another framework's, shaped like NeMo's.
+  const root = doc.root?.kind === 'map' ? doc.root : undefined;
+  for (const e of root?.entries ?? []) {
+    if (e.key === 'model' || e.key === 'trainer' || e.value.kind !== 'map') continue;
+    const degree = e.value.entries.find((x) => /^(tensor|pipeline|context|expert)_model_parallel_size$/.test(x.key));
+    if (degree) {
+      contradictions.push(`\`${e.key}.${degree.key}\`: the parallel degrees are in a section NeMo does not read`);
+      break;
+    }
+  }
   return weigh({ keys: mapKeys(doc.root), signs: sign ? [sign] : [], contradictions }, RULES);
 }
 
