@@ -27,7 +27,8 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     if (m.sagemaker || !m.distributedType || !MULTI_DEVICE.includes(m.distributedType) || m.numMachines > 1) return;
     const gpuIds = m.view.str(['gpu_ids']);
-    const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',').filter((s) => s.trim() !== '') : undefined;
+    // Counted as the launcher counts them: `len(gpu_ids.split(","))`, so `0,` is two items.
+    const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',') : undefined;
     const toNo = { kind: 'no-distribution', title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
     // commands/launch.py@v0.17.0: the check first appears (gpu_ids came in 0.13.0); before, one process runs.
     if (ids && ids.length === 1 && ctx.atLeast('0.17.0')) {
