@@ -101,7 +101,7 @@ test('NeMo: trainer and a model with Megatron\'s settings; not an ASR model, a t
   assert.match(r.reason, /^not read as a NeMo config: the auto-configurator fills this template in before anything runs$/);
   // Another framework shaped like NeMo (AWS's neuronx-distributed-training): its parallel degrees in a
   // top-level section NeMo does not read.
-  const neuron = 'name: hf_llama\nmodel_source: hf\ntrainer:\n  devices: 32\n  num_nodes: 1\ndistributed_strategy:\n  tensor_model_parallel_size: 32\n  pipeline_model_parallel_size: 1\ndata:\n  micro_batch_size: 1\n  global_batch_size: 4\nmodel:\n  num_layers: 32\n  hidden_size: 4096\n  activations_checkpoint_granularity: full\n';
+  const neuron = 'name: hf_llama\nmodel_source: hf\ntrainer:\n  devices: 32\n  num_nodes: 1\ndistributed_strategy:\n  tensor_model_parallel_size: 32\n  pipeline_model_parallel_size: 1\ndata:\n  micro_batch_size: 1\n  global_batch_size: 4\nmodel:\n  num_layers: 32\n  hidden_size: 4096\n  sequence_parallel: true\n  activations_checkpoint_granularity: full\n';
   notRead('hf_llama3_8B_config.yaml', neuron, /^not read as a NeMo config: `distributed_strategy.tensor_model_parallel_size`: the parallel degrees are in a section NeMo does not read$/);
 });
 
