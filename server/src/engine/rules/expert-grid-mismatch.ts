@@ -14,7 +14,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Expert TP × EP × PP does not divide the number of GPUs.',
-    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP, Megatron Bridge and accelerate\'s plugin use 1.',
+    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP, Megatron Bridge and accelerate\'s plugin use 1. Before Megatron Core 0.10.0 there was no expert grid: EP had to divide the data-parallel ranks, world / (TP × PP × CP).',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 2\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 1\n',
     fix: 'Lowers expert TP or EP to the largest value that fits.',
@@ -32,6 +32,21 @@ export default defineRule({
     if (!p?.world || p.style !== 'megatron' || p.ep.value <= 1) return;
     if (!allKnown(p.etp, p.ep, p.pp)) return;
     const world = p.world.value;
+    // parallel_state.py before core_v0.10.0: no expert grid yet, but EP must divide the data-parallel
+    // ranks, world / (TP × PP × CP) ("data_parallel_size (…) is not divisible by expert_model_parallel_size").
+    if (!ctx.atLeast('0.10.0')) {
+      if (!allKnown(p.tp, p.cp)) return;
+      const model = p.tp.value * p.pp.value * p.cp.value;
+      if (world % model !== 0 || (world / model) % p.ep.value === 0) return;
+      const dp = world / model;
+      // Where the grid finding of later releases is, so that a finding both give is one finding.
+      ctx.report({
+        at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),
+        on: 'value',
+        message: `EP ${p.ep.value} does not divide the ${dp} data-parallel ranks (${world} GPUs / (TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value})): Megatron Core ${ctx.versionLabel ?? 'before 0.10.0'} stops ("data_parallel_size (${dp}) is not divisible by expert_model_parallel_size"). Use an EP that divides ${dp}.`,
+      });
+      return;
+    }
     const grid = p.etp.value * p.ep.value * p.pp.value;
     if (world % grid === 0) return;
     const fixes: FixSpec[] = [];
