@@ -71,14 +71,17 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   const layers = argNum(m, 'num_layers');
   const pp = p?.pp.value ?? 1;
   if (argValue(m, 'recompute_granularity') !== 'full' || n === undefined || layers === undefined) return;
-  const perStage = Math.floor(layers / pp);
+  // The loop runs over the layers of one model chunk: with virtual pipeline stages, a stage's chunk.
+  const vpp = p?.vpp && p.vpp.value > 1 ? p.vpp.value : 1;
+  const perStage = Math.floor(layers / (pp * vpp));
   if (n <= perStage) return;
+  const holds = vpp > 1 ? `each virtual pipeline stage (model chunk) holds` : 'each pipeline stage holds';
   const crashes = argValue(m, 'recompute_method') === 'uniform' && !ctx.atLeast('0.17.0');
   ctx.report({
     at: m.args.get('recompute_num_layers')?.path ?? [],
     severity: crashes ? 'error' : 'warning',
     message: crashes
-      ? `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers each pipeline stage holds: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping them to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a value between 1 and ${perStage}.`
-      : `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers each pipeline stage holds: Megatron accepts it, but no stage has that many layers to recompute, so the value does not say what runs. Use a value between 1 and ${perStage}.`,
+      ? `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers ${holds}: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping them to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a value between 1 and ${perStage}.`
+      : `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers ${holds}: Megatron accepts it, but no stage has that many layers to recompute, so the value does not say what runs. Use a value between 1 and ${perStage}.`,
   });
 }
