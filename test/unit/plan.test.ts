@@ -57,7 +57,12 @@ test("the Megatron-LM plugin example: the plugin's defaults fill the gaps", { sk
   assert.equal(p.tp.value, 2);
   assert.equal(p.pp.value, 2);
   assert.equal(p.cp.value, 2);
-  assert.equal(p.cp.from.kind, 'default', 'CP is not written: the plugin default (2 since accelerate 1.13)');
+  // CP is not written: the plugin's default, 2 since accelerate 1.13.0 (1 before), an assumption while no release is named.
+  assert.equal(p.cp.from.kind, 'assumed', 'CP is not written and no release is named');
+  const named = planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'), { targetVersions: { accelerate: '1.13.0' } });
+  assert.equal(named.cp.value, 2);
+  assert.equal(named.cp.from.kind, 'default', 'at a named 1.13.0 the default is known');
+  assert.equal(planOf(acc('docs__source__usage_guides__megatron_lm.md__L168.yaml'), { targetVersions: { accelerate: '1.12.0' } }).cp.value, 1);
   assert.equal(p.etp.value, 1, 'the plugin sets expert TP to 1');
   assert.equal(p.dp, undefined, '4 GPUs do not divide by TP 2 × PP 2 × CP 2');
   assert.equal(p.numMicroBatches?.value, 2);

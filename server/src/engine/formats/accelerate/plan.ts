@@ -108,7 +108,13 @@ function megatronLmPlan(m: AccelerateModel, base: PlanBase, version: string | un
   const tp = num(m, [sec, 'megatron_lm_tp_degree'], 1, 'the Megatron-LM plugin uses TP 1');
   const pp = num(m, [sec, 'megatron_lm_pp_degree'], 1, 'the Megatron-LM plugin uses PP 1');
   const cpDefault = !version || versionAtLeast(version, '1.13.0') ? 2 : 1;
-  const cp = num(m, [sec, 'megatron_lm_context_parallel_size'], cpDefault, cpDefault === 2 ? "the Megatron-LM plugin's context-parallel size is 2 when unset (accelerate ≥ 1.13.0)" : `accelerate ${version} has no context parallelism`);
+  const cpWritten = num(m, [sec, 'megatron_lm_context_parallel_size'], cpDefault, cpDefault === 2 ? "the Megatron-LM plugin's context-parallel size is 2 when unset (accelerate ≥ 1.13.0)" : `accelerate ${version} has no context parallelism`);
+  // The default of 2 came with accelerate 1.13.0 (before it, no context parallelism): with no release
+  // named, that it applies is an assumption, which the findings resting on it name.
+  const cp: Field<number> =
+    cpWritten.from.kind === 'default' && !version
+      ? { value: 2, from: { kind: 'assumed', note: "the Megatron-LM plugin's context-parallel size is 2 when unset from accelerate 1.13.0 (1 before it), and no release is named (say which with `# shardwise: accelerate=<version>` or `--target accelerate=<version>`)" } }
+      : cpWritten;
   const ep = num(m, [sec, 'megatron_lm_expert_model_parallel_size'], 1, 'the Megatron-LM plugin uses EP 1');
   const etp = num(m, [sec, 'megatron_lm_expert_tensor_parallel_size'], 1, "the Megatron-LM plugin sets expert TP to 1 (Megatron's own default would be TP)");
   const sp = bool(m, [sec, 'megatron_lm_sequence_parallelism'], false, 'the Megatron-LM plugin leaves sequence parallelism off');
