@@ -405,21 +405,13 @@ export function deepspeed(dir, schemaPath) {
     ['keys no release reads by that literal (passed through, or read under another name)', report.never],
   ]);
   console.log(`\nkeys first read in the release their section arrived in (no x-since needed): ${report.sameAsSection}`);
-  const snapshot = {
-    name: 'deepspeed-strictness.json',
-    what: 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).',
-    releases: releases.map((r) => r.version),
-    field: 'strict',
-    table: strictness,
-  };
-  const defaultsSnapshot = {
-    name: 'deepspeed-defaults.json',
-    what: 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias. Runs of releases with the same default; a release where the model does not exist or the default is computed says nothing.',
-    releases: releases.map((r) => r.version),
-    field: 'default',
-    table: defaults,
-  };
-  return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots: () => [...(Object.keys(strictness).length ? [snapshot] : []), ...(Object.keys(defaults).length ? [defaultsSnapshot] : [])] };
+  // A snapshot per table read, written only when it holds something.
+  const snapshot = (name, what, field, table) => (Object.keys(table).length ? [{ name, what, releases: releases.map((r) => r.version), field, table }] : []);
+  const snapshots = () => [
+    ...snapshot('deepspeed-strictness.json', 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).', 'strict', strictness),
+    ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias. Runs of releases with the same default; a release where the model does not exist or the default is computed says nothing.', 'default', defaults),
+  ];
+  return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots };
 }
 
 /**
