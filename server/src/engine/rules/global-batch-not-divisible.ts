@@ -2,6 +2,7 @@
  * global-batch-not-divisible: the global batch is not a whole number of micro-batches per DP rank.
  */
 import { fieldPath, knobEdit, layoutFits } from '../plan/layout';
+import { megatronArg } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -36,8 +37,7 @@ export default defineRule({
     if (gbs % unit === 0) return;
     // `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on; Bridge `train.decrease_batch_size_if_needed`):
     // Megatron lowers the global batch to a multiple instead of stopping (num_microbatches_calculator.py).
-    const args = (ctx.model as { args?: { get?(dest: string): { value?: unknown } | undefined } } | undefined)?.args;
-    const decrease = args?.get?.('decrease_batch_size_if_needed')?.value;
+    const decrease = megatronArg(ctx.model, 'decrease_batch_size_if_needed');
     if ((decrease === true || decrease === 'true') && ctx.atLeast('0.9.0')) {
       const lower = Math.floor(gbs / unit) * unit;
       ctx.report({

@@ -187,3 +187,12 @@ export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly D
 export function trainerChecks(ctx: RuleContext<TrainerModel>): boolean {
   return ctx.model.trainerReads.value && ctx.atLeast(TRANSFORMERS_OLDEST);
 }
+
+/**
+ * An argument's value in the model of a format that Megatron's argument names describe (a launch
+ * script, a Megatron YAML, a NeMo config, a Bridge override), for a rule that runs on every format;
+ * undefined for any other model.
+ */
+export function megatronArg(model: unknown, dest: string): unknown {
+  return (model as { args?: { get?(dest: string): { value?: unknown } | undefined } } | undefined)?.args?.get?.(dest)?.value;
+}

@@ -3,6 +3,7 @@
  * sharded optimizer to gather from.
  */
 import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
+import { megatronArg } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -31,7 +32,7 @@ export default defineRule({
     if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp' || !allKnown(p.distributedOptimizer)) return;
     // arguments.py@core_v0.17.0: `--optimizer dist_muon` gathers parameters itself and is allowed;
     // Muon takes no distributed optimizer there, so turning it on is no fix for it.
-    const optimizer = String((ctx.model as { args?: { get?(d: string): { value?: unknown } | undefined } } | undefined)?.args?.get?.('optimizer')?.value ?? '');
+    const optimizer = String(megatronArg(ctx.model, 'optimizer') ?? '');
     if (optimizer === 'dist_muon' && ctx.atLeast('0.17.0')) return;
     const e = /muon/.test(optimizer) ? undefined : knobEdit(p, 'distributedOptimizer', true);
     const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
