@@ -3,7 +3,8 @@
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { ZERO_ALIASES } from '../formats/deepspeed/model';
-import { defineRule } from './rule';
+import { exactRelease } from '../pins';
+import { defineRule, type RuleContext } from './rule';
 import { defaultAt, requiredStage } from '../schema/vocabulary';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
@@ -12,6 +13,15 @@ const STAGE3_ONLY = new Set([
   'zero_quantized_gradients', 'mics_shard_size', 'mics_hierarchical_params_gather', 'memory_efficient_linear', 'override_module_apply',
   'cpu_offload_param', 'stage3_gather_fp16_weights_on_model_save', ...Object.keys(ZERO_ALIASES), ...Object.values(ZERO_ALIASES),
 ]);
+
+/**
+ * Whether someone named the DeepSpeed release (a setting, `--target`, or an exact pin): only then is
+ * it known, not the top of a range or the newest assumed (a fix's safety may rest on it).
+ */
+function namedRelease(ctx: RuleContext<DeepSpeedModel>): boolean {
+  const pin = ctx.settings.pins?.deepspeed;
+  return !!ctx.settings.targetVersions?.deepspeed || (!!pin && exactRelease(pin.spec) !== undefined);
+}
 
 export default defineRule<DeepSpeedModel>({
   id: 'stage3-key-without-stage3',
@@ -72,7 +82,7 @@ export default defineRule<DeepSpeedModel>({
           ? `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed ${ctx.versionLabel ?? '0.7.1 to 0.10.0'} offloads nothing (the ZeRO 1/2 optimizer is told to offload only for \`"cpu"\`), so the optimizer states stay on the GPU without a word, and \`nvme_path\` is unused. Use \`"cpu"\` to offload them, or stage 3 for NVMe.`
           : `NVMe optimizer offload needs ZeRO stage 3; at ${stageText} DeepSpeed offloads the optimizer to CPU memory instead, without a word, and \`nvme_path\` is unused (DeepSpeed 0.7.1 to 0.10.0 offload nothing then). Use \`"cpu"\`, or stage 3 for NVMe.`,
         // Writing "cpu" keeps the run only where NVMe already ran as CPU offload, at a release someone named.
-        fixes: [{ kind: !noOffload && ctx.versionLabel !== undefined ? 'offload-to-cpu' : 'offload-to-cpu-unsure', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
+        fixes: [{ kind: !noOffload && namedRelease(ctx) ? 'offload-to-cpu' : 'offload-to-cpu-unsure', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
       });
     }
   },
