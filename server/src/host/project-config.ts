@@ -11,6 +11,7 @@ import ignore, { type Ignore } from 'ignore';
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkoutFrom, mergeSettings, packageVersion, parseProjectConfig, parsePyprojectConfig, RULES, selectedRules, type EngineSettings, type MegatronCheckout, type ProjectConfig, type RuleSelection } from '../engine';
 import { RepositoryPins } from './pins';
+import { clearSubmodules } from './submodules';
 import { readBounded } from './read';
 import { RepositoryIndexes } from './repository';
 import { inside } from './resolve';
@@ -106,6 +107,7 @@ export class ProjectConfigs {
     this.cache.clear();
     this.parsers.clear();
     this.pins.clear();
+    clearSubmodules();
   }
 
   /** The Megatron argument parser of a checkout rooted at `dir`, if it has one. */

@@ -12,7 +12,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { inside } from './resolve';
 import type { Submodule } from '../engine';
 
 const GIT_TIMEOUT_MS = 5_000;
@@ -31,22 +32,43 @@ function mtime(path: string): string {
   }
 }
 
+/**
+ * The repository each folder lies in, as found (every missing linked file asks, on every analysis:
+ * the walk is done once per folder). Bounded; a `.git` or `.gitmodules` created later is seen once
+ * the cache is cleared (`clearSubmodules`, when the host forgets what it read).
+ */
+const roots = new Map<string, string | null>();
+const MAX_ROOTS = 4096;
+
+/** Forgets the repositories and submodules read (a file the host watches was created or deleted). */
+export function clearSubmodules(): void {
+  roots.clear();
+  cache.clear();
+}
+
 /** The root of the repository a path lies in: the nearest folder above it with a `.gitmodules` beside its `.git`. */
 function rootOf(path: string): string | undefined {
-  let dir = dirname(resolve(path));
+  const start = dirname(resolve(path));
+  const hit = roots.get(start);
+  if (hit !== undefined) return hit ?? undefined;
+  let found: string | null = null;
+  let dir = start;
   for (let i = 0; i < 64; i++) {
     try {
       statSync(join(dir, '.git'));
       // The nearest repository (a checked-out submodule is one too): its submodules, if it declares any.
-      return mtime(join(dir, '.gitmodules')) === '-' ? undefined : dir;
+      found = mtime(join(dir, '.gitmodules')) === '-' ? null : dir;
+      break;
     } catch {
       // Not a repository's root: go up.
     }
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) break;
     dir = parent;
   }
-  return undefined;
+  if (roots.size >= MAX_ROOTS) roots.clear();
+  roots.set(start, found);
+  return found ?? undefined;
 }
 
 function git(root: string, args: readonly string[]): string | undefined {
@@ -93,11 +115,6 @@ function read(root: string): Submodule[] {
   return out;
 }
 
-function within(base: string, path: string): boolean {
-  const rel = relative(base, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
 /** The submodule of its repository that `path` lies in (or is), when the repository declares one there. */
 export function submoduleAt(path: string): Submodule | undefined {
   const abs = resolve(path);
@@ -109,5 +126,5 @@ export function submoduleAt(path: string): Submodule | undefined {
     entry = { stamp, submodules: read(root) };
     cache.set(root, entry);
   }
-  return entry.submodules.find((s) => within(s.path, abs));
+  return entry.submodules.find((s) => s.path === abs || inside(s.path, abs) !== undefined);
 }
