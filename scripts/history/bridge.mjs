@@ -1,7 +1,10 @@
 // Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
 // (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
 // `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
-// pins (`x-source.bridgeMegatronCommit`). A static search, so an upper bound: `x-bridge-unread`.
+// pins (`x-source.bridgeMegatronCommit`). A read in Megatron Core counts only in a file that names
+// the section's class (or the Megatron class it extends): Core never holds Bridge's section objects
+// otherwise, and a same-named field of another class (the dataset config's `full_validation`) is not
+// a reader of this one. A static search, so an upper bound: `x-bridge-unread`.
 //
 // Megatron Bridge values (with --bridge): `x-bridge-enum` of the fields whose enum holds names only
 // Megatron-LM's `--yaml-cfg` loader knows (x-cli: false): the names Bridge restores a string
@@ -23,13 +26,19 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
     const out = git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths);
     return !!out && out.trim().length > 0;
   };
+  const classes = sectionClasses(bridgeDir, src.bridgeCommit);
+  const coreReads = (section, field) => {
+    const files = (git(megatronDir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, src.bridgeMegatronCommit, '--', 'megatron/core') ?? '').split('\n').filter(Boolean);
+    const names = classes.get(section) ?? [];
+    return files.some((f) => names.some((n) => new RegExp(`\\b${n}\\b`).test(show(megatronDir, src.bridgeMegatronCommit, f.slice(f.indexOf(':') + 1)) ?? '')));
+  };
   const changes = [];
   const unread = [];
   for (const [key, prop] of Object.entries(schema.properties)) {
     const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
     const dead = paths.filter((b) => {
       const field = b.split('.').at(-1);
-      return !used(bridgeDir, src.bridgeCommit, field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !used(megatronDir, src.bridgeMegatronCommit, field, ['megatron/core']);
+      return !used(bridgeDir, src.bridgeCommit, field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !coreReads(b.split('.')[0], field);
     });
     unread.push(...dead);
     const have = prop['x-bridge-unread'];
@@ -39,6 +48,28 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
   for (const u of unread) console.log(`  ${u}`);
   return changes;
+}
+
+/**
+ * The class of each training-layer section of Bridge's `ConfigContainer` (`validation:
+ * ValidationConfig`), with the classes it extends (`TrainingConfig(MTrainTrainingConfig)` and the
+ * name that alias imports).
+ */
+function sectionClasses(bridgeDir, rev) {
+  const text = show(bridgeDir, rev, 'src/megatron/bridge/training/config.py') ?? '';
+  const out = new Map();
+  for (const m of text.matchAll(/^\s+([a-z_]+)\s*:\s*(?:Optional\[)?([A-Za-z_]+)/gm)) {
+    if (!BRIDGE_TRAINING_SECTIONS.includes(m[1]) || out.has(m[1])) continue;
+    const names = [m[2]];
+    const bases = new RegExp(`^class ${m[2]}\\(([^)]*)\\)`, 'm').exec(text)?.[1].split(',').map((x) => x.trim()).filter(Boolean) ?? [];
+    for (const base of bases) {
+      names.push(base);
+      const alias = new RegExp(`\\b([A-Za-z_]+) as ${base}\\b`).exec(text)?.[1];
+      if (alias) names.push(alias);
+    }
+    out.set(m[1], names);
+  }
+  return out;
 }
 
 /**
