@@ -52,6 +52,20 @@ const CHECKS: DsCheck[] = [
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
   },
   {
+    // engine.py@v0.5.5…@v0.9.1: Adagrad shares the Adam branch; without the CPU optimizer it builds
+    // FusedAdam (AdamW unless `adam_w_mode: false`), or torch's Adam/AdamW with `torch_adam`.
+    // torch.optim.Adagrad from v0.9.2. Any offload section aside, so the answer holds at every release.
+    when: (m) => {
+      if ((optimizerType(m) ?? '').toLowerCase() !== 'adagrad') return undefined;
+      const device = m.get(['zero_optimization', 'offload_optimizer', 'device']);
+      return device === undefined || String(device).toLowerCase() === 'none' ? ['optimizer', 'type'] : undefined;
+    },
+    since: '0.5.5',
+    before: '0.9.2',
+    severity: 'warning',
+    message: (m) => `DeepSpeed 0.5.5 to 0.9.1 build \`Adagrad\` without optimizer offload as ${m.bool(['optimizer', 'params', 'torch_adam']) === true ? "torch's Adam/AdamW" : 'FusedAdam'} (${m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW'}): the run trains with Adam, not Adagrad, without a word. Use DeepSpeed 0.9.2 or later for \`torch.optim.Adagrad\`, or offload the optimizer to CPU for DeepSpeedCPUAdagrad.`,
+  },
+  {
     when: (m) => {
       const t = (optimizerType(m) ?? '').toLowerCase();
       const scale = m.num(['fp16', 'loss_scale']);
@@ -98,7 +112,7 @@ export default defineRule<DeepSpeedModel>({
     'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
-    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`.',
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
     why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
