@@ -67,8 +67,17 @@ export function hostFor(c: { files?: Record<string, string>; referrers?: Record<
     const r = !ref.startsWith('/') && ref.split('/').includes('..') ? posix.normalize(dir + ref) : ref.replace(/^\/project\//, '');
     return dir && r.startsWith(dir) && !(r in (files ?? {})) ? r.slice(dir.length) : r;
   };
+  // The folders that exist, as a host sees them: those of the case's own path and of its files.
+  const folders = new Set<string>();
+  for (const p of [`/project/${at ?? 'x'}`, ...Object.keys(files ?? {}).map((k) => `/project/${k}`)])
+    for (let d = posix.dirname(p); !folders.has(d) && d !== '/'; d = posix.dirname(d)) folders.add(d);
+  const deepest = (p: string): string => {
+    let d = posix.dirname(p);
+    while (!folders.has(d) && d !== '/') d = posix.dirname(d);
+    return d;
+  };
   return {
-    resolve: files ? (ref: string) => ({ ref, path: `/project/${name(ref)}`, text: files[name(ref)], tried: [`/project/${name(ref)}`] }) : undefined,
+    resolve: files ? (ref: string) => ({ ref, path: `/project/${name(ref)}`, text: files[name(ref)], tried: [`/project/${name(ref)}`], deepestFolder: deepest(`/project/${name(ref)}`) }) : undefined,
     referrers: c.referrers ? Object.entries(c.referrers).map(([name, text]) => ({ path: `/project/${name}`, text })) : undefined,
   };
 }

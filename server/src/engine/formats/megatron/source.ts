@@ -81,11 +81,11 @@ function unseenSubmodule(where: string, s: Submodule): MegatronSource {
 
 /**
  * The Megatron the script runs, when the script says where it is (the entry script's folder, an entry
- * of PYTHONPATH that names a Megatron); undefined when it does not, and the checkout the script lives
+ * of PYTHONPATH); undefined when it does not, and the checkout the script lives
  * in (if any) is the one.
  */
 export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile): MegatronSource | undefined {
-  const candidates: { dir?: string; unknown?: string; what: string }[] = [];
+  const candidates: { dir?: string; unknown?: string; what: string; anyName?: boolean }[] = [];
   // A relative path is relative to the folder the command starts in: the one a `cd` before it names.
   const cwd = s.workingDir;
   const at = (path: string, what: string): { dir?: string; unknown?: string; what: string } => {
@@ -104,9 +104,11 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
     // with no `cd`, the checkout the script lives in.
     else if (cwd && UPSTREAM_ENTRY.test(entry)) candidates.push(at(dir, `\`${dir}\``));
   }
+  // Every folder on PYTHONPATH may hold the `megatron` package, whatever its name (a fork such as
+  // `/workspace/FlagScale`): one that is here without a parser is passed over below.
   for (const e of s.pathEntries('PYTHONPATH')) {
     if (e.unknown) candidates.push({ unknown: `the script puts it on PYTHONPATH from a value it is given when it runs (${e.unknown})`, what: 'a folder on PYTHONPATH' });
-    else if (e.text && /megatron/i.test(e.text.split('/').pop() ?? '')) candidates.push(at(e.text, `\`${e.text}\``));
+    else if (e.text) candidates.push({ ...at(e.text, `\`${e.text}\``), anyName: !/megatron/i.test(e.text.split('/').pop() ?? '') });
   }
   // Python imports `megatron` from the first folder that has it: a folder that is here without a
   // Megatron parser is passed over for the next; if every one is, the first is reported as before.
@@ -119,7 +121,9 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
     if (submodule) return unseenSubmodule(c.what, submodule);
     const unseen: MegatronSource = { kind: 'unseen', where: c.what, why: 'it is not in this checkout (a submodule not checked out, or a folder of the machine that runs the script)' };
     if (!here) return passed ?? unseen;
-    passed ??= unseen;
+    // A folder here whose name does not say Megatron (the repository's own root) is simply not where
+    // `megatron` comes from.
+    if (!c.anyName) passed ??= unseen;
   }
   return passed;
 }
