@@ -31,6 +31,7 @@ import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
 import { keepsSyntax, syntaxTrial } from './verify';
+import { withoutGuesses, withoutUnsupported } from './drop';
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 import { forkOf, releaseOf } from './rules/release';
@@ -565,6 +566,8 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   // The document's tracking views, shared by its rules (rules/run.ts).
   const views = documentViews();
   const rules = (only ?? RULES).filter((rule) => appliesTo(rule, da, fork));
+  // Where each finding points, as a path into the document (when its report gave one).
+  const at = new Map<Finding, Path>();
   for (const [i, rule] of rules.entries()) {
     const reason = stop?.check?.();
     if (reason !== undefined && stop) {
@@ -582,10 +585,11 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       if (!f) continue;
       if (assumed) f.assumed = assumed;
       findings.push((last = f));
+      if (Array.isArray(report.at)) at.set(f, report.at as Path);
     }
     if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
-  return findings;
+  return withoutUnsupported(findings, at);
 }
 
 function openKeys(da: DocAnalysis): string | undefined {
@@ -594,45 +598,6 @@ function openKeys(da: DocAnalysis): string | undefined {
   } catch {
     return 'the keys this file may hold could not be told';
   }
-}
-
-/**
- * Past a syntax error the parser guesses; nothing is concluded from what it guessed. A finding is
- * dropped when a syntax error lies in its span, and, from the first error the parser went on by
- * guessing (where the tool's loader stops reading), when it is at or after that error, when a place
- * it names is, or when it is on a key whose value holds the error (a section with a broken line).
- */
-function withoutGuesses(findings: Finding[], doc: SourceDoc): Finding[] {
-  const errors = doc.problems.filter((p) => p.code === 'parse-error');
-  if (errors.length === 0) return findings;
-  const guessed = errors.flatMap((p) => (p.guessedFrom === undefined ? [] : [p.guessedFrom]));
-  const from = guessed.length ? Math.min(...guessed) : undefined;
-  const holders = from === undefined ? [] : keysHolding(doc.root, from);
-  return findings.filter((f) => {
-    if (f.code === 'parse-error') return true;
-    if (f.code !== 'duplicate-key' && errors.some((e) => e.span.start >= f.span.start && e.span.start <= f.span.end)) return false;
-    if (from === undefined) return true;
-    if (f.span.end > from || f.related?.some((r) => !r.path && r.span.end > from)) return false;
-    return !holders.some((k) => k.start < f.span.end && f.span.start < k.end);
-  });
-}
-
-/** The keys of the entries whose text holds `offset`, outermost first. */
-function keysHolding(root: SourceDoc['root'], offset: number): Span[] {
-  const out: Span[] = [];
-  let node = root;
-  for (let depth = 0; node && depth < 64; depth++) {
-    let next: typeof node | undefined;
-    if (node.kind === 'map') {
-      const e = node.entries.find((x) => !x.merged && x.span.start <= offset && offset <= x.span.end);
-      if (e) {
-        out.push(e.keySpan);
-        next = e.value;
-      }
-    } else if (node.kind === 'seq') next = node.items.find((x) => x.span.start <= offset && offset <= x.span.end);
-    node = next;
-  }
-  return out;
 }
 
 /** The span a report points at. */

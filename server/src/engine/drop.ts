@@ -1,0 +1,64 @@
+/**
+ * Findings dropped because what they conclude cannot happen: past a syntax error the parser guessed,
+ * or about a key the targeted release does not have.
+ */
+import type { SourceDoc } from './syntax/sourcedoc';
+import type { Finding, Path, Span } from './types';
+
+/**
+ * Past a syntax error the parser guesses; nothing is concluded from what it guessed. A finding is
+ * dropped when a syntax error lies in its span, and, from the first error the parser went on by
+ * guessing (where the tool's loader stops reading), when it is at or after that error, when a place
+ * it names is, or when it is on a key whose value holds the error (a section with a broken line).
+ */
+export function withoutGuesses(findings: Finding[], doc: SourceDoc): Finding[] {
+  const errors = doc.problems.filter((p) => p.code === 'parse-error');
+  if (errors.length === 0) return findings;
+  const guessed = errors.flatMap((p) => (p.guessedFrom === undefined ? [] : [p.guessedFrom]));
+  const from = guessed.length ? Math.min(...guessed) : undefined;
+  const holders = from === undefined ? [] : keysHolding(doc.root, from);
+  return findings.filter((f) => {
+    if (f.code === 'parse-error') return true;
+    if (f.code !== 'duplicate-key' && errors.some((e) => e.span.start >= f.span.start && e.span.start <= f.span.end)) return false;
+    if (from === undefined) return true;
+    if (f.span.end > from || f.related?.some((r) => !r.path && r.span.end > from)) return false;
+    return !holders.some((k) => k.start < f.span.end && f.span.start < k.end);
+  });
+}
+
+/** The keys of the entries whose text holds `offset`, outermost first. */
+function keysHolding(root: SourceDoc['root'], offset: number): Span[] {
+  const out: Span[] = [];
+  let node = root;
+  for (let depth = 0; node && depth < 64; depth++) {
+    let next: typeof node | undefined;
+    if (node.kind === 'map') {
+      const e = node.entries.find((x) => !x.merged && x.span.start <= offset && offset <= x.span.end);
+      if (e) {
+        out.push(e.keySpan);
+        next = e.value;
+      }
+    } else if (node.kind === 'seq') next = node.items.find((x) => x.span.start <= offset && offset <= x.span.end);
+    node = next;
+  }
+  return out;
+}
+
+/** Rules about the text itself, which holds whatever release reads it. */
+const TEXT_RULES = new Set(['parse-error', 'duplicate-key', 'version-unsupported-key']);
+
+/**
+ * A key the targeted release does not have (`version-unsupported-key` says so: it is refused, or
+ * ignored without a word) is not read there, so what another rule concludes from it or from what it
+ * holds (a value it would reject, a behaviour it would have) does not happen at that release: those
+ * findings are dropped, and the file gets one answer about the key.
+ */
+export function withoutUnsupported(findings: Finding[], at: Map<Finding, Path>): Finding[] {
+  const unsupported = findings.filter((f) => f.code === 'version-unsupported-key').map((f) => at.get(f)).filter((p): p is Path => p !== undefined);
+  if (!unsupported.length) return findings;
+  const under = (p: Path, u: Path): boolean => u.length <= p.length && u.every((seg, i) => seg === p[i]);
+  return findings.filter((f) => {
+    const p = at.get(f);
+    return TEXT_RULES.has(f.code) || !p || !unsupported.some((u) => under(p, u));
+  });
+}
