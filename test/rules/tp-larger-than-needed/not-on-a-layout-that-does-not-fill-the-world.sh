@@ -6,7 +6,6 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py \
 ^^^^^^^^ error[world-size-mismatch]: not divisible by TP 3 × PP 4 × CP 1 = 12
   --tensor-model-parallel-size 3 \
-                               ^ warning[tp-exceeds-nvlink-domain]: does not divide the NVLink domain 8
                                ^ information[missing-tp-comm-overlap]
   --pipeline-model-parallel-size 4 \
   --num-layers 32 --hidden-size 4608 --num-attention-heads 48 \

@@ -65,6 +65,11 @@ export interface Sharding {
   kind: 'none' | 'distributed-optimizer' | 'zero' | 'fsdp';
   stage?: 0 | 1 | 2 | 3;
   fsdp?: 'full' | 'grad-op' | 'no-shard';
+  /**
+   * Which implementation shards, where the file says (Megatron-LM tells them apart: its checks accept
+   * Megatron-FSDP where they refuse PyTorch's FSDP2).
+   */
+  impl?: 'megatron-fsdp' | 'torch-fsdp2';
   /** Ranks that share (shard) the states (DP, or dp_shard for HSDP). */
   group: number;
   offloadOptimizer?: boolean;

@@ -18,8 +18,8 @@ export default defineRule({
   },
   verifyFixes: true,
   docs: {
-    summary: 'The number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
-    why: 'Tensor parallelism gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`.',
+    summary: 'Under Megatron, the number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
+    why: 'Tensor parallelism in Megatron gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`. Only files Megatron runs are checked (Megatron-LM, Megatron Bridge, NeMo, Accelerate with `MEGATRON_LM`): DeepSpeed\'s AutoTP splits the heads unevenly on purpose, and an Accelerate TP mesh is not Megatron\'s.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 3\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets TP to the nearest value below that divides the heads and the world.',
@@ -35,7 +35,10 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     const m = p?.model?.value;
-    if (!p || !m || p.tp.value <= 1) return;
+    // Megatron's check: only where Megatron builds the model (its launch scripts and configs, Bridge,
+    // NeMo, Accelerate's MEGATRON_LM). DeepSpeed's AutoTP splits the heads unevenly by design, and what
+    // an Accelerate TP mesh does with an uneven split is not Megatron's answer.
+    if (!p || !m || p.tp.value <= 1 || p.style !== 'megatron') return;
     if (!allKnown(p.tp)) return;
     const tp = p.tp.value;
     const groups = m.queryGroups ?? m.heads;

@@ -14,7 +14,7 @@ export default defineRule({
     'turn-on-distributed-optimizer': { applicability: 'unsafe', changes: 'optimizer sharding' },
   },
   docs: {
-    summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP).',
+    summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP; PyTorch FSDP2 does not count).',
     why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon"); from Megatron Core 0.17.0 `--optimizer dist_muon` is allowed too.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
@@ -29,16 +29,24 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || p.sharding.value.kind === 'fsdp' || !allKnown(p.distributedOptimizer)) return;
+    // arguments.py: the distributed optimizer or Megatron-FSDP (any strategy) gather parameters;
+    // PyTorch's FSDP2 (`--use-torch-fsdp2`) is neither, and Megatron stops. Where the file does not
+    // say which FSDP (other formats), any FSDP passes.
+    const s = p?.sharding.value;
+    const fsdpGathers = s?.impl === 'megatron-fsdp' || (s?.kind === 'fsdp' && s.impl !== 'torch-fsdp2');
+    if (!p || !p.overlap.paramGather?.value || p.distributedOptimizer?.value || fsdpGathers || !allKnown(p.distributedOptimizer)) return;
     // arguments.py@core_v0.17.0: `--optimizer dist_muon` gathers parameters itself and is allowed;
     // Muon takes no distributed optimizer there, so turning it on is no fix for it.
     const optimizer = String(megatronArg(ctx.model, 'optimizer') ?? '');
     if (optimizer === 'dist_muon' && ctx.atLeast('0.17.0')) return;
-    const e = /muon/.test(optimizer) ? undefined : knobEdit(p, 'distributedOptimizer', true);
+    const torchFsdp = s?.impl === 'torch-fsdp2';
+    const e = /muon/.test(optimizer) || torchFsdp ? undefined : knobEdit(p, 'distributedOptimizer', true);
     const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
-      message: `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Turn on \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
+      message: torchFsdp
+        ? `Parameter all-gather overlap needs the distributed optimizer or Megatron FSDP; PyTorch FSDP2 (\`--use-torch-fsdp2\`) is neither, and Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer or megatron fsdp"). Drop the overlap (FSDP2 prefetches its own all-gathers), or use Megatron FSDP.`
+        : `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. Turn on \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
       fixes: e ? [{ kind: 'turn-on-distributed-optimizer', title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], recommended: true }] : [],
     });
   },

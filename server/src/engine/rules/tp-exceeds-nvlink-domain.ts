@@ -35,7 +35,7 @@ export default defineRule({
     const domain = p.hardware.nvlinkDomain.value;
     const tp = p.tp.value;
     const where = `${hw.id}${p.hardware.from.kind === 'assumed' ? ' (assumed)' : ''}`;
-    if (tp > 1 && (tp > domain || domain % tp !== 0)) {
+    if (tp > 1 && (tp > domain || (domain % tp !== 0 && straddles(tp, domain, p.world)))) {
       const crossing = tp > domain ? `TP ${tp} > NVLink domain ${domain} of ${where}: every TP collective (twice per layer, forward and backward) crosses ${hw.scaleOut}` : `TP ${tp} does not divide the NVLink domain ${domain} of ${where}: some TP groups straddle two domains and their collectives cross ${hw.scaleOut}`;
       ctx.report({
         at: fieldPath(p, p.tp, 'tp'),
@@ -62,6 +62,16 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * Whether a TP group of consecutive ranks (TP is the innermost group) crosses a domain boundary: only
+ * when the job has more ranks than a domain holds, and only then can it be told (an unknown world says nothing).
+ */
+function straddles(tp: number, domain: number, world: Plan['world']): boolean {
+  if (!world || !allKnown(world)) return false;
+  for (let first = 0; first + tp <= world.value; first += tp) if (Math.floor(first / domain) !== Math.floor((first + tp - 1) / domain)) return true;
+  return false;
+}
 
 function tpFixes(p: Plan, domain: number): FixSpec[] {
   const heads = p.model?.value.heads;

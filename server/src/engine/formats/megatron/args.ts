@@ -328,15 +328,17 @@ function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(v
   if (flag(mfsdp)) {
     const strategy = args.get('data_parallel_sharding_strategy');
     const s = typeof strategy?.value === 'string' ? strategy.value : 'optim_grads_params';
-    const value: Sharding =
-      s === 'no_shard' ? { kind: 'fsdp', fsdp: 'no-shard', group: 1 }
+    const value: Sharding = {
+      ...(s === 'no_shard' ? { kind: 'fsdp', fsdp: 'no-shard', group: 1 }
       : s === 'optim' ? { kind: 'distributed-optimizer', group: 1 }
       : s === 'optim_grads' ? { kind: 'fsdp', fsdp: 'grad-op', group: 1 }
-      : { kind: 'fsdp', fsdp: 'full', group: 1 };
+      : { kind: 'fsdp', fsdp: 'full', group: 1 }),
+      impl: 'megatron-fsdp',
+    };
     return strategy ? asWritten(value, strategy) : fallback(value, 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise');
   }
   const fsdp2 = args.get('use_torch_fsdp2');
-  if (flag(fsdp2)) return asWritten({ kind: 'fsdp', fsdp: 'full', group: 1 }, fsdp2!);
+  if (flag(fsdp2)) return asWritten({ kind: 'fsdp', fsdp: 'full', group: 1, impl: 'torch-fsdp2' }, fsdp2!);
   // Neither FSDP switch seen: in an open argument set either may still be passed.
   if (args.open || args.defaultsUnknown) return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: { kind: 'unknown', note: (args.open ?? args.defaultsUnknown)! } };
   return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: distOpt.from };
