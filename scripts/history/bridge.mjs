@@ -22,9 +22,13 @@ const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 
 /** x-bridge-unread of every property: its Bridge paths in those sections that no code reads by name. */
 export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   const src = schema['x-source'];
-  const used = (dir, rev, field, paths) => {
-    const out = git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths);
-    return !!out && out.trim().length > 0;
+  // A read is a line of code (not a comment) that names the field, other than as a field of another
+  // section (`cfg.validation.skip_train` does not read `train.skip_train`).
+  const used = (dir, rev, section, field, paths) => {
+    const out = git(dir, 'grep', '-h', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths) ?? '';
+    const other = new RegExp(`\\.(${BRIDGE_TRAINING_SECTIONS.filter((x) => x !== section).join('|')})\\.${field}\\b`, 'g');
+    const any = new RegExp(`(\\.${field}\\b|["']${field}["'])`);
+    return out.split('\n').some((line) => !/^\s*#/.test(line) && any.test(line.replace(other, '')));
   };
   const classes = sectionClasses(bridgeDir, src.bridgeCommit);
   const coreReads = (section, field) => {
@@ -38,7 +42,7 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
     const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
     const dead = paths.filter((b) => {
       const field = b.split('.').at(-1);
-      return !used(bridgeDir, src.bridgeCommit, field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !coreReads(b.split('.')[0], field);
+      return !used(bridgeDir, src.bridgeCommit, b.split('.')[0], field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !coreReads(b.split('.')[0], field);
     });
     unread.push(...dead);
     const have = prop['x-bridge-unread'];

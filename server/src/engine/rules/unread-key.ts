@@ -4,8 +4,8 @@
  * which Bridge does not run, so setting them changes nothing (`x-bridge-unread`, found by the history
  * script: no reader by name in Bridge, recipes aside, or in Megatron Core at the commit Bridge pins).
  */
-import { bridgeUnread } from '../formats/megatron/schema';
-import { walkSchema } from './helpers';
+import { bridgeUnread, MEGATRON_SCHEMA } from '../formats/megatron/schema';
+import type { Node } from '../syntax/tree';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -20,14 +20,32 @@ export default defineRule({
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
   check(ctx) {
-    walkSchema(ctx, (path, schema) => {
-      const dotted = path.filter((p): p is string => typeof p === 'string').join('.');
-      const field = bridgeUnread(schema).find((b) => dotted === b || dotted.endsWith(`.${b}`));
-      if (!field) return;
-      ctx.report({
-        at: path,
-        message: `Nothing in Megatron Bridge (its recipes aside) or in Megatron Core reads \`${field}\`: Bridge accepts it because its config inherits Megatron-LM's training options, but only Megatron-LM's own training loop would use it, so setting it most likely changes nothing. Remove it, or get what it promised another way.`,
-      });
-    });
+    // The document's own keys, not the arguments they set: two Bridge paths may set one argument
+    // (`train.skip_train`, `validation.skip_train`), and only one of them may be read.
+    const unread = unreadPaths();
+    const go = (node: Node | undefined, path: string[], depth: number): void => {
+      if (node?.kind !== 'map' || depth > 8) return;
+      for (const e of node.entries) {
+        if (e.merged) continue;
+        const here = [...path, e.key];
+        const dotted = here.join('.');
+        const field = unread.find((b) => dotted === b || dotted.endsWith(`.${b}`));
+        if (field) {
+          ctx.separately(() =>
+            ctx.report({
+              at: here,
+              message: `Nothing in Megatron Bridge (its recipes aside) or in Megatron Core reads \`${field}\`: Bridge accepts it because its config inherits Megatron-LM's training options, but only Megatron-LM's own training loop would use it, so setting it most likely changes nothing. Remove it, or get what it promised another way.`,
+            }),
+          );
+        } else go(e.value, here, depth + 1);
+      }
+    };
+    go(ctx.doc.root, [], 0);
   },
 });
+
+let paths: string[] | undefined;
+/** Every Bridge path the schema marks as read by nothing (`x-bridge-unread`). */
+function unreadPaths(): string[] {
+  return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeUnread(s)));
+}
