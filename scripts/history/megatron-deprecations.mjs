@@ -1,0 +1,113 @@
+// Megatron-LM run-time deprecations: an argument Megatron still accepts but warns about when it
+// starts (`warnings.warn("--x is deprecated. Use --y")`, `warn_rank_0(...)`, `print(...)` in
+// validate_args or a config dataclass's __post_init__). An existence scan cannot see them: the flag
+// is still there. For every release tag, the warnings of megatron/training/arguments.py and of the
+// config dataclasses (TransformerConfig, ModelParallelConfig, the training config dataclasses, the
+// DDP and optimizer configs) are read; a warning whose text says "<name> is deprecated" (or "<a>, <b>
+// are deprecated", or names them through a tuple the warning formats in) dates that argument's
+// deprecation by the first release that warns.
+//
+// --write adds `x-deprecated` where the schema has none: `migrated` when the code right after the
+// warning writes another argument (the old value carried over), `no-effect` when the warning says it
+// has none or the code writes nothing, with the replacement the warning names when it is one argument.
+// An existing `x-deprecated` is never changed; a different release is printed.
+import { compareVersions, show } from './git.mjs';
+import { setKey } from './write.mjs';
+
+const FILES = [
+  'megatron/training/arguments.py',
+  'megatron/core/transformer/transformer_config.py',
+  'megatron/core/model_parallel_config.py',
+  'megatron/core/distributed/distributed_data_parallel_config.py',
+  'megatron/core/optimizer/optimizer_config.py',
+];
+const CONFIG_DIR = 'megatron/training/config/';
+const WARN = /(?:warnings\.warn|warn_rank_0|print_rank_0|print|logger\.warning|logging\.warning|log_single_rank)\s*\(/g;
+
+/** The text of the string literals of a call's first ~400 characters, with `{...}` kept as `{}`. */
+function warningText(src, at) {
+  const body = src.slice(at, at + 400);
+  let depth = 0;
+  let end = body.length;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '(') depth++;
+    else if (body[i] === ')' && --depth < 0) {
+      end = i;
+      break;
+    }
+  }
+  return [...body.slice(0, end).matchAll(/f?(["'])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2].replace(/\{[^}]*\}/g, '{}')).join('');
+}
+
+/** The arguments a warning calls deprecated, by dest. */
+function deprecatedNames(text, before, dests, flagDest) {
+  const out = new Set();
+  const name = (n) => flagDest.get(n) ?? (dests.has(n) ? n : undefined);
+  // `--x=value is deprecated` deprecates a value, not the argument: left out.
+  for (const m of text.matchAll(/(--[\w-]+|[a-z][a-z0-9_]{3,})(=\S*)?[`'"]?(?:\s+(?:flag|argument|option|field))?\s+(?:is|has been)\s+deprecated/g)) if (!m[2] && name(m[1])) out.add(name(m[1]));
+  for (const m of text.matchAll(/((?:[a-z][a-z0-9_]{3,}(?:,\s*|\s+and\s+|\s*\/\s*))+[a-z][a-z0-9_]{3,})\s+are\s+deprecated/g)) for (const n of m[1].split(/,\s*|\s+and\s+|\s*\/\s*/)) if (name(n)) out.add(name(n));
+  // `f"{', '.join(names)} is deprecated"` over a tuple of names just above the warning.
+  if (/\{\}\s+(?:is|are)\s+deprecated/.test(text)) for (const m of before.matchAll(/\(\s*((?:["'][a-z][a-z0-9_]+["']\s*,\s*)+["'][a-z][a-z0-9_]+["']\s*,?\s*)\)/g)) for (const n of m[1].match(/[a-z][a-z0-9_]+/g)) if (name(n)) out.add(name(n));
+  return out;
+}
+
+/** Per dest, the first release that warns it is deprecated, with what the warning and the code after it say. */
+function scan(dir, releases, dests, flagDest) {
+  const first = new Map();
+  for (const r of releases) {
+    const configs = (git_ls(dir, r.rev, CONFIG_DIR) ?? []).filter((p) => p.endsWith('.py'));
+    for (const path of [...FILES, ...configs]) {
+      const src = show(dir, r.rev, path);
+      if (!src) continue;
+      for (const m of src.matchAll(WARN)) {
+        const text = warningText(src, m.index + m[0].length);
+        if (!/deprecated/i.test(text)) continue;
+        const before = src.slice(Math.max(0, m.index - 600), m.index);
+        const after = src.slice(m.index, m.index + 700);
+        for (const d of deprecatedNames(text, before, dests, flagDest)) {
+          if (first.has(d)) continue;
+          // The replacement, when the advice after "use" names exactly one argument.
+          const advice = /[Uu]se\s+(.*)$/.exec(text)?.[1] ?? '';
+          const named = [...new Set([...advice.matchAll(/--[\w-]+|[a-z][a-z0-9_]{3,}/g)].map((x) => flagDest.get(x[0]) ?? (dests.has(x[0]) ? x[0] : undefined)).filter(Boolean))];
+          const use = named.length === 1 ? named[0] : undefined;
+          const writes = [...after.matchAll(/(?:self|args)\.([a-z][a-z0-9_]+)\s*(?:=(?!=)|\.append\()/g)].map((x) => x[1]).filter((x) => x !== d);
+          first.set(d, { version: r.version, path, line: src.slice(0, m.index).split('\n').length, noEffect: /no effect|ignored/i.test(text), writes, replacement: use });
+        }
+      }
+    }
+  }
+  return first;
+}
+
+/** The files under a folder at a revision. */
+function git_ls(dir, rev, folder) {
+  const out = show(dir, rev, folder);
+  return out === null ? null : out.split('\n').slice(1).filter((x) => x && !x.endsWith('/')).map((x) => folder + x);
+}
+
+/** The `x-deprecated` changes for the arguments Megatron warns about at start-up, with the report. */
+export function megatronDeprecationChanges(dir, releases, props) {
+  const dests = new Set(Object.keys(props));
+  const flagDest = new Map();
+  for (const [k, p] of Object.entries(props)) for (const f of [p['x-flag'], ...(p['x-flags'] ?? [])]) if (f) flagDest.set(f, k);
+  const found = scan(dir, releases, dests, flagDest);
+  const changes = [];
+  const report = [];
+  for (const [d, f] of [...found].sort((a, b) => compareVersions(a[1].version, b[1].version) || a[0].localeCompare(b[0]))) {
+    const prop = props[d];
+    const have = prop['x-deprecated'];
+    if (have) {
+      if (have.since && compareVersions(have.since, f.version) !== 0) report.push(`${d}: schema since ${have.since}, first warning ${f.version} (${f.path}:${f.line})`);
+      continue;
+    }
+    const effect = f.noEffect || !f.writes.length ? 'no-effect' : 'migrated';
+    const into = f.replacement ? `\`${props[f.replacement]?.['x-flag'] ?? f.replacement}\`` : f.writes.length ? f.writes.map((w) => `\`${w}\``).join(', ') : undefined;
+    const message = effect === 'migrated' ? `Megatron warns at startup that it is deprecated and carries its value over${into ? ` to ${into}` : ''}.` : `Megatron warns at startup that it is deprecated; it has no effect${into ? ` (use ${into})` : ''}.`;
+    const want = { since: f.version, effect, ...(f.replacement ? { replacement: f.replacement } : {}), message };
+    report.push(`${d}: deprecated from ${f.version} (${f.path}:${f.line}), ${effect}${f.replacement ? ` → ${f.replacement}` : ''}`);
+    changes.push({ key: d, field: 'x-deprecated', from: undefined, to: want, why: `a start-up deprecation warning from ${f.version} (${f.path})`, set: () => setKey(prop, 'x-deprecated', want, ['x-since', 'x-flag-since']) });
+  }
+  console.log(`\nArguments Megatron warns are deprecated at start-up (${found.size}):`);
+  for (const r of report) console.log(`  ${r}`);
+  return changes;
+}
