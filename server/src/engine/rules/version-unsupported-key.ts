@@ -6,13 +6,36 @@ import type { Path } from '../types';
 import { code, pathLabel, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
+import { namesBefore, normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
+import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 
 /** The name of `schema` among the properties of `section`. */
 function schemaKey(section: JsonSchema | undefined, schema: JsonSchema): string | undefined {
   return Object.entries(section?.properties ?? {}).find(([, s]) => s === schema)?.[0];
+}
+
+/**
+ * A `--yaml-cfg` key under a name the targeted Megatron release does not store the argument under
+ * (`x-name-before`: `special_tokens` was `tokenizer_special_tokens` before 0.18.0): the loader sets an
+ * attribute nothing reads, so the setting is lost. Reported here; true when it was.
+ */
+function renamedKey(ctx: RuleContext, path: Path, schema: JsonSchema, section: JsonSchema, written: string): boolean {
+  if (ctx.format !== 'megatron-yaml' || written.startsWith('-')) return false;
+  for (const [release, old] of namesBefore(schema)) {
+    const before = !ctx.atLeast(release);
+    const reads = before ? old : written === old ? String(schemaKey(section, schema) ?? '') : undefined;
+    if (!reads || reads === written || (before && written === old)) continue;
+    ctx.report({
+      at: path,
+      severity: 'warning',
+      message: `${code(written)} is this argument's name ${before ? `from ${ctx.versions} ${release}` : `only before ${ctx.versions} ${release}`}; the targeted ${ctx.versionLabel ?? ctx.version} stores it as ${code(reads)}, so Megatron sets an attribute nothing reads and the setting is lost. Rename it to ${code(reads)}.`,
+      fixes: [{ kind: 'rename', title: `Rename to ${code(reads)}`, edits: [{ op: 'rename', path, key: reads }] }],
+    });
+    return true;
+  }
+  return false;
 }
 
 export default defineRule({
@@ -47,6 +70,10 @@ export default defineRule({
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
       if (written.startsWith('-') && (checkoutHas(ctx.settings.megatronCheckout, written) || repositoryHas(ctx.settings.repositoryFlags, written))) return;
+      if (renamedKey(ctx, path, schema, section, written)) {
+        reported.push(path);
+        return;
+      }
       if (keySince && !ctx.atLeast(keySince)) {
         reported.push(path);
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).

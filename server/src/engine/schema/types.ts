@@ -82,6 +82,8 @@ export interface JsonSchema {
   'x-alias-of'?: string;
   /** Read only at ZeRO stage ≥ N, or only at the listed stages. */
   'x-requires-stage'?: number | number[];
+  /** The name (argparse dest, a `--yaml-cfg` key) the argument had before each release: `{ "0.18.0": "tokenizer_special_tokens" }`. */
+  'x-name-before'?: Record<string, string>;
   /** Removed from the tool: the version that removed it and what replaced it, if anything. */
   'x-removed'?: { version: string; replacement?: string };
   'x-deprecated-values'?: Record<string, Deprecation>;

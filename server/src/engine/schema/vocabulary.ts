@@ -39,6 +39,14 @@ export function since(schema: JsonSchema | undefined, spelling?: string): string
   return (spelling ? schema?.['x-flag-since']?.[spelling] : undefined) ?? schema?.['x-since'];
 }
 
+/**
+ * The names an argument had before a release (`x-name-before`), as `[release, older name]`: the
+ * older name is what the releases before `release` store it under.
+ */
+export function namesBefore(schema: JsonSchema | undefined): [string, string][] {
+  return Object.entries(schema?.['x-name-before'] ?? {});
+}
+
 /** The release up to which (excluded) the launcher read a prefixed key only without its prefix (`x-bare-until`). */
 export function bareUntil(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-bare-until'];

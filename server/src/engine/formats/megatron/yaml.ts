@@ -12,6 +12,7 @@ import type { Field } from '../../plan/plan';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, type MegatronArgs } from './args';
+import { namesBefore } from '../../schema/vocabulary';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
@@ -38,6 +39,12 @@ function argNames(): string[] {
   return (names ??= Object.keys(MEGATRON_SCHEMA.properties ?? {}));
 }
 
+let renamed: Map<string, string> | undefined;
+/** Older argument names (`x-name-before`) → today's: a `--yaml-cfg` key an older release reads. */
+function renamedFrom(): Map<string, string> {
+  return (renamed ??= new Map(Object.entries(MEGATRON_SCHEMA.properties ?? {}).flatMap(([k, s]) => namesBefore(s).map(([, old]) => [old, k] as [string, string]))));
+}
+
 function sitesOf(doc: SourceDoc, settings: EngineSettings): { sites: ArgSite[]; unknown: UnknownArg[] } {
   // The file does not say which script reads it: a flag Megatron-LM lacks may be that script's own,
   // and one a parser of the file's repository defines is accepted.
@@ -57,7 +64,8 @@ function sitesOf(doc: SourceDoc, settings: EngineSettings): { sites: ArgSite[]; 
         visit(e.value, [e.key]);
         continue;
       }
-      if (props[e.key]) sites.push({ dest: e.key, negate: false, path: [...base, e.key], keySpan: e.keySpan, node: e.value });
+      const dest = props[e.key] ? e.key : renamedFrom().get(e.key);
+      if (dest) sites.push({ dest, negate: false, path: [...base, e.key], keySpan: e.keySpan, node: e.value });
       else unknown.push({ path: [...base, e.key], key: e.key, candidates: argNames(), effect: 'ignored', where: base.length ? `in \`${base[0]}\` (no Megatron argument has this name)` : 'among the Megatron-LM arguments' });
     }
   };
@@ -119,7 +127,7 @@ const CFG_RULES: EvidenceRules = {
   where: 'top-level keys',
   distinctive: () => false,
   telling: (k) => YAML_CFG_SECTIONS.includes(k),
-  known: (k) => YAML_CFG_SECTIONS.includes(k) || !!MEGATRON_SCHEMA.properties?.[k],
+  known: (k) => YAML_CFG_SECTIONS.includes(k) || !!MEGATRON_SCHEMA.properties?.[k] || renamedFrom().has(k),
   several: 2,
   balance: 'most',
 };
