@@ -18,7 +18,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'A smaller tensor-parallel degree would still fit in memory.',
-    why: 'TP costs communication on every layer (all-reduce, or all-gather plus reduce-scatter, in forward and backward) and smaller GEMMs; DP costs one gradient reduction per step that overlaps with the backward pass. When the model fits with a smaller TP, the ranks it frees are usually worth more as data parallelism. The estimate keeps 15% of HBM free.',
+    why: 'TP costs communication on every layer (all-reduce, or all-gather plus reduce-scatter, in forward and backward) and smaller GEMMs; DP costs one gradient reduction per step, which overlaps with the backward pass where the framework is told to (Megatron\'s `--overlap-grad-reduce`, DeepSpeed\'s `overlap_comm`; FSDP does by default). When the model fits with a smaller TP, the ranks it frees are usually worth more as data parallelism. The estimate keeps 15% of HBM free.',
     bad: '# shardwise: hardware=h100-sxm model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n  megatron_lm_use_distributed_optimizer: true\n',
     good: '# shardwise: hardware=h100-sxm model=llama-3-8b seq_length=4096 micro_batch_size=1\ndistributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_use_distributed_optimizer: true\n',
     fix: 'Sets TP to the smallest value that fits; DP grows to match.',
