@@ -13,8 +13,12 @@
 // ranges of `x-value-forms`; --write corrects `x-strict-since` where one change point explains
 // the read. schemas/history/deepspeed-strictness.json keeps the read.
 //
+// DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
+// (`x-enum-since`); `optimizer.type` is dated here from DEEPSPEED_OPTIMIZERS.
+//
 // Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
 // and the strictness snapshot (write.mjs writes them).
+import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
 import { argumentTokens, closing, depthAt, literalDefault, statements, tokenize } from './python.mjs';
@@ -120,6 +124,7 @@ function deepspeedReleases(dir) {
       return { path, id: meta.split(' ')[2] };
     });
     r.files = new Map(files.filter((f) => isConfigFile(f.path)).map((f) => [f.path, f.id]));
+    r.tree = new Map(files.map((f) => [f.path, f.id]));
   }
   const all = [...new Set(releases.flatMap((r) => [...r.files.values()]))];
   for (const [id, text] of catBlobs(dir, all.filter((id) => !blobCache.has(id)))) blobCache.set(id, scanBlob(text));
@@ -392,6 +397,7 @@ export function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};
   changes.push(...deepspeedDefaults(releases, schema, defaults));
   const strictness = {};

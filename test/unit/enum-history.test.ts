@@ -205,3 +205,30 @@ test('values a run of releases accepted and later ones refuse (x-enum-removed): 
 });
 
 // The seeded sample of 30 enum values checked against the choices of every release: test/unit/facts-sample.test.ts.
+
+test('DeepSpeed values dated by the reader that checks them (scripts/history/deepspeed-enums.mjs): every x-enum-since outside optimizer.type, as recorded', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  const found: Record<string, Record<string, string>[]> = {};
+  const walk = (node: Prop, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    if (node['x-enum-since'] && path.join('.') !== 'optimizer.type') (found[path.join('.')] ??= []).push(node['x-enum-since']);
+    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v as Prop, [...path, k]);
+    for (const kw of ['anyOf', 'oneOf', 'allOf']) for (const sub of node[kw] ?? []) walk(sub, path);
+    for (const kw of ['then', 'else', 'items']) if (node[kw]) walk(node[kw], path);
+  };
+  walk(DS, []);
+  const one = Object.fromEntries(Object.entries(found).map(([k, list]) => [k, list[0]]));
+  assert.deepEqual(one, {
+    // deepspeed/runtime/fp16/onebit/{adam,zoadam,lamb}.py: `hccl` from v0.12.5, `compressed` from v0.14.3; before, an unknown backend leaves no handle and the constructor fails on it.
+    'optimizer.params.comm_backend_name': { hccl: '0.12.5', compressed: '0.14.3' },
+    // deepspeed/runtime/config.py@v0.5.8 get_communication_data_type: fp32, fp16, `bfp16`; else ValueError. `bf16` from v0.6.0.
+    communication_data_type: { bf16: '0.6.0' },
+    // deepspeed/runtime/data_pipeline/curriculum_scheduler.py@v0.7.7: fixed_discrete/fixed_root/fixed_linear, else RuntimeError; `custom` from v0.8.0.
+    'curriculum_learning.schedule_type': { custom: '0.8.0' },
+    // deepspeed/compile/config.py: PassName is z1/z3/autosp from v0.18.9 to v0.19.5; `autotp` only on master (0.19.6).
+    'compile.passes': { autotp: '0.19.6' },
+  });
+  const run = (release: string) => analyze({ path: 'ds_config.json', text: '{"train_micro_batch_size_per_gpu": 4, "curriculum_learning": {"enabled": true, "min_difficulty": 8, "max_difficulty": 64, "schedule_type": "custom"}}\n' }, { targetVersions: { deepspeed: release } }).findings.filter((f) => f.code === 'version-unsupported-key').map((f) => f.severity);
+  assert.deepEqual(run('0.7.7'), ['error']);
+  assert.deepEqual(run('0.8.0'), []);
+});

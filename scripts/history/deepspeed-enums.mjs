@@ -1,0 +1,130 @@
+// DeepSpeed values by release: for the keys whose accepted values come from a constant, a
+// `Literal[...]`, an enum class or an `if value == "..."` chain of DeepSpeed's own reader (ENUM_READERS,
+// the reader files named by hand per key), the first release whose reader files carry each value of
+// the schema's enum as a string literal. `x-enum-since` is written for the values that arrive after
+// the key itself: after the key's `x-since` and after the first release whose reader carries any of
+// the values (a reader that arrives with all its values dates the key, not the values; a parameter
+// such as `warmup_type` has no `x-since` of its own). A value the newest release no longer
+// carries is only printed, as is a value no release carries (a value another tool fills in, such as
+// `auto`, is never searched). `optimizer.type` has its own reader (deepspeed.mjs).
+import { catBlobs, compareVersions } from './git.mjs';
+import { tokenize } from './python.mjs';
+import { printLists, setKey } from './write.mjs';
+
+const RUNTIME_CONFIG = /^deepspeed\/runtime\/(config|constants)\.py$/;
+/**
+ * Per key: the files whose string literals are the values the reader accepts (a path regex). Only
+ * keys DeepSpeed itself checks or dispatches on; a key whose value another library judges (comet's
+ * `mode`, the dtype names of `data_types`, Python's log levels) is not listed.
+ */
+export const ENUM_READERS = {
+  'curriculum_learning.schedule_type': /^deepspeed\/runtime\/data_pipeline\/(curriculum_scheduler|constants)\.py$/,
+  'sparse_attention.mode': RUNTIME_CONFIG,
+  'sparse_attention.attention': RUNTIME_CONFIG,
+  'checkpoint.tag_validation': RUNTIME_CONFIG,
+  'checkpoint.writer.type': /^deepspeed\/runtime\/model_checkpointing\/(config|constants)\.py$/,
+  'checkpoint.writer.data_parallel': /^deepspeed\/runtime\/model_checkpointing\/(config|constants)\.py$/,
+  'autotuning.tuner_type': /^deepspeed\/autotuning\/constants\.py$/,
+  'autotuning.metric': /^deepspeed\/autotuning\/constants\.py$/,
+  'zero_optimization.offload_param.device': /^deepspeed\/runtime\/zero\/(offload_config|offload_constants)\.py$/,
+  'zero_optimization.offload_optimizer.device': /^deepspeed\/runtime\/zero\/(offload_config|offload_constants)\.py$/,
+  'zero_optimization.zenflow.select_strategy': /^deepspeed\/runtime\/zenflow\/zenflow_config\.py$/,
+  'communication_data_type': RUNTIME_CONFIG,
+  'seq_parallel_communication_data_type': RUNTIME_CONFIG,
+  'gradient_allreduce_op': /^deepspeed\/runtime\/(config|constants|engine)\.py$/,
+  'compile.passes': /^deepspeed\/compile\/config\.py$/,
+  'weight_quantization.q_type': /^deepspeed\/inference\/config\.py$/,
+  'tensor_parallel.preset_model': /^deepspeed\/module_inject\/autotp_config\.py$/,
+  'tensor_parallel.partition_config.layer_specs.partition_type': /^deepspeed\/module_inject\/autotp_config\.py$/,
+  'expert_parallel.preset_model': /^deepspeed\/module_inject\/(auto_ep_config|auto_ep_presets\/registry)\.py$/,
+  'expert_parallel.score_apply': /^deepspeed\/module_inject\/auto_ep_config\.py$/,
+  'expert_parallel.combine_impl': /^deepspeed\/module_inject\/auto_ep_config\.py$/,
+  'expert_parallel.score_func': /^deepspeed\/module_inject\/auto_ep_config\.py$/,
+  'scheduler.params.warmup_type': /^deepspeed\/runtime\/lr_schedules\.py$/,
+  'optimizer.params.comm_backend_name': /^deepspeed\/runtime\/fp16\/(onebit\/(adam|zoadam|lamb)|onebit_adam)\.py$/,
+  'optimizer.params.ns_method': /^deepspeed\/runtime\/(config|zero\/muon\/[a-z_]+)\.py$|^deepspeed\/runtime\/zero\/muon\/[a-z_]+\.py$/,
+};
+/**
+ * Values an older release read without refusing them, though its reader had no constant for them:
+ * `x-enum-since` would say that release rejects the value, so none is written (checked by hand).
+ */
+const READ_BEFORE = {
+  // Before v0.5.7 (VALID_OFFLOAD_DEVICES) any offload section turns offload on whatever `device`
+  // says (engine.py zero_cpu_offload: `offload_optimizer is not None`); only nvme was told apart.
+  'zero_optimization.offload_param.device': ['none'],
+  'zero_optimization.offload_optimizer.device': ['none'],
+};
+/** Values other tools (the HF Trainer, Accelerate) fill in before DeepSpeed reads the file. */
+const FILLED_IN = new Set(['auto']);
+
+const literalCache = new Map();
+function literalsOf(dir, ids) {
+  const missing = ids.filter((id) => !literalCache.has(id));
+  for (const [id, text] of catBlobs(dir, missing)) literalCache.set(id, new Set(tokenize(text).filter((t) => t.t === 'str' && !t.f).map((t) => t.v)));
+  const out = new Set();
+  for (const id of ids) for (const v of literalCache.get(id)) out.add(v);
+  return out;
+}
+
+const branches = (p) => [p, ...(p.anyOf ?? []), ...(p.anyOf ?? []).map((a) => a.items ?? {}), p.items ?? {}];
+const enumValues = (props) => [...new Set(props.flatMap(branches).flatMap((p) => p.enum ?? []).filter((v) => typeof v === 'string' && !FILLED_IN.has(v)))];
+
+/**
+ * The `x-enum-since` changes for the keys of ENUM_READERS. `keys`: the schema's properties by dotted
+ * path (arrays of the branches that define the key); `keySince(dotted)`: the release the key (or its
+ * section) arrived in, undefined when it was there from the first release compared.
+ */
+export function deepspeedEnumChanges(dir, releases, keys, keySince) {
+  const changes = [];
+  const report = { dated: [], confirmed: [], gone: [], never: [], readBefore: [] };
+  for (const [dotted, files] of Object.entries(ENUM_READERS)) {
+    const props = keys.get(dotted);
+    if (!props) continue;
+    const values = enumValues(props);
+    const since = keySince(dotted);
+    const perRelease = releases.map((r) => literalsOf(dir, [...r.tree].filter(([path]) => files.test(path)).map(([, id]) => id)));
+    const want = {};
+    const firsts = values.map((v) => perRelease.findIndex((lits) => lits.has(v))).filter((i) => i >= 0);
+    const reader = firsts.length ? Math.min(...firsts) : -1;
+    for (const v of values) {
+      const first = perRelease.findIndex((lits) => lits.has(v));
+      if (first < 0) {
+        report.never.push(`${dotted}: ${JSON.stringify(v)}`);
+        continue;
+      }
+      if (!perRelease.at(-1).has(v)) report.gone.push(`${dotted}: ${JSON.stringify(v)} last carried ${releases[perRelease.findLastIndex((lits) => lits.has(v))].version}`);
+      const version = releases[first].version;
+      if (first === reader || (since && compareVersions(version, since) <= 0)) continue;
+      if (READ_BEFORE[dotted]?.includes(v)) {
+        report.readBefore.push(`${dotted}: ${JSON.stringify(v)} carried from ${version}, read without a refusal before`);
+        continue;
+      }
+      want[v] = version;
+    }
+    const to = Object.keys(want).length ? want : undefined;
+    // The node a value is judged against: the key's own, or its items' for a list of values.
+    const holders = props.map((p) => (p.items?.enum ? p.items : p)).filter((p) => branches(p).some((b) => b.enum));
+    const have = holders[0]?.['x-enum-since'];
+    if (to) report.dated.push(`${dotted}: ${Object.entries(to).map(([v, s]) => `${v} ${s}`).join(', ')} (key from ${since ?? 'the first release'})`);
+    if (JSON.stringify(have) === JSON.stringify(to)) {
+      if (to) report.confirmed.push(dotted);
+      continue;
+    }
+    changes.push({
+      key: dotted,
+      field: 'x-enum-since',
+      from: have,
+      to,
+      why: 'first release whose reader carries the value',
+      set: () => holders.forEach((p) => (to ? setKey(p, 'x-enum-since', to, ['markdownEnumDescriptions', 'enum']) : delete p['x-enum-since'])),
+    });
+  }
+  printLists([
+    ['values that arrived after their key (x-enum-since)', report.dated],
+    ['of them, already recorded', report.confirmed],
+    ['values the newest release no longer carries (left as they are)', report.gone],
+    ['values no release carries in the reader files (not judged)', report.never],
+    ['values older releases read without refusing them (READ_BEFORE, no x-enum-since)', report.readBefore],
+  ]);
+  return changes;
+}
