@@ -25,6 +25,26 @@ function floatLiteral(m: DeepSpeedModel, path: (string | number)[]): boolean {
   return node?.kind === 'scalar' && typeof node.value === 'number' && /[.eE]/.test(node.raw || m.doc.text.slice(node.span.start, node.span.end));
 }
 
+const isLamb = (m: DeepSpeedModel) => ['lamb', 'onebitlamb'].includes((optimizerType(m) ?? '').toLowerCase());
+
+/**
+ * Lamb/OneBitLamb with bf16: up to v0.17.0 runtime/config.py's get_loss_scale returns a fixed 1.0
+ * when bf16 is on and fp16 is not, so engine.py's `dynamic_loss_scale()` (`loss_scale == 0`) is
+ * false and the Lamb check stops. v0.5.5 reads the `bfloat16` section only; v0.6.0 reads `bf16`
+ * first, then `bfloat16`. From v0.17.1 the check reads the fp16 config's loss scale (default 0).
+ */
+const BF16_LAMB: DsCheck[] = (['bf16', 'bfloat16'] as const).map((section) => ({
+  when: (m: DeepSpeedModel) => {
+    // get_bfloat16_enabled takes the first of bf16/bfloat16 the file has (bf16 only from v0.6.0).
+    if (section === 'bfloat16' && m.get(['bf16']) !== undefined) return undefined;
+    return isLamb(m) && m.bool(['fp16', 'enabled']) !== true && m.bool([section, 'enabled']) === true ? ['optimizer', 'type'] : undefined;
+  },
+  since: section === 'bf16' ? '0.6.0' : '0.5.5',
+  before: '0.17.1',
+  message: (m: DeepSpeedModel) =>
+    `${optimizerType(m)} with \`${section}\`: DeepSpeed ${section === 'bf16' ? '0.6.0' : '0.5.5'} to 0.17.0 run bf16 with a fixed loss scale of 1.0, so their ${optimizerType(m)} check stops ("requires dynamic loss scaling"). Use DeepSpeed 0.17.1 or later, or another optimizer.`,
+}));
+
 const CHECKS: DsCheck[] = [
   {
     // engine.py@v0.17.6: `assert zero_stage <= ZeroStageEnum.gradients`, gone in v0.18.9.
@@ -74,6 +94,7 @@ const CHECKS: DsCheck[] = [
     message: (m) => `${optimizerType(m)} needs dynamic loss scaling, and \`fp16.loss_scale\` is a fixed ${m.num(['fp16', 'loss_scale'])}: DeepSpeed stops ("requires dynamic loss scaling"). Set \`"loss_scale": 0\`.`,
     fix: () => ({ kind: 'dynamic-loss-scale', title: 'Set loss_scale: 0 (dynamic)', edits: [{ op: 'set', path: ['fp16', 'loss_scale'], value: 0 }], recommended: true }),
   },
+  ...BF16_LAMB,
   {
     when: (m) => {
       const t = optimizerType(m);
@@ -112,7 +133,7 @@ export default defineRule<DeepSpeedModel>({
     'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
-    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale, a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
     why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
