@@ -13,11 +13,15 @@
 // ranges of `x-value-forms`; --write corrects `x-strict-since` where one change point explains
 // the read. schemas/history/deepspeed-strictness.json keeps the read.
 //
+// DeepSpeed's value checks: deepspeed-checks.mjs writes `x-invalid-effect` of the keys read key by
+// key from whether their reader checks the value.
+//
 // DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
 // (`x-enum-since`); `optimizer.type` is dated here from DEEPSPEED_OPTIMIZERS.
 //
 // Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
 // and the strictness snapshot (write.mjs writes them).
+import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
 import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
@@ -397,6 +401,7 @@ export function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
   changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};
   changes.push(...deepspeedDefaults(releases, schema, defaults));

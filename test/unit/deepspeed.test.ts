@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyze, applyEdits, codeActions, fixRound, parseProjectConfig, type FileInput } from '../../server/src/engine';
 import { hostFor } from './annotate';
 
@@ -201,4 +203,30 @@ test('an invalid value reads as one sentence: the effect the schema states ends 
   const found = analyze({ path: 'ds.json', text }, { targetVersions: { deepspeed: '0.18.0' } }).findings.filter((f) => f.code === 'invalid-value');
   assert.ok(found.length >= 2, found.map((f) => f.message).join('\n'));
   for (const f of found) assert.doesNotMatch(f.message, /[^.]\.\.(\s|$)/, f.message);
+});
+
+test('x-invalid-effect of the keys DeepSpeed reads key by key says a check only where its reader has one (scripts/history/deepspeed-checks.mjs)', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  const effects = new Map<string, string>();
+  const walk = (node: any, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    if (typeof node['x-invalid-effect'] === 'string') effects.set(path.join('.'), node['x-invalid-effect']);
+    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, [...path, k]);
+    for (const kw of ['anyOf', 'oneOf', 'allOf']) for (const sub of node[kw] ?? []) walk(sub, path);
+    for (const kw of ['then', 'else', 'items']) if (node[kw]) walk(node[kw], path);
+  };
+  walk(DS, []);
+  // No key says DeepSpeed leaves its type unchecked: some readers do check.
+  assert.deepEqual([...effects].filter(([, e]) => /does not check its type/.test(e)).map(([k]) => k), []);
+  // deepspeed/module_inject/auto_ep_config.py@v0.19.2 (validate_autoep_config): ValueError for a non-bool has_shared_experts and a non-string or dotted attribute name;
+  // deepspeed/runtime/pipe/engine.py@v0.12.3: `assert isinstance(..., bool)` on grad_partitioned.
+  for (const [key, file] of [
+    ['expert_parallel.has_shared_experts', 'deepspeed/module_inject/auto_ep_config.py'],
+    ['expert_parallel.expert_w3', 'deepspeed/module_inject/auto_ep_config.py'],
+    ['expert_parallel.shared_experts_gate_pattern', 'deepspeed/module_inject/auto_ep_config.py'],
+    ['pipeline.grad_partitioned', 'deepspeed/runtime/pipe/engine.py'],
+  ])
+    assert.match(effects.get(key) ?? '', new RegExp(`^DeepSpeed checks this key where it reads it \\(\`${file.replace(/\./g, '\\.')}\`\\)`), key);
+  // deepspeed/runtime/data_pipeline/curriculum_scheduler.py: max_difficulty is stored and compared, never checked.
+  assert.match(effects.get('curriculum_learning.max_difficulty') ?? '', /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/);
 });

@@ -1,0 +1,96 @@
+// DeepSpeed's own value checks: for the keys of the sections DeepSpeed reads key by key (no pydantic
+// model), whether the code that reads the key checks its value at the newest release compared — an
+// `assert` or a `raise` that names the key (its literal, an attribute of that name, or the key's name
+// in the message), or a call that passes the key to a local function that asserts or raises — and
+// the `x-invalid-effect` sentence that follows: where a check is found, that DeepSpeed checks the key
+// in that file and stops on a value the check refuses; otherwise a sentence that claims no check
+// either way. A key whose name has no underscore is never taken as checked (the name is too common to
+// tell its check from another section's). A presence check (`"key" in config`) is not a value check. Only the sentences this
+// module writes (and the older stock sentence) are replaced; a sentence written by hand stays.
+import { show } from './git.mjs';
+import { statements, tokenize } from './python.mjs';
+import { printLists, setKey } from './write.mjs';
+
+/** The sentence for a key whose reader has no check of its own (or none found). */
+export const UNCHECKED = 'DeepSpeed stops, or silently misbehaves, where it first uses a wrong value (for example an unresolved `"auto"`).';
+/** The sentence for a key whose reader checks it, in `file`. */
+export const checkedIn = (file) => `DeepSpeed checks this key where it reads it (\`${file}\`) and stops with an error that names it when the value fails that check; a wrong value the check lets through (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
+const GENERATED = [/^DeepSpeed reads this key with a plain dictionary lookup and does not check its type/, /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/, /^DeepSpeed checks this key where it reads it \(`[^`]+`\) and stops/];
+
+/** Files that read a section's values beyond its config parser (checked at the newest release). */
+const CHECK_FILES = {
+  '': /^deepspeed\/runtime\/(config|constants|engine)\.py$/,
+  curriculum_learning: /^deepspeed\/runtime\/data_pipeline\/curriculum_scheduler\.py$/,
+  progressive_layer_drop: /^deepspeed\/runtime\/progressive_layer_drop\.py$/,
+  scheduler: /^deepspeed\/runtime\/lr_schedules\.py$/,
+  sparse_attention: /^deepspeed\/ops\/sparse_attention\/sparsity_config\.py$/,
+};
+
+/** The names of the functions (nested ones too) whose body asserts or raises. */
+function checkers(stmts) {
+  const out = new Set();
+  for (let i = 0; i < stmts.length; i++) {
+    const t = stmts[i].toks;
+    const k = t[0]?.v === 'async' ? 1 : 0;
+    if (t[k]?.v !== 'def' || t[k + 1]?.t !== 'name') continue;
+    for (let j = i + 1; j < stmts.length && stmts[j].indent > stmts[i].indent; j++) if (['assert', 'raise'].includes(stmts[j].toks[0]?.v)) out.add(t[k + 1].v);
+  }
+  return out;
+}
+
+/**
+ * Whether a statement checks `key`: an `assert` on the key's literal or attribute (not a presence
+ * test `"key" in d`, not a method call `self.key()`), a `raise` whose message says the key must be
+ * something (`key must …`, `invalid key`), or a call of a local checker with the key.
+ */
+function checksKey(st, key, local) {
+  const t = st.toks;
+  const said = new RegExp(`(^|[^A-Za-z0-9_])${key}[^A-Za-z0-9_]{0,4}(must|should|cannot|has to|needs to|is not (a |an )?(valid|supported))|(invalid|unsupported|unknown) ${key}([^A-Za-z0-9_]|$)`, 'i');
+  const names = (x, j) => (x.t === 'str' && !x.f && x.v === key && !(t[j + 1]?.v === 'in' || (t[j + 1]?.v === 'not' && t[j + 2]?.v === 'in'))) || (x.t === 'name' && x.v === key && t[j - 1]?.v === '.' && t[j + 1]?.v !== '(');
+  if (t[0]?.v === 'assert') return t.some(names) || t.some((x) => x.t === 'str' && said.test(x.v));
+  if (t[0]?.v === 'raise') return t.some((x) => x.t === 'str' && said.test(x.v));
+  return t.some((x, j) => x.t === 'name' && local.has(x.v) && t[j + 1]?.v === '(') && t.some(names);
+}
+
+/**
+ * The `x-invalid-effect` changes. `keys`: the schema's properties by dotted path; `sectionFiles`:
+ * the files of each top-level section's parser (deepspeed.mjs SECTION_FILES).
+ */
+export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
+  const newest = releases.at(-1);
+  const parsed = new Map();
+  const stmtsOf = (path) => {
+    if (!parsed.has(path)) parsed.set(path, statements(tokenize(show(dir, newest.rev, path) ?? '')));
+    return parsed.get(path);
+  };
+  const changes = [];
+  const report = { checked: [], unchecked: 0 };
+  for (const [dotted, props] of keys) {
+    const owned = props.filter((p) => typeof p['x-invalid-effect'] === 'string' && GENERATED.some((re) => re.test(p['x-invalid-effect'])));
+    if (!owned.length) continue;
+    const parts = dotted.split('.');
+    const key = parts.at(-1);
+    const section = parts.length === 1 ? '' : parts[0];
+    const own = sectionFiles[section];
+    const extra = CHECK_FILES[section];
+    const files = [...newest.tree.keys()].filter((p) => p.endsWith('.py') && ((own && own.test(p)) || (extra && extra.test(p)) || (section === '' && CHECK_FILES[''].test(p))));
+    let where;
+    // A name without an underscore (`enabled`, `dtype`, `block`) is also another section's attribute.
+    if (key.includes('_')) for (const path of files) {
+      const stmts = stmtsOf(path);
+      const local = checkers(stmts);
+      if (stmts.some((st) => checksKey(st, key, local))) {
+        where = path;
+        break;
+      }
+    }
+    const want = where ? checkedIn(where) : UNCHECKED;
+    if (where) report.checked.push(`${dotted}: ${where}`);
+    else report.unchecked++;
+    const stale = owned.filter((p) => p['x-invalid-effect'] !== want);
+    if (!stale.length) continue;
+    changes.push({ key: dotted, field: 'x-invalid-effect', from: stale[0]['x-invalid-effect'], to: want, why: where ? `checked in ${where}` : 'no check of the value found where it is read', set: () => stale.forEach((p) => setKey(p, 'x-invalid-effect', want)) });
+  }
+  printLists([[`keys read key by key whose reader checks the value (${newest.version}); ${report.unchecked} others get the sentence that claims no check`, report.checked]]);
+  return changes;
+}
