@@ -230,3 +230,21 @@ test('x-invalid-effect of the keys DeepSpeed reads key by key says a check only 
   // deepspeed/runtime/data_pipeline/curriculum_scheduler.py: max_difficulty is stored and compared, never checked.
   assert.match(effects.get('curriculum_learning.max_difficulty') ?? '', /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/);
 });
+
+test('NVMe optimizer offload at stage 1 with bf16 and fp32 accumulation: the cpu fix is not safe, since it changes which optimizer runs (deepspeed/runtime/engine.py@v0.10.1, _do_optimizer_sanity_check)', () => {
+  const ds = (extra: Record<string, unknown>, stage: number) => JSON_OF({ train_micro_batch_size_per_gpu: 1, ...extra, zero_optimization: { stage, overlap_comm: true, offload_optimizer: { device: 'nvme', nvme_path: '/nvme' } } });
+  const fixOf = (text: string) => {
+    const f = analyze({ path: 'ds_config.json', text }, { targetVersions: { deepspeed: '0.19.5' } }).findings.find((x) => x.code === 'stage3-key-without-stage3')!;
+    assert.ok(f);
+    return { message: f.message, applicability: f.fixes().find((x) => x.title.startsWith('Offload to cpu'))?.applicability };
+  };
+  const bf16 = fixOf(ds({ bf16: { enabled: true }, data_types: { grad_accum_dtype: 'fp32' } }, 1));
+  assert.equal(bf16.applicability, 'unsafe');
+  assert.match(bf16.message, /BF16 optimizer/);
+  // Stage 2, or stage 1 without fp32 accumulation: the ZeRO 1/2 optimizer offloads to CPU for nvme as for cpu.
+  for (const [extra, stage] of [[{ bf16: { enabled: true }, data_types: { grad_accum_dtype: 'fp32' } }, 2], [{ bf16: { enabled: true } }, 1]] as const) {
+    const other = fixOf(ds(extra, stage));
+    assert.equal(other.applicability, 'safe');
+    assert.match(other.message, /offloads the optimizer to CPU memory instead/);
+  }
+});

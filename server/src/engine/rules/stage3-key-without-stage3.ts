@@ -23,6 +23,16 @@ function namedRelease(ctx: RuleContext<DeepSpeedModel>): boolean {
   return !!ctx.settings.targetVersions?.deepspeed || (!!pin && exactRelease(pin.spec) !== undefined);
 }
 
+/**
+ * ZeRO stage 1 with bf16 (fp16 off) and fp32 gradient accumulation (`data_types.grad_accum_dtype`,
+ * any DtypeEnum spelling of fp32): the case runtime/engine.py hands to its BF16 optimizer.
+ */
+function bf16Stage1(m: DeepSpeedModel): boolean {
+  const bf16 = m.get(['bf16']) !== undefined ? m.bool(['bf16', 'enabled']) : m.bool(['bfloat16', 'enabled']);
+  const accum = String(m.get(['data_types', 'grad_accum_dtype']) ?? '').toLowerCase();
+  return m.stage === 1 && bf16 === true && m.bool(['fp16', 'enabled']) !== true && ['fp32', 'float32', 'float', 'torch.float32'].includes(accum);
+}
+
 export default defineRule<DeepSpeedModel>({
   id: 'stage3-key-without-stage3',
   severity: 'warning',
@@ -32,11 +42,12 @@ export default defineRule<DeepSpeedModel>({
     'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
     'set-stage-3': { applicability: 'unsafe', changes: 'the ZeRO stage' },
     'offload-to-cpu': { applicability: 'safe', changes: 'writes the CPU offload DeepSpeed already does below ZeRO-3' },
+    'offload-to-cpu-bf16': { applicability: 'unsafe', changes: 'which optimizer runs: from DeepSpeed 0.10.1 the ZeRO stage 1 optimizer with CPU offload replaces the BF16 optimizer' },
     'offload-to-cpu-unsure': { applicability: 'unsafe', changes: 'where the optimizer states live: DeepSpeed 0.7.1 to 0.10.0 keep them on the GPU here' },
   },
   docs: {
     summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
-    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all). Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
+    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all), except at stage 1 with bf16 and fp32 gradient accumulation, where DeepSpeed runs its BF16 optimizer, which offloads nothing. Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     fix: 'Removes the key (or sets stage 3).',
@@ -69,6 +80,22 @@ export default defineRule<DeepSpeedModel>({
       });
     }
     if (stage >= 1 && String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'nvme') {
+      // runtime/engine.py _do_optimizer_sanity_check: stage 1 with bf16 and fp32 gradient accumulation
+      // takes the BF16 optimizer (no offload) from 0.8.1, for any device until 0.10.0 and for any but
+      // "cpu" from 0.10.1; 0.7.6 to 0.8.0 stop on the dtype mismatch under ZeRO.
+      if (bf16Stage1(m)) {
+        if (ctx.atLeast('0.7.6') && !ctx.atLeast('0.8.1')) return;
+        ctx.report({
+          at: ['zero_optimization', 'offload_optimizer', 'device'],
+          on: 'value',
+          tags: [],
+          related: [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${stage} here` }],
+          message: `NVMe optimizer offload needs ZeRO stage 3; at stage 1 with bf16 and fp32 gradient accumulation DeepSpeed runs its BF16 optimizer instead, which offloads nothing, and \`nvme_path\` is unused. The CPU optimizer it still builds for the offload (DeepSpeedCPUAdam for Adam/AdamW) expects the parameters in CPU memory, so the run can stop at its first step. Use stage 3 for NVMe, or remove the offload.`,
+          // "cpu" runs the ZeRO 1 optimizer with CPU offload from 0.10.1, the BF16 optimizer before.
+          fixes: [{ kind: 'offload-to-cpu-bf16', title: 'Offload to cpu', edits: [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }] }],
+        });
+        return;
+      }
       // runtime/engine.py: from 0.7.1 to 0.10.0 the ZeRO 1/2 optimizer got `cpu_offload=zero_cpu_offload()`,
       // true only for "cpu"; before, any offload section, and from 0.10.1 the offload config, any device.
       const noOffload = ctx.atLeast('0.7.1') && !ctx.atLeast('0.10.1');
