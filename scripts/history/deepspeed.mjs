@@ -16,6 +16,8 @@
 // DeepSpeed's value checks: deepspeed-checks.mjs writes `x-invalid-effect` of the keys read key by
 // key from whether their reader checks the value.
 //
+// DeepSpeed fields no code reads: deepspeed-readers.mjs prints them (checked by hand, then said in prose).
+//
 // DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
 // (`x-enum-since`); `optimizer.type` is dated here from DEEPSPEED_OPTIMIZERS.
 //
@@ -23,6 +25,7 @@
 // and the strictness snapshot (write.mjs writes them).
 import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
 import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
+import { deepspeedUnread } from './deepspeed-readers.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
 import { argumentTokens, closing, depthAt, literalDefault, statements, tokenize } from './python.mjs';
@@ -401,6 +404,7 @@ export function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  deepspeedUnread(dir, releases, schemaKeys(schema), Object.keys(SECTION_MODELS), (dotted) => effective.get(dotted));
   changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
   changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};

@@ -248,3 +248,14 @@ test('NVMe optimizer offload at stage 1 with bf16 and fp32 accumulation: the cpu
     assert.match(other.message, /offloads the optimizer to CPU memory instead/);
   }
 });
+
+test('keys DeepSpeed validates but never reads say so (scripts/history/deepspeed-readers.mjs prints them)', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  // deepspeed/runtime/config.py@v0.10.3 and @v0.19.5 build WeightQuantConfig; only zero/partition_parameters.py
+  // (quantized_initialization) and inference/quantization/quantization.py (post_init_quant) read the section.
+  const wq = DS.properties.weight_quantization;
+  for (const k of ['enabled', 'num_bits', 'q_type', 'q_groups']) assert.match(wq.properties[k].markdownDescription, /read by nothing/, k);
+  assert.doesNotMatch(wq.properties.q_groups.markdownDescription, /better accuracy/);
+  // deepspeed/compile/config.py@v0.16.6…@v0.19.5 declare offload_activation; no release reads it (compile/init_z3.py uses it only after v0.19.5).
+  assert.match(DS.properties.compile.properties.offload_activation.markdownDescription, /^DeepSpeed 0\.16\.6 to 0\.19\.5 accept the field but nothing reads it/);
+});
