@@ -259,3 +259,18 @@ test('keys DeepSpeed validates but never reads say so (scripts/history/deepspeed
   // deepspeed/compile/config.py@v0.16.6…@v0.19.5 declare offload_activation; no release reads it (compile/init_z3.py uses it only after v0.19.5).
   assert.match(DS.properties.compile.properties.offload_activation.markdownDescription, /^DeepSpeed 0\.16\.6 to 0\.19\.5 accept the field but nothing reads it/);
 });
+
+test('behaviour prose dated or said as the reader does it', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  // deepspeed/runtime/engine.py: the client-optimizer stop under optimizer offload first @v0.8.3 (absent @v0.8.2); DeepSpeedCPULion exempt first @v0.17.6.
+  const off = DS.properties.zero_optimization.properties.offload_optimizer.markdownDescription;
+  assert.match(off, /from 0\.8\.3 on/);
+  assert.match(off, /DeepSpeedCPULion too from 0\.17\.6/);
+  // deepspeed/utils/timer.py@v0.19.5 ThroughputTimer reports samples/s and memory, no FLOPS.
+  const tp = DS.properties.timers.properties.throughput.properties.enabled;
+  assert.doesNotMatch(`${tp.description} ${tp.markdownDescription}`, /TFLOPS/);
+  // deepspeed/runtime/engine.py@v0.5.0 (forward): for `seqlen` the engine passes curriculum_seqlen to the model's forward; it truncates nothing itself.
+  assert.match(DS.properties.curriculum_learning.properties.curriculum_type.markdownDescription, /`curriculum_seqlen`/);
+  // deepspeed/module_inject/auto_ep.py@v0.19.5 reads these with getattr; auto_ep_config.py@v0.19.2 refuses a dotted name.
+  for (const k of ['router_pattern', 'expert_pattern', 'shared_experts_pattern', 'shared_experts_gate_pattern']) assert.match(DS.properties.expert_parallel.properties[k].description, /child attribute .*\(not a regex\)/, k);
+});
