@@ -36,11 +36,13 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
     const names = classes.get(section) ?? [];
     return files.some((f) => names.some((n) => new RegExp(`\\b${n}\\b`).test(show(megatronDir, src.bridgeMegatronCommit, f.slice(f.indexOf(':') + 1)) ?? '')));
   };
+  const copied = dynamicCopies(bridgeDir, src.bridgeCommit, classes, schema);
   const changes = [];
   const unread = [];
   for (const [key, prop] of Object.entries(schema.properties)) {
     const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
     const dead = paths.filter((b) => {
+      if (copied.has(b)) return false;
       const field = b.split('.').at(-1);
       return !used(bridgeDir, src.bridgeCommit, b.split('.')[0], field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !coreReads(b.split('.')[0], field);
     });
@@ -52,6 +54,24 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
   for (const u of unread) console.log(`  ${u}`);
   return changes;
+}
+
+/**
+ * The Bridge paths the config copies by field name at run time: `for f in fields(ValidationConfig):
+ * … getattr(self.train, f.name …)` reads every field of the `validation` section's class that is
+ * written under `train` (a deprecated place, moved with a warning), which no search by name finds.
+ */
+function dynamicCopies(bridgeDir, rev, classes, schema) {
+  const text = show(bridgeDir, rev, 'src/megatron/bridge/training/config.py') ?? '';
+  const out = new Set();
+  for (const m of text.matchAll(/for\s+(\w+)\s+in\s+fields\((\w+)\)\s*:([\s\S]{0,400}?)getattr\(\s*self\.(\w+)\s*,\s*\1\.name/g)) {
+    const [, , cls, , from] = m;
+    const to = [...classes].find(([, names]) => names[0] === cls)?.[0];
+    if (!to) continue;
+    for (const prop of Object.values(schema.properties))
+      for (const b of prop['x-bridge'] ?? []) if (b.startsWith(`${to}.`)) out.add(`${from}.${b.slice(to.length + 1)}`);
+  }
+  return out;
 }
 
 /**

@@ -566,8 +566,8 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   // The document's tracking views, shared by its rules (rules/run.ts).
   const views = documentViews();
   const rules = (only ?? RULES).filter((rule) => appliesTo(rule, da, fork));
-  // Where each finding points, as a path into the document (when its report gave one).
-  const at = new Map<Finding, Path>();
+  // The keys each finding rests on, as paths into the document (where its report gave them).
+  const at = new Map<Finding, Path[]>();
   for (const [i, rule] of rules.entries()) {
     const reason = stop?.check?.();
     if (reason !== undefined && stop) {
@@ -585,7 +585,9 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       if (!f) continue;
       if (assumed) f.assumed = assumed;
       findings.push((last = f));
-      if (Array.isArray(report.at)) at.set(f, report.at as Path);
+      // The keys it rests on: where it points, and the places of this document it names beside.
+      const rests = [report.at, ...(report.related ?? []).filter((r) => !r.other).map((r) => r.at)].filter((x): x is Path => Array.isArray(x));
+      if (rests.length) at.set(f, rests);
     }
     if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }

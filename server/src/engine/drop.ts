@@ -50,15 +50,13 @@ const TEXT_RULES = new Set(['parse-error', 'duplicate-key', 'version-unsupported
 /**
  * A key the targeted release does not have (`version-unsupported-key` says so: it is refused, or
  * ignored without a word) is not read there, so what another rule concludes from it or from what it
- * holds (a value it would reject, a behaviour it would have) does not happen at that release: those
- * findings are dropped, and the file gets one answer about the key.
+ * holds (a value it would reject, a behaviour it would have, a conflict with another key) does not
+ * happen at that release: a finding that points at such a key, or names one beside it, is dropped,
+ * and the file gets one answer about the key.
  */
-export function withoutUnsupported(findings: Finding[], at: Map<Finding, Path>): Finding[] {
-  const unsupported = findings.filter((f) => f.code === 'version-unsupported-key').map((f) => at.get(f)).filter((p): p is Path => p !== undefined);
+export function withoutUnsupported(findings: Finding[], at: Map<Finding, Path[]>): Finding[] {
+  const unsupported = findings.filter((f) => f.code === 'version-unsupported-key').map((f) => at.get(f)?.[0]).filter((p): p is Path => p !== undefined);
   if (!unsupported.length) return findings;
   const under = (p: Path, u: Path): boolean => u.length <= p.length && u.every((seg, i) => seg === p[i]);
-  return findings.filter((f) => {
-    const p = at.get(f);
-    return TEXT_RULES.has(f.code) || !p || !unsupported.some((u) => under(p, u));
-  });
+  return findings.filter((f) => TEXT_RULES.has(f.code) || !(at.get(f) ?? []).some((p) => unsupported.some((u) => under(p, u))));
 }

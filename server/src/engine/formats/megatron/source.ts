@@ -68,6 +68,20 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): { checkou
   return { submodule, here: here && !submodule };
 }
 
+/**
+ * How a program patches the Megatron it runs, in words, or undefined: it imports a Megatron adaptor
+ * or patch module (`from mindspeed_llm import megatron_adaptor`, `import megatron_patch…`), registers
+ * replacements of `megatron.…` functions, or swaps a `megatron` module in `sys.modules`.
+ */
+export function patchesMegatron(text: string): string | undefined {
+  const imp = /^[ \t]*((?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[^\n]*?\bmegatron_(?:adaptor|adapter|patch)\w*|(?:from|import)[ \t]+[\w.]*megatron_(?:adaptor|adapter|patch)\w*)/m.exec(text);
+  if (imp) return `imports \`${imp[1].trim().replace(/\s+/g, ' ').slice(0, 80)}\``;
+  const reg = /\bregister\(\s*['"](megatron\.[\w.]+)['"]/.exec(text);
+  if (reg) return `registers a replacement of \`${reg[1]}\``;
+  if (/\bsys\.modules\[\s*['"]megatron[\w.]*['"]\s*\]\s*=(?!=)/.test(text)) return 'swaps a `megatron` module in `sys.modules`';
+  return undefined;
+}
+
 /** What a submodule that is not checked out says of the Megatron-LM it holds: the release its commit is the tag of, if any. */
 function unseenSubmodule(where: string, s: Submodule): MegatronSource {
   const short = s.commit.slice(0, 10);
@@ -85,6 +99,11 @@ function unseenSubmodule(where: string, s: Submodule): MegatronSource {
  * in (if any) is the one.
  */
 export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile): MegatronSource | undefined {
+  // An entry script that patches the Megatron it imports (an adaptor package, a registered
+  // replacement of its argument parsing) runs a parser nobody here can see, whatever the checkout.
+  const program = s.entryText();
+  const patch = program && patchesMegatron(program.text);
+  if (patch) return { kind: 'unseen', where: `a patched copy (\`${s.entrypoint?.path.split('/').pop()}\` patches it when it starts)`, why: `the entry script ${patch}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` };
   const candidates: { dir?: string; unknown?: string; what: string; anyName?: boolean }[] = [];
   // A relative path is relative to the folder the command starts in: the one a `cd` before it names.
   const cwd = s.workingDir;
