@@ -9,10 +9,10 @@
 // Reads the Accelerate mirror and schemas/accelerate.schema.json; returns the changes to the schema
 // and the snapshot schemas/history/accelerate-keys.json of the releases that read each spelling
 // (write.mjs writes them).
-import { compareVersions, releaseTags, show } from './git.mjs';
+import { compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
 import { closing, depthAt, literalDefault, pythonStatements, tokenize } from './python.mjs';
-import { AFTER, printLists, setKey, snapshotRanges } from './write.mjs';
+import { AFTER, change, printLists, setKey, snapshotRanges } from './write.mjs';
 
 // The keys the config file and the launcher of every release read
 
@@ -140,6 +140,86 @@ function accelerateDefaultChanges(dotted, prop, states, report) {
   return JSON.stringify(want) === JSON.stringify(have) ? [] : [{ key: dotted, field: 'x-default-before', from: have, to: want, why: 'the default of the releases before each one named', set: () => setKey(prop, 'x-default-before', want, AFTER['x-default-before']) }];
 }
 
+// The keys whose value the loaded config or the launcher turns into one of Accelerate's enum classes
+// (`DistributedType(value)`, …): a value is accepted by the releases whose class has a member of that value.
+// (The top-level `dynamo_backend` of 0.15–0.16 is migrated into `dynamo_config` and judged there.)
+const ACCELERATE_ENUMS = {
+  'cluster.distributed_type': 'DistributedType',
+  'cluster.compute_environment': 'ComputeEnvironment',
+  'sagemaker.distributed_type': 'SageMakerDistributedType',
+  'sagemaker.compute_environment': 'ComputeEnvironment',
+  'dynamo_config.dynamo_backend': 'DynamoBackend',
+};
+
+/** The string values of the members of the enum class `name` at a release (undefined: no such class). */
+function enumMembers(dir, rev, name) {
+  const file = gitLines(dir, 'grep', '-l', `^class ${name}\\b`, rev, '--', 'src/accelerate')[0]?.slice(rev.length + 1);
+  if (!file) return undefined;
+  const values = new Set();
+  let inside = false;
+  for (const st of pythonStatements(dir, rev, file)) {
+    const t = st.toks;
+    if (st.indent === 0) inside = t[0]?.v === 'class' && t[1]?.v === name;
+    else if (inside && t[0]?.t === 'name' && t[1]?.v === '=' && t[2]?.t === 'str' && t.length === 3) values.add(t[2].v);
+  }
+  return values;
+}
+
+/**
+ * `x-enum-since` of the values of an enum-typed key added after the key, and `x-enum-removed` of the
+ * values some releases accepted that the schema's enum no longer lists (the class lost the member),
+ * unless `x-deprecated-values` already names them; every other difference is printed.
+ */
+function accelerateEnumChanges(dir, schema, releases, report) {
+  const changes = [];
+  const all = releases.map((r) => r.version);
+  for (const [dotted, cls] of Object.entries(ACCELERATE_ENUMS)) {
+    const [def, key] = dotted.split('.');
+    const prop = schema.definitions[def]?.properties?.[key];
+    if (!prop?.enum) continue;
+    const reading = releases.filter((r) => accelerateReads(r, def, key));
+    const first = new Map();
+    const last = new Map();
+    for (const r of reading) {
+      for (const v of enumMembers(dir, r.rev, cls) ?? []) {
+        if (!first.has(v)) first.set(v, r.version);
+        last.set(v, r.version);
+      }
+    }
+    const keySince = prop['x-since'] ?? '0.3.0';
+    const after = (v) => all[all.indexOf(v) + 1];
+    const sinceWant = {};
+    for (const v of prop.enum) {
+      // A value dated after the newest release tag (the main branch's version) keeps its date.
+      const ahead = prop['x-enum-since']?.[v];
+      if (!first.has(v) && ahead && compareVersions(ahead, all.at(-1)) > 0) sinceWant[v] = ahead;
+      else if (!first.has(v)) report.disagree.push(`${dotted}: ${JSON.stringify(v)} is in the enum, no release's ${cls} has it`);
+      else if (compareVersions(first.get(v), keySince) > 0) sinceWant[v] = first.get(v);
+      if (last.has(v) && last.get(v) !== reading.at(-1).version) report.disagree.push(`${dotted}: ${JSON.stringify(v)} is in the enum, ${cls} lost it in ${after(last.get(v))}`);
+    }
+    const removedWant = {};
+    for (const [v, from] of first) {
+      if (prop.enum.includes(v)) continue;
+      const to = last.get(v) === reading.at(-1).version ? undefined : after(last.get(v));
+      const dep = prop['x-deprecated-values']?.[v];
+      if (dep) {
+        if (dep.since !== to) report.disagree.push(`${dotted}: ${JSON.stringify(v)} accepted until ${to ?? '(still)'}, x-deprecated-values since ${dep.since}`);
+        continue;
+      }
+      if (!to) report.disagree.push(`${dotted}: ${JSON.stringify(v)} is accepted and not in the enum`);
+      else removedWant[v] = { ...(compareVersions(from, keySince) > 0 ? { since: from } : {}), removed: to };
+    }
+    const order = (o) => Object.fromEntries(Object.entries(o).sort(([, a], [, b]) => compareVersions(a.since ?? a.removed ?? a, b.since ?? b.removed ?? b)));
+    changes.push(...change(dotted, 'x-enum-since', prop['x-enum-since'], Object.keys(sinceWant).length ? order(sinceWant) : undefined, `first release whose ${cls} has the value`, function () {
+      setKey(prop, 'x-enum-since', this.to, AFTER['x-enum-since']);
+    }));
+    changes.push(...change(dotted, 'x-enum-removed', prop['x-enum-removed'], Object.keys(removedWant).length ? removedWant : undefined, `values ${cls} had and later lost`, function () {
+      setKey(prop, 'x-enum-removed', this.to, AFTER['x-enum-removed']);
+    }));
+  }
+  return changes;
+}
+
 /** The changes Accelerate's releases make to the schema at `schemaPath`, and the snapshot of its keys. */
 export function accelerate(dir, schemaPath) {
   const schema = readSchema(schemaPath);
@@ -193,6 +273,7 @@ export function accelerate(dir, schemaPath) {
       if (prop['x-bare-until'] !== bareUntil) changes.push({ key: `${def}.${key}`, field: 'x-bare-until', from: prop['x-bare-until'], to: bareUntil, why: `before ${bareUntil} the launcher read only \`${alt}\``, set: () => setKey(prop, 'x-bare-until', bareUntil, ['x-flag-since', 'x-since']) });
     }
   }
+  changes.push(...accelerateEnumChanges(dir, schema, releases, report));
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
     if (!sec.prefix) continue;
     const from = releases.find((r) => r.prefixed.has(name))?.version;
