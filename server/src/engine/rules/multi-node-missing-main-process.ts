@@ -7,19 +7,23 @@ import { defineRule } from './rule';
 
 /** Types that go through the simple launcher, which asserts both address and port. */
 const SIMPLE = ['NO', 'MULTI_CPU'];
+/** The release whose multi-machine launchers fill in port 29500 (PR #3501); before, they pass `None`. */
+const PORT_DEFAULT = '1.7.0';
+/** The release whose CPU launcher asserts the address and port with its own message. */
+const CPU_ASSERT = '1.8.0';
 
 export default defineRule<AccelerateModel>({
   id: 'multi-node-missing-main-process',
   severity: 'error',
   formats: ['accelerate'],
   fixes: {
-    // The launchers' default is 29500, and a port the command line passes wins over the file's: the
-    // edit changes nothing that runs whatever the command passes.
+    // From 1.7.0 the launchers' default is 29500, and a port the command line passes wins over the
+    // file's: the edit changes nothing that runs whatever the command passes; before, the file cannot run.
     'add-default-port': { applicability: 'safe', changes: "writes the launchers' default port, 29500", unconditional: true },
   },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
-    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher asserts "When using multiple machines, you need to specify the main process IP." The port defaults to 29500 except for the CPU launcher, which requires it. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address or CPU port is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher stops too (from 1.8.0 it asserts "When using multiple machines, you need to specify the main process IP."; before, it exports no usable address). From 1.7.0 the port defaults to 29500 except for the CPU launcher, which requires it; older releases fill in no port for a multi-machine launch and hand torchrun or the DeepSpeed runner the port `None`, which they refuse. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address, or a port the launcher does not fill in, is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
@@ -33,9 +37,11 @@ export default defineRule<AccelerateModel>({
     // DeepSpeed's own multi-node launchers (pdsh, the default; openmpi, mvapich, slurm, nossh) start the
     // job from a hostfile and pass --master_addr only when it is set (accelerate utils/launch.py,
     // prepare_deepspeed_cmd_env); only `standard` (torchrun on each node) needs the address.
-    if (m.distributedType === 'DEEPSPEED' && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard') return;
+    // Before 1.7.0 no launcher fills in the port: every one passes `None` (accelerate utils/launch.py).
+    const hostfileLaunch = m.distributedType === 'DEEPSPEED' && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard';
+    if (hostfileLaunch && ctx.atLeast(PORT_DEFAULT)) return;
     const at = src(m, ['num_machines']);
-    if (!m.view.has(['main_process_ip'])) {
+    if (!hostfileLaunch && !m.view.has(['main_process_ip'])) {
       ctx.separately(() => {
         const cl = m.commandLine('main_process_ip');
         if (cl.passed) return;
@@ -46,15 +52,22 @@ export default defineRule<AccelerateModel>({
       });
     }
     if (!m.view.has(['main_process_port'])) {
-      const fatal = SIMPLE.includes(m.distributedType ?? '');
+      const simple = SIMPLE.includes(m.distributedType ?? '');
+      const fatal = simple || !ctx.atLeast(PORT_DEFAULT);
       // A port the launch command passes is the one that runs (a note about the default would be wrong).
       const cl = m.commandLine('main_process_port');
       if (cl.passed) return;
+      const release = ctx.versionLabel ? `the targeted ${ctx.versionLabel}` : 'the targeted release';
+      const why = !simple
+        ? `${release} fills in no port for several machines (29500 only from ${PORT_DEFAULT}) and hands \`None\` to ${hostfileLaunch ? "DeepSpeed's runner" : 'torchrun'} as the port, which it refuses`
+        : ctx.atLeast(CPU_ASSERT)
+          ? `the ${m.distributedType} launcher requires it ("you need to specify the main process port")`
+          : `the ${m.distributedType} launcher exports \`MASTER_PORT=None\` and the processes cannot rendezvous`;
       ctx.report({
-          at,
+        at,
         severity: fatal ? 'error' : 'information',
         message: fatal
-          ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl.via, 'main_process_port')}: the ${m.distributedType} launcher requires it ("you need to specify the main process port"). Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
+          ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl.via, 'main_process_port')}: ${why}. Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
           : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
         fixes: [{ kind: 'add-default-port', title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], recommended: fatal }],
       });
