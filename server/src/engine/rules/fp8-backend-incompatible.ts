@@ -5,6 +5,11 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { ramEfficientLoading, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
+/** The release whose Accelerator takes its FP8 backend from `fp8_config.backend` (ACCELERATE_FP8_BACKEND). */
+const BACKEND_READ = '1.9.0';
+/** The release whose launcher copies `fp8_config` onto its arguments (before, nothing reads the section). */
+const KEY_READ = '1.4.0';
+
 export default defineRule<AccelerateModel>({
   id: 'fp8-backend-incompatible',
   severity: 'error',
@@ -14,7 +19,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'An FP8 backend with a setup it does not support: MS-AMP with FSDP or ZeRO-3, torchao with FSDP CPU-RAM-efficient loading.',
-    why: 'Accelerate stops at startup for these: "`accelerate` + `MS-AMP` + `FSDP` is not supported", "MS-AMP is not supported for ZeRO Stage 3", and "torchao with FSDP2 and cpu_ram_efficient_loading is not supported". The last one bites silently configured files: FSDP\'s launcher turns efficient loading on when the key is absent.',
+    why: 'Accelerate stops at startup for these: "`accelerate` + `MS-AMP` + `FSDP` is not supported", "MS-AMP is not supported for ZeRO Stage 3", and "torchao with FSDP2 and cpu_ram_efficient_loading is not supported". The last one bites silently configured files: FSDP\'s launcher turns efficient loading on when the key is absent. The two FSDP stops are reported from Accelerate 1.9.0, the first release whose Accelerator uses the backend the file names; 1.4 to 1.8 pick the backend from the installed packages, whatever the file says. MS-AMP with ZeRO-3 is reported from 1.4.0, where DeepSpeed\'s MS-AMP switch reads the key.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\nfp8_config:\n  backend: AO\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nmixed_precision: fp8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_cpu_ram_efficient_loading: false\nfp8_config:\n  backend: AO\n',
     fix: 'Sets `fsdp_cpu_ram_efficient_loading: false` for torchao.',
@@ -29,13 +34,18 @@ export default defineRule<AccelerateModel>({
     const backend = m.view.str(['fp8_config', 'backend']);
     if (!backend) return;
     const at = src(m, ['fp8_config', 'backend']);
-    if (backend === 'MSAMP' && m.distributedType === 'FSDP') {
+    // The launcher exports the key as ACCELERATE_FP8_BACKEND from 1.4.0, but the Accelerator takes its
+    // backend from it only from 1.9.0; 1.4 to 1.8 pick torchao, Transformer Engine or MS-AMP by what is
+    // installed (accelerator.py), so which backend meets FSDP there is not settled by the file. DeepSpeed's
+    // own MS-AMP switch reads the variable from 1.4.0 on.
+    const chosen = ctx.atLeast(BACKEND_READ);
+    if (backend === 'MSAMP' && m.distributedType === 'FSDP' && chosen) {
       ctx.report({ at, on: 'value', message: 'MS-AMP does not work with FSDP: accelerate stops ("`accelerate` + `MS-AMP` + `FSDP` is not supported"). Use DeepSpeed (stage 0–2) with MS-AMP, or Transformer Engine (`TE`) / torchao (`AO`) with FSDP.' });
     }
-    if (backend === 'MSAMP' && m.distributedType === 'DEEPSPEED' && m.view.get(['deepspeed_config', 'zero_stage']) === 3) {
+    if (backend === 'MSAMP' && m.distributedType === 'DEEPSPEED' && m.view.get(['deepspeed_config', 'zero_stage']) === 3 && ctx.atLeast(KEY_READ)) {
       ctx.report({ at, on: 'value', message: 'MS-AMP does not work with ZeRO stage 3: accelerate stops ("MS-AMP is not supported for ZeRO Stage 3"). Use stage 0, 1 or 2, or another FP8 backend.' });
     }
-    if (backend === 'AO' && m.distributedType === 'FSDP' && ramEfficientLoading(m)) {
+    if (backend === 'AO' && m.distributedType === 'FSDP' && chosen && ramEfficientLoading(m)) {
       const explicit = m.view.has(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']);
       const loadAt = src(m, ['fsdp_config', 'fsdp_cpu_ram_efficient_loading']);
       ctx.report({
