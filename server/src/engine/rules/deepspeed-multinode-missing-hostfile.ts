@@ -5,6 +5,11 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { launchedBy, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
+/** The release that reads `deepspeed_hostfile` and `deepspeed_multinode_launcher`. */
+const KEYS_SINCE = '0.11.0';
+/** The release whose launcher fills in `pdsh` when `deepspeed_multinode_launcher` is absent (before: `--launcher None`). */
+const PDSH_DEFAULT = '0.14.0';
+
 export default defineRule<AccelerateModel>({
   id: 'deepspeed-multinode-missing-hostfile',
   severity: 'warning',
@@ -14,7 +19,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Multi-node DeepSpeed with a launcher other than `standard` and no `deepspeed_hostfile`.',
-    why: 'With `deepspeed_multinode_launcher` `pdsh` (the default), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None", finds no such file, warns ("Unable to find hostfile, will proceed with training with local resources only") and trains on the machine it was started on alone: the job runs, on one machine instead of all of them. `accelerate launch --deepspeed_hostfile` may give the file instead, so this is a warning. `standard` uses torchrun on every node instead and needs no hostfile.',
+    why: 'With `deepspeed_multinode_launcher` `pdsh` (the default from Accelerate 0.14.0; before, from 0.11.0, the launcher passes `--launcher None`, with the same outcome), `openmpi`, `mvapich`, `mpich`, `nossh` or `slurm`, accelerate hands the job to the `deepspeed` runner with `--hostfile` set to this key; without it the runner gets the text "None", finds no such file, warns ("Unable to find hostfile, will proceed with training with local resources only") and trains on the machine it was started on alone: the job runs, on one machine instead of all of them. `accelerate launch --deepspeed_hostfile` may give the file instead, so this is a warning. `standard` uses torchrun on every node instead and needs no hostfile. Accelerate before 0.11.0 reads neither key and starts the runner without a hostfile option, so the runner looks for its own default hostfile (`/job/hostfile`); nothing is reported there.',
     bad: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n',
     good: 'distributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\ndeepspeed_config:\n  zero_stage: 2\n  deepspeed_multinode_launcher: standard\n',
     fix: 'Sets `deepspeed_multinode_launcher: standard` (torchrun on each node).',
@@ -22,6 +27,9 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.distributedType !== 'DEEPSPEED' || m.numMachines <= 1) return;
+    // Before 0.11.0 Accelerate has neither key and starts `deepspeed --num_nodes N` without a hostfile
+    // option, so the runner reads its own default hostfile: what happens depends on the machine.
+    if (!ctx.atLeast(KEYS_SINCE)) return;
     const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
     if (launcher === 'standard' || m.view.has(['deepspeed_config', 'deepspeed_hostfile'])) return;
     const launcherAt = src(m, ['deepspeed_config', 'deepspeed_multinode_launcher']);
@@ -29,7 +37,7 @@ export default defineRule<AccelerateModel>({
     if (cl.passed) return;
     ctx.report({
       at: m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? launcherAt : src(m, ['num_machines']),
-      message: `${m.numMachines} machines with the \`${launcher}\` DeepSpeed launcher${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? '' : ' (the default)'} and no \`deepspeed_hostfile\`${launchedBy(cl.via, 'deepspeed_hostfile')}: the \`deepspeed\` runner is started with \`--hostfile None\`, finds no hostfile and trains on the machine it runs on alone ("will proceed with training with local resources only"), 1 of ${m.numMachines} machines. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
+      message: `${m.numMachines} machines with ${m.view.has(['deepspeed_config', 'deepspeed_multinode_launcher']) ? `the \`${launcher}\` DeepSpeed launcher` : ctx.atLeast(PDSH_DEFAULT) ? `the \`${launcher}\` DeepSpeed launcher (the default)` : 'no `deepspeed_multinode_launcher`'} and no \`deepspeed_hostfile\`${launchedBy(cl.via, 'deepspeed_hostfile')}: the \`deepspeed\` runner is started with \`--hostfile None\`, finds no hostfile and trains on the machine it runs on alone ("will proceed with training with local resources only"), 1 of ${m.numMachines} machines. Add \`deepspeed_hostfile\` (lines of \`hostname slots=N\`), or use \`deepspeed_multinode_launcher: standard\` to run torchrun on each node.`,
       fixes: [{ kind: 'standard-launcher', title: 'Use `deepspeed_multinode_launcher: standard`', edits: [{ op: 'set', path: launcherAt, value: 'standard' }] }],
     });
   },
