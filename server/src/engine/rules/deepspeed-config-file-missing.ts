@@ -10,7 +10,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`deepspeed_config_file` names a file that is not there.',
-    why: 'accelerate opens the DeepSpeed JSON when the run starts and stops if it is missing ("Expected a string path to an existing deepspeed config"). It resolves the path against the directory `accelerate launch` runs in, which an editor cannot know, so Shardwise looks next to this config and at the workspace root and says where it looked. A warning rather than an error: the launch directory may be somewhere else.',
+    why: 'accelerate opens the DeepSpeed JSON when the run starts and stops if it is missing: recent releases with "Expected a string path to an existing deepspeed config", older ones (from 0.10.0) with a `FileNotFoundError` or an error of its own error handling. Accelerate before 0.10.0 does not read the key, and nothing is reported there. It resolves the path against the directory `accelerate launch` runs in, which an editor cannot know, so Shardwise looks next to this config and at the workspace root and says where it looked. A warning rather than an error: the launch directory may be somewhere else.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_zero3.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero3.json\n',
     files: { 'ds_zero3.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n' },
@@ -21,6 +21,8 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const f = ctx.model.deepspeedFile;
     if (!f?.linked?.resolver || f.linked.text !== undefined) return;
+    // The key is read from 0.10.0 (before, accelerate ignores it and opens no file).
+    if (!ctx.atLeast('0.10.0')) return;
     const tried = f.linked.tried.length ? ` Looked for: ${f.linked.tried.map((t) => `\`${t}\``).join(', ')}.` : '';
     const problem = f.linked.problem;
     if (problem) {
