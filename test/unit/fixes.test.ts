@@ -192,6 +192,15 @@ test('a typo fix is safe only where the tool refuses the file as written: a slip
   assert.equal(unnamed.fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
 });
 
+test('adding a missing prefix makes an ignored parallelism_config key take effect: an unsafe fix --fix leaves alone (accelerate src/accelerate/commands/launch.py@v1.14.0 sets every key of the section on its arguments, so the bare key is never refused)', () => {
+  const text = 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_cp_size: 2\n  cp_comm_strategy: alltoall\n';
+  const f = analyze({ path: 'a.yaml', text }, { targetVersions: { accelerate: '1.14.0' } }).findings.find((x) => x.code === 'missing-key-prefix')!;
+  const fix = f.fixes().find((x) => x.title.startsWith('Rename'))!;
+  assert.equal(fix.applicability, 'unsafe', 'the context-parallel exchange would turn from allgather into alltoall');
+  assert.match(fix.title, /takes effect/);
+  assert.match(fixText({ path: 'a.yaml', text }, { targetVersions: { accelerate: '1.14.0' } }).text, /^ {2}cp_comm_strategy: alltoall$/m);
+});
+
 test('a safe fix of a finding that assumes the release is unsafe; the same fix with the release named is safe; a fix that writes the same value another way stays safe', () => {
   const tuple = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: fp8\nfp8_config:\n  backend: TE\n  override_linear_precision: (false, false, false)\n';
   const fixOf = (settings: object, code: string, text: string, path: string) => analyze({ path, text }, settings).findings.find((f) => f.code === code)!.fixes()[0];

@@ -9,17 +9,18 @@ import { requiredPrefix } from '../schema/vocabulary';
 export default defineRule({
   id: 'missing-key-prefix',
   severity: 'warning',
-  tags: ['unnecessary'],
   formats: 'all',
   fixes: {
-    'add-prefix': { applicability: 'safe', changes: 'renames the key to the spelling accelerate reads' },
+    // The bare key is set on the launcher's arguments and read by nothing, never refused: the rename
+    // makes the setting take effect, which changes the run.
+    'add-prefix': { applicability: 'unsafe', changes: 'the run: the setting the ignored key names takes effect under the spelling accelerate reads' },
   },
   docs: {
     summary: 'A `parallelism_config` or `megatron_lm_config` key written without its required prefix.',
     why: 'The launcher adds the `fsdp_` prefix to bare FSDP keys, but not the `parallelism_config_` or `megatron_lm_` prefix: `tp_size: 2` under `parallelism_config` is passed on as an argument nobody reads, and the run silently uses a tensor-parallel size of 1.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
-    fix: 'Adds the prefix.',
+    fix: 'Adds the prefix; the setting then takes effect, so the fix is offered, never applied on its own.',
   },
   check(ctx) {
     // Each issue on its own: what is read for one does not weigh on another's finding.
