@@ -220,6 +220,57 @@ function accelerateEnumChanges(dir, schema, releases, report) {
   return changes;
 }
 
+// The functions of utils/launch.py that prepare each kind of launch, and the distributed types that
+// go through them (commands/launch.py picks one by type); a section applies to a type at the releases
+// whose function exports it, found by what the export writes.
+const LAUNCH_PATHS = {
+  prepare_simple_launcher_cmd_env: ['NO', 'MULTI_CPU'],
+  prepare_multi_gpu_env: ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON', 'FSDP', 'MEGATRON_LM'],
+  prepare_deepspeed_cmd_env: ['DEEPSPEED'],
+  prepare_tpu: ['XLA'],
+};
+const SECTION_EXPORTS = {
+  dynamo_config: ['ACCELERATE_DYNAMO_'],
+  parallelism_config: ['prepare_extend_env_parallelism_config', 'PARALLELISM_CONFIG_'],
+};
+
+/** The launch functions of a release whose body writes one of `markers`. */
+function exportingPaths(dir, rev, markers) {
+  const src = show(dir, rev, 'src/accelerate/utils/launch.py') ?? '';
+  const out = new Set();
+  for (const [fn] of Object.entries(LAUNCH_PATHS)) {
+    const start = src.search(new RegExp(`^def ${fn}\\(`, 'm'));
+    if (start < 0) continue;
+    const rest = src.slice(start + 4);
+    const end = rest.search(/^def /m);
+    const body = end < 0 ? rest : rest.slice(0, end);
+    if (markers.some((mk) => body.includes(mk))) out.add(fn);
+  }
+  return out;
+}
+
+/**
+ * `x-applies-to` of the sections a launch path exports (the types whose path exports the section at
+ * some release) and `x-applies-to-since` of the types whose path exports it later than the section is read.
+ */
+function accelerateAppliesChanges(dir, schema, releases, report) {
+  const changes = [];
+  for (const [name, markers] of Object.entries(SECTION_EXPORTS)) {
+    const node = schema.definitions[name];
+    const have = node?.['x-applies-to'];
+    if (!have) continue;
+    const reading = releases.filter((r) => r.cluster.has(name));
+    const first = {};
+    for (const r of reading) for (const fn of exportingPaths(dir, r.rev, markers)) for (const t of LAUNCH_PATHS[fn]) first[t] ??= r.version;
+    const known = Object.values(LAUNCH_PATHS).flat();
+    const want = [...have.filter((t) => first[t] || !known.includes(t)), ...known.filter((t) => first[t] && !have.includes(t))];
+    const since = Object.fromEntries(want.filter((t) => first[t] && first[t] !== reading[0].version).map((t) => [t, first[t]]));
+    changes.push(...change(name, 'x-applies-to', have, want, 'the types whose launch path exports the section', () => setKey(node, 'x-applies-to', want)));
+    changes.push(...change(name, 'x-applies-to-since', node['x-applies-to-since'], Object.keys(since).length ? since : undefined, 'the first release whose launch path for the type exports the section', () => setKey(node, 'x-applies-to-since', Object.keys(since).length ? since : undefined, ['x-applies-to'])));
+  }
+  return changes;
+}
+
 /** The changes Accelerate's releases make to the schema at `schemaPath`, and the snapshot of its keys. */
 export function accelerate(dir, schemaPath) {
   const schema = readSchema(schemaPath);
@@ -274,6 +325,7 @@ export function accelerate(dir, schemaPath) {
     }
   }
   changes.push(...accelerateEnumChanges(dir, schema, releases, report));
+  changes.push(...accelerateAppliesChanges(dir, schema, releases, report));
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
     if (!sec.prefix) continue;
     const from = releases.find((r) => r.prefixed.has(name))?.version;

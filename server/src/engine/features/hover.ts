@@ -17,7 +17,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { appliesTo, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
+import { appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -108,7 +108,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   facts.push(`Type: ${nav.describe(schema)}`);
   facts.push(...defaultFacts(da, schema));
   if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\``);
-  if (appliesTo(schema)) facts.push(`Read with \`distributed_type\`: ${appliesTo(schema)!.map((t) => `\`${t}\``).join(', ')}`);
+  if (appliesTo(schema)) facts.push(`Read with \`distributed_type\`: ${appliesTo(schema)!.map((t) => `\`${t}\`${appliesToSince(schema)?.[t] ? ` (from ${appliesToSince(schema)![t]})` : ''}`).join(', ')}`);
   parts.push(facts.map((f) => `- ${f}`).join('\n'));
 
   if (!valueNode && enumValues.length > 1 && enumValues.length <= 20) {

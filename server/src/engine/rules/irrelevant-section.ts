@@ -5,10 +5,10 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';
-import { appliesTo } from '../schema/vocabulary';
+import { appliesTo, appliesToSince } from '../schema/vocabulary';
 
 /** `parallelism_config` is left to parallelism-requires-fsdp2, which knows when it matters. */
-const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpirun_config', 'fp8_config'];
+const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpirun_config', 'fp8_config', 'parallelism_config', 'dynamo_config'];
 
 export default defineRule<AccelerateModel>({
   id: 'irrelevant-section',
@@ -20,7 +20,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A section that the chosen `distributed_type` (or precision) never reads.',
-    why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently. Usually the type was changed and the old section left behind, or the type is not the one intended.',
+    why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently, and so are a `dynamo_config` under `DEEPSPEED` or `XLA` and a `parallelism_config` under a type whose launch does not pass it on (`DEEPSPEED` before 1.12.0). Usually the type was changed and the old section left behind, or the type is not the one intended.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Removes the section.',
@@ -45,12 +45,14 @@ export default defineRule<AccelerateModel>({
         continue;
       }
       const schema = ctx.nav.resolve(ctx.nav.child(root, section));
-      const applies = appliesTo(schema);
+      // The types whose launch path exports the section at the targeted release.
+      const applies = appliesTo(schema, (v) => ctx.atLeast(v));
       if (!applies || applies.includes(dt)) continue;
+      const later = appliesToSince(schema)?.[dt];
       ctx.report({
         at,
         related: [{ at: src(m, ['distributed_type']), on: 'entry', message: `\`distributed_type: ${dt}\` is chosen here` }],
-        message: `\`${section}\` is not read with \`distributed_type: ${dt}\` (only with ${applies.map(code).join(', ')}): every setting in it is ignored. Remove it, or change \`distributed_type\` if this section is what you meant to use.`,
+        message: `\`${section}\` is not read with \`distributed_type: ${dt}\`${later ? ` by the targeted ${ctx.versionLabel ?? 'release'} (its ${dt} launch passes the section on from ${later})` : ` (only with ${applies.map(code).join(', ')})`}: every setting in it is ignored. Remove it, or change \`distributed_type\` if this section is what you meant to use.`,
         fixes: [{ kind: 'remove-ignored', title: `Remove \`${section}\``, edits: [{ op: 'remove', path: at }] }],
       });
     }

@@ -5,6 +5,7 @@ import { MULTI_DEVICE } from '../formats/accelerate/format';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
+import { appliesTo } from '../schema/vocabulary';
 
 export default defineRule<AccelerateModel>({
   id: 'parallelism-requires-fsdp2',
@@ -15,7 +16,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: '`parallelism_config` with FSDP1 or a distributed type that does not support it; context parallelism without FSDP2.',
-    why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or another type accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it even under `MULTI_GPU`.',
+    why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or `MEGATRON_LM` accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it even under `MULTI_GPU`. The single-process, CPU and TPU launches (and the DeepSpeed launch before Accelerate 1.12.0) do not pass the section on, so nothing stops there and nothing is reported by this rule.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     fix: 'Sets `fsdp_version: 2`.',
@@ -28,6 +29,12 @@ export default defineRule<AccelerateModel>({
     const sizes = parallelSizes(m);
     const dt = m.distributedType;
     if (!sizes || !dt || m.sagemaker || total(sizes) <= 1) return;
+    // A launch that does not pass the section on (accelerate utils/launch.py: the simple and TPU launches,
+    // DeepSpeed's before 1.12.0) builds no ParallelismConfig, so nothing stops: irrelevant-section says so.
+    if (ctx.nav) {
+      const applies = appliesTo(ctx.nav.resolve(ctx.nav.child(ctx.nav.resolve(ctx.nav.root, ctx.doc.value([])), 'parallelism_config')), (v) => ctx.atLeast(v));
+      if (applies && !applies.includes(dt)) return;
+    }
     const at = src(m, ['parallelism_config']);
     const versionFix = { kind: 'set-fsdp-version-2', title: 'Set `fsdp_version: 2`', edits: [{ op: 'set' as const, path: src(m, ['fsdp_config', 'fsdp_version']), value: 2 }], recommended: true };
     if (dt === 'FSDP' && m.fsdpVersion !== 2) {

@@ -91,6 +91,8 @@ export interface JsonSchema {
   'x-key-prefix'?: KeyPrefix;
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];
+  /** The first release whose launch path for a type reads the section, where later than the section. */
+  'x-applies-to-since'?: Record<string, string>;
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;

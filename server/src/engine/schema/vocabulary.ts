@@ -57,9 +57,21 @@ export function valueSince(schema: JsonSchema | undefined, value: string): strin
   return schema?.['x-enum-since']?.[normalized(schema, value)];
 }
 
-/** The `distributed_type`s that read the section (`x-applies-to`); undefined: every one. */
-export function appliesTo(schema: JsonSchema | undefined): string[] | undefined {
-  return schema?.['x-applies-to'];
+/**
+ * The `distributed_type`s that read the section (`x-applies-to`); undefined: every one. With
+ * `atLeast` (whether the release is at least a version), only those whose launch path reads it at
+ * that release (`x-applies-to-since`).
+ */
+export function appliesTo(schema: JsonSchema | undefined, atLeast?: (version: string) => boolean): string[] | undefined {
+  const all = schema?.['x-applies-to'];
+  const since = schema?.['x-applies-to-since'];
+  if (!all || !since || !atLeast) return all;
+  return all.filter((t) => !since[t] || atLeast(since[t]));
+}
+
+/** The first release whose launch path for each type reads the section, where later than the section (`x-applies-to-since`). */
+export function appliesToSince(schema: JsonSchema | undefined): Record<string, string> | undefined {
+  return schema?.['x-applies-to-since'];
 }
 
 /** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
