@@ -11,8 +11,8 @@
 // (write.mjs writes them).
 import { compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
-import { closing, depthAt, literalDefault, pythonStatements, tokenize } from './python.mjs';
-import { AFTER, change, printLists, setKey, snapshotRanges } from './write.mjs';
+import { argumentTokens, closing, depthAt, literalDefault, pythonStatements, statements, tokenize } from './python.mjs';
+import { AFTER, change, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
 
 // The keys the config file and the launcher of every release read
 
@@ -83,12 +83,20 @@ function accelerateReleases(dir) {
     r.prefixed = new Set();
     r.copies = new Set();
     r.copiesAll = false;
+    r.flagDefaults = new Map();
+    r.warnsDeprecated = deprecationWarnings(toks);
     for (let i = 0; i < toks.length; i++) {
-      if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(')
+      if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(') {
+        const names = [];
         for (let j = i + 2; toks[j]?.t === 'str'; j += 2) {
-          if (toks[j].v.startsWith('--')) r.dests.add(toks[j].v.slice(2).replace(/-/g, '_'));
+          if (toks[j].v.startsWith('--')) names.push(toks[j].v.slice(2).replace(/-/g, '_'));
           if (toks[j + 1]?.v !== ',') break;
         }
+        for (const n of names) r.dests.add(n);
+        const end = closing(toks, i + 1);
+        const at = toks.findIndex((t, j) => j > i + 1 && j < end && t.v === 'default' && toks[j + 1]?.v === '=' && depthAt(toks.slice(i + 1, j + 1), j - i) === 1);
+        if (at > 0) for (const n of names) r.flagDefaults.set(n, flagDefault(argumentTokens(toks, at + 2)));
+      }
       if (toks[i].t === 'str' && toks[i + 1]?.v === '+') for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) if (sec.prefix && toks[i].v === sec.prefix) r.prefixed.add(name);
       // The sections whose keys it copies onto its arguments: `defaults.fsdp_config`, `name == "fp8_config"`,
       // or every dict of the config (`for key, value in attr.items()`).
@@ -98,6 +106,41 @@ function accelerateReleases(dir) {
     }
   }
   return releases;
+}
+
+/**
+ * The flags whose value the launcher answers with a deprecation warning at run time: an `if args.X`
+ * whose body calls `logger.warning(…)` or `warnings.warn(…)` with text that says "deprecat".
+ */
+function deprecationWarnings(toks) {
+  const out = new Set();
+  const st = statements(toks);
+  for (let i = 0; i < st.length; i++) {
+    const t = st[i].toks;
+    if (t[0]?.v !== 'if' || t[1]?.v !== 'args' || t[2]?.v !== '.' || t[3]?.t !== 'name') continue;
+    for (let j = i + 1; j < st.length && st[j].indent > st[i].indent; j++) {
+      const b = st[j].toks;
+      const warns = b.some((x, k) => (x.v === 'warning' || x.v === 'warn') && b[k - 1]?.v === '.' && ['logger', 'warnings'].includes(b[k - 2]?.v));
+      if (warns && b.some((x) => x.t === 'str' && /deprecat/i.test(x.v))) out.add(t[3].v);
+    }
+  }
+  return out;
+}
+
+/**
+ * The default of a flag of `accelerate launch` as the launcher exports it: `"true"`/`"false"` as the
+ * boolean, `int(1e8)` as the number; `float` marks a non-integer literal such as `1e8`, which argparse
+ * leaves a float (it converts only string defaults with `type`), exported as `100000000.0`.
+ */
+function flagDefault(expr) {
+  if (expr[0]?.v === 'int' && expr[1]?.v === '(' && closing(expr, 1) === expr.length - 1) {
+    const d = literalDefault(expr.slice(2, -1));
+    return typeof d.value === 'number' ? { value: Math.trunc(d.value) } : d;
+  }
+  const d = literalDefault(expr);
+  if (d.value === 'true' || d.value === 'false') return { value: d.value === 'true' };
+  if (typeof d.value === 'number' && expr.length === 1 && /[.eE]/.test(expr[0].v)) return { ...d, float: true };
+  return d;
 }
 
 /**
@@ -271,6 +314,65 @@ function accelerateAppliesChanges(dir, schema, releases, report) {
   return changes;
 }
 
+/**
+ * `x-default-before` of a key of a section the launcher copies onto its flags, from the flag's default
+ * at each release that reads the key (the launcher exports that default when the key is absent);
+ * a float default of an integer key (exported as `100000000.0`) and other differences are printed.
+ */
+function accelerateFlagDefaultChanges(schema, releases, report) {
+  const changes = [];
+  for (const [def, sec] of Object.entries(ACCELERATE_SECTIONS)) {
+    for (const [key, prop] of Object.entries(schema.definitions[def]?.properties ?? {})) {
+      const states = [];
+      for (const r of releases) {
+        if (!accelerateReads(r, def, key)) continue;
+        const dest = r.dests.has(key) ? key : sec.prefix && r.dests.has(sec.prefix + key) ? sec.prefix + key : undefined;
+        if (dest) states.push({ version: r.version, d: r.flagDefaults.get(dest) ?? { value: null } });
+      }
+      if (!states.length || prop.default === undefined) continue;
+      const dotted = `${def}.${key}`;
+      const floats = states.filter((st) => st.d.float);
+      if (floats.length && prop.type === 'integer') report.disagree.push(`${dotted}: the launcher's default is the float ${floats[0].d.value} in ${floats[0].version} … ${floats.at(-1).version} (exported as \`${floats[0].d.value}.0\`)`);
+      const runs = [];
+      for (const { version, d } of states) {
+        const kind = d.dynamic === undefined ? 'value' : 'dynamic';
+        const last = runs.at(-1);
+        if (last && last.kind === kind && JSON.stringify(last.value) === JSON.stringify(d.value)) continue;
+        runs.push({ kind, value: d.value, from: version });
+      }
+      if (runs.length < 2) continue;
+      const newest = runs.at(-1);
+      if (newest.kind !== 'value' || JSON.stringify(newest.value) !== JSON.stringify(schemaDefault(prop.default)) || runs.some((x) => x.kind !== 'value' || x.value === null)) {
+        report.disagree.push(`${dotted}: launcher defaults ${runs.map((x) => `${x.kind === 'value' ? JSON.stringify(x.value) : x.value ?? '(computed)'} from ${x.from}`).join(', ')}; schema default ${JSON.stringify(schemaDefault(prop.default))}`);
+        continue;
+      }
+      const want = {};
+      for (let i = 0; i < runs.length - 1; i++) want[runs[i + 1].from] = runs[i].value;
+      changes.push(...change(dotted, 'x-default-before', defaultBefore(prop), want, "the launcher's default of the releases before each one named", () => setKey(prop, 'x-default-before', want, AFTER['x-default-before'])));
+    }
+  }
+  return changes;
+}
+
+/**
+ * Keys whose flag the launcher answers with a deprecation warning: printed where the key's
+ * `x-deprecated` (or its section's) starts later than the first release that warns.
+ */
+function accelerateDeprecationWarnings(schema, releases, report) {
+  // The sections: the definitions, and the sections written inline in the cluster config (`ipex_config`).
+  const inline = Object.entries(schema.definitions.cluster.properties).filter(([, p]) => p.properties && !p.$ref);
+  for (const [def, node] of [...Object.entries(schema.definitions), ...inline]) {
+    const sec = ACCELERATE_SECTIONS[def] ?? {};
+    const sectionDep = schema.definitions.cluster.properties[def]?.['x-deprecated'];
+    for (const [key, prop] of Object.entries(node.properties ?? {})) {
+      const warn = releases.filter((r) => r.warnsDeprecated.has(key) || (sec.prefix && r.warnsDeprecated.has(sec.prefix + key)));
+      if (!warn.length) continue;
+      const since = (prop['x-deprecated'] ?? (def === 'cluster' ? undefined : sectionDep))?.since;
+      if (!since || compareVersions(since, warn[0].version) > 0) report.disagree.push(`${def}.${key}: the launcher warns that it is deprecated in ${ranges(warn.map((r) => r.version), releases.map((r) => r.version))}, x-deprecated since ${since ?? '(none)'}`);
+    }
+  }
+}
+
 /** The changes Accelerate's releases make to the schema at `schemaPath`, and the snapshot of its keys. */
 export function accelerate(dir, schemaPath) {
   const schema = readSchema(schemaPath);
@@ -326,6 +428,8 @@ export function accelerate(dir, schemaPath) {
   }
   changes.push(...accelerateEnumChanges(dir, schema, releases, report));
   changes.push(...accelerateAppliesChanges(dir, schema, releases, report));
+  changes.push(...accelerateFlagDefaultChanges(schema, releases, report));
+  accelerateDeprecationWarnings(schema, releases, report);
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
     if (!sec.prefix) continue;
     const from = releases.find((r) => r.prefixed.has(name))?.version;

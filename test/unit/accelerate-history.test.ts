@@ -102,3 +102,25 @@ test('fsdp_backward_prefetch_policy: ignored from Accelerate 1.0.0, so renaming 
   assert.deepEqual(fixes('0.34.2'), []);
   assert.deepEqual(fixes('1.14.0'), [['unsafe']]);
 });
+
+test("the launcher's default of a section key by release: what it exports when the key is absent", async () => {
+  const { defaultAt } = await import('../../server/src/engine/schema/vocabulary');
+  const fsdp = DEFS.fsdp_config.properties;
+  // src/accelerate/commands/launch.py@v0.21.0: --fsdp_sync_module_states default="false"; @v0.22.0 default="true".
+  assert.equal(defaultAt(fsdp.fsdp_sync_module_states, '0.21.0'), false);
+  assert.equal(defaultAt(fsdp.fsdp_sync_module_states, '0.22.0'), true);
+  // launch.py@v0.24.0: --fsdp_use_orig_params default="false"; @v0.25.0 default="true".
+  assert.equal(defaultAt(fsdp.fsdp_use_orig_params, '0.24.0'), false);
+  assert.equal(defaultAt(fsdp.fsdp_use_orig_params, '0.25.0'), true);
+  // launch.py@v1.8.0: --fp8_format default="E4M3"; @v1.8.1 default="HYBRID".
+  assert.equal(defaultAt(DEFS.fp8_config.properties.fp8_format, '1.8.0'), 'E4M3');
+  assert.equal(defaultAt(DEFS.fp8_config.properties.fp8_format, '1.8.1'), 'HYBRID');
+  // launch.py@v1.12.0: --fsdp_min_num_params default=1e8, a float argparse does not convert, exported as "100000000.0";
+  // @v1.13.0 default=int(1e8).
+  assert.match(fsdp.fsdp_min_num_params['x-default-note'], /float `1e8`.*before|before.*float `1e8`/);
+});
+
+test('distributed_type values by release: MPS is a type of 0.12.0 to 0.19.x', () => {
+  // src/accelerate/utils/dataclasses.py@v0.12.0 … @v0.19.0 `MPS = "MPS"` in DistributedType; absent @v0.20.0.
+  assert.deepEqual(DEFS.cluster.properties.distributed_type['x-enum-removed'], { MPS: { since: '0.12.0', removed: '0.20.0' } });
+});

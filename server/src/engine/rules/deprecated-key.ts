@@ -12,11 +12,12 @@ import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
 import { defaultAt, deprecation, removal } from '../schema/vocabulary';
 
-const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information' };
+const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information', warned: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
   error: 'the tool now refuses to load a file that has it',
   ignored: 'it is now ignored without a word',
   'no-effect': 'it has no effect',
+  warned: 'it still works, but the launcher warns at run time that it is deprecated',
   migrated: 'it still works (converted when the file is loaded), but under its old name',
 };
 
@@ -47,8 +48,12 @@ export default defineRule({
     // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
     const own = ctx.format === 'nemo' ? nemoOwnKeyNames() : undefined;
     const sections = new Map<string, { dep: Deprecation; reports: Report[] }>();
+    // The sections reported as retired at this release (walked before their keys).
+    const retiredAbove: Path[] = [];
     walkSchema(ctx, (path, schema, node) => {
       if (own?.has(String(lastKey(path)))) return;
+      const retiredHere = deprecation(schema);
+      if (node.kind === 'map' && retiredHere && retiredHere.effect !== 'warned' && (!retiredHere.since || ctx.atLeast(retiredHere.since))) retiredAbove.push(path);
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
       const removed = removal(schema);
@@ -70,6 +75,8 @@ export default defineRule({
       const dep = deprecation(schema);
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
+      // A warning at launch says nothing more once the section holding the key is itself retired.
+      if (dep.effect === 'warned' && retiredAbove.some((p) => path.length > p.length && p.every((k, i) => path[i] === k))) return;
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
       // What the key asked for runs anyway unless a setting the file writes defeats it.
       const against = ignored && dep.mattersWith !== undefined ? ctx.separately(() => defeated(ctx, dep.mattersWith!)) : undefined;

@@ -1,7 +1,8 @@
 /** The subset of JSON Schema (draft-07) and of Shardwise's `x-` keywords the engine reads. */
 export interface Deprecation {
   since?: string;
-  effect: 'ignored' | 'migrated' | 'error' | 'no-effect';
+  /** `warned`: it still works, and the launcher says at run time that it is deprecated. */
+  effect: 'ignored' | 'migrated' | 'error' | 'no-effect' | 'warned';
   /** A key of the same section, or a dotted path from the document root. */
   replacement?: string;
   /** Old value (as JSON text) → value to write under the replacement (null: just remove the old key). */
