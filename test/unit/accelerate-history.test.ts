@@ -124,3 +124,12 @@ test('distributed_type values by release: MPS is a type of 0.12.0 to 0.19.x', ()
   // src/accelerate/utils/dataclasses.py@v0.12.0 … @v0.19.0 `MPS = "MPS"` in DistributedType; absent @v0.20.0.
   assert.deepEqual(DEFS.cluster.properties.distributed_type['x-enum-removed'], { MPS: { since: '0.12.0', removed: '0.20.0' } });
 });
+
+test('fp8_config.interval: Transformer Engine never uses it on PyTorch and removed it in 2.2', () => {
+  // Accelerate utils/transformer_engine.py@v1.14.0 passes to_kwargs() (values other than the default) to te_recipe.DelayedScaling.
+  // TransformerEngine transformer_engine/common/recipe/__init__.py@v1.8: `interval: int = -1`, a warning "`interval` argument is
+  // deprecated and unused" when set; @v2.2: no `interval` field. `git grep '\.interval' v1.7 -- transformer_engine`: only jax/fp8.py.
+  const text = DEFS.fp8_config.properties.interval.markdownDescription;
+  assert.match(text, /never reads it/);
+  assert.match(text, /TE 2\.2 removed the argument/);
+});
