@@ -14,7 +14,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Expert TP × EP × PP does not divide the number of GPUs.',
-    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP, Megatron Bridge and accelerate\'s plugin use 1. Before Megatron Core 0.10.0 there was no expert grid: EP had to divide the data-parallel ranks, world / (TP × PP × CP).',
+    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP; Megatron Bridge from 0.6 (Megatron Core 0.19) and accelerate\'s plugin use 1, older Bridges leave it to Megatron Core, which uses TP. Before Megatron Core 0.10.0 there was no expert grid: EP had to divide the data-parallel ranks, world / (TP × PP × CP).',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 2\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 1\n',
     fix: 'Lowers expert TP or EP to the largest value that fits.',
@@ -47,10 +47,15 @@ export default defineRule({
       });
       return;
     }
-    const grid = p.etp.value * p.ep.value * p.pp.value;
+    // Megatron Bridge sets an unset expert TP to 1 only from Bridge 0.6 (its Megatron Core 0.19.0,
+    // models/transformer_config.py@v0.6.0); earlier Bridges leave it to Megatron Core, which uses TP.
+    const bridgeOld = ctx.format === 'megatron-bridge' && p.etp.from.kind !== 'written' && !ctx.atLeast('0.19.0');
+    const etp = bridgeOld ? p.tp.value : p.etp.value;
+    const grid = etp * p.ep.value * p.pp.value;
     if (world % grid === 0) return;
     const fixes: FixSpec[] = [];
     for (const [knob, field, name] of [['etp', p.etp, 'expert TP'], ['ep', p.ep, 'EP']] as const) {
+      if (knob === 'etp' && bridgeOld) continue;
       const rest = grid / field.value;
       if (world % rest !== 0) continue;
       const best = divisors(world / rest).filter((d) => d < field.value).pop();
@@ -60,7 +65,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),
       on: 'value',
-      message: `The MoE grid expert-TP ${p.etp.value} × EP ${p.ep.value} × PP ${p.pp.value} = ${grid} does not divide ${world} GPUs${p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
+      message: `The MoE grid expert-TP ${etp} × EP ${p.ep.value} × PP ${p.pp.value} = ${grid} does not divide ${world} GPUs${bridgeOld ? ` (expert TP ${etp}: Megatron Bridge before 0.6, with Megatron Core ${ctx.versionLabel ?? 'before 0.19.0'}, leaves it unset and Megatron Core uses TP)` : p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
       fixes,
     });
   },

@@ -44,7 +44,7 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
     // Megatron Bridge's ConfigContainer.validate raises it; Megatron-LM's argument checks do not.
     formats: ['megatron-bridge'],
-    message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops ("use_megatron_fsdp and use_torch_fsdp2 are mutually exclusive"). Keep one.',
+    message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops, in its config validation or when it wraps the model (the wording differs by release and by where the switches are written). Keep one.',
   },
 ];
 

@@ -170,7 +170,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     etpArg !== undefined
       ? asWritten(etpArg, args.get('expert_tensor_parallel_size')!)
       : args.etpDefault === 'one-with-ep' && ep.value > 1
-        ? withInputs(fallback(1, 'Megatron Bridge sets expert TP to 1 when EP > 1 and it is unset'), ep)
+        ? withInputs(fallback(1, 'Megatron Bridge (0.6 on) sets expert TP to 1 when EP > 1 and it is unset'), ep)
         : withInputs(fallback(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`), tp);
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
