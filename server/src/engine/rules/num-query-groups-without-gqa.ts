@@ -30,6 +30,9 @@ export default defineRule<MegatronModel>({
     const m = ctx.model;
     const groups = m.args.get('num_query_groups');
     if (!groups || groups.unknown !== undefined || m.args.get('group_query_attention')?.unknown !== undefined || argOn(m, 'group_query_attention')) return;
+    // As many groups as heads is multi-head attention: what runs without the switch anyway.
+    const heads = m.args.get('num_attention_heads');
+    if (heads && heads.unknown === undefined && Number(heads.value) === Number(groups.value)) return;
     const path = m.args.pathFor('group_query_attention');
     ctx.report({
       at: groups.path,

@@ -406,6 +406,10 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
       const hint = slurmHardware(s.sbatch, settings);
       if (hint) args.hardwareHint = hint;
     }
+    // Ascend NPUs (the collective library's HCCL_* settings, ASCEND_* paths, NPUS_PER_NODE): no GPU
+    // profile describes the devices, so the hardware is not known, not the default profile.
+    const npu = [...s.vars.keys()].find((n) => /^(HCCL_|ASCEND_)|^NPUS?_PER_NODE$/.test(n));
+    if (npu && !args.hardwareHint) args.hardwareHint = { id: 'ascend-npu', note: `the script sets \`${npu}\` for Ascend NPUs`, unknown: true };
     const entry = s.entrypoint?.path.split('/').pop();
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
     const open = openReason(s);

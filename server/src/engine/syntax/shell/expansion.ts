@@ -337,7 +337,18 @@ export function remapper(f: ExpandedWord, block: Block): { mapField(x: ExpandedW
   return { mapField, mapLauncher };
 }
 
-/** A value written as a placeholder for the user to replace (`<path to the checkpoint>`), not a value. */
+/**
+ * A value written as a placeholder for the user to replace, not a value: `<path to the checkpoint>`,
+ * `your model ckpt path` / `YOUR_DATA_DIR`, `/path/to/data`, `xxx`, `TODO`, `CHANGE_ME`.
+ */
 export function isPlaceholder(text: string): boolean {
-  return /^\s*<[^<>|\n]*[A-Za-z][^<>|\n]*>\s*$/.test(text);
+  const t = text.trim();
+  if (!t || t.length > 200) return false;
+  return (
+    /^<[^<>|\n]*[A-Za-z][^<>|\n]*>$/.test(t) ||
+    /^your[\s_-]/i.test(t) ||
+    /(^|\/)path\/to(\/|$)/i.test(t) ||
+    /(^|[\/_-])x{3,}([\/_.-]|$)/i.test(t) ||
+    /^(todo|fixme|tbd|change[_-]?me|replace[_-]?me|placeholder|fill[_-]?me|fill[_-]?in)$/i.test(t)
+  );
 }
