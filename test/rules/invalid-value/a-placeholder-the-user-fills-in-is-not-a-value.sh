@@ -5,8 +5,9 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 CKPT_LOAD_DIR="your model ckpt path"
 CKPT_SAVE_DIR="/path/to/save dir"
 DATA_PATH="xxx/my data"
+TOKENIZER="path to your tokenizer"
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \
     --seq-length 4096 --max-position-embeddings 4096 --bf16 \
     --micro-batch-size 1 --global-batch-size 64 \
-    --load $CKPT_LOAD_DIR --save $CKPT_SAVE_DIR --data-path $DATA_PATH
+    --load $CKPT_LOAD_DIR --save $CKPT_SAVE_DIR --data-path $DATA_PATH --tokenizer-model $TOKENIZER

@@ -339,7 +339,8 @@ export function remapper(f: ExpandedWord, block: Block): { mapField(x: ExpandedW
 
 /**
  * A value written as a placeholder for the user to replace, not a value: `<path to the checkpoint>`,
- * `your model ckpt path` / `YOUR_DATA_DIR`, `/path/to/data`, `xxx`, `TODO`, `CHANGE_ME`.
+ * `your model ckpt path` / `YOUR_DATA_DIR` / `path to save your weights`, `/path/to/data`, `xxx`, `TODO`,
+ * `CHANGE_ME`.
  */
 export function isPlaceholder(text: string): boolean {
   const t = text.trim();
@@ -347,6 +348,8 @@ export function isPlaceholder(text: string): boolean {
   return (
     /^<[^<>|\n]*[A-Za-z][^<>|\n]*>$/.test(t) ||
     /^your[\s_-]/i.test(t) ||
+    (/\s/.test(t) && /\byour\b/i.test(t)) ||
+    /^(the\s+)?(path|dir|directory|folder|file)\s+(to|of|for)\s/i.test(t) ||
     /(^|\/)path\/to(\/|$)/i.test(t) ||
     /(^|[\/_-])x{3,}([\/_.-]|$)/i.test(t) ||
     /^(todo|fixme|tbd|change[_-]?me|replace[_-]?me|placeholder|fill[_-]?me|fill[_-]?in)$/i.test(t)
