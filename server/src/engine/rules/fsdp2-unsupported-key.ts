@@ -28,10 +28,10 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'FSDP1-only keys or values under `fsdp_version: 2`.',
-    why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT` (refused from Accelerate 1.7.0; 1.6 saves it per rank). Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
+    why: 'FSDP2 (`fully_shard`) replaced the sharding strategy by `fsdp_reshard_after_forward: true|false`, dropped backward/forward prefetch, `use_orig_params` and `sync_module_states`, and has no `LOCAL_STATE_DICT` (Accelerate 1.6.0 refuses every state-dict type but `SHARDED_STATE_DICT` under FSDP2, later releases refuse `LOCAL_STATE_DICT`). Accelerate ignores the old keys (so `fsdp_sharding_strategy: SHARD_GRAD_OP` silently runs as ZeRO-3-like full sharding) and fails on the old values. `accelerate to-fsdp2` performs this migration; the quick fixes do it in place.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n',
-    fix: 'Replaces `fsdp_sharding_strategy` with the equivalent `fsdp_reshard_after_forward`, converts a strategy name in `fsdp_reshard_after_forward` to its boolean, switches `LOCAL_STATE_DICT` to `SHARDED_STATE_DICT`, and removes the obsolete keys.',
+    fix: 'Replaces `fsdp_sharding_strategy` with the equivalent `fsdp_reshard_after_forward`, converts a strategy name in `fsdp_reshard_after_forward` to its boolean, switches a refused state-dict type to `SHARDED_STATE_DICT`, and removes the obsolete keys.',
   },
   check(ctx) {
     const m = ctx.model;
@@ -66,14 +66,19 @@ export default defineRule<AccelerateModel>({
         fixes: b !== undefined ? [{ kind: 'write-boolean', title: `Write \`${b}\``, edits: [{ op: 'set', path: at, value: b }], recommended: true }] : [],
       });
     }
-    // The refusal came in Accelerate 1.7.0 (utils/dataclasses.py); 1.6.x saves per rank as FSDP1 did.
-    if (String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase() === 'LOCAL_STATE_DICT' && ctx.atLeast('1.7.0')) {
+    // Accelerate 1.6.0 (utils/dataclasses.py) refuses every state-dict type but SHARDED under FSDP2;
+    // from 1.7.0 only LOCAL_STATE_DICT is refused. Without the key FSDP2 defaults to SHARDED.
+    const stateDict = String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase();
+    const onlySharded = !ctx.atLeast('1.7.0');
+    if (stateDict === 'LOCAL_STATE_DICT' || (stateDict === 'FULL_STATE_DICT' && onlySharded)) {
       const at = src(m, ['fsdp_config', 'fsdp_state_dict_type']);
       ctx.report({
         at,
         on: 'value',
         severity: 'error',
-        message: 'FSDP2 has no `LOCAL_STATE_DICT`: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use `SHARDED_STATE_DICT` (one file per rank, the fast choice) or `FULL_STATE_DICT`.',
+        message: onlySharded
+          ? `Accelerate ${ctx.versionLabel ?? 'before 1.7.0'} saves FSDP2 checkpoints only as \`SHARDED_STATE_DICT\`: with ${code(stateDict)} it stops ("FSDP2 only supports SHARDED_STATE_DICT for now"). Use \`SHARDED_STATE_DICT\` (from Accelerate 1.7.0 \`FULL_STATE_DICT\` works too).`
+          : 'FSDP2 has no `LOCAL_STATE_DICT`: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use `SHARDED_STATE_DICT` (one file per rank, the fast choice) or `FULL_STATE_DICT`.',
         fixes: [{ kind: 'sharded-state-dict', title: 'Change to `SHARDED_STATE_DICT`', edits: [{ op: 'set', path: at, value: 'SHARDED_STATE_DICT' }], recommended: true }],
       });
     }
