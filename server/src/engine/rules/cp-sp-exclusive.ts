@@ -2,7 +2,7 @@
  * cp-sp-exclusive: context parallelism and sequence parallelism both enabled.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
+import { parallelismPassedOn, parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 /** The first Accelerate release that refuses CP and SP together. */
@@ -27,6 +27,8 @@ export default defineRule<AccelerateModel>({
     if (!sizes || sizes.cp <= 1 || sizes.sp <= 1) return;
     // src/accelerate/parallelism_config.py@v1.13.0 line ~328 adds the check; 1.12 takes both sizes without it.
     if (!ctx.atLeast(REJECTED_SINCE)) return;
+    // The refusal is ParallelismConfig's, built only where the launch passes the section on.
+    if (!parallelismPassedOn(ctx, REJECTED_SINCE)) return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('sp')]),
       related: [{ at: src(m, ['parallelism_config', pcKey('cp')]), message: `context parallelism is set here (cp ${sizes.cp})` }],

@@ -2,7 +2,7 @@
  * no-shard-dimension: an FSDP2 device mesh with nothing for FSDP to shard across.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { isFsdp, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
+import { isFsdp, parallelismPassedOn, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
 
@@ -16,7 +16,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'FSDP2 with a `parallelism_config` whose `dp_shard_size` and `cp_size` are both 1.',
-    why: 'FSDP2 shards across the `dp_shard` (and `cp`) dimensions of the mesh. With both at 1 (all ranks given to TP, or to pure replication) there is no dimension to shard on and device-mesh creation fails (`KeyError: Invalid mesh_dim_names (\'dp_shard_cp\',)`). For TP alone use `MULTI_GPU`; for replication plus sharding, move the ranks to `dp_shard`.',
+    why: 'FSDP2 shards across the `dp_shard` (and `cp`) dimensions of the mesh. With both at 1 (all ranks given to TP, or to pure replication) there is no dimension to shard on: with tensor parallelism over replicated ranks accelerate refuses the layout outright ("Tensor/Context parallelism ... cannot be used with pure data parallelism"), otherwise preparing the model fails on the missing mesh dimension (`KeyError: Invalid mesh_dim_names (\'dp_shard_cp\',)`). From Accelerate 1.13.0 a mesh with DeepSpeed sequence parallelism (`sp_size > 1`) is not built at all, so that failure cannot happen there. For TP alone use `MULTI_GPU`; for replication plus sharding, move the ranks to `dp_shard`.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 4\n  parallelism_config_tp_size: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     fix: 'Moves the replicated ranks to `dp_shard` (same world size), or switches a TP-only mesh to `MULTI_GPU`.',
@@ -25,6 +25,12 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     const sizes = parallelSizes(m);
     if (!sizes || !isFsdp(m, 2) || total(sizes) <= 1 || sizes.dp_shard > 1 || sizes.cp > 1) return;
+    if (!parallelismPassedOn(ctx)) return;
+    // ParallelismConfig refuses TP over pure replication before any mesh is built (parallelism_config.py@v1.10.0).
+    const pureDp = sizes.dp_replicate > 1 && sizes.tp > 1;
+    // From 1.13.0 no mesh is built with DeepSpeed sequence parallelism (parallelism_config.py@v1.13.0,
+    // build_device_mesh), and FSDP2 is prepared without one: no lookup of the missing dimension.
+    if (!pureDp && sizes.sp > 1 && ctx.atLeast('1.13.0')) return;
     const fixes: FixSpec[] = [];
     if (sizes.dp_replicate > 1) {
       const edits: PathEdit[] = [
@@ -37,7 +43,7 @@ export default defineRule<AccelerateModel>({
     }
     ctx.report({
       at: src(m, ['parallelism_config']),
-      message: `FSDP2 has nothing to shard: \`dp_shard_size\` and \`cp_size\` are both 1 in this ${total(sizes)}-rank mesh (dp_replicate ${sizes.dp_replicate} × tp ${sizes.tp}${sizes.sp > 1 ? ` × sp ${sizes.sp}` : ''}), so building the device mesh fails. ${sizes.dp_replicate > 1 ? 'Give the replicated ranks to `parallelism_config_dp_shard_size`' : 'For tensor parallelism alone use `distributed_type: MULTI_GPU`'}.`,
+      message: `FSDP2 has nothing to shard: \`dp_shard_size\` and \`cp_size\` are both 1 in this ${total(sizes)}-rank mesh (dp_replicate ${sizes.dp_replicate} × tp ${sizes.tp}${sizes.sp > 1 ? ` × sp ${sizes.sp}` : ''})${pureDp ? ', and tensor parallelism over replicated ranks is refused: accelerate stops ("Tensor/Context parallelism (tp/cp_size > 1) cannot be used with pure data parallelism")' : ': preparing the model fails on the missing `dp_shard_cp` mesh dimension'}. ${sizes.dp_replicate > 1 ? 'Give the replicated ranks to `parallelism_config_dp_shard_size`' : 'For tensor parallelism alone use `distributed_type: MULTI_GPU`'}.`,
       fixes,
     });
   },

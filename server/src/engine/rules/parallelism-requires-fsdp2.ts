@@ -3,9 +3,8 @@
  */
 import { MULTI_DEVICE } from '../formats/accelerate/format';
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
+import { parallelismPassedOn, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
-import { appliesTo } from '../schema/vocabulary';
 
 export default defineRule<AccelerateModel>({
   id: 'parallelism-requires-fsdp2',
@@ -31,10 +30,7 @@ export default defineRule<AccelerateModel>({
     if (!sizes || !dt || m.sagemaker || total(sizes) <= 1) return;
     // A launch that does not pass the section on (accelerate utils/launch.py: the simple and TPU launches,
     // DeepSpeed's before 1.12.0) builds no ParallelismConfig, so nothing stops: irrelevant-section says so.
-    if (ctx.nav) {
-      const applies = appliesTo(ctx.nav.resolve(ctx.nav.child(ctx.nav.resolve(ctx.nav.root, ctx.doc.value([])), 'parallelism_config')), (v) => ctx.atLeast(v));
-      if (applies && !applies.includes(dt)) return;
-    }
+    if (!parallelismPassedOn(ctx)) return;
     const at = src(m, ['parallelism_config']);
     const versionFix = { kind: 'set-fsdp-version-2', title: 'Set `fsdp_version: 2`', edits: [{ op: 'set' as const, path: src(m, ['fsdp_config', 'fsdp_version']), value: 2 }], recommended: true };
     if (dt === 'FSDP' && m.fsdpVersion !== 2) {

@@ -2,8 +2,11 @@
  * sp-seq-length-required: fixed-length sequence parallelism without a usable sequence length.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { parallelSizes, src } from '../formats/accelerate/helpers';
+import { parallelismPassedOn, parallelSizes, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
+
+/** The first Accelerate release with sequence parallelism (`parallelism_config_sp_size`). */
+const SP_SINCE = '1.12.0';
 
 export default defineRule<AccelerateModel>({
   id: 'sp-seq-length-required',
@@ -19,6 +22,8 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     const sizes = parallelSizes(m);
     if (!sizes || sizes.sp <= 1) return;
+    // The SP settings are read by the ParallelismConfig the launch builds only where it passes the section on.
+    if (!parallelismPassedOn(ctx, SP_SINCE)) return;
     const variable = m.view.bool(['parallelism_config', 'parallelism_config_sp_seq_length_is_variable']) ?? true;
     const length = m.view.num(['parallelism_config', 'parallelism_config_sp_seq_length']);
     if (!variable && length === undefined) {

@@ -2,7 +2,7 @@
  * tp-cp-without-dp-shard: TP or CP combined with pure replicated data parallelism.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
+import { parallelismPassedOn, parallelSizes, pcKey, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -28,6 +28,8 @@ export default defineRule<AccelerateModel>({
     if (!sizes || !(sizes.tp > 1 || sizes.cp > 1) || sizes.dp_replicate <= 1 || sizes.dp_shard !== 1) return;
     // Under FSDP2 no-shard-dimension says the same and more.
     if (m.distributedType === 'FSDP' && m.fsdpVersion === 2 && sizes.cp === 1) return;
+    // The refusal is ParallelismConfig's, built only where the launch passes the section on.
+    if (!parallelismPassedOn(ctx)) return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('dp_replicate')]),
       message: `${sizes.tp > 1 ? `TP ${sizes.tp}` : `CP ${sizes.cp}`} with pure replication (dp_replicate ${sizes.dp_replicate}, dp_shard 1) is rejected by accelerate. Shard the data-parallel dimension instead: \`dp_shard_size: ${sizes.dp_replicate}\` and \`dp_replicate_size: 1\` (FSDP2 + TP/CP), or keep both above 1 for HSDP.`,

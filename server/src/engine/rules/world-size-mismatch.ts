@@ -2,15 +2,24 @@
  * world-size-mismatch: the model-parallel degrees do not divide the world size (Megatron), or a
  * device mesh does not multiply out to it (accelerate's `parallelism_config`).
  */
-import { allKnown, divisors, fieldPath, knobEdit, meshSize, modelSize } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit, modelSize } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
+import type { AccelerateModel } from '../formats/accelerate/model';
+import { parallelismPassedOn, parallelSizes } from '../formats/accelerate/helpers';
 import { versionAtLeast } from '../version';
-import { defineRule, type FixSpec, type RelatedSpec } from './rule';
+import { defineRule, type FixSpec, type RelatedSpec, type RuleContext } from './rule';
 
 /** The first Megatron Core release whose argument checks no longer cut TP and PP down to the world. */
 const UNCAPPED_SINCE = '0.9.0';
+
+/**
+ * The first Accelerate release whose Megatron-LM plugin imports Megatron Core's microbatch calculator
+ * (core 0.8.0 on); before it the plugin imports `megatron.arguments`, which Megatron-LM had up to
+ * core 0.5, whose argument checks cut TP and PP down to the world.
+ */
+const ACCELERATE_NEW_MEGATRON_SINCE = '1.1.0';
 
 /** The PP releases before 0.9.0 run, when cutting TP to the world and PP to the world over TP makes the layout divide the world. */
 function cappedPp(p: Plan, world: number): number | undefined {
@@ -37,8 +46,8 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
-    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop). Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"). Either way no GPU-hour is spent, but the job is gone from the queue.',
-    bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
+    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop); accelerate\'s Megatron-LM plugin runs the checks of the Megatron installed beside it, one that cuts before Accelerate 1.1.0 and an unknown one from it. Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"), where the launch passes the section on (not under `NO` or `MULTI_CPU`, and under `DEEPSPEED` from 1.12.0). Either way no GPU-hour is spent, but the job is gone from the queue.',
+    bad: 'distributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     fix: 'Offers the nearest consistent layouts: the world size as the nearest multiple of the model size, or a smaller degree that divides it (the derived DP follows).',
     shell: {
@@ -61,34 +70,47 @@ export default defineRule({
       // run when that divides the world (megatron/training/arguments.py@core_v0.8.0): then the file
       // runs another layout on those releases and stops from 0.9.0, which is true whatever the
       // release, a warning; an error only where the release is known to be one that stops.
-      const cut = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) ? cappedPp(p, world) : undefined;
-      const stops = cut === undefined || (ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeast(UNCAPPED_SINCE));
+      const accelerate = ctx.format === 'accelerate';
+      const cut = accelerate || (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) ? cappedPp(p, world) : undefined;
+      // Accelerate runs the argument checks of the Megatron-LM installed beside it: before 1.1.0 one
+      // that cuts (utils/megatron_lm.py@v1.0.1 imports megatron.arguments), from 1.1.0 core 0.8 or
+      // later, which release unknown.
+      const oldMegatron = accelerate && cut !== undefined && !ctx.atLeast(ACCELERATE_NEW_MEGATRON_SINCE);
+      const stops = cut === undefined || (!accelerate && ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeast(UNCAPPED_SINCE));
       const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value}${p.encoder ? ` + the encoder's ${p.encoder.value} ranks` : ''} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
+      const runs = `TP ${Math.min(p.tp.value, world)} × PP ${cut}, not the layout written`;
       ctx.report({
         at: fieldPath(p, p.world, 'world'),
         on: 'value',
         severity: stops ? undefined : 'warning',
         related: degreeLines([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]]),
         message: stops
-          ? `${product}: Megatron stops at startup ("world size (${world}) is not divisible by total_model_size"). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
-          : `${product}: Megatron-LM from ${UNCAPPED_SINCE} stops at startup ("world size (${world}) is not divisible by total_model_size"), and releases before it cut PP to ${cut} without a word and run TP ${Math.min(p.tp.value, world)} × PP ${cut}, not the layout written. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
+          ? `${product}: Megatron stops at startup (${accelerate ? "its argument checks refuse a world size the layout does not divide" : `"world size (${world}) is not divisible by total_model_size"`}). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+          : oldMegatron
+            ? `${product}: accelerate ${ctx.versionLabel ?? ''} runs the argument checks of a Megatron-LM of core 0.5 or older, which cut PP to ${cut} without a word and run ${runs}. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+            : accelerate
+              ? `${product}: under accelerate's Megatron-LM plugin Megatron Core from ${UNCAPPED_SINCE} stops at startup ("world size (${world}) is not divisible by total_model_size"), and Megatron Core 0.8 cuts PP to ${cut} without a word and runs ${runs}; which Megatron Core runs here is not known (accelerate from ${ACCELERATE_NEW_MEGATRON_SINCE} works with 0.8 or later). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+              : `${product}: Megatron-LM from ${UNCAPPED_SINCE} stops at startup ("world size (${world}) is not divisible by total_model_size"), and releases before it cut PP to ${cut} without a word and run ${runs}. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`,
         fixes: megatronFixes(p, world, model),
       });
       return;
     }
-    if (p.style !== 'mesh' && p.style !== 'data-parallel') return;
-    const mesh = meshSize(p);
-    const explicitMesh = [p.tp, p.cp, p.dpReplicate, p.dpShard, p.spDegree].some((f) => f.from.kind === 'written');
+    const dims = meshDims(ctx, p);
+    if (!dims) return;
+    const mesh = dims.dpReplicate.value * dims.dpShard.value * dims.cp.value * dims.sp.value * dims.tp.value;
+    const explicitMesh = Object.values(dims).some((f) => f.from.kind === 'written');
     if (!explicitMesh || mesh === 1 || mesh === world) return;
     // parallelism_config.py@v1.13.0: with DeepSpeed's sequence parallelism (the only SP backend) the
     // check is skipped, DeepSpeed building the SP groups over the whole world itself.
-    if (ctx.format === 'accelerate' && p.spDegree.value > 1 && ctx.atLeast('1.13.0')) return;
+    if (ctx.format === 'accelerate' && dims.sp.value > 1 && ctx.atLeast('1.13.0')) return;
+    // Only a launch that passes parallelism_config on builds the mesh (accelerate utils/launch.py).
+    if (ctx.format === 'accelerate' && !parallelismPassedOn(ctx as unknown as RuleContext<AccelerateModel>)) return;
     ctx.report({
       at: fieldPath(p, p.world, 'world'),
       on: 'value',
-      related: degreeLines([['dp_replicate', p.dpReplicate], ['dp_shard', p.dpShard], ['cp', p.cp], ['sp', p.spDegree], ['tp', p.tp]]),
-      message: `The device mesh is dp_replicate ${p.dpReplicate.value} × dp_shard ${p.dpShard.value} × cp ${p.cp.value} × sp ${p.spDegree.value} × tp ${p.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). Make the product equal ${world}.`,
-      fixes: meshFixes(p, world, mesh),
+      related: degreeLines([['dp_replicate', dims.dpReplicate], ['dp_shard', dims.dpShard], ['cp', dims.cp], ['sp', dims.sp], ['tp', dims.tp]]),
+      message: `The device mesh is dp_replicate ${dims.dpReplicate.value} × dp_shard ${dims.dpShard.value} × cp ${dims.cp.value} × sp ${dims.sp.value} × tp ${dims.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). Make the product equal ${world}.`,
+      fixes: meshFixes(p, dims, world, mesh),
     });
   },
 });
@@ -116,11 +138,31 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
   return fixes;
 }
 
-function meshFixes(p: Plan, world: number, mesh: number): FixSpec[] {
+type MeshDims = Record<'dpReplicate' | 'dpShard' | 'cp' | 'sp' | 'tp', Plan['tp']>;
+
+/**
+ * The device mesh the layout builds: the plan's own for a mesh or data-parallel layout; under
+ * accelerate's DeepSpeed (whose plan shards ZeRO over every rank) the `parallelism_config` sizes as
+ * written, the section the DeepSpeed launch passes on from 1.12.0.
+ */
+function meshDims(ctx: RuleContext, p: Plan): MeshDims | undefined {
+  if (p.style === 'mesh' || p.style === 'data-parallel') return { dpReplicate: p.dpReplicate, dpShard: p.dpShard, cp: p.cp, sp: p.spDegree, tp: p.tp };
+  if (p.style !== 'zero' || ctx.format !== 'accelerate') return undefined;
+  const m = ctx.model as AccelerateModel;
+  if (!parallelSizes(m)) return undefined;
+  const field = (dim: string): Plan['tp'] => {
+    const path = ['parallelism_config', `parallelism_config_${dim}_size`];
+    const v = m.view.num(path);
+    return v !== undefined && Number.isInteger(v) && v >= 1 ? { value: v, from: { kind: 'written', path: m.view.source(path) ?? path } } : { value: 1, from: { kind: 'default', note: `\`parallelism_config_${dim}_size\` defaults to 1` } };
+  };
+  return { dpReplicate: field('dp_replicate'), dpShard: field('dp_shard'), cp: field('cp'), sp: field('sp'), tp: field('tp') };
+}
+
+function meshFixes(p: Plan, dims: MeshDims, world: number, mesh: number): FixSpec[] {
   const fixes: FixSpec[] = [];
   const e = knobEdit(p, 'world', mesh);
   if (e && mesh % p.nodes.value === 0) fixes.push({ kind: 'set-world', title: `Set \`num_processes\` to ${mesh}`, edits: [e] });
-  for (const [knob, field, name] of [['dpShard', p.dpShard, 'dp_shard'], ['dpReplicate', p.dpReplicate, 'dp_replicate']] as const) {
+  for (const [knob, field, name] of [['dpShard', dims.dpShard, 'dp_shard'], ['dpReplicate', dims.dpReplicate, 'dp_replicate']] as const) {
     const rest = mesh / field.value;
     if (world % rest !== 0) continue;
     const edits: PathEdit[] = [];

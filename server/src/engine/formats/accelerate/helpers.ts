@@ -2,6 +2,9 @@
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './model';
+import type { RuleContext } from '../../rules/rule';
+import { appliesTo } from '../../schema/vocabulary';
+import { compareVersions } from '../../version';
 
 /** Where a canonical path was written (falls back to the canonical path, e.g. for inserts). */
 export function src(m: AccelerateModel, path: Path): Path {
@@ -60,4 +63,20 @@ export function fsdpStrategyName(v: unknown): string | undefined {
 /** How the scripts that launch the config are named in a message, when they are known. */
 export function launchedBy(via: string | undefined, key: string): string {
   return via ? ` (${via} launch${via.includes(',') ? '' : 'es'} it without \`--${key}\`)` : '';
+}
+
+/**
+ * Whether the launch of the file's `distributed_type` passes `parallelism_config` on to the run at
+ * the targeted release (the section's `x-applies-to`, dated by `x-applies-to-since`): the launcher
+ * exports it only from some launch paths (accelerate utils/launch.py), and without the export the
+ * Accelerator builds no `ParallelismConfig`, so none of its checks runs. Reading the release counts
+ * as an assumption where the release is assumed, unless `floor` (the first release the finding's
+ * facts exist at, e.g. the key's) already settles it; false without a type or a schema.
+ */
+export function parallelismPassedOn(ctx: RuleContext<AccelerateModel>, floor?: string): boolean {
+  const dt = ctx.model.distributedType;
+  if (!dt || !ctx.nav) return false;
+  const section = ctx.nav.resolve(ctx.nav.child(ctx.nav.resolve(ctx.nav.root, ctx.doc.value([])), 'parallelism_config'));
+  const applies = appliesTo(section, (v) => (floor !== undefined && compareVersions(v, floor) <= 0) || ctx.atLeast(v));
+  return !applies || applies.includes(dt);
 }
