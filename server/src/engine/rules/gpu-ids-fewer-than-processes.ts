@@ -12,7 +12,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`gpu_ids` lists fewer devices than the processes each machine starts.',
-    why: '`gpu_ids` becomes `CUDA_VISIBLE_DEVICES` (or the vendor equivalent) and is never compared with the process count. Processes beyond the visible devices either crash on an invalid device ordinal or share a GPU, halving its memory and speed.',
+    why: '`gpu_ids` becomes `CUDA_VISIBLE_DEVICES` (or the vendor equivalent) and is never compared with the process count. (A multi-node DeepSpeed launch through DeepSpeed\'s own runner, `pdsh` or `nossh`, sets the visible devices per node itself.) Processes beyond the visible devices either crash on an invalid device ordinal or share a GPU, halving its memory and speed.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 4\ngpu_ids: 0,1\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 2\ngpu_ids: 0,1\n',
   },
@@ -25,6 +25,11 @@ export default defineRule<AccelerateModel>({
     const perMachine = Math.floor(m.numProcesses / Math.max(1, m.numMachines));
     if (ids.length <= 1 && MULTI_DEVICE.includes(m.distributedType)) return; // multi-gpu-single-process reports it
     if (ids.length >= perMachine) return;
+    // Multi-node DeepSpeed through DeepSpeed's own runner (pdsh, the default, or nossh): the runner is
+    // given a hostfile and --num_gpus, and its per-node launch sets the visible devices to those
+    // slots itself (deepspeed/launcher/launch.py), so `gpu_ids` does not limit the processes.
+    const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
+    if (m.distributedType === 'DEEPSPEED' && m.numMachines > 1 && (launcher === 'pdsh' || launcher === 'nossh')) return;
     ctx.report({
       at: src(m, ['gpu_ids']),
       on: 'value',
