@@ -275,6 +275,8 @@ const LAUNCH_PATHS = {
 const SECTION_EXPORTS = {
   dynamo_config: ['ACCELERATE_DYNAMO_'],
   parallelism_config: ['prepare_extend_env_parallelism_config', 'PARALLELISM_CONFIG_'],
+  // The simple launch (NO and MULTI_CPU) wraps the script in mpirun when a hostfile is given.
+  mpirun_config: ['mpirun_hostfile'],
 };
 
 /** The launch functions of a release whose body writes one of `markers`. */
