@@ -18,7 +18,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
-    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.12.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer.',
+    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.12.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     fix: 'Sets the policy that reads the key.',
@@ -48,6 +48,9 @@ export default defineRule<AccelerateModel>({
     }
     for (const [key, needs] of pairs) {
       if (!m.view.has(['fsdp_config', key]) || policy === needs) continue;
+      // Before 0.11.0 there is no policy key: a positive threshold alone turns on size-based wrapping
+      // (utils/dataclasses.py@v0.10.0), so the threshold is read.
+      if (key === 'fsdp_min_num_params' && !ctx.atLeast('0.11.0')) continue;
       // The other pair member may be what the policy reads; only flag keys with no reader.
       const current = policy ? code(`fsdp_auto_wrap_policy: ${policy}`) : 'no `fsdp_auto_wrap_policy` (so `NO_WRAP`)';
       ctx.report({
