@@ -16,7 +16,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
-    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel (and AutoTP) degree; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy.',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy.',
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
@@ -34,6 +34,13 @@ export default defineRule<DeepSpeedModel>({
     const fits = !p || layoutFits(p);
     let dp = fits ? p?.dp?.value : undefined;
     let dpWhy = p?.dp?.from.kind === 'derived' ? ` (${p.dp.from.formula}${p.world?.from.kind === 'derived' ? `; ${p.world.from.formula}` : ''})` : '';
+    // deepspeed/__init__.py: the config (and its batch assertion) is built before the engine makes the
+    // AutoTP groups, with no mpu, so the AutoTP degree does not reduce the ranks the check counts.
+    const tp = p?.tp?.value ?? 1;
+    if (dp !== undefined && tp > 1) {
+      dp *= tp;
+      dpWhy = ` (AutoTP ${tp} does not reduce them: DeepSpeed checks the batch before it builds the tensor-parallel groups)`;
+    }
     // runtime/config.py: DeepSpeed divides the world by `sequence_parallel_size` only from 0.17.0;
     // before, without an mpu or a `data_parallel_size` mesh, every rank counts.
     const sp = p?.spDegree?.value ?? 1;
