@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized, strictSince, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, normalized, strictSince, unknownKeyEffect, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
@@ -73,6 +73,16 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
 export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): ValueForm | undefined {
   const forms = valueForms(schema);
   return forms?.find((f) => (!f.since || ctx.atLeast(f.since)) && (!f.until || !ctx.atLeast(f.until)));
+}
+
+/**
+ * Whether the targeted release refuses an unknown key in `section`: the section is marked `error`
+ * (or `effect` says so), the release is at or after its `x-strict-since`, and it reads the section at
+ * all (a section a release does not read, DeepSpeed's `compile` in 0.14.4–0.16.5, refuses nothing).
+ */
+export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string): boolean {
+  const since = strictSince(section);
+  return (effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since)) && releaseForm(ctx, section)?.form !== 'unused';
 }
 
 /** Whether that release accepts (or never reads) a value the schema refuses: an unused key, a tuple string where it is split. */

@@ -5,10 +5,10 @@
 import { closest, onlySlip } from '../suggest';
 import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
-import { pathLabel, releaseForm } from './helpers';
+import { pathLabel, refusesUnknownKeys } from './helpers';
 import { deepspeedKeyPath } from '../formats/deepspeed/format';
 import { defineRule, type FixSpec } from './rule';
-import { deprecation, keyPrefix, requiredPrefix, strictSince, unknownKeyEffect } from '../schema/vocabulary';
+import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'unknown-key',
@@ -56,8 +56,7 @@ export default defineRule({
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
       // A section a release reads key by key (DeepSpeed's `fp16` before 0.17.1) ignores what it does not know.
       // A section a release does not read at all (DeepSpeed's `compile` in 0.14.4–0.16.5) refuses nothing.
-      const since = strictSince(section);
-      const fatal = (issue.effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since)) && releaseForm(ctx, section)?.form !== 'unused';
+      const fatal = refusesUnknownKeys(ctx, section, issue.effect);
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
       const effect = issue.consequence

@@ -3,10 +3,10 @@
  * (`shardwise.targetVersions` setting, `.shardwise.yaml`, or `# shardwise: accelerate=1.10.0`).
  */
 import type { Path } from '../types';
-import { code, pathLabel, walkSchema } from './helpers';
+import { code, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { namesBefore, normalized, since, strictSince, unknownKeyEffect, valueSince } from '../schema/vocabulary';
+import { namesBefore, normalized, since, valueSince } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
@@ -65,8 +65,7 @@ export default defineRule({
       const written = String(path[path.length - 1] ?? '');
       // A spelling of a key younger than the key (Accelerate's `fsdp_offload_params`, read from 0.12.0).
       const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
-      const strict = strictSince(section);
-      const fatal = unknownKeyEffect(section) === 'error' && (!strict || ctx.atLeast(strict));
+      const fatal = refusesUnknownKeys(ctx, section);
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
       if (written.startsWith('-') && (checkoutHas(ctx.settings.megatronCheckout, written) || repositoryHas(ctx.settings.repositoryFlags, written))) return;
