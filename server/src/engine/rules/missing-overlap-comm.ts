@@ -27,6 +27,9 @@ export default defineRule<DeepSpeedModel>({
     if (p.dp !== undefined && p.dp.value <= 1) return;
     // Pipeline engines force it off; AMP has its own path.
     if (m.has(['pipeline']) || m.bool(['amp', 'enabled'])) return;
+    // engine.py: stage 1 runs the old stage-1 optimizer, which has no overlap_comm, before 0.4.0 and,
+    // with `legacy_stage1`, before 0.5.9 (from 0.5.9 that flag stops the engine).
+    if (stage === 1 && (!ctx.atLeast('0.4.0') || m.bool(['zero_optimization', 'legacy_stage1']) === true)) return;
     const written = m.has(['zero_optimization', 'overlap_comm']);
     const at = written ? m.where(['zero_optimization', 'overlap_comm']) : ['zero_optimization', 'stage'];
     ctx.report({

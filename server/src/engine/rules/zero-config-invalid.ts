@@ -27,6 +27,9 @@ const CHECKS: DsCheck[] = [
   {
     when: (m) => {
       const b = m.num([Z, 'allgather_bucket_size']);
+      // engine.py@v0.5.8: stage 1 with `legacy_stage1` builds the old stage-1 optimizer, which has no
+      // alignment check; from 0.5.9 that flag stops the engine before any optimizer is built.
+      if (m.stage === 1 && m.bool([Z, 'legacy_stage1']) === true) return undefined;
       return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0 ? [Z, 'allgather_bucket_size'] : undefined;
     },
     // stage_1_and_2.py: the alignment assertion first appears in DeepSpeed 0.5.2.
