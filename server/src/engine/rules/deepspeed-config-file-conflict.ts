@@ -92,7 +92,10 @@ export default defineRule<AccelerateModel>({
         fixes: [{ kind: sameInJson(m, jsonPath, m.view.get(path)) ? 'remove-same' : 'remove', title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], recommended: true }, ...(move ? [move] : [])],
       });
     }
-    if (m.view.has(['mixed_precision'])) {
+    // utils/dataclasses.py@v0.15.0 set_mixed_precision: before the refusal, Accelerate writes the
+    // precision section into a JSON that has neither `fp16` nor `bf16`, so there the key is what runs.
+    const jsonDecides = !!json && (json.doc.entry(['fp16']) !== undefined || json.doc.entry(['bf16']) !== undefined);
+    if (m.view.has(['mixed_precision']) && (refused || m.mixedPrecision === 'no' || jsonDecides)) {
       const at = src(m, ['mixed_precision']);
       const precisions = json ? (['fp16', 'bf16', 'bfloat16'] as const).filter((k) => json.doc.entry([k, 'enabled'])) : [];
       ctx.report({
