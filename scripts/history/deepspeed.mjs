@@ -269,6 +269,19 @@ function schemaStrict(prop, version) {
   return !(prop['x-value-forms'] ?? []).some((f) => f.form === 'unused' && inRange(f));
 }
 
+/**
+ * `x-auto-dropped-since`: the first strict release whose model drops "auto" values, when that is
+ * later than the first strict release (before it the strict model validates "auto" as the value).
+ */
+function autoDropChanges(section, cls, states, prop, keys, report) {
+  const firstStrict = states.findIndex((st) => st.kind === 'strict');
+  const firstDrop = states.findIndex((st) => st.drops);
+  const want = firstStrict < 0 || firstDrop < 0 || firstDrop === firstStrict ? undefined : states[firstDrop].version;
+  if (want === prop['x-auto-dropped-since']) return [];
+  report.push(`${section}: x-auto-dropped-since ${prop['x-auto-dropped-since'] ?? '(none)'} → ${want ?? '(none)'}`);
+  return [{ key: section, field: 'x-auto-dropped-since', from: prop['x-auto-dropped-since'], to: want, why: `first release whose ${cls} is a DeepSpeedConfigModel (which drops "auto")`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-auto-dropped-since', want, ['x-strict-since', 'x-unknown-key-effect'])) }];
+}
+
 /** Per section of SECTION_MODELS: per release, `strict` (unknown keys refused) or `lenient`. */
 function deepspeedStrictness(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
@@ -289,12 +302,16 @@ function deepspeedStrictness(releases, schema, snapshot) {
         if (c.extra !== undefined) return c.extra === 'forbid';
         return c.bases.some((x) => forbids(x, seen));
       };
+      // DeepSpeedConfigModel's constructor drops every "auto" value; a model built on pydantic's
+      // BaseModel alone validates "auto" as the value.
+      const derives = (name, base, seen = new Set()) => name === base || (!seen.has(name) && byName.has(name) && (seen.add(name), byName.get(name).bases.some((x) => derives(x, base, seen))));
       const kind = home && used && forbids(cls) ? 'strict' : 'lenient';
-      return { version: r.version, nextVersion: releases[i + 1]?.version, kind };
+      return { version: r.version, nextVersion: releases[i + 1]?.version, kind, drops: kind === 'strict' && derives(cls, 'DeepSpeedConfigModel') };
     });
-    snapshot[section] = snapshotRanges(states).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
+    snapshot[section] = snapshotRanges(states.map(({ drops, ...st }) => st)).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
     const prop = keys.get(section)?.[0];
     if (!prop) continue;
+    changes.push(...autoDropChanges(section, cls, states, prop, keys, report));
     // The section exists from its own x-since or its parent's.
     const parts = section.split('.');
     const since = parts.map((_, i) => keys.get(parts.slice(0, i + 1).join('.'))?.[0]?.['x-since']).filter(Boolean).sort(compareVersions).at(-1);

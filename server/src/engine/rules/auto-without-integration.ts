@@ -5,7 +5,10 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
-import { autoFillers, defaultAt, defaultsBefore, strictSince } from '../schema/vocabulary';
+import { autoDroppedSince, autoFillers, defaultAt, defaultsBefore, strictSince } from '../schema/vocabulary';
+import type { JsonSchema } from '../schema/types';
+import type { RuleContext } from './rule';
+import { releaseForm } from './helpers';
 
 const NAMES: Record<string, string> = { transformers: 'the Transformers Trainer', accelerate: 'Accelerate' };
 
@@ -43,20 +46,8 @@ export default defineRule<DeepSpeedModel>({
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
       if (fillers.length === 0) {
-        // DeepSpeed drops an "auto" only where a pydantic model that refuses unknown keys reads the
-        // section (`x-strict-since`); before, the section is read key by key and "auto" is the value.
         const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
-        const strict = strictSince(section);
-        const dropped = !strict || ctx.atLeast(strict);
-        const dflt = defaultAt(schema, ctx.schemaVersion);
-        ctx.report({
-          at: path,
-          on: 'value',
-          severity: 'warning',
-          message: dropped
-            ? `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate: DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${ctx.versionLabel ? '' : defaultsBefore(schema).length ? `; ${defaultsBefore(schema).map((d) => `${JSON.stringify(d.value)} before ${d.before}`).join(', ')}` : ''})` : ''} applies. Write the value you want, or remove the key.`
-            : `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is taken as the value and fails where it is used. Write the value you want, or remove the key.`,
-        });
+        ctx.report({ at: path, on: 'value', ...unfilled(ctx, key, schema, section) });
       } else if (underAccelerate && !fillers.includes('accelerate')) {
         // Which program Accelerate starts is not in its config: a Trainer fills the value first.
         ctx.separately(() => {
@@ -88,3 +79,30 @@ export default defineRule<DeepSpeedModel>({
     );
   },
 });
+
+/**
+ * What DeepSpeed does with an `"auto"` no integration fills: a strict model built on
+ * DeepSpeedConfigModel drops it, so the default applies (`x-strict-since`, and `x-auto-dropped-since`
+ * where that came later); a strict model built on pydantic's BaseModel alone validates it as the
+ * value, which a field that is not text refuses when the file loads; a section read key by key takes
+ * the text as the value.
+ */
+function unfilled(ctx: RuleContext<DeepSpeedModel>, key: string, schema: JsonSchema | undefined, section: JsonSchema | undefined): { severity: 'error' | 'warning'; message: string } {
+  const strict = strictSince(section);
+  const drops = autoDroppedSince(section);
+  const head = `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate`;
+  if (strict && !ctx.atLeast(strict)) {
+    return { severity: 'warning', message: `${head}, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is taken as the value and fails where it is used. Write the value you want, or remove the key.` };
+  }
+  // A section the release does not read at all takes nothing from it.
+  if (drops && !ctx.atLeast(drops) && releaseForm(ctx, section)?.form !== 'unused') {
+    const text = (schema?.anyOf ?? [schema]).some((s) => s?.type === 'string' || (Array.isArray(s?.type) && s.type.includes('string')));
+    const release = ctx.versionLabel ?? `before ${drops}`;
+    return text
+      ? { severity: 'warning', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}): the text "auto" is taken as the value. Write the value you want, or remove the key.` }
+      : { severity: 'error', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}) and refuses it as the value when it loads the file. Write the value you want, or remove the key.` };
+  }
+  const dflt = defaultAt(schema, ctx.schemaVersion);
+  const before = ctx.versionLabel ? '' : defaultsBefore(schema).length ? `; ${defaultsBefore(schema).map((d) => `${JSON.stringify(d.value)} before ${d.before}`).join(', ')}` : '';
+  return { severity: 'warning', message: `${head}: DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${before})` : ''} applies. Write the value you want, or remove the key.` };
+}

@@ -97,6 +97,7 @@ export interface JsonSchema {
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
+  'x-auto-dropped-since'?: string;
   'x-invalid-effect'?: string;
   /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when

@@ -84,6 +84,15 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
+/**
+ * The first release whose strict model of the section drops an `"auto"` value before validating it
+ * (`x-auto-dropped-since`); undefined: from `x-strict-since` on. Before it the model validates
+ * `"auto"` as the value.
+ */
+export function autoDroppedSince(section: JsonSchema | undefined): string | undefined {
+  return section?.['x-auto-dropped-since'];
+}
+
 /** The releases that accepted a value the schema's enum no longer lists (`x-enum-removed`), if any did. */
 export function enumRemoved(schema: JsonSchema | undefined, value: unknown): { since?: string; removed: string } | undefined {
   const table = schema?.['x-enum-removed'];
