@@ -162,7 +162,8 @@ test('--fix on examples/: only safe fixes, no number, precision, degree or switc
   const fixed = run(['check', work, '--fix']);
   assert.match(fixed.err, /\d+ fixes applied/);
   const changed = [...originals].filter(([f, text]) => readFileSync(join(work, f), 'utf8') !== text).map(([f]) => f).sort();
-  assert.ok(changed.length >= 5, `only ${changed.length} files were fixed: ${changed.join(', ')}`);
+  // Several examples carry a safe fix (a prefix rename that makes an ignored key take effect is not one).
+  assert.ok(changed.length >= 4, `only ${changed.length} files were fixed: ${changed.join(', ')}`);
 
   // The unified diff, applied to the originals, gives exactly the fixed files.
   const patches = parsePatch(diff.out);
