@@ -21,10 +21,12 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (m.view.has(['distributed_type'])) return;
+    // Only an absent key stops the load. A key written with no value (null) is present: it loads at
+    // every release, and the launcher, matching it with no type, starts a single process as for `NO`.
+    if (m.view.has(['distributed_type']) || ctx.doc.node(['distributed_type'])) return;
     const guess = m.sagemaker ? 'DATA_PARALLEL' : m.hasSection('fsdp_config') ? 'FSDP' : m.hasSection('deepspeed_config') ? 'DEEPSPEED' : m.hasSection('megatron_lm_config') ? 'MEGATRON_LM' : (m.numProcesses ?? 1) > 1 ? 'MULTI_GPU' : 'NO';
     ctx.report({
-      at: ctx.doc.node(['distributed_type']) ? ['distributed_type'] : [],
+      at: [],
       message: `This Accelerate config has no \`distributed_type\`: accelerate refuses to load it (from 0.34: "A \`distributed_type\` must be specified"; before, a missing-argument error). Add one; from the rest of the file it looks like ${code(guess)}.`,
       fixes: [{ kind: 'add-distributed-type', title: `Add \`distributed_type: ${guess}\``, edits: [{ op: 'set', path: ['distributed_type'], value: guess }], recommended: true }],
     });
