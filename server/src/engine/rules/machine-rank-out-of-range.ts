@@ -2,7 +2,7 @@
  * machine-rank-out-of-range: `machine_rank` is not below `num_machines`.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { splitsOverMachines, src } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -11,7 +11,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`machine_rank` is not between 0 and `num_machines - 1`.',
-    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported.',
+    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported. Nor is it for `NO`, `MULTI_CPU` or `XLA`/`TPU`: their launchers never read `machine_rank`.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 1\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
   },
@@ -23,6 +23,8 @@ export default defineRule<AccelerateModel>({
     // `--node_rank` when num_machines > 1), and under DeepSpeed only with the `standard` (torchrun) or
     // `nossh` launcher: pdsh, openmpi, mvapich and slurm start every node from one, and never read it.
     if (m.numMachines <= 1) return;
+    // The simple launcher (NO, MULTI_CPU, with or without mpirun) and the TPU one never read it.
+    if (!splitsOverMachines(m, (v) => ctx.atLeast(v), true)) return;
     if (m.distributedType === 'DEEPSPEED') {
       const launcher = m.view.get(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
       if (launcher !== 'standard' && launcher !== 'nossh') return;

@@ -3,7 +3,7 @@
  * `num_machines`.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { splitsOverMachines, src } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -16,7 +16,7 @@ export default defineRule<AccelerateModel>({
   verifyFixes: true,
   docs: {
     summary: '`num_processes` is not a multiple of `num_machines`.',
-    why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all.',
+    why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all. Only launches that split the processes over the machines are checked: torchrun (the `MULTI_*` device types, FSDP, Megatron-LM), DeepSpeed, and `mpirun` with `mpirun_config.mpirun_hostfile`; `NO`, `XLA`/`TPU` and `MULTI_CPU` without a hostfile start the script once per invocation and never divide.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 15\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Sets `num_processes` to the nearest multiple of `num_machines`.',
@@ -26,6 +26,9 @@ export default defineRule<AccelerateModel>({
     const n = m.numProcesses;
     const k = m.numMachines;
     if (m.sagemaker || n === undefined || !Number.isInteger(n) || !Number.isInteger(k) || k <= 1 || n % k === 0) return;
+    // Only torchrun, DeepSpeed's runner and mpirun with a hostfile divide by the machine count; the
+    // simple launcher (NO, MULTI_CPU without a hostfile) and the TPU one never do.
+    if (!splitsOverMachines(m, (v) => ctx.atLeast(v))) return;
     const at = src(m, ['num_processes']);
     const up = Math.ceil(n / k) * k;
     const down = Math.floor(n / k) * k;

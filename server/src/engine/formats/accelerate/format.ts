@@ -64,8 +64,7 @@ export function accelerateEvidence(doc: SourceDoc): Evidence {
   return weigh({ keys, contradictions }, RULES);
 }
 
-/** The distributed types that run one process per device through torchrun. */
-export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON'];
+export { MULTI_DEVICE } from './helpers';
 
 function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): AccelerateModel['deepspeedFile'] {
   const ref = view.str(['deepspeed_config', 'deepspeed_config_file']);

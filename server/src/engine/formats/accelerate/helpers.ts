@@ -11,6 +11,9 @@ export function src(m: AccelerateModel, path: Path): Path {
   return m.view.source(path) ?? path;
 }
 
+/** The distributed types that run one process per device through torchrun. */
+export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON'];
+
 export const PARALLEL_SIZES = ['dp_replicate', 'dp_shard', 'tp', 'cp', 'sp'] as const;
 export type ParallelDim = (typeof PARALLEL_SIZES)[number];
 
@@ -79,4 +82,25 @@ export function parallelismPassedOn(ctx: RuleContext<AccelerateModel>, floor?: s
   const section = ctx.nav.resolve(ctx.nav.child(ctx.nav.resolve(ctx.nav.root, ctx.doc.value([])), 'parallelism_config'));
   const applies = appliesTo(section, (v) => (floor !== undefined && compareVersions(v, floor) <= 0) || ctx.atLeast(v));
   return !applies || applies.includes(dt);
+}
+
+/**
+ * Whether `accelerate launch` hands this config to a launcher that splits the processes over the
+ * machines (torchrun's `--nproc_per_node`/`--node_rank`, DeepSpeed's runner, or `mpirun` with a
+ * hostfile), as opposed to the simple or TPU launcher, which start the script once per invocation
+ * and read neither `num_machines` for a split nor `machine_rank` (commands/launch.py, launch_command).
+ * `torchrun` only: leaves `mpirun` out (it never reads the rank).
+ */
+export function splitsOverMachines(m: AccelerateModel, atLeast: (v: string) => boolean, torchrunOnly = false): boolean {
+  const t = m.distributedType;
+  if (!t || m.sagemaker) return false;
+  if (t === 'DEEPSPEED' || t === 'FSDP' || t === 'MEGATRON_LM') return true;
+  if (t === 'MULTI_CPU') return !torchrunOnly && !!m.view.str(['mpirun_config', 'mpirun_hostfile'])?.trim();
+  if (!MULTI_DEVICE.includes(t)) return false; // NO, XLA/TPU (tpu_launcher), MPS
+  // The launcher's multi-device tuple: MULTI_GPU alone up to 0.20.x, although MULTI_XPU was a type from 0.20.0.
+  if (t === 'MULTI_XPU' && !atLeast('0.21.0')) return false;
+  // 0.13.0 to 0.16.x: a single `gpu_ids` entry turns the multi-GPU launch into the simple one.
+  const ids = m.view.str(['gpu_ids']);
+  if (ids && ids !== 'all' && ids.split(',').length === 1 && atLeast('0.13.0') && !atLeast('0.17.0')) return false;
+  return true;
 }
