@@ -31,7 +31,10 @@ export default defineRule<AccelerateModel>({
     const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',') : undefined;
     const toNo = { kind: 'no-distribution', title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
     // commands/launch.py@v0.17.0: the check first appears (gpu_ids came in 0.13.0); before, one process runs.
-    if (ids && ids.length === 1 && ctx.atLeast('0.17.0')) {
+    // The check reads the launcher's multi-device flag, which is MULTI_GPU alone up to 0.20.x (MULTI_XPU,
+    // a type from 0.20.0, joins it in 0.21.0; commands/launch.py@v0.21.0).
+    const checked = m.distributedType !== 'MULTI_XPU' || ctx.atLeast('0.21.0');
+    if (ids && ids.length === 1 && ctx.atLeast('0.17.0') && checked) {
       ctx.report({
         at: src(m, ['gpu_ids']),
         on: 'value',
