@@ -164,7 +164,7 @@ function accelerateReads(r, def, key) {
  */
 function accelerateDefaultChanges(dotted, prop, states, report) {
   const runs = [];
-  for (const { version, d } of states.filter((st) => compareVersions(st.version, '0.3.0') >= 0)) {
+  for (const { version, d } of states) {
     const kind = d && d.dynamic === undefined ? 'value' : 'dynamic';
     const last = runs.at(-1);
     if (last && last.kind === kind && JSON.stringify(last.value) === JSON.stringify(d?.value)) continue;
@@ -229,7 +229,7 @@ function accelerateEnumChanges(dir, schema, releases, report) {
         last.set(v, r.version);
       }
     }
-    const keySince = prop['x-since'] ?? '0.3.0';
+    const keySince = prop['x-since'] ?? all[0];
     const after = (v) => all[all.indexOf(v) + 1];
     const sinceWant = {};
     for (const v of prop.enum) {
@@ -381,7 +381,6 @@ export function accelerate(dir, schemaPath) {
   const releases = accelerateReleases(dir);
   const all = releases.map((r) => r.version);
   const spellings = {};
-  const floor = '0.3.0';
   console.log(`Accelerate: ${releases.length} releases compared (${all[0]} … ${all.at(-1)})`);
   const changes = [];
   const report = { agree: 0, disagree: [], never: [] };
@@ -401,9 +400,8 @@ export function accelerate(dir, schemaPath) {
         continue;
       }
       const lastAny = any.lastIndexOf(true);
-      // The floor: keys of the oldest releases are dated by the oldest covered one.
-      const dated = (i) => (compareVersions(all[i], floor) < 0 ? floor : all[i]);
-      const since = dated(firstAny);
+      // The oldest tag read (0.2.0) is the oldest release covered: a key it reads is dated by it.
+      const since = all[firstAny];
       const removed = lastAny < all.length - 1 ? all[lastAny + 1] : undefined;
       if (prop['x-since'] === since) report.agree++;
       else {
@@ -419,7 +417,7 @@ export function accelerate(dir, schemaPath) {
       if (!alt) continue;
       // The property's own spelling, read later than the key: x-flag-since.
       const own = read.indexOf(true);
-      const flagSince = own > firstAny ? { [key]: dated(own) } : undefined;
+      const flagSince = own > firstAny ? { [key]: all[own] } : undefined;
       if (JSON.stringify(prop['x-flag-since']) !== JSON.stringify(flagSince)) changes.push({ key: `${def}.${key}`, field: 'x-flag-since', from: prop['x-flag-since'], to: flagSince, why: `\`${key}\` is read from ${flagSince?.[key]}, \`${alt}\` before`, set: () => setKey(prop, 'x-flag-since', flagSince, ['x-since']) });
       // A prefixed key the launcher read only without its prefix, before it added the prefix: x-bare-until.
       const prefixFrom = releases.findIndex((r) => r.prefixed.has(def));

@@ -69,7 +69,6 @@ const KEYS: { releases: string[]; keys: Record<string, Record<string, { from: st
 
 test('a seeded sample of 20 Accelerate keys: x-since and x-flag-since are the first releases that read the key and its spelling', () => {
   const all = KEYS.releases;
-  const floor = (v: string) => (all.indexOf(v) < all.indexOf('0.3.0') ? '0.3.0' : v);
   const keys = Object.keys(KEYS.keys);
   assert.ok(keys.length > 140, `${keys.length} keys`);
   const random = mulberry32(0xacce1);
@@ -80,10 +79,29 @@ test('a seeded sample of 20 Accelerate keys: x-since and x-flag-since are the fi
     const prop = DEFS[def].properties[key];
     const spellings = KEYS.keys[dotted];
     const firsts = Object.values(spellings).flatMap((runs) => runs.map((r) => r.from)).sort((a, b) => all.indexOf(a) - all.indexOf(b));
-    assert.equal(prop['x-since'], floor(firsts[0]), `${dotted}: x-since`);
+    assert.equal(prop['x-since'], firsts[0], `${dotted}: x-since`);
     const own = spellings[key]?.[0]?.from;
     assert.equal(prop['x-flag-since']?.[key], own && all.indexOf(own) > all.indexOf(firsts[0]) ? own : undefined, `${dotted}: x-flag-since`);
   }
+});
+
+test('every key the oldest tag (0.2.0) reads is dated 0.2.0, not later: the cluster and SageMaker fields of that release', () => {
+  // src/accelerate/commands/config/config_args.py@v0.2.0: BaseConfig (compute_environment, distributed_type, fp16),
+  // ClusterConfig (num_processes, machine_rank, num_machines, main_process_ip, main_process_port,
+  // main_training_function) and SageMakerConfig (ec2_instance_type, iam_role_name, profile, region, num_machines,
+  // base_job_name, pytorch_version, transformers_version).
+  const oldest = KEYS.releases[0];
+  assert.equal(oldest, '0.2.0');
+  const read = Object.entries(KEYS.keys).filter(([, sp]) => Object.values(sp).some((runs) => runs[0]?.from === oldest)).map(([dotted]) => dotted);
+  assert.equal(read.length, 20, read.join(', '));
+  for (const dotted of read) {
+    const [def, key] = dotted.split('.');
+    assert.equal(DEFS[def].properties[key]['x-since'], oldest, dotted);
+  }
+  // Accelerate 0.2.x loads such a file: nothing says the keys are too new for it.
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_processes: 2\nfp16: false\n';
+  const at02 = analyze({ path: 'accelerate_config.yaml', text }, { targetVersions: { accelerate: '0.2.1' } }).findings.filter((f) => f.code === 'version-unsupported-key');
+  assert.deepEqual(at02.map((f) => f.message), []);
 });
 
 test('the SageMaker defaults of Accelerate before 0.11.0 (x-default-before)', () => {

@@ -10,16 +10,32 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: 'A distributed config without `num_processes`.',
-    why: 'Only `distributed_type: NO` defaults `num_processes` (to 1). For every other type the value stays -1 and `accelerate launch` stops with "You need to manually pass in `--num_processes` using this config yaml." unless the command line passes it. Scripts often do (a SLURM launcher computes it from the allocation), and the command line is not in the file, so this is a note.',
+    why: 'Only `distributed_type: NO` defaults `num_processes` (to 1). For every other type the value stays -1 and `accelerate launch` stops with "You need to manually pass in `--num_processes` using this config yaml." unless the command line passes it. Scripts often do (a SLURM launcher computes it from the allocation), and the command line is not in the file, so this is a note. Before accelerate 0.34 the key has no default at all: the file fails to load for every type, `NO` included, and that is an error.',
     bad: 'distributed_type: MULTI_GPU\nmixed_precision: bf16\n',
     good: 'distributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_processes: 8\n',
   },
   check(ctx) {
     const m = ctx.model;
-    if (m.sagemaker || !m.distributedType || m.distributedType === 'NO' || m.view.has(['num_processes'])) return;
+    // Without `distributed_type` at all, missing-distributed-type tells the first stop.
+    if (m.sagemaker || !ctx.doc.node(['distributed_type']) || m.view.has(['num_processes'])) return;
+    // commands/config/config_args.py up to 0.33.x: `num_processes` is a dataclass field without a
+    // default, and the loader never fills it, so building the config fails for every type, `NO`
+    // included, whatever the command line says. 0.34.0 gives it the default -1 (1 for `NO`).
+    if (!ctx.atLeast('0.34.0')) {
+      ctx.report({
+        at: ['distributed_type'],
+        severity: 'error',
+        message: 'This Accelerate config has no `num_processes`: before accelerate 0.34 the key has no default and loading the file fails (a missing-argument error), whatever the type and the command line. Add `num_processes`, the total number of processes over all machines.',
+      });
+      return;
+    }
+    // A misspelled type is invalid-value's; a YAML boolean is yaml-boolean-trap's.
+    if (m.view.has(['distributed_type']) && !m.distributedType) return;
+    if (m.distributedType === 'NO') return;
+    const type = m.distributedType ? `\`distributed_type: ${m.distributedType}\`` : 'A `distributed_type` with no value';
     ctx.report({
       at: ['distributed_type'],
-      message: `\`distributed_type: ${m.distributedType}\` with no \`num_processes\`: \`accelerate launch\` stops ("You need to manually pass in \`--num_processes\`") unless the command line gives \`--num_processes\`. Add \`num_processes\`, the total number of processes over all machines.`,
+      message: `${type} with no \`num_processes\`: \`accelerate launch\` stops ("You need to manually pass in \`--num_processes\`") unless the command line gives \`--num_processes\`. Add \`num_processes\`, the total number of processes over all machines.`,
     });
   },
 });

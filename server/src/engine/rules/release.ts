@@ -20,7 +20,7 @@ const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'de
  * these equal to the schemas): every covered release is at least this one, so a check against an
  * older version needs no assumption about which release runs.
  */
-export const OLDEST_COVERED: Record<Tool, string> = { accelerate: '0.3.0', deepspeed: '0.3.1', 'megatron-core': '0.4.0', transformers: TRANSFORMERS_OLDEST };
+export const OLDEST_COVERED: Record<Tool, string> = { accelerate: '0.2.0', deepspeed: '0.3.1', 'megatron-core': '0.4.0', transformers: TRANSFORMERS_OLDEST };
 
 /** The release that reads a file, and how that is known; a pinned range says which releases it allows. */
 export type Release = Field<string | undefined> & { range?: { spec: string; floor?: string }; label?: string };
