@@ -151,3 +151,16 @@ test('fp8_config.interval: Transformer Engine never uses it on PyTorch and remov
   assert.match(text, /never reads it/);
   assert.match(text, /TE 2\.2 removed the argument/);
 });
+
+test('fsdp_auto_wrap_policy before 0.34.0: an unknown value runs with no wrapping, so it is a warning and its correction is unsafe; the case is matched as written', () => {
+  // src/accelerate/utils/dataclasses.py@v0.33.0 FullyShardedDataParallelPlugin.__post_init__ compares the
+  // FSDP_AUTO_WRAP_POLICY value exactly with each policy and sets none otherwise (the same @v0.20.0);
+  // @v0.34.0 refuses an unknown one ("Invalid auto wrap policy") and compares `.upper()`.
+  const typo = (release: string) => findings('fsdp_config', '  fsdp_version: 1\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAPP\n', release).filter((f) => f.code === 'invalid-value');
+  assert.deepEqual(typo('0.20.0').map((f) => [f.severity, f.fixes]), [['warning', [[true, 'unsafe']]]]);
+  assert.ok(/wraps nothing/.test(typo('0.33.0')[0].message), typo('0.33.0')[0].message);
+  assert.deepEqual(typo('0.34.0').map((f) => [f.severity, f.fixes]), [['error', [[true, 'safe']]]]);
+  const lower = (release: string) => findings('fsdp_config', '  fsdp_version: 1\n  fsdp_auto_wrap_policy: transformer_based_wrap\n', release).filter((f) => f.code === 'invalid-value');
+  assert.deepEqual(lower('0.33.0').map((f) => [f.severity, f.fixes]), [['warning', [[true, 'unsafe']]]]);
+  assert.deepEqual(lower('0.34.0'), []);
+});

@@ -43,7 +43,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'A key is written twice in the same mapping.',
-    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`), which the launcher folds into one.',
+    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`) in a release whose launcher adds the prefix and so folds them into one; before that, they are two keys and only the one its flag is named after is read.',
     bad: 'distributed_type: MULTI_GPU\ndebug: true\nnum_processes: 8\ndebug: false\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\ndebug: false\n',
     upstream: [

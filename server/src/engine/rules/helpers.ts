@@ -47,7 +47,7 @@ export function yamlTrap(ctx: RuleContext, issue: Extract<SchemaIssue, { kind: '
   if (typeof node.value !== 'string' && ctx.nav.matches(schema, normalized(schema, text))) return { kind: 'quote', text, read: node.value };
   // `no` or `off` read as False where the tool says what it does with False (`x-yaml-false`): a trap
   // whatever the spelling; quoting means the value of that spelling in the schema's own case.
-  if (node.value === false && yamlFalse(schema)) {
+  if (node.value === false && yamlFalse(schema, (v) => ctx.atLeast(v))) {
     const as = (schema?.enum ?? []).find((v): v is string => typeof v === 'string' && v.toLowerCase() === text.toLowerCase());
     return as !== undefined ? { kind: 'quote', text, read: false, as } : { kind: 'quote', text, read: false };
   }

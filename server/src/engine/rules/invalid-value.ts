@@ -3,7 +3,7 @@
  */
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { enumRemoved, valueForms } from '../schema/vocabulary';
+import { enumRemoved, invalidRunsBefore, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 
@@ -49,6 +49,10 @@ export default defineRule({
       if (deprecatedValue(issue.schema, issue.value, written)) return;
       const expected = nav.describe(issue.schema);
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      // Releases that run an unknown value silently as another: the finding is a warning, and any
+      // correction changes what runs (unsafe).
+      const runs = invalidRunsBefore(issue.schema);
+      const silent = runs !== undefined && !ctx.atLeast(runs.version);
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -56,7 +60,7 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
       if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
@@ -72,11 +76,13 @@ export default defineRule({
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
       const effect = extendable
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
-        : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
+        : silent
+          ? runs.effect
+          : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,
         on: 'value',
-        severity: extendable ? 'warning' : undefined,
+        severity: extendable || silent ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });

@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
-import { invalidEffect, normalized, yamlFalse } from '../schema/vocabulary';
+import { invalidEffect, normalized, yamlFalse, yamlFalseQuoteSafe } from '../schema/vocabulary';
 
 function effect(schema: JsonSchema | undefined, tool: string): string {
   return invalidEffect(schema) ?? `${tool} then fails or misreads the value`;
@@ -20,6 +20,7 @@ export default defineRule({
   formats: 'all',
   fixes: {
     quote: { applicability: 'safe', changes: 'quotes the text the key needs' },
+    'quote-as-loaded': { applicability: 'safe', changes: 'quotes the text the releases that load the boolean turn it into', unconditional: true },
     'write-number': { applicability: 'safe', changes: 'writes the number as YAML reads numbers' },
     'write-list': { applicability: 'safe', changes: 'writes the list as a YAML list' },
     'write-value-read': { applicability: 'safe', changes: 'writes the number YAML already reads', unconditional: true },
@@ -27,7 +28,7 @@ export default defineRule({
   },
   docs: {
     summary: 'An unquoted value that YAML 1.1 reads as a different type than intended.',
-    why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`. The `MODEL_ARGS` of a Megatron-LM YAML are the exception: a shell harness turns them into flags with yq, which passes the text as written.',
+    why: 'The launchers read YAML with PyYAML, which follows YAML 1.1: unquoted `no`, `NO`, `off`, `yes`, `on` are booleans, `0` is a number, `1e8` is text (a float needs a dot and a signed exponent), `010` is octal 8 and `1:30` is 90. `mixed_precision: no` reaches the launcher as `False` and crashes it (`\'bool\' object has no attribute \'lower\'`), except in the Accelerate releases whose loader turns that `False` back into `\'no\'` (there nothing is said); `gpu_ids: 0` crashes `split(",")`; `fsdp_min_num_params: 1e8` fails `int()`. The `MODEL_ARGS` of a Megatron-LM YAML are the exception: a shell harness turns them into flags with yq, which passes the text as written.',
     bad: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n",
     good: "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n",
     fix: 'Quotes the value (`\'no\'`), writes the number out (`100000000`) or turns a tuple string into a list, so the file says what it means.',
@@ -51,7 +52,7 @@ export default defineRule({
       if (trap.kind === 'quote') {
         const read = typeof trap.read === 'boolean' ? `the boolean \`${trap.read ? 'True' : 'False'}\`` : trap.read === null ? 'null (no value)' : `the number \`${trap.read}\``;
         // Where the tool does something known with `False` (the same run, or the only form that loads), the schema says.
-        const asFalse = trap.read === false ? yamlFalse(issue.schema) : undefined;
+        const asFalse = trap.read === false ? yamlFalse(issue.schema, (v) => ctx.atLeast(v)) : undefined;
         if (asFalse?.severity === 'none') return;
         // The text that means what was read (`'NO'` for `no`), and whether quoting it helps at all.
         const text = trap.as ?? trap.text;
@@ -61,7 +62,7 @@ export default defineRule({
           on: 'value',
           severity: asFalse?.severity,
           message: `Unquoted \`${trap.text}\` is read by YAML 1.1 as ${read}, not as the text ${code(text)} that ${label} needs: ${asFalse?.effect ?? effect(issue.schema, ctx.tool)}.${quotable ? ` Quote it: \`'${text}'\`.` : ''}`,
-          fixes: quotable ? [{ kind: 'quote', title: `Quote as '${text}'`, edits: [{ op: 'set', path: issue.path, value: text, quote: 'single' }], recommended: true }] : [],
+          fixes: quotable ? [{ kind: yamlFalseQuoteSafe(issue.schema) ? 'quote-as-loaded' : 'quote', title: `Quote as '${text}'`, edits: [{ op: 'set', path: issue.path, value: text, quote: 'single' }], recommended: true }] : [],
         });
       } else if (trap.kind === 'number') {
         ctx.report({

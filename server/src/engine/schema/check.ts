@@ -7,7 +7,7 @@ import type { SyntaxProblem } from '../syntax/sourcedoc';
 import { sameValue, type Entry, type Node } from '../syntax/tree';
 import type { Path } from '../types';
 import type { CompiledError, CompiledValidator } from './compiled';
-import type { SchemaNav } from './navigate';
+import { launcherSpelling, type SchemaNav } from './navigate';
 import type { JsonSchema } from './types';
 import { normalized } from './vocabulary';
 
@@ -48,7 +48,7 @@ export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: 
   const walk = (node: Node, schema: JsonSchema | undefined, src: Path, inst: Path): unknown => {
     source.set(pointer(inst), src);
     if (node.kind === 'scalar') {
-      return typeof node.value === 'string' ? normalized(schema, node.value) : node.value;
+      return typeof node.value === 'string' ? normalized(schema, node.value, version) : node.value;
     }
     if (node.kind === 'seq') return node.items.map((item, i) => walk(item, schema?.items ? nav.resolve(schema.items) : undefined, [...src, i], [...inst, i]));
     const section = schema;
@@ -58,7 +58,13 @@ export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: 
       if (e.value.kind === 'scalar' && e.value.value === null) continue;
       const key = section ? nav.canonicalKey(section, e.key, version) : e.key;
       const earlier = writtenAs.get(key);
-      if (earlier !== undefined && earlier.key !== e.key) {
+      // Before the launcher adds a section's prefix (Accelerate's fsdp_ from 0.12.0) it copies each key
+      // as written: `offload_params` and `fsdp_offload_params` are then two keys, and only the one its
+      // flag is named after is read, whichever comes last.
+      const reads = section ? launcherSpelling(section, key, version) : undefined;
+      if (reads !== undefined && earlier !== undefined && earlier.key !== e.key) {
+        if (earlier.key === reads) continue;
+      } else if (earlier !== undefined && earlier.key !== e.key) {
         const same = sameValue(earlier.value, e.value);
         problems.push({
           code: 'duplicate-key',
@@ -73,6 +79,8 @@ export function buildInstance(root: Node | undefined, nav: SchemaNav, version?: 
       if (e.value.kind === 'scalar' && e.value.value === null) continue;
       const key = section ? nav.canonicalKey(section, e.key, version) : e.key;
       if (e.merged && node.entries.some((own) => !own.merged && (section ? nav.canonicalKey(section, own.key, version) : own.key) === key)) continue;
+      const reads = section ? launcherSpelling(section, key, version) : undefined;
+      if (reads !== undefined && e.key !== reads && node.entries.some((o) => o.key === reads && !(o.value.kind === 'scalar' && o.value.value === null))) continue;
       const childSchema = nav.resolve(nav.child(section, key, version), undefined);
       const childValue = walk(e.value, childSchema, [...src, e.key], [...inst, key]);
       obj[key] = childValue;

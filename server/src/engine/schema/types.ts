@@ -89,6 +89,13 @@ export interface JsonSchema {
   'x-removed'?: { version: string; replacement?: string };
   'x-deprecated-values'?: Record<string, Deprecation>;
   'x-normalize'?: 'upper' | 'lower';
+  /** The first release that normalizes the value's case (`x-normalize`); before it the value is matched as written. */
+  'x-normalize-since'?: string;
+  /**
+   * Before `version` the tool does not refuse a value outside the schema: it silently runs with
+   * another (`effect` says which), so a finding there is a warning and a correction changes the run.
+   */
+  'x-invalid-runs-before'?: { version: string; effect: string };
   'x-key-prefix'?: KeyPrefix;
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];
@@ -104,7 +111,7 @@ export interface JsonSchema {
    * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that
    * works, so nothing is said), the effect in words, and `quote: false` where quoting does not help either.
    */
-  'x-yaml-false'?: { severity: 'error' | 'warning' | 'information' | 'hint' | 'none'; effect: string; quote?: false };
+  'x-yaml-false'?: YamlFalseEntry | YamlFalseEntry[];
   /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
   'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */
@@ -128,4 +135,17 @@ export interface ValueForm {
   accepts?: JsonSchema;
   /** What those releases do with the value, in words for a message. */
   why?: string;
+}
+
+/**
+ * What the tool does with the boolean false where it wants text (`x-yaml-false`); a list gives it by
+ * release: each entry covers the releases from `since` (inclusive) to `before` (exclusive), and a
+ * release no entry covers gets nothing special (the value is then judged as any other invalid value).
+ */
+export interface YamlFalseEntry {
+  severity: 'error' | 'warning' | 'information' | 'hint' | 'none';
+  effect: string;
+  quote?: false;
+  since?: string;
+  before?: string;
 }

@@ -9,7 +9,9 @@ import type { Deprecation, JsonSchema, KeyPrefix, ValueForm } from './types';
 import { compareVersions } from '../version';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
-export function normalized(schema: JsonSchema | undefined, value: string): string {
+export function normalized(schema: JsonSchema | undefined, value: string, version?: string): string {
+  const since = schema?.['x-normalize-since'];
+  if (since && version && compareVersions(version, since) < 0) return value;
   const how = schema?.['x-normalize'];
   return how === 'upper' ? value.toUpperCase() : how === 'lower' ? value.toLowerCase() : value;
 }
@@ -105,16 +107,37 @@ export function valueForms(schema: JsonSchema | undefined): ValueForm[] | undefi
   return Array.isArray(f) ? f : undefined;
 }
 
+/** The release before which an invalid value runs silently as another (`x-invalid-runs-before`). */
+export function invalidRunsBefore(schema: JsonSchema | undefined): { version: string; effect: string } | undefined {
+  const r = schema?.['x-invalid-runs-before'];
+  return r && typeof r.version === 'string' && typeof r.effect === 'string' ? { version: r.version, effect: r.effect.replace(/\.\s*$/, '') } : undefined;
+}
+
 /** What happens with an invalid value (`x-invalid-effect`), as a clause a message ends with its own full stop. */
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
   const effect = schema?.['x-invalid-effect'];
   return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;
 }
 
-/** What the tool does with the boolean false where it wants text, when a schema says (`x-yaml-false`). */
-export function yamlFalse(schema: JsonSchema | undefined): { severity: 'error' | 'warning' | 'information' | 'hint' | 'none'; effect: string; quote: boolean } | undefined {
-  const f = schema?.['x-yaml-false'];
+/**
+ * What the tool does with the boolean false where it wants text, when a schema says (`x-yaml-false`),
+ * at the release `atLeast` answers for (without it, the first entry).
+ */
+export function yamlFalse(schema: JsonSchema | undefined, atLeast?: (version: string) => boolean): { severity: 'error' | 'warning' | 'information' | 'hint' | 'none'; effect: string; quote: boolean } | undefined {
+  const raw = schema?.['x-yaml-false'];
+  const entries = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  const f = entries.find((e) => !atLeast || ((!e.since || atLeast(e.since)) && (!e.before || !atLeast(e.before))));
   return f && typeof f.effect === 'string' ? { severity: f.severity, effect: f.effect.replace(/\.\s*$/, ''), quote: f.quote !== false } : undefined;
+}
+
+/**
+ * Whether the releases the schema names turn the boolean into the quoted text themselves (an
+ * `x-yaml-false` entry by release, none refusing the quoted form): there quoting changes nothing, and
+ * elsewhere the unquoted file cannot run, so the quote is safe whichever release runs the file.
+ */
+export function yamlFalseQuoteSafe(schema: JsonSchema | undefined): boolean {
+  const raw = schema?.['x-yaml-false'];
+  return Array.isArray(raw) && raw.some((e) => e.severity === 'none') && raw.every((e) => e.quote !== false);
 }
 
 /** The prefix the launcher adds to the section's keys (`x-key-prefix`, `offload_params` → `fsdp_offload_params`). */
