@@ -164,3 +164,11 @@ test('fsdp_auto_wrap_policy before 0.34.0: an unknown value runs with no wrappin
   assert.deepEqual(lower('0.33.0').map((f) => [f.severity, f.fixes]), [['warning', [[true, 'unsafe']]]]);
   assert.deepEqual(lower('0.34.0'), []);
 });
+
+test('fsdp_backward_prefetch: the case is matched as written before 0.34.0, where a lowercase name stops the plugin', () => {
+  // src/accelerate/utils/dataclasses.py@v0.33.0 FullyShardedDataParallelPlugin.__post_init__:
+  // FSDP_BACKWARD_PREFETCH.index(value) on the exported text (ValueError for another case); @v0.34.0 compares `.upper()`.
+  const lower = (release: string) => findings('fsdp_config', '  fsdp_version: 1\n  fsdp_backward_prefetch: backward_pre\n', release).filter((f) => f.code === 'invalid-value');
+  assert.deepEqual(lower('0.33.0').map((f) => [f.severity, f.fixes]), [['error', [[true, 'safe']]]]);
+  assert.deepEqual(lower('0.34.0'), []);
+});
