@@ -25,7 +25,7 @@ function json(args: string[], cwd = ROOT): { code: number; findings: JsonFinding
 
 test('check --format json: yaml-boolean-trap on the `mixed_precision: no` line, exit 1', () => {
   const file = join(tmp, 'trap.yaml');
-  writeFileSync(file, 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+  writeFileSync(file, 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
   const { code, findings } = json(['check', file]);
   assert.equal(code, 1);
   assert.deepEqual(findings, [
@@ -111,9 +111,9 @@ test('--target makes version checks apply', () => {
 
 test('--fix applies the preferred fixes in place', () => {
   const file = join(tmp, 'fixme.yaml');
-  writeFileSync(file, 'distributed_type: multi_gpu\nnum_processes: 2\nmixed_precision: no\n');
+  writeFileSync(file, 'distributed_type: multi_gpu\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
   assert.equal(run(['check', file, '--fix']).code, 0);
-  assert.equal(readFileSync(file, 'utf8'), "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n");
+  assert.equal(readFileSync(file, 'utf8'), "distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: 'no'\n# shardwise: accelerate=1.14.0\n");
 });
 
 /** The Plan of every document of every config under `dir`, by file (relative path). */
@@ -214,7 +214,7 @@ test('--unsafe-fixes adds the fixes that change a decision; --show-fixes lists e
 
 test('--fix writes nothing it should not: a read-only file is left as it is (exit 2); CRLF, BOM, comments and the mode survive', () => {
   const ro = join(tmp, 'readonly.yaml');
-  const text = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n';
+  const text = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n';
   writeFileSync(ro, text);
   chmodSync(ro, 0o444);
   const r = run(['check', ro, '--fix']);
@@ -249,7 +249,7 @@ test('--format sarif is SARIF 2.1.0 with rule metadata and locations', () => {
 test('--output-format sarif: valid for any file name; relative paths under %SRCROOT%; every rule links to its documentation', () => {
   const dir = join(tmp, 'sarif dir #1');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'a b#c%d.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n');
+  writeFileSync(join(dir, 'a b#c%d.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
   const r = run(['check', '.', '--output-format', 'sarif'], dir);
   assert.equal(r.code, 1, r.err);
   const sarif = JSON.parse(r.out);
@@ -286,7 +286,7 @@ test('a cross-file conflict names its other places: relatedLocations in SARIF (t
 test('--output-format github: one workflow command per finding, with what the syntax reserves escaped', () => {
   const dir = join(tmp, 'github');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'a,b:c%.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n');
+  writeFileSync(join(dir, 'a,b:c%.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n# shardwise: accelerate=1.14.0\n');
   const r = run(['check', '.', '--output-format', 'github'], dir);
   assert.equal(r.code, 1, r.err);
   const lines = r.out.trimEnd().split('\n');

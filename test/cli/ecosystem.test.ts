@@ -56,7 +56,7 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-const ACCELERATE = 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n';
+const ACCELERATE = 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n';
 const WORKFLOW = 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: accelerate launch --num_processes 2 train.py\n';
 const DEEPSPEED = '{\n  "train_batch_size": 16,\n  "train_micro_batch_size_per_gpu": 2,\n  "gradient_accumulation_steps": 1,\n  "zero_optimisation": { "stage": 2 }\n}\n';
 

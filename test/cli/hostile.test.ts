@@ -130,7 +130,7 @@ describe('the same things named on the command line', { skip }, () => {
   });
 
   test('a directory is searched as a folder: the hostile entries in it are skipped', () => {
-    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
     symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
     const r = run(['check', dir, '--format', 'json']);
     assert.equal(r.code, 1, r.err);
@@ -144,8 +144,8 @@ describe('the same things named on the command line', { skip }, () => {
     const proj = join(tmp, 'project-fifo');
     mkdirSync(proj);
     execFileSync('mkfifo', [join(proj, '.shardwise.yaml')]);
-    writeFileSync(join(proj, 'a.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
-    writeFileSync(join(proj, 'b.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(proj, 'a.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
+    writeFileSync(join(proj, 'b.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
     const r = run(['check', '.'], proj);
     assert.equal(r.code, 1, r.err);
     assert.equal(r.err.split('\n').filter((l) => l.includes('.shardwise.yaml: not read: it is not a regular file (a FIFO)')).length, 1, r.err);
@@ -171,7 +171,7 @@ describe('folder scans and the size limit', () => {
     const merges = Array.from({ length: 60_000 }, (_, i) => `\u0120t ${i.toString(36)}`);
     writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab, merges } }, null, 2));
     for (const n of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, `golden_${n}.json`), JSON.stringify({ values: Array.from({ length: 60_000 }, (_, i) => i * 0.5) }));
-    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(dir, 'accelerate.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
     const r = run(['check', '.'], dir);
     assert.equal(r.code, 1, r.err);
     assert.match(r.out, /^accelerate\.yaml:3:18: error \[yaml-boolean-trap\]/m);
@@ -221,7 +221,7 @@ describe('output cannot be abused by what the input holds', () => {
     const dir = join(tmp, 'names');
     mkdirSync(dir);
     const name = `x${ESC}[31m\nq\u009b\u202e #%é.yaml`;
-    writeFileSync(join(dir, name), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(dir, name), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
     const text = run(['check', '.'], dir);
     assertClean(text, 'text');
     assert.match(text.out, /^x\\x1b\[31m\\nq\\x9b\\u202e #%é\.yaml:3:18: error \[yaml-boolean-trap\]/m);
@@ -247,7 +247,7 @@ describe('output cannot be abused by what the input holds', () => {
   test('sarif: a relative path is a percent-encoded relative URI, an absolute one a file: URI', () => {
     const dir = join(tmp, 'uris', 'a b#c');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, '100% ü.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n');
+    writeFileSync(join(dir, '100% ü.yaml'), 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
     const rel = JSON.parse(run(['check', '.', '--format', 'sarif'], join(tmp, 'uris')).out);
     assert.equal(rel.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'a%20b%23c/100%25%20%C3%BC.yaml');
     const abs = JSON.parse(run(['check', join(dir, '100% ü.yaml'), '--format', 'sarif']).out);

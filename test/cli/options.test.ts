@@ -40,11 +40,11 @@ function project(name: string, files: Record<string, string>): string {
 }
 
 // An Accelerate config with an error (yaml-boolean-trap, safely fixable) and one with a warning only.
-const TRAP = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n';
+const TRAP = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n';
 const WARN = 'distributed_type: MULTI_GPU\nnum_processes: 1\n';
 const CLEAN = 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n';
 // An error (line 4) and two warnings (unknown-key, lines 6 and 7), each safely fixable.
-const MIXED = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n  fsdp_ofload_params: true\n';
+const MIXED = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n  fsdp_ofload_params: true\n# shardwise: accelerate=1.14.0\n';
 // Two warnings and no error.
 const TWO_WARNINGS = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_versoin: 2\n  fsdp_ofload_params: true\n';
 
@@ -84,7 +84,7 @@ describe('output formats for CI systems', () => {
 
   test('--output-format junit: well-formed XML, one testsuite per file, a failure per finding, a passing testcase for a clean file', () => {
     // A file name and a key with what XML reserves.
-    const dir = project('junit', { 'a&<b>.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  "fsdp_offload<&>\'params": true\n', 'w.yaml': WARN, 'ok.yaml': CLEAN });
+    const dir = project('junit', { 'a&<b>.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  "fsdp_offload<&>\'params": true\n# shardwise: accelerate=1.14.0\n', 'w.yaml': WARN, 'ok.yaml': CLEAN });
     const r = run(['check', '.', '--output-format', 'junit'], dir);
     assert.equal(r.code, 1, r.err);
     assert.equal(XMLValidator.validate(r.out), true, r.out);
@@ -220,8 +220,8 @@ describe('the standard input', () => {
   });
 
   test('--fix with - prints the fixed text on stdout and the findings on stderr', () => {
-    const r = run(['check', '-', '--stdin-filename', 'train.yaml', '--fix'], dir, 'distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: no\n');
-    assert.equal(r.out, "distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: 'no'\n");
+    const r = run(['check', '-', '--stdin-filename', 'train.yaml', '--fix'], dir, 'distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
+    assert.equal(r.out, "distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: 'no'\n# shardwise: accelerate=1.14.0\n");
     assert.equal(r.code, 0, 'the error was fixed');
     assert.match(r.err, /^train\.yaml:2:16: warning \[multi-gpu-single-process\]/m);
     assert.match(r.err, /1 fix applied/);
@@ -581,7 +581,7 @@ describe('what a terminal or CI log shows', () => {
     assert.equal(runCli(['check', '.', '-q', '--diff'], { cwd: big }).err, '');
   });
   test('--output-format full: each finding with its line and carets under its range', () => {
-    const dir = project('full', { 'a.yaml': MIXED, 'tab.yaml': 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\t# \x1b[31m\n' });
+    const dir = project('full', { 'a.yaml': MIXED, 'tab.yaml': 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\t# \x1b[31m\n# shardwise: accelerate=1.14.0\n' });
     const r = runCli(['check', 'a.yaml', 'tab.yaml', '--output-format', 'full'], { cwd: dir });
     assert.equal(r.code, 1);
     const lines = r.out.split('\n');

@@ -444,7 +444,7 @@ describe('edits', () => {
       assert.ok(!has('yaml-boolean-trap')(p), 'the trap went with the deleted head');
       // A text with its trap where the reference says it is.
       version++;
-      const change = { range: { start: pos(0, -1), end: pos(0, 0) }, text: 'distributed_type: MULTI_GPU\nmixed_precision: no\n' };
+      const change = { range: { start: pos(0, -1), end: pos(0, 0) }, text: 'distributed_type: MULTI_GPU\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n' };
       TextDocument.update(ref, [change], version);
       await c.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
       p = await c.waitForDiagnostics(uri, (x) => x.version === version, WAIT);
@@ -718,10 +718,10 @@ describe('line endings and characters', () => {
     { name: 'CR-only line ends', text: TRAP_LINES.join('\r'), covers: [['yaml-boolean-trap', 'no']] },
     { name: 'CRLF and a BOM', text: `\uFEFF${TRAP_LINES.join('\r\n')}`, covers: [['yaml-boolean-trap', 'no']] },
     { name: 'mixed LF, CRLF and CR', text: 'compute_environment: LOCAL_MACHINE\r\ndistributed_type: MULTI_GPU\rmixed_precision: no\nnum_machines: 1\r\nnum_processes: 2\r', covers: [['yaml-boolean-trap', 'no']] },
-    { name: 'tabs', text: 'compute_environment: LOCAL_MACHINE\t# tab\ndistributed_type: MULTI_GPU\t\nmixed_precision: no\t# \t\nnum_machines: 1\nnum_processes: 2\n', covers: [['yaml-boolean-trap', 'no']] },
+    { name: 'tabs', text: 'compute_environment: LOCAL_MACHINE\t# tab\ndistributed_type: MULTI_GPU\t\nmixed_precision: no\t# \t\nnum_machines: 1\nnum_processes: 2\n# shardwise: accelerate=1.14.0\n', covers: [['yaml-boolean-trap', 'no']] },
     {
       name: 'surrogate pairs',
-      text: '# 🚀🚀 config 𝒳\ndistributed_type: MULTI_GPU\nnum_processes: 2\n"🚀🚀": 1\nmixed_precision: no # 🚀\n🚀_typo: 𝒳\n',
+      text: '# 🚀🚀 config 𝒳\ndistributed_type: MULTI_GPU\nnum_processes: 2\n"🚀🚀": 1\nmixed_precision: no # 🚀\n🚀_typo: 𝒳\n# shardwise: accelerate=1.14.0\n',
       covers: [['yaml-boolean-trap', 'no']],
     },
   ];

@@ -28,7 +28,7 @@ const ACCELERATE_EXAMPLES = join(REPO_ROOT, 'examples', 'accelerate');
 const SCHEMA = JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', 'accelerate.schema.json'), 'utf8'));
 
 /** A small config whose only finding is the YAML 1.1 trap on line 2 (`no` at characters 17–19). */
-const TRAP = ['compute_environment: LOCAL_MACHINE', 'distributed_type: MULTI_GPU', 'mixed_precision: no', 'num_machines: 1', 'num_processes: 2', ''].join('\n');
+const TRAP = ['compute_environment: LOCAL_MACHINE', 'distributed_type: MULTI_GPU', 'mixed_precision: no', 'num_machines: 1', 'num_processes: 2', '# shardwise: accelerate=1.14.0', ''].join('\n');
 /** A hover target that is always a valid accelerate config. */
 const HOVER_DOC = 'distributed_type: MULTI_GPU\nnum_processes: 2\n';
 
@@ -338,6 +338,7 @@ describe('code actions', () => {
         'num_processes: 8',
         'num_machiness: 1',
         'gpu_ids: 0',
+        '# shardwise: accelerate=1.14.0',
         'fsdp_config:',
         // A slip in a section Accelerate ignores: renaming it would change the run, so fix-all leaves it.
         '  fsdp_versoin: 2',
@@ -705,7 +706,7 @@ describe('robustness', () => {
 
 /** An XLA pod config with a `commands` list of at least `bytes` (one line per item) and a trap on the last line. */
 function podConfig(bytes: number, item: (i: number) => string): string {
-  const head = ['compute_environment: LOCAL_MACHINE', 'distributed_type: XLA', 'num_processes: 8', 'tpu_name: my-pod', 'tpu_zone: us-central2-b', 'commands:'].join('\n') + '\n';
+  const head = ['# shardwise: accelerate=1.14.0', 'compute_environment: LOCAL_MACHINE', 'distributed_type: XLA', 'num_processes: 8', 'tpu_name: my-pod', 'tpu_zone: us-central2-b', 'commands:'].join('\n') + '\n';
   const parts = [head];
   let size = head.length;
   for (let i = 0; size < bytes; i++) {

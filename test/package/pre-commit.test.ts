@@ -113,7 +113,7 @@ test("the project's exclude applies to the files pre-commit names (--force-exclu
   assert.ok(env, 'set up by the tests before');
   const config = join(work, '.shardwise.yaml');
   mkdirSync(join(work, 'vendored'));
-  writeFileSync(join(work, 'vendored', 'accelerate.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n');
+  writeFileSync(join(work, 'vendored', 'accelerate.yaml'), 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
   git(work, 'add', 'vendored');
   const named = tryRepo('shardwise', '--files', 'vendored/accelerate.yaml');
   assert.equal(named.status, 1, `the unquoted no is an error without an exclude: ${named.out}`);
