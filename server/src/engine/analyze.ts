@@ -14,6 +14,7 @@ import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
 import { Minimatch } from 'minimatch';
 import { buildInstance, checkInstance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
+import { defaultAt } from './schema/vocabulary';
 import { InstanceView } from './schema/view';
 import { settingsFromDirectives } from './config';
 import { associationProblem, ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
@@ -586,12 +587,26 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       if (assumed) f.assumed = assumed;
       findings.push((last = f));
       // The keys it rests on: where it points, and the places of this document it names beside.
-      const rests = [report.at, ...(report.related ?? []).filter((r) => !r.other).map((r) => r.at)].filter((x): x is Path => Array.isArray(x));
+      // A key named beside it counts only when its written value is not the default the release
+      // would use without it: ignored or not, such a key leaves the conclusion as it is.
+      const beside = (report.related ?? []).filter((r) => !r.other && Array.isArray(r.at) && !atDefault(da, r.at as Path, release.value)).map((r) => r.at);
+      const rests = [report.at, ...beside].filter((x): x is Path => Array.isArray(x));
       if (rests.length) at.set(f, rests);
     }
     if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
   return withoutUnsupported(findings, at);
+}
+
+/** Whether the document writes at `path` the default the release uses without the key (as JSON). */
+function atDefault(da: DocAnalysis, path: Path, release: string | undefined): boolean {
+  try {
+    const value = da.doc.value(path);
+    const dflt = defaultAt(da.nav?.at(path, da.doc.value([])), release);
+    return value !== undefined && dflt !== undefined && JSON.stringify(value) === JSON.stringify(dflt);
+  } catch {
+    return false;
+  }
 }
 
 function openKeys(da: DocAnalysis): string | undefined {
