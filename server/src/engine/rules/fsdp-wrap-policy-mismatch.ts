@@ -18,7 +18,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
-    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.12.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer.',
+    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.11.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     fix: 'Sets the policy that reads the key.',
@@ -32,11 +32,11 @@ export default defineRule<AccelerateModel>({
       ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
       ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
     ];
-    // From 0.12.0 (the prefixed flag) to 1.12.x the launcher's default for the threshold is the float
-    // 1e8, which argparse leaves a float: it exports `100000000.0`, and under SIZE_BASED_WRAP the plugin's
+    // From 0.11.0 (`--min_num_params`; `--fsdp_min_num_params` from 0.12.0) to 1.12.x the launcher's
+    // default for the threshold is the float 1e8, which argparse leaves a float: it exports `100000000.0`, and under SIZE_BASED_WRAP the plugin's
     // int() refuses it (accelerate commands/launch.py, utils/dataclasses.py). 1.13.0 made it int(1e8).
     const absent = !m.view.has(['fsdp_config', 'fsdp_min_num_params']) && !m.view.has(['fsdp_config', 'min_num_params']);
-    if (policy === 'SIZE_BASED_WRAP' && absent && ctx.atLeast('0.12.0') && !ctx.atLeast('1.13.0') && !m.commandLine('fsdp_min_num_params').passed) {
+    if (policy === 'SIZE_BASED_WRAP' && absent && ctx.atLeast('0.11.0') && !ctx.atLeast('1.13.0') && !m.commandLine('fsdp_min_num_params').passed && !m.commandLine('min_num_params').passed) {
       ctx.report({
         at: policyPath,
         on: 'value',
