@@ -28,7 +28,15 @@ export default defineRule<AccelerateModel>({
     if (m.sagemaker || n === undefined || !Number.isInteger(n) || !Number.isInteger(k) || k <= 1 || n % k === 0) return;
     // Only torchrun, DeepSpeed's runner and mpirun with a hostfile divide by the machine count; the
     // simple launcher (NO, MULTI_CPU without a hostfile) and the TPU one never do.
-    if (!splitsOverMachines(m, (v) => ctx.atLeast(v))) return;
+    // mpirun (MULTI_CPU with a hostfile) is handed the total (`-n`): what each host then runs is the
+    // MPI implementation's, not a split, so nothing is said there.
+    if (!splitsOverMachines(m, (v) => ctx.atLeast(v), true)) return;
+    // DeepSpeed's own runner (any multinode launcher but `standard`) gets `--num_gpus n // k` and, for
+    // 0, takes every slot of the hostfile; its inclusion/exclusion filters choose the slots instead.
+    const ds = m.distributedType === 'DEEPSPEED';
+    const runner = ds && String(m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh').toLowerCase() !== 'standard';
+    if (ds && (m.view.has(['deepspeed_config', 'deepspeed_inclusion_filter']) || m.view.has(['deepspeed_config', 'deepspeed_exclusion_filter']))) return;
+    if (runner && n < k) return;
     const at = src(m, ['num_processes']);
     const up = Math.ceil(n / k) * k;
     const down = Math.floor(n / k) * k;
