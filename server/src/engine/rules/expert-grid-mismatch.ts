@@ -50,6 +50,8 @@ export default defineRule({
     // Megatron Bridge sets an unset expert TP to 1 only from Bridge 0.6 (its Megatron Core 0.19.0,
     // models/transformer_config.py@v0.6.0); earlier Bridges leave it to Megatron Core, which uses TP.
     const bridgeOld = ctx.format === 'megatron-bridge' && p.etp.from.kind !== 'written' && !ctx.atLeast('0.19.0');
+    // Expert TP is then TP: an error needs TP known too.
+    if (bridgeOld && !allKnown(p.tp)) return;
     const etp = bridgeOld ? p.tp.value : p.etp.value;
     const grid = etp * p.ep.value * p.pp.value;
     if (world % grid === 0) return;

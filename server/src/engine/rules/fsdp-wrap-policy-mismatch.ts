@@ -37,13 +37,15 @@ export default defineRule<AccelerateModel>({
     // int() refuses it (accelerate commands/launch.py, utils/dataclasses.py). 1.13.0 made it int(1e8).
     const absent = !m.view.has(['fsdp_config', 'fsdp_min_num_params']) && !m.view.has(['fsdp_config', 'min_num_params']);
     if (policy === 'SIZE_BASED_WRAP' && absent && ctx.atLeast('0.11.0') && !ctx.atLeast('1.13.0') && !m.commandLine('fsdp_min_num_params').passed && !m.commandLine('min_num_params').passed) {
+      // The spelling the targeted launcher reads: bare (`min_num_params`) before 0.12.0.
+      const key = ctx.atLeast('0.12.0') ? 'fsdp_min_num_params' : 'min_num_params';
       ctx.report({
         at: policyPath,
         on: 'value',
         severity: 'error',
         tags: [],
-        message: `\`SIZE_BASED_WRAP\` without \`fsdp_min_num_params\`: the targeted ${ctx.versionLabel ?? 'release'} exports the launcher's default, the float \`1e8\`, as \`100000000.0\`, which the FSDP plugin's \`int()\` refuses, so the launch fails (Accelerate 1.13.0 made the default an integer). Write \`fsdp_min_num_params: 100000000\`, or the threshold you want.`,
-        fixes: [{ kind: 'write-threshold', title: 'Add `fsdp_min_num_params: 100000000`', edits: [{ op: 'set', path: src(m, ['fsdp_config', 'fsdp_min_num_params']), value: 100000000 }], recommended: true }],
+        message: `\`SIZE_BASED_WRAP\` without \`fsdp_min_num_params\`: the targeted ${ctx.versionLabel ?? 'release'} exports the launcher's default, the float \`1e8\`, as \`100000000.0\`, which the FSDP plugin's \`int()\` refuses, so the launch fails (Accelerate 1.13.0 made the default an integer). Write \`${key}: 100000000\`, or the threshold you want.`,
+        fixes: [{ kind: 'write-threshold', title: `Add \`${key}: 100000000\``, edits: [{ op: 'set', path: src(m, ['fsdp_config', key]), value: 100000000 }], recommended: true }],
       });
     }
     for (const [key, needs] of pairs) {

@@ -36,13 +36,14 @@ function autoFindBatchSize(ctx: RuleContext<TrainerModel>): void {
   if (!ctx.atLeast('4.39.0')) return;
   const anyStage = !ctx.atLeast('4.43.0');
   if (json.stage !== 3 && !anyStage) return;
-  const quoted = anyStage ? '"`DeepSpeed` doesn\'t support `auto_find_batch_size`."' : ctx.atLeast('4.45.0') ? '"`auto_find_batch_size` isn\'t supported yet with DeepSpeed Zero-3"' : 'with one message or the other';
+  // 4.43 and 4.44 have one check or the other (which, is not settled): no message is quoted for them.
+  const quoted = anyStage ? ' ("`DeepSpeed` doesn\'t support `auto_find_batch_size`.")' : ctx.atLeast('4.45.0') ? ' ("`auto_find_batch_size` isn\'t supported yet with DeepSpeed Zero-3")' : '';
   const range = anyStage ? 'from Transformers 4.39.0 to 4.42.x, at any ZeRO stage' : 'from Transformers 4.39.0 (at any ZeRO stage until 4.42.x, at ZeRO-3 since)';
   ctx.report({
     at: auto.at,
     on: 'entry',
     related: [{ at: json.where(['zero_optimization', 'stage']), on: 'value', message: `ZeRO stage ${json.stage} is set here`, other: { path: m.deepspeed!.linked!.path!, doc: m.deepspeed!.linked!.analysis!.doc } }],
-    message: `\`${auto.spelled}\` under DeepSpeed with ZeRO stage ${json.stage} (${m.deepspeed!.ref}) stops \`Trainer.__init__\` once the model has loaded, ${range} (${quoted}). Set the batch size yourself${json.stage === 3 ? ', or use ZeRO-2 on Transformers 4.43 or newer' : ''}.`,
+    message: `\`${auto.spelled}\` under DeepSpeed with ZeRO stage ${json.stage} (${m.deepspeed!.ref}) stops \`Trainer.__init__\` once the model has loaded, ${range}${quoted}. Set the batch size yourself${json.stage === 3 ? ', or use ZeRO-2 on Transformers 4.43 or newer' : ''}.`,
   });
 }
 
