@@ -32,7 +32,7 @@ import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
 import { keepsSyntax, syntaxTrial } from './verify';
-import { withoutGuesses, withoutUnsupported } from './drop';
+import { withoutGuesses, withoutOverridden, withoutUnsupported } from './drop';
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 import { forkOf, releaseOf } from './rules/release';
@@ -595,7 +595,9 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
     }
     if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
-  return withoutUnsupported(findings, at);
+  const kept = withoutUnsupported(findings, at);
+  const overridden = da.format?.overridden;
+  return overridden && da.model !== undefined ? withoutOverridden(kept, at, (p) => overridden(da.model, p)) : kept;
 }
 
 /** Whether the document writes at `path` the default the release uses without the key (as JSON). */

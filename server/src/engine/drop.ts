@@ -60,3 +60,17 @@ export function withoutUnsupported(findings: Finding[], at: Map<Finding, Path[]>
   const under = (p: Path, u: Path): boolean => u.length <= p.length && u.every((seg, i) => seg === p[i]);
   return findings.filter((f) => TEXT_RULES.has(f.code) || !(at.get(f) ?? []).some((p) => unsupported.some((u) => under(p, u))));
 }
+
+/**
+ * A key whose value every known launch replaces on its command line is never read from the file:
+ * what a rule concludes from the value written there (a file it names that is missing, a value it
+ * would refuse) does not happen. A finding pointing at such a key is dropped; one that only names it
+ * beside stays, since the command line supplies the key too.
+ */
+export function withoutOverridden(findings: Finding[], at: Map<Finding, Path[]>, overridden: (path: Path) => string | undefined): Finding[] {
+  return findings.filter((f) => {
+    if (TEXT_RULES.has(f.code)) return true;
+    const primary = at.get(f)?.[0];
+    return !primary || overridden(primary) === undefined;
+  });
+}

@@ -1,4 +1,4 @@
-#: name: layers-not-divisible-by-pp: the Megatron a script runs is a pre-release (0.10.0rc0 by its package_info.py), which may not have 0.10.0's check yet: a warning that names the pre-release, not an error
+#: name: layers-not-divisible-by-pp: the Megatron a script runs is a pre-release of the release that added the check (0.10.0rc0 by its package_info.py): whether that snapshot has the check yet is not known from its version, so nothing is said
 #: path: /project/examples/run.sh
 #!/bin/bash
 # shardwise: hardware=h100-sxm
@@ -9,4 +9,3 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --seq-length 1024 --max-position-embeddings 1024 \
     --micro-batch-size 1 --global-batch-size 32 --bf16 \
     --pipeline-model-parallel-size 8
-#                                  ^ warning[layers-not-divisible-by-pp]: (a pre-release, by its megatron/core/package_info.py)

@@ -107,6 +107,11 @@ export interface FormatSupport<M = unknown> {
   model?(input: ModelInput): M;
   /** File references in the model (for document links), with where they resolved. */
   links?(model: M): { ref: string; at: Path; target?: string }[];
+  /**
+   * The launches that replace the value at `path` on their command line, in words, when every known
+   * launch of the file does (the file's value is then never what runs); undefined otherwise.
+   */
+  overridden?(model: M, path: Path): string | undefined;
   /** The parallel layout the document describes, for the layout rules, hovers and `shardwise layout`. */
   plan?(model: M, settings: EngineSettings): Plan | undefined;
 }

@@ -107,6 +107,14 @@ function assumedNewest(tool: Tool): Release {
  * answer rests on is recorded in `log`: nothing when every covered release gives the same answer.
  */
 export function releaseAtLeast(release: Release, tool: Tool | undefined, version: string, log: ReadLog): boolean {
+  // A pre-release of the very release that made the change is code on its way there: whether it
+  // has the change yet is not known from its version (a snapshot of main just after the release
+  // before it has none of it), so what rests on the answer is not said.
+  const pre = preReleaseAt(release, version);
+  if (pre) {
+    log.record('unknown', pre);
+    return true;
+  }
   const range = release.range;
   if (range) {
     // Every release the pin allows is at least its floor, and none is above its top: no assumption.
@@ -123,6 +131,16 @@ export function releaseAtLeast(release: Release, tool: Tool | undefined, version
   if (release.from.kind !== 'unknown' && floor && compareVersions(version, floor) <= 0) return true;
   log.recordProvenance(release.from);
   return true;
+}
+
+/**
+ * Why the answer is open when the release is a pre-release (`0.9.0rc0`, taken as 0.9.0) of exactly
+ * `version`, the release a behaviour changed in; undefined otherwise.
+ */
+export function preReleaseAt(release: Release, version: string): string | undefined {
+  const base = release.label !== undefined ? /^(\d+\.\d+\.\d+)(?:rc|a|b|\.?dev|\.?post)/.exec(release.label)?.[1] : undefined;
+  if (!base || base !== release.value || compareVersions(base, version) !== 0) return undefined;
+  return `${release.label} is a pre-release of ${version}, and whether it already does what ${version} does here is not known from its version`;
 }
 
 /**

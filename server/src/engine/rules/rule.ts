@@ -167,6 +167,11 @@ export interface RuleContext<M = unknown> {
    */
   atLeast(version: string): boolean;
   /**
+   * As `atLeast`, but undefined, with nothing recorded, where the release is a pre-release of exactly
+   * `version` (which `atLeast` counts as unknown): for a rule that can say what both answers mean.
+   */
+  atLeastIfSettled(version: string): boolean | undefined;
+  /**
    * Why the tool may accept keys the schema does not know (`FormatSupport.openKeys`), if it may:
    * fixes that rename or remove keys are then unsafe.
    */

@@ -13,7 +13,7 @@ import type { Path, Severity } from '../types';
 import { compareVersions } from '../version';
 import { capped, ReadLog, recordItem, tracked, untracked } from './certain';
 import { inRange } from '../pins';
-import { OLDEST_COVERED, releaseAtLeast, type Release } from './release';
+import { OLDEST_COVERED, preReleaseAt, releaseAtLeast, type Release } from './release';
 import type { Report, Rule, RuleContext } from './rule';
 
 /** A report as the rule made it, with what it rested on. */
@@ -128,6 +128,11 @@ class Run implements RuleContext<any> {
     if (this.forced !== undefined) return this.forced;
     this.log.recordProvenance(this.release.from);
     return this.release.value;
+  }
+
+  atLeastIfSettled(v: string): boolean | undefined {
+    if (this.forced === undefined && preReleaseAt(this.release as Release, v)) return undefined;
+    return this.atLeast(v);
   }
 
   atLeast(v: string): boolean {

@@ -76,7 +76,8 @@ export default defineRule({
       // that cuts (utils/megatron_lm.py@v1.0.1 imports megatron.arguments), from 1.1.0 core 0.8 or
       // later, which release unknown.
       const oldMegatron = accelerate && cut !== undefined && !ctx.atLeast(ACCELERATE_NEW_MEGATRON_SINCE);
-      const stops = cut === undefined || (!accelerate && ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeast(UNCAPPED_SINCE));
+      // A pre-release of 0.9.0 may cut or stop: the message that says both is true of it.
+      const stops = cut === undefined || (!accelerate && ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeastIfSettled(UNCAPPED_SINCE) === true);
       const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value}${p.encoder ? ` + the encoder's ${p.encoder.value} ranks` : ''} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
       const runs = `TP ${Math.min(p.tp.value, world)} × PP ${cut}, not the layout written`;
       ctx.report({

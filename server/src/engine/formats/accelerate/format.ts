@@ -5,6 +5,7 @@ import schemaJson from '../../../../../schemas/accelerate.schema.json';
 import { validate } from '../../schema/generated/accelerate';
 import type { JsonSchema } from '../../schema/types';
 import type { InstanceView } from '../../schema/view';
+import type { Path } from '../../types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import { foreignMarkers, mapKeys, named, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, LaunchCommand, ModelInput } from '../format';
@@ -86,6 +87,32 @@ function commandLine(launches: readonly LaunchCommand[], key: string): { passed:
   return { passed: false, via: names(launches) };
 }
 
+/**
+ * The `accelerate launch` option that stands for a key of the file: a top-level key by its name, a
+ * key of a section by the name the launcher copies it to (`fsdp_config.version` is `--fsdp_version`),
+ * as commands/launch.py copies the file's values onto the options the command line did not set.
+ * The compute environment and the distributed type are read when the file loads, whatever the
+ * command line says; other sections are not copied that way.
+ */
+function launchOption(path: Path): string | undefined {
+  const [first, key] = path;
+  if (typeof first !== 'string') return undefined;
+  if (path.length === 1) return first === 'compute_environment' || first === 'distributed_type' ? undefined : first;
+  if (path.length !== 2 || typeof key !== 'string') return undefined;
+  const prefix: Record<string, string> = { deepspeed_config: '', megatron_lm_config: '', fsdp_config: 'fsdp_', fp8_config: 'fp8_', dynamo_config: 'dynamo_' };
+  const p = prefix[first];
+  if (p === undefined) return undefined;
+  return !p || key.startsWith(p) ? key : p + key;
+}
+
+/** The known launches all pass `--option`: the scripts, in words; undefined when one does not, or none is known. */
+function everyLaunchPasses(launches: readonly LaunchCommand[], option: string): string | undefined {
+  if (!launches.length) return undefined;
+  const passes = (l: LaunchCommand) => l.args.has(`--${option}`) || l.args.has(`--${option.replace(/_/g, '-')}`);
+  if (!launches.every(passes)) return undefined;
+  return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
+}
+
 export const accelerateFormat: FormatSupport<AccelerateModel> = {
   id: 'accelerate',
   title: 'Accelerate config',
@@ -109,10 +136,16 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       machineRank: view.num(['machine_rank']) ?? 0,
       mixedPrecision: view.str(['mixed_precision']),
       commandLine: (key) => commandLine(launches?.() ?? [], key),
+      // On SageMaker the file's values are handed to the job as they are.
+      overriddenBy: (path) => {
+        const option = sagemaker ? undefined : launchOption(path);
+        return option ? everyLaunchPasses(launches?.() ?? [], option) : undefined;
+      },
       hasSection: (section) => view.keys([section]).length > 0,
       deepspeedFile: deepspeedFileOf(view, link),
     };
   },
+  overridden: (m: AccelerateModel, path: Path) => m.overriddenBy(path),
   links(m: AccelerateModel) {
     const f = m.deepspeedFile;
     return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];

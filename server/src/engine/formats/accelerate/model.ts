@@ -23,6 +23,8 @@ export interface AccelerateModel {
    * that the command passes nothing, which a rule needing the key absent reads.
    */
   commandLine(key: string): { passed: boolean; via?: string; assumed?: string };
+  /** The launches that pass the option standing for the key at `path`, when every known launch does (the file's value never runs). */
+  overriddenBy(path: Path): string | undefined;
   /** True when the section is present and has at least one key set. */
   hasSection(section: string): boolean;
   /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
