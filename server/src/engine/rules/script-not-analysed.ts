@@ -4,6 +4,7 @@
  */
 import type { ShellDoc } from '../syntax/shell';
 import { defineRule } from './rule';
+import { IMPORTS_MEGATRON } from '../formats/megatron/script';
 
 /** Megatron-LM's own entry points, named on a line that is not a comment. */
 const ENTRY_LINE = /^(?![ \t]*#).*?\b(pretrain_(?:gpt|bert|t5|mamba|hybrid|retro|ict|vlm)\.py)\b/m;
@@ -27,6 +28,12 @@ export default defineRule({
     const s = ctx.doc as ShellDoc;
     const m = ENTRY_LINE.exec(s.text.length > 1_000_000 ? s.text.slice(0, 1_000_000) : s.text);
     if (!m) return;
+    // A name is not a program: one that can be read and imports nothing of Megatron (a PyTorch
+    // Lightning `pretrain_bert.py`) is another framework's, and a command read whole whose flags did
+    // not make it a Megatron-LM launch was followed, not lost.
+    const program = s.entrypoint ? s.entryText() : undefined;
+    if (program && !IMPORTS_MEGATRON.test(program.text)) return;
+    if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length) return;
     const start = m.index + m[0].length - m[1].length;
     const why = /(^|[;&|({\s])eval\s/m.test(s.text)
       ? 'it runs the command through `eval` of text put together at run time'

@@ -31,7 +31,7 @@ import { imagePins, scriptImages } from '../../pins';
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
 /** A Python import of Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package). */
-const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
+export const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
 /** Training frameworks other than Megatron whose programs take Megatron-like flags, as Python imports them. */
 const OTHER_FRAMEWORK = /^\s*(?:from|import)\s+(bmtrain|model_center|sat|SwissArmyTransformer|colossalai|fairseq|oneflow|libai|paddle|mindspore)\b/m;
 /** Megatron-LM's data preparation tools (tools/, tools/retro/): their own argparse, no training run. */
