@@ -42,9 +42,14 @@ function rows(p: Plan): Row[] {
     { label: 'sharding', field: p.sharding, show: (v) => shardingText(v as Plan['sharding']['value']) },
     { label: 'recompute', field: p.recompute },
   );
+  if (p.adapter) r.push({ label: 'adapters (LoRA)', field: p.adapter, show: (v) => adapterText(v as NonNullable<Plan['adapter']>['value']) });
   if (p.distributedOptimizer) r.push({ label: 'distributed optimizer', field: p.distributedOptimizer, show: (v) => (v ? 'on' : 'off') });
   for (const [k, f] of Object.entries(p.overlap)) r.push({ label: OVERLAP_LABEL[k] ?? `${k} overlap`, field: f, show: (v) => (v ? 'on' : 'off') });
   return r.filter((x) => x.field !== undefined);
+}
+
+function adapterText(a: NonNullable<Plan['adapter']>['value']): string {
+  return `rank ${a.rank}, ${(a.trainable / 1e6).toFixed(1)}M trainable, base in ${a.frozenBits} bits`;
 }
 
 function shardingText(s: Plan['sharding']['value']): string {
@@ -73,9 +78,28 @@ function value(row: Row): string {
   return row.show ? row.show(v) : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/**
+ * Without a world size, states sharded over the data-parallel group take a share nobody knows: the
+ * estimate for a few DP sizes, never one of them as if it were the run's.
+ */
+function perDpLine(p: Plan): string | undefined {
+  const s = p.sharding.value;
+  if (p.world || !p.model || p.notTraining) return undefined;
+  const shown = [1, 2, 4, 8].map((dp) => ({ dp, mem: planMemory(p, { dp, sharding: { ...s, group: dp } }) }));
+  if (shown.some((x) => !x.mem)) return undefined;
+  const hbm = Math.round(p.hardware.profile.hbmGiB);
+  const what = s.kind === 'zero' ? `ZeRO-${s.stage}` : s.kind === 'fsdp' ? 'FSDP' : "Megatron's distributed optimizer";
+  const texts = shown.map((x) => fmtGiB(x.mem!.bytes.total));
+  const each = texts.every((t) => t === texts[0]) ? `~${texts[0]} GiB at any DP from 1 to 8 (what it divides is small here)` : texts.map((t, i) => `~${t} GiB at DP ${shown[i].dp}`).join(', ');
+  return `Memory per GPU: the world size is not known, and ${what} divides states over the data-parallel ranks: ${each} (of ${hbm}; activations ${fmtGiB(shown[0].mem!.bytes.activations)} GiB whatever DP is).`;
+}
+
 function memoryLines(p: Plan, mem: MemoryEstimate | undefined): string[] {
   if (!p.model) return ['Memory per GPU: the model is not in this file; name it to get an estimate (`# shardwise: model=llama-3-70b seq_length=8192 micro_batch_size=1`, or `model:` in .shardwise.yaml).'];
-  if (!mem) return ['Memory per GPU: could not be estimated for this layout.'];
+  if (!mem) {
+    const perDp = perDpLine(p);
+    return [perDp ?? 'Memory per GPU: could not be estimated for this layout.'];
+  }
   const b = mem.bytes;
   const hbm = p.hardware.profile.hbmGiB;
   return [

@@ -2,6 +2,7 @@
  * Arithmetic on a Plan: model-parallel sizes, which fabric each group's collectives cross, the
  * memory estimate, and the search for valid degrees that fixes propose.
  */
+import { adapterStates } from './adapters';
 import { estimateMemory, gib, type MemoryEstimate, type MemoryInput } from './memory';
 import { derived, type Plan } from './plan';
 
@@ -126,6 +127,7 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
     ...scaledWithDp(p, dp, overrides.dp),
     ...overrides,
   };
+  if (p.adapter && !overrides.states) input.states = adapterStates(input.model, p.adapter.value, input.sharding, input.tp);
   try {
     return estimateMemory(input);
   } catch {
@@ -168,7 +170,7 @@ export function layoutSummary(p: Plan): string {
     if (p.dpReplicate.value > 1 && p.dpShard.value > 1) parts.push(`HSDP ${p.dpReplicate.value}×${p.dpShard.value}`);
     else if (p.dpShard.value > 1) parts.push(`${p.sharding.value.kind === 'zero' ? `ZeRO-${p.sharding.value.stage}` : 'FSDP'} ${p.dpShard.value}`);
     else if (p.sharding.value.kind === 'zero' && !p.world) parts.push(`ZeRO-${p.sharding.value.stage} × DP ?`);
-    else parts.push(deg('DP', p.dpReplicate.value));
+    else parts.push(p.world ? deg('DP', p.dpReplicate.value) : 'DP ?');
   }
   // The expert grid is another factoring of the same GPUs (expert TP × EP × expert DP × PP), not a factor of it.
   const experts = p.style === 'megatron' && p.ep.value > 1 ? ` (experts: ETP ${p.etp.value} × EP ${p.ep.value} × EDP ${p.expertDp?.value ?? '?'} × PP ${p.pp.value})` : '';

@@ -108,6 +108,11 @@ export interface MemoryInput {
    * recent Hugging Face models. Only matters without activation recompute.
    */
   flashAttention?: boolean;
+  /**
+   * Weights, gradients and optimizer state worked out elsewhere (a LoRA run trains adapters over
+   * frozen weights: plan/adapters.ts), with the assumptions they rest on; activations are counted here.
+   */
+  states?: { weights: number; gradients: number; optimizer: number; assumptions: string[] };
 }
 
 export interface MemoryEstimate {
@@ -577,9 +582,10 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
   const computeBytes = input.precision === 'fp32' ? 4 : 2;
   const gathered = gathers ? 2 * shard.maxLayer * computeBytes : 0;
 
-  const weights = dense * denseBytes.bytes.weights + expert * expertBytes.bytes.weights + gathered;
-  const gradients = dense * denseBytes.bytes.gradients + expert * expertBytes.bytes.gradients;
-  const optimizer = dense * denseBytes.bytes.optimizer + expert * expertBytes.bytes.optimizer;
+  const own = input.states;
+  const weights = own ? own.weights + gathered : dense * denseBytes.bytes.weights + expert * expertBytes.bytes.weights + gathered;
+  const gradients = own ? own.gradients : dense * denseBytes.bytes.gradients + expert * expertBytes.bytes.gradients;
+  const optimizer = own ? own.optimizer : dense * denseBytes.bytes.optimizer + expert * expertBytes.bytes.optimizer;
 
   if (explain) {
     // Assumptions: parameters.
@@ -588,11 +594,11 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
       `Most loaded GPU: first pipeline stage with ${pp > 1 ? `1/${pp} of the ${r.L} layers` : `all ${r.L} layers`} and the input embedding${r.untied && pp === 1 ? ' and output layer' : ''}${tp > 1 ? `, dense weights split over TP = ${tp}` : ''}${hasExperts ? `, experts over EP×ETP = ${ep * etp}` : ''} (norms and router replicated; uneven pipeline splits not modelled)`,
     );
     assumptions.push('Parameters as Megatron counts them: attention, MLP, norm and router weights; linear-layer biases and learned position embeddings are not counted');
-    assumptions.push(...shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp));
+    assumptions.push(...(own ? own.assumptions : shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp)));
     if (input.precision === 'fp8') assumptions.push('fp8: weights held in 16-bit as Transformer Engine does by default (fp8 copies and transposes for GEMMs not counted)');
     if (input.precision === 'fp16') assumptions.push('fp16 counted like bf16 (loss-scaler state negligible)');
     if (gathers) assumptions.push(`Gathered parameters: a ${computeBytes * 8}-bit copy of two layers (the one computing and the prefetched one) counted in weights; larger prefetch/live-parameter limits keep more`);
-    assumptions.push('Adam(W) optimizer; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted');
+    assumptions.push(own ? 'AdamW on the adapters; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted' : 'Adam(W) optimizer; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted');
   }
   const act = activationBytes(input, r, explain ? assumptions : undefined);
 

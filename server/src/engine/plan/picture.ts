@@ -225,6 +225,7 @@ function stepBand(p: Plan, y: number): { svg: string[]; y: number } {
 /** Weights, gradients and optimizer state, then activations, of the most loaded GPU against its HBM. */
 function memoryBar(p: Plan, y: number, width: number): { svg: string[]; y: number } {
   const mem = planMemory(p);
+  if (!mem && p.model && !p.world) return { svg: [`<text x="12" y="${y + 12}" class="note">memory: the world size is not known, and the states are divided over the data-parallel ranks (\`shardwise layout\` gives the estimate per DP size)</text>`], y: y + 20 };
   if (!mem) return { svg: [`<text x="12" y="${y + 12}" class="note">memory: the config does not describe the model (a \`model\` setting names a preset)</text>`], y: y + 20 };
   const hbm = p.hardware.profile.hbmGiB * 1024 ** 3;
   const full = width - LEFT - 24;

@@ -6,6 +6,7 @@
  */
 import { addInput, knownBasis, type Basis, type Certainty } from '../certainty';
 import type { Path } from '../types';
+import type { AdapterMemory } from './adapters';
 import type { HardwareProfile } from './hardware';
 import type { ModelShape, Precision, Sharding } from './memory';
 
@@ -85,6 +86,8 @@ export interface Plan {
    */
   pipelineSplit?: { embedding: boolean; loss: boolean; explicit?: string };
   model?: Field<ModelShape>;
+  /** LoRA/QLoRA: only adapters are trained, over frozen (possibly quantized) base weights. */
+  adapter?: Field<AdapterMemory>;
   precision: Field<Precision>;
   sharding: Field<Sharding>;
   recompute: Field<'none' | 'selective' | 'full'>;

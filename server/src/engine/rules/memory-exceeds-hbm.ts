@@ -34,11 +34,12 @@ export default defineRule({
     const noAct = p.seqLength ? '' : ' (activations not counted: set `seq_length` and `micro_batch_size` to include them)';
     // Against hardware nobody named, the comparison is with a default profile's HBM: a note, not a warning.
     const assumedHardware = p.hardware.from.kind === 'assumed';
+    const sharding = p.sharding.from.kind === 'assumed' ? ` (assuming ${p.sharding.from.note})` : '';
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: p.tp.from.kind === 'written' ? 'value' : 'key',
       severity: assumedHardware ? 'information' : undefined,
-      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}${assumedHardware ? ' (the default profile: no hardware is set)' : ''}: expect an out-of-memory error${assumedHardware ? ' on that hardware' : ''}. ${remedies(p)}.`,
+      message: `Estimated ${fmtGiB(b.total)} GiB per GPU (${parts})${noAct}${sharding} exceeds the ${Math.round(p.hardware.profile.hbmGiB)} GiB of ${p.hardware.profile.id}${assumedHardware ? ' (the default profile: no hardware is set)' : ''}: expect an out-of-memory error${assumedHardware ? ' on that hardware' : ''}. ${remedies(p)}.`,
     });
   },
 });
@@ -49,6 +50,13 @@ export default defineRule({
  */
 function remedies(p: Plan): string {
   const out: string[] = [];
+  // LoRA under the Trainer: no TP or PP to raise; what lowers it is the batch, recomputation and the base's bits.
+  if (p.adapter) {
+    if (p.recompute.value !== 'full') out.push('turn on `gradient_checkpointing`');
+    out.push('lower the micro batch or the sequence length');
+    if (p.adapter.value.frozenBits > 4) out.push('load the base in 4 bits (QLoRA)');
+    return `${out.slice(0, -1).join(', ')}${out.length > 1 ? ' or ' : ''}${out[out.length - 1]}`.replace(/^./, (c) => c.toUpperCase());
+  }
   const tp = p.tp.value;
   const domain = p.hardware.nvlinkDomain.value;
   if (tp < domain) out.push(`raise TP within the NVLink domain (up to ${domain})`);

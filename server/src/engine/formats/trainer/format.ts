@@ -3,6 +3,7 @@
  * formats/trainer/script.ts), with the DeepSpeed JSON they name: the Trainer fills that JSON's
  * `"auto"` values from its TrainingArguments and stops on explicit ones that disagree.
  */
+import { modelFromHfConfig } from '../../plan/models';
 import type { Field } from '../../plan/plan';
 import type { ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
@@ -54,6 +55,32 @@ function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonN
   return { deepspeed: { ref: file.ref, at: span, linked, model: linked?.analysis?.model, via: name }, world };
 }
 
+/**
+ * The shape in the config.json of the folder the recipe loads the model from, when the repository
+ * holds it (from_pretrained reads a local folder before it asks the Hub).
+ */
+function localModel(doc: SourceDoc, read: ModelInput['read']): TrainerModel['modelConfig'] {
+  if (!read) return undefined;
+  for (const key of ['model_name_or_path', 'base_model', '--model_name_or_path', '--model-name-or-path']) {
+    const n = doc.node([key]);
+    if (n?.kind !== 'scalar' || typeof n.value !== 'string' || n.unknown || n.assumed || /[$`*?]/.test(n.value) || !n.value.trim()) continue;
+    const ref = `${n.value.trim().replace(/\/+$/, '')}/config.json`;
+    const file = read(ref);
+    if (file.text === undefined) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(file.text);
+    } catch {
+      return undefined;
+    }
+    const hf = modelFromHfConfig(json);
+    if ('problem' in hf) return undefined;
+    const type = (json as Record<string, unknown>).model_type;
+    return { ref, shape: hf.shape, family: typeof type === 'string' ? type : undefined, notes: hf.notes };
+  }
+  return undefined;
+}
+
 function model(input: ModelInput): TrainerModel {
   const { doc, link } = input;
   const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
@@ -83,6 +110,7 @@ function model(input: ModelInput): TrainerModel {
       deepspeedSet: reading.not ? undefined : (direct?.at ?? accelerate?.deepspeed.at),
       world: commandWorld(s, input.settings) ?? accelerate?.world,
       fsdp: reading.not ? undefined : scriptFsdp(s),
+      modelConfig: localModel(doc, input.read),
     };
   }
   const { program } = recipeProgram(mapKeys(doc.root));
@@ -99,6 +127,7 @@ function model(input: ModelInput): TrainerModel {
     deepspeedSet: recipeDeepspeedSet(doc),
     world: settingWorld(input.settings),
     fsdp: recipeFsdp(doc),
+    modelConfig: localModel(doc, input.read),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The model of a fine-tuning recipe or launch command the Transformers Trainer reads. Types only. */
+import type { ModelShape } from '../../plan/memory';
 import type { Field, Provenance } from '../../plan/plan';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path, Span } from '../../types';
@@ -50,4 +51,6 @@ export interface TrainerModel {
   ownLoop?: string;
   /** The file's name, for messages. */
   name: string;
+  /** The model's shape from the config.json of the folder `model_name_or_path`/`base_model` names, when the repository holds it. */
+  modelConfig?: { ref: string; shape: ModelShape; family?: string; notes: string[] };
 }
