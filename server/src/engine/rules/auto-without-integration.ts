@@ -5,7 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
-import { autoDroppedSince, autoFillers, defaultAt, defaultsBefore, strictSince } from '../schema/vocabulary';
+import { autoDroppedSince, autoFillers, defaultAt, defaultsBefore, strictSince, unknownKeyEffect } from '../schema/vocabulary';
 import type { JsonSchema } from '../schema/types';
 import type { RuleContext } from './rule';
 import { releaseForm } from './helpers';
@@ -18,7 +18,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, either crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) or, inside the strictly checked sections, is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. Inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -33,7 +33,7 @@ export default defineRule<DeepSpeedModel>({
     // Trainer fills its placeholders, so they need no note.
     const underTrainer = m.trainers.length > 0 || m.referrers.length > notTrainer.length;
     // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
-    const filled: { path: Path; key: string; who: string }[] = [];
+    const filled: { path: Path; key: string; who: string; schema: JsonSchema | undefined; section: JsonSchema | undefined }[] = [];
     const walk = (node: Node, path: Path, depth: number): void => {
       if (depth > 8) return;
       if (node.kind === 'map') {
@@ -45,8 +45,8 @@ export default defineRule<DeepSpeedModel>({
       const fillers = autoFillers(schema);
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
+      const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
       if (fillers.length === 0) {
-        const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
         ctx.report({ at: path, on: 'value', ...unfilled(ctx, key, schema, section) });
       } else if (underAccelerate && !fillers.includes('accelerate')) {
         // Which program Accelerate starts is not in its config: a Trainer fills the value first.
@@ -60,7 +60,7 @@ export default defineRule<DeepSpeedModel>({
           });
         });
       } else if (!(underTrainer && !underAccelerate && fillers.includes('transformers'))) {
-        filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and ') });
+        filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and '), schema, section });
       }
     };
     walk(m.doc.root, [], 0);
@@ -68,17 +68,74 @@ export default defineRule<DeepSpeedModel>({
     const groups = new Map<string, string[]>();
     for (const f of filled) groups.set(f.who, [...(groups.get(f.who) ?? []), f.key]);
     const summary = [...groups].map(([who, keys]) => `${who} fill${who.includes(' and ') ? '' : 's'} ${keys.map((k) => `\`${k}\``).join(', ')}`).join('; ');
-    const plain = 'With plain `deepspeed.initialize` (no integration) the text `"auto"` reaches DeepSpeed and fails at first use: write values if the file is used that way.';
+    const plain = plainNote(filled.map((f) => ({ key: f.key, effect: plainEffect(ctx, f.schema, f.section) })));
     filled.forEach((f, i) =>
       ctx.report({
         at: f.path,
         on: 'value',
         severity: i === 0 ? 'information' : 'hint',
-        message: i === 0 ? `This file has ${filled.length} \`"auto"\` placeholder${filled.length === 1 ? '' : 's'}, filled in when the integration starts DeepSpeed: ${summary}. ${plain}` : `\`"auto"\` for \`${f.key}\`: ${f.who} fill${f.who.includes(' and ') ? '' : 's'} it in. ${plain}`,
+        message: i === 0
+          ? `This file has ${filled.length} \`"auto"\` placeholder${filled.length === 1 ? '' : 's'}, filled in when the integration starts DeepSpeed: ${summary}. ${plain}`
+          : `\`"auto"\` for \`${f.key}\`: ${f.who} fill${f.who.includes(' and ') ? '' : 's'} it in. ${plainNote([{ key: f.key, effect: plainEffect(ctx, f.schema, f.section) }])}`,
       }),
     );
   },
 });
+
+/**
+ * What DeepSpeed itself does with an `"auto"` at the release, with no integration to fill it:
+ * - `dropped`: a strict model built on DeepSpeedConfigModel reads the section (`x-strict-since`, and
+ *   `x-auto-dropped-since` where that came later), which drops the key, so the default applies;
+ * - `refused`/`kept-text`: a strict model built on pydantic's BaseModel alone validates it as the value,
+ *   which a field that is not text refuses when the file loads, and a text field keeps;
+ * - `true`/`fails`/`text`: the section (or the top level) is read key by key, so the text is the
+ *   value: a boolean test takes any non-empty text as true, a number (or list) fails where it is
+ *   used, a text field keeps it. `since`: the release from which the strict reading applies.
+ */
+type PlainEffect = { kind: 'dropped' | 'refused' | 'kept-text' | 'true' | 'fails' | 'text'; since?: string };
+
+function plainEffect(ctx: RuleContext<DeepSpeedModel>, schema: JsonSchema | undefined, section: JsonSchema | undefined): PlainEffect {
+  const strictAtAll = unknownKeyEffect(section) === 'error';
+  const strict = strictSince(section);
+  const drops = autoDroppedSince(section);
+  const types = valueTypes(schema);
+  if (!strictAtAll || (strict && !ctx.atLeast(strict))) {
+    const kind = types.has('boolean') ? 'true' : types.has('string') && !types.has('integer') && !types.has('number') ? 'text' : 'fails';
+    return { kind, since: strictAtAll ? strict : undefined };
+  }
+  // A section the release does not read at all takes nothing from it.
+  if (drops && !ctx.atLeast(drops) && releaseForm(ctx, section)?.form !== 'unused') return { kind: types.has('string') ? 'kept-text' : 'refused', since: drops };
+  return { kind: 'dropped' };
+}
+
+/** The JSON types a key's schema admits, beside the `"auto"` placeholder. */
+function valueTypes(schema: JsonSchema | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const s of schema?.anyOf ?? [schema]) {
+    const t = s?.type;
+    for (const x of Array.isArray(t) ? t : t ? [t] : []) out.add(x);
+  }
+  // `"auto"` itself is listed in an enum of a text-typed key (`stage`): the other enum members say the type.
+  if (out.has('string') && Array.isArray(schema?.enum) && schema.enum.every((v) => v === 'auto' || typeof v !== 'string')) out.delete('string');
+  return out;
+}
+
+const PLAIN: Record<PlainEffect['kind'], string> = {
+  dropped: 'DeepSpeed drops it, so the default applies',
+  refused: 'DeepSpeed refuses it when it loads the file',
+  'kept-text': 'DeepSpeed takes the text "auto" as the value',
+  true: 'DeepSpeed keeps the text "auto" as the value, which a test of the key takes as true',
+  fails: 'DeepSpeed keeps the text "auto" as the value, which fails where the number is used',
+  text: 'DeepSpeed takes the text "auto" as the value',
+};
+
+/** The note's last sentence: what plain `deepspeed.initialize` does with each placeholder. */
+function plainNote(keys: { key: string; effect: PlainEffect }[]): string {
+  const groups = new Map<string, string[]>();
+  for (const { key, effect } of keys) groups.set(effect.kind, [...(groups.get(effect.kind) ?? []), key]);
+  const parts = [...groups].map(([kind, ks]) => `${ks.map((k) => `\`${k}\``).join(', ')}: ${PLAIN[kind as PlainEffect['kind']]}`);
+  return `With plain \`deepspeed.initialize\` (no integration), ${parts.join('; ')}. Write values if the file is used that way.`;
+}
 
 /**
  * What DeepSpeed does with an `"auto"` no integration fills: a strict model built on
@@ -92,7 +149,9 @@ function unfilled(ctx: RuleContext<DeepSpeedModel>, key: string, schema: JsonSch
   const drops = autoDroppedSince(section);
   const head = `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate`;
   if (strict && !ctx.atLeast(strict)) {
-    return { severity: 'warning', message: `${head}, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is taken as the value and fails where it is used. Write the value you want, or remove the key.` };
+    const kind = plainEffect(ctx, schema, section).kind;
+    const effect = kind === 'true' ? `, which a test of the key takes as true${defaultAt(schema, ctx.schemaVersion) === false ? ' (the default is false)' : ''}` : kind === 'fails' ? ', which fails where the number is used' : '';
+    return { severity: 'warning', message: `${head}, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is kept as the value${effect}. Write the value you want, or remove the key.` };
   }
   // A section the release does not read at all takes nothing from it.
   if (drops && !ctx.atLeast(drops) && releaseForm(ctx, section)?.form !== 'unused') {
