@@ -274,3 +274,23 @@ test('behaviour prose dated or said as the reader does it', () => {
   // deepspeed/module_inject/auto_ep.py@v0.19.5 reads these with getattr; auto_ep_config.py@v0.19.2 refuses a dotted name.
   for (const k of ['router_pattern', 'expert_pattern', 'shared_experts_pattern', 'shared_experts_gate_pattern']) assert.match(DS.properties.expert_parallel.properties[k].description, /child attribute .*\(not a regex\)/, k);
 });
+
+test('prose of one section or key is its own reader\'s, dated where a release changed it', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  // deepspeed/runtime/config_utils.py@v0.17.0 get_scalar_param keeps "auto"; engine.py@v0.17.0 tests `if self.fp16_auto_cast():`; precision_config.py@v0.17.1 drops it.
+  assert.match(DS.properties.fp16.properties.auto_cast.markdownDescription, /from DeepSpeed 0\.17\.1; earlier releases read this section key by key and keep the text `"auto"`, which a test of the key takes as true/);
+  // deepspeed/compression/config.py@v0.7.0…@v0.19.5 get_layer_reduction copies the keys as written; compress.py reads
+  // module_name_prefix, teacher_layer, other_module_name; keep_number_layer has no reader.
+  const ct = DS.properties.compression_training.properties;
+  assert.doesNotMatch(ct.layer_reduction.markdownDescription, /shared_parameters|different_groups/);
+  assert.match(ct.layer_reduction.markdownDescription, /`teacher_layer`.*`keep_number_layer` appears .* nothing reads it/s);
+  for (const k of ['weight_quantization', 'activation_quantization', 'sparse_pruning', 'row_pruning', 'head_pruning', 'channel_pruning']) assert.match(ct[k].markdownDescription, /`different_groups`/, k);
+  // deepspeed/runtime/activation_checkpointing/checkpointing.py@v0.5.1 asserts partition_activations for CPU checkpointing; @v0.5.2 only for contiguous.
+  assert.match(DS.properties.activation_checkpointing.properties.cpu_checkpointing.markdownDescription, /Up to DeepSpeed 0\.5\.1 it required `partition_activations`.*from 0\.5\.2 it works alone/);
+  // deepspeed/autotuning/autotuner.py@v0.5.7…HEAD reads num_params and hidden_size (stage 3 template); nothing reads num_layers.
+  const mi = DS.properties.autotuning.properties.model_info.properties;
+  assert.match(mi.num_layers.markdownDescription, /nothing reads it/);
+  assert.doesNotMatch(mi.hidden_size.markdownDescription, /activation memory/);
+  // deepspeed/inference/quantization/quantization.py@v0.10.3…HEAD: ds_config['weight_quantization']['post_init_quant'].
+  assert.match(DS.properties.weight_quantization.properties.post_init_quant['x-auto-effect'], /config dictionary as written/);
+});

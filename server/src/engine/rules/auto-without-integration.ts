@@ -5,7 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
-import { autoDroppedSince, autoFillers, defaultAt, defaultsBefore, strictSince, unknownKeyEffect } from '../schema/vocabulary';
+import { autoDroppedSince, autoEffect, autoFillers, defaultAt, defaultsBefore, strictSince, unknownKeyEffect } from '../schema/vocabulary';
 import type { JsonSchema } from '../schema/types';
 import type { RuleContext } from './rule';
 import { releaseForm } from './helpers';
@@ -161,6 +161,8 @@ function unfilled(ctx: RuleContext<DeepSpeedModel>, key: string, schema: JsonSch
       ? { severity: 'warning', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}): the text "auto" is taken as the value. Write the value you want, or remove the key.` }
       : { severity: 'error', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}) and refuses it as the value when it loads the file. Write the value you want, or remove the key.` };
   }
+  const raw = autoEffect(schema);
+  if (raw) return { severity: 'warning', message: `${head}: ${raw}. Write the value you want, or remove the key.` };
   const dflt = defaultAt(schema, ctx.schemaVersion);
   const before = ctx.versionLabel ? '' : defaultsBefore(schema).length ? `; ${defaultsBefore(schema).map((d) => `${JSON.stringify(d.value)} before ${d.before}`).join(', ')}` : '';
   return { severity: 'warning', message: `${head}: DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${before})` : ''} applies. Write the value you want, or remove the key.` };

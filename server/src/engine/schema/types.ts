@@ -79,6 +79,8 @@ export interface JsonSchema {
   'x-deprecated'?: Deprecation;
   /** The integrations that fill an `"auto"` value here (empty: accepted but dropped, DeepSpeed's default applies). */
   'x-auto'?: ('transformers' | 'accelerate')[];
+  /** What an unfilled `"auto"` does where the key's reader does not go through the validated section (a clause). */
+  'x-auto-effect'?: string;
   /** This property is another spelling of the named sibling (pydantic field name vs alias). */
   'x-alias-of'?: string;
   /** Read only at ZeRO stage ≥ N, or only at the listed stages. */

@@ -155,6 +155,12 @@ export function autoFillers(schema: JsonSchema | undefined): ('transformers' | '
   return schema?.['x-auto'];
 }
 
+/** What an unfilled `"auto"` does where the key's only reader takes the raw config, not the validated section (`x-auto-effect`). */
+export function autoEffect(schema: JsonSchema | undefined): string | undefined {
+  const e = schema?.['x-auto-effect'];
+  return typeof e === 'string' ? e.replace(/\.\s*$/, '') : undefined;
+}
+
 /** The ZeRO stage from which (a number) or at which (a list) DeepSpeed reads the key (`x-requires-stage`). */
 export function requiredStage(schema: JsonSchema | undefined): number | number[] | undefined {
   return schema?.['x-requires-stage'];
