@@ -13,7 +13,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: 'A `comms_logger` section with `"enabled": false`, which still turns communication logging on.',
-    why: 'DeepSpeed switches the communication logger on when the `comms_logger` section is present and does not consult its `enabled` field, so `"enabled": false` still logs, and synchronises, every collective: a quiet slowdown. Remove the section to turn logging off.',
+    why: 'DeepSpeed switches the communication logger on when the `comms_logger` section is present and does not consult its `enabled` field, so with `"enabled": false` every collective is still followed by a device synchronisation, a quiet slowdown, and logged unless `prof_all` is false (then only the collectives `prof_ops` names are). Remove the section to turn logging off.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "comms_logger": { "enabled": false }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4\n}\n',
     fix: 'Removes the `comms_logger` section.',
@@ -21,10 +21,23 @@ export default defineRule<DeepSpeedModel>({
   check(ctx) {
     const m = ctx.model;
     if (!m.doc.node(['comms_logger']) || m.bool(['comms_logger', 'enabled']) !== false) return;
+    // comm/comm.py timed_op: every collective is followed by a device synchronisation once the logger
+    // is on; it is timed and logged only with prof_all (default true), a prof_ops name, or prof=True.
+    const profAll = m.get(['comms_logger', 'prof_all']);
+    const ops = m.get(['comms_logger', 'prof_ops']);
+    const named = Array.isArray(ops) && ops.length > 0;
+    const effect =
+      profAll === undefined || profAll === true
+        ? 'this run still logs (and synchronises) every collective'
+        : profAll === false
+          ? named
+            ? 'this run still synchronises after every collective, and logs the ones `prof_ops` names'
+            : 'this run still synchronises after every collective, though with `prof_all` false and no `prof_ops` it logs none of them (only those the program asks to profile)'
+          : 'this run still synchronises after every collective';
     ctx.report({
       at: ['comms_logger', 'enabled'],
       on: 'value',
-      message: 'DeepSpeed turns the communication logger on whenever a `comms_logger` section is present, whatever `enabled` says: this run still logs (and synchronises) every collective. Remove the section to turn logging off.',
+      message: `DeepSpeed turns the communication logger on whenever a \`comms_logger\` section is present, whatever \`enabled\` says: ${effect}. Remove the section to turn logging off.`,
       fixes: [{ kind: 'remove-section', title: 'Remove the comms_logger section', edits: [{ op: 'remove', path: ['comms_logger'] }], recommended: true }],
     });
   },
