@@ -47,7 +47,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
-    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all), except at stage 1 with bf16 and fp32 gradient accumulation, where DeepSpeed runs its BF16 optimizer, which offloads nothing. Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
+    why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all), except at stage 1 with bf16 and fp32 gradient accumulation from DeepSpeed 0.8.1, where DeepSpeed runs its BF16 optimizer, which offloads nothing (0.7.6 to 0.8.0 refuse fp32 accumulation of bf16 gradients under ZeRO; before 0.7.6 `data_types` does not exist and the ZeRO optimizer runs). Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     fix: 'Removes the key (or sets stage 3).',
@@ -82,9 +82,11 @@ export default defineRule<DeepSpeedModel>({
     if (stage >= 1 && String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'nvme') {
       // runtime/engine.py _do_optimizer_sanity_check: stage 1 with bf16 and fp32 gradient accumulation
       // takes the BF16 optimizer (no offload) from 0.8.1, for any device until 0.10.0 and for any but
-      // "cpu" from 0.10.1; 0.7.6 to 0.8.0 stop on the dtype mismatch under ZeRO.
-      if (bf16Stage1(m)) {
-        if (ctx.atLeast('0.7.6') && !ctx.atLeast('0.8.1')) return;
+      // "cpu" from 0.10.1; 0.7.6 to 0.8.0 stop on the dtype mismatch under ZeRO (NotImplementedError,
+      // not this rule's to tell); before 0.7.6 there is no `data_types`, so the ZeRO optimizer runs as
+      // for any other precision (below).
+      if (bf16Stage1(m) && ctx.atLeast('0.7.6')) {
+        if (!ctx.atLeast('0.8.1')) return;
         ctx.report({
           at: ['zero_optimization', 'offload_optimizer', 'device'],
           on: 'value',
