@@ -19,12 +19,22 @@ const HOLDERS = {
   weight_quantization: 'weight_quantization_config',
 };
 
+/**
+ * How `name` of a HOLDERS section is read at `rev`: `model` (through the holder, or by a C++/CUDA
+ * line), `raw` (only as `['<section>']['<name>']` on the config dict as written, where the model's
+ * drop of `"auto"` and its default do not apply), or false (not at all).
+ */
 function readsThrough(dir, rev, section, holder, name) {
-  const through = new RegExp(`${holder}\\s*\\.\\s*${name}\\b|\\[['"]${section}['"]\\]\\s*\\[['"]${name}['"]\\]`);
-  return gitLines(dir, 'grep', '-n', '-w', '-F', name, rev, '--', 'deepspeed', 'csrc').some((line) => {
+  const model = new RegExp(`${holder}\\s*\\.\\s*${name}\\b`);
+  const raw = new RegExp(`\\[['"]${section}['"]\\]\\s*\\[['"]${name}['"]\\]`);
+  let how = false;
+  for (const line of gitLines(dir, 'grep', '-n', '-w', '-F', name, rev, '--', 'deepspeed', 'csrc')) {
     const [, path, , text] = /^[^:]+:([^:]+):(\d+):(.*)$/.exec(line) ?? [];
-    return path && (path.endsWith('.py') ? through.test(text) : NATIVE.test(path) && text.includes(`"${name}"`));
-  });
+    if (!path) continue;
+    if (path.endsWith('.py') ? model.test(text) : NATIVE.test(path) && text.includes(`"${name}"`)) return 'model';
+    if (path.endsWith('.py') && raw.test(text)) how = 'raw';
+  }
+  return how;
 }
 
 const NATIVE = /\.(c|cc|cpp|cu|cuh|h|hpp)$/;
@@ -56,6 +66,7 @@ export function deepspeedUnread(dir, releases, keys, sections, keySince) {
   const newest = releases.at(-1);
   const tagged = [...releases].reverse().find((r) => !r.rev.startsWith('refs/'));
   const unread = [];
+  const rawOnly = [];
   for (const section of sections) {
     for (const dotted of keys.keys()) {
       if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
@@ -66,8 +77,13 @@ export function deepspeedUnread(dir, releases, keys, sections, keySince) {
       const judge = (rev) => (HOLDERS[section] ? readsThrough(dir, rev, section, HOLDERS[section], key) : reads(dir, rev, key));
       const atTag = since && compareVersions(since, tagged.version) > 0 ? true : judge(tagged.rev);
       const atNewest = newest === tagged ? atTag : judge(newest.rev);
+      // Read only from the dict as written: its prose and `x-auto-effect` must not promise the model's "auto" drop or default.
+      if (atTag === 'raw' || atNewest === 'raw') rawOnly.push(`${dotted}: read only from the raw dict${keys.get(dotted).some((p) => p['x-auto-effect']) ? '' : ' (no x-auto-effect)'}`);
       if (!atTag || !atNewest) unread.push(`${dotted}: ${atTag ? 'read' : 'no reader'} at ${tagged.version}${newest === tagged ? '' : `, ${atNewest ? 'read' : 'no reader'} at ${newest.version} (master)`}`);
     }
   }
-  printLists([['keys of model-read sections no code reads by name (checked by hand before the prose says so)', unread]]);
+  printLists([
+    ['keys of model-read sections no code reads by name (checked by hand before the prose says so)', unread],
+    ['keys of model-read sections read only from the raw config dict (no "auto" drop, no model default there)', rawOnly],
+  ]);
 }
