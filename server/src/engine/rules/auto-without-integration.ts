@@ -90,11 +90,15 @@ export default defineRule<DeepSpeedModel>({
  *   which a field that is not text refuses when the file loads, and a text field keeps;
  * - `true`/`fails`/`text`: the section (or the top level) is read key by key, so the text is the
  *   value: a boolean test takes any non-empty text as true, a number (or list) fails where it is
- *   used, a text field keeps it. `since`: the release from which the strict reading applies.
+ *   used, a text field keeps it. `since`: the release from which the strict reading applies;
+ * - `own`: the key's reader does not go through the section's model (`x-auto-effect` says what happens).
  */
-type PlainEffect = { kind: 'dropped' | 'refused' | 'kept-text' | 'true' | 'fails' | 'text'; since?: string };
+type PlainEffect = { kind: 'dropped' | 'refused' | 'kept-text' | 'true' | 'fails' | 'text' | 'own'; since?: string; text?: string };
 
 function plainEffect(ctx: RuleContext<DeepSpeedModel>, schema: JsonSchema | undefined, section: JsonSchema | undefined): PlainEffect {
+  // A key whose reader takes the config as written (`x-auto-effect`): the section's model does not decide.
+  const own = autoEffect(schema);
+  if (own) return { kind: 'own', text: own };
   const strictAtAll = unknownKeyEffect(section) === 'error';
   const strict = strictSince(section);
   const drops = autoDroppedSince(section);
@@ -127,13 +131,17 @@ const PLAIN: Record<PlainEffect['kind'], string> = {
   true: 'DeepSpeed keeps the text "auto" as the value, which a test of the key takes as true',
   fails: 'DeepSpeed keeps the text "auto" as the value, which fails where the number is used',
   text: 'DeepSpeed takes the text "auto" as the value',
+  own: '',
 };
 
-/** The note's last sentence: what plain `deepspeed.initialize` does with each placeholder. */
+/** The note's last sentence: what plain `deepspeed.initialize` does with each placeholder (one alone is not named again). */
 function plainNote(keys: { key: string; effect: PlainEffect }[]): string {
   const groups = new Map<string, string[]>();
-  for (const { key, effect } of keys) groups.set(effect.kind, [...(groups.get(effect.kind) ?? []), key]);
-  const parts = [...groups].map(([kind, ks]) => `${ks.map((k) => `\`${k}\``).join(', ')}: ${PLAIN[kind as PlainEffect['kind']]}`);
+  for (const { key, effect } of keys) {
+    const said = effect.kind === 'own' ? (effect.text ?? '') : PLAIN[effect.kind];
+    groups.set(said, [...(groups.get(said) ?? []), key]);
+  }
+  const parts = keys.length === 1 ? [...groups.keys()] : [...groups].map(([said, ks]) => `${ks.map((k) => `\`${k}\``).join(', ')}: ${said}`);
   return `With plain \`deepspeed.initialize\` (no integration), ${parts.join('; ')}. Write values if the file is used that way.`;
 }
 
