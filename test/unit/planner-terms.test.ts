@@ -183,3 +183,47 @@ test('EP dispatch de-duplicated per domain: a token crosses the network once per
   const expected = (7 * (1 - (7 / 8) ** 8)) / 7;
   assert.ok(Math.abs(dedup.parts.ep / plain.parts.ep - expected) < 1e-9, `ratio ${dedup.parts.ep / plain.parts.ep}, expected ${expected}`);
 });
+
+test('CP: each ring step merges its partial attention into fp32 accumulators and launches its own kernels (Transformer Engine context_parallel.py @ d0067d0)', () => {
+  const w = workload('llama-3-8b', 8, 'h100-sxm', 8192, 64);
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const l = layout({ tp: 1, pp: 1, cp: 4, dp: 2, overlap: off });
+  const merge = STEP_MODEL.cpMergeBytes.value;
+  const kernels = STEP_MODEL.cpStepKernels.value;
+  const priced = estimateStep(w, l);
+  try {
+    STEP_MODEL.cpMergeBytes.value = 0;
+    STEP_MODEL.cpStepKernels.value = 0;
+    const free = estimateStep(w, l);
+    // Per layer and micro-batch: 3/4 × CP × 10 bytes × (2 × 4096 output and query-gradient columns + 2 × 8 × 128 key and value columns) per token of this rank.
+    const bytes = 0.75 * 4 * merge * (2 * 4096 + 2 * 8 * 128) * 2048;
+    const byHand = priced.microBatches * 32 * (bytes / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value) + 4 * kernels * STEP_MODEL.kernelGap.value);
+    assert.ok(Math.abs(priced.parts.compute - free.parts.compute - byHand) / byHand < 1e-9, `${priced.parts.compute - free.parts.compute} s, by hand ${byHand} s`);
+  } finally {
+    STEP_MODEL.cpMergeBytes.value = merge;
+    STEP_MODEL.cpStepKernels.value = kernels;
+  }
+});
+
+test('MoE: one cuBLAS GEMM launched per local expert on four streams (Transformer Engine cublaslt_gemm.cu, multi_stream.cpp @ d0067d0): many small local experts are bound by their launches', () => {
+  // 256 small experts, top-8, 2K tokens: with EP 1 each GPU launches 6 GEMMs for each of its 256 experts per layer.
+  const m = { ...modelPreset('mixtral-8x7b')!.shape, experts: 256, topK: 8, moeFfn: 512 };
+  const w = { ...workload('mixtral-8x7b', 8, 'h100-sxm', 2048, 64, 'fp8'), model: m };
+  const l = layout({ tp: 1, pp: 1, ep: 1, etp: 1, dp: 8 });
+  const gap = STEP_MODEL.kernelGap.value;
+  const launched = estimateStep(w, l);
+  const floor = launched.microBatches * 32 * 256 * STEP_MODEL.expertGemmKernels.value * gap;
+  try {
+    STEP_MODEL.kernelGap.value = 0;
+    // Without launch costs the experts take their GEMMs' time; with them, the launches where they are longer.
+    const free = estimateStep(w, l);
+    const others = launched.microBatches * 32 * (STEP_MODEL.kernelsPerLayer.value + 20) * gap;
+    const extra = launched.parts.compute - free.parts.compute - others;
+    assert.ok(extra > 0 && extra <= floor * (1 + 1e-9), `${extra} s more, the launches ${floor} s`);
+  } finally {
+    STEP_MODEL.kernelGap.value = gap;
+  }
+  // One grouped kernel fills the SMs' waves with every expert's tiles and launches once.
+  const grouped = estimateStep({ ...w, software: { groupedGemmKernel: true } }, l);
+  assert.ok(grouped.parts.compute < launched.parts.compute - floor / 2);
+});

@@ -88,6 +88,12 @@ export interface Software {
    * false, one network copy per routed expert, as Megatron's all-to-all dispatcher sends them.
    */
   dedupDispatch?: boolean;
+  /**
+   * The local experts' GEMMs run as one grouped kernel (CUTLASS grouped GEMM, DeepGEMM): default
+   * false, one cuBLAS GEMM launched per local expert, as Transformer Engine's grouped linear layer
+   * does by default.
+   */
+  groupedGemmKernel?: boolean;
 }
 
 /** One assumption of the model: its value and where it comes from. */
@@ -143,6 +149,26 @@ export const STEP_MODEL = {
     what: 'tokens the most loaded expert rank receives, relative to the mean, with auxiliary-loss or bias-based balancing: the slowest EP rank sets the pace of the expert GEMMs and the all-to-all',
     source: 'Switch Transformer (Fedus et al. 2021) trains at capacity factors 1.0–1.25; DeepSeek-V3 §2.1.2 keeps balance with a bias term but reports residual imbalance per batch; 1.1 assumed',
   },
+  cpMergeBytes: {
+    value: 10,
+    what: 'bytes moved per element of attention output or gradient per context-parallel ring step to merge the step into fp32 accumulators (read the step’s 16-bit partial, read and write the fp32 sum): the output forward, the query, key and value gradients backward',
+    source: 'Transformer Engine, transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py @ d0067d0 (AttnFuncWithCPAndKVP2P): forward rescales each step’s output by its softmax statistics and adds it to an fp32 output (flash_attn_fwd_out_correction), backward casts each step’s dq, dk, dv to fp32 and adds them (dq.add_)',
+  },
+  cpStepKernels: {
+    value: 8,
+    what: 'kernels each context-parallel ring step launches per layer, forward and backward (attention, the send and receive of keys and values, the softmax-statistics and output corrections; backward: attention, the sends, the gradient additions)',
+    source: 'Transformer Engine context_parallel.py @ d0067d0: the per-step loop of AttnFuncWithCPAndKVP2P forward and backward',
+  },
+  expertGemmKernels: {
+    value: 6,
+    what: 'GEMMs launched per local expert per layer (the two expert linear layers forward; their data and weight gradients backward): each launch takes at least the kernel gap of CPU time, so many small local experts are bound by the launches',
+    source: 'Transformer Engine, transformer_engine/common/gemm/cublaslt_gemm.cu @ d0067d0: the grouped GEMM of GroupedLinear (nvte_multi_tensor_gemm) loops over the experts launching one cuBLAS GEMM each (multi_stream_cublas_gemm) unless NVTE_USE_CUTLASS_GROUPED_GEMM is set on Hopper (added September 2025, off by default)',
+  },
+  gemmStreams: {
+    value: 4,
+    what: 'local experts whose GEMMs run at once when each is its own cuBLAS GEMM (one per compute stream): their tiles share the waves of the SMs',
+    source: 'Transformer Engine, transformer_engine/common/util/multi_stream.cpp @ d0067d0: get_num_compute_streams returns 4, the streams multi_stream_cublas_gemm deals the experts’ GEMMs over',
+  },
   usableHbm: {
     value: 0.9,
     what: 'fraction of the HBM the estimate may fill',
@@ -158,7 +184,7 @@ export const STEP_MODEL = {
  * recomputes the median reads the training part only, and docs/planner-validation.md reports both.
  */
 export const CALIBRATION: Constant = {
-  value: 1.25,
+  value: 1.24,
   what: 'measured step time over the priced one (what the model leaves out: stragglers, allocator and framework time, kernels below their best case)',
   source: 'median of priced / published tokens per second per GPU over the training part of the published runs (docs/planner-validation.md), the held-back part left out',
 };
@@ -230,10 +256,13 @@ function peaks(w: Workload): { linear: number; sixteen: number; linearEff: numbe
   return { linear: sixteen, sixteen, linearEff: sixteenEff, sixteenEff, bytes: w.precision === 'fp32' ? 4 : 2 };
 }
 
-/** Forward + backward time of an M×K by K×N GEMM (backward: two GEMMs of the same size). */
-function gemm(M: number, K: number, N: number, peakTflops: number, eff: number, bytes: number, hbm: number, sms: number): number {
+/**
+ * Forward + backward time of an M×K by K×N GEMM (backward: two GEMMs of the same size). `together`
+ * GEMMs of that size run at once (on parallel streams, or as one grouped kernel) and share the waves.
+ */
+function gemm(M: number, K: number, N: number, peakTflops: number, eff: number, bytes: number, hbm: number, sms: number, together = 1): number {
   if (M <= 0 || K <= 0 || N <= 0) return 0;
-  const tiles = Math.ceil(M / 128) * Math.ceil(N / 256);
+  const tiles = Math.ceil(M / 128) * Math.ceil(N / 256) * together;
   const waves = tiles / (Math.ceil(tiles / sms) * sms);
   const compute = (2 * M * N * K) / (peakTflops * 1e12 * eff * waves);
   const memory = (bytes * (M * K + K * N) + 2 * M * N) / (hbm * 1e12 * STEP_MODEL.hbm.value);
@@ -268,9 +297,18 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
     // routed to top-k experts, gathered from the EP group; the most loaded rank gets more than the mean.
     const tokensPerExpert = (((n / (t / l.etp)) * s.topK * l.ep) / s.E) * STEP_MODEL.moeImbalance.value;
     const local = s.E / l.ep;
-    // A grouped GEMM is one kernel over the local experts, but each expert's rows fill whole tiles.
+    // Each expert's rows fill whole tiles. Transformer Engine's grouped linear layer runs one cuBLAS
+    // GEMM per local expert (spread over a few streams) unless a single grouped kernel is available:
+    // the experts' GEMMs take at least the time the CPU needs to launch them one by one.
+    // The GEMMs that run at once share the SMs' waves: every local expert in one grouped kernel, else
+    // as many as the streams.
     const padded = Math.ceil(tokensPerExpert / 128) * 128;
-    g += local * (lin(padded, s.h, (s.moeF * s.glu) / l.etp) + lin(padded, s.moeF / l.etp, s.h)) * (tokensPerExpert / padded || 0);
+    const grouped = w.software?.groupedGemmKernel === true;
+    const together = grouped ? local : Math.min(local, STEP_MODEL.gemmStreams.value);
+    const expertGemm = (M: number, K: number, N: number) => gemm(M, K, N, pk.linear, pk.linearEff, pk.bytes, hbm, w.hardware.sms, together);
+    const experts = local * (expertGemm(padded, s.h, (s.moeF * s.glu) / l.etp) + expertGemm(padded, s.moeF / l.etp, s.h)) * (tokensPerExpert / padded || 0);
+    const launches = grouped ? 0 : local * STEP_MODEL.expertGemmKernels.value * STEP_MODEL.kernelGap.value;
+    g += Math.max(experts, launches);
     // The router: a 16-bit GEMM to the expert logits, softmax and top-k over them (fp32).
     router = gemm(n, s.h, s.E, pk.sixteen, pk.sixteenEff, 2, hbm, w.hardware.sms) + (3 * 3 * 4 * n * s.E) / (hbm * 1e12 * STEP_MODEL.hbm.value);
     ffnWidth = (s.topK * s.moeF + s.sharedF) / t;
@@ -285,9 +323,13 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
   const hSized = (10 * s.h) / (l.sp && t > 1 ? t : 1);
   const split = (2 * (s.q + 2 * s.g * s.kvc)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
   const casts = pk.bytes === 1 ? (2 * s.h + s.q / t + ffnWidth) * 1.5 : 0;
-  // Kernel gaps: every kernel of the layer, each CP ring step forward and backward one more attention call.
-  const kernels = STEP_MODEL.kernelsPerLayer.value + (l.cp > 1 ? 3 * l.cp : 0) + (moe ? 20 : 0);
-  const elementwise = (3 * 2 * (hSized + split + casts) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value) + router + kernels * STEP_MODEL.kernelGap.value;
+  // Context parallelism merges each ring step's partial attention into fp32 accumulators: the output
+  // (q wide) forward, the query, key and value gradients backward, on about 3/4 of the rows per step
+  // (causal: half the steps see half the rows). Bytes per token of this rank, forward and backward.
+  const cpMerge = l.cp > 1 ? (0.75 * l.cp * STEP_MODEL.cpMergeBytes.value * (2 * s.q + 2 * s.g * s.kvc)) / t : 0;
+  // Kernel gaps: every kernel of the layer, and the kernels of each CP ring step (forward and backward).
+  const kernels = STEP_MODEL.kernelsPerLayer.value + (l.cp > 1 ? STEP_MODEL.cpStepKernels.value * l.cp : 0) + (moe ? 20 : 0);
+  const elementwise = ((3 * 2 * (hSized + split + casts) + cpMerge) * n) / (hbm * 1e12 * STEP_MODEL.hbm.value) + router + kernels * STEP_MODEL.kernelGap.value;
   const share = recomputeShare(w, l);
   const recompute = share * ((g + attention + elementwise) / 3) + (l.recompute === 'selective' ? attention / 3 : 0);
   const comms = layerComms(s, w, l, moe, g, attention);
