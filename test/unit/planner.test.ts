@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze, CALIBRATION, estimateStep, hover, modelFromHfConfig, modelPreset, planAlternatives, planLayouts, planStep, shardingOf, STEP_MODEL } from '../../server/src/engine';
+import { analyze, CALIBRATION, estimateStep, hover, modelFromHfConfig, modelPreset, planAlternatives, planLayouts, planStep, shardingOf, STEP_MODEL, TIE_BAND } from '../../server/src/engine';
 import { layersPerRank } from '../../server/src/engine/plan/planner';
+import { tieLimit } from '../../server/src/engine/plan/preference';
 import { HELD_BACK_RUNS, HOLDOUT_SEED, isHeldBack, PUBLISHED_RUNS, TESTED } from '../planner/published';
 import { layout, workload } from '../planner/fixtures';
 import { CALIBRATED_TOLERANCE, sourcesList, splitTable, TOLERANCE, TOP, validationTable, verdict } from '../planner/validate';
@@ -16,7 +17,7 @@ import { ESTIMATES_CAVEAT } from '../../server/src/cli/plan';
 
 const DOC = join(__dirname, '../../docs/planner-validation.md');
 
-test('every layout the planner returns divides as the rules require, fits the HBM and is ranked by its step time', () => {
+test('every layout the planner returns divides as the rules require, fits the HBM and is ranked by its step time (ties with the fastest by the practitioners’ rules first)', () => {
   for (const [w, heads, groups] of [
     [workload('llama-3-70b', 64), 64, 8],
     [workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256, 'fp8'), 32, 8],
@@ -25,7 +26,10 @@ test('every layout the planner returns divides as the rules require, fits the HB
     const r = planLayouts({ workload: w });
     assert.ok(r.layouts.length > 0, 'some layout fits');
     let last = 0;
-    for (const { layout: l, step, memory } of r.layouts) {
+    // Layouts within the model's error of the fastest come first, in the tie order; the rest by step time.
+    const limit = tieLimit(Math.min(...r.layouts.map((x) => x.step.seconds)));
+    const ties = r.layouts.filter((x) => x.step.seconds <= limit).length;
+    for (const [i, { layout: l, step, memory, order }] of r.layouts.entries()) {
       const where = JSON.stringify({ tp: l.tp, pp: l.pp, cp: l.cp, ep: l.ep, etp: l.etp });
       assert.equal(l.tp * l.pp * l.cp * l.dp, w.gpus, `${where}: the degrees multiply to the GPUs`);
       assert.ok(l.tp <= w.nvlinkDomain && w.nvlinkDomain % l.tp === 0, `${where}: TP within the NVLink domain`);
@@ -37,6 +41,9 @@ test('every layout the planner returns divides as the rules require, fits the HB
       if (l.cp > 1) assert.equal(w.seqLength % (2 * l.cp), 0, `${where}: the sequence splits into 2 × CP chunks`);
       if (l.ep > 1) assert.equal((w.gpus / l.pp) % (l.ep * l.etp), 0, `${where}: the expert grid divides the GPUs`);
       assert.ok(memory.bytes.total <= r.usableBytes, `${where}: fits in the usable HBM`);
+      assert.equal(order?.tied, i < ties, `${where}: marked tied exactly when it is`);
+      assert.equal(step.seconds <= limit, i < ties, `${where}: the layouts tied with the fastest come first`);
+      if (i < ties) continue;
       assert.ok(step.seconds >= last, `${where}: ranked by step time`);
       last = step.seconds;
     }
@@ -142,6 +149,11 @@ test(`published runs: at least eight have their layout in the planner's top ${TO
   const mid = training.length / 2;
   const median = training.length % 2 ? training[Math.floor(mid)] : (training[mid - 1] + training[mid]) / 2;
   assert.ok(Math.abs(CALIBRATION.value - median) < 0.005, `CALIBRATION ${CALIBRATION.value} is not the training part's median ${median.toFixed(4)}`);
+  // The tie band is the median absolute deviation of ln(priced / published) about that median, on the same part.
+  const deviations = training.map((x) => Math.abs(Math.log(x / median))).sort((a, b) => a - b);
+  const mad = deviations.length % 2 ? deviations[Math.floor(mid)] : (deviations[mid - 1] + deviations[mid]) / 2;
+  assert.ok(Math.abs(TIE_BAND.value - mad) < 0.001, `TIE_BAND ${TIE_BAND.value} is not the training part's median absolute deviation ${mad.toFixed(4)}`);
+  assert.ok(TIE_BAND.source.includes(mad.toFixed(4)), `TIE_BAND's source states ${mad.toFixed(4)}`);
   // `plan` calls the expectation a rough forecast within ±25 % on these runs: it must stay one.
   assert.ok(ESTIMATES_CAVEAT.includes(`within ±${CALIBRATED_TOLERANCE * 100} % on the published runs`));
   for (const v of verdicts) assert.ok(v.expectedRatio === undefined || Math.abs(v.expectedRatio - 1) <= CALIBRATED_TOLERANCE, `${v.run.id}: expected / published ${v.expectedRatio?.toFixed(2)}, outside the ±${CALIBRATED_TOLERANCE * 100} % the caveat of \`plan\` states`);

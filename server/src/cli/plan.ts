@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { CALIBRATION, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
+import { CALIBRATION, TIE_BAND, decidingRule, preferenceKey, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -241,7 +241,9 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
   const best = r.layouts[0].step;
   const p = best.parts;
   out.push(`Where the step of #1 goes: compute ${fmtStep(p.compute)}, pipeline bubble ${fmtStep(p.bubble)}, exposed TP ${fmtStep(p.tp)}, CP ${fmtStep(p.cp)}, EP ${fmtStep(p.ep)}, pipeline sends ${fmtStep(p.p2p)}, data-parallel ${fmtStep(p.dp)}, optimizer ${fmtStep(p.optimizer)}; ${best.microBatches} micro-batches per step.`);
-  if (explain) out.push('', ...explainLines(r));
+  const tied = tieOrderLines(r, top);
+  if (tied.length) out.push(...tied, '');
+  if (explain) out.push('', ...explainLines(r, w));
   out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
   if (r.layouts.slice(0, top).some((x) => x.layout.recomputeLayers !== undefined)) out.push('recompute N/chunk: full recompute of N layers of each model chunk (--recompute-granularity full --recompute-method block --recompute-num-layers N), as few as the HBM needs.');
   if (r.layouts.some((x) => x.layout.split)) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
@@ -257,22 +259,59 @@ const PART_NAMES: Record<keyof StepEstimate['parts'], string> = { compute: 'comp
  * take for the second to win: the parts where the second spends more, and by how much the largest
  * of them would have to fall.
  */
-function explainLines(r: PlanResult): string[] {
+function explainLines(r: PlanResult, w: Workload): string[] {
   const [a, b] = r.layouts;
   if (!a) return [];
   const parts = Object.keys(PART_NAMES) as (keyof StepEstimate['parts'])[];
   const total = a.step.seconds;
   const out = [`Why #1 (${layoutLabel(a.layout)}): its step of ${fmtStep(total)} is`];
   for (const k of [...parts].sort((x, y) => a.step.parts[y] - a.step.parts[x])) if (a.step.parts[k] > 0) out.push(`  ${PART_NAMES[k]} ${fmtStep(a.step.parts[k])} (${((a.step.parts[k] / total) * 100).toFixed(1)} %)`);
+  const fastest = r.layouts.reduce((x, y) => (y.step.seconds < x.step.seconds ? y : x));
+  if (fastest !== a) out.push(`#1 is not the fastest layout: #${r.layouts.indexOf(fastest) + 1} (${layoutLabel(fastest.layout)}) prices ${fmtStep(total - fastest.step.seconds)} (${(((total - fastest.step.seconds) / total) * 100).toFixed(1)} %) less, within the model's measured error (${tieBandText()}), where the practitioners' rules decide.`);
   if (!b) return [...out, 'No other layout fits: nothing to compare it with.'];
   const gap = b.step.seconds - total;
   const diffs = parts.map((k) => ({ k, d: b.step.parts[k] - a.step.parts[k] })).filter((x) => Math.abs(x.d) > total * 1e-4).sort((x, y) => y.d - x.d);
   const more = diffs.filter((x) => x.d > 0);
   const less = diffs.filter((x) => x.d < 0);
-  out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : ''}.`);
-  if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
+  const against = less.length ? `, against ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ')}` : '';
+  if (gap < 0) {
+    out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(-gap)} (${((-gap / total) * 100).toFixed(1)} %) less: ${less.map((x) => `${PART_NAMES[x.k]} −${fmtStep(-x.d)}`).join(', ') || 'no part shorter'}.`);
+    const rule = a.order?.above?.rule;
+    if (rule) out.push(`#1 ranks above #2 by the tie order, not by time: ${rule.text} [${rule.id}: ${rule.source}].`);
+    return out;
+  }
+  out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${against}.`);
+  const rule = a.order?.tied && b.order?.tied ? decidingRule(preferenceKey(w, a.layout), preferenceKey(w, b.layout))?.rule : undefined;
+  if (rule) out.push(`For #2 to win, it would have to follow “${rule.text}” [${rule.id}] as #1 does: both are within the model's measured error (${tieBandText()}), where a shorter step alone does not decide.`);
+  else if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
   else if (more.length) out.push(`For #2 to win, no one part is enough: its ${more.map((x) => PART_NAMES[x.k]).join(' and ')} would have to fall by more than ${fmtStep(gap)} together.`);
   return out;
+}
+
+/** The tie band in words. */
+function tieBandText(): string {
+  return `steps within ${((Math.exp(TIE_BAND.value) - 1) * 100).toFixed(1)} % of the fastest are ties`;
+}
+
+/**
+ * The layouts among the first `top` whose rank the tie order decided rather than their step time,
+ * each with the rule that decided it: one line each.
+ */
+export function tieOrderLines(r: PlanResult, top: number): string[] {
+  const shown = r.layouts.slice(0, top);
+  const lines = shown.flatMap((x, i) => {
+    const o = x.order?.above;
+    if (!o) return [];
+    const faster = r.layouts[o.rank - 1];
+    return [`  #${i + 1} above #${o.rank}, whose step is ${(((x.step.seconds - faster.step.seconds) / x.step.seconds) * 100).toFixed(1)} % shorter: ${o.rule.text} [${o.rule.id}]`];
+  });
+  if (!lines.length) return [];
+  const rules = [...new Map(shown.flatMap((x) => (x.order?.above ? [x.order.above.rule] : [])).map((rule) => [rule.id, rule])).values()];
+  return [
+    `Ranked by the tie order, not by time (${tieBandText()}: the model's measured error, TIE_BAND; ties follow the practitioners' rules in order, then time):`,
+    ...lines,
+    ...rules.map((rule) => `  [${rule.id}] ${rule.source}`),
+  ];
 }
 
 /** The answer as JSON: the workload, the counts, the layouts with their figures, the assumptions. */
@@ -296,9 +335,10 @@ export function planJson(r: PlanResult, w: Workload, title: string, notes: strin
       mfu: x.step.mfu ?? null,
       expected: { stepSeconds: x.step.expected.seconds, tokensPerSecondPerGpu: x.step.expected.tokensPerSecondPerGpu, tflopsPerGpu: x.step.expected.tflopsPerGpu, mfu: x.step.expected.mfu ?? null, calibration: CALIBRATION.value },
       fabrics: x.step.fabrics,
+      order: { tied: x.order?.tied ?? false, ...(x.order?.above ? { above: { rank: x.order.above.rank, rule: x.order.above.rule.id } } : {}), ...(x.order?.below ? { below: { rank: x.order.below.rank, rule: x.order.below.rule.id } } : {}) },
     })),
     assumptions: [...notes, ...stepAssumptions(w.hardware)],
     caveat: ESTIMATES_CAVEAT,
-    ...(explain && r.layouts.length ? { explain: explainLines(r) } : {}),
+    ...(explain && r.layouts.length ? { explain: explainLines(r, w) } : {}),
   };
 }

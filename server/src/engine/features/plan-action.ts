@@ -10,7 +10,7 @@ import { analyze } from '../analyze';
 import { layoutPaths } from '../plan/describe';
 import { describeChanges, planChanges } from '../plan/diff';
 import { fmtStep, layoutEdits, planAlternatives, planStep } from '../plan/advise';
-import { layoutLabel, shardingOf } from '../plan/planner';
+import { layoutLabel, shardingOf, type PlanResult, type RankedLayout } from '../plan/planner';
 import type { FileAnalysis, FileInput } from '../result';
 import type { EngineSettings } from '../settings';
 import { applyEdits } from '../text';
@@ -44,6 +44,14 @@ export function planActionAt(a: FileAnalysis, offset: number): number | undefine
   return a.docs.indexOf(da);
 }
 
+/** When a rule rather than the step decided the layout's rank: which, over how much faster a layout. */
+function tieNote(result: PlanResult, r: RankedLayout): string {
+  const above = r.order?.above;
+  if (!above) return '';
+  const faster = result.layouts[above.rank - 1].step.seconds;
+  return ` · ranked above a layout ${(((r.step.seconds - faster) / r.step.seconds) * 100).toFixed(1)} % faster, within the model's error, by the rule: ${above.rule.text}`;
+}
+
 /** The best layouts for a document's workload, as checked edits of the file, fastest first. */
 export function plannedLayouts(a: FileAnalysis, input: FileInput, settings: EngineSettings, docIndex: number): { layouts: PlannedLayout[]; current?: string } | { problem: string } {
   const da = a.docs[docIndex];
@@ -71,7 +79,7 @@ export function plannedLayouts(a: FileAnalysis, input: FileInput, settings: Engi
     const l = r.layout;
     out.push({
       label: layoutLabel(l),
-      description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)} at best, ~${fmtStep(r.step.expected.seconds)} expected${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}`,
+      description: `~${(r.memory.bytes.total / 2 ** 30).toFixed(0)} GiB/GPU · step ~${fmtStep(r.step.seconds)} at best, ~${fmtStep(r.step.expected.seconds)} expected${base ? ` (${r.step.seconds <= base ? '−' : '+'}${Math.abs((1 - r.step.seconds / base) * 100).toFixed(0)} %)` : ''}${shardingOf(l) !== 'optimizer' && shardingOf(l) !== 'none' ? ` · ${shardingOf(l)}` : ''}${tieNote(result, r)}`,
       changes: `changes the layout: ${describeChanges(planChanges(p, same), undefined, 6)}`,
       edits,
     });

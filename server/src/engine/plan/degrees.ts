@@ -7,6 +7,7 @@
  */
 import { divisors } from './layout';
 import type { MemoryEstimate } from './memory';
+import type { RankOrder } from './preference';
 import type { Layout, StepEstimate, Workload } from './steptime';
 
 /** How the data-parallel ranks share the training state. */
@@ -33,10 +34,12 @@ export interface RankedLayout {
   layout: Layout;
   step: StepEstimate;
   memory: MemoryEstimate;
+  /** How its rank was decided: by time, or, within the model's error of the fastest, by a practitioners' rule. */
+  order?: RankOrder;
 }
 
 export interface PlanResult {
-  /** The fastest setting of every valid set of degrees that fits, fastest first. */
+  /** The fastest setting of every valid set of degrees that fits, fastest first (ties within the model's error by the practitioners' rules). */
   layouts: RankedLayout[];
   /** Combinations of degrees and settings the rules accept that were weighed, and those over the HBM. */
   counts: { considered: number; overHbm: number };

@@ -5,12 +5,14 @@
  * split, a global batch micro-batches and DP divide, an interleaved schedule Megatron can run),
  * with sequence parallelism, the distributed optimizer and recomputation as choices, those whose
  * estimated memory exceeds the usable HBM dropped, and the rest ranked by the analytic step time
- * (`steptime.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
+ * (`steptime.ts`), those within the model's measured error of the fastest by the practitioners'
+ * rules first (`preference.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
  * with the fastest settings found for it. Pure.
  */
 import { degreeSets, layersPerRank, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
+import { orderTies } from './preference';
 import { whyEmpty } from './why';
 import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
 
@@ -111,7 +113,8 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
 }
 
 /**
- * Every layout of the request the rules accept and the HBM holds, ranked by estimated step time;
+ * Every layout of the request the rules accept and the HBM holds, ranked by estimated step time
+ * (ties with the fastest, within the model's error, by the practitioners' rules);
  * when there is none, why (the constraint that removed the pinned layout, the batch or the memory).
  */
 export function planLayouts(req: PlanRequest): PlanResult {
@@ -186,7 +189,7 @@ function rankLayouts(req: PlanRequest): PlanResult {
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
-  return { layouts: best, counts, usableBytes };
+  return { layouts: orderTies(w, best), counts, usableBytes };
 }
 
 /** Whether any layout of the request fits the HBM: the search of `rankLayouts`, stopped at the first fit, with no step priced. */
