@@ -18,6 +18,22 @@ export default defineRule<AccelerateModel>({
     const m = ctx.model;
     // Without `distributed_type` at all, missing-distributed-type tells the first stop.
     if (m.sagemaker || !ctx.doc.node(['distributed_type']) || m.view.has(['num_processes'])) return;
+    // `num_processes: null` is not the missing key: the config loads None, not the -1 that the
+    // launcher's message is for, and it counts the devices only when no config file is given
+    // (commands/launch.py@v1.14.0), so None goes on to the first computation with it.
+    const written = ctx.doc.node(['num_processes']);
+    if (written) {
+      if (written.kind !== 'scalar' || written.value !== null) return;
+      if (m.view.has(['distributed_type']) && !m.distributedType) return;
+      if (m.distributedType === 'NO') return;
+      const type = m.distributedType ? `\`distributed_type: ${m.distributedType}\`` : 'A `distributed_type` with no value';
+      ctx.report({
+        at: ['num_processes'],
+        on: 'value',
+        message: `${type} with \`num_processes: null\`: the config loads None, which \`accelerate launch\` neither refuses with its message for a missing count nor replaces by the number of devices (it counts them only when no config file is given), so the launch fails where it first computes with it, unless the command line gives \`--num_processes\`. Write the total number of processes over all machines.`,
+      });
+      return;
+    }
     // commands/config/config_args.py up to 0.33.x: `num_processes` is a dataclass field without a
     // default, and the loader never fills it, so building the config fails for every type, `NO`
     // included, whatever the command line says. 0.34.0 gives it the default -1 (1 for `NO`).
