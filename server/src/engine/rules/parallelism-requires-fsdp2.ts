@@ -15,7 +15,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: '`parallelism_config` with FSDP1 or a distributed type that does not support it; context parallelism without FSDP2.',
-    why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or `MEGATRON_LM` accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it even under `MULTI_GPU`. The single-process, CPU and TPU launches (and the DeepSpeed launch before Accelerate 1.12.0) do not pass the section on, so nothing stops there and nothing is reported by this rule.',
+    why: 'The N-D device mesh of `parallelism_config` works only with FSDP2, the `MULTI_*` types and DeepSpeed. Under FSDP1 (the default `fsdp_version`!) or `MEGATRON_LM` accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) ..."). Context parallelism (`parallelism_config_cp_size > 1`) shards the model through FSDP2 and needs it under the `MULTI_*` types (under `DEEPSPEED` accelerate has no such check). The single-process, CPU and TPU launches (and the DeepSpeed launch before Accelerate 1.12.0) do not pass the section on, so nothing stops there and nothing is reported by this rule.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     fix: 'Sets `fsdp_version: 2`.',
@@ -49,7 +49,8 @@ export default defineRule<AccelerateModel>({
       });
       return;
     }
-    if (sizes.cp > 1 && dt !== 'FSDP') {
+    // The CP stop belongs to AcceleratorState's branch of the MULTI_* types; the DEEPSPEED branch has none.
+    if (sizes.cp > 1 && MULTI_DEVICE.includes(dt)) {
       ctx.report({
         at: src(m, ['parallelism_config', pcKey('cp')]),
         message: `Context parallelism (\`parallelism_config_cp_size: ${sizes.cp}\`) shards the model with FSDP2, and \`distributed_type: ${dt}\` has no FSDP plugin: accelerate stops ("cp_size > 1 specified in the parallelism_config, but no fsdp_plugin was provided"). Use \`distributed_type: FSDP\` with \`fsdp_version: 2\`.`,
