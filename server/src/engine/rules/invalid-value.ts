@@ -6,6 +6,20 @@ import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAc
 import { enumRemoved, invalidRunsBefore, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
+import type { AccelerateModel } from '../formats/accelerate/model';
+import { textProcessCountFails } from '../formats/accelerate/helpers';
+import type { Path } from '../types';
+import type { RuleContext } from './rule';
+
+/**
+ * `num_processes` of an Accelerate cluster config written as text: the operation that fails on it at
+ * the targeted release, or null where the launcher hands the text on or the outcome is not settled
+ * (nothing to report); undefined for every other value.
+ */
+function textProcessCount(ctx: RuleContext, path: Path, value: unknown): string | null | undefined {
+  if (ctx.format !== 'accelerate' || path.length !== 1 || path[0] !== 'num_processes' || typeof value !== 'string' || /^\s*[-+]?\d/.test(value)) return undefined;
+  return textProcessCountFails(ctx.model as AccelerateModel, (v) => ctx.atLeast(v)) ?? null;
+}
 
 export default defineRule({
   id: 'invalid-value',
@@ -47,6 +61,9 @@ export default defineRule({
       const at = word ? issue.path.slice(0, -1) : issue.path;
       const written = node.kind === 'scalar' && !word ? node.value : issue.value;
       if (deprecatedValue(issue.schema, issue.value, written)) return;
+      // Accelerate's process count written as text: an error only where the launcher computes with it.
+      const textCount = textProcessCount(ctx, issue.path, issue.value);
+      if (textCount === null) return;
       const expected = nav.describe(issue.schema);
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // Releases that run an unknown value silently as another: the finding is a warning, and any
@@ -78,7 +95,9 @@ export default defineRule({
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : silent
           ? runs.effect
-          : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
+          : textCount
+            ? `the launcher keeps the text and ${textCount}, which stops with a TypeError before training starts`
+            : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,
         on: 'value',

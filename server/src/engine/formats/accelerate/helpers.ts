@@ -104,3 +104,25 @@ export function splitsOverMachines(m: AccelerateModel, atLeast: (v: string) => b
   if (ids && ids !== 'all' && ids.split(',').length === 1 && atLeast('0.13.0') && !atLeast('0.17.0')) return false;
   return true;
 }
+
+/**
+ * What `accelerate launch` does with a `num_processes` written as text (`gpu`, `auto`), which the
+ * config loader keeps as a string: where the launcher then divides it by `num_machines` or compares
+ * it with a number, Python stops with a TypeError, and this returns the operation; elsewhere the
+ * launcher hands the text on (`torchrun --nproc_per_node`, which has its own words for it) or the
+ * outcome is not settled, and this returns undefined (commands/launch.py and utils/launch.py).
+ */
+export function textProcessCountFails(m: AccelerateModel, atLeast: (v: string) => boolean): string | undefined {
+  const t = m.distributedType;
+  if (!t || m.sagemaker) return undefined;
+  if (m.numMachines > 1 && splitsOverMachines(m, atLeast, true)) {
+    if (t !== 'DEEPSPEED') return 'divides it by `num_machines` for the per-node count';
+    // DeepSpeed's own multi-node runner gets the per-node count (`--num_gpus`) unless a host filter replaces it.
+    const filtered = ['deepspeed_inclusion_filter', 'deepspeed_exclusion_filter'].some((k) => m.view.has(['deepspeed_config', k]));
+    return atLeast('0.12.0') && !filtered ? 'divides it by `num_machines` for the per-node count' : undefined;
+  }
+  // The simple launch compares the count with 1 to decide on a rendezvous address.
+  const simple = t === 'NO' || (t === 'MULTI_CPU' && !m.view.str(['mpirun_config', 'mpirun_hostfile'])?.trim());
+  if (simple && m.numMachines <= 1 && atLeast('0.13.0')) return 'compares it with 1 (`num_processes > 1`)';
+  return undefined;
+}
