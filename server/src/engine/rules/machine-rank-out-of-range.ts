@@ -11,7 +11,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`machine_rank` is not between 0 and `num_machines - 1`.',
-    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported. Nor is it for `NO`, `MULTI_CPU` or `XLA`/`TPU`: their launchers never read `machine_rank`.',
+    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported; nor before Accelerate 0.11.0 under DeepSpeed, which handed it to the DeepSpeed runner, where it counts only with `--no_ssh`. Nor is it for `NO`, `MULTI_CPU` or `XLA`/`TPU`: their launchers never read `machine_rank`.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 1\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
   },
@@ -26,6 +26,10 @@ export default defineRule<AccelerateModel>({
     // The simple launcher (NO, MULTI_CPU, with or without mpirun) and the TPU one never read it.
     if (!splitsOverMachines(m, (v) => ctx.atLeast(v), true)) return;
     if (m.distributedType === 'DEEPSPEED') {
+      // Before 0.11.0 the launcher hands the rank to DeepSpeed's own runner (`deepspeed --node_rank`), which
+      // reads it only with `--no_ssh` (DeepSpeed 0.14.5+), never passed here: the rank has no effect.
+      // (The launcher choice this finding needs is read from 0.11.0: with no release named, that settles it.)
+      if (ctx.schemaVersion !== undefined && !ctx.atLeast('0.11.0')) return;
       const launcher = m.view.get(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
       if (launcher !== 'standard' && launcher !== 'nossh') return;
     }
