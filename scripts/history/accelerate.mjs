@@ -3,7 +3,8 @@
 // the prefix it adds; `x-since` of every key (either spelling), `x-flag-since` of a spelling read
 // later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
 // launcher added it, and `x-key-prefix.since`; `x-default-before` of a config dataclass field
-// whose literal default (or the utils/constants.py constant it names) changed. A key no longer
+// whose literal default (or the utils/constants.py constant it names) changed; `x-sagemaker-unused` of
+// a SageMaker field the SageMaker launch does not pass on to the job. A key no longer
 // read is compared with its deprecation and only printed.
 //
 // Reads the Accelerate mirror and schemas/accelerate.schema.json; returns the changes to the schema
@@ -78,13 +79,15 @@ function accelerateReleases(dir) {
     };
     r.defaults = { cluster: defaultsOf('ClusterConfig'), sagemaker: defaultsOf('SageMakerConfig') };
     const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
+    r.sagemakerUnused = sagemakerUnused(dir, r.rev, launch, r.sagemaker);
+    r.exportsNone = exportsNone(dir, r.rev, launch);
     const toks = tokenize(launch);
     r.dests = new Set();
     r.prefixed = new Set();
     r.copies = new Set();
     r.copiesAll = false;
     r.flagDefaults = new Map();
-    r.warnsDeprecated = deprecationWarnings(toks);
+    r.warnsDeprecated = deprecationWarnings([...toks, ...tokenize(show(dir, r.rev, 'src/accelerate/utils/launch.py') ?? '')]);
     for (let i = 0; i < toks.length; i++) {
       if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(') {
         const names = [];
@@ -108,21 +111,145 @@ function accelerateReleases(dir) {
   return releases;
 }
 
+/** The text of the top-level function `fn` of a Python source (empty when it has none). */
+function functionBody(src, fn) {
+  const start = src.search(new RegExp(`^def ${fn}\\(`, 'm'));
+  if (start < 0) return '';
+  const rest = src.slice(start + 4);
+  const end = rest.search(/^(def |class |@)/m);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 /**
- * The flags whose value the launcher answers with a deprecation warning at run time: an `if args.X`
- * whose body calls `logger.warning(…)` or `warnings.warn(…)` with text that says "deprecat".
+ * The fields of the SageMaker config that the SageMaker launch does not pass on to the job: the
+ * launcher (commands/launch.py `sagemaker_launcher`, utils/launch.py `prepare_sagemager_args_inputs`)
+ * reads neither `sagemaker_config.<field>` nor `args.<field>` copied from the file
+ * (`args.<field> = defaults.<field>`; the loop that copies every field runs only for LOCAL_MACHINE);
+ * a field the launch compares (`defaults.<field> ==`, the compute environment) or the loader
+ * converts (`"<field>" in config_dict`) counts as read.
+ */
+function sagemakerUnused(dir, rev, launch, fields) {
+  const util = show(dir, rev, 'src/accelerate/utils/launch.py') ?? '';
+  const cfg = show(dir, rev, 'src/accelerate/commands/config/config_args.py') ?? '';
+  const sm = functionBody(launch, 'sagemaker_launcher') + functionBody(util, 'prepare_sagemager_args_inputs');
+  const out = new Set();
+  if (!sm) return out;
+  for (const f of fields) {
+    if (new RegExp(`sagemaker_config\\.${f}\\b`).test(sm)) continue;
+    if (new RegExp(`args\\.${f} = defaults\\.${f}\\b`).test(launch) && new RegExp(`args\\.${f}\\b`).test(sm)) continue;
+    if (new RegExp(`defaults\\.${f}\\s*[!=]=`).test(launch)) continue;
+    if (new RegExp(`(?<!not )["']${f}["'] in config_dict|config_dict\\.pop\\(["']${f}`).test(cfg)) continue;
+    out.add(f);
+  }
+  return out;
+}
+
+/**
+ * The flags the launcher exports as `str(args.<flag>)` outside any `if` on the flag while their
+ * default is `None`, so an absent key reaches the plugin as the text `None`/`none`: per flag, the
+ * variable and what the plugin makes of it (`false` where it compares the variable with `"true"`,
+ * utils/dataclasses.py; undefined where that is not settled here).
+ */
+function exportsNone(dir, rev, launch) {
+  const src = `${launch}\n${show(dir, rev, 'src/accelerate/utils/launch.py') ?? ''}`;
+  const plugin = show(dir, rev, 'src/accelerate/utils/dataclasses.py') ?? '';
+  const noneDefault = new Set([...src.matchAll(/add_argument\(\s*"--([\w-]+)"[^)]*?default=None/gs)].map((m) => m[1].replace(/-/g, '_')));
+  const lines = src.split('\n');
+  const out = new Map();
+  lines.forEach((line, i) => {
+    const m = /^(\s*)current_env\["(\w+)"\] = str\(args\.(\w+)\)/.exec(line);
+    if (!m || !noneDefault.has(m[3])) return;
+    let indent = m[1].length;
+    for (let j = i - 1; j >= 0 && indent > 4; j--) {
+      const o = /^(\s*)(\S.*)$/.exec(lines[j]);
+      if (!o || o[1].length >= indent) continue;
+      indent = o[1].length;
+      if (/^(if|elif)\b/.test(o[2]) && o[2].includes(`args.${m[3]}`)) return;
+    }
+    const readsTrue = new RegExp(`os\\.environ\\.get\\("${m[2]}", "false"\\) == "true"`).test(plugin);
+    out.set(m[3], { env: m[2], absent: readsTrue ? false : undefined });
+  });
+  return out;
+}
+
+/**
+ * `x-default-before` of a key of a section whose absent value the launcher exported as `None` in
+ * early releases, where the plugin reads that as `false` (a `== "true"` test) and later releases
+ * leave the key unexported (the plugin's own default, the schema's `default` or its note, applies);
+ * a run the plugin's reading does not settle is printed.
+ */
+function accelerateNoneExportChanges(schema, releases, report) {
+  const changes = [];
+  for (const [def, sec] of Object.entries(ACCELERATE_SECTIONS)) {
+    for (const [key, prop] of Object.entries(schema.definitions[def]?.properties ?? {})) {
+      const flag = (r) => (r.exportsNone.has(key) ? key : sec.prefix && r.exportsNone.has(sec.prefix + key) ? sec.prefix + key : undefined);
+      const reading = releases.filter((r) => accelerateReads(r, def, key));
+      const hit = reading.filter((r) => flag(r));
+      if (!hit.length) continue;
+      const last = reading.indexOf(hit.at(-1));
+      const env = hit[0].exportsNone.get(flag(hit[0])).env;
+      const absent = new Set(hit.map((r) => r.exportsNone.get(flag(r)).absent));
+      const contiguous = reading.indexOf(hit[0]) === 0 && hit.length === last + 1;
+      if (absent.size !== 1 || absent.has(undefined) || !contiguous || last === reading.length - 1) {
+        if (!prop['x-default-before']) report.disagree.push(`${def}.${key}: an absent key is exported as \`None\` to ${env} in ${hit[0].version} … ${hit.at(-1).version}; what the plugin makes of it is not settled here`);
+        continue;
+      }
+      const before = reading[last + 1].version;
+      const later = defaultBefore(prop) ?? {};
+      const want = { ...later, [before]: false };
+      if (prop.default === false && !Object.keys(later).length) continue; // the same at every release
+      changes.push(...change(`${def}.${key}`, 'x-default-before', defaultBefore(prop), want, `an absent key reaches the plugin as \`none\` (${env}) before ${before}, which it reads as false`, () => setKey(prop, 'x-default-before', want, AFTER['x-default-before'])));
+    }
+  }
+  return changes;
+}
+
+/**
+ * `x-sagemaker-unused` of a field of the SageMaker config that the SageMaker launch does not pass
+ * on: `true` at every release that reads the field, otherwise `{ before }` / `{ since }` of the one run.
+ */
+function accelerateSagemakerUnusedChanges(schema, releases, report) {
+  const changes = [];
+  for (const [key, prop] of Object.entries(schema.definitions.sagemaker?.properties ?? {})) {
+    const reading = releases.filter((r) => r.sagemaker.has(key));
+    if (!reading.length) continue;
+    const unused = reading.map((r) => r.sagemakerUnused.has(key));
+    let want;
+    if (unused.every(Boolean)) want = true;
+    else if (unused.some(Boolean)) {
+      const first = unused.indexOf(true);
+      const last = unused.lastIndexOf(true);
+      if (unused.slice(first, last + 1).some((x) => !x) || (first > 0 && last < unused.length - 1)) {
+        report.disagree.push(`sagemaker.${key}: passed on to the job in some releases only, not one run: ${reading.filter((r, i) => unused[i]).map((r) => r.version).join(', ')}`);
+        continue;
+      }
+      want = first === 0 ? { before: reading[last + 1].version } : { since: reading[first].version };
+    }
+    changes.push(...change(`sagemaker.${key}`, 'x-sagemaker-unused', prop['x-sagemaker-unused'], want, 'the releases whose SageMaker launch does not pass the field on', () => setKey(prop, 'x-sagemaker-unused', want, ['x-env', 'x-since'])));
+  }
+  return changes;
+}
+
+/**
+ * The flags whose value the launcher answers with a deprecation warning at run time (commands/launch.py
+ * and utils/launch.py): an `if args.X` whose body calls `logger.warning(…)` or `warnings.warn(…)` with
+ * text that says "deprecat"; per flag, the flag the body copies its value onto (`args.Y = args.X`), if any.
  */
 function deprecationWarnings(toks) {
-  const out = new Set();
+  const out = new Map();
   const st = statements(toks);
   for (let i = 0; i < st.length; i++) {
     const t = st[i].toks;
     if (t[0]?.v !== 'if' || t[1]?.v !== 'args' || t[2]?.v !== '.' || t[3]?.t !== 'name') continue;
+    let warned = false;
+    let copiedTo;
     for (let j = i + 1; j < st.length && st[j].indent > st[i].indent; j++) {
       const b = st[j].toks;
       const warns = b.some((x, k) => (x.v === 'warning' || x.v === 'warn') && b[k - 1]?.v === '.' && ['logger', 'warnings'].includes(b[k - 2]?.v));
-      if (warns && b.some((x) => x.t === 'str' && /deprecat/i.test(x.v))) out.add(t[3].v);
+      if (warns && b.some((x) => x.t === 'str' && /deprecat/i.test(x.v))) warned = true;
+      if (b.length === 7 && b[0].v === 'args' && b[1].v === '.' && b[3].v === '=' && b[4].v === 'args' && b[6].v === t[3].v) copiedTo = b[2].v;
     }
+    if (warned) out.set(t[3].v, { copiedTo });
   }
   return out;
 }
@@ -357,22 +484,53 @@ function accelerateFlagDefaultChanges(schema, releases, report) {
 }
 
 /**
- * Keys whose flag the launcher answers with a deprecation warning: printed where the key's
- * `x-deprecated` (or its section's) starts later than the first release that warns.
+ * Keys whose flag the launcher answers with a deprecation warning. Where the key's `x-deprecated`
+ * starts later than the first release that warns, the releases that warn and still read the key up
+ * to it are an earlier phase (`x-deprecated.earlier`): converted onto its replacement (`migrated`,
+ * where the launcher copies the value onto the replacement's flag) or still working (`warned`).
+ * Other differences are printed.
  */
 function accelerateDeprecationWarnings(schema, releases, report) {
+  const changes = [];
   // The sections: the definitions, and the sections written inline in the cluster config (`ipex_config`).
   const inline = Object.entries(schema.definitions.cluster.properties).filter(([, p]) => p.properties && !p.$ref);
   for (const [def, node] of [...Object.entries(schema.definitions), ...inline]) {
     const sec = ACCELERATE_SECTIONS[def] ?? {};
     const sectionDep = schema.definitions.cluster.properties[def]?.['x-deprecated'];
     for (const [key, prop] of Object.entries(node.properties ?? {})) {
-      const warn = releases.filter((r) => r.warnsDeprecated.has(key) || (sec.prefix && r.warnsDeprecated.has(sec.prefix + key)));
+      const flag = (r) => (r.warnsDeprecated.has(key) ? key : sec.prefix && r.warnsDeprecated.has(sec.prefix + key) ? sec.prefix + key : undefined);
+      const warn = releases.filter((r) => flag(r));
       if (!warn.length) continue;
-      const since = (prop['x-deprecated'] ?? (def === 'cluster' ? undefined : sectionDep))?.since;
-      if (!since || compareVersions(since, warn[0].version) > 0) report.disagree.push(`${def}.${key}: the launcher warns that it is deprecated in ${ranges(warn.map((r) => r.version), releases.map((r) => r.version))}, x-deprecated since ${since ?? '(none)'}`);
+      const dep = prop['x-deprecated'];
+      const since = (dep ?? (def === 'cluster' ? undefined : sectionDep))?.since;
+      const first = warn[0].version;
+      const phase = dep && since && compareVersions(since, first) > 0 ? earlierPhase(dep, warn, releases, flag, sec) : undefined;
+      if (phase) {
+        const have = dep.earlier;
+        changes.push(...change(`${def}.${key}`, 'x-deprecated.earlier', have, phase, 'the releases whose launcher warns that the key is deprecated and still reads it', () => setKey(dep, 'earlier', phase)));
+      } else if (!since || compareVersions(since, first) > 0) report.disagree.push(`${def}.${key}: the launcher warns that it is deprecated in ${ranges(warn.map((r) => r.version), releases.map((r) => r.version))}, x-deprecated since ${since ?? '(none)'}`);
     }
   }
+  return changes;
+}
+
+/**
+ * The phase before `dep.since` of a key whose launcher warns at every release from the first warning
+ * up to it: `migrated` onto the key's replacement where the launcher copies the value onto it, else
+ * `warned`; undefined where the warning does not run up to the deprecation.
+ */
+function earlierPhase(dep, warn, releases, flag, sec) {
+  const from = releases.indexOf(warn[0]);
+  const to = releases.findIndex((r) => r.version === dep.since);
+  if (to < 0 || releases.slice(from, to).some((r) => !flag(r))) return undefined;
+  const copied = new Set(warn.slice(0, to - from).map((r) => r.warnsDeprecated.get(flag(r)).copiedTo));
+  const replacement = dep.replacement && (sec.prefix && !dep.replacement.startsWith(sec.unlessStartsWith) ? sec.prefix + dep.replacement : dep.replacement);
+  const migrated = copied.size === 1 && replacement !== undefined && copied.has(replacement);
+  return [
+    migrated
+      ? { since: warn[0].version, effect: 'migrated', message: `The launcher still reads it: it warns that the key is deprecated and copies its value onto \`${dep.replacement}\`; write that key instead.` }
+      : { since: warn[0].version, effect: 'warned', message: 'The launcher still reads it and warns at run time that it is deprecated.' },
+  ];
 }
 
 /** The changes Accelerate's releases make to the schema at `schemaPath`, and the snapshot of its keys. */
@@ -429,7 +587,9 @@ export function accelerate(dir, schemaPath) {
   changes.push(...accelerateEnumChanges(dir, schema, releases, report));
   changes.push(...accelerateAppliesChanges(dir, schema, releases, report));
   changes.push(...accelerateFlagDefaultChanges(schema, releases, report));
-  accelerateDeprecationWarnings(schema, releases, report);
+  changes.push(...accelerateSagemakerUnusedChanges(schema, releases, report));
+  changes.push(...accelerateNoneExportChanges(schema, releases, report));
+  changes.push(...accelerateDeprecationWarnings(schema, releases, report));
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
     if (!sec.prefix) continue;
     const from = releases.find((r) => r.prefixed.has(name))?.version;

@@ -113,12 +113,23 @@ test('the SageMaker defaults of Accelerate before 0.11.0 (x-default-before)', ()
   assert.deepEqual([sm.transformers_version.default, sm.transformers_version['x-default-before']], ['4.17.0', { '0.11.0': '4.4' }]);
 });
 
-test('fsdp_backward_prefetch_policy: ignored from Accelerate 1.0.0, so renaming it to the key that is read changes the run (an unsafe fix, which fix-all leaves)', () => {
-  // 0.34.2 utils/launch.py still maps the old key onto FSDP_BACKWARD_PREFETCH (nothing to say there);
-  // from 1.0.0 nothing reads it, and fsdp_backward_prefetch (default None: no prefetch) is what counts.
-  const fixes = (release: string) => findings('fsdp_config', '  fsdp_backward_prefetch_policy: BACKWARD_PRE\n', release).filter((f) => f.code === 'deprecated-key').map((f) => f.fixes.map(([, a]) => a));
-  assert.deepEqual(fixes('0.34.2'), []);
-  assert.deepEqual(fixes('1.14.0'), [['unsafe']]);
+test('fsdp_backward_prefetch_policy: converted with a warning from 0.26.0, ignored from Accelerate 1.0.0, so renaming it to the key that is read keeps the run before 1.0.0 and changes it after (an unsafe fix, which fix-all leaves)', () => {
+  // utils/launch.py@v0.25.0: the old key is the one read (nothing to say); @v0.26.0:191-197 and @v0.34.2:280 warn
+  // (FutureWarning, "deprecated") and copy it onto args.fsdp_backward_prefetch: a note, deprecated since 0.26.0.
+  // From 1.0.0 nothing reads it, and fsdp_backward_prefetch (default None: no prefetch) is what counts.
+  const found = (release: string) => findings('fsdp_config', '  fsdp_backward_prefetch_policy: BACKWARD_PRE\n', release).filter((f) => f.code === 'deprecated-key');
+  assert.deepEqual(found('0.25.0'), []);
+  for (const release of ['0.26.0', '0.34.2']) {
+    const [f, ...more] = found(release);
+    assert.equal(more.length, 0);
+    assert.equal(f.severity, 'information');
+    assert.match(f.message, /deprecated since accelerate 0\.26\.0\. The launcher still reads it/);
+    assert.deepEqual(f.fixes.map(([, a]) => a), ['safe']);
+  }
+  const [late] = found('1.14.0');
+  assert.equal(late.severity, 'warning');
+  assert.match(late.message, /deprecated since accelerate 0\.26\.0\..*silently ignored/);
+  assert.deepEqual(late.fixes.map(([, a]) => a), ['unsafe']);
 });
 
 test("the launcher's default of a section key by release: what it exports when the key is absent", async () => {
@@ -171,4 +182,26 @@ test('fsdp_backward_prefetch: the case is matched as written before 0.34.0, wher
   const lower = (release: string) => findings('fsdp_config', '  fsdp_version: 1\n  fsdp_backward_prefetch: backward_pre\n', release).filter((f) => f.code === 'invalid-value');
   assert.deepEqual(lower('0.33.0').map((f) => [f.severity, f.fixes]), [['error', [[true, 'safe']]]]);
   assert.deepEqual(lower('0.34.0'), []);
+});
+
+test('an absent key the launcher exported as `none` before 0.16.0: zero3_init_flag was off there, even at ZeRO stage 3', async () => {
+  const { defaultAt } = await import('../../server/src/engine/schema/vocabulary');
+  // src/accelerate/commands/launch.py@v0.15.0:758 exports str(args.zero3_init_flag).lower() ("none" when absent) to
+  // DEEPSPEED_ZERO3_INIT; utils/dataclasses.py@v0.15.0:389 switches it on only for == "true". From v0.16.0 the launcher
+  // exports it only when set and the plugin falls back to is_zero3() (utils/dataclasses.py@v0.16.0:469).
+  const flag = DEFS.deepspeed_config.properties.zero3_init_flag;
+  assert.equal(defaultAt(flag, '0.15.0'), false);
+  assert.equal(defaultAt(flag, '0.16.0'), undefined);
+  assert.match(flag['x-default-note'], /from 0\.16\.0 enabled exactly when the ZeRO stage is 3.*Before 0\.16\.0.*off/s);
+});
+
+test('the SageMaker launch leaves debug, use_cpu, gpu_ids, enable_cpu_affinity and dynamo_config out of the job', () => {
+  // src/accelerate/utils/launch.py@v1.14.0 prepare_sagemager_args_inputs builds the job from sagemaker_config.* and the
+  // precision/compile arguments; commands/launch.py@v1.14.0 copies the file's fields onto the arguments only for
+  // LOCAL_MACHINE, so args.debug (copied) is never used and the dynamo arguments keep their command-line values.
+  // Before 0.11.0 the job's library versions were fixed in the launcher (commands/launch.py@v0.10.0:499-500).
+  const sm = DEFS.sagemaker.properties;
+  const unused = Object.entries(sm as Record<string, any>).filter(([, p]) => p['x-sagemaker-unused']).map(([k, p]) => [k, p['x-sagemaker-unused']]);
+  assert.deepEqual(Object.fromEntries(unused), { use_cpu: true, debug: true, gpu_ids: true, pytorch_version: { before: '0.11.0' }, transformers_version: { before: '0.11.0' }, dynamo_config: true, enable_cpu_affinity: true, dynamo_backend: true });
+  assert.equal(sm.debug['x-env'], undefined);
 });

@@ -37,7 +37,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
-    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). The message gives the version and the replacement.',
+    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch: BACKWARD_PRE\n',
     fix: 'Renames the key (or moves its value) to the replacement, converting the value when the meaning changed; removes it when there is no replacement.',
@@ -52,7 +52,7 @@ export default defineRule({
     const retiredAbove: Path[] = [];
     walkSchema(ctx, (path, schema, node) => {
       if (own?.has(String(lastKey(path)))) return;
-      const retiredHere = deprecation(schema);
+      const retiredHere = deprecation(schema, (v) => ctx.atLeast(v));
       if (node.kind === 'map' && retiredHere && retiredHere.effect !== 'warned' && (!retiredHere.since || ctx.atLeast(retiredHere.since))) retiredAbove.push(path);
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
       if (!ctx.flat && node.kind === 'scalar' && node.value === null) return;
@@ -72,7 +72,7 @@ export default defineRule({
         ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
-      const dep = deprecation(schema);
+      const dep = deprecation(schema, (v) => ctx.atLeast(v));
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
       // A warning at launch says nothing more once the section holding the key is itself retired.
@@ -176,7 +176,8 @@ function defeated(ctx: RuleContext, when: Record<string, unknown[]>): string | u
 }
 
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
-  const since = dep.since ? ` since ${tool} ${dep.since}` : '';
+  const first = dep.firstSince ?? dep.since;
+  const since = first ? ` since ${tool} ${first}` : '';
   const why = dep.message ? dep.message.trim().replace(/\.?$/, '.') : `${EFFECT[dep.effect].replace(/^./, (c) => c.toUpperCase())}.`;
   const rep = dep.replacement?.replace(/^\//, '');
   const use = rep && !why.includes(rep) ? ` Use ${code(rep)} instead.` : '';

@@ -60,7 +60,10 @@ export default defineRule({
       if (removed && (!removed.since || ctx.atLeast(removed.since)) && !ctx.atLeast(removed.removed)) return;
       const at = word ? issue.path.slice(0, -1) : issue.path;
       const written = node.kind === 'scalar' && !word ? node.value : issue.value;
-      if (deprecatedValue(issue.schema, issue.value, written)) return;
+      // An old spelling is reported by deprecated-key, unless the targeted release reads a narrower set that refuses it.
+      const form = releaseForm(ctx, issue.schema);
+      const narrower = form?.form === 'narrower' && !!form.accepts && !nav.matches(form.accepts, written) ? form : undefined;
+      if (!narrower && deprecatedValue(issue.schema, issue.value, written)) return;
       // Accelerate's process count written as text: an error only where the launcher computes with it.
       const textCount = textProcessCount(ctx, issue.path, issue.value);
       if (textCount === null) return;
@@ -95,6 +98,8 @@ export default defineRule({
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : silent
           ? runs.effect
+          : narrower?.why
+            ? narrower.why
           : textCount
             ? `the launcher keeps the text and ${textCount}, which stops with a TypeError before training starts`
             : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;

@@ -3,8 +3,13 @@
  * inherit Megatron-LM's training options; some of them only Megatron-LM's own training loop reads,
  * which Bridge does not run, so setting them changes nothing (`x-bridge-unread`, found by the history
  * script: no reader by name in Bridge, recipes aside, or in Megatron Core at the commit Bridge pins).
+ * In an Accelerate SageMaker config, a key the SageMaker launch loads but does not pass on to the job
+ * (`x-sagemaker-unused`, found by the history script in the SageMaker launcher of each release).
  */
 import { bridgeUnread, MEGATRON_SCHEMA } from '../formats/megatron/schema';
+import type { AccelerateModel } from '../formats/accelerate/model';
+import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
+import type { RuleContext } from './rule';
 import type { Node } from '../syntax/tree';
 import { defineRule } from './rule';
 
@@ -12,14 +17,15 @@ export default defineRule({
   id: 'unread-key',
   severity: 'information',
   tags: ['unnecessary'],
-  formats: ['megatron-bridge'],
+  formats: ['megatron-bridge', 'accelerate'],
   docs: {
-    summary: 'A Megatron Bridge field that the config accepts but no code reads: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note.',
+    summary: 'A Megatron Bridge field that the config accepts but no code reads, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line).',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
   check(ctx) {
+    if (ctx.format === 'accelerate') return sagemakerKeys(ctx as RuleContext<AccelerateModel>);
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
     // (`train.skip_train`, `validation.skip_train`), and only one of them may be read.
     const unread = unreadPaths();
@@ -48,4 +54,26 @@ let paths: string[] | undefined;
 /** Every Bridge path the schema marks as read by nothing (`x-bridge-unread`). */
 function unreadPaths(): string[] {
   return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeUnread(s)));
+}
+
+/** The keys of a SageMaker config that the SageMaker launch of the targeted release leaves out of the job. */
+function sagemakerKeys(ctx: RuleContext<AccelerateModel>): void {
+  const nav = ctx.nav;
+  const root = ctx.doc.root;
+  if (!ctx.model.sagemaker || !nav || root?.kind !== 'map') return;
+  const schema = nav.resolve(nav.root, ctx.doc.value([]));
+  for (const e of root.entries) {
+    const key = nav.child(schema, e.key);
+    if (e.merged || !sagemakerUnused(key, (v) => ctx.atLeast(v))) continue;
+    // A value equal to the default (what the questionnaire writes) asks for nothing.
+    const dflt = defaultAt(key, ctx.schemaVersion);
+    const value = ctx.doc.value([e.key]);
+    if (JSON.stringify(value) === JSON.stringify(dflt) || (value === null && dflt === undefined)) continue;
+    ctx.separately(() =>
+      ctx.report({
+        at: [e.key],
+        message: `The SageMaker launch of accelerate loads \`${e.key}\` but does not pass it on to the job it starts (neither as an argument of the job nor in its environment), so ${value !== null && typeof value === 'object' ? `this \`${e.key}\`` : `\`${e.key}: ${String(value)}\``} has no effect on a SageMaker job. Remove it${e.key === 'dynamo_config' ? ', and pass the compile settings on the `accelerate launch` command line (`--dynamo_backend` …)' : ''}.`,
+      }),
+    );
+  }
 }

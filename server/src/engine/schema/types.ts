@@ -21,6 +21,13 @@ export interface Deprecation {
    */
   mattersWith?: Record<string, unknown[]>;
   /**
+   * The phases before `since`, oldest first (`x-deprecated` itself is the newest): from each `since`
+   * the key had that effect (converted with a warning, then ignored, …). The other fields are shared.
+   */
+  earlier?: { since: string; effect: Deprecation['effect']; message?: string }[];
+  /** Set by the reader for the release in question: the first release that deprecated the key. */
+  firstSince?: string;
+  /**
    * A migrated key whose conversion writes the replacement even when the file sets it (Megatron-LM's
    * `--use-rotary-position-embeddings` sets `position_embedding_type` to `rope` over whatever is
    * written): a replacement written with another value is silently overridden.
@@ -103,6 +110,7 @@ export interface JsonSchema {
   'x-applies-to'?: string[];
   /** The first release whose launch path for a type reads the section, where later than the section. */
   'x-applies-to-since'?: Record<string, string>;
+  'x-sagemaker-unused'?: true | { since?: string; before?: string };
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;

@@ -16,9 +16,18 @@ export function normalized(schema: JsonSchema | undefined, value: string, versio
   return how === 'upper' ? value.toUpperCase() : how === 'lower' ? value.toLowerCase() : value;
 }
 
-/** The tool still reads the key but has deprecated it (`x-deprecated`). */
-export function deprecation(schema: JsonSchema | undefined): Deprecation | undefined {
-  return schema?.['x-deprecated'];
+/**
+ * The tool still reads the key but has deprecated it (`x-deprecated`). With `atLeast` (whether the
+ * release in question is at least a version), the phase in effect there (`earlier`: a key converted
+ * with a warning before it was ignored), with `firstSince` the release that first deprecated it.
+ */
+export function deprecation(schema: JsonSchema | undefined, atLeast?: (version: string) => boolean): Deprecation | undefined {
+  const dep: Deprecation | undefined = schema?.['x-deprecated'];
+  if (!dep?.earlier?.length || !atLeast) return dep;
+  const firstSince = dep.earlier[0].since;
+  if (!dep.since || atLeast(dep.since)) return { ...dep, earlier: undefined, firstSince };
+  const phase = [...dep.earlier].reverse().find((p) => atLeast(p.since));
+  return phase ? { ...dep, ...phase, earlier: undefined, firstSince } : { ...dep, since: firstSince, earlier: undefined, firstSince };
 }
 
 /** The tool removed the key (`x-removed`): the release that did, and what replaced it. */
@@ -74,6 +83,17 @@ export function appliesTo(schema: JsonSchema | undefined, atLeast?: (version: st
 /** The first release whose launch path for each type reads the section, where later than the section (`x-applies-to-since`). */
 export function appliesToSince(schema: JsonSchema | undefined): Record<string, string> | undefined {
   return schema?.['x-applies-to-since'];
+}
+
+/**
+ * Whether the SageMaker launch leaves the key of a SageMaker config out of the job it starts at the
+ * release (`x-sagemaker-unused`: `true` at every release, or a `{ since }` / `{ before }` run).
+ */
+export function sagemakerUnused(schema: JsonSchema | undefined, atLeast: (version: string) => boolean): boolean {
+  const u = schema?.['x-sagemaker-unused'];
+  if (u === true) return true;
+  if (!u || typeof u !== 'object') return false;
+  return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
 }
 
 /** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
