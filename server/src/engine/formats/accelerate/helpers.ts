@@ -121,6 +121,8 @@ export function textProcessCountFails(m: AccelerateModel, atLeast: (v: string) =
     const filtered = ['deepspeed_inclusion_filter', 'deepspeed_exclusion_filter'].some((k) => m.view.has(['deepspeed_config', k]));
     return atLeast('0.12.0') && !filtered ? 'divides it by `num_machines` for the per-node count' : undefined;
   }
+  // With `use_cpu: true` (copied onto the arguments for a local launch) the thread-count default compares the count with 1, from 0.14.0.
+  if (m.view.bool(['use_cpu']) === true && atLeast('0.14.0')) return 'compares it with 1 to set the CPU threads per process';
   // The simple launch compares the count with 1 to decide on a rendezvous address.
   const simple = t === 'NO' || (t === 'MULTI_CPU' && !m.view.str(['mpirun_config', 'mpirun_hostfile'])?.trim());
   if (simple && m.numMachines <= 1 && atLeast('0.13.0')) return 'compares it with 1 (`num_processes > 1`)';
