@@ -152,7 +152,8 @@ function sagemakerUnused(dir, rev, launch, fields) {
  */
 function exportsNone(dir, rev, launch) {
   const src = `${launch}\n${show(dir, rev, 'src/accelerate/utils/launch.py') ?? ''}`;
-  const plugin = show(dir, rev, 'src/accelerate/utils/dataclasses.py') ?? '';
+  // The plugin's dataclasses: utils/dataclasses.py, in utils.py before the package had a utils folder.
+  const plugin = show(dir, rev, 'src/accelerate/utils/dataclasses.py') ?? show(dir, rev, 'src/accelerate/utils.py') ?? '';
   const noneDefault = new Set([...src.matchAll(/add_argument\(\s*"--([\w-]+)"[^)]*?default=None/gs)].map((m) => m[1].replace(/-/g, '_')));
   const lines = src.split('\n');
   const out = new Map();
@@ -167,7 +168,9 @@ function exportsNone(dir, rev, launch) {
       if (/^(if|elif)\b/.test(o[2]) && o[2].includes(`args.${m[3]}`)) return;
     }
     const readsTrue = new RegExp(`os\\.environ\\.get\\("${m[2]}", "false"\\) == "true"`).test(plugin);
-    out.set(m[3], { env: m[2], absent: readsTrue ? false : undefined });
+    // `int(os.environ.get(VAR, …))` of the text `None` raises a ValueError.
+    const readsInt = new RegExp(`int\\(os\\.environ\\.get\\("${m[2]}"`).test(plugin);
+    out.set(m[3], { env: m[2], absent: readsTrue ? false : readsInt ? 'crash' : undefined });
   });
   return out;
 }
@@ -176,7 +179,8 @@ function exportsNone(dir, rev, launch) {
  * `x-default-before` of a key of a section whose absent value the launcher exported as `None` in
  * early releases, where the plugin reads that as `false` (a `== "true"` test) and later releases
  * leave the key unexported (the plugin's own default, the schema's `default` or its note, applies);
- * a run the plugin's reading does not settle is printed.
+ * `x-required-before` where the plugin converts it with `int()`, which stops on `None`; a run the
+ * plugin's reading does not settle is printed.
  */
 function accelerateNoneExportChanges(schema, releases, report) {
   const changes = [];
@@ -195,6 +199,10 @@ function accelerateNoneExportChanges(schema, releases, report) {
         continue;
       }
       const before = reading[last + 1].version;
+      if (absent.has('crash')) {
+        changes.push(...change(`${def}.${key}`, 'x-required-before', prop['x-required-before'], before, `an absent key reaches the plugin as \`None\` (${env}) before ${before}, and its int() stops`, () => setKey(prop, 'x-required-before', before, ['x-default-before', 'x-default-note', 'default'])));
+        continue;
+      }
       const later = defaultBefore(prop) ?? {};
       const want = { ...later, [before]: false };
       if (prop.default === false && !Object.keys(later).length) continue; // the same at every release

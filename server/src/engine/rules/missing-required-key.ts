@@ -2,8 +2,11 @@
  * missing-required-key: a key the tool cannot do without (other than `distributed_type`, which has
  * its own rule).
  */
+import type { AccelerateModel } from '../formats/accelerate/model';
+import { src } from '../formats/accelerate/helpers';
+import { requiredBefore } from '../schema/vocabulary';
 import { code, pathLabel } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 export default defineRule({
   id: 'missing-required-key',
@@ -11,11 +14,12 @@ export default defineRule({
   formats: 'all',
   docs: {
     summary: 'A required key is missing.',
-    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`).',
+    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`). Before Accelerate 0.16.0 a DeepSpeed config without a `deepspeed_config_file` needs `zero_stage` and `gradient_accumulation_steps`: the launcher exports an absent one as the text `None`, and the DeepSpeed plugin stops on its `int()`.',
     bad: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\n",
     good: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\niam_role_name: training-role\n",
   },
   check(ctx) {
+    if (ctx.format === 'accelerate') deepspeedKeys(ctx as RuleContext<AccelerateModel>);
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) return;
@@ -24,3 +28,24 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * The `deepspeed_config` keys the targeted Accelerate release cannot run without (`x-required-before`):
+ * the launcher exports an absent one as `None`, and the DeepSpeed plugin, which reads them only when no
+ * `deepspeed_config_file` is given, stops on its `int()` (utils/dataclasses.py before 0.16.0).
+ */
+function deepspeedKeys(ctx: RuleContext<AccelerateModel>): void {
+  const m = ctx.model;
+  const nav = ctx.nav;
+  if (m.sagemaker || m.distributedType !== 'DEEPSPEED' || !nav || m.view.has(['deepspeed_config', 'deepspeed_config_file'])) return;
+  const section = nav.resolve(nav.child(nav.resolve(nav.root, ctx.doc.value([])), 'deepspeed_config'));
+  for (const [key, schema] of Object.entries(section?.properties ?? {})) {
+    const before = requiredBefore(schema);
+    if (!before || m.view.has(['deepspeed_config', key])) continue;
+    ctx.separately(() => {
+      if (ctx.atLeast(before) || m.commandLine(key).passed) return;
+      const at = m.view.has(['deepspeed_config']) ? src(m, ['deepspeed_config']) : src(m, ['distributed_type']);
+      ctx.report({ at, message: `${code(key)} is required in \`deepspeed_config\` for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} (without a \`deepspeed_config_file\`): the launcher exports the absent value as the text \`None\`, and the DeepSpeed plugin stops on \`int('None')\` (ValueError) before ${before}. Add it.` });
+    });
+  }
+}

@@ -96,6 +96,11 @@ export function sagemakerUnused(schema: JsonSchema | undefined, atLeast: (versio
   return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
 }
 
+/** The first release that runs without the key, where earlier ones stop when it is absent (`x-required-before`). */
+export function requiredBefore(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-required-before'];
+}
+
 /** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
 export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ignored' | undefined {
   return section?.['x-unknown-key-effect'];
