@@ -3,7 +3,7 @@
  */
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { enumRemoved, invalidRunsBefore, valueForms } from '../schema/vocabulary';
+import { advisedBreaks, enumRemoved, invalidRunsBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -72,7 +72,7 @@ export default defineRule({
       // Releases that run an unknown value silently as another: the finding is a warning, and any
       // correction changes what runs (unsafe).
       const runs = invalidRunsBefore(issue.schema);
-      const silent = runs !== undefined && !ctx.atLeast(runs.version);
+      const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -114,6 +114,12 @@ export default defineRule({
     // A list where the release splits a tuple string (`x-value-forms`): the value the schema wants, which that release cannot read.
     // A value added after the release (a `narrower` form): one the schema allows, which that release refuses.
     walkSchema(ctx, (path, schema, node) => {
+      // A range no release checks (`x-advised`): the value runs as written; a hint, not a finding of refusal.
+      const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
+      for (const w of written) {
+        const advised = advisedBreaks(schema, w.value);
+        if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
+      }
       if (!valueForms(schema)) return;
       if (node.kind === 'scalar') {
         ctx.separately(() => {

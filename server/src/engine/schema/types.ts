@@ -103,8 +103,15 @@ export interface JsonSchema {
   /**
    * Before `version` the tool does not refuse a value outside the schema: it silently runs with
    * another (`effect` says which), so a finding there is a warning and a correction changes the run.
+   * With `bounds`, only a value that breaks nothing but the numeric bounds runs there; any other is
+   * refused at every release.
    */
-  'x-invalid-runs-before'?: { version: string; effect: string };
+  'x-invalid-runs-before'?: { version: string; effect: string; bounds?: boolean };
+  /**
+   * A range the value is meant to lie in that no release of the tool checks (the bounds are kept out
+   * of the validating keywords): a value outside it runs, and is noted as a hint.
+   */
+  'x-advised'?: { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; why?: string };
   'x-key-prefix'?: KeyPrefix;
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];

@@ -132,11 +132,39 @@ export function valueForms(schema: JsonSchema | undefined): ValueForm[] | undefi
   return Array.isArray(f) ? f : undefined;
 }
 
-/** The release before which an invalid value runs silently as another (`x-invalid-runs-before`). */
-export function invalidRunsBefore(schema: JsonSchema | undefined): { version: string; effect: string } | undefined {
+/**
+ * The release before which an invalid value runs silently as another (`x-invalid-runs-before`);
+ * `bounds`: only a value that breaks nothing but the numeric bounds does.
+ */
+export function invalidRunsBefore(schema: JsonSchema | undefined): { version: string; effect: string; bounds: boolean } | undefined {
   const r = schema?.['x-invalid-runs-before'];
-  return r && typeof r.version === 'string' && typeof r.effect === 'string' ? { version: r.version, effect: r.effect.replace(/\.\s*$/, '') } : undefined;
+  return r && typeof r.version === 'string' && typeof r.effect === 'string' ? { version: r.version, effect: r.effect.replace(/\.\s*$/, ''), bounds: r.bounds === true } : undefined;
 }
+
+/** The range a value is meant to lie in that the tool never checks (`x-advised`), and the bounds a number breaks, as `≥ 0`, `≤ 1`… */
+export function advisedBreaks(schema: JsonSchema | undefined, value: unknown): { broken: string[]; why?: string } | undefined {
+  const a = schema?.['x-advised'];
+  if (!a || typeof value !== 'number') return undefined;
+  const broken: string[] = [];
+  if (a.minimum !== undefined && value < a.minimum) broken.push(`≥ ${a.minimum}`);
+  if (a.exclusiveMinimum !== undefined && value <= a.exclusiveMinimum) broken.push(`> ${a.exclusiveMinimum}`);
+  if (a.maximum !== undefined && value > a.maximum) broken.push(`≤ ${a.maximum}`);
+  if (a.exclusiveMaximum !== undefined && value >= a.exclusiveMaximum) broken.push(`< ${a.exclusiveMaximum}`);
+  return broken.length ? { broken, why: typeof a.why === 'string' ? a.why.replace(/\.\s*$/, '') : undefined } : undefined;
+}
+
+/** The schema without its numeric bounds (`minimum`, `maximum`, `exclusive*`, `multipleOf`), at every depth. */
+export function unbounded(schema: JsonSchema): JsonSchema {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!v || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (!BOUNDS.has(k)) out[k] = k.startsWith('x-') ? x : strip(x);
+    return out;
+  };
+  return strip(schema) as JsonSchema;
+}
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 
 /** What happens with an invalid value (`x-invalid-effect`), as a clause a message ends with its own full stop. */
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
