@@ -152,7 +152,10 @@ const REFS: MegatronRef[] = [
     opts: { world: 64, vocab: 256000 },
     why: 'MoE, TP 2 PP 4 EP 4 (ETP = TP), 128 micro-batches',
     weightOpt: 22104350208,
-    activation: 8623554560,
+    // Megatron's estimator counts one dense MLP per layer; here each of the top-2 routed copies keeps
+    // its expert's input and intermediates (× 1.1 on the most loaded EP rank): 18 + 2.2 × (2 × 2 + 14) of
+    // the 32 sbh per layer Megatron counts (ETP 2 gathers the TP ranks' tokens).
+    activation: 15495502234,
     reported: 12472320000,
     flops: 85211480064,
   },
@@ -162,7 +165,8 @@ const REFS: MegatronRef[] = [
     opts: { world: 64, vocab: 32000 },
     why: 'MoE, TP 2 PP 4 VPP 8 EP 8 ETP 1',
     weightOpt: 18663710208,
-    activation: 9432012800,
+    // As above with ETP 1: 18 + 2.2 × (2 + 14) of Megatron's 32 sbh per layer.
+    activation: 15656359936,
     reported: 13641600000,
     flops: 79706456064,
   },

@@ -227,3 +227,57 @@ test('MoE: one cuBLAS GEMM launched per local expert on four streams (Transforme
   const grouped = estimateStep({ ...w, software: { groupedGemmKernel: true } }, l);
   assert.ok(grouped.parts.compute < launched.parts.compute - floor / 2);
 });
+
+test('MoE: a rank holding several experts sorts the tokens it receives by expert and back (Megatron-Core token_dispatcher.py @ core_v0.14.0); with one expert per rank it does not', () => {
+  const w = workload('mixtral-8x7b', 8, 'h100-sxm', 4096, 64);
+  const per = STEP_MODEL.localPermutation.value;
+  const at = (ep: number) => layout({ tp: 1, pp: 1, ep, etp: 1, dp: 8 });
+  const priced = [estimateStep(w, at(2)), estimateStep(w, at(8))];
+  try {
+    STEP_MODEL.localPermutation.value = 0;
+    const free = [estimateStep(w, at(2)), estimateStep(w, at(8))];
+    // EP 2: four local experts. Per layer and micro-batch: 4 elements × top-2 copies × 4096 hidden × 4096 tokens,
+    // 2 bytes each, forward and twice that backward, at the HBM's reachable bandwidth; 32 layers.
+    const byHand = priced[0].microBatches * 32 * ((3 * 2 * per * 2 * 4096 * 4096) / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value));
+    const extra = priced[0].parts.compute - free[0].parts.compute;
+    assert.ok(Math.abs(extra - byHand) / byHand < 1e-9, `${extra} s, by hand ${byHand} s`);
+    assert.equal(priced[1].parts.compute, free[1].parts.compute, 'EP = experts: one expert per rank, nothing to sort');
+  } finally {
+    STEP_MODEL.localPermutation.value = per;
+  }
+});
+
+test('MoE memory: every routed copy of a token keeps its expert’s input and intermediates (Megatron-Core experts.py @ core_v0.14.0), more on the most loaded EP rank', async () => {
+  const { estimateMemory, MOE_IMBALANCE } = await import('../../server/src/engine/plan/memory');
+  const shape = modelPreset('mixtral-8x7b')!.shape;
+  const base = { model: shape, tp: 1, pp: 1, cp: 1, ep: 1, etp: 1, dp: 8, expertDp: 8, sp: false, microBatch: 1, seqLength: 4096, numMicroBatches: 8, precision: 'bf16' as const, sharding: { kind: 'distributed-optimizer' as const, group: 8 }, recompute: 'none' as const };
+  const h = shape.hidden;
+  const f = shape.moeFfn ?? shape.ffn ?? 0;
+  const sbh = 4096 * h;
+  // Korthikanti's layer (18·sbh outside the MLP intermediates) with, instead of one dense MLP's 4·sbf,
+  // the top-2 copies' permuted input (2·sbh each) and intermediates (4·sbf each).
+  const byHand = (copies: number) => sbh * 18 + copies * (2 * sbh + 4 * 4096 * f);
+  const ep1 = estimateMemory(base, false);
+  assert.ok(Math.abs(ep1.detail.activationPerLayer - byHand(2)) / byHand(2) < 1e-9, `${ep1.detail.activationPerLayer} B, by hand ${byHand(2)} B`);
+  const ep8 = estimateMemory({ ...base, ep: 8, expertDp: 1 }, false);
+  const loaded = byHand(2 * MOE_IMBALANCE.value);
+  assert.ok(Math.abs(ep8.detail.activationPerLayer - loaded) / loaded < 1e-9, 'dropless routing: the most loaded EP rank keeps more');
+});
+
+test('DP overlap: the bucket completed last (the first layers and the input embedding) and the next step’s first parameter gather are exposed (Megatron-Core distributed_data_parallel.py, param_and_grad_buffer.py @ core_v0.14.0)', async () => {
+  const { countParameters } = await import('../../server/src/engine/plan/memory');
+  const w = workload('llama-3-8b', 16, 'h100-sxm', 4096, 64);
+  const e = estimateStep(w, layout({ tp: 1, pp: 1, dp: 16 }));
+  assert.ok(e.microBatches === 4);
+  const params = countParameters(w.model).total;
+  const shape = w.model;
+  // Half a bucket of 40M parameters (the default exceeds 1M × DP 16) and the 128K × 4096 input embedding.
+  const edge = STEP_MODEL.dpBucket.value / 2 + (shape.vocab ?? 0) * shape.hidden;
+  // A ring of 16 over two nodes: 1/8 of the bytes per GPU on the network, all of them on NVLink.
+  const ringTime = (n: number, bytes: number) => Math.max((15 / 16) * n * bytes / w.hardware.scaleUpGBps, ((15 / 16) * n * bytes) / 8 / w.hardware.scaleOutGBps) / (1e9 * STEP_MODEL.network.value);
+  // The rest fits behind the last backward (gradients) and the first forward (parameters): only the SMs' share.
+  const share = STEP_MODEL.commSms.value / w.hardware.sms;
+  const byHand = ringTime(edge, 4) + share * ringTime(params - edge, 4) + ringTime(edge, 2) + share * ringTime(params - edge, 2);
+  assert.ok(Math.abs(e.parts.dp - byHand) / byHand < 1e-9, `DP ${e.parts.dp} s, by hand ${byHand} s`);
+  assert.ok(e.parts.dp > 1.2 * share * (ringTime(params, 4) + ringTime(params, 2)), 'more than the whole hidden at the SMs’ share');
+});

@@ -458,6 +458,35 @@ function shardingAssumptions(s: Sharding, precision: Precision, n: number, nExpe
 // ---------------------------------------------------------------------------------------------
 // Activations (Korthikanti et al. 2022, Table 2 — the formula Megatron's estimator uses).
 
+/**
+ * Tokens the most loaded expert rank receives relative to the mean, with auxiliary-loss or
+ * bias-based balancing (the step model's pace of the expert GEMMs and the all-to-all, and the
+ * activations the most loaded rank stores: dropless routing has no capacity to cap it).
+ */
+export const MOE_IMBALANCE = {
+  value: 1.1,
+  what: 'tokens the most loaded expert rank receives, relative to the mean, with auxiliary-loss or bias-based balancing: the slowest EP rank sets the pace of the expert GEMMs and the all-to-all, and stores the most activations',
+  source: 'Switch Transformer (Fedus et al. 2021) trains at capacity factors 1.0–1.25; DeepSeek-V3 §2.1.2 keeps balance with a bias term but reports residual imbalance per batch; 1.1 assumed. The Megatron-Core MoE guide (megatron/core/transformer/moe/README.md @ d98e8a6, Step 1) lists EP’s peak activation memory as about 1, varying with EP balancing',
+};
+
+/**
+ * MLP activations of one layer and micro-batch, as multiples of s·b (16-bit elements counted twice,
+ * as in Korthikanti's formula): a dense MLP keeps its two f-wide intermediates (4·f); a MoE layer's
+ * experts keep, for every routed copy of a token, its permuted input (2·h) and the two intermediates
+ * of the expert's width (Megatron-Core's grouped expert MLP runs fc1, the activation and fc2 on the
+ * permuted tokens, each keeping its input for the backward pass), on the most loaded rank when the
+ * experts are split over EP; a shared expert keeps a dense MLP's.
+ */
+function mlpActivations(r: Resolved, ep: number, etp: number, t: number): number {
+  const dense = 4 * r.f;
+  if (r.nMoe === 0 || r.E === 0) return dense;
+  const copies = r.topK * (ep > 1 ? MOE_IMBALANCE.value : 1);
+  // Relative to the layer's tokens over TP: an expert-TP group gathers its members' tokens (× ETP),
+  // each with the whole hidden size, and splits the expert's width over ETP.
+  const moe = copies * (2 * r.h * Math.min(t, etp) + 4 * r.moeF) + 4 * r.sharedF;
+  return (dense * r.nDense + moe * r.nMoe) / r.L;
+}
+
 interface ActivationResult {
   bytes: number;
   perLayer: number;
@@ -467,7 +496,7 @@ interface ActivationResult {
 function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefined): ActivationResult {
   const s = inp.seqLength;
   const b = inp.microBatch;
-  const { h, a, f, L } = r;
+  const { h, a, L } = r;
   const t = Math.max(1, inp.tp);
   const p = Math.max(1, inp.pp);
   const cp = Math.max(1, inp.cp);
@@ -479,7 +508,8 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
   // 18·sbh + 4·sbf = LayerNorm inputs, QKV input, Q/K/V, attention output, projection and MLP inputs,
   // MLP intermediates and dropout masks. With SP all of it is split over TP; without SP only the
   // tensors inside the TP region (8·sbh + 4·sbf) are.
-  const layerSelective = spOn ? (sbh * (18 + (4 * f) / h)) / t : sbh * (10 + (8 + (4 * f) / h) / t);
+  const mlp = mlpActivations(r, Math.max(1, inp.ep), Math.max(1, inp.etp), t);
+  const layerSelective = spOn ? (sbh * (18 + mlp / h)) / t : sbh * (10 + (8 + mlp / h) / t);
   const scores = flash ? 0 : (5 * a * s * s * b) / t; // softmax output, its dropout mask and dropout output
   let perLayerStored: number;
   const share = inp.recompute === 'full' ? Math.min(1, Math.max(0, inp.recomputeFraction ?? 1)) : 0;
@@ -532,8 +562,8 @@ function activationBytes(inp: MemoryInput, r: Resolved, notes: string[] | undefi
         ? `No sequence parallelism: norm, dropout and block-input activations (10·s·b·h per layer) replicated on all ${t} TP ranks, the rest divided by TP`
         : 'TP = 1: activations not split',
   );
-  notes?.push('Activation formula of Korthikanti et al. (Megatron’s estimator): GQA’s smaller K/V, SwiGLU’s extra gate tensor and MoE top-k routing copies are not modelled (one MLP of the dense FFN size per layer)');
-  if (r.E > 0) notes?.push(`MoE: tokens routed to ${r.topK} experts and dispatcher buffers are not counted in activations; real usage is higher`);
+  notes?.push('Activation formula of Korthikanti et al. (Megatron’s estimator): GQA’s smaller K/V and SwiGLU’s extra gate tensor are not modelled');
+  if (r.E > 0) notes?.push(`MoE: each token's ${r.topK} routed copies keep their expert's input and intermediates${inp.ep > 1 ? ` (× ${MOE_IMBALANCE.value} on the most loaded EP rank)` : ''}; the dispatcher's communication buffers are not counted`);
   if (cp > 1) notes?.push(`Context parallelism: activations divided by CP = ${cp} (each rank holds 1/CP of the sequence); Megatron’s own estimator does not divide by CP`);
   if (inp.precision === 'fp32') notes?.push('fp32 training: activations counted at 4 bytes (twice the 16-bit figures)');
   if (inp.precision === 'fp8') notes?.push('fp8: activations counted as 16-bit (Transformer Engine may keep some GEMM inputs in fp8, so this is an upper bound)');

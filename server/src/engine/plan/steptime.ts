@@ -18,7 +18,7 @@
  * first forward / last backward, and the optimizer step. Pure arithmetic.
  */
 import type { HardwareProfile } from './hardware';
-import { attentionCoreFlops, countParameters, flopsPerToken, layerTerms, resolve, type ModelShape, type Precision, type Resolved } from './memory';
+import { attentionCoreFlops, countParameters, MOE_IMBALANCE, flopsPerToken, layerTerms, resolve, type ModelShape, type Precision, type Resolved } from './memory';
 
 /** The degrees and switches of one layout. */
 export interface Layout {
@@ -144,11 +144,7 @@ export const STEP_MODEL = {
     what: 'kernels one transformer layer launches per micro-batch, forward and backward (norms, GEMMs, attention, activation, residuals, casts, and the TP collectives)',
     source: 'an estimate from the layer’s structure: a Transformer Engine layer runs about 20 kernels forward (two norms, four GEMMs, attention, activation, residuals, casts, the TP collectives) and twice as many backward; under CP each ring step adds its attention call',
   },
-  moeImbalance: {
-    value: 1.1,
-    what: 'tokens the most loaded expert rank receives, relative to the mean, with auxiliary-loss or bias-based balancing: the slowest EP rank sets the pace of the expert GEMMs and the all-to-all',
-    source: 'Switch Transformer (Fedus et al. 2021) trains at capacity factors 1.0–1.25; DeepSeek-V3 §2.1.2 keeps balance with a bias term but reports residual imbalance per batch; 1.1 assumed',
-  },
+  moeImbalance: MOE_IMBALANCE,
   cpMergeBytes: {
     value: 10,
     what: 'bytes moved per element of attention output or gradient per context-parallel ring step to merge the step into fp32 accumulators (read the step’s 16-bit partial, read and write the fp32 sum): the output forward, the query, key and value gradients backward',
@@ -168,6 +164,16 @@ export const STEP_MODEL = {
     value: 4,
     what: 'local experts whose GEMMs run at once when each is its own cuBLAS GEMM (one per compute stream): their tiles share the waves of the SMs',
     source: 'Transformer Engine, transformer_engine/common/util/multi_stream.cpp @ d0067d0: get_num_compute_streams returns 4, the streams multi_stream_cublas_gemm deals the experts’ GEMMs over',
+  },
+  localPermutation: {
+    value: 4,
+    what: 'elements moved per routed token copy and hidden unit, forward, to sort the tokens a rank receives by its local expert and to restore their order afterwards (a read and a write each way); only when a rank holds more than one expert',
+    source: 'Megatron-Core, megatron/core/transformer/moe/token_dispatcher.py @ core_v0.14.0 (MoEAlltoAllTokenDispatcher.dispatch_postprocess and combine_preprocess, lines 666–730): a second permutation, sort_chunks_by_idxs, runs whenever num_local_experts > 1, with or without expert parallelism; the Megatron-Core MoE guide (megatron/core/transformer/moe/README.md @ d98e8a6, Guideline 4): with EP equal to the number of experts the local permutation is eliminated',
+  },
+  dpBucket: {
+    value: 40e6,
+    what: 'parameters per data-parallel communication bucket (at least; 1M × the DP size when larger): gradients are reduced bucket by bucket as the last micro-batch’s backward completes them, and the bucket holding the first layers and the input embedding is completed last, with no backward left to hide its reduction; the next step’s parameter gather starts with that same bucket before the first layer can run',
+    source: 'Megatron-Core @ core_v0.14.0: megatron/core/distributed/distributed_data_parallel.py (bucket_size = max(40000000, 1000000 × DP size) with overlap_grad_reduce; bucketing only on the first pipeline stage, whose communication is on the critical path), param_and_grad_buffer.py (buckets filled in reverse parameter order; a bucket’s reduce-scatter starts when all its gradients of the last micro-batch are ready; each all-gather dispatches the next), optimizer/distrib_optimizer.py step_with_ready_grads (the first all-gather is launched at the next zero_grad, the rest by the forward pre-hooks)',
   },
   usableHbm: {
     value: 0.9,
@@ -200,9 +206,9 @@ export const CALIBRATION: Constant = {
  * then by time. The unit test recomputes it from the training part.
  */
 export const TIE_BAND: Constant = {
-  value: 0.054,
+  value: 0.039,
   what: 'relative step-time difference (natural log) below which two layouts count as tied and are ordered by the practitioners’ rules',
-  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 25 runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.0539',
+  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 25 runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.0392',
 };
 
 /** The calibrated expectation: the priced step × `CALIBRATION`. */
@@ -337,7 +343,9 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
   // reads, one write), rotary on queries and keys, the gated activation (reads 2f, writes f), MoE
   // permutations (a copy of top-k tokens each way); backward moves about twice as much.
   const hSized = (10 * s.h) / (l.sp && t > 1 ? t : 1);
-  const split = (2 * (s.q + 2 * s.g * s.kvc)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0);
+  // A rank holding several experts sorts the tokens it receives by expert and back (a second copy).
+  const sortLocal = moe && s.E / l.ep > 1 ? (STEP_MODEL.localPermutation.value * s.topK * s.h) / t : 0;
+  const split = (2 * (s.q + 2 * s.g * s.kvc)) / t + (s.glu + 1) * ffnWidth + (moe ? (4 * s.topK * s.h) / t : 0) + sortLocal;
   const casts = pk.bytes === 1 ? (2 * s.h + s.q / t + ffnWidth) * 1.5 : 0;
   // Context parallelism merges each ring step's partial attention into fp32 accumulators: the output
   // (q wide) forward, the query, key and value gradients backward, on about 3/4 of the rows per step
@@ -567,20 +575,34 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
   const fe = fabric(w, l.etp * l.ep * ed);
   const ring = (k: number) => (k > 1 ? (k - 1) / k : 0);
   const denseStride = w.rankOrder === 'tp-cp-ep-pp-dp' ? l.tp * l.cp * l.pp : l.tp;
-  const scatter = (bytes: number) => ringCollective(w, ring(d) * params.dense * bytes, d, denseStride) + ringCollective(w, ring(ed) * params.expert * bytes, ed, l.etp * l.ep);
+  const collective = (dense: number, expert: number, bytes: number) => ringCollective(w, ring(d) * dense * bytes, d, denseStride) + ringCollective(w, ring(ed) * expert * bytes, ed, l.etp * l.ep);
+  const scatter = (bytes: number) => collective(params.dense, params.expert, bytes);
   const hidden = (time: number, window: number, on: boolean) => (on ? overlapped(time, window, w) : time);
+  // Overlapped, the bucket completed last (the first layers and the input embedding) has nothing
+  // left to hide behind, nor the next step's first gather: on average half a bucket of layers, and
+  // the embedding on the first stage; experts' buckets likewise.
+  const half = Math.max(STEP_MODEL.dpBucket.value, 1e6 * l.dp) / 2;
+  const s = modelFacts(w.model).shape;
+  const embedding = s.V ? (s.V * s.h) / l.tp : 0;
+  const edge = (bytes: number) => collective(Math.min(params.dense, half + embedding), Math.min(params.expert, params.expert > 0 ? half : 0), bytes);
+  const exposedEdge = (time: number, edgeTime: number, window: number, on: boolean) => (on ? edgeTime + overlapped(Math.max(0, time - edgeTime), window, w) : time);
+  const overlap = (bytes: number, window: number, on: boolean) => exposedEdge(scatter(bytes), edge(bytes), window, on);
   const fwd = perMicroBatch / 3;
   let dp: number;
   if (l.fsdp) {
     const rs = scatter(gradBytes);
     const ag = scatter(paramBytes);
     // A micro-batch's gradient reduce-scatter runs on while the next micro-batch computes (nothing
-    // waits for it until the optimizer step): the last one has only its own backward and the drain.
-    const reduce = (time: number) => (m - 1) * hidden(time, 3 * fwd, l.overlap.gradReduce) + hidden(time, 2 * fwd + bubble / 2, l.overlap.gradReduce);
-    dp = l.fsdp === 'optim_grads_params' ? m * hidden(ag, fwd, l.overlap.paramGather) + reduce(ag + rs) : reduce(rs) + hidden(ag, fwd + bubble / 2, l.overlap.paramGather);
+    // waits for it until the optimizer step): the last one has only its own backward and the drain,
+    // and its edge bucket (Megatron-FSDP's units assumed the size of the DDP's buckets) none.
+    const reduce = (time: number, edgeTime: number) => (m - 1) * hidden(time, 3 * fwd, l.overlap.gradReduce) + exposedEdge(time, edgeTime, 2 * fwd + bubble / 2, l.overlap.gradReduce);
+    dp =
+      l.fsdp === 'optim_grads_params'
+        ? (m - 1) * hidden(ag, fwd, l.overlap.paramGather) + exposedEdge(ag, edge(paramBytes), fwd, l.overlap.paramGather) + reduce(ag + rs, edge(gradBytes) + edge(paramBytes))
+        : reduce(rs, edge(gradBytes)) + exposedEdge(ag, edge(paramBytes), fwd + bubble / 2, l.overlap.paramGather);
   } else if (l.distributedOptimizer) {
-    dp = hidden(scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce) + hidden(scatter(paramBytes), fwd + bubble / 2, l.overlap.paramGather);
-  } else dp = hidden(2 * scatter(gradBytes), 2 * fwd + bubble / 2, l.overlap.gradReduce);
+    dp = overlap(gradBytes, 2 * fwd + bubble / 2, l.overlap.gradReduce) + overlap(paramBytes, fwd + bubble / 2, l.overlap.paramGather);
+  } else dp = overlap(2 * gradBytes, 2 * fwd + bubble / 2, l.overlap.gradReduce);
   // Adam: read and write the fp32 master copy and both moments, read the gradient, write the weights.
   const shardOf = (k: number) => (l.distributedOptimizer || l.fsdp ? Math.max(1, k) : 1);
   const optBytes = (params.dense / shardOf(d) + params.expert / shardOf(ed)) * (3 * 4 * 2 + gradBytes + paramBytes);
