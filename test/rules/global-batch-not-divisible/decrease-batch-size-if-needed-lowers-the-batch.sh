@@ -1,5 +1,5 @@
-#: name: global-batch-not-divisible: with --decrease-batch-size-if-needed Megatron lowers the batch to a multiple instead of stopping
-#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#: name: global-batch-not-divisible: with --decrease-batch-size-if-needed Megatron lowers the batch to a multiple instead of stopping, up to 0.17 (no eval-batch check: arguments.py@core_v0.17.0; num_microbatches_calculator.py@core_v0.17.0)
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \

@@ -3,7 +3,7 @@
  */
 import { fieldPath, knobEdit, layoutFits } from '../plan/layout';
 import { megatronArg } from './helpers';
-import { defineRule, type FixSpec } from './rule';
+import { defineRule, type FixSpec, type RuleContext } from './rule';
 
 export default defineRule({
   id: 'global-batch-not-divisible',
@@ -16,7 +16,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The global batch size is not divisible by micro-batch size × data-parallel size.',
-    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work. With `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on) Megatron lowers the batch to a multiple instead: a note.',
+    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work. With `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on) Megatron lowers the batch to a multiple instead: a note. Still an error: a global batch below MBS × DP, which that rounds down to 0 micro-batches ("number of microbatches should be at least 1"); and from 0.18.0 (Bridge 0.5.0) an eval batch left to default to the global batch, whose own divisibility check runs first ("eval_global_batch_size (…) must be divisible by …").',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 60\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 64\n",
     fix: 'Sets the global batch to the nearest multiple of MBS × DP.',
@@ -26,6 +26,8 @@ export default defineRule({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.15.3, `num_microbatches_calculator.py`: the global batch must be divisible by micro batch × DP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/num_microbatches_calculator.py#L340-L345' },
+      { label: 'Megatron-LM core_v0.18.0, `arguments.py`: the eval batch defaults to the global batch and must be divisible by eval micro batch × DP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.18.0/megatron/training/arguments.py#L705-L712' },
+      { label: 'Megatron-LM core_v0.9.0, `num_microbatches_calculator.py`: a batch rounded down to 0 micro-batches stops', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.9.0/megatron/core/num_microbatches_calculator.py#L316-L338' },
     ],
   },
   check(ctx) {
@@ -35,29 +37,80 @@ export default defineRule({
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;
+    const evalStop = evalBatchStops(ctx, gbs, p.microBatch.value, p.dp.value);
+    const setTo = (ns: number[]): FixSpec[] => {
+      const out: FixSpec[] = [];
+      for (const n of ns) {
+        const e = n > 0 ? knobEdit(p, 'globalBatch', n) : undefined;
+        if (e && !out.some((f) => f.title.endsWith(` ${n}`))) out.push({ kind: 'set-global-batch', title: `Set the global batch to ${n}`, edits: [e] });
+      }
+      return out;
+    };
+    const ceil = Math.ceil(gbs / unit) * unit;
+    const lower = Math.floor(gbs / unit) * unit;
     // `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on; Bridge `train.decrease_batch_size_if_needed`):
-    // Megatron lowers the global batch to a multiple instead of stopping (num_microbatches_calculator.py).
+    // the micro-batch calculator rounds the global batch down to a multiple (num_microbatches_calculator.py).
     const decrease = megatronArg(ctx.model, 'decrease_batch_size_if_needed');
     if ((decrease === true || decrease === 'true') && ctx.atLeast('0.9.0')) {
-      const lower = Math.floor(gbs / unit) * unit;
+      // An eval batch written with values that fail their own check, or an eval CP: not this finding.
+      if (evalStop === undefined) return;
+      if (evalStop) {
+        // From 0.18.0 the eval batch defaults to the global batch and is checked before anything is lowered.
+        ctx.report({
+          at: fieldPath(p, p.globalBatch, 'globalBatch'),
+          on: 'value',
+          message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}, and \`decrease_batch_size_if_needed\` does not help here: the eval batch, which defaults to the global batch, must be divisible by the eval micro-batch × DP, and ${ctx.tool} stops on that check ("eval_global_batch_size (${gbs}) must be divisible by …") before the batch could be lowered. Use a multiple of ${unit}, or write an eval batch that divides.`,
+          fixes: setTo([ceil, lower]),
+        });
+        return;
+      }
+      if (lower === 0) {
+        // Rounded down to 0: no micro-batch per rank, and the calculator stops.
+        ctx.report({
+          at: fieldPath(p, p.globalBatch, 'globalBatch'),
+          on: 'value',
+          message: `Global batch ${gbs} is smaller than micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}: \`decrease_batch_size_if_needed\` rounds it down to 0, and ${ctx.tool} stops ("number of microbatches should be at least 1"). Use a multiple of ${unit}.`,
+          fixes: setTo([ceil]),
+        });
+        return;
+      }
       ctx.report({
         at: fieldPath(p, p.globalBatch, 'globalBatch'),
         on: 'value',
         severity: 'information',
-        message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}: with \`decrease_batch_size_if_needed\` set, Megatron lowers it to ${lower > 0 ? lower : 'a multiple of it'} at startup instead of stopping, so the run trains with that batch. Write the batch it runs with.`,
+        message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}: with \`decrease_batch_size_if_needed\` set, Megatron lowers it to ${lower} at startup instead of stopping, so the run trains with that batch. Write the batch it runs with.`,
       });
       return;
     }
-    const fixes: FixSpec[] = [];
-    for (const n of [Math.ceil(gbs / unit) * unit, Math.floor(gbs / unit) * unit]) {
-      const e = n > 0 ? knobEdit(p, 'globalBatch', n) : undefined;
-      if (e && !fixes.some((f) => f.title.endsWith(` ${n}`))) fixes.push({ kind: 'set-global-batch', title: `Set the global batch to ${n}`, edits: [e] });
-    }
+    // From 0.18.0 the eval-batch check, which runs first, is the one that stops when the eval batch is the global batch.
+    const quote = evalStop ? `eval_global_batch_size (${gbs}) must be divisible by …` : 'global batch size is not divisible by micro batch size times data parallel size';
+    const fixes = setTo([ceil, lower]);
     ctx.report({
       at: fieldPath(p, p.globalBatch, 'globalBatch'),
       on: 'value',
-      message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit} (${p.dp.from.kind === 'derived' ? p.dp.from.formula : 'DP'}): Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). Use a multiple of ${unit}.`,
+      message: `Global batch ${gbs} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit} (${p.dp.from.kind === 'derived' ? p.dp.from.formula : 'DP'}): Megatron stops ("${quote}"). Use a multiple of ${unit}.`,
       fixes,
     });
   },
 });
+
+/**
+ * From Megatron Core 0.18.0 (Megatron-LM's validate_args; Bridge 0.5.0's ConfigContainer.validate,
+ * on that Core) the eval batch defaults to the global batch and the eval micro-batch to the
+ * micro-batch, and the eval batch must be divisible by eval micro-batch × DP (arguments.py@core_v0.18.0:705-712).
+ * Whether that check stops on the global batch: true when the file writes no eval batch and it does
+ * not divide; false when it passes or the release has no such check; undefined when the file writes
+ * its own eval batch that fails, an eval CP, or values that are not numbers (not this rule's finding).
+ */
+function evalBatchStops(ctx: RuleContext, gbs: number, mbs: number, dp: number): boolean | undefined {
+  if (!ctx.atLeast('0.18.0')) return false;
+  const num = (v: unknown): number | undefined | null => (v === undefined || v === null ? undefined : Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : null);
+  const cp = megatronArg(ctx.model, 'eval_context_parallel_size');
+  if (cp !== undefined && cp !== null) return undefined;
+  const egbs = num(megatronArg(ctx.model, 'eval_global_batch_size'));
+  const embs = num(megatronArg(ctx.model, 'eval_micro_batch_size'));
+  if (egbs === null || embs === null) return undefined;
+  const fails = (egbs ?? gbs) % ((embs ?? mbs) * dp) !== 0;
+  if (egbs !== undefined) return fails ? undefined : false;
+  return fails;
+}
