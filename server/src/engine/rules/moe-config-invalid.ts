@@ -6,11 +6,24 @@ import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
+// The EP all-to-all overlap flag and every requirement Megatron Core checks for it arrive together
+// (transformer_config.py@core_v0.14.0:1298-1337; none @core_v0.13.0): before, the flag itself is
+// unknown, and no message quoted here exists.
+const OVERLAP_SINCE = '0.14.0';
 
 const CHECKS: ArgCheck[] = [
   {
     when: (m, p) => ((p?.ep.value ?? 1) > 1 && argAbsent(m, 'num_moe_experts') ? 'expert_model_parallel_size' : undefined),
+    // Megatron-LM's argument checks (arguments.py, yaml_arguments.py) stop first.
+    formats: MLM_FLAG_FORMATS,
     message: () => 'Expert parallelism without experts: Megatron stops ("num_experts must be non None to use expert model parallelism"). Set `--num-experts`, or drop `--expert-model-parallel-size`.',
+  },
+  {
+    when: (m, p) => ((p?.ep.value ?? 1) > 1 && argAbsent(m, 'num_moe_experts') ? 'expert_model_parallel_size' : undefined),
+    // Megatron Bridge and NeMo run none of Megatron-LM's argument checks: Megatron Core's
+    // TransformerConfig asserts it (transformer_config.py@core_v0.4.0 … @core_v0.19.0).
+    formats: ['megatron-bridge', 'nemo'],
+    message: () => 'Expert parallelism without experts: Megatron Core stops when it builds the model config ("num_moe_experts must be non None to use expert-parallel."). Set `num_moe_experts`, or drop `expert_model_parallel_size`.',
   },
   {
     when: (m, p) => {
@@ -33,11 +46,13 @@ const CHECKS: ArgCheck[] = [
   },
   {
     when: (m, p) => (overlap(m) && (p?.ep.value ?? 1) <= 1 ? 'overlap_moe_expert_parallel_comm' : undefined),
+    since: OVERLAP_SINCE,
     message: () => 'EP all-to-all overlap without expert parallelism: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with expert model parallelism"). Drop the flag or set `--expert-model-parallel-size`.',
   },
   {
     // A --pipeline-model-parallel-layout sets the virtual stages itself (its stage count over PP).
     when: (m, p) => (overlap(m) && (p?.pp.value ?? 1) > 1 && !p?.vpp && !m.args.get('pipeline_model_parallel_layout') ? 'overlap_moe_expert_parallel_comm' : undefined),
+    since: OVERLAP_SINCE,
     message: (_m, p) => `EP all-to-all overlap with PP ${p?.pp.value} needs virtual pipeline stages: Megatron stops ("virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1"). Add \`--num-virtual-stages-per-pipeline-rank\`, or drop the overlap.`,
   },
   {
@@ -45,15 +60,18 @@ const CHECKS: ArgCheck[] = [
       const d = argValue(m, 'moe_token_dispatcher_type') ?? 'allgather';
       return overlap(m) && d !== 'alltoall' && d !== 'flex' ? 'overlap_moe_expert_parallel_comm' : undefined;
     },
+    since: OVERLAP_SINCE,
     message: (m) => `EP all-to-all overlap needs the \`alltoall\` or \`flex\` token dispatcher, and this run uses \`${String(argValue(m, 'moe_token_dispatcher_type') ?? 'allgather')}\`${argValue(m, 'moe_token_dispatcher_type') ? '' : ' (the default)'}: Megatron stops. Set \`--moe-token-dispatcher-type alltoall\`.`,
     fix: (m) => setArg(m, 'alltoall-dispatcher', 'moe_token_dispatcher_type', 'alltoall', 'Use --moe-token-dispatcher-type alltoall'),
   },
   {
     when: (m) => (overlap(m) && argValue(m, 'recompute_granularity') === 'full' ? 'recompute_granularity' : undefined),
+    since: OVERLAP_SINCE,
     message: () => 'EP all-to-all overlap does not work with full recomputation: Megatron stops ("disable full recomputation when enabling overlap_moe_expert_parallel_comm"). Use selective recomputation or none.',
   },
   {
     when: (m) => (overlap(m) && !argOn(m, 'bf16') && !argOn(m, 'fp16') ? 'overlap_moe_expert_parallel_comm' : undefined),
+    since: OVERLAP_SINCE,
     message: () => 'EP all-to-all overlap needs a 16-bit model: Megatron stops ("overlap_moe_expert_parallel_comm is only supported with bf16 or fp16 model"). Add `--bf16`.',
     fix: (m) => setArg(m, 'bf16', 'bf16', true, 'Add --bf16'),
   },
