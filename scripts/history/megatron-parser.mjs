@@ -13,13 +13,16 @@
 //     ModelParallelConfig, the heterogeneous config).
 // For each spelling, the choices the parser checks a value against, read from the same calls: a
 // literal `choices=[...]` / `choices=(...)` of add_argument (also `list(SomeEnum)`,
-// `[e.name for e in SomeEnum]`, `[e.value for e in SomeEnum]`, `range(a, b)`), or for a flag
+// `[e.name for e in SomeEnum]`, `[e.value for e in SomeEnum]`, `range(a, b)`), else the names a
+// `type=` converter looks up in an Enum (with the literals it passes through), or for a flag
 // ArgumentGroupFactory derives, `argparse_meta["choices"]`, else a `Literal[...]` annotation (also
 // inside Optional/list), else the members of an Enum annotation; a switch (store_true and the like,
 // a bool field) takes no value, an argument without choices takes any. And its default: `default=`
 // of add_argument, else what its action implies, else None; the dataclass field behind a flag
 // ArgumentGroupFactory builds, its `argparse_meta` default first; for `x-cli: false` the config
-// dataclass field; as a literal (a string, number, bool, None, or a list of them) or unread.
+// dataclass field; as a literal (a string, number, bool, None, or a list of them) or unread. And the
+// attribute it stores into (`dest=`, the first long flag's name, the dataclass field or its
+// `argparse_meta` dest).
 import { gitLines } from './git.mjs';
 import { argumentTokens, closing, depthAt, functions, listStrings, literalDefault, literalValues, pythonStatements } from './python.mjs';
 
@@ -95,6 +98,66 @@ function choicesOf(dir, rev, expr) {
 }
 
 /**
+ * The values a `type=` converter lets through when it looks the text up in an Enum by name (an
+ * argument without `choices=`: the lookup's KeyError refuses any other value at parse time):
+ * `lambda x: E[x]`, `lambda x: E[x] if x != 'lit' else x`, or a function of the module (`fns`) of
+ * one parameter whose body, after a docstring, returns the text itself for the literals of an
+ * `if x in {...}:` / `if x == '...':` test and ends with `return E[x]`. The literals passed through
+ * are accepted as well (`passed`). Undefined for any other converter (any value may pass).
+ */
+function typeChoices(dir, rev, expr, fns) {
+  const text = (toks) => toks.map((t) => (t.t === 'str' ? JSON.stringify(t.v) : t.v)).join(' ');
+  const lookup = (toks, x) => {
+    const m = /^(\w+) \[ (\w+) \]$/.exec(text(toks));
+    return m && m[2] === x ? m[1] : undefined;
+  };
+  const build = (cls, passed) => {
+    const members = enumMembers(dir, rev, cls);
+    return members ? { values: [...members.map((m) => m.name), ...passed.filter((v) => !members.some((m) => m.name === v))], viaEnum: cls, passed } : undefined;
+  };
+  if (expr[0]?.v === 'lambda' && expr[1]?.t === 'name' && expr[2]?.v === ':') {
+    const x = expr[1].v;
+    const body = expr.slice(3);
+    const cls = lookup(body, x);
+    if (cls) return build(cls, []);
+    const m = /^(\w+) \[ (\w+) \] if (\w+) != ("(?:[^"\\]|\\.)*") else (\w+)$/.exec(text(body));
+    return m && m[2] === x && m[3] === x && m[5] === x ? build(m[1], [JSON.parse(m[4])]) : undefined;
+  }
+  if (expr.length !== 1 || expr[0].t !== 'name' || !fns?.has(expr[0].v)) return undefined;
+  const [def, ...body] = fns.get(expr[0].v);
+  const d = def.toks;
+  if (!(d[1]?.v === expr[0].v && d[2]?.v === '(' && d[3]?.t === 'name' && d[4]?.v === ')')) return undefined;
+  const x = d[3].v;
+  const passed = [];
+  let cls;
+  for (let i = 0; i < body.length; i++) {
+    const t = body[i].toks;
+    if (i === 0 && t.length === 1 && t[0].t === 'str') continue;
+    if (cls) return undefined;
+    if (t[0]?.v === 'return') {
+      cls = lookup(t.slice(1), x);
+      if (!cls) return undefined;
+      continue;
+    }
+    // if x in {'a', 'b'}: return x   /   if x == 'a': return x   (the return on the same line or the next)
+    let m = /^if (\w+) in [{[(] ((?:"(?:[^"\\]|\\.)*" ,? ?)+)[}\])] :( return (\w+))?$/.exec(text(t));
+    const eq = /^if (\w+) == ("(?:[^"\\]|\\.)*") :( return (\w+))?$/.exec(text(t));
+    if (!m && !eq) return undefined;
+    const [tested, lits, , ret] = m ? [m[1], JSON.parse(`[${m[2].replace(/ ,\s?/g, ',').trim().replace(/,$/, '')}]`), m[3], m[4]] : [eq[1], [JSON.parse(eq[2])], eq[3], eq[4]];
+    let back = ret;
+    if (!back) {
+      const next = body[i + 1]?.toks;
+      if (!next || text(next) !== `return ${x}` || body[i + 1].indent <= body[i].indent) return undefined;
+      back = x;
+      i++;
+    }
+    if (tested !== x || back !== x) return undefined;
+    passed.push(...lits);
+  }
+  return cls ? build(cls, passed) : undefined;
+}
+
+/**
  * The choices ArgumentGroupFactory derives for a dataclass field (megatron/training/argument_utils.py):
  * `argparse_meta["choices"]` when given; else a `Literal[...]` annotation (also in Optional[...],
  * `... | None`, list[...]); else an Enum annotation (its member names). Other annotations: none.
@@ -124,13 +187,14 @@ function fieldChoices(dir, rev, ann, value) {
  * What a function body adds to a parser: flags of add_argument calls (with their `choices=`, read
  * when `choice` is given: (tokens) => choices), factories, local calls.
  */
-function scanFunction(body, localNames, choice) {
+function scanFunction(body, localNames, choice, typeChoice) {
   const flags = [];
   const factories = [];
   const calls = new Set();
   const lists = new Map();
   const choices = new Map();
   const defaults = new Map();
+  const dests = new Map();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -144,6 +208,16 @@ function scanFunction(body, localNames, choice) {
         }
         flags.push(...names);
         const end = closing(t, i + 1);
+        // The attribute argparse stores the value under: `dest=`, else the first long flag's name.
+        let dest;
+        for (let j = i + 2, d = 0; j < end; j++) {
+          if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+          if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+          if (d === 0 && t[j].v === 'dest' && t[j + 1]?.v === '=' && t[j + 2]?.t === 'str' && !t[j + 2].f) dest = t[j + 2].v;
+        }
+        dest ??= (names.find((x) => x.startsWith('--')) ?? names[0] ?? '').replace(/^-+/, '').replace(/-/g, '_');
+        for (const n of names) dests.set(n, dest);
+        let converted;
         if (choice)
           for (let j = i + 2, d = 0; j < end; j++) {
             if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
@@ -152,6 +226,7 @@ function scanFunction(body, localNames, choice) {
               const c = choice(argumentTokens(t, j + 2));
               for (const n of names) choices.set(n, c);
             }
+            if (d === 0 && typeChoice && t[j].t === 'name' && t[j].v === 'type' && t[j + 1]?.v === '=') converted = typeChoice(argumentTokens(t, j + 2));
             // An action that takes no value (a switch): no value is accepted.
             if (d === 0 && t[j].t === 'name' && t[j].v === 'action' && t[j + 1]?.v === '=') {
               const a = argumentTokens(t, j + 2);
@@ -159,12 +234,18 @@ function scanFunction(body, localNames, choice) {
                 for (const n of names) if (!choices.has(n)) choices.set(n, { novalue: true });
             }
           }
+        // Without `choices=`, a converter that looks the text up in an Enum decides what passes.
+        if (converted) for (const n of names) if (!choices.has(n)) choices.set(n, converted);
         if (choice) {
           const d = argumentDefault(t, i + 1, end);
           for (const n of names) defaults.set(n, d);
         }
         // argparse.BooleanOptionalAction adds `--no-<flag>` for every `--<flag>`.
-        if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction')) flags.push(...names.filter((x) => x.startsWith('--')).map((x) => `--no-${x.slice(2)}`));
+        if (t.slice(i + 2, end).some((x) => x.v === 'BooleanOptionalAction'))
+          for (const x of names.filter((y) => y.startsWith('--'))) {
+            flags.push(`--no-${x.slice(2)}`);
+            dests.set(`--no-${x.slice(2)}`, dest);
+          }
       } else if (t[i].v === 'ArgumentGroupFactory' && t[i - 1]?.v !== 'import' && t[i - 1]?.v !== ',' && t[i + 1]?.v === '(' && t[i + 2]?.t === 'name') {
         const end = closing(t, i + 1);
         let exclude = [];
@@ -177,7 +258,7 @@ function scanFunction(body, localNames, choice) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls, choices, defaults };
+  return { flags, factories, calls, choices, defaults, dests };
 }
 
 /**
@@ -231,6 +312,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     let dflt = value;
     let init = true;
     let argNames;
+    let metaDest;
     let metaDefault;
     let factoryDefault;
     if (value[0]?.v === 'field' && value[1]?.v === '(') {
@@ -247,6 +329,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
         if (value[j].v === 'init' && value[j + 1]?.v === '=' && value[j + 2]?.v === 'False') init = false;
       }
       for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'arg_names' && value[j + 1]?.v === ':' && value[j + 2]?.v === '[') argNames = listStrings(value, j + 2);
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'dest' && value[j + 1]?.v === ':' && value[j + 2]?.t === 'str') metaDest = value[j + 2].v;
       // argparse_meta's "default" takes precedence over the field's (argument_utils.py).
       for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'default' && value[j + 1]?.v === ':') metaDefault = literalDefault(argumentTokens(value, j + 2));
     }
@@ -259,7 +342,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
     const hasDefault = eq >= 0 && !(value[0]?.v === 'field' && value[1]?.v === '(' && dflt.length === 0);
     const fieldDefault = metaDefault ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
-    fields.set(t[0].v, { flags, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault });
+    fields.set(t[0].v, { flags, dest: metaDest ?? t[0].v, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault });
   }
   return fields;
 }
@@ -274,23 +357,26 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   const dynamic = new Set();
   const choices = new Map();
   const defaults = new Map();
+  const dests = new Map();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls, choices: c, defaults: d } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr));
+    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
     for (const x of f) flags.add(x);
     for (const [x, v] of c) choices.set(x, v);
     for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
+    for (const [x, v] of ds) if (!dests.has(x)) dests.set(x, v);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
         problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
         continue;
       }
-      for (const [field, { flags: fl, choices: c, default: dv }] of fields)
+      for (const [field, { flags: fl, dest, choices: c, default: dv }] of fields)
         if (!exclude.includes(field))
           for (const x of fl) {
             flags.add(x);
+            if (!dests.has(x)) dests.set(x, dest);
             dynamic.add(x);
             if (c) choices.set(x, c);
             if (dv && !defaults.has(x)) defaults.set(x, dv);
@@ -300,7 +386,7 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, unused, choices, defaults };
+  return { flags, dynamic, unused, choices, defaults, dests };
 }
 
 // Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config

@@ -22,7 +22,9 @@
 // Megatron-LM defaults: the default of every property at each release. `x-default-before` records
 // the defaults of older releases where the literal default changed: `{ "<release>": value }`, the
 // default of the releases before that one. --write sets it where the newest literal default is the
-// schema's `default`; other differences are printed. schemas/history/megatron-choices.json and
+// schema's `default`; other differences are printed. A switch that stores another attribute than the
+// property at a release (`--disable-x` into `disable_x` while the property is `use_x`, `--disable-msc`
+// into `enable_msc`) gives that attribute's default, not the property's: the default is unread there. schemas/history/megatron-choices.json and
 // megatron-defaults.json keep what was read, per release, for the tests
 // (test/unit/facts-sample.test.ts), which have no checkout.
 import { bridgeEnumChanges, bridgeUnreadChanges } from './bridge.mjs';
@@ -78,6 +80,7 @@ function megatronReleases(dir, schema) {
           r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
           r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
+          r.dests = { ...r.dests, [key]: new Map([...got.dests, ...(r.dests?.[key] ?? [])]) };
           if (key === 'main') {
             r.mainPath = p;
             r.dynamic = got.dynamic;
@@ -173,8 +176,8 @@ function megatronEnumFacts(key, prop, releases) {
     f.backIn = present.filter((s, i) => i > first && first >= 0 && a[i] === true && a[i - 1] === false).map((s) => s.version);
     facts.values[v] = f;
   }
-  // Values some release accepts that the schema's enum does not list.
-  const listed = new Set(values.map(enumText));
+  // Values some release accepts that the schema lists neither in its enum nor as deprecated spellings.
+  const listed = new Set([...values.map(enumText), ...Object.keys(prop['x-deprecated-values'] ?? prop.items?.['x-deprecated-values'] ?? {})]);
   const upstream = new Map();
   for (const s of present) if (s.kind === 'static') for (const v of s.values) if (!listed.has(v)) (upstream.get(v) ?? upstream.set(v, []).get(v)).push(s.version);
   facts.extra = [...upstream].map(([v, vs]) => {
@@ -195,6 +198,12 @@ function megatronEnumFacts(key, prop, releases) {
  * for an `x-cli: false` field, the config dataclass's. Undefined for a property the script does
  * not read.
  */
+/** The name a property's argument is stored under at `version`: the key, or its older name (`x-name-before`). */
+function nameAt(key, prop, version) {
+  const before = Object.entries(prop['x-name-before'] ?? {}).sort(([a], [b]) => compareVersions(a, b));
+  return before.find(([v]) => compareVersions(version, v) < 0)?.[1] ?? key;
+}
+
 function megatronDefaultStates(key, prop, releases) {
   const source = sourceOf(prop);
   if (!source) return undefined;
@@ -204,6 +213,15 @@ function megatronDefaultStates(key, prop, releases) {
     const base = { version: r.version, nextVersion: releases[i + 1]?.version };
     const present = names.filter((n) => r.flags[source]?.has(n));
     if (present.length === 0) return { ...base, kind: 'absent' };
+    // A switch that stores another attribute than the property (its name at that release: the key,
+    // or the older name x-name-before gives): its default is that attribute's, often the inverse or
+    // one nothing reads, not the property's (`--disable-mamba-mem-eff-path` stored
+    // `disable_mamba_mem_eff_path` before 0.16.0, which the config copied by name never reads;
+    // `--disable-msc` stored `enable_msc` before 0.18.0). A flag taking a value under an older name is
+    // the same setting renamed: its default stands.
+    const own = nameAt(key, prop, r.version);
+    const stray = present.find((n) => source !== 'config' && r.choices[source]?.get(n)?.novalue && r.dests?.[source]?.get(n) !== undefined && r.dests[source].get(n) !== own);
+    if (stray) return { ...base, kind: 'dynamic', text: `${stray} stores \`${r.dests[source].get(stray)}\`` };
     const ds = present.map((n) => r.defaults[source]?.get(n));
     const k = ds.findIndex((d) => !d || d.dynamic !== undefined);
     if (k >= 0) return { ...base, kind: 'dynamic', text: ds[k]?.dynamic ?? '(unread)' };

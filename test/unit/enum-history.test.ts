@@ -49,6 +49,9 @@ test('x-enum-since as recorded: every value that arrived after its argument, wit
     moe_token_dispatcher_type: { flex: '0.12.0' },
     moe_flex_dispatcher_backend: { ncclep: '0.19.0' },
     cuda_graph_impl: { full_iteration: '0.18.0' },
+    // choices ['full', 'attn'] (arguments.py@core_v0.12.0:1129), + full_iteration (@core_v0.14.0:1297), then a type lambda over
+    // CudaGraphScope (@core_v0.16.0:1430; enums.py@core_v0.17.0:61-71 adds full_iteration_inference).
+    cuda_graph_scope_deprecated: { full_iteration: '0.14.0', mlp: '0.16.0', moe: '0.16.0', moe_router: '0.16.0', moe_preprocess: '0.16.0', mamba: '0.16.0', full_iteration_inference: '0.17.0' },
     inference_grouped_gemm_backend: { flashinfer: '0.18.0', vllm: '0.18.0' },
     transformer_impl: { inference_optimized: '0.16.0' },
     position_embedding_type: { yarn: '0.18.0', mrope: '0.12.0', relative: '0.11.0', none: '0.8.0' },

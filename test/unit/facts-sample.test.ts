@@ -146,6 +146,14 @@ test('x-default-before is well formed: releases compared, oldest entry after the
   // megatron/training/arguments.py@core_v0.6.0: default='transformer_engine'.
   assert.equal(schemaDefaultAt(PROPS.transformer_impl, '0.5.0'), 'local');
   assert.equal(schemaDefaultAt(PROPS.transformer_impl, '0.6.0'), 'transformer_engine');
+  // A switch that stored another attribute: its default is not the property's. transformer_config.py@core_v0.13.0:612
+  // `use_mamba_mem_eff_path: bool = True`, while arguments.py@core_v0.13.0:2926 `--disable-mamba-mem-eff-path`
+  // (store_true) stored `disable_mamba_mem_eff_path`, which nothing reads; arguments.py@core_v0.16.0:1515
+  // `--enable-chunked-prefill` stored False into `disable_chunked_prefill` (default True: chunked prefill off);
+  // arguments.py@core_v0.17.1:3271 `--disable-msc` stored False into `enable_msc` (default True: MSC on).
+  assert.equal(schemaDefaultAt(PROPS.use_mamba_mem_eff_path, '0.13.0'), true);
+  assert.equal(schemaDefaultAt(PROPS.enable_chunked_prefill, '0.16.0'), false);
+  assert.equal(schemaDefaultAt(PROPS.disable_msc_deprecated, '0.17.1'), false);
 });
 
 test('hover gives the default of older releases, and the default of the release a file is checked against', () => {
