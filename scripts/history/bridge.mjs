@@ -122,3 +122,39 @@ export function bridgeEnumChanges(bridgeDir, schema) {
   console.log(`\nBridge: callable fields restored from a name (${[...fields].join(', ') || 'none read'}), ${names.length} names`);
   return changes;
 }
+
+/**
+ * Megatron Bridge's `mixed_precision` mirrors: MixedPrecisionConfig (training/mixed_precision.py)
+ * has fields of the same name as fields of the model, optimizer and DDP configs, and whenever
+ * `mixed_precision` is set its setup copies every field that differs onto each of them
+ * (update_config_with_precision_overrides), so `mixed_precision.<f>` wins over `model.<f>`,
+ * `optimizer.<f>` and `ddp.<f>`. Every property with such a Bridge path gets `mixed_precision.<f>`
+ * in `x-bridge`, and its description's Bridge line says which spelling wins.
+ */
+export function bridgeMixedPrecisionChanges(bridgeDir, schema) {
+  const rev = schema['x-source'].bridgeCommit;
+  const src = show(bridgeDir, rev, 'src/megatron/bridge/training/mixed_precision.py') ?? '';
+  // Only where the copy loop is the one described above.
+  if (!/for \w+ in fields\(mixed_precision_config\)/.test(src) || !/setattr\(config, \w+\.name/.test(src)) return [];
+  const body = /^class MixedPrecisionConfig\b[^\n]*\n((?:[ \t]+[^\n]*\n|\n)*)/m.exec(src)?.[1] ?? '';
+  const fields = [...body.matchAll(/^ {4}(\w+)\s*:/gm)].map((m) => m[1]);
+  const changes = [];
+  const mirrored = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const have = prop['x-bridge'];
+    if (!have) continue;
+    const copied = fields.filter((f) => ['model', 'optimizer', 'ddp'].some((s) => have.includes(`${s}.${f}`)));
+    if (!copied.length) continue;
+    const want = [...have, ...copied.map((f) => `mixed_precision.${f}`).filter((p) => !have.includes(p))];
+    const note = `\`mixed_precision.${copied[0]}\` wins: when \`mixed_precision\` is set, Bridge copies its value over the same field of \`model\`, \`optimizer\` and \`ddp\``;
+    const md = prop.markdownDescription;
+    const line = typeof md === 'string' ? /\nMegatron Bridge: [^\n]*/.exec(md)?.[0] : undefined;
+    const newLine = line && `\nMegatron Bridge: ${want.map((p) => `\`${p}\``).join(', ')} (${note})${/ {2}$/.test(line) ? '  ' : ''}`;
+    mirrored.push(`${key}: ${copied.map((f) => `mixed_precision.${f}`).join(', ')}`);
+    if (JSON.stringify(want) !== JSON.stringify(have)) changes.push({ key, field: 'x-bridge', from: have, to: want, why: 'MixedPrecisionConfig copies its field over the model/optimizer/DDP field of the same name', set: () => (prop['x-bridge'] = want) });
+    if (line && newLine !== line) changes.push({ key, field: 'markdownDescription', from: line.trim(), to: newLine.trim(), why: 'the Bridge spellings and which one wins', set: () => (prop.markdownDescription = md.replace(line, newLine)) });
+  }
+  console.log(`\nBridge mixed_precision fields copied over a model/optimizer/DDP field (${mirrored.length}):`);
+  for (const m of mirrored) console.log(`  ${m}`);
+  return changes;
+}

@@ -44,3 +44,15 @@ test('completion and hover offer Bridge its own activation names, and Megatron-L
   const init = '# shardwise: format=megatron-bridge\nmodel:\n  init_method: \n';
   assert.ok(!complete(analyze({ path: 'override.yaml', text: init }), init.length - 1).some((e) => e.label === 'xavier_uniform'));
 });
+
+test('x-bridge: every MixedPrecisionConfig field copied over a model/optimizer/DDP field is a spelling of that property, and the mixed_precision one wins', () => {
+  // Megatron-Bridge src/megatron/bridge/training/mixed_precision.py@067f987 lines 58-59: MixedPrecisionConfig has
+  // fp8_dot_product_attention and fp8_multi_head_attention (default False), line 43 params_dtype; lines 148-156
+  // (update_config_with_precision_overrides) copy every field that differs onto the model, optimizer and DDP
+  // configs whenever mixed_precision is set, so `model.fp8_dot_product_attention: true` is reset by a preset.
+  for (const key of ['fp8_dot_product_attention', 'fp8_multi_head_attention', 'params_dtype', 'pipeline_dtype', 'autocast_dtype', 'fp8_margin']) {
+    const p = PROPS[key];
+    assert.ok(p['x-bridge'].includes(`model.${key}`) && p['x-bridge'].includes(`mixed_precision.${key}`), key);
+    assert.match(p.markdownDescription, new RegExp(`\`mixed_precision\\.${key}\` wins`), key);
+  }
+});
