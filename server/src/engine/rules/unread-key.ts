@@ -5,11 +5,14 @@
  * script: no reader by name in Bridge, recipes aside, or in Megatron Core at the commit Bridge pins).
  * In an Accelerate SageMaker config, a key the SageMaker launch loads but does not pass on to the job
  * (`x-sagemaker-unused`, found by the history script in the SageMaker launcher of each release).
+ * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
+ * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeUnread, MEGATRON_SCHEMA } from '../formats/megatron/schema';
+import { bridgeUnread, MEGATRON_SCHEMA, unreadBefore } from '../formats/megatron/schema';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
+import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { Node } from '../syntax/tree';
 import { defineRule } from './rule';
 
@@ -17,15 +20,28 @@ export default defineRule({
   id: 'unread-key',
   severity: 'information',
   tags: ['unnecessary'],
-  formats: ['megatron-bridge', 'accelerate'],
+  formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
-    summary: 'A Megatron Bridge field that the config accepts but no code reads, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line).',
+    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
   check(ctx) {
-    if (ctx.format === 'accelerate') return sagemakerKeys(ctx as RuleContext<AccelerateModel>);
+    if (ctx.format === 'accelerate') return sagemakerKeys(ctx as unknown as RuleContext<AccelerateModel>);
+    if (ctx.format !== 'megatron-bridge') {
+      // A flag the targeted release takes but stores where nothing reads it.
+      for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+        const before = unreadBefore(prop);
+        const a = before && (ctx.model as MegatronModel | undefined)?.args.get(dest);
+        if (!before || !a?.path) continue;
+        ctx.separately(() => {
+          if (ctx.atLeast(before.version)) return;
+          ctx.report({ at: a.path, severity: 'warning', message: `${ctx.tool} ${ctx.versionLabel ?? `before ${before.version}`} takes this flag but ${before.why}: it changes nothing there. It takes effect from ${before.version}.` });
+        });
+      }
+      return;
+    }
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
     // (`train.skip_train`, `validation.skip_train`), and only one of them may be read.
     const unread = unreadPaths();

@@ -131,6 +131,11 @@ export interface JsonSchema {
    * works, so nothing is said), the effect in words, and `quote: false` where quoting does not help either.
    */
   'x-yaml-false'?: YamlFalseEntry | YamlFalseEntry[];
+  /**
+   * Megatron: before `version` the command-line flag stored another attribute that nothing reads
+   * (`why` says which), so writing it changed nothing there.
+   */
+  'x-unread-before'?: { version: string; why: string };
   /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
   'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */

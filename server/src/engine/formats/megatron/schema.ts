@@ -175,3 +175,9 @@ export function flagEra(flag: string): { before?: string; from?: string } {
 export function bridgeUnread(schema: JsonSchema | undefined): string[] {
   return strings(schema?.['x-bridge-unread']);
 }
+
+/** The release before which the argument's flag stores an attribute nothing reads, and which (`x-unread-before`). */
+export function unreadBefore(schema: JsonSchema | undefined): { version: string; why: string } | undefined {
+  const u = schema?.['x-unread-before'];
+  return u && typeof u.version === 'string' && typeof u.why === 'string' ? u : undefined;
+}
