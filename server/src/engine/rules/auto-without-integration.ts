@@ -97,7 +97,8 @@ type PlainEffect = { kind: 'dropped' | 'refused' | 'kept-text' | 'true' | 'fails
 
 function plainEffect(ctx: RuleContext<DeepSpeedModel>, schema: JsonSchema | undefined, section: JsonSchema | undefined): PlainEffect {
   // A key whose reader takes the config as written (`x-auto-effect`): the section's model does not decide.
-  const own = autoEffect(schema);
+  // Or the section's: parameters handed to a constructor as written.
+  const own = autoEffect(schema) ?? autoEffect(section);
   if (own) return { kind: 'own', text: own };
   const strictAtAll = unknownKeyEffect(section) === 'error';
   const strict = strictSince(section);
