@@ -25,7 +25,7 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!isFsdp(m, 1)) return;
+    if (!isFsdp(m, 1, (v) => ctx.atLeast(v))) return;
     const value = m.view.get(['fsdp_config', 'fsdp_reshard_after_forward']);
     if (value === undefined) return;
     const at = src(m, ['fsdp_config', 'fsdp_reshard_after_forward']);

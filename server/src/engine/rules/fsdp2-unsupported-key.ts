@@ -35,7 +35,7 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!isFsdp(m, 2)) return;
+    if (!isFsdp(m, 2, (v) => ctx.atLeast(v))) return;
     const v = m.view;
     const reshardPath = ['fsdp_config', 'fsdp_reshard_after_forward'];
     const strategy = v.get(['fsdp_config', 'fsdp_sharding_strategy']);

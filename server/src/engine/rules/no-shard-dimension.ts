@@ -24,7 +24,7 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     const sizes = parallelSizes(m);
-    if (!sizes || !isFsdp(m, 2) || total(sizes) <= 1 || sizes.dp_shard > 1 || sizes.cp > 1) return;
+    if (!sizes || !isFsdp(m, 2, (v) => ctx.atLeast(v)) || total(sizes) <= 1 || sizes.dp_shard > 1 || sizes.cp > 1) return;
     if (!parallelismPassedOn(ctx)) return;
     // ParallelismConfig refuses TP over pure replication before any mesh is built (parallelism_config.py@v1.10.0).
     const pureDp = sizes.dp_replicate > 1 && sizes.tp > 1;

@@ -259,7 +259,9 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
   const range = (release as Release).range;
   const covered = range?.floor ? range.floor : da.format?.tool ? OLDEST_COVERED[da.format.tool] : undefined;
   // A release nobody named is at least the one the file's own writing needs (older ones stop on it anyway).
-  const needed = release.from.kind === 'assumed' ? da.format?.releaseFloor?.(da.doc) : undefined;
+  // Not above the newest release allowed: then no allowed release reads the file, and each stops on it.
+  const wanted = release.from.kind === 'assumed' ? da.format?.releaseFloor?.(da.doc) : undefined;
+  const needed = wanted && (release.value === undefined || compareVersions(wanted, release.value) <= 0) ? wanted : undefined;
   const floor = covered && needed && compareVersions(needed, covered) > 0 ? needed : covered;
   const tried = new Set<string>();
   const holds = new Map<WeighedReport, boolean>(first.map((w) => [w, true]));

@@ -10,6 +10,8 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import { foreignMarkers, mapKeys, named, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, LaunchCommand, ModelInput } from '../format';
 import type { AccelerateModel } from './model';
+import { compareVersions } from '../../version';
+import { since } from '../../schema/vocabulary';
 import { acceleratePlan } from './plan';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
@@ -113,6 +115,24 @@ function everyLaunchPasses(launches: readonly LaunchCommand[], option: string): 
   return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
 }
 
+/**
+ * The oldest release that loads the file: every top-level key must be one the release has, since
+ * the config loader refuses unknown top-level keys (commands/config/config_args.py, `extra_keys`),
+ * so an older release stops on the file anyway.
+ */
+function releaseFloor(doc: SourceDoc): string | undefined {
+  const root = doc.root;
+  if (root?.kind !== 'map') return undefined;
+  const sagemaker = root.entries.some((e) => e.key === 'compute_environment' && e.value?.kind === 'scalar' && e.value.value === 'AMAZON_SAGEMAKER');
+  const props = ACCELERATE_SCHEMA.definitions?.[sagemaker ? 'sagemaker' : 'cluster']?.properties ?? {};
+  let floor: string | undefined;
+  for (const e of root.entries) {
+    const arrived = since(props[e.key]);
+    if (arrived && (!floor || compareVersions(arrived, floor) > 0)) floor = arrived;
+  }
+  return floor;
+}
+
 export const accelerateFormat: FormatSupport<AccelerateModel> = {
   id: 'accelerate',
   title: 'Accelerate config',
@@ -146,6 +166,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
     };
   },
   overridden: (m: AccelerateModel, path: Path) => m.overriddenBy(path),
+  releaseFloor,
   links(m: AccelerateModel) {
     const f = m.deepspeedFile;
     return f ? [{ ref: f.ref, at: f.at, target: f.linked?.text !== undefined ? f.linked.path : undefined }] : [];

@@ -36,9 +36,22 @@ export function total(sizes: Record<ParallelDim, number>): number {
   return PARALLEL_SIZES.reduce((p, d) => p * sizes[d], 1);
 }
 
-/** Is FSDP (of this version) the distributed type? */
-export function isFsdp(m: AccelerateModel, version?: number): boolean {
-  return m.distributedType === 'FSDP' && (version === undefined || m.fsdpVersion === version);
+/** The release that first reads `fsdp_version` (FSDP2); before it, every FSDP config runs FSDP1. */
+const FSDP2_SINCE = '1.6.0';
+
+/**
+ * The FSDP version that runs: the file's `fsdp_version` where the release reads it, FSDP1 before
+ * (an older release ignores the key). `atLeast` answers for the targeted release.
+ */
+export function fsdpVersionAt(m: AccelerateModel, atLeast: (version: string) => boolean): number {
+  return m.fsdpVersion !== 1 && !atLeast(FSDP2_SINCE) ? 1 : m.fsdpVersion;
+}
+
+/** Is FSDP (of this version, at the release `atLeast` answers for) the distributed type? */
+export function isFsdp(m: AccelerateModel, version?: number, atLeast?: (version: string) => boolean): boolean {
+  if (m.distributedType !== 'FSDP') return false;
+  if (version === undefined) return true;
+  return (atLeast ? fsdpVersionAt(m, atLeast) : m.fsdpVersion) === version;
 }
 
 /** FSDP's `fsdp_cpu_ram_efficient_loading` as the launcher exports it (default true). */
