@@ -64,8 +64,9 @@ test("each rule's documented bad example triggers it and its good example does n
     const files = r.docs.files;
     const resolve = files ? (ref: string) => ({ ref, path: `/examples/${ref}`, text: files[ref], tried: [`/examples/${ref}`] }) : undefined;
     const path = /^\s*[{[]/.test(r.docs.bad) ? 'example.json' : /^#!|^\s*(torchrun|srun|python)\b/m.test(r.docs.bad) ? 'example.sh' : 'example.yaml';
-    const bad = analyze({ path, text: r.docs.bad, resolve }).findings.map((f) => f.code);
-    const goodAnalysis = analyze({ path, text: r.docs.good, resolve });
+    const referrers = r.docs.referrers ? Object.entries(r.docs.referrers).map(([name, text]) => ({ path: `/examples/${name}`, text })) : undefined;
+    const bad = analyze({ path: `/examples/${path}`, text: r.docs.bad, resolve, referrers }).findings.map((f) => f.code);
+    const goodAnalysis = analyze({ path: `/examples/${path}`, text: r.docs.good, resolve, referrers });
     const good = goodAnalysis.findings.map((f) => f.code);
     assert.ok(bad.includes(r.id), `${r.id}: the bad example does not trigger it (found: ${bad.join(', ') || 'nothing'})`);
     assert.ok(!good.includes(r.id), `${r.id}: the good example triggers it`);

@@ -7,7 +7,7 @@ import { parseDirectives, type Directives } from './directives';
 import { SuppressionLedger } from './suppressions';
 import { FORMATS, formatById, LINKABLE } from './formats';
 import type { Evidence } from './formats/evidence';
-import type { FormatSupport, HydraLaunch, LaunchCommand } from './formats/format';
+import type { FormatSupport, HydraLaunch, LaunchCommand, RecipeLaunchOf } from './formats/format';
 import type { Linked, LinkedAnalysis, LinkedFile, Referrer } from './formats/link';
 import type { LinkableFormat, LinkableModels } from './formats/models';
 import type { Detection, DocAnalysis, FileAnalysis, FileInput } from './result';
@@ -22,7 +22,7 @@ import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
-import { hydraLaunchesOf, launchesOf, launchLink, trimQuotes } from './launches';
+import { hydraLaunchesOf, launchesOf, launchLink, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
@@ -143,7 +143,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
       if (span) result.links.push({ span: trimQuotes(doc.text, span), ref: l.ref, target: l.target });
     }
     const launch = input.resolve ? launchLink(doc, (ref) => context.read(ref)) : undefined;
-    if (launch && !result.links.some((l) => l.span.start === launch.span.start)) result.links.push(launch);
+    for (const l of [...(launch ? [launch] : []), ...(input.resolve ? recipeLinks(doc, (ref) => context.read(ref)) : [])]) if (!result.links.some((x) => x.span.start === l.span.start)) result.links.push(l);
   }
   result.dependencies = context.dependencies();
   // Unused suppressions are told only where every rule ran: each document read whole, none left out.
@@ -357,6 +357,8 @@ class Related {
   /** The `accelerate launch` commands (and the Hydra launches) of the referrers that name this file as their config. */
   launches = (): LaunchCommand[] => (this.launchList ??= launchesOf(this.input.path, this.referrerDocs()));
   hydraLaunches = (): HydraLaunch[] => (this.hydraList ??= hydraLaunchesOf(this.input.path, this.referrerDocs()));
+  recipeLaunches = (): RecipeLaunchOf[] => (this.recipeList ??= recipeLaunchesOf(this.input.path, this.referrerDocs()));
+  private recipeList?: RecipeLaunchOf[];
   private launchList?: LaunchCommand[];
   private hydraList?: HydraLaunch[];
   private referrerDocs = () => boundedReferrers(this.input.referrers ?? []).map((r) => ({ path: r.path, doc: this.referrerFile(r).file?.doc }));
@@ -493,6 +495,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         referrers: (id) => related?.referrers(id) ?? [],
         launches: () => related?.launches() ?? [],
         hydraLaunches: () => related?.hydraLaunches() ?? [],
+        recipeLaunches: () => related?.recipeLaunches() ?? [],
       });
       da.plan = da.model !== undefined && format.plan ? format.plan(da.model, settings) : undefined;
       if (da.model !== undefined && format.links) da.links = format.links(da.model);

@@ -35,6 +35,7 @@ export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {
     fence(d.bad, lang(d.bad)),
     '',
     ...Object.entries(d.files ?? {}).flatMap(([name, text]) => [`with \`${name}\`:`, '', fence(text, lang(text)), '']),
+    ...Object.entries(d.referrers ?? {}).flatMap(([name, text]) => [`launched by \`${name}\`:`, '', fence(text, lang(text)), '']),
     'Does not:',
     '',
     fence(d.good, lang(d.good)),

@@ -3,7 +3,8 @@
  * scripts that run them whatever else those scripts are: the link a script makes to its config (so
  * that hosts hand the config the script as a referrer), and the commands a config's referrers run.
  */
-import type { HydraLaunch, LaunchCommand } from './formats/format';
+import type { HydraLaunch, LaunchCommand, RecipeLaunchOf } from './formats/format';
+import { namesFile, recipeLaunches } from './formats/trainer/launch';
 import type { LinkedFile } from './formats/link';
 import type { FileAnalysis } from './result';
 import { ShellDoc } from './syntax/shell';
@@ -28,6 +29,22 @@ export function launchLink(doc: SourceDoc, read: (ref: string) => LinkedFile): F
   const found = read(a.ref);
   const target = found.text !== undefined ? found.path : undefined;
   return target ? { span: trimQuotes(doc.text, a.span), ref: a.ref, target } : undefined;
+}
+
+/** The links from a script's commands to the recipes they launch (`llamafactory-cli train x.yaml`, `train.py --config x.yaml`), when the host finds them. */
+export function recipeLinks(doc: SourceDoc, read: (ref: string) => LinkedFile): FileAnalysis['links'] {
+  if (!(doc instanceof ShellDoc)) return [];
+  return recipeLaunches(doc).flatMap((l) => {
+    if (/[$`*?]/.test(l.ref)) return [];
+    const found = read(l.ref);
+    return found.text !== undefined && found.path ? [{ span: trimQuotes(doc.text, l.span), ref: l.ref, target: found.path }] : [];
+  });
+}
+
+/** The launches, by the referrers, of the recipe at `path`. */
+export function recipeLaunchesOf(path: string | undefined, referrers: readonly { path: string; doc?: SourceDoc }[]): RecipeLaunchOf[] {
+  if (!path) return [];
+  return referrers.flatMap(({ path: at, doc }) => (doc instanceof ShellDoc ? recipeLaunches(doc).filter((l) => namesFile(l.ref, path)).map((launch) => ({ path: at, doc, launch })) : []));
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { CompiledValidator } from '../schema/compiled';
 import type { Instance, SchemaIssue } from '../schema/check';
 import type { SchemaNav } from '../schema/navigate';
-import type { Path } from '../types';
+import type { Path, Span } from '../types';
 import type { JsonSchema } from '../schema/types';
-import type { Plan } from '../plan/plan';
+import type { Field, Plan } from '../plan/plan';
 import type { InstanceView } from '../schema/view';
 import type { EngineSettings, FormatId, Tool } from '../settings';
 import type { SourceDoc, Syntax } from '../syntax/sourcedoc';
 import type { LauncherArg } from '../syntax/shell/types';
+import type { ShellDoc } from '../syntax/shell';
 import type { Evidence } from './evidence';
 import type { Linked, LinkedFile, Referrer } from './link';
 import type { LinkableFormat, LinkableModels } from './models';
@@ -30,6 +31,30 @@ export interface ModelInput {
   launches?(): readonly LaunchCommand[];
   /** The Hydra launches of the scripts that name this file as their `--config-name`. */
   hydraLaunches?(): readonly HydraLaunch[];
+  /** The commands of the scripts that launch this file as a fine-tuning recipe. */
+  recipeLaunches?(): readonly RecipeLaunchOf[];
+}
+
+/** A command that launches a fine-tuning recipe (formats/trainer/launch.ts reads them). */
+export interface RecipeLaunch {
+  /** The recipe as the command names it, and where. */
+  ref: string;
+  span: Span;
+  by: 'llamafactory-cli' | 'script';
+  /** The recipe keys the command line sets (value when known): they win over the file's. */
+  overrides: Map<string, string | undefined>;
+  /** Why the command may set more keys than `overrides` shows, when it may. */
+  open?: string;
+  /** The processes `llamafactory-cli` starts, or why that is not known (a script's launcher is read by its own reader). */
+  world?: Field<number>;
+  worldUnknown?: string;
+}
+
+/** A command of another file that launches this one as a recipe. */
+export interface RecipeLaunchOf {
+  path: string;
+  doc: ShellDoc;
+  launch: RecipeLaunch;
 }
 
 /** A Hydra launch of another file that names this one as its config: the keys it overrides (value when known), and whether it may override more. */

@@ -32,8 +32,9 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    // A DeepSpeed JSON's batch identity (with its gradient accumulation) is batch-size-mismatch's.
-    if (!p?.globalBatch || !p.microBatch || !p.dp || !layoutFits(p) || ctx.format === 'deepspeed') return;
+    // A DeepSpeed JSON's batch identity (with its gradient accumulation) is batch-size-mismatch's; a
+    // Trainer recipe's global batch is its JSON's, which the Trainer compares (trainer-deepspeed-mismatch).
+    if (!p?.globalBatch || !p.microBatch || !p.dp || !layoutFits(p) || ctx.format === 'deepspeed' || ctx.format === 'trainer') return;
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;

@@ -76,6 +76,7 @@ import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
+import trainerAccelerateMismatch from './trainer-accelerate-mismatch';
 import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
 import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
 import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
@@ -143,6 +144,7 @@ export const RULES: readonly Rule<any>[] = [
   fsdpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
+  trainerAccelerateMismatch,
   trainerDeepspeedMismatch,
   trainerDeepspeedWithoutZero,
   trainerDeepspeedWithFsdp,

@@ -23,6 +23,8 @@ export interface RuleDocs {
   fix?: string;
   /** Other files the examples refer to (a DeepSpeed JSON next to an Accelerate config), by name. */
   files?: Record<string, string>;
+  /** Files that refer to the examples (the script that launches a recipe), by name. */
+  referrers?: Record<string, string>;
   /**
    * The same mistake in a Megatron-LM launch script, when `bad` and `good` are of another format:
    * a launch script's user looks for flags, not keys.

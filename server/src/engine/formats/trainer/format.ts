@@ -13,6 +13,7 @@ import type { FormatSupport, ModelInput } from '../format';
 import type { TrainerModel } from './model';
 import { deepspeedPath, ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp, settingWorld } from './script';
+import { launched } from './launched';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
@@ -114,18 +115,21 @@ function model(input: ModelInput): TrainerModel {
     };
   }
   const { program } = recipeProgram(mapKeys(doc.root));
+  const by = launched(input, input.settings);
   return {
     doc,
     name,
     recipeOf: program,
     program: PROGRAM_NAMES[program],
     ownLoop: ownLoop(doc),
-    arg: (field) => recipeArg(doc, program, field),
+    arg: (field) => by.arg(recipeArg(doc, program, field)),
     writes: (field) => doc.node([field]) !== undefined,
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
-    deepspeed: follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
+    // A launch that sets `deepspeed` on its command line runs another JSON than the one named here.
+    deepspeed: by.overridden('deepspeed') ? undefined : follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
     deepspeedSet: recipeDeepspeedSet(doc),
-    world: settingWorld(input.settings),
+    world: settingWorld(input.settings) ?? by.world,
+    accelerate: by.accelerate,
     fsdp: recipeFsdp(doc),
     modelConfig: localModel(doc, input.read),
   };

@@ -3,6 +3,7 @@ import type { ModelShape } from '../../plan/memory';
 import type { Field, Provenance } from '../../plan/plan';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path, Span } from '../../types';
+import type { AccelerateModel } from '../accelerate/model';
 import type { DeepSpeedModel } from '../deepspeed/model';
 import type { Linked } from '../link';
 
@@ -49,6 +50,12 @@ export interface TrainerModel {
   fsdp?: Path;
   /** Why the trainer that reads the recipe runs its own loop (PPO), if it does: the Trainer's own checks at `Trainer.__init__` and training start may not run. */
   ownLoop?: string;
+  /**
+   * The Accelerate config the scripts that launch this recipe name (`accelerate launch --config_file
+   * acc.yaml train.py recipe.yaml`): its DeepSpeed plugin is the integration the Trainer checks the
+   * recipe against when no DeepSpeed JSON is named.
+   */
+  accelerate?: { ref: string; path: string; doc: SourceDoc; model: AccelerateModel; script: string; options: string[]; open?: string };
   /** The file's name, for messages. */
   name: string;
   /** The model's shape from the config.json of the folder `model_name_or_path`/`base_model` names, when the repository holds it. */

@@ -193,6 +193,9 @@ export function trainerPlan(m: TrainerModel, settings: EngineSettings): Plan | u
   } else {
     // Without a DeepSpeed JSON, the Plan is drawn for adapter training on a known model (the fine-tuner's "will it fit").
     if (m.deepspeedSet || m.fsdp) return undefined;
+    // A launch through an Accelerate config that shards (FSDP, DeepSpeed, Megatron-LM) is not the replicas drawn here.
+    const shards = m.accelerate?.model.distributedType;
+    if (shards && shards !== 'NO' && shards !== 'MULTI_GPU') return undefined;
     // LLaMA-Factory's Megatron path (`tensor_model_parallel_size`…) is not the Trainer's data parallelism.
     if (MEGATRON_KEYS.some((k) => m.doc.node([k]) !== undefined)) return undefined;
     model = recipeModel(m, undefined);

@@ -4,7 +4,7 @@ import type { Span, TextEdit } from '../../types';
 import { type CompletionSite, type PathEdit, type SyntaxProblem, TreeDoc } from '../sourcedoc';
 import { sameValue, toValue, type Entry, type MapNode, type Node, type ScalarNode } from '../tree';
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
-import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type Seg, type ShellVar, type Training, type Unit } from './types';
+import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type RecipeCommand, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
 import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
@@ -127,7 +127,7 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     vars.set(name, v);
   }
   const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
-  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure));
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure), script.recipeLaunches);
 }
 
 /**
@@ -291,6 +291,8 @@ export class ShellDoc extends TreeDoc {
     readonly sourced: readonly SourcedFile[] = [],
     /** Flags read from the arms of an undecided branch: never edited (which arm runs is not known). */
     private readonly unsure: ReadonlySet<Entry> = new Set(),
+    /** The script's `llamafactory-cli train <recipe>` commands. */
+    readonly recipeCommands: readonly RecipeCommand[] = [],
   ) {
     super();
     this.span = { start: 0, end: text.length };
@@ -316,6 +318,11 @@ export class ShellDoc extends TreeDoc {
     const branch = this.training?.inBranch;
     const open = l.open ? `among the options it does not show (${l.open})` : branch !== undefined ? `in the arms of the branch on line ${branch}, of which this reader follows one` : undefined;
     return { ref: arg.value.trim(), span: arg.span, launcher: l, ...(open ? { open } : {}) };
+  }
+
+  /** The training command's words after the entry point, and the line of the undecided branch it is in, if any. */
+  trainingArgs(): { args: readonly ExpandedWord[]; inBranch?: number } | undefined {
+    return this.training && { args: this.training.args, inBranch: this.training.inBranch };
   }
 
   /**

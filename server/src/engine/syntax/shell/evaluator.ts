@@ -1,6 +1,6 @@
 /** The straight-line evaluator: runs the script's commands in text order, keeps variables and arrays with their spans, follows control flow where it is decidable, and finds the training command. */
 import type { Span } from '../../types';
-import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_VALUE, type Piece, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
+import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { launcherChain } from './launchers';
 import { WordExpander } from './expander';
@@ -20,6 +20,8 @@ export class Script extends WordExpander {
   private deadCount = 0;
   private status: Tri = undefined;
   training: Training | undefined;
+  /** `llamafactory-cli train <recipe>` commands, in text order (at most MAX_RECIPE_LAUNCHES). */
+  readonly recipeLaunches: RecipeCommand[] = [];
   readonly arrays: ArrayLit[] = [];
   /** Places that may add flags this reader cannot see (a `source` not read); see sourcing.ts. */
   readonly opened: OpenWord[] = [];
@@ -714,6 +716,10 @@ export class Script extends WordExpander {
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
     if (!fields.length) return;
     const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
+    if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
+      if (this.recipeLaunches.length < MAX_RECIPE_LAUNCHES) this.recipeLaunches.push({ head: fields[0], args: fields.slice(2), env: new Map(this.env), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line });
+      return;
+    }
     // The entry point: a `.py` word whose end is known (`$MEGATRON/pretrain_gpt.py` counts).
     const isEntry = (f: ExpandedWord): boolean => {
       const last = [...f.segs].reverse().find((s) => s.text !== '');
@@ -783,17 +789,8 @@ export class Script extends WordExpander {
         launcher = outer;
       }
     }
-    this.training = {
-      launcher,
-      launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)],
-      entry: mapField(t.entry),
-      args: t.args.map(mapField),
-      block,
-      lastEnd: cmd.span.end,
-      env: new Map(this.env),
-      prefix: t.prefix,
-      inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch: t.inBranch ?? this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line,
-    };
+    const inBranch = t.inBranch ?? this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
+    this.training = { ...t, launcher, launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)], entry: mapField(t.entry), args: t.args.map(mapField), block, lastEnd: cmd.span.end, env: new Map(this.env), inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch };
   }
 }
 

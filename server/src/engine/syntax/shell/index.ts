@@ -56,6 +56,6 @@
  * `parse-error` problems on their opening token, and hostile input is bounded (nesting, array sizes,
  * value lengths, total expansion work).
  */
-export { MAX_NESTING, type EntryPoint, type Launcher, type LauncherArg, type LauncherKind, type ShellVar } from './types';
+export { MAX_NESTING, type EntryPoint, type Launcher, type LauncherArg, type LauncherKind, type RecipeCommand, type ShellVar } from './types';
 export { parseShell, ShellDoc, type ShellOptions } from './document';
 export type { OpenWord, SourcedFile } from './sourcing';

@@ -244,6 +244,18 @@ export interface Training {
   inBranch?: number;
 }
 
+/** A `llamafactory-cli train <recipe> [key=value…]` command: its words after `train`, and the variables it runs with. */
+export interface RecipeCommand {
+  head: ExpandedWord;
+  args: ExpandedWord[];
+  env: Env;
+  /** The command is in an arm of a branch whose condition is not known (the line of it). */
+  inBranch?: number;
+}
+
+/** The most `llamafactory-cli train` commands one script is read for. */
+export const MAX_RECIPE_LAUNCHES = 16;
+
 export interface Ctx {
   problems: SyntaxProblem[];
   work: number;

@@ -1,0 +1,68 @@
+/**
+ * A recipe as the scripts that launch it run it: the keys their command lines override (unknown
+ * here, as the file's values do not run), the processes they start, and the Accelerate config an
+ * `accelerate launch --config_file acc.yaml train.py recipe.yaml` pairs it with.
+ */
+import type { Field } from '../../plan/plan';
+import type { EngineSettings } from '../../settings';
+import type { Span } from '../../types';
+import type { ModelInput, RecipeLaunchOf } from '../format';
+import type { TrainerModel, TrainerValue } from './model';
+import { commandWorld } from './script';
+
+export interface Launched {
+  /** The value as the launches leave it: unknown when one of them may set it on the command line. */
+  arg(v: TrainerValue): TrainerValue;
+  overridden(key: string): string | undefined;
+  world?: Field<number>;
+  accelerate?: TrainerModel['accelerate'];
+  /** The script that launches the recipe through Accelerate (for a DeepSpeed JSON its config names). */
+  via?: { name: string; span: Span };
+}
+
+const fileName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+
+/** The processes one launch starts, or why that is not known. */
+function launchWorld(l: RecipeLaunchOf, input: ModelInput, settings: EngineSettings): Field<number> | string {
+  const name = fileName(l.path);
+  if (l.launch.by === 'llamafactory-cli') {
+    const w = l.launch.world;
+    return w ? { value: w.value, from: w.from.kind === 'assumed' ? { kind: 'assumed', note: `${name}: ${w.from.note}` } : w.from } : `${name}: ${l.launch.worldUnknown}`;
+  }
+  const w = commandWorld(l.doc, settings);
+  if (w) return w;
+  const a = l.doc.accelerateConfig();
+  if (!a || a.launcher.args.has('--num_processes') || a.launcher.args.has('--num-processes')) return `${name} does not say how many processes it starts`;
+  const n = input.link(a.ref, 'accelerate')?.analysis?.model?.numProcesses;
+  return n !== undefined && Number.isInteger(n) && n > 0 ? { value: n, from: { kind: 'derived', formula: `world = \`num_processes: ${n}\` of ${a.ref}, which ${name} launches this recipe with` } } : `${name} does not say how many processes it starts`;
+}
+
+export function launched(input: ModelInput, settings: EngineSettings): Launched {
+  const ls = input.recipeLaunches?.() ?? [];
+  const over = new Map<string, string>();
+  let open: string | undefined;
+  for (const l of ls) {
+    for (const k of l.launch.overrides.keys()) if (!over.has(k)) over.set(k, `${fileName(l.path)} sets \`${k}\` on the command line`);
+    if (l.launch.open && !open) open = `${fileName(l.path)} launches this recipe, and ${l.launch.open}`;
+  }
+  const overridden = (key: string): string | undefined => over.get(key) ?? open;
+  const arg = (v: TrainerValue): TrainerValue => {
+    const why = overridden(v.spelled);
+    return why ? { value: undefined, from: { kind: 'unknown', note: why }, spelled: v.spelled } : v;
+  };
+  if (!ls.length) return { arg, overridden };
+  // Every launch must start the same number of processes for the recipe's world to be known.
+  const worlds = ls.map((l) => launchWorld(l, input, settings));
+  const first = worlds[0];
+  const world = typeof first !== 'string' && worlds.every((w) => typeof w !== 'string' && w.value === first.value) ? first : undefined;
+  // The Accelerate config the launches pair the recipe with, when they all name one.
+  const configs = ls.map((l) => (l.launch.by === 'script' ? l.doc.accelerateConfig() : undefined));
+  const a = configs[0];
+  if (!a || configs.some((c) => c?.ref !== a.ref)) return { arg, overridden, world };
+  const linked = input.link(a.ref, 'accelerate');
+  const model = linked?.analysis?.model;
+  const doc = linked?.analysis?.doc;
+  const via = { name: fileName(ls[0].path), span: a.span };
+  const accelerate = model && doc && linked?.path ? { ref: a.ref, path: linked.path, doc, model, script: via.name, options: [...a.launcher.args.keys()], ...(a.open ? { open: a.open } : {}) } : undefined;
+  return { arg, overridden, world, accelerate, via };
+}
