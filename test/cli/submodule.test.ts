@@ -70,12 +70,12 @@ test('a submodule pinned at a release tag is that release: a flag it does not ha
   assert.match(note?.message ?? '', /Megatron Core 0\.15\.0's release tag/);
 });
 
-test('a submodule pinned at a pre-release tag is read as the release it leads to, as an assumption: a warning, not an error', () => {
+test('a submodule pinned at a pre-release tag is read as the release it leads to, as an assumption: a flag of a later release is still an error (no release the pre-release can be has it)', () => {
   const { findings, settings } = check(repository('pre-release', 'git@github.com:NVIDIA/Megatron-LM.git', CORE_0_15_0RC5));
   assert.match(settings, /release: Megatron Core 0\.15\.0rc5 \(assumed: /);
   const added = findings.find((f) => f.code === 'version-unsupported-key');
   assert.ok(added, rules(findings).join(', '));
-  assert.equal(added.severity, 'warning');
+  assert.equal(added.severity, 'error');
 });
 
 test('a submodule at a commit that is no release tag, or from a fork, names no release: nothing is judged by one', () => {
