@@ -1,7 +1,7 @@
 /**
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
-import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit, modelSize } from '../plan/layout';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { flagTarget } from '../formats/megatron/schema';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
@@ -44,6 +44,10 @@ export default defineRule({
     const own = (flag: string) => !!ctx.fork || checkoutHas(ctx.settings.megatronCheckout, flag) || repositoryHas(ctx.settings.repositoryFlags, flag);
     if (root?.kind === 'map' && root.entries.some((e) => /pipeline/.test(e.key) && !flagTarget(e.key) && own(e.key))) return;
     if (!allKnown(p.pp, p.vpp)) return;
+    // A layout that does not tile the world never runs as written: releases before 0.9.0 cut PP to
+    // what the world holds and split the layers over that, later ones stop on the world size first
+    // (world-size-mismatch says which), so the PP written here is not the one that splits the layers.
+    if (p.style === 'megatron' && p.world && allKnown(p.world, p.tp, p.cp) && p.world.value % modelSize(p) !== 0) return;
     // An explicit layout or first/last stage sizes decide the split themselves.
     if (p.pipelineSplit?.explicit) return;
     const pp = p.pp.value;
