@@ -4,8 +4,8 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
-import { requiredBefore } from '../schema/vocabulary';
-import { code, pathLabel } from './helpers';
+import { requiredBefore, requiredWhenEnabled, since } from '../schema/vocabulary';
+import { code, pathLabel, walkSchema } from './helpers';
 import { defineRule, type RuleContext } from './rule';
 
 export default defineRule({
@@ -20,6 +20,7 @@ export default defineRule({
   },
   check(ctx) {
     if (ctx.format === 'accelerate') deepspeedKeys(ctx as RuleContext<AccelerateModel>);
+    if (ctx.format === 'deepspeed') enabledSectionKeys(ctx);
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) return;
@@ -48,4 +49,24 @@ function deepspeedKeys(ctx: RuleContext<AccelerateModel>): void {
       ctx.report({ at, message: `${code(key)} is required in \`deepspeed_config\` for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} (without a \`deepspeed_config_file\`): the launcher exports the absent value as the text \`None\`, and the DeepSpeed plugin stops on \`int('None')\` (ValueError) before ${before}. Add it.` });
     });
   }
+}
+
+/**
+ * The keys a DeepSpeed section's reader asserts once the section is enabled (`x-required-when-enabled`),
+ * at the releases where it does: an absent one stops the engine when it sets the section up.
+ */
+function enabledSectionKeys(ctx: RuleContext): void {
+  walkSchema(ctx, (path, schema, node) => {
+    const keys = Object.entries(requiredWhenEnabled(schema));
+    if (!keys.length || node.kind !== 'map' || ctx.doc.value([...path, 'enabled']) !== true) return;
+    const first = since(schema);
+    for (const [key, range] of keys) {
+      if (ctx.doc.value([...path, key]) !== undefined) continue;
+      ctx.separately(() => {
+        if ((first && !ctx.atLeast(first)) || (range.since && !ctx.atLeast(range.since)) || (range.before && ctx.atLeast(range.before))) return;
+        const release = range.since || range.before ? ` at the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}` : '';
+        ctx.report({ at: path, message: `${code(key)} is required in ${pathLabel(path)} when \`enabled\` is true${release}: DeepSpeed stops on an assertion when it sets the section up without it. Add it, or turn the section off.` });
+      });
+    }
+  });
 }

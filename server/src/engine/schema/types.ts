@@ -120,6 +120,11 @@ export interface JsonSchema {
   'x-sagemaker-unused'?: true | { since?: string; before?: string };
   /** Accelerate: releases before this one stop when the key is absent (the launcher exports `None`, which the plugin's int() refuses). */
   'x-required-before'?: string;
+  /**
+   * DeepSpeed: keys of the section that its reader asserts when the section's `enabled` is true, each
+   * at every release that reads the section (`{}`) or only in a range of releases.
+   */
+  'x-required-when-enabled'?: Record<string, { since?: string; before?: string }>;
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;

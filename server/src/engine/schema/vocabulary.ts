@@ -101,6 +101,11 @@ export function requiredBefore(schema: JsonSchema | undefined): string | undefin
   return schema?.['x-required-before'];
 }
 
+/** The keys the section's reader asserts when its `enabled` is true, by release (`x-required-when-enabled`). */
+export function requiredWhenEnabled(section: JsonSchema | undefined): Record<string, { since?: string; before?: string }> {
+  return section?.['x-required-when-enabled'] ?? {};
+}
+
 /** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
 export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ignored' | undefined {
   return section?.['x-unknown-key-effect'];
