@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized, strictSince, unknownKeyEffect, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, normalized, strictSince, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
@@ -80,8 +80,10 @@ export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): V
  * (or `effect` says so), the release is at or after its `x-strict-since`, and it reads the section at
  * all (a section a release does not read, DeepSpeed's `compile` in 0.14.4–0.16.5, refuses nothing).
  */
-export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string): boolean {
+export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string, at?: Path): boolean {
   const since = strictSince(section);
+  // A section whose keys are handed on only while it is on (`x-unknown-key-when-enabled`): off, nothing reads them.
+  if (unknownKeyWhenEnabled(section) && (!at || ctx.doc.value([...at, 'enabled']) !== true)) return false;
   return (effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since)) && releaseForm(ctx, section)?.form !== 'unused';
 }
 

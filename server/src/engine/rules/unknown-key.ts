@@ -8,7 +8,7 @@ import { launcherName } from '../schema/navigate';
 import { pathLabel, refusesUnknownKeys } from './helpers';
 import { deepspeedKeyPath } from '../formats/deepspeed/format';
 import { defineRule, type FixSpec } from './rule';
-import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect } from '../schema/vocabulary';
+import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect, unknownKeyWhenEnabled } from '../schema/vocabulary';
 
 export default defineRule({
   id: 'unknown-key',
@@ -56,11 +56,18 @@ export default defineRule({
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
       // A section a release reads key by key (DeepSpeed's `fp16` before 0.17.1) ignores what it does not know.
       // A section a release does not read at all (DeepSpeed's `compile` in 0.14.4–0.16.5) refuses nothing.
-      const fatal = refusesUnknownKeys(ctx, section, issue.effect);
+      const fatal = refusesUnknownKeys(ctx, section, issue.effect, parent);
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
+      const whenEnabled = unknownKeyWhenEnabled(section);
       const effect = issue.consequence
         ? issue.consequence
+        : whenEnabled
+        ? fatal
+          ? whenEnabled
+          : [false, undefined].includes(ctx.doc.value([...parent, 'enabled']) as boolean | undefined)
+          ? `${ctx.tool} hands this section's keys on only while \`enabled\` is true, so here nothing reads it.`
+          : `Once \`enabled\` resolves to true: ${whenEnabled}`
         : fatal
         ? `${ctx.tool} refuses to load a file with an unknown key here.`
         : `${ctx.tool} ignores it without a word, so whatever it was meant to set keeps its default.`;

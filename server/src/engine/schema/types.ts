@@ -128,6 +128,11 @@ export interface JsonSchema {
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
+  /**
+   * The section's keys are handed on (and an unknown one refused, as `x-unknown-key-effect` says) only
+   * while its `enabled` is true: what then happens to an unknown key. With the section off nothing reads them.
+   */
+  'x-unknown-key-when-enabled'?: string;
   'x-auto-dropped-since'?: string;
   'x-invalid-effect'?: string;
   /**

@@ -106,6 +106,11 @@ export function requiredWhenEnabled(section: JsonSchema | undefined): Record<str
   return section?.['x-required-when-enabled'] ?? {};
 }
 
+/** What an unknown key does where the section hands its keys on only while enabled (`x-unknown-key-when-enabled`). */
+export function unknownKeyWhenEnabled(section: JsonSchema | undefined): string | undefined {
+  return section?.['x-unknown-key-when-enabled'];
+}
+
 /** What the tool does with a key the section does not define (`x-unknown-key-effect`). */
 export function unknownKeyEffect(section: JsonSchema | undefined): 'error' | 'ignored' | undefined {
   return section?.['x-unknown-key-effect'];
