@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, applyEdits, codeActions, fixRound, parseProjectConfig, type FileInput } from '../../server/src/engine';
+import { defaultAt } from '../../server/src/engine/schema/vocabulary';
 import { hostFor } from './annotate';
 
 const YAML = (extra = '') => `distributed_type: DEEPSPEED
@@ -293,4 +294,23 @@ test('prose of one section or key is its own reader\'s, dated where a release ch
   assert.doesNotMatch(mi.hidden_size.markdownDescription, /activation memory/);
   // deepspeed/inference/quantization/quantization.py@v0.10.3…HEAD: ds_config['weight_quantization']['post_init_quant'].
   assert.match(DS.properties.weight_quantization.properties.post_init_quant['x-auto-effect'], /config dictionary as written/);
+});
+
+test('prose of a key says what its own reader does, at the releases it does it', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  // deepspeed/module_inject/auto_ep_layer.py@v0.19.2 resolve_combine_impl: "auto" is weighted_sum, whatever the preset.
+  const ep = DS.properties.expert_parallel.properties;
+  assert.match(ep.combine_impl.markdownDescription, /always means `weighted_sum`/);
+  assert.doesNotMatch(JSON.stringify(ep.combine_impl), /follow(s)? the preset/);
+  // deepspeed/runtime/engine.py@v0.18.6 first compares tp_size with autotp_size (absent @v0.18.5), and lets 1 through.
+  for (const spelling of ['tp', 'tensor_parallel']) {
+    const tp = DS.properties.tensor_parallel.properties[spelling];
+    assert.match(tp.markdownDescription, /From DeepSpeed 0\.18\.6 a `tp_size` other than 1/, spelling);
+    assert.match(tp.properties.tp_size.markdownDescription, /1 always passes, and earlier releases never compare the two/, spelling);
+  }
+  // deepspeed/profiling/constants.py@v0.3.11 and @v0.3.16: top_modules defaults to 3; @v0.4.0: 1.
+  assert.equal(defaultAt(DS.properties.flops_profiler.properties.top_modules, '0.3.16'), 3);
+  assert.equal(defaultAt(DS.properties.flops_profiler.properties.top_modules, '0.4.0'), 1);
+  // accelerate src/accelerate/accelerator.py@v1.8.0 first warns about a differing gradient_accumulation_steps and takes DeepSpeed's (absent @v1.7.0).
+  assert.match(DS.properties.gradient_accumulation_steps.markdownDescription, /From Accelerate 1\.8\.0, Accelerate warns/);
 });
