@@ -205,3 +205,17 @@ test('the SageMaker launch leaves debug, use_cpu, gpu_ids, enable_cpu_affinity a
   assert.deepEqual(Object.fromEntries(unused), { use_cpu: true, debug: true, gpu_ids: true, pytorch_version: { before: '0.11.0' }, transformers_version: { before: '0.11.0' }, dynamo_config: true, enable_cpu_affinity: true, dynamo_backend: true });
   assert.equal(sm.debug['x-env'], undefined);
 });
+
+test('a file key the launcher ignores only from the release that added a defaulted flag of its name: rdzv_backend and same_network are dated', () => {
+  // src/accelerate/commands/config/config_args.py@v0.13.0 has `rdzv_backend` and `same_network`; commands/launch.py@v0.13.0
+  // has neither flag, so its copy loop (`getattr(args, name, None) is None` → setattr) takes both from the file and
+  // utils/launch.py@v0.13.0 `_filter_args` passes rdzv_backend on to torchrun. --same_network (store_true, default False)
+  // arrives at launch.py@v0.14.0, --rdzv_backend (default "static") at launch.py@v0.20.0: from then the loop skips them.
+  // The other cluster keys whose flag has a non-None default (downcast_bf16 0.12.0, tpu_use_sudo 0.17.0,
+  // enable_cpu_affinity 0.29.0) got the flag in the release that added the key; debug is copied on its own.
+  const cluster = DEFS.cluster.properties;
+  assert.match(cluster.rdzv_backend.markdownDescription, /From Accelerate 0\.20\.0 `accelerate launch` does not take this key from the file.*From 0\.13\.0 to 0\.19\.x .* passes the file value on/s);
+  assert.match(cluster.same_network.markdownDescription, /From Accelerate 0\.14\.0 `accelerate launch` does not take this key from the file.*in 0\.13\.x .* uses the file value/s);
+  assert.match(cluster.same_network['x-default-note'], /from 0\.14\.0 that file value is not applied.*0\.13\.x applies it/s);
+  for (const key of ['downcast_bf16', 'tpu_use_sudo', 'enable_cpu_affinity']) assert.match(cluster[key].markdownDescription, /`accelerate launch` does not take this key from the file/);
+});
