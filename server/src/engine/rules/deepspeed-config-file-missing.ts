@@ -10,7 +10,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`deepspeed_config_file` names a file that is not there.',
-    why: 'accelerate opens the DeepSpeed JSON when the run starts and stops if it is missing: recent releases with "Expected a string path to an existing deepspeed config", older ones (from 0.10.0) with a `FileNotFoundError` or an error of its own error handling. Accelerate before 0.10.0 does not read the key, and nothing is reported there. It resolves the path against the directory `accelerate launch` runs in, which an editor cannot know, so Shardwise looks next to this config and at the workspace root and says where it looked. A warning rather than an error: the launch directory may be somewhere else.',
+    why: 'accelerate opens the DeepSpeed JSON when the run starts and stops if it is missing: recent releases with "Expected a string path to an existing deepspeed config", older ones (from 0.10.0) with a `FileNotFoundError` or an error of its own error handling. Accelerate before 0.10.0 does not read the key, and nothing is reported there. From 0.10.0 up to 0.13.0 the launcher lower-cases the path before handing it on, so a path with capitals is reported there when only its written spelling exists. It resolves the path against the directory `accelerate launch` runs in, which an editor cannot know, so Shardwise looks next to this config and at the workspace root and says where it looked. A warning rather than an error: the launch directory may be somewhere else.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_zero3.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero3.json\n',
     files: { 'ds_zero3.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n' },
@@ -20,6 +20,17 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const f = ctx.model.deepspeedFile;
+    if (f?.lowered?.resolver && f.lowered.text === undefined && f.lowered.problem === undefined) {
+      // 0.10.0 to 0.12.x export the path lower-cased (commands/launch.py: `str(args.deepspeed_config_file).lower()`)
+      // and open that, so a path with capitals is not found unless its lower-case spelling exists too.
+      if (ctx.atLeast('0.13.0') || !ctx.atLeast('0.10.0')) return;
+      ctx.report({
+        at: f.at,
+        on: 'value',
+        message: `Accelerate ${ctx.versionLabel ?? 'before 0.13.0'} lower-cases this path before opening it, and \`${f.ref.toLowerCase()}\` is not there, so the run stops with a \`FileNotFoundError\`. Name the file (and its folders) in lower case, or use Accelerate 0.13.0 or later.`,
+      });
+      return;
+    }
     if (!f?.linked?.resolver || f.linked.text !== undefined) return;
     // The key is read from 0.10.0 (before, accelerate ignores it and opens no file).
     if (!ctx.atLeast('0.10.0')) return;

@@ -74,7 +74,9 @@ function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): Accelera
   if (view.str(['distributed_type']) !== 'DEEPSPEED' || !ref || !ref.trim()) return undefined;
   const at = view.source(['deepspeed_config', 'deepspeed_config_file']) ?? ['deepspeed_config', 'deepspeed_config_file'];
   const linked = link(ref.trim(), 'deepspeed');
-  return { ref: ref.trim(), at, linked, model: linked?.analysis?.model };
+  const lower = ref.trim().toLowerCase();
+  const lowered = linked?.text !== undefined && lower !== ref.trim() ? link(lower, 'deepspeed') : undefined;
+  return { ref: ref.trim(), at, linked, model: linked?.analysis?.model, ...(lowered ? { lowered } : {}) };
 }
 
 /** What the known `accelerate launch` commands of this config pass for `--key`, or the assumption that they pass nothing. */

@@ -28,5 +28,6 @@ export interface AccelerateModel {
   /** True when the section is present and has at least one key set. */
   hasSection(section: string): boolean;
   /** `deepspeed_config.deepspeed_config_file`, and the file as the host found it (read as a DeepSpeed config). */
-  deepspeedFile?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel };
+  /** `lowered`: the same lookup for the path in lower case, where it has capitals (the launcher lower-cased it in 0.10.0–0.12.x). */
+  deepspeedFile?: { ref: string; at: Path; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel; lowered?: Linked<DeepSpeedModel> };
 }
