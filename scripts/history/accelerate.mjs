@@ -4,7 +4,8 @@
 // later than its key, `x-bare-until` of a prefixed key read only without its prefix before the
 // launcher added it, and `x-key-prefix.since`; `x-default-before` of a config dataclass field
 // whose literal default (or the utils/constants.py constant it names) changed; `x-sagemaker-unused` of
-// a SageMaker field the SageMaker launch does not pass on to the job. A key no longer
+// a SageMaker field the SageMaker launch does not pass on to the job; `x-launch-ignores` of a top-level field
+// `accelerate launch` does not take from the file (an option of its name with a default). A key no longer
 // read is compared with its deprecation and only printed.
 //
 // Reads the Accelerate mirror and schemas/accelerate.schema.json; returns the changes to the schema
@@ -87,6 +88,9 @@ function accelerateReleases(dir) {
     r.copies = new Set();
     r.copiesAll = false;
     r.flagDefaults = new Map();
+    r.readsByName = new Set();
+    r.storeFlags = new Set();
+    r.copiesFields = false;
     r.warnsDeprecated = deprecationWarnings([...toks, ...tokenize(show(dir, r.rev, 'src/accelerate/utils/launch.py') ?? '')]);
     for (let i = 0; i < toks.length; i++) {
       if (toks[i].v === 'add_argument' && toks[i + 1]?.v === '(') {
@@ -99,6 +103,10 @@ function accelerateReleases(dir) {
         const end = closing(toks, i + 1);
         const at = toks.findIndex((t, j) => j > i + 1 && j < end && t.v === 'default' && toks[j + 1]?.v === '=' && depthAt(toks.slice(i + 1, j + 1), j - i) === 1);
         if (at > 0) for (const n of names) r.flagDefaults.set(n, flagDefault(argumentTokens(toks, at + 2)));
+        // A store-true/false option without a default of its own is never None: argparse gives it the opposite bool.
+        const action = toks.findIndex((t, j) => j > i + 1 && j < end && t.v === 'action' && toks[j + 1]?.v === '=' && depthAt(toks.slice(i + 1, j + 1), j - i) === 1);
+        const store = action > 0 ? /^store_(true|false)$/.exec(toks[action + 2]?.v ?? '') : null;
+        if (at < 0 && store) for (const n of names) r.storeFlags.add(n);
       }
       if (toks[i].t === 'str' && toks[i + 1]?.v === '+') for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) if (sec.prefix && toks[i].v === sec.prefix) r.prefixed.add(name);
       // The sections whose keys it copies onto its arguments: `defaults.fsdp_config`, `name == "fp8_config"`,
@@ -106,6 +114,10 @@ function accelerateReleases(dir) {
       if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.v in ACCELERATE_SECTIONS) r.copies.add(toks[i + 2].v);
       if (toks[i].t === 'str' && toks[i].v in ACCELERATE_SECTIONS && toks[i - 1]?.v === '==') r.copies.add(toks[i].v);
       if (toks[i].v === 'attr' && toks[i + 1]?.v === '.' && toks[i + 2]?.v === 'items' && toks[i - 1]?.v === 'in') r.copiesAll = true;
+      // The fields the launcher reads from the loaded file by name (`defaults.num_processes`), and whether it copies
+      // every field onto the options left unset (`for name, attr in defaults.__dict__.items()`).
+      if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.t === 'name') r.readsByName.add(toks[i + 2].v);
+      if (toks[i].v === 'defaults' && toks[i + 1]?.v === '.' && toks[i + 2]?.v === '__dict__') r.copiesFields = true;
     }
   }
   return releases;
@@ -234,6 +246,46 @@ function accelerateSagemakerUnusedChanges(schema, releases, report) {
       want = first === 0 ? { before: reading[last + 1].version } : { since: reading[first].version };
     }
     changes.push(...change(`sagemaker.${key}`, 'x-sagemaker-unused', prop['x-sagemaker-unused'], want, 'the releases whose SageMaker launch does not pass the field on', () => setKey(prop, 'x-sagemaker-unused', want, ['x-env', 'x-since'])));
+  }
+  return changes;
+}
+
+/**
+ * Whether the launcher of release `r` takes the top-level field `key` from a local machine's config file:
+ * by name (`defaults.key`), or through the loop that copies every field onto an option left at None,
+ * which skips a field whose option of the same name has a default (a store-true/false option always has one).
+ */
+function launchTakes(r, key) {
+  if (r.readsByName.has(key)) return true;
+  if (!r.copiesFields) return false;
+  if (!r.dests.has(key)) return true;
+  const d = r.flagDefaults.get(key);
+  return !r.storeFlags.has(key) && (d === undefined || (d.dynamic === undefined && d.value === null));
+}
+
+/**
+ * `x-launch-ignores` of a top-level field that `accelerate launch` does not take from the file: `true` at every
+ * release that has the field, otherwise `{ before }` / `{ since }` of the one run; other patterns are printed.
+ */
+function accelerateLaunchIgnoresChanges(schema, releases, report) {
+  const changes = [];
+  for (const [key, prop] of Object.entries(schema.definitions.cluster?.properties ?? {})) {
+    if (key in ACCELERATE_SECTIONS || prop.$ref || prop.properties) continue;
+    const reading = releases.filter((r) => r.cluster.has(key));
+    if (!reading.length) continue;
+    const ignored = reading.map((r) => !launchTakes(r, key));
+    let want;
+    if (ignored.every(Boolean)) want = true;
+    else if (ignored.some(Boolean)) {
+      const first = ignored.indexOf(true);
+      const last = ignored.lastIndexOf(true);
+      if (ignored.slice(first, last + 1).some((x) => !x) || (first > 0 && last < ignored.length - 1)) {
+        report.disagree.push(`cluster.${key}: accelerate launch ignores the file's value in some releases only, not one run: ${reading.filter((r, i) => ignored[i]).map((r) => r.version).join(', ')}`);
+        continue;
+      }
+      want = first === 0 ? { before: reading[last + 1].version } : { since: reading[first].version };
+    }
+    changes.push(...change(`cluster.${key}`, 'x-launch-ignores', prop['x-launch-ignores'], want, 'the releases whose `accelerate launch` does not take the field from the file', () => setKey(prop, 'x-launch-ignores', want, ['x-env', 'x-since'])));
   }
   return changes;
 }
@@ -596,6 +648,7 @@ export function accelerate(dir, schemaPath) {
   changes.push(...accelerateAppliesChanges(dir, schema, releases, report));
   changes.push(...accelerateFlagDefaultChanges(schema, releases, report));
   changes.push(...accelerateSagemakerUnusedChanges(schema, releases, report));
+  changes.push(...accelerateLaunchIgnoresChanges(schema, releases, report));
   changes.push(...accelerateNoneExportChanges(schema, releases, report));
   changes.push(...accelerateDeprecationWarnings(schema, releases, report));
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {

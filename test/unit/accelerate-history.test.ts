@@ -219,3 +219,30 @@ test('a file key the launcher ignores only from the release that added a default
   assert.match(cluster.same_network['x-default-note'], /from 0\.14\.0 that file value is not applied.*0\.13\.x applies it/s);
   for (const key of ['downcast_bf16', 'tpu_use_sudo', 'enable_cpu_affinity']) assert.match(cluster[key].markdownDescription, /`accelerate launch` does not take this key from the file/);
 });
+
+test('x-launch-ignores: the top-level fields accelerate launch does not take from the file, by release', () => {
+  // src/accelerate/commands/launch.py@v0.2.0 launch_command copies only num_processes, fp16 and main_training_function
+  // (--num_machines default 1, --machine_rank default 0); @v0.3.0 copies every field onto an option left at None.
+  // An option of the same name with a default is never None: --same_network (store_true) from @v0.14.0, --rdzv_backend
+  // (default "static") from @v0.20.0, and --downcast_bf16 (@v0.12.0), --tpu_use_sudo (@v0.17.0), --enable_cpu_affinity
+  // (@v0.29.0) from the release that adds the field. `debug` is store-true too, but read by name (`args.debug = defaults.debug`).
+  const cluster = DEFS.cluster.properties as Record<string, any>;
+  const ignored: Record<string, any> = Object.fromEntries(Object.entries(cluster).filter(([, p]) => p['x-launch-ignores']).map(([k, p]) => [k, p['x-launch-ignores']]));
+  assert.deepEqual({ ...ignored }, {
+    machine_rank: { before: '0.3.0' },
+    num_machines: { before: '0.3.0' },
+    main_process_ip: { before: '0.3.0' },
+    main_process_port: { before: '0.3.0' },
+    rdzv_backend: { since: '0.20.0' },
+    same_network: { since: '0.14.0' },
+    enable_cpu_affinity: true,
+    downcast_bf16: true,
+    tpu_use_sudo: true,
+  });
+  // Every text that says the launcher does not take a key from the file names such a key, and dates it where it is a run.
+  for (const [key, p] of Object.entries(cluster)) {
+    const says = /does not take this key from the file/.test(p.markdownDescription ?? '');
+    assert.equal(says, ignored[key] !== undefined && !ignored[key].before, key);
+    if (says && ignored[key].since) assert.ok(p.markdownDescription.includes(`From Accelerate ${ignored[key].since}`), key);
+  }
+});

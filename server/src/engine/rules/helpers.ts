@@ -8,8 +8,9 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, normalized, strictSince, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, launchIgnores, normalized, strictSince, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
 export { code };
@@ -207,4 +208,13 @@ export function trainerChecks(ctx: RuleContext<TrainerModel>): boolean {
  */
 export function megatronArg(model: unknown, dest: string): unknown {
   return (model as { args?: { get?(dest: string): { value?: unknown } | undefined } } | undefined)?.args?.get?.(dest)?.value;
+}
+
+/**
+ * Whether `accelerate launch` at the named release does not take the top-level `key` from the file
+ * (`x-launch-ignores`), so the command line's value runs. With no release named: false, and nothing read.
+ */
+export function launchIgnoresKey(ctx: RuleContext<AccelerateModel>, key: string): boolean {
+  if (ctx.schemaVersion === undefined) return false;
+  return launchIgnores(ctx.nav?.at([key], ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v));
 }

@@ -3,6 +3,8 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { splitsOverMachines, src } from '../formats/accelerate/helpers';
+import { launchIgnores } from '../schema/vocabulary';
+import { launchIgnoresKey } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -25,8 +27,8 @@ export default defineRule<AccelerateModel>({
     if (m.numMachines <= 1) return;
     // Before 0.3.0 the launcher takes only the process count, fp16 and the training function from the file:
     // `--machine_rank` and `--num_machines` keep their command-line defaults (0 and 1), so the file's rank is
-    // never used (src/accelerate/commands/launch.py@v0.2.0, launch_command).
-    if (ctx.schemaVersion !== undefined && !ctx.atLeast('0.3.0')) return;
+    // never used (src/accelerate/commands/launch.py@v0.2.0, launch_command; `x-launch-ignores` of the key).
+    if (launchIgnoresKey(ctx, 'machine_rank')) return;
     // The simple launcher (NO, MULTI_CPU, with or without mpirun) and the TPU one never read it.
     if (!splitsOverMachines(m, (v) => ctx.atLeast(v), true)) return;
     if (m.distributedType === 'DEEPSPEED') {
@@ -42,10 +44,10 @@ export default defineRule<AccelerateModel>({
     // config_from_args). The file's `rdzv_backend` reaches torchrun from 0.13.0, where the key appears (the
     // launcher copies it onto an argument left unset, and `_filter_args` passes it on), until 0.20.0, whose
     // `--rdzv_backend` option defaults to `static` and so is never left unset: from then on the launch is static
-    // whatever the file says. The DeepSpeed runner (`nossh`) has no rendezvous backend to choose.
+    // whatever the file says (`x-launch-ignores` of `rdzv_backend`). The DeepSpeed runner (`nossh`) has no rendezvous backend to choose.
     const rdzv = m.view.get(['rdzv_backend']);
     const torchrun = !(m.distributedType === 'DEEPSPEED' && m.view.get(['deepspeed_config', 'deepspeed_multinode_launcher']) === 'nossh');
-    if (torchrun && typeof rdzv === 'string' && rdzv !== 'static' && !ctx.atLeast('0.20.0')) return;
+    if (torchrun && typeof rdzv === 'string' && rdzv !== 'static' && !launchIgnores(ctx.nav?.at(['rdzv_backend'], ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v))) return;
     ctx.report({
       at: src(m, ['machine_rank']),
       on: 'value',

@@ -3,6 +3,7 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { launchedBy, src } from '../formats/accelerate/helpers';
+import { launchIgnoresKey } from './helpers';
 import { defineRule } from './rule';
 
 /** Types that go through the simple launcher, which asserts both address and port. */
@@ -34,6 +35,8 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.sagemaker || m.numMachines <= 1 || m.distributedType === 'XLA') return;
+    // Before 0.3.0 the launcher does not take `num_machines` from the file (`x-launch-ignores`): one machine runs.
+    if (launchIgnoresKey(ctx, 'num_machines')) return;
     // DeepSpeed's own multi-node launchers (pdsh, the default; openmpi, mvapich, slurm, nossh) start the
     // job from a hostfile and pass --master_addr only when it is set (accelerate utils/launch.py,
     // prepare_deepspeed_cmd_env); only `standard` (torchrun on each node) needs the address.

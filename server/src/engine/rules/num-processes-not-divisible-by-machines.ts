@@ -4,6 +4,7 @@
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { splitsOverMachines, src } from '../formats/accelerate/helpers';
+import { launchIgnoresKey } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -26,6 +27,8 @@ export default defineRule<AccelerateModel>({
     const n = m.numProcesses;
     const k = m.numMachines;
     if (m.sagemaker || n === undefined || !Number.isInteger(n) || !Number.isInteger(k) || k <= 1 || n % k === 0) return;
+    // Before 0.3.0 the launcher does not take `num_machines` from the file (`x-launch-ignores`): one machine runs.
+    if (launchIgnoresKey(ctx, 'num_machines')) return;
     // Only torchrun, DeepSpeed's runner and mpirun with a hostfile divide by the machine count; the
     // simple launcher (NO, MULTI_CPU without a hostfile) and the TPU one never do.
     // mpirun (MULTI_CPU with a hostfile) is handed the total (`-n`): what each host then runs is the

@@ -118,6 +118,7 @@ export interface JsonSchema {
   /** The first release whose launch path for a type reads the section, where later than the section. */
   'x-applies-to-since'?: Record<string, string>;
   'x-sagemaker-unused'?: true | { since?: string; before?: string };
+  'x-launch-ignores'?: true | { since?: string; before?: string };
   /** Accelerate: releases before this one stop when the key is absent (the launcher exports `None`, which the plugin's int() refuses). */
   'x-required-before'?: string;
   /**

@@ -96,6 +96,18 @@ export function sagemakerUnused(schema: JsonSchema | undefined, atLeast: (versio
   return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
 }
 
+/**
+ * Whether `accelerate launch` at the release does not take the top-level key from a config file
+ * (`x-launch-ignores`: `true` at every release, or a `{ since }` / `{ before }` run): an option of the
+ * same name has a default, so the file's value never replaces it, or the launcher copies no fields yet.
+ */
+export function launchIgnores(schema: JsonSchema | undefined, atLeast: (version: string) => boolean): boolean {
+  const u = schema?.['x-launch-ignores'];
+  if (u === true) return true;
+  if (!u || typeof u !== 'object') return false;
+  return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
+}
+
 /** The first release that runs without the key, where earlier ones stop when it is absent (`x-required-before`). */
 export function requiredBefore(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-required-before'];
