@@ -33,6 +33,7 @@ import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs'
 import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
 import { megatronDestChanges } from './megatron-dests.mjs';
+import { megatronOldSpellings } from './megatron-spellings.mjs';
 import { AFTER, change, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
 
 const MEGATRON_SOURCES = {
@@ -122,6 +123,13 @@ function megatronFacts(key, prop, releases) {
   for (const f of names) {
     const k = releases.findIndex((r) => r.flags[source]?.has(f));
     if (k > first) facts.flagSince[f] = releases[k].version;
+  }
+  // A spelling a release dropped while another spelling stayed: `x-flag-removed`, the first release
+  // after the last one that had it.
+  facts.flagRemoved = {};
+  for (const f of names) {
+    const k = releases.findLastIndex((r) => r.flags[source]?.has(f));
+    if (k >= 0 && k < last) facts.flagRemoved[f] = releases[k + 1].version;
   }
   if (source === 'main') facts.dynamicOnly = names.every((f) => releases.every((r) => !r.flags.main.has(f) || r.dynamic.has(f)));
   return facts;
@@ -456,7 +464,8 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   for (const r of releases) console.log(`  ${r.version.padEnd(7)} ${r.mainPath}: ${r.flags.main.size} flags (${r.dynamic.size} from dataclasses)${Object.entries(r.flags).filter(([k]) => k !== 'main').map(([k, v]) => `, ${k} ${v.size}`).join('')}`);
   for (const p of problems) console.log(`  note: ${p}`);
 
-  const changes = [];
+  const spelled = megatronOldSpellings(releases, props, sourceOf);
+  const changes = [...spelled.changes];
   const newlyDated = {};
   const disagreements = [];
   const undatable = [];
@@ -481,6 +490,8 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
       const entry = { key, kind: 'x-since', schema: cur ?? '(none)', computed: f.since ?? '(none)', flags: f.names.join(', '), source: f.source, dynamicOnly: f.dynamicOnly };
       if (resolved && 'x-since' in resolved) {
         if (resolved['x-since'] !== cur) changes.push({ key, field: 'x-since', from: cur, to: resolved['x-since'], why: resolved.why });
+      } else if (spelled.keys.has(key)) {
+        changes.push({ key, field: 'x-since', from: cur, to: f.since, why: 'first release with any spelling of the flag, the older one included' });
       } else if (!cur && f.since && compareVersions(f.since, '0.13.0') < 0) {
         changes.push({ key, field: 'x-since', from: cur, to: f.since, why: 'first release with the flag' });
         (newlyDated[f.since] ??= []).push(key);
@@ -496,8 +507,15 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
         const r = resolved?.['x-flag-since']?.[name];
         if (r !== undefined) {
           if (r !== fsSchema[name]) changes.push({ key, field: 'x-flag-since', flag: name, from: fsSchema[name], to: r, why: resolved.why });
+        } else if (spelled.keys.has(key)) {
+          changes.push({ key, field: 'x-flag-since', flag: name, from: fsSchema[name], to: want, why: 'a spelling younger than an older one of the same argument' });
         } else flagSinceIssues.push(`${key}: ${name} schema ${fsSchema[name] ?? '(none)'}, computed ${want ?? '(none)'}`);
       }
+    }
+    // x-flag-removed: a spelling the parser dropped while the argument stayed
+    const frWant = Object.keys(f.flagRemoved).length ? f.flagRemoved : undefined;
+    if (JSON.stringify(prop['x-flag-removed']) !== JSON.stringify(frWant)) {
+      changes.push({ key, field: 'x-flag-removed', from: prop['x-flag-removed'], to: frWant, why: 'the first release whose parser no longer has the spelling', set: () => setKey(prop, 'x-flag-removed', frWant, AFTER['x-flag-removed']) });
     }
     // x-removed
     const rem = prop['x-removed']?.version;

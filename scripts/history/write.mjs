@@ -80,6 +80,7 @@ export function setKeyBefore(obj, key, value, before) {
 export const AFTER = {
   'x-since': ['x-group'],
   'x-flag-since': ['x-since', 'x-group'],
+  'x-flag-removed': ['x-flag-since', 'x-since', 'x-group'],
   'x-enum-since': ['x-since', 'x-group'],
   'x-enum-removed': ['x-enum-since', 'x-since', 'x-group'],
   'x-default-before': ['x-default-note', 'default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],

@@ -46,6 +46,13 @@ export interface EngineSettings {
    */
   repositoryFlags?: RepositoryFlags;
   /**
+   * Set by the engine for a Megatron launch script whose entry script is not one of Megatron-LM's own
+   * `pretrain_*.py`: the script, and the flags its own parser adds to Megatron-LM's when they are known
+   * (a script Megatron-LM ships, `x-entrypoint-flags`). Such flags, and any flag of a script whose
+   * additions are not known, are that script's: the shared parser's history does not date them.
+   */
+  megatronEntry?: { script: string; flags?: string[] };
+  /**
    * The releases the repository's dependency files pin, per tool (host/pins.ts reads the nearest
    * folder that names each tool): used when no setting names the release and no checkout gives it.
    */

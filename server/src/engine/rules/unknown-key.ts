@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
 import { pathLabel, refusesUnknownKeys } from './helpers';
 import { deepspeedKeyPath } from '../formats/deepspeed/format';
+import { flagTarget, spellingsAt } from '../formats/megatron/schema';
 import { defineRule, type FixSpec } from './rule';
 import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect, unknownKeyWhenEnabled } from '../schema/vocabulary';
 
@@ -75,7 +76,7 @@ export default defineRule({
       // A key the mapping already has is not what this one meant (a mapping holds a key once); a flag
       // passed twice under two spellings may be (a copy with a slip), but is not renamed onto the other.
       const present = (s: string) => !!ctx.doc.entry([...parent, s]);
-      const suggestions = closest(key, names).filter((s) => s !== key && (key.startsWith('-') || !present(s)));
+      const suggestions = atRelease(ctx, closest(key, names)).filter((s) => s !== key && (key.startsWith('-') || !present(s)));
       const elsewhere = suggestions.length || issue.candidates ? undefined : otherSection(nav.root, key, parent);
       // A setting of DeepSpeed's own JSON written in Accelerate's `deepspeed_config`, which passes on
       // only the keys it knows.
@@ -104,6 +105,21 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * Megatron-LM flag suggestions as the targeted release spells them: a spelling it does not have yet,
+ * or no longer has, becomes the spelling it reads for the same argument (`--local_rank` at 0.8.0,
+ * `--local-rank` from 0.9.0), or is dropped when it reads none (a rename would give a flag it refuses too).
+ */
+function atRelease(ctx: { format: string; atLeast(version: string): boolean }, suggestions: string[]): string[] {
+  if (!ctx.format.startsWith('megatron')) return suggestions;
+  const out = suggestions.map((s) => {
+    if (!s.startsWith('-') || !flagTarget(s)) return s;
+    const read = spellingsAt(s, (v) => ctx.atLeast(v));
+    return read.includes(s) ? s : read[0];
+  });
+  return [...new Set(out.filter((s): s is string => !!s))];
+}
 
 /** A section's key names, once per section: the same list each time lets `closest` keep its index. */
 const namesOf = new WeakMap<JsonSchema, string[]>();

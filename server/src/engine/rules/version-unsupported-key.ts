@@ -6,7 +6,8 @@ import type { Path } from '../types';
 import { code, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { namesBefore, normalized, since, valueSince } from '../schema/vocabulary';
+import { namesBefore, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
+import { spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
@@ -38,6 +39,38 @@ function renamedKey(ctx: RuleContext, path: Path, schema: JsonSchema, section: J
   return false;
 }
 
+/**
+ * A Megatron-LM flag under a spelling the targeted release's parser does not have, though it has the
+ * argument under another (`--local_rank` up to 0.8.0, `--local-rank` from 0.9.0): argparse refuses
+ * the file, and the spelling it reads sets the same argument. Reported here; true when it was.
+ */
+function respelledFlag(ctx: RuleContext, path: Path, schema: JsonSchema, written: string): boolean {
+  if (!written.startsWith('-')) return false;
+  const flag = written.replace(/=.*$/, '');
+  const gone = spellingRemoved(schema, flag);
+  const from = since(schema, flag);
+  const missing = gone && ctx.atLeast(gone) ? `was dropped in ${ctx.versions} ${gone}` : from && !ctx.atLeast(from) ? `arrived in ${ctx.versions} ${from}` : undefined;
+  if (!missing) return false;
+  const reads = spellingsAt(flag, (v) => ctx.atLeast(v)).filter((f) => f !== flag)[0];
+  if (!reads) {
+    // Dropped with nothing that sets the argument the same way (`--enable-one-logger` gave way to `--no-one-logger`).
+    if (!gone || !ctx.atLeast(gone)) return false;
+    ctx.report({
+      at: path,
+      message: `The spelling ${code(flag)} ${missing}; the targeted ${ctx.versionLabel ?? ctx.version} refuses it, so ${ctx.tool} stops at startup ("unrecognized arguments"). Remove it, or run a release before ${gone}.`,
+      fixes: [{ kind: 'remove', title: `Remove ${code(flag)}`, edits: [{ op: 'remove', path }] }],
+    });
+    return true;
+  }
+  const key = written.includes('=') ? reads + written.slice(flag.length) : reads;
+  ctx.report({
+    at: path,
+    message: `The spelling ${code(flag)} ${missing}; the targeted ${ctx.versionLabel ?? ctx.version} spells this argument ${code(reads)} and refuses ${code(flag)}, so ${ctx.tool} stops at startup ("unrecognized arguments"). Rename it to ${code(reads)}.`,
+    fixes: [{ kind: 'respell', title: `Rename to ${code(reads)}`, edits: [{ op: 'rename', path, key }] }],
+  });
+  return true;
+}
+
 export default defineRule({
   id: 'version-unsupported-key',
   severity: 'error',
@@ -45,6 +78,7 @@ export default defineRule({
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key the targeted version ignores' },
     rename: { applicability: 'unsafe', changes: 'the configuration: a key the targeted version ignores under this spelling is renamed to the one it reads, so the setting takes effect' },
+    respell: { applicability: 'safe', changes: 'renames a flag the targeted release refuses under this spelling (the file cannot run as written) to the spelling it reads for the same argument' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a key the targeted version refuses is dropped' },
   },
   docs: {
@@ -69,11 +103,19 @@ export default defineRule({
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
       if (written.startsWith('-') && (checkoutHas(ctx.settings.megatronCheckout, written) || repositoryHas(ctx.settings.repositoryFlags, written))) return;
-      if (renamedKey(ctx, path, schema, section, written)) {
+      // A flag the launch line's entry script adds itself (`examples/multimodal/train.py` has
+      // `--disable-vision-class-token` from 0.8.0, before pretrain_vlm.py): that script's history, not
+      // the shared parser's, says when it arrived.
+      const entry = ctx.settings.megatronEntry;
+      if (written.startsWith('-') && entry?.flags?.includes(written.replace(/=.*$/, ''))) return;
+      // An entry script whose own flags are not known (`tasks/main.py`) may add one the shared parser
+      // lacks at this release, under any spelling: that the release refuses it is not known.
+      const unknownEntry = written.startsWith('-') && !!entry && !entry.flags;
+      if (renamedKey(ctx, path, schema, section, written) || (!unknownEntry && respelledFlag(ctx, path, schema, written))) {
         reported.push(path);
         return;
       }
-      if (keySince && !ctx.atLeast(keySince)) {
+      if (keySince && !unknownEntry && !ctx.atLeast(keySince)) {
         reported.push(path);
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
         const key = String(schemaKey(section, schema) ?? written);

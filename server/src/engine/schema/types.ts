@@ -74,6 +74,8 @@ export interface JsonSchema {
   'x-since'?: string;
   /** Megatron: the first release of a command-line spelling younger than the setting it spells. */
   'x-flag-since'?: Record<string, string>;
+  /** Megatron: the first release whose parser no longer has an older command-line spelling of the setting (`--local_rank` up to 0.8.0). */
+  'x-flag-removed'?: Record<string, string>;
   /** Accelerate: before this release the launcher read this prefixed key only without its prefix (`offload_params`). */
   'x-bare-until'?: string;
   /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written). */

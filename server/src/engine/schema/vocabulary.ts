@@ -50,6 +50,11 @@ export function since(schema: JsonSchema | undefined, spelling?: string): string
   return (spelling ? schema?.['x-flag-since']?.[spelling] : undefined) ?? schema?.['x-since'];
 }
 
+/** The first release that no longer reads the spelling written (`x-flag-removed`), for a spelling an older release had. */
+export function spellingRemoved(schema: JsonSchema | undefined, spelling: string): string | undefined {
+  return schema?.['x-flag-removed']?.[spelling];
+}
+
 /**
  * The names an argument had before a release (`x-name-before`), as `[release, older name]`: the
  * older name is what the releases before `release` store it under.

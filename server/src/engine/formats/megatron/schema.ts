@@ -5,7 +5,7 @@
  */
 import { lazySchema, lazyValidator } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
-import { deprecation, removal, since } from '../../schema/vocabulary';
+import { deprecation, removal, since, spellingRemoved } from '../../schema/vocabulary';
 import { compareVersions } from '../../version';
 
 /** Loaded when a Megatron file is first seen (it is large). */
@@ -68,7 +68,9 @@ export function megatronIndexes(): Indexes {
     const spellings = cli ? new Set([flag, ...strings(prop['x-flags'])]) : new Set(strings(prop['x-flags']));
     for (const s of spellings) {
       const negative = /^--(no|disable)-/.test(s) && !/^(no|disable)_/.test(dest);
-      const storeFalse = prop['x-action'] === 'store_false';
+      // `x-action` is the primary spelling's; an older positive spelling of a store_false argument
+      // (`--enable-one-logger` before `--no-one-logger`) switched it on.
+      const storeFalse = prop['x-action'] === 'store_false' && (s === flag || /^--(no|disable)-/.test(s));
       flags.set(s, { dest, negate: negative || storeFalse });
     }
     for (const path of strings(prop['x-bridge'])) bridge.set(path, dest);
@@ -122,8 +124,26 @@ let current: string[] | undefined;
 export function allFlags(): string[] {
   if (current) return current;
   const props = MEGATRON_SCHEMA.properties ?? {};
-  current = [...megatronIndexes().flags].filter(([, t]) => !props[t.dest]['x-removed'] && !props[t.dest]['x-deprecated']).map(([f]) => f);
+  current = [...megatronIndexes().flags].filter(([f, t]) => !props[t.dest]['x-removed'] && !props[t.dest]['x-deprecated'] && !spellingRemoved(props[t.dest], f)).map(([f]) => f);
   return current;
+}
+
+/**
+ * The spellings of the argument `flag` sets that a release reads, given whether the release is at
+ * least a version: those it already has (`x-flag-since`, `x-since`) and still has (`x-flag-removed`).
+ */
+export function spellingsAt(flag: string, atLeast: (version: string) => boolean): string[] {
+  const t = flagTarget(flag);
+  const prop = t ? MEGATRON_SCHEMA.properties?.[t.dest] : undefined;
+  if (!t || !prop) return [];
+  return [...megatronIndexes().flags]
+    .filter(([, x]) => x.dest === t.dest && x.negate === t.negate)
+    .map(([f]) => f)
+    .filter((f) => {
+      const from = since(prop, f);
+      const gone = spellingRemoved(prop, f);
+      return (!from || atLeast(from)) && (!gone || !atLeast(gone));
+    });
 }
 
 /** The flags completion offers: one per argument that has a command-line spelling and is still current. */
@@ -163,7 +183,7 @@ export function flagEra(flag: string): { before?: string; from?: string } {
   const removed = removal(schema);
   const dep = deprecation(schema);
   const stops = dep?.effect === 'error' && !dep.conditional ? dep.since : undefined;
-  const before = removed?.version ?? stops;
+  const before = spellingRemoved(schema, flag.replace(/=.*$/, '')) ?? removed?.version ?? stops;
   const added = since(schema, flag.replace(/=.*$/, ''));
   return {
     before,

@@ -128,6 +128,19 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
 }
 
 /**
+ * The entry script of the launch line when it is not Megatron-LM's own `pretrain_*.py`, with the flags
+ * it adds when Megatron-LM ships it (`x-entrypoint-flags`; `examples/multimodal/train.py`).
+ */
+function entryOf(s: ShellDoc | undefined): { script: string; flags?: string[] } | undefined {
+  const entry = s?.entrypoint?.path;
+  const name = entry?.split('/').pop();
+  if (!entry || !name || UPSTREAM_ENTRY.test(name)) return undefined;
+  const table = entrypointFlags();
+  const known = Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`));
+  return known ? { script: known, flags: table[known] } : { script: entry };
+}
+
+/**
  * The flags the entry script defines itself (`tasks/main.py`, `tools/run_text_generation.py`), when
  * the host can read it: they are accepted like Megatron's own. Flags it takes from other modules
  * stay unknown, so a flag neither defines is still only a warning for such a script.
@@ -357,14 +370,16 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (root?.kind !== 'map') return undefined;
     return releaseNeeded(root.entries.map((e) => e.key));
   },
-  context(doc: SourceDoc, settings: EngineSettings, read?: (ref: string) => LinkedFile) {
+  context(doc: SourceDoc, given: EngineSettings, read?: (ref: string) => LinkedFile) {
     const s = shell(doc);
+    const entry = entryOf(s);
+    const settings = entry ? { ...given, megatronEntry: entry } : given;
     const source = s ? megatronSource(s, read) : undefined;
     // The container image the script runs in names the releases it ships, over the repository's pins;
     // a Megatron-LM at an absolute path the checkout does not hold (`/opt/megatron-lm`) is then the image's.
     const images = imagePins(scriptImages(doc.text), 'the container image');
     const inImage = images['megatron-core'] && source?.kind === 'unseen' && /^`\//.test(source.where) && !/given its path/.test(source.why);
-    if (!source || inImage) return Object.keys(images).length ? { settings: { ...settings, pins: { ...settings.pins, ...images } } } : undefined;
+    if (!source || inImage) return Object.keys(images).length ? { settings: { ...settings, pins: { ...settings.pins, ...images } } } : entry ? { settings } : undefined;
     if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
     return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why, ...(source.release ? { release: source.release } : {}) } } };
   },
