@@ -32,6 +32,7 @@ import { compareVersions, git, releaseTags } from './git.mjs';
 import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs';
 import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
+import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
 import { megatronDestChanges } from './megatron-dests.mjs';
 import { megatronOldSpellings } from './megatron-spellings.mjs';
 import { AFTER, change, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
@@ -79,6 +80,7 @@ function megatronReleases(dir, schema) {
           const got = moduleFlags(dir, r.rev, p, c.entries, problems);
           if (!got) continue;
           r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
+          (r.paths ??= {})[key] = [...(r.paths?.[key] ?? []), p];
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
           r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
           r.dests = { ...r.dests, [key]: new Map([...got.dests, ...(r.dests?.[key] ?? [])]) };
@@ -547,6 +549,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronEnumChanges(props, releases, choices));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));
+  changes.push(...megatronDeprecatedValueChanges(dir, releases, props, sourceOf));
   changes.push(...megatronDestChanges(dir, releases, props));
   if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema), ...bridgeMixedPrecisionChanges(bridgeDir, schema));
 

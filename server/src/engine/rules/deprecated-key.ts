@@ -124,6 +124,13 @@ export default defineRule({
         fixes: [...(same ? [{ kind, title: `${kind.startsWith('remove') ? 'Remove' : 'Update'} the ${reports.length} keys`, edits: firsts.flatMap((f) => f!.edits), recommended: firsts.every((f) => f!.recommended) }] : []), ...reports.flatMap((r) => (r.fixes ?? []).map((f) => (same ? { ...f, recommended: false } : f)))],
       });
     }
+    // A deprecated value the tool still lists among its choices (Megatron-LM's `--model-provider mamba`
+    // from 0.18.0): valid, so no invalid-value issue carries it.
+    walkSchema(ctx, (path, schema, node) => {
+      if (node.kind !== 'scalar' || typeof node.value !== 'string' || !schema.enum?.includes(node.value)) return;
+      const found = deprecatedValue(schema, node.value, node.value);
+      if (found) reportValue(ctx, path, found.dep, node.value);
+    });
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'invalid-value') return;
@@ -131,20 +138,24 @@ export default defineRule({
       const written = node?.kind === 'scalar' ? node.value : issue.value;
       const found = deprecatedValue(issue.schema, issue.value, written);
       if (!found) return;
-      const { dep } = found;
-      // Before its deprecation the value is how that release spells it: nothing to say.
-      if (dep.since && !ctx.atLeast(dep.since)) return;
-      const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: ctx.keysOpen ? 'migrate' : 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path: issue.path, value: dep.replacement }], recommended: true }] : [];
-      ctx.report({
-        at: issue.path,
-        on: 'value',
-        severity: SEVERITY[dep.effect],
-        message: deprecationMessage(`${code(written)} for ${code(lastKey(issue.path))}`, dep, ctx.versions),
-        fixes,
-      });
+      reportValue(ctx, issue.path, found.dep, written);
     });
   },
 });
+
+/** A deprecated value, from the release that deprecated it (before, it is how that release spells it). */
+function reportValue(ctx: RuleContext, path: Path, dep: Deprecation, written: unknown): void {
+  // Before its deprecation the value is how that release spells it: nothing to say.
+  if (dep.since && !ctx.atLeast(dep.since)) return;
+  const fixes: FixSpec[] = dep.replacement !== undefined && !dep.replacement.includes('.') ? [{ kind: ctx.keysOpen ? 'migrate' : 'replace-value', title: `Change to ${code(dep.replacement)}`, edits: [{ op: 'set', path, value: dep.replacement }], recommended: true }] : [];
+  ctx.report({
+    at: path,
+    on: 'value',
+    severity: SEVERITY[dep.effect],
+    message: deprecationMessage(`${code(written)} for ${code(lastKey(path))}`, dep, ctx.versions),
+    fixes,
+  });
+}
 
 /** A DeepSpeed JSON that an Accelerate config of the project points at (Accelerate has DeepSpeed build the optimizer). */
 function usedByAccelerate(ctx: RuleContext): boolean {
