@@ -20,6 +20,11 @@ function refusal(ctx: RuleContext, p: NonNullable<RuleContext['plan']>): string 
   const mcore = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo';
   const what = `TP ${p.tp.value} ${ep > 1 ? `with EP ${ep} ` : experts > 0 ? `in an MoE model (${experts} experts) ` : ''}and no sequence parallelism`;
   if (ep > 1 && mcore && !ctx.atLeast('0.15.0')) return `${what}: Megatron Core ${ctx.versionLabel} stops at startup ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"). Turn sequence parallelism on.`;
+  // Megatron-LM's own argument checks refuse an MoE model with TP and no SP at startup, training or
+  // not: the flags' from 0.5.0 to 0.6.x (megatron/arguments.py@core_v0.5.0,
+  // training/arguments.py@core_v0.6.0), a `--yaml-cfg` file's from 0.6.0 on (training/yaml_arguments.py).
+  const argparse = ctx.format === 'megatron-args' ? ctx.atLeast('0.5.0') && !ctx.atLeast('0.7.0') : ctx.format === 'megatron-yaml' && ctx.atLeast('0.6.0');
+  if (experts > 0 && argparse) return `${what}: Megatron-LM ${ctx.versionLabel ?? ''} stops at startup ("When using MoE and tensor parallelism, sequence parallelism must be used"). Turn sequence parallelism on.`;
   if (!moe || p.notTraining) return undefined;
   if (ep > 1 && !mcore) return `${what}: Megatron Core stops, at startup before 0.15 ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"), and from 0.7 on the first training step, where the MoE layer raises a ValueError ("During training, performance may degrade if MoE and tensor parallelism are enabled without also enabling sequence parallelism"). Turn sequence parallelism on.`;
   if (!mcore || !ctx.atLeast('0.7.0')) return undefined;
