@@ -7,14 +7,30 @@ import { defineRule } from './rule';
 
 const noZero = (m: DeepSpeedModel) => m.stage === 0;
 
+const STAGE_2_ONLY = 'fp16 master weights and gradients work only at ZeRO stage 2 before DeepSpeed 0.18.3: it stops when it reads the config ("Fp16_master_weights_and_grads is only supported with ZeRO Stage 2 for now."). Use stage 2 (with CPU optimizer offload and DeepSpeedCPUAdam), or remove the key.';
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(['bf16', 'enabled']) === true) ? ['amp', 'enabled'] : undefined),
     message: () => 'Apex AMP cannot be combined with fp16 or bf16 mode: DeepSpeed stops ("Cannot enable both amp with (legacy) fp16 or bfloat16 mode"). Keep one; `bf16` or `fp16` is the usual choice.',
   },
   {
+    // runtime/config.py@v0.18.3: stages 1, 2 and 3.
+    since: '0.18.3',
     when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && noZero(m) ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
     message: () => 'fp16 master weights and gradients need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config. Set a ZeRO stage (with CPU optimizer offload and DeepSpeedCPUAdam), or remove the key.',
+  },
+  {
+    // runtime/config.py@v0.5.0 to @v0.18.2: stage 2 only; before 0.17.1 the key is read only with fp16 enabled.
+    before: '0.17.1',
+    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.bool(['fp16', 'enabled']) === true && m.stage !== undefined && m.stage !== 2 ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
+    message: () => STAGE_2_ONLY,
+  },
+  {
+    since: '0.17.1',
+    before: '0.18.3',
+    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.stage !== undefined && m.stage !== 2 ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
+    message: () => STAGE_2_ONLY,
   },
   {
     when: (m) => (m.bool(['bf16', 'bf16_master_weights_and_grads']) === true && noZero(m) ? ['bf16', 'bf16_master_weights_and_grads'] : undefined),
