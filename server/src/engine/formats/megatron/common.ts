@@ -24,6 +24,11 @@ export interface UnknownFlags {
   /** Flags the entry script adds to Megatron-LM's (`x-entrypoint-flags`). */
   extra?: ReadonlySet<string>;
   consequence?: string;
+  /**
+   * Schema flags (by dest) the entry script's parser never adds, with the scripts that do
+   * (`x-entrypoints`): written there they are as unknown as a misspelling.
+   */
+  notAdded?: ReadonlyMap<string, string[]>;
   /** The file's repository was searched for parsers: a flag one defines is accepted, and an unknown one's message says what was searched. */
   repository?: RepositoryFlags;
 }
@@ -47,7 +52,11 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     if (e.merged) continue;
     const target = flagTarget(e.key);
     const path = [...base, e.key];
-    if (target) {
+    const others = target && judged.effect === 'error' ? judged.notAdded?.get(target.dest) : undefined;
+    if (target && others && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
+      const consequence = `Only the parsers of ${others.map((o) => `\`${o}\``).join(', ')} add this flag to Megatron-LM's parser, so ${ARGPARSE_STOPS}`;
+      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence });
+    } else if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
       // Where the script reading the flags may define its own, even a near-spelling of one of

@@ -163,6 +163,16 @@ export function entrypointFlags(): Record<string, string[]> {
   return (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
 }
 
+/** Flags only some entry scripts add (`x-entrypoints`): dest → the scripts or folders that add them. */
+export function entrypointOnlyFlags(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [dest, p] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    const eps = (p as Record<string, unknown>)['x-entrypoints'];
+    if (Array.isArray(eps) && eps.length) out.set(dest, eps as string[]);
+  }
+  return out;
+}
+
 let nemoOwnKeys: Set<string> | undefined;
 /** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
 export function nemoOwnKeyNames(): Set<string> {

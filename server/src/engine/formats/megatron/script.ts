@@ -24,7 +24,7 @@ import { slurmHardware, slurmStep } from './slurm';
 import { megatronSource, UPSTREAM_ENTRY } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
-import { MEGATRON_SCHEMA, allFlags, entrypointFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
@@ -97,6 +97,20 @@ function preCore(flags: readonly string[]): string | undefined {
   return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag a later release added)`;
 }
 
+/** `pretrain_mamba.py`, the older name of `pretrain_hybrid.py`, adds the same flags (the ModelOpt ones from 0.15.0). */
+const ENTRY_RENAMED: Record<string, string> = { 'pretrain_mamba.py': 'pretrain_hybrid.py' };
+
+/**
+ * The schema flags Megatron-LM's own entry script `name` never adds: those whose `x-entrypoints`
+ * (the scripts whose parsers add them, e.g. the inference examples' `--output-path`) leave it out.
+ */
+function notAddedBy(name: string): Map<string, string[]> {
+  const own = ENTRY_RENAMED[name] ?? name;
+  const out = new Map<string, string[]>();
+  for (const [dest, eps] of entrypointOnlyFlags()) if (!eps.includes(own) && !eps.includes(name)) out.set(dest, eps);
+  return out;
+}
+
 /** How the script's unknown flags are judged, from its entry point and checkout (see `UnknownFlags`). */
 function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const checkout = settings.megatronCheckout;
@@ -112,7 +126,7 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const entry = shell(doc)?.entrypoint?.path;
   const name = entry?.split('/').pop();
   const own = checkout ? checkout.flags : [];
-  if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined };
+  if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined, notAdded: notAddedBy(name) };
   // Another entry script, in a repository whose Python reads its arguments leniently
   // (`parse_known_args`): a flag nothing defines here may be dropped, or read by code not here.
   if (settings.repositoryFlags?.lenient) return { effect: 'none' };
