@@ -71,6 +71,7 @@ function megatronReleases(dir, schema) {
   releases.push({ rev: src.commit, version: src.version });
   const problems = [];
   for (const r of releases) {
+    r.dir = dir;
     r.flags = {};
     r.choices = {};
     r.defaults = {};
@@ -102,6 +103,16 @@ function megatronReleases(dir, schema) {
 
 const spellings = (p) => [...new Set([p['x-flag'], ...(p['x-flags'] ?? [])].filter(Boolean))];
 
+/**
+ * No Python file of the release before has any of the flag literals: a flag of a helper that is
+ * dated only from the helper's first release was then new there too, and is dated by it.
+ */
+function nowhereBefore(release, names) {
+  const patterns = names.flatMap((f) => ['-e', `"${f}"`, '-e', `'${f}'`]);
+  const hits = git(release.dir, 'grep', '-l', '-F', ...patterns, release.rev, '--', '*.py');
+  return hits === null;
+}
+
 /** The versions in which any spelling of a property is present, with the computed facts. */
 function megatronFacts(key, prop, releases) {
   const source = sourceOf(prop);
@@ -116,7 +127,8 @@ function megatronFacts(key, prop, releases) {
   if (first < 0) return { ...facts, never: true };
   // Gaps: a flag that went away and came back.
   facts.gaps = releases.filter((_, i) => i > first && i < last && !have[i]).map((r) => r.version);
-  facts.since = first === 0 || (first === firstSource && (source === 'main' || source === 'config' || UNDATED_AT_FIRST.has(source))) ? undefined : releases[first].version;
+  const undatedAtFirst = UNDATED_AT_FIRST.has(source) && !(first > 0 && nowhereBefore(releases[first - 1], names));
+  facts.since = first === 0 || (first === firstSource && (source === 'main' || source === 'config' || undatedAtFirst)) ? undefined : releases[first].version;
   facts.removed = last === releases.length - 1 ? undefined : releases[last + 1].version;
   facts.lastHad = releases[last].version;
   // A spelling that arrived after the property (another spelling, or another flag with the same

@@ -269,3 +269,20 @@ test('DeepSpeed defaults: the default the schema gives each release (default, x-
   assert.equal(defaultAt(pin, '0.19.4'), false);
   assert.equal(defaultAt(pin, '0.19.5'), true);
 });
+
+test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {
+  // examples/inference/gpt/utils.py@core_v0.12.0 is the helper's first release; no .py file at
+  // core_v0.11.0 has these four, so they arrived with it. --temperature was already read by the
+  // older inference tools (tools/run_text_generation_server.py@core_v0.11.0), so it stays undated.
+  for (const dest of ['incoming_requests_duration', 'incoming_requests_per_sec', 'num_tokens_to_prompt', 'top_n_logprobs']) {
+    assert.equal(PROPS[dest]['x-since'], '0.12.0', dest);
+    assert.equal(DEFAULTS.defaults[dest][0].from, '0.12.0', dest);
+  }
+  assert.equal(PROPS.temperature['x-since'], undefined);
+  // An inference flag the history first sees after 0.12.0 carries that release.
+  for (const [dest, p] of Object.entries(PROPS)) {
+    if (!(p['x-entrypoints'] ?? []).includes('examples/inference')) continue;
+    const first = DEFAULTS.defaults[dest]?.[0]?.from;
+    if (first && cmp(first, '0.12.0') > 0) assert.equal(p['x-since'], first, dest);
+  }
+});
