@@ -372,14 +372,20 @@ function accelerateDefaultChanges(dotted, prop, states, report) {
 
 // The keys whose value the loaded config or the launcher turns into one of Accelerate's enum classes
 // (`DistributedType(value)`, …): a value is accepted by the releases whose class has a member of that value.
-// (The top-level `dynamo_backend` of 0.15–0.16 is migrated into `dynamo_config` and judged there.)
+// The top-level `dynamo_backend` (the key of 0.15–0.16, migrated into `dynamo_config` later) is
+// converted with the same class, so each copy of the enum gets the same per-release data.
 const ACCELERATE_ENUMS = {
   'cluster.distributed_type': 'DistributedType',
   'cluster.compute_environment': 'ComputeEnvironment',
   'sagemaker.distributed_type': 'SageMakerDistributedType',
   'sagemaker.compute_environment': 'ComputeEnvironment',
   'dynamo_config.dynamo_backend': 'DynamoBackend',
+  'cluster.dynamo_backend': 'DynamoBackend',
+  'sagemaker.dynamo_backend': 'DynamoBackend',
 };
+// Keys whose value every release from the key's x-since converts, first as the key itself, later after
+// the load moved it into its section: their reading releases are all of those.
+const ENUMS_READ_SINCE = new Set(['cluster.dynamo_backend', 'sagemaker.dynamo_backend']);
 
 /** The string values of the members of the enum class `name` at a release (undefined: no such class). */
 function enumMembers(dir, rev, name) {
@@ -407,7 +413,7 @@ function accelerateEnumChanges(dir, schema, releases, report) {
     const [def, key] = dotted.split('.');
     const prop = schema.definitions[def]?.properties?.[key];
     if (!prop?.enum) continue;
-    const reading = releases.filter((r) => accelerateReads(r, def, key));
+    const reading = ENUMS_READ_SINCE.has(dotted) ? releases.filter((r) => compareVersions(r.version, prop['x-since']) >= 0) : releases.filter((r) => accelerateReads(r, def, key));
     const first = new Map();
     const last = new Map();
     for (const r of reading) {
