@@ -382,15 +382,20 @@ const ACCELERATE_ENUMS = {
   'dynamo_config.dynamo_backend': 'DynamoBackend',
   'cluster.dynamo_backend': 'DynamoBackend',
   'sagemaker.dynamo_backend': 'DynamoBackend',
+  // A `Literal[...]` alias: the values a dataclass checks the text against (TERecipeKwargs).
+  'fp8_config.fp8_format': 'FP8Format',
 };
 // Keys whose value every release from the key's x-since converts, first as the key itself, later after
 // the load moved it into its section: their reading releases are all of those.
 const ENUMS_READ_SINCE = new Set(['cluster.dynamo_backend', 'sagemaker.dynamo_backend']);
 
-/** The string values of the members of the enum class `name` at a release (undefined: no such class). */
+/**
+ * The string values of the members of the enum class `name` at a release, or of the module-level
+ * alias `name = Literal[...]` (undefined: neither).
+ */
 function enumMembers(dir, rev, name) {
   const file = gitLines(dir, 'grep', '-l', `^class ${name}\\b`, rev, '--', 'src/accelerate')[0]?.slice(rev.length + 1);
-  if (!file) return undefined;
+  if (!file) return literalMembers(dir, rev, name);
   const values = new Set();
   let inside = false;
   for (const st of pythonStatements(dir, rev, file)) {
@@ -399,6 +404,17 @@ function enumMembers(dir, rev, name) {
     else if (inside && t[0]?.t === 'name' && t[1]?.v === '=' && t[2]?.t === 'str' && t.length === 3) values.add(t[2].v);
   }
   return values;
+}
+
+/** The strings of a module-level `name = Literal["A", "B", …]` at a release (undefined: none). */
+function literalMembers(dir, rev, name) {
+  const file = gitLines(dir, 'grep', '-l', `^${name} = Literal\\[`, rev, '--', 'src/accelerate')[0]?.slice(rev.length + 1);
+  if (!file) return undefined;
+  for (const st of pythonStatements(dir, rev, file)) {
+    const t = st.toks;
+    if (st.indent === 0 && t[0]?.v === name && t[1]?.v === '=' && t[2]?.v === 'Literal') return new Set(t.filter((x) => x.t === 'str').map((x) => x.v));
+  }
+  return undefined;
 }
 
 /**
