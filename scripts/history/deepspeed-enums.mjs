@@ -8,7 +8,7 @@
 // carries is only printed, as is a value no release carries (a value another tool fills in, such as
 // `auto`, is never searched). `optimizer.type` has its own reader (deepspeed.mjs).
 import { catBlobs, compareVersions } from './git.mjs';
-import { tokenize } from './python.mjs';
+import { functions, statements, tokenize } from './python.mjs';
 import { printLists, setKey } from './write.mjs';
 
 const RUNTIME_CONFIG = /^deepspeed\/runtime\/(config|constants)\.py$/;
@@ -45,6 +45,16 @@ export const ENUM_READERS = {
   'optimizer.params.ns_method': /^deepspeed\/runtime\/(config|zero\/muon\/[a-z_]+)\.py$|^deepspeed\/runtime\/zero\/muon\/[a-z_]+\.py$/,
 };
 /**
+ * Keys whose reader files hold many unrelated string literals (section names such as `"bf16"`): only
+ * the literals of the named top-level function count, the comparisons that accept a value. A value
+ * such a function carried and a later release's lost is dated by `x-enum-removed` when the schema's
+ * enum does not list it (a value renamed away).
+ */
+const READER_FUNCTIONS = {
+  communication_data_type: 'get_communication_data_type',
+  seq_parallel_communication_data_type: 'get_communication_data_type',
+};
+/**
  * Values an older release read without refusing them, though its reader had no constant for them:
  * `x-enum-since` would say that release rejects the value, so none is written (checked by hand).
  */
@@ -58,16 +68,44 @@ const READ_BEFORE = {
 const FILLED_IN = new Set(['auto']);
 
 const literalCache = new Map();
-function literalsOf(dir, ids) {
-  const missing = ids.filter((id) => !literalCache.has(id));
-  for (const [id, text] of catBlobs(dir, missing)) literalCache.set(id, new Set(tokenize(text).filter((t) => t.t === 'str' && !t.f).map((t) => t.v)));
+const strings = (toks) => toks.filter((t) => t.t === 'str' && !t.f).map((t) => t.v);
+/** The string literals of the blobs `ids`, or only those of their top-level function `fn`. */
+function literalsOf(dir, ids, fn) {
+  const cacheKey = (id) => (fn ? `${id}:${fn}` : id);
+  const missing = ids.filter((id) => !literalCache.has(cacheKey(id)));
+  for (const [id, text] of catBlobs(dir, missing)) {
+    const toks = tokenize(text);
+    const body = fn ? (functions(statements(toks)).get(fn) ?? []).flatMap((st) => st.toks) : toks;
+    literalCache.set(cacheKey(id), new Set(strings(body)));
+  }
   const out = new Set();
-  for (const id of ids) for (const v of literalCache.get(id)) out.add(v);
+  for (const id of ids) for (const v of literalCache.get(cacheKey(id))) out.add(v);
   return out;
 }
 
 const branches = (p) => [p, ...(p.anyOf ?? []), ...(p.anyOf ?? []).map((a) => a.items ?? {}), p.items ?? {}];
 const enumValues = (props) => [...new Set(props.flatMap(branches).flatMap((p) => p.enum ?? []).filter((v) => typeof v === 'string' && !FILLED_IN.has(v)))];
+
+/**
+ * `x-enum-removed` of a READER_FUNCTIONS key: the values its function accepted in a run of releases
+ * (from the key's release on) that the newest no longer accepts and the schema's enum does not list.
+ */
+function removedChanges(dotted, holders, values, releases, perRelease, since) {
+  const from = since ? releases.findIndex((r) => compareVersions(r.version, since) >= 0) : 0;
+  const want = {};
+  const seen = new Set(perRelease.slice(from).flatMap((lits) => [...lits]));
+  for (const v of seen) {
+    if (values.includes(v) || FILLED_IN.has(v) || perRelease.at(-1).has(v)) continue;
+    const first = perRelease.findIndex((lits, i) => i >= from && lits.has(v));
+    const last = perRelease.findLastIndex((lits) => lits.has(v));
+    if (perRelease.slice(first, last + 1).some((lits) => !lits.has(v))) continue; // not one run: left alone
+    want[v] = { ...(first > from ? { since: releases[first].version } : {}), removed: releases[last + 1].version };
+  }
+  const to = Object.keys(want).length ? want : undefined;
+  const have = holders[0]?.['x-enum-removed'];
+  if (JSON.stringify(have) === JSON.stringify(to)) return [];
+  return [{ key: dotted, field: 'x-enum-removed', from: have, to, why: 'values the reader accepted in a run of releases and later refused', set: () => holders.forEach((p) => (to ? setKey(p, 'x-enum-removed', to, ['x-enum-since', 'markdownEnumDescriptions', 'enum']) : delete p['x-enum-removed'])) }];
+}
 
 /**
  * The `x-enum-since` changes for the keys of ENUM_READERS. `keys`: the schema's properties by dotted
@@ -82,7 +120,8 @@ export function deepspeedEnumChanges(dir, releases, keys, keySince) {
     if (!props) continue;
     const values = enumValues(props);
     const since = keySince(dotted);
-    const perRelease = releases.map((r) => literalsOf(dir, [...r.tree].filter(([path]) => files.test(path)).map(([, id]) => id)));
+    const fn = READER_FUNCTIONS[dotted];
+    const perRelease = releases.map((r) => literalsOf(dir, [...r.tree].filter(([path]) => files.test(path)).map(([, id]) => id), fn));
     const want = {};
     const firsts = values.map((v) => perRelease.findIndex((lits) => lits.has(v))).filter((i) => i >= 0);
     const reader = firsts.length ? Math.min(...firsts) : -1;
@@ -104,6 +143,7 @@ export function deepspeedEnumChanges(dir, releases, keys, keySince) {
     const to = Object.keys(want).length ? want : undefined;
     // The node a value is judged against: the key's own, or its items' for a list of values.
     const holders = props.map((p) => (p.items?.enum ? p.items : p)).filter((p) => branches(p).some((b) => b.enum));
+    if (fn) changes.push(...removedChanges(dotted, holders, values, releases, perRelease, since));
     const have = holders[0]?.['x-enum-since'];
     if (to) report.dated.push(`${dotted}: ${Object.entries(to).map(([v, s]) => `${v} ${s}`).join(', ')} (key from ${since ?? 'the first release'})`);
     if (JSON.stringify(have) === JSON.stringify(to)) {
