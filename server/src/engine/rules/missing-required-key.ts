@@ -14,12 +14,15 @@ export default defineRule({
   formats: 'all',
   docs: {
     summary: 'A required key is missing.',
-    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`). Before Accelerate 0.16.0 a DeepSpeed config without a `deepspeed_config_file` needs `zero_stage` and `gradient_accumulation_steps`: the launcher exports an absent one as the text `None`, and the DeepSpeed plugin stops on its `int()`.',
+    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`), and so does one without `image_uri` from Accelerate 0.11.0 to 0.16.0. Before Accelerate 0.16.0 a DeepSpeed config without a `deepspeed_config_file` needs `zero_stage` and `gradient_accumulation_steps`: the launcher exports an absent one as the text `None`, and the DeepSpeed plugin stops on its `int()`.',
     bad: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\n",
     good: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\niam_role_name: training-role\n",
   },
   check(ctx) {
-    if (ctx.format === 'accelerate') deepspeedKeys(ctx as RuleContext<AccelerateModel>);
+    if (ctx.format === 'accelerate') {
+      deepspeedKeys(ctx as RuleContext<AccelerateModel>);
+      topLevelKeys(ctx);
+    }
     if (ctx.format === 'deepspeed') enabledSectionKeys(ctx);
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
@@ -47,6 +50,26 @@ function deepspeedKeys(ctx: RuleContext<AccelerateModel>): void {
       if (ctx.atLeast(before) || m.commandLine(key).passed) return;
       const at = m.view.has(['deepspeed_config']) ? src(m, ['deepspeed_config']) : src(m, ['distributed_type']);
       ctx.report({ at, message: `${code(key)} is required in \`deepspeed_config\` for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} (without a \`deepspeed_config_file\`): the launcher exports the absent value as the text \`None\`, and the DeepSpeed plugin stops on \`int('None')\` (ValueError) before ${before}. Add it.` });
+    });
+  }
+}
+
+/**
+ * The top-level Accelerate keys (of the cluster or the SageMaker key set, whichever the file is) that
+ * the config dataclass of the targeted release declares without a default (`x-required-before`,
+ * from the key's `x-since`): loading the file stops on the missing constructor argument.
+ */
+function topLevelKeys(ctx: RuleContext): void {
+  const nav = ctx.nav;
+  if (!nav) return;
+  const root = nav.resolve(nav.root, ctx.doc.value([]));
+  for (const [key, schema] of Object.entries(root?.properties ?? {})) {
+    const before = requiredBefore(schema);
+    if (!before || ctx.doc.value([key]) !== undefined) continue;
+    const first = since(schema);
+    ctx.separately(() => {
+      if (ctx.atLeast(before) || (first && !ctx.atLeast(first))) return;
+      ctx.report({ at: [], message: `${code(key)} is required for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}: its config class has no default for it before ${before}, so loading the file fails (a missing-argument error). Add it.` });
     });
   }
 }
