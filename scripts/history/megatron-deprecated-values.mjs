@@ -13,23 +13,12 @@
 // release is printed.
 import { show } from './git.mjs';
 import { setKey } from './write.mjs';
+import { callLiterals } from './megatron-deprecations.mjs';
 
 const WARN = /(?:warnings\.warn|warn_rank_0|logger\.warning|logging\.warning|log_single_rank)\s*\(/g;
 
 /** The text of the string literals of the call that starts at `at`, up to its closing parenthesis. */
-function callText(src, at) {
-  const body = src.slice(at, at + 2000);
-  let depth = 0;
-  let end = body.length;
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '(') depth++;
-    else if (body[i] === ')' && --depth < 0) {
-      end = i;
-      break;
-    }
-  }
-  return [...body.slice(0, end).matchAll(/f?(["'])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2].replace(/\\(["'])/g, '$1')).join('');
-}
+const callText = (src, at) => callLiterals(src, at, 2000, (t) => t.replace(/\\(["'])/g, '$1'));
 
 const quoted = (v) => new RegExp(`["'\`]${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["'\`]`);
 

@@ -24,9 +24,12 @@ const FILES = [
 const CONFIG_DIR = 'megatron/training/config/';
 const WARN = /(?:warnings\.warn|warn_rank_0|print_rank_0|print|logger\.warning|logging\.warning|log_single_rank)\s*\(/g;
 
-/** The text of the string literals of a call's first ~400 characters, with `{...}` kept as `{}`. */
-function warningText(src, at) {
-  const body = src.slice(at, at + 400);
+/**
+ * The string literals of the call whose arguments start at `at`, up to its closing parenthesis or
+ * `span` characters, each passed through `clean`, joined.
+ */
+export function callLiterals(src, at, span, clean) {
+  const body = src.slice(at, at + span);
   let depth = 0;
   let end = body.length;
   for (let i = 0; i < body.length; i++) {
@@ -36,8 +39,11 @@ function warningText(src, at) {
       break;
     }
   }
-  return [...body.slice(0, end).matchAll(/f?(["'])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2].replace(/\{[^}]*\}/g, '{}')).join('');
+  return [...body.slice(0, end).matchAll(/f?(["'])((?:\\.|(?!\1).)*)\1/g)].map((m) => clean(m[2])).join('');
 }
+
+/** The text of the string literals of a call's first ~400 characters, with `{...}` kept as `{}`. */
+const warningText = (src, at) => callLiterals(src, at, 400, (t) => t.replace(/\{[^}]*\}/g, '{}'));
 
 /** The arguments a warning calls deprecated, by dest. */
 function deprecatedNames(text, before, dests, flagDest) {
