@@ -14,7 +14,7 @@
 import { compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
 import { argumentTokens, closing, depthAt, literalDefault, pythonStatements, statements, tokenize } from './python.mjs';
-import { AFTER, change, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
+import { AFTER, change, oneRun, printLists, ranges, setKey, snapshotRanges } from './write.mjs';
 
 // The keys the config file and the launcher of every release read
 
@@ -234,17 +234,12 @@ function accelerateSagemakerUnusedChanges(schema, releases, report) {
     const reading = releases.filter((r) => r.sagemaker.has(key));
     if (!reading.length) continue;
     const unused = reading.map((r) => r.sagemakerUnused.has(key));
-    let want;
-    if (unused.every(Boolean)) want = true;
-    else if (unused.some(Boolean)) {
-      const first = unused.indexOf(true);
-      const last = unused.lastIndexOf(true);
-      if (unused.slice(first, last + 1).some((x) => !x) || (first > 0 && last < unused.length - 1)) {
-        report.disagree.push(`sagemaker.${key}: passed on to the job in some releases only, not one run: ${reading.filter((r, i) => unused[i]).map((r) => r.version).join(', ')}`);
-        continue;
-      }
-      want = first === 0 ? { before: reading[last + 1].version } : { since: reading[first].version };
+    const run = oneRun(unused, reading);
+    if (run === undefined) {
+      report.disagree.push(`sagemaker.${key}: passed on to the job in some releases only, not one run: ${reading.filter((r, i) => unused[i]).map((r) => r.version).join(', ')}`);
+      continue;
     }
+    const want = run === false ? undefined : run;
     changes.push(...change(`sagemaker.${key}`, 'x-sagemaker-unused', prop['x-sagemaker-unused'], want, 'the releases whose SageMaker launch does not pass the field on', () => setKey(prop, 'x-sagemaker-unused', want, ['x-env', 'x-since'])));
   }
   return changes;
@@ -274,17 +269,12 @@ function accelerateLaunchIgnoresChanges(schema, releases, report) {
     const reading = releases.filter((r) => r.cluster.has(key));
     if (!reading.length) continue;
     const ignored = reading.map((r) => !launchTakes(r, key));
-    let want;
-    if (ignored.every(Boolean)) want = true;
-    else if (ignored.some(Boolean)) {
-      const first = ignored.indexOf(true);
-      const last = ignored.lastIndexOf(true);
-      if (ignored.slice(first, last + 1).some((x) => !x) || (first > 0 && last < ignored.length - 1)) {
-        report.disagree.push(`cluster.${key}: accelerate launch ignores the file's value in some releases only, not one run: ${reading.filter((r, i) => ignored[i]).map((r) => r.version).join(', ')}`);
-        continue;
-      }
-      want = first === 0 ? { before: reading[last + 1].version } : { since: reading[first].version };
+    const run = oneRun(ignored, reading);
+    if (run === undefined) {
+      report.disagree.push(`cluster.${key}: accelerate launch ignores the file's value in some releases only, not one run: ${reading.filter((r, i) => ignored[i]).map((r) => r.version).join(', ')}`);
+      continue;
     }
+    const want = run === false ? undefined : run;
     changes.push(...change(`cluster.${key}`, 'x-launch-ignores', prop['x-launch-ignores'], want, 'the releases whose `accelerate launch` does not take the field from the file', () => setKey(prop, 'x-launch-ignores', want, ['x-env', 'x-since'])));
   }
   return changes;

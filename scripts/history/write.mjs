@@ -22,6 +22,20 @@ export function snapshotRanges(states, valueOf) {
   return out.map(({ next, ...r }) => r);
 }
 
+/**
+ * A per-release flag as one run of releases: `true` when it holds at every release, `false` at none,
+ * `{ before }` for a run from the first release, `{ since }` for a run to the last, and `undefined`
+ * for any other pattern (which the caller reports).
+ */
+export function oneRun(flags, releases) {
+  if (flags.every(Boolean)) return true;
+  if (!flags.some(Boolean)) return false;
+  const first = flags.indexOf(true);
+  const last = flags.lastIndexOf(true);
+  if (flags.slice(first, last + 1).some((x) => !x) || (first > 0 && last < flags.length - 1)) return undefined;
+  return first === 0 ? { before: releases[last + 1].version } : { since: releases[first].version };
+}
+
 /** Releases as ranges: `0.4.0–0.9.0, 0.12.0`. */
 export function ranges(versions, all) {
   const idx = versions.map((v) => all.indexOf(v));
