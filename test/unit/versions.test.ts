@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/engine';
+import { preReleaseAt } from '../../server/src/engine/rules/release';
 
 type Prop = Record<string, any>;
 const load = (name: string) => JSON.parse(readFileSync(join(__dirname, '../../schemas', `${name}.schema.json`), 'utf8'));
@@ -239,4 +240,12 @@ test('the release facts of every property agree with one another: nothing is dep
   };
   for (const name of ['megatron', 'deepspeed', 'accelerate']) visit(name, load(name), '');
   assert.deepEqual(problems, []);
+});
+
+test('a pre-release is open at the very release it leads to; a post-release is that release (release.ts preReleaseAt)', () => {
+  const rel = (label: string) => ({ value: '0.9.0', label, from: { kind: 'assumed' as const, note: 'test' } });
+  assert.ok(preReleaseAt(rel('0.9.0rc0'), '0.9.0'), 'rc0 may not have what 0.9.0 changed');
+  assert.ok(preReleaseAt(rel('0.9.0.dev0'), '0.9.0'));
+  assert.equal(preReleaseAt(rel('0.9.0rc0'), '0.8.0'), undefined, 'what 0.8.0 changed, 0.9.0rc0 has');
+  assert.equal(preReleaseAt(rel('0.9.0.post1'), '0.9.0'), undefined, 'a post-release comes after its release');
 });

@@ -36,6 +36,12 @@ function justBelow(v: string): string {
   return [...parts.slice(0, i), parts[i] - 1, 999999, 999999].join('.');
 }
 
+/**
+ * A pre-release of the release it names (`0.10.0rc0`, `0.10.0a1`, `0.10.0.dev0`): code on its way there.
+ * A post-release (`0.10.0.post1`) comes after the release, so it is the release.
+ */
+const PRE_RELEASE = /^(\d+\.\d+\.\d+)(?:rc|a|b|\.?dev)/;
+
 /** `fork`: the fork that reads the document, when the caller has it already (`FormatSupport.fork`). */
 export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)): Release {
   const tool = da.format?.tool;
@@ -48,13 +54,13 @@ export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)
     const tagged = unseen?.release;
     if (tagged) {
       // A submodule at a release tag's commit is that release; a pre-release tag is read as above.
-      const pre = /^(\d+\.\d+\.\d+)\D/.exec(tagged.version)?.[1];
+      const pre = PRE_RELEASE.exec(tagged.version)?.[1];
       if (pre) return { value: pre, label: tagged.version, range: { spec: tagged.version, floor: justBelow(pre) }, from: { kind: 'assumed', note: `the Megatron Core ${tagged.version} at ${unseen.where} (${tagged.evidence}; a pre-release) does what ${pre} does, though it may not have all of ${pre} yet` } };
       return { value: tagged.version, from: { kind: 'derived', formula: `Megatron Core ${tagged.version}, the Megatron-LM at ${unseen.where} (${tagged.evidence})` } };
     }
     if (unseen) return { value: undefined, from: { kind: 'unknown', note: `the release of the Megatron-LM at ${unseen.where} is not known (${unseen.why})` } };
     const checkout = da.settings.megatronCheckout;
-    const pre = checkout?.version && /^(\d+\.\d+\.\d+)\D/.exec(checkout.version)?.[1];
+    const pre = checkout?.version && PRE_RELEASE.exec(checkout.version)?.[1];
     // A pre-release (`0.10.0rc0`) is code on its way to the release: taken as it, which it may not all be yet.
     // Every release below the one it leads to is behind it: what came before is known (no assumption).
     if (checkout?.version && pre) return { value: pre, label: checkout.version, range: { spec: checkout.version, floor: justBelow(pre) }, from: { kind: 'assumed', note: `the checkout's Megatron Core ${checkout.version}${checkout.where ? ` at ${checkout.where}` : ''} (a pre-release, by its megatron/core/package_info.py) does what ${pre} does, though it may not have all of ${pre} yet` } };
@@ -138,7 +144,7 @@ export function releaseAtLeast(release: Release, tool: Tool | undefined, version
  * `version`, the release a behaviour changed in; undefined otherwise.
  */
 export function preReleaseAt(release: Release, version: string): string | undefined {
-  const base = release.label !== undefined ? /^(\d+\.\d+\.\d+)(?:rc|a|b|\.?dev|\.?post)/.exec(release.label)?.[1] : undefined;
+  const base = release.label !== undefined ? PRE_RELEASE.exec(release.label)?.[1] : undefined;
   if (!base || base !== release.value || compareVersions(base, version) !== 0) return undefined;
   return `${release.label} is a pre-release of ${version}, and whether it already does what ${version} does here is not known from its version`;
 }
