@@ -79,11 +79,14 @@ function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): Accelera
   return { ref: ref.trim(), at, linked, model: linked?.analysis?.model, ...(lowered ? { lowered } : {}) };
 }
 
+/** The launch passes `--option` (accelerate takes `--num-processes` for `--num_processes`). */
+const passes = (l: LaunchCommand, option: string): boolean => l.args.has(`--${option}`) || l.args.has(`--${option.replace(/_/g, '-')}`);
+
 /** What the known `accelerate launch` commands of this config pass for `--key`, or the assumption that they pass nothing. */
 function commandLine(launches: readonly LaunchCommand[], key: string): { passed: boolean; via?: string; assumed?: string } {
   if (!launches.length) return { passed: false, assumed: `the \`accelerate launch\` command passes no \`--${key}\` (it overrides the file, and a config for several machines is usually completed there)` };
   const names = (ls: readonly LaunchCommand[]) => ls.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
-  const passing = launches.filter((l) => l.args.has(`--${key}`) || l.args.has(`--${key.replace(/_/g, '-')}`));
+  const passing = launches.filter((l) => passes(l, key));
   if (passing.length) return { passed: true, via: names(passing) };
   // A command with words not known here (`$EXTRA_ARGS`) may pass it: still an assumption.
   const open = launches.find((l) => l.open);
@@ -112,8 +115,7 @@ function launchOption(path: Path): string | undefined {
 /** The known launches all pass `--option`: the scripts, in words; undefined when one does not, or none is known. */
 function everyLaunchPasses(launches: readonly LaunchCommand[], option: string): string | undefined {
   if (!launches.length) return undefined;
-  const passes = (l: LaunchCommand) => l.args.has(`--${option}`) || l.args.has(`--${option.replace(/_/g, '-')}`);
-  if (!launches.every(passes)) return undefined;
+  if (!launches.every((l) => passes(l, option))) return undefined;
   return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
 }
 
