@@ -2,7 +2,7 @@
  * deepspeed-config-file-conflict: Accelerate keys that a DeepSpeed JSON replaces, set next to it.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { linkedJson, src } from '../formats/accelerate/helpers';
+import { linkedJson, src, deepspeedFileRead } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path } from '../types';
 import { defineRule, type FixSpec } from './rule';
@@ -60,7 +60,7 @@ export default defineRule<AccelerateModel>({
   severity: 'error',
   formats: ['accelerate'],
   fixes: {
-    'remove-same': { applicability: 'safe', changes: 'removes a key the DeepSpeed JSON already sets to the same value', unconditional: true },
+    'remove-same': { applicability: 'safe', changes: 'removes a key the DeepSpeed JSON already sets to the same value' },
     remove: { applicability: 'unsafe', changes: 'the configuration: the DeepSpeed JSON decides instead' },
     'move-into-json': { applicability: 'unsafe', changes: 'the DeepSpeed JSON' },
   },
@@ -73,9 +73,10 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (!m.deepspeedFile) return;
+    const file = deepspeedFileRead(ctx);
+    if (!file) return;
     const json = linkedJson(m);
-    const fileKey = { at: m.deepspeedFile.at, message: `\`deepspeed_config_file\` (${m.deepspeedFile.ref}) replaces it` };
+    const fileKey = { at: file.at, message: `\`deepspeed_config_file\` (${file.ref}) replaces it` };
     // The refusal came in Accelerate 0.16.0 (utils/dataclasses.py); before it the keys were ignored without a word.
     const refused = ctx.atLeast('0.16.0');
     const verdict = refused ? 'accelerate refuses the config ("the following accelerate config variables will be ignored")' : `Accelerate ${ctx.versionLabel ?? 'before 0.16.0'} ignores it without a word (from 0.16.0 it refuses the config)`;
@@ -88,7 +89,7 @@ export default defineRule<AccelerateModel>({
         at,
         related: [fileKey, ...(json ? [{ at: jsonPath, message: `\`${jsonPath.join('.')}\` is set here`, other: json }] : [])],
         severity: refused ? undefined : 'warning',
-        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: ${verdict}. Set \`${jsonPath.join('.')}\` in ${m.deepspeedFile.ref} instead.`,
+        message: `\`${key}\` cannot be set here together with \`deepspeed_config_file\`: ${verdict}. Set \`${jsonPath.join('.')}\` in ${file.ref} instead.`,
         fixes: [{ kind: sameInJson(m, jsonPath, m.view.get(path)) ? 'remove-same' : 'remove', title: `Remove ${key}`, edits: [{ op: 'remove', path: at }], recommended: true }, ...(move ? [move] : [])],
       });
     }
@@ -102,7 +103,7 @@ export default defineRule<AccelerateModel>({
         at,
         related: [fileKey, ...precisions.map((k) => ({ at: [k, 'enabled'], message: `\`${k}.enabled\` is set here`, other: json! }))],
         severity: refused ? undefined : 'warning',
-        message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: ${refused ? 'accelerate refuses the config' : verdict}. Enable \`bf16\` or \`fp16\` in ${m.deepspeedFile.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
+        message: `\`mixed_precision\` cannot be set in this file together with \`deepspeed_config_file\`: ${refused ? 'accelerate refuses the config' : verdict}. Enable \`bf16\` or \`fp16\` in ${file.ref} (or pass \`--mixed_precision\` on the command line with \`"auto"\` there).`,
         fixes: [{ kind: jsonEnables(m, m.mixedPrecision) ? 'remove-same' : 'remove', title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], recommended: true }, ...precisionMove(m, at)],
       });
     }

@@ -1,6 +1,7 @@
 /**
  * deepspeed-config-file-invalid: the DeepSpeed JSON an Accelerate config points at is one accelerate cannot use.
  */
+import { deepspeedFileRead } from '../formats/accelerate/helpers';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defineRule } from './rule';
 
@@ -19,7 +20,7 @@ export default defineRule<AccelerateModel>({
     ],
   },
   check(ctx) {
-    const f = ctx.model.deepspeedFile;
+    const f = deepspeedFileRead(ctx);
     const da = f?.linked?.analysis;
     if (!f || !da) return;
     const problem = da.doc.problems.find((p) => p.code === 'parse-error' || p.fatal);

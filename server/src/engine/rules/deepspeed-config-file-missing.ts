@@ -1,6 +1,7 @@
 /**
  * deepspeed-config-file-missing: the DeepSpeed JSON an Accelerate config points at cannot be found.
  */
+import { deepspeedFileRead } from '../formats/accelerate/helpers';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defineRule } from './rule';
 
@@ -19,7 +20,7 @@ export default defineRule<AccelerateModel>({
     ],
   },
   check(ctx) {
-    const f = ctx.model.deepspeedFile;
+    const f = deepspeedFileRead(ctx);
     if (f?.lowered?.resolver && f.lowered.text === undefined && f.lowered.problem === undefined) {
       // 0.10.0 to 0.12.x export the path lower-cased (commands/launch.py: `str(args.deepspeed_config_file).lower()`)
       // and open that, so a path with capitals is not found unless its lower-case spelling exists too.

@@ -2,7 +2,7 @@
  * mixed-precision-conflict: accelerate's `mixed_precision` against the DeepSpeed JSON's fp16/bf16.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { linkedJson, src } from '../formats/accelerate/helpers';
+import { linkedJson, src, deepspeedFileRead } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
 
@@ -34,7 +34,7 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    const ds = m.deepspeedFile?.model;
+    const ds = deepspeedFileRead(ctx)?.model;
     const mp = m.mixedPrecision;
     if (!ds || !mp) return;
     const fp16 = ds.bool(['fp16', 'enabled']) === true;

@@ -2,7 +2,7 @@
  * zero3-init-without-stage3: `zero3_init_flag` set while ZeRO is not at stage 3.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { linkedJson, src } from '../formats/accelerate/helpers';
+import { linkedJson, src, deepspeedFileRead } from '../formats/accelerate/helpers';
 import { ACCELERATE_SCHEMA } from '../formats/accelerate/format';
 import { requiredBefore } from '../schema/vocabulary';
 import { defineRule } from './rule';
@@ -25,7 +25,7 @@ export default defineRule<AccelerateModel>({
   check(ctx) {
     const m = ctx.model;
     if (m.distributedType !== 'DEEPSPEED' || m.view.bool(['deepspeed_config', 'zero3_init_flag']) !== true) return;
-    const file = m.deepspeedFile;
+    const file = deepspeedFileRead(ctx);
     if (file) {
       // With a DeepSpeed JSON the stage is in that file (when it can be read and is a number).
       const ds = file.model;

@@ -3,7 +3,9 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './model';
 import type { RuleContext } from '../../rules/rule';
-import { appliesTo } from '../../schema/vocabulary';
+import { appliesTo, since } from '../../schema/vocabulary';
+import schemaJson from '../../../../../schemas/accelerate.schema.json';
+import type { JsonSchema } from '../../schema/types';
 import { compareVersions } from '../../version';
 
 /** Where a canonical path was written (falls back to the canonical path, e.g. for inserts). */
@@ -57,6 +59,16 @@ export function isFsdp(m: AccelerateModel, version?: number, atLeast?: (version:
 /** FSDP's `fsdp_cpu_ram_efficient_loading` as the launcher exports it (default true). */
 export function ramEfficientLoading(m: AccelerateModel): boolean {
   return m.view.bool(['fsdp_config', 'fsdp_cpu_ram_efficient_loading']) ?? true;
+}
+
+/**
+ * The DeepSpeed JSON the config names, when the release reads `deepspeed_config_file` (from its
+ * `x-since`): an older Accelerate ignores the key, and the config's own DeepSpeed keys are what runs.
+ */
+export function deepspeedFileRead(ctx: RuleContext<AccelerateModel>): AccelerateModel['deepspeedFile'] {
+  const file = ctx.model.deepspeedFile;
+  const from = since((schemaJson as unknown as JsonSchema).definitions?.deepspeed_config?.properties?.deepspeed_config_file);
+  return file && (!from || ctx.atLeast(from)) ? file : undefined;
 }
 
 /** The DeepSpeed JSON the config links to, as the other file of a related location (when it was read). */
