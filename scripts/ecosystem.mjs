@@ -367,7 +367,7 @@ function sanitize(text) {
 }
 
 function runSet(set, opts, cache, log) {
-  const result = { id: set.id, repo: set.repo, commit: set.commit, target: set.target, status: 'ok', reason: undefined, files: 0, configFiles: 0, otherFiles: 0, missingPaths: [], stderr: [], findings: [], tmp: undefined };
+  const result = { id: set.id, repo: set.repo, commit: set.commit, target: set.target, status: 'ok', reason: undefined, files: 0, configFiles: 0, otherFiles: 0, missingPaths: [], stderr: [], readAs: {}, findings: [], tmp: undefined };
   const where = locate(set, opts.checkouts, cache, log);
   if (!where.repo) {
     result.status = 'missing';
@@ -399,7 +399,7 @@ function runSet(set, opts, cache, log) {
     const targets = Object.entries(set.target ?? {}).sort().flatMap(([tool, version]) => ['--target', `${tool}=${version}`]);
     const argBytes = files.reduce((n, p) => n + Buffer.byteLength(p) + 3, 0);
     if (argBytes > 1_000_000) throw new Error(`${files.length} files (${argBytes} bytes of paths) are too many for one command line: split the set`);
-    const r = files.length ? run(process.execPath, [opts.cliPath, 'check', '--no-config', '--format', 'json', ...targets, ...files.map((p) => `./${p}`)], { cwd: tmp }) : { code: 0, out: '[]', err: '' };
+    const r = files.length ? run(process.execPath, [opts.cliPath, 'check', '--no-config', '--verbose', '--format', 'json', ...targets, ...files.map((p) => `./${p}`)], { cwd: tmp }) : { code: 0, out: '[]', err: '' };
     log(`${set.id}: ${files.length} files checked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     let raw;
     try {
@@ -408,7 +408,14 @@ function runSet(set, opts, cache, log) {
     } catch {
       raw = undefined;
     }
-    result.stderr = r.err.split('\n').filter((l) => l.trim()).map((l) => scrub(l, tmp));
+    // `--verbose` says on stderr how each file was read ("shardwise: PATH: read as a DeepSpeed config: …"):
+    // counted per format, and kept out of the CLI's other messages.
+    const lines = r.err.split('\n').filter((l) => l.trim());
+    for (const l of lines) {
+      const m = /^shardwise: .*?: read as an? (.+?): /.exec(l);
+      if (m) result.readAs[m[1]] = (result.readAs[m[1]] ?? 0) + 1;
+    }
+    result.stderr = lines.filter((l) => !/^shardwise: .*?: (read as|not read)\b/.test(l) && !/^shardwise: \d+ config files? checked/.test(l)).map((l) => scrub(l, tmp));
     if (!raw || (r.code !== 0 && r.code !== 1 && r.code !== 2)) {
       result.status = 'failed';
       result.reason = `the CLI exited with ${r.code}${raw ? '' : ' without a JSON array'}: ${result.stderr.slice(-3).join(' / ') || 'no message'}`;
@@ -492,7 +499,7 @@ function applyVerdicts(results, verdicts) {
 }
 
 function totalsOf(results) {
-  const t = { sets: results.length, setsRun: 0, setsMissing: 0, setsFailed: 0, files: 0, configFiles: 0, otherFiles: 0, missingPaths: 0, configFilesWithFindings: 0, filesWithErrors: 0, errors: 0, warnings: 0, infos: 0, trueErrors: 0, falseErrors: 0, unreviewedErrors: 0, otherFindings: [], errorsPer100Files: 0, falseErrorsPer100Files: 0 };
+  const t = { sets: results.length, setsRun: 0, setsMissing: 0, setsFailed: 0, files: 0, configFiles: 0, otherFiles: 0, missingPaths: 0, configFilesWithFindings: 0, filesWithErrors: 0, errors: 0, warnings: 0, infos: 0, trueErrors: 0, falseErrors: 0, unreviewedErrors: 0, otherFindings: [], errorsPer100Files: 0, falseErrorsPer100Files: 0, readAs: {} };
   for (const s of results) {
     if (s.status === 'missing') t.setsMissing++;
     if (s.status === 'failed') t.setsFailed++;
@@ -518,6 +525,12 @@ function totalsOf(results) {
     }
     t.configFilesWithFindings += withFindings.size;
     t.filesWithErrors += withErrors.size;
+    // Per format: the files read as it, and the sets they came from.
+    for (const [format, n] of Object.entries(s.readAs ?? {})) {
+      const e = (t.readAs[format] ??= { files: 0, sets: [] });
+      e.files += n;
+      e.sets.push(s.id);
+    }
   }
   t.errorsPer100Files = t.files ? round2((100 * t.errors) / t.files) : 0;
   t.falseErrorsPer100Files = t.files ? round2((100 * t.falseErrors) / t.files) : 0;
@@ -676,6 +689,7 @@ function textReport(r, opts) {
   p(`  sets: ${t.setsRun} run, ${t.setsMissing} missing, ${t.setsFailed} failed`);
   p(`  files: ${t.files} (${t.configFiles} config, ${t.otherFiles} other; ${t.missingPaths} listed paths not at their commit)`);
   p(`  config files with findings: ${t.configFilesWithFindings}; files with errors: ${t.filesWithErrors}`);
+  for (const [format, e] of Object.entries(t.readAs).sort((a, b) => b[1].files - a[1].files)) p(`  read as ${format}: ${e.files} files from ${e.sets.length} sets`);
   p(`  errors: ${t.errors} (${t.errorsPer100Files} per 100 files): ${t.trueErrors} true, ${t.falseErrors} FALSE (${t.falseErrorsPer100Files} per 100 files), ${t.unreviewedErrors} unreviewed`);
   p(`  warnings: ${t.warnings}; infos and hints: ${t.infos}${opts.verbose ? '' : ' (listed with --verbose)'}`);
   p(`  findings on "other" files: ${t.otherFindings.length}${t.otherFindings.length ? ' (there must be none)' : ''}`);
