@@ -77,6 +77,7 @@ import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
 import trainerAccelerateMismatch from './trainer-accelerate-mismatch';
+import trainerAcceleratePrecision from './trainer-accelerate-precision';
 import trainerDeepspeedMismatch from './trainer-deepspeed-mismatch';
 import trainerDeepspeedWithFsdp from './trainer-deepspeed-with-fsdp';
 import trainerDeepspeedWithoutZero from './trainer-deepspeed-without-zero';
@@ -145,6 +146,7 @@ export const RULES: readonly Rule<any>[] = [
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,
+  trainerAcceleratePrecision,
   trainerDeepspeedMismatch,
   trainerDeepspeedWithoutZero,
   trainerDeepspeedWithFsdp,

@@ -65,10 +65,13 @@ export default defineRule<TrainerModel>({
       const shown = read.some((a) => a.at) ? read.filter((a) => a.at) : read.slice(0, 1);
       const recipeSide = c.fields.length === 1 && !world ? `${one(read[0])} here` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
       const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${pyShown(ds_)} here`, other }];
-      if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
+      // Where the JSON is named: the Accelerate config's `deepspeed_config_file` for a recipe launched through it.
+      if (ds.named) related.push({ at: ds.named.at, on: 'value', message: `${ds.ref} is named here, and the Trainer takes it from Accelerate's DeepSpeed plugin`, other: ds.named.other });
+      else if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
       ctx.report({
         at,
-        on: 'value',
+        // Nothing written here: the recipe's first key stands for it.
+        on: !written && ds.named ? 'key' : 'value',
         related,
         message: `${m.name} and ${ds.ref} disagree: ${recipeSide}, but ${ds.ref} sets \`${key}\` to ${pyShown(ds_)}. The Transformers Trainer compares the DeepSpeed values it does not fill and stops when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${key}=${pyShown(ds_)} vs hf ${c.said ?? c.label}=${hfShown}"). Write the same value in both files, or \`"auto"\` in ${ds.ref} so the recipe decides.`,
       });

@@ -22,6 +22,8 @@ export default defineRule<TrainerModel>({
     const ds = m.deepspeed;
     const doc = ds?.linked?.analysis?.doc;
     if (!ds || !ds.model || !doc || ds.linked?.path === undefined || doc.root?.kind !== 'map') return;
+    // A JSON an Accelerate config names for a recipe is judged on that config (deepspeed-config-file-invalid).
+    if (ds.named && m.recipeOf !== undefined) return;
     if (doc.root.entries.some((e) => e.key === 'zero_optimization')) return;
     // TrainingArguments build Accelerate's DeepSpeedPlugin from 4.30 (the oldest read, training_args.py@v4.30.0:1563-1570);
     // the plugin refuses a config without ZeRO in every Accelerate release read, 0.15 to 1.14 (utils/dataclasses.py@v1.14.0:1274-1275).

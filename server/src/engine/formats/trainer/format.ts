@@ -5,15 +5,17 @@
  */
 import { modelFromHfConfig } from '../../plan/models';
 import type { Field } from '../../plan/plan';
-import type { ShellDoc } from '../../syntax/shell';
+import type { RecipeCommand, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
 import { mapKeys, type Evidence } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
-import type { TrainerModel } from './model';
+import type { LaunchPrecision, TrainerModel } from './model';
+import { accelerateLauncher, launchPrecision, pluginJson, type AccelerateConfigRef } from './precision';
 import { deepspeedPath, ownLoop, PROGRAM_NAMES, recipeArg, recipeEvidence, recipeProgram } from './recipe';
 import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, scriptEvidence, scriptFsdp, settingWorld } from './script';
 import { launched } from './launched';
+import { llamafactoryWorld } from './launch';
 import { trainerPlan } from './plan';
 
 function detect(doc: SourceDoc): Evidence {
@@ -38,22 +40,25 @@ function recipeFsdp(doc: SourceDoc): Path | undefined {
 /**
  * `accelerate launch --config_file acc.yaml train.py …` with no `--deepspeed`: the DeepSpeed JSON
  * the Accelerate config names (`deepspeed_config_file`), which the Trainer takes from Accelerate's
- * plugin and checks the same way (trainer.py@v4.57.6:5537-5575, `propagate_args_to_deepspeed`), and
- * the config's `num_processes` when the command does not give `--num_processes`.
+ * plugin and checks the same way (trainer.py@v4.57.6:5537-5575, `propagate_args_to_deepspeed`), the
+ * config's `num_processes` when the command does not give `--num_processes`, and the mixed precision
+ * the launch hands the Trainer.
  */
-function viaAccelerate(s: ShellDoc, link: ModelInput['link']): { deepspeed: NonNullable<TrainerModel['deepspeed']>; world?: Field<number> } | undefined {
+function viaAccelerate(s: ShellDoc, link: ModelInput['link'], name: string): { deepspeed?: NonNullable<TrainerModel['deepspeed']>; world?: Field<number>; precision?: LaunchPrecision } | undefined {
+  const l = accelerateLauncher(s);
+  if (!l) return undefined;
   const launch = s.accelerateConfig();
-  if (!launch) return undefined;
-  const { ref: name, span, launcher: l } = launch;
-  const config = link(name, 'accelerate');
+  const config = launch && link(launch.ref, 'accelerate');
   const acc = config?.analysis?.model;
-  const file = acc?.deepspeedFile;
-  if (!acc || !file || acc.distributedType !== 'DEEPSPEED') return undefined;
-  const linked = link(file.ref, 'deepspeed');
+  const ref: AccelerateConfigRef | undefined = launch && acc && config?.path && config.analysis ? { ref: launch.ref, path: config.path, doc: config.analysis.doc, model: acc } : undefined;
+  // A `--config_file` that is named but not read leaves the precision unknown unless the command passes it.
+  const precision = launchPrecision(launch && !ref ? { ...l, open: l.open ?? `${launch.ref} is not read` } : l, ref, name);
+  if (!launch || !ref || !acc) return { precision };
   // `--num_processes` on the command overrides the config's, known or not (scriptWorld reads it).
   const overridden = l.args.has('--num_processes') || l.args.has('--num-processes');
-  const world = !overridden && acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${name}` } } : undefined;
-  return { deepspeed: { ref: file.ref, at: span, linked, model: linked?.analysis?.model, via: name }, world };
+  const world = !overridden && acc.numProcesses !== undefined && Number.isInteger(acc.numProcesses) && acc.numProcesses > 0 ? { value: acc.numProcesses, from: { kind: 'derived' as const, formula: `world = \`num_processes: ${acc.numProcesses}\` of ${launch.ref}` } } : undefined;
+  const deepspeed = pluginJson(l, ref, link, launch.span, launch.ref);
+  return { deepspeed, world, precision };
 }
 
 /**
@@ -82,6 +87,18 @@ function localModel(doc: SourceDoc, read: ModelInput['read']): TrainerModel['mod
   return undefined;
 }
 
+/** The recipe leaves `deepspeed` unset (absent or null): the Trainer then uses Accelerate's plugin, if the launch has one. */
+function noDeepspeed(doc: SourceDoc): boolean {
+  const n = doc.node(['deepspeed']);
+  return n === undefined || (n.kind === 'scalar' && n.value === null && !n.unknown);
+}
+
+/** The JSON Accelerate's plugin names for a recipe, anchored on the recipe's first key (the link is written in the Accelerate config). */
+function viaPlugin(doc: SourceDoc, by: ReturnType<typeof launched>): TrainerModel['deepspeed'] {
+  const first = doc.root?.kind === 'map' ? doc.root.entries[0]?.key : undefined;
+  return first === undefined ? undefined : by.deepspeed?.([first]);
+}
+
 function model(input: ModelInput): TrainerModel {
   const { doc, link } = input;
   const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
@@ -94,8 +111,10 @@ function model(input: ModelInput): TrainerModel {
     const s = doc as ShellDoc;
     const reading = entryReading(s);
     const direct = scriptDeepspeed(s);
-    const accelerate = direct ? undefined : viaAccelerate(s, link);
+    const accelerate = viaAccelerate(s, link, name);
     const entry = s.entrypoint?.path.split('/').pop() ?? 'the training script';
+    const cli = s.recipeCli();
+    if (cli) return cliModel(input, s, cli, reading);
     return {
       doc,
       name,
@@ -107,11 +126,12 @@ function model(input: ModelInput): TrainerModel {
         : reading.assumed
           ? { value: true, from: { kind: 'assumed', note: reading.assumed } }
           : { value: true, from: { kind: 'derived', formula: `\`${entry}\` reads its flags with the Trainer's parser` } },
-      deepspeed: reading.not ? undefined : (follow(direct) ?? accelerate?.deepspeed),
-      deepspeedSet: reading.not ? undefined : (direct?.at ?? accelerate?.deepspeed.at),
+      deepspeed: reading.not ? undefined : direct ? follow(direct) : accelerate?.deepspeed,
+      deepspeedSet: reading.not ? undefined : (direct?.at ?? accelerate?.deepspeed?.at),
       world: commandWorld(s, input.settings) ?? accelerate?.world,
       fsdp: reading.not ? undefined : scriptFsdp(s),
       modelConfig: localModel(doc, input.read),
+      precision: reading.not ? undefined : accelerate?.precision,
     };
   }
   const { program } = recipeProgram(mapKeys(doc.root));
@@ -125,13 +145,41 @@ function model(input: ModelInput): TrainerModel {
     arg: (field) => by.arg(recipeArg(doc, program, field)),
     writes: (field) => doc.node([field]) !== undefined,
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
-    // A launch that sets `deepspeed` on its command line runs another JSON than the one named here.
-    deepspeed: by.overridden('deepspeed') ? undefined : follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
+    // A launch that sets `deepspeed` on its command line runs another JSON than the one named here;
+    // with none named, the Trainer takes the one Accelerate's plugin names.
+    deepspeed: by.overridden('deepspeed') ? undefined : noDeepspeed(doc) ? viaPlugin(doc, by) : follow(deepspeedPath(doc.node(['deepspeed']), ['deepspeed'])),
     deepspeedSet: recipeDeepspeedSet(doc),
     world: settingWorld(input.settings) ?? by.world,
     accelerate: by.accelerate,
     fsdp: recipeFsdp(doc),
     modelConfig: localModel(doc, input.read),
+    precision: by.precision,
+  };
+}
+
+/**
+ * `llamafactory-cli train --stage sft … --deepspeed ds.json`: the flags are a LLaMA-Factory recipe,
+ * read by its HfArgumentParser (src/llamafactory/hparams/parser.py@ff6d4d1:125-126, 156) and checked
+ * as a recipe file is; the processes are the ones `llamafactory-cli` starts.
+ */
+function cliModel(input: ModelInput, s: ShellDoc, cli: RecipeCommand, reading: ReturnType<typeof entryReading>): TrainerModel {
+  const direct = reading.not ? undefined : scriptDeepspeed(s);
+  const linked = direct && input.link(direct.ref, 'deepspeed');
+  const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
+  return {
+    doc: s,
+    name,
+    recipeOf: 'llama-factory',
+    program: PROGRAM_NAMES['llama-factory'],
+    ...(reading.not ? { ownLoop: reading.not } : {}),
+    arg: (field) => scriptArg(s, field, reading, PROGRAM_NAMES['llama-factory']),
+    writes: (field) => (s.root?.entries ?? []).some((e) => fieldOf(e.key) === field),
+    trainerReads: reading.not ? { value: false, from: { kind: 'derived', formula: reading.not } } : { value: true, from: { kind: 'derived', formula: '`llamafactory-cli train` hands its flags to the Trainer\'s TrainingArguments' } },
+    deepspeed: direct && { ref: direct.ref, at: direct.at, linked, model: linked?.analysis?.model },
+    deepspeedSet: direct?.at,
+    world: settingWorld(input.settings) ?? llamafactoryWorld(cli).world,
+    fsdp: reading.not ? undefined : scriptFsdp(s),
+    modelConfig: localModel(s, input.read),
   };
 }
 

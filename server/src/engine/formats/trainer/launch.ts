@@ -48,7 +48,7 @@ function envText(c: RecipeCommand, name: string): string | undefined | null {
  * number of visible devices); otherwise one process. From LLaMA-Factory 0.8.0 (0.7.1's cli runs the
  * training in-process), so the count is an assumption about the release.
  */
-function llamafactoryWorld(c: RecipeCommand): { world?: Field<number>; unknown?: string } {
+export function llamafactoryWorld(c: RecipeCommand): { world?: Field<number>; unknown?: string } {
   // A switch set to a value whose reading is not known, or on where another launcher takes over.
   const on = (n: string): boolean | undefined => (envText(c, n) === undefined ? false : envSwitch(c, n));
   if (on('USE_V1') !== false) return { unknown: '`USE_V1` may run LLaMA-Factory\'s v1 launcher, which is not read here' };

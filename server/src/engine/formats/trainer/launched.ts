@@ -5,9 +5,10 @@
  */
 import type { Field } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
-import type { Span } from '../../types';
+import type { Path, Span } from '../../types';
 import type { ModelInput, RecipeLaunchOf } from '../format';
-import type { TrainerModel, TrainerValue } from './model';
+import type { LaunchPrecision, TrainerModel, TrainerValue } from './model';
+import { accelerateLauncher, launchPrecision, pluginJson, type AccelerateConfigRef } from './precision';
 import { commandWorld } from './script';
 
 export interface Launched {
@@ -18,6 +19,9 @@ export interface Launched {
   accelerate?: TrainerModel['accelerate'];
   /** The script that launches the recipe through Accelerate (for a DeepSpeed JSON its config names). */
   via?: { name: string; span: Span };
+  /** The DeepSpeed JSON the Accelerate config of every launch names, which the Trainer uses when the recipe names none. */
+  deepspeed?: (at: Path) => TrainerModel['deepspeed'];
+  precision?: LaunchPrecision;
 }
 
 const fileName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
@@ -51,6 +55,7 @@ export function launched(input: ModelInput, settings: EngineSettings): Launched 
     return why ? { value: undefined, from: { kind: 'unknown', note: why }, spelled: v.spelled } : v;
   };
   if (!ls.length) return { arg, overridden };
+  const precision = samePrecision(ls, input);
   // Every launch must start the same number of processes for the recipe's world to be known.
   const worlds = ls.map((l) => launchWorld(l, input, settings));
   const first = worlds[0];
@@ -58,11 +63,32 @@ export function launched(input: ModelInput, settings: EngineSettings): Launched 
   // The Accelerate config the launches pair the recipe with, when they all name one.
   const configs = ls.map((l) => (l.launch.by === 'script' ? l.doc.accelerateConfig() : undefined));
   const a = configs[0];
-  if (!a || configs.some((c) => c?.ref !== a.ref)) return { arg, overridden, world };
+  if (!a || configs.some((c) => c?.ref !== a.ref)) return { arg, overridden, world, precision };
   const linked = input.link(a.ref, 'accelerate');
   const model = linked?.analysis?.model;
   const doc = linked?.analysis?.doc;
   const via = { name: fileName(ls[0].path), span: a.span };
   const accelerate = model && doc && linked?.path ? { ref: a.ref, path: linked.path, doc, model, script: via.name, options: [...a.launcher.args.keys()], ...(a.open ? { open: a.open } : {}) } : undefined;
-  return { arg, overridden, world, accelerate, via };
+  // Every launch must leave the JSON to the config (no launch of another config, none that may pass `--deepspeed_config_file`).
+  const plugin = accelerate && !configs.some((c) => c?.open) ? accelerate : undefined;
+  const deepspeed = plugin ? (at: Path) => pluginJson(a.launcher, plugin, input.link, at, `${plugin.ref}, the Accelerate config ${via.name} launches this recipe with,`) : undefined;
+  return { arg, overridden, world, accelerate, via, deepspeed, precision };
+}
+
+/** The precision every launch hands the recipe through `accelerate launch`, when they all hand the same one. */
+function samePrecision(ls: readonly RecipeLaunchOf[], input: ModelInput): LaunchPrecision | undefined {
+  let first: LaunchPrecision | undefined;
+  for (const l of ls) {
+    const launcher = l.launch.by === 'script' ? accelerateLauncher(l.doc) : undefined;
+    if (!launcher) return undefined;
+    const a = l.doc.accelerateConfig();
+    const linked = a ? input.link(a.ref, 'accelerate') : undefined;
+    const model = linked?.analysis?.model;
+    const ref: AccelerateConfigRef | undefined = a && model && linked?.path && linked.analysis ? { ref: a.ref, path: linked.path, doc: linked.analysis.doc, model } : undefined;
+    // A `--config_file` that is named but not read leaves the precision unknown unless the command passes it.
+    const p = a && !ref ? launchPrecision({ ...launcher, open: launcher.open ?? `${a.ref} is not read` }, undefined, fileName(l.path), { path: l.path, doc: l.doc }) : launchPrecision(launcher, ref, fileName(l.path), { path: l.path, doc: l.doc });
+    if (!p || (first && (first.value !== p.value || first.deepspeed !== p.deepspeed || first.jsonFile !== p.jsonFile))) return undefined;
+    first ??= p;
+  }
+  return first;
 }

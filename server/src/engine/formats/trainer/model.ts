@@ -18,6 +18,29 @@ export interface TrainerValue {
   at?: Path;
   /** How the recipe spells it (`micro_batch_size` in axolotl). */
   spelled: string;
+  /** Who sets the value that runs, when it is not this file (`train.sh sets \`per_device_train_batch_size=2\` on the command line`). */
+  by?: string;
+}
+
+/**
+ * The mixed precision an `accelerate launch` command hands the Trainer: `--mixed_precision` on the
+ * command, else the Accelerate config's `mixed_precision`; where it is written (in this document, in
+ * the launch script `in`, or in the config `other`), and what the launch runs.
+ */
+export interface LaunchPrecision {
+  /** Lower-cased as Accelerate reads it: `no`, `fp16`, `bf16`, `fp8`. */
+  value: string;
+  at: Path | Span;
+  /** The file it is written in (the launch script, the Accelerate config), when it is not this document. */
+  other?: { path: string; doc: SourceDoc };
+  /** Where it comes from, in words. */
+  said: string;
+  /** The launch runs DeepSpeed through Accelerate's plugin (undefined: not known). */
+  deepspeed: boolean | undefined;
+  /** The plugin names a DeepSpeed JSON (`deepspeed_config_file`, or the command's `--deepspeed_config_file`). */
+  jsonFile: boolean;
+  /** The value is the config file's (Accelerate refuses it next to a DeepSpeed JSON). */
+  fromConfig: boolean;
 }
 
 export interface TrainerModel {
@@ -41,7 +64,15 @@ export interface TrainerModel {
    * of `accelerate launch --config_file` names (`via`), and the file as the host found it. `at` is where
    * the reference is written: a path in this document, or the span of the `--config_file` value.
    */
-  deepspeed?: { ref: string; at: Path | Span; linked?: Linked<DeepSpeedModel>; model?: DeepSpeedModel; via?: string };
+  deepspeed?: {
+    ref: string;
+    at: Path | Span;
+    linked?: Linked<DeepSpeedModel>;
+    model?: DeepSpeedModel;
+    via?: string;
+    /** Where the reference is written when another file names it (the Accelerate config's `deepspeed_config_file`). */
+    named?: { at: Path; other: { path: string; doc: SourceDoc } };
+  };
   /** Where DeepSpeed is asked for (`deepspeed:` / `--deepspeed` with a path, a mapping or a JSON text), when it is. */
   deepspeedSet?: Path | Span;
   /** The number of processes the launcher starts, when the command says. */
@@ -56,6 +87,8 @@ export interface TrainerModel {
    * recipe against when no DeepSpeed JSON is named.
    */
   accelerate?: { ref: string; path: string; doc: SourceDoc; model: AccelerateModel; script: string; options: string[]; open?: string };
+  /** The mixed precision the `accelerate launch` commands that run this hand the Trainer, when they all hand the same one. */
+  precision?: LaunchPrecision;
   /** The file's name, for messages. */
   name: string;
   /** The model's shape from the config.json of the folder `model_name_or_path`/`base_model` names, when the repository holds it. */

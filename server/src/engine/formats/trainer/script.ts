@@ -62,6 +62,8 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // The program, when it can be read, says whose flags these are: its own argparse parser and
   // nothing of the Trainer's (no TrainingArguments, no HfArgumentParser) makes them its own, however
   // many TrainingArguments names they share.
+  // `llamafactory-cli train --key value…`: LLaMA-Factory's own HfArgumentParser reads the flags.
+  if (s?.recipeCli()) return weigh({ keys, signs: ['`llamafactory-cli train` hands its flags to LLaMA-Factory\'s HfArgumentParser'], contradictions }, RULES);
   const program = entry && keys.length ? s?.entryText() : undefined;
   const own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
   if (own) contradictions.push(own.not);
@@ -88,6 +90,10 @@ function boolOf(v: unknown): boolean | undefined {
  * not the Trainer's), or nobody can tell (not read, or its parser is in a module it imports).
  */
 export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
+  if (s.recipeCli()) {
+    const stage = flagEntry(s, 'stage')?.value;
+    return stage?.kind === 'scalar' && stage.value === 'ppo' ? { not: '`--stage ppo` trains with a PPO trainer whose own loop does not run the Trainer\'s DeepSpeed check' } : {};
+  }
   const name = s.entrypoint?.path.split('/').pop() ?? 'the training script';
   const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
@@ -115,7 +121,7 @@ function flagEntry(s: ShellDoc, field: string): { key: string; value: Node } | u
 }
 
 /** A TrainingArguments field as the training command gives it (see TrainerValue). */
-export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; assumed?: string }): TrainerValue {
+export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; assumed?: string }, reader = 'the training script'): TrainerValue {
   const field = FIELDS[name];
   const e = flagEntry(s, name);
   const spelled = e?.key ?? `--${name}`;
@@ -134,7 +140,7 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
   }
   const open = openReason(s);
   if (open) return unknown(open);
-  return unsetArg(field, spelled, `the command does not pass \`--${name}\``, 'the training script', reading.assumed);
+  return unsetArg(field, spelled, `the command does not pass \`--${name}\``, reader, reading.assumed);
 }
 
 /** The number of processes the launcher starts, when the command says (torchrun, deepspeed, srun, mpirun, accelerate). */

@@ -320,6 +320,11 @@ export class ShellDoc extends TreeDoc {
     return { ref: arg.value.trim(), span: arg.span, launcher: l, ...(open ? { open } : {}) };
   }
 
+  /** The `llamafactory-cli train --key value…` command whose flags are the recipe, when the training command is one. */
+  recipeCli(): RecipeCommand | undefined {
+    return this.training?.recipeCli;
+  }
+
   /** The training command's words after the entry point, and the line of the undecided branch it is in, if any. */
   trainingArgs(): { args: readonly ExpandedWord[]; inBranch?: number } | undefined {
     return this.training && { args: this.training.args, inBranch: this.training.inBranch };

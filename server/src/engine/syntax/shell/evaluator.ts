@@ -717,7 +717,10 @@ export class Script extends WordExpander {
     if (!fields.length) return;
     const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
     if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
-      if (this.recipeLaunches.length < MAX_RECIPE_LAUNCHES) this.recipeLaunches.push({ head: fields[0], args: fields.slice(2), env: new Map(this.env), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line });
+      const inBranch = this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
+      const c = { head: fields[0], args: fields.slice(2), env: new Map(this.env), inBranch };
+      if (this.recipeLaunches.length < MAX_RECIPE_LAUNCHES) this.recipeLaunches.push(c);
+      if (fields[2] && !fields[2].segs.some((x) => x.unknown) && fields[2].text.startsWith('--')) this.training = { launcherFields: [], entry: fields[1], args: c.args, block: cmd.block, lastEnd: cmd.span.end, env: c.env, prefix: [], inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch, recipeCli: c };
       return;
     }
     // The entry point: a `.py` word whose end is known (`$MEGATRON/pretrain_gpt.py` counts).

@@ -242,6 +242,8 @@ export interface Training {
   inLoop?: boolean;
   /** The command is in an arm of an `if`, `case` or `&&`/`||` whose condition is not known (the line of it). */
   inBranch?: number;
+  /** `llamafactory-cli train --key value…`: with no recipe file the flags are the recipe, read by HfArgumentParser (src/llamafactory/hparams/parser.py@ff6d4d1:125-126, 156); the command's entry is the word `train`. */
+  recipeCli?: RecipeCommand;
 }
 
 /** A `llamafactory-cli train <recipe> [key=value…]` command: its words after `train`, and the variables it runs with. */

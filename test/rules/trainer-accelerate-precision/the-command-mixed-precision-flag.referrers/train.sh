@@ -1,0 +1,2 @@
+#!/bin/bash
+accelerate launch --config_file ddp.yaml --mixed_precision fp16 sft.py --config recipe.yaml
