@@ -16,7 +16,7 @@ function recipePrecision(fp16: TrainerValue, bf16: TrainerValue, fp16Eval: Train
   if (fp16.value === true) return 'fp16';
   if (fp16.value !== false) return undefined;
   if (bf16.value === true) return 'bf16';
-  // The Trainer's DeepSpeed comparison takes fp16_full_eval with fp16 (integrations/deepspeed.py@v4.57.6:182-186).
+  // The Trainer's DeepSpeed comparison takes fp16_full_eval with fp16 (integrations/deepspeed.py@v4.57.6:186-190).
   return bf16.value === false && fp16Eval.value === false ? 'none' : undefined;
 }
 

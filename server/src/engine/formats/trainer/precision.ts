@@ -3,7 +3,7 @@
  * config's `mixed_precision`, exported as ACCELERATE_MIXED_PRECISION: accelerate
  * commands/launch.py@v1.10.0:1108-1112, utils/launch.py@v1.10.0:495), and the DeepSpeed JSON the
  * config's plugin names (`deepspeed_config.deepspeed_config_file`), which the Trainer takes from
- * Accelerate's plugin when no `deepspeed` argument is given (training_args.py@v4.57.6:2081-2089,
+ * Accelerate's plugin when no `deepspeed` argument is given (training_args.py@v4.57.6:2082-2089,
  * trainer.py@v4.57.6:5537-5538).
  */
 import type { Launcher, ShellDoc } from '../../syntax/shell';
