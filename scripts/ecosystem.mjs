@@ -689,7 +689,7 @@ function textReport(r, opts) {
   p(`  sets: ${t.setsRun} run, ${t.setsMissing} missing, ${t.setsFailed} failed`);
   p(`  files: ${t.files} (${t.configFiles} config, ${t.otherFiles} other; ${t.missingPaths} listed paths not at their commit)`);
   p(`  config files with findings: ${t.configFilesWithFindings}; files with errors: ${t.filesWithErrors}`);
-  for (const [format, e] of Object.entries(t.readAs).sort((a, b) => b[1].files - a[1].files)) p(`  read as ${format}: ${e.files} files from ${e.sets.length} sets`);
+  for (const [format, e] of Object.entries(t.readAs).sort((a, b) => b[1].files - a[1].files)) p(`  read as ${format}: ${e.files} files from ${e.sets.length} sets (${e.sets.join(', ')})`);
   p(`  errors: ${t.errors} (${t.errorsPer100Files} per 100 files): ${t.trueErrors} true, ${t.falseErrors} FALSE (${t.falseErrorsPer100Files} per 100 files), ${t.unreviewedErrors} unreviewed`);
   p(`  warnings: ${t.warnings}; infos and hints: ${t.infos}${opts.verbose ? '' : ' (listed with --verbose)'}`);
   p(`  findings on "other" files: ${t.otherFindings.length}${t.otherFindings.length ? ' (there must be none)' : ''}`);
