@@ -7,6 +7,17 @@ import { code } from './helpers';
 import { defineRule } from './rule';
 import { appliesTo, appliesToSince } from '../schema/vocabulary';
 
+/**
+ * The `accelerate launch` switch that picks each distributed type over the file's (commands/launch.py
+ * takes the type from the file only when the command line names none, and copies every section).
+ */
+const TYPE_SWITCH: Record<string, string> = { FSDP: 'use_fsdp', DEEPSPEED: 'use_deepspeed', MEGATRON_LM: 'use_megatron_lm', MULTI_GPU: 'multi_gpu', XLA: 'tpu', NO: 'cpu', MULTI_CPU: 'cpu' };
+
+/** Whether a launch of the config picks, on its command line, a type or precision that reads the section. */
+function launchReads(m: AccelerateModel, types: readonly string[]): boolean {
+  return types.some((t) => TYPE_SWITCH[t] !== undefined && m.commandLine(TYPE_SWITCH[t]).passed);
+}
+
 /** `parallelism_config` is left to parallelism-requires-fsdp2, which knows when it matters. */
 const SECTIONS = ['fsdp_config', 'deepspeed_config', 'megatron_lm_config', 'mpirun_config', 'fp8_config', 'parallelism_config', 'dynamo_config'];
 
@@ -20,7 +31,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A section that the chosen `distributed_type` (or precision) never reads.',
-    why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently, and so are a `dynamo_config` under `DEEPSPEED` or `XLA` and a `parallelism_config` under a type whose launch does not pass it on (`DEEPSPEED` before 1.12.0). Usually the type was changed and the old section left behind, or the type is not the one intended.',
+    why: 'The launcher reads only the section of the chosen type: an `fsdp_config` under `DEEPSPEED`, or an `fp8_config` without `mixed_precision: fp8`, is dropped silently, and so are a `dynamo_config` under `DEEPSPEED` or `XLA` and a `parallelism_config` under a type whose launch does not pass it on (`DEEPSPEED` before 1.12.0). Usually the type was changed and the old section left behind, or the type is not the one intended. A launch that picks the type on its command line (`accelerate launch --use_fsdp`, `--mixed_precision fp8`) reads the section: with such a launch in view nothing is said, and with no launch in view the finding says it assumes none does.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Removes the section.',
@@ -34,7 +45,7 @@ export default defineRule<AccelerateModel>({
       if (!m.hasSection(section)) continue;
       const at = src(m, [section]);
       if (section === 'fp8_config') {
-        if (m.mixedPrecision !== 'fp8') {
+        if (m.mixedPrecision !== 'fp8' && !m.commandLine('mixed_precision').passed) {
           ctx.report({
             at,
             related: [{ at: src(m, ['mixed_precision']), on: 'entry', message: 'the precision is chosen here' }],
@@ -47,7 +58,7 @@ export default defineRule<AccelerateModel>({
       const schema = ctx.nav.resolve(ctx.nav.child(root, section));
       // The types whose launch path exports the section at the targeted release.
       const applies = appliesTo(schema, (v) => ctx.atLeast(v));
-      if (!applies || applies.includes(dt)) continue;
+      if (!applies || applies.includes(dt) || launchReads(m, applies)) continue;
       const later = appliesToSince(schema)?.[dt];
       ctx.report({
         at,

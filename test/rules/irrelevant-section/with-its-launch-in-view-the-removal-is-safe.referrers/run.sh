@@ -1,0 +1,2 @@
+#!/bin/bash
+accelerate launch --config_file configs/acc.yaml train.py
