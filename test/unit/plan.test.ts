@@ -272,3 +272,16 @@ test('memory per GPU of states sharded over a data-parallel group of unknown siz
   const one = analyze({ path: '/p/sft.yaml', text: recipe, resolve }, { worldSize: 1 }).docs[0].plan!;
   assert.ok(planMemory(eight) && planMemory(one) && planMemory(eight)!.bytes.total < planMemory(one)!.bytes.total);
 });
+
+test('a DeepSpeed JSON with elasticity enabled: the batch keys are not the Plan\'s, since DeepSpeed computes them itself (deepspeed/runtime/config.py@v0.19.5:717-773)', () => {
+  const json = (elastic: boolean) => `{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 1,\n  "elasticity": { "enabled": ${elastic}, "ignore_non_elastic_batch_info": true, "max_train_batch_size": 64, "micro_batch_sizes": [2, 4] }\n}\n`;
+  const plan = (text: string) => analyze({ path: 'ds_config.json', text }, { worldSize: 8 }).docs[0]?.plan;
+  const off = plan(json(false));
+  assert.equal(off?.globalBatch?.value, 32);
+  assert.equal(off?.microBatch?.value, 4);
+  const on = plan(json(true));
+  assert.equal(on?.globalBatch, undefined);
+  assert.equal(on?.microBatch, undefined);
+  assert.equal(on?.gradAccum, undefined);
+  assert.ok(on?.notes.some((n) => n.includes('elasticity')));
+});

@@ -1,7 +1,7 @@
 /**
  * auto-without-integration: `"auto"` values, which only Transformers or Accelerate fill in.
  */
-import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
@@ -34,6 +34,10 @@ export default defineRule<DeepSpeedModel>({
     const underTrainer = m.trainers.length > 0 || m.referrers.length > notTrainer.length;
     // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
     const filled: { path: Path; key: string; who: string; schema: JsonSchema | undefined; section: JsonSchema | undefined }[] = [];
+    // runtime/config.py (0.3.9 on): with elasticity on and the batch info ignored, DeepSpeed overwrites the batch keys.
+    const elasticKeys = ctx.atLeast(ELASTICITY_SINCE) && elasticBatch(m) === 'replaced';
+    const effectOf = (f: (typeof filled)[number]): PlainEffect =>
+      elasticKeys && f.path.length === 1 && (DS_BATCH_KEYS as readonly string[]).includes(String(f.path[0])) ? { kind: 'own', text: 'elasticity overwrites it with the batch DeepSpeed computes' } : plainEffect(ctx, f.schema, f.section);
     const walk = (node: Node, path: Path, depth: number): void => {
       if (depth > 8) return;
       if (node.kind === 'map') {
@@ -68,7 +72,7 @@ export default defineRule<DeepSpeedModel>({
     const groups = new Map<string, string[]>();
     for (const f of filled) groups.set(f.who, [...(groups.get(f.who) ?? []), f.key]);
     const summary = [...groups].map(([who, keys]) => `${who} fill${who.includes(' and ') ? '' : 's'} ${keys.map((k) => `\`${k}\``).join(', ')}`).join('; ');
-    const plain = plainNote(filled.map((f) => ({ key: f.key, effect: plainEffect(ctx, f.schema, f.section) })));
+    const plain = plainNote(filled.map((f) => ({ key: f.key, effect: effectOf(f) })));
     filled.forEach((f, i) =>
       ctx.report({
         at: f.path,
@@ -76,7 +80,7 @@ export default defineRule<DeepSpeedModel>({
         severity: i === 0 ? 'information' : 'hint',
         message: i === 0
           ? `This file has ${filled.length} \`"auto"\` placeholder${filled.length === 1 ? '' : 's'}, filled in when the integration starts DeepSpeed: ${summary}. ${plain}`
-          : `\`"auto"\` for \`${f.key}\`: ${f.who} fill${f.who.includes(' and ') ? '' : 's'} it in. ${plainNote([{ key: f.key, effect: plainEffect(ctx, f.schema, f.section) }])}`,
+          : `\`"auto"\` for \`${f.key}\`: ${f.who} fill${f.who.includes(' and ') ? '' : 's'} it in. ${plainNote([{ key: f.key, effect: effectOf(f) }])}`,
       }),
     );
   },

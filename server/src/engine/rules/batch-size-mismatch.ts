@@ -1,7 +1,7 @@
 /**
  * batch-size-mismatch: train_batch_size ≠ micro batch × gradient accumulation × data-parallel ranks.
  */
-import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } from '../formats/deepspeed/model';
 import { layoutFits } from '../plan/layout';
 import type { Path } from '../types';
 import { defineRule, type FixSpec, type RelatedSpec } from './rule';
@@ -16,7 +16,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
-    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy.',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …").',
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
@@ -27,6 +27,18 @@ export default defineRule<DeepSpeedModel>({
   check(ctx) {
     const m = ctx.model;
     const p = ctx.plan;
+    // runtime/config.py (0.3.9 on): elasticity replaces the batch keys before the batch check.
+    const elastic = ctx.atLeast(ELASTICITY_SINCE) ? elasticBatch(m) : undefined;
+    if (elastic === 'refused') {
+      const key = DS_BATCH_KEYS.find((k) => m.has([k]))!;
+      ctx.report({
+        at: m.where([key]),
+        on: 'entry',
+        related: [{ at: ['elasticity', 'enabled'], on: 'entry', message: 'elasticity is enabled here' }],
+        message: `\`${key}\` is written while \`elasticity.enabled\` is on: elastic training computes the batch keys itself, and without \`elasticity.ignore_non_elastic_batch_info: true\` DeepSpeed stops when it reads the config ("One or more batch related parameters were found in your ds_config …"). Remove the batch keys, or set \`ignore_non_elastic_batch_info\` to true to have them overwritten.`,
+      });
+    }
+    if (elastic) return;
     const micro = positive(m, ['train_micro_batch_size_per_gpu']);
     const gas = positive(m, ['gradient_accumulation_steps']);
     const train = positive(m, ['train_batch_size']);

@@ -137,3 +137,35 @@ export function optimizerType(m: DeepSpeedModel): string | undefined {
   const t = m.get(['optimizer', 'type']);
   return typeof t === 'string' ? t : undefined;
 }
+
+/** The three batch keys DeepSpeed's batch check reads (and elasticity replaces). */
+export const DS_BATCH_KEYS = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'] as const;
+
+/** The first DeepSpeed release that reads an `elasticity` section (runtime/config.py@v0.3.9). */
+export const ELASTICITY_SINCE = '0.3.9';
+
+/** Whether Python takes a JSON value as true (`if value:`); undefined for a value the file does not settle. */
+function pyTruthy(v: unknown): boolean | undefined {
+  if (v === undefined || v === null) return false;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'string') return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v as object).length > 0;
+  return undefined;
+}
+
+/**
+ * What elasticity does to the batch keys (runtime/config.py, DeepSpeed 0.3.9 on; the caller gates on
+ * the release): with `elasticity.enabled` DeepSpeed computes the three batch keys itself before its
+ * batch check. `replaced`: `ignore_non_elastic_batch_info` is set, so any written batch key is
+ * overwritten (with a warning); `refused`: it is not, and a written batch key stops DeepSpeed with an
+ * ElasticityConfigError; `elastic`: enabled, no batch key written. Undefined: elasticity is off.
+ */
+export function elasticBatch(m: DeepSpeedModel): 'replaced' | 'refused' | 'elastic' | undefined {
+  const section = m.get(['elasticity']);
+  if (section === undefined || typeof section !== 'object' || Array.isArray(section)) return undefined;
+  if (!pyTruthy(m.get(['elasticity', 'enabled']))) return undefined;
+  if (!DS_BATCH_KEYS.some((k) => m.has([k]))) return 'elastic';
+  return pyTruthy(m.get(['elasticity', 'ignore_non_elastic_batch_info'])) ? 'replaced' : 'refused';
+}

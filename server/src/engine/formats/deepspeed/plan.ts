@@ -8,7 +8,7 @@ import { planHardware, planModel } from '../../plan/context';
 import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Plan } from '../../plan/plan';
 import type { Path } from '../../types';
-import { referrerWorld, type DeepSpeedModel } from './model';
+import { elasticBatch, referrerWorld, type DeepSpeedModel } from './model';
 
 const one = (note: string): Field<number> => byDefault(1, note);
 
@@ -58,9 +58,11 @@ export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings, launc
     overlapWritten !== undefined
       ? written(overlapWritten, m.where(['zero_optimization', 'overlap_comm']))
       : byDefault(s === 3, s === 3 ? 'DeepSpeed overlaps gradient reduction by default at ZeRO-3' : 'DeepSpeed overlaps gradient reduction by default only at ZeRO-3');
-  const micro = sizeField(m, ['train_micro_batch_size_per_gpu']);
-  const gas = sizeField(m, ['gradient_accumulation_steps']);
-  const train = sizeField(m, ['train_batch_size']);
+  // With elasticity on (DeepSpeed 0.3.9 on), DeepSpeed computes the batch keys itself and overwrites the file's.
+  const elastic = elasticBatch(m) !== undefined;
+  const micro = elastic ? undefined : sizeField(m, ['train_micro_batch_size_per_gpu']);
+  const gas = elastic ? undefined : sizeField(m, ['gradient_accumulation_steps']);
+  const train = elastic ? undefined : sizeField(m, ['train_batch_size']);
   const plan: Plan = {
     runtime: 'DeepSpeed',
     style: 'zero',
@@ -98,6 +100,7 @@ export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings, launc
       plan.sharding = { value: { ...sharding.value, group: dp }, from: sharding.from };
     }
   }
+  if (elastic) plan.notes.push('`elasticity.enabled`: DeepSpeed computes the micro batch, the gradient accumulation and the global batch itself from the elastic settings and the world size, so the file\'s batch keys do not set them.');
   if (!m.referrers.length && !world) plan.notes.push('The world size is not in a DeepSpeed config (and JSON has no comments for a directive): set `world_size: <n>` in .shardwise.yaml, or open the Accelerate config that launches with this file.');
   return plan;
 }
