@@ -312,6 +312,12 @@ function deepspeedStrictness(releases, schema, snapshot) {
     const prop = keys.get(section)?.[0];
     if (!prop) continue;
     changes.push(...autoDropChanges(section, cls, states, prop, keys, report));
+    // A section some release validates with its model: pydantic's lax mode converts its values there.
+    const pydantic = states.some((st) => st.kind === 'strict') ? true : undefined;
+    if (pydantic !== prop['x-pydantic']) {
+      report.push(`${section}: x-pydantic ${prop['x-pydantic'] ?? '(none)'} → ${pydantic ?? '(none)'}`);
+      changes.push({ key: section, field: 'x-pydantic', from: prop['x-pydantic'], to: pydantic, why: `${cls} is a pydantic model that validates the section (from x-strict-since)`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-pydantic', pydantic, ['x-strict-since', 'x-unknown-key-effect'])) });
+    }
     // The section exists from its own x-since or its parent's.
     const parts = section.split('.');
     const since = parts.map((_, i) => keys.get(parts.slice(0, i + 1).join('.'))?.[0]?.['x-since']).filter(Boolean).sort(compareVersions).at(-1);

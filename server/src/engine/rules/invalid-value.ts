@@ -10,6 +10,39 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import type { RuleContext } from './rule';
+import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
+import { pydanticSection, strictSince, validatorRefusal } from '../schema/vocabulary';
+import type { SchemaIssue } from '../schema/check';
+
+type Issue = Extract<SchemaIssue, { kind: 'invalid-value' }>;
+
+/**
+ * DeepSpeed: how the pydantic model of the value's section reads a value of another type, where a
+ * model validates the section at the release (`x-pydantic`, from `x-strict-since`): `accepted`
+ * (lax mode converts it to a value the key allows), the converted value when only its bounds fail,
+ * `refused`, or `unsettled` (say nothing). Undefined: no pydantic model reads it there.
+ */
+function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'refused' | 'unsettled' } | { kind: 'value'; value: unknown } | undefined {
+  const nav = ctx.nav;
+  const path = issue.schemaPath;
+  if (ctx.format !== 'deepspeed' || !nav || !path || path.length < 2 || typeof path[path.length - 1] === 'number') return undefined;
+  const section = nav.at(path.slice(0, -1), ctx.doc.value([]), ctx.schemaVersion);
+  if (!pydanticSection(section)) return undefined;
+  const since = strictSince(section);
+  if (since && !ctx.atLeast(since)) return undefined;
+  if (validatorRefuses(issue.schema, issue.value, (v) => ctx.atLeast(v))) return { kind: 'refused' };
+  const v2 = ctx.atLeast(PYDANTIC_2_SINCE);
+  let unsettled = false;
+  let bounded: unknown;
+  for (const type of fieldTypes(issue.schema)) {
+    const c = laxCoerce(type, issue.value, v2);
+    if (c === undefined) unsettled = true;
+    else if (c.ok && issue.schema && nav.matches(issue.schema, c.value)) return { kind: 'accepted' };
+    else if (c.ok && issue.schema && nav.matches(unbounded(issue.schema), c.value)) bounded = c.value;
+  }
+  if (unsettled) return { kind: 'unsettled' };
+  return bounded !== undefined ? { kind: 'value', value: bounded } : { kind: 'refused' };
+}
 
 /**
  * `num_processes` of an Accelerate cluster config written as text: the operation that fails on it at
@@ -46,8 +79,9 @@ export default defineRule({
     const nav = ctx.nav;
     if (!nav || ctx.fork) return;
     // Each issue on its own: what is read for one does not weigh on another's finding.
-    ctx.each(ctx.issues, (issue) => {
-      if (issue.kind !== 'invalid-value') return;
+    ctx.each(ctx.issues, (found) => {
+      if (found.kind !== 'invalid-value') return;
+      let issue: Issue = found;
       let node = ctx.doc.node(issue.path);
       // One word of a flag value written as one string (`--recompute-modules: core_attn mlpp`): the
       // word has no node of its own, so the report goes on the whole value and names the word.
@@ -55,6 +89,10 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
+      // A pydantic section: lax mode converts what it can, and the converted value is what is judged.
+      const lax = pydanticRead(ctx, issue);
+      if (lax?.kind === 'accepted' || lax?.kind === 'unsettled') return;
+      if (lax?.kind === 'value') issue = { ...issue, value: lax.value };
       // A value some releases accepted: refused only by the others.
       const removed = enumRemoved(issue.schema, issue.value);
       if (removed && (!removed.since || ctx.atLeast(removed.since)) && !ctx.atLeast(removed.removed)) return;
@@ -102,7 +140,9 @@ export default defineRule({
             ? narrower.why
           : textCount
             ? `the launcher keeps the text and ${textCount}, which stops with a TypeError before training starts`
-            : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
+            : lax && (typeof issue.value === 'string' || typeof issue.value === 'boolean') && !ctx.atLeast(validatorRefusal(issue.schema)?.since ?? '0')
+              ? `the pydantic model that validates the section refuses it when DeepSpeed reads the config (its conversion of text and booleans cannot make it a valid value)`
+              : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       ctx.report({
         at,
         on: 'value',

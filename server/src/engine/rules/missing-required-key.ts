@@ -14,7 +14,7 @@ export default defineRule({
   formats: 'all',
   docs: {
     summary: 'A required key is missing.',
-    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`), and so does one without `image_uri` from Accelerate 0.11.0 to 0.16.0. Before Accelerate 0.16.0 a DeepSpeed config without a `deepspeed_config_file` needs `zero_stage` and `gradient_accumulation_steps`: the launcher exports an absent one as the text `None`, and the DeepSpeed plugin stops on its `int()`.',
+    why: 'Some keys have no default: a SageMaker config without `ec2_instance_type` or `iam_role_name` fails to load (`missing 1 required positional argument`), and so does one without `image_uri` from Accelerate 0.11.0 to 0.16.0. Before Accelerate 0.16.0 a DeepSpeed config without a `deepspeed_config_file` needs `zero_stage` and `gradient_accumulation_steps`: the launcher exports an absent one as the text `None`, and the DeepSpeed plugin stops on its `int()`. DeepSpeed (0.7.0 on) reads `different_groups` of every `compression_training` sub-section it finds written (`weight_quantization`, `activation_quantization`, `sparse_pruning`, `row_pruning`, `head_pruning`, `channel_pruning`) and stops with a KeyError without it, even when the sub-section is not enabled.',
     bad: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\n",
     good: "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: DATA_PARALLEL\nec2_instance_type: ml.p4d.24xlarge\niam_role_name: training-role\n",
   },
@@ -27,6 +27,9 @@ export default defineRule({
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) return;
+      // A section the targeted release does not read yet (its own or an enclosing one's `x-since`) needs
+      // nothing. Only a named release can be that old: with none, the newest is judged and nothing is assumed.
+      if (ctx.nav && ctx.versionLabel !== undefined && issue.parent.some((_, i) => { const first = since(ctx.nav!.at(issue.parent.slice(0, i + 1), ctx.doc.value([]), ctx.schemaVersion)); return !!first && !ctx.atLeast(first); })) return;
       const where = issue.parent.length ? ` in ${pathLabel(issue.parent)}` : '';
       ctx.report({ at: issue.parent, message: `${code(issue.key)} is required${where} and has no default: ${ctx.tool} fails to load the file without it. Add it.` });
     });

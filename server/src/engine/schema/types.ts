@@ -137,6 +137,16 @@ export interface JsonSchema {
    */
   'x-unknown-key-when-enabled'?: string;
   'x-auto-dropped-since'?: string;
+  /**
+   * DeepSpeed: the section is validated by a pydantic model at the releases where it is strict
+   * (`x-strict-since` on), which coerces values in lax mode (`"128"` for a number, `true` for 1).
+   */
+  'x-pydantic'?: true;
+  /**
+   * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
+   * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.
+   */
+  'x-validator-refuses'?: { since: string; kinds: ('bool' | 'nonfinite' | 'non-integer-text')[] };
   'x-invalid-effect'?: string;
   /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when

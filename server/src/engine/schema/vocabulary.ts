@@ -270,3 +270,18 @@ export function defaultAt(schema: JsonSchema | undefined, release: string | unde
 export function environmentVariable(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-env'];
 }
+
+/** DeepSpeed: whether a pydantic model validates the section (`x-pydantic`), from its `x-strict-since` on. */
+export function pydanticSection(section: JsonSchema | undefined): boolean {
+  return section?.['x-pydantic'] === true;
+}
+
+/** DeepSpeed: what the key's own before-validator refuses, and from which release (`x-validator-refuses`). */
+export function validatorRefusal(schema: JsonSchema | undefined): { since: string; kinds: readonly string[] } | undefined {
+  return schema?.['x-validator-refuses'];
+}
+
+/** The first release that ignores an unknown key in the section, which earlier ones refuse (`x-strict-until`). */
+export function strictUntil(section: JsonSchema | undefined): string | undefined {
+  return section?.['x-strict-until'];
+}

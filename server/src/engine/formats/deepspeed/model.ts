@@ -48,7 +48,7 @@ export interface DeepSpeedModel {
   isAuto(path: Path): boolean;
   /** A number, or undefined for `"auto"`, absent or not a number. */
   num(path: Path): number | undefined;
-  /** A boolean as pydantic reads it (`"true"`/`"false"` strings accepted); undefined when absent or `"auto"`. */
+  /** A boolean as pydantic reads it (text such as `"true"`, `"off"`, `"1"` accepted); undefined when absent or `"auto"`. */
   bool(path: Path): boolean | undefined;
   /** The ZeRO stage when written as a number (0 when `zero_optimization` is absent; undefined for `"auto"`). */
   stage: number | undefined;
@@ -102,7 +102,8 @@ export function deepspeedModel(doc: SourceDoc, referrers: DeepSpeedReferrer[], t
     bool: (path) => {
       const v = get(path);
       if (typeof v === 'boolean') return v;
-      if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+      // pydantic's words for a boolean (lax mode, either major version).
+      if (typeof v === 'string' && /^(true|false|yes|no|on|off|t|f|y|n|1|0)$/i.test(v)) return /^(true|yes|on|t|y|1)$/i.test(v);
       return undefined;
     },
     stage,
