@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, launchIgnores, normalized, strictSince, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, launchIgnores, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
@@ -85,6 +85,10 @@ export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undef
   const since = strictSince(section);
   // A section whose keys are handed on only while it is on (`x-unknown-key-when-enabled`): off, nothing reads them.
   if (unknownKeyWhenEnabled(section) && (!at || ctx.doc.value([...at, 'enabled']) !== true)) return false;
+  // Refused only by the releases before `x-strict-until` (Accelerate's launcher merges the section on a
+  // local machine only: a SageMaker config's is not looked up).
+  const until = strictUntil(section);
+  if (until && !ctx.atLeast(until) && ctx.doc.value(['compute_environment']) !== 'AMAZON_SAGEMAKER') return true;
   return (effect ?? unknownKeyEffect(section)) === 'error' && (!since || ctx.atLeast(since)) && releaseForm(ctx, section)?.form !== 'unused';
 }
 

@@ -13,7 +13,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: '`machine_rank` is not between 0 and `num_machines - 1`.',
-    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever. That holds for torchrun\'s static rendezvous, which is what `accelerate launch` runs from 0.20.0 whatever the file says; before 0.20.0 (from 0.13.0, which adds the key) the file\'s `rdzv_backend` reaches torchrun, and with `c10d` or `etcd` the rendezvous assigns the ranks and ignores this one, so it is not reported there. Before 0.3.0 the launcher does not take `machine_rank` from the file at all. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported; nor before Accelerate 0.11.0 under DeepSpeed, which handed it to the DeepSpeed runner, where it counts only with `--no_ssh`. Nor is it for `NO`, `MULTI_CPU` or `XLA`/`TPU`: their launchers never read `machine_rank`.',
+    why: 'On a launch over several machines the rank goes straight to torchrun as `--node_rank` (under DeepSpeed with the `standard` or `nossh` launcher, to the runner); a rank at or above the machine count never matches a slot in the rendezvous, so the job waits forever (with the `nossh` launcher, from Accelerate 1.6.0, the DeepSpeed runner checks it against its hostfile\'s hosts and stops at once). That holds for torchrun\'s static rendezvous, which is what `accelerate launch` runs from 0.20.0 whatever the file says; before 0.20.0 (from 0.13.0, which adds the key) the file\'s `rdzv_backend` reaches torchrun, and with `c10d` or `etcd` the rendezvous assigns the ranks and ignores this one, so it is not reported there. Before 0.3.0 the launcher does not take `machine_rank` from the file at all. With one machine, or a DeepSpeed launcher that starts every node from one (pdsh, the default; openmpi; mvapich; slurm), Accelerate never passes it on, and it is not reported; nor before Accelerate 0.11.0 under DeepSpeed, which handed it to the DeepSpeed runner, where it counts only with `--no_ssh`. Nor is it for `NO`, `MULTI_CPU` or `XLA`/`TPU`: their launchers never read `machine_rank`.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nmachine_rank: 1\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
   },
@@ -38,6 +38,8 @@ export default defineRule<AccelerateModel>({
       if (ctx.schemaVersion !== undefined && !ctx.atLeast('0.11.0')) return;
       const launcher = m.view.get(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
       if (launcher !== 'standard' && launcher !== 'nossh') return;
+      // `nossh` is a launcher from 1.6.0 (src/accelerate/utils/launch.py@v1.6.0); before, nothing passes the rank for it.
+      if (launcher === 'nossh' && !ctx.atLeast('1.6.0')) return;
     }
     // torchrun places a node by `--node_rank` only under the static rendezvous; with c10d, etcd or another
     // backend the rendezvous hands out the ranks and the rank given is not used (torch/distributed/run.py,
@@ -52,7 +54,9 @@ export default defineRule<AccelerateModel>({
       at: src(m, ['machine_rank']),
       on: 'value',
       related: [{ at: src(m, ['num_machines']), on: 'entry', message: `num_machines is ${m.numMachines} here` }],
-      message: `\`machine_rank: ${m.machineRank}\` is out of range for \`num_machines: ${m.numMachines}\`: ranks run from 0 to ${m.numMachines - 1}, so this machine never joins the rendezvous and the job hangs. Number the machines 0 to ${m.numMachines - 1}.`,
+      message: torchrun
+        ? `\`machine_rank: ${m.machineRank}\` is out of range for \`num_machines: ${m.numMachines}\`: ranks run from 0 to ${m.numMachines - 1}, so this machine never joins the rendezvous and the job hangs. Number the machines 0 to ${m.numMachines - 1}.`
+        : `\`machine_rank: ${m.machineRank}\` is out of range for \`num_machines: ${m.numMachines}\`: with the \`nossh\` launcher Accelerate passes it to the DeepSpeed runner as \`--node_rank\`, which checks it against the hosts of its hostfile and stops at once ("--node_rank is not set correctly") when the hostfile lists these ${m.numMachines} machines. Number the machines 0 to ${m.numMachines - 1}.`,
     });
   },
 });

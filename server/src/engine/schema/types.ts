@@ -132,6 +132,11 @@ export interface JsonSchema {
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
   /**
+   * The first release that ignores an unknown key here; earlier ones refuse it (Accelerate's launcher
+   * before 0.16.0 looks each `deepspeed_config` key up on its parsed arguments and stops on one it lacks).
+   */
+  'x-strict-until'?: string;
+  /**
    * The section's keys are handed on (and an unknown one refused, as `x-unknown-key-effect` says) only
    * while its `enabled` is true: what then happens to an unknown key. With the section off nothing reads them.
    */
