@@ -64,6 +64,43 @@ function sourceOf(prop) {
   return null;
 }
 
+/** Older names of entry scripts (`pretrain_hybrid.py` was `pretrain_mamba.py`): the file read when the newer is absent. */
+const ENTRY_OLD_NAMES = { 'pretrain_hybrid.py': ['pretrain_mamba.py'] };
+/** The entry scripts an x-entrypoints list names that this builder reads, by the helper source they may call. */
+const ENTRY_SCRIPTS = { inference: ['train_rl.py'], modelopt: ['pretrain_gpt.py', 'pretrain_hybrid.py'] };
+
+/** At one release: which helper sources each entry script calls (its text names the helper's entry function). */
+function entryScriptsAdding(dir, rev) {
+  const out = {};
+  for (const [key, scripts] of Object.entries(ENTRY_SCRIPTS)) {
+    const names = MEGATRON_SOURCES[key].flatMap((c) => c.entries);
+    for (const script of scripts) {
+      for (const path of [script, ...(ENTRY_OLD_NAMES[script] ?? [])]) {
+        const text = git(dir, 'show', `${rev}:${path}`);
+        if (!text) continue;
+        if (names.some((n) => new RegExp(`\\b${n}\\b`).test(text))) (out[script] ??= new Set()).add(key);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `x-entrypoints-since`: for each entry script the property's `x-entrypoints` names and this builder
+ * reads, the first release whose script calls the helper that adds the flag, where that is later than
+ * the flag's own first release (before it the script's parser stops on the flag).
+ */
+function entrypointsSince(prop, source, releases, since) {
+  const want = {};
+  for (const script of prop['x-entrypoints'] ?? []) {
+    if (!(ENTRY_SCRIPTS[source] ?? []).includes(script)) continue;
+    const first = releases.find((r) => r.entryAdds?.[script]?.has(source));
+    if (first && (!since || compareVersions(first.version, since) > 0)) want[script] = first.version;
+  }
+  return Object.keys(want).length ? want : undefined;
+}
+
 function megatronReleases(dir, schema) {
   const src = schema['x-source'];
   const releases = releaseTags(dir, 'core_v', '0.4.0');
@@ -94,6 +131,7 @@ function megatronReleases(dir, schema) {
         }
       }
     }
+    r.entryAdds = entryScriptsAdding(dir, r.rev);
     r.defaults.config = configFields(dir, r.rev);
     r.flags.config = new Set(r.defaults.config.keys());
     if (!r.flags.main || r.flags.main.size === 0) throw new Error(`${r.rev}: no arguments file found`);
@@ -525,6 +563,11 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
           changes.push({ key, field: 'x-flag-since', flag: name, from: fsSchema[name], to: want, why: 'a spelling younger than an older one of the same argument' });
         } else flagSinceIssues.push(`${key}: ${name} schema ${fsSchema[name] ?? '(none)'}, computed ${want ?? '(none)'}`);
       }
+    }
+    // x-entrypoints-since: an entry script that adds the flag only from a later release
+    const epWant = entrypointsSince(prop, f.source, releases, prop['x-since'] ?? f.since);
+    if (JSON.stringify(prop['x-entrypoints-since']) !== JSON.stringify(epWant)) {
+      changes.push({ key, field: 'x-entrypoints-since', from: prop['x-entrypoints-since'], to: epWant, why: 'the first release whose entry script calls the helper that adds the flag', set: () => setKey(prop, 'x-entrypoints-since', epWant, AFTER['x-entrypoints-since']) });
     }
     // x-flag-removed: a spelling the parser dropped while the argument stayed
     const frWant = Object.keys(f.flagRemoved).length ? f.flagRemoved : undefined;

@@ -101,6 +101,7 @@ export const AFTER = {
   items: ['type'],
   deprecated: ['default', 'markdownEnumDescriptions', 'enum', 'items', 'type'],
   'x-deprecated': ['x-removed', 'x-flag-since', 'x-since', 'x-group'],
+  'x-entrypoints-since': ['x-entrypoints'],
 };
 
 /** The change setting `field` of `key` from `from` to `to`, by `set` (none when they are equal). */

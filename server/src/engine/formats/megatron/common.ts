@@ -28,7 +28,7 @@ export interface UnknownFlags {
    * Schema flags (by dest) the entry script's parser never adds, with the scripts that do
    * (`x-entrypoints`): written there they are as unknown as a misspelling.
    */
-  notAdded?: ReadonlyMap<string, string[]>;
+  notAdded?: ReadonlyMap<string, { scripts: string[]; until?: string }>;
   /** The file's repository was searched for parsers: a flag one defines is accepted, and an unknown one's message says what was searched. */
   repository?: RepositoryFlags;
 }
@@ -54,8 +54,12 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     const path = [...base, e.key];
     const others = target && judged.effect === 'error' ? judged.notAdded?.get(target.dest) : undefined;
     if (target && others && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
-      const consequence = `Only the parsers of ${others.map((o) => `\`${o}\``).join(', ')} add this flag to Megatron-LM's parser, so ${ARGPARSE_STOPS}`;
-      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence });
+      const consequence = others.until
+        ? `The entry script adds this flag to Megatron-LM's parser only from Megatron Core ${others.until}, so before it ${ARGPARSE_STOPS}`
+        : `Only the parsers of ${others.scripts.map((o) => `\`${o}\``).join(', ')} add this flag to Megatron-LM's parser, so ${ARGPARSE_STOPS}`;
+      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence, until: others.until });
+      // From that release on it is one of the script's flags, read as any other.
+      if (others.until) sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {

@@ -29,6 +29,8 @@ export interface UnknownArg {
   where: string;
   /** What the tool does with it, when the generic wording would be wrong (argparse stops the run). */
   consequence?: string;
+  /** The release from which the entry script adds the flag: unknown only to the releases before it. */
+  until?: string;
 }
 
 function hasType(schemaType: unknown, t: string): boolean {
@@ -122,7 +124,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
     source.set(pointer([site.dest]), site.path);
     if (Array.isArray(v)) v.forEach((_, i) => source.set(pointer([site.dest, i]), [...site.path, i]));
   }
-  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence }));
+  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence, until: u.until }));
   return { instance: { value, source, problems, unknown: unknownValues, assumed: assumedValues.size ? assumedValues : undefined }, issues };
 }
 

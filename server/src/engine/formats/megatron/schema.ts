@@ -163,12 +163,17 @@ export function entrypointFlags(): Record<string, string[]> {
   return (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
 }
 
-/** Flags only some entry scripts add (`x-entrypoints`): dest → the scripts or folders that add them. */
-export function entrypointOnlyFlags(): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/**
+ * Flags only some entry scripts add (`x-entrypoints`): dest → the scripts or folders that add them,
+ * and the first release in which a script adds it where that is later than the flag's own
+ * (`x-entrypoints-since`: `train_rl.py` adds the inference flags from 0.17.0).
+ */
+export function entrypointOnlyFlags(): Map<string, { scripts: string[]; since: Record<string, string> }> {
+  const out = new Map<string, { scripts: string[]; since: Record<string, string> }>();
   for (const [dest, p] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
     const eps = (p as Record<string, unknown>)['x-entrypoints'];
-    if (Array.isArray(eps) && eps.length) out.set(dest, eps as string[]);
+    const since = ((p as Record<string, unknown>)['x-entrypoints-since'] ?? {}) as Record<string, string>;
+    if (Array.isArray(eps) && eps.length) out.set(dest, { scripts: eps as string[], since });
   }
   return out;
 }

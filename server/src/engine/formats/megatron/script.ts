@@ -104,10 +104,14 @@ const ENTRY_RENAMED: Record<string, string> = { 'pretrain_mamba.py': 'pretrain_h
  * The schema flags Megatron-LM's own entry script `name` never adds: those whose `x-entrypoints`
  * (the scripts whose parsers add them, e.g. the inference examples' `--output-path`) leave it out.
  */
-function notAddedBy(name: string): Map<string, string[]> {
+function notAddedBy(name: string): Map<string, { scripts: string[]; until?: string }> {
   const own = ENTRY_RENAMED[name] ?? name;
-  const out = new Map<string, string[]>();
-  for (const [dest, eps] of entrypointOnlyFlags()) if (!eps.includes(own) && !eps.includes(name)) out.set(dest, eps);
+  const out = new Map<string, { scripts: string[]; until?: string }>();
+  for (const [dest, { scripts, since }] of entrypointOnlyFlags()) {
+    if (!scripts.includes(own) && !scripts.includes(name)) out.set(dest, { scripts });
+    // A script that adds the flag only from a later release: unknown to the releases before it.
+    else if (since[own] ?? since[name]) out.set(dest, { scripts, until: since[own] ?? since[name] });
+  }
   return out;
 }
 

@@ -1,0 +1,9 @@
+#: name: unknown-key: from Megatron Core 0.13.0 pretrain_gpt.py adds the ModelOpt flags (pretrain_gpt.py@core_v0.13.0, add_modelopt_args), so --export-quant-cfg is one of its flags
+#: path: train.sh
+#!/bin/bash
+# shardwise: megatron_core=0.13.0
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 \
+    --micro-batch-size 1 --global-batch-size 8 \
+    --export-quant-cfg fp8
