@@ -6,9 +6,40 @@ import { adapterStates } from './adapters';
 import { estimateMemory, gib, type MemoryEstimate, type MemoryInput } from './memory';
 import { derived, type Plan } from './plan';
 
-/** Ranks one model replica spans (Megatron: TP·PP·CP, plus a separate encoder's ranks; a mesh: tp·cp·sp·pp), with `tp` for the plan's TP when given. */
+/**
+ * Megatron's generalized-TP factor at TP `tp` (Megatron Core 0.19.0 on): the weight shards over TP,
+ * 1 without `--tensor-parallel-num-weight-shards`; undefined when the shards are fewer than TP or not
+ * a multiple of it, which Megatron refuses (`resolve_tensor_parallel_weight_shards`). Its ranks hold
+ * other shards of the same weights and read their own data: they count into the model-parallel size
+ * the world must divide by, and into the data-parallel ranks the batch is split over.
+ */
+export function gtpFactor(p: Plan, tp?: number): number | undefined {
+  // Without shards nothing else is read (a rule's reads are what its finding rests on).
+  if (p.style !== 'megatron' || !p.weightShards) return 1;
+  return shardFactor(p.weightShards.value, tp ?? p.tp.value);
+}
+
+/** The expert layers' factor: expert weight shards over expert TP (see `gtpFactor`). */
+export function expertGtpFactor(p: Plan, etp?: number): number | undefined {
+  if (p.style !== 'megatron' || !p.expertWeightShards) return 1;
+  return shardFactor(p.expertWeightShards.value, etp ?? p.etp.value);
+}
+
+function shardFactor(shards: number, tp: number): number | undefined {
+  return shards >= tp && shards % tp === 0 ? shards / tp : undefined;
+}
+
+/**
+ * Ranks one model replica spans (Megatron: TP·PP·CP times the generalized-TP factor, plus a separate
+ * encoder's ranks; a mesh: tp·cp·sp·pp), with `tp` for the plan's TP when given.
+ */
 export function modelSize(p: Plan, tp = p.tp.value): number {
-  return p.style === 'megatron' ? tp * p.pp.value * p.cp.value + (p.encoder?.value ?? 0) : tp * p.cp.value * p.spDegree.value * p.pp.value;
+  return p.style === 'megatron' ? tp * (gtpFactor(p, tp) ?? 1) * p.pp.value * p.cp.value + (p.encoder?.value ?? 0) : tp * p.cp.value * p.spDegree.value * p.pp.value;
+}
+
+/** The ranks of one expert-layer replica Megatron lays out: expert TP × EP × PP times the expert factor. */
+export function expertGridSize(p: Plan, etp = p.etp.value): number {
+  return etp * (expertGtpFactor(p, etp) ?? 1) * p.ep.value * p.pp.value;
 }
 
 /** The product of a device mesh's dimensions (what must equal the world size). */
@@ -27,7 +58,7 @@ export function layoutFits(p: Plan): boolean {
   const world = p.world?.value;
   if (world === undefined) return true;
   if (p.dp === undefined) return false;
-  if (p.style === 'megatron') return world % modelSize(p) === 0 && (p.ep.value <= 1 || world % (p.etp.value * p.ep.value * p.pp.value) === 0);
+  if (p.style === 'megatron') return gtpFactor(p) !== undefined && expertGtpFactor(p) !== undefined && world % modelSize(p) === 0 && (p.ep.value <= 1 || world % expertGridSize(p) === 0);
   if (p.style === 'mesh' || p.style === 'data-parallel') {
     const written = [p.tp, p.cp, p.dpReplicate, p.dpShard, p.spDegree].some((f) => f.from.kind === 'written');
     const mesh = meshSize(p);
@@ -45,8 +76,10 @@ export function dpWithTp(p: Plan, tp: number): number | undefined {
   if (!layoutFits(p) || !p.dp || tp < 1) return undefined;
   const world = p.world?.value;
   if (p.style === 'megatron' && world !== undefined) {
+    // The weight shards stay as written: the factor is theirs over the new TP, which they must allow.
+    const factor = gtpFactor(p, tp);
     const size = modelSize(p, tp);
-    return world % size === 0 ? world / size : undefined;
+    return factor !== undefined && world % size === 0 ? (world / size) * factor : undefined;
   }
   const dp = (p.dp.value * p.tp.value) / tp;
   return Number.isInteger(dp) ? dp : undefined;
@@ -87,7 +120,10 @@ export function groupFabrics(p: Plan): GroupFabric[] {
     const inside = span <= domain && domain % span === 0;
     groups.push({ name, size, span, insideDomain: inside, fabric: inside ? scaleUp : `${scaleOut} (spans ${span} ranks, the NVLink domain is ${domain})` });
   };
+  // Megatron puts the generalized-TP ranks right after TP (tp-gtp_remat-cp-…), and the data and
+  // expert groups around them are not modelled here: past TP nothing is said of such a layout.
   add('TP', tp, tp);
+  if (gtpFactor(p) !== 1 || expertGtpFactor(p) !== 1) return groups;
   add('CP', cp, tp * cp);
   if (p.ep.value > 1) add('EP', p.ep.value, p.etp.value * p.ep.value);
   // DP and PP groups span the world: of a layout that does not fill it, they are not known.
@@ -101,6 +137,8 @@ export function groupFabrics(p: Plan): GroupFabric[] {
 export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): MemoryEstimate | undefined {
   // Memory per GPU of a layout that does not fill its world is that of GPUs that do not exist.
   if (!p.model || p.notTraining || !layoutFits(p)) return undefined;
+  // Weights split over the generalized-TP ranks as well (and gathered back per layer): not modelled.
+  if (gtpFactor(p) !== 1 || expertGtpFactor(p) !== 1) return undefined;
   // States sharded over a data-parallel group of unknown size take an unknown share of each GPU.
   const s = p.sharding.value;
   const sharded = s.kind === 'distributed-optimizer' || (s.kind === 'zero' && (s.stage ?? 0) > 0) || (s.kind === 'fsdp' && s.fsdp !== 'no-shard');
@@ -211,8 +249,11 @@ export function fieldPath(p: Plan, field: { from: { kind: string; path?: readonl
 }
 
 /**
- * Megatron's grid: DP = world / (TP·PP·CP) and expert DP = world / (ETP·EP·PP), when they divide;
- * the distributed optimizer shards over the data-parallel group including the CP ranks. Returns DP.
+ * Megatron's grid: DP = world / (TP·PP·CP) and expert DP = world / (ETP·EP·PP), when the world
+ * divides by the model-parallel size (`modelSize`: with the generalized-TP factor from Megatron
+ * Core 0.19.0, whose ranks read their own data, so DP counts them: Megatron's replicas times the
+ * factor, the size its micro-batch calculator is given); the distributed optimizer shards over the
+ * data-parallel group including the CP ranks. Returns DP.
  */
 export function deriveMegatronGrid(p: Plan): number | undefined {
   const world = p.world?.value;
@@ -220,13 +261,15 @@ export function deriveMegatronGrid(p: Plan): number | undefined {
   const { tp, pp, cp, ep, etp } = { tp: p.tp.value, pp: p.pp.value, cp: p.cp.value, ep: p.ep.value, etp: p.etp.value };
   let dp: number | undefined;
   const encoder = p.encoder?.value ?? 0;
-  if (allKnown(p.encoder) && world % (tp * pp * cp + encoder) === 0) {
-    dp = world / (tp * pp * cp + encoder);
-    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}${encoder ? ` + encoder ${encoder}` : ''}) = ${dp}`, [p.world, p.tp, p.pp, p.cp, ...(p.encoder ? [p.encoder] : [])]);
+  const gtp = gtpFactor(p);
+  if (allKnown(p.encoder, p.weightShards) && gtp !== undefined && world % modelSize(p) === 0) {
+    dp = (world / modelSize(p)) * gtp;
+    const shards = gtp > 1 ? ` (${world / modelSize(p)} replicas × ${gtp} weight-shard groups: ${p.weightShards!.value} weight shards / TP ${tp})` : '';
+    p.dp = derived(dp, `DP = ${world} / (TP ${tp} × PP ${pp} × CP ${cp}${encoder ? ` + encoder ${encoder}` : ''}) = ${dp}${shards}`, [p.world, p.tp, p.pp, p.cp, ...(p.encoder ? [p.encoder] : []), ...(p.weightShards ? [p.weightShards] : [])]);
     p.sharding = { value: { ...p.sharding.value, group: dp * cp }, from: p.sharding.from };
   }
-  const grid = etp * ep * pp;
-  if (world % grid === 0) p.expertDp = derived(world / grid, `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / grid}`, [p.world, p.etp, p.ep, p.pp]);
+  const egtp = expertGtpFactor(p);
+  if (egtp !== undefined && world % expertGridSize(p) === 0) p.expertDp = derived(world / (etp * ep * pp), `expert DP = ${world} / (ETP ${etp} × EP ${ep} × PP ${pp}) = ${world / (etp * ep * pp)}`, [p.world, p.etp, p.ep, p.pp, ...(p.expertWeightShards ? [p.expertWeightShards] : [])]);
   return dp;
 }
 

@@ -63,6 +63,14 @@ export interface Plan {
   encoder?: Field<number>;
   ep: Field<number>;
   etp: Field<number>;
+  /**
+   * Megatron-LM's generalized TP (`--tensor-parallel-num-weight-shards`, whose parser has the flag
+   * from Megatron Core 0.19.0 and refuses it before): the total shards of each weight, TP times a
+   * weight-shard factor whose ranks count into the model-parallel size (see `gtpFactor`).
+   */
+  weightShards?: Field<number>;
+  /** The expert layers' counterpart (`--expert-tensor-parallel-num-weight-shards`): expert TP times its factor. */
+  expertWeightShards?: Field<number>;
   /** Replicated data parallelism (DDP, or HSDP's outer dimension). */
   dpReplicate: Field<number>;
   /** Sharded data parallelism (FSDP / ZeRO shard group). */

@@ -10,6 +10,7 @@
  *   - DDP and ZeRO: one data-parallel dimension.
  */
 import type { Plan } from './plan';
+import { expertGtpFactor, gtpFactor } from './layout';
 
 export interface GridDim {
   name: 'tp' | 'cp' | 'dp' | 'pp' | 'etp' | 'ep' | 'edp' | 'sp' | 'dp_shard' | 'dp_replicate';
@@ -63,6 +64,8 @@ export function rankMap(p: Plan): RankMap | undefined {
   if (!world || world < 1) return undefined;
   const base = { world, gpusPerNode: p.hardware.gpusPerNode.value, nvlinkDomain: p.hardware.nvlinkDomain.value };
   if (p.style === 'megatron') {
+    // The generalized-TP ranks Megatron inserts after TP (and after EP for experts) are not drawn.
+    if (gtpFactor(p) !== 1 || expertGtpFactor(p) !== 1) return undefined;
     const tp = p.tp.value;
     const cp = p.cp.value;
     const pp = p.pp.value;

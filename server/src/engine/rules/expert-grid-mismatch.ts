@@ -1,7 +1,7 @@
 /**
  * expert-grid-mismatch: the MoE grid ETP × EP × PP does not divide the world size.
  */
-import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, expertGtpFactor, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -53,11 +53,14 @@ export default defineRule({
     // Expert TP is then TP: an error needs TP known too.
     if (bridgeOld && !allKnown(p.tp)) return;
     const etp = bridgeOld ? p.tp.value : p.etp.value;
-    const grid = etp * p.ep.value * p.pp.value;
+    // From 0.19.0 expert weight shards add their factor to the grid (parallel_state.py@core_v0.19.0:873-884).
+    const egtp = expertGtpFactor(p, etp);
+    if (egtp === undefined || !allKnown(p.expertWeightShards)) return;
+    const grid = etp * egtp * p.ep.value * p.pp.value;
     if (world % grid === 0) return;
     const fixes: FixSpec[] = [];
     for (const [knob, field, name] of [['etp', p.etp, 'expert TP'], ['ep', p.ep, 'EP']] as const) {
-      if (knob === 'etp' && bridgeOld) continue;
+      if (knob === 'etp' && (bridgeOld || p.expertWeightShards)) continue;
       const rest = grid / field.value;
       if (world % rest !== 0) continue;
       const best = divisors(world / rest).filter((d) => d < field.value).pop();
@@ -67,7 +70,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),
       on: 'value',
-      message: `The MoE grid expert-TP ${etp} × EP ${p.ep.value} × PP ${p.pp.value} = ${grid} does not divide ${world} GPUs${bridgeOld ? ` (expert TP ${etp}: Megatron Bridge before 0.6, with Megatron Core ${ctx.versionLabel ?? 'before 0.19.0'}, leaves it unset and Megatron Core uses TP)` : p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
+      message: `The MoE grid expert-TP ${etp} × EP ${p.ep.value} × PP ${p.pp.value}${egtp > 1 ? ` × ${egtp} (${p.expertWeightShards!.value} expert weight shards / expert TP ${etp})` : ''} = ${grid} does not divide ${world} GPUs${bridgeOld ? ` (expert TP ${etp}: Megatron Bridge before 0.6, with Megatron Core ${ctx.versionLabel ?? 'before 0.19.0'}, leaves it unset and Megatron Core uses TP)` : p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
       fixes,
     });
   },

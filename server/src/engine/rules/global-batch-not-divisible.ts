@@ -1,7 +1,7 @@
 /**
  * global-batch-not-divisible: the global batch is not a whole number of micro-batches per DP rank.
  */
-import { fieldPath, knobEdit, layoutFits } from '../plan/layout';
+import { fieldPath, gtpFactor, knobEdit, layoutFits } from '../plan/layout';
 import { megatronArg } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
 
@@ -38,7 +38,10 @@ export default defineRule({
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
     if (gbs % unit === 0) return;
-    const evalStop = evalBatchStops(ctx, gbs, p.microBatch.value, p.dp.value);
+    // The eval check divides by Megatron's replicas, which leave out the generalized-TP ranks (from
+    // 0.19.0, arguments.py@core_v0.19.0:411-446); the micro-batch calculator is given them all
+    // (global_vars.py@core_v0.19.0:132), so it is the one that stops when only the replicas divide.
+    const evalStop = evalBatchStops(ctx, gbs, p.microBatch.value, p.dp.value / (gtpFactor(p) ?? 1));
     const setTo = (ns: number[]): FixSpec[] => {
       const out: FixSpec[] = [];
       for (const n of ns) {

@@ -2,7 +2,7 @@
  * world-size-mismatch: the model-parallel degrees do not divide the world size (Megatron), or a
  * device mesh does not multiply out to it (accelerate's `parallelism_config`).
  */
-import { allKnown, divisors, fieldPath, knobEdit, modelSize } from '../plan/layout';
+import { allKnown, divisors, fieldPath, gtpFactor, knobEdit, modelSize } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
@@ -28,6 +28,18 @@ function cappedPp(p: Plan, world: number): number | undefined {
   return world % tp === 0 && world % (tp * pp * p.cp.value) === 0 ? pp : undefined;
 }
 
+/**
+ * What Megatron-LM says when it stops: from 0.9.0 one check of the whole model size; before it, TP
+ * (cut to the world) against the world, then TP × PP × CP (arguments.py@core_v0.8.0:158-182).
+ */
+function stopQuote(ctx: RuleContext, p: Plan, world: number): string {
+  if (ctx.atLeast(UNCAPPED_SINCE)) return `world size (${world}) is not divisible by total_model_size`;
+  const tp = Math.min(p.tp.value, world);
+  if (world % tp !== 0) return `world size (${world}) is not divisible by tensor model parallel size (${tp})`;
+  const pp = Math.min(p.pp.value, Math.floor(world / tp));
+  return `world size (${world}) is not divisible by tensor parallel size (${tp}) times pipeline parallel size (${pp}) times context parallel size (${p.cp.value})`;
+}
+
 /** Where the degrees of the layout are written (a degree left at its default has no place). */
 function degreeLines(fields: [string, Plan['tp']][]): RelatedSpec[] {
   return fields.flatMap(([name, f]) => (f.from.kind === 'written' ? [{ at: f.from.path, on: 'entry' as const, message: `${name} ${f.value} is set here` }] : []));
@@ -46,7 +58,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
-    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks and stops at startup when they do not tile it ("world size is not divisible by total_model_size"); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop); accelerate\'s Megatron-LM plugin runs the checks of the Megatron installed beside it, one that cuts before Accelerate 1.1.0 and an unknown one from it. Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"), where the launch passes the section on (not under `NO` or `MULTI_CPU`, and under `DEEPSPEED` from 1.12.0). Either way no GPU-hour is spent, but the job is gone from the queue.',
+    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks (from Megatron Core 0.19.0 times the weight shards over TP, when Megatron-LM\'s `--tensor-parallel-num-weight-shards` gives each weight more shards than TP ranks) and stops at startup when they do not tile it ("world size is not divisible by total_model_size"; before 0.9.0 worded by the degrees); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop); accelerate\'s Megatron-LM plugin runs the checks of the Megatron installed beside it, one that cuts before Accelerate 1.1.0 and an unknown one from it. Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"), where the launch passes the section on (not under `NO` or `MULTI_CPU`, and under `DEEPSPEED` from 1.12.0). Either way no GPU-hour is spent, but the job is gone from the queue.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     fix: 'Offers the nearest consistent layouts: the world size as the nearest multiple of the model size, or a smaller degree that divides it (the derived DP follows).',
@@ -61,9 +73,12 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p?.world) return;
-    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree, p.encoder)) return;
+    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree, p.encoder, p.weightShards)) return;
     const world = p.world.value;
     if (p.style === 'megatron') {
+      // Weight shards that are not a multiple of TP are refused before the world is looked at.
+      const gtp = gtpFactor(p);
+      if (gtp === undefined) return;
       const model = modelSize(p);
       if (world % model === 0) return;
       // Megatron-LM's argument checks before 0.9.0 cut TP to the world and PP to what is left, and
@@ -78,7 +93,8 @@ export default defineRule({
       const oldMegatron = accelerate && cut !== undefined && !ctx.atLeast(ACCELERATE_NEW_MEGATRON_SINCE);
       // A pre-release of 0.9.0 may cut or stop: the message that says both is true of it.
       const stops = cut === undefined || (!accelerate && ctx.schemaVersion !== undefined && versionAtLeast(ctx.schemaVersion, UNCAPPED_SINCE) && ctx.atLeastIfSettled(UNCAPPED_SINCE) === true);
-      const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value}${p.encoder ? ` + the encoder's ${p.encoder.value} ranks` : ''} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
+      const shards = gtp > 1 ? ` × ${gtp} (${p.weightShards!.value} weight shards / TP ${p.tp.value}, ranks of their own from Megatron Core 0.19.0)` : '';
+      const product = `${world} GPUs${worldSource(p)} are not divisible by TP ${p.tp.value} × PP ${p.pp.value} × CP ${p.cp.value}${shards}${p.encoder ? ` + the encoder's ${p.encoder.value} ranks` : ''} = ${model}${p.cp.from.kind === 'default' && p.cp.value > 1 ? ` (CP ${p.cp.value} is ${p.runtime}'s default)` : ''}`;
       const runs = `TP ${Math.min(p.tp.value, world)} × PP ${cut}, not the layout written`;
       ctx.report({
         at: fieldPath(p, p.world, 'world'),
@@ -86,7 +102,7 @@ export default defineRule({
         severity: stops ? undefined : 'warning',
         related: degreeLines([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]]),
         message: stops
-          ? `${product}: Megatron stops at startup (${accelerate ? "its argument checks refuse a world size the layout does not divide" : `"world size (${world}) is not divisible by total_model_size"`}). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+          ? `${product}: Megatron stops at startup (${accelerate ? "its argument checks refuse a world size the layout does not divide" : `"${stopQuote(ctx, p, world)}"`}). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
           : oldMegatron
             ? `${product}: accelerate ${ctx.versionLabel ?? ''} runs the argument checks of a Megatron-LM of core 0.5 or older, which cut PP to ${cut} without a word and run ${runs}. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
             : accelerate
@@ -129,6 +145,8 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
   }
   // Or shrink one degree to the largest value that divides what the others leave.
   for (const [knob, field, name] of [['tp', p.tp, 'TP'], ['pp', p.pp, 'PP'], ['cp', p.cp, 'CP']] as const) {
+    // With weight shards written, TP × its factor is the shards whatever TP is: a smaller TP does not help.
+    if (knob === 'tp' && p.weightShards) continue;
     const rest = model / field.value;
     if (world % rest !== 0) continue;
     const best = divisors(world / rest).filter((d) => d < field.value).pop();

@@ -144,7 +144,12 @@ export function defaultOf<T>(args: MegatronArgs, value: T, note: string): Field<
   return why ? { value, from: { kind: 'unknown', note: why } } : byDefault(value, note);
 }
 
-export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan {
+/**
+ * `weightShards`: the arguments are Megatron-LM's own (a launch script, `--yaml-cfg`), whose checks
+ * lay the generalized-TP weight shards out as ranks (Megatron Core 0.19.0 on); Megatron Bridge and
+ * NeMo pass no such factor to the process groups they build.
+ */
+export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts: { weightShards?: boolean } = {}): Plan {
   const fallback = <T,>(value: T, note: string): Field<T> => defaultOf(args, value, note);
   const num = (dest: string, dflt: number, note: string): Field<number> => {
     const a = args.get(dest);
@@ -165,6 +170,14 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
   const cp = num('context_parallel_size', 1, 'Megatron uses CP 1');
   const ep = num('expert_model_parallel_size', 1, 'Megatron uses EP 1');
   const encoder = encoderRanks(args, tp, cp);
+  const shards = (dest: string): Field<number> | undefined => {
+    const a = opts.weightShards ? args.get(dest) : undefined;
+    if (a?.unknown) return { value: 1, from: { kind: 'unknown', note: a.unknown } };
+    const v = int(a);
+    return v !== undefined && v >= 1 ? asWritten(v, a!) : undefined;
+  };
+  const weightShards = shards('tensor_parallel_num_weight_shards');
+  const expertWeightShards = shards('expert_tensor_parallel_num_weight_shards');
   const etpArg = int(args.get('expert_tensor_parallel_size'));
   const etp: Field<number> =
     etpArg !== undefined
@@ -210,6 +223,8 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings): Plan
     layersPerVirtualStage: perVstage !== undefined && vstages === undefined ? asWritten(perVstage, args.get('num_layers_per_virtual_pipeline_stage')!) : undefined,
     cp,
     ...(encoder ? { encoder } : {}),
+    ...(weightShards ? { weightShards } : {}),
+    ...(expertWeightShards ? { expertWeightShards } : {}),
     ep,
     etp,
     dpReplicate: byDefault(1, 'Megatron replicates over DP'),

@@ -453,6 +453,6 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
   },
   writePath: megatronWritePath,
   plan(model, settings) {
-    return megatronPlan(model.args, settings);
+    return megatronPlan(model.args, settings, { weightShards: true });
   },
 };

@@ -209,7 +209,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   },
   writePath: megatronWritePath,
   plan(model, settings) {
-    return megatronPlan(model.args, settings);
+    return megatronPlan(model.args, settings, { weightShards: true });
   },
 };
 
