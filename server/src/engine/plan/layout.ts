@@ -42,6 +42,42 @@ export function expertGridSize(p: Plan, etp = p.etp.value): number {
   return etp * (expertGtpFactor(p, etp) ?? 1) * p.ep.value * p.pp.value;
 }
 
+/**
+ * The model dimensions a degree must fit: the model's when the Plan knows it, else those the
+ * arguments write (heads without a hidden size still bind TP). Query groups only where they are
+ * split across TP (not with multi-head latent attention).
+ */
+export function shapeLimits(p: Plan): { heads?: number; groups?: number; layers?: number; experts?: number } {
+  const m = p.model?.value;
+  if (m) return { heads: m.heads, groups: m.mla ? undefined : m.queryGroups, layers: m.layers, experts: m.experts };
+  const a = p.arch;
+  return { heads: a?.heads?.value, groups: a?.queryGroups?.value, layers: a?.layers?.value, experts: a?.experts?.value };
+}
+
+/**
+ * Whether Megatron takes TP `tp` for the heads and query groups known (TransformerConfig: the heads
+ * a multiple of TP at every release, the groups a multiple of it; the groups dividing TP, which
+ * 0.16.0 on also takes, is not offered): what a fix that changes TP must keep.
+ */
+export function tpFitsShape(p: Plan, tp: number): boolean {
+  const s = shapeLimits(p);
+  return (!s.heads || s.heads % tp === 0) && (!s.groups || s.groups % tp === 0);
+}
+
+/** Whether PP `pp` splits the known layers evenly (the embedding and the loss counted when the file says so). */
+export function ppFitsShape(p: Plan, pp: number): boolean {
+  const layers = shapeLimits(p).layers;
+  if (!layers || p.pipelineSplit?.explicit) return true;
+  const counted = layers + (p.pipelineSplit?.embedding ? 1 : 0) + (p.pipelineSplit?.loss ? 1 : 0);
+  return counted % pp === 0;
+}
+
+/** Whether EP `ep` divides the known experts (Megatron gives each EP rank whole experts). */
+export function epFitsShape(p: Plan, ep: number): boolean {
+  const experts = shapeLimits(p).experts;
+  return !experts || experts % ep === 0;
+}
+
 /** The product of a device mesh's dimensions (what must equal the world size). */
 export function meshSize(p: Plan): number {
   return p.dpReplicate.value * p.dpShard.value * p.cp.value * p.spDegree.value * p.tp.value * p.pp.value;

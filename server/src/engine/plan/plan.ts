@@ -94,6 +94,11 @@ export interface Plan {
    */
   pipelineSplit?: { embedding: boolean; loss: boolean; explicit?: string };
   model?: Field<ModelShape>;
+  /**
+   * The model dimensions the arguments write, also when the whole shape is not known (then `model`
+   * is absent): the constraints Megatron puts on a degree (see `shapeLimits`).
+   */
+  arch?: Partial<Record<'heads' | 'queryGroups' | 'layers' | 'experts', Field<number>>>;
   /** LoRA/QLoRA: only adapters are trained, over frozen (possibly quantized) base weights. */
   adapter?: Field<AdapterMemory>;
   precision: Field<Precision>;

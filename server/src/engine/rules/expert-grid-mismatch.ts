@@ -1,7 +1,7 @@
 /**
  * expert-grid-mismatch: the MoE grid ETP × EP × PP does not divide the world size.
  */
-import { allKnown, divisors, expertGtpFactor, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, epFitsShape, expertGtpFactor, fieldPath, knobEdit } from '../plan/layout';
 import { defineRule, type FixSpec } from './rule';
 
 export default defineRule({
@@ -63,7 +63,7 @@ export default defineRule({
       if (knob === 'etp' && (bridgeOld || p.expertWeightShards)) continue;
       const rest = grid / field.value;
       if (world % rest !== 0) continue;
-      const best = divisors(world / rest).filter((d) => d < field.value).pop();
+      const best = divisors(world / rest).filter((d) => d < field.value && (knob !== 'ep' || epFitsShape(p, d))).pop();
       const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
       if (e) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best}`, edits: [e] });
     }

@@ -1,7 +1,7 @@
 /**
  * heads-not-divisible-by-tp: attention heads (or query groups) that TP cannot split evenly.
  */
-import { allKnown, divisors, fieldPath, knobEdit } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from '../plan/layout';
 import { MEGATRON_FORMATS } from '../formats/megatron/model';
 import { defineRule, type FixSpec } from './rule';
 
@@ -34,14 +34,17 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    const m = p?.model?.value;
     // Megatron's check: only where Megatron builds the model (its launch scripts and configs, Bridge,
     // NeMo, Accelerate's MEGATRON_LM). DeepSpeed's AutoTP splits the heads unevenly by design, and what
     // an Accelerate TP mesh does with an uneven split is not Megatron's answer.
-    if (!p || !m || p.tp.value <= 1 || p.style !== 'megatron') return;
+    if (!p || p.tp.value <= 1 || p.style !== 'megatron') return;
+    // The heads (and groups) the arguments write are checked even when the rest of the model is not known.
+    const limits = shapeLimits(p);
+    if (!limits.heads) return;
+    const m = { heads: limits.heads };
     if (!allKnown(p.tp)) return;
     const tp = p.tp.value;
-    const groups = m.queryGroups ?? m.heads;
+    const groups = limits.groups ?? m.heads;
     const headsOk = m.heads % tp === 0;
     // Megatron Core takes query groups that divide TP (each group's K/V copied on several ranks)
     // from 0.16.0; before, the groups must be a multiple of TP. Only a Megatron file's release says which runs.
@@ -49,9 +52,8 @@ export default defineRule({
     const groupsOk = groups % tp === 0 || fewerGroups(tp);
     if (headsOk && groupsOk) return;
     const fixes: FixSpec[] = [];
-    const rest = p.style === 'megatron' ? p.pp.value * p.cp.value : 1;
     const best = divisors(m.heads)
-      .filter((d) => d < tp && (groups % d === 0 || fewerGroups(d)) && (!p.world || p.style !== 'megatron' || p.world.value % (d * rest) === 0))
+      .filter((d) => d < tp && (groups % d === 0 || fewerGroups(d)) && (!p.world || p.world.value % modelSize(p, d) === 0))
       .pop();
     const e = best ? knobEdit(p, 'tp', best) : undefined;
     if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
@@ -59,7 +61,7 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      message: `The model (${describeSource(p.model!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d))).join(', ')}).`,
+      message: `The model (${describeSource(p.model?.from ?? p.arch!.heads!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d))).join(', ')}).`,
       fixes,
     });
   },

@@ -1,7 +1,7 @@
 /**
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
-import { allKnown, divisors, fieldPath, knobEdit, modelSize } from '../plan/layout';
+import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from '../plan/layout';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { flagTarget } from '../formats/megatron/schema';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
@@ -32,8 +32,10 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    const m = p?.model?.value;
-    if (!p || !m || p.pp.value <= 1 || m.layers <= 0) return;
+    // The layers the arguments write are split even when the rest of the model is not known.
+    const layers = p ? shapeLimits(p).layers : undefined;
+    if (!p || !layers || p.pp.value <= 1) return;
+    const m = { layers };
     // Megatron-DeepSpeed under `--deepspeed` builds its pipeline with DeepSpeed's PipelineModule,
     // which partitions the layers itself (by parameters by default) and takes uneven splits.
     const root = ctx.doc.root;

@@ -2,7 +2,7 @@
  * tp-exceeds-nvlink-domain: tensor parallelism (or the CP / EP all-to-all groups) outside one
  * NVLink domain.
  */
-import { allKnown, divisors, dpWithTp, fieldPath, groupFabrics, knobEdit, modelSize, planMemory } from '../plan/layout';
+import { allKnown, divisors, dpWithTp, fieldPath, groupFabrics, knobEdit, modelSize, planMemory, tpFitsShape } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { defineRule, type FixSpec } from './rule';
@@ -21,7 +21,7 @@ export default defineRule({
     why: 'TP all-reduces (or all-gathers and reduce-scatters) activations twice per layer in forward and twice in backward: it only pays inside the NVLink/NVSwitch domain (900 GB/s per H100, 1.8 TB/s on Blackwell). A TP group that crosses the domain runs those collectives over InfiniBand, an order of magnitude slower, and every layer waits for them. The domain is not the node: 8 GPUs on DGX/HGX systems, 72 on NVL72 racks whose nodes have 4. Choose the hardware with `# shardwise: hardware=<id>` or `.shardwise.yaml`.',
     bad: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 16\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: hardware=h100-sxm\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
-    fix: 'Sets TP to the largest divisor of the NVLink domain that still divides the heads and the world (and, when the model is known, still fits in memory); DP grows to match.',
+    fix: 'Sets TP to the largest divisor of the NVLink domain that still divides the heads, the query groups and the world (and, when the model is known, still fits in memory); DP grows to match.',
     shell: {
       bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 16 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
       good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 8 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
@@ -74,11 +74,11 @@ function straddles(tp: number, domain: number, world: Plan['world']): boolean {
 }
 
 function tpFixes(p: Plan, domain: number): FixSpec[] {
-  const heads = p.model?.value.heads;
   const world = p.world?.value;
   const hbm = p.hardware.profile.hbmGiB * 2 ** 30;
+  // The heads and query groups the arguments write bind TP even when the model is not complete.
   const candidates = divisors(domain)
-    .filter((d) => d < p.tp.value && (!heads || heads % d === 0))
+    .filter((d) => d < p.tp.value && tpFitsShape(p, d))
     .reverse();
   for (const d of candidates) {
     const edits: PathEdit[] = [];

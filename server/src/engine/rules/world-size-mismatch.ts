@@ -2,7 +2,7 @@
  * world-size-mismatch: the model-parallel degrees do not divide the world size (Megatron), or a
  * device mesh does not multiply out to it (accelerate's `parallelism_config`).
  */
-import { allKnown, divisors, fieldPath, gtpFactor, knobEdit, modelSize } from '../plan/layout';
+import { allKnown, divisors, fieldPath, gtpFactor, knobEdit, modelSize, ppFitsShape, tpFitsShape } from '../plan/layout';
 import type { Plan } from '../plan/plan';
 import type { PathEdit } from '../syntax/sourcedoc';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
@@ -149,7 +149,9 @@ function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
     if (knob === 'tp' && p.weightShards) continue;
     const rest = model / field.value;
     if (world % rest !== 0) continue;
-    const best = divisors(world / rest).filter((d) => d < field.value).pop();
+    // A degree Megatron refuses for the heads, query groups or layers the file writes is no fix.
+    const fits = (d: number) => (knob === 'tp' ? tpFitsShape(p, d) : knob === 'pp' ? ppFitsShape(p, d) : true);
+    const best = divisors(world / rest).filter((d) => d < field.value && fits(d)).pop();
     const e = best !== undefined ? knobEdit(p, knob, best) : undefined;
     if (e && best! >= 1) fixes.push({ kind: 'set-degree', title: `Set ${name} to ${best}`, edits: [e] });
   }

@@ -196,6 +196,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
   // Hybrid (Mamba) stacks are not transformer layers: their memory is not modelled, so no shape.
   const hybrid = args.get('hybrid_layer_pattern') || flag(args.get('is_hybrid_model'));
   const model = hybrid ? undefined : modelFromArgs(args) ?? planModel(settings);
+  const arch = archOf(args);
   const precision = args.precision ?? precisionOf(args);
   const recompute = recomputeOf(args);
   const overlap: Plan['overlap'] = {
@@ -234,6 +235,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     microBatch: num('micro_batch_size', 1, 'Megatron requires --micro-batch-size'),
     seqLength: args.get('seq_length') ? num('seq_length', 0, '') : settings.seqLength ? { value: settings.seqLength, from: { kind: 'setting', note: '`seq_length` setting' } } : undefined,
     model,
+    ...(arch ? { arch } : {}),
     precision,
     sharding: shardingOf(args, distOpt, fallback),
     recompute,
@@ -357,6 +359,26 @@ function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(v
   // Neither FSDP switch seen: in an open argument set either may still be passed.
   if (args.open || args.defaultsUnknown) return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: { kind: 'unknown', note: (args.open ?? args.defaultsUnknown)! } };
   return { value: { kind: distOpt.value ? 'distributed-optimizer' : 'none', group: 1 }, from: distOpt.from };
+}
+
+/** The model dimensions the arguments write, one by one (a degree must fit them even when the shape is incomplete). */
+function archOf(args: MegatronArgs): Plan['arch'] | undefined {
+  const field = (dest: string): Field<number> | undefined => {
+    const a = args.get(dest);
+    const v = int(a);
+    return a && !a.unknown && v !== undefined && v >= 1 ? asWritten(v, a) : undefined;
+  };
+  const mla = flag(args.get('multi_latent_attention')) === true;
+  const arch: NonNullable<Plan['arch']> = {};
+  const heads = field('num_attention_heads');
+  const groups = !mla && flag(args.get('group_query_attention')) ? field('num_query_groups') : undefined;
+  const layers = field('num_layers');
+  const experts = field('num_moe_experts');
+  if (heads) arch.heads = heads;
+  if (groups) arch.queryGroups = groups;
+  if (layers) arch.layers = layers;
+  if (experts) arch.experts = experts;
+  return Object.keys(arch).length ? arch : undefined;
 }
 
 function modelFromArgs(args: MegatronArgs): Field<ModelShape> | undefined {
