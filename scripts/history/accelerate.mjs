@@ -374,6 +374,9 @@ const ACCELERATE_ENUMS = {
   'sagemaker.dynamo_backend': 'DynamoBackend',
   // A `Literal[...]` alias: the values a dataclass checks the text against (TERecipeKwargs).
   'fp8_config.fp8_format': 'FP8Format',
+  // The launcher exports it from 1.4.0; `NO` and `AO` join the class with 1.9.0, the first release
+  // whose Accelerator converts the value (before it only `FP8RecipeKwargs` and DeepSpeed read it).
+  'fp8_config.backend': 'FP8BackendType',
 };
 // Keys whose value every release from the key's x-since converts, first as the key itself, later after
 // the load moved it into its section: their reading releases are all of those.

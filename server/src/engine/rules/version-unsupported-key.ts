@@ -3,7 +3,7 @@
  * (`shardwise.targetVersions` setting, `.shardwise.yaml`, or `# shardwise: accelerate=1.10.0`).
  */
 import type { Path } from '../types';
-import { code, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
+import { code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
 import { namesBefore, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
@@ -145,6 +145,18 @@ export default defineRule({
         const v = normalized(schema, node.value);
         const vs = valueSince(schema, node.value);
         if (vs && !ctx.atLeast(vs)) {
+          // A release that reads the key without converting it (or not at all) refuses no value of it:
+          // what it does instead is the form's to say.
+          const form = releaseForm(ctx, schema);
+          if (form?.form === 'unused' || form?.form === 'unchecked') {
+            ctx.report({
+              at: path,
+              on: 'value',
+              severity: 'information',
+              message: `${code(v)} for ${pathLabel(path)} is a value of ${ctx.versions} ${vs} on; the targeted ${ctx.versionLabel ?? target} does not check it: ${form.why ?? 'it does not read the value'}. Upgrade ${ctx.versions} to ${vs} or newer for it to take effect.`,
+            });
+            return;
+          }
           ctx.report({
             at: path,
             on: 'value',
