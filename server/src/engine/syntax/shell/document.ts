@@ -6,7 +6,7 @@ import { sameValue, toValue, type Entry, type MapNode, type Node, type ScalarNod
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
 import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type RecipeCommand, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
-import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, union, unknownOf, wholeTok } from './expansion';
+import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 import type { OpenWord, SourcedFile } from './sourcing';
 
@@ -306,18 +306,20 @@ export class ShellDoc extends TreeDoc {
 
   /**
    * The Accelerate config the training command's `accelerate launch` names (`--config_file`), with
-   * the launcher and its options, when the name is known text.
+   * the launcher and its options, when the name is known text (or known under a folder left as a placeholder).
    */
   accelerateConfig(): { ref: string; span: Span; launcher: Launcher; open?: string } | undefined {
     let l = this.launcher;
     while (l && l.kind !== 'accelerate') l = l.inner;
     const arg = l?.args.get('--config_file') ?? l?.args.get('--config-file');
-    if (!l || !arg || arg.unknown || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
+    if (!l || !arg || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
+    const ref = arg.unknown ? underPlaceholder(arg.value, arg.unknown) : arg.value.trim();
+    if (!ref) return undefined;
     // Whether this is every way the script launches it: options it does not show, or a command in
     // one arm of a branch the script does not decide (another arm may launch it otherwise).
     const branch = this.training?.inBranch;
     const open = l.open ? `among the options it does not show (${l.open})` : branch !== undefined ? `in the arms of the branch on line ${branch}, of which this reader follows one` : undefined;
-    return { ref: arg.value.trim(), span: arg.span, launcher: l, ...(open ? { open } : {}) };
+    return { ref, span: arg.span, launcher: l, ...(open ? { open } : {}) };
   }
 
   /** The `llamafactory-cli train --key value…` command whose flags are the recipe, when the training command is one. */

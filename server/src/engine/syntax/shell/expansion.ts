@@ -355,3 +355,13 @@ export function isPlaceholder(text: string): boolean {
     /^(todo|fixme|tbd|change[_-]?me|replace[_-]?me|placeholder|fill[_-]?me|fill[_-]?in)$/i.test(t)
   );
 }
+
+/**
+ * The path under a folder variable the script leaves as a placeholder to fill in
+ * (`$CODE/configs/acc.yaml` with `CODE=/path/to/code`): the part after it, which names the file from
+ * the folder the user fills in (the host looks for it from the script's folder up).
+ */
+export function underPlaceholder(text: string, unknown: string): string | undefined {
+  const m = /^\$\{?(\w+)\}?\/([\w.-]+(?:\/[\w.-]+)*)$/.exec(text.trim());
+  return m && !m[2].split('/').includes('..') && unknown.startsWith(`${m[1]} holds a placeholder`) ? m[2] : undefined;
+}
