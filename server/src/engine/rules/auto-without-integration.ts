@@ -60,7 +60,7 @@ export default defineRule<DeepSpeedModel>({
             at: path,
             on: 'value',
             severity: 'error',
-            message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${String(path[path.length - 1])}\` not found in kwargs. Please specify … without \`auto\`") unless the program it starts is a Trainer. Write the value.`,
+            message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …") unless the program it starts is a Trainer. Write the value.`,
           });
         });
       } else if (!(underTrainer && !underAccelerate && fillers.includes('transformers'))) {

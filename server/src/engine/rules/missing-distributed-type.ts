@@ -14,7 +14,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'The config has no `distributed_type`.',
-    why: 'Since accelerate 0.34 the type is mandatory: loading stops with "A `distributed_type` must be specified in the config file." It also decides which sections the launcher reads at all.',
+    why: 'The type is mandatory at every release: from accelerate 0.34 loading stops with "A `distributed_type` must be specified in the config file.", and before it the field has no default, so loading the config fails on the missing argument. It also decides which sections the launcher reads at all.',
     bad: 'num_processes: 8\nmixed_precision: bf16\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n',
     fix: 'Adds `distributed_type`, guessed from the sections present (FSDP, DeepSpeed, Megatron-LM) or the process count.',

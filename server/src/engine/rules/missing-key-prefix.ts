@@ -17,7 +17,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A `parallelism_config` or `megatron_lm_config` key written without its required prefix.',
-    why: 'The launcher adds the `fsdp_` prefix to bare FSDP keys, but not the `parallelism_config_` or `megatron_lm_` prefix: `tp_size: 2` under `parallelism_config` is passed on as an argument nobody reads, and the run silently uses a tensor-parallel size of 1.',
+    why: 'The launcher adds the `fsdp_` prefix to bare FSDP keys, but not the `parallelism_config_` or `megatron_lm_` prefix: `tp_size: 2` under `parallelism_config` is passed on as an argument nobody reads, so the mesh is built without it (a size of 1): Accelerate then stops when the sizes left no longer multiply to `num_processes` ("ParallelismConfig total_size … does not match num_processes", world-size-mismatch), and runs a layout nobody wrote without a word when they still do.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n  parallelism_config_dp_shard_size: 4\n',
     fix: 'Adds the prefix; the setting then takes effect, so the fix is offered, never applied on its own.',

@@ -1,0 +1,33 @@
+/**
+ * Sentences of the rule pages and hovers that say what upstream does, checked against what the tool
+ * itself reports for the same file (a page must not call a run silent that another rule stops).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze, RULES } from '../../server/src/engine';
+import { ACCELERATE_SCHEMA } from '../../server/src/engine/formats/accelerate/format';
+
+const rule = (id: string) => RULES.find((r) => r.id === id)!;
+
+test('missing-key-prefix: with `tp_size` dropped the example mesh is 4 ranks for 8 processes, which Accelerate stops on (src/accelerate/parallelism_config.py@v1.10.0:283-287 "ParallelismConfig total_size … does not match num_processes"); the page says so, not that the run goes on silently', () => {
+  const r = rule('missing-key-prefix');
+  const codes = analyze({ path: 'accelerate.yaml', text: r.docs!.bad! }, { targetVersions: { accelerate: '1.10.0' } }).findings.map((f) => `${f.severity}:${f.code}`);
+  assert.ok(codes.includes('error:world-size-mismatch'), codes.join(', '));
+  assert.doesNotMatch(r.docs!.why, /silently uses a tensor-parallel size of 1/);
+  assert.match(r.docs!.why, /does not match num_processes/);
+});
+
+test('missing-distributed-type: `distributed_type` has no default at every release before 0.34 (src/accelerate/commands/config/config_args.py@v0.2.0:67, @v0.33.0:78), so the page does not date the requirement from 0.34', () => {
+  const r = rule('missing-distributed-type');
+  assert.doesNotMatch(r.docs!.why, /^Since accelerate 0\.34/);
+  assert.match(r.docs!.why, /every release/);
+  const codes = analyze({ path: 'accelerate.yaml', text: 'num_processes: 2\nmixed_precision: bf16\n' }, { targetVersions: { accelerate: '0.33.0' } }).findings.map((f) => f.code);
+  assert.ok(codes.includes('missing-distributed-type'), codes.join(', '));
+});
+
+test('megatron_lm_sequence_parallelism: at TP 1 Megatron turns sequence parallelism off instead of refusing it (megatron/training/arguments.py@core_v0.8.0, `args.sequence_parallel = False`): the hover says that, as sequence-parallel-without-tp does', () => {
+  const schema = ACCELERATE_SCHEMA as { definitions: Record<string, { properties: Record<string, { markdownDescription?: string }> }> };
+  const text = schema.definitions.megatron_lm_config.properties.megatron_lm_sequence_parallelism.markdownDescription ?? '';
+  assert.doesNotMatch(text, /only accepts/);
+  assert.match(text, /turns it off/);
+});
