@@ -233,6 +233,12 @@ export function nemoEvidence(doc: SourceDoc, path?: string): Evidence {
   // A Launcher Hugging Face → NeMo conversion job: its converter builds the model from the Hugging
   // Face config on one device, and the trainer and model sections here are not a run.
   if (doc.node(['run', 'huggingface_ckpt_path'])) contradictions.push('`run.huggingface_ckpt_path` makes it a checkpoint conversion job, not a run');
+  // The SageMaker HyperPod recipes for Hugging Face models are shaped like NeMo's (`run`, `trainer`,
+  // `model`) but spell the degrees as SageMaker model parallelism reads them (`model.shard_degree`,
+  // `model.tensor_model_parallel_degree`), names NeMo has no use for: their own program reads them.
+  const model = doc.node(['model']);
+  const smp = model?.kind === 'map' ? model.entries.find((x) => /^((tensor|pipeline|context|expert)_model_parallel|shard)_degree$/.test(x.key)) : undefined;
+  if (smp) contradictions.push(`\`model.${smp.key}\` is SageMaker model parallelism's spelling (NeMo reads \`…_parallel_size\`)`);
   // NeMo reads the parallel degrees under `model:` (or `trainer.strategy`); a config that writes them
   // in a top-level section of its own (`distributed_strategy:`) is another framework's, shaped like NeMo's.
   const root = doc.root?.kind === 'map' ? doc.root : undefined;
