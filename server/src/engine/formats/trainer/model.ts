@@ -12,7 +12,7 @@ export type Program = 'llama-factory' | 'axolotl' | 'trainer';
 
 /** A TrainingArguments field as the Trainer gets it, how that is known, and where it is written. */
 export interface TrainerValue {
-  value: number | boolean | undefined;
+  value: number | boolean | string | undefined;
   from: Provenance;
   /** Where it is written in the document (the key, or the flag), when it is. */
   at?: Path;

@@ -86,7 +86,8 @@ function scalar(v: Node | undefined): number | boolean | string | null | undefin
   return v.value;
 }
 
-function typed(kind: 'int' | 'float' | 'bool', v: unknown): number | boolean | undefined {
+function typed(kind: TrainerField['kind'], v: unknown): number | boolean | string | undefined {
+  if (kind === 'str') return typeof v === 'string' ? v : undefined;
   if (kind === 'bool') {
     if (typeof v === 'boolean') return v;
     if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
@@ -130,7 +131,7 @@ export function recipeArg(doc: SourceDoc, program: Program, name: string): Train
   }
   if (node && !(node.kind === 'scalar' && node.value === null)) {
     const v = typed(field.kind, scalar(node));
-    if (v === undefined) return unknown(`\`${spelled}\` is not a value Shardwise reads as ${field.kind === 'bool' ? 'a boolean' : 'a number'}`);
+    if (v === undefined) return unknown(`\`${spelled}\` is not a value Shardwise reads as ${field.kind === 'bool' ? 'a boolean' : field.kind === 'str' ? 'a string' : 'a number'}`);
     return { value: v, from: { kind: 'written', path: [spelled] }, at: [spelled], spelled };
   }
   if (program === 'axolotl') return unknown(`the recipe does not set \`${spelled}\`, and the program that reads it decides its default`);
@@ -169,6 +170,15 @@ function axolotlArg(doc: SourceDoc, name: string): TrainerValue | undefined {
   }
   // axolotl computes it: on only with an evaluation set, `save_steps` and `eval_steps`, the one a multiple of the other (core/builders/causal.py@v0.18.0:248-260).
   if (name === 'load_best_model_at_end') return { value: undefined, from: { kind: 'unknown', note: 'axolotl turns `load_best_model_at_end` on only with an evaluation set and `save_steps` a multiple of `eval_steps`' }, spelled: name };
+  // axolotl computes the warmup it hands the Trainer: from `warmup_ratio` and its own step count, 3% of
+  // the steps (at most 100) when neither is set, 2 for a written 1 (core/builders/base.py@v0.18.0:235-268).
+  if (name === 'fp16_opt_level' || name === 'fp16_backend') return { value: undefined, from: { kind: 'unknown', note: `how axolotl hands \`${name}\` to the Trainer is not read here` }, spelled: name };
+  if (name === 'warmup_ratio') return { value: undefined, from: { kind: 'unknown', note: 'axolotl turns `warmup_ratio` into steps of its own count' }, spelled: name };
+  if (name === 'warmup_steps') {
+    const w = val('warmup_steps');
+    if (typeof w === 'number' && Number.isInteger(w) && w >= 1) return { value: w === 1 ? 2 : w, from: w === 1 ? { kind: 'derived', formula: 'axolotl hands the Trainer 2 for `warmup_steps: 1`' } : { kind: 'written', path: ['warmup_steps'] }, at: ['warmup_steps'], spelled: name };
+    return { value: undefined, from: { kind: 'unknown', note: 'axolotl computes the warmup steps unless `warmup_steps` is a whole number of at least 1' }, spelled: name };
+  }
   if (name === 'gradient_accumulation_steps' && !has('gradient_accumulation_steps')) {
     const b = val('batch_size');
     const m = val('micro_batch_size');

@@ -2,10 +2,12 @@
  * What the Transformers Trainer does with the DeepSpeed JSON it is given, by release: the keys its
  * `HfTrainerDeepSpeedConfig.trainer_config_process` fills when they are `"auto"` and compares with
  * the TrainingArguments when they are not (src/transformers/deepspeed.py@v4.30.0:133-190,
- * src/transformers/integrations/deepspeed.py@v4.57.6:133-205, the same in the 5.18.0 wheel). Every
- * mismatch is collected and raised together, as one ValueError ("Please correct the following
- * DeepSpeed config values that mismatch TrainingArguments values"), in `trainer_config_finalize`
- * when training starts (v4.57.6:269-274). Pure data.
+ * src/transformers/integrations/deepspeed.py@v4.57.6:133-205, the same in the 5.18.0 wheel less the
+ * apex `amp` keys), and the two scheduler keys `trainer_config_finalize` fills and compares once the
+ * number of training steps is known (v4.57.6:257-267, 5.18.0:241-253). Every mismatch is collected
+ * and raised together, as one ValueError ("Please correct the following DeepSpeed config values that
+ * mismatch TrainingArguments values"), in `trainer_config_finalize` when training starts
+ * (v4.57.6:269-274). Pure data.
  */
 
 /** The oldest Transformers release these facts were read at; older ones are not judged. */
@@ -13,9 +15,9 @@ export const TRANSFORMERS_OLDEST = '4.30.0';
 
 /** The Trainer's reading of one TrainingArguments field: its default (undefined: the recipe's program decides it). */
 export interface TrainerField {
-  kind: 'int' | 'float' | 'bool';
+  kind: 'int' | 'float' | 'bool' | 'str';
   /** TrainingArguments' own default, when no recipe framework is known to change it. */
-  default?: number | boolean;
+  default?: number | boolean | string;
   /** No program that reads recipes changes this default: an unset field has it (else it is an assumption). */
   fixed?: boolean;
 }
@@ -55,6 +57,14 @@ export const FIELDS: Record<string, TrainerField> = {
   save_only_model: { kind: 'bool', default: false, fixed: true },
   load_best_model_at_end: { kind: 'bool', default: false, fixed: true },
   auto_find_batch_size: { kind: 'bool', default: false, fixed: true },
+  // -1 (train for `num_train_epochs`): the steps then come from the dataset's length, not known here.
+  max_steps: { kind: 'int' },
+  // An int to 4.57.x, a float from 5.x (a value below 1 is then a ratio); warmup_ratio is gone in 5.18.0.
+  warmup_steps: { kind: 'int', default: 0 },
+  warmup_ratio: { kind: 'float', default: 0 },
+  // Apex's settings (training_args.py@v4.57.6:1081-1089, 1437-1443; not in the 5.18.0 wheel).
+  fp16_opt_level: { kind: 'str', default: 'O1', fixed: true },
+  fp16_backend: { kind: 'str', default: 'auto', fixed: true },
 };
 
 /** One DeepSpeed key the Trainer fills and compares, and the TrainingArguments value it is held to. */
@@ -65,46 +75,104 @@ export interface Compared {
   fields: string[];
   /** How the Trainer's message names the value ("hf per_device_train_batch_size"). */
   label: string;
-  /** The value the Trainer compares with, from the fields' values (undefined: not computable). */
-  value(v: Record<string, number | boolean>, world?: number): number | boolean | number[] | undefined;
+  /**
+   * The value the Trainer compares with (undefined: not computable). `get` reads a field's value as
+   * the Trainer gets it (read only the fields the answer rests on), `atLeast` whether the
+   * Transformers release is at least a version.
+   */
+  value(get: (field: string) => Value | undefined, world: number | undefined, atLeast: (version: string) => boolean, writes: (field: string) => boolean): Value | number[] | undefined;
   /** How the Trainer's own message names it, when `label` says more. */
   said?: string;
   /** Needs the world size (the launcher's process count). */
   world?: boolean;
+  /** The JSON's value is a string the Trainer compares as it is (else a string is not compared here). */
+  text?: boolean;
+  /** The last release read that compares it, when later ones read do not (compared only up to it). */
+  upTo?: string;
 }
 
-const num = (x: number | boolean | undefined): number | undefined => (typeof x === 'number' ? x : undefined);
+type Value = number | boolean | string;
 
-/** v4.57.6:139-197 (v4.30.0:119-180; wheel 5.18.0:139-181): the keys compared at TrainingArguments creation. */
+const num = (x: Value | undefined): number | undefined => (typeof x === 'number' ? x : undefined);
+/** A boolean field, or the OR of two. */
+const bool = (x: Value | undefined): boolean | undefined => (typeof x === 'boolean' ? x : undefined);
+const either = (a: Value | undefined, b: Value | undefined): boolean | undefined => (bool(a) === undefined || bool(b) === undefined ? undefined : bool(a) || bool(b));
+
+/** The training steps the Trainer hands `trainer_config_finalize`: `max_steps` when positive, else the dataset's (not known here). */
+function trainingSteps(get: (field: string) => Value | undefined): number | undefined {
+  const n = num(get('max_steps'));
+  return n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * `args.get_warmup_steps(num_training_steps)`: to 4.57.x, `warmup_steps` when above 0, else
+ * ceil(steps × `warmup_ratio`) (training_args.py@v4.57.6:2551-2558); in 5.18.0, `int(warmup_steps)`
+ * when at least 1, else ceil(steps × `warmup_steps`) (training_args.py@5.18.0:2122-2129). Between the
+ * two only a whole number of steps of at least 1 reads the same in both.
+ */
+function warmupSteps(get: (field: string) => Value | undefined, atLeast: (version: string) => boolean, writes: (field: string) => boolean): number | undefined {
+  const s = num(get('warmup_steps'));
+  if (s === undefined) return undefined;
+  if (Number.isInteger(s) && s >= 1) return s;
+  const scaled = (ratio: number): number | undefined => {
+    if (ratio === 0) return 0;
+    const n = trainingSteps(get);
+    return n === undefined ? undefined : Math.ceil(n * ratio);
+  };
+  if (!atLeast('4.57.7')) {
+    if (s > 0) return undefined;
+    const r = num(get('warmup_ratio'));
+    return r === undefined ? undefined : scaled(r);
+  }
+  // 5.18.0 has no warmup_ratio: a recipe that sets it is not read as this release reads it.
+  if (!atLeast('5.18.0') || writes('warmup_ratio')) return undefined;
+  return s >= 1 ? Math.trunc(s) : s < 0 ? undefined : scaled(s);
+}
+
+/** v4.57.6:139-197, 257-267 (v4.30.0:119-180; wheel 5.18.0:139-181, 241-253): the keys compared. */
 export const COMPARED: readonly Compared[] = [
-  { key: ['train_micro_batch_size_per_gpu'], fields: ['per_device_train_batch_size'], label: 'per_device_train_batch_size', value: (v) => num(v.per_device_train_batch_size) },
-  { key: ['gradient_accumulation_steps'], fields: ['gradient_accumulation_steps'], label: 'gradient_accumulation_steps', value: (v) => num(v.gradient_accumulation_steps) },
+  { key: ['train_micro_batch_size_per_gpu'], fields: ['per_device_train_batch_size'], label: 'per_device_train_batch_size', value: (get) => num(get('per_device_train_batch_size')) },
+  { key: ['gradient_accumulation_steps'], fields: ['gradient_accumulation_steps'], label: 'gradient_accumulation_steps', value: (get) => num(get('gradient_accumulation_steps')) },
   {
     key: ['train_batch_size'],
     fields: ['per_device_train_batch_size', 'gradient_accumulation_steps'],
     label: 'world size × per_device_train_batch_size × gradient_accumulation_steps',
     said: 'train_batch_size (calculated)',
     world: true,
-    value: (v, world) => {
-      const m = num(v.per_device_train_batch_size);
-      const g = num(v.gradient_accumulation_steps);
-      return world !== undefined && m !== undefined && g !== undefined ? world * m * g : undefined;
+    value: (get, world) => {
+      if (world === undefined) return undefined;
+      const m = num(get('per_device_train_batch_size'));
+      const g = m === undefined ? undefined : num(get('gradient_accumulation_steps'));
+      return m !== undefined && g !== undefined ? world * m * g : undefined;
     },
   },
-  { key: ['gradient_clipping'], fields: ['max_grad_norm'], label: 'max_grad_norm', value: (v) => num(v.max_grad_norm) },
-  { key: ['optimizer', 'params', 'lr'], fields: ['learning_rate'], label: 'learning_rate', value: (v) => num(v.learning_rate) },
+  { key: ['gradient_clipping'], fields: ['max_grad_norm'], label: 'max_grad_norm', value: (get) => num(get('max_grad_norm')) },
+  { key: ['optimizer', 'params', 'lr'], fields: ['learning_rate'], label: 'learning_rate', value: (get) => num(get('learning_rate')) },
   {
     key: ['optimizer', 'params', 'betas'],
     fields: ['adam_beta1', 'adam_beta2'],
     label: 'adam_beta1+adam_beta2',
-    value: (v) => (num(v.adam_beta1) !== undefined && num(v.adam_beta2) !== undefined ? [num(v.adam_beta1)!, num(v.adam_beta2)!] : undefined),
+    value: (get) => {
+      const b1 = num(get('adam_beta1'));
+      const b2 = b1 === undefined ? undefined : num(get('adam_beta2'));
+      return b1 !== undefined && b2 !== undefined ? [b1, b2] : undefined;
+    },
   },
-  { key: ['optimizer', 'params', 'eps'], fields: ['adam_epsilon'], label: 'adam_epsilon', value: (v) => num(v.adam_epsilon) },
-  { key: ['optimizer', 'params', 'weight_decay'], fields: ['weight_decay'], label: 'weight_decay', value: (v) => num(v.weight_decay) },
-  { key: ['scheduler', 'params', 'warmup_max_lr'], fields: ['learning_rate'], label: 'learning_rate', value: (v) => num(v.learning_rate) },
-  // Without the deprecated `fp16_backend: apex` (not read here: it makes the key unknown), amp is the backend.
-  { key: ['fp16', 'enabled'], fields: ['fp16', 'fp16_full_eval'], label: 'fp16|fp16_full_eval', value: (v) => (typeof v.fp16 === 'boolean' && typeof v.fp16_full_eval === 'boolean' ? v.fp16 || v.fp16_full_eval : undefined) },
-  { key: ['bf16', 'enabled'], fields: ['bf16', 'bf16_full_eval'], label: 'bf16|bf16_full_eval', value: (v) => (typeof v.bf16 === 'boolean' && typeof v.bf16_full_eval === 'boolean' ? v.bf16 || v.bf16_full_eval : undefined) },
+  { key: ['optimizer', 'params', 'eps'], fields: ['adam_epsilon'], label: 'adam_epsilon', value: (get) => num(get('adam_epsilon')) },
+  { key: ['optimizer', 'params', 'weight_decay'], fields: ['weight_decay'], label: 'weight_decay', value: (get) => num(get('weight_decay')) },
+  { key: ['scheduler', 'params', 'warmup_max_lr'], fields: ['learning_rate'], label: 'learning_rate', value: (get) => num(get('learning_rate')) },
+  // Without the deprecated `fp16_backend: apex` (the rule does not judge fp16 then), amp is the backend.
+  { key: ['fp16', 'enabled'], fields: ['fp16', 'fp16_full_eval'], label: 'fp16|fp16_full_eval', value: (get) => (bool(get('fp16')) === undefined ? undefined : either(get('fp16'), get('fp16_full_eval'))) },
+  // Apex's amp section, compared to 4.57.x (v4.57.6:192-195); the 5.18.0 wheel neither fills nor compares it.
+  { key: ['amp', 'enabled'], fields: ['fp16_backend'], label: 'fp16+fp16_backend(apex)', upTo: '4.57.6', value: (get) => {
+      const b = get('fp16_backend');
+      return typeof b === 'string' && b !== 'apex' ? false : undefined;
+    } },
+  { key: ['amp', 'opt_level'], fields: ['fp16_opt_level'], label: 'fp16_opt_level', upTo: '4.57.6', text: true, value: (get) => get('fp16_opt_level') },
+  { key: ['bf16', 'enabled'], fields: ['bf16', 'bf16_full_eval'], label: 'bf16|bf16_full_eval', value: (get) => (bool(get('bf16')) === undefined ? undefined : either(get('bf16'), get('bf16_full_eval'))) },
+  // Filled and compared by `trainer_config_finalize` with the steps `_inner_training_loop` hands it (trainer.py@v4.57.6:2429, 5675).
+  { key: ['scheduler', 'params', 'total_num_steps'], fields: ['max_steps'], label: 'max_steps', said: 'num_training_steps (calculated)', value: (get) => trainingSteps(get) },
+  { key: ['scheduler', 'params', 'warmup_num_steps'], fields: ['warmup_steps', 'warmup_ratio', 'max_steps'], label: 'warmup_steps', value: (get, _w, atLeast, writes) => warmupSteps(get, atLeast, writes) },
 ];
 
 /** Python's `==` on the values a JSON and a recipe hold (`1 == 1.0`, `True == 1`, lists item by item). */

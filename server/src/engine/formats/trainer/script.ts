@@ -132,7 +132,7 @@ export function scriptArg(s: ShellDoc, name: string, reading: { not?: string; as
     const n = e.value;
     if (n.kind !== 'scalar') return unknown(`\`${spelled}\` is not a single value`);
     if (n.unknown) return unknown(n.unknown);
-    const v = field.kind === 'bool' ? boolOf(n.value) : typeof n.value === 'number' ? n.value : undefined;
+    const v = field.kind === 'bool' ? boolOf(n.value) : field.kind === 'str' ? (typeof n.value === 'string' ? n.value : undefined) : typeof n.value === 'number' ? n.value : undefined;
     if (v === undefined) return unknown(`\`${spelled}\` is not a value Shardwise reads`);
     const note = n.assumed ?? reading.assumed;
     const from: Provenance = note ? { kind: 'assumed', note, path: [e.key] } : { kind: 'written', path: [e.key] };
