@@ -43,6 +43,8 @@ export interface RecipeLaunch {
   by: 'llamafactory-cli' | 'script';
   /** The recipe keys the command line sets (value when known): they win over the file's. */
   overrides: Map<string, string | undefined>;
+  /** Where each override is written in the command (`key=value`), when the command reads it as one value (llamafactory-cli). */
+  overrideSpans?: Map<string, Span>;
   /** Why the command may set more keys than `overrides` shows, when it may. */
   open?: string;
   /** The processes `llamafactory-cli` starts, or why that is not known (a script's launcher is read by its own reader). */

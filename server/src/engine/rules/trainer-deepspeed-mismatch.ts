@@ -90,7 +90,8 @@ export default defineRule<TrainerModel>({
       if (hf === undefined || pyEqual(ds_, hf)) return;
       // Wording only, read on its own so it weighs on nothing: which refusal the run meets first.
       const refusal = ctx.separately(() => precisionRefusal(ctx.schemaVersion, c, ds_, m));
-      const isSet = (a: TrainerValue) => a.at !== undefined;
+      // Written here, or set by the command that launches the recipe (then the key it replaces, if any).
+      const isSet = (a: TrainerValue) => a.at !== undefined || a.over !== undefined;
       const written = read.find(isSet);
       const at: Path | Span = written?.at ?? ds.at;
       const key = c.key.join('.');
@@ -99,18 +100,20 @@ export default defineRule<TrainerModel>({
       // Python prints a float field's whole value as `1.0`.
       const shownValue = (a: TrainerValue) => pyShown(a.value, FIELDS[names[read.indexOf(a)]]?.kind === 'float');
       const hfShown = pyShown(hf, names.every((f) => FIELDS[f]?.kind === 'float'));
-      const one = (a: TrainerValue) => (a.at ? `\`${a.spelled}\` is ${shownValue(a)}` : `\`${a.spelled}\` is not set (default ${shownValue(a)})`);
+      const one = (a: TrainerValue) => (a.by ? `\`${a.spelled}\` is ${shownValue(a)} (${a.by})` : a.at ? `\`${a.spelled}\` is ${shownValue(a)}` : `\`${a.spelled}\` is not set (default ${shownValue(a)})`);
       // The values written are named; an unset one only when none is written.
       const shown = read.some(isSet) ? read.filter(isSet) : read.slice(0, 1);
-      const recipeSide = read.length === 1 && names[0] === c.label && !c.said && !world ? `${one(read[0])} here` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
+      const recipeSide = read.length === 1 && names[0] === c.label && !c.said && !world ? `${one(read[0])}${read[0].by ? '' : ' here'}` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
       const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${pyShown(ds_)} here`, other }];
+      // The command line that sets the value the Trainer gets, over the recipe's.
+      for (const a of read) if (a.over && a.by) related.push({ at: a.over.span, message: `${a.by}, over ${m.name}`, other: { path: a.over.path, doc: a.over.doc } });
       // Where the JSON is named: the Accelerate config's `deepspeed_config_file` for a recipe launched through it.
       if (ds.named) related.push({ at: ds.named.at, on: 'value', message: `${ds.ref} is named here, and the Trainer takes it from Accelerate's DeepSpeed plugin`, other: ds.named.other });
-      else if (written && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
+      else if (written?.at && at !== ds.at) related.push({ at: ds.at, on: 'value', message: ds.via ? `${ds.via} names ${ds.ref}` : `${ds.ref} is named here` });
       ctx.report({
         at,
         // Nothing written here: the recipe's first key stands for it.
-        on: !written && ds.named ? 'key' : 'value',
+        on: !written?.at && ds.named ? 'key' : 'value',
         related,
         message: `${m.name} and ${ds.ref} disagree: ${recipeSide}, but ${ds.ref} sets \`${key}\` to ${pyShown(ds_)}. ${refusal ?? `The Transformers Trainer compares the DeepSpeed values it does not fill and stops when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${key}=${pyShown(ds_)} vs hf ${said}=${hfShown}").`} Write the same value in both files, or \`"auto"\` in ${ds.ref} so the recipe decides.`,
       });

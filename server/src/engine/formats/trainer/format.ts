@@ -17,6 +17,7 @@ import { commandWorld, entryReading, fieldOf, scriptArg, scriptDeepspeed, script
 import { launched } from './launched';
 import { llamafactoryWorld } from './launch';
 import { trainerPlan } from './plan';
+import { FIELDS } from './releases';
 
 function detect(doc: SourceDoc): Evidence {
   return doc.syntax === 'shell' ? scriptEvidence(doc) : recipeEvidence(doc);
@@ -142,8 +143,9 @@ function model(input: ModelInput): TrainerModel {
     recipeOf: program,
     program: PROGRAM_NAMES[program],
     ownLoop: ownLoop(doc),
-    arg: (field) => by.arg(recipeArg(doc, program, field)),
-    writes: (field) => doc.node([field]) !== undefined,
+    // A PPO recipe's own loop leaves every value unknown, whatever the command line sets.
+    arg: (field) => (ownLoop(doc) ? recipeArg(doc, program, field) : by.arg(recipeArg(doc, program, field), FIELDS[field])),
+    writes: (field) => doc.node([field]) !== undefined || by.overridden(field) !== undefined,
     trainerReads: { value: true, from: { kind: 'derived', formula: `${PROGRAM_NAMES[program]} hands the recipe to the Trainer's TrainingArguments` } },
     // A launch that sets `deepspeed` on its command line runs another JSON than the one named here;
     // with none named, the Trainer takes the one Accelerate's plugin names.

@@ -75,16 +75,23 @@ function llamafactoryLaunch(c: RecipeCommand): RecipeLaunch | undefined {
   const ref = known(first);
   if (!first || !ref || !RECIPE.test(ref)) return undefined;
   const overrides = new Map<string, string | undefined>();
+  const overrideSpans = new Map<string, Span>();
   let open: string | undefined;
   for (const w of c.args.slice(1)) {
     const lead = w.segs.find((x) => x.text !== '');
-    const m = lead && !lead.unknown ? /^([A-Za-z_][\w-]*)(?:\.[\w.-]*)?=/.exec(lead.text) : null;
-    if (m) overrides.set(m[1], w.segs.some((x) => x.unknown) ? undefined : w.text.slice(w.text.indexOf('=') + 1));
-    else if (!known(w)) open ??= `\`${w.text}\` may set keys on the command line`;
+    const m = lead && !lead.unknown ? /^([A-Za-z_][\w-]*)(\.[\w.-]*)?=/.exec(lead.text) : null;
+    if (!m) {
+      if (!known(w)) open ??= `\`${w.text}\` may set keys on the command line`;
+      continue;
+    }
+    // A dotted key (`a.b=1`) sets part of a mapping: the key is overridden, its value not known here.
+    // The last word for a key wins (OmegaConf.from_cli merges them in order).
+    overrides.set(m[1], m[2] || w.segs.some((x) => x.unknown) ? undefined : w.text.slice(w.text.indexOf('=') + 1));
+    overrideSpans.set(m[1], locateRange(w, 0, w.text.length).span);
   }
   const { world, unknown } = llamafactoryWorld(c);
   if (c.inBranch !== undefined) open ??= `the command is in an arm of the branch on line ${c.inBranch}`;
-  return { ref, span: locateRange(first, 0, ref.length).span, by: 'llamafactory-cli', overrides, ...(open ? { open } : {}), ...(world ? { world } : { worldUnknown: unknown }) };
+  return { ref, span: locateRange(first, 0, ref.length).span, by: 'llamafactory-cli', overrides, overrideSpans, ...(open ? { open } : {}), ...(world ? { world } : { worldUnknown: unknown }) };
 }
 
 /**

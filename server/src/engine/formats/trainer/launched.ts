@@ -8,12 +8,17 @@ import type { EngineSettings } from '../../settings';
 import type { Path, Span } from '../../types';
 import type { ModelInput, RecipeLaunchOf } from '../format';
 import type { LaunchPrecision, TrainerModel, TrainerValue } from './model';
+import type { TrainerField } from './releases';
 import { accelerateLauncher, launchPrecision, pluginJson, type AccelerateConfigRef } from './precision';
 import { commandWorld } from './script';
 
 export interface Launched {
-  /** The value as the launches leave it: unknown when one of them may set it on the command line. */
-  arg(v: TrainerValue): TrainerValue;
+  /**
+   * The value as the launches leave it: the command line's, when every launch sets the key to the
+   * same value `llamafactory-cli` reads (`field` says how it is typed); unknown when a launch may set it
+   * otherwise.
+   */
+  arg(v: TrainerValue, field?: TrainerField): TrainerValue;
   overridden(key: string): string | undefined;
   world?: Field<number>;
   accelerate?: TrainerModel['accelerate'];
@@ -50,9 +55,11 @@ export function launched(input: ModelInput, settings: EngineSettings): Launched 
     if (l.launch.open && !open) open = `${fileName(l.path)} launches this recipe, and ${l.launch.open}`;
   }
   const overridden = (key: string): string | undefined => over.get(key) ?? open;
-  const arg = (v: TrainerValue): TrainerValue => {
+  const arg = (v: TrainerValue, field?: TrainerField): TrainerValue => {
     const why = overridden(v.spelled);
-    return why ? { value: undefined, from: { kind: 'unknown', note: why }, spelled: v.spelled } : v;
+    if (!why) return v;
+    const set = !open && field ? commandValue(ls, v, field) : undefined;
+    return set ?? { value: undefined, from: { kind: 'unknown', note: why }, spelled: v.spelled };
   };
   if (!ls.length) return { arg, overridden };
   const precision = samePrecision(ls, input);
@@ -73,6 +80,32 @@ export function launched(input: ModelInput, settings: EngineSettings): Launched 
   const plugin = accelerate && !configs.some((c) => c?.open) ? accelerate : undefined;
   const deepspeed = plugin ? (at: Path) => pluginJson(a.launcher, plugin, input.link, at, `${plugin.ref}, the Accelerate config ${via.name} launches this recipe with,`) : undefined;
   return { arg, overridden, world, accelerate, via, deepspeed, precision };
+}
+
+/**
+ * `llamafactory-cli train recipe.yaml key=value`: OmegaConf.from_cli reads the value as YAML and
+ * merges it over the file's (src/llamafactory/hparams/parser.py@ff6d4d1:117-120), so the Trainer
+ * gets the command's value. Known only when every launch sets the key, each to the same plain value
+ * (a number, true/false, or a bare word for a text field); the finding then names the first of them.
+ */
+function commandValue(ls: readonly RecipeLaunchOf[], v: TrainerValue, field: TrainerField): TrainerValue | undefined {
+  let text: string | undefined;
+  for (const l of ls) {
+    const t = l.launch.by === 'llamafactory-cli' ? l.launch.overrides.get(v.spelled) : undefined;
+    if (t === undefined || (text !== undefined && t !== text)) return undefined;
+    text = t;
+  }
+  const first = ls[0];
+  const span = first.launch.overrideSpans?.get(v.spelled);
+  if (text === undefined || !span) return undefined;
+  const t = text.trim();
+  let value: number | boolean | string | undefined;
+  if (field.kind === 'bool') value = /^(true|false)$/i.test(t) ? t.toLowerCase() === 'true' : undefined;
+  else if (field.kind === 'str') value = /^[A-Za-z][\w.-]*$/.test(t) && !/^(true|false|yes|no|on|off|null)$/i.test(t) ? t : undefined;
+  else value = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? Number(t) : undefined;
+  if (value === undefined) return undefined;
+  const by = `${fileName(first.path)} sets \`${v.spelled}=${t}\` on the command line`;
+  return { value, from: { kind: 'derived', formula: by }, at: v.at, spelled: v.spelled, by, over: { path: first.path, doc: first.doc, span } };
 }
 
 /** The precision every launch hands the recipe through `accelerate launch`, when they all hand the same one. */

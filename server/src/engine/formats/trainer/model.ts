@@ -20,6 +20,8 @@ export interface TrainerValue {
   spelled: string;
   /** Who sets the value that runs, when it is not this file (`train.sh sets \`per_device_train_batch_size=2\` on the command line`). */
   by?: string;
+  /** Where that value is written, in the file that sets it (`at` stays the key this file writes, which it replaces). */
+  over?: { path: string; doc: SourceDoc; span: Span };
 }
 
 /**
