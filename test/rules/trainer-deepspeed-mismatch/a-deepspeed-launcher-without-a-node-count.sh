@@ -1,4 +1,4 @@
-#: name: trainer-deepspeed-mismatch: the DeepSpeed launcher without `--num_nodes` runs on every node of its hostfile, so one node is an assumption: a warning
+#: name: trainer-deepspeed-mismatch: the DeepSpeed launcher without `--num_nodes` runs on every node of its hostfile, so one node is an assumption: a warning (deepspeed launcher/runner.py@v0.19.5:36, 86-90: `--num_nodes` defaults to -1, every host of the hostfile)
 #: path: finetune.sh
 deepspeed --num_gpus 8 train.py \
     --output_dir out \

@@ -1,4 +1,4 @@
-#: name: trainer-deepspeed-mismatch: a training script that is not there to read is taken to use the Trainer's parser, so the mismatch is a warning naming that
+#: name: trainer-deepspeed-mismatch: a training script that is not there to read is taken to use the Trainer's parser, so the mismatch is a warning naming that (integrations/deepspeed.py@v4.57.6:139-157, 186-197, raised at 269-274)
 #: path: scripts/finetune.sh
 #!/bin/bash
 deepspeed --num_gpus 4 train.py \
