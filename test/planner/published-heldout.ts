@@ -34,10 +34,10 @@ function palmTokens(mfu: number, peakTflops: number, m: ModelShape, s: number): 
 // Model shapes not among the presets (each from the source named beside it).
 
 /** Qwen3 MoE: Megatron Bridge `Qwen3MoEModelProvider30B_A3B` / `…235B_A22B` (src/megatron/bridge/models/qwen/qwen_provider.py @ 47f330e4dc52). */
-const QWEN3_30B_A3B: ModelShape = { layers: 48, hidden: 2048, heads: 32, queryGroups: 4, kvChannels: 128, ffn: 6144, moeFfn: 768, experts: 128, topK: 8, swiglu: true, vocab: 151936, untiedEmbeddings: true, norm: 'rmsnorm' };
-const QWEN3_235B_A22B: ModelShape = { layers: 94, hidden: 4096, heads: 64, queryGroups: 4, kvChannels: 128, ffn: 12288, moeFfn: 1536, experts: 128, topK: 8, swiglu: true, vocab: 151936, untiedEmbeddings: true, norm: 'rmsnorm' };
+export const QWEN3_30B_A3B: ModelShape = { layers: 48, hidden: 2048, heads: 32, queryGroups: 4, kvChannels: 128, ffn: 6144, moeFfn: 768, experts: 128, topK: 8, swiglu: true, vocab: 151936, untiedEmbeddings: true, norm: 'rmsnorm' };
+export const QWEN3_235B_A22B: ModelShape = { layers: 94, hidden: 4096, heads: 64, queryGroups: 4, kvChannels: 128, ffn: 12288, moeFfn: 1536, experts: 128, topK: 8, swiglu: true, vocab: 151936, untiedEmbeddings: true, norm: 'rmsnorm' };
 /** GPT-OSS 120B: Bridge `GPTOSSProvider120B` (models/gpt_oss/gpt_oss_provider.py @ 47f330e4dc52); every other layer is 128-token sliding-window attention, which the shape cannot say. */
-const GPT_OSS_120B: ModelShape = { layers: 36, hidden: 2880, heads: 64, queryGroups: 8, kvChannels: 64, ffn: 2880, moeFfn: 2880, experts: 128, topK: 4, swiglu: true, vocab: 201088, untiedEmbeddings: true, norm: 'rmsnorm' };
+export const GPT_OSS_120B: ModelShape = { layers: 36, hidden: 2880, heads: 64, queryGroups: 8, kvChannels: 64, ffn: 2880, moeFfn: 2880, experts: 128, topK: 4, swiglu: true, vocab: 201088, untiedEmbeddings: true, norm: 'rmsnorm' };
 /** Kimi K2: Bridge `KimiK2Provider` (models/kimi/kimi_provider.py @ e25e494d15a3): MLA, 384 experts of 2048 + one shared, first layer dense. */
 const KIMI_K2: ModelShape = {
   layers: 61,
