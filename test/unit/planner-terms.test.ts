@@ -184,6 +184,23 @@ test('EP dispatch de-duplicated per domain: a token crosses the network once per
   assert.ok(Math.abs(dedup.parts.ep / plain.parts.ep - expected) < 1e-9, `ratio ${dedup.parts.ep / plain.parts.ep}, expected ${expected}`);
 });
 
+test('NVL72: a job larger than one rack keeps each 64 consecutive ranks in one rack (16 four-GPU trays per rack, Slurm --segment=16 in Megatron-MoE-ModelZoo sbatch_benchmarking.sh @ e8650517d60d), so EP 32 or 64 runs on NVLink', () => {
+  const w = workload('deepseek-v3', 256, 'gb200-nvl72', 4096, 1024, 'fp8');
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  for (const ep of [32, 64]) {
+    const est = estimateStep(w, layout({ tp: 1, pp: 4, ep, etp: 1, dp: 64, overlap: off }));
+    assert.equal(est.fabrics.ep, 'scale-up', `EP ${ep} inside one rack`);
+  }
+  // 128 ranks span two racks: half of each rank's peers are in its own 64-rank block, on NVLink.
+  const wide = estimateStep(w, layout({ tp: 1, pp: 2, ep: 128, etp: 1, dp: 128, overlap: off }));
+  assert.equal(wide.fabrics.ep, 'scale-out');
+  const inRack = estimateStep(w, layout({ tp: 1, pp: 2, ep: 64, etp: 1, dp: 128, overlap: off }));
+  // The bytes a rank sends per micro-batch, from the in-rack time (63 of 64 peers on NVLink); across two racks 64 of 128 peers are on the network.
+  const bytesPerGpu = inRack.parts.ep / (63 / 64) * (w.hardware.scaleUpGBps * 1e9 * STEP_MODEL.network.value);
+  const network = (bytesPerGpu * 64) / 128 / (w.hardware.scaleOutGBps * 1e9 * STEP_MODEL.network.value);
+  assert.ok(Math.abs(wide.parts.ep / network - 1) < 1e-9, `EP 128 across two racks: ${wide.parts.ep} s, expected ${network} s on the network`);
+});
+
 test('CP: each ring step merges its partial attention into fp32 accumulators and launches its own kernels (Transformer Engine context_parallel.py @ d0067d0)', () => {
   const w = workload('llama-3-8b', 8, 'h100-sxm', 8192, 64);
   const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };

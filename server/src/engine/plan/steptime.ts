@@ -394,10 +394,22 @@ function attentionTime(s: Shape, w: Workload, l: Layout, n: number, peak: number
   return flops / (peak * 1e12 * rate);
 }
 
+/**
+ * The consecutive ranks a job keeps inside one NVLink domain: the whole domain when its size is a
+ * power of two (8 GPUs of a DGX), else the largest power of two it holds. A job larger than one
+ * GB200/GB300 NVL72 rack is allocated in blocks of 16 four-GPU trays per rack (Slurm `--segment`),
+ * so each 64 consecutive ranks share a rack and no power-of-two group straddles two racks.
+ */
+export function domainBlock(w: Pick<Workload, 'nvlinkDomain' | 'gpus'>): number {
+  if (w.gpus <= w.nvlinkDomain) return w.nvlinkDomain;
+  return 2 ** Math.floor(Math.log2(Math.max(1, w.nvlinkDomain)));
+}
+
 /** Bandwidth of a group spanning `span` consecutive ranks: NVLink when inside one domain. */
 function fabric(w: Workload, span: number): { gbps: number; kind: 'scale-up' | 'scale-out' } {
-  // Groups tile the domains when their span divides the domain; a job no larger than one domain is inside it.
-  const inside = span <= w.nvlinkDomain && (w.nvlinkDomain % span === 0 || w.gpus <= w.nvlinkDomain);
+  // Groups tile the domain blocks when their span divides the block; a job no larger than one domain is inside it.
+  const block = domainBlock(w);
+  const inside = span <= w.nvlinkDomain && (block % span === 0 || w.gpus <= w.nvlinkDomain);
   return inside ? { gbps: w.hardware.scaleUpGBps, kind: 'scale-up' } : { gbps: scaleOut(w), kind: 'scale-out' };
 }
 
@@ -415,7 +427,8 @@ function allToAll(w: Workload, bytes: number, members: number, stride: number, c
   const span = members * stride;
   const f = fabric(w, span);
   if (f.kind === 'scale-up') return seconds(bytes * ((members - 1) / members), f.gbps);
-  const local = w.nvlinkDomain % stride === 0 && span % w.nvlinkDomain === 0 ? w.nvlinkDomain / stride : 1;
+  const block = domainBlock(w);
+  const local = block % stride === 0 && span % block === 0 ? block / stride : 1;
   const intra = seconds((bytes * (local - 1)) / members, w.hardware.scaleUpGBps);
   // De-duplicated per domain: a token's `copies` land on D domains at random, and each remote domain
   // it reaches gets it once (then NVLink fans it out): (D − 1)(1 − (1 − 1/D)^copies) sends per token.
@@ -434,7 +447,7 @@ function ringCollective(w: Workload, bytes: number, members: number, stride: num
   if (bytes <= 0) return 0;
   const f = fabric(w, members * stride);
   if (f.kind === 'scale-up') return seconds(bytes, f.gbps);
-  const k = Math.max(1, Math.min(members, Math.floor(w.nvlinkDomain / stride)));
+  const k = Math.max(1, Math.min(members, Math.floor(domainBlock(w) / stride)));
   return Math.max(k > 1 ? seconds(bytes, w.hardware.scaleUpGBps) : 0, seconds(bytes / k, scaleOut(w)));
 }
 
