@@ -2,11 +2,26 @@
  * zero-config-invalid: ZeRO settings DeepSpeed rejects, alone or together with others.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import type { Path } from '../types';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
 const Z = 'zero_optimization';
 const reduceScatter = (m: DeepSpeedModel) => m.bool([Z, 'reduce_scatter']) !== false;
+const sum = (m: DeepSpeedModel) => String(m.get(['gradient_allreduce_op']) ?? '').toLowerCase() === 'sum';
+
+/**
+ * A gradient-scaling check of the ZeRO optimizers with reduce-scatter: at every release when the
+ * gradients are averaged (or at stage 3), and before 0.19.6 also with `gradient_allreduce_op: "sum"`
+ * at stage 2, since those releases do not read the key.
+ */
+function scaleChecks(set: (m: DeepSpeedModel) => boolean, at: Path, message: (m: DeepSpeedModel) => string): DsCheck[] {
+  const base = (m: DeepSpeedModel) => set(m) && m.stage !== undefined && m.stage >= 2 && reduceScatter(m);
+  return [
+    { when: (m) => (base(m) && !(sum(m) && m.stage === 2) ? at : undefined), message },
+    { when: (m) => (base(m) && sum(m) && m.stage === 2 ? at : undefined), before: '0.19.6', message },
+  ];
+}
 
 const CHECKS: DsCheck[] = [
   {
@@ -37,22 +52,31 @@ const CHECKS: DsCheck[] = [
     message: () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.',
   },
   {
-    when: (m) => (String(m.get(['gradient_allreduce_op']) ?? '').toLowerCase() === 'sum' && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
-    // runtime/config.py: the key and its check arrive in 0.19.6 (older releases ignore the key).
+    when: (m) => (sum(m) && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
+    // runtime/config.py: the key and its checks arrive in 0.19.6 (older releases ignore the key).
     since: '0.19.6',
-    message: () => '`gradient_allreduce_op: "sum"` does not work with ZeRO stage 3: DeepSpeed stops ("gradient_allreduce_op=\'sum\' is not supported with ZeRO stage 3"). Use `"mean"` (the default).',
+    message: () => '`gradient_allreduce_op: "sum"` does not work with ZeRO stage 3: DeepSpeed stops when it reads the config ("gradient_allreduce_op=\'sum\' is not supported with ZeRO stage 3"). Use `"mean"` (the default).',
   },
   {
-    when: (m) => (m.bool(['prescale_gradients']) === true && m.stage !== undefined && m.stage >= 2 && reduceScatter(m) ? ['prescale_gradients'] : undefined),
-    message: (m) => `Pre-scaling gradients is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove \`prescale_gradients\`, or set \`"reduce_scatter": false\` (slower).`,
+    when: (m) => (sum(m) && m.has([Z, 'zenflow']) ? ['gradient_allreduce_op'] : undefined),
+    since: '0.19.6',
+    message: () => '`gradient_allreduce_op: "sum"` does not work with ZenFlow (`zero_optimization.zenflow`): DeepSpeed stops when it reads the config. Use `"mean"` (the default), or remove the `zenflow` section.',
   },
   {
-    when: (m) => {
-      const f = m.num(['gradient_predivide_factor']);
-      return f !== undefined && f !== 1 && m.stage !== undefined && m.stage >= 2 && reduceScatter(m) ? ['gradient_predivide_factor'] : undefined;
-    },
-    message: (m) => `\`gradient_predivide_factor\` other than 1 is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove it.`,
+    when: (m) => (sum(m) && m.bool(['compile', 'deepcompile']) === true ? ['gradient_allreduce_op'] : undefined),
+    since: '0.19.6',
+    message: () => '`gradient_allreduce_op: "sum"` does not work with DeepCompile (`compile.deepcompile`): DeepSpeed stops when it reads the config. Use `"mean"` (the default), or turn DeepCompile off.',
   },
+  // stage_1_and_2.py: ZeRO-1/2 check pre-scaling and the pre-divide factor only when gradients are
+  // averaged; from 0.19.6 `gradient_allreduce_op: "sum"` turns averaging off, and the checks with it
+  // (ZeRO-3 checks them always). Before 0.19.6 the key is not read, so "sum" changes nothing.
+  ...scaleChecks((m) => m.bool(['prescale_gradients']) === true, ['prescale_gradients'],
+    (m) => `Pre-scaling gradients is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove \`prescale_gradients\`, or set \`"reduce_scatter": false\` (slower).`),
+  ...scaleChecks((m) => {
+    const f = m.num(['gradient_predivide_factor']);
+    return f !== undefined && f !== 1;
+  }, ['gradient_predivide_factor'],
+    (m) => `\`gradient_predivide_factor\` other than 1 is not supported by ZeRO-${m.stage} with reduce-scatter: DeepSpeed stops when it builds the optimizer. Remove it.`),
   {
     when: (m) => {
       const t = String(m.get(['optimizer', 'type']) ?? '').toLowerCase();
@@ -73,8 +97,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
