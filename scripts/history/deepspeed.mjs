@@ -16,6 +16,9 @@
 // DeepSpeed's value checks: deepspeed-checks.mjs writes `x-invalid-effect` of the keys read key by
 // key from whether their reader checks the value.
 //
+// DeepSpeed defaults: the pydantic fields' literal defaults, and before a section's model the
+// `_DEFAULT` constants of its key-by-key reader (deepspeed-key-defaults.mjs), give `x-default-before`.
+//
 // DeepSpeed fields no code reads: deepspeed-readers.mjs prints them (checked by hand, then said in prose).
 //
 // DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
@@ -24,6 +27,7 @@
 // Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
 // and the strictness snapshot (write.mjs writes them).
 import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
+import { keyByKeyDefaults } from './deepspeed-key-defaults.mjs';
 import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { deepspeedUnread } from './deepspeed-readers.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
@@ -59,7 +63,31 @@ function scanBlob(src) {
     if (bodyIndent < 0) bodyIndent = st.indent;
     if (st.indent === bodyIndent && st.toks[0]?.t === 'name' && st.toks[1]?.v === ':') fields.add(st.toks[0].v);
   }
-  return { literals, fields, ...classesOf(stmts), refs: new Set(toks.filter((t, j) => t.t === 'name' && toks[j - 1]?.v !== 'class').map((t) => t.v)) };
+  return { literals, fields, ...classesOf(stmts), ...constantsOf(stmts), refs: new Set(toks.filter((t, j) => t.t === 'name' && toks[j - 1]?.v !== 'class').map((t) => t.v)) };
+}
+
+/**
+ * The module-level constants of a file (`NAME = <literal>` or `NAME = OTHER_NAME`, upper-case
+ * names): name → `{ value }` or `{ ref }`; and the names used other than as the target of such an
+ * assignment (what the file reads).
+ */
+function constantsOf(stmts) {
+  const constants = new Map();
+  const uses = new Set();
+  for (const st of stmts) {
+    const t = st.toks;
+    const defines = st.indent === 0 && t[0]?.t === 'name' && /^[A-Z][A-Z0-9_]*$/.test(t[0].v) && t[1]?.v === '=';
+    if (defines) {
+      const expr = t.slice(2);
+      if (expr.length === 1 && expr[0].t === 'name' && /^[A-Z][A-Z0-9_]*$/.test(expr[0].v) && !(expr[0].v in { True: 1, False: 1, None: 1 })) constants.set(t[0].v, { ref: expr[0].v });
+      else {
+        const d = literalDefault(expr);
+        if (d.dynamic === undefined) constants.set(t[0].v, { value: d.value });
+      }
+    }
+    for (const [j, x] of t.entries()) if (x.t === 'name' && !(defines && j === 0)) uses.add(x.v);
+  }
+  return { constants, uses };
 }
 
 /**
@@ -447,23 +475,28 @@ export function deepspeed(dir, schemaPath) {
   const snapshot = (name, what, field, table) => (Object.keys(table).length ? [{ name, what, releases: releases.map((r) => r.version), field, table }] : []);
   const snapshots = () => [
     ...snapshot('deepspeed-strictness.json', 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).', 'strict', strictness),
-    ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias. Runs of releases with the same default; a release where the model does not exist or the default is computed says nothing.', 'default', defaults),
+    ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias; at a release without the model, the `<SECTION>_<KEY>_DEFAULT` constant its key-by-key reader uses (deepspeed-key-defaults.mjs; an offload device of None counts as "none"). Runs of releases with the same default; a release where neither exists or the default is computed says nothing.', 'default', defaults),
   ];
   return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots };
 }
 
 /**
- * Defaults by release of the keys of the sections a pydantic model reads: where the literal default
+ * Defaults by release of the keys of the sections a pydantic model reads (in the releases before the
+ * model, the `<KEY>_DEFAULT` constant its key-by-key reader passes): where the literal default
  * of the field changed within the releases compared, `x-default-before` gives the older ones (each
  * the default of the releases before its key), when the newest agrees with the schema's `default`;
  * any other disagreement is only printed.
  */
+const enumOf = (prop) => [...(prop.enum ?? []), ...(prop.anyOf ?? []).flatMap((a) => a.enum ?? [])];
+
 function deepspeedDefaults(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
   const changes = [];
   const report = [];
+  const keyByKey = releases.map((r) => keyByKeyDefaults([...r.files.values()].map((id) => blobCache.get(id)), keys));
   for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
     const match = typeof files === 'function' ? files : (p) => files.test(p);
+    const twins = Object.keys(SECTION_MODELS).filter((s) => s !== section && SECTION_MODELS[s].cls === cls);
     // Per release: key -> default literal (own fields over inherited ones).
     const perRelease = releases.map((r) => {
       const byName = new Map();
@@ -482,9 +515,13 @@ function deepspeedDefaults(releases, schema, snapshot) {
     for (const [dotted, props] of keys) {
       if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
       const key = dotted.slice(section.length + 1);
+      // A release without the model reads the section key by key, with the constants' defaults.
       const states = releases.map((r, i) => {
-        const d = perRelease[i].get(key);
-        return { version: r.version, nextVersion: releases[i + 1]?.version, kind: d && d.dynamic === undefined ? JSON.stringify(d.value) : undefined };
+        // A legacy spelling of a section (`bfloat16`) has the constants of the section it stands for.
+        const d = perRelease[i].size ? perRelease[i].get(key) : keyByKey[i].get(dotted) ?? twins.map((t) => keyByKey[i].get(`${t}.${key}`)).find(Boolean);
+        // An offload device of None is the later value "none" (no offload).
+        const value = d?.value === null && enumOf(props[0]).includes('none') ? 'none' : d?.value;
+        return { version: r.version, nextVersion: releases[i + 1]?.version, kind: d && d.dynamic === undefined ? JSON.stringify(value) : undefined };
       });
       const known = states.filter((st) => st.kind !== undefined);
       if (!known.length) continue;

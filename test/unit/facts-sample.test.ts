@@ -270,6 +270,30 @@ test('DeepSpeed defaults: the default the schema gives each release (default, x-
   assert.equal(defaultAt(pin, '0.19.5'), true);
 });
 
+test('DeepSpeed defaults of the releases that read a section key by key (the `_DEFAULT` constants), by hand', () => {
+  // deepspeed/runtime/zero/offload_constants.py@v0.5.6:26,54 `OFFLOAD_PARAM_DEVICE_DEFAULT = OFFLOAD_CPU_DEVICE`
+  // (and the optimizer's); @v0.5.7 `= None`: a section without `device` offloads to CPU before 0.5.7.
+  for (const section of ['offload_param', 'offload_optimizer']) {
+    const device = sectionSchema(`zero_optimization.${section}.device`) as JsonSchema;
+    assert.equal(defaultAt(device, '0.5.6'), 'cpu', section);
+    assert.equal(defaultAt(device, '0.5.7'), 'none', section);
+  }
+  // deepspeed/runtime/constants.py@v0.16.4 `BFLOAT16_IMMEDIATE_GRAD_UPDATE_DEFAULT = False`, @v0.16.5 `= True`
+  // (read by runtime/config.py@v0.16.5 whenever a bf16 section is written); the pydantic field of
+  // runtime/precision_config.py@v0.17.1 is False again.
+  const igu = sectionSchema('bf16.immediate_grad_update') as JsonSchema;
+  assert.deepEqual(['0.16.4', '0.16.5', '0.17.0', '0.17.1'].map((r) => defaultAt(igu, r)), [false, true, true, false]);
+  // deepspeed/runtime/constants.py@v0.7.7 `FP16_INITIAL_SCALE_POWER_DEFAULT = 32`; 16 in the pydantic model from 0.8.0.
+  const isp = sectionSchema('fp16.initial_scale_power') as JsonSchema;
+  assert.equal(defaultAt(isp, '0.7.7'), 32);
+  assert.equal(defaultAt(isp, '0.8.0'), 16);
+  // The hover of a file checked against 0.5.0 gives that release's default.
+  const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 3, "offload_param": { "device": "none" } }\n}\n';
+  const on = text.indexOf('"device"') + 2;
+  const old = hover(analyze({ path: 'ds_config.json', text }, { targetVersions: { deepspeed: '0.5.0' } }), on)!.markdown;
+  assert.match(old, /Default in 0\.5\.0, the release checked against: `cpu`/);
+});
+
 test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {
   // examples/inference/gpt/utils.py@core_v0.12.0 is the helper's first release; no .py file at
   // core_v0.11.0 has these four, so they arrived with it. --temperature was already read by the
