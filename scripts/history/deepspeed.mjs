@@ -393,6 +393,10 @@ const DEEPSPEED_RESOLVED = {
   'zero_optimization.cpu_offload_param': { 'x-since': '0.7.0', deprecatedSince: '0.7.0', why: 'spelling read from v0.7.0 (DeepSpeedZeroConfig field); earlier releases read cpu_offload_params' },
   // v0.5.5 adds the "bfloat16" section; v0.6.0 renames it bf16 and keeps reading bfloat16 as BFLOAT16_OLD.
   bfloat16: { 'x-since': '0.5.5', deprecatedSince: '0.6.0', why: 'bfloat16 from v0.5.5; bf16 replaces it in v0.6.0 (BFLOAT16_OLD)' },
+  // "eigenvalue" is a key of `quantize_training`: runtime/config.py@v0.4.0:507-526 (and @v0.6.7:621-644)
+  // hands its eigenvalue helpers `param_dict[QUANTIZE_TRAINING]`, never the top level; the literal
+  // only looks top-level (constants.py EIGENVALUE_FORMAT). No release reads a top-level section.
+  eigenvalue: { 'x-since': undefined, deprecatedSince: undefined, why: 'read only inside quantize_training (runtime/config.py get_eigenvalue_config), at every release' },
   // torch_autocast is parsed in runtime/torch_autocast.py / runtime/config.py whose "enabled"
   // literal belongs to other sections too: the schema's 0.17.2 stands.
   'torch_autocast.enabled': { 'x-since': '0.17.2', why: 'generic literal; the section arrived in v0.17.2' },
