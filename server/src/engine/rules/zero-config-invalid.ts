@@ -33,6 +33,14 @@ const CHECKS: DsCheck[] = [
     message: (m) => `AutoTP (\`autotp_size\` ${m.num(['tensor_parallel', 'autotp_size'])}) with ZeRO stage 3: DeepSpeed 0.16.4–0.19.3 stops when it sets up tensor parallelism ("the compatibility between 'autotp' and 'zero_stage = 3' has not been validated"). Use DeepSpeed 0.19.4 or later, or ZeRO stage 2.`,
   },
   {
+    when: (m) => (m.bool(['expert_parallel', 'enabled']) === true && m.stage === 3 ? ['expert_parallel', 'enabled'] : undefined),
+    // engine.py@v0.19.2:1594-1597,2121: AutoEP's layers count as MoE layers, and the ZeRO-3 branch
+    // asserts there are none; 0.19.3 lets AutoEP through (the section arrives in 0.19.2).
+    since: '0.19.2',
+    before: '0.19.3',
+    message: () => 'AutoEP (`expert_parallel.enabled`) with ZeRO stage 3: DeepSpeed 0.19.2 takes the layers AutoEP builds for MoE layers and stops when it builds the ZeRO-3 optimizer ("MoE not supported with Stage 3"). Use DeepSpeed 0.19.3 or later, or ZeRO stage 1 or 2.',
+  },
+  {
     when: (m) => {
       const r = m.num([Z, 'offload_optimizer', 'ratio']);
       return r !== undefined && r < 1 && m.stage !== undefined && m.stage !== 3 ? [Z, 'offload_optimizer', 'ratio'] : undefined;
@@ -97,7 +105,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
