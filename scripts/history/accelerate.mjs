@@ -82,6 +82,7 @@ function accelerateReleases(dir) {
     const launch = show(dir, r.rev, 'src/accelerate/commands/launch.py') ?? '';
     r.sagemakerUnused = sagemakerUnused(dir, r.rev, launch, r.sagemaker);
     r.exportsNone = exportsNone(dir, r.rev, launch);
+    r.envOf = envExports(`${launch}\n${show(dir, r.rev, 'src/accelerate/utils/launch.py') ?? ''}`);
     const toks = tokenize(launch);
     r.dests = new Set();
     r.prefixed = new Set();
@@ -185,6 +186,45 @@ function exportsNone(dir, rev, launch) {
     out.set(m[3], { env: m[2], absent: readsTrue ? false : readsInt ? 'crash' : undefined });
   });
   return out;
+}
+
+/** The variables the launcher exports each flag as: `current_env["VAR"] = …args.<flag>…`, in the order written. */
+function envExports(src) {
+  const out = new Map();
+  for (const m of src.matchAll(/current_env\["(\w+)"\]\s*=[^\n]*?\bargs\.(\w+)/g)) out.set(m[2], [...(out.get(m[2]) ?? []), m[1]]);
+  return out;
+}
+
+/**
+ * `x-env-before` of a key with `x-env`: where the launcher exported the key's flag under another
+ * variable in older releases (`DEEPSPEED_ZERO_STAGE` before the `ACCELERATE_` prefix), the name of
+ * each older run, keyed by the release the next run starts at. Only when the newest release exports
+ * the schema's `x-env`; otherwise the disagreement is printed.
+ */
+function accelerateEnvChanges(schema, releases, report) {
+  const changes = [];
+  for (const [def, node] of Object.entries(schema.definitions)) {
+    const sec = ACCELERATE_SECTIONS[def] ?? {};
+    for (const [key, prop] of Object.entries(node.properties ?? {})) {
+      if (!prop['x-env']) continue;
+      const flags = [key, ...(sec.prefix && !key.startsWith(sec.unlessStartsWith) ? [sec.prefix + key] : [])];
+      // A flag exported under several names (one per device type): the schema's, where it is one of them.
+      const pick = (vars) => (vars.includes(prop['x-env']) ? prop['x-env'] : vars[0]);
+      const states = releases.map((r, i) => ({ version: r.version, nextVersion: releases[i + 1]?.version, kind: pick(flags.flatMap((f) => r.envOf.get(f) ?? [])) }));
+      const known = states.filter((st) => st.kind);
+      if (!known.length) continue;
+      if (known.at(-1).kind !== prop['x-env']) {
+        report.disagree.push(`${def}.${key}: x-env ${prop['x-env']}, exported as ${known.at(-1).kind} at ${known.at(-1).version}`);
+        continue;
+      }
+      const runs = snapshotRanges(known.map((st, i) => ({ ...st, nextVersion: known[i + 1]?.version })));
+      const want = {};
+      for (let i = 0; i + 1 < runs.length; i++) want[runs[i + 1].from] = runs[i].kind;
+      const to = Object.keys(want).length ? want : undefined;
+      changes.push(...change(`${def}.${key}`, 'x-env-before', prop['x-env-before'], to, 'the variable the launcher exported the flag as, in the releases before each one named', () => setKey(prop, 'x-env-before', to, ['x-env'])));
+    }
+  }
+  return changes;
 }
 
 /**
@@ -665,6 +705,7 @@ export function accelerate(dir, schemaPath) {
   changes.push(...accelerateSagemakerUnusedChanges(schema, releases, report));
   changes.push(...accelerateLaunchIgnoresChanges(schema, releases, report));
   changes.push(...accelerateNoneExportChanges(schema, releases, report));
+  changes.push(...accelerateEnvChanges(schema, releases, report));
   changes.push(...accelerateDeprecationWarnings(schema, releases, report));
   for (const [name, sec] of Object.entries(ACCELERATE_SECTIONS)) {
     if (!sec.prefix) continue;

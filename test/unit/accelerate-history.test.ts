@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze } from '../../server/src/engine';
+import { analyze, hover } from '../../server/src/engine';
 import { mulberry32 } from './seeded';
 
 const ACCELERATE = JSON.parse(readFileSync(join(__dirname, '../../schemas/accelerate.schema.json'), 'utf8'));
@@ -245,4 +245,17 @@ test('x-launch-ignores: the top-level fields accelerate launch does not take fro
     assert.equal(says, ignored[key] !== undefined && !ignored[key].before, key);
     if (says && ignored[key].since) assert.ok(p.markdownDescription.includes(`From Accelerate ${ignored[key].since}`), key);
   }
+});
+
+test('the variables the launcher exports the DeepSpeed keys as have no ACCELERATE_ prefix before 0.16.0, and the hover says so', () => {
+  // src/accelerate/commands/launch.py@v0.15.0:753-761 `current_env["DEEPSPEED_ZERO_STAGE"] = str(args.zero_stage)`,
+  // GRADIENT_ACCUMULATION_STEPS, GRADIENT_CLIPPING, DEEPSPEED_OFFLOAD_*_DEVICE, DEEPSPEED_ZERO3_*, DEEPSPEED_CONFIG_FILE;
+  // launch.py@v0.16.0:728-742 the same with the ACCELERATE_ prefix.
+  const ds = DEFS.deepspeed_config.properties;
+  assert.deepEqual(ds.zero_stage['x-env-before'], { '0.16.0': 'DEEPSPEED_ZERO_STAGE' });
+  assert.deepEqual(ds.gradient_accumulation_steps['x-env-before'], { '0.16.0': 'GRADIENT_ACCUMULATION_STEPS' });
+  assert.deepEqual(ds.deepspeed_config_file['x-env-before'], { '0.16.0': 'DEEPSPEED_CONFIG_FILE' });
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\ndeepspeed_config:\n  zero_stage: 2\n';
+  const md = hover(analyze({ path: 'accelerate_config.yaml', text }), text.indexOf('zero_stage') + 2)!.markdown;
+  assert.match(md, /Environment: `ACCELERATE_DEEPSPEED_ZERO_STAGE` \(`DEEPSPEED_ZERO_STAGE` before 0\.16\.0\)/);
 });

@@ -17,7 +17,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, normalized, since } from '../schema/vocabulary';
+import { appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -107,7 +107,8 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   const facts: string[] = [];
   facts.push(`Type: ${nav.describe(schema)}`);
   facts.push(...defaultFacts(da, schema));
-  if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\``);
+  const olderEnv = environmentVariablesBefore(schema).map((e) => `\`${e.name}\` before ${e.before}`);
+  if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\`${olderEnv.length ? ` (${olderEnv.join(', ')})` : ''}`);
   if (appliesTo(schema)) facts.push(`Read with \`distributed_type\`: ${appliesTo(schema)!.map((t) => `\`${t}\`${appliesToSince(schema)?.[t] ? ` (from ${appliesToSince(schema)![t]})` : ''}`).join(', ')}`);
   parts.push(facts.map((f) => `- ${f}`).join('\n'));
 

@@ -82,6 +82,8 @@ export interface JsonSchema {
   'x-bridge-enum'?: string[];
   'x-enum-since'?: Record<string, string>;
   'x-env'?: string;
+  /** Accelerate: the variable the launcher exported the key as in older releases, keyed by the release the next name starts at. */
+  'x-env-before'?: Record<string, string>;
   'x-default-note'?: string;
   /** Defaults of older releases: `{ release: value }`, the default of the releases before that one (back to the previous entry); `default` from the last entry on. */
   'x-default-before'?: Record<string, unknown>;

@@ -285,3 +285,10 @@ export function validatorRefusal(schema: JsonSchema | undefined): { since: strin
 export function strictUntil(section: JsonSchema | undefined): string | undefined {
   return section?.['x-strict-until'];
 }
+
+/** The variables older releases exported the key as (`x-env-before`), oldest first: each the name of the releases before `before`. */
+export function environmentVariablesBefore(schema: JsonSchema | undefined): { before: string; name: string }[] {
+  return Object.entries(schema?.['x-env-before'] ?? {})
+    .map(([before, name]) => ({ before, name }))
+    .sort((a, b) => compareVersions(a.before, b.before));
+}
