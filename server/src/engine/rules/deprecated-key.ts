@@ -50,7 +50,7 @@ export default defineRule({
     const sections = new Map<string, { dep: Deprecation; reports: Report[] }>();
     // The sections reported as retired at this release (walked before their keys).
     const retiredAbove: Path[] = [];
-    walkSchema(ctx, (path, schema, node) => {
+    walkSchema(ctx, (path, schema, node, _section, flatValue) => {
       if (own?.has(String(lastKey(path)))) return;
       const retiredHere = deprecation(schema, (v) => ctx.atLeast(v));
       if (node.kind === 'map' && retiredHere && retiredHere.effect !== 'warned' && (!retiredHere.since || ctx.atLeast(retiredHere.since))) retiredAbove.push(path);
@@ -60,8 +60,9 @@ export default defineRule({
       // The parser of the script's checkout still defines the flag (that checkout predates the
       // removal), or a parser of the file's repository does (a framework's own flag of that name).
       if (removed && (checkoutHas(ctx.settings.megatronCheckout, String(lastKey(path))) || repositoryHas(ctx.settings.repositoryFlags, String(lastKey(path))))) return;
-      // A bare flag (`--x`) is a boolean set to true.
-      const value = node.kind === 'scalar' ? (ctx.flat && node.value === null ? true : node.value) : undefined;
+      // A format with its own instance gives the value the flag stores: a bare `--x` true, a bare
+      // `--no-x`/`--disable-x` (store_false) false.
+      const value = ctx.flat ? flatValue : node.kind === 'scalar' ? node.value : undefined;
       // Ignored, but set to what runs when it is absent: nothing changes (a template's full list of fields).
       const dflt = defaultAt(schema, ctx.schemaVersion);
       const neutral = value !== undefined && dflt !== undefined && JSON.stringify(value) === JSON.stringify(dflt);
@@ -219,6 +220,9 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   if (!target) return dep.effect === 'migrated' ? [] : removeOnly();
   // A replacement spelled as a negative flag (`--no-x`) means the opposite: never rename onto it.
   if (ctx.flat && /^--?(no|disable)-/.test(String(lastKey(target)))) return dep.effect === 'migrated' ? [] : removeOnly();
+  // A bare negated flag (`--no-x`) stores false; the replacement's bare flag would store true.
+  const written = ctx.doc.node(path);
+  if (ctx.flat && value === false && written?.kind === 'scalar' && written.value === null) return dep.effect === 'migrated' ? [] : removeOnly();
   const name = code(ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, ''));
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];

@@ -132,8 +132,8 @@ export function scalarText(node: ScalarNode): string {
   return node.raw || String(node.value);
 }
 
-/** Visits every written key whose schema is known: (source path, schema, node). */
-export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSchema, node: Node, section: JsonSchema) => void): void {
+/** Visits every written key whose schema is known: (source path, schema, node, section; in a format with its own instance, the value the instance holds for the key). */
+export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSchema, node: Node, section: JsonSchema, flatValue?: unknown) => void): void {
   const nav = ctx.nav;
   if (!nav || !ctx.doc.root) return;
   if (ctx.flat) {
@@ -146,7 +146,7 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
       const path = ctx.flat.source.get(pointer([key]));
       const node = path ? ctx.doc.node(path) : undefined;
       // Each key on its own: what is read for one does not weigh on another's finding.
-      if (schema && path && node) ctx.separately(() => visit(path, schema, node, root));
+      if (schema && path && node) ctx.separately(() => visit(path, schema, node, root, (value as Record<string, unknown>)[key]));
     }
     return;
   }
