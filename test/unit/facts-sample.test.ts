@@ -310,3 +310,41 @@ test('flags of the inference helper are dated by the first release any Python fi
     if (first && cmp(first, '0.12.0') > 0) assert.equal(p['x-since'], first, dest);
   }
 });
+
+test('a deprecation never advises a replacement the targeted release does not have: each replacement is dated no later than the deprecation, or the message says when it arrives', () => {
+  // megatron/training/arguments.py@core_v0.18.0 has neither --inference-dynamic-batching-cuda-graph-max-tokens
+  // nor --inference-cuda-graph-max-tokens (arguments.py@core_v0.19.0:2059 adds the latter); --hybrid-layer-pattern
+  // arrives with the deprecation of --hybrid-override-pattern in arguments.py@core_v0.17.0:592 (absent @core_v0.16.0);
+  // Accelerate reads fp8_config from commands/launch.py@v1.4.0:1063, where amax_history_len etc. start to count.
+  const text = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun pretrain_gpt.py --num-layers 2 --inference-dynamic-batching-cuda-graph-max-tokens 8192\n';
+  const at = (v: string) => analyze({ path: 'train.sh', text }, { targetVersions: { 'megatron-core': v } }).findings.filter((f) => f.code === 'deprecated-key').map((f) => f.message);
+  const old = at('0.18.0');
+  assert.equal(old.length, 1);
+  assert.doesNotMatch(old[0], /Use `--inference-cuda-graph-max-tokens` instead/);
+  assert.match(old[0], /`--inference-cuda-graph-max-tokens` replaces it from Megatron-LM 0\.19\.0/);
+  assert.match(at('0.19.0')[0], /Use `--inference-cuda-graph-max-tokens` instead/);
+  // Every other deprecation with a replacement: the replacement exists from the deprecation on.
+  const late: string[] = [];
+  for (const [name, schema] of [['megatron', MEGATRON], ['deepspeed', DEEPSPEED], ['accelerate', read('accelerate.schema.json')]] as const) {
+    const props = new Map<string, Prop>();
+    const walk = (node: Prop | undefined, path: string[]) => {
+      for (const [k, v] of Object.entries((node?.properties ?? {}) as Record<string, Prop>)) {
+        props.set([...path, k].join('.'), v);
+        walk(v, [...path, k]);
+      }
+    };
+    walk(schema, []);
+    for (const [def, node] of Object.entries((schema.definitions ?? {}) as Record<string, Prop>)) walk(node, [def]);
+    for (const [dotted, p] of props) {
+      for (const d of [p['x-deprecated'], p['x-removed']]) {
+        if (!d?.replacement) continue;
+        const parent = dotted.split('.').slice(0, -1);
+        const rep = String(d.replacement).replace(/^\//, '');
+        const r = props.get(rep) ?? props.get([...parent, rep].join('.'));
+        const from = d.since ?? d.version;
+        if (r?.['x-since'] && from && cmp(r['x-since'], from) > 0) late.push(`${name} ${dotted} → ${rep}`);
+      }
+    }
+  }
+  assert.deepEqual(late, ['megatron inference_dynamic_batching_cuda_graph_max_tokens → inference_cuda_graph_max_tokens', 'megatron inference_dynamic_batching_cuda_graph_max_tokens → inference_cuda_graph_max_tokens']);
+});

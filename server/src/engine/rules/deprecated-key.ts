@@ -10,7 +10,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
-import { defaultAt, deprecation, removal } from '../schema/vocabulary';
+import { defaultAt, deprecation, removal, since } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information', warned: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
@@ -69,7 +69,7 @@ export default defineRule({
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        const message = removedMessage(pathLabel(path), removed, ctx, flag) + (!flag && neutral ? NEUTRAL : '');
+        const message = removedMessage(pathLabel(path), removed, ctx, flag, notYet(ctx, path, removed.replacement)) + (!flag && neutral ? NEUTRAL : '');
         ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
@@ -84,6 +84,9 @@ export default defineRule({
       const anyway = ignored && dep.mattersWith !== undefined && against === undefined;
       const quiet = ignored && (neutral || anyway);
       const over = value !== undefined ? overridden(ctx, dep, value) : undefined;
+      // A replacement younger than the targeted release is not one to use there.
+      const later = notYet(ctx, path, dep.replacement);
+      const named = later ? { ...dep, replacement: undefined } : dep;
       const report: Report = {
         at: path,
         // An effect on a path the file does not decide (DeepSpeed refuses `max_grad_norm` only when it
@@ -91,14 +94,15 @@ export default defineRule({
         // config that uses the file says DeepSpeed builds it (a warning: the file alone still does not).
         severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (usedByAccelerate(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
         message:
-          deprecationMessage(pathLabel(path), ctx.flat && dep.replacement ? { ...dep, replacement: String(lastKey(ctx.writePath([dep.replacement]) ?? [dep.replacement])) } : dep, ctx.versions) +
+          deprecationMessage(pathLabel(path), ctx.flat && named.replacement ? { ...named, replacement: String(lastKey(ctx.writePath([named.replacement]) ?? [named.replacement])) } : named, ctx.versions) +
+          (later ? ` ${later}` : '') +
           (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : against ? ` It matters here: with ${against}, which this file writes, what it asked for does not run.` : '') +
           (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
         // An ignored key moved to the name the tool reads starts to count: unless it asks for what runs anyway, the run changes.
-        fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path), ignored && !quiet),
+        fixes: keyFixes(ctx, path, named, value !== undefined ? value : ctx.doc.value(path), ignored && !quiet),
       };
       // Keys of one section that share one deprecation are one finding on the section (below).
-      const section = !ctx.flat && path.length > 1 && !over && !quiet ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
+      const section = !ctx.flat && path.length > 1 && !over && !quiet && !later ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
       if (section === undefined) ctx.report(report);
       else (sections.get(section) ?? sections.set(section, { dep, reports: [] }).get(section)!).reports.push(report);
     });
@@ -196,9 +200,24 @@ function deprecationMessage(subject: string, dep: Deprecation, tool: string): st
   return `${subject} is deprecated${since}. ${why}${use}`;
 }
 
-function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean): string {
+/**
+ * Where the replacement a deprecation names arrives after the targeted release: the sentence that
+ * says so (`--y` replaces it from 0.19.0), so that the message does not advise a key that release
+ * does not know; undefined where the replacement exists there (or its release is not recorded).
+ */
+function notYet(ctx: RuleContext, path: Path, replacement: string | undefined): string | undefined {
+  if (!replacement || !ctx.nav) return undefined;
+  const target: Path = replacement.startsWith('/') ? replacement.slice(1).split('.') : replacement.includes('.') ? replacement.split('.') : ctx.flat ? [replacement] : [...path.slice(0, -1), replacement];
+  const schema = ctx.flat ? ctx.nav.resolve(ctx.nav.child(ctx.nav.root, String(target[0]))) : ctx.nav.at(target, ctx.doc.value([]));
+  const from = since(schema);
+  if (!from || ctx.atLeast(from)) return undefined;
+  const written = ctx.flat ? ctx.writePath(target) : undefined;
+  return `${code(written ? lastKey(written) : replacement.replace(/^\//, ''))} replaces it from ${ctx.versions} ${from}, after the release checked against.`;
+}
+
+function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean, later?: string): string {
   const instead = removed.replacement ? ctx.writePath([removed.replacement]) : undefined;
-  const use = removed.replacement ? ` Use ${code(instead ? lastKey(instead) : removed.replacement)} instead.` : ' Remove it.';
+  const use = later ? ` Remove it; ${later}` : removed.replacement ? ` Use ${code(instead ? lastKey(instead) : removed.replacement)} instead.` : ' Remove it.';
   const effect = flag ? `${ctx.tool} no longer accepts the flag and stops at startup ("unrecognized arguments")` : 'nothing reads it any more, so it is ignored';
   return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
 }
