@@ -8,11 +8,12 @@ import { defineRule } from './rule';
 /** The checks, with the releases whose source was read (LLaMA-Factory tags; HEAD is ff6d4d1). */
 const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean; message: string; since: string }[] = [
   {
-    // src/llamafactory/model/model_utils/quantization.py@ff6d4d1:197-201 (src/llmtuner/… from v0.7.0).
+    // src/llamafactory/model/model_utils/quantization.py@ff6d4d1:197-201; first in
+    // src/llmtuner/model/patcher.py@v0.6.2:187-189 (absent @v0.6.1), worded "…can use auto device map." until 0.8.1.
     key: 'quantization_bit',
     applies: (v, root) => v.kind === 'scalar' && v.value === 8 && [undefined, 'bnb', 'bitsandbytes'].includes(scalar(root.get('quantization_method')) as string | undefined),
-    message: '8-bit bitsandbytes quantization under ZeRO-3 stops LLaMA-Factory when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map"). Use `quantization_bit: 4`, or ZeRO-2.',
-    since: '0.7.0',
+    message: '8-bit bitsandbytes quantization under ZeRO-3 stops LLaMA-Factory when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map"; before 0.8.2 "…can use auto device map"). Use `quantization_bit: 4`, or ZeRO-2.',
+    since: '0.6.2',
   },
   {
     // src/llamafactory/hparams/parser.py@ff6d4d1:502-503 (from v0.8.3).
