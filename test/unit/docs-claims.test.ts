@@ -64,3 +64,12 @@ test("every release a rule's docs.why names is named by the rule's code", () => 
   assert.ok(named >= 10, `${named} releases named`);
   assert.deepEqual(missing, []);
 });
+
+test('fork-flags-not-checked: `--DDP-impl` left with Megatron Core 0.4.0, not with the first Core release', () => {
+  // megatron/arguments.py@23.04 (core 0.1.0) and @23.06 (core 0.2.0) still define '--DDP-impl'; absent @core_v0.4.0.
+  // `--data-impl` is upstream's too (megatron/arguments.py@23.04:1075): Megatron-DeepSpeed keeps it, it does not add it.
+  const why = RULES.find((r) => r.id === 'fork-flags-not-checked')!.docs.why;
+  assert.doesNotMatch(why, /first Core release removed/);
+  assert.match(why, /Megatron Core 0\.4\.0 no longer has, such as `--DDP-impl`/);
+  assert.doesNotMatch(why, /adds flags \([^)]*--data-impl/);
+});
