@@ -46,7 +46,7 @@ test('fsdp_config before 0.12.0: the launcher reads the bare names of four keys,
     [true, 'safe'],
   ]);
   // fsdp_auto_wrap_policy was a prefixed flag at 0.11.0: the prefixed key is read, the bare one is not.
-  assert.deepEqual(findings('fsdp_config', '  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n', '0.11.0'), []);
+  assert.deepEqual(findings('fsdp_config', '  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  transformer_layer_cls_to_wrap: LlamaDecoderLayer\n', '0.11.0'), []);
   assert.deepEqual(findings('fsdp_config', '  auto_wrap_policy: TRANSFORMER_BASED_WRAP\n', '0.11.0').map((f) => [f.code, f.severity]), [['unknown-key', 'information']]);
   // From 0.12.0 both spellings are read.
   assert.deepEqual(findings('fsdp_config', '  fsdp_offload_params: true\n', '0.12.0'), []);
@@ -258,4 +258,18 @@ test('the variables the launcher exports the DeepSpeed keys as have no ACCELERAT
   const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_processes: 2\ndeepspeed_config:\n  zero_stage: 2\n';
   const md = hover(analyze({ path: 'accelerate_config.yaml', text }), text.indexOf('zero_stage') + 2)!.markdown;
   assert.match(md, /Environment: `ACCELERATE_DEEPSPEED_ZERO_STAGE` \(`DEEPSPEED_ZERO_STAGE` before 0\.16\.0\)/);
+});
+
+test('release-dependent prose: the busy-port fallback from 1.8.0, free port 0 from 1.7.0, FSDP2 on PyTorch 2.5.1 in 1.6.x, the `_no_split_modules` fallback from 0.22.0', () => {
+  // src/accelerate/utils/launch.py@v1.8.0:234-244 (standalone-like mode on a busy single-node port), absent @v1.7.0;
+  // get_free_port for port 0 in utils/launch.py@v1.7.0, absent @v1.6.0; utils/constants.py@v1.6.0:44
+  // FSDP2_PYTORCH_VERSION = "2.5.1", @v1.7.0:46 "2.6.0"; utils/dataclasses.py@v0.22.0 `_no_split_modules`, absent @v0.21.0.
+  const port = DEFS.cluster.properties.main_process_port.markdownDescription as string;
+  assert.match(port, /From 1\.8\.0, if the port is busy on a single node/);
+  assert.match(port, /free port \(from 1\.7\.0\)/);
+  const version = DEFS.fsdp_config.properties.fsdp_version;
+  assert.match(version.markdownDescription, /2\.5\.1 in Accelerate 1\.6\.x/);
+  const wrap = DEFS.fsdp_config.properties.fsdp_auto_wrap_policy.markdownDescription as string;
+  assert.match(wrap, /from 0\.22\.0, the model's `_no_split_modules`/);
+  assert.match(DEFS.fsdp_config.properties.fsdp_transformer_layer_cls_to_wrap['x-default-note'], /from 0\.22\.0/);
 });

@@ -18,7 +18,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
-    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.11.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer.',
+    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.11.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer; and `TRANSFORMER_BASED_WRAP` without `fsdp_transformer_layer_cls_to_wrap` stops Accelerate from 0.11.0 until 0.22.0, which added a fallback to the model\'s `_no_split_modules`: before it the plugin looks up a class with an empty name.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     fix: 'Sets the policy that reads the key.',
@@ -46,6 +46,18 @@ export default defineRule<AccelerateModel>({
         tags: [],
         message: `\`SIZE_BASED_WRAP\` without \`fsdp_min_num_params\`: the targeted ${ctx.versionLabel ?? 'release'} exports the launcher's default, the float \`1e8\`, as \`100000000.0\`, which the FSDP plugin's \`int()\` refuses, so the launch fails (Accelerate 1.13.0 made the default an integer). Write \`${key}: 100000000\`, or the threshold you want.`,
         fixes: [{ kind: 'write-threshold', title: `Add \`${key}: 100000000\``, edits: [{ op: 'set', path: src(m, ['fsdp_config', key]), value: 100000000 }], recommended: true }],
+      });
+    }
+    // Before 0.22.0 the plugin has no fallback to the model's `_no_split_modules`: TRANSFORMER_BASED_WRAP
+    // without layer classes looks up the class named "" (or "None") and raises (utils/dataclasses.py@v0.21.0:918-924).
+    const noClasses = !m.view.has(['fsdp_config', 'fsdp_transformer_layer_cls_to_wrap']) && !m.view.has(['fsdp_config', 'transformer_layer_cls_to_wrap']);
+    if (policy === 'TRANSFORMER_BASED_WRAP' && noClasses && ctx.atLeast('0.11.0') && !ctx.atLeast('0.22.0') && !m.commandLine(ctx.atLeast('0.12.0') ? 'fsdp_transformer_layer_cls_to_wrap' : 'transformer_layer_cls_to_wrap').passed) {
+      ctx.report({
+        at: policyPath,
+        on: 'value',
+        severity: 'error',
+        tags: [],
+        message: `\`TRANSFORMER_BASED_WRAP\` without \`fsdp_transformer_layer_cls_to_wrap\`: the targeted ${ctx.versionLabel ?? 'release'} has no fallback to the model's \`_no_split_modules\` (Accelerate 0.22.0 added it), so the FSDP plugin stops ("Could not find the transformer layer class to wrap in the model."). Name the decoder layer class, e.g. \`fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\`.`,
       });
     }
     for (const [key, needs] of pairs) {
