@@ -24,7 +24,9 @@
 // default of the releases before that one. --write sets it where the newest literal default is the
 // schema's `default`; other differences are printed. A switch that stores another attribute than the
 // property at a release (`--disable-x` into `disable_x` while the property is `use_x`, `--disable-msc`
-// into `enable_msc`) gives that attribute's default, not the property's: the default is unread there. schemas/history/megatron-choices.json and
+// into `enable_msc`) gives that attribute's default, not the property's: the default is unread there.
+// The other way round, a flag that stores the property's own attribute under another spelling
+// (`--disable-msc` into `enable_msc` in 0.13.0-0.17.x) gives the property's default there. schemas/history/megatron-choices.json and
 // megatron-defaults.json keep what was read, per release, for the tests
 // (test/unit/facts-sample.test.ts), which have no checkout.
 import { bridgeEnumChanges, bridgeMixedPrecisionChanges, bridgeUnreadChanges } from './bridge.mjs';
@@ -271,7 +273,13 @@ function megatronDefaultStates(key, prop, releases) {
   if (names.length === 0) return undefined;
   return releases.map((r, i) => {
     const base = { version: r.version, nextVersion: releases[i + 1]?.version };
-    const present = names.filter((n) => r.flags[source]?.has(n));
+    // The property's spellings, and any other flag that stores the property's attribute at that
+    // release (`--disable-msc`, store_false into `enable_msc` in 0.13.0-0.17.x): its default is the property's.
+    const own0 = nameAt(key, prop, r.version);
+    // Only from the property's own first release: before it the attribute belongs to another property.
+    const from = prop['x-since'] && compareVersions(r.version, prop['x-since']) < 0;
+    const storing = source === 'config' || from ? [] : [...(r.dests?.[source] ?? new Map())].filter(([f, d]) => d === own0 && !names.includes(f) && r.flags[source]?.has(f)).map(([f]) => f);
+    const present = [...names.filter((n) => r.flags[source]?.has(n)), ...storing];
     if (present.length === 0) return { ...base, kind: 'absent' };
     // A switch that stores another attribute than the property (its name at that release: the key,
     // or the older name x-name-before gives): its default is that attribute's, often the inverse or

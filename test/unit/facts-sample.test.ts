@@ -154,6 +154,11 @@ test('x-default-before is well formed: releases compared, oldest entry after the
   assert.equal(schemaDefaultAt(PROPS.use_mamba_mem_eff_path, '0.13.0'), true);
   assert.equal(schemaDefaultAt(PROPS.enable_chunked_prefill, '0.16.0'), false);
   assert.equal(schemaDefaultAt(PROPS.disable_msc_deprecated, '0.17.1'), false);
+  // The attribute that other flag stored is the property's own: `--disable-msc` (store_false, dest enable_msc,
+  // default True) is how 0.13.0-0.17.x set enable_msc, so MSC is on by default there; off from 0.18.0
+  // (arguments.py@core_v0.17.1:3271; @core_v0.18.0:3326-3331 `--enable-msc`).
+  assert.equal(schemaDefaultAt(PROPS.enable_msc, '0.17.1'), true);
+  assert.equal(schemaDefaultAt(PROPS.enable_msc, '0.18.0'), false);
 });
 
 test('hover gives the default of older releases, and the default of the release a file is checked against', () => {
