@@ -285,3 +285,21 @@ test('a DeepSpeed JSON with elasticity enabled: the batch keys are not the Plan\
   assert.equal(on?.gradAccum, undefined);
   assert.ok(on?.notes.some((n) => n.includes('elasticity')));
 });
+
+test('Megatron Bridge: a comm_overlap section with the distributed optimizer sets the DP overlaps over ddp.*', () => {
+  // src/megatron/bridge/training/config.py@067f987:2027-2029 runs CommOverlapConfig.setup whenever comm_overlap is set;
+  // training/comm_overlap.py@067f987:562-586,636-643: with ddp.use_distributed_optimizer it applies overlap_grad_reduce /
+  // overlap_param_gather = the section's own value, else DP > 1, onto the DDP config.
+  const text = 'model:\n  tensor_model_parallel_size: 1\n  pipeline_model_parallel_size: 1\nddp:\n  overlap_grad_reduce: false\n  use_distributed_optimizer: true\ncomm_overlap:\n  tp_comm_overlap: false\n  overlap_param_gather: false\ntrain:\n  exit_signal_handler_for_dataloader: true\n';
+  const plan = (settings: object) => analyze({ path: 'override.yaml', text }, settings).docs[0]!.plan!;
+  const p = plan({ worldSize: 8 });
+  assert.equal(p.overlap.gradReduce?.value, true);
+  assert.equal(p.overlap.gradReduce?.from.kind, 'derived');
+  assert.equal(p.overlap.paramGather?.value, false);
+  assert.deepEqual((p.overlap.paramGather?.from as { path: unknown }).path, ['comm_overlap', 'overlap_param_gather']);
+  // DP 1: Bridge turns the overlap off.
+  assert.equal(plan({ worldSize: 1 }).overlap.gradReduce?.value, false);
+  // Without a comm_overlap section, ddp.overlap_grad_reduce is what the file says.
+  const plain = analyze({ path: 'override.yaml', text: text.replace(/comm_overlap:\n(  .*\n)+/, '') }, { worldSize: 8 }).docs[0]!.plan!;
+  assert.equal(plain.overlap.gradReduce?.value, false);
+});

@@ -9,7 +9,7 @@ import { closest } from '../../suggest';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
-import { written, type Field } from '../../plan/plan';
+import { derived, written, type Field, type Plan } from '../../plan/plan';
 import type { Precision } from '../../plan/memory';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
@@ -26,6 +26,37 @@ const OPEN_SECTIONS = new Set(['dataset']);
 
 export interface BridgeModel {
   args: MegatronArgs;
+  /** The `comm_overlap` section, when the file writes one: its fields' values and where each is written. */
+  commOverlap?: Map<string, { value: unknown; path: Path }>;
+}
+
+/** The fields of the `comm_overlap` section the file writes (nested or dotted), or undefined when it writes none. */
+function commOverlapOf(doc: SourceDoc): Map<string, { value: unknown; path: Path }> | undefined {
+  const root = doc.root;
+  if (root?.kind !== 'map' || !root.entries.some((e) => !e.merged && (e.key === 'comm_overlap' || e.key.startsWith('comm_overlap.')))) return undefined;
+  const out = new Map<string, { value: unknown; path: Path }>();
+  for (const f of fields(doc)) {
+    const [section, key, more] = f.dotted.split('.');
+    if (section === 'comm_overlap' && key && more === undefined) out.set(key, { value: doc.value(f.path), path: f.path });
+  }
+  return out;
+}
+
+/**
+ * Megatron Bridge's `CommOverlapConfig.setup` (training/comm_overlap.py), run whenever the config has
+ * a `comm_overlap` section: with the distributed optimizer it sets the DDP overlaps itself, to the
+ * section's own value where it gives one, else on when DP > 1, whatever `ddp.*` says.
+ */
+function commOverlapDp(model: BridgeModel, plan: Plan): void {
+  const co = model.commOverlap;
+  const dist = plan.distributedOptimizer;
+  if (!co || dist?.value !== true || dist.from.kind !== 'written') return;
+  const pairs: [string, 'gradReduce' | 'paramGather'][] = [['overlap_grad_reduce', 'gradReduce'], ['overlap_param_gather', 'paramGather']];
+  for (const [key, field] of pairs) {
+    const own = co.get(key);
+    if (typeof own?.value === 'boolean') plan.overlap[field] = written(own.value, own.path);
+    else if (plan.dp && plan.dp.from.kind !== 'unknown') plan.overlap[field] = derived(plan.dp.value > 1, `Megatron Bridge's comm_overlap setup (the file has a \`comm_overlap\` section and the distributed optimizer): on when DP > 1, whatever \`ddp.${key}\` says`, [plan.dp]);
+  }
 }
 
 /** `(section, field, path, node)` for nested and flat (`model.tensor_model_parallel_size:`) spellings. */
@@ -160,11 +191,12 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     });
     args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
     args.precision = precisionOf(doc);
-    return { args };
+    return { args, commOverlap: commOverlapOf(doc) };
   },
   writePath: megatronWritePath,
   plan(model, settings) {
     const plan = megatronPlan(model.args, settings);
+    commOverlapDp(model, plan);
     // Bridge's comm-overlap setup turns TP overlap off (with a warning) when sequence parallelism is off.
     const tpComm = plan.overlap.tpComm;
     if (tpComm?.value && !(plan.sp.value && plan.tp.value > 1) && plan.sp.from.kind !== 'unknown') {
