@@ -303,3 +303,16 @@ test('Megatron Bridge: a comm_overlap section with the distributed optimizer set
   const plain = analyze({ path: 'override.yaml', text: text.replace(/comm_overlap:\n(  .*\n)+/, '') }, { worldSize: 8 }).docs[0]!.plan!;
   assert.equal(plain.overlap.gradReduce?.value, false);
 });
+
+test('DeepSpeed: an offload section without `device` offloads to CPU before 0.5.7, and offloads nothing from it', () => {
+  // deepspeed/runtime/zero/offload_constants.py@v0.5.6:26,54 OFFLOAD_*_DEVICE_DEFAULT = OFFLOAD_CPU_DEVICE; @v0.5.7 None.
+  const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 3, "offload_param": { "pin_memory": true }, "offload_optimizer": { "pin_memory": true } }\n}\n';
+  const sharding = (settings: object) => analyze({ path: 'ds_config.json', text }, settings).docs[0]!.plan!.sharding!.value as { offloadParams?: boolean; offloadOptimizer?: boolean };
+  const old = sharding({ targetVersions: { deepspeed: '0.5.6' } });
+  assert.equal(old.offloadParams, true);
+  assert.equal(old.offloadOptimizer, true);
+  const now = sharding({ targetVersions: { deepspeed: '0.5.7' } });
+  assert.equal(now.offloadParams, false);
+  assert.equal(now.offloadOptimizer, false);
+  assert.equal(sharding({}).offloadParams, false);
+});

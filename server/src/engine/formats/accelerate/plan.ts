@@ -15,6 +15,7 @@ import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './model';
+import { offloadDevice } from '../deepspeed/plan';
 import { fsdpStrategyName, parallelSizes, pcKey, src } from './helpers';
 
 const MULTI = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON', 'MULTI_CPU'];
@@ -52,7 +53,7 @@ export function acceleratePlan(m: AccelerateModel, settings: EngineSettings): Pl
   if (dt === 'MEGATRON_LM') return megatronLmPlan(m, base, settings.targetVersions?.accelerate);
   const mesh = meshOf(m);
   if (dt === 'FSDP') return fsdpPlan(m, base, mesh);
-  if (dt === 'DEEPSPEED') return zeroPlan(m, base, mesh);
+  if (dt === 'DEEPSPEED') return zeroPlan(m, base, mesh, settings.targetVersions?.deepspeed);
   return dataParallelPlan(dt, base, mesh);
 }
 
@@ -203,7 +204,7 @@ function fsdpPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshFi
 }
 
 /** DeepSpeed ZeRO, with the stage and offload from the linked JSON when the host read it. */
-function zeroPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshField, common }: Mesh): Plan {
+function zeroPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshField, common }: Mesh, deepspeedRelease?: string): Plan {
   const { world } = base;
   const fileDecides = m.view.has(['deepspeed_config', 'deepspeed_config_file']);
   // With a DeepSpeed JSON the ZeRO settings are read from it (when the host could read it).
@@ -216,8 +217,8 @@ function zeroPlan(m: AccelerateModel, base: PlanBase, { sizes, meshKnobs, meshFi
     : stage !== undefined
       ? written(stage, src(m, ['deepspeed_config', 'zero_stage']))
       : byDefault(2, 'accelerate uses ZeRO stage 2 when `zero_stage` is absent');
-  const offOpt = ds ? String(ds.get(['zero_optimization', 'offload_optimizer', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_optimizer_device']);
-  const offParam = ds ? String(ds.get(['zero_optimization', 'offload_param', 'device']) ?? 'none') : m.view.str(['deepspeed_config', 'offload_param_device']);
+  const offOpt = ds ? offloadDevice(ds, 'offload_optimizer', deepspeedRelease) : m.view.str(['deepspeed_config', 'offload_optimizer_device']);
+  const offParam = ds ? offloadDevice(ds, 'offload_param', deepspeedRelease) : m.view.str(['deepspeed_config', 'offload_param_device']);
   const ga = m.view.get(['deepspeed_config', 'gradient_accumulation_steps']);
   const plan: Plan = {
     ...base,

@@ -7,10 +7,29 @@ import type { EngineSettings } from '../../settings';
 import { planHardware, planModel } from '../../plan/context';
 import type { Precision, Sharding } from '../../plan/memory';
 import { byDefault, derived, written, type Field, type Plan } from '../../plan/plan';
+import { lazySchema } from '../../schema/compiled';
+import type { JsonSchema } from '../../schema/types';
+import { defaultAt } from '../../schema/vocabulary';
 import type { Path } from '../../types';
 import { elasticBatch, referrerWorld, type DeepSpeedModel } from './model';
 
 const one = (note: string): Field<number> => byDefault(1, note);
+
+const SCHEMA = lazySchema(() => require('../../../../../schemas/deepspeed.schema.json') as JsonSchema);
+
+/**
+ * Where an offload section sends its data: the `device` written, else the release's default when the
+ * section is written (`cpu` before DeepSpeed 0.5.7, `none` from it; the newest when no release is
+ * named), and `none` without the section.
+ */
+export function offloadDevice(m: DeepSpeedModel, section: 'offload_optimizer' | 'offload_param', release: string | undefined): string {
+  const written = m.get(['zero_optimization', section, 'device']);
+  if (written === null) return 'none';
+  if (written !== undefined) return String(written);
+  if (!m.has(['zero_optimization', section])) return 'none';
+  const device = SCHEMA.properties?.zero_optimization?.properties?.[section]?.properties?.device;
+  return String(defaultAt(device, release) ?? 'none');
+}
 
 /** A positive integer written in the file, or an unknown/default field saying why not. */
 function sizeField(m: DeepSpeedModel, path: Path): Field<number> | undefined {
@@ -46,8 +65,8 @@ export function deepspeedPlan(m: DeepSpeedModel, settings: EngineSettings, launc
   const tp: Field<number> = tpSize !== undefined && Number.isInteger(tpSize) && tpSize >= 1 ? written(tpSize, ['tensor_parallel', 'autotp_size']) : one('no AutoTP tensor parallelism');
   const stage = m.stage;
   const stageFrom = m.stageWritten ? (stage === undefined ? { kind: 'unknown' as const, note: 'ZeRO stage `"auto"`: Accelerate fills it from its own config' } : { kind: 'written' as const, path: m.where(['zero_optimization', 'stage']) }) : { kind: 'default' as const, note: 'no `zero_optimization`: DeepSpeed runs without ZeRO (stage 0)' };
-  const offOpt = String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? 'none');
-  const offParam = String(m.get(['zero_optimization', 'offload_param', 'device']) ?? 'none');
+  const offOpt = offloadDevice(m, 'offload_optimizer', settings.targetVersions?.deepspeed);
+  const offParam = offloadDevice(m, 'offload_param', settings.targetVersions?.deepspeed);
   const s = (stage ?? 0) as 0 | 1 | 2 | 3;
   const sharding: Field<Sharding> = {
     value: { kind: 'zero', stage: s, group: 1, offloadOptimizer: s >= 1 && offOpt !== 'none' && offOpt !== 'auto', offloadParams: s === 3 && offParam !== 'none' && offParam !== 'auto' },
