@@ -48,6 +48,8 @@ const MEGATRON_SOURCES = {
     { paths: ['megatron/inference/utils.py', 'examples/inference/gpt/utils.py'], entries: ['add_inference_args', 'add_common_inference_args'] },
     // Dynamic-batching flags lived in this example until 0.17.0 moved them into the helper.
     { paths: ['examples/inference/gpt/gpt_dynamic_inference.py'], entries: ['add_dynamic_inference_args'] },
+    // The static example's own flags (`--output-path` there from 0.13.0, in the helper from 0.14.0).
+    { paths: ['examples/inference/gpt/gpt_static_inference.py'], entries: ['add_static_inference_args'] },
   ],
 };
 // Before the shared inference helper existed (0.12.0), its flags lived in the individual inference
@@ -364,6 +366,9 @@ const MEGATRON_RESOLVED = {
   // The dest `enable_msc` arrived in 0.13.0 behind `--disable-msc` (store_false); the `--enable-msc`
   // spelling in 0.18.0, which `x-flag-since` records. x-since dates the argument, not the spelling.
   enable_msc: { 'x-since': '0.13.0', why: 'dest enable_msc since 0.13.0 (via --disable-msc); --enable-msc dated by x-flag-since' },
+  // examples/inference/gpt/gpt_static_inference.py@core_v0.13.0:58 adds --output-path in its own
+  // add_static_inference_args; the shared inference helper has it from 0.14.0.
+  output_path: { 'x-since': '0.13.0', why: 'static inference example parser from 0.13.0; the inference helper from 0.14.0' },
   // `'--save-interval', '--persistent-save-interval'` in one add_argument call from 0.9.0 on.
   save_interval: { 'x-flag-since': { '--persistent-save-interval': '0.9.0' }, why: 'alias added in 0.9.0' },
   // 0.16.0 builds the flag from ModelParallelConfig (default True: --no-… and --disable-…).

@@ -308,6 +308,9 @@ test('flags of the inference helper are dated by the first release any Python fi
     assert.equal(DEFAULTS.defaults[dest][0].from, '0.12.0', dest);
   }
   assert.equal(PROPS.temperature['x-since'], undefined);
+  // An example's own parser counts too: examples/inference/gpt/gpt_static_inference.py@core_v0.13.0:58 adds
+  // --output-path, which the helper (examples/inference/gpt/utils.py) has only from core_v0.14.0:77.
+  assert.equal(PROPS.output_path['x-since'], '0.13.0');
   // An inference flag the history first sees after 0.12.0 carries that release.
   for (const [dest, p] of Object.entries(PROPS)) {
     if (!(p['x-entrypoints'] ?? []).includes('examples/inference')) continue;
