@@ -84,7 +84,7 @@ const passes = (l: LaunchCommand, option: string): boolean => l.args.has(`--${op
 
 /** What the known `accelerate launch` commands of this config pass for `--key`, or the assumption that they pass nothing. */
 function commandLine(launches: readonly LaunchCommand[], key: string): { passed: boolean; via?: string; assumed?: string } {
-  if (!launches.length) return { passed: false, assumed: `the \`accelerate launch\` command passes no \`--${key}\` (it overrides the file, and a config for several machines is usually completed there)` };
+  if (!launches.length) return { passed: false, assumed: `the \`accelerate launch\` command passes no \`--${key}\` (a command-line option overrides the file)` };
   const names = (ls: readonly LaunchCommand[]) => ls.map((l) => `\`${l.path.split(/[\\/]/).pop()}\``).join(', ');
   const passing = launches.filter((l) => passes(l, key));
   if (passing.length) return { passed: true, via: names(passing) };
