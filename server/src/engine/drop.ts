@@ -1,6 +1,6 @@
 /**
  * Findings dropped because what they conclude cannot happen: past a syntax error the parser guessed,
- * or about a key the targeted release does not have.
+ * or about a key the targeted release does not have or a section the run does not read.
  */
 import type { SourceDoc } from './syntax/sourcedoc';
 import type { Finding, Path, Span } from './types';
@@ -49,16 +49,19 @@ const TEXT_RULES = new Set(['parse-error', 'duplicate-key', 'version-unsupported
 
 /**
  * A key the targeted release does not have (`version-unsupported-key` says so: it is refused, or
- * ignored without a word) is not read there, so what another rule concludes from it or from what it
- * holds (a value it would reject, a behaviour it would have, a conflict with another key) does not
- * happen at that release: a finding that points at such a key, or names one beside it, is dropped,
- * and the file gets one answer about the key.
+ * ignored without a word), or a section the run does not read (`irrelevant-section`: an
+ * `fsdp_config` under `MULTI_GPU`), is not read there, so what another rule concludes from it or from
+ * what it holds (a value it would reject, a deprecated key in it, a conflict with another key) does
+ * not happen: a finding that points at such a key or into such a section, or names one beside it, is
+ * dropped, and the file gets one answer about the key.
  */
+const UNREAD_RULES = new Set(['version-unsupported-key', 'irrelevant-section']);
+
 export function withoutUnsupported(findings: Finding[], at: Map<Finding, Path[]>): Finding[] {
-  const unsupported = findings.filter((f) => f.code === 'version-unsupported-key').map((f) => at.get(f)?.[0]).filter((p): p is Path => p !== undefined);
+  const unsupported = findings.filter((f) => UNREAD_RULES.has(f.code)).map((f) => at.get(f)?.[0]).filter((p): p is Path => p !== undefined);
   if (!unsupported.length) return findings;
   const under = (p: Path, u: Path): boolean => u.length <= p.length && u.every((seg, i) => seg === p[i]);
-  return findings.filter((f) => TEXT_RULES.has(f.code) || !(at.get(f) ?? []).some((p) => unsupported.some((u) => under(p, u))));
+  return findings.filter((f) => TEXT_RULES.has(f.code) || UNREAD_RULES.has(f.code) || !(at.get(f) ?? []).some((p) => unsupported.some((u) => under(p, u))));
 }
 
 /**

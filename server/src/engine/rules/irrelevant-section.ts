@@ -38,7 +38,9 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    const dt = m.distributedType;
+    // An unquoted `distributed_type: no` loads as False, which Accelerate matches against no type and
+    // launches as `'NO'` does (src/accelerate/commands/config/config_args.py@v1.14.0 `process_config`).
+    const dt = m.distributedType ?? (!m.sagemaker && m.view.get(['distributed_type']) === false ? 'NO' : undefined);
     if (m.sagemaker || !dt || !ctx.nav) return;
     const root = ctx.nav.resolve(ctx.nav.root, ctx.doc.value([]));
     for (const section of SECTIONS) {
