@@ -130,6 +130,9 @@ test('Trainer recipes: a LLaMA-Factory or axolotl sign, or three TrainingArgumen
   notRead('eval.yaml', 'output_dir: out\nseed: 42\nbatch_size: 8\n', /`output_dir`, `seed` are not enough/);
   notRead('ds.yaml', 'output_dir: out\nlearning_rate: 1.0e-5\nnum_train_epochs: 2\nzero_optimization:\n  stage: 2\n', /`zero_optimization` is a DeepSpeed section/);
   notRead('cfg.yaml', 'defaults:\n  - base\noutput_dir: out\nlearning_rate: 1.0e-5\nnum_train_epochs: 2\n', /`defaults` is a Hydra defaults list/);
+  // A NeMo model section written flat (MLPerf's llama2_70b_lora nemo/conf/base/model_config.yaml): `seed`,
+  // `optim` and `resume_from_checkpoint` are shared names, and Megatron's model keys rule a recipe out.
+  notRead('model_config.yaml', 'mcore_gpt: true\nmicro_batch_size: 4\nglobal_batch_size: 8\ntensor_model_parallel_size: 1\npipeline_model_parallel_size: 1\nnum_layers: 80\nhidden_size: 8192\nseed: 1234\nresume_from_checkpoint: null\noptim:\n  name: fused_adam\n  lr: 0.0004\n', /are Megatron model settings/);
   // Megatron-LM's own entry point is not a Trainer script; a script with no Python entry is none.
   const megatron = read('run.sh', 'torchrun pretrain_gpt.py --output_dir out --learning_rate 1 --num_train_epochs 1\n');
   assert.notEqual(megatron.format, 'trainer');

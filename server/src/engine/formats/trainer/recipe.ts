@@ -49,6 +49,9 @@ export function recipeProgram(keys: readonly { key: string; value?: Node }[]): {
   return { program: 'trainer' };
 }
 
+/** Keys of a Megatron model configuration that no Trainer recipe has (`tensor_model_parallel_size` with one of the others). */
+const MEGATRON_MODEL_KEYS = ['tensor_model_parallel_size', 'pipeline_model_parallel_size', 'num_layers', 'encoder_seq_length', 'num_attention_heads', 'mcore_gpt'];
+
 const RULES: EvidenceRules = {
   what: 'a Transformers Trainer recipe',
   owner: 'Transformers Trainer',
@@ -76,6 +79,10 @@ export function recipeEvidence(doc: SourceDoc): Evidence {
   const zero = keys.find((k) => k.key === 'zero_optimization');
   if (zero?.value.kind === 'map') contradictions.push('`zero_optimization` is a DeepSpeed section');
   if (names.includes('train_micro_batch_size_per_gpu')) contradictions.push('`train_micro_batch_size_per_gpu` is a DeepSpeed key');
+  // A Megatron model section written flat (NeMo's `model:` keys at the top, as MLPerf's NeMo
+  // implementations keep them): `seed`, `optim` and the like are shared names, not a recipe.
+  const megatron = MEGATRON_MODEL_KEYS.filter((k) => names.includes(k));
+  if (names.includes('tensor_model_parallel_size') && megatron.length >= 2) contradictions.push(`${named(megatron)} are Megatron model settings (a NeMo or Megatron model section written flat)`);
   return weigh({ keys, signs: sign ? [sign] : [], contradictions }, RULES);
 }
 
