@@ -1,7 +1,7 @@
 #: name: unknown-key: pretrain_gpt.py@core_v0.15.0 adds only the ModelOpt flags to Megatron-LM's parser, while --output-path, --incoming-requests-duration and --stop-words are added by the inference helper its examples call (examples/inference/gpt/utils.py@core_v0.15.0, megatron/inference/utils.py@core_v0.17.0) and --freeze-LM by pretrain_vlm.py: argparse stops with "unrecognized arguments"; --export-kd-cfg, which pretrain_gpt.py adds, is accepted
 #: path: train.sh
 #!/bin/bash
-# shardwise: target=megatron-core==0.16.0
+# shardwise: megatron_core=0.16.0
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
     --export-kd-cfg kd.yaml \
