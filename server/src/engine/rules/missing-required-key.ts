@@ -27,9 +27,6 @@ export default defineRule({
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
       if (issue.kind !== 'missing-key' || (issue.parent.length === 0 && issue.key === 'distributed_type')) return;
-      // A section the targeted release does not read yet (its own or an enclosing one's `x-since`) needs
-      // nothing. Only a named release can be that old: with none, the newest is judged and nothing is assumed.
-      if (ctx.nav && ctx.versionLabel !== undefined && issue.parent.some((_, i) => { const first = since(ctx.nav!.at(issue.parent.slice(0, i + 1), ctx.doc.value([]), ctx.schemaVersion)); return !!first && !ctx.atLeast(first); })) return;
       const where = issue.parent.length ? ` in ${pathLabel(issue.parent)}` : '';
       ctx.report({ at: issue.parent, message: `${code(issue.key)} is required${where} and has no default: ${ctx.tool} fails to load the file without it. Add it.` });
     });
