@@ -2,20 +2,15 @@
  * irrelevant-section: a section the chosen `distributed_type` never reads.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { LAUNCH_TYPE_SWITCH, src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';
 import { appliesTo, appliesToSince } from '../schema/vocabulary';
 
-/**
- * The `accelerate launch` switch that picks each distributed type over the file's (commands/launch.py
- * takes the type from the file only when the command line names none, and copies every section).
- */
-const TYPE_SWITCH: Record<string, string> = { FSDP: 'use_fsdp', DEEPSPEED: 'use_deepspeed', MEGATRON_LM: 'use_megatron_lm', MULTI_GPU: 'multi_gpu', XLA: 'tpu', NO: 'cpu', MULTI_CPU: 'cpu' };
 
 /** Whether a launch of the config picks, on its command line, a type or precision that reads the section. */
 function launchReads(m: AccelerateModel, types: readonly string[]): boolean {
-  return types.some((t) => TYPE_SWITCH[t] !== undefined && m.commandLine(TYPE_SWITCH[t]).passed);
+  return types.some((t) => LAUNCH_TYPE_SWITCH[t] !== undefined && m.commandLine(LAUNCH_TYPE_SWITCH[t]).passed);
 }
 
 /** `parallelism_config` is left to parallelism-requires-fsdp2, which knows when it matters. */

@@ -3,6 +3,7 @@
  * train.py recipe.yaml` whose Accelerate DeepSpeed plugin (no DeepSpeed JSON) sets a value the
  * Transformers Trainer compares with the recipe's TrainingArguments, and the two differ.
  */
+import { launchSpellings } from '../formats/accelerate/helpers';
 import type { TrainerModel, TrainerValue } from '../formats/trainer/model';
 import { pyShown } from '../formats/trainer/releases';
 import { trainerChecks } from './helpers';
@@ -44,7 +45,7 @@ export default defineRule<TrainerModel>({
       const path = ['deepspeed_config', c.key];
       const v = acc.model.view.get(path);
       // The command's own option wins over the file's (accelerate commands/launch.py).
-      if (!c.valid(v) || acc.options.includes(c.option) || acc.options.includes(c.option.replace(/_/g, '-'))) return;
+      if (!c.valid(v) || launchSpellings(c.option).some((o) => acc.options.includes(o))) return;
       const a: TrainerValue = m.arg(c.field);
       if (typeof a.value !== 'number' || a.value === v) return;
       const where = acc.model.view.source(path) ?? path;

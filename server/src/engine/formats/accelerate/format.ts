@@ -13,6 +13,7 @@ import type { AccelerateModel } from './model';
 import { compareVersions } from '../../version';
 import { since } from '../../schema/vocabulary';
 import { acceleratePlan } from './plan';
+import { launchSpellings } from './helpers';
 
 export const ACCELERATE_SCHEMA = schemaJson as unknown as JsonSchema;
 
@@ -80,7 +81,7 @@ function deepspeedFileOf(view: InstanceView, link: ModelInput['link']): Accelera
 }
 
 /** The launch passes `--option` (accelerate takes `--num-processes` for `--num_processes`). */
-const passes = (l: LaunchCommand, option: string): boolean => l.args.has(`--${option}`) || l.args.has(`--${option.replace(/_/g, '-')}`);
+const passes = (l: LaunchCommand, option: string): boolean => launchSpellings(option).some((o) => l.args.has(o));
 
 /** What the known `accelerate launch` commands of this config pass for `--key`, or the assumption that they pass nothing. */
 function commandLine(launches: readonly LaunchCommand[], key: string): { passed: boolean; via?: string; assumed?: string } {

@@ -13,6 +13,18 @@ export function src(m: AccelerateModel, path: Path): Path {
   return m.view.source(path) ?? path;
 }
 
+/**
+ * The `accelerate launch` switch that picks each distributed type over the file's (commands/launch.py
+ * takes the type from the file only when the command line names none).
+ */
+export const LAUNCH_TYPE_SWITCH: Readonly<Record<string, string>> = { FSDP: 'use_fsdp', DEEPSPEED: 'use_deepspeed', MEGATRON_LM: 'use_megatron_lm', MULTI_GPU: 'multi_gpu', XLA: 'tpu', NO: 'cpu', MULTI_CPU: 'cpu' };
+
+/** The two spellings `accelerate launch` takes for an option (`--num_processes`, `--num-processes`). */
+export function launchSpellings(option: string): [string, string] {
+  const flag = option.startsWith('--') ? option : `--${option}`;
+  return [flag, flag.replace(/_/g, '-')];
+}
+
 /** The distributed types that run one process per device through torchrun. */
 export const MULTI_DEVICE = ['MULTI_GPU', 'MULTI_NPU', 'MULTI_MLU', 'MULTI_SDAA', 'MULTI_MUSA', 'MULTI_XPU', 'MULTI_HPU', 'MULTI_NEURON'];
 

@@ -9,13 +9,15 @@
 import type { Launcher, ShellDoc } from '../../syntax/shell';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path, Span } from '../../types';
+import { LAUNCH_TYPE_SWITCH, launchSpellings } from '../accelerate/helpers';
 import type { AccelerateModel } from '../accelerate/model';
 import type { ModelInput } from '../format';
 import type { LaunchPrecision, TrainerModel } from './model';
 
 /** The option as either spelling gives it, if the command passes it. */
 function option(l: Launcher, name: string): ReturnType<Launcher['args']['get']> {
-  return l.args.get(name) ?? l.args.get(name.replace(/_/g, '-'));
+  const [under, dash] = launchSpellings(name);
+  return l.args.get(under) ?? l.args.get(dash);
 }
 
 /** The `accelerate launch` of a script's training command, if it runs under one. */
@@ -27,8 +29,8 @@ export function accelerateLauncher(s: ShellDoc): Launcher | undefined {
 
 /** Whether `accelerate launch` runs DeepSpeed: its own switches first, else the config's `distributed_type` (undefined: not known). */
 function usesDeepspeed(l: Launcher, acc: AccelerateModel | undefined): boolean | undefined {
-  if (option(l, '--use_deepspeed')) return true;
-  if (['--multi_gpu', '--use_fsdp', '--use_megatron_lm', '--tpu', '--cpu'].some((o) => option(l, o))) return false;
+  if (option(l, LAUNCH_TYPE_SWITCH.DEEPSPEED)) return true;
+  if (Object.values(LAUNCH_TYPE_SWITCH).some((o) => option(l, o))) return false;
   if (!acc?.distributedType) return undefined;
   return acc.distributedType === 'DEEPSPEED';
 }
