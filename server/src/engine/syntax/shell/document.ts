@@ -315,11 +315,9 @@ export class ShellDoc extends TreeDoc {
     if (!l || !arg || arg.assumed || typeof arg.value !== 'string' || !arg.value.trim()) return undefined;
     const ref = arg.unknown ? underPlaceholder(arg.value, arg.unknown) : arg.value.trim();
     if (!ref) return undefined;
-    // Whether this is every way the script launches it: options it does not show, or a command in
-    // one arm of a branch the script does not decide (another arm may launch it otherwise).
+    // Whether this is every way the script launches it: options it does not show, a command in one arm of
+    // a branch the script does not decide, or a path under a placeholder folder (a guess at the file).
     const branch = this.training?.inBranch;
-    // A path under a placeholder folder names the file only if that folder is the one searched from here:
-    // a guess, so whatever rests on this launch's options is not taken as certain either.
     const placeholder = arg.unknown ? `under the folder left as a placeholder in \`${arg.value.trim()}\`, taken to be \`${ref}\` here` : undefined;
     const open = l.open ? `among the options it does not show (${l.open})` : branch !== undefined ? `in the arms of the branch on line ${branch}, of which this reader follows one` : placeholder;
     return { ref, span: arg.span, launcher: l, ...(open ? { open } : {}) };
