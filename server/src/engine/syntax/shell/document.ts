@@ -304,10 +304,7 @@ export class ShellDoc extends TreeDoc {
 
   private program?: { text?: string; path?: string; missing?: boolean };
 
-  /**
-   * The Accelerate config the training command's `accelerate launch` names (`--config_file`), with
-   * the launcher and its options, when the name is known text (or known under a folder left as a placeholder).
-   */
+  /** The Accelerate config the training command's `accelerate launch` names (`--config_file`), with its launcher, when the name is known text (or known under a placeholder folder). */
   accelerateConfig(): { ref: string; span: Span; launcher: Launcher; open?: string } | undefined {
     let l = this.launcher;
     while (l && l.kind !== 'accelerate') l = l.inner;
