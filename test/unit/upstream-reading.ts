@@ -89,9 +89,11 @@ function record(w: Walk, path: string[], value: unknown, schema: JsonSchema | un
   }
   let v = value;
   if (typeof v === 'string' && schema) v = normalized(schema, v, w.version);
-  // A value the release still takes under its old spelling (`fsdp_sharding_strategy: 1`) is the value it stands for.
+  // A value the release still takes under its old spelling (`fsdp_sharding_strategy: 1`) is the value it
+  // stands for; so is one it only warns about and runs as its replacement (`--model-provider mamba`
+  // builds the `hybrid` model, megatron/inference/utils.py@core_v0.18.0:45-56).
   const old = schema && deprecatedValues(schema)?.[typeof v === 'string' ? v : JSON.stringify(v)];
-  if (old?.effect === 'migrated' && old.replacement !== undefined && (!old.since || w.atLeast(old.since))) v = old.replacement;
+  if ((old?.effect === 'migrated' || old?.effect === 'warned') && old.replacement !== undefined && (!old.since || w.atLeast(old.since))) v = old.replacement;
   if (schema && deepEqual(v, defaultAt(schema, w.version))) return;
   w.out.set(path.join('.'), v);
 }

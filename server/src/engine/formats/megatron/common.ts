@@ -29,6 +29,11 @@ export interface UnknownFlags {
    * (`x-entrypoints`): written there they are as unknown as a misspelling.
    */
   notAdded?: ReadonlyMap<string, { scripts: string[]; until?: string }>;
+  /**
+   * The release from which the entry script is Megatron-LM's own (`train_rl.py`, shipped from 0.15.0):
+   * before it a script of that name is someone else's, whose flags are not known.
+   */
+  from?: string;
   /** The file's repository was searched for parsers: a flag one defines is accepted, and an unknown one's message says what was searched. */
   repository?: RepositoryFlags;
 }
@@ -57,7 +62,7 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
       const consequence = others.until
         ? `The entry script adds this flag to Megatron-LM's parser only from Megatron Core ${others.until}, so before it ${ARGPARSE_STOPS}`
         : `Only the parsers of ${others.scripts.map((o) => `\`${o}\``).join(', ')} add this flag to Megatron-LM's parser, so ${ARGPARSE_STOPS}`;
-      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence, until: others.until });
+      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence, until: others.until, from: judged.from });
       // From that release on it is one of the script's flags, read as any other.
       if (others.until) sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (target) {
@@ -66,7 +71,7 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
       // Where the script reading the flags may define its own, even a near-spelling of one of
       // Megatron-LM's (`--data-path2`, `--freeze-llm`) may be its: a warning then, never a guess.
       const searched = judged.repository ? `${where}, ${repositorySearched(judged.repository)}` : where;
-      unknown.push({ path, key: e.key, candidates: flagCandidates(judged.repository), effect: judged.effect === 'error' ? 'error' : 'ignored', where: searched, consequence: judged.consequence ?? ARGPARSE_STOPS });
+      unknown.push({ path, key: e.key, candidates: flagCandidates(judged.repository), effect: judged.effect === 'error' ? 'error' : 'ignored', where: searched, consequence: judged.consequence ?? ARGPARSE_STOPS, from: judged.from });
     }
   }
   return { sites, unknown };

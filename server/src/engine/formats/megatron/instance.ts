@@ -31,6 +31,8 @@ export interface UnknownArg {
   consequence?: string;
   /** The release from which the entry script adds the flag: unknown only to the releases before it. */
   until?: string;
+  /** The release from which the entry script reading it is Megatron-LM's own: nothing is judged before it. */
+  from?: string;
 }
 
 function hasType(schemaType: unknown, t: string): boolean {
@@ -124,7 +126,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
     source.set(pointer([site.dest]), site.path);
     if (Array.isArray(v)) v.forEach((_, i) => source.set(pointer([site.dest, i]), [...site.path, i]));
   }
-  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence, until: u.until }));
+  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence, until: u.until, from: u.from }));
   return { instance: { value, source, problems, unknown: unknownValues, assumed: assumedValues.size ? assumedValues : undefined }, issues };
 }
 

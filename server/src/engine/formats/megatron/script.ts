@@ -97,6 +97,9 @@ function preCore(flags: readonly string[]): string | undefined {
   return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag a later release added)`;
 }
 
+/** Entry scripts Megatron-LM ships from a release on, beside its `pretrain_*.py` (root of the checkout). */
+const OWN_ENTRY_FROM: Record<string, string> = { 'train_rl.py': '0.15.0' };
+
 /** `pretrain_mamba.py`, the older name of `pretrain_hybrid.py`, adds the same flags (the ModelOpt ones from 0.15.0). */
 const ENTRY_RENAMED: Record<string, string> = { 'pretrain_mamba.py': 'pretrain_hybrid.py' };
 
@@ -131,6 +134,10 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   const name = entry?.split('/').pop();
   const own = checkout ? checkout.flags : [];
   if (name && UPSTREAM_ENTRY.test(name)) return { effect: 'error', extra: own.length ? new Set(own) : undefined, notAdded: notAddedBy(name) };
+  // Megatron-LM's own `train_rl.py` (from 0.15.0), run from its checkout: not a file of this
+  // repository (a script of that name here is the repository's own, read as any other).
+  const from = name ? OWN_ENTRY_FROM[name] : undefined;
+  if (from && !shell(doc)?.entryText()) return { effect: 'error', extra: own.length ? new Set(own) : undefined, notAdded: notAddedBy(name!), from };
   // Another entry script, in a repository whose Python reads its arguments leniently
   // (`parse_known_args`): a flag nothing defines here may be dropped, or read by code not here.
   if (settings.repositoryFlags?.lenient) return { effect: 'none' };
@@ -379,7 +386,9 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const fork = forkOf(doc, settings);
     if (fork) return `a script for ${fork === 'Megatron-DeepSpeed' ? 'a Megatron-DeepSpeed fork' : fork}: it has flags of its own`;
     const entry = s?.entrypoint?.path;
-    if (!entry || !UPSTREAM_ENTRY.test(entry.split('/').pop()!)) return `${entry ? `\`${entry.split('/').pop()}\`` : 'the script the flags go to'} may add flags of its own`;
+    const name = entry?.split('/').pop();
+    const own = !!name && (UPSTREAM_ENTRY.test(name) || (!!OWN_ENTRY_FROM[name] && !s?.entryText()));
+    if (!entry || !own) return `${entry ? `\`${entry.split('/').pop()}\`` : 'the script the flags go to'} may add flags of its own`;
     return undefined;
   },
   fork: forkOf,
