@@ -33,6 +33,7 @@ import { bridgeEnumChanges, bridgeMixedPrecisionChanges, bridgeUnreadChanges } f
 import { compareVersions, git, releaseTags } from './git.mjs';
 import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs';
 import { configFields, moduleFlags } from './megatron-parser.mjs';
+import { megatronChoicesByRelease } from './megatron-choices-by-release.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
 import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
 import { megatronDestChanges } from './megatron-dests.mjs';
@@ -125,6 +126,8 @@ function megatronReleases(dir, schema) {
           (r.paths ??= {})[key] = [...(r.paths?.[key] ?? []), p];
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
           r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
+          // Which file each spelling's default was read from (an order holds only within one).
+          r.defaultFile = { ...r.defaultFile, [key]: new Map([...[...got.defaults.keys()].map((n) => [n, p]), ...(r.defaultFile?.[key] ?? [])]) };
           r.dests = { ...r.dests, [key]: new Map([...got.dests, ...(r.dests?.[key] ?? [])]) };
           if (key === 'main') {
             r.mainPath = p;
@@ -295,7 +298,18 @@ function megatronDefaultStates(key, prop, releases) {
     const ds = present.map((n) => r.defaults[source]?.get(n));
     const k = ds.findIndex((d) => !d || d.dynamic !== undefined);
     if (k >= 0) return { ...base, kind: 'dynamic', text: ds[k]?.dynamic ?? '(unread)' };
-    if (ds.some((d) => JSON.stringify(d.value) !== JSON.stringify(ds[0].value))) return { ...base, kind: 'dynamic', text: `spellings disagree: ${ds.map((d) => JSON.stringify(d.value)).join(' / ')}` };
+    // Spellings of one attribute that disagree: argparse fills the attribute from the first action
+    // that stores it (parse_known_args sets each action's default only where none is set yet), so
+    // the first spelling the parser defines gives the default (`--enable-chunked-prefill`, store_false
+    // with default True, before the hidden `--disable-chunked-prefill` in 0.16.0). Spellings read from
+    // different files have no order here: unread.
+    if (ds.some((d) => JSON.stringify(d.value) !== JSON.stringify(ds[0].value))) {
+      const order = [...(r.defaults[source]?.keys() ?? [])];
+      const oneFile = new Set(present.map((n) => r.defaultFile?.[source]?.get(n))).size <= 1;
+      const first = oneFile ? [...present].sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] : undefined;
+      if (!first) return { ...base, kind: 'dynamic', text: `spellings disagree: ${ds.map((d) => JSON.stringify(d.value)).join(' / ')}` };
+      return { ...base, kind: 'value', value: r.defaults[source].get(first).value };
+    }
     return { ...base, kind: 'value', value: ds[0].value };
   });
 }
@@ -615,6 +629,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   const choices = {};
   const defaults = {};
   changes.push(...megatronEnumChanges(props, releases, choices));
+  changes.push(...megatronChoicesByRelease(props, releases, sourceOf, spellings));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));
   changes.push(...megatronDeprecatedValueChanges(dir, releases, props, sourceOf));

@@ -1,0 +1,65 @@
+// Megatron-LM flags whose newest parser takes any value (no enum in the schema) but whose parser at
+// some older releases checked the value against a fixed list of choices (`--export-quant-cfg` had
+// `choices=[…]` from 0.8.0 to 0.15.x; 0.16.0 dropped the list). For each run of releases with the
+// same list, a `narrower` entry of `x-value-forms` (since, until, accepts.enum): invalid-value then
+// reports a value that list refuses, for a release in the run. Other forms of `x-value-forms`
+// (written by hand) are kept as they are.
+import { AFTER, printLists, setKey } from './write.mjs';
+
+const WHY = "its parser at those releases accepts only these choices (argparse: \"invalid choice\")";
+
+/** The narrower forms of one property: runs of consecutive releases with the same static choices. */
+function narrowerForms(names, source, releases) {
+  const states = releases.map((r) => {
+    const present = names.filter((n) => r.flags[source]?.has(n));
+    if (!present.length) return { version: r.version, kind: 'absent' };
+    const infos = present.map((n) => r.choices[source]?.get(n));
+    if (infos.some((c) => !c)) return { version: r.version, kind: 'free' };
+    const valued = infos.filter((c) => !c.novalue);
+    if (!valued.length) return { version: r.version, kind: 'novalue' };
+    if (valued.some((c) => c.dynamic)) return { version: r.version, kind: 'dynamic' };
+    return { version: r.version, kind: 'static', values: [...new Set(valued.flatMap((c) => c.values.map(String)))] };
+  });
+  const present = states.filter((s) => s.kind !== 'absent');
+  if (!present.some((s) => s.kind === 'static')) return { forms: [] };
+  // The newest release checks a list too: the schema should carry it as an enum, not as a form.
+  if (present.at(-1).kind === 'static') return { forms: [], newestStatic: true };
+  const forms = [];
+  for (let i = 0; i < present.length; i++) {
+    const s = present[i];
+    if (s.kind !== 'static') continue;
+    const same = (t) => t?.kind === 'static' && t.values.length === s.values.length && t.values.every((v) => s.values.includes(v));
+    if (same(present[i - 1])) continue;
+    let j = i;
+    while (same(present[j + 1])) j++;
+    forms.push({ ...(i > 0 ? { since: s.version } : {}), until: present[j + 1].version, form: 'narrower', accepts: { enum: s.values }, why: WHY });
+  }
+  return { forms };
+}
+
+/** The `x-value-forms` changes (the narrower entries of properties with no enum), printed as found. */
+export function megatronChoicesByRelease(props, releases, sourceOf, spellings) {
+  const changes = [];
+  const found = [];
+  const odd = [];
+  for (const [key, prop] of Object.entries(props)) {
+    if (prop.enum || prop.items?.enum) continue;
+    const source = sourceOf(prop);
+    if (!source || source === 'config') continue;
+    const names = spellings(prop);
+    if (!names.length) continue;
+    const { forms, newestStatic } = narrowerForms(names, source, releases);
+    if (newestStatic) odd.push(`${key}: the newest parser checks a list of choices, but the schema has no enum`);
+    const kept = (prop['x-value-forms'] ?? []).filter((f) => f.form !== 'narrower' || f.why !== WHY);
+    const want = [...kept, ...forms];
+    for (const f of forms) found.push(`${key}: ${f.since ?? 'first release'} … before ${f.until}: ${f.accepts.enum.join(', ')}`);
+    if (JSON.stringify(want) === JSON.stringify(prop['x-value-forms'] ?? [])) continue;
+    changes.push({ key, field: 'x-value-forms', from: prop['x-value-forms'], to: want.length ? want : undefined, why: 'the choices older parsers checked where the newest takes any value', set: () => setKey(prop, 'x-value-forms', want.length ? want : undefined, AFTER['x-enum-since']) });
+  }
+  console.log('\nChoices by release (flags with no enum whose older parsers checked a list):');
+  printLists([
+    ['runs of releases with a fixed list', found],
+    ['newest parser with a list the schema lacks', odd],
+  ]);
+  return changes;
+}
