@@ -3,7 +3,7 @@
  */
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { advisedBreaks, enumRemoved, invalidRunsBefore, unbounded, valueForms } from '../schema/vocabulary';
+import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, unbounded, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -31,6 +31,8 @@ function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'ref
   const since = strictSince(section);
   if (since && !ctx.atLeast(since)) return undefined;
   if (validatorRefuses(issue.schema, issue.value, (v) => ctx.atLeast(v))) return { kind: 'refused' };
+  // A field typed `Union[str, …]` (`x-pydantic-text`) keeps text as text: `"5"` is not converted.
+  if (pydanticText(issue.schema) && typeof issue.value === 'string') return { kind: 'refused' };
   const v2 = ctx.atLeast(PYDANTIC_2_SINCE);
   let unsettled = false;
   let bounded: unknown;

@@ -149,6 +149,8 @@ export interface JsonSchema {
    * (`x-strict-since` on), which coerces values in lax mode (`"128"` for a number, `true` for 1).
    */
   'x-pydantic'?: true;
+  /** DeepSpeed: the key's pydantic field is a union with `str` (`Union[str, int]`): text stays text. */
+  'x-pydantic-text'?: true;
   /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.

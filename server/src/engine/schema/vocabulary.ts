@@ -271,6 +271,14 @@ export function environmentVariable(schema: JsonSchema | undefined): string | un
   return schema?.['x-env'];
 }
 
+/**
+ * DeepSpeed: whether the key's pydantic field has a `str` member in its union (`x-pydantic-text`,
+ * `Union[str, int]`): pydantic keeps any text as text there, so a number written as text is not converted.
+ */
+export function pydanticText(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-pydantic-text'] === true;
+}
+
 /** DeepSpeed: whether a pydantic model validates the section (`x-pydantic`), from its `x-strict-since` on. */
 export function pydanticSection(section: JsonSchema | undefined): boolean {
   return section?.['x-pydantic'] === true;
