@@ -115,6 +115,13 @@ export interface FormatSupport<M = unknown> {
    */
   openKeys?(doc: SourceDoc, settings: EngineSettings): string | undefined;
   /**
+   * What the tool does with a key its config lacks, where it differs from the schema's
+   * `x-unknown-key-effect`: `skipped` when it passes over it and goes on (Megatron Bridge logs
+   * "not found in config object … Skipping"; NeMo copies only the fields the installed Megatron Core's
+   * config classes have). Nothing is then refused, whatever release is targeted.
+   */
+  unknownKeys?: 'skipped';
+  /**
    * The fork of the tool that reads the document (Megatron-DeepSpeed), when the document shows it:
    * its own flags and the ones it kept are not judged against upstream's.
    */

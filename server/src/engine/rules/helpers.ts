@@ -82,6 +82,8 @@ export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): V
  * all (a section a release does not read, DeepSpeed's `compile` in 0.14.4–0.16.5, refuses nothing).
  */
 export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string, at?: Path): boolean {
+  // A tool that passes over keys its config lacks (Megatron Bridge, NeMo) refuses none.
+  if (ctx.keysSkipped) return false;
   const since = strictSince(section);
   // A section whose keys are handed on only while it is on (`x-unknown-key-when-enabled`): off, nothing reads them.
   if (unknownKeyWhenEnabled(section) && (!at || ctx.doc.value([...at, 'enabled']) !== true)) return false;

@@ -178,6 +178,8 @@ export interface RuleContext<M = unknown> {
    * fixes that rename or remove keys are then unsafe.
    */
   readonly keysOpen: string | undefined;
+  /** The tool passes over a key its config lacks (`FormatSupport.unknownKeys`): nothing is refused for it. */
+  readonly keysSkipped: boolean;
   /** The fork of the tool that reads the file (`FormatSupport.fork`), if the file shows one. */
   readonly fork: string | undefined;
   /**

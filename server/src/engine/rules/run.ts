@@ -57,6 +57,7 @@ class Run implements RuleContext<any> {
   readonly nav: DocAnalysis['nav'];
   readonly schemaVersion: string | undefined;
   readonly keysOpen: string | undefined;
+  readonly keysSkipped: boolean;
   readonly fork: string | undefined;
   /** The scopes that reported: found by an untracked run, followed by a tracked one. */
   readonly reporting: Scopes;
@@ -83,6 +84,7 @@ class Run implements RuleContext<any> {
     this.nav = da.nav;
     this.schemaVersion = forced ?? release.value;
     this.keysOpen = shared.keysOpen;
+    this.keysSkipped = da.format?.unknownKeys === 'skipped';
     this.fork = shared.fork;
   }
 

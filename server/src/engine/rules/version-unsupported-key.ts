@@ -136,7 +136,7 @@ export default defineRule({
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',
-          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
+          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : ctx.keysSkipped ? 'skips it (that release\'s config has no such field)' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
           fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;

@@ -160,6 +160,9 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
   schema: { json: BRIDGE_SCHEMA, validate: MEGATRON_VALIDATE },
   detect: bridgeEvidence,
   keepIssue: keepSharedIssue,
+  // training/utils/omegaconf_utils.py@067f987:470-473 (same from v0.2.0): an override key the config
+  // object lacks is logged and skipped.
+  unknownKeys: 'skipped',
   instance(doc: SourceDoc, nav: SchemaNav) {
     const { sites, unknown } = sitesOf(doc);
     return argsInstance(sites, unknown, nav);

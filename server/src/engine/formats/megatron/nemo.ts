@@ -268,6 +268,9 @@ function portOf(doc: SourceDoc): string | undefined {
 export const nemoFormat: FormatSupport<NemoModel> = {
   id: 'nemo',
   fork: portOf,
+  // NeMo builds the Megatron Core configs from the fields those classes have
+  // (megatron_base_model.py@8cfedd7:603-612, 1247-1260): a key an older release lacks is not copied.
+  unknownKeys: 'skipped',
   title: 'NeMo config',
   toolName: 'NeMo',
   syntaxes: ['yaml'],
