@@ -139,6 +139,10 @@ export abstract class WordExpander {
         return;
       case 'cmd': {
         const raw = this.src.slice(p.span.start, p.span.end);
+        if (p.placeholder) {
+          out.push({ text: raw, span: refSpan, tok, quoted: true, unknown: `a placeholder to fill in (\`${short(raw)}\`)`, ref: null });
+          return;
+        }
         const known = this.substitute(p.span);
         if (known !== undefined) out.push({ text: known, span: refSpan, tok, quoted: p.quoted || mode === 'assign', ref: null });
         else out.push({ text: this.src.slice(refSpan.start, refSpan.end), span: refSpan, tok, quoted: true, unknown: `set by the command \`${short(raw)}\` when the script runs`, ref: null });

@@ -232,7 +232,34 @@ export function splitFields(out: (Seg | null)[], tok: WrittenWord): ExpandedWord
     if (i < t.length) cur.push(sliceSeg(s, i, t.length));
   }
   flush();
-  return fields;
+  return joinPlaceholders(fields);
+}
+
+/**
+ * Words split out of one placeholder (`--vocab-file <PATH TO gpt-vocab.json>` inside a string the
+ * script expands unquoted): one word whose text is not known, as a placeholder assigned whole is.
+ */
+function joinPlaceholders(fields: ExpandedWord[]): ExpandedWord[] {
+  if (!fields.some((f) => f.text.startsWith('<'))) return fields;
+  const out: ExpandedWord[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    let j = i;
+    if (f.text.startsWith('<') && !f.text.endsWith('>')) {
+      while (j + 1 < fields.length && j - i < 12 && !/[<>]/.test(fields[j + 1].text.slice(0, -1))) {
+        j++;
+        if (fields[j].text.endsWith('>')) break;
+      }
+    }
+    const run = fields.slice(i, j + 1);
+    const text = run.map((r) => r.text).join(' ');
+    if (j > i && text.endsWith('>') && isPlaceholder(text)) {
+      const why = `a placeholder to fill in (\`${text.slice(0, 40)}\`)`;
+      out.push({ text, segs: run.flatMap((r) => r.segs.map((x) => ({ ...x, unknown: x.unknown ?? why }))), outer: f.outer });
+      i = j;
+    } else out.push(f);
+  }
+  return out;
 }
 
 /** The source position of character `at` of an expanded word (zero-width). */

@@ -5,6 +5,9 @@ import { type ArrayLit, type HereDoc, type LexToken, MAX_ITEMS, MAX_NESTING, typ
 /** Words that open or close a compound command where a command starts. */
 export const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', '{', '}', '!', 'function', 'time', 'in']);
 
+/** A placeholder in angle brackets: a letter after `<`, no space before `>`, nothing that ends a command inside. */
+const PLACEHOLDER = /^<[A-Za-z][^<>\n;|&`$]*[^\s<>;|&`$]>(?=[\s;|&)]|$)/;
+
 export function isMeta(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>';
 }
@@ -161,6 +164,13 @@ export class Lexer {
       this.pos = r.end;
       const span = { start, end: r.end };
       return { k: 'word', w: { kind: 'word', span, pieces: [{ t: 'cmd', span, quoted: false }] } };
+    }
+    // `<PATH TO gpt-vocab.json>`: a placeholder a template leaves for the user, not a redirection.
+    const hole = c === '<' ? PLACEHOLDER.exec(s.slice(start, Math.min(this.end, start + 120))) : null;
+    if (hole && (/\s/.test(hole[0]) || !/[a-z]/.test(hole[0]))) {
+      this.pos = start + hole[0].length;
+      const span = { start, end: this.pos };
+      return { k: 'word', w: { kind: 'word', span, pieces: [{ t: 'cmd', span, quoted: false, placeholder: true }] } };
     }
     if (c === '<' || c === '>' || c === '&' || (c >= '0' && c <= '9')) {
       REDIR.lastIndex = start;

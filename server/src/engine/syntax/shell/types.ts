@@ -81,7 +81,7 @@ export interface Unit {
 export type Piece =
   | { t: 'lit'; text: string; src: number | undefined; span: Span; unit: Unit; quoted: boolean }
   | { t: 'param'; span: Span; name: string; index?: string; length?: boolean; indirect?: boolean; op?: string; arg?: Word; quoted: boolean; bad?: string }
-  | { t: 'cmd'; span: Span; quoted: boolean }
+  | { t: 'cmd'; span: Span; quoted: boolean; /** `<PATH TO the vocab>` written for the user to fill in, not run. */ placeholder?: true }
   | { t: 'arith'; span: Span; expr: string; quoted: boolean; bad?: boolean };
 
 export interface Word {
