@@ -128,6 +128,9 @@ function sitesOf(doc: SourceDoc, reads?: ReadonlySet<string>): { sites: ArgSite[
   return { sites, unknown };
 }
 
+/** What a model built from a pretrained checkpoint's config still takes from this file (see `pretrained_model_path`). */
+const KEPT_FROM_FILE = new Set(['micro_batch_size', 'global_batch_size', 'fp16', 'bf16', 'optimizer', 'lr', 'weight_decay', 'seq_length']);
+
 /** The key that names a checkpoint the model is restored from or merged onto, if the config has one. */
 function restoredFrom(doc: SourceDoc): string | undefined {
   for (const leaf of leaves(doc)) {
@@ -347,6 +350,18 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     // `pretrained_checkpoint`): what this file leaves out is the checkpoint's, not NeMo's default.
     const restore = restoredFrom(doc);
     if (restore && !args.defaultsUnknown) args.defaultsUnknown = `not in this file: the model is restored from the checkpoint \`${restore}\` names, whose own config decides what this file leaves out`;
+    // `model.pretrained_model_path`: the script builds the model from that checkpoint's own config and
+    // copies over only the batch sizes and the data, precision and optimizer settings
+    // (examples/nlp/language_modeling/megatron_t5_lm_adaptation_finetune.py@8cfedd7:83-126), so the
+    // layout written here may not be the one that runs.
+    if (!flat && doc.node([...b, 'model', 'pretrained_model_path'])) {
+      const original = args.get.bind(args);
+      const why = 'that the model is built from this file, not from the config of the checkpoint `model.pretrained_model_path` names (a script that restores that config keeps only the batch, data, precision and optimizer keys of this file)';
+      args.get = (dest) => {
+        const a = original(dest);
+        return a && !a.unknown && !KEPT_FROM_FILE.has(dest) ? { ...a, assumed: a.assumed ?? why } : a;
+      };
+    }
     // NeMo's optimizer wrapper, not Megatron's argument defaults, decides the DP overlaps when unset.
     const byOptimizer = 'not written: NeMo\'s optimizer settings decide (`model.optim.overlap_grad_sync` / `overlap_param_sync`), with defaults that depend on the optimizer';
     args.unknownDefaults = { overlap_grad_reduce: byOptimizer, overlap_param_gather: byOptimizer };
