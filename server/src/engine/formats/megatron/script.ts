@@ -36,6 +36,12 @@ export const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
 const OTHER_FRAMEWORK = /^\s*(?:from|import)\s+(bmtrain|model_center|sat|SwissArmyTransformer|colossalai|fairseq|oneflow|libai|paddle|mindspore)\b/m;
 /** Megatron-LM's data preparation tools (tools/, tools/retro/): their own argparse, no training run. */
 const DATA_TOOL = /^(preprocess_data\w*|merge_datasets|build_(db|index)\w*|text_generation_cli)\.py$/;
+/**
+ * Checkpoint tools (Megatron-LM's `tools/merge_mp_partitions.py`, `tools/checkpoint_util.py`): they
+ * may take Megatron's flags, but they load and rewrite a checkpoint in one process with parallel sizes
+ * of their own, and start no run, so nothing of a run's layout or startup applies.
+ */
+const CHECKPOINT_TOOL = /^(merge_mp_partitions|checkpoint_util|checkpoint_inspector|inspect_\w*checkpoint\w*)\.py$/;
 /** Megatron-LM renamed `pretrain_gpt2.py` to `pretrain_gpt.py` in January 2021, long before its first Core release. */
 const OLD_ENTRY = /^pretrain_gpt2\.py$/;
 /**
@@ -347,6 +353,7 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // Megatron-LM's data tools share flag names with training (`--tokenizer-type`, `--vocab-file`) but
   // parse them themselves and start no run.
   if (entry && DATA_TOOL.test(entry)) contradictions.push(`\`${entry}\` is one of Megatron-LM's data tools, which reads its own arguments and trains nothing`);
+  else if (entry && CHECKPOINT_TOOL.test(entry)) contradictions.push(`\`${entry}\` is one of Megatron-LM's checkpoint tools, which rewrites a checkpoint in one process and trains nothing`);
   // The program itself, when it can be read, says whose flags these are: one built on another
   // training framework (BMTrain, SwissArmyTransformer…, whose flag names look like Megatron's) and
   // importing nothing of Megatron parses them with that framework's code. A program that imports
