@@ -314,3 +314,21 @@ test('prose of a key says what its own reader does, at the releases it does it',
   // accelerate src/accelerate/accelerator.py@v1.8.0 first warns about a differing gradient_accumulation_steps and takes DeepSpeed's (absent @v1.7.0).
   assert.match(DS.properties.gradient_accumulation_steps.markdownDescription, /From Accelerate 1\.8\.0, Accelerate warns/);
 });
+
+test('prose of a behaviour that changed between releases names the releases', () => {
+  const DS = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  // deepspeed/runtime/engine.py@v0.6.5 get_summary_writer: an empty output_path writes under ~/tensorboard;
+  // deepspeed/monitor/tensorboard.py@v0.6.6: output_path joined with job_name.
+  assert.match(DS.properties.tensorboard.properties.output_path.markdownDescription, /from DeepSpeed 0\.6\.6.*before 0\.6\.6 an empty path sends them to `~\/tensorboard/);
+  for (const section of ['bf16', 'bfloat16']) {
+    const p = DS.properties[section].properties;
+    // deepspeed/runtime/engine.py@v0.19.1 overrides fp32_optimizer_states of DeepSpeedCPUAdam; @v0.19.0 does not.
+    assert.match(p.bf16_optimizer_states.markdownDescription, /DeepSpeed 0\.19\.1 and later build DeepSpeedCPUAdam.*0\.18\.3 to 0\.19\.0/, section);
+    // deepspeed/runtime/engine.py@v0.6.7 (stage 0: BF16 optimizer), @v0.17.6 _do_optimizer_sanity_check (DDP_BFLOAT16 path).
+    assert.match(p.enabled.markdownDescription, /Without ZeRO \(stage 0\) DeepSpeed 0\.6\.0 to 0\.17\.5 use the BF16 optimizer/, section);
+    assert.doesNotMatch(p.enabled.markdownDescription, /otherwise the ZeRO optimizer handles bf16/, section);
+  }
+  // deepspeed/runtime/zero/config.py@v0.14.5:319-324 (root validator that never fires) vs @v0.15.0:330-335.
+  const ratio = DS.properties.zero_optimization.properties.offload_optimizer.properties.ratio;
+  assert.match(`${ratio.markdownDescription} ${ratio['x-invalid-effect']}`, /0\.15\.0 and later (refuse|stop)/);
+});

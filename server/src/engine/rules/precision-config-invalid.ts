@@ -1,7 +1,7 @@
 /**
  * precision-config-invalid: precision settings DeepSpeed rejects together.
  */
-import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { bf16Path, type DeepSpeedModel } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
@@ -11,7 +11,7 @@ const STAGE_2_ONLY = 'fp16 master weights and gradients work only at ZeRO stage 
 
 const CHECKS: DsCheck[] = [
   {
-    when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(['bf16', 'enabled']) === true) ? ['amp', 'enabled'] : undefined),
+    when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined),
     message: () => 'Apex AMP cannot be combined with fp16 or bf16 mode: DeepSpeed stops ("Cannot enable both amp with (legacy) fp16 or bfloat16 mode"). Keep one; `bf16` or `fp16` is the usual choice.',
   },
   {
@@ -32,16 +32,21 @@ const CHECKS: DsCheck[] = [
     when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.stage !== undefined && m.stage !== 2 ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
     message: () => STAGE_2_ONLY,
   },
+  // runtime/config.py@v0.18.3: the bf16 options and their checks arrive in 0.18.3 and read the
+  // section DeepSpeed takes bf16 from (`bf16`, else the legacy `bfloat16`).
   {
-    when: (m) => (m.bool(['bf16', 'bf16_master_weights_and_grads']) === true && noZero(m) ? ['bf16', 'bf16_master_weights_and_grads'] : undefined),
+    since: '0.18.3',
+    when: (m) => (m.bool(bf16Path(m, 'bf16_master_weights_and_grads')) === true && noZero(m) ? bf16Path(m, 'bf16_master_weights_and_grads') : undefined),
     message: () => 'bf16 master weights and gradients need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config. Set a ZeRO stage, or remove the key.',
   },
   {
-    when: (m) => (m.bool(['bf16', 'bf16_optimizer_states']) === true && (noZero(m) || m.bool(['bf16', 'bf16_master_weights_and_grads']) !== true) ? ['bf16', 'bf16_optimizer_states'] : undefined),
+    since: '0.18.3',
+    when: (m) => (m.bool(bf16Path(m, 'bf16_optimizer_states')) === true && (noZero(m) || m.bool(bf16Path(m, 'bf16_master_weights_and_grads')) !== true) ? bf16Path(m, 'bf16_optimizer_states') : undefined),
     message: (m) => (noZero(m) ? 'bf16 optimizer states need ZeRO stage 1, 2 or 3: DeepSpeed stops when it reads the config.' : 'bf16 optimizer states need `bf16_master_weights_and_grads: true`: DeepSpeed stops when it reads the config ("bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled"). Add it, or remove this key.'),
   },
   {
-    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.bool(['bf16', 'bf16_master_weights_and_grads']) === true ? ['bf16', 'bf16_master_weights_and_grads'] : undefined),
+    since: '0.18.3',
+    when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.bool(bf16Path(m, 'bf16_master_weights_and_grads')) === true ? bf16Path(m, 'bf16_master_weights_and_grads') : undefined),
     message: () => 'fp16 and bf16 master weights are exclusive: DeepSpeed stops when it builds the optimizer. Keep the one that matches the enabled precision.',
   },
   {

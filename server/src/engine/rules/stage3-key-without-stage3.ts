@@ -2,7 +2,7 @@
  * stage3-key-without-stage3: ZeRO-3-only settings under a lower stage, where DeepSpeed ignores them.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { ZERO_ALIASES } from '../formats/deepspeed/model';
+import { bf16Stage1, ZERO_ALIASES } from '../formats/deepspeed/model';
 import { exactRelease } from '../pins';
 import { defineRule, type RuleContext } from './rule';
 import { defaultAt, requiredStage } from '../schema/vocabulary';
@@ -21,16 +21,6 @@ const STAGE3_ONLY = new Set([
 function namedRelease(ctx: RuleContext<DeepSpeedModel>): boolean {
   const pin = ctx.settings.pins?.deepspeed;
   return !!ctx.settings.targetVersions?.deepspeed || (!!pin && exactRelease(pin.spec) !== undefined);
-}
-
-/**
- * ZeRO stage 1 with bf16 (fp16 off) and fp32 gradient accumulation (`data_types.grad_accum_dtype`,
- * any DtypeEnum spelling of fp32): the case runtime/engine.py hands to its BF16 optimizer.
- */
-function bf16Stage1(m: DeepSpeedModel): boolean {
-  const bf16 = m.get(['bf16']) !== undefined ? m.bool(['bf16', 'enabled']) : m.bool(['bfloat16', 'enabled']);
-  const accum = String(m.get(['data_types', 'grad_accum_dtype']) ?? '').toLowerCase();
-  return m.stage === 1 && bf16 === true && m.bool(['fp16', 'enabled']) !== true && ['fp32', 'float32', 'float', 'torch.float32'].includes(accum);
 }
 
 export default defineRule<DeepSpeedModel>({

@@ -1,7 +1,7 @@
 /**
  * zero-config-invalid: ZeRO settings DeepSpeed rejects, alone or together with others.
  */
-import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Path } from '../types';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
@@ -20,6 +20,32 @@ function scaleChecks(set: (m: DeepSpeedModel) => boolean, at: Path, message: (m:
   return [
     { when: (m) => (base(m) && !(sum(m) && m.stage === 2) ? at : undefined), message },
     { when: (m) => (base(m) && sum(m) && m.stage === 2 ? at : undefined), before: '0.19.6', message },
+  ];
+}
+
+const BUCKET_MESSAGE = () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.';
+
+/**
+ * The all-gather bucket alignment check of the ZeRO 1/2 optimizer (stage_1_and_2.py, from 0.5.2). It
+ * runs only where that optimizer is built: not for the old stage-1 optimizer of `legacy_stage1`
+ * (0.5.8: no such check; from 0.5.9 the flag stops the engine first), and not at stage 1 with bf16
+ * and fp32 gradient accumulation from 0.7.6 (runtime/engine.py `_do_optimizer_sanity_check`: 0.7.6
+ * to 0.8.0 stop on that dtype mix before any optimizer is built, 0.8.1 to 0.10.0 build the BF16
+ * optimizer, from 0.10.1 they do so unless the optimizer is offloaded to the CPU). The BF16
+ * optimizer has no bucket check.
+ */
+function bucketChecks(): DsCheck[] {
+  const odd = (m: DeepSpeedModel) => {
+    const b = m.num([Z, 'allgather_bucket_size']);
+    if (m.stage === 1 && m.bool([Z, 'legacy_stage1']) === true) return false;
+    return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0;
+  };
+  const cpu = (m: DeepSpeedModel) => String(m.get([Z, 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'cpu';
+  const at: Path = [Z, 'allgather_bucket_size'];
+  return [
+    { when: (m) => (odd(m) && !bf16Stage1(m) ? at : undefined), since: '0.5.2', message: BUCKET_MESSAGE },
+    { when: (m) => (odd(m) && bf16Stage1(m) ? at : undefined), since: '0.5.2', before: '0.7.6', message: BUCKET_MESSAGE },
+    { when: (m) => (odd(m) && bf16Stage1(m) && cpu(m) ? at : undefined), since: '0.10.1', message: BUCKET_MESSAGE },
   ];
 }
 
@@ -45,20 +71,13 @@ const CHECKS: DsCheck[] = [
       const r = m.num([Z, 'offload_optimizer', 'ratio']);
       return r !== undefined && r < 1 && m.stage !== undefined && m.stage !== 3 ? [Z, 'offload_optimizer', 'ratio'] : undefined;
     },
+    // zero/config.py@v0.12.3-v0.14.5: the check is a pydantic-1 root validator that looks the
+    // offload section up as an attribute of the values dict, finds nothing and never asserts (stage
+    // 1/2 then offload everything); from 0.15.0 it is a model validator on the built config and fires.
+    since: '0.15.0',
     message: (m) => `Partial optimizer offload (\`ratio\` ${m.num([Z, 'offload_optimizer', 'ratio'])}) only exists at ZeRO stage 3: DeepSpeed stops when it reads the config ("Partial offloading only supported for ZeRO Stage 3"). Use stage 3, or remove \`ratio\` to offload everything.`,
   },
-  {
-    when: (m) => {
-      const b = m.num([Z, 'allgather_bucket_size']);
-      // engine.py@v0.5.8: stage 1 with `legacy_stage1` builds the old stage-1 optimizer, which has no
-      // alignment check; from 0.5.9 that flag stops the engine before any optimizer is built.
-      if (m.stage === 1 && m.bool([Z, 'legacy_stage1']) === true) return undefined;
-      return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0 ? [Z, 'allgather_bucket_size'] : undefined;
-    },
-    // stage_1_and_2.py: the alignment assertion first appears in DeepSpeed 0.5.2.
-    since: '0.5.2',
-    message: () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.',
-  },
+  ...bucketChecks(),
   {
     when: (m) => (sum(m) && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
     // runtime/config.py: the key and its checks arrive in 0.19.6 (older releases ignore the key).

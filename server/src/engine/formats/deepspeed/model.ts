@@ -170,3 +170,29 @@ export function elasticBatch(m: DeepSpeedModel): 'replaced' | 'refused' | 'elast
   if (!DS_BATCH_KEYS.some((k) => m.has([k]))) return 'elastic';
   return pyTruthy(m.get(['elasticity', 'ignore_non_elastic_batch_info'])) ? 'replaced' : 'refused';
 }
+
+/**
+ * The section DeepSpeed takes its bf16 options from: `bf16`, or the legacy `bfloat16` when the file
+ * has no `bf16` (runtime/config.py get_bfloat16_enabled from 0.6.0, precision_config.py
+ * get_bfloat16_config from 0.17.1). A `bfloat16` beside a `bf16` is not read.
+ */
+export function bf16Section(m: DeepSpeedModel): 'bf16' | 'bfloat16' {
+  return m.has(['bf16']) ? 'bf16' : 'bfloat16';
+}
+
+/** The path of a bf16 option in the section DeepSpeed reads (see bf16Section). */
+export function bf16Path(m: DeepSpeedModel, key: string): Path {
+  return [bf16Section(m), key];
+}
+
+/**
+ * ZeRO stage 1 with bf16 (fp16 off) and fp32 gradient accumulation written
+ * (`data_types.grad_accum_dtype`, any DtypeEnum spelling of fp32): the case runtime/engine.py
+ * `_do_optimizer_sanity_check` hands to its BF16 optimizer from 0.8.1 (for any offload until 0.10.0,
+ * without CPU optimizer offload from 0.10.1), and refuses under ZeRO in 0.7.6–0.8.0. Before 0.7.6
+ * there is no `data_types` and the ZeRO optimizer runs; the caller gates on the release.
+ */
+export function bf16Stage1(m: DeepSpeedModel): boolean {
+  const accum = String(m.get(['data_types', 'grad_accum_dtype']) ?? '').toLowerCase();
+  return m.stage === 1 && m.bool(bf16Path(m, 'enabled')) === true && m.bool(['fp16', 'enabled']) !== true && ['fp32', 'float32', 'float', 'torch.float32'].includes(accum);
+}

@@ -11,7 +11,7 @@ import { lazySchema } from '../../schema/compiled';
 import type { JsonSchema } from '../../schema/types';
 import { defaultAt } from '../../schema/vocabulary';
 import type { Path } from '../../types';
-import { elasticBatch, referrerWorld, type DeepSpeedModel } from './model';
+import { bf16Path, elasticBatch, referrerWorld, type DeepSpeedModel } from './model';
 
 const one = (note: string): Field<number> => byDefault(1, note);
 
@@ -40,7 +40,7 @@ function sizeField(m: DeepSpeedModel, path: Path): Field<number> | undefined {
 }
 
 function precisionOf(m: DeepSpeedModel): Field<Precision> {
-  if (m.bool(['bf16', 'enabled']) ?? m.bool(['bfloat16', 'enabled'])) return written('bf16', m.where(m.has(['bf16']) ? ['bf16', 'enabled'] : ['bfloat16', 'enabled']));
+  if (m.bool(bf16Path(m, 'enabled'))) return written('bf16', m.where(bf16Path(m, 'enabled')));
   if (m.bool(['fp16', 'enabled'])) return written('fp16', ['fp16', 'enabled']);
   if (m.isAuto(['bf16', 'enabled']) || m.isAuto(['fp16', 'enabled'])) return { value: 'bf16', from: { kind: 'unknown', note: 'precision `"auto"`: Transformers or Accelerate decide' } };
   return byDefault('fp32', 'neither `fp16` nor `bf16` is enabled: DeepSpeed trains in fp32');
