@@ -323,14 +323,20 @@ function megatronDefaultStates(key, prop, releases) {
  */
 function megatronDefaultChanges(props, releases, snapshot, verbose) {
   const all = releases.map((r) => r.version);
-  const report = { written: [], differ: [], uncertain: [] };
+  const report = { written: [], differ: [], uncertain: [], computed: [] };
   const changes = [];
   let read = 0;
   for (const [key, prop] of Object.entries(props)) {
     const states = megatronDefaultStates(key, prop, releases);
     if (!states) continue;
     const present = states.filter((s) => s.kind !== 'absent');
-    if (!present.some((s) => s.kind === 'value')) continue;
+    if (!present.some((s) => s.kind === 'value')) {
+      // A default every release computes from the environment (`int(os.getenv('WORLD_SIZE', '1'))`):
+      // a literal in the schema is the value of one machine, not Megatron's default.
+      const env = present.find((s) => /environ|getenv/.test(s.text ?? ''));
+      if (env && prop.default !== undefined) report.computed.push(`${key}: schema default ${JSON.stringify(schemaDefault(prop.default))}, computed (${env.text})`);
+      continue;
+    }
     read++;
     snapshot[key] = snapshotRanges(present, (s) => s.value);
     const runs = [];
@@ -363,6 +369,7 @@ function megatronDefaultChanges(props, releases, snapshot, verbose) {
       ['defaults that changed between releases (x-default-before)', report.written],
       ['the newest release read differs from the schema default (left as it is)', report.differ, verbose ? undefined : 40],
       ['changed with unread releases in between (left as it is)', report.uncertain],
+      ['a literal schema default where the parser computes it from the environment (correct by hand)', report.computed],
     ],
     true,
   );

@@ -356,3 +356,23 @@ test('a deprecation never advises a replacement the targeted release does not ha
   }
   assert.deepEqual(late, ['megatron inference_dynamic_batching_cuda_graph_max_tokens → inference_cuda_graph_max_tokens', 'megatron inference_dynamic_batching_cuda_graph_max_tokens → inference_cuda_graph_max_tokens']);
 });
+
+test("an entry-point note names every script the schema's table says adds the flag", () => {
+  // examples/multimodal/multimodal_args.py@core_v0.10.0 adds --freeze-LM, --freeze-ViT, --dataloader-seq-length
+  // (examples/multimodal/train.py@core_v0.8.0 added the first ones itself), beside pretrain_vlm.py: a note
+  // saying "pretrain_vlm.py only" contradicts the table `x-entrypoint-flags` the unknown-flag check uses.
+  // examples/mimo/train.py@core_v0.18.0 defines a --model-provider of its own (llava_vlm, llava_avlm, mock),
+  // another setting under the same name.
+  const own: Record<string, string[]> = { model_provider: ['examples/mimo/train.py'] };
+  const table = (MEGATRON['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;
+  const silent: string[] = [];
+  for (const [dest, p] of Object.entries(PROPS)) {
+    const note = p['x-entrypoint-note'] as string | undefined;
+    if (!note) continue;
+    for (const [script, flags] of Object.entries(table)) {
+      if (!flags.includes(p['x-flag'] as string) || own[dest]?.includes(script)) continue;
+      if (!note.includes(script) && !(p['x-entrypoints'] ?? []).includes(script)) silent.push(`${dest}: ${script}`);
+    }
+  }
+  assert.deepEqual(silent, []);
+});
