@@ -6,14 +6,16 @@ import type { Node } from '../syntax/tree';
 import { defineRule } from './rule';
 
 /** The checks, with the releases whose source was read (LLaMA-Factory tags; HEAD is ff6d4d1). */
-const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean; message: string; since: string }[] = [
+const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean; message: string; since: string; earlier?: string }[] = [
   {
     // src/llamafactory/model/model_utils/quantization.py@ff6d4d1:197-201; first in
     // src/llmtuner/model/patcher.py@v0.6.2:187-189 (absent @v0.6.1), worded "…can use auto device map." until 0.8.1.
+    // 0.3.0-0.6.0 refused every bitsandbytes quantization under ZeRO-3 with another message; 0.6.1 took it.
     key: 'quantization_bit',
     applies: (v, root) => v.kind === 'scalar' && v.value === 8 && [undefined, 'bnb', 'bitsandbytes'].includes(scalar(root.get('quantization_method')) as string | undefined),
     message: '8-bit bitsandbytes quantization under ZeRO-3 stops LLaMA-Factory when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map"; before 0.8.2 "…can use auto device map"). Use `quantization_bit: 4`, or ZeRO-2.',
     since: '0.6.2',
+    earlier: '0.3.0 to 0.6.0 refused any bitsandbytes quantization under ZeRO-3, in other words; only 0.6.1 took it',
   },
   {
     // src/llamafactory/hparams/parser.py@ff6d4d1:502-503 (from v0.8.3).
@@ -57,7 +59,7 @@ export default defineRule<TrainerModel>({
       ctx.report({
         at: [c.key],
         on: 'entry',
-        message: `${c.message} (${m.deepspeed.ref} runs ZeRO-3; LLaMA-Factory refuses this from ${c.since} on, as read up to 0.9.5.)`,
+        message: `${c.message} (${m.deepspeed.ref} runs ZeRO-3; LLaMA-Factory refuses this from ${c.since} on, as read up to 0.9.5${c.earlier ? `; ${c.earlier}` : ''}.)`,
       });
     }
   },
