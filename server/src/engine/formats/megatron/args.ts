@@ -133,6 +133,23 @@ function flag(a: ArgValue | undefined): boolean | undefined {
   return !!a.value;
 }
 
+/**
+ * Why a Megatron-LM or Megatron Bridge run only evaluates: `--skip-train` (Bridge `train.skip_train`,
+ * `validation.skip_train` from Bridge 0.4) leaves the training loop out — the model is built, a
+ * checkpoint loaded, and validation and test run with the model in eval mode — so no training step is
+ * taken. From Megatron Core 0.17.0 `--perform-rl-step` still enters the loop then (rollouts only), which
+ * is not taken as "not training". NeMo's `model.skip_train` is not this: it runs one training step.
+ */
+export function skipsTraining(args: MegatronArgs): string | undefined {
+  const skip = args.get('skip_train');
+  if (!skip || skip.unknown || flag(skip) !== true) return undefined;
+  const rl = args.get('perform_rl_step');
+  if (rl && (rl.unknown || flag(rl) !== false)) return undefined;
+  const last = String(skip.path.at(-1) ?? 'skip_train');
+  const written = last.startsWith('--') ? last : skip.path.join('.');
+  return `\`${written}\` skips the training loop: the run only evaluates, with the model in eval mode`;
+}
+
 /** A value as written: assumed when the context may override it. */
 function asWritten<T>(value: T, a: ArgValue): Field<T> {
   return a.assumed ? assumed(value, a.assumed, a.path) : written(value, a.path);

@@ -13,7 +13,7 @@ import { derived, written, type Field, type Plan } from '../../plan/plan';
 import type { Precision } from '../../plan/memory';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
-import { megatronPlan, type MegatronArgs } from './args';
+import { megatronPlan, skipsTraining, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
 import { argsFromView, envFromMap } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
@@ -194,6 +194,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     });
     args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
     args.precision = precisionOf(doc);
+    args.notTraining = skipsTraining(args);
     return { args, commOverlap: commOverlapOf(doc) };
   },
   writePath: megatronWritePath,

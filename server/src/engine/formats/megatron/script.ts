@@ -13,7 +13,7 @@ import type { Path } from '../../types';
 import { assumed, derived, type Field } from '../../plan/plan';
 import { fewOfMany, mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
-import { megatronPlan } from './args';
+import { megatronPlan, skipsTraining } from './args';
 import type { EnvValue } from './args';
 import { argsFromView, flagSites, withRepository } from './common';
 import { argsInstance } from './instance';
@@ -461,6 +461,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (npu && !args.hardwareHint) args.hardwareHint = { id: 'ascend-npu', note: `the script sets \`${npu}\` for Ascend NPUs`, unknown: true };
     const entry = s.entrypoint?.path.split('/').pop();
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
+    args.notTraining ??= skipsTraining(args);
     const open = openReason(s);
     if (open) args.open = open;
     const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);

@@ -11,7 +11,7 @@ import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
-import { megatronPlan, type MegatronArgs } from './args';
+import { megatronPlan, skipsTraining, type MegatronArgs } from './args';
 import { namesBefore } from '../../schema/vocabulary';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
@@ -205,6 +205,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     // A functional test's `MODE: inference` runs a trained checkpoint: no optimizer, no training memory.
     const mode = doc.value(['MODE']);
     if (mode === 'inference') args.notTraining = `the test runs in \`MODE: ${mode}\`, not training`;
+    args.notTraining ??= skipsTraining(args);
     return { args };
   },
   writePath: megatronWritePath,
