@@ -149,6 +149,33 @@ function megatronReleases(dir, schema) {
 const spellings = (p) => [...new Set([p['x-flag'], ...(p['x-flags'] ?? [])].filter(Boolean))];
 
 /**
+ * Megatron-LM's releases before the first Megatron Core one the history compares (0.4.0): the
+ * 23.04 and 23.06 tags and the 23.08 branch (Megatron Core 0.3.0). Their main parsers' spellings, or
+ * undefined when the mirror lacks one of them (then nothing is said of the flags 0.4.0 added).
+ */
+const PRE_CORE_REVS = ['23.04', '23.06', 'refs/heads/23.08'];
+function preCoreFlags(dir) {
+  const all = new Set();
+  for (const rev of PRE_CORE_REVS) {
+    const got = MEGATRON_SOURCES.main.map((c) => c.paths.map((p) => moduleFlags(dir, rev, p, c.entries, [])).find(Boolean)).find(Boolean);
+    if (!got) return undefined;
+    for (const f of got.flags) all.add(f);
+  }
+  return all;
+}
+
+/**
+ * `x-absent-before-core`: a main-parser flag the first compared release (0.4.0) already has, so it has
+ * no `x-since`, but which no spelling of was in a Megatron-LM before it: 0.4.0 added it, and a script
+ * that passes it and a flag 0.4.0 removed runs on no release.
+ */
+function absentBeforeCore(key, prop, f, pre) {
+  if (!pre || f.source !== 'main' || f.since || prop['x-since'] || f.present[0] !== f.firstRelease) return [];
+  const want = f.names.some((n) => pre.has(n)) ? undefined : true;
+  return change(key, 'x-absent-before-core', prop['x-absent-before-core'], want, 'no spelling in the parsers of 23.04, 23.06, 23.08', () => setKey(prop, 'x-absent-before-core', want, ['x-since', 'x-group']));
+}
+
+/**
  * No Python file of the release before has any of the flag literals: a flag of a helper that is
  * dated only from the helper's first release was then new there too, and is dated by it.
  */
@@ -168,7 +195,7 @@ function megatronFacts(key, prop, releases) {
   const firstSource = releases.findIndex((r) => r.flags[source]);
   const first = have.indexOf(true);
   const last = have.lastIndexOf(true);
-  const facts = { source, names, present: releases.filter((_, i) => have[i]).map((r) => r.version), dynamicOnly: false };
+  const facts = { source, names, present: releases.filter((_, i) => have[i]).map((r) => r.version), firstRelease: releases[0].version, dynamicOnly: false };
   if (first < 0) return { ...facts, never: true };
   // Gaps: a flag that went away and came back.
   facts.gaps = releases.filter((_, i) => i > first && i < last && !have[i]).map((r) => r.version);
@@ -557,6 +584,8 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   const undatable = [];
   const removedIssues = [];
   const flagSinceIssues = [];
+  const pre = preCoreFlags(dir);
+  if (!pre) console.log(`  note: the mirror lacks one of ${PRE_CORE_REVS.join(', ')}: the flags 0.4.0 added are not marked`);
   for (const [key, prop] of Object.entries(props)) {
     const f = megatronFacts(key, prop, releases);
     if (!f) continue;
@@ -583,6 +612,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
         (newlyDated[f.since] ??= []).push(key);
       } else disagreements.push(entry);
     }
+    changes.push(...absentBeforeCore(key, prop, f, pre));
     // x-flag-since: per spelling, where it is later than the property
     const fsSchema = prop['x-flag-since'] ?? {};
     for (const name of new Set([...Object.keys(fsSchema), ...Object.keys(f.flagSince)])) {

@@ -40,6 +40,12 @@ test('Megatron: every final release from 0.4.0 is compared; flags present in 0.4
   for (const dest of ['tensor_model_parallel_size', 'num_layers', 'seq_length']) assert.equal(mg(dest)['x-since'], undefined, dest);
 });
 
+test('Megatron: flags 0.4.0 added (absent from the 23.04, 23.06 and 23.08 parsers, megatron/arguments.py) are marked x-absent-before-core', () => {
+  // megatron/arguments.py@core_v0.4.0 adds --use-mcore-models, --context-parallel-size, --overlap-param-gather; @refs/heads/23.08 has none of them.
+  for (const dest of ['deprecated_use_mcore_models', 'context_parallel_size', 'overlap_param_gather', 'expert_model_parallel_size']) assert.equal(mg(dest)['x-absent-before-core'], true, dest);
+  for (const dest of ['tensor_model_parallel_size', 'num_layers', 'seq_length', 'DDP_impl']) assert.equal(mg(dest)?.['x-absent-before-core'], undefined, dest);
+});
+
 test('Megatron: x-since of flags added in 0.5.0–0.12.0 (first release whose parser has them)', () => {
   const cases: [string, string][] = [
     // megatron/arguments.py at core_v0.5.0 adds --add-qkv-bias; absent at core_v0.4.0

@@ -168,6 +168,11 @@ export interface JsonSchema {
    * (`why` says which), so writing it changed nothing there.
    */
   'x-unread-before'?: { version: string; why: string };
+  /**
+   * Megatron: the first release the history compares (0.4.0) has the flag, and no Megatron-LM before it
+   * (the 23.04, 23.06 and 23.08 branches) had any of its spellings: 0.4.0 added it.
+   */
+  'x-absent-before-core'?: boolean;
   /** Values a run of releases accepted that later ones refuse (not in `enum`): `{ value: { since?, removed } }`. */
   'x-enum-removed'?: Record<string, { since?: string; removed: string }>;
   /** How each range of releases reads the value, where that changed (see `ValueForm`). */

@@ -189,7 +189,8 @@ export const FIRST_CORE_RELEASE = '0.4.0';
 
 /**
  * What a flag says of the Megatron-LM that reads it: `before` a release (a flag that release removed,
- * or that it stops on), or `from` a release after the first Megatron Core one (a flag it added).
+ * or that it stops on), or `from` the release that added it: one after the first Megatron Core one, or that
+ * one itself for a flag no Megatron-LM before it had (`x-absent-before-core`).
  */
 export function flagEra(flag: string): { before?: string; from?: string } {
   const t = flagTarget(flag);
@@ -200,9 +201,11 @@ export function flagEra(flag: string): { before?: string; from?: string } {
   const stops = dep?.effect === 'error' && !dep.conditional ? dep.since : undefined;
   const before = spellingRemoved(schema, flag.replace(/=.*$/, '')) ?? removed?.version ?? stops;
   const added = since(schema, flag.replace(/=.*$/, ''));
+  // A flag with no x-since that no Megatron-LM before the first Core release had: that release added it.
+  const first = !added && schema['x-absent-before-core'] === true ? FIRST_CORE_RELEASE : undefined;
   return {
     before,
-    from: added && compareVersions(added, FIRST_CORE_RELEASE) > 0 ? added : undefined,
+    from: added && compareVersions(added, FIRST_CORE_RELEASE) > 0 ? added : first,
   };
 }
 

@@ -80,7 +80,7 @@ function forkOf(doc: SourceDoc, settings: EngineSettings): string | undefined {
   return root?.kind === 'map' && !named ? preCore(root.entries.map((e) => e.key)) : undefined;
 }
 
-/** The newest release that added one of the flags (a release after the first Megatron Core one): older ones stop on it. */
+/** The newest release that added one of the flags (the first Megatron Core one or later): older ones stop on it. */
 function releaseNeeded(flags: readonly string[]): string | undefined {
   let floor: string | undefined;
   for (const f of flags) {
@@ -92,7 +92,7 @@ function releaseNeeded(flags: readonly string[]): string | undefined {
 
 /**
  * A script whose flags only a Megatron-LM from before Megatron Core runs (flags the first Core
- * release removed or stops on, and none a later release added), when nothing names the release:
+ * release removed or stops on, and none it or a later release added), when nothing names the release:
  * the file itself says which Megatron-LM it was written for, and its flags are that one's.
  */
 function preCore(flags: readonly string[]): string | undefined {
@@ -100,7 +100,7 @@ function preCore(flags: readonly string[]): string | undefined {
   const eras = flags.map((f) => ({ f, ...flagEra(f) }));
   const old = eras.filter((e) => e.before && compareVersions(e.before, FIRST_CORE_RELEASE) <= 0).map((e) => `\`${e.f.replace(/=.*$/, '')}\``);
   if (!old.length) return undefined;
-  return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag a later release added)`;
+  return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag ${FIRST_CORE_RELEASE} or a later release added)`;
 }
 
 /** Entry scripts Megatron-LM ships from a release on, beside its `pretrain_*.py` (root of the checkout). */
