@@ -2,6 +2,7 @@
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
 import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
+import { overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'Data parallelism (DP > 1) with gradient reduction not overlapped with the backward pass.',
-    why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets.',
+    why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets. Nothing is said where Megatron overlaps it by itself: the `optim_grads` or `optim_grads_params` sharding strategy in Megatron-LM 0.12–0.13, and with Megatron-FSDP from 0.14 (whose default strategy is `optim_grads_params` from 0.18).',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     fix: 'Adds the overlap flag; without the distributed optimizer, a second fix adds it together with both overlap flags (it also shards the optimizer state over DP).',
@@ -26,12 +27,16 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
+    // Megatron overlaps it by itself here (the data-parallel sharding strategy).
+    // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
+    if (overlapsByItself(ctx, 'grad')) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
     const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
     const fixes = e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], recommended: true }] : [];
     // The full set in one go: shard the optimizer over DP and overlap both of its collectives.
     const all = [knobEdit(p, 'distributedOptimizer', true), e, knobEdit(p, 'overlapParamGather', true)];
-    if (e && !p.distributedOptimizer?.value && allKnown(p.distributedOptimizer) && all.every((x) => x)) {
+    // Not where the parameter all-gather overlap is refused (`--save-params-interval`, from 0.18.0).
+    if (e && !p.distributedOptimizer?.value && allKnown(p.distributedOptimizer) && all.every((x) => x) && !paramGatherRefused(ctx)) {
       const flags = gr.startsWith('-');
       fixes.push({ kind: 'turn-on-with-distributed-optimizer', title: flags ? 'Add --use-distributed-optimizer, --overlap-grad-reduce and --overlap-param-gather' : `Turn on ${knobName(p, 'distributedOptimizer', '--use-distributed-optimizer')}, ${gr} and ${knobName(p, 'overlapParamGather', '--overlap-param-gather')}`, edits: all.map((x) => x!), recommended: false });
     }

@@ -3,6 +3,7 @@
  */
 import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
+import { overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'The distributed optimizer with DP > 1 but its parameter all-gather not overlapped with the forward pass.',
-    why: 'The distributed optimizer (ZeRO-1) updates a shard of the parameters on each DP rank and all-gathers them before the next forward pass. Without `--overlap-param-gather` that all-gather runs up front and the forward pass waits for it; with it each bucket is gathered just ahead of the layers that need it. Megatron requires `--overlap-grad-reduce` alongside (from Megatron Core 0.5.0).',
+    why: 'The distributed optimizer (ZeRO-1) updates a shard of the parameters on each DP rank and all-gathers them before the next forward pass. Without `--overlap-param-gather` that all-gather runs up front and the forward pass waits for it; with it each bucket is gathered just ahead of the layers that need it. Megatron requires `--overlap-grad-reduce` alongside (from Megatron Core 0.5.0). Nothing is said where Megatron overlaps it by itself (the `optim_grads_params` sharding strategy: any run in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18) or where it refuses the overlap (`--save-params-interval` with `--save`, from 0.18).',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     fix: 'Adds `--overlap-param-gather` (and `--overlap-grad-reduce`, which Megatron requires with it from Megatron Core 0.5.0).',
@@ -26,11 +27,14 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapParamGather || !p.distributedOptimizer?.value || (p.dp?.value ?? 1) <= 1 || p.overlap.paramGather?.value || !allKnown(p.overlap.paramGather)) return;
+    // Megatron overlaps it by itself here; or, from 0.18.0, it refuses the overlap when parameters are saved apart.
+    // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
+    if (overlapsByItself(ctx, 'param') || paramGatherRefused(ctx)) return;
     const edits: PathEdit[] = [];
     const add = knobEdit(p, 'overlapParamGather', true);
     if (add) edits.push(add);
     // megatron/arguments.py@core_v0.5.0: the overlap needs --overlap-grad-reduce (0.4.0 did not ask).
-    const paired = !p.overlap.gradReduce?.value && ctx.atLeast('0.5.0');
+    const paired = !p.overlap.gradReduce?.value && ctx.atLeast('0.5.0') && !overlapsByItself(ctx, 'grad');
     if (paired) {
       const grad = knobEdit(p, 'overlapGradReduce', true);
       if (grad) edits.push(grad);

@@ -125,7 +125,8 @@ function blackwellOnly(args: MegatronArgs): { id: string; note: string; assumed:
   return why ? { id: 'b200', note: `${why} runs only on Blackwell GPUs (Transformer Engine needs compute capability 10.0), and the file does not say which one`, assumed: true } : undefined;
 }
 
-function flag(a: ArgValue | undefined): boolean | undefined {
+/** A switch as written: a bare flag or a truthy value is on. */
+export function flag(a: ArgValue | undefined): boolean | undefined {
   if (!a) return undefined;
   if (typeof a.value === 'boolean') return a.value;
   if (a.value === null || a.value === undefined || a.value === '') return true;

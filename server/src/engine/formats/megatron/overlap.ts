@@ -1,0 +1,49 @@
+/**
+ * Where Megatron overlaps the data-parallel collectives by itself, so that the overlap switches a file
+ * leaves out are not missing, and where it refuses the parameter all-gather overlap.
+ */
+import type { RuleContext } from '../../rules/rule';
+import { flag } from './args';
+import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
+
+const MEGATRON_FORMATS: readonly string[] = [...MLM_FLAG_FORMATS, 'megatron-bridge', 'nemo'];
+
+/**
+ * Why Megatron already overlaps the gradient reduce-scatter (`grad`) or the parameter all-gather
+ * (`param`) here, from the data-parallel sharding strategy; `unknown` when the strategy it runs
+ * with is not known. Megatron-LM 0.12–0.13 (`validate_args`, megatron/training/arguments.py) turn
+ * both on for `optim_grads_params` and the gradient one for `optim_grads`, FSDP or not; from 0.14.0
+ * Megatron-FSDP does (megatron_fsdp.py: both for `optim_grads_params`; for `optim_grads` the gradient
+ * one, from 0.16.0 by itself, before that it requires it), and its strategy defaults to
+ * `optim_grads_params` from 0.18.0 (`no_shard` before).
+ */
+export function overlapsByItself(ctx: RuleContext, which: 'grad' | 'param'): string | undefined {
+  if (!MEGATRON_FORMATS.includes(ctx.format)) return undefined;
+  const args = (ctx.model as MegatronModel | undefined)?.args;
+  if (!args?.get) return undefined;
+  const written = args.get('data_parallel_sharding_strategy');
+  if (written?.unknown) return 'unknown';
+  const overlaps = (s: unknown) => s === 'optim_grads_params' || (which === 'grad' && s === 'optim_grads');
+  const what = which === 'grad' ? 'the gradient reduce-scatter' : 'the parameter all-gather';
+  const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
+  if (mlm && ctx.atLeast('0.12.0') && !ctx.atLeast('0.14.0')) {
+    return overlaps(written?.value) ? `Megatron-LM ${ctx.versionLabel ?? ''} overlaps ${what} by itself with the \`${written!.value}\` sharding strategy` : undefined;
+  }
+  if (!ctx.atLeast('0.14.0')) return undefined;
+  const fsdp = args.get('use_megatron_fsdp');
+  if (!fsdp || flag(fsdp) !== true) return undefined;
+  if (fsdp.unknown) return 'unknown';
+  if (!written && (args.open || args.defaultsUnknown)) return 'unknown';
+  const strategy = written?.value ?? (ctx.atLeast('0.18.0') ? 'optim_grads_params' : 'no_shard');
+  return overlaps(strategy) ? `Megatron-FSDP overlaps ${what} by itself with the \`${String(strategy)}\` sharding strategy` : undefined;
+}
+
+/**
+ * Megatron-LM 0.18.0 and later refuse the parameter all-gather overlap when parameters are saved
+ * apart (`--save-params-interval`: `validate_args` asserts `not args.overlap_param_gather`).
+ */
+export function paramGatherRefused(ctx: RuleContext): boolean {
+  if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || !ctx.atLeast('0.18.0')) return false;
+  const a = (ctx.model as MegatronModel | undefined)?.args?.get('save_params_interval');
+  return !!a && a.value !== null && a.value !== 'None';
+}
