@@ -45,15 +45,23 @@ export function callLiterals(src, at, span, clean) {
 /** The text of the string literals of a call's first ~400 characters, with `{...}` kept as `{}`. */
 const warningText = (src, at) => callLiterals(src, at, 400, (t) => t.replace(/\{[^}]*\}/g, '{}'));
 
+/**
+ * The wordings of a deprecation, now or announced: "is deprecated", "has been deprecated", "is going
+ * to be deprecated", "will be deprecated", "is being deprecated" (a warning that announces it is
+ * still one, and the value is carried over the same way).
+ */
+const SOON = '(?:is|has been|is going to be|is being|will (?:soon )?be)\\s+';
+const SOON_PLURAL = '(?:are|have been|are going to be|are being|will (?:soon )?be)\\s+';
+
 /** The arguments a warning calls deprecated, by dest. */
 function deprecatedNames(text, before, dests, flagDest) {
   const out = new Set();
   const name = (n) => flagDest.get(n) ?? (dests.has(n) ? n : undefined);
   // `--x=value is deprecated` deprecates a value, not the argument: left out.
-  for (const m of text.matchAll(/(--[\w-]+|[a-z][a-z0-9_]{3,})(=\S*)?[`'"]?(?:\s+(?:flag|argument|option|field))?\s+(?:is|has been)\s+deprecated/g)) if (!m[2] && name(m[1])) out.add(name(m[1]));
-  for (const m of text.matchAll(/((?:[a-z][a-z0-9_]{3,}(?:,\s*|\s+and\s+|\s*\/\s*))+[a-z][a-z0-9_]{3,})\s+are\s+deprecated/g)) for (const n of m[1].split(/,\s*|\s+and\s+|\s*\/\s*/)) if (name(n)) out.add(name(n));
+  for (const m of text.matchAll(new RegExp(`(--[\\w-]+|[a-z][a-z0-9_]{3,})(=\\S*)?[\`'"]?(?:\\s+(?:flag|argument|option|field))?\\s+${SOON}deprecated`, 'g'))) if (!m[2] && name(m[1])) out.add(name(m[1]));
+  for (const m of text.matchAll(new RegExp(`((?:[a-z][a-z0-9_]{3,}(?:,\\s*|\\s+and\\s+|\\s*/\\s*))+[a-z][a-z0-9_]{3,})\\s+${SOON_PLURAL}deprecated`, 'g'))) for (const n of m[1].split(/,\s*|\s+and\s+|\s*\/\s*/)) if (name(n)) out.add(name(n));
   // `f"{', '.join(names)} is deprecated"` over a tuple of names just above the warning.
-  if (/\{\}\s+(?:is|are)\s+deprecated/.test(text)) for (const m of before.matchAll(/\(\s*((?:["'][a-z][a-z0-9_]+["']\s*,\s*)+["'][a-z][a-z0-9_]+["']\s*,?\s*)\)/g)) for (const n of m[1].match(/[a-z][a-z0-9_]+/g)) if (name(n)) out.add(name(n));
+  if (new RegExp(`\\{\\}\\s+(?:${SOON}|${SOON_PLURAL})deprecated`).test(text)) for (const m of before.matchAll(/\(\s*((?:["'][a-z][a-z0-9_]+["']\s*,\s*)+["'][a-z][a-z0-9_]+["']\s*,?\s*)\)/g)) for (const n of m[1].match(/[a-z][a-z0-9_]+/g)) if (name(n)) out.add(name(n));
   return out;
 }
 
