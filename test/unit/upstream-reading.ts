@@ -12,7 +12,7 @@
  * makes it.
  */
 import type { DocAnalysis } from '../../server/src/engine';
-import { appliesTo, defaultAt, deprecatedValues, deprecation, normalized, removal, requiredStage, since } from '../../server/src/engine/schema/vocabulary';
+import { appliesTo, defaultAt, deprecatedValues, deprecation, normalized, readTruthy, removal, requiredStage, since } from '../../server/src/engine/schema/vocabulary';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { deepEqual } from '../../server/src/engine/schema/navigate';
 import { compareVersions } from '../../server/src/engine/version';
@@ -94,6 +94,8 @@ function record(w: Walk, path: string[], value: unknown, schema: JsonSchema | un
   // builds the `hybrid` model, megatron/inference/utils.py@core_v0.18.0:45-56).
   const old = schema && deprecatedValues(schema)?.[typeof v === 'string' ? v : JSON.stringify(v)];
   if ((old?.effect === 'migrated' || old?.effect === 'warned') && old.replacement !== undefined && (!old.since || w.atLeast(old.since))) v = old.replacement;
+  // A switch the tool only tests with `if` (DeepSpeed's `torch_adam`, engine.py@v0.14.0:1287) is the truth of what is written.
+  if (schema && readTruthy(schema) && (typeof v === 'string' || typeof v === 'number')) v = typeof v === 'string' ? v.length > 0 : v !== 0;
   if (schema && deepEqual(v, defaultAt(schema, w.version))) return;
   w.out.set(path.join('.'), v);
 }

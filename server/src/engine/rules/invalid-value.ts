@@ -3,12 +3,13 @@
  */
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, unbounded, valueForms } from '../schema/vocabulary';
+import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
+import type { Node } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
 import { pydanticSection, strictSince, validatorRefusal } from '../schema/vocabulary';
@@ -47,6 +48,36 @@ function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'ref
 }
 
 /**
+ * A value as the file writes it: text in quotes where the quotes are what is wrong (any text in JSON;
+ * in YAML or a script, text that would otherwise read as a number, a boolean or null: `"8"`).
+ */
+function asWritten(ctx: RuleContext, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  return ctx.doc.syntax === 'json' || /^\s*([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|true|false|null)\s*$/i.test(v) ? JSON.stringify(v) : v;
+}
+
+/**
+ * A switch the tool only tests with `if` (`x-read-truthy`): a value of another type runs, as Python's
+ * truth of it. Text that reads as "false" but is true (`"false"`, `"off"`, `"0"`) is a warning; other
+ * text or numbers a hint, whose fix to the boolean it stands for leaves the run as it is.
+ */
+function truthyRead(ctx: RuleContext, issue: Issue, node: Node): boolean {
+  const how = readTruthy(issue.schema);
+  const v = issue.value;
+  if (!how || node.kind !== 'scalar' || (typeof v !== 'string' && typeof v !== 'number')) return !!how && node.kind === 'scalar';
+  const truth = typeof v === 'string' ? v.length > 0 : v !== 0;
+  const looksFalse = typeof v === 'string' && /^\s*(false|no|off|0|none|null)\s*$/i.test(v);
+  ctx.report({
+    at: issue.path,
+    on: 'value',
+    severity: looksFalse ? 'warning' : 'hint',
+    message: `${pathLabel(issue.path)} is ${code(asWritten(ctx, v))}, not a boolean: ${how}, so it runs as \`${truth}\`${looksFalse ? ', not as the false the text says' : ''}. Write \`${looksFalse ? 'false' : truth}\`${looksFalse ? ' if off was meant (that changes the run), or `true` to keep it' : ''}.`,
+    fixes: [{ kind: looksFalse ? 'candidate' : 'truthy-as-boolean', title: `Change to \`${truth}\``, edits: [{ op: 'set', path: issue.path, value: truth }], recommended: !looksFalse }],
+  });
+  return true;
+}
+
+/**
  * `num_processes` of an Accelerate cluster config written as text: the operation that fails on it at
  * the targeted release, or null where the launcher hands the text on or the outcome is not settled
  * (nothing to report); undefined for every other value.
@@ -64,6 +95,7 @@ export default defineRule({
     'did-you-mean': { applicability: 'safe', changes: 'corrects a slip of the keyboard, case or one or two characters, to the only allowed value within reach' },
     candidate: { applicability: 'unsafe', changes: 'the value: one it may have meant, among several or more than a slip away' },
     'join-list': { applicability: 'safe', changes: 'writes the list as the one string the launcher expects' },
+    'truthy-as-boolean': { applicability: 'safe', changes: 'writes the boolean a switch tested only with `if` already runs as (text or a number for true)' },
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
@@ -91,6 +123,7 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
+      if (truthyRead(ctx, issue, node)) return;
       // A pydantic section: lax mode converts what it can, and the converted value is what is judged.
       const lax = pydanticRead(ctx, issue);
       if (lax?.kind === 'accepted' || lax?.kind === 'unsettled') return;
@@ -108,7 +141,7 @@ export default defineRule({
       const textCount = textProcessCount(ctx, issue.path, issue.value);
       if (textCount === null) return;
       const expected = nav.describe(issue.schema);
-      const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(node.value) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // Releases that run an unknown value silently as another: the finding is a warning, and any
       // correction changes what runs (unsafe).
       const runs = invalidRunsBefore(issue.schema);

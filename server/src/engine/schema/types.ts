@@ -151,6 +151,8 @@ export interface JsonSchema {
   'x-pydantic'?: true;
   /** DeepSpeed: the key's pydantic field is a union with `str` (`Union[str, int]`): text stays text. */
   'x-pydantic-text'?: true;
+  /** A switch the tool tests with `if` and nothing else (why, in words): any value runs, as true or false. */
+  'x-read-truthy'?: string;
   /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.

@@ -279,6 +279,11 @@ export function pydanticText(schema: JsonSchema | undefined): boolean {
   return schema?.['x-pydantic-text'] === true;
 }
 
+/** How the tool reads a switch it only tests with `if` (`x-read-truthy`), if it does. */
+export function readTruthy(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-read-truthy'];
+}
+
 /** DeepSpeed: whether a pydantic model validates the section (`x-pydantic`), from its `x-strict-since` on. */
 export function pydanticSection(section: JsonSchema | undefined): boolean {
   return section?.['x-pydantic'] === true;
