@@ -46,7 +46,9 @@ export default defineRule<AccelerateModel>({
     ctx.report({
       at: f.at,
       on: 'value',
-      message: `\`${f.ref}\` was not found, so its ZeRO settings cannot be checked.${tried} accelerate resolves the path against the directory it is launched from and stops if the file is not there; use a path that is right from there (an absolute path is safest).`,
+      message: f.ref.startsWith('/')
+        ? `\`${f.ref}\` was not found, so its ZeRO settings cannot be checked.${tried} accelerate opens this absolute path as written and stops if the file is not there: it names a folder of the machine the config was written on, so give the path the file has where the run starts (a path relative to the launch directory travels with the repository).`
+        : `\`${f.ref}\` was not found, so its ZeRO settings cannot be checked.${tried} accelerate resolves the path against the directory it is launched from and stops if the file is not there; use a path that is right from there (an absolute path is safest).`,
     });
   },
 });
