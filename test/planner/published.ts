@@ -52,7 +52,9 @@ function palm(tflops: number, m: ModelShape, s: number): number {
 }
 
 const NARAYANAN = 'Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM, Table 1 (A100 80 GB, 8 × 200 Gb/s HDR per node, sequence 2048, vocabulary 51,200)';
-const NARAYANAN_PIN: Pinned = { sp: false, sharding: 'none', recompute: 'full' };
+/** Megatron-LM before Megatron-Core 0.9.0 (its first/last stage sizes) and NeMo before 2.2 split the layers evenly only. */
+const EVEN_ONLY: Pinned = { split: 'even' };
+const NARAYANAN_PIN: Pinned = { sp: false, sharding: 'none', recompute: 'full', ...EVEN_ONLY };
 const NARAYANAN_HOW = 'TFLOP/s per GPU from Table 1, divided by the paper’s Eq. 3 FLOPs per token (recomputation counted)';
 function nar(name: string, heads: number, hidden: number, layers: number, tp: number, pp: number, gpus: number, batch: number, tflops: number): PublishedRun {
   const shape = gpt(layers, hidden, heads, 51200);
@@ -88,6 +90,7 @@ function mlm(name: string, heads: number, hidden: number, layers: number, tp: nu
     globalBatch: batch,
     precision: 'bf16',
     layout: { tp, pp },
+    pinned: EVEN_ONLY,
     tokens: megatron2024(tflops, shape, 4096),
     how: `${tflops} TFLOP/s per GPU, divided by Megatron’s FLOPs per token of the time (3 passes, full attention); precision not published, BF16 assumed (the MFU column is against the BF16 peak)`,
   };
@@ -96,7 +99,7 @@ function mlm(name: string, heads: number, hidden: number, layers: number, tp: nu
 const NEMO = 'NeMo 24.07 performance summary, DGX-H100, FP8 (NVIDIA/NeMo docs/source/performance/performance_summary.md)';
 const NEMO_HOW = 'tokens/s/GPU as published; NeMo’s performance scripts reduce gradients in BF16 for FP8 runs';
 function nemo(id: string, model: string, shape: ModelShape, gpus: number, gbs: number, mbs: number, seq: number, tp: number, pp: number, cp: number, vpp: number, tokens: number, source = NEMO): PublishedRun {
-  return { id, source, model, shape, hardware: 'h100-sxm', gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { tp, pp, cp, vpp, microBatch: mbs }, gradReduce16: true, tokens, how: NEMO_HOW };
+  return { id, source, model, shape, hardware: 'h100-sxm', gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { tp, pp, cp, vpp, microBatch: mbs }, gradReduce16: true, ...(source === NEMO ? { pinned: EVEN_ONLY } : {}), tokens, how: NEMO_HOW };
 }
 
 const LLAMA2_70B: ModelShape = { layers: 80, hidden: 8192, heads: 64, queryGroups: 8, ffn: 28672, swiglu: true, vocab: 32000, untiedEmbeddings: true, norm: 'rmsnorm' };

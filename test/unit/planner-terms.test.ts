@@ -81,8 +81,8 @@ test('the estimate is a band: the priced step, and the expectation at the calibr
 test('no layout: each constraint that removes one is named with what would satisfy it', () => {
   const heads = planLayouts({ workload: workload('llama-3-70b', 64), pinned: { tp: 3 } });
   assert.match(heads.empty!, /^TP 3 does not divide the 64 attention heads.*\(TP 1, 2, 4 or 8 would\)/);
-  const layers = planLayouts({ workload: workload('deepseek-v3', 1024, 'h100-sxm', 4096, 4096), pinned: { pp: 8 } });
-  assert.match(layers.empty!, /^PP 8 does not split the 61 layers.*PP must divide 61 \(PP 1 or 61\).*63 \(PP 3, 7, 9, 21 or 63\)/);
+  const layers = planLayouts({ workload: workload('deepseek-v3', 1024, 'h100-sxm', 4096, 4096), pinned: { pp: 8, split: 'accounted' } });
+  assert.match(layers.empty!, /^PP 8 does not split the 61 layers.*PP must divide 61 \(PP 1 or 61\).*63 \(PP 3, 7, 9, 21 or 63\).*--pipeline-model-parallel-layout/);
   const batch = planLayouts({ workload: workload('llama-3-70b', 64, 'h100-sxm', 8192, 1001), pinned: { tp: 8, pp: 2, cp: 1 } });
   assert.match(batch.empty!, /no data-parallel degree divides the global batch of 1001 sequences.*a global batch of 1000 would \(DP 4\)/);
   const memory = planLayouts({ workload: workload('llama-3.1-405b', 8) });

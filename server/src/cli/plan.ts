@@ -232,7 +232,7 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
   const rows = r.layouts.slice(0, top).map((x, i) => {
     const l = x.layout;
     const recompute = l.recompute === 'full' && l.recomputeLayers !== undefined ? `${l.recomputeLayers}/chunk` : l.recompute;
-    return [String(i + 1), String(l.tp), `${l.pp}${l.split ? '*' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu), fmtStep(x.step.expected.seconds), pct(x.step.expected.mfu)];
+    return [String(i + 1), String(l.tp), `${l.pp}${l.split === 'embedding-loss' ? '*' : l.split === 'uneven' ? '†' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu), fmtStep(x.step.expected.seconds), pct(x.step.expected.mfu)];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 7 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
@@ -246,7 +246,8 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
   if (explain) out.push('', ...explainLines(r, w));
   out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
   if (r.layouts.slice(0, top).some((x) => x.layout.recomputeLayers !== undefined)) out.push('recompute N/chunk: full recompute of N layers of each model chunk (--recompute-granularity full --recompute-method block --recompute-num-layers N), as few as the HBM needs.');
-  if (r.layouts.some((x) => x.layout.split)) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
+  if (r.layouts.some((x) => x.layout.split === 'embedding-loss')) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
+  if (r.layouts.some((x) => x.layout.split === 'uneven')) out.push('Layouts marked † give the pipeline chunks (PP × VPP) unequal numbers of layers, the embedding and the loss one layer’s place each, and are priced by the heaviest chunk: --pipeline-model-parallel-layout (Megatron Core 0.13.0 on; for example E, t for a layer, | between chunks, L), or, without VPP, --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers (0.9.0 on) where the other stages split the rest evenly.');
   out.push('', 'Assumptions:', ...notes.map((n) => `  - ${n}`), ...stepAssumptions(w.hardware).map((a) => `  - ${a}`));
   out.push(`  - memory: Shardwise's per-GPU estimate (the same as \`shardwise layout\`), under ${STEP_MODEL.usableHbm.value * 100} % of the HBM`);
   return out.join('\n');

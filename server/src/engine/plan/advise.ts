@@ -7,6 +7,7 @@
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Plan } from './plan';
 import { planLayouts, shardingOf, type PlanResult, type Pinned } from './planner';
+import { firstLastChunks } from './split';
 import { CALIBRATION, estimateStep, type Layout, type StepEstimate, type Workload } from './steptime';
 
 /** The workload a Plan describes, or what it does not say. */
@@ -49,10 +50,15 @@ export function layoutOf(p: Plan): Layout | undefined {
   const tp = p.tp.value;
   // What runs, not what is written: Megatron turns sequence parallelism off at TP 1.
   const sp = p.sp.value && tp > 1;
+  const pp = p.pp.value;
+  const chunks = p.pipelineSplit?.layout;
+  // A layout's chunk count sets the virtual stages (Megatron: its length over PP).
+  const vpp = chunks && pp > 1 && chunks.length % pp === 0 ? chunks.length / pp : p.vpp && pp > 1 ? p.vpp.value : 1;
   return {
     tp,
-    pp: p.pp.value,
-    vpp: p.vpp && p.pp.value > 1 ? p.vpp.value : 1,
+    pp,
+    vpp,
+    ...splitOf(p, pp, vpp),
     cp: p.cp.value,
     ep: p.ep.value,
     etp: p.etp.value,
@@ -64,6 +70,21 @@ export function layoutOf(p: Plan): Layout | undefined {
     recompute: p.recompute.value,
     overlap: { tpComm: on(p.overlap.tpComm) && sp, gradReduce: on(p.overlap.gradReduce), paramGather: on(p.overlap.paramGather), p2p: p.overlap.p2p ? on(p.overlap.p2p) : true, moeA2A: on(p.overlap.moeA2A) },
   };
+}
+
+/**
+ * The pipeline split a Plan runs: the chunks its layout or first/last stage sizes give, the
+ * embedding and the loss counted as layers where both flags are on and they split the layers so,
+ * else even (a split Megatron refuses is another rule's finding).
+ */
+function splitOf(p: Plan, pp: number, vpp: number): Pick<Layout, 'split' | 'chunks'> {
+  const s = p.pipelineSplit;
+  const layers = p.model?.value.layers;
+  if (!s || !layers || pp < 2) return {};
+  const chunks = s.layout ? (s.layout.length === pp * vpp ? s.layout : undefined) : s.first !== undefined || s.last !== undefined ? firstLastChunks(layers, pp, vpp, s.first, s.last) : undefined;
+  if (chunks && chunks.reduce((a, b) => a + b, 0) === layers) return { split: 'uneven', chunks };
+  if (!s.explicit && s.embedding && s.loss && pp > 2 && layers % pp !== 0 && (layers + 2) % pp === 0) return { split: 'embedding-loss' };
+  return {};
 }
 
 /** The estimated step of the Plan's own layout, when the Plan says enough. */
@@ -116,8 +137,14 @@ export function planAlternatives(p: Plan): PlanResult | { missing: string[] } {
   // The file writes the distributed optimizer's switch, not Megatron-FSDP's: an FSDP file keeps its
   // sharding, another gets the distributed optimizer where it can write it.
   pinned.sharding = current.fsdp || !p.knobs.distributedOptimizer ? shardingOf(current) : 'optimizer';
-  // The embedding-and-loss split needs two flags the layout edits do not write: only where the file has them.
-  if (!(p.pipelineSplit?.embedding && p.pipelineSplit.loss)) pinned.split = 'even';
+  // The embedding-and-loss split needs two flags the layout edits do not write: only where the file
+  // has them. An uneven layout is written per chunk, which no edit rewrites: a file with its own
+  // keeps its pipeline degrees, one without is offered none.
+  const own = current.split === 'uneven' || p.pipelineSplit?.explicit;
+  if (own) {
+    pinned.pp = current.pp;
+    pinned.vpp = current.vpp;
+  } else pinned.split = p.pipelineSplit?.embedding && p.pipelineSplit.loss ? 'accounted' : 'even';
   if (!vppPath(p)) pinned.vpp = current.vpp;
   if ((w.workload.model.experts ?? 0) > 0 && !p.knobs.etp) pinned.etp = current.etp;
   // TP communication overlap needs sequence parallelism: with it on, only layouts that keep SP.

@@ -1,13 +1,15 @@
 /**
  * What the planner is asked and answers, and the degrees Shardwise's rules accept before batch and
  * settings: TP within the NVLink domain and dividing the heads and query groups, PP splitting the
- * layers (evenly, or with the embedding and the loss counted as layers), CP splitting the sequence,
+ * layers (evenly, with the embedding and the loss counted as layers, or, where neither does, unevenly:
+ * `split.ts`), CP splitting the sequence,
  * EP and expert TP dividing the experts and a stage's ranks. The planner searches these; an empty
  * plan's explanation names the one that failed. Pure.
  */
 import { divisors } from './layout';
 import type { MemoryEstimate } from './memory';
 import type { RankOrder } from './preference';
+import { layerSplit, stageLoad, type SplitChoice } from './split';
 import type { Layout, StepEstimate, Workload } from './steptime';
 
 /** How the data-parallel ranks share the training state. */
@@ -19,8 +21,12 @@ export type Pinned = Partial<Pick<Layout, 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'e
   moeOverlap?: boolean;
   /** How data parallelism shards: `none` (plain DDP), the distributed optimizer, or Megatron-FSDP. */
   sharding?: Sharding;
-  /** `even`: only pipelines whose stages take the same number of layers (no embedding-and-loss split). */
-  split?: 'even';
+  /**
+   * `even`: only pipelines whose stages take the same number of layers; `accounted`: also those
+   * with the embedding and the loss counted as layers. Absent: also an uneven layout where neither
+   * splits the layers (what `--pipeline-model-parallel-layout` writes).
+   */
+  split?: Exclude<SplitChoice, 'any'>;
 };
 
 export interface PlanRequest {
@@ -62,9 +68,12 @@ export function pick<T>(pinned: T | undefined, options: T[]): T[] {
   return pinned === undefined ? options : options.includes(pinned) ? [pinned] : [];
 }
 
-/** Layers each pipeline rank holds (the embedding and the loss count as layers in an uneven split). */
-export function layersPerRank(w: Workload, l: Pick<Layout, 'pp' | 'split'>): number {
-  return (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / l.pp;
+/**
+ * Layers each pipeline rank is priced at (the embedding and the loss count as layers in an
+ * embedding-and-loss split; an uneven one paces every rank as VPP chunks of its heaviest).
+ */
+export function layersPerRank(w: Workload, l: Pick<Layout, 'pp' | 'split'> & Partial<Pick<Layout, 'vpp' | 'chunks'>>): number {
+  return stageLoad(w.model.layers, l).rank;
 }
 
 /** Query groups TP must divide (with multi-head latent attention, the heads). */
@@ -77,14 +86,7 @@ export function tpAllowed(w: Workload, tp: number): boolean {
   return tp <= w.nvlinkDomain && w.nvlinkDomain % tp === 0 && w.model.heads % tp === 0 && queryGroups(w.model) % tp === 0;
 }
 
-/**
- * How `pp` stages split `layers` as Megatron does: evenly (undefined), with the embedding and the
- * loss counted as layers (unless `even` is asked for), or not at all (null).
- */
-export function layerSplit(layers: number, pp: number, even: boolean): 'embedding-loss' | undefined | null {
-  if (layers % pp === 0) return undefined;
-  return !even && pp > 2 && (layers + 2) % pp === 0 ? 'embedding-loss' : null;
-}
+export { layerSplit } from './split';
 
 /** Every set of degrees the rules and the pins allow; with `batch`, only those whose DP divides the global batch. */
 export function degreeSets(w: Workload, pinned: Pinned, batch = true): Degrees[] {
@@ -94,7 +96,7 @@ export function degreeSets(w: Workload, pinned: Pinned, batch = true): Degrees[]
   for (const tp of pick(pinned.tp, divisors(w.gpus))) {
     if (!tpAllowed(w, tp)) continue;
     for (const pp of pick(pinned.pp, divisors(w.gpus / tp))) {
-      const split = layerSplit(m.layers, pp, pinned.split === 'even');
+      const split = layerSplit(m.layers, pp, pinned.split ?? 'any');
       if (split === null) continue;
       const at = split ? { split } : {};
       for (const cp of pick(pinned.cp, divisors(w.gpus / (tp * pp)))) {

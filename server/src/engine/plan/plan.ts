@@ -92,7 +92,16 @@ export interface Plan {
    * How layers are assigned to pipeline stages when not evenly: the embedding and/or loss counted as
    * layers (Megatron's account_for_* flags), or an explicit layout / first-last stage sizes.
    */
-  pipelineSplit?: { embedding: boolean; loss: boolean; explicit?: string };
+  pipelineSplit?: {
+    embedding: boolean;
+    loss: boolean;
+    explicit?: string;
+    /** The decoder layers of each model chunk a `pipeline_model_parallel_layout` writes, in its order. */
+    layout?: number[];
+    /** The first and last stage's layers (`--decoder-first/last-pipeline-num-layers`), where written. */
+    first?: number;
+    last?: number;
+  };
   model?: Field<ModelShape>;
   /**
    * The model dimensions the arguments write, also when the whole shape is not known (then `model`

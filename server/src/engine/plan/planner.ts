@@ -1,7 +1,8 @@
 /**
  * The layout planner: every Megatron-style layout of a model on a number of GPUs that Shardwise's
  * own rules accept (degrees that multiply to the world, TP within the NVLink domain and dividing
- * the heads and query groups, layers divisible by PP × VPP, a sequence CP can split, experts EP can
+ * the heads and query groups, layers split over PP × VPP (evenly, with the embedding and the loss
+ * counted as layers, or, where neither does, unevenly and priced by the heaviest chunk), a sequence CP can split, experts EP can
  * split, a global batch micro-batches and DP divide, an interleaved schedule Megatron can run),
  * with sequence parallelism, the distributed optimizer and recomputation as choices, those whose
  * estimated memory exceeds the usable HBM dropped, and the rest ranked by the analytic step time
@@ -9,10 +10,11 @@
  * rules first (`preference.ts`). A layout is its degrees (TP, PP, CP, EP, expert TP; DP follows): each is shown
  * with the fastest settings found for it. Pure.
  */
-import { degreeSets, layersPerRank, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
+import { degreeSets, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
 import { orderTies } from './preference';
+import { stageLoad, vppChoices } from './split';
 import { whyEmpty } from './why';
 import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
 
@@ -78,7 +80,7 @@ export function layoutMemory(w: Workload, l: Layout, explain = true): MemoryEsti
         : { kind: 'none', group: l.dp },
     recompute: l.recompute,
     recomputeFraction: recomputeShare(w, l),
-    ...(l.split === 'embedding-loss' ? { firstStageLayers: layersPerRank(w, l) - 1 } : {}),
+    ...(l.split ? { firstStageLayers: stageLoad(w.model.layers, l).first } : {}),
   };
   return estimateMemory(input, explain);
 }
@@ -99,7 +101,7 @@ function fewestRecomputed(w: Workload, base: Layout, usable: number): { layout: 
   if (none <= usable) return { layout: { ...base, recompute: 'none' }, memory: noneMemory };
   const all = fits(w, { ...base, recompute: 'full' }, usable);
   if (!all) return undefined;
-  const chunk = layersPerRank(w, base) / base.vpp;
+  const chunk = stageLoad(w.model.layers, base).chunk;
   if (!Number.isInteger(chunk) || chunk <= 1) return all;
   const slope = (none - all.memory.bytes.total) / chunk;
   if (!(slope > 0)) return all;
@@ -137,7 +139,7 @@ function* settingsOf(req: PlanRequest, d: Degrees, moe: boolean): Generator<Layo
     if (perReplica % microBatch !== 0) continue;
     const m = perReplica / microBatch;
     // More than MAX_VPP virtual stages only when asked for: they rarely win and double the search.
-    const vpps = d.pp > 1 && m % d.pp === 0 ? divisors(layersPerRank(w, d)).filter((v) => v <= MAX_VPP || v === pinned.vpp) : [1];
+    const vpps = d.pp > 1 && m % d.pp === 0 ? (pinned.vpp !== undefined ? vppChoices(w.model.layers, d, pinned.vpp, divisors, false) : vppChoices(w.model.layers, d, MAX_VPP, divisors)) : [1];
     for (const vpp of pick(pinned.vpp, vpps)) {
       // Sequence parallelism off and plain DDP are never faster in the model (the same collectives,
       // more memory), so they are tried only when asked for. Megatron requires SP with MoE and TP.

@@ -18,6 +18,7 @@
  * first forward / last backward, and the optimizer step. Pure arithmetic.
  */
 import type { HardwareProfile } from './hardware';
+import { stageLoad, type Split } from './split';
 import { attentionCoreFlops, countParameters, MOE_IMBALANCE, flopsPerToken, layerTerms, resolve, type ModelShape, type Precision, type Resolved } from './memory';
 
 /** The degrees and switches of one layout. */
@@ -44,8 +45,14 @@ export interface Layout {
    * recomputed: Megatron's `--recompute-method block --recompute-num-layers N`. Absent: every layer.
    */
   recomputeLayers?: number;
-  /** Layers split over the stages with the embedding and the loss counted as layers (Megatron's `--account-for-*-in-pipeline-split`). */
-  split?: 'embedding-loss';
+  /**
+   * Layers split over the stages with the embedding and the loss counted as layers (Megatron's
+   * `--account-for-*-in-pipeline-split`), or unevenly over the chunks (`--pipeline-model-parallel-layout`,
+   * `--decoder-first/last-pipeline-num-layers`): `split.ts`. Absent: evenly.
+   */
+  split?: Split;
+  /** With an uneven split a file writes, the decoder layers of each model chunk in Megatron's order (chunk c on rank c mod PP). */
+  chunks?: readonly number[];
   overlap: { tpComm: boolean; gradReduce: boolean; paramGather: boolean; p2p: boolean; moeA2A: boolean };
 }
 
@@ -365,10 +372,10 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
 }
 
 /** The share of the layers full recompute repeats: all, or N of each model chunk's. */
-export function recomputeShare(w: Pick<Workload, 'model'>, l: Pick<Layout, 'recompute' | 'recomputeLayers' | 'pp' | 'vpp' | 'split'>): number {
+export function recomputeShare(w: Pick<Workload, 'model'>, l: Pick<Layout, 'recompute' | 'recomputeLayers' | 'pp' | 'vpp' | 'split'> & Pick<Partial<Layout>, 'chunks'>): number {
   if (l.recompute !== 'full') return 0;
   if (l.recomputeLayers === undefined) return 1;
-  const chunk = (w.model.layers + (l.split === 'embedding-loss' ? 2 : 0)) / (l.pp * l.vpp);
+  const chunk = stageLoad(w.model.layers, l).chunk;
   return Math.min(1, Math.max(0, l.recomputeLayers / chunk));
 }
 
@@ -520,11 +527,12 @@ export function estimateStep(w: Workload, l: Layout): StepEstimate {
   const logits = s.V ? gemm(n, s.h, s.V / l.tp, pk.sixteen, pk.sixteenEff, 2, w.hardware.hbmTBps, w.hardware.sms) + (16 * n * s.V) / l.tp / (w.hardware.hbmTBps * 1e12 * STEP_MODEL.hbm.value) : 0;
   // The most loaded stage: its share of each kind of layer, and the output layer with the loss on
   // the last. Counting the embedding and the loss as layers gives the first and last stage one
-  // layer fewer than the others.
-  const units = l.split === 'embedding-loss' ? (s.L + 2) / l.pp : s.L / l.pp;
+  // layer fewer than the others; an uneven split paces each rank as VPP chunks of its heaviest.
+  const load = stageLoad(s.L, l);
+  const units = load.rank;
   const stage = (layers: number, k: keyof LayerTimes) => (layers / s.L) * (dense[k] * s.nDense + (moe ?? dense)[k] * s.nMoe);
   const stageTime = (layers: number) => stage(layers, 'gemm') + stage(layers, 'attention') + stage(layers, 'elementwise') + stage(layers, 'recompute') + stage(layers, 'tp') + stage(layers, 'cp') + stage(layers, 'ep');
-  const lastLayers = l.split === 'embedding-loss' ? units - 1 : units;
+  const lastLayers = load.last;
   const lastIsSlowest = l.pp === 1 || stageTime(lastLayers) + logits >= stageTime(units);
   const layers = lastIsSlowest ? lastLayers : units;
   const comms = { tp: stage(layers, 'tp'), cp: stage(layers, 'cp'), ep: stage(layers, 'ep') };

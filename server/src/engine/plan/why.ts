@@ -1,11 +1,12 @@
 /**
  * Why the planner found no layout, in the terms of the constraint that removed it: the degree that
- * does not divide the heads, the layers, the GPUs or the sequence; the global batch no data-parallel
+ * does not divide the heads, the GPUs or the sequence, or split the layers as the request allows; the global batch no data-parallel
  * degree divides (with the nearest that one does); the memory (with the smallest GPU count that
  * fits). Each answer names what would satisfy the constraint. Pure.
  */
 import { degreeSets, layersPerRank, layerSplit, layoutLabel, queryGroups, tpAllowed, type Pinned, type PlanRequest, type PlanResult } from './degrees';
 import { divisors } from './layout';
+import { unevenFits, vppChoices, type SplitChoice } from './split';
 import type { Workload } from './steptime';
 
 const list = (xs: readonly number[], max = 8) => (xs.length > max ? `${xs.slice(0, max).join(', ')}, …` : xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : String(xs[0] ?? 'none'));
@@ -15,9 +16,20 @@ function tpChoices(w: Workload): number[] {
   return divisors(w.gpus).filter((t) => tpAllowed(w, t));
 }
 
-/** PP degrees that split the layers (evenly, or with the embedding and the loss counted as layers). */
-function ppChoices(w: Workload, rest: number, even: boolean): number[] {
-  return divisors(rest).filter((p) => layerSplit(w.model.layers, p, even) !== null);
+/** PP degrees that split the layers as the request allows (evenly, with the embedding and the loss counted as layers, or unevenly). */
+function ppChoices(w: Workload, rest: number, allow: SplitChoice): number[] {
+  return divisors(rest).filter((p) => layerSplit(w.model.layers, p, allow) !== null);
+}
+
+/** What splits the layers over `pp` stages when the request allows no uneven split. */
+function ppLayersWhy(w: Workload, pp: number, rest: number, allow: SplitChoice): string {
+  const L = w.model.layers;
+  if (allow === 'any') return `PP ${pp} is more than the ${L} layers with the embedding and the loss: some pipeline stage would hold none of them (PP ${list(ppChoices(w, rest, allow))} would)`;
+  const even = divisors(L);
+  const counted = allow === 'even' ? [] : divisors(L + 2).filter((p) => p > 2 && !even.includes(p));
+  const ok = ppChoices(w, rest, allow);
+  const uneven = `; or a layout that gives the stages unequal numbers of layers, which the file would write itself (\`--pipeline-model-parallel-layout\`, from Megatron Core 0.13.0, or \`--decoder-first-pipeline-num-layers\` / \`--decoder-last-pipeline-num-layers\`, from 0.9.0)`;
+  return `PP ${pp} does not split the ${L} layers: each pipeline stage needs the same number of layers, so PP must divide ${L} (PP ${list(even)})${counted.length ? ` or, with the embedding and the loss counted as layers, ${L + 2} (PP ${list(counted)})` : ''}; of those, PP ${list(ok)} also divide${ok.length === 1 ? 's' : ''} the ${rest} GPUs${uneven}`;
 }
 
 /** The first pinned degree that no layout can have, with what would satisfy it. */
@@ -34,22 +46,22 @@ function pinnedDegree(w: Workload, pin: Pinned): string | undefined {
     if (tp > w.nvlinkDomain || w.nvlinkDomain % tp !== 0) return `TP ${tp} does not fit in the NVLink domain of ${w.nvlinkDomain} GPUs: TP must divide it (TP ${list(tpChoices(w))} would)`;
   }
   const pp = pin.pp;
+  const allow: SplitChoice = pin.split ?? 'any';
   if (pp !== undefined) {
     const rest = w.gpus / (tp ?? 1);
     if (rest % pp !== 0) return `PP ${pp} does not divide the ${rest} GPUs left after TP ${tp ?? 1}`;
-    const L = m.layers;
-    if (layerSplit(L, pp, pin.split === 'even') === null) {
-      const even = divisors(L);
-      const counted = pin.split === 'even' ? [] : divisors(L + 2).filter((p) => p > 2 && !even.includes(p));
-      const ok = ppChoices(w, rest, pin.split === 'even');
-      return `PP ${pp} does not split the ${L} layers: each pipeline stage needs the same number of layers, so PP must divide ${L} (PP ${list(even)})${counted.length ? ` or, with the embedding and the loss counted as layers, ${L + 2} (PP ${list(counted)})` : ''}; of those, PP ${list(ok)} also divide${ok.length === 1 ? 's' : ''} the ${rest} GPUs`;
-    }
+    if (layerSplit(m.layers, pp, allow) === null) return ppLayersWhy(w, pp, rest, allow);
   }
   const vpp = pin.vpp;
   if (vpp !== undefined && vpp > 1 && pp !== undefined) {
     if (pp === 1) return `VPP ${vpp} needs pipeline parallelism: with PP 1 there is one stage (VPP 1)`;
-    const perRank = layersPerRank(w, { pp, split: layerSplit(m.layers, pp, pin.split === 'even') ?? undefined });
-    if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
+    const split = layerSplit(m.layers, pp, allow) ?? undefined;
+    if (split === 'uneven') {
+      if (!unevenFits(m.layers, pp * vpp)) return `VPP ${vpp} gives ${pp * vpp} model chunks, more than the ${m.layers} layers with the embedding and the loss: some chunk would hold none of them (VPP ${list(vppChoices(m.layers, { pp, split }, Infinity, divisors, false))} would)`;
+    } else {
+      const perRank = layersPerRank(w, { pp, split });
+      if (perRank % vpp !== 0) return `VPP ${vpp} does not split the ${perRank} layers of each pipeline stage (VPP ${list(divisors(perRank))} would)`;
+    }
   }
   const cp = pin.cp;
   if (cp !== undefined && cp > 1 && w.seqLength % (2 * cp) !== 0) return `CP ${cp} does not split the sequence of ${w.seqLength} tokens into 2 × CP = ${2 * cp} equal chunks (a sequence length that is a multiple of ${2 * cp} would)`;

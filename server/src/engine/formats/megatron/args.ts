@@ -8,6 +8,7 @@ import type { EngineSettings } from '../../settings';
 import type { CLASSIFY, Classifier } from '../../certainty';
 import { planHardware, planModel, type HardwareHint } from '../../plan/context';
 import { deriveMegatronGrid } from '../../plan/layout';
+import { layoutChunks } from '../../plan/split';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { assumed, basisOf, byDefault, derived, describeProvenance, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path, Span } from '../../types';
@@ -342,7 +343,20 @@ function splitAndBatch(plan: Plan, args: MegatronArgs): void {
   const explicitSplit = ['pipeline_model_parallel_layout', 'decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'hybrid_layer_pattern'].find((d) => args.get(d));
   const embedding = flag(args.get('account_for_embedding_in_pipeline_split')) === true;
   const loss = flag(args.get('account_for_loss_in_pipeline_split')) === true;
-  if (explicitSplit || embedding || loss) plan.pipelineSplit = { embedding, loss, explicit: explicitSplit ? `--${explicitSplit.replace(/_/g, '-')}` : undefined };
+  if (explicitSplit || embedding || loss) {
+    plan.pipelineSplit = { embedding, loss, explicit: explicitSplit ? `--${explicitSplit.replace(/_/g, '-')}` : undefined };
+    // The layers of each stage, where the file writes them: a layout (a string, or Bridge's list of
+    // lists), or the first and last stage's sizes.
+    const layout = args.get('pipeline_model_parallel_layout');
+    const chunks = layout && !layout.unknown ? layoutChunks(layout.value) : undefined;
+    if (chunks) plan.pipelineSplit.layout = chunks;
+    const first = args.get('decoder_first_pipeline_num_layers');
+    const last = args.get('decoder_last_pipeline_num_layers');
+    if (!layout && !first?.unknown && !last?.unknown && (int(first) !== undefined || int(last) !== undefined)) {
+      plan.pipelineSplit.first = int(first);
+      plan.pipelineSplit.last = int(last);
+    }
+  }
   const gbsArg = args.get('global_batch_size');
   const gbs = int(gbsArg);
   if (gbsArg?.unknown) plan.globalBatch = { value: 0, from: { kind: 'unknown', note: gbsArg.unknown } };
