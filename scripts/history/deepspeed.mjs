@@ -19,6 +19,9 @@
 // DeepSpeed defaults: the pydantic fields' literal defaults, and before a section's model the
 // `_DEFAULT` constants of its key-by-key reader (deepspeed-key-defaults.mjs), give `x-default-before`.
 //
+// DeepSpeed deprecated keys refused beside their replacement: deepspeed-deprecations.mjs gives
+// `x-deprecated.refusedWithReplacementSince`.
+//
 // DeepSpeed fields no code reads: deepspeed-readers.mjs prints them (checked by hand, then said in prose).
 //
 // DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
@@ -27,6 +30,7 @@
 // Reads the DeepSpeed mirror and schemas/deepspeed.schema.json; returns the changes to the schema
 // and the strictness snapshot (write.mjs writes them).
 import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
+import { deepspeedRefusedPairs } from './deepspeed-deprecations.mjs';
 import { keyByKeyDefaults } from './deepspeed-key-defaults.mjs';
 import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { deepspeedUnread } from './deepspeed-readers.mjs';
@@ -461,6 +465,7 @@ export function deepspeed(dir, schemaPath) {
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
   deepspeedUnread(dir, releases, schemaKeys(schema), Object.keys(SECTION_MODELS), (dotted) => effective.get(dotted));
   changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
+  changes.push(...deepspeedRefusedPairs(dir, releases, SECTION_MODELS, schemaKeys(schema)));
   changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};
   changes.push(...deepspeedDefaults(releases, schema, defaults));

@@ -230,6 +230,8 @@ test('DeepSpeed values dated by the reader that checks them (scripts/history/dee
     'curriculum_learning.schedule_type': { custom: '0.8.0' },
     // deepspeed/compile/config.py: PassName is z1/z3/autosp from v0.18.9 to v0.19.5; `autotp` only on master (0.19.6).
     'compile.passes': { autotp: '0.19.6' },
+    // deepspeed/elasticity/constants.py@v0.6.7:30 LATEST_ELASTICITY_VERSION = 0.1, 0.2 from v0.7.0; elasticity.py@v0.6.7:281-284 refuses a higher version (written by hand: the version is read only with elasticity enabled).
+    'elasticity.version': { '0.2': '0.7.0' },
   });
   const run = (release: string) => analyze({ path: 'ds_config.json', text: '{"train_micro_batch_size_per_gpu": 4, "curriculum_learning": {"enabled": true, "min_difficulty": 8, "max_difficulty": 64, "schedule_type": "custom"}}\n' }, { targetVersions: { deepspeed: release } }).findings.filter((f) => f.code === 'version-unsupported-key').map((f) => f.severity);
   assert.deepEqual(run('0.7.7'), ['error']);

@@ -32,7 +32,7 @@ import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
 import { applyEdits, escapeControls, LineIndex } from './text';
 import { keepsSyntax, syntaxTrial } from './verify';
-import { withoutGuesses, withoutOverridden, withoutUnsupported } from './drop';
+import { unreadSections, withoutGuesses, withoutOverridden, withoutUnreadSections, withoutUnsupported } from './drop';
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 import { forkOf, releaseOf } from './rules/release';
@@ -598,7 +598,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
     }
     if (reports.length > MAX_FINDINGS_PER_RULE && last) last.message += ` (${reports.length - MAX_FINDINGS_PER_RULE} more ${rule.id} findings in this document are not shown.)`;
   }
-  const kept = withoutUnsupported(findings, at);
+  const kept = withoutUnreadSections(withoutUnsupported(findings, at), at, unreadSections(da.doc, da.nav, release.value));
   const overridden = da.format?.overridden;
   return overridden && da.model !== undefined ? withoutOverridden(kept, at, (p) => overridden(da.model, p)) : kept;
 }

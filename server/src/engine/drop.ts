@@ -4,6 +4,9 @@
  */
 import type { SourceDoc } from './syntax/sourcedoc';
 import type { Finding, Path, Span } from './types';
+import type { SchemaNav } from './schema/navigate';
+import { unreadBeside } from './schema/vocabulary';
+import { versionAtLeast } from './version';
 
 /**
  * Past a syntax error the parser guesses; nothing is concluded from what it guessed. A finding is
@@ -76,4 +79,36 @@ export function withoutOverridden(findings: Finding[], at: Map<Finding, Path[]>,
     const primary = at.get(f)?.[0];
     return !primary || overridden(primary) === undefined;
   });
+}
+
+/**
+ * A section the release never reads because the file also writes the key that replaces it (schema
+ * `x-unread-beside`: DeepSpeed reads the legacy `bfloat16` only when `bf16` is absent): nothing
+ * written inside it is looked at, so no finding about a key or value inside it (an unknown key the
+ * tool would refuse, a key newer than the release, a value it would reject) happens. A finding on the
+ * section itself (that it is not read) stays, and so do the syntax rules.
+ */
+export function withoutUnreadSections(findings: Finding[], at: Map<Finding, Path[]>, unread: Path[]): Finding[] {
+  if (!unread.length) return findings;
+  const inside = (p: Path, u: Path): boolean => p.length > u.length && u.every((seg, i) => seg === p[i]);
+  return findings.filter((f) => {
+    if (f.code === 'parse-error' || f.code === 'duplicate-key') return true;
+    const primary = at.get(f)?.[0];
+    return !primary || !unread.some((u) => inside(primary, u));
+  });
+}
+
+/** The top-level sections the release does not read because the file writes their replacement (`x-unread-beside`). */
+export function unreadSections(doc: SourceDoc, nav: SchemaNav | undefined, release: string | undefined): Path[] {
+  const root = doc.root;
+  if (!nav || root?.kind !== 'map') return [];
+  const value = doc.value([]);
+  const out: Path[] = [];
+  for (const e of root.entries) {
+    const beside = unreadBeside(nav.at([e.key], value));
+    if (!beside || !root.entries.some((x) => x.key === beside.key)) continue;
+    if (beside.since && release !== undefined && !versionAtLeast(release, beside.since)) continue;
+    out.push([e.key]);
+  }
+  return out;
 }

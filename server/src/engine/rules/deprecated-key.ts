@@ -10,7 +10,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
-import { defaultAt, deprecation, removal, since } from '../schema/vocabulary';
+import { aliasOf as aliasOfSchema, defaultAt, deprecation, removal, since } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information', warned: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
@@ -31,6 +31,7 @@ export default defineRule({
     replace: { applicability: 'safe', changes: 'writes the replacement key with the value that means the same' },
     'replace-value': { applicability: 'safe', changes: 'writes the new spelling of the value' },
     'remove-ignored': { applicability: 'safe', changes: 'removes a key nothing reads any more' },
+    'remove-refused': { applicability: 'safe', changes: 'removes a deprecated key written beside its replacement, which the tool refuses (the file cannot run as written)' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
     migrate: { applicability: 'unsafe', changes: 'the configuration: the new name, which a fork or an entry script that still takes the old one may not know' },
     activate: { applicability: 'unsafe', changes: 'the run: the setting the ignored key names takes effect under its new name' },
@@ -76,6 +77,19 @@ export default defineRule({
       const dep = deprecation(schema, (v) => ctx.atLeast(v));
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
+      // From a release the tool stops when the key and its replacement are both written.
+      const beside = dep.refusedWithReplacementSince && dep.replacement && !ctx.flat && value !== 'auto' ? replacementWritten(ctx, path, dep.replacement) : undefined;
+      if (beside && ctx.atLeast(dep.refusedWithReplacementSince!)) {
+        const name = code(lastKey(beside));
+        ctx.report({
+          at: path,
+          severity: 'error',
+          message: `${pathLabel(path)} is written together with ${name}, the key that replaces it: ${ctx.versions} ${dep.refusedWithReplacementSince} and later refuse a deprecated key beside its replacement and stop while loading the file ("Cannot provide deprecated parameter … together"). Remove ${code(lastKey(path))}: ${name} says what runs.`,
+          related: [{ at: beside, message: `${name}: the replacement, also written` }],
+          fixes: [{ kind: 'remove-refused', title: `Remove ${code(lastKey(path))} (${name} is written)`, edits: [{ op: 'remove', path }], recommended: true }],
+        });
+        return;
+      }
       // A warning at launch says nothing more once the section holding the key is itself retired.
       if (dep.effect === 'warned' && retiredAbove.some((p) => path.length > p.length && p.every((k, i) => path[i] === k))) return;
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
@@ -160,6 +174,25 @@ function reportValue(ctx: RuleContext, path: Path, dep: Deprecation, written: un
     message: deprecationMessage(`${code(written)} for ${code(lastKey(path))}`, dep, ctx.versions),
     fixes,
   });
+}
+
+/**
+ * Where the file writes the replacement of the deprecated key at `path` beside it, under its name or
+ * another spelling of it (a key the schema marks as its alias, or the key it is an alias of); a
+ * value of `"auto"` is dropped before the tool checks and does not count.
+ */
+function replacementWritten(ctx: RuleContext, path: Path, replacement: string): Path | undefined {
+  const parent = path.slice(0, -1);
+  const held = ctx.doc.value(parent);
+  if (!held || typeof held !== 'object' || Array.isArray(held)) return undefined;
+  const root = ctx.doc.value([]);
+  const aliasOf = (key: string): string | undefined => aliasOfSchema(ctx.nav?.at([...parent, key], root, ctx.schemaVersion));
+  const spellings = new Set([replacement, aliasOf(replacement)].filter((k): k is string => k !== undefined));
+  for (const [key, v] of Object.entries(held as Record<string, unknown>)) {
+    if (v === 'auto' || key === lastKey(path)) continue;
+    if (spellings.has(key) || aliasOf(key) === replacement) return [...parent, key];
+  }
+  return undefined;
 }
 
 /** A DeepSpeed JSON that an Accelerate config of the project points at (Accelerate has DeepSpeed build the optimizer). */

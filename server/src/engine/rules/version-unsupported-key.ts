@@ -141,9 +141,11 @@ export default defineRule({
         });
         return;
       }
-      if (node.kind === 'scalar' && typeof node.value === 'string') {
-        const v = normalized(schema, node.value);
-        const vs = valueSince(schema, node.value);
+      // A number of a numeric choice (DeepSpeed's `elasticity.version: 0.2`) is dated by its JSON text.
+      const text = node.kind === 'scalar' ? (typeof node.value === 'string' ? node.value : typeof node.value === 'number' && schema.enum?.includes(node.value) ? String(node.value) : undefined) : undefined;
+      if (text !== undefined) {
+        const v = normalized(schema, text);
+        const vs = valueSince(schema, text);
         if (vs && !ctx.atLeast(vs)) {
           // A release that reads the key without converting it (or not at all) refuses no value of it:
           // what it does instead is the form's to say.

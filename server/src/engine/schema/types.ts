@@ -14,6 +14,13 @@ export interface Deprecation {
    */
   conditional?: boolean;
   /**
+   * From this release the tool stops when the file writes the key together with its replacement (a
+   * sibling, under any spelling of it): DeepSpeed's pydantic configs assert that a deprecated field
+   * and the field it converts into are not both given. An `"auto"` value is dropped before the
+   * check and does not count.
+   */
+  refusedWithReplacementSince?: string;
+  /**
    * What the key asked for is what runs anyway (a default now gives it) unless one of these keys of
    * the same document has one of these values: with none of them written, being ignored changes
    * nothing (`--use-flash-attn`: the attention backend is chosen automatically, except with the local
@@ -72,6 +79,12 @@ export interface JsonSchema {
   markdownDescription?: string;
   markdownEnumDescriptions?: string[];
   'x-since'?: string;
+  /**
+   * The section is not read when the document also writes the named sibling key (DeepSpeed takes
+   * its bf16 settings from `bf16` and reads the legacy `bfloat16` only when `bf16` is absent), from
+   * `since` on: what is written inside it is never looked at there.
+   */
+  'x-unread-beside'?: { key: string; since?: string };
   /** Megatron: the first release of a command-line spelling younger than the setting it spells. */
   'x-flag-since'?: Record<string, string>;
   /** Megatron: the first release whose parser no longer has an older command-line spelling of the setting (`--local_rank` up to 0.8.0). */

@@ -305,3 +305,13 @@ export function environmentVariablesBefore(schema: JsonSchema | undefined): { be
     .map(([before, name]) => ({ before, name }))
     .sort((a, b) => compareVersions(a.before, b.before));
 }
+
+/** The sibling spelling this key is another name of (`x-alias-of`: pydantic field name vs alias). */
+export function aliasOf(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-alias-of'];
+}
+
+/** The sibling whose presence means the section is not read, from which release (`x-unread-beside`). */
+export function unreadBeside(schema: JsonSchema | undefined): { key: string; since?: string } | undefined {
+  return schema?.['x-unread-beside'];
+}
