@@ -16,7 +16,7 @@ import { buildInstance, checkInstance, type SchemaIssue } from './schema/check';
 import { SchemaNav } from './schema/navigate';
 import { defaultAt } from './schema/vocabulary';
 import { InstanceView } from './schema/view';
-import { settingsFromDirectives } from './config';
+import { directiveProblems, settingsFromDirectives } from './config';
 import { associationProblem, ASSOCIATION_LIMITS, boundedSettings, DEFAULT_MAX_FILE_SIZE, isFormatId, mergeSettings, type EngineSettings } from './settings';
 import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
@@ -458,6 +458,9 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
   }
   // A document that could not be read whole (alias bomb, hostile nesting) gets its parse error only.
   if (!format || doc.problems.some((p) => p.fatal)) return da;
+  for (const p of directiveProblems(directives.settings)) {
+    if (p.span.start >= doc.span.start && p.span.start <= doc.span.end && !doc.problems.some((q) => q.span.start === p.span.start)) (doc.problems as SyntaxProblem[]).push({ code: 'parse-error', severity: 'warning', message: p.message, span: p.span });
+  }
   // What the file says about the tool that reads it (the Megatron-LM a script puts on PYTHONPATH).
   try {
     const said = format.context?.(doc, settings, related ? (ref) => related.read(ref) : undefined);

@@ -420,6 +420,36 @@ export function settingsFromDirectives(pairs: readonly DirectiveSetting[]): Engi
   return s;
 }
 
+/** The keys an in-file directive (`# shardwise: key=value`) takes, beside `format`. */
+const DIRECTIVE_KEYS = ['format', 'hardware', 'gpus_per_node', 'nvlink_domain', 'accelerate', 'deepspeed', 'transformers', 'megatron_core', 'model', 'seq_length', 'micro_batch_size', 'world_size', 'nodes'];
+const VERSION_KEYS = new Set(['accelerate', 'deepspeed', 'transformers', 'megatron_core']);
+const COUNT_KEYS = new Set(['gpus_per_node', 'nvlink_domain', 'seq_length', 'micro_batch_size', 'world_size', 'nodes']);
+
+/**
+ * What an in-file directive says that is not followed: a key no directive takes (a slip of
+ * `megatron_core`, `target=`), a release that is not a version, a count that is not a positive
+ * integer, a hardware profile that does not exist. Each would otherwise be dropped without a word,
+ * and the file checked against a default nobody chose.
+ */
+export function directiveProblems(pairs: readonly DirectiveSetting[]): { span: DirectiveSetting['span']; message: string }[] {
+  const out: { span: DirectiveSetting['span']; message: string }[] = [];
+  const keys = [...DIRECTIVE_KEYS, ...Object.keys(DIM_KEYS)];
+  for (const { key, value, span } of pairs) {
+    const shown = `\`shardwise: ${key}=${value}\``;
+    if (!keys.includes(key)) {
+      const near = closest(key, keys, 3);
+      out.push({ span, message: `The directive ${shown} names no setting Shardwise knows, so it is ignored${near.length ? `: did you mean \`${near[0]}\`?` : ` (settings: ${DIRECTIVE_KEYS.join(', ')}, and the model dimensions)`}.` });
+    } else if (VERSION_KEYS.has(key) && !isVersion(value)) {
+      out.push({ span, message: `The directive ${shown} is not a release number (as \`${key}=0.15.0\`), so it is ignored and the release is not known.` });
+    } else if ((COUNT_KEYS.has(key) || DIM_KEYS[key]) && !boundedInt(value, Number.MAX_SAFE_INTEGER)) {
+      out.push({ span, message: `The directive ${shown} is not a positive whole number, so it is ignored.` });
+    } else if (key === 'hardware' && !hardwareById(value)) {
+      out.push({ span, message: `The directive ${shown} names no hardware profile${hardwareSuggestion(value)}, so no GPU is assumed from it.` });
+    }
+  }
+  return out;
+}
+
 /**
  * `slurm:` — which hardware profile a Slurm partition (`#SBATCH --partition`) or node feature
  * (`#SBATCH --constraint`) of the user's cluster stands for. Names are the cluster's own, so they are
