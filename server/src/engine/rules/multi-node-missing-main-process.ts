@@ -10,6 +10,14 @@ import { defineRule } from './rule';
 const SIMPLE = ['NO', 'MULTI_CPU'];
 /** The release whose multi-machine launchers fill in port 29500 (PR #3501); before, they pass `None`. */
 const PORT_DEFAULT = '1.7.0';
+/**
+ * DeepSpeed multi-node launches: before 0.11.0 one path passes `--master_addr` and `--master_port` as
+ * written (commands/launch.py@v0.10.0:313-326, so `None` when unset); 0.11.0 brings the hostfile
+ * launchers, which pass no port until 0.16.0 (@v0.15.0:683-709; `--master_port` @v0.16.0:682), so
+ * DeepSpeed's runner takes its own 29500 there.
+ */
+const DS_HOSTFILE_LAUNCHERS = '0.11.0';
+const DS_PORT_PASSED = '0.16.0';
 /** The release whose CPU launcher asserts the address and port with its own message. */
 const CPU_ASSERT = '1.8.0';
 
@@ -24,7 +32,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
-    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher stops too (from 1.8.0 it asserts "When using multiple machines, you need to specify the main process IP."; before, it exports no usable address). From 1.7.0 the port defaults to 29500 except for the CPU launcher, which requires it; older releases fill in no port for a multi-machine launch and hand torchrun or the DeepSpeed runner the port `None`, which they refuse. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address, or a port the launcher does not fill in, is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher stops too (from 1.8.0 it asserts "When using multiple machines, you need to specify the main process IP."; before, it exports no usable address). From 1.7.0 the port defaults to 29500 except for the CPU launcher, which requires it; older releases fill in no port for a multi-machine launch and hand torchrun or the DeepSpeed runner the port `None`, which they refuse (except DeepSpeed\'s hostfile launchers in 0.11.0-0.15.x, which pass no port at all, so the runner\'s own 29500 runs). Before 0.11.0 every DeepSpeed multi-node launch passes the address as written, so a missing `main_process_ip` stops it too. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address, or a port the launcher does not fill in, is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
@@ -41,8 +49,12 @@ export default defineRule<AccelerateModel>({
     // job from a hostfile and pass --master_addr only when it is set (accelerate utils/launch.py,
     // prepare_deepspeed_cmd_env); only `standard` (torchrun on each node) needs the address.
     // Before 1.7.0 no launcher fills in the port: every one passes `None` (accelerate utils/launch.py).
-    const hostfileLaunch = m.distributedType === 'DEEPSPEED' && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard';
+    const deepspeed = m.distributedType === 'DEEPSPEED';
+    const oldDeepspeed = deepspeed && !ctx.atLeast(DS_HOSTFILE_LAUNCHERS);
+    const hostfileLaunch = deepspeed && !oldDeepspeed && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard';
     if (hostfileLaunch && ctx.atLeast(PORT_DEFAULT)) return;
+    // The hostfile launchers of 0.11.0-0.15.x pass no port: the runner's 29500 runs.
+    const runnerPort = hostfileLaunch && !ctx.atLeast(DS_PORT_PASSED);
     const at = src(m, ['num_machines']);
     if (!hostfileLaunch && !m.view.has(['main_process_ip'])) {
       ctx.separately(() => {
@@ -50,19 +62,19 @@ export default defineRule<AccelerateModel>({
         if (cl.passed) return;
         ctx.report({
           at,
-          message: `${m.numMachines} machines but no \`main_process_ip\`${launchedBy(cl.via, 'main_process_ip')}: the other machines cannot find rank 0 (the launcher connects to \`None\`), so the job hangs at rendezvous or fails. Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`, or pass \`--main_process_ip\` to \`accelerate launch\`.`,
+          message: `${m.numMachines} machines but no \`main_process_ip\`${launchedBy(cl.via, 'main_process_ip')}: ${oldDeepspeed ? `the targeted ${ctx.versionLabel ?? 'release'} passes it to DeepSpeed's runner as \`--master_addr\` as written, and \`None\` stops the launch before anything starts` : 'the other machines cannot find rank 0 (the launcher connects to `None`), so the job hangs at rendezvous or fails'}. Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`, or pass \`--main_process_ip\` to \`accelerate launch\`.`,
         });
       });
     }
     if (!m.view.has(['main_process_port'])) {
       const simple = SIMPLE.includes(m.distributedType ?? '');
-      const fatal = simple || !ctx.atLeast(PORT_DEFAULT);
+      const fatal = simple || (!ctx.atLeast(PORT_DEFAULT) && !runnerPort);
       // A port the launch command passes is the one that runs (a note about the default would be wrong).
       const cl = m.commandLine('main_process_port');
       if (cl.passed) return;
       const release = ctx.versionLabel ? `the targeted ${ctx.versionLabel}` : 'the targeted release';
       const why = !simple
-        ? `${release} fills in no port for several machines (29500 only from ${PORT_DEFAULT}) and hands \`None\` to ${hostfileLaunch ? "DeepSpeed's runner" : 'torchrun'} as the port, which it refuses`
+        ? `${release} fills in no port for several machines (29500 only from ${PORT_DEFAULT}) and hands \`None\` to ${hostfileLaunch || oldDeepspeed ? "DeepSpeed's runner" : 'torchrun'} as the port, which it refuses`
         : ctx.atLeast(CPU_ASSERT)
           ? `the ${m.distributedType} launcher requires it ("you need to specify the main process port")`
           : `the ${m.distributedType} launcher exports \`MASTER_PORT=None\` and the processes cannot rendezvous`;
@@ -71,7 +83,7 @@ export default defineRule<AccelerateModel>({
         severity: fatal ? 'error' : 'information',
         message: fatal
           ? `${m.numMachines} machines but no \`main_process_port\`${launchedBy(cl.via, 'main_process_port')}: ${why}. Add \`main_process_port\`, e.g. 29500, or pass \`--main_process_port\` to \`accelerate launch\`.`
-          : `${m.numMachines} machines and no \`main_process_port\`: the launcher uses 29500. Set it explicitly if that port may be taken on the main machine.`,
+          : `${m.numMachines} machines and no \`main_process_port\`: ${runnerPort ? "the launcher passes no port, and DeepSpeed's runner uses 29500" : 'the launcher uses 29500'}. Set it explicitly if that port may be taken on the main machine.`,
         fixes: [{ kind: 'add-default-port', title: 'Add `main_process_port: 29500`', edits: [{ op: 'set', path: ['main_process_port'], value: 29500 }], recommended: fatal }],
       });
     }
