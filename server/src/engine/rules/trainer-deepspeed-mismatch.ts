@@ -103,7 +103,7 @@ export default defineRule<TrainerModel>({
       const one = (a: TrainerValue) => (a.by ? `\`${a.spelled}\` is ${shownValue(a)} (${a.by})` : a.at ? `\`${a.spelled}\` is ${shownValue(a)}` : `\`${a.spelled}\` is not set (default ${shownValue(a)})`);
       // The values written are named; an unset one only when none is written.
       const shown = read.some(isSet) ? read.filter(isSet) : read.slice(0, 1);
-      const recipeSide = read.length === 1 && names[0] === c.label && !c.said && !world ? `${one(read[0])}${read[0].by ? '' : ' here'}` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
+      const recipeSide = read.length === 1 && names[0] === c.label && !c.said && !world && pyEqual(read[0].value, hf) ? `${one(read[0])}${read[0].by ? '' : ' here'}` : `${shown.map(one).join(' and ')}${world ? `, with ${world.value} processes (${describeProvenance(world.from)}),` : ','} so ${c.said ?? c.label} is ${hfShown}`;
       const related: RelatedSpec[] = [{ at: json.where(c.key), on: 'value', message: `\`${key}\` is ${pyShown(ds_)} here`, other }];
       // The command line that sets the value the Trainer gets, over the recipe's.
       for (const a of read) if (a.over && a.by) related.push({ at: a.over.span, message: `${a.by}, over ${m.name}`, other: { path: a.over.path, doc: a.over.doc } });

@@ -105,7 +105,7 @@ function trainingSteps(get: (field: string) => Value | undefined): number | unde
 }
 
 /**
- * `args.get_warmup_steps(num_training_steps)`: to 4.57.x, `warmup_steps` when above 0, else
+ * The warm-up the Trainer compares with `warmup_num_steps`, from `args.get_warmup_steps(num_training_steps)`: to 4.57.x, `warmup_steps` when above 0, else
  * ceil(steps × `warmup_ratio`) (training_args.py@v4.57.6:2551-2558); in 5.18.0, `int(warmup_steps)`
  * when at least 1, else ceil(steps × `warmup_steps`) (training_args.py@5.18.0:2122-2129). Between the
  * two only a whole number of steps of at least 1 reads the same in both.
@@ -126,7 +126,10 @@ function warmupSteps(get: (field: string) => Value | undefined, atLeast: (versio
   }
   // 5.18.0 has no warmup_ratio: a recipe that sets it is not read as this release reads it.
   if (!atLeast('5.18.0') || writes('warmup_ratio')) return undefined;
-  return s >= 1 ? Math.trunc(s) : s < 0 ? undefined : scaled(s);
+  // And it compares `max(1, get_warmup_steps(n))` (integrations/deepspeed.py@5.18.0:247-253), since
+  // DeepSpeed 0.19.6 refuses a warm-up of no steps: 0 is compared as 1.
+  const steps = s >= 1 ? Math.trunc(s) : s < 0 ? undefined : scaled(s);
+  return steps === undefined ? undefined : Math.max(1, steps);
 }
 
 /** v4.57.6:139-197, 257-267 (v4.30.0:119-180; wheel 5.18.0:139-181, 241-253): the keys compared. */
