@@ -51,7 +51,7 @@ export interface EngineSettings {
    * (a script Megatron-LM ships, `x-entrypoint-flags`). Such flags, and any flag of a script whose
    * additions are not known, are that script's: the shared parser's history does not date them.
    */
-  megatronEntry?: { script: string; flags?: string[] };
+  megatronEntry?: { script: string; flags?: string[]; /** Megatron-LM's own script from this release (`train_rl.py`): its flags are Megatron-LM's from then on. */ ownFrom?: string };
   /**
    * The releases the repository's dependency files pin, per tool (host/pins.ts reads the nearest
    * folder that names each tool): used when no setting names the release and no checkout gives it.

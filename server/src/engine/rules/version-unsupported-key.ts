@@ -110,7 +110,7 @@ export default defineRule({
       if (written.startsWith('-') && entry?.flags?.includes(written.replace(/=.*$/, ''))) return;
       // An entry script whose own flags are not known (`tasks/main.py`) may add one the shared parser
       // lacks at this release, under any spelling: that the release refuses it is not known.
-      const unknownEntry = written.startsWith('-') && !!entry && !entry.flags;
+      const unknownEntry = written.startsWith('-') && !!entry && !entry.flags && !(entry.ownFrom && ctx.atLeast(entry.ownFrom));
       if (renamedKey(ctx, path, schema, section, written) || (!unknownEntry && respelledFlag(ctx, path, schema, written))) {
         reported.push(path);
         return;

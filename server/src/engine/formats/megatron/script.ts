@@ -162,10 +162,12 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
  * The entry script of the launch line when it is not Megatron-LM's own `pretrain_*.py`, with the flags
  * it adds when Megatron-LM ships it (`x-entrypoint-flags`; `examples/multimodal/train.py`).
  */
-function entryOf(s: ShellDoc | undefined): { script: string; flags?: string[] } | undefined {
+function entryOf(s: ShellDoc | undefined): { script: string; flags?: string[]; ownFrom?: string } | undefined {
   const entry = s?.entrypoint?.path;
   const name = entry?.split('/').pop();
   if (!entry || !name || UPSTREAM_ENTRY.test(name)) return undefined;
+  // Megatron-LM's own `train_rl.py` (not a file of this repository): Megatron-LM's flags from its release.
+  if (OWN_ENTRY_FROM[name] && !s?.entryText()) return { script: entry, ownFrom: OWN_ENTRY_FROM[name] };
   const table = entrypointFlags();
   const known = Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`));
   return known ? { script: known, flags: table[known] } : { script: entry };
