@@ -41,6 +41,8 @@ export const ENUM_READERS = {
   'expert_parallel.combine_impl': /^deepspeed\/module_inject\/auto_ep_config\.py$/,
   'expert_parallel.score_func': /^deepspeed\/module_inject\/auto_ep_config\.py$/,
   'scheduler.params.warmup_type': /^deepspeed\/runtime\/lr_schedules\.py$/,
+  // DeepSpeed's own schedulers (the engine takes any other name from torch.optim.lr_scheduler).
+  'scheduler.type': /^deepspeed\/runtime\/lr_schedules\.py$/,
   'optimizer.params.comm_backend_name': /^deepspeed\/runtime\/fp16\/(onebit\/(adam|zoadam|lamb)|onebit_adam)\.py$/,
   'optimizer.params.ns_method': /^deepspeed\/runtime\/(config|zero\/muon\/[a-z_]+)\.py$|^deepspeed\/runtime\/zero\/muon\/[a-z_]+\.py$/,
 };

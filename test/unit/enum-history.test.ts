@@ -232,6 +232,8 @@ test('DeepSpeed values dated by the reader that checks them (scripts/history/dee
     'compile.passes': { autotp: '0.19.6' },
     // deepspeed/elasticity/constants.py@v0.6.7:30 LATEST_ELASTICITY_VERSION = 0.1, 0.2 from v0.7.0; elasticity.py@v0.6.7:281-284 refuses a higher version (written by hand: the version is read only with elasticity enabled).
     'elasticity.version': { '0.2': '0.7.0' },
+    // deepspeed/runtime/lr_schedules.py: WarmupDecayLR from v0.3.1, WarmupCosineLR from v0.12.3 (VALID_LR_SCHEDULES @v0.12.2 lacks it); engine.py _scheduler_from_config refuses another name torch does not have.
+    'scheduler.type': { WarmupDecayLR: '0.3.1', WarmupCosineLR: '0.12.3' },
   });
   const run = (release: string) => analyze({ path: 'ds_config.json', text: '{"train_micro_batch_size_per_gpu": 4, "curriculum_learning": {"enabled": true, "min_difficulty": 8, "max_difficulty": 64, "schedule_type": "custom"}}\n' }, { targetVersions: { deepspeed: release } }).findings.filter((f) => f.code === 'version-unsupported-key').map((f) => f.severity);
   assert.deepEqual(run('0.7.7'), ['error']);
