@@ -49,6 +49,28 @@ const CHECKS: DsCheck[] = [
     when: (m) => (m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.bool(bf16Path(m, 'bf16_master_weights_and_grads')) === true ? bf16Path(m, 'bf16_master_weights_and_grads') : undefined),
     message: () => 'fp16 and bf16 master weights are exclusive: DeepSpeed stops when it builds the optimizer. Keep the one that matches the enabled precision.',
   },
+  // bf16 and the ZeRO stage by release: 0.5.5-0.5.10 take bf16 only at stage 2, 0.6.0-0.6.1 only with
+  // ZeRO (runtime/config.py@v0.5.5 and @v0.6.0:902, asserts gone @v0.6.2 with the BF16 optimizer);
+  // 0.7.6 gives bf16 under ZeRO an fp32 gradient accumulation unless data_types says otherwise, then
+  // refuses the mix (runtime/engine.py@v0.7.6:802-817, 1131-1134; @v0.7.7 keeps bf16 under ZeRO).
+  {
+    since: '0.5.5',
+    before: '0.6.0',
+    when: (m) => (m.bool(bf16Path(m, 'enabled')) === true && m.stage !== undefined && m.stage !== 2 ? bf16Path(m, 'enabled') : undefined),
+    message: (m) => `DeepSpeed before 0.6.0 runs bf16 only at ZeRO stage 2 and stops when it reads the config ("bfloat16 mode is only enabled for Zero2 currently"); this file has stage ${m.stage}. Use stage 2, or DeepSpeed 0.6.2 or later.`,
+  },
+  {
+    since: '0.6.0',
+    before: '0.6.2',
+    when: (m) => (m.bool(bf16Path(m, 'enabled')) === true && noZero(m) ? bf16Path(m, 'enabled') : undefined),
+    message: () => 'DeepSpeed 0.6.0 and 0.6.1 run bf16 only with ZeRO stage 1, 2 or 3 and stop when they read the config ("bfloat16 mode is only enabled for Zero 1,2,3 currently"). Set a ZeRO stage, or use DeepSpeed 0.6.2 or later.',
+  },
+  {
+    since: '0.7.6',
+    before: '0.7.7',
+    when: (m) => (m.bool(bf16Path(m, 'enabled')) === true && m.stage !== undefined && m.stage >= 1 && !m.has(['data_types', 'grad_accum_dtype']) ? bf16Path(m, 'enabled') : undefined),
+    message: () => 'DeepSpeed 0.7.6 accumulates bf16 gradients in fp32 unless `data_types.grad_accum_dtype` says otherwise, and refuses that mix under ZeRO when it builds the optimizer ("Model data type and gradient accumulation data type must be equal to use ZeRO"). Add `"data_types": {"grad_accum_dtype": "bf16"}`, or use DeepSpeed 0.7.7 or later.',
+  },
   {
     when: (m) => {
       const scale = m.num(['fp16', 'loss_scale']);
@@ -70,8 +92,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings.',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release.',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`).',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },
