@@ -8,7 +8,8 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeUnread, MEGATRON_SCHEMA, unreadBefore } from '../formats/megatron/schema';
+import { bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom } from '../formats/megatron/schema';
+import { deprecation } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
@@ -22,8 +23,8 @@ export default defineRule({
   tags: ['unnecessary'],
   formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
-    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release.',
+    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it or does not read at all, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
@@ -40,6 +41,7 @@ export default defineRule({
           ctx.report({ at: a.path, severity: 'warning', message: `${ctx.tool} ${ctx.versionLabel ?? `before ${before.version}`} takes this flag but ${before.why}: it changes nothing there. It takes effect from ${before.version}.` });
         });
       }
+      unreadFlags(ctx as unknown as RuleContext<MegatronModel>);
       return;
     }
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
@@ -91,5 +93,24 @@ function sagemakerKeys(ctx: RuleContext<AccelerateModel>): void {
         message: `The SageMaker launch of accelerate loads \`${e.key}\` but does not pass it on to the job it starts (neither as an argument of the job nor in its environment), so ${value !== null && typeof value === 'object' ? `this \`${e.key}\`` : `\`${e.key}: ${String(value)}\``} has no effect on a SageMaker job. Remove it${e.key === 'dynamo_config' ? ', and pass the compile settings on the `accelerate launch` command line (`--dynamo_backend` …)' : ''}.`,
       }),
     );
+  }
+}
+
+/**
+ * Flags the targeted release accepts and nothing of it reads (`x-unread-from`): a note, as a read the
+ * scan of the release cannot see (an attribute name built at run time) is possible. A deprecated
+ * flag is deprecated-key's.
+ */
+function unreadFlags(ctx: RuleContext<MegatronModel>): void {
+  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    const from = unreadFrom(prop);
+    const a = from && ctx.model?.args.get(dest);
+    if (!from || !a?.path || deprecation(prop)) continue;
+    ctx.separately(() => {
+      if (from.version && !ctx.atLeast(from.version)) return;
+      const when = from.version ? `from ${from.version} on` : 'in any release that has it';
+      const flag = `\`${primaryFlag(dest) ?? dest}\``;
+      ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): argparse takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
+    });
   }
 }

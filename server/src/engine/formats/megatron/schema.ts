@@ -215,6 +215,15 @@ export function bridgeUnread(schema: JsonSchema | undefined): string[] {
 }
 
 /** The release before which the argument's flag stores an attribute nothing reads, and which (`x-unread-before`). */
+/**
+ * The release from which nothing reads a flag Megatron-LM still accepts (`x-unread-from`: no Python
+ * file of the release names its attribute, parsers and tests aside); `{}`: no release that has it.
+ */
+export function unreadFrom(schema: JsonSchema | undefined): { version?: string } | undefined {
+  const u = schema?.['x-unread-from'];
+  return u && typeof u === 'object' && (u.version === undefined || typeof u.version === 'string') ? u : undefined;
+}
+
 export function unreadBefore(schema: JsonSchema | undefined): { version: string; why: string } | undefined {
   const u = schema?.['x-unread-before'];
   return u && typeof u.version === 'string' && typeof u.why === 'string' ? u : undefined;

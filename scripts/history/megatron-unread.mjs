@@ -1,0 +1,53 @@
+// Megatron-LM flags that a release accepts but that nothing reads: no Python file of the release
+// names the argument's attribute, outside the argument parsers themselves and the tests (the config
+// dataclasses a flag fills are Python files that name it, so a flag read through one is not caught
+// here). `x-unread-from` is the first release of the run of releases, up to the newest, in which
+// nothing reads it (`{}` when no release that has the flag reads it): unread-key then says that
+// setting it changes nothing there. A read the scan cannot see (an attribute name built at run
+// time) would hide a real read, so every entry is printed for a look by hand.
+import { catBlobs, compareVersions, gitLines } from './git.mjs';
+import { printLists, setKey } from './write.mjs';
+
+const PARSERS = /(^|\/)(arguments|argument_utils)\.py$/;
+const TESTS = /(^|\/)tests?\//;
+
+/**
+ * The identifiers the Python files of one release read, tests aside. In the argument parsers only an
+ * attribute read counts (`args.recompute_activations` in validate_args, `getattr(args, 'x')`): the
+ * parser names every flag it defines.
+ */
+function namesAt(dir, rev) {
+  const files = gitLines(dir, 'ls-tree', '-r', rev)
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
+    .filter((m) => m && m[2].endsWith('.py') && !TESTS.test(m[2]));
+  const parser = new Set(files.filter((m) => PARSERS.test(m[2])).map((m) => m[1]));
+  const names = new Set();
+  for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
+    const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+    for (const w of words) names.add(w);
+  }
+  return names;
+}
+
+/** The `x-unread-from` changes: flags of Megatron-LM's own parser that the newest release has and nothing reads. */
+export function megatronUnreadChanges(dir, releases, props, sourceOf) {
+  const names = releases.map((r) => namesAt(dir, r.rev));
+  const changes = [];
+  const found = [];
+  for (const [key, prop] of Object.entries(props)) {
+    if (sourceOf(prop) !== 'main' || prop['x-removed'] || prop['x-cli'] === false) continue;
+    const dest = prop['x-dest'] ?? key;
+    const from = prop['x-since'];
+    const within = releases.map((r, i) => ({ r, read: names[i].has(dest) })).filter(({ r }) => !from || compareVersions(r.version, from) >= 0);
+    if (!within.length || within.at(-1).read) continue;
+    let k = within.length - 1;
+    while (k > 0 && !within[k - 1].read) k--;
+    const want = k === 0 ? {} : { version: within[k].r.version };
+    found.push(`${key}: ${k === 0 ? 'no release that has it reads it' : `nothing reads it from ${within[k].r.version}`}`);
+    const have = prop['x-unread-from'];
+    if (JSON.stringify(have) !== JSON.stringify(want)) changes.push({ key, field: 'x-unread-from', from: have, to: want, why: 'no Python file of the release names the attribute (parsers and tests aside)', set: () => setKey(prop, 'x-unread-from', want, ['x-since', 'x-group']) });
+  }
+  console.log('\nFlags nothing reads (x-unread-from):');
+  printLists([['flags accepted that nothing reads, up to the newest release', found]]);
+  return changes;
+}
