@@ -110,13 +110,20 @@ export function megatronDeprecationChanges(dir, releases, props) {
   for (const [d, f] of [...found].sort((a, b) => compareVersions(a[1].version, b[1].version) || a[0].localeCompare(b[0]))) {
     const prop = props[d];
     const have = prop['x-deprecated'];
-    if (have) {
-      if (have.since && compareVersions(have.since, f.version) !== 0) report.push(`${d}: schema since ${have.since}, first warning ${f.version} (${f.path}:${f.line})`);
-      continue;
-    }
     const effect = f.noEffect || !f.writes.length ? 'no-effect' : 'migrated';
     const into = f.replacement ? `\`${props[f.replacement]?.['x-flag'] ?? f.replacement}\`` : f.writes.length ? f.writes.map((w) => `\`${w}\``).join(', ') : undefined;
     const message = effect === 'migrated' ? `Megatron warns at startup that it is deprecated and carries its value over${into ? ` to ${into}` : ''}.` : `Megatron warns at startup that it is deprecated; it has no effect${into ? ` (use ${into})` : ''}.`;
+    if (have) {
+      // A removal (or later phase) the schema dates after the first warning: the warning is an
+      // earlier phase (`earlier`), from the release that first warns.
+      const phases = have.earlier ?? [];
+      if (have.since && compareVersions(have.since, f.version) > 0 && !phases.some((p) => compareVersions(p.since, f.version) <= 0)) {
+        const want = { ...have, earlier: [{ since: f.version, effect, message }, ...phases] };
+        report.push(`${d}: warned from ${f.version} (${f.path}:${f.line}) before the schema's ${have.effect} from ${have.since}: an earlier phase`);
+        changes.push({ key: d, field: 'x-deprecated', from: have, to: want, why: `a start-up deprecation warning from ${f.version} (${f.path}), before the phase the schema dates from ${have.since}`, set: () => setKey(prop, 'x-deprecated', want, ['x-since', 'x-flag-since']) });
+      } else if (have.since && compareVersions(have.since, f.version) < 0) report.push(`${d}: schema since ${have.since}, first warning ${f.version} (${f.path}:${f.line})`);
+      continue;
+    }
     const want = { since: f.version, effect, ...(f.replacement ? { replacement: f.replacement } : {}), message };
     report.push(`${d}: deprecated from ${f.version} (${f.path}:${f.line}), ${effect}${f.replacement ? ` → ${f.replacement}` : ''}`);
     changes.push({ key: d, field: 'x-deprecated', from: undefined, to: want, why: `a start-up deprecation warning from ${f.version} (${f.path})`, set: () => setKey(prop, 'x-deprecated', want, ['x-since', 'x-flag-since']) });
