@@ -52,9 +52,13 @@ export default defineRule({
     const groupsOk = groups % tp === 0 || fewerGroups(tp);
     if (headsOk && groupsOk) return;
     const fixes: FixSpec[] = [];
-    const best = divisors(m.heads)
-      .filter((d) => d < tp && (groups % d === 0 || fewerGroups(d)) && (!p.world || p.world.value % modelSize(p, d) === 0))
-      .pop();
+    // The world and the other degrees only choose the fix: read on their own, they weigh on nothing
+    // (the other degrees of an override file may be the recipe's, not known here).
+    const best = ctx.separately(() =>
+      divisors(m.heads)
+        .filter((d) => d < tp && (groups % d === 0 || fewerGroups(d)) && (!p.world || p.world.value % modelSize(p, d) === 0))
+        .pop(),
+    );
     const e = best ? knobEdit(p, 'tp', best) : undefined;
     if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
     const what = headsOk ? (tp % groups === 0 ? `${groups} query groups, fewer than TP ${tp}; Megatron Core before 0.16.0 needs the groups to be a multiple of TP (later releases copy each group onto TP / groups ranks)` : `${groups} query groups, which TP ${tp} neither divides nor is divided by`) : `${m.heads} attention heads, not a multiple of TP ${tp}`;

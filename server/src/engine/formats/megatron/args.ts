@@ -47,6 +47,12 @@ export interface MegatronArgs {
   world?: Field<number>;
   nodes?: Field<number>;
   runtime: string;
+  /**
+   * The arguments are config-class fields (Megatron Bridge, NeMo): TransformerConfig takes
+   * `num_query_groups` whenever it is set, where Megatron-LM's command line passes it on only with
+   * `--group-query-attention` (core_transformer_config_from_args).
+   */
+  configFields?: boolean;
   /** Environment variables the file sets for the training processes. */
   env?: Map<string, EnvValue>;
   /** Expert TP when unset: TP (Megatron-LM, Core, NeMo) or 1 when EP > 1 (Megatron Bridge). */
@@ -403,7 +409,7 @@ function archOf(args: MegatronArgs): Plan['arch'] | undefined {
   const mla = flag(args.get('multi_latent_attention')) === true;
   const arch: NonNullable<Plan['arch']> = {};
   const heads = field('num_attention_heads');
-  const groups = !mla && flag(args.get('group_query_attention')) ? field('num_query_groups') : undefined;
+  const groups = !mla && (args.configFields || flag(args.get('group_query_attention'))) ? field('num_query_groups') : undefined;
   const layers = field('num_layers');
   const experts = field('num_moe_experts');
   if (heads) arch.heads = heads;
@@ -418,7 +424,7 @@ function modelFromArgs(args: MegatronArgs): Field<ModelShape> | undefined {
   const hidden = int(args.get('hidden_size'));
   const heads = int(args.get('num_attention_heads'));
   if (!layers || !hidden || !heads) return undefined;
-  const gqa = flag(args.get('group_query_attention'));
+  const gqa = args.configFields || flag(args.get('group_query_attention'));
   const groups = gqa ? int(args.get('num_query_groups')) : undefined;
   const swiglu = flag(args.get('swiglu')) ?? (args.get('activation_func')?.value === 'swiglu' ? true : undefined);
   const shape: ModelShape = {

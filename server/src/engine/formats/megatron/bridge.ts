@@ -192,6 +192,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
       env: envFromMap(doc, 'env_vars'),
       etpDefault: 'one-with-ep',
     });
+    args.configFields = true;
     args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
     args.precision = precisionOf(doc);
     args.notTraining = skipsTraining(args);

@@ -332,6 +332,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       nodes,
       notes: note ? [`World size unknown: ${note}. Set it with \`# shardwise: world_size=<n>\`.`] : undefined,
     });
+    // NeMo copies num_query_groups into TransformerConfig by name (megatron_base_model.py@8cfedd7:603-612).
+    args.configFields = true;
     if (overridden.size) {
       const written = args.get.bind(args);
       args.get = (dest) => {
