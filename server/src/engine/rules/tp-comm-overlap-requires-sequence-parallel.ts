@@ -43,7 +43,7 @@ export default defineRule({
       message:
         p.tp.value <= 1
           ? `TP communication overlap with TP 1 has no TP communication to overlap${refused ? ': Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled", sequence parallelism being off at TP 1)' : ''}; remove the flag.`
-          : `TP communication overlap needs sequence parallelism, which is off: ${refused ? 'Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled")' : 'the overlap is turned off (Megatron Bridge logs it), so the setting does nothing'}. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
+          : `TP communication overlap needs sequence parallelism, which is off: ${refused ? 'Megatron-LM stops ("Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled")' : `the overlap is turned off (${ctx.format === 'nemo' ? 'NeMo logs it' : ctx.format === 'megatron-bridge' ? 'Megatron Bridge logs it' : `${ctx.tool} turns it off`}), so the setting does nothing`}. Turn sequence parallelism on (it also cuts activation memory by TP ${p.tp.value}).`,
       fixes: e ? [{ kind: 'turn-on-sequence-parallel', title: 'Turn sequence parallelism on', edits: [e], recommended: true }] : [],
     });
   },
