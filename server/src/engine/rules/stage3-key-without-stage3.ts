@@ -5,7 +5,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, ZERO_ALIASES } from '../formats/deepspeed/model';
 import { exactRelease } from '../pins';
 import { defineRule, type RuleContext } from './rule';
-import { defaultAt, requiredStage } from '../schema/vocabulary';
+import { defaultAt, refusedBelowStage, requiredStage } from '../schema/vocabulary';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
 const STAGE3_ONLY = new Set([
@@ -59,10 +59,13 @@ export default defineRule<DeepSpeedModel>({
       const dflt = defaultAt(schema, ctx.schemaVersion);
       if (v === 'auto' || (v !== undefined && dflt !== undefined && JSON.stringify(v) === JSON.stringify(dflt))) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
+      const refused = stage >= 1 ? refusedBelowStage(schema) : undefined;
       ctx.report({
         at: ['zero_optimization', e.key],
         related: [{ at: ['zero_optimization', 'stage'], on: 'entry', message: `the ZeRO stage is ${stage} here` }],
-        message: `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
+        message: refused
+          ? `\`${e.key}\` works only at ZeRO stage 3: ${refused}. Set \`"stage": 3\` if that is what you meant, or remove the key.`
+          : `\`${e.key}\` is ignored at ZeRO ${stageText}: ${what}. Set \`"stage": 3\` if that is what you meant, or remove the key.`,
         fixes: [
           { kind: 'remove-ignored', title: `Remove ${e.key}`, edits: [{ op: 'remove', path: ['zero_optimization', e.key] }] },
           { kind: 'set-stage-3', title: 'Set stage 3', edits: [{ op: 'set', path: ['zero_optimization', 'stage'], value: 3 }] },

@@ -164,6 +164,8 @@ export interface JsonSchema {
   'x-pydantic'?: true;
   /** DeepSpeed: the key's pydantic field is a union with `str` (`Union[str, int]`): text stays text. */
   'x-pydantic-text'?: true;
+  /** DeepSpeed: a stage-3 key that ZeRO stages 1 and 2 refuse where they read it (what happens, in words), not ignore. */
+  'x-refused-below-stage'?: string;
   /** A switch the tool tests with `if` and nothing else (why, in words): any value runs, as true or false. */
   'x-read-truthy'?: string;
   /**

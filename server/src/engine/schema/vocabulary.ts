@@ -279,6 +279,11 @@ export function pydanticText(schema: JsonSchema | undefined): boolean {
   return schema?.['x-pydantic-text'] === true;
 }
 
+/** What ZeRO stages 1 and 2 do with a stage-3 key they refuse where they read it (`x-refused-below-stage`). */
+export function refusedBelowStage(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-refused-below-stage'];
+}
+
 /** How the tool reads a switch it only tests with `if` (`x-read-truthy`), if it does. */
 export function readTruthy(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-read-truthy'];
