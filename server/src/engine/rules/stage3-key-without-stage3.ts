@@ -58,6 +58,9 @@ export default defineRule<DeepSpeedModel>({
       const v = e.value.kind === 'scalar' ? e.value.value : undefined;
       const dflt = defaultAt(schema, ctx.schemaVersion);
       if (v === 'auto' || (v !== undefined && dflt !== undefined && JSON.stringify(v) === JSON.stringify(dflt))) continue;
+      // An offload section that turns offloading off (`offload_param: {device: "none"}`, DeepSpeed's
+      // default device) asks for nothing stage 3 would have given.
+      if (e.value.kind === 'map' && /^none$/i.test(String(ctx.doc.value(['zero_optimization', e.key, 'device']) ?? ''))) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       const refused = stage >= 1 ? refusedBelowStage(schema) : undefined;
       ctx.report({
