@@ -32,10 +32,9 @@ export default defineRule({
     if (ctx.format === 'accelerate') return sagemakerKeys(ctx as unknown as RuleContext<AccelerateModel>);
     if (ctx.format !== 'megatron-bridge') {
       // A flag the targeted release takes but stores where nothing reads it.
-      for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
-        const before = unreadBefore(prop);
-        const a = before && (ctx.model as MegatronModel | undefined)?.args.get(dest);
-        if (!before || !a?.path) continue;
+      for (const { dest, before } of unreadFacts().before) {
+        const a = (ctx.model as MegatronModel | undefined)?.args.get(dest);
+        if (!a?.path) continue;
         ctx.separately(() => {
           if (ctx.atLeast(before.version)) return;
           ctx.report({ at: a.path, severity: 'warning', message: `${ctx.tool} ${ctx.versionLabel ?? `before ${before.version}`} takes this flag but ${before.why}: it changes nothing there. It takes effect from ${before.version}.` });
@@ -102,10 +101,9 @@ function sagemakerKeys(ctx: RuleContext<AccelerateModel>): void {
  * flag is deprecated-key's.
  */
 function unreadFlags(ctx: RuleContext<MegatronModel>): void {
-  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
-    const from = unreadFrom(prop);
-    const a = from && ctx.model?.args.get(dest);
-    if (!from || !a?.path || deprecation(prop)) continue;
+  for (const { dest, from } of unreadFacts().from) {
+    const a = ctx.model?.args.get(dest);
+    if (!a?.path) continue;
     ctx.separately(() => {
       if (from.version && !ctx.atLeast(from.version)) return;
       const when = from.version ? `from ${from.version} on` : 'in any release that has it';
@@ -113,4 +111,23 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
       ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): argparse takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
     });
   }
+}
+
+interface UnreadFacts {
+  before: { dest: string; before: { version: string; why: string } }[];
+  from: { dest: string; from: { version?: string } }[];
+}
+let facts: UnreadFacts | undefined;
+
+/** The flags with an unread fact, read from the schema once (the rule runs on every edit of a launch script). */
+function unreadFacts(): UnreadFacts {
+  if (facts) return facts;
+  const out: UnreadFacts = { before: [], from: [] };
+  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    const before = unreadBefore(prop);
+    if (before) out.before.push({ dest, before });
+    const from = unreadFrom(prop);
+    if (from && !deprecation(prop)) out.from.push({ dest, from });
+  }
+  return (facts = out);
 }
