@@ -157,7 +157,15 @@ test('plan --unfused-attention and --fp8-dispatch say what they change, and only
   assert.ok(dispatched.layouts[0].stepSeconds < fp8.layouts[0].stepSeconds, "FP8 tokens cross the all-to-all in half the bytes");
   const bf16 = step([...base, '--fp8-dispatch']);
   assert.ok(bf16.assumptions.some((a) => /--fp8-dispatch has no effect: the GEMMs run in BF16/.test(a)));
-  assert.ok(step([...base, '--dedup-dispatch']).assumptions.some((a) => /once per remote NVLink domain .*\(--dedup-dispatch\)/.test(a)));
+  // The flex dispatcher (DeepEP) is the default; the all-to-all one sends a copy per routed expert.
+  assert.ok(step(base).assumptions.some((a) => /flex dispatcher .*once per remote NVLink domain/.test(a)));
+  const spanning = [...base, '--nvlink-domain', '4', '--gpus-per-node', '4'];
+  const alltoall = step([...spanning, '--dispatcher', 'alltoall']);
+  assert.ok(alltoall.assumptions.some((a) => /all-to-all dispatcher: one network copy per routed expert \(--dispatcher alltoall\)/.test(a)));
+  assert.ok(alltoall.layouts[0].stepSeconds > step(spanning).layouts[0].stepSeconds, 'EP 8 over nodes of 4 GPUs: a copy per routed expert costs more than one per node');
+  assert.equal(step([...spanning, '--dedup-dispatch']).layouts[0].stepSeconds, step(spanning).layouts[0].stepSeconds);
+  // Inside one NVLink domain the dispatcher changes nothing.
+  assert.equal(step([...base, '--dispatcher', 'alltoall']).layouts[0].stepSeconds, step(base).layouts[0].stepSeconds);
   const unfused = step([...base, '--unfused-attention']);
   assert.ok(unfused.assumptions.some((a) => /attention without a fused kernel \(--unfused-attention\)/.test(a)));
   assert.ok(unfused.layouts[0].stepSeconds > step(base).layouts[0].stepSeconds);

@@ -316,3 +316,22 @@ test('DeepSpeed: an offload section without `device` offloads to CPU before 0.5.
   assert.equal(now.offloadOptimizer, false);
   assert.equal(sharding({}).offloadParams, false);
 });
+
+test('the MoE dispatcher a Megatron launch writes: flex (DeepEP, HybridEP) sends a token once per remote NVLink domain, the others a copy per routed expert', () => {
+  const script = (extra: string) =>
+    `torchrun --nproc-per-node 8 --nnodes 4 pretrain_gpt.py --num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 4096 --max-position-embeddings 4096 --micro-batch-size 1 --global-batch-size 64 --num-experts 64 --moe-router-topk 8 --expert-model-parallel-size 16 --bf16 ${extra}\n`;
+  const planFor = (extra: string) => {
+    const a = analyze({ path: '/x/train.sh', text: script(extra) }, {});
+    const p = a.docs[0]?.plan;
+    assert.ok(p);
+    return p;
+  };
+  const unset = planFor('');
+  assert.equal(unset.dedupDispatch?.value, false);
+  assert.equal(unset.dedupDispatch?.from.kind, 'default');
+  assert.equal(planFor('--moe-token-dispatcher-type alltoall').dedupDispatch?.from.kind, 'written');
+  assert.equal(planFor('--moe-token-dispatcher-type flex').dedupDispatch?.value, true);
+  assert.equal(planFor('--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep').dedupDispatch?.value, true);
+  assert.equal(planFor('--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend ncclep').dedupDispatch?.value, false);
+  assert.equal(planFor('--moe-token-dispatcher-type $DISPATCHER').dedupDispatch?.from.kind, 'unknown');
+});

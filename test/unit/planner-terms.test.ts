@@ -30,15 +30,16 @@ test('EP: an all-to-all spanning nodes sends the in-domain share over NVLink and
   const inside = estimateStep(w, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.equal(inside.fabrics.ep, 'scale-up');
   // Two domains of four: half of each rank's copies (3 of 8 peers) stay on NVLink, 4 of 8 cross the network.
-  const small = { ...w, nvlinkDomain: 4 };
+  // The all-to-all dispatcher: a copy per routed expert (the flex dispatcher's default de-duplicates).
+  const small = { ...w, nvlinkDomain: 4, software: { dedupDispatch: false } };
   const split = estimateStep(small, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.equal(split.fabrics.ep, 'scale-out');
   const allNetwork = inside.parts.ep * (w.hardware.scaleUpGBps / w.hardware.scaleOutGBps);
   const ratio = split.parts.ep / allNetwork;
   assert.ok(Math.abs(ratio - 4 / 7) < 1e-6, `network share ${ratio}: 4 of the 7 peers a rank sends to are across the network`);
-  const fp8 = estimateStep({ ...small, software: { fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  const fp8 = estimateStep({ ...small, software: { ...small.software, fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.ok(fp8.parts.ep < split.parts.ep * 0.8, 'FP8 dispatch halves the dispatch bytes (the combine stays 16-bit)');
-  const bf16 = estimateStep({ ...small, precision: 'bf16', software: { fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  const bf16 = estimateStep({ ...small, precision: 'bf16', software: { ...small.software, fp8Dispatch: true } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.ok(bf16.parts.ep > fp8.parts.ep, 'no FP8 dispatch when the GEMMs are not FP8');
   const overlapped = estimateStep(small, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: { ...off, moeA2A: true } }));
   assert.ok(overlapped.parts.ep < split.parts.ep, 'overlap hides the all-to-all behind the GEMMs');
@@ -177,15 +178,17 @@ test('EP dispatch de-duplicated per domain: a token crosses the network once per
   const w = workload('deepseek-v3', 256, 'h100-sxm', 4096, 1024, 'fp8');
   const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
   const l = layout({ tp: 1, pp: 4, ep: 64, etp: 1, dp: 64, overlap: off });
-  const plain = estimateStep(w, l);
+  const plain = estimateStep({ ...w, software: { dedupDispatch: false } }, l);
   const dedup = estimateStep({ ...w, software: { dedupDispatch: true } }, l);
+  assert.equal(estimateStep(w, l).parts.ep, dedup.parts.ep, 'the flex dispatcher (DeepEP, HybridEP) is the default');
   // 64 ranks in 8 domains, 8 copies per token: 7 × (1 − (7/8)^8) ≈ 4.64 network sends instead of 8 × 7/8 = 7.
   const expected = (7 * (1 - (7 / 8) ** 8)) / 7;
   assert.ok(Math.abs(dedup.parts.ep / plain.parts.ep - expected) < 1e-9, `ratio ${dedup.parts.ep / plain.parts.ep}, expected ${expected}`);
 });
 
 test('NVL72: a job larger than one rack keeps each 64 consecutive ranks in one rack (16 four-GPU trays per rack, Slurm --segment=16 in Megatron-MoE-ModelZoo sbatch_benchmarking.sh @ e8650517d60d), so EP 32 or 64 runs on NVLink', () => {
-  const w = workload('deepseek-v3', 256, 'gb200-nvl72', 4096, 1024, 'fp8');
+  // The all-to-all dispatcher, a copy per routed expert, so the bytes compare one for one.
+  const w = { ...workload('deepseek-v3', 256, 'gb200-nvl72', 4096, 1024, 'fp8'), software: { dedupDispatch: false } };
   const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
   for (const ep of [32, 64]) {
     const est = estimateStep(w, layout({ tp: 1, pp: 4, ep, etp: 1, dp: 64, overlap: off }));

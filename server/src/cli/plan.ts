@@ -97,6 +97,9 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
       case '--fp8-dispatch':
         o.software = { ...o.software, fp8Dispatch: true };
         break;
+      case '--dispatcher':
+        o.software = { ...o.software, dedupDispatch: r.choice(['flex', 'alltoall'] as const) === 'flex' };
+        break;
       case '--dedup-dispatch':
         o.software = { ...o.software, dedupDispatch: true };
         break;
@@ -200,7 +203,13 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
       ...notes,
       ...(o.networkGBps !== undefined ? [`network: ${o.networkGBps} GB/s per GPU and direction (--network-gbps), instead of the profile's ${hardware.scaleOutGBps}`] : []),
       ...(o.software?.fp8Dispatch ? [precision === 'fp8' ? 'tokens dispatched to the experts in FP8 (--fp8-dispatch)' : '--fp8-dispatch has no effect: the GEMMs run in BF16, so the tokens are dispatched in BF16'] : []),
-      ...(o.software?.dedupDispatch ? ['tokens cross the network once per remote NVLink domain they are routed to, then NVLink fans them out (--dedup-dispatch)'] : []),
+      ...((shape.experts ?? 0) > 0
+        ? [
+            o.software?.dedupDispatch === false
+              ? 'MoE tokens dispatched by the all-to-all dispatcher: one network copy per routed expert (--dispatcher alltoall)'
+              : 'MoE tokens dispatched by the flex dispatcher (--moe-token-dispatcher-type flex with DeepEP or HybridEP, Megatron Core 0.12 on), as Megatron Bridge’s MoE recipes set it: a token crosses the network once per remote NVLink domain it is routed to, then NVLink fans it out (--dispatcher alltoall prices the all-to-all dispatcher)',
+          ]
+        : []),
       ...(o.software?.fusedAttention === false ? ['attention without a fused kernel (--unfused-attention): the s×s scores go through HBM, as before FlashAttention'] : []),
     ],
   };

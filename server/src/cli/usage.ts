@@ -15,7 +15,9 @@ export const USAGE = `Usage:
                                            --recompute-layers N (full recompute of N layers per
                                            chunk), --moe-a2a-overlap on|off; --network-gbps G
                                            (network GB/s per GPU), --vocab N, --fp8-dispatch,
-                                           --dedup-dispatch, --unfused-attention; --explain says
+                                           --dispatcher flex|alltoall (MoE tokens: DeepEP's one
+                                           copy per remote node, the default, or one per expert),
+                                           --unfused-attention; --explain says
                                            where the first layout's time goes and what the second
                                            needs; "expected" columns: the step × a calibration
   shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]

@@ -38,6 +38,8 @@ export function workloadOf(p: Plan): { workload: Workload } | { missing: string[
       precision: p.precision.value,
       gradReduce16: p.gradReduce16,
       rankOrder: p.rankOrder,
+      // The run's own dispatcher: the all-to-all's copy per routed expert unless it writes the flex one.
+      software: { dedupDispatch: p.dedupDispatch?.value === true },
     },
   };
 }

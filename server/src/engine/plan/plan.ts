@@ -115,6 +115,11 @@ export interface Plan {
   recompute: Field<'none' | 'selective' | 'full'>;
   overlap: Partial<Record<'gradReduce' | 'paramGather' | 'tpComm' | 'p2p' | 'moeA2A', Field<boolean>>>;
   distributedOptimizer?: Field<boolean>;
+  /**
+   * Tokens dispatched to the experts by the flex dispatcher (DeepEP, HybridEP), which sends a token
+   * once per remote NVLink domain, rather than by the all-to-all or all-gather dispatcher.
+   */
+  dedupDispatch?: Field<boolean>;
   hardware: { profile: HardwareProfile; from: Provenance; nvlinkDomain: Field<number>; gpusPerNode: Field<number> };
   /** Where each knob is written in this format (fixes write there). Absent: the format cannot express it. */
   knobs: Partial<Record<Knob, Path>>;

@@ -91,8 +91,11 @@ export interface Software {
   /**
    * A token routed to several experts in one remote NVLink domain crosses the network once and is
    * forwarded over NVLink there (DeepEP's internode kernels; DeepSeek-V3 report §3.2.2: sent over
-   * InfiniBand to the GPU of the same in-node index on each target node, then over NVLink): default
-   * false, one network copy per routed expert, as Megatron's all-to-all dispatcher sends them.
+   * InfiniBand to the GPU of the same in-node index on each target node, then over NVLink). Default
+   * true: Megatron-Core's flex dispatcher with DeepEP or HybridEP, which Megatron Bridge's MoE recipes
+   * set (src/megatron/bridge/recipes/{deepseek,qwen,gpt_oss,glm,kimi}/…: `moe_flex_dispatcher_backend`
+   * deepep or hybridep). False: one network copy per routed expert, as the all-to-all dispatcher
+   * sends them.
    */
   dedupDispatch?: boolean;
   /**
@@ -503,7 +506,7 @@ function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: nu
     const tokens = (n / (t / l.etp)) * s.topK * STEP_MODEL.moeImbalance.value;
     const fp8 = w.precision === 'fp8' && w.software?.fp8Dispatch === true;
     const bytes = tokens * s.h * (2 * 2 + 2 * (fp8 ? 1 + 4 / 128 : 2));
-    const time = allToAll(w, bytes, l.ep, l.etp, w.software?.dedupDispatch ? s.topK : undefined);
+    const time = allToAll(w, bytes, l.ep, l.etp, w.software?.dedupDispatch !== false ? s.topK : undefined);
     ep = l.overlap.moeA2A ? overlapped(time, gemmTime / 2, w) : time;
   }
   return { tp, cp, ep };

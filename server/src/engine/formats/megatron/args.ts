@@ -163,6 +163,21 @@ function asWritten<T>(value: T, a: ArgValue): Field<T> {
   return a.assumed ? assumed(value, a.assumed, a.path) : written(value, a.path);
 }
 
+/**
+ * Whether the experts' tokens go through the flex dispatcher (DeepEP or HybridEP: one network copy
+ * per remote NVLink domain) or the all-gather / all-to-all one (a copy per routed expert). NCCL EP is
+ * priced as the all-to-all.
+ */
+function dispatcherOf(args: MegatronArgs, fallback: <T>(value: T, note: string) => Field<T>): Field<boolean> {
+  const type = args.get('moe_token_dispatcher_type');
+  if (type?.unknown) return { value: false, from: { kind: 'unknown', note: type.unknown } };
+  if (type?.value !== 'flex') return type ? asWritten(false, type) : fallback(false, 'Megatron dispatches with the all-gather dispatcher unless asked for another');
+  const backend = args.get('moe_flex_dispatcher_backend');
+  if (backend?.unknown) return { value: false, from: { kind: 'unknown', note: backend.unknown } };
+  if (backend) return asWritten(backend.value === 'deepep' || backend.value === 'hybridep', backend);
+  return asWritten(true, type);
+}
+
 /** Megatron's default for an argument the file leaves out, when it is known to apply (see `open`, `defaultsUnknown`). */
 export function defaultOf<T>(args: MegatronArgs, value: T, note: string): Field<T> {
   const why = args.defaultsUnknown ?? args.open;
@@ -230,6 +245,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     tpComm: bool('tp_comm_overlap', false, 'TP communication overlap is off unless asked for'),
     moeA2A: bool('overlap_moe_expert_parallel_comm', false, 'EP all-to-all overlap is off unless asked for'),
   };
+  const dedupDispatch = dispatcherOf(args, fallback);
   const knobs = knobsOf(args);
   const nodes = args.nodes ?? fallback(1, 'one node unless the launcher says otherwise');
   const world = args.world;
@@ -266,6 +282,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     recompute,
     overlap,
     distributedOptimizer: distOpt,
+    dedupDispatch,
     hardware,
     knobs,
     notes,
