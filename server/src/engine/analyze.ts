@@ -26,7 +26,7 @@ import { hydraLaunchesOf, launchesOf, launchLink, recipeLaunchesOf, recipeLinks,
 import { flagTakesValue } from './formats/megatron/schema';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
-import { parseJson } from './syntax/json';
+import { deepspeedAsJson, parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
 import { workSize } from './syntax/tree';
 import { parseYaml } from './syntax/yaml';
@@ -111,8 +111,13 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   // The host's budget, from now: asked before each rule of each document.
   const overBudget = input.budget?.();
   const context = new Related(input, settings);
-  const docs = parseDocs(syntax, text, lines, shellOptions(input, context));
-  result.trial = syntaxTrial(syntax, text, docs.flatMap((d) => d.problems));
+  let docs = parseDocs(syntax, text, lines, shellOptions(input, context));
+  const asJson = syntax === 'yaml' ? deepspeedAsJson(docs, text, lines, (json) => chooseFormat(json, input, directives, settings).format?.tool) : undefined;
+  if (asJson) {
+    docs = [asJson];
+    result.syntax = 'json';
+  }
+  result.trial = syntaxTrial(result.syntax, text, docs.flatMap((d) => d.problems));
   const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {
     if (result.docs.length >= MAX_DOCUMENTS) {
@@ -149,7 +154,7 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
   // Unused suppressions are told only where every rule ran: each document read whole, none left out.
   const claimed = result.docs.some((d) => d.format);
   const complete = claimed && result.docs.length === docs.length && result.docs.every((d) => !d.doc.problems.some((p) => p.code === 'parse-error'));
-  result.findings = finalize(result.findings, directives, lines, settings, { syntax, claimed, complete });
+  result.findings = finalize(result.findings, directives, lines, settings, { syntax: result.syntax, claimed, complete });
   return result;
 }
 
@@ -410,7 +415,10 @@ function parseFile(path: string, text: string, settings: EngineSettings): Parsed
 /** A linked file or a referrer, read as the format the link names (no rules, no further links). */
 function analyzeAs<M>(path: string, text: string, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> | undefined {
   const file = parseFile(path, text, settings);
-  return file ? analyzeParsed(file, format, settings) : undefined;
+  if (!file) return undefined;
+  // Linked as a DeepSpeed config, a `.yaml` whose text is JSON is loaded as JSON (see deepspeedAsJson).
+  const json = format.tool === 'deepspeed' && file.doc.syntax === 'yaml' ? deepspeedAsJson([file.doc], text, file.doc.lines, () => 'deepspeed') : undefined;
+  return analyzeParsed(json ? { ...file, doc: json } : file, format, settings);
 }
 
 function analyzeParsed<M>({ input, doc, directives }: ParsedFile, format: FormatSupport<M>, settings: EngineSettings): LinkedAnalysis<M> {

@@ -5,7 +5,7 @@
 import * as J from 'jsonc-parser';
 import { LineIndex } from '../text';
 import type { Path, Span, TextEdit } from '../types';
-import { TreeDoc, type CompletionSite, type PathEdit, type SyntaxProblem } from './sourcedoc';
+import { TreeDoc, type CompletionSite, type PathEdit, type SourceDoc, type SyntaxProblem } from './sourcedoc';
 import { sameValue, type Entry, type MapNode, type Node } from './tree';
 import { MAX_DEPTH, MAX_PARSER_DEPTH, MAX_SYNTAX_ERRORS, tooDeep } from './yaml';
 
@@ -253,4 +253,19 @@ export class JsonDoc extends TreeDoc {
     const typed = this.text.slice(replace.start, offset).replace(/^"/, '');
     return { path: loc.path, kind: 'value', replace, typed, existing: [] };
   }
+}
+
+/**
+ * A DeepSpeed config is loaded as JSON by every tool that reads one from a file (DeepSpeed's own
+ * engine, Accelerate's `deepspeed_config_file`, the Trainer's `--deepspeed`), whatever the file's
+ * name: the one document of a `.yaml` whose text is JSON and whose content `toolOf` calls a DeepSpeed
+ * config, read as the JSON it is, so YAML 1.1's readings (`2e8` as text, `no` as false) do not apply
+ * to it. Any other YAML file keeps its YAML reading (an Accelerate config written in JSON syntax is
+ * still loaded by PyYAML).
+ */
+export function deepspeedAsJson(docs: readonly SourceDoc[], text: string, lines: LineIndex, toolOf: (json: SourceDoc) => string | undefined): SourceDoc | undefined {
+  if (docs.length !== 1 || !/^\s*\{/.test(text)) return undefined;
+  const json = parseJson(text, lines);
+  if (json.problems.length || !json.root) return undefined;
+  return toolOf(json) === 'deepspeed' ? json : undefined;
 }
