@@ -63,3 +63,39 @@ export function megatronChoicesByRelease(props, releases, sourceOf, spellings) {
   ]);
   return changes;
 }
+
+const BOOL_WHY = "Megatron-LM defines the flag with `type=bool` at those releases: it takes a word, which Python's `bool()` turns on unless it is empty (`False` turns it on too), and argparse refuses it bare";
+
+/**
+ * Flags defined with `type=bool` and no action at some releases: the word they take is not checked
+ * (an `unchecked` entry of `x-value-forms` per run of such releases), where the schema types them as
+ * booleans. A hand-written entry that says the same (its `why` names `type=bool`) is replaced.
+ */
+export function megatronBoolTextForms(props, releases, sourceOf, spellings) {
+  const changes = [];
+  const found = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const source = sourceOf(prop);
+    if (!source || source === 'config') continue;
+    const names = spellings(prop);
+    if (!names.length) continue;
+    const present = releases.filter((r) => names.some((n) => r.flags[source]?.has(n)));
+    const bool = present.map((r) => names.some((n) => r.boolText?.[source]?.has(n)));
+    if (!bool.some(Boolean)) continue;
+    const forms = [];
+    for (let i = 0; i < present.length; i++) {
+      if (!bool[i] || bool[i - 1]) continue;
+      let j = i;
+      while (bool[j + 1]) j++;
+      forms.push({ ...(i > 0 ? { since: present[i].version } : {}), ...(j + 1 < present.length ? { until: present[j + 1].version } : {}), form: 'unchecked', why: BOOL_WHY });
+    }
+    const kept = (prop['x-value-forms'] ?? []).filter((f) => f.form !== 'unchecked' || !/type=bool/.test(f.why ?? ''));
+    const want = [...kept, ...forms];
+    for (const f of forms) found.push(`${key}: ${f.since ?? 'first release'} … ${f.until ? `before ${f.until}` : 'the newest'}`);
+    if (JSON.stringify(want) === JSON.stringify(prop['x-value-forms'] ?? [])) continue;
+    changes.push({ key, field: 'x-value-forms', from: prop['x-value-forms'], to: want, why: 'flags that take a word Python\'s bool() reads', set: () => setKey(prop, 'x-value-forms', want, AFTER['x-enum-since']) });
+  }
+  console.log('\nFlags defined with type=bool (any word, bare refused):');
+  printLists([['type=bool runs', found]]);
+  return changes;
+}

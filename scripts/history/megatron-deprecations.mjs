@@ -93,6 +93,37 @@ function scan(dir, releases, dests, flagDest) {
   return first;
 }
 
+/**
+ * Per dest, the first release whose parser help says the flag itself is deprecated ("Deprecated: use
+ * --y", "DEPRECATED. This flag is ignored.", "[DEPRECATED] … a no-op"): a deprecation Megatron states
+ * where users read it but does not warn about at start-up. A help that calls something else
+ * deprecated ("dist_muon is deprecated", "the legacy format was deprecated on …") does not count.
+ */
+function helpScan(dir, releases, flagDest) {
+  const first = new Map();
+  for (const r of releases) {
+    for (const path of ['megatron/training/arguments.py', 'megatron/arguments.py']) {
+      const src = show(dir, r.rev, path);
+      if (!src) continue;
+      for (const m of src.matchAll(/add_argument\s*\(/g)) {
+        const call = callLiterals(src, m.index + m[0].length, 2000, (t) => `\u0000${t}`);
+        const parts = call.split('\u0000').filter(Boolean);
+        const flags = parts.filter((t) => /^--[\w-]+$/.test(t));
+        const body = src.slice(m.index, m.index + 2000);
+        const h = body.indexOf('help=');
+        if (h < 0 || !flags.length) continue;
+        const help = callLiterals(body, h, 2000 - h, (t) => t);
+        if (!/(?:^|[.!;:]\s*|\[|\()deprecated\s*(?:[.;:\])]|$)/i.test(help)) continue;
+        const d = flags.map((f) => flagDest.get(f)).find(Boolean);
+        if (!d || first.has(d)) continue;
+        const advice = /(?:use|see)\s+(--[\w-]+)/i.exec(help)?.[1];
+        first.set(d, { version: r.version, path, line: src.slice(0, m.index).split('\n').length, replacement: advice ? flagDest.get(advice) : undefined });
+      }
+    }
+  }
+  return first;
+}
+
 /** The files under a folder at a revision. */
 function git_ls(dir, rev, folder) {
   const out = show(dir, rev, folder);
@@ -128,7 +159,28 @@ export function megatronDeprecationChanges(dir, releases, props) {
     report.push(`${d}: deprecated from ${f.version} (${f.path}:${f.line}), ${effect}${f.replacement ? ` → ${f.replacement}` : ''}`);
     changes.push({ key: d, field: 'x-deprecated', from: undefined, to: want, why: `a start-up deprecation warning from ${f.version} (${f.path})`, set: () => setKey(prop, 'x-deprecated', want, ['x-since', 'x-flag-since']) });
   }
-  console.log(`\nArguments Megatron warns are deprecated at start-up (${found.size}):`);
+  // Deprecations only the help states: an earlier phase of a later warning or removal, or the
+  // deprecation itself where the schema has none.
+  const helped = helpScan(dir, releases, flagDest);
+  for (const [d, f] of [...helped].sort((a, b) => compareVersions(a[1].version, b[1].version) || a[0].localeCompare(b[0]))) {
+    const prop = props[d];
+    const have = changes.find((c) => c.key === d && c.field === 'x-deprecated')?.to ?? prop['x-deprecated'];
+    // A help is no evidence of what the code does: "this flag is ignored" while Transformer Engine
+    // before 1.8 still takes --fp8-interval, and the CUDA_DEVICE_MAX_CONNECTIONS check still reads
+    // --no-async-tensor-model-parallel-allreduce. The flag is accepted; the help only announces.
+    const effect = 'warned';
+    const use = f.replacement && f.replacement !== d ? `\`${props[f.replacement]?.['x-flag'] ?? f.replacement}\`` : undefined;
+    const message = `Megatron-LM's help calls it deprecated${use ? ` (use ${use})` : ''}; the flag is still accepted.`;
+    const phases = have?.earlier ?? [];
+    if (have && (!have.since || compareVersions(have.since, f.version) <= 0 || phases.some((p) => compareVersions(p.since, f.version) <= 0))) continue;
+    const want = have ? { ...have, earlier: [{ since: f.version, effect, message }, ...phases] } : { since: f.version, effect, ...(f.replacement && f.replacement !== d ? { replacement: f.replacement } : {}), message };
+    report.push(`${d}: its help says deprecated from ${f.version} (${f.path}:${f.line})${have ? `, before the schema's ${have.effect} from ${have.since}: an earlier phase` : `, ${effect}`}`);
+    const i = changes.findIndex((c) => c.key === d && c.field === 'x-deprecated');
+    const change = { key: d, field: 'x-deprecated', from: prop['x-deprecated'], to: want, why: `the parser's help calls it deprecated from ${f.version} (${f.path})`, set: () => setKey(prop, 'x-deprecated', want, ['x-since', 'x-flag-since']) };
+    if (i >= 0) changes[i] = change;
+    else changes.push(change);
+  }
+  console.log(`\nArguments Megatron warns are deprecated at start-up (${found.size}), or whose help says so (${helped.size}):`);
   for (const r of report) console.log(`  ${r}`);
   return changes;
 }

@@ -195,6 +195,7 @@ function scanFunction(body, localNames, choice, typeChoice) {
   const choices = new Map();
   const defaults = new Map();
   const dests = new Map();
+  const boolText = new Set();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -234,6 +235,19 @@ function scanFunction(body, localNames, choice, typeChoice) {
                 for (const n of names) if (!choices.has(n)) choices.set(n, { novalue: true });
             }
           }
+        // `type=bool` with no action: the flag takes a word, which Python's bool() turns into True
+        // unless it is empty (`--onnx-safe False` is on), and a bare flag is refused.
+        {
+          let boolType = false;
+          let action = false;
+          for (let j = i + 2, d = 0; j < end; j++) {
+            if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+            if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+            if (d === 0 && t[j].t === 'name' && t[j + 1]?.v === '=' && t[j].v === 'type' && t[j + 2]?.v === 'bool' && (t[j + 3]?.v === ',' || t[j + 3]?.v === ')')) boolType = true;
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'action' && t[j + 1]?.v === '=') action = true;
+          }
+          if (boolType && !action) for (const n of names) boolText.add(n);
+        }
         // Without `choices=`, a converter that looks the text up in an Enum decides what passes.
         if (converted) for (const n of names) if (!choices.has(n)) choices.set(n, converted);
         if (choice) {
@@ -258,7 +272,7 @@ function scanFunction(body, localNames, choice, typeChoice) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls, choices, defaults, dests };
+  return { flags, factories, calls, choices, defaults, dests, boolText };
 }
 
 /**
@@ -358,14 +372,16 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   const choices = new Map();
   const defaults = new Map();
   const dests = new Map();
+  const boolText = new Set();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
+    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds, boolText: b } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
     for (const x of f) flags.add(x);
     for (const [x, v] of c) choices.set(x, v);
     for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
     for (const [x, v] of ds) if (!dests.has(x)) dests.set(x, v);
+    for (const x of b ?? []) boolText.add(x);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
@@ -386,7 +402,7 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, unused, choices, defaults, dests };
+  return { flags, dynamic, unused, choices, defaults, dests, boolText };
 }
 
 // Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config

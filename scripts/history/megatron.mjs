@@ -35,6 +35,7 @@ import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs'
 import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronChoicesByRelease } from './megatron-choices-by-release.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
+import { megatronBoolTextForms } from './megatron-choices-by-release.mjs';
 import { megatronUnreadChanges } from './megatron-unread.mjs';
 import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
 import { megatronDestChanges } from './megatron-dests.mjs';
@@ -126,6 +127,7 @@ function megatronReleases(dir, schema) {
           r.flags[key] = new Set([...(r.flags[key] ?? []), ...got.flags]);
           (r.paths ??= {})[key] = [...(r.paths?.[key] ?? []), p];
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
+          r.boolText = { ...r.boolText, [key]: new Set([...(r.boolText?.[key] ?? []), ...got.boolText]) };
           r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
           // Which file each spelling's default was read from (an order holds only within one).
           r.defaultFile = { ...r.defaultFile, [key]: new Map([...[...got.defaults.keys()].map((n) => [n, p]), ...(r.defaultFile?.[key] ?? [])]) };
@@ -668,6 +670,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   const defaults = {};
   changes.push(...megatronEnumChanges(props, releases, choices));
   changes.push(...megatronChoicesByRelease(props, releases, sourceOf, spellings));
+  changes.push(...megatronBoolTextForms(props, releases, sourceOf, spellings));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));
   changes.push(...megatronDeprecatedValueChanges(dir, releases, props, sourceOf));
