@@ -1,6 +1,7 @@
 /**
  * parse-error: the file is not valid YAML or JSON (or is too large or hostile to read).
  */
+import Hjson from 'hjson';
 import type { LineIndex } from '../text';
 import type { Span } from '../types';
 import { deepspeedReader } from './duplicate-key';
@@ -28,8 +29,30 @@ function templatePlaceholders(text: string, errorLines: number[], lines: LineInd
   return errorLines.every((l) => withOne.has(l) || withOne.has(l - 1)) ? found : undefined;
 }
 
-/** The syntax errors hjson reads past: comments and trailing commas. */
-const HJSON_ACCEPTS = /JSON has no comments|a trailing comma/;
+/**
+ * Whether hjson (the loader DeepSpeed opens its config file with from 0.8.1) reads the text as the
+ * values it was meant to hold (`meant`: what the JSON reads past its mistakes): a missing comma at
+ * the end of a line is read past, but two members on one line are one quoteless text to hjson.
+ */
+function hjsonReads(text: string, meant: unknown): boolean {
+  try {
+    return canonical(Hjson.parse(text)) === canonical(meant);
+  } catch {
+    return false;
+  }
+}
+
+/** A value as text with its keys sorted, to compare two readings. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+}
+
+/** What a JSON mistake hjson reads past is, in words. */
+function mistake(message: string): string {
+  if (/JSON has no comments/.test(message)) return 'a comment, which JSON does not allow';
+  if (/trailing comma/.test(message)) return 'a trailing comma, which JSON does not allow';
+  return message.replace(/^JSON syntax:\s*/, '').replace(/[.:].*$/s, '');
+}
 
 export default defineRule({
   id: 'parse-error',
@@ -39,7 +62,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'The file is not valid YAML or JSON.',
-    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. One exception: DeepSpeed opens a config file it is given with hjson from 0.8.1 on, which accepts comments and trailing commas, so in a DeepSpeed JSON that nothing in the repository loads through Accelerate or the Trainer they are a warning (those two, and older DeepSpeed, use json.load and stop). Each mistake is reported once, where that loader stops. Shardwise keeps reading past it, but where its parser had to guess what was meant (from the mistake on, and in the section that holds it) no other rule reports anything until it is fixed.',
+    why: 'The launcher parses the file before anything else (PyYAML `safe_load` or `json.load`) and stops at the first syntax error, so nothing else in the file is used. One exception: DeepSpeed opens a config file it is given with hjson from 0.8.1 on, which reads past comments, trailing commas, a comma left out at the end of a line and unquoted keys, so in a DeepSpeed JSON that nothing in the repository loads through Accelerate or the Trainer those are a warning (those two, and older DeepSpeed, use json.load and stop). Each mistake is reported once, where that loader stops. Shardwise keeps reading past it, but where its parser had to guess what was meant (from the mistake on, and in the section that holds it) no other rule reports anything until it is fixed.',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: [8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
   },
@@ -55,12 +78,14 @@ export default defineRule({
       });
       return;
     }
-    // A DeepSpeed JSON that DeepSpeed opens itself: from 0.8.1 it reads it with hjson, which takes
-    // comments and trailing commas (runtime/config.py); json.load (Accelerate, the Trainer, DeepSpeed
-    // before 0.8.1) stops on them. The file is then valid for the reader the repository shows.
-    const hjson = errors.length && deepspeedReader(ctx) === 'deepspeed' && errors.every((p) => HJSON_ACCEPTS.test(p.message)) && ctx.atLeast('0.8.1');
+    // A DeepSpeed JSON that DeepSpeed opens itself: from 0.8.1 it reads it with hjson (runtime/config.py),
+    // which takes comments, trailing commas, a comma left out at the end of a line, unquoted keys and
+    // text; json.load (Accelerate, the Trainer, DeepSpeed before 0.8.1) stops on them. Whether hjson
+    // reads the whole file is asked of hjson itself; then the file is valid for the reader the
+    // repository shows.
+    const hjson = errors.length && deepspeedReader(ctx) === 'deepspeed' && ctx.atLeast('0.8.1') && !errors.some((p) => p.fatal) && hjsonReads(ctx.doc.text, ctx.doc.value([]));
     for (const p of errors) {
-      if (hjson) ctx.report({ at: p.span, severity: 'warning', message: `JSON syntax: ${/comments/.test(p.message) ? 'a comment' : 'a trailing comma'}, which JSON does not allow. DeepSpeed ${ctx.versionLabel ?? 'from 0.8.1'} opens its config file with hjson, which accepts it, but Accelerate, the Transformers Trainer and DeepSpeed before 0.8.1 load the file with json.load, which stops here: remove it if any of them may read this file.` });
+      if (hjson) ctx.report({ at: p.span, severity: 'warning', message: `JSON syntax: ${mistake(p.message)}. DeepSpeed ${ctx.versionLabel ?? 'from 0.8.1'} opens its config file with hjson, which reads past it, but Accelerate, the Transformers Trainer and DeepSpeed before 0.8.1 load the file with json.load, which stops here: fix it if any of them may read this file.` });
       else ctx.report({ at: p.span, message: p.message, severity: p.severity });
     }
   },
