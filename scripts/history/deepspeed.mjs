@@ -110,14 +110,19 @@ function classesOf(stmts) {
       body = -1;
       if (t[0]?.v === 'class' && t[1]?.t === 'name') {
         const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
-        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map() }));
+        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map(), fields: new Set() }));
       }
       continue;
     }
     if (!cur) continue;
     if (body < 0) body = st.indent;
     for (let j = 0; j + 2 < t.length; j++) if (t[j].v === 'extra' && t[j + 1].v === '=' && t[j + 2].t === 'str') cur.extra = t[j + 2].v;
-    if (st.indent === body && t[0]?.t === 'name' && t[1]?.v === ':') fieldDefault(cur, t);
+    if (st.indent === body && t[0]?.t === 'name' && t[1]?.v === ':') {
+      fieldDefault(cur, t);
+      // Every annotated field is a key the model takes, under its alias when it has one.
+      const alias = t.findIndex((x, j) => x.v === 'alias' && t[j + 1]?.v === '=' && t[j + 2]?.t === 'str');
+      if (!t[0].v.startsWith('_') && t[0].v !== 'model_config') cur.fields.add(alias >= 0 ? t[alias + 2].v : t[0].v);
+    }
   }
   return { classes };
 }
@@ -319,6 +324,7 @@ function deepspeedStrictness(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
   const report = [];
   const changes = [];
+  const unlisted = [];
   for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
     const match = typeof files === 'function' ? files : (p) => files.test(p);
     const states = releases.map((r, i) => {
@@ -338,11 +344,26 @@ function deepspeedStrictness(releases, schema, snapshot) {
       // BaseModel alone validates "auto" as the value.
       const derives = (name, base, seen = new Set()) => name === base || (!seen.has(name) && byName.has(name) && (seen.add(name), byName.get(name).bases.some((x) => derives(x, base, seen))));
       const kind = home && used && forbids(cls) ? 'strict' : 'lenient';
-      return { version: r.version, nextVersion: releases[i + 1]?.version, kind, drops: kind === 'strict' && derives(cls, 'DeepSpeedConfigModel') };
+      // The keys the model takes there (its fields and its bases'), for a strict release.
+      const fieldsOf = (name, seen = new Set()) => {
+        const c = byName.get(name);
+        if (!c || seen.has(name)) return [];
+        seen.add(name);
+        return [...(c.fields ?? []), ...c.bases.flatMap((x) => fieldsOf(x, seen))];
+      };
+      const fields = kind === 'strict' ? new Set(fieldsOf(cls)) : undefined;
+      return { version: r.version, nextVersion: releases[i + 1]?.version, kind, drops: kind === 'strict' && derives(cls, 'DeepSpeedConfigModel'), fields };
     });
-    snapshot[section] = snapshotRanges(states.map(({ drops, ...st }) => st)).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
+    snapshot[section] = snapshotRanges(states.map(({ drops, fields, ...st }) => st)).map(({ kind, ...r }) => ({ ...r, strict: kind === 'strict' }));
     const prop = keys.get(section)?.[0];
     if (!prop) continue;
+    // A key a strict release's model takes that the schema does not list: unknown-key would call a
+    // file that release loads refused.
+    const listed = new Set(Object.keys(prop.properties ?? {}));
+    for (const a of Object.values(prop.properties ?? {})) for (const x of a?.['x-aliases'] ?? []) listed.add(x);
+    const lacking = new Map();
+    for (const st of states) for (const f of st.fields ?? []) if (!listed.has(f)) (lacking.get(f) ?? lacking.set(f, []).get(f)).push(st.version);
+    for (const [f, vs] of lacking) unlisted.push(`${section}.${f}: taken by ${cls} at ${ranges(vs, releases.map((r) => r.version))}`);
     changes.push(...autoDropChanges(section, cls, states, prop, keys, report));
     // A section some release validates with its model: pydantic's lax mode converts its values there.
     const pydantic = states.some((st) => st.kind === 'strict') ? true : undefined;
@@ -368,6 +389,8 @@ function deepspeedStrictness(releases, schema, snapshot) {
     report.push(`${section}: x-strict-since ${prop['x-strict-since'] ?? '(none)'} → ${want ?? '(none)'} (${runs})`);
     changes.push({ key: section, field: 'x-strict-since', from: prop['x-strict-since'], to: want, why: `first release whose ${cls} forbids unknown keys`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-strict-since', want, ['x-unknown-key-effect'])) });
   }
+  console.log(`\nKeys a strict release's model takes that the schema does not list (unknown-key would call them refused) (${unlisted.length}):`);
+  for (const u of unlisted) console.log(`  ${u}`);
   console.log(`\nStrictness of the sections read by a pydantic model (${Object.keys(SECTION_MODELS).length}):`);
   for (const [section, runs] of Object.entries(snapshot)) console.log(`  ${section}: ${runs.map((r) => `${r.strict ? 'strict' : 'lenient'} ${r.from}–${r.to}`).join(', ')}`);
   printLists([['disagreements with the schema', report]], true);
