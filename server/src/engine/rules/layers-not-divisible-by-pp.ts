@@ -2,7 +2,7 @@
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from '../plan/layout';
-import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
+import { argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { flagTarget } from '../formats/megatron/schema';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule, type FixSpec } from './rule';
@@ -18,7 +18,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage).',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages and otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases). With virtual stages, each stage\'s layers must also divide into its virtual stages.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -79,7 +79,13 @@ export default defineRule({
     // (megatron/training/arguments.py@core_v0.10.0); before, each stage built layers // PP and the
     // rest were never built (megatron/core/transformer/transformer_block.py@core_v0.9.0).
     const uneven = counted % pp !== 0;
-    const truncates = uneven && !(vpp && vpp > 1) && (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && !ctx.atLeast('0.10.0');
+    // Only Megatron Core's model truncates: the legacy model (the default before 0.8.0 unless
+    // `--use-mcore-models`, then `--use-legacy-models`) asserts that PP divides the layers
+    // (megatron/legacy/model/transformer.py@core_v0.9.0:1332-1333), so it stops at any release.
+    const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
+    const mm = mlm ? (ctx.model as MegatronModel | undefined) : undefined;
+    const legacy = mm && (ctx.atLeast('0.8.0') ? argOn(mm, 'use_legacy_models') : !argOn(mm, 'deprecated_use_mcore_models'));
+    const truncates = uneven && !(vpp && vpp > 1) && mlm && !ctx.atLeast('0.10.0') && !legacy;
     const message = truncates
       ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${usable(counted)}`
       : uneven
