@@ -14,7 +14,8 @@ const JSON_LOAD = /json\.load keeps only the last one and drops this one without
 /** An `"auto"` placeholder that the Transformers Trainer or Accelerate fills in: the file is loaded by one of them. */
 function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root: unknown, version: string | undefined, path: Path = [], depth = 0): boolean {
   if (!node || !nav || depth > 8) return false;
-  if (node.kind === 'map') return node.entries.some((e) => hasFilledAuto(e.value, nav, root, version, [...path, e.key], depth + 1));
+  // A copy the loader drops still says what its author meant the file for.
+  if (node.kind === 'map') return [...node.entries, ...(node.dropped ?? [])].some((e) => hasFilledAuto(e.value, nav, root, version, [...path, e.key], depth + 1));
   if (node.kind !== 'scalar' || node.value !== 'auto') return false;
   const fillers = autoFillers(nav.at(path, root, version));
   return Array.isArray(fillers) && fillers.length > 0;

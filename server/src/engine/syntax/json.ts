@@ -112,6 +112,11 @@ function convert(n: J.Node, problems: SyntaxProblem[], depth: number, size: numb
           span: e.keySpan,
         });
       }
+      // The tree holds what json.load keeps: the copies it drops are gone from the map.
+      if (last.size < map.entries.length) {
+        map.dropped = map.entries.filter((e) => last.get(e.key) !== e);
+        map.entries = map.entries.filter((e) => last.get(e.key) === e);
+      }
       return map;
     }
     case 'array':
@@ -266,6 +271,7 @@ export class JsonDoc extends TreeDoc {
 export function deepspeedAsJson(docs: readonly SourceDoc[], text: string, lines: LineIndex, toolOf: (json: SourceDoc) => string | undefined): SourceDoc | undefined {
   if (docs.length !== 1 || !/^\s*\{/.test(text)) return undefined;
   const json = parseJson(text, lines);
-  if (json.problems.length || !json.root) return undefined;
+  // A key written twice is no syntax error: json.load keeps the last, as the tree does.
+  if (json.problems.some((p) => p.code !== 'duplicate-key') || !json.root) return undefined;
   return toolOf(json) === 'deepspeed' ? json : undefined;
 }

@@ -30,6 +30,11 @@ export interface MapNode {
   entries: Entry[];
   flow: boolean;
   aliased?: boolean;
+  /**
+   * Keys written more than once: the earlier copies, which the loader drops (PyYAML and json.load
+   * keep the last). They are not in `entries`; only what the text says of its author reads them.
+   */
+  dropped?: Entry[];
 }
 
 export interface SeqNode {

@@ -224,6 +224,13 @@ class Builder {
         'duplicate-key',
       );
     }
+    // The tree holds what the loader keeps: the copies it drops are gone from the map, so no reading
+    // of the file (a value's checks, an "auto" count) meets a value that never runs.
+    const dropped = map.entries.filter((e) => !e.merged && last.get(e.key) !== e);
+    if (dropped.length) {
+      map.dropped = dropped;
+      map.entries = map.entries.filter((e) => e.merged || last.get(e.key) === e);
+    }
   }
 }
 
