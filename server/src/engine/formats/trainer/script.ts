@@ -4,6 +4,7 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
+import { importedTexts } from './imports';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
@@ -65,7 +66,12 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // `llamafactory-cli train --key value…`: LLaMA-Factory's own HfArgumentParser reads the flags.
   if (s?.recipeCli()) return weigh({ keys, signs: ['`llamafactory-cli train` hands its flags to LLaMA-Factory\'s HfArgumentParser'], contradictions }, RULES);
   const program = entry && keys.length ? s?.entryText() : undefined;
-  const own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
+  let own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
+  // A program that shows no parser may import it from a module of its own.
+  if (program && !own && !TRAINER_PARSER.test(program.text) && !/\bArgumentParser\s*\(/.test(program.text)) {
+    const imported = importedTexts(s!).join('\n');
+    if (imported && !TRAINER_PARSER.test(imported)) own = ownParser(entry!, imported, 'the modules it imports');
+  }
   if (own) contradictions.push(own.not);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
@@ -98,18 +104,27 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  return ownParser(name, text) ?? (TRAINER_PARSER.test(text) ? {} : { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser; it may import one)` });
+  const direct = ownParser(name, text) ?? (TRAINER_PARSER.test(text) ? {} : undefined);
+  if (direct) return direct;
+  // Its parser may be in a module it imports: read those the workspace has.
+  const imported = importedTexts(s).join('\n');
+  const viaImport = imported ? ownParser(name, imported, 'the modules it imports') ?? (TRAINER_PARSER.test(imported) ? {} : undefined) : undefined;
+  return viaImport ?? { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser${imported ? ', nor do the modules it imports that were found' : ''}; it may import one)` };
 }
 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
 
-/** Why a program's own argparse, not TrainingArguments, reads the flags, when its text shows it does. */
-function ownParser(name: string, text: string): { not: string } | undefined {
+/**
+ * Why a program's own argparse, not TrainingArguments, reads the flags, when its text (or, `where`,
+ * that of the modules it imports) shows it does.
+ */
+function ownParser(name: string, text: string, where?: string): { not: string } | undefined {
   const own = parserFlags(text).map(fieldOf);
-  if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself, not with TrainingArguments` };
+  const by = where ? ` (in ${where})` : '';
+  if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself${by}, not with TrainingArguments` };
   if (TRAINER_PARSER.test(text)) return undefined;
   // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
-  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse, not with TrainingArguments` };
+  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse${by}, not with TrainingArguments` };
   return undefined;
 }
 

@@ -280,7 +280,7 @@ export class ShellDoc extends TreeDoc {
     private readonly arrays: ArrayLit[],
     /** The `#SBATCH` header, when the script is a Slurm batch script. */
     readonly sbatch?: Allocation,
-    private readonly options: ShellOptions = {},
+    readonly options: ShellOptions = {},
     /**
      * Words of the training command whose text is not known and that are no flag's value, and other
      * places (a `source` that was not read, an `eval` of unknown text) that may add flags: the flag
@@ -302,7 +302,7 @@ export class ShellDoc extends TreeDoc {
 
   readonly anchor: Span | undefined;
 
-  private program?: { text?: string; path?: string; missing?: boolean };
+  private program?: { text?: string; path?: string; ref?: string; missing?: boolean };
 
   /** The Accelerate config the training command's `accelerate launch` names (`--config_file`), with its launcher, when the name is known text (or known under a placeholder folder). */
   accelerateConfig(): { ref: string; span: Span; launcher: Launcher; open?: string } | undefined {
@@ -364,7 +364,7 @@ export class ShellDoc extends TreeDoc {
    * a folder and the file) looked for as the host looks for sourced files. `missing` when the host
    * looked and found nothing; undefined when it cannot look (no host, a name not known).
    */
-  entryProgram(): { text: string; path?: string } | { missing: true } | undefined {
+  entryProgram(): { text: string; path?: string; ref?: string } | { missing: true } | undefined {
     if (!this.program) {
       this.program = {};
       const read = this.options.read;
@@ -377,7 +377,7 @@ export class ShellDoc extends TreeDoc {
           try {
             const f = read(r);
             if (f.text === undefined) continue;
-            this.program = { text: f.text, path: f.path };
+            this.program = { text: f.text, path: f.path, ref: r };
             break;
           } catch {
             continue;
@@ -385,16 +385,15 @@ export class ShellDoc extends TreeDoc {
         }
       }
     }
-    const { text, path, missing } = this.program;
-    return text !== undefined ? { text, path } : missing ? { missing: true } : undefined;
+    const { text, path, ref, missing } = this.program;
+    return text !== undefined ? { text, path, ref } : missing ? { missing: true } : undefined;
   }
 
-  /** The program's text, when it was found (see `entryProgram`). */
-  entryText(): { text: string; path?: string } | undefined {
+  /** The program's text, when it was found (see `entryProgram`), with the reference it was read by. */
+  entryText(): { text: string; path?: string; ref?: string } | undefined {
     const p = this.entryProgram();
     return p && 'text' in p ? p : undefined;
   }
-
 
   /**
    * The entries of a `:`-separated path variable (PYTHONPATH) as the training command gets it: the

@@ -1,0 +1,69 @@
+/**
+ * The local modules a training program imports, read through the script's host: where a program
+ * keeps its argument parser (`from finetune.schemas import Args`), its own text does not show whose
+ * flags it reads, the modules it imports do.
+ */
+import type { ShellDoc } from '../../syntax/shell/document';
+
+/** `a/./b/../c` as `a/c`; leading `..` kept (a folder above the script's). */
+function normal(ref: string): string {
+  const out: string[] = [];
+  for (const part of ref.split('/')) {
+    if (part === '.' || part === '') continue;
+    if (part === '..' && out.length && out[out.length - 1] !== '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
+/** Module names a Python text imports: `from a.b import c` → a/b and a/b/c, `import a.b` → a/b, `from .x import y` → ./x. */
+function importedModules(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm)) {
+    const base = `${m[1] ? './'.repeat(1) + '../'.repeat(m[1].length - 1) : ''}${m[2].replace(/\./g, '/')}`;
+    if (m[2]) out.push(base);
+    for (const name of m[3].split(',').map((x) => x.trim().split(/\s+/)[0]).filter(Boolean)) out.push(`${base}${m[2] ? '/' : ''}${name}`);
+  }
+  for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w.]+)/gm)) out.push(m[1].replace(/\./g, '/'));
+  return [...new Set(out)];
+}
+
+/**
+ * The texts of the local modules the entry program imports, looked up beside it and up to two folders
+ * above it (a package root the program puts on `sys.path`), and of the modules those import in turn
+ * (a package's `__init__.py` re-exporting its parser): at most `limit` files. Modules not in the
+ * workspace (the standard library, installed packages) are simply not found.
+ */
+export function importedTexts(s: ShellDoc, limit = 8): string[] {
+  const entry = s.entryText();
+  const read = s.options.read;
+  if (!entry?.ref || !read) return [];
+  const dirOf = (ref: string): string => (ref.includes('/') ? ref.slice(0, ref.lastIndexOf('/') + 1) : '');
+  const texts: string[] = [];
+  const seen = new Set<string>([entry.ref]);
+  const queue: { text: string; dir: string; depth: number }[] = [{ text: entry.text, dir: dirOf(entry.ref), depth: 0 }];
+  while (queue.length && texts.length < limit) {
+    const { text, dir, depth } = queue.shift()!;
+    for (const mod of importedModules(text.slice(0, 200_000))) {
+      const roots = mod.startsWith('.') ? [dir] : [dir, `${dir}../`, `${dir}../../`];
+      for (const root of roots) {
+        const found = [normal(`${root}${mod}.py`), normal(`${root}${mod}/__init__.py`)].find((ref) => {
+          if (seen.has(ref) || /\$/.test(ref)) return false;
+          seen.add(ref);
+          try {
+            const f = read(ref);
+            if (f.text === undefined) return false;
+            texts.push(f.text);
+            if (depth < 1) queue.push({ text: f.text, dir: dirOf(ref), depth: depth + 1 });
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        if (found || texts.length >= limit) break;
+      }
+      if (texts.length >= limit) break;
+    }
+  }
+  return texts;
+}

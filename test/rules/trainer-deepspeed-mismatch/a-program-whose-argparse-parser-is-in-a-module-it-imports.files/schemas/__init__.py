@@ -1,0 +1,3 @@
+from .args import Args
+
+__all__ = ["Args"]
