@@ -30,10 +30,13 @@ function recipeDeepspeedSet(doc: SourceDoc): Path | undefined {
   return n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '' && !n.unknown ? ['deepspeed'] : undefined;
 }
 
-/** Where the recipe sets FSDP: `fsdp` as a non-empty option string (the Trainer's) or list (axolotl's). */
+/**
+ * Where the recipe sets FSDP: `fsdp` as a non-empty option string (the Trainer's) or list (axolotl's),
+ * or `true`, which TrainingArguments reads as full sharding (training_args.py@v4.57.6:1915-1920).
+ */
 function recipeFsdp(doc: SourceDoc): Path | undefined {
   const n = doc.node(['fsdp']);
-  if (n?.kind === 'scalar' && typeof n.value === 'string' && n.value.trim() !== '') return ['fsdp'];
+  if (n?.kind === 'scalar' && ((typeof n.value === 'string' && n.value.trim() !== '') || n.value === true)) return ['fsdp'];
   if (n?.kind === 'seq' && n.items.length > 0) return ['fsdp'];
   return undefined;
 }
