@@ -5,7 +5,7 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { LAUNCH_TYPE_SWITCH, src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
 import { defineRule } from './rule';
-import { appliesTo, appliesToSince } from '../schema/vocabulary';
+import { appliesTo, appliesToSince, strictUntil } from '../schema/vocabulary';
 
 
 /** Whether a launch of the config picks, on its command line, a type or precision that reads the section. */
@@ -57,6 +57,12 @@ export default defineRule<AccelerateModel>({
       const applies = appliesTo(schema, (v) => ctx.atLeast(v));
       if (!applies || applies.includes(dt) || launchReads(m, applies)) continue;
       const later = appliesToSince(schema)?.[dt];
+      // Releases before `x-strict-until` copy every key of the section onto the launch arguments on a
+      // local machine whatever the type (`getattr(args, k)`, Accelerate before 0.16.0), so a key they
+      // do not know stops the launch although the section is never used: unknown-key says so, as an
+      // error, and this finding, which would drop it as a key nobody reads, waits until it is fixed.
+      const until = strictUntil(schema);
+      if (until && !ctx.atLeast(until) && ctx.issues.some((i) => i.kind === 'unknown-key' && i.path[0] === section)) continue;
       ctx.report({
         at,
         related: [{ at: src(m, ['distributed_type']), on: 'entry', message: `\`distributed_type: ${dt}\` is chosen here` }],
