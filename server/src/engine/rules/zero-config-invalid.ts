@@ -17,9 +17,18 @@ const sum = (m: DeepSpeedModel) => String(m.get(['gradient_allreduce_op']) ?? ''
  */
 function scaleChecks(set: (m: DeepSpeedModel) => boolean, at: Path, message: (m: DeepSpeedModel) => string): DsCheck[] {
   const base = (m: DeepSpeedModel) => set(m) && m.stage !== undefined && m.stage >= 2 && reduceScatter(m);
+  // Stage 1 runs the same ZeRO-1/2 optimizer unless `legacy_stage1` (engine.py@v0.4.0:872-874),
+  // and 0.4.0 to 0.12.x check with reduce-scatter alone (stage2.py@v0.4.0:165-168); 0.13.0 adds
+  // `partition_gradients`, which stage 1 does not set. The BF16 optimizer some bf16 stage-1 runs get
+  // (see bucketChecks) has no such check.
+  const one = (m: DeepSpeedModel) => set(m) && m.stage === 1 && reduceScatter(m) && m.bool([Z, 'legacy_stage1']) !== true;
+  const cpu = (m: DeepSpeedModel) => String(m.get([Z, 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'cpu';
   return [
     { when: (m) => (base(m) && !(sum(m) && m.stage === 2) ? at : undefined), message },
     { when: (m) => (base(m) && sum(m) && m.stage === 2 ? at : undefined), before: '0.19.6', message },
+    { when: (m) => (one(m) && !bf16Stage1(m) ? at : undefined), since: '0.4.0', before: '0.13.0', message },
+    { when: (m) => (one(m) && bf16Stage1(m) ? at : undefined), since: '0.4.0', before: '0.7.6', message },
+    { when: (m) => (one(m) && bf16Stage1(m) && cpu(m) ? at : undefined), since: '0.10.1', before: '0.13.0', message },
   ];
 }
 
