@@ -141,31 +141,41 @@ export default defineRule({
         });
         return;
       }
-      // A number of a numeric choice (DeepSpeed's `elasticity.version: 0.2`) is dated by its JSON text.
-      const text = node.kind === 'scalar' ? (typeof node.value === 'string' ? node.value : typeof node.value === 'number' && schema.enum?.includes(node.value) ? String(node.value) : undefined) : undefined;
-      if (text !== undefined) {
-        const v = normalized(schema, text);
-        const vs = valueSince(schema, text);
-        if (vs && !ctx.atLeast(vs)) {
-          // A release that reads the key without converting it (or not at all) refuses no value of it:
-          // what it does instead is the form's to say.
-          const form = releaseForm(ctx, schema);
-          if (form?.form === 'unused' || form?.form === 'unchecked') {
-            ctx.report({
-              at: path,
-              on: 'value',
-              severity: 'information',
-              message: `${code(v)} for ${pathLabel(path)} is a value of ${ctx.versions} ${vs} on; the targeted ${ctx.versionLabel ?? target} does not check it: ${form.why ?? 'it does not read the value'}. Upgrade ${ctx.versions} to ${vs} or newer for it to take effect.`,
-            });
-            return;
-          }
-          ctx.report({
-            at: path,
-            on: 'value',
-            message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
-          });
-        }
+      // A number of a numeric choice (DeepSpeed's `elasticity.version: 0.2`) is dated by its JSON text;
+      // each item of a list (`--cuda-graph-scope attn mlp`) by its own.
+      const items = node.kind === 'seq' ? node.items.map((n, i) => ({ n, at: [...path, i] as Path })) : [{ n: node, at: path }];
+      for (const { n: item, at: itemAt } of items) {
+        const enumOf = node.kind === 'seq' ? schema.items?.enum : schema.enum;
+        const text = item.kind === 'scalar' ? (typeof item.value === 'string' ? item.value : typeof item.value === 'number' && enumOf?.includes(item.value) ? String(item.value) : undefined) : undefined;
+        if (text === undefined) continue;
+        const reported = valueTooNew(ctx, schema, itemAt, text, target);
+        if (reported) return;
       }
     });
   },
 });
+
+/** Reports a value younger than the targeted release (`x-enum-since`), saying whether that release refuses it; whether it reported. */
+function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: string, target: string): boolean {
+  const v = normalized(schema, text);
+  const vs = valueSince(schema, text);
+  if (!vs || ctx.atLeast(vs)) return false;
+  // A release that reads the key without converting it (or not at all) refuses no value of it: what it
+  // does instead is the form's to say.
+  const form = releaseForm(ctx, schema);
+  if (form?.form === 'unused' || form?.form === 'unchecked') {
+    ctx.report({
+      at: path,
+      on: 'value',
+      severity: 'information',
+      message: `${code(v)} for ${pathLabel(path)} is a value of ${ctx.versions} ${vs} on; the targeted ${ctx.versionLabel ?? target} does not check it: ${form.why ?? 'it does not read the value'}. Upgrade ${ctx.versions} to ${vs} or newer for it to take effect.`,
+    });
+    return true;
+  }
+  ctx.report({
+    at: path,
+    on: 'value',
+    message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
+  });
+  return true;
+}
