@@ -57,6 +57,8 @@ export interface MegatronArgs {
   env?: Map<string, EnvValue>;
   /** Expert TP when unset: TP (Megatron-LM, Core, NeMo) or 1 when EP > 1 (Megatron Bridge). */
   etpDefault?: 'tp' | 'one-with-ep';
+  /** Why the runtime builds its expert groups without a written expert TP (NeMo's YAML models): then it is TP. */
+  etpIgnored?: string;
   /** Precision set outside the arguments (a Bridge preset, NeMo's trainer.precision). */
   precision?: Field<Precision>;
   /**
@@ -218,13 +220,13 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
   };
   const weightShards = shards('tensor_parallel_num_weight_shards');
   const expertWeightShards = shards('expert_tensor_parallel_num_weight_shards');
-  const etpArg = int(args.get('expert_tensor_parallel_size'));
+  const etpArg = args.etpIgnored ? undefined : int(args.get('expert_tensor_parallel_size'));
   const etp: Field<number> =
     etpArg !== undefined
       ? asWritten(etpArg, args.get('expert_tensor_parallel_size')!)
       : args.etpDefault === 'one-with-ep' && ep.value > 1
         ? withInputs(fallback(1, 'Megatron Bridge (0.6 on) sets expert TP to 1 when EP > 1 and it is unset'), ep)
-        : withInputs(fallback(tp.value, `Megatron sets expert TP to TP (${tp.value}) when unset`), tp);
+        : withInputs(fallback(tp.value, args.etpIgnored ? `${args.etpIgnored} (${tp.value})` : `Megatron sets expert TP to TP (${tp.value}) when unset`), tp);
   const spAsked = bool('sequence_parallel', false, 'sequence parallelism is off unless asked for');
   const distOpt = bool('use_distributed_optimizer', false, 'the distributed optimizer is off unless asked for');
   const hardware = planHardware(settings, args.hardwareHint, blackwellOnly(args));

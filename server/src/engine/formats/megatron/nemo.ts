@@ -334,6 +334,11 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     });
     // NeMo copies num_query_groups into TransformerConfig by name (megatron_base_model.py@8cfedd7:603-612).
     args.configFields = true;
+    // NeMo's YAML models build their process groups with no expert TP (megatron_init.py@8cfedd7:138-150,
+    // megatron_base_model.py@8cfedd7:195-217): Megatron Core then takes TP for it, whatever
+    // `model.expert_tensor_parallel_size` says (it only lands on the model config). NeMo 2 passes the
+    // strategy's on.
+    if (!flat && args.get('expert_tensor_parallel_size')) args.etpIgnored = 'NeMo builds the expert process groups without `model.expert_tensor_parallel_size` (it only lands on the model config), so expert TP is TP';
     if (overridden.size) {
       const written = args.get.bind(args);
       args.get = (dest) => {
