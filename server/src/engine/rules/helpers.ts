@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, launchIgnores, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, launchIgnores, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
@@ -112,6 +112,9 @@ export function readUnchecked(ctx: RuleContext, schemaPath: Path | undefined): b
   const nav = ctx.nav;
   if (!nav || !schemaPath) return false;
   const root = ctx.flat ? ctx.flat.value : ctx.doc.value([]);
+  // A key whose own reader checks it (DeepSpeed's offload `device` from 0.5.7) is checked whatever its section.
+  const checked = valueCheckedSince(nav.at(schemaPath, root, ctx.schemaVersion));
+  if (checked && ctx.atLeast(checked)) return false;
   for (let i = schemaPath.length - 1; i >= 1; i--) {
     const since = strictSince(nav.at(schemaPath.slice(0, i), root, ctx.schemaVersion));
     if (since && !ctx.atLeast(since)) return true;

@@ -146,6 +146,8 @@ export interface JsonSchema {
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
+  /** The first release whose reader checks this key's value although its section is still read key by key. */
+  'x-value-checked-since'?: string;
   /**
    * The first release that ignores an unknown key here; earlier ones refuse it (Accelerate's launcher
    * before 0.16.0 looks each `deepspeed_config` key up on its parsed arguments and stops on one it lacks).

@@ -138,6 +138,11 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
+/** `x-value-checked-since`: from this release the key's own reader refuses a value outside the schema, strict section or not. */
+export function valueCheckedSince(prop: JsonSchema | undefined): string | undefined {
+  return prop?.['x-value-checked-since'];
+}
+
 /**
  * The first release whose strict model of the section drops an `"auto"` value before validating it
  * (`x-auto-dropped-since`); undefined: from `x-strict-since` on. Before it the model validates
