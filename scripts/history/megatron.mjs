@@ -36,6 +36,7 @@ import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronChoicesByRelease } from './megatron-choices-by-release.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
 import { megatronBoolTextForms } from './megatron-choices-by-release.mjs';
+import { megatronPostInitChoices } from './megatron-post-init-choices.mjs';
 import { megatronUnreadChanges } from './megatron-unread.mjs';
 import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
 import { megatronDestChanges } from './megatron-dests.mjs';
@@ -671,6 +672,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronEnumChanges(props, releases, choices));
   changes.push(...megatronChoicesByRelease(props, releases, sourceOf, spellings));
   changes.push(...megatronBoolTextForms(props, releases, sourceOf, spellings));
+  changes.push(...megatronPostInitChoices(dir, releases, props));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));
   changes.push(...megatronDeprecatedValueChanges(dir, releases, props, sourceOf));

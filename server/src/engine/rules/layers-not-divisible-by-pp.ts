@@ -83,9 +83,11 @@ export default defineRule({
     // `--use-mcore-models`, then `--use-legacy-models`) asserts that PP divides the layers
     // (megatron/legacy/model/transformer.py@core_v0.9.0:1332-1333), so it stops at any release.
     const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
-    const mm = mlm ? (ctx.model as MegatronModel | undefined) : undefined;
-    const legacy = mm && (ctx.atLeast('0.8.0') ? argOn(mm, 'use_legacy_models') : !argOn(mm, 'deprecated_use_mcore_models'));
-    const truncates = uneven && !(vpp && vpp > 1) && mlm && !ctx.atLeast('0.10.0') && !legacy;
+    const legacy = (): boolean => {
+      const mm = ctx.model as MegatronModel | undefined;
+      return !!mm && (ctx.atLeast('0.8.0') ? argOn(mm, 'use_legacy_models') : !argOn(mm, 'deprecated_use_mcore_models'));
+    };
+    const truncates = uneven && !(vpp && vpp > 1) && mlm && !ctx.atLeast('0.10.0') && !legacy();
     const message = truncates
       ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${usable(counted)}`
       : uneven
