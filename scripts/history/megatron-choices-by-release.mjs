@@ -99,3 +99,34 @@ export function megatronBoolTextForms(props, releases, sourceOf, spellings) {
   printLists([['type=bool runs', found]]);
   return changes;
 }
+
+/**
+ * `x-nargs-since`: the first release from which a flag that takes several words today (`x-nargs`)
+ * does so; the releases before it, whose parser read one word (no `nargs=`), stop on the others.
+ * Flags the config dataclasses add (no add_argument call to read) are left as they are.
+ */
+export function megatronNargsSince(props, releases, sourceOf, spellings) {
+  const changes = [];
+  const found = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const source = sourceOf(prop);
+    if (!prop['x-nargs'] || !source || source === 'config') continue;
+    const names = spellings(prop);
+    const states = releases
+      .filter((r) => names.some((n) => r.flags[source]?.has(n)))
+      .map((r) => {
+        const known = names.map((n) => r.nargs?.[source]?.get(n)).filter((v) => v !== undefined);
+        return { version: r.version, nargs: known.length ? known.some((v) => v !== null) ? 'many' : 'one' : 'unknown' };
+      });
+    // The last run of releases that take several words, back from the newest.
+    let i = states.length;
+    while (i > 0 && states[i - 1].nargs !== 'one') i--;
+    const want = i > 0 && i < states.length ? states[i].version : undefined;
+    if (want) found.push(`${key}: one word before ${want}`);
+    if (want === prop['x-nargs-since']) continue;
+    changes.push({ key, field: 'x-nargs-since', from: prop['x-nargs-since'], to: want, why: 'the first release whose parser takes several words for the flag', set: () => setKey(prop, 'x-nargs-since', want, ['x-nargs']) });
+  }
+  console.log('\nFlags that took one word before taking several (x-nargs-since):');
+  printLists([['flags', found]]);
+  return changes;
+}

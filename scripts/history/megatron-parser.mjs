@@ -196,6 +196,7 @@ function scanFunction(body, localNames, choice, typeChoice) {
   const defaults = new Map();
   const dests = new Map();
   const boolText = new Set();
+  const nargsOf = new Map();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -247,6 +248,14 @@ function scanFunction(body, localNames, choice, typeChoice) {
             if (d === 0 && t[j].t === 'name' && t[j].v === 'action' && t[j + 1]?.v === '=') action = true;
           }
           if (boolType && !action) for (const n of names) boolText.add(n);
+          // How many words the flag takes (`nargs=`), null for one.
+          let nargs = null;
+          for (let j = i + 2, d = 0; j < end; j++) {
+            if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+            if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'nargs' && t[j + 1]?.v === '=') nargs = t[j + 2]?.v ?? null;
+          }
+          for (const n of names) nargsOf.set(n, nargs);
         }
         // Without `choices=`, a converter that looks the text up in an Enum decides what passes.
         if (converted) for (const n of names) if (!choices.has(n)) choices.set(n, converted);
@@ -272,7 +281,7 @@ function scanFunction(body, localNames, choice, typeChoice) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls, choices, defaults, dests, boolText };
+  return { flags, factories, calls, choices, defaults, dests, boolText, nargsOf };
 }
 
 /**
@@ -373,15 +382,17 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   const defaults = new Map();
   const dests = new Map();
   const boolText = new Set();
+  const nargsOf = new Map();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds, boolText: b } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
+    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds, boolText: b, nargsOf: na } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
     for (const x of f) flags.add(x);
     for (const [x, v] of c) choices.set(x, v);
     for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
     for (const [x, v] of ds) if (!dests.has(x)) dests.set(x, v);
     for (const x of b ?? []) boolText.add(x);
+    for (const [x, v] of na ?? []) if (!nargsOf.has(x)) nargsOf.set(x, v);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
@@ -402,7 +413,7 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, unused, choices, defaults, dests, boolText };
+  return { flags, dynamic, unused, choices, defaults, dests, boolText, nargsOf };
 }
 
 // Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config

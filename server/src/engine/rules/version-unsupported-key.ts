@@ -6,7 +6,7 @@ import type { Path } from '../types';
 import { code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { namesBefore, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
+import { namesBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
 import { spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
@@ -143,6 +143,16 @@ export default defineRule({
       }
       // A number of a numeric choice (DeepSpeed's `elasticity.version: 0.2`) is dated by its JSON text;
       // each item of a list (`--cuda-graph-scope attn mlp`) by its own.
+      // A flag that takes one word at the targeted release, given several (`--cuda-graph-scope attn mlp` at 0.15.0).
+      const several = nargsSince(schema);
+      if (several && !ctx.atLeast(several) && node.kind === 'seq' && node.items.length > 1) {
+        ctx.report({
+          at: path,
+          on: 'value',
+          message: `${pathLabel(path)} takes several values from ${ctx.versions} ${several}; the targeted ${ctx.versionLabel ?? target} takes one and stops on the other ${node.items.length - 1} ("unrecognized arguments"). Give one value, or upgrade ${ctx.versions} to ${several} or newer.`,
+        });
+        return;
+      }
       const items = node.kind === 'seq' ? node.items.map((n, i) => ({ n, at: [...path, i] as Path })) : [{ n: node, at: path }];
       for (const { n: item, at: itemAt } of items) {
         const enumOf = node.kind === 'seq' ? schema.items?.enum : schema.enum;

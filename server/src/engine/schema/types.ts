@@ -146,6 +146,8 @@ export interface JsonSchema {
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
+  /** Megatron-LM: the first release whose parser takes several words for the flag (`x-nargs`); before it, one. */
+  'x-nargs-since'?: string;
   /** The first release whose reader checks this key's value although its section is still read key by key. */
   'x-value-checked-since'?: string;
   /**

@@ -138,6 +138,11 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
+/** `x-nargs-since`: the first release whose parser takes several words for the flag (before it, one). */
+export function nargsSince(prop: JsonSchema | undefined): string | undefined {
+  return prop?.['x-nargs-since'];
+}
+
 /** `x-value-checked-since`: from this release the key's own reader refuses a value outside the schema, strict section or not. */
 export function valueCheckedSince(prop: JsonSchema | undefined): string | undefined {
   return prop?.['x-value-checked-since'];
