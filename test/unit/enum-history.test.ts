@@ -68,6 +68,10 @@ test('x-enum-since as recorded: every value that arrived after its argument, wit
     export_model_type: { HybridModel: '0.18.0' },
     export_kv_cache_quant: { none: '0.16.0', fp8: '0.16.0', fp8_affine: '0.16.0', nvfp4: '0.16.0', nvfp4_affine: '0.16.0', nvfp4_rotate: '0.16.0' },
     model_provider: { hybrid: '0.18.0' },
+    // Checked in TransformerConfig.__post_init__ against an allowed set (transformer_config.py@core_v0.12.0:728,
+    // @core_v0.14.0:869-878 adds shared_experts, @core_v0.19.0:1768-1778 gdn_norm_out; the rest only at the source commit).
+    recompute_modules: { shared_experts: '0.14.0', gdn_norm_out: '0.19.0', gdp_in_proj: '0.20.0', gdp_qkv: '0.20.0', mhc: '0.20.0' },
+    offload_modules: { fused_group_mlp: '0.19.0', gdp_qkv: '0.20.0' },
   });
 });
 
