@@ -3,6 +3,8 @@
  */
 import Hjson from 'hjson';
 import type { LineIndex } from '../text';
+import type { SourceDoc } from '../syntax/sourcedoc';
+import type { Node } from '../syntax/tree';
 import type { Span } from '../types';
 import { deepspeedReader } from './duplicate-key';
 import { defineRule } from './rule';
@@ -54,6 +56,35 @@ function mistake(message: string): string {
   return message.replace(/^JSON syntax:\s*/, '').replace(/[.:].*$/s, '');
 }
 
+/**
+ * The first tab PyYAML's scanner refuses ("found character '\\t' that cannot start any token"): one
+ * outside quoted text, block scalars and comments, whether it indents, separates a value from its key
+ * or trails it. YAML 1.2 parsers (and the one here) read past it; the launchers' PyYAML does not.
+ */
+export function pyyamlTab(doc: SourceDoc): Span | undefined {
+  const { text, span } = doc;
+  if (doc.syntax !== 'yaml' || !text.slice(span.start, span.end).includes('\t')) return undefined;
+  const allowed: Span[] = [];
+  const walk = (n: Node | undefined, depth: number): void => {
+    if (!n || depth > 64) return;
+    if (n.kind === 'scalar') {
+      if (n.style === 'single' || n.style === 'double' || n.style === 'block') allowed.push(n.span);
+    } else if (n.kind === 'map') for (const e of n.entries) walk(e.value, depth + 1);
+    else if (n.kind === 'seq') for (const x of n.items) walk(x, depth + 1);
+  };
+  walk(doc.root, 0);
+  const inside = (i: number) => allowed.some((a) => a.start <= i && i < a.end);
+  for (let i = text.indexOf('\t', span.start); i >= 0 && i < span.end; i = text.indexOf('\t', i + 1)) {
+    if (inside(i)) continue;
+    // A comment starts at a `#` that opens the line or follows a blank, outside quoted text.
+    const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+    let comment = false;
+    for (let j = lineStart; j < i && !comment; j++) if (text[j] === '#' && (j === lineStart || /[ \t]/.test(text[j - 1])) && !inside(j)) comment = true;
+    if (!comment) return { start: i, end: i + 1 };
+  }
+  return undefined;
+}
+
 export default defineRule({
   id: 'parse-error',
   severity: 'error',
@@ -84,6 +115,10 @@ export default defineRule({
     // reads the whole file is asked of hjson itself; then the file is valid for the reader the
     // repository shows.
     const hjson = errors.length && deepspeedReader(ctx) === 'deepspeed' && ctx.atLeast('0.8.1') && !errors.some((p) => p.fatal) && hjsonReads(ctx.doc.text, ctx.doc.value([]));
+    // PyYAML loads every YAML format here but the MODEL_ARGS of a Megatron-LM test YAML, which a yq
+    // harness turns into flags.
+    const tab = ctx.format && !errors.length && !(ctx.format === 'megatron-yaml' && ctx.doc.value(['MODEL_ARGS']) !== undefined) ? pyyamlTab(ctx.doc) : undefined;
+    if (tab) ctx.report({ at: tab, message: `YAML syntax: a tab here, which PyYAML's scanner refuses outside quoted text and comments ("found character '\\t' that cannot start any token"), so ${ctx.tool} cannot load the file. Use spaces instead.` });
     for (const p of errors) {
       if (hjson) ctx.report({ at: p.span, severity: 'warning', message: `JSON syntax: ${mistake(p.message)}. DeepSpeed ${ctx.versionLabel ?? 'from 0.8.1'} opens its config file with hjson, which reads past it, but Accelerate, the Transformers Trainer and DeepSpeed before 0.8.1 load the file with json.load, which stops here: fix it if any of them may read this file.` });
       else ctx.report({ at: p.span, message: p.message, severity: p.severity });
