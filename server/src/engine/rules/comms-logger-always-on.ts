@@ -13,7 +13,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: 'A `comms_logger` section with `"enabled": false`, which still turns communication logging on.',
-    why: 'DeepSpeed switches the communication logger on when the `comms_logger` section is present and does not consult its `enabled` field, so with `"enabled": false` every collective is still followed by a device synchronisation, a quiet slowdown, and logged unless `prof_all` is false (then only the collectives `prof_ops` names are). Remove the section to turn logging off.',
+    why: 'DeepSpeed switches the communication logger on when the `comms_logger` section is present and does not consult its `enabled` field, so with `"enabled": false` every collective is still followed by a device synchronisation, a quiet slowdown, and logged unless `prof_all` is false (then only a collective called with a `log_name` that `prof_ops` lists is, and DeepSpeed\'s own collectives pass none). Remove the section to turn logging off.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "comms_logger": { "enabled": false }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4\n}\n',
     fix: 'Removes the `comms_logger` section.',
@@ -31,7 +31,7 @@ export default defineRule<DeepSpeedModel>({
         ? 'this run still logs (and synchronises) every collective'
         : profAll === false
           ? named
-            ? 'this run still synchronises after every collective, and logs the ones `prof_ops` names'
+            ? 'this run still synchronises after every collective; with `prof_all` false it logs only a collective called with a `log_name` that `prof_ops` lists, which DeepSpeed\'s own collectives never pass'
             : 'this run still synchronises after every collective, though with `prof_all` false and no `prof_ops` it logs none of them (only those the program asks to profile)'
           : 'this run still synchronises after every collective';
     ctx.report({

@@ -11,7 +11,7 @@ export default defineRule<AccelerateModel>({
   formats: ['accelerate'],
   docs: {
     summary: 'The `deepspeed_config_file` is not valid JSON, or has no `zero_optimization` section.',
-    why: "accelerate reads the DeepSpeed JSON with Python's strict `json.load` (no comments, no trailing commas, although DeepSpeed itself would accept them) and requires a `zero_optimization` section (\"Please specify the ZeRO optimization config in the DeepSpeed config\"). Either stops the launch.",
+    why: "accelerate reads the DeepSpeed JSON with Python's strict `json.load` (no comments, no trailing commas, although DeepSpeed itself, from 0.8.1, reads its config with hjson and would accept them) and requires a `zero_optimization` section (\"Please specify the ZeRO optimization config in the DeepSpeed config\"). Either stops the launch.",
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_no_zero.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_zero2.json\n',
     files: { 'ds_no_zero.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": true }\n}\n', 'ds_zero2.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": { "enabled": true },\n  "zero_optimization": { "stage": 2 }\n}\n' },

@@ -83,7 +83,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key or value that the targeted tool version does not have yet.',
-    why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off. Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks.',
+    why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off (inside `deepspeed_config`, releases before 0.16.0 copy every key onto the launch arguments and stop on one they do not know). Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks.',
     bad: '# shardwise: accelerate=1.9.0\ndistributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     good: '# shardwise: accelerate=1.10.0\ndistributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
   },
