@@ -81,6 +81,15 @@ const CHECKS: ArgCheck[] = [
     since: '0.14.0',
     message: () => 'Delayed weight-gradient compute only exists to feed EP all-to-all overlap: Megatron stops ("overlap_moe_expert_parallel_comm must be enabled when enabling delay_wgrad_compute"). Add `--overlap-moe-expert-parallel-comm` or drop `--delay-wgrad-compute`.',
   },
+  {
+    when: (m) => (argOn(m, 'delay_wgrad_compute') && argOn(m, 'overlap_grad_reduce') ? 'delay_wgrad_compute' : undefined),
+    // arguments.py@core_v0.13.0:1061-1062 refuses the pair outright; 0.14.0 allows it with a recent
+    // Transformer Engine (a version this file cannot show).
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+    before: '0.14.0',
+    message: () => 'Delayed weight-gradient compute with overlapped gradient reduction: Megatron-LM 0.13 stops ("delay_wgrad_compute is not supported with overlap_grad_reduce"). Drop one of `--delay-wgrad-compute` and `--overlap-grad-reduce`, or use Megatron Core 0.14 or later (with Transformer Engine 2.7 or later).',
+  },
 ];
 
 export default defineRule<MegatronModel>({
