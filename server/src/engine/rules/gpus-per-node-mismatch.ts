@@ -30,7 +30,9 @@ export default defineRule({
         at: fieldPath(p, p.world, 'world'),
         on: 'value',
         severity: assumed ? 'information' : 'warning',
-        message: `${per} processes per node (${p.world.value} over ${p.nodes.value} node${p.nodes.value === 1 ? '' : 's'}), but a node has ${gpus} GPUs (${hw}): the extra processes crash on a missing device or share a GPU. Use ${gpus * p.nodes.value} processes, or more nodes.`,
+        message: assumed
+          ? `${per} processes per node (${p.world.value} over ${p.nodes.value} node${p.nodes.value === 1 ? '' : 's'}): on nodes of ${gpus} GPUs (${hw}) the extra processes crash on a missing device or share a GPU, while nodes of ${per} GPUs run it as written (say which with \`# shardwise: gpus_per_node=${per}\` or a hardware profile). Otherwise use ${gpus} processes per node (${gpus * p.nodes.value} in all), or more nodes.`
+          : `${per} processes per node (${p.world.value} over ${p.nodes.value} node${p.nodes.value === 1 ? '' : 's'}), but a node has ${gpus} GPUs (${hw}): the extra processes crash on a missing device or share a GPU. Use ${gpus} processes per node (${gpus * p.nodes.value} in all), or more nodes.`,
       });
     } else if (!assumed) {
       ctx.report({
