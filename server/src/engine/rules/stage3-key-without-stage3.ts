@@ -5,7 +5,10 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, ZERO_ALIASES } from '../formats/deepspeed/model';
 import { exactRelease } from '../pins';
 import { defineRule, type RuleContext } from './rule';
-import { defaultAt, refusedBelowStage, requiredStage } from '../schema/vocabulary';
+import { defaultAt, refusedBelowStage, requiredBefore, requiredStage } from '../schema/vocabulary';
+import type { AccelerateModel } from '../formats/accelerate/model';
+import { ACCELERATE_SCHEMA } from '../formats/accelerate/format';
+import { src } from '../formats/accelerate/helpers';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
 const STAGE3_ONLY = new Set([
@@ -23,26 +26,58 @@ function namedRelease(ctx: RuleContext<DeepSpeedModel>): boolean {
   return !!ctx.settings.targetVersions?.deepspeed || (!!pin && exactRelease(pin.spec) !== undefined);
 }
 
-export default defineRule<DeepSpeedModel>({
+/**
+ * An Accelerate config that describes the ZeRO setup itself (no `deepspeed_config_file`): its
+ * `offload_param_device` becomes `zero_optimization.offload_param.device` of the DeepSpeed config it
+ * builds, whatever `zero_stage` (utils/dataclasses.py@v0.21.0:580-597), and DeepSpeed offloads
+ * parameters only at stage 3.
+ */
+function accelerateOffloadParam(ctx: RuleContext<AccelerateModel>): void {
+  const m = ctx.model;
+  if (m.distributedType !== 'DEEPSPEED' || m.view.has(['deepspeed_config', 'deepspeed_config_file'])) return;
+  const device = m.view.str(['deepspeed_config', 'offload_param_device']);
+  if (!device || device === 'none') return;
+  const stage = m.view.get(['deepspeed_config', 'zero_stage']);
+  const required = requiredBefore(ACCELERATE_SCHEMA.definitions?.deepspeed_config?.properties?.zero_stage);
+  if (stage === undefined && required && !ctx.atLeast(required)) return;
+  const effective = typeof stage === 'number' ? stage : stage === undefined ? 2 : undefined;
+  if (effective === undefined || effective >= 3) return;
+  const at = src(m, ['deepspeed_config', 'offload_param_device']);
+  ctx.report({
+    at,
+    on: 'value',
+    related: [{ at: src(m, ['deepspeed_config', 'zero_stage']), on: 'entry', message: `zero_stage is ${String(stage)} here` }],
+    message: `\`offload_param_device: ${device}\` with \`zero_stage\` ${stage === undefined ? 'left at its default 2' : effective}: accelerate writes it into the DeepSpeed config, but DeepSpeed offloads parameters only at stage 3, so the parameters stay on the GPU without a word. Set \`zero_stage: 3\` if the parameters must leave the GPU, or remove the key.`,
+    fixes: [
+      { kind: 'remove-passed-on', title: 'Remove `offload_param_device`', edits: [{ op: 'remove', path: at }] },
+      { kind: 'set-stage-3', title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },
+    ],
+  });
+}
+
+export default defineRule<DeepSpeedModel | AccelerateModel>({
   id: 'stage3-key-without-stage3',
   severity: 'warning',
   tags: ['unnecessary'],
-  formats: ['deepspeed'],
+  formats: ['deepspeed', 'accelerate'],
   fixes: {
     'remove-ignored': { applicability: 'safe', changes: 'removes a key DeepSpeed ignores below ZeRO-3' },
+    'remove-passed-on': { applicability: 'unsafe', changes: 'the DeepSpeed config Accelerate builds, which no longer holds the parameter offload section DeepSpeed ignores below ZeRO-3' },
     'set-stage-3': { applicability: 'unsafe', changes: 'the ZeRO stage' },
     'offload-to-cpu': { applicability: 'safe', changes: 'writes the CPU offload DeepSpeed already does below ZeRO-3' },
     'offload-to-cpu-bf16': { applicability: 'unsafe', changes: 'which optimizer runs: from DeepSpeed 0.10.1 the ZeRO stage 1 optimizer with CPU offload replaces the BF16 optimizer' },
     'offload-to-cpu-unsure': { applicability: 'unsafe', changes: 'where the optimizer states live: DeepSpeed 0.7.1 to 0.10.0 keep them on the GPU here' },
   },
   docs: {
-    summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys) under ZeRO stage 0, 1 or 2.',
+    summary: 'ZeRO-3-only settings (`stage3_*`, `offload_param`, `sub_group_size`, ZeRO++ and MiCS keys, and Accelerate\'s `offload_param_device`) under ZeRO stage 0, 1 or 2.',
     why: 'DeepSpeed accepts these keys at any stage and uses them only at stage 3: below it, parameters are not partitioned, so `offload_param` offloads nothing and the prefetch and persistence knobs do nothing, without a word. NVMe optimizer offload below stage 3 quietly runs as CPU offload (DeepSpeed 0.7.1 to 0.10.0: as no offload at all), except at stage 1 with bf16 and fp32 gradient accumulation from DeepSpeed 0.8.1, where DeepSpeed runs its BF16 optimizer, which offloads nothing (0.7.6 to 0.8.0 refuse fp32 accumulation of bf16 gradients under ZeRO; before 0.7.6 `data_types` does not exist and the ZeRO optimizer runs). Either the stage is not the one intended, or the keys are leftovers that mislead the next reader.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  }\n}\n',
     fix: 'Removes the key (or sets stage 3).',
   },
-  check(ctx) {
+  check(context) {
+    if (context.format === 'accelerate') return accelerateOffloadParam(context as RuleContext<AccelerateModel>);
+    const ctx = context as RuleContext<DeepSpeedModel>;
     const m = ctx.model;
     const stage = m.stage;
     const zero = m.doc.node(['zero_optimization']);
