@@ -73,6 +73,10 @@ export default defineRule<TrainerModel>({
       if ((c.key[0] === 'fp16' || c.key[0] === 'amp') && m.writes('fp16_backend')) return;
       // A key compared only up to a release: a later one (or one not named) does not.
       if (c.upTo && ctx.atLeast(nextPatch(c.upTo))) return;
+      // `auto_find_batch_size` makes the Trainer fill the batch keys without comparing them
+      // (integrations/deepspeed.py@v4.57.6:124-160, `must_match = not auto_find_batch_size`).
+      // Read on its own: a program that may set it (axolotl) leaves it unknown, and only a known true skips.
+      if ((c.key[0] === 'train_micro_batch_size_per_gpu' || c.key[0] === 'train_batch_size') && ctx.separately(() => m.arg('auto_find_batch_size').value === true)) return;
       // Only the fields the Trainer's value rests on are read, each once.
       const read: TrainerValue[] = [];
       const names: string[] = [];
