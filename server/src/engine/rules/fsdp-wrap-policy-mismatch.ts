@@ -4,7 +4,27 @@
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { src } from '../formats/accelerate/helpers';
 import { code } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
+import type { Path } from '../types';
+
+/** The wrap keys each policy reads. */
+export const WRAP_KEY_POLICY: readonly [string, string][] = [
+  ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
+  ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
+];
+
+/**
+ * Whether the FSDP plugin never reads the wrap key at `path` (`fsdp_config.<key>`): the chosen policy
+ * is not the one that reads it (from 0.11.0 for the threshold, which alone turned size-based
+ * wrapping on before). Then no value written there is converted or refused.
+ */
+export function wrapKeyUnread(ctx: RuleContext<AccelerateModel>, path: Path): boolean {
+  const m = ctx.model;
+  if (ctx.format !== 'accelerate' || !m || m.distributedType !== 'FSDP' || path.length !== 2 || path[0] !== 'fsdp_config') return false;
+  const needs = WRAP_KEY_POLICY.find(([k]) => k === path[1])?.[1];
+  if (!needs || m.view.str(['fsdp_config', 'fsdp_auto_wrap_policy']) === needs) return false;
+  return path[1] !== 'fsdp_min_num_params' || ctx.atLeast('0.11.0');
+}
 
 export default defineRule<AccelerateModel>({
   id: 'fsdp-wrap-policy-mismatch',
@@ -28,10 +48,7 @@ export default defineRule<AccelerateModel>({
     if (m.distributedType !== 'FSDP') return;
     const policy = m.view.str(['fsdp_config', 'fsdp_auto_wrap_policy']);
     const policyPath = src(m, ['fsdp_config', 'fsdp_auto_wrap_policy']);
-    const pairs: [string, string][] = [
-      ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
-      ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
-    ];
+    const pairs = WRAP_KEY_POLICY;
     // From 0.11.0 (`--min_num_params`; `--fsdp_min_num_params` from 0.12.0) to 1.12.x the launcher's
     // default for the threshold is the float 1e8, which argparse leaves a float: it exports `100000000.0`, and under SIZE_BASED_WRAP the plugin's
     // int() refuses it (accelerate commands/launch.py, utils/dataclasses.py). 1.13.0 made it int(1e8).

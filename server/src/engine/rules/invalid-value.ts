@@ -4,6 +4,7 @@
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
+import { wrapKeyUnread } from './fsdp-wrap-policy-mismatch';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -123,6 +124,8 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
+      // A wrap key the chosen policy never reads is never converted (fsdp-wrap-policy-mismatch says so).
+      if (wrapKeyUnread(ctx as RuleContext<AccelerateModel>, issue.path)) return;
       if (truthyRead(ctx, issue, node)) return;
       // A pydantic section: lax mode converts what it can, and the converted value is what is judged.
       const lax = pydanticRead(ctx, issue);

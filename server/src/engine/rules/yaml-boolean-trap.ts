@@ -7,7 +7,9 @@ import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
+import { wrapKeyUnread } from './fsdp-wrap-policy-mismatch';
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { invalidEffect, normalized, yamlFalse, yamlFalseQuoteSafe } from '../schema/vocabulary';
 
 function effect(schema: JsonSchema | undefined, tool: string): string {
@@ -45,7 +47,8 @@ export default defineRule({
     const textual = (path: Path) => ctx.format === 'megatron-yaml' && typeof path[0] === 'string' && /^MODEL_ARGS(_\d+)?$/.test(path[0]);
     // Each issue on its own: what is read for one does not weigh on another's finding.
     ctx.each(ctx.issues, (issue) => {
-      if (issue.kind !== 'invalid-value' || textual(issue.path)) return;
+      // A wrap key the chosen policy never reads is never converted (fsdp-wrap-policy-mismatch says so).
+      if (issue.kind !== 'invalid-value' || textual(issue.path) || wrapKeyUnread(ctx as RuleContext<AccelerateModel>, issue.path)) return;
       const trap = yamlTrap(ctx, issue);
       if (!trap || releaseAccepts(ctx, issue.schema, ctx.doc.node(issue.path))) return;
       const label = pathLabel(issue.path);
