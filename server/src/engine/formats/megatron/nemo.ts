@@ -35,7 +35,9 @@ function mcoreOf(doc: SourceDoc, path: Path): Field<boolean> {
   if (v === true || v === 'true' || v === 'True') return { value: true, from: { kind: 'written', path } };
   if (v === false || v === 'false' || v === 'False') return { value: false, from: { kind: 'written', path } };
   if (v !== undefined) return { value: false, from: { kind: 'unknown', note: `\`model.mcore_gpt\` is \`${String(v).slice(0, 40)}\`, whose value is not known here, so whether NeMo builds the model with Megatron Core is not known` } };
-  return { value: true, from: { kind: 'assumed', note: 'NeMo builds this model with Megatron Core, whose check this is: `model.mcore_gpt` is not written here, and NeMo reads it as false (its own model, which checks otherwise) unless a config this file is merged onto sets it' } };
+  // Not written: NeMo reads false, its own model (and releases before 1.21 have no other), unless a
+  // config this file is merged onto sets it; what NeMo reads is the assumption, not the other branch.
+  return { value: false, from: { kind: 'assumed', note: 'NeMo builds this model with its own implementation, not Megatron Core: `model.mcore_gpt` is not written here, and NeMo reads it as false unless a config this file is merged onto sets it' } };
 }
 
 /** NeMo spellings that are not Megatron argument names, to the argument they set. */
