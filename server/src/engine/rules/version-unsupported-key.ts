@@ -115,7 +115,11 @@ export default defineRule({
         reported.push(path);
         return;
       }
-      if (keySince && !unknownEntry && !ctx.atLeast(keySince)) {
+      // Megatron Bridge's own sections (`profiling`, `checkpoint`, `logger`…) are dated by Bridge's
+      // releases, not by the Megatron Core release targeted nor by Megatron-LM's flag: only the
+      // `model` fields Bridge hands to Megatron Core are dated by it.
+      const bridgeOwn = ctx.format === 'megatron-bridge' && path[0] !== 'model' && !written.startsWith('-');
+      if (keySince && !unknownEntry && !bridgeOwn && !ctx.atLeast(keySince)) {
         reported.push(path);
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
         const key = String(schemaKey(section, schema) ?? written);
