@@ -2,19 +2,42 @@
  * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together (`--fp16` with `--bf16` is
  * fp16-and-bf16-enabled's).
  */
-import { argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+
+/**
+ * Megatron-LM's own checks under torch FSDP2 turn `--fp8-param-gather` off with a warning when
+ * Transformer Engine is 2.0 or later (training/arguments.py@core_v0.14.0:587-592), before Megatron
+ * Core sees it: with a Transformer Engine the file cannot show, whether anything stops is not known.
+ */
+function fsdp2Clears(m: MegatronModel): boolean {
+  return argOn(m, 'use_torch_fsdp2') && argOn(m, 'fp8_param_gather') && !argOn(m, 'fp8_param');
+}
+
+const fp8ParamWithoutFp8 = (m: MegatronModel) => (argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8');
 
 const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp4') ? 'fp4' : undefined),
     message: () => 'FP8 and FP4 training are exclusive: Megatron stops ("--fp4-format and --fp8-format cannot be used simultaneously"). Keep one of `--fp8-format` and `--fp4-format`.',
   },
+  ...[MLM_FLAG_FORMATS, MEGATRON_FORMATS.filter((f) => !(MLM_FLAG_FORMATS as readonly string[]).includes(f))].map(
+    (formats): ArgCheck => ({
+      // Only Megatron-LM's own argument checks clear the flag under torch FSDP2 (see fsdp2Clears).
+      when: (m) => (fp8ParamWithoutFp8(m) && !(formats === MLM_FLAG_FORMATS && fsdp2Clears(m)) ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
+      formats,
+      // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0).
+      since: '0.12.0',
+      message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
+    }),
+  ),
   {
-    when: (m) => ((argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8') ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
-    // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0).
+    // Before 0.14.0 Megatron-LM did not clear it under torch FSDP2.
+    when: (m) => (fp8ParamWithoutFp8(m) && fsdp2Clears(m) ? 'fp8_param_gather' : undefined),
+    formats: MLM_FLAG_FORMATS,
     since: '0.12.0',
+    before: '0.14.0',
     message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
   },
   {
