@@ -2,6 +2,7 @@
  * offload-nvme-without-path: NVMe offload with no `nvme_path`.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { strictSince } from '../schema/vocabulary';
 import { defineRule } from './rule';
 
 export default defineRule<DeepSpeedModel>({
@@ -27,6 +28,10 @@ export default defineRule<DeepSpeedModel>({
       const path = m.get([...base, 'nvme_path']);
       if (typeof path === 'string' && path.trim() !== '' && path !== 'auto') continue;
       if (path === 'auto' && m.referrers.length) continue;
+      // Releases that read the section key by key (before its `x-strict-since`, 0.7.0) drop no "auto":
+      // the text is the path, and DeepSpeed swaps into a folder of that name.
+      const strict = strictSince(ctx.nav?.at(base, ctx.doc.value([]), ctx.schemaVersion));
+      if (path === 'auto' && strict && !ctx.atLeast(strict)) continue;
       ctx.report({
         at: [...base, 'device'],
         on: 'value',
