@@ -85,6 +85,18 @@ const CHECKS: DsCheck[] = [
     since: '0.19.3',
     message: () => 'With dynamic loss scaling (`loss_scale: 0`), `loss_scale_window` and `min_loss_scale` must be above 0: DeepSpeed (0.19.3 and later) stops when it reads the config. Use the defaults (1000 and 1).',
   },
+  {
+    // Before the validator, the dynamic loss scaler takes the step count modulo the window after each
+    // step without overflow (runtime/fp16/loss_scaler.py, DynamicLossScaler.update_scale): a window of 0
+    // raises ZeroDivisionError in the first steps.
+    when: (m) => {
+      const scale = m.num(['fp16', 'loss_scale']);
+      if (m.bool(['fp16', 'enabled']) !== true || (scale !== undefined && scale !== 0)) return undefined;
+      return m.num(['fp16', 'loss_scale_window']) === 0 ? ['fp16', 'loss_scale_window'] : undefined;
+    },
+    before: '0.19.3',
+    message: () => 'With dynamic loss scaling (`loss_scale: 0`), a `loss_scale_window` of 0 stops the run in its first steps: DeepSpeed before 0.19.3 takes the step count modulo the window after every step without overflow (ZeroDivisionError). Use the default 1000.',
+  },
 ];
 
 export default defineRule<DeepSpeedModel>({
