@@ -10,6 +10,7 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
 import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
+import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { aliasOf as aliasOfSchema, defaultAt, deprecation, removal, since } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information', warned: 'information' };
@@ -92,6 +93,13 @@ export default defineRule({
       }
       // A warning at launch says nothing more once the section holding the key is itself retired.
       if (dep.effect === 'warned' && retiredAbove.some((p) => path.length > p.length && p.every((k, i) => path[i] === k))) return;
+      // Refused outright unless another argument says otherwise (Megatron-LM's validate_args): the
+      // other argument as the file writes it, or its default.
+      const refused = refusedHere(ctx, dep, value);
+      if (refused) {
+        ctx.report({ at: path, severity: 'error', message: deprecationMessage(pathLabel(path), { ...dep, replacement: undefined, message: `${dep.message ? `${dep.message.trim().replace(/\.?$/, '.')} ` : ''}${refused}` }, ctx.versions), fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path), false) });
+        return;
+      }
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
       // What the key asked for runs anyway unless a setting the file writes defeats it.
       const against = ignored && dep.mattersWith !== undefined ? ctx.separately(() => defeated(ctx, dep.mattersWith!)) : undefined;
@@ -161,6 +169,21 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * Why the key stops the tool here (`refusedUnless`): Megatron-LM's own argument checks run (a flag
+ * format), the key is set (true, for a switch), and the other argument, written or by default, does
+ * not have the value that spares it.
+ */
+function refusedHere(ctx: RuleContext, dep: Deprecation, value: unknown): string | undefined {
+  const unless = dep.refusedUnless;
+  if (!unless || !ctx.flat || !(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || value === undefined || value === null) return undefined;
+  const other = ctx.flat.value && typeof ctx.flat.value === 'object' ? (ctx.flat.value as Record<string, unknown>)[unless.key] : undefined;
+  const shown = other ?? defaultAt(ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, unless.key, ctx.schemaVersion)), ctx.schemaVersion);
+  if (shown === undefined || JSON.stringify(shown) === JSON.stringify(unless.equals)) return undefined;
+  const written = ctx.writePath([unless.key]);
+  return `Here ${code(written ? lastKey(written) : unless.key)} is ${code(shown)}${other === undefined ? ' (its default)' : ''}, not ${code(unless.equals)}, so ${ctx.versions} stops at start-up.`;
+}
 
 /** A deprecated value, from the release that deprecated it (before, it is how that release spells it). */
 function reportValue(ctx: RuleContext, path: Path, dep: Deprecation, written: unknown): void {

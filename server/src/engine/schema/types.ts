@@ -21,6 +21,11 @@ export interface Deprecation {
    */
   refusedWithReplacementSince?: string;
   /**
+   * Megatron-LM: the tool stops at start-up when the key is set, unless another argument (`key`, by
+   * dest) has this value: `--no-position-embedding` raises without `--position-embedding-type rope`.
+   */
+  refusedUnless?: { key: string; equals: unknown };
+  /**
    * What the key asked for is what runs anyway (a default now gives it) unless one of these keys of
    * the same document has one of these values: with none of them written, being ignored changes
    * nothing (`--use-flash-attn`: the attention backend is chosen automatically, except with the local
