@@ -3,6 +3,7 @@
  * train.py recipe.yaml` whose Accelerate DeepSpeed plugin (no DeepSpeed JSON) sets a value the
  * Transformers Trainer compares with the recipe's TrainingArguments, and the two differ.
  */
+import { versionAtLeast } from '../version';
 import { launchSpellings } from '../formats/accelerate/helpers';
 import type { TrainerModel, TrainerValue } from '../formats/trainer/model';
 import { pyShown } from '../formats/trainer/releases';
@@ -41,9 +42,15 @@ export default defineRule<TrainerModel>({
     // The Trainer builds and compares the plugin's config from 4.30 (the oldest read; trainer.py then
     // `create_accelerator_and_postprocess`) to 5.x (`propagate_args_to_deepspeed`).
     if (!trainerChecks(ctx)) return;
+    // Accelerate before 0.23.0 writes `gradient_accumulation_steps: 1` into the config when its plugin
+    // has none (utils/dataclasses.py DeepSpeedPlugin.__post_init__, the env default), not "auto": known
+    // only where the Accelerate release is named.
+    const accRelease = ctx.settings.targetVersions?.accelerate;
+    const oneWhenAbsent = accRelease !== undefined && !versionAtLeast(accRelease, '0.23.0');
     ctx.each(COMPARED, (c) => {
       const path = ['deepspeed_config', c.key];
-      const v = acc.model.view.get(path);
+      const absent = c.key === 'gradient_accumulation_steps' && oneWhenAbsent && acc.model.view.get(path) === undefined;
+      const v = absent ? 1 : acc.model.view.get(path);
       // The command's own option wins over the file's (accelerate commands/launch.py).
       if (!c.valid(v) || launchSpellings(c.option).some((o) => acc.options.includes(o))) return;
       const a: TrainerValue = m.arg(c.field);
@@ -57,8 +64,8 @@ export default defineRule<TrainerModel>({
       ctx.report({
         at: a.at ?? [first!],
         on: a.at ? 'value' : 'key',
-        related: [{ at: where, on: 'value', message: `\`${c.key}\` is ${pyShown(v as number, float)} here`, other: { path: acc.path, doc: acc.doc } }],
-        message: `${m.name} and ${acc.ref} disagree: ${shown} here, but ${acc.ref} (the Accelerate config ${acc.script} launches this recipe with) sets \`deepspeed_config.${c.key}\` to ${pyShown(v as number, float)}. With no DeepSpeed JSON, Accelerate builds the DeepSpeed config from that plugin and the Transformers Trainer compares it with the recipe, stopping when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${c.key}=${pyShown(v as number, float)} vs hf ${c.field}=${pyShown(a.value, float)}"). Write the same value in both files, or remove \`${c.key}\` from ${acc.ref} so the recipe decides.`,
+        related: absent ? undefined : [{ at: where, on: 'value', message: `\`${c.key}\` is ${pyShown(v as number, float)} here`, other: { path: acc.path, doc: acc.doc } }],
+        message: `${m.name} and ${acc.ref} disagree: ${shown} here, but ${acc.ref} (the Accelerate config ${acc.script} launches this recipe with) ${absent ? `has no \`deepspeed_config.${c.key}\`, which Accelerate ${accRelease} (before 0.23.0) writes as 1` : `sets \`deepspeed_config.${c.key}\` to ${pyShown(v as number, float)}`}. With no DeepSpeed JSON, Accelerate builds the DeepSpeed config from that plugin and the Transformers Trainer compares it with the recipe, stopping when training starts ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values: - ds ${c.key}=${pyShown(v as number, float)} vs hf ${c.field}=${pyShown(a.value, float)}"). Write the same value in both files${oneWhenAbsent && c.key === 'gradient_accumulation_steps' ? '' : `, or remove \`${c.key}\` from ${acc.ref} so the recipe decides`}.`,
       });
     });
   },
