@@ -77,6 +77,15 @@ const CHECKS: DsCheck[] = [
   },
   {
     when: (m) => {
+      const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
+      return m.bool(['expert_parallel', 'enabled']) === true && etp !== undefined && etp !== 1 ? ['expert_parallel', 'expert_tensor_parallel_size'] : undefined;
+    },
+    // module_inject/auto_ep_folding.py@v0.19.3:214-217: the key arrives with AutoEP and anything but 1 is refused.
+    since: '0.19.3',
+    message: (m) => `AutoEP with \`expert_tensor_parallel_size\` ${m.num(['expert_parallel', 'expert_tensor_parallel_size'])}: DeepSpeed reserves expert tensor parallelism for later and stops when it sets AutoEP up ("is reserved for expert-internal tensor parallelism and is not supported yet"). Use 1 (the default).`,
+  },
+  {
+    when: (m) => {
       const r = m.num([Z, 'offload_optimizer', 'ratio']);
       return r !== undefined && r < 1 && m.stage !== undefined && m.stage !== 3 ? [Z, 'offload_optimizer', 'ratio'] : undefined;
     },
