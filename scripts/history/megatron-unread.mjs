@@ -8,7 +8,9 @@
 import { catBlobs, compareVersions, gitLines } from './git.mjs';
 import { printLists, setKey } from './write.mjs';
 
-const PARSERS = /(^|\/)(arguments|argument_utils)\.py$/;
+// The argument parsers, and (from 0.16.0) the config dataclasses whose fields ArgumentGroupFactory
+// turns into flags: a field declaration defines a flag, it does not read it.
+const PARSERS = /(^|\/)(arguments|argument_utils)\.py$|^megatron\/training\/(config\/[^/]+|[a-z_]+_config)\.py$/;
 const TESTS = /(^|\/)tests?\//;
 
 /**
