@@ -56,3 +56,13 @@ test('x-bridge: every MixedPrecisionConfig field copied over a model/optimizer/D
     assert.match(p.markdownDescription, new RegExp(`\`mixed_precision\\.${key}\` wins`), key);
   }
 });
+
+test("hover in a Megatron Bridge or NeMo file names Megatron-LM's default as Megatron-LM's: the config those tools build may set its own (Bridge's ProfilingConfig.profile_ranks is [0], training/config.py@067f987)", () => {
+  const bridge = '# shardwise: format=megatron-bridge world_size=8\nprofiling:\n  profile_ranks: [1]\n';
+  const md = hover(analyze({ path: 'override.yaml', text: bridge }), bridge.indexOf('profile_ranks') + 2)!.markdown;
+  assert.match(md, /Megatron-LM's default: .*Megatron Bridge's config may set its own/);
+  assert.doesNotMatch(md, /^- Default:/m);
+  const script = 'torchrun --nproc-per-node 8 pretrain_gpt.py --profile-ranks 1\n';
+  const plain = hover(analyze({ path: 'train.sh', text: script }), script.indexOf('--profile-ranks') + 3)!.markdown;
+  assert.match(plain, /^- Default:/m);
+});

@@ -129,6 +129,14 @@ function defaultFacts(da: DocAnalysis, schema: JsonSchema): string[] {
   const shown = (v: unknown) => (v === undefined || v === null ? 'none' : code(v));
   const history = older.map((d) => `${shown(d.value)} before ${d.before}`).join(', ');
   const out: string[] = [];
+  // A Megatron Bridge or NeMo file: the default recorded is Megatron-LM's command line's, and the
+  // config these tools build may set its own (Bridge's `profile_ranks` [0], NeMo's bias-activation fusion on).
+  const id = da.format?.id;
+  const whose = id === 'megatron-bridge' ? 'Megatron Bridge' : id === 'nemo' ? 'NeMo' : undefined;
+  if (whose && (schema.default !== undefined || older.length)) {
+    out.push(`Megatron-LM's default: ${shown(schema.default)}${note ? ` (${note})` : history ? ` (${history})` : ''}; ${whose}'s config may set its own`);
+    return out;
+  }
   if (schema.default !== undefined || older.length) out.push(`Default: ${shown(schema.default)}${note ? ` (${note})` : history ? ` (${history})` : ''}`);
   else if (note) out.push(`Default: ${note}`);
   const r = releaseOf(da);

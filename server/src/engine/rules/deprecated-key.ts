@@ -93,13 +93,8 @@ export default defineRule({
       }
       // A warning at launch says nothing more once the section holding the key is itself retired.
       if (dep.effect === 'warned' && retiredAbove.some((p) => path.length > p.length && p.every((k, i) => path[i] === k))) return;
-      // Refused outright unless another argument says otherwise (Megatron-LM's validate_args): the
-      // other argument as the file writes it, or its default.
-      const refused = refusedHere(ctx, dep, value);
-      if (refused) {
-        ctx.report({ at: path, severity: 'error', message: deprecationMessage(pathLabel(path), { ...dep, replacement: undefined, message: `${dep.message ? `${dep.message.trim().replace(/\.?$/, '.')} ` : ''}${refused}` }, ctx.versions), fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path), false) });
-        return;
-      }
+      // Refused outright unless another argument says otherwise (Megatron-LM's validate_args).
+      if (reportRefused(ctx, path, dep, value)) return;
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';
       // What the key asked for runs anyway unless a setting the file writes defeats it.
       const against = ignored && dep.mattersWith !== undefined ? ctx.separately(() => defeated(ctx, dep.mattersWith!)) : undefined;
@@ -169,6 +164,15 @@ export default defineRule({
     });
   },
 });
+
+/** Reports a key the tool refuses here (`refusedUnless`, see refusedHere), as an error; whether it did. */
+function reportRefused(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): boolean {
+  const refused = refusedHere(ctx, dep, value);
+  if (!refused) return false;
+  const message = `${dep.message ? `${dep.message.trim().replace(/\.?$/, '.')} ` : ''}${refused}`;
+  ctx.report({ at: path, severity: 'error', message: deprecationMessage(pathLabel(path), { ...dep, replacement: undefined, message }, ctx.versions), fixes: keyFixes(ctx, path, dep, value !== undefined ? value : ctx.doc.value(path), false) });
+  return true;
+}
 
 /**
  * Why the key stops the tool here (`refusedUnless`): Megatron-LM's own argument checks run (a flag
