@@ -182,9 +182,16 @@ function reportRefused(ctx: RuleContext, path: Path, dep: Deprecation, value: un
 function refusedHere(ctx: RuleContext, dep: Deprecation, value: unknown): string | undefined {
   const unless = dep.refusedUnless;
   if (!unless || !ctx.flat || !(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || value === undefined || value === null) return undefined;
-  const other = ctx.flat.value && typeof ctx.flat.value === 'object' ? (ctx.flat.value as Record<string, unknown>)[unless.key] : undefined;
+  const values = ctx.flat.value && typeof ctx.flat.value === 'object' ? (ctx.flat.value as Record<string, unknown>) : {};
+  // A deprecated argument that the tool converts into the other one first (`--use-rotary-position-embeddings`
+  // sets `position_embedding_type` to rope before the check) decides it too.
+  const migrated = Object.entries(values).some(([k, v]) => {
+    const d = deprecation(ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, k, ctx.schemaVersion)));
+    return d?.replacement === unless.key && JSON.stringify(d.replacementValue?.[JSON.stringify(v)]) === JSON.stringify(unless.equals);
+  });
+  const other = values[unless.key];
   const shown = other ?? defaultAt(ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, unless.key, ctx.schemaVersion)), ctx.schemaVersion);
-  if (shown === undefined || JSON.stringify(shown) === JSON.stringify(unless.equals)) return undefined;
+  if (migrated || shown === undefined || JSON.stringify(shown) === JSON.stringify(unless.equals)) return undefined;
   const written = ctx.writePath([unless.key]);
   return `Here ${code(written ? lastKey(written) : unless.key)} is ${code(shown)}${other === undefined ? ' (its default)' : ''}, not ${code(unless.equals)}, so ${ctx.versions} stops at start-up.`;
 }
