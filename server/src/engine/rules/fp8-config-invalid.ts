@@ -15,6 +15,8 @@ function fsdp2Clears(m: MegatronModel): boolean {
   return argOn(m, 'use_torch_fsdp2') && argOn(m, 'fp8_param_gather') && !argOn(m, 'fp8_param');
 }
 
+const FP8_PARAM_MESSAGE = () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.';
+
 const fp8ParamWithoutFp8 = (m: MegatronModel) => (argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8');
 
 const CHECKS: ArgCheck[] = [
@@ -29,7 +31,7 @@ const CHECKS: ArgCheck[] = [
       formats,
       // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0).
       since: '0.12.0',
-      message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
+      message: FP8_PARAM_MESSAGE,
     }),
   ),
   {
@@ -38,7 +40,7 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.12.0',
     before: '0.14.0',
-    message: () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.',
+    message: FP8_PARAM_MESSAGE,
   },
   {
     when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),

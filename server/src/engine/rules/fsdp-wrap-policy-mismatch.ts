@@ -2,29 +2,9 @@
  * fsdp-wrap-policy-mismatch: wrap settings that the chosen auto-wrap policy never reads.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { src } from '../formats/accelerate/helpers';
+import { src, WRAP_KEY_POLICY } from '../formats/accelerate/helpers';
 import { code } from './helpers';
-import { defineRule, type RuleContext } from './rule';
-import type { Path } from '../types';
-
-/** The wrap keys each policy reads. */
-export const WRAP_KEY_POLICY: readonly [string, string][] = [
-  ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
-  ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
-];
-
-/**
- * Whether the FSDP plugin never reads the wrap key at `path` (`fsdp_config.<key>`): the chosen policy
- * is not the one that reads it (from 0.11.0 for the threshold, which alone turned size-based
- * wrapping on before). Then no value written there is converted or refused.
- */
-export function wrapKeyUnread(ctx: RuleContext<AccelerateModel>, path: Path): boolean {
-  const m = ctx.model;
-  if (ctx.format !== 'accelerate' || !m || m.distributedType !== 'FSDP' || path.length !== 2 || path[0] !== 'fsdp_config') return false;
-  const needs = WRAP_KEY_POLICY.find(([k]) => k === path[1])?.[1];
-  if (!needs || m.view.str(['fsdp_config', 'fsdp_auto_wrap_policy']) === needs) return false;
-  return path[1] !== 'fsdp_min_num_params' || ctx.atLeast('0.11.0');
-}
+import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
   id: 'fsdp-wrap-policy-mismatch',

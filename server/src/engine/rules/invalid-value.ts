@@ -4,7 +4,7 @@
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
-import { wrapKeyUnread } from './fsdp-wrap-policy-mismatch';
+import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';

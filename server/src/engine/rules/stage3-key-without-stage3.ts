@@ -5,10 +5,9 @@ import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, ZERO_ALIASES } from '../formats/deepspeed/model';
 import { exactRelease } from '../pins';
 import { defineRule, type RuleContext } from './rule';
-import { defaultAt, refusedBelowStage, requiredBefore, requiredStage } from '../schema/vocabulary';
+import { defaultAt, refusedBelowStage, requiredStage } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { ACCELERATE_SCHEMA } from '../formats/accelerate/format';
-import { src } from '../formats/accelerate/helpers';
+import { pluginZeroStage, src } from '../formats/accelerate/helpers';
 
 /** Keys of `zero_optimization` only stage 3 reads (besides the `stage3_*` ones and their aliases). */
 const STAGE3_ONLY = new Set([
@@ -37,17 +36,14 @@ function accelerateOffloadParam(ctx: RuleContext<AccelerateModel>): void {
   if (m.distributedType !== 'DEEPSPEED' || m.view.has(['deepspeed_config', 'deepspeed_config_file'])) return;
   const device = m.view.str(['deepspeed_config', 'offload_param_device']);
   if (!device || device === 'none') return;
-  const stage = m.view.get(['deepspeed_config', 'zero_stage']);
-  const required = requiredBefore(ACCELERATE_SCHEMA.definitions?.deepspeed_config?.properties?.zero_stage);
-  if (stage === undefined && required && !ctx.atLeast(required)) return;
-  const effective = typeof stage === 'number' ? stage : stage === undefined ? 2 : undefined;
-  if (effective === undefined || effective >= 3) return;
+  const zero = pluginZeroStage(ctx);
+  if (!zero || zero.stage >= 3) return;
   const at = src(m, ['deepspeed_config', 'offload_param_device']);
   ctx.report({
     at,
     on: 'value',
-    related: [{ at: src(m, ['deepspeed_config', 'zero_stage']), on: 'entry', message: `zero_stage is ${String(stage)} here` }],
-    message: `\`offload_param_device: ${device}\` with \`zero_stage\` ${stage === undefined ? 'left at its default 2' : effective}: accelerate writes it into the DeepSpeed config, but DeepSpeed offloads parameters only at stage 3, so the parameters stay on the GPU without a word. Set \`zero_stage: 3\` if the parameters must leave the GPU, or remove the key.`,
+    related: [{ at: src(m, ['deepspeed_config', 'zero_stage']), on: 'entry', message: `zero_stage is ${zero.written ? zero.stage : 'not written'} here` }],
+    message: `\`offload_param_device: ${device}\` with \`zero_stage\` ${zero.written ? zero.stage : 'left at its default 2'}: accelerate writes it into the DeepSpeed config, but DeepSpeed offloads parameters only at stage 3, so the parameters stay on the GPU without a word. Set \`zero_stage: 3\` if the parameters must leave the GPU, or remove the key.`,
     fixes: [
       { kind: 'remove-passed-on', title: 'Remove `offload_param_device`', edits: [{ op: 'remove', path: at }] },
       { kind: 'set-stage-3', title: 'Set `zero_stage: 3`', edits: [{ op: 'set', path: src(m, ['deepspeed_config', 'zero_stage']), value: 3 }] },

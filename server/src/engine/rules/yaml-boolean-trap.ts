@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import { code, pathLabel, releaseAccepts, yamlTrap } from './helpers';
 import type { JsonSchema } from '../schema/types';
 import { defineRule, type RuleContext } from './rule';
-import { wrapKeyUnread } from './fsdp-wrap-policy-mismatch';
+import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { invalidEffect, normalized, yamlFalse, yamlFalseQuoteSafe } from '../schema/vocabulary';
 

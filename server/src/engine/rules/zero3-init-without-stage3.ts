@@ -2,9 +2,7 @@
  * zero3-init-without-stage3: `zero3_init_flag` set while ZeRO is not at stage 3.
  */
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { linkedJson, src, deepspeedFileRead } from '../formats/accelerate/helpers';
-import { ACCELERATE_SCHEMA } from '../formats/accelerate/format';
-import { requiredBefore } from '../schema/vocabulary';
+import { linkedJson, pluginZeroStage, src, deepspeedFileRead } from '../formats/accelerate/helpers';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -41,10 +39,9 @@ export default defineRule<AccelerateModel>({
     const stage = m.view.get(['deepspeed_config', 'zero_stage']);
     // Before the release from which an absent stage defaults to 2, the launcher exports it as the text
     // None and the plugin stops on it before the flag is read (missing-required-key says so).
-    const required = requiredBefore(ACCELERATE_SCHEMA.definitions?.deepspeed_config?.properties?.zero_stage);
-    if (stage === undefined && required && !ctx.atLeast(required)) return;
-    const effective = stage ?? 2;
-    if (effective === 3) return;
+    const zero = pluginZeroStage(ctx);
+    if (stage === undefined && !zero) return;
+    if ((zero?.stage ?? stage) === 3) return;
     const flagAt = src(m, ['deepspeed_config', 'zero3_init_flag']);
     ctx.report({
       at: flagAt,

@@ -3,7 +3,7 @@ import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { Path } from '../../types';
 import type { AccelerateModel } from './model';
 import type { RuleContext } from '../../rules/rule';
-import { appliesTo, since } from '../../schema/vocabulary';
+import { appliesTo, requiredBefore, since } from '../../schema/vocabulary';
 import schemaJson from '../../../../../schemas/accelerate.schema.json';
 import type { JsonSchema } from '../../schema/types';
 import { compareVersions } from '../../version';
@@ -164,4 +164,35 @@ export function textProcessCountFails(m: AccelerateModel, atLeast: (v: string) =
   const simple = t === 'NO' || (t === 'MULTI_CPU' && !m.view.str(['mpirun_config', 'mpirun_hostfile'])?.trim());
   if (simple && m.numMachines <= 1 && atLeast('0.13.0')) return 'compares it with 1 (`num_processes > 1`)';
   return undefined;
+}
+
+/** The wrap keys each policy reads. */
+export const WRAP_KEY_POLICY: readonly [string, string][] = [
+  ['fsdp_transformer_layer_cls_to_wrap', 'TRANSFORMER_BASED_WRAP'],
+  ['fsdp_min_num_params', 'SIZE_BASED_WRAP'],
+];
+
+/**
+ * Whether the FSDP plugin never reads the wrap key at `path` (`fsdp_config.<key>`): the chosen policy
+ * is not the one that reads it (from 0.11.0 for the threshold, which alone turned size-based
+ * wrapping on before). Then no value written there is converted or refused.
+ */
+export function wrapKeyUnread(ctx: RuleContext<AccelerateModel>, path: Path): boolean {
+  const m = ctx.model;
+  if (ctx.format !== 'accelerate' || !m || m.distributedType !== 'FSDP' || path.length !== 2 || path[0] !== 'fsdp_config') return false;
+  const needs = WRAP_KEY_POLICY.find(([k]) => k === path[1])?.[1];
+  if (!needs || m.view.str(['fsdp_config', 'fsdp_auto_wrap_policy']) === needs) return false;
+  return path[1] !== 'fsdp_min_num_params' || ctx.atLeast('0.11.0');
+}
+
+/**
+ * The ZeRO stage an Accelerate config without a DeepSpeed JSON runs: `zero_stage` as written, 2 when
+ * absent (undefined before the release from which an absent stage defaults, where the launch stops on
+ * it first and missing-required-key says so), undefined when it is not a number.
+ */
+export function pluginZeroStage(ctx: RuleContext<AccelerateModel>): { stage: number; written: boolean } | undefined {
+  const stage = ctx.model.view.get(['deepspeed_config', 'zero_stage']);
+  const required = requiredBefore((schemaJson as JsonSchema).definitions?.deepspeed_config?.properties?.zero_stage);
+  if (stage === undefined) return required && !ctx.atLeast(required) ? undefined : { stage: 2, written: false };
+  return typeof stage === 'number' ? { stage, written: true } : undefined;
 }

@@ -20,7 +20,8 @@ function normal(ref: string): string {
 function importedModules(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm)) {
-    const base = `${m[1] ? './'.repeat(1) + '../'.repeat(m[1].length - 1) : ''}${m[2].replace(/\./g, '/')}`;
+    // `from . import x` is the program's own folder, each further dot one folder up.
+    const base = `${m[1] ? `./${'../'.repeat(m[1].length - 1)}` : ''}${m[2].replace(/\./g, '/')}`;
     if (m[2]) out.push(base);
     for (const name of m[3].split(',').map((x) => x.trim().split(/\s+/)[0]).filter(Boolean)) out.push(`${base}${m[2] ? '/' : ''}${name}`);
   }

@@ -66,13 +66,8 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // `llamafactory-cli train --key value…`: LLaMA-Factory's own HfArgumentParser reads the flags.
   if (s?.recipeCli()) return weigh({ keys, signs: ['`llamafactory-cli train` hands its flags to LLaMA-Factory\'s HfArgumentParser'], contradictions }, RULES);
   const program = entry && keys.length ? s?.entryText() : undefined;
-  let own = program && !TRAINER_PARSER.test(program.text) ? ownParser(entry!, program.text) : undefined;
-  // A program that shows no parser may import it from a module of its own.
-  if (program && !own && !TRAINER_PARSER.test(program.text) && !/\bArgumentParser\s*\(/.test(program.text)) {
-    const imported = importedTexts(s!).join('\n');
-    if (imported && !TRAINER_PARSER.test(imported)) own = ownParser(entry!, imported, 'the modules it imports');
-  }
-  if (own) contradictions.push(own.not);
+  const reading = program && !TRAINER_PARSER.test(program.text) ? parserReading(s!, entry!, program.text) : undefined;
+  if (reading?.not) contradictions.push(reading.not);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
   if (few) contradictions.push(few);
@@ -104,12 +99,19 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  const direct = ownParser(name, text) ?? (TRAINER_PARSER.test(text) ? {} : undefined);
+  return parserReading(s, name, text) ?? { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
+}
+
+/**
+ * Whose parser the program's text shows: its own argparse (`not`), the Trainer's (`{}`), or neither
+ * (undefined); a program that shows neither is read through the local modules it imports.
+ */
+function parserReading(s: ShellDoc, name: string, text: string): { not?: string } | undefined {
+  const shown = (t: string, where?: string) => ownParser(name, t, where) ?? (TRAINER_PARSER.test(t) ? {} : undefined);
+  const direct = shown(text);
   if (direct) return direct;
-  // Its parser may be in a module it imports: read those the workspace has.
   const imported = importedTexts(s).join('\n');
-  const viaImport = imported ? ownParser(name, imported, 'the modules it imports') ?? (TRAINER_PARSER.test(imported) ? {} : undefined) : undefined;
-  return viaImport ?? { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser${imported ? ', nor do the modules it imports that were found' : ''}; it may import one)` };
+  return imported ? shown(imported, 'the modules it imports') : undefined;
 }
 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
