@@ -36,6 +36,16 @@ function importedModules(text: string): string[] {
  * workspace (the standard library, installed packages) are simply not found.
  */
 export function importedTexts(s: ShellDoc, limit = 8): string[] {
+  // Asked by the format's evidence and again by the Trainer's reading of the same script: read once.
+  const known = readOnce.get(s);
+  if (known) return known;
+  const texts = readImports(s, limit);
+  readOnce.set(s, texts);
+  return texts;
+}
+const readOnce = new WeakMap<ShellDoc, string[]>();
+
+function readImports(s: ShellDoc, limit: number): string[] {
   const entry = s.entryText();
   const read = s.options.read;
   if (!entry?.ref || !read) return [];
