@@ -61,3 +61,17 @@ test('a NeMo config a launch script names with --config-name and overrides on th
   // The same launch without overriding the batch: the file's batch is what runs, and Megatron stops on it.
   assert.equal(batchErrors(nemoRepo('hydra-plain', HYDRA(' \\\n    trainer.max_steps=100'))).length, 1);
 });
+
+// The launch of a benchmark container: the entry and the config folder are paths inside the image
+// (`/workspace/llm/...`), and the launcher comes from an array set in the arms of a branch.
+const CONTAINER = (overrides: string) =>
+  `#!/bin/bash\nif [[ -n "\${SLURM_LOCALID-}" ]]; then\n    CMD=( 'bindpcie' '--cpu=exclusive' \${IB_BIND} '--' \${NSYSCMD} 'python' '-u')\nelse\n    CMD=( \${NSYSCMD} 'python' '-u' )\nfi\n\${LOGGER:-} \${CMD[@]} /workspace/llm/megatron_gpt_pretraining.py \\\n    --config-path=/workspace/llm/conf \\\n    --config-name=megatron_gpt_config${overrides}\n`;
+
+test('a NeMo config a container launch names by paths inside the image, with the launcher from the arms of a branch: its overrides are read', () => {
+  assert.deepEqual(batchErrors(nemoRepo('container-override', CONTAINER(' \\\n    model.global_batch_size=${GLOBAL_BATCH_SIZE} \\\n    trainer.num_nodes=${SLURM_JOB_NUM_NODES-1}'))), []);
+  assert.equal(batchErrors(nemoRepo('container-plain', CONTAINER(' \\\n    trainer.max_steps=100'))).length, 1);
+});
+
+test('a NeMo config whose launch passes words whose text is not known: they may override what the file writes, so no error rests on it', () => {
+  assert.deepEqual(batchErrors(nemoRepo('hydra-open', HYDRA(' \\\n    trainer.max_steps=100 \\\n    $EXTRA_ARGS'))), []);
+});

@@ -439,6 +439,17 @@ srun --nodes 2 bash -c "$CMD"
   assert.equal(doc.edit([{ op: 'set', path: ['--sequence-parallel'], value: true }]), undefined);
 });
 
+test('a launcher held in an array the arms of a branch set differently: the entry point after it is found when every arm ends in a launcher and its options', () => {
+  const branch = (other: string) => `if [ -n "$SLURM_LOCALID" ]; then\n  CMD=( bindpcie --cpu=exclusive \${IB_BIND} -- python -u )\nelse\n  CMD=( ${other} )\nfi\n\${LOGGER:-} \${CMD[@]} /workspace/train.py --lr 1\n`;
+  const both = parseShell(branch('${NSYS} python -u'));
+  assert.equal(both.entrypoint?.path, '/workspace/train.py');
+  assert.equal(both.launcher, undefined, 'which launcher runs is not known');
+  assert.equal(both.value(['--lr']), 1);
+  // One arm runs a program of its own (`train.py` may be its argument): no entry point is claimed.
+  assert.equal(parseShell(branch('python other.py --file')).entrypoint, undefined);
+  assert.equal(parseShell(branch('cat')).entrypoint, undefined);
+});
+
 test('python -m torch.distributed.launch, deepspeed and mpirun', () => {
   const launch = parseShell('python3 -m torch.distributed.launch --nproc_per_node=4 --use_env pretrain_bert.py --num-layers 12\n');
   assert.equal(launch.launcher?.kind, 'torch.distributed.launch');

@@ -8,6 +8,7 @@ import { namesFile, recipeLaunches } from './formats/trainer/launch';
 import type { LinkedFile } from './formats/link';
 import type { FileAnalysis } from './result';
 import { ShellDoc } from './syntax/shell';
+import { absoluteTails } from './syntax/shell/expansion';
 import type { SourceDoc } from './syntax/sourcedoc';
 import type { Span } from './types';
 
@@ -54,15 +55,18 @@ export function recipeLaunchesOf(path: string | undefined, referrers: readonly {
  */
 function hydraLink(doc: ShellDoc, read: (ref: string) => LinkedFile): FileAnalysis['links'][number] | undefined {
   const h = doc.hydraConfig();
+  if (!h) return undefined;
   const entry = doc.entrypoint?.path;
-  if (!h || !entry || /[$`]/.test(entry)) return undefined;
-  const dir = entry.includes('/') ? entry.slice(0, entry.lastIndexOf('/')) : '.';
+  const dir = entry && !/[$`]/.test(entry) ? (entry.includes('/') ? entry.slice(0, entry.lastIndexOf('/')) : '.') : undefined;
   const file = /\.ya?ml$/.test(h.name) ? h.name : `${h.name}.yaml`;
-  const folders = h.folder ? [h.folder.startsWith('/') ? h.folder : `${dir}/${h.folder}`] : [`${dir}/conf`, dir];
+  const folders = h.folder?.startsWith('/') ? [h.folder] : dir === undefined ? [] : h.folder ? [`${dir}/${h.folder}`] : [`${dir}/conf`, dir];
   for (const folder of folders) {
     const ref = `${folder}/${file}`.replace(/^\.\//, '');
-    const found = read(ref);
-    if (found.text !== undefined && found.path) return { span: trimQuotes(doc.text, h.span), ref, target: found.path };
+    // A folder of the machine the job runs on (`/workspace/llm/conf` in a container): looked for in the repository by its tail.
+    for (const r of [ref, ...absoluteTails(ref)]) {
+      const found = read(r);
+      if (found.text !== undefined && found.path) return { span: trimQuotes(doc.text, h.span), ref: r, target: found.path };
+    }
   }
   return undefined;
 }

@@ -341,12 +341,17 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     // `model.expert_tensor_parallel_size` says (it only lands on the model config). NeMo 2 passes the
     // strategy's on.
     if (!flat && args.get('expert_tensor_parallel_size')) args.etpIgnored = 'NeMo builds the expert process groups without `model.expert_tensor_parallel_size` (it only lands on the model config), so expert TP is TP';
-    if (overridden.size) {
+    // A launch with words whose text is not known (`$EXTRA_ARGS`) may override any key: what is
+    // written here is then what runs only if those words leave it alone.
+    const open = flat ? undefined : hydraLaunches?.().find((l) => l.open);
+    const mayOverride = open && `that \`${open.path.split(/[\\/]/).pop()}\`, which launches this config, leaves it as written (${open.open})`;
+    if (open) args.open = `\`${open.path.split(/[\\/]/).pop()}\`, which launches this config, ${open.open}`;
+    if (overridden.size || mayOverride) {
       const written = args.get.bind(args);
       args.get = (dest) => {
         const a = written(dest);
         const why = a && overridden.get([...a.path].slice(b.length).join('.'));
-        return a && why ? { ...a, unknown: why } : a;
+        return a && why ? { ...a, unknown: why } : a && mayOverride && !a.unknown ? { ...a, assumed: a.assumed ?? mayOverride } : a;
       };
     }
     args.precision = precisionOf(doc);

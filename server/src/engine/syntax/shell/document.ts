@@ -6,7 +6,7 @@ import { sameValue, toValue, type Entry, type MapNode, type Node, type ScalarNod
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
 import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type RecipeCommand, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
-import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
+import { absoluteTails, assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 import type { OpenWord, SourcedFile } from './sourcing';
 
@@ -370,8 +370,7 @@ export class ShellDoc extends TreeDoc {
       const read = this.options.read;
       const ref = this.entrypoint?.path.replace(/^\$\{?\w+\}?\//, '');
       if (ref && read && !/[$`*?\s]/.test(ref)) {
-        const parts = ref.split('/').filter((p) => p && p !== '.');
-        const refs = [ref, ...(ref.startsWith('/') ? parts.slice(1, -1).map((_, i) => parts.slice(i + 1).join('/')).filter((r) => r.includes('/')) : [])];
+        const refs = [ref, ...absoluteTails(ref)];
         this.program = { missing: true };
         for (const r of refs) {
           try {

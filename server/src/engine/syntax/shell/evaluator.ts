@@ -2,7 +2,7 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { launcherChain } from './launchers';
+import { launcherChain, launcherWords } from './launchers';
 import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
@@ -740,10 +740,10 @@ export class Script extends WordExpander {
           return;
         }
       }
-    } else if (fields.length > 1 && fields[0].segs.some((s) => s.unknown) && !fields[0].passthrough && isEntry(fields[1])) {
-      // `$LAUNCHER train.py …` with the launcher from outside the script.
-      found(0, 1);
-      return;
+    } else {
+      // `$LAUNCHER train.py …`: the launcher from outside the script, or from arms of a branch (launcherWords).
+      const q = fields.slice(0, 4).findIndex((f) => !launcherWords(f));
+      if (q > 0 && isEntry(fields[q])) return found(0, q);
     }
     for (let k = 0; k + 2 < fields.length; k++) {
       if (!/^(ba|da|z|k)?sh$/.test(names[k])) continue;

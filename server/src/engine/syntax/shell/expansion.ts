@@ -392,3 +392,14 @@ export function underPlaceholder(text: string, unknown: string): string | undefi
   const m = /^\$\{?(\w+)\}?\/([\w.-]+(?:\/[\w.-]+)*)$/.exec(text.trim());
   return m && !m[2].split('/').includes('..') && unknown.startsWith(`${m[1]} holds a placeholder`) ? m[2] : undefined;
 }
+
+/**
+ * The tails of an absolute path of another machine (a container's `/workspace/llm/conf/x.yaml`), each
+ * with at least a folder and the file (`llm/conf/x.yaml`, `conf/x.yaml`), longest first: where the
+ * host looks for the file in the repository.
+ */
+export function absoluteTails(ref: string): string[] {
+  if (!ref.startsWith('/')) return [];
+  const parts = ref.split('/').filter((p) => p && p !== '.');
+  return parts.slice(1, -1).map((_, i) => parts.slice(i + 1).join('/'));
+}

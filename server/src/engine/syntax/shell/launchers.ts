@@ -1,7 +1,7 @@
 /** Launcher detection: `torchrun`, `python -m torch.distributed.run|launch`, `python`, `srun`, `deepspeed`, `mpirun`, chained, with their options. */
 import type { Span } from '../../types';
 import type { ExpandedWord, Launcher, LauncherArg, LauncherKind } from './types';
-import { baseName, isFlagText, LAUNCHER_NAME, locateRange, typedValue } from './expansion';
+import { baseName, isFlagText, LAUNCHER_NAME, locateRange, textOf, typedValue } from './expansion';
 
 /** The launchers of a command, outermost first (`srun … torchrun …`), each with its own options. */
 export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
@@ -94,4 +94,19 @@ function launcherOptions(fields: ExpandedWord[]): Map<string, LauncherArg> {
     } else map.set(f.text, { value: undefined, span: keySpan, keySpan });
   }
   return map;
+}
+
+/**
+ * Whether a word before the entry point stands for the launcher: one unknown word (`$LAUNCHER`), or an
+ * array the arms of an undecided branch set differently whose every arm ends in a launcher and its
+ * options (`bindpcie -- python -u` / `python -u`), so that the next word is what the launcher runs.
+ */
+export function launcherWords(f: ExpandedWord): boolean {
+  if (!f.passthrough) return f.segs.some((s) => s.unknown);
+  const arms = f.segs.length === 1 ? f.segs[0].choice?.arms : undefined;
+  return !!arms?.length && arms.every((words) => {
+    const names = words.map((w) => (w.some((s) => s.unknown) ? '' : baseName(textOf(w))));
+    const last = names.reduce((at, n, i) => (LAUNCHER_NAME.test(n) ? i : at), -1);
+    return last >= 0 && names.slice(last + 1).every((n) => n.startsWith('-'));
+  });
 }
