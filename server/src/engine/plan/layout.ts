@@ -175,6 +175,8 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
   if (!p.model || p.notTraining || !layoutFits(p)) return undefined;
   // Weights split over the generalized-TP ranks as well (and gathered back per layer): not modelled.
   if (gtpFactor(p) !== 1 || expertGtpFactor(p) !== 1) return undefined;
+  // Whether the model trains at all is not known: neither are its gradients and optimizer state.
+  if (p.frozen?.from.kind === 'unknown') return undefined;
   // States sharded over a data-parallel group of unknown size take an unknown share of each GPU.
   const s = p.sharding.value;
   const sharded = s.kind === 'distributed-optimizer' || (s.kind === 'zero' && (s.stage ?? 0) > 0) || (s.kind === 'fsdp' && s.fsdp !== 'no-shard');
@@ -198,6 +200,7 @@ export function planMemory(p: Plan, overrides: Partial<MemoryInput> = {}): Memor
     sharding: p.sharding.value,
     recompute: p.recompute.value,
     gradBytes16: p.gradReduce16,
+    ...(p.frozen ? { frozen: p.frozen.value } : {}),
     ...scaledWithDp(p, dp, overrides.dp),
     ...overrides,
   };

@@ -113,6 +113,11 @@ export interface MemoryInput {
    * frozen weights: plan/adapters.ts), with the assumptions they rest on; activations are counted here.
    */
   states?: { weights: number; gradients: number; optimizer: number; assumptions: string[] };
+  /**
+   * The model described is frozen (`--freeze-LM`, `--freeze-all-layers`): its weights get no
+   * gradients or optimizer state; `forwardOnly` when nothing trains (no activations kept for a backward).
+   */
+  frozen?: { note: string; forwardOnly?: boolean };
 }
 
 export interface MemoryEstimate {
@@ -614,8 +619,9 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
 
   const own = input.states;
   const weights = own ? own.weights + gathered : dense * denseBytes.bytes.weights + expert * expertBytes.bytes.weights + gathered;
-  const gradients = own ? own.gradients : dense * denseBytes.bytes.gradients + expert * expertBytes.bytes.gradients;
-  const optimizer = own ? own.optimizer : dense * denseBytes.bytes.optimizer + expert * expertBytes.bytes.optimizer;
+  const frozen = own ? undefined : input.frozen;
+  const gradients = own ? own.gradients : frozen ? 0 : dense * denseBytes.bytes.gradients + expert * expertBytes.bytes.gradients;
+  const optimizer = own ? own.optimizer : frozen ? 0 : dense * denseBytes.bytes.optimizer + expert * expertBytes.bytes.optimizer;
 
   if (explain) {
     // Assumptions: parameters.
@@ -624,13 +630,13 @@ export function estimateMemory(input: MemoryInput, explain = true): MemoryEstima
       `Most loaded GPU: first pipeline stage with ${pp > 1 ? `1/${pp} of the ${r.L} layers` : `all ${r.L} layers`} and the input embedding${r.untied && pp === 1 ? ' and output layer' : ''}${tp > 1 ? `, dense weights split over TP = ${tp}` : ''}${hasExperts ? `, experts over EP×ETP = ${ep * etp}` : ''} (norms and router replicated; uneven pipeline splits not modelled)`,
     );
     assumptions.push('Parameters as Megatron counts them: attention, MLP, norm and router weights; linear-layer biases and learned position embeddings are not counted');
-    assumptions.push(...(own ? own.assumptions : shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp)));
+    assumptions.push(...(own ? own.assumptions : frozen ? [frozen.note] : shardingAssumptions(s, input.precision, n, nExpert, hasExperts, input.cp, input.dp)));
     if (input.precision === 'fp8') assumptions.push('fp8: weights held in 16-bit as Transformer Engine does by default (fp8 copies and transposes for GEMMs not counted)');
     if (input.precision === 'fp16') assumptions.push('fp16 counted like bf16 (loss-scaler state negligible)');
     if (gathers) assumptions.push(`Gathered parameters: a ${computeBytes * 8}-bit copy of two layers (the one computing and the prefetched one) counted in weights; larger prefetch/live-parameter limits keep more`);
     assumptions.push(own ? 'AdamW on the adapters; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted' : 'Adam(W) optimizer; framework buffers, CUDA context, NCCL and allocator fragmentation are not counted');
   }
-  const act = activationBytes(input, r, explain ? assumptions : undefined);
+  const act = frozen?.forwardOnly ? { bytes: 0, perLayer: 0, factor: 0 } : activationBytes(input, r, explain ? assumptions : undefined);
 
   const total = weights + gradients + optimizer + act.bytes;
   return {

@@ -127,6 +127,8 @@ export interface Plan {
   notes: string[];
   /** Why the run is not training (an inference or export entry point): training memory does not apply. */
   notTraining?: string;
+  /** The model described is frozen by the run's flags (see MemoryInput.frozen). */
+  frozen?: Field<{ note: string; forwardOnly?: boolean }>;
   /** The scheduler allocation the file asks for, in words (`4 nodes × 8 GPUs (SBATCH)`). */
   allocation?: string;
   /**

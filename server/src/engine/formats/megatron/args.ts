@@ -160,6 +160,27 @@ export function skipsTraining(args: MegatronArgs): string | undefined {
   return `\`${written}\` skips the training loop: the run only evaluates, with the model in eval mode`;
 }
 
+/**
+ * The language model these arguments describe, frozen by a flag: `--freeze-all-layers` (Megatron-LM
+ * runs forward only, under `torch.no_grad`: training.py@d98e8a6:2353) or a multimodal script's
+ * `--freeze-LM` (pretrain_vlm.py, examples/multimodal; forks spell it `--freeze-llm`): its weights
+ * get no gradients or optimizer state, and what does train (a vision encoder, a projection) is not
+ * described here.
+ */
+function frozenOf(args: MegatronArgs): Plan['frozen'] {
+  const all = args.get('freeze_all_layers');
+  const lm = FREEZE_LM.map((d) => args.get(d)).find((a) => a && (a.unknown || flag(a) !== false));
+  const a = all && (all.unknown || flag(all) !== false) ? all : lm;
+  if (!a) return undefined;
+  const name = `\`${String(a.path.at(-1))}\``;
+  if (a.unknown) return { value: { note: '' }, from: { kind: 'unknown', note: a.unknown } };
+  const note = a === all
+    ? `${name}: every layer is frozen and the run goes forward only, so no gradients, optimizer state or activations for a backward pass are counted`
+    : `${name}: the language model's weights are frozen (no gradients or optimizer state counted); the parts that train (a vision encoder, the projection) are not described by these arguments and not counted`;
+  return asWritten({ note, ...(a === all ? { forwardOnly: true } : {}) }, a);
+}
+const FREEZE_LM = ['freeze_LM', 'freeze_lm', 'freeze_llm', 'freeze_language_model'];
+
 /** A value as written: assumed when the context may override it. */
 function asWritten<T>(value: T, a: ArgValue): Field<T> {
   return a.assumed ? assumed(value, a.assumed, a.path) : written(value, a.path);
@@ -290,6 +311,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     notes,
     effective,
     notTraining: args.notTraining,
+    frozen: frozenOf(args),
     allocation: args.allocation?.text,
     gradReduce16: flag(args.get('grad_reduce_in_bf16')) === true || undefined,
     rankOrder: flag(args.get('use_tp_pp_dp_mapping')) === true ? 'tp-cp-ep-pp-dp' : 'tp-cp-ep-dp-pp',
