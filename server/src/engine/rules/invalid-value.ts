@@ -13,7 +13,7 @@ import type { Path } from '../types';
 import type { Node } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
-import { pydanticSection, strictSince, validatorRefusal } from '../schema/vocabulary';
+import { pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
 
 type Issue = Extract<SchemaIssue, { kind: 'invalid-value' }>;
@@ -46,6 +46,21 @@ function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'ref
   }
   if (unsettled) return { kind: 'unsettled' };
   return bounded !== undefined ? { kind: 'value', value: bounded } : { kind: 'refused' };
+}
+
+/**
+ * Why a value the schema refuses is unused for now, where its section's values are checked only while
+ * the section is on (`x-values-checked-when-enabled`) and the file does not turn it on.
+ */
+function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
+  const path = issue.schemaPath;
+  if (!ctx.nav || !path || path.length < 2) return undefined;
+  const gate = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, -1), ctx.doc.value([]), ctx.schemaVersion));
+  const key = String(issue.path[path.length - 1]);
+  if (!gate || gate.except?.includes(key)) return undefined;
+  const on = [...issue.path.slice(0, path.length - 1), 'enabled'];
+  if (ctx.doc.value(on) === true) return undefined;
+  return `${gate.why}; \`${on.join('.')}\` is not true here, so the value is unused, and it is refused once the section is turned on`;
 }
 
 /**
@@ -149,6 +164,8 @@ export default defineRule({
       // correction changes what runs (unsafe).
       const runs = invalidRunsBefore(issue.schema);
       const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
+      // A section whose values are checked only while it is on: off, the value is unused (a note; a fix would change the run once it is on).
+      const dormant = dormantValue(ctx, issue);
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -156,7 +173,7 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent && !dormant ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
       if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
@@ -170,7 +187,9 @@ export default defineRule({
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
-      const effect = extendable
+      const effect = dormant
+        ? dormant
+        : extendable
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : silent
           ? runs.effect
@@ -184,7 +203,7 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: extendable || silent ? 'warning' : undefined,
+        severity: dormant ? 'information' : extendable || silent ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });

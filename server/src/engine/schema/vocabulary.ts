@@ -123,6 +123,14 @@ export function requiredWhenEnabled(section: JsonSchema | undefined): Record<str
   return section?.['x-required-when-enabled'] ?? {};
 }
 
+/**
+ * Where the section's values are checked only while its `enabled` is true (`x-values-checked-when-enabled`:
+ * DeepSpeed's AutoEP validates them when it sets the experts up): why, and the keys checked anyway.
+ */
+export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): { why: string; except?: string[] } | undefined {
+  return section?.['x-values-checked-when-enabled'];
+}
+
 /** What an unknown key does where the section hands its keys on only while enabled (`x-unknown-key-when-enabled`). */
 export function unknownKeyWhenEnabled(section: JsonSchema | undefined): string | undefined {
   return section?.['x-unknown-key-when-enabled'];
