@@ -6,7 +6,8 @@ import type { SchemaNav } from '../schema/navigate';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule, type RuleContext } from './rule';
-import { autoFillers } from '../schema/vocabulary';
+import { aliasOf, autoFillers } from '../schema/vocabulary';
+import { refusesUnknownKeys } from './helpers';
 import { trainerArgument } from '../formats/trainer/script';
 
 const JSON_LOAD = /json\.load keeps only the last one and drops this one without a word\./;
@@ -44,7 +45,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'A key is written twice in the same mapping.',
-    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`) in a release whose launcher adds the prefix and so folds them into one; before that, they are two keys and only the one its flag is named after is read.',
+    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`) in a release whose launcher adds the prefix and so folds them into one; before that, they are two keys and only the one its flag is named after is read. DeepSpeed\'s validated sections take a setting under its field name or its alias (`prefetch_bucket_size` / `stage3_prefetch_bucket_size`), not both: with both written the model refuses the file, an error.',
     bad: 'distributed_type: MULTI_GPU\ndebug: true\nnum_processes: 8\ndebug: false\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\ndebug: false\n',
     upstream: [
@@ -78,5 +79,31 @@ export default defineRule({
       }
       ctx.report({ at: p.span, message, severity });
     }
+    if (ctx.format === 'deepspeed') bothSpellings(ctx, ctx.doc.root, []);
   },
 });
+
+/**
+ * A DeepSpeed setting written under both of its spellings (`x-alias-of`: a pydantic field's name and
+ * its alias, `prefetch_bucket_size` / `stage3_prefetch_bucket_size`) in a section the release
+ * validates with its model: pydantic takes the alias and refuses the name as an extra key, whoever
+ * loads the file. An `"auto"` is dropped before the model sees it and does not count.
+ */
+function bothSpellings(ctx: RuleContext, node: Node | undefined, path: Path, depth = 0): void {
+  if (node?.kind !== 'map' || depth > 4 || !ctx.nav) return;
+  const root = ctx.doc.value([]);
+  const written = new Map(node.entries.filter((e) => !(e.value.kind === 'scalar' && e.value.value === 'auto')).map((e) => [e.key, e]));
+  const section = ctx.nav.at(path, root, ctx.schemaVersion);
+  for (const e of node.entries) {
+    const alias = aliasOf(ctx.nav.at([...path, e.key], root, ctx.schemaVersion));
+    if (alias && written.has(alias) && written.has(e.key) && refusesUnknownKeys(ctx, section, undefined, path)) {
+      ctx.report({
+        at: [...path, e.key],
+        on: 'key',
+        severity: 'error',
+        message: `\`${e.key}\` and \`${alias}\` are two spellings of one setting, and both are written: the model DeepSpeed validates ${path.length ? `\`${path.join('.')}\`` : 'the config'} with takes \`${alias}\` and refuses \`${e.key}\` as an extra key ("Extra inputs are not permitted"), so the run stops before training. Keep one of them.`,
+      });
+    }
+    bothSpellings(ctx, e.value, [...path, e.key], depth + 1);
+  }
+}
