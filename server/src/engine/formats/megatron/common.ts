@@ -23,6 +23,8 @@ export interface UnknownFlags {
   effect: 'error' | 'warning' | 'none';
   /** Flags the entry script adds to Megatron-LM's (`x-entrypoint-flags`). */
   extra?: ReadonlySet<string>;
+  /** Flags the entry script adds only from a later release than its first (`x-entrypoint-flags-since`): flag → release. */
+  extraSince?: ReadonlyMap<string, string>;
   consequence?: string;
   /**
    * Schema flags (by dest) the entry script's parser never adds, with the scripts that do
@@ -57,7 +59,9 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
     if (e.merged) continue;
     const target = flagTarget(e.key);
     const path = [...base, e.key];
-    const others = target && judged.effect === 'error' ? judged.notAdded?.get(target.dest) : undefined;
+    const flag = e.key.replace(/=.*$/, '');
+    const dated = judged.effect === 'error' ? judged.extraSince?.get(flag) : undefined;
+    const others = target && judged.effect === 'error' ? (dated ? { scripts: [], until: dated } : judged.notAdded?.get(target.dest)) : undefined;
     if (target && others && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
       const consequence = others.until
         ? `The entry script adds this flag to Megatron-LM's parser only from Megatron Core ${others.until}, so before it ${ARGPARSE_STOPS}`
@@ -67,7 +71,9 @@ export function flagSites(map: MapNode | undefined, base: Path, where: string, j
       if (others.until) sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
     } else if (target) {
       sites.push({ dest: target.dest, negate: target.negate, path, keySpan: e.keySpan, node: e.value });
-    } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(e.key.replace(/=.*$/, '')) && !repositoryHas(judged.repository, e.key)) {
+    } else if (dated && !repositoryHas(judged.repository, e.key)) {
+      unknown.push({ path, key: e.key, candidates: [], effect: 'error', where, consequence: `The entry script adds this flag only from Megatron Core ${dated}, so before it ${ARGPARSE_STOPS}`, until: dated, from: judged.from });
+    } else if (e.key.startsWith('-') && judged.effect !== 'none' && !judged.extra?.has(flag) && !repositoryHas(judged.repository, e.key)) {
       // Where the script reading the flags may define its own, even a near-spelling of one of
       // Megatron-LM's (`--data-path2`, `--freeze-llm`) may be its: a warning then, never a guess.
       const searched = judged.repository ? `${where}, ${repositorySearched(judged.repository)}` : where;

@@ -158,6 +158,11 @@ export function yamlCfgSection(dest: string): string | undefined {
   return typeof where === 'string' ? where : undefined;
 }
 
+/** The flags of `x-entrypoint-flags` a script adds only from a later release than its first, by script path (`x-entrypoint-flags-since`). */
+export function entrypointFlagsSince(): Record<string, Record<string, string>> {
+  return (MEGATRON_SCHEMA['x-entrypoint-flags-since'] ?? {}) as Record<string, Record<string, string>>;
+}
+
 /** The flags known entry scripts add to Megatron's own (`x-entrypoint-flags`), by script path. */
 export function entrypointFlags(): Record<string, string[]> {
   return (MEGATRON_SCHEMA['x-entrypoint-flags'] ?? {}) as Record<string, string[]>;

@@ -24,7 +24,7 @@ import { slurmHardware, slurmStep } from './slurm';
 import { megatronSource, UPSTREAM_ENTRY } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
-import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointFlagsSince, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 
@@ -149,7 +149,10 @@ function unknownFlags(doc: SourceDoc, settings: EngineSettings): UnknownFlags {
   if (settings.repositoryFlags?.lenient) return { effect: 'none' };
   const table = entrypointFlags();
   const known = entry ? Object.keys(table).find((k) => entry === k || entry.endsWith(`/${k}`)) : undefined;
-  if (known) return { effect: 'error', extra: new Set([...table[known], ...own]) };
+  if (known) {
+    const dated = new Map(Object.entries(entrypointFlagsSince()[known] ?? {}).filter(([f]) => !own.includes(f)));
+    return { effect: 'error', extra: new Set([...table[known].filter((f) => !dated.has(f)), ...own]), extraSince: dated };
+  }
   const script = name ? `\`${name}\`` : 'the entry script';
   // With the repository searched, the script's own parser (and its framework's) was read too.
   const consequence = settings.repositoryFlags
