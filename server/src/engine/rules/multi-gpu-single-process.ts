@@ -15,7 +15,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A `MULTI_*` distributed type with a single process or a single GPU id on one machine.',
-    why: 'With one process on one machine, `MULTI_GPU` only adds a process group and DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"). With a single id in `gpu_ids`, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on multiple GPUs."',
+    why: 'With one process on one machine, `MULTI_GPU` only adds a process group and, before Accelerate 1.10, DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"); from 1.10 a single process is not wrapped, so it is a note. With a single id in `gpu_ids` on one machine, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on multiple GPUs." (0.17.x stops on any machine count, with a TypeError, unless the launch passes `--num_machines`.)',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 1\n',
     good: "distributed_type: 'NO'\nnum_processes: 1\n",
     fix: "Changes `distributed_type` to `'NO'`.",
@@ -25,8 +25,12 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    if (m.sagemaker || !m.distributedType || !MULTI_DEVICE.includes(m.distributedType) || m.numMachines > 1) return;
+    if (m.sagemaker || !m.distributedType || !MULTI_DEVICE.includes(m.distributedType)) return;
     const gpuIds = m.view.str(['gpu_ids']);
+    // 0.17.x compares the command line's `--num_machines` (None unless the launch passes it) with 1
+    // before the config's value is merged (commands/launch.py@v0.17.0:796-804, fixed in 0.18.0).
+    const typeError = ctx.atLeast('0.17.0') && !ctx.atLeast('0.18.0');
+    if (m.numMachines > 1 && !typeError) return;
     // Counted as the launcher counts them: `len(gpu_ids.split(","))`, so `0,` is two items.
     const ids = gpuIds && gpuIds !== 'all' ? gpuIds.split(',') : undefined;
     const toNo = { kind: 'no-distribution', title: "Change to `distributed_type: 'NO'`", edits: [{ op: 'set' as const, path: ['distributed_type'], value: 'NO' }] };
@@ -39,16 +43,19 @@ export default defineRule<AccelerateModel>({
         at: src(m, ['gpu_ids']),
         on: 'value',
         severity: 'error',
-        message: `\`${m.distributedType}\` with the single GPU id \`${gpuIds}\`: \`accelerate launch\` stops ("Less than two GPU ids were configured"). List at least two ids (\`gpu_ids: 0,1\`), use \`all\`, or train on one device with \`distributed_type: 'NO'\`.`,
+        message: `\`${m.distributedType}\` with the single GPU id \`${gpuIds}\`: \`accelerate launch\` stops (${typeError ? 'a TypeError: 0.17.x compares `--num_machines`, unset unless the launch passes it, with 1' : '"Less than two GPU ids were configured"'}). List at least two ids (\`gpu_ids: 0,1\`), use \`all\`, or train on one device with \`distributed_type: 'NO'\`.`,
         fixes: [toNo],
       });
       return;
     }
-    if (m.numProcesses === 1) {
+    if (m.numProcesses === 1 && m.numMachines <= 1) {
+      // From 1.10 a single process is not wrapped in DDP (`multi_device` needs more than one process, accelerator.py@v1.10.0:1802, state.py@v1.10.0:346).
+      const unwrapped = ctx.atLeast('1.10.0');
       ctx.report({
         at: src(m, ['num_processes']),
         on: 'value',
-        message: `\`${m.distributedType}\` with \`num_processes: 1\` on one machine is not distributed: it pays for a process group and DDP wrapping around a single device. Set \`num_processes\` to the number of devices, or use \`distributed_type: 'NO'\`.`,
+        severity: unwrapped ? 'information' : undefined,
+        message: `\`${m.distributedType}\` with \`num_processes: 1\` on one machine is not distributed: ${unwrapped ? 'it sets up a one-rank process group for nothing (from Accelerate 1.10 a single process gets no DDP wrapper)' : 'it pays for a process group and DDP wrapping around a single device'}. Set \`num_processes\` to the number of devices, or use \`distributed_type: 'NO'\`.`,
         fixes: [{ ...toNo, recommended: true }],
       });
     }
