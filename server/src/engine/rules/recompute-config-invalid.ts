@@ -58,12 +58,16 @@ export default defineRule<MegatronModel>({
 });
 
 /**
- * `--recompute-num-layers` above the layers of a pipeline stage. Megatron Core asks only that the
+ * `--recompute-num-layers` above the layers of a pipeline stage, or (uniform, before 0.17) one that does
+ * not divide them. Megatron Core asks only that the
  * count is set (transformer_config.py). From 0.17 the checkpointed forward clamps a uniform chunk to
  * the stage (transformer_block.py, megatron/core/recompute.py from 0.18) and `block` simply
  * recomputes every layer, so the value only misleads. Before 0.17 a uniform chunk runs past the
- * stage's last layer and the first training step fails on `self.layers[index]` (IndexError).
+ * stage's last layer and the first training step fails on `self.layers[index]` (IndexError), also
+ * when the count does not divide the stage (transformer_block.py@core_v0.16.0, `_checkpointed_forward`).
  */
+const UNEVEN = ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'pipeline_model_parallel_layout', 'account_for_embedding_in_pipeline_split', 'account_for_loss_in_pipeline_split'];
+
 function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
   const p = ctx.plan;
@@ -74,9 +78,20 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   // The loop runs over the layers of one model chunk: with virtual pipeline stages, a stage's chunk.
   const vpp = p?.vpp && p.vpp.value > 1 ? p.vpp.value : 1;
   const perStage = Math.floor(layers / (pp * vpp));
-  if (n <= perStage) return;
   const holds = vpp > 1 ? `each virtual pipeline stage (model chunk) holds` : 'each pipeline stage holds';
   const crashes = argValue(m, 'recompute_method') === 'uniform' && !ctx.atLeast('0.17.0');
+  if (n <= perStage) {
+    // The same overrun when the count does not divide the stage: the last chunk reaches past it.
+    const even = layers % (pp * vpp) === 0 && !UNEVEN.some((d) => m.args.get(d));
+    if (crashes && even && n > 0 && perStage % n !== 0) {
+      ctx.report({
+        at: m.args.get('recompute_num_layers')?.path ?? [],
+        severity: 'error',
+        message: `\`--recompute-num-layers ${n}\` does not divide the ${perStage} layers ${holds}: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping the last one to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a divisor of ${perStage} (1 recomputes every layer).`,
+      });
+    }
+    return;
+  }
   ctx.report({
     at: m.args.get('recompute_num_layers')?.path ?? [],
     severity: crashes ? 'error' : 'warning',
