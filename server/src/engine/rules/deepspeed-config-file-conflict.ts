@@ -107,5 +107,18 @@ export default defineRule<AccelerateModel>({
         fixes: [{ kind: jsonEnables(m, m.mixedPrecision) ? 'remove-same' : 'remove', title: 'Remove mixed_precision', edits: [{ op: 'remove', path: at }], recommended: true }, ...precisionMove(m, at)],
       });
     }
+    // The old top-level `fp16: true`: the loader turns it into `mixed_precision: fp16` when that key is
+    // absent (commands/config/config_args.py@v1.14.0:113-116, the same from 0.16.0), which the plugin
+    // then refuses beside the JSON like the key itself (launch.py@v1.14.0:1281-1286, 1390).
+    const legacy = m.view.get(['fp16']);
+    if (refused && !m.view.has(['mixed_precision']) && m.mixedPrecision === 'fp16') {
+      const at = src(m, ['fp16']);
+      ctx.report({
+        at,
+        related: [fileKey],
+        message: `\`fp16: ${typeof legacy === 'string' ? legacy : JSON.stringify(legacy)}\` is read as \`mixed_precision: fp16\`, which cannot be set in this file together with \`deepspeed_config_file\`: accelerate refuses the config. Enable \`fp16\` in ${file.ref} instead.`,
+        fixes: [{ kind: jsonEnables(m, 'fp16') ? 'remove-same' : 'remove', title: 'Remove fp16', edits: [{ op: 'remove', path: at }], recommended: true }],
+      });
+    }
   },
 });

@@ -159,7 +159,8 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       numProcesses: view.num(['num_processes']),
       numMachines: view.num(['num_machines']) ?? 1,
       machineRank: view.num(['machine_rank']) ?? 0,
-      mixedPrecision: view.str(['mixed_precision']),
+      // The loader reads the old `fp16: true` as `mixed_precision: fp16` when that key is absent (config_args.py process_config).
+      mixedPrecision: view.str(['mixed_precision']) ?? (view.has(['mixed_precision']) ? undefined : legacyFp16(view.get(['fp16']))),
       commandLine: (key) => commandLine(launches?.() ?? [], key),
       // On SageMaker the file's values are handed to the job as they are.
       overriddenBy: (path) => {
@@ -178,3 +179,8 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
   },
   plan: acceleratePlan,
 };
+
+/** The precision the old top-level `fp16` key stands for: `fp16` when its value is true to Python (config_args.py@v1.14.0:113-114). */
+function legacyFp16(v: unknown): string | undefined {
+  return v !== undefined && v !== null && v !== false && v !== 0 && v !== '' ? 'fp16' : undefined;
+}
