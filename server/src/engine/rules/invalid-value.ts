@@ -8,7 +8,7 @@ import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
-import { textProcessCountFails } from '../formats/accelerate/helpers';
+import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import type { Node } from '../syntax/tree';
 import type { RuleContext } from './rule';
@@ -229,6 +229,13 @@ export default defineRule({
       if (node.kind !== 'seq') return;
       ctx.separately(() => {
         const form = releaseForm(ctx, schema);
+        // Items handed raw into the environment of the launched process (`raw-env`): torchrun's path
+        // turns them into text, a launcher that hands the environment to Popen stops on a non-text one.
+        const popen = form?.form === 'raw-env' && ctx.format === 'accelerate' && (ctx.model as AccelerateModel).mixedPrecision === 'fp8' ? popenLauncher(ctx.model as AccelerateModel) : undefined;
+        if (popen && node.items.some((n) => n.kind === 'scalar' && typeof n.value !== 'string')) {
+          ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is a list of non-text items, which the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} puts into the launched process's environment as they are: ${popen} hands that environment to the process and stops with a TypeError ("expected str, bytes or os.PathLike object"). Quote the items (\`"false"\`), or upgrade Accelerate to ${form!.until ?? 'a release that converts them'} or newer.` });
+          return;
+        }
         if (form?.form !== 'tuple-string') return;
         const items = node.items.map((n) => (n.kind === 'scalar' ? String(n.value) : '…')).join(', ');
         ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is written as a list: ${form.why ?? `${ctx.tool} reads only a tuple string here`}. Write \`"(${items})"\` for this release, or upgrade to one that reads the list.` });

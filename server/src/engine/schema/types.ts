@@ -220,7 +220,7 @@ export interface JsonSchema {
 export interface ValueForm {
   since?: string;
   until?: string;
-  form: 'unused' | 'unchecked' | 'tuple-string' | 'schema' | 'narrower';
+  form: 'unused' | 'unchecked' | 'tuple-string' | 'schema' | 'narrower' | 'raw-env';
   /** For `narrower`: the values those releases accept. */
   accepts?: JsonSchema;
   /** What those releases do with the value, in words for a message. */

@@ -196,3 +196,17 @@ export function pluginZeroStage(ctx: RuleContext<AccelerateModel>): { stage: num
   if (stage === undefined) return required && !ctx.atLeast(required) ? undefined : { stage: 2, written: false };
   return typeof stage === 'number' ? { stage, written: true } : undefined;
 }
+
+/**
+ * The launcher that hands the environment it builds straight to `subprocess.Popen` (no `str()` over
+ * the values, as torchrun's `patch_environment` does), when the config launches through one: the
+ * simple launcher (`distributed_type: 'NO'`, `MULTI_CPU`, `use_cpu`) or DeepSpeed's multi-node
+ * runner (commands/launch.py@v1.5.0:1171-1194, 776, 847). Undefined otherwise or when not known.
+ */
+export function popenLauncher(m: AccelerateModel): string | undefined {
+  if (m.sagemaker || !m.distributedType) return undefined;
+  if (m.view.get(['use_cpu']) === true || m.distributedType === 'NO' || m.distributedType === 'MULTI_CPU') return "`accelerate launch`'s simple launcher";
+  const runner = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
+  if (m.distributedType === 'DEEPSPEED' && m.numMachines > 1 && runner !== 'static') return `DeepSpeed's multi-node runner (\`${runner}\`)`;
+  return undefined;
+}
