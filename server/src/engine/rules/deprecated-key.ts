@@ -71,7 +71,9 @@ export default defineRule({
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        const message = removedMessage(pathLabel(path), removed, ctx, flag, notYet(ctx, path, removed.replacement)) + (!flag && neutral ? NEUTRAL : '');
+        // A replacement of the opposite sense (`--disable-x` → `--enable-x`) whose deprecation maps this value to nothing: leaving the key out is the equivalent.
+        const equivalent = deprecation(schema)?.replacementValue?.[JSON.stringify(value)] === null ? { ...removed, replacement: undefined } : removed;
+        const message = removedMessage(pathLabel(path), equivalent, ctx, flag, notYet(ctx, path, equivalent.replacement)) + (!flag && neutral ? NEUTRAL : '');
         ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
