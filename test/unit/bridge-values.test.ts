@@ -66,3 +66,10 @@ test("hover in a Megatron Bridge or NeMo file names Megatron-LM's default as Meg
   const plain = hover(analyze({ path: 'train.sh', text: script }), script.indexOf('--profile-ranks') + 3)!.markdown;
   assert.match(plain, /^- Default:/m);
 });
+
+test('hover in a Megatron Bridge file dates a key by the Megatron Core release it arrived in, not as a Bridge release (Bridge releases are v0.x; model.high_priority_a2a_comm_stream is a TransformerConfig field from core 0.18.0)', () => {
+  const bridge = '# shardwise: format=megatron-bridge world_size=8\nmodel:\n  high_priority_a2a_comm_stream: true\n';
+  const md = hover(analyze({ path: 'override.yaml', text: bridge }), bridge.indexOf('high_priority') + 2)!.markdown;
+  assert.match(md, /Megatron Core ≥ 0\.18\.0/);
+  assert.doesNotMatch(md, /Megatron Bridge ≥/);
+});

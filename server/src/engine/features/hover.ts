@@ -3,6 +3,7 @@
  * allowed values, version and environment variable; in a suppression comment, what the directive
  * does and each rule id's summary and documentation link.
  */
+import { releaseName } from '../formats/format';
 import { checkedAgainst, releaseOf } from '../rules/release';
 import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
@@ -78,14 +79,13 @@ function formatMarkdown(da: DocAnalysis, offset: number): { markdown: string; sp
 
 export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema, valueNode?: { kind: string; value?: unknown }, schemaPath?: readonly (string | number)[]): string {
   const nav = da.nav!;
-  const tool = da.format?.toolName ?? '';
   const key = path[path.length - 1];
   const parts: string[] = [];
   const title = [`**${key}**`];
   const dest = schemaPath?.[schemaPath.length - 1];
   if (dest !== undefined && String(dest) !== key) title.push(`argument \`${String(dest)}\``);
   else if (path.length > 1) title.push(`in \`${path.slice(0, -1).join('.')}\``);
-  if (since(schema)) title.push(`${tool} ≥ ${since(schema)}`);
+  if (since(schema)) title.push(`${releaseName(da.format)} ≥ ${since(schema)}`);
   parts.push(title.join(' · '));
 
   const dep = deprecation(schema);

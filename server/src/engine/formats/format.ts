@@ -149,3 +149,11 @@ export interface FormatSupport<M = unknown> {
   /** The parallel layout the document describes, for the layout rules, hovers and `shardwise layout`. */
   plan?(model: M, settings: EngineSettings): Plan | undefined;
 }
+
+/**
+ * How messages name the releases a format's schema versions count: Megatron Core's for Megatron
+ * Bridge and NeMo files (they read Megatron Core's arguments), else the tool's own.
+ */
+export function releaseName(format: Pick<FormatSupport, 'tool' | 'toolName'> | undefined): string {
+  return format?.tool === 'megatron-core' && format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (format?.toolName ?? 'the tool');
+}

@@ -6,6 +6,7 @@
  * holds in all of them, which release runs does not matter and the assumption is dropped.
  */
 import { copyBasis, type Basis } from '../certainty';
+import { releaseName } from '../formats/format';
 import type { Field } from '../plan/plan';
 import type { DocAnalysis } from '../result';
 import type { FormatId } from '../settings';
@@ -79,7 +80,7 @@ class Run implements RuleContext<any> {
     this.reporting = track ?? new Set<number>();
     this.format = da.format?.id as FormatId;
     this.tool = da.format?.toolName ?? 'the tool';
-    this.versions = da.format?.tool === 'megatron-core' && da.format.toolName !== 'Megatron-LM' ? 'Megatron Core' : (da.format?.toolName ?? 'the tool');
+    this.versions = releaseName(da.format);
     this.settings = da.settings;
     this.nav = da.nav;
     this.schemaVersion = forced ?? release.value;
