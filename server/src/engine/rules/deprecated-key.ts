@@ -1,7 +1,7 @@
 /**
  * deprecated-key: a renamed or removed key or value.
  */
-import type { Deprecation } from '../schema/types';
+import type { Deprecation, JsonSchema } from '../schema/types';
 import type { PathEdit } from '../syntax/sourcedoc';
 import type { Path, Severity } from '../types';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
@@ -71,8 +71,7 @@ export default defineRule({
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
-        // A replacement of the opposite sense (`--disable-x` → `--enable-x`) whose deprecation maps this value to nothing: leaving the key out is the equivalent.
-        const equivalent = deprecation(schema)?.replacementValue?.[JSON.stringify(value)] === null ? { ...removed, replacement: undefined } : removed;
+        const equivalent = equivalentOf(removed, schema, value);
         const message = removedMessage(pathLabel(path), equivalent, ctx, flag, notYet(ctx, path, equivalent.replacement)) + (!flag && neutral ? NEUTRAL : '');
         ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
@@ -282,6 +281,11 @@ function notYet(ctx: RuleContext, path: Path, replacement: string | undefined): 
   if (!from || ctx.atLeast(from)) return undefined;
   const written = ctx.flat ? ctx.writePath(target) : undefined;
   return `${code(written ? lastKey(written) : replacement.replace(/^\//, ''))} replaces it from ${ctx.versions} ${from}, after the release checked against.`;
+}
+
+/** A replacement of the opposite sense (`--disable-x` → `--enable-x`) whose deprecation maps this value to nothing: leaving the key out is the equivalent. */
+function equivalentOf(removed: { version: string; replacement?: string }, schema: JsonSchema | undefined, value: unknown): { version: string; replacement?: string } {
+  return deprecation(schema)?.replacementValue?.[JSON.stringify(value)] === null ? { ...removed, replacement: undefined } : removed;
 }
 
 function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean, later?: string): string {

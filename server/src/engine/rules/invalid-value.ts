@@ -13,8 +13,9 @@ import type { Path } from '../types';
 import type { Node } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
-import { pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
+import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
+import type { JsonSchema } from '../schema/types';
 
 type Issue = Extract<SchemaIssue, { kind: 'invalid-value' }>;
 
@@ -46,6 +47,23 @@ function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'ref
   }
   if (unsettled) return { kind: 'unsettled' };
   return bounded !== undefined ? { kind: 'value', value: bounded } : { kind: 'refused' };
+}
+
+/**
+ * Why DeepSpeed runs a value the schema refuses instead of stopping on it, where the key's reader has
+ * no check of its own (`noOwnCheck`) and the value is of the kind the key takes but not one of its
+ * values (a name outside the choices, a number out of range), or a word or number for a switch, which
+ * Python's `if` reads by truth: undefined for a value of another kind, which fails where it is used.
+ */
+function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
+  if (ctx.format !== 'deepspeed' || !noOwnCheck(issue.schema) || !issue.schema) return undefined;
+  const types = ([] as unknown[]).concat(issue.schema.type ?? []);
+  const v = issue.value;
+  const kind = typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'boolean' : typeof v === 'number' ? (Number.isInteger(v) ? ['integer', 'number'] : ['number']) : undefined;
+  const sameKind = kind !== undefined && ([] as string[]).concat(kind).some((k) => types.includes(k));
+  if (sameKind) return 'DeepSpeed reads this key without checking it, so it does not stop on the value: the code that uses it takes it as some other choice (or the default) or fails there';
+  if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
+  return undefined;
 }
 
 /**
@@ -166,6 +184,9 @@ export default defineRule({
       const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
       // A section whose values are checked only while it is on: off, the value is unused (a note; a fix would change the run once it is on).
       const dormant = dormantValue(ctx, issue);
+      // A DeepSpeed key its reader takes with no check: a value of the right kind outside the allowed
+      // ones (an unknown name, a word for a switch read by truth) runs as something else, not refused.
+      const unchecked = !silent && !dormant && uncheckedKind(ctx, issue);
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -173,7 +194,7 @@ export default defineRule({
         const near = closest(issue.value, allowed);
         if (near.length) {
           advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent && !dormant ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent && !dormant && !unchecked ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
         }
       }
       if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
@@ -193,6 +214,8 @@ export default defineRule({
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : silent
           ? runs.effect
+          : unchecked
+            ? unchecked
           : narrower?.why
             ? narrower.why
           : textCount
@@ -203,43 +226,45 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: dormant ? 'information' : extendable || silent ? 'warning' : undefined,
+        severity: dormant ? 'information' : extendable || silent || unchecked ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
     });
-    // A list where the release splits a tuple string (`x-value-forms`): the value the schema wants, which that release cannot read.
-    // A value added after the release (a `narrower` form): one the schema allows, which that release refuses.
-    walkSchema(ctx, (path, schema, node) => {
-      // A range no release checks (`x-advised`): the value runs as written; a hint, not a finding of refusal.
-      const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
-      for (const w of written) {
-        const advised = advisedBreaks(schema, w.value);
-        if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
-      }
-      if (!valueForms(schema)) return;
-      if (node.kind === 'scalar') {
-        ctx.separately(() => {
-          const form = releaseForm(ctx, schema);
-          if (form?.form !== 'narrower' || !form.accepts || !nav.matches(schema, node.value) || nav.matches(form.accepts, node.value)) return;
-          ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} must be ${nav.describe(form.accepts)} for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}, not ${code(String(node.value))}: ${form.why ?? `${ctx.tool} refuses it there`}.${form.until ? ` Upgrade ${ctx.versions} to ${form.until} or newer, or choose one of those values.` : ''}` });
-        });
-        return;
-      }
-      if (node.kind !== 'seq') return;
-      ctx.separately(() => {
-        const form = releaseForm(ctx, schema);
-        // Items handed raw into the environment of the launched process (`raw-env`): torchrun's path
-        // turns them into text, a launcher that hands the environment to Popen stops on a non-text one.
-        const popen = form?.form === 'raw-env' && ctx.format === 'accelerate' && (ctx.model as AccelerateModel).mixedPrecision === 'fp8' ? popenLauncher(ctx.model as AccelerateModel) : undefined;
-        if (popen && node.items.some((n) => n.kind === 'scalar' && typeof n.value !== 'string')) {
-          ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is a list of non-text items, which the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} puts into the launched process's environment as they are: ${popen} hands that environment to the process and stops with a TypeError ("expected str, bytes or os.PathLike object"). Quote the items (\`"false"\`), or upgrade Accelerate to ${form!.until ?? 'a release that converts them'} or newer.` });
-          return;
-        }
-        if (form?.form !== 'tuple-string') return;
-        const items = node.items.map((n) => (n.kind === 'scalar' ? String(n.value) : '…')).join(', ');
-        ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is written as a list: ${form.why ?? `${ctx.tool} reads only a tuple string here`}. Write \`"(${items})"\` for this release, or upgrade to one that reads the list.` });
-      });
-    });
+    walkSchema(ctx, (path, schema, node) => valueFormFindings(ctx, path, schema, node));
   },
 });
+
+/** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */
+function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
+  const nav = ctx.nav!;
+  // A range no release checks (`x-advised`): the value runs as written; a hint, not a finding of refusal.
+  const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
+  for (const w of written) {
+    const advised = advisedBreaks(schema, w.value);
+    if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
+  }
+  if (!valueForms(schema)) return;
+  if (node.kind === 'scalar') {
+    ctx.separately(() => {
+      const form = releaseForm(ctx, schema);
+      if (form?.form !== 'narrower' || !form.accepts || !nav.matches(schema, node.value) || nav.matches(form.accepts, node.value)) return;
+      ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} must be ${nav.describe(form.accepts)} for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}, not ${code(String(node.value))}: ${form.why ?? `${ctx.tool} refuses it there`}.${form.until ? ` Upgrade ${ctx.versions} to ${form.until} or newer, or choose one of those values.` : ''}` });
+    });
+    return;
+  }
+  if (node.kind !== 'seq') return;
+  ctx.separately(() => {
+    const form = releaseForm(ctx, schema);
+    // Items handed raw into the environment of the launched process (`raw-env`): torchrun's path
+    // turns them into text, a launcher that hands the environment to Popen stops on a non-text one.
+    const popen = form?.form === 'raw-env' && ctx.format === 'accelerate' && (ctx.model as AccelerateModel).mixedPrecision === 'fp8' ? popenLauncher(ctx.model as AccelerateModel) : undefined;
+    if (popen && node.items.some((n) => n.kind === 'scalar' && typeof n.value !== 'string')) {
+      ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is a list of non-text items, which the targeted ${ctx.versionLabel ?? `${ctx.tool} release`} puts into the launched process's environment as they are: ${popen} hands that environment to the process and stops with a TypeError ("expected str, bytes or os.PathLike object"). Quote the items (\`"false"\`), or upgrade Accelerate to ${form!.until ?? 'a release that converts them'} or newer.` });
+      return;
+    }
+    if (form?.form !== 'tuple-string') return;
+    const items = node.items.map((n) => (n.kind === 'scalar' ? String(n.value) : '…')).join(', ');
+    ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is written as a list: ${form.why ?? `${ctx.tool} reads only a tuple string here`}. Write \`"(${items})"\` for this release, or upgrade to one that reads the list.` });
+  });
+}

@@ -212,6 +212,15 @@ export function unbounded(schema: JsonSchema): JsonSchema {
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 
 /** What happens with an invalid value (`x-invalid-effect`), as a clause a message ends with its own full stop. */
+/**
+ * Whether DeepSpeed reads the key with no check of its own (the history builder found none at the
+ * newest release: scripts/history/deepspeed-checks.mjs writes its stock `x-invalid-effect` sentence).
+ */
+export function noOwnCheck(schema: JsonSchema | undefined): boolean {
+  const effect = schema?.['x-invalid-effect'];
+  return typeof effect === 'string' && effect.startsWith('DeepSpeed stops, or silently misbehaves, where it first uses a wrong value');
+}
+
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
   const effect = schema?.['x-invalid-effect'];
   return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;
