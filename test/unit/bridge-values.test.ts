@@ -73,3 +73,11 @@ test('hover in a Megatron Bridge file dates a key by the Megatron Core release i
   assert.match(md, /Megatron Core ≥ 0\.18\.0/);
   assert.doesNotMatch(md, /Megatron Bridge ≥/);
 });
+
+test('Bridge reads the count of zero gradients from optimizer.log_num_zeros_in_grad (training/train.py@067f987:972, OptimizerConfig in Megatron Core), not the logger copy nothing reads: the hover names the argument there', () => {
+  const bridge = '# shardwise: format=megatron-bridge world_size=8\noptimizer:\n  log_num_zeros_in_grad: true\n';
+  const md = hover(analyze({ path: 'override.yaml', text: bridge }), bridge.indexOf('log_num_zeros') + 2)!.markdown;
+  assert.match(md, /`--log-num-zeros-in-grad`/);
+  assert.match(md, /Megatron Bridge: `optimizer\.log_num_zeros_in_grad`/);
+  assert.deepEqual(PROPS.log_num_zeros_in_grad['x-bridge'], ['optimizer.log_num_zeros_in_grad']);
+});
