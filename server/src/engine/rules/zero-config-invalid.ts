@@ -132,6 +132,17 @@ const CHECKS: DsCheck[] = [
     message: (m) => `\`${String(m.get(['optimizer', 'type']))}\` compresses its own communication and does not work with ZeRO: DeepSpeed stops ("… is not compatible with ZeRO"). Use stage 0, or Adam/AdamW with ZeRO.`,
   },
   {
+    // MiCS's hierarchical gather needs a shard that spans nodes: the groups are built with
+    // span_nodes = shard size // devices per node, asserted above 1 (runtime/zero/mics_utils.py@v0.9.2:125, :193).
+    when: (m, p) => {
+      const shard = m.num([Z, 'mics_shard_size']);
+      const perNode = p?.hardware.gpusPerNode.value;
+      return m.stage === 3 && shard !== undefined && shard > 0 && m.bool([Z, 'mics_hierarchical_params_gather']) === true && perNode && Math.floor(shard / perNode) <= 1 ? [Z, 'mics_hierarchical_params_gather'] : undefined;
+    },
+    since: '0.9.2',
+    message: (m, p) => `MiCS's hierarchical gather needs a shard spanning at least two nodes, and \`mics_shard_size: ${m.num([Z, 'mics_shard_size'])}\` covers ${Math.floor(m.num([Z, 'mics_shard_size'])! / p!.hardware.gpusPerNode.value) <= 0 ? 'part of one node' : 'one node'} of ${p!.hardware.gpusPerNode.value} GPUs: DeepSpeed stops when it builds the MiCS groups ("sharding spans on single node, no need for hierarchy allgather"). Remove \`mics_hierarchical_params_gather\`, or shard over at least ${2 * p!.hardware.gpusPerNode.value} GPUs.`,
+  },
+  {
     when: (m) => (m.bool(['amp', 'enabled']) === true && m.stage !== undefined && m.stage >= 1 ? ['amp', 'enabled'] : undefined),
     message: () => 'Apex AMP and ZeRO do not work together: DeepSpeed stops when it builds the optimizer ("Amp and ZeRO are not currently compatible"). Use `bf16` or `fp16` instead of `amp`.',
   },
@@ -142,7 +153,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
