@@ -109,8 +109,9 @@ export default defineRule({
         at: path,
         // An effect on a path the file does not decide (DeepSpeed refuses `max_grad_norm` only when it
         // builds the optimizer itself) rests on what the file cannot tell: a note, unless an Accelerate
-        // config that uses the file says DeepSpeed builds it (a warning: the file alone still does not).
-        severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (usedByAccelerate(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
+        // config or a Trainer recipe or launch that uses the file says DeepSpeed builds it (a warning:
+        // the file alone still does not).
+        severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (builtByDeepSpeed(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
         message:
           deprecationMessage(pathLabel(path), ctx.flat && named.replacement ? { ...named, replacement: String(lastKey(ctx.writePath([named.replacement]) ?? [named.replacement])) } : named, ctx.versions) +
           (later ? ` ${later}` : '') +
@@ -230,9 +231,13 @@ function replacementWritten(ctx: RuleContext, path: Path, replacement: string): 
   return undefined;
 }
 
-/** A DeepSpeed JSON that an Accelerate config of the project points at (Accelerate has DeepSpeed build the optimizer). */
-function usedByAccelerate(ctx: RuleContext): boolean {
-  return ctx.format === 'deepspeed' && !!(ctx.model as DeepSpeedModel | undefined)?.referrers.length;
+/**
+ * A DeepSpeed JSON that an Accelerate config or a Transformers Trainer recipe or launch of the project
+ * uses: both have DeepSpeed build the optimizer from its `optimizer` section.
+ */
+function builtByDeepSpeed(ctx: RuleContext): boolean {
+  const m = ctx.model as DeepSpeedModel | undefined;
+  return ctx.format === 'deepspeed' && !!(m?.referrers.length || m?.trainers.length);
 }
 
 /** The replacement a migrated key's conversion overwrites, when the file writes it with another value. */
