@@ -109,3 +109,15 @@ test('the probe catches a rule that reads around the context (the test above can
   }
   assert.equal(runRules(da, [honest]).length, 1);
 });
+
+test('a finding made after the reads that decided it (deprecated-key gathers a section\'s keys and reports them together) still rests on them: a release nobody named is said', () => {
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\nnum_machines: 1\nnum_processes: 4\n';
+  const unnamed = analyze({ path: 'fsdp.yaml', text }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(unnamed.length, 1);
+  assert.equal(unnamed[0].severity, 'warning');
+  assert.match(unnamed[0].message, /This assumes the newest Accelerate release runs this file/);
+  // Named, the release is no assumption, and 0.33 still copies the old key (utils/launch.py@v0.33.0:252-258): a note.
+  const named = analyze({ path: 'fsdp.yaml', text }, { targetVersions: { accelerate: '0.33.0' } }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(named[0].severity, 'information');
+  assert.doesNotMatch(named[0].message, /This assumes/);
+});

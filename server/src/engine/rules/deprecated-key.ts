@@ -49,7 +49,9 @@ export default defineRule({
     if (ctx.fork) return;
     // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
     const own = ctx.format === 'nemo' ? nemoOwnKeyNames() : undefined;
-    const sections = new Map<string, { dep: Deprecation; reports: Report[] }>();
+    // Each with the schemas of its keys: the release they were judged at is read again where the
+    // section's finding is made (a read in a key's own scope does not reach a report made later).
+    const sections = new Map<string, { dep: Deprecation; reports: Report[]; schemas: JsonSchema[] }>();
     // The sections reported as retired at this release (walked before their keys).
     const retiredAbove: Path[] = [];
     walkSchema(ctx, (path, schema, node, _section, flatValue) => {
@@ -123,31 +125,13 @@ export default defineRule({
       // Keys of one section that share one deprecation are one finding on the section (below).
       const section = !ctx.flat && path.length > 1 && !over && !quiet && !later ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
       if (section === undefined) ctx.report(report);
-      else (sections.get(section) ?? sections.set(section, { dep, reports: [] }).get(section)!).reports.push(report);
-    });
-    for (const { dep, reports } of sections.values()) {
-      if (reports.length === 1) {
-        ctx.report(reports[0]);
-        continue;
+      else {
+        const group = sections.get(section) ?? sections.set(section, { dep, reports: [], schemas: [] }).get(section)!;
+        group.reports.push(report);
+        group.schemas.push(schema);
       }
-      const paths = reports.map((r) => r.at as Path);
-      const parent = paths[0].slice(0, -1);
-      const names = paths.map((p) => code(lastKey(p)));
-      const list = names.length > 4 ? `${names.slice(0, 4).join(', ')} and ${names.length - 4} more` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-      // One fix that does what each key's own fix does, when they are all of one kind.
-      const firsts = reports.map((r) => r.fixes?.[0]);
-      const kind = firsts[0]?.kind;
-      const same = kind !== undefined && firsts.every((f) => f?.kind === kind);
-      ctx.report({
-        at: parent,
-        on: 'key',
-        severity: reports[0].severity,
-        message: deprecationMessage(`${list} in ${pathLabel(parent)}`, dep, ctx.versions).replace(' is deprecated', ' are deprecated').replace(/\bthis key is\b/g, 'these keys are'),
-        related: paths.map((at) => ({ at, message: `${code(lastKey(at))}: deprecated` })),
-        // The whole section at once, and each key on its own (never both by fix-all: only the first can be recommended).
-        fixes: [...(same ? [{ kind, title: `${kind.startsWith('remove') ? 'Remove' : 'Update'} the ${reports.length} keys`, edits: firsts.flatMap((f) => f!.edits), recommended: firsts.every((f) => f!.recommended) }] : []), ...reports.flatMap((r) => (r.fixes ?? []).map((f) => (same ? { ...f, recommended: false } : f)))],
-      });
-    }
+    });
+    for (const group of sections.values()) ctx.separately(() => reportSection(ctx, group));
     // A deprecated value the tool still lists among its choices (Megatron-LM's `--model-provider mamba`
     // from 0.18.0): valid, so no invalid-value issue carries it.
     walkSchema(ctx, (path, schema, node) => {
@@ -166,6 +150,36 @@ export default defineRule({
     });
   },
 });
+
+
+/** The finding of a section's deprecated keys: one key's own report, or one for them all. */
+function reportSection(ctx: RuleContext, { dep, reports, schemas }: { dep: Deprecation; reports: Report[]; schemas: JsonSchema[] }): void {
+  for (const schema of schemas) {
+    const again = deprecation(schema, (v) => ctx.atLeast(v));
+    if (again?.since) ctx.atLeast(again.since);
+  }
+  if (reports.length === 1) {
+    ctx.report(reports[0]);
+    return;
+  }
+  const paths = reports.map((r) => r.at as Path);
+  const parent = paths[0].slice(0, -1);
+  const names = paths.map((p) => code(lastKey(p)));
+  const list = names.length > 4 ? `${names.slice(0, 4).join(', ')} and ${names.length - 4} more` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  // One fix that does what each key's own fix does, when they are all of one kind.
+  const firsts = reports.map((r) => r.fixes?.[0]);
+  const kind = firsts[0]?.kind;
+  const same = kind !== undefined && firsts.every((f) => f?.kind === kind);
+  ctx.report({
+    at: parent,
+    on: 'key',
+    severity: reports[0].severity,
+    message: deprecationMessage(`${list} in ${pathLabel(parent)}`, dep, ctx.versions).replace(' is deprecated', ' are deprecated').replace(/\bthis key is\b/g, 'these keys are'),
+    related: paths.map((at) => ({ at, message: `${code(lastKey(at))}: deprecated` })),
+    // The whole section at once, and each key on its own (never both by fix-all: only the first can be recommended).
+    fixes: [...(same ? [{ kind, title: `${kind.startsWith('remove') ? 'Remove' : 'Update'} the ${reports.length} keys`, edits: firsts.flatMap((f) => f!.edits), recommended: firsts.every((f) => f!.recommended) }] : []), ...reports.flatMap((r) => (r.fixes ?? []).map((f) => (same ? { ...f, recommended: false } : f)))],
+  });
+}
 
 /** Reports a key the tool refuses here (`refusedUnless`, see refusedHere), as an error; whether it did. */
 function reportRefused(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown): boolean {
