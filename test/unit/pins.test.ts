@@ -115,3 +115,23 @@ test('container images: a Dockerfile FROM an NGC image the table knows pins what
   assert.deepEqual(scriptImages('enroot import -o nemo.sqsh docker://nvcr.io#nvidia/nemo:24.09\n'), ['docker://nvcr.io#nvidia/nemo:24.09']);
   assert.equal(imagePins(scriptImages('srun --container-image "nvcr.io/nvidia/nemo:24.09" python x.py\n'), 'the container image')['megatron-core']?.spec, '==0.9.0');
 });
+
+test('the pip install commands of an install script or a Dockerfile pin (ContextualAI/HALOs install.sh: pip install accelerate==0.33.0), options and requirement files aside; a Dockerfile that pip-installs a tool wins over its image for that tool', () => {
+  assert.deepEqual(pinsIn('install.sh', '#!/bin/bash\npip install accelerate==0.33.0\npython -m pip install -U "deepspeed>=0.14,<0.15" torch \\\n  --index-url https://download.pytorch.org/whl/cu121 transformers==4.44.0\npip install -r requirements.txt -e .\n'), {
+    accelerate: { spec: '==0.33.0', package: 'accelerate', file: 'install.sh' },
+    deepspeed: { spec: '>=0.14,<0.15', package: 'deepspeed', file: 'install.sh' },
+    transformers: { spec: '==4.44.0', package: 'transformers', file: 'install.sh' },
+  });
+  assert.deepEqual(pinsIn('setup_env.sh', 'pip install deepspeed $EXTRA\n'), {}, 'unpinned, or not known');
+  assert.deepEqual(folderPins([{ name: 'Dockerfile', text: 'FROM nvcr.io/nvidia/pytorch:24.05-py3\nRUN pip install --no-cache-dir accelerate==1.2.1\n' }]).accelerate, { spec: '==1.2.1', package: 'accelerate', file: 'Dockerfile' });
+  // Read by the host like any dependency file: the repository's install script decides the release a config is judged at.
+  const repo = mkdtempSync(join(tmpdir(), 'sw-pins-sh-'));
+  mkdirSync(join(repo, '.git'));
+  mkdirSync(join(repo, 'accelerate_config'));
+  writeFileSync(join(repo, 'install.sh'), '#!/bin/bash\npip install accelerate==0.33.0\n');
+  const pins = new RepositoryPins().forFile(join(repo, 'accelerate_config', 'fsdp.yaml'))!;
+  assert.equal(pins.accelerate?.spec, '==0.33.0');
+  const text = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\nnum_machines: 1\nnum_processes: 4\n';
+  const found = analyze({ path: join(repo, 'accelerate_config', 'fsdp.yaml'), text }, { pins }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(found[0]?.severity, 'information', '0.33 still copies the old key (utils/launch.py@v0.33.0:252-258)');
+});

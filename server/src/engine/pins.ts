@@ -1,7 +1,8 @@
 /**
  * The releases a repository pins: what its dependency files (`requirements*.txt`, `pyproject.toml`,
- * `setup.cfg`, `setup.py`, `environment.yml`, `uv.lock`, `poetry.lock`) say of Accelerate, DeepSpeed
- * and Megatron Core, as a PEP 440 specifier, and which releases that specifier allows.
+ * `setup.cfg`, `setup.py`, `environment.yml`, `uv.lock`, `poetry.lock`, and the `pip install`
+ * commands of its install scripts and Dockerfiles) say of Accelerate, DeepSpeed and Megatron Core, as
+ * a PEP 440 specifier, and which releases that specifier allows.
  *
  * Pure: the host reads the files and hands their text here (host/pins.ts).
  */
@@ -26,9 +27,36 @@ function isDockerfile(name: string): boolean {
   return /^Dockerfile([.-][\w.-]+)?$|\.[Dd]ockerfile$/.test(name);
 }
 
+/** A shell script that sets up the environment (`install.sh`, `setup_env.sh`, `requirements.sh`): its `pip install` commands pin. */
+function isInstallScript(name: string): boolean {
+  return /^[\w.-]*(install|setup|env|requirements|deps|dependencies)[\w.-]*\.sh$/i.test(name);
+}
+
 /** Whether a file name is one of the dependency files read for pins. */
 export function isPinFile(name: string): boolean {
-  return isDockerfile(name) || LOCKS.includes(name) || ['pyproject.toml', 'setup.cfg', 'setup.py', 'environment.yml', 'environment.yaml'].includes(name) || /^requirements([-_.][\w.-]*)?\.txt$/.test(name);
+  return isDockerfile(name) || isInstallScript(name) || LOCKS.includes(name) || ['pyproject.toml', 'setup.cfg', 'setup.py', 'environment.yml', 'environment.yaml'].includes(name) || /^requirements([-_.][\w.-]*)?\.txt$/.test(name);
+}
+
+/**
+ * The requirements a `pip install` command names (`pip install accelerate==0.33.0 "deepspeed>=0.14"`,
+ * also `pip3`, `python -m pip`, `uv pip`, in a shell script or a Dockerfile's `RUN`): the words
+ * after `install` that are not options, continuation lines joined; `-r file` and `-e path` name no
+ * requirement here.
+ */
+function fromPipInstalls(text: string, found: Found): void {
+  const joined = text.replace(/\\\r?\n/g, ' ');
+  for (const m of joined.matchAll(/(?:^|[\s;&|(])(?:python[\d.]*\s+-m\s+)?(?:uv\s+)?pip[\d.]*\s+install\s+([^\n;&|)#]*)/g)) {
+    const words = m[1].trim().split(/\s+/);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i].replace(/^['"]|['"]$/g, '');
+      if (/^-(r|c|e|i|f|-requirement|-constraint|-editable|-index-url|-extra-index-url|-find-links|-target|-prefix|-root)$/.test(w)) {
+        i++;
+        continue;
+      }
+      if (w.startsWith('-') || w.includes('$')) continue;
+      add(found, requirement(w));
+    }
+  }
 }
 
 function tool(name: string): Tool | undefined {
@@ -143,6 +171,7 @@ export function pinsIn(name: string, text: string): Partial<Record<Tool, Pin>> {
     else if (LOCKS.includes(name)) fromLock(text, found);
     else if (name === 'environment.yml' || name === 'environment.yaml') fromEnvironment(text, found);
     else if (name === 'setup.py' || name === 'setup.cfg') fromSetup(name, text, found);
+    else if (isDockerfile(name) || isInstallScript(name)) fromPipInstalls(text, found);
     else for (const line of text.split(/\r?\n/)) if (!/^\s*(#|-)/.test(line)) add(found, requirement(line));
   } catch {
     return {};
@@ -159,7 +188,7 @@ export function pinsIn(name: string, text: string): Partial<Record<Tool, Pin>> {
  */
 export function folderPins(files: readonly { name: string; text: string }[]): Partial<Record<Tool, Pin>> {
   const per: Partial<Record<Tool, Pin[]>> = {};
-  for (const f of files) if (!isDockerfile(f.name)) for (const [t, pin] of Object.entries(pinsIn(f.name, f.text)) as [Tool, Pin][]) (per[t] ??= []).push(pin);
+  for (const f of files) for (const [t, pin] of Object.entries(pinsIn(f.name, f.text)) as [Tool, Pin][]) (per[t] ??= []).push(pin);
   const out: Partial<Record<Tool, Pin>> = {};
   // The image a Dockerfile builds from gives the releases no dependency file of the folder names.
   for (const f of files) {
