@@ -122,6 +122,12 @@ export interface FormatSupport<M = unknown> {
    */
   unknownKeys?: 'skipped';
   /**
+   * Per document, where the tool neither refuses nor reports a key it lacks but keeps it unread
+   * (`ignored`: Megatron-LM's `--yaml-cfg` loads the whole YAML into a namespace and reads the fields
+   * it knows), whatever the schema's `x-unknown-key-effect` says.
+   */
+  unknownKeysIn?(doc: SourceDoc): 'ignored' | undefined;
+  /**
    * The fork of the tool that reads the document (Megatron-DeepSpeed), when the document shows it:
    * its own flags and the ones it kept are not judged against upstream's.
    */

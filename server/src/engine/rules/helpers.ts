@@ -83,7 +83,7 @@ export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): V
  */
 export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string, at?: Path): boolean {
   // A tool that passes over keys its config lacks (Megatron Bridge, NeMo) refuses none.
-  if (ctx.keysSkipped) return false;
+  if (ctx.keysSkipped || ctx.keysIgnored) return false;
   const since = strictSince(section);
   // A section whose keys are handed on only while it is on (`x-unknown-key-when-enabled`): off, nothing reads them.
   if (unknownKeyWhenEnabled(section) && (!at || ctx.doc.value([...at, 'enabled']) !== true)) return false;

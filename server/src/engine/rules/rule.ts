@@ -180,6 +180,8 @@ export interface RuleContext<M = unknown> {
   readonly keysOpen: string | undefined;
   /** The tool passes over a key its config lacks (`FormatSupport.unknownKeys`): nothing is refused for it. */
   readonly keysSkipped: boolean;
+  /** The tool keeps a key its config lacks unread (`FormatSupport.unknownKeysIn`): nothing is refused for it. */
+  readonly keysIgnored: boolean;
   /** The fork of the tool that reads the file (`FormatSupport.fork`), if the file shows one. */
   readonly fork: string | undefined;
   /**

@@ -59,6 +59,7 @@ class Run implements RuleContext<any> {
   readonly schemaVersion: string | undefined;
   readonly keysOpen: string | undefined;
   readonly keysSkipped: boolean;
+  readonly keysIgnored: boolean;
   readonly fork: string | undefined;
   /** The scopes that reported: found by an untracked run, followed by a tracked one. */
   readonly reporting: Scopes;
@@ -86,6 +87,7 @@ class Run implements RuleContext<any> {
     this.schemaVersion = forced ?? release.value;
     this.keysOpen = shared.keysOpen;
     this.keysSkipped = da.format?.unknownKeys === 'skipped';
+    this.keysIgnored = da.format?.unknownKeysIn?.(da.doc) === 'ignored';
     this.fork = shared.fork;
   }
 

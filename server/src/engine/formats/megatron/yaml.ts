@@ -153,6 +153,8 @@ export function megatronYamlEvidence(doc: SourceDoc): Evidence {
 }
 
 export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
+  // `--yaml-cfg` loads the whole file into a namespace (yaml_arguments.py load_yaml): a key Megatron-LM lacks is kept and never read. MODEL_ARGS flags go to argparse.
+  unknownKeysIn: (doc) => (flagStyle(doc) ? undefined : 'ignored'),
   id: 'megatron-yaml',
   title: 'Megatron-LM YAML',
   toolName: 'Megatron-LM',
