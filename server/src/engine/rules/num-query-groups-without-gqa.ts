@@ -28,8 +28,12 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     const m = ctx.model;
+    // Config fields (a --yaml-cfg file, Bridge, NeMo) reach TransformerConfig whatever the switch says.
+    if (m.args.configFields) return;
     const groups = m.args.get('num_query_groups');
     if (!groups || groups.unknown !== undefined || m.args.get('group_query_attention')?.unknown !== undefined || argOn(m, 'group_query_attention')) return;
+    // Multi-latent attention has no query groups to pass on, and refuses the switch (arguments.py@core_v0.16.0:1266).
+    if (m.args.get('multi_latent_attention')?.unknown !== undefined || argOn(m, 'multi_latent_attention')) return;
     // As many groups as heads is multi-head attention: what runs without the switch anyway.
     const heads = m.args.get('num_attention_heads');
     if (heads && heads.unknown === undefined && Number(heads.value) === Number(groups.value)) return;
