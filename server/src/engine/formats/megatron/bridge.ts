@@ -194,6 +194,17 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     });
     args.configFields = true;
     args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
+    // MixedPrecisionConfig.setup copies each of its fields over the same-named model, optimizer and
+    // DDP field whenever a mixed-precision config applies, this file's or the recipe's
+    // (training/mixed_precision.py@v0.6.0:126-155, config.py@v0.6.0:1872): such a field written
+    // elsewhere is not what runs.
+    const copied = new Set([...idx.bridge].filter(([p]) => p.startsWith('mixed_precision.')).map(([, d]) => d));
+    const own = args.get.bind(args);
+    const from = doc.node(['mixed_precision']) ? "this file's `mixed_precision`" : "the recipe's mixed-precision config, if it has one";
+    args.get = (dest) => {
+      const a = own(dest);
+      return a && !a.unknown && copied.has(dest) && a.path[0] !== 'mixed_precision' ? { ...a, unknown: `Megatron Bridge copies \`mixed_precision.${dest}\` over it (${from})` } : a;
+    };
     args.precision = precisionOf(doc);
     args.notTraining = skipsTraining(args);
     return { args, commOverlap: commOverlapOf(doc) };
