@@ -8,7 +8,9 @@ import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { nemoOwnKeyNames } from '../formats/megatron/schema';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
-import { code, deprecatedValue, lastKey, pathLabel, walkSchema } from './helpers';
+import { code, deprecatedValue, lastKey, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
+import { SETTING } from './release';
+import type { Tool } from '../settings';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
 import { aliasOf as aliasOfSchema, defaultAt, deprecation, removal, since } from '../schema/vocabulary';
@@ -54,7 +56,7 @@ export default defineRule({
     const sections = new Map<string, { dep: Deprecation; reports: Report[]; schemas: JsonSchema[] }>();
     // The sections reported as retired at this release (walked before their keys).
     const retiredAbove: Path[] = [];
-    walkSchema(ctx, (path, schema, node, _section, flatValue) => {
+    walkSchema(ctx, (path, schema, node, parentSchema, flatValue) => {
       if (own?.has(String(lastKey(path)))) return;
       const retiredHere = deprecation(schema, (v) => ctx.atLeast(v));
       if (node.kind === 'map' && retiredHere && retiredHere.effect !== 'warned' && (!retiredHere.since || ctx.atLeast(retiredHere.since))) retiredAbove.push(path);
@@ -73,9 +75,11 @@ export default defineRule({
       if (removed && ctx.atLeast(removed.version)) {
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
+        // A section that refuses a key it does not have refuses one it no longer has (DeepSpeed's optimizer params: a TypeError).
+        const refused = flag || (!ctx.flat && refusesUnknownKeys(ctx, parentSchema, undefined, path.slice(0, -1)));
         const equivalent = equivalentOf(removed, schema, value);
-        const message = removedMessage(pathLabel(path), equivalent, ctx, flag, notYet(ctx, path, equivalent.replacement)) + (!flag && neutral ? NEUTRAL : '');
-        ctx.report({ at: path, severity: flag ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: flag || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
+        const message = removedMessage(pathLabel(path), equivalent, ctx, flag, refused, notYet(ctx, path, equivalent.replacement)) + (!refused && neutral ? NEUTRAL : '');
+        ctx.report({ at: path, severity: refused ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: refused || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
       const dep = deprecation(schema, (v) => ctx.atLeast(v));
@@ -307,11 +311,12 @@ function equivalentOf(removed: { version: string; replacement?: string }, schema
   return deprecation(schema)?.replacementValue?.[JSON.stringify(value)] === null ? { ...removed, replacement: undefined } : removed;
 }
 
-function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean, later?: string): string {
+function removedMessage(subject: string, removed: { version: string; replacement?: string }, ctx: RuleContext, flag: boolean, refused: boolean, later?: string): string {
   const instead = removed.replacement ? ctx.writePath([removed.replacement]) : undefined;
   const use = later ? ` Remove it; ${later}` : removed.replacement ? ` Use ${code(instead ? lastKey(instead) : removed.replacement)} instead.` : ' Remove it.';
-  const effect = flag ? `${ctx.tool} no longer accepts the flag and stops at startup ("unrecognized arguments")` : 'nothing reads it any more, so it is ignored';
-  return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: megatron_core=<version>\`.)`;
+  const effect = flag ? `${ctx.tool} no longer accepts the flag and stops at startup ("unrecognized arguments")` : refused ? `${ctx.tool} no longer has it and refuses it like any key this section lacks` : 'nothing reads it any more, so it is ignored';
+  const tool: Tool = ctx.format === 'accelerate' || ctx.format === 'deepspeed' ? ctx.format : ctx.format === 'trainer' ? 'transformers' : 'megatron-core';
+  return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: ${SETTING[tool]}=<version>\`.)`;
 }
 
 function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown, activates = false): FixSpec[] {

@@ -52,7 +52,7 @@ function pydanticRead(ctx: RuleContext, issue: Issue): { kind: 'accepted' | 'ref
 /**
  * Why DeepSpeed runs a value the schema refuses instead of stopping on it, where the key's reader has
  * no check of its own (`noOwnCheck`) and the value is of the kind the key takes but not one of its
- * values (a name outside the choices, a number out of range), or a word or number for a switch, which
+ * choices, or a word or number for a switch, which
  * Python's `if` reads by truth: undefined for a value of another kind, which fails where it is used.
  */
 function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
@@ -61,7 +61,8 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
   const v = issue.value;
   const kind = typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'boolean' : typeof v === 'number' ? (Number.isInteger(v) ? ['integer', 'number'] : ['number']) : undefined;
   const sameKind = kind !== undefined && ([] as string[]).concat(kind).some((k) => types.includes(k));
-  if (sameKind) return 'DeepSpeed reads this key without checking it, so it does not stop on the value: the code that uses it takes it as some other choice (or the default) or fails there';
+  // Only a name outside the choices: a numeric bound is in the schema only where DeepSpeed refuses the value.
+  if (sameKind && (issue.schema.enum || issue.schema.const !== undefined)) return 'DeepSpeed reads this key without checking it, so it does not stop on the value: the code that uses it takes it as some other choice (or the default) or fails there';
   if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
   return undefined;
 }

@@ -12,6 +12,7 @@ import { defineRule } from './rule';
  * torch's Adam/AdamW, which pass, but MuSGD builds torch's SGD, which does not.
  */
 const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw'];
+const torchAdam = (m: DeepSpeedModel) => m.bool(['optimizer', 'params', 'torch_adam']) === true;
 const offloadsOptimizer = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
 
 function writtenText(m: DeepSpeedModel, path: (string | number)[]): string {
@@ -55,8 +56,9 @@ const CHECKS: DsCheck[] = [
   },
   {
     // engine.py before v0.9.2: Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which
-    // zero/utils.py did not list as tested until v0.9.2.
-    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'adagrad' && m.stage !== undefined && m.stage >= 1 && offloadsOptimizer(m) && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
+    // zero/utils.py did not list as tested until v0.9.2; with `torch_adam` it builds torch's Adam/AdamW
+    // instead (engine.py@v0.9.1:1197-1208), which ZeRO accepts.
+    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'adagrad' && m.stage !== undefined && m.stage >= 1 && offloadsOptimizer(m) && !torchAdam(m) && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
     before: '0.9.2',
     message: () => 'Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which ZeRO before DeepSpeed 0.9.2 does not list as tested: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add `"zero_allow_untested_optimizer": true` if you accept that, or use DeepSpeed 0.9.2 or later.',
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
@@ -72,18 +74,18 @@ const CHECKS: DsCheck[] = [
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
   },
   {
-    // engine.py@v0.5.5…@v0.9.1: Adagrad shares the Adam branch; without the CPU optimizer it builds
-    // FusedAdam (AdamW unless `adam_w_mode: false`), or torch's Adam/AdamW with `torch_adam`.
-    // torch.optim.Adagrad from v0.9.2. Any offload section aside, so the answer holds at every release.
+    // engine.py@v0.5.5…@v0.9.1: Adagrad shares the Adam branch; with `torch_adam` it builds torch's
+    // Adam/AdamW whatever the offload, and otherwise without the CPU optimizer FusedAdam (AdamW unless
+    // `adam_w_mode: false`). torch.optim.Adagrad from v0.9.2. Any offload section aside, so the answer holds at every release.
     when: (m) => {
       if ((optimizerType(m) ?? '').toLowerCase() !== 'adagrad') return undefined;
       const device = m.get(['zero_optimization', 'offload_optimizer', 'device']);
-      return device === undefined || String(device).toLowerCase() === 'none' ? ['optimizer', 'type'] : undefined;
+      return torchAdam(m) || device === undefined || String(device).toLowerCase() === 'none' ? ['optimizer', 'type'] : undefined;
     },
     since: '0.5.5',
     before: '0.9.2',
     severity: 'warning',
-    message: (m) => `DeepSpeed 0.5.5 to 0.9.1 build \`Adagrad\` without optimizer offload as ${m.bool(['optimizer', 'params', 'torch_adam']) === true ? "torch's Adam/AdamW" : 'FusedAdam'} (${m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW'}): the run trains with Adam, not Adagrad, without a word. Use DeepSpeed 0.9.2 or later for \`torch.optim.Adagrad\`, or offload the optimizer to CPU for DeepSpeedCPUAdagrad.`,
+    message: (m) => `DeepSpeed 0.5.5 to 0.9.1 build \`Adagrad\` ${torchAdam(m) ? "with `torch_adam` as torch's Adam/AdamW" : 'without optimizer offload as FusedAdam'} (${m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW'}): the run trains with Adam, not Adagrad, without a word. Use DeepSpeed 0.9.2 or later for \`torch.optim.Adagrad\`, or offload the optimizer to CPU for DeepSpeedCPUAdagrad.`,
   },
   {
     when: (m) => {

@@ -13,7 +13,7 @@ import type { ReadLog } from './certain';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
 const TOOL_NAMES: Record<Tool, string> = { accelerate: 'Accelerate', deepspeed: 'DeepSpeed', 'megatron-core': 'Megatron Core', transformers: 'Transformers' };
-const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron_core', transformers: 'transformers' };
+export const SETTING: Record<Tool, string> = { accelerate: 'accelerate', deepspeed: 'deepspeed', 'megatron-core': 'megatron_core', transformers: 'transformers' };
 
 /**
  * The oldest release whose keys the schemas' histories cover (the smallest `x-since`; a test keeps
