@@ -2,7 +2,7 @@
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
 import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
-import { overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
+import { fsdpAssertsGradOverlap, overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -26,11 +26,21 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapGradReduce || (p.dp?.value ?? 1) <= 1 || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
+    if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
+    const e = knobEdit(p, 'overlapGradReduce', true);
+    if (fsdpAssertsGradOverlap(ctx)) {
+      ctx.report({
+        at: fieldPath(p, p.overlap.gradReduce, 'overlapGradReduce'),
+        severity: 'error',
+        message: `Megatron-FSDP with the \`optim_grads\` sharding strategy needs \`--overlap-grad-reduce\` in ${ctx.versions} ${ctx.versionLabel ?? '0.14-0.15'}: the wrapper asserts it and the run stops when it wraps the model (0.13 and 0.16 turn it on by themselves). Add \`--overlap-grad-reduce\`.`,
+        fixes: e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], recommended: true }] : [],
+      });
+      return;
+    }
+    if (!layoutFits(p) || (p.dp?.value ?? 1) <= 1) return;
     // Megatron overlaps it by itself here (the data-parallel sharding strategy).
     // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
     if (overlapsByItself(ctx, 'grad')) return;
-    const e = knobEdit(p, 'overlapGradReduce', true);
     const gr = knobName(p, 'overlapGradReduce', '--overlap-grad-reduce');
     const fixes = e ? [{ kind: 'turn-on', title: turnOnTitle(p, 'overlapGradReduce', '--overlap-grad-reduce'), edits: [e], recommended: true }] : [];
     // The full set in one go: shard the optimizer over DP and overlap both of its collectives.

@@ -35,7 +35,23 @@ export function overlapsByItself(ctx: RuleContext, which: 'grad' | 'param'): str
   if (fsdp.unknown) return 'unknown';
   if (!written && (args.open || args.defaultsUnknown)) return 'unknown';
   const strategy = written?.value ?? (ctx.atLeast('0.18.0') ? 'optim_grads_params' : 'no_shard');
+  // 0.14 and 0.15 turn the overlap on only for `optim_grads_params` (and assert it for `optim_grads`: fsdpAssertsGradOverlap).
+  if (strategy === 'optim_grads' && !ctx.atLeast('0.16.0')) return undefined;
   return overlaps(strategy) ? `Megatron-FSDP overlaps ${what} by itself with the \`${String(strategy)}\` sharding strategy` : undefined;
+}
+
+/**
+ * Megatron-FSDP in Megatron-LM 0.14 and 0.15 with the `optim_grads` strategy: neither the argument
+ * checks nor the wrapper turn the gradient overlap on (0.13's arguments.py did; 0.16's wrapper does),
+ * and the wrapper asserts it (megatron_fsdp.py@core_v0.14.0:263-270): the run stops without
+ * `--overlap-grad-reduce`. Whether that is the case here.
+ */
+export function fsdpAssertsGradOverlap(ctx: RuleContext): boolean {
+  if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || !ctx.atLeast('0.14.0') || ctx.atLeast('0.16.0')) return false;
+  const args = (ctx.model as MegatronModel | undefined)?.args;
+  const fsdp = args?.get('use_megatron_fsdp');
+  const strategy = args?.get('data_parallel_sharding_strategy');
+  return !!fsdp && !fsdp.unknown && flag(fsdp) === true && !!strategy && !strategy.unknown && strategy.value === 'optim_grads';
 }
 
 /**
