@@ -39,9 +39,10 @@ const CHECKS: ArgCheck[] = [
       const e = argNum(m, 'num_moe_experts');
       return e !== undefined && (p?.ep.value ?? 1) > 1 && e % p!.ep.value !== 0 ? 'num_moe_experts' : undefined;
     },
-    // Megatron Bridge runs no argument checks, but Megatron Core's MoE layer asserts the split when it
-    // builds the model (transformer/moe/moe_layer.py@core_v0.5.0:28 … @core_v0.15.3:64; Bridge runs 0.14 on).
-    formats: ['megatron-bridge'],
+    // Megatron Bridge and NeMo run no argument checks, but Megatron Core's MoE layer asserts the split
+    // when it builds the model (transformer/moe/moe_layer.py@core_v0.5.0:28 … @core_v0.15.3:64; Bridge
+    // runs 0.14 on; NeMo's Megatron Core model builds the same layer).
+    formats: ['megatron-bridge', 'nemo'],
     message: (m, p) => `${argNum(m, 'num_moe_experts')} experts do not split over EP ${p?.ep.value}: each EP rank needs the same number of experts, and Megatron Core stops when it builds the MoE layers (an assertion that the experts are a multiple of the expert-parallel size). Use an EP that divides ${argNum(m, 'num_moe_experts')}.`,
   },
   {
