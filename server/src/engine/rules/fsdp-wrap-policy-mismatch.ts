@@ -18,7 +18,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Layer classes or a size threshold that the chosen `fsdp_auto_wrap_policy` ignores.',
-    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.11.0 to 1.12.x: the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer; and `TRANSFORMER_BASED_WRAP` without `fsdp_transformer_layer_cls_to_wrap` stops Accelerate from 0.11.0 until 0.22.0, which added a fallback to the model\'s `_no_split_modules`: before it the plugin looks up a class with an empty name.',
+    why: '`fsdp_transformer_layer_cls_to_wrap` is read only by `TRANSFORMER_BASED_WRAP` and `fsdp_min_num_params` only by `SIZE_BASED_WRAP`. With another policy (or none: the default is `NO_WRAP`) they are ignored (before Accelerate 0.11.0, which had no policy key, a positive threshold alone wrapped by size) and the model is wrapped as one unit, so every step gathers all parameters at once. The other way round, `SIZE_BASED_WRAP` without `fsdp_min_num_params` stops Accelerate 0.11.0 to 1.12.x (and any FSDP config without `min_num_params` stops 0.7.0 to 0.10.x, which read the threshold on every launch): the launcher exports its float default as `100000000.0`, which the plugin cannot convert to an integer; and `TRANSFORMER_BASED_WRAP` without `fsdp_transformer_layer_cls_to_wrap` stops Accelerate from 0.11.0 until 0.22.0, which added a fallback to the model\'s `_no_split_modules`: before it the plugin looks up a class with an empty name.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: SIZE_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n',
     fix: 'Sets the policy that reads the key.',
@@ -32,16 +32,19 @@ export default defineRule<AccelerateModel>({
     // From 0.11.0 (`--min_num_params`; `--fsdp_min_num_params` from 0.12.0) to 1.12.x the launcher's
     // default for the threshold is the float 1e8, which argparse leaves a float: it exports `100000000.0`, and under SIZE_BASED_WRAP the plugin's
     // int() refuses it (accelerate commands/launch.py, utils/dataclasses.py). 1.13.0 made it int(1e8).
+    // 0.7.0 to 0.10.x, which have no policy key, read the threshold on every FSDP launch the same way
+    // (commands/launch.py@v0.10.0:124-127, 300; utils/dataclasses.py@v0.10.0:437-438).
     const absent = !m.view.has(['fsdp_config', 'fsdp_min_num_params']) && !m.view.has(['fsdp_config', 'min_num_params']);
-    if (policy === 'SIZE_BASED_WRAP' && absent && ctx.atLeast('0.11.0') && !ctx.atLeast('1.13.0') && !m.commandLine('fsdp_min_num_params').passed && !m.commandLine('min_num_params').passed) {
+    const readsThreshold = ctx.atLeast('0.11.0') ? policy === 'SIZE_BASED_WRAP' : ctx.atLeast('0.7.0');
+    if (readsThreshold && absent && !ctx.atLeast('1.13.0') && !m.commandLine('fsdp_min_num_params').passed && !m.commandLine('min_num_params').passed) {
       // The spelling the targeted launcher reads: bare (`min_num_params`) before 0.12.0.
       const key = ctx.atLeast('0.12.0') ? 'fsdp_min_num_params' : 'min_num_params';
       ctx.report({
-        at: policyPath,
+        at: ctx.atLeast('0.11.0') ? policyPath : src(m, ['distributed_type']),
         on: 'value',
         severity: 'error',
         tags: [],
-        message: `\`SIZE_BASED_WRAP\` without \`fsdp_min_num_params\`: the targeted ${ctx.versionLabel ?? 'release'} exports the launcher's default, the float \`1e8\`, as \`100000000.0\`, which the FSDP plugin's \`int()\` refuses, so the launch fails (Accelerate 1.13.0 made the default an integer). Write \`${key}: 100000000\`, or the threshold you want.`,
+        message: `${ctx.atLeast('0.11.0') ? '`SIZE_BASED_WRAP` without `fsdp_min_num_params`' : 'FSDP without `min_num_params`'}: the targeted ${ctx.versionLabel ?? 'release'} exports the launcher's default, the float \`1e8\`, as \`100000000.0\`, which the FSDP plugin's \`int()\` refuses, so the launch fails (Accelerate 1.13.0 made the default an integer). Write \`${key}: 100000000\`, or the threshold you want.`,
         fixes: [{ kind: 'write-threshold', title: `Add \`${key}: 100000000\``, edits: [{ op: 'set', path: src(m, ['fsdp_config', key]), value: 100000000 }], recommended: true }],
       });
     }
