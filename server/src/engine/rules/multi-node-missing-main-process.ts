@@ -45,6 +45,10 @@ export default defineRule<AccelerateModel>({
     if (m.sagemaker || m.numMachines <= 1 || m.distributedType === 'XLA') return;
     // Before 0.3.0 the launcher does not take `num_machines` from the file (`x-launch-ignores`): one machine runs.
     if (launchIgnoresKey(ctx, 'num_machines')) return;
+    // Before 0.12.0 the simple launcher (`NO`, `MULTI_CPU`) exports neither the address nor the port: the
+    // processes take MASTER_ADDR/MASTER_PORT from the environment (state.py@v0.11.0:172-178; the file's
+    // values are first exported at commands/launch.py@v0.12.0:330-335), so the file's are not used at all.
+    if (SIMPLE.includes(m.distributedType ?? '') && !ctx.atLeast('0.12.0')) return;
     // DeepSpeed's own multi-node launchers (pdsh, the default; openmpi, mvapich, slurm, nossh) start the
     // job from a hostfile and pass --master_addr only when it is set (accelerate utils/launch.py,
     // prepare_deepspeed_cmd_env); only `standard` (torchrun on each node) needs the address.
