@@ -37,11 +37,18 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
     return files.some((f) => names.some((n) => new RegExp(`\\b${n}\\b`).test(show(megatronDir, src.bridgeMegatronCommit, f.slice(f.indexOf(':') + 1)) ?? '')));
   };
   const copied = dynamicCopies(bridgeDir, src.bridgeCommit, classes, schema);
+  const reset = postInitResets(bridgeDir, src.bridgeCommit);
   const changes = [];
   const unread = [];
   for (const [key, prop] of Object.entries(schema.properties)) {
     const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
+    // A field the section's own __post_init__ sets whatever the file says: what is written is never read.
+    const overwritten = (prop['x-bridge'] ?? []).filter((b) => reset.has(b));
+    const setHave = prop['x-bridge-overwritten'];
+    const setWant = overwritten.length ? overwritten : undefined;
+    if (JSON.stringify(setHave) !== JSON.stringify(setWant)) changes.push({ key, field: 'x-bridge-overwritten', from: setHave, to: setWant, why: "the section's __post_init__ sets the field whatever is written", set: () => (setWant ? setKey(prop, 'x-bridge-overwritten', setWant, ['x-bridge']) : delete prop['x-bridge-overwritten']) });
     const dead = paths.filter((b) => {
+      if (reset.has(b)) return false;
       if (copied.has(b)) return false;
       const field = b.split('.').at(-1);
       return !used(bridgeDir, src.bridgeCommit, b.split('.')[0], field, ['src/megatron/bridge', ':(exclude,glob)**/recipes/**']) && !coreReads(b.split('.')[0], field);
@@ -54,6 +61,42 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
   for (const u of unread) console.log(`  ${u}`);
   return changes;
+}
+
+/**
+ * The Bridge paths `<section>.<field>` whose class's `__post_init__` sets the field unconditionally
+ * (`self.tokenizer_hf_no_use_fast = not self.hf_tokenizer_kwargs.get(...)` in TokenizerConfig), for
+ * the sections of ConfigContainer: `ConfigContainer.validate()` runs `__post_init__` again, so a value
+ * written for such a field never takes effect. Only statements directly in the method's body count
+ * (not under an `if` or a loop).
+ */
+function postInitResets(bridgeDir, rev) {
+  const container = show(bridgeDir, rev, 'src/megatron/bridge/training/config.py') ?? '';
+  const sectionOf = new Map();
+  for (const m of container.matchAll(/^\s+([a-z_]+)\s*:\s*(?:Optional\[)?([A-Z][A-Za-z_]+)/gm)) if (!sectionOf.has(m[2])) sectionOf.set(m[2], m[1]);
+  const files = (git(bridgeDir, 'grep', '-l', '-E', 'def __post_init__', rev, '--', 'src/megatron/bridge/training') ?? '').split('\n').filter(Boolean).map((f) => f.slice(f.indexOf(':') + 1));
+  const out = new Set();
+  for (const file of files) {
+    const lines = (show(bridgeDir, rev, file) ?? '').split('\n');
+    let cls;
+    for (let i = 0; i < lines.length; i++) {
+      const c = /^class (\w+)/.exec(lines[i]);
+      if (c) cls = c[1];
+      const d = /^(\s+)def __post_init__\(self/.exec(lines[i]);
+      const section = cls && sectionOf.get(cls);
+      if (!d || !section) continue;
+      const body = d[1].length + 4;
+      for (let j = i + 1; j < lines.length; j++) {
+        const line = lines[j];
+        if (!line.trim() || /^\s*#/.test(line)) continue;
+        const indent = line.length - line.trimStart().length;
+        if (indent < body) break;
+        const a = indent === body ? /^self\.(\w+)\s*=[^=]/.exec(line.trim()) : undefined;
+        if (a) out.add(`${section}.${a[1]}`);
+      }
+    }
+  }
+  return out;
 }
 
 /**

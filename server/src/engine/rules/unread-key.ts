@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom } from '../formats/megatron/schema';
 import { deprecation } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
@@ -53,11 +53,19 @@ export default defineRule({
         const here = [...path, e.key];
         const dotted = here.join('.');
         const field = unread.find((b) => dotted === b || dotted.endsWith(`.${b}`));
+        const reset = field ? undefined : overwrittenPaths().find((b) => dotted === b || dotted.endsWith(`.${b}`));
         if (field) {
           ctx.separately(() =>
             ctx.report({
               at: here,
               message: `Nothing in Megatron Bridge (its recipes aside) or in Megatron Core reads \`${field}\`: Bridge accepts it because its config inherits Megatron-LM's training options, but only Megatron-LM's own training loop would use it, so setting it most likely changes nothing. Remove it, or get what it promised another way.`,
+            }),
+          );
+        } else if (reset) {
+          ctx.separately(() =>
+            ctx.report({
+              at: here,
+              message: `Megatron Bridge sets \`${reset}\` itself whenever it builds the \`${reset.split('.')[0]}\` config (the section's \`__post_init__\`, which \`ConfigContainer.validate()\` runs again), so the value written here never takes effect. Set what that code derives it from instead (for the tokenizer, \`hf_tokenizer_kwargs\`), or remove it.`,
             }),
           );
         } else go(e.value, here, depth + 1);
@@ -66,6 +74,12 @@ export default defineRule({
     go(ctx.doc.root, [], 0);
   },
 });
+
+let resetPaths: string[] | undefined;
+/** Every Bridge path the schema marks as set by its section's own code whatever is written (`x-bridge-overwritten`). */
+function overwrittenPaths(): string[] {
+  return (resetPaths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeOverwritten(s)));
+}
 
 let paths: string[] | undefined;
 /** Every Bridge path the schema marks as read by nothing (`x-bridge-unread`). */

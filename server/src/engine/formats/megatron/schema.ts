@@ -214,6 +214,11 @@ export function flagEra(flag: string): { before?: string; from?: string } {
   };
 }
 
+/** The Bridge paths of an argument that the section's own `__post_init__` sets whatever is written (`x-bridge-overwritten`). */
+export function bridgeOverwritten(schema: JsonSchema | undefined): string[] {
+  return strings(schema?.['x-bridge-overwritten']);
+}
+
 /** The Bridge paths of an argument that nothing in Bridge (its recipes aside) or Megatron Core reads by name (`x-bridge-unread`). */
 export function bridgeUnread(schema: JsonSchema | undefined): string[] {
   return strings(schema?.['x-bridge-unread']);
