@@ -41,7 +41,8 @@ function project(name: string, files: Record<string, string>): string {
 
 // An Accelerate config with an error (yaml-boolean-trap, safely fixable) and one with a warning only.
 const TRAP = 'distributed_type: MULTI_GPU\nnum_processes: 2\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n';
-const WARN = 'distributed_type: MULTI_GPU\nnum_processes: 1\n';
+// A single process under MULTI_GPU is a warning up to Accelerate 1.9 (DDP wraps it), a note from 1.10.
+const WARN = 'distributed_type: MULTI_GPU\nnum_processes: 1\n# shardwise: accelerate=1.9.0\n';
 const CLEAN = 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: bf16\n';
 // An error (line 4) and two warnings (unknown-key, lines 6 and 7), each safely fixable.
 const MIXED = 'compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 2\nmixed_precision: no\nfsdp_config:\n  fsdp_versoin: 2\n  fsdp_ofload_params: true\n# shardwise: accelerate=1.14.0\n';
@@ -220,8 +221,8 @@ describe('the standard input', () => {
   });
 
   test('--fix with - prints the fixed text on stdout and the findings on stderr', () => {
-    const r = run(['check', '-', '--stdin-filename', 'train.yaml', '--fix'], dir, 'distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: no\n# shardwise: accelerate=1.14.0\n');
-    assert.equal(r.out, "distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: 'no'\n# shardwise: accelerate=1.14.0\n");
+    const r = run(['check', '-', '--stdin-filename', 'train.yaml', '--fix'], dir, 'distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: no\n# shardwise: accelerate=1.9.0\n');
+    assert.equal(r.out, "distributed_type: MULTI_GPU\nnum_processes: 1\nmixed_precision: 'no'\n# shardwise: accelerate=1.9.0\n");
     assert.equal(r.code, 0, 'the error was fixed');
     assert.match(r.err, /^train\.yaml:2:16: warning \[multi-gpu-single-process\]/m);
     assert.match(r.err, /1 fix applied/);
