@@ -2,12 +2,14 @@
  * script-not-analysed: a shell script that starts a Megatron-LM entry point through a command line
  * the straight-line evaluator could not follow, so nothing in it was checked.
  */
+import { UPSTREAM_ENTRY_NAMES } from '../formats/megatron/source';
 import type { ShellDoc } from '../syntax/shell';
 import { defineRule } from './rule';
 import { IMPORTS_MEGATRON } from '../formats/megatron/script';
 
 /** Megatron-LM's own entry points, named on a line that is not a comment. */
-const ENTRY_LINE = /^(?![ \t]*#).*?\b(pretrain_(?:gpt|bert|t5|mamba|hybrid|retro|ict|vlm)\.py)\b/m;
+// Megatron-LM's own entry points (one list: formats/megatron/source.ts), named on a line that is not a comment.
+const ENTRY_LINE = new RegExp(`^(?![ \\t]*#).*?\\b(pretrain_(?:${UPSTREAM_ENTRY_NAMES})\\.py)\\b`, 'm');
 
 export default defineRule({
   id: 'script-not-analysed',

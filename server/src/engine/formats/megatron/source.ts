@@ -27,7 +27,8 @@ export type MegatronSource =
 
 const PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
 /** Megatron-LM's own entry scripts, at the root of its checkout. */
-export const UPSTREAM_ENTRY = /^pretrain_(gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\w+)\.py$/;
+export const UPSTREAM_ENTRY_NAMES = 'gpt|bert|t5|mamba|hybrid|retro|ict|vlm|vision_\\w+';
+export const UPSTREAM_ENTRY = new RegExp(`^pretrain_(${UPSTREAM_ENTRY_NAMES})\\.py$`);
 /** Pretraining scripts (Megatron-LM's, or a fork's) sit at the root of its checkout. */
 const ROOT_ENTRY = /(^|\/)pretrain_\w+\.py$/;
 const MAX_PARSER_CHARS = 2_000_000;
