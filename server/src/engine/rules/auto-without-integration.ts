@@ -41,6 +41,9 @@ export default defineRule<DeepSpeedModel>({
     const walk = (node: Node, path: Path, depth: number): void => {
       if (depth > 8) return;
       if (node.kind === 'map') {
+        // A section switched off (`"enabled": false`): DeepSpeed reads none of its other keys (the fp16
+        // loss-scale keys only `if get_fp16_enabled(...)`, runtime/config.py), so a placeholder there does nothing.
+        if (path.length > 0 && node.entries.some((e) => e.key === 'enabled' && e.value.kind === 'scalar' && e.value.value === false)) return;
         for (const e of node.entries) walk(e.value, [...path, e.key], depth + 1);
         return;
       }
