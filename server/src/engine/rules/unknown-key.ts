@@ -2,6 +2,7 @@
  * unknown-key: a key the tool does not know in this place: a typo, a key from another section, or
  * a key the file's format never had.
  */
+import type { AccelerateModel } from '../formats/accelerate/model';
 import { closest, onlySlip } from '../suggest';
 import type { JsonSchema } from '../schema/types';
 import { launcherName } from '../schema/navigate';
@@ -88,7 +89,12 @@ export default defineRule({
       const deepspeedKey = !suggestions.length && !elsewhere && ctx.format === 'accelerate' && parent.length === 1 && parent[0] === 'deepspeed_config' ? deepspeedKeyPath(key) : undefined;
       let advice: string;
       const fixes: FixSpec[] = [];
-      if (deepspeedKey) {
+      // DeepSpeed's precision section that asks for what the top-level `mixed_precision` turns on anyway
+      // (Accelerate writes `bf16`/`fp16` `enabled: true` into DeepSpeed's config from it): nothing changes.
+      const anyway = deepspeedKey && (key === 'bf16' || key === 'fp16') && (ctx.model as AccelerateModel | undefined)?.mixedPrecision === key && ctx.doc.value([...parent, key, 'enabled']) === true;
+      if (anyway) {
+        advice = `It is a setting of DeepSpeed's JSON config (\`${key}\`), which Accelerate does not pass on from here; \`mixed_precision: ${key}\` turns DeepSpeed's ${key} on anyway, so nothing changes. It can go.`;
+      } else if (deepspeedKey) {
         advice = `It is a setting of DeepSpeed's JSON config (\`${deepspeedKey.join('.')}\`), which Accelerate does not pass on from here: put it in the JSON file that \`deepspeed_config_file\` names.`;
       } else if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
@@ -101,10 +107,10 @@ export default defineRule({
       fixes.push({ kind: fatal || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove \`${key}\``, edits: [{ op: 'remove', path: issue.path }] });
       ctx.report({
         at: issue.path,
-        message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${effect} ${advice}`,
+        message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${anyway ? `${ctx.tool} ignores it without a word.` : effect} ${advice}`,
         // Ignored, and nothing says what it was meant to set (no known key within reach, in this
         // section or another): a key of another program or a note to self, not a lost setting.
-        severity: fatal ? 'error' : suggestions.length || elsewhere || deepspeedKey || issue.consequence || key.startsWith('-') ? 'warning' : 'information',
+        severity: fatal ? 'error' : anyway ? 'information' : suggestions.length || elsewhere || deepspeedKey || issue.consequence || key.startsWith('-') ? 'warning' : 'information',
         fixes,
       });
     });
