@@ -1,6 +1,7 @@
 /**
  * invalid-value: a value of the wrong type, outside its range, or not among the allowed names.
  */
+import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
@@ -188,6 +189,10 @@ export default defineRule({
       // A DeepSpeed key its reader takes with no check: a value of the right kind outside the allowed
       // ones (an unknown name, a word for a switch read by truth) runs as something else, not refused.
       const unchecked = !silent && !dormant && uncheckedKind(ctx, issue);
+      // An "auto" no integration fills, in a DeepSpeed JSON whose other placeholders say a program fills
+      // them before DeepSpeed reads it, and no file here says which program: a program of the
+      // repository's own may fill this one too (the Trainer and Accelerate do not).
+      const placeholder = !silent && !dormant && !unchecked && ctx.format === 'deepspeed' && issue.value === 'auto' && deepspeedReader(ctx) === 'integration';
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -217,6 +222,8 @@ export default defineRule({
           ? runs.effect
           : unchecked
             ? unchecked
+          : placeholder
+            ? `the Transformers Trainer and Accelerate fill only their own placeholders, so this "auto" reaches DeepSpeed and fails where it is used, unless the program that fills this file's other placeholders fills it too`
           : narrower?.why
             ? narrower.why
           : textCount
@@ -227,7 +234,7 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: dormant ? 'information' : extendable || silent || unchecked ? 'warning' : undefined,
+        severity: dormant ? 'information' : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
