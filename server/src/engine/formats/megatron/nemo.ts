@@ -370,10 +370,15 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     // layout written here may not be the one that runs.
     if (!flat && doc.node([...b, 'model', 'pretrained_model_path'])) {
       const original = args.get.bind(args);
+      // `???` (OmegaConf's mandatory value): every use of the file names a checkpoint, so the model is
+      // always built from that checkpoint's config, never from what this file writes.
+      const required = doc.value([...b, 'model', 'pretrained_model_path']) === '???';
       const why = 'that the model is built from this file, not from the config of the checkpoint `model.pretrained_model_path` names (a script that restores that config keeps only the batch, data, precision and optimizer keys of this file)';
+      const restoredCfg = 'the model is built from the config of the checkpoint `model.pretrained_model_path` names, which this file requires (`???`); only its batch, data, precision and optimizer keys are taken from here';
       args.get = (dest) => {
         const a = original(dest);
-        return a && !a.unknown && !KEPT_FROM_FILE.has(dest) ? { ...a, assumed: a.assumed ?? why } : a;
+        if (!a || a.unknown || KEPT_FROM_FILE.has(dest)) return a;
+        return required ? { ...a, unknown: restoredCfg } : { ...a, assumed: a.assumed ?? why };
       };
     }
     // NeMo's optimizer wrapper, not Megatron's argument defaults, decides the DP overlaps when unset.
