@@ -52,12 +52,15 @@ export default defineRule({
     const groups = groupFabrics(p);
     for (const g of groups) {
       if (g.insideDomain || (g.name !== 'CP' && g.name !== 'EP')) continue;
+      // A group within the domain's size that does not divide it: only the groups that straddle a domain boundary cross it.
+      const within = g.span <= domain;
+      if (within && !straddles(g.span, domain, p.world)) continue;
       const kind = g.name === 'CP' ? 'context-parallel exchange (ring or all-to-all of keys and values)' : 'MoE token all-to-all';
       ctx.report({
         at: fieldPath(p, g.name === 'CP' ? p.cp : p.ep, g.name === 'CP' ? 'cp' : 'ep'),
         on: 'value',
         severity: 'information',
-        message: `The ${g.name} group spans ${g.span} ranks (${g.name === 'CP' ? `TP ${tp} × CP ${p.cp.value}` : `expert TP ${p.etp.value} × EP ${p.ep.value}`}), more than the NVLink domain ${domain} of ${where}: its ${kind} crosses ${hw.scaleOut}. Keep ${g.name === 'CP' ? 'TP × CP' : 'expert TP × EP'} within ${domain} GPUs where the layout allows.`,
+        message: `The ${g.name} group spans ${g.span} ranks (${g.name === 'CP' ? `TP ${tp} × CP ${p.cp.value}` : `expert TP ${p.etp.value} × EP ${p.ep.value}`}), ${within ? `which does not divide the NVLink domain ${domain} of ${where}: the groups that straddle two domains send` : `more than the NVLink domain ${domain} of ${where}: its`} ${kind} ${within ? 'over' : 'crosses'} ${hw.scaleOut}. Keep ${g.name === 'CP' ? 'TP × CP' : 'expert TP × EP'} ${within ? `a divisor of ${domain}` : `within ${domain} GPUs`} where the layout allows.`,
       });
     }
   },
