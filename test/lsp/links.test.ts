@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { candidates, createResolver, resolveReference } from '../../server/src/host/resolve';
+import { absenceCache, candidates, createResolver, resolveReference } from '../../server/src/host/resolve';
 import { DependencyGraph, MAX_CLOSED_REFERRERS, MAX_WATCHED_PER_DOCUMENT } from '../../server/src/host/graph';
 import { FileChangeType, LspClient, positionOf, rangeOf, type Range, type StartOptions, withServer, codes, has, find } from './client';
 
@@ -121,6 +121,21 @@ describe('host resolver', () => {
       assert.equal(resolve('disk.json').text, 'in the editor');
       assert.equal(resolve('new.json').text, 'unsaved');
       assert.equal(resolve('new.json').path, join(dir, 'new.json'));
+    }));
+
+  test('a run keeps what it found absent: the same answers from file after file, without looking again; what exists is read each time', () =>
+    withDir((dir) => {
+      mkdirSync(join(dir, 'a'));
+      mkdirSync(join(dir, 'b'));
+      writeFileSync(join(dir, 'ds.json'), '{}');
+      const absent = absenceCache();
+      const plain = (from: string, ref: string) => resolveReference(ref, { from: join(dir, from), bases: [dir] });
+      const kept = (from: string, ref: string) => resolveReference(ref, { from: join(dir, from), bases: [dir], absent });
+      for (const [from, ref] of [['a/x.sh', 'torch.py'], ['b/y.sh', 'torch.py'], ['a/x.sh', 'ds.json'], ['a/x.sh', 'torch.py']]) assert.deepEqual(kept(from, ref), plain(from, ref));
+      assert.ok(absent.missing.has(join(dir, 'torch.py')) && absent.missing.has(join(dir, 'a', 'torch.py')));
+      // A file the run writes exists already: its new text is what the next lookup reads.
+      writeFileSync(join(dir, 'ds.json'), '{"train_batch_size": 8}');
+      assert.equal(kept('b/y.sh', 'ds.json').text, '{"train_batch_size": 8}');
     }));
 
   test('never throws: throwing callbacks, odd references', () => {

@@ -16,7 +16,7 @@ import { analyze, planLayouts, DEFAULT_MAX_FILE_SIZE, layoutSvg, didYouMean, HAR
 import { ProjectConfigs } from '../host/project-config';
 import { BACKGROUND_BUDGET_MS, timeBudget } from '../host/budget';
 import { formatBytes, readBounded } from '../host/read';
-import { createResolver, pathKey } from '../host/resolve';
+import { absenceCache, type AbsenceCache, createResolver, pathKey } from '../host/resolve';
 import { replaceFile, WriteRefused } from '../host/write';
 import { notUtf8, readStdin } from './stdin';
 import { escapeLines, escapeText, jsonText } from './escape';
@@ -252,9 +252,9 @@ function checkOption(o: CheckOptions, flag: string, r: OptionArg): boolean {
  * path, then relative to the file's folder, then relative to the current directory (where
  * `accelerate launch` usually runs).
  */
-function linkedInput(file: string, text: string, referrers?: { path: string; text: string }[]): FileInput {
+function linkedInput(file: string, text: string, referrers?: { path: string; text: string }[], absent?: AbsenceCache): FileInput {
   const path = resolve(file);
-  return { path, text, resolve: createResolver({ from: path, bases: [process.cwd()] }), referrers: referrers?.length ? referrers : undefined, budget: timeBudget(BACKGROUND_BUDGET_MS, 'one file') };
+  return { path, text, resolve: createResolver({ from: path, bases: [process.cwd()], absent }), referrers: referrers?.length ? referrers : undefined, budget: timeBudget(BACKGROUND_BUDGET_MS, 'one file') };
 }
 
 /** At most this many referrers are given to one file (the engine reads no more either). */
@@ -333,6 +333,8 @@ function check(o: CheckOptions): number {
   const warnedConfig = new Set<string>();
   const order = readingOrder(collected.files);
   const referrersOf = new Map<string, { path: string; text: string }[]>();
+  // What a file's lookups did not find is not looked for again by the next file of the run.
+  const absent = absenceCache();
   const queued = new Set(order.map((c) => pathKey(c.path)));
   const done = new Set<string>();
   // `order` grows while it is walked: a linked file under another name is appended.
@@ -364,7 +366,7 @@ function check(o: CheckOptions): number {
     // Command-line flags win over .shardwise.yaml; in-file directives win over both.
     const settings = mergeSettings(settingsFor(at), o.settings);
     // Without a name, the standard input's format is told by its content alone (a `#!` line: a script).
-    const input: FileInput = fromStdin && nameless ? { text, languageId: /^#!/.test(text) ? 'shellscript' : undefined, resolve: createResolver({ from: at, bases: [cwd] }) } : linkedInput(file, text, referrers);
+    const input: FileInput = fromStdin && nameless ? { text, languageId: /^#!/.test(text) ? 'shellscript' : undefined, resolve: createResolver({ from: at, bases: [cwd] }) } : linkedInput(file, text, referrers, absent);
     const made = o.fix || o.diff ? fixFile(file, fromStdin ? stdinBytes : undefined, input, settings, o, run) : { analysis: analyze(input, settings), text };
     const analysis = made.analysis;
     text = made.text;

@@ -38,7 +38,28 @@ export interface ResolverOptions {
   onTry?: (path: string) => void;
   /** Called with every file found (path and text), before it is returned. */
   onFound?: (path: string, text: string) => void;
+  /**
+   * What the lookups of one run found absent, kept across its files (the CLI: the modules a training
+   * program imports are looked for again by every script that runs it, from folder after folder).
+   * Only absences are kept: a fix the run writes changes a file that exists, never makes one appear.
+   * Not for an editor, where files come and go.
+   */
+  absent?: AbsenceCache;
 }
+
+/** Locations found absent, and what was worked out about them (the submodule, the deepest folder). */
+export interface AbsenceCache {
+  missing: Set<string>;
+  submodule: Map<string, Submodule | null>;
+  deepest: Map<string, string | null>;
+}
+
+/** A cache for one run (bounded). */
+export function absenceCache(): AbsenceCache {
+  return { missing: new Set(), submodule: new Map(), deepest: new Map() };
+}
+
+const MAX_ABSENT = 200_000;
 
 /** A canonical key for an absolute path: normalized, case-folded where the file system folds case. */
 export function pathKey(path: string): string {
@@ -97,10 +118,11 @@ export function resolveReference(ref: string, options: ResolverOptions = {}): Li
       } catch {
         text = undefined;
       }
-      if (typeof text !== 'string') {
+      if (typeof text !== 'string' && !options.absent?.missing.has(path)) {
         const read = readBounded(path, MAX_LINKED_BYTES);
         if (read.ok) text = read.text;
         else if (read.kind !== 'missing') problem ??= { path, reason: read.reason };
+        else if (options.absent && options.absent.missing.size < MAX_ABSENT) options.absent.missing.add(path);
       }
       if (typeof text === 'string') {
         const found = text;
@@ -113,9 +135,9 @@ export function resolveReference(ref: string, options: ResolverOptions = {}): Li
   }
   // Nothing there: a location in a submodule the repository pins but has not checked out still
   // says what runs there (its commit).
-  const submodule = problem ? undefined : inSubmodule(tried);
+  const submodule = problem ? undefined : inSubmodule(tried, options.absent);
   if (problem) return { ref, tried, problem };
-  const deepestFolder = tried.length ? deepestExisting(tried[0]) : undefined;
+  const deepestFolder = tried.length ? remembered(options.absent?.deepest, tried[0], deepestExisting) : undefined;
   return { ref, tried, ...(submodule ? { submodule } : {}), ...(deepestFolder ? { deepestFolder } : {}) };
 }
 
@@ -135,16 +157,28 @@ function deepestExisting(path: string): string | undefined {
   return undefined;
 }
 
-function inSubmodule(tried: readonly string[]): Submodule | undefined {
+function inSubmodule(tried: readonly string[], absent: AbsenceCache | undefined): Submodule | undefined {
   for (const path of tried) {
-    try {
-      const s = submoduleAt(path);
-      if (s) return s;
-    } catch {
-      // Not known.
-    }
+    const s = remembered(absent?.submodule, path, (p) => {
+      try {
+        return submoduleAt(p);
+      } catch {
+        return undefined;
+      }
+    });
+    if (s) return s;
   }
   return undefined;
+}
+
+/** `work(key)`, through `cache` when there is one (undefined results kept as null). */
+function remembered<T>(cache: Map<string, T | null> | undefined, key: string, work: (key: string) => T | undefined): T | undefined {
+  if (!cache) return work(key);
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const value = work(key);
+  if (cache.size < MAX_ABSENT) cache.set(key, value ?? null);
+  return value;
 }
 
 /** A `FileInput.resolve` for one file. */

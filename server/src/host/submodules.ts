@@ -38,7 +38,7 @@ function mtime(path: string): string {
  * the cache is cleared (`clearSubmodules`, when the host forgets what it read).
  */
 const roots = new Map<string, string | null>();
-const MAX_ROOTS = 4096;
+const MAX_ROOTS = 65_536;
 
 /** Forgets the repositories and submodules read (a file the host watches was created or deleted). */
 export function clearSubmodules(): void {
@@ -53,7 +53,15 @@ function rootOf(path: string): string | undefined {
   if (hit !== undefined) return hit ?? undefined;
   let found: string | null = null;
   let dir = start;
+  // Every folder walked through has the same answer: it is kept for each (a run looks up many paths under one tree).
+  const walked: string[] = [];
   for (let i = 0; i < 64; i++) {
+    const known = roots.get(dir);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    walked.push(dir);
     try {
       statSync(join(dir, '.git'));
       // The nearest repository (a checked-out submodule is one too): its submodules, if it declares any.
@@ -66,8 +74,8 @@ function rootOf(path: string): string | undefined {
     if (parent === dir) break;
     dir = parent;
   }
-  if (roots.size >= MAX_ROOTS) roots.clear();
-  roots.set(start, found);
+  if (roots.size + walked.length >= MAX_ROOTS) roots.clear();
+  for (const d of walked) roots.set(d, found);
   return found ?? undefined;
 }
 
