@@ -39,7 +39,7 @@ test('each dependency file: requirements*.txt, pyproject.toml (PEP 621 and Poetr
   assert.equal(pinsIn('requirements.txt', 'accelerate==1.5.0 ; sys_platform == "linux"\naccelerate==1.6.0 ; sys_platform == "darwin"\n').accelerate?.spec, '==1.5.0,==1.6.0', 'two specifiers of one file are both kept (their intersection)');
 });
 
-test('a folder: a lock file gives what is installed; other files intersect; a pin nothing satisfies is no pin', () => {
+test('a folder: a lock file gives what is installed; other files intersect; exact releases that disagree are the range between them; another pin nothing satisfies is no pin', () => {
   const lock = folderPins([
     { name: 'pyproject.toml', text: '[project]\ndependencies = ["accelerate>=1.4"]\n' },
     { name: 'uv.lock', text: '[[package]]\nname = "accelerate"\nversion = "1.6.0"\n' },
@@ -52,7 +52,11 @@ test('a folder: a lock file gives what is installed; other files intersect; a pi
   ]);
   assert.equal(both.deepspeed?.spec, '>=0.14,<0.16');
   assert.equal(both.deepspeed?.file, 'requirements.txt, setup.py');
-  assert.equal(folderPins([{ name: 'requirements.txt', text: 'accelerate==1.5.0 ; sys_platform == "linux"\naccelerate==1.6.0 ; sys_platform == "darwin"\n' }]).accelerate, undefined, 'two exact releases: no release satisfies both');
+  // Two environments, or a submodule's requirements beside the project's (Jetteyc: megatron-core 0.15.1,
+  // 0.15.0rc8 and 0.13.0): one of them runs, not the newest release there is.
+  assert.equal(folderPins([{ name: 'requirements.txt', text: 'accelerate==1.5.0 ; sys_platform == "linux"\naccelerate==1.6.0 ; sys_platform == "darwin"\n' }]).accelerate?.spec, '>=1.5.0,<=1.6.0');
+  assert.equal(folderPins([{ name: 'requirements.txt', text: 'megatron-core==0.15.1\n' }, { name: 'requirements-dev.txt', text: 'megatron-core==0.15.0rc8\nmegatron-core==0.13.0\n' }])['megatron-core']?.spec, '>=0.13.0,<=0.15.1');
+  assert.equal(folderPins([{ name: 'requirements.txt', text: 'accelerate>=1.6\n' }, { name: 'setup.py', text: 'install_requires=["accelerate<1.5"]' }]).accelerate, undefined, 'ranges nothing satisfies: no pin');
 });
 
 test('specifiers: the one release, the bounds, and whether a range reaches a release', () => {

@@ -200,9 +200,24 @@ export function folderPins(files: readonly { name: string; text: string }[]): Pa
   for (const [t, pins] of Object.entries(per) as [Tool, Pin[]][]) {
     const lock = pins.find((p) => LOCKS.includes(p.file) && exactRelease(p.spec));
     const pin = lock ?? { spec: [...new Set(pins.flatMap((p) => p.spec.split(',')))].join(','), package: pins[0].package, file: [...new Set(pins.map((p) => p.file))].join(', ') };
-    if (validRange(pin.spec) && !emptyRange(pin.spec)) out[t] = pin;
+    if (!validRange(pin.spec)) continue;
+    if (!emptyRange(pin.spec)) out[t] = pin;
+    else {
+      // Exact releases that disagree (two environments, a submodule's requirements beside the
+      // project's): one of them runs, so the pin is the range from the oldest to the newest.
+      const spread = exactSpread(pin.spec);
+      if (spread) out[t] = { ...pin, spec: spread };
+    }
   }
   return out;
+}
+
+/** `>=oldest,<=newest` of a specifier made only of exact releases (`==0.13.0,==0.15.1`), if it is. */
+function exactSpread(spec: string): string | undefined {
+  const clauses = specifierClauses(spec);
+  if (clauses.length < 2 || !clauses.every((c) => (c.operator === '==' || c.operator === '===') && !c.prefix)) return undefined;
+  const versions = clauses.map((c) => c.version).sort(compareVersions);
+  return `>=${versions[0]},<=${versions[versions.length - 1]}`;
 }
 
 /** The one release a specifier allows (`==0.8.0`, `===0.8.0`), if it allows only one. */
