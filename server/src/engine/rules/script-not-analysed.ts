@@ -9,6 +9,8 @@ import { IMPORTS_MEGATRON } from '../formats/megatron/script';
 
 /** Megatron-LM's own entry points, named on a line that is not a comment. */
 // Megatron-LM's own entry points (one list: formats/megatron/source.ts), named on a line that is not a comment.
+/** What may start a line that runs an entry point without being an unknown launcher: known launchers, wrappers, shell words. */
+const KNOWN_HEADS = /^(torchrun|srun|deepspeed|mpirun|mpiexec|accelerate|python[0-9.]*|env|exec|nohup|time|numactl|nsys|bash|sh|eval|sudo|singularity|apptainer|docker|echo|for|do|then|else|if|while|cmd|CMD|run|RUN)$/;
 const ENTRY_LINE = new RegExp(`^(?![ \\t]*#).*?\\b(pretrain_(?:${UPSTREAM_ENTRY_NAMES})\\.py)\\b`, 'm');
 
 export default defineRule({
@@ -37,6 +39,17 @@ export default defineRule({
     if (program && !IMPORTS_MEGATRON.test(program.text)) return;
     if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length) return;
     const start = m.index + m[0].length - m[1].length;
+    // The program the line starts, when it is a launcher this reader does not know (MindSpore's `msrun`).
+    const command = s.text.slice(s.text.lastIndexOf('\n', m.index) + 1, start).split(/&&|\|\||[;|(`{]/).pop() ?? '';
+    const head = /^\s*(?:\w+=\S*\s+)*([A-Za-z][\w.-]*)\s/.exec(command)?.[1];
+    const unknownLauncher = head && !KNOWN_HEADS.test(head) ? head : undefined;
+    if (unknownLauncher) {
+      ctx.report({
+        at: { start, end: start + m[1].length },
+        message: `This script starts \`${m[1]}\` through \`${unknownLauncher}\`, a launcher Shardwise does not read (it reads torchrun, python, deepspeed, srun, mpirun and accelerate), so its flags and parallel layout were not checked.`,
+      });
+      return;
+    }
     const why = /(^|[;&|({\s])eval\s/m.test(s.text)
       ? 'it runs the command through `eval` of text put together at run time'
       : s.entrypoint
