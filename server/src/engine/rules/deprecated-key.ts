@@ -51,9 +51,8 @@ export default defineRule({
     if (ctx.fork) return;
     // NeMo reads some old Megatron names itself, with its own meaning: Megatron's history is not theirs.
     const own = ctx.format === 'nemo' ? nemoOwnKeyNames() : undefined;
-    // Each with the schemas of its keys: the release they were judged at is read again where the
-    // section's finding is made (a read in a key's own scope does not reach a report made later).
-    const sections = new Map<string, { dep: Deprecation; reports: Report[]; schemas: JsonSchema[] }>();
+    // Each key's report is held: what it rests on (the release it was judged at) goes with it to the section's finding.
+    const sections = new Map<string, { dep: Deprecation; reports: Report[] }>();
     // The sections reported as retired at this release (walked before their keys).
     const retiredAbove: Path[] = [];
     walkSchema(ctx, (path, schema, node, parentSchema, flatValue) => {
@@ -129,11 +128,7 @@ export default defineRule({
       // Keys of one section that share one deprecation are one finding on the section (below).
       const section = !ctx.flat && path.length > 1 && !over && !quiet && !later ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
       if (section === undefined) ctx.report(report);
-      else {
-        const group = sections.get(section) ?? sections.set(section, { dep, reports: [], schemas: [] }).get(section)!;
-        group.reports.push(report);
-        group.schemas.push(schema);
-      }
+      else (sections.get(section) ?? sections.set(section, { dep, reports: [] }).get(section)!).reports.push(ctx.hold(report));
     });
     for (const group of sections.values()) ctx.separately(() => reportSection(ctx, group));
     // A deprecated value the tool still lists among its choices (Megatron-LM's `--model-provider mamba`
@@ -157,11 +152,7 @@ export default defineRule({
 
 
 /** The finding of a section's deprecated keys: one key's own report, or one for them all. */
-function reportSection(ctx: RuleContext, { dep, reports, schemas }: { dep: Deprecation; reports: Report[]; schemas: JsonSchema[] }): void {
-  for (const schema of schemas) {
-    const again = deprecation(schema, (v) => ctx.atLeast(v));
-    if (again?.since) ctx.atLeast(again.since);
-  }
+function reportSection(ctx: RuleContext, { dep, reports }: { dep: Deprecation; reports: Report[] }): void {
   if (reports.length === 1) {
     ctx.report(reports[0]);
     return;
@@ -182,7 +173,7 @@ function reportSection(ctx: RuleContext, { dep, reports, schemas }: { dep: Depre
     related: paths.map((at) => ({ at, message: `${code(lastKey(at))}: deprecated` })),
     // The whole section at once, and each key on its own (never both by fix-all: only the first can be recommended).
     fixes: [...(same ? [{ kind, title: `${kind.startsWith('remove') ? 'Remove' : 'Update'} the ${reports.length} keys`, edits: firsts.flatMap((f) => f!.edits), recommended: firsts.every((f) => f!.recommended) }] : []), ...reports.flatMap((r) => (r.fixes ?? []).map((f) => (same ? { ...f, recommended: false } : f)))],
-  });
+  }, ...reports);
 }
 
 /** Reports a key the tool refuses here (`refusedUnless`, see refusedHere), as an error; whether it did. */

@@ -189,7 +189,13 @@ export interface RuleContext<M = unknown> {
    * current scope): an unknown one drops it, an assumed one makes it at most a warning and the
    * message says what was assumed.
    */
-  report(r: Report): void;
+  report(r: Report, ...restsOn: readonly Report[]): void;
+  /**
+   * A finding to report later, once others are seen (a section's keys reported together): what it
+   * rests on so far goes with it, and is added to what is read where it is finally reported, or to a
+   * finding that stands for it (`report(combined, ...held)`).
+   */
+  hold(r: Report): Report;
   /** Runs each item's check on its own: what is read for one item does not weigh on another's findings. */
   each<T>(items: readonly T[], check: (item: T) => void): void;
   /** Runs one check on its own (see `each`). */

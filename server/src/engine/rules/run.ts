@@ -5,7 +5,7 @@
  * rule distinguishes (one more run per range of releases between the versions it compared): when it
  * holds in all of them, which release runs does not matter and the assumption is dropped.
  */
-import { copyBasis, type Basis } from '../certainty';
+import { addInput, copyBasis, type Basis } from '../certainty';
 import { releaseName } from '../formats/format';
 import type { Field } from '../plan/plan';
 import type { DocAnalysis } from '../result';
@@ -149,8 +149,32 @@ class Run implements RuleContext<any> {
     return this.out.length >= this.shared.limit;
   }
 
-  report(r: Report): void {
-    this.out.push({ report: r, basis: copyBasis(this.log.basis) });
+  report(r: Report, ...restsOn: readonly Report[]): void {
+    const basis = copyBasis(this.log.basis);
+    for (const h of [r, ...restsOn]) {
+      const held = this.heldBasis.get(h);
+      if (!held) continue;
+      addInput(basis, held.certainty);
+      for (const a of held.assumptions) addInput(basis, 'assumed', a);
+      for (const u of held.unknowns) addInput(basis, 'unknown', u);
+    }
+    this.out.push({ report: r, basis });
+  }
+
+  /** Held reports and what they rested on when held; a scope that holds one counts as reporting. */
+  private readonly heldBasis = new WeakMap<Report, Basis>();
+  private holds = 0;
+
+  hold(r: Report): Report {
+    const h = { ...r };
+    this.heldBasis.set(h, copyBasis(this.log.basis));
+    this.holds++;
+    return h;
+  }
+
+  /** Reports made or held so far (a scope whose count grows reported). */
+  private get made(): number {
+    return this.out.length + this.holds;
   }
 
   each<T>(items: readonly T[], check: (item: T) => void): void {
@@ -158,9 +182,9 @@ class Run implements RuleContext<any> {
       // The untracked run (most of them): each item is a scope, noted when it reports.
       for (const item of items) {
         const n = this.scope++;
-        const before = this.out.length;
+        const before = this.made;
         check(item);
-        if (this.out.length > before) this.reporting.add(n);
+        if (this.made > before) this.reporting.add(n);
       }
       return;
     }
@@ -184,9 +208,9 @@ class Run implements RuleContext<any> {
   private inScope(fn: (raw: boolean) => void): void {
     const n = this.scope++;
     if (!this.track) {
-      const before = this.out.length;
+      const before = this.made;
       fn(true);
-      if (this.out.length > before) this.reporting.add(n);
+      if (this.made > before) this.reporting.add(n);
       return;
     }
     if (!this.tracking) return fn(true);
