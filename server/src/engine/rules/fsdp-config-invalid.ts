@@ -28,6 +28,13 @@ const CHECKS: ArgCheck[] = [
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
+    // Tied embeddings are shared across the FSDP2 units: validate_args asserts untied ones
+    // (arguments.py@core_v0.10.0:385 … @core_v0.19.0, the same at HEAD).
+    when: (m) => (torchFsdp2(m) && !argOn(m, 'untie_embeddings_and_output_weights') ? 'use_torch_fsdp2' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    message: () => 'PyTorch FSDP2 in Megatron needs untied embedding and output weights: Megatron stops ("--use-torch-fsdp2 requires --untie-embeddings-and-output-weights"). Add `--untie-embeddings-and-output-weights` (a model of its own: the output layer gets weights of its own), or use `--use-megatron-fsdp`.',
+  },
+  {
     when: (m) => (torchFsdp2(m) && argOn(m, 'fp16') ? 'fp16' : undefined),
     // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
     formats: MLM_FLAG_FORMATS,
@@ -57,7 +64,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
