@@ -3,14 +3,15 @@
  * the straight-line evaluator could not follow, so nothing in it was checked.
  */
 import { UPSTREAM_ENTRY_NAMES } from '../formats/megatron/source';
+import { LAUNCHER_NAME } from '../syntax/shell/expansion';
 import type { ShellDoc } from '../syntax/shell';
 import { defineRule } from './rule';
 import { IMPORTS_MEGATRON } from '../formats/megatron/script';
 
 /** Megatron-LM's own entry points, named on a line that is not a comment. */
 // Megatron-LM's own entry points (one list: formats/megatron/source.ts), named on a line that is not a comment.
-/** What may start a line that runs an entry point without being an unknown launcher: known launchers, wrappers, shell words. */
-const KNOWN_HEADS = /^(torchrun|srun|deepspeed|mpirun|mpiexec|accelerate|python[0-9.]*|env|exec|nohup|time|numactl|nsys|bash|sh|eval|sudo|singularity|apptainer|docker|echo|for|do|then|else|if|while|cmd|CMD|run|RUN)$/;
+/** Beside the launchers the reader knows (LAUNCHER_NAME): wrappers and shell words a line that runs an entry point may start with. */
+const NOT_A_LAUNCHER = /^(env|exec|nohup|time|numactl|nsys|bash|sh|eval|sudo|singularity|apptainer|docker|echo|for|do|then|else|if|while|cmd|CMD|run|RUN)$/;
 const ENTRY_LINE = new RegExp(`^(?![ \\t]*#).*?\\b(pretrain_(?:${UPSTREAM_ENTRY_NAMES})\\.py)\\b`, 'm');
 
 export default defineRule({
@@ -42,7 +43,7 @@ export default defineRule({
     // The program the line starts, when it is a launcher this reader does not know (MindSpore's `msrun`).
     const command = s.text.slice(s.text.lastIndexOf('\n', m.index) + 1, start).split(/&&|\|\||[;|(`{]/).pop() ?? '';
     const head = /^\s*(?:\w+=\S*\s+)*([A-Za-z][\w.-]*)\s/.exec(command)?.[1];
-    const unknownLauncher = head && !KNOWN_HEADS.test(head) ? head : undefined;
+    const unknownLauncher = head && !LAUNCHER_NAME.test(head) && !NOT_A_LAUNCHER.test(head) ? head : undefined;
     if (unknownLauncher) {
       ctx.report({
         at: { start, end: start + m[1].length },
