@@ -70,6 +70,7 @@ import numQueryGroupsWithoutGqa from './num-query-groups-without-gqa';
 import missingCudaDeviceMaxConnections from './missing-cuda-device-max-connections';
 import recomputeConfigInvalid from './recompute-config-invalid';
 import batchConfigInvalid from './batch-config-invalid';
+import scheduleConfigInvalid from './schedule-config-invalid';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
@@ -140,6 +141,7 @@ export const RULES: readonly Rule<any>[] = [
   missingCudaDeviceMaxConnections,
   recomputeConfigInvalid,
   batchConfigInvalid,
+  scheduleConfigInvalid,
   fp8ConfigInvalid,
   moeConfigInvalid,
   fsdpConfigInvalid,
