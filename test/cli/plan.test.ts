@@ -120,9 +120,9 @@ test('plan --explain says where the first layout’s step goes and what the seco
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^Why #1 \(TP \d+ · PP \d+.*\): its step of .* is$/m);
   assert.match(r.out, /^ {2}compute [\d.]+ m?s \([\d.]+ %\)$/m);
-  assert.match(r.out, /^#2 \(.*\) takes .* longer: .*\+/m);
-  // Within the tie band a rule decides between them (named), beyond it the part that would have to fall.
-  assert.match(r.out, /^For #2 to win, (.* would have to fall by more than |it would have to follow “.*” \[[a-z-]+\] as #1 does)/m);
+  assert.match(r.out, /^#2 \(.*\) takes .* (longer: .*\+|less: .*−)/m);
+  // Within the tie band a rule decides between them (named), beyond it the part that would have to fall; a faster #2 below #1 names the rule that put it there.
+  assert.match(r.out, /^(For #2 to win, (.* would have to fall by more than |it would have to follow “.*” \[[a-z-]+\] as #1 does)|#1 ranks above #2 by the tie order, not by time: .* \[[a-z-]+: )/m);
   assert.match(r.out, /^Ranked by the tie order, not by time \(steps within [\d.]+ % of the fastest are ties/m);
   assert.match(r.out, /does not give the vocabulary size .* --vocab N adds them/);
   const asJson = JSON.parse(runCli(['plan', '--model', 'examples/megatron/pretrain-llama3-8b.sh', '--explain', '--top', '2', '--output-format', 'json']).out) as { explain: string[] };
@@ -140,6 +140,17 @@ test('plan --explain says where the first layout’s step goes and what the seco
   const badRecompute = runCli(['plan', '--model', 'llama-3-8b', '--gpus', '8', '--recompute', 'selective', '--recompute-layers', '2']);
   assert.equal(badRecompute.code, 2);
   assert.match(badRecompute.err, /--recompute-layers recomputes whole layers: it goes with --recompute full/);
+});
+
+test('plan --grouped-gemm prices the local experts without the host loop, and says which it assumed', () => {
+  // DeepSeek-V3 at EP 8: 32 local experts per GPU, each issued by the host after the dispatcher's synchronization.
+  const base = ['plan', '--model', 'deepseek-v3', '--gpus', '256', '--seq-length', '4096', '--global-batch', '1024', '--tp', '1', '--pp', '8', '--ep', '8', '--micro-batch', '1', '--output-format', 'json', '--top', '1'];
+  const step = (args: string[]) => JSON.parse(runCli(args).out) as { assumptions: string[]; layouts: { stepSeconds: number }[] };
+  const loop = step(base);
+  assert.ok(loop.assumptions.some((a) => /local experts issued one by one from the host/.test(a)));
+  const grouped = step([...base, '--grouped-gemm']);
+  assert.ok(grouped.assumptions.some((a) => /one grouped GEMM that reads the tokens per expert on the GPU \(--grouped-gemm\)/.test(a)));
+  assert.ok(grouped.layouts[0].stepSeconds < loop.layouts[0].stepSeconds, `${grouped.layouts[0].stepSeconds} s grouped, ${loop.layouts[0].stepSeconds} s issued one by one`);
 });
 
 test('plan with no layout names the constraint: the heads a TP does not divide', () => {

@@ -6,6 +6,7 @@
  * time could not do (no sequence parallelism or distributed optimizer in 2021) or what the source's
  * recipe fixed, never a setting chosen to make the case pass.
  */
+import { MOE_RUNS } from './published-moe';
 import type { ModelShape, Pinned } from '../../server/src/engine';
 import type { Software } from '../../server/src/engine/plan/steptime';
 import { countParameters } from '../../server/src/engine/plan/memory';
@@ -188,6 +189,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
   nemo('bridge-llama31-405b', 'Llama 3.1 405B', preset('llama-3.1-405b'), 1024, 512, 1, 8192, 8, 8, 2, 8, 302, BRIDGE),
   mixtral('b200', MIXTRAL, 15457),
   mixtral('gb200-nvl72', MIXTRAL_GB, 19275),
+  ...MOE_RUNS,
 ];
 
 /**

@@ -225,27 +225,29 @@ test('CP: each ring step merges its partial attention into fp32 accumulators and
   }
 });
 
-test('MoE: one cuBLAS GEMM launched per local expert on four streams (Transformer Engine cublaslt_gemm.cu, multi_stream.cpp @ d0067d0): many small local experts are bound by their launches', () => {
-  // 256 small experts, top-8, 2K tokens: with EP 1 each GPU launches 6 GEMMs for each of its 256 experts per layer.
+test('MoE: after the dispatcher waits for the device, the host issues each local expert’s work one by one (Megatron-Core token_dispatcher.py @ core_v0.14.0, Transformer Engine grouped_linear.py @ d0067d0): many small local experts are bound by the host', () => {
+  // 256 small experts, top-8, 2K tokens: with EP 1 each GPU issues the work of all 256 experts per layer.
   const m = { ...modelPreset('mixtral-8x7b')!.shape, experts: 256, topK: 8, moeFfn: 512 };
   const w = { ...workload('mixtral-8x7b', 8, 'h100-sxm', 2048, 64, 'fp8'), model: m };
-  const l = layout({ tp: 1, pp: 1, ep: 1, etp: 1, dp: 8 });
-  const gap = STEP_MODEL.kernelGap.value;
-  const launched = estimateStep(w, l);
-  const floor = launched.microBatches * 32 * 256 * STEP_MODEL.expertGemmKernels.value * gap;
+  const at = (ep: number) => layout({ tp: 1, pp: 1, ep, etp: 1, dp: 8 });
+  const host = STEP_MODEL.expertHost.value;
+  const bound = estimateStep(w, at(1));
+  // Per layer and micro-batch the experts take the host's 256 × expertHost, longer than their GEMMs.
+  const floor = bound.microBatches * 32 * 256 * host;
   try {
-    STEP_MODEL.kernelGap.value = 0;
-    // Without launch costs the experts take their GEMMs' time; with them, the launches where they are longer.
-    const free = estimateStep(w, l);
-    const others = launched.microBatches * 32 * (STEP_MODEL.kernelsPerLayer.value + 20) * gap;
-    const extra = launched.parts.compute - free.parts.compute - others;
-    assert.ok(extra > 0 && extra <= floor * (1 + 1e-9), `${extra} s more, the launches ${floor} s`);
+    STEP_MODEL.expertHost.value = 0;
+    const free = estimateStep(w, at(1));
+    const extra = bound.parts.compute - free.parts.compute;
+    assert.ok(extra > floor / 2 && extra <= floor * (1 + 1e-9), `${extra} s more, the host ${floor} s`);
   } finally {
-    STEP_MODEL.kernelGap.value = gap;
+    STEP_MODEL.expertHost.value = host;
   }
-  // One grouped kernel fills the SMs' waves with every expert's tiles and launches once.
-  const grouped = estimateStep({ ...w, software: { groupedGemmKernel: true } }, l);
-  assert.ok(grouped.parts.compute < launched.parts.compute - floor / 2);
+  // Spread over EP 8 each rank issues 32 experts: the host bound falls by 8 (the all-to-all aside).
+  const spread = estimateStep(w, at(8));
+  assert.ok(spread.parts.compute < bound.parts.compute - floor / 2, `${spread.parts.compute} s at EP 8, ${bound.parts.compute} s at EP 1`);
+  // A grouped kernel that reads the splits on the device has no host loop.
+  const grouped = estimateStep({ ...w, software: { groupedGemmKernel: true } }, at(1));
+  assert.ok(grouped.parts.compute < bound.parts.compute - floor / 2);
 });
 
 test('MoE: a rank holding several experts sorts the tokens it receives by expert and back (Megatron-Core token_dispatcher.py @ core_v0.14.0); with one expert per rank it does not', () => {

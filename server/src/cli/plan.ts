@@ -6,7 +6,7 @@
  * batch, precision and hardware are then the defaults.
  */
 import { readOptions } from './options';
-import { CALIBRATION, TIE_BAND, decidingRule, preferenceKey, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
+import { CALIBRATION, CALIBRATION_MOE, tieBandOf, decidingRule, preferenceKey, fmtStep, layoutLabel, shardingOf, HARDWARE, hardwareById, hardwareSuggestion, MODEL_PRESETS, modelFromHfConfig, modelPreset, STEP_MODEL, stepAssumptions, type FileAnalysis, type ModelShape, type Pinned, type PlanResult, type Sharding, type Software, type StepEstimate, type Workload } from '../engine';
 
 export interface PlanOptions {
   model: string;
@@ -19,7 +19,7 @@ export interface PlanOptions {
   networkGBps?: number;
   /** Vocabulary size (`--vocab`), for a model file that does not give it. */
   vocab?: number;
-  /** What the training software can do, where it is not today's Megatron-Core (`--fp8-dispatch`, `--unfused-attention`). */
+  /** What the training software can do, where it is not today's Megatron-Core (`--fp8-dispatch`, `--unfused-attention`, `--grouped-gemm`). */
   software?: Software;
   /** Explain where the first layout's time goes and what the second would need (`--explain`). */
   explain?: boolean;
@@ -105,6 +105,9 @@ export function parsePlanArgs(args: string[], usage: (message: string) => Error)
         break;
       case '--unfused-attention':
         o.software = { ...o.software, fusedAttention: false };
+        break;
+      case '--grouped-gemm':
+        o.software = { ...o.software, groupedGemmKernel: true };
         break;
       default:
         return false;
@@ -208,6 +211,9 @@ export function workloadFor(o: PlanOptions, src: ModelSource, settings: { hardwa
             o.software?.dedupDispatch === false
               ? 'MoE tokens dispatched by the all-to-all dispatcher: one network copy per routed expert (--dispatcher alltoall)'
               : 'MoE tokens dispatched by the flex dispatcher (--moe-token-dispatcher-type flex with DeepEP or HybridEP, Megatron Core 0.12 on), as Megatron Bridge’s MoE recipes set it: a token crosses the network once per remote NVLink domain it is routed to, then NVLink fans it out (--dispatcher alltoall prices the all-to-all dispatcher)',
+            o.software?.groupedGemmKernel
+              ? 'local experts as one grouped GEMM that reads the tokens per expert on the GPU (--grouped-gemm): no host loop over the experts'
+              : 'local experts issued one by one from the host after the dispatcher waits for the GPU (Transformer Engine’s grouped linear layer): at least the host time per local expert (--grouped-gemm prices a device-side grouped GEMM)',
           ]
         : []),
       ...(o.software?.fusedAttention === false ? ['attention without a fused kernel (--unfused-attention): the s×s scores go through HBM, as before FlashAttention'] : []),
@@ -225,7 +231,7 @@ const int = (x: number) => Math.round(x).toLocaleString('en-US');
  * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
  * published runs the planner is checked against they read above what the runs measured.
  */
-export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step: every term at its best case, so it reads below the measured step time); "expected" is the step × ${CALIBRATION.value}, the median gap between priced and measured throughput on the training part of the published runs (docs/planner-validation.md): treat the priced figures as an upper bound on throughput, the expected ones as a rough forecast (within ±25 % on the published runs, few of them mixture-of-experts).`;
+export const ESTIMATES_CAVEAT = `step, tokens/s, TFLOP/s and MFU are best-case estimates for ranking the layouts (the priced step: every term at its best case, so it reads below the measured step time); "expected" is the step × ${CALIBRATION.value} for a dense model or × ${CALIBRATION_MOE.value} for a mixture of experts, the median gap between priced and measured throughput on the training part of the published runs of its kind (docs/planner-validation.md): treat the priced figures as an upper bound on throughput, the expected ones as a rough forecast (within ±25 % on the published runs: on all the dense ones, on more than half of the mixture-of-experts ones).`;
 
 /** The answer as a table, what the best one spends its time on, and what it all rests on. */
 export function planText(r: PlanResult, w: Workload, title: string, notes: string[], top: number, explain = false): string {
@@ -237,11 +243,11 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
     '',
   ];
   if (r.empty) return [...out, `No layout: ${r.empty}.`, ...notes.map((n) => `  - ${n}`)].join('\n');
-  const head = ['#', 'TP', 'PP', 'VPP', 'CP', ...(moe ? ['EP', 'ETP'] : []), 'DP', 'MBS', 'SP', 'sharding', 'recompute', 'GiB/GPU', 'step', 'tokens/s/GPU', 'TFLOP/s/GPU', 'MFU', 'expected step', 'expected MFU'];
+  const head = ['#', 'TP', 'PP', 'VPP', 'CP', ...(moe ? ['EP', 'ETP', 'A2A overlap'] : []), 'DP', 'MBS', 'SP', 'sharding', 'recompute', 'GiB/GPU', 'step', 'tokens/s/GPU', 'TFLOP/s/GPU', 'MFU', 'expected step', 'expected MFU'];
   const rows = r.layouts.slice(0, top).map((x, i) => {
     const l = x.layout;
     const recompute = l.recompute === 'full' && l.recomputeLayers !== undefined ? `${l.recomputeLayers}/chunk` : l.recompute;
-    return [String(i + 1), String(l.tp), `${l.pp}${l.split === 'embedding-loss' ? '*' : l.split === 'uneven' ? '†' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp)] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu), fmtStep(x.step.expected.seconds), pct(x.step.expected.mfu)];
+    return [String(i + 1), String(l.tp), `${l.pp}${l.split === 'embedding-loss' ? '*' : l.split === 'uneven' ? '†' : ''}`, String(l.vpp), String(l.cp), ...(moe ? [String(l.ep), String(l.etp), l.overlap.moeA2A ? 'on' : 'off'] : []), String(l.dp), String(l.microBatch), l.sp ? 'on' : 'off', SHARDING_TEXT[shardingOf(l)], recompute, gib(x.memory.bytes.total), fmtStep(x.step.seconds), int(x.step.tokensPerSecondPerGpu), x.step.tflopsPerGpu.toFixed(0), pct(x.step.mfu), fmtStep(x.step.expected.seconds), pct(x.step.expected.mfu)];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= cells.length - 7 || i < 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
@@ -250,10 +256,10 @@ export function planText(r: PlanResult, w: Workload, title: string, notes: strin
   const best = r.layouts[0].step;
   const p = best.parts;
   out.push(`Where the step of #1 goes: compute ${fmtStep(p.compute)}, pipeline bubble ${fmtStep(p.bubble)}, exposed TP ${fmtStep(p.tp)}, CP ${fmtStep(p.cp)}, EP ${fmtStep(p.ep)}, pipeline sends ${fmtStep(p.p2p)}, data-parallel ${fmtStep(p.dp)}, optimizer ${fmtStep(p.optimizer)}; ${best.microBatches} micro-batches per step.`);
-  const tied = tieOrderLines(r, top);
+  const tied = tieOrderLines(r, top, w);
   if (tied.length) out.push(...tied, '');
   if (explain) out.push('', ...explainLines(r, w));
-  out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
+  out.push('Each layout runs with the overlap switches on where it allows them: gradient reduce, parameter gather (distributed optimizer), TP communication (with sequence parallelism) and pipeline sends (with VPP); for mixtures of experts the EP all-to-all overlapped with another micro-batch (--overlap-moe-expert-parallel-comm) is tried where Megatron-Core allows it (EP > 1, VPP when PP > 1, no full recompute; --moe-a2a-overlap on|off fixes it). dist-opt is the distributed optimizer (ZeRO-1); FSDP grads and FSDP full are Megatron-FSDP (optim_grads, optim_grads_params).');
   if (r.layouts.slice(0, top).some((x) => x.layout.recomputeLayers !== undefined)) out.push('recompute N/chunk: full recompute of N layers of each model chunk (--recompute-granularity full --recompute-method block --recompute-num-layers N), as few as the HBM needs.');
   if (r.layouts.some((x) => x.layout.split === 'embedding-loss')) out.push('Layouts marked * split the layers with the embedding and the loss counted as layers: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.');
   if (r.layouts.some((x) => x.layout.split === 'uneven')) out.push('Layouts marked † give the pipeline chunks (PP × VPP) unequal numbers of layers, the embedding and the loss one layer’s place each, and are priced by the heaviest chunk: --pipeline-model-parallel-layout (Megatron Core 0.13.0 on; for example E, t for a layer, | between chunks, L), or, without VPP, --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers (0.9.0 on) where the other stages split the rest evenly.');
@@ -277,7 +283,7 @@ function explainLines(r: PlanResult, w: Workload): string[] {
   const out = [`Why #1 (${layoutLabel(a.layout)}): its step of ${fmtStep(total)} is`];
   for (const k of [...parts].sort((x, y) => a.step.parts[y] - a.step.parts[x])) if (a.step.parts[k] > 0) out.push(`  ${PART_NAMES[k]} ${fmtStep(a.step.parts[k])} (${((a.step.parts[k] / total) * 100).toFixed(1)} %)`);
   const fastest = r.layouts.reduce((x, y) => (y.step.seconds < x.step.seconds ? y : x));
-  if (fastest !== a) out.push(`#1 is not the fastest layout: #${r.layouts.indexOf(fastest) + 1} (${layoutLabel(fastest.layout)}) prices ${fmtStep(total - fastest.step.seconds)} (${(((total - fastest.step.seconds) / total) * 100).toFixed(1)} %) less, within the model's measured error (${tieBandText()}), where the practitioners' rules decide.`);
+  if (fastest !== a) out.push(`#1 is not the fastest layout: #${r.layouts.indexOf(fastest) + 1} (${layoutLabel(fastest.layout)}) prices ${fmtStep(total - fastest.step.seconds)} (${(((total - fastest.step.seconds) / total) * 100).toFixed(1)} %) less, within the model's measured error (${tieBandText(w)}), where the practitioners' rules decide.`);
   if (!b) return [...out, 'No other layout fits: nothing to compare it with.'];
   const gap = b.step.seconds - total;
   const diffs = parts.map((k) => ({ k, d: b.step.parts[k] - a.step.parts[k] })).filter((x) => Math.abs(x.d) > total * 1e-4).sort((x, y) => y.d - x.d);
@@ -292,22 +298,22 @@ function explainLines(r: PlanResult, w: Workload): string[] {
   }
   out.push(`#2 (${layoutLabel(b.layout)}) takes ${fmtStep(gap)} (${((gap / total) * 100).toFixed(1)} %) longer: ${more.map((x) => `${PART_NAMES[x.k]} +${fmtStep(x.d)}`).join(', ') || 'no part longer'}${against}.`);
   const rule = a.order?.tied && b.order?.tied ? decidingRule(preferenceKey(w, a.layout), preferenceKey(w, b.layout))?.rule : undefined;
-  if (rule) out.push(`For #2 to win, it would have to follow “${rule.text}” [${rule.id}] as #1 does: both are within the model's measured error (${tieBandText()}), where a shorter step alone does not decide.`);
+  if (rule) out.push(`For #2 to win, it would have to follow “${rule.text}” [${rule.id}] as #1 does: both are within the model's measured error (${tieBandText(w)}), where a shorter step alone does not decide.`);
   else if (more.length && more[0].d > gap) out.push(`For #2 to win, its ${PART_NAMES[more[0].k]} would have to fall by more than ${fmtStep(gap)} (of ${fmtStep(b.step.parts[more[0].k])}), or #1's grow by as much.`);
   else if (more.length) out.push(`For #2 to win, no one part is enough: its ${more.map((x) => PART_NAMES[x.k]).join(' and ')} would have to fall by more than ${fmtStep(gap)} together.`);
   return out;
 }
 
 /** The tie band in words. */
-function tieBandText(): string {
-  return `steps within ${((Math.exp(TIE_BAND.value) - 1) * 100).toFixed(1)} % of the fastest are ties`;
+function tieBandText(w: Workload): string {
+  return `steps within ${((Math.exp(tieBandOf(w.model).value) - 1) * 100).toFixed(1)} % of the fastest are ties`;
 }
 
 /**
  * The layouts among the first `top` whose rank the tie order decided rather than their step time,
  * each with the rule that decided it: one line each.
  */
-export function tieOrderLines(r: PlanResult, top: number): string[] {
+export function tieOrderLines(r: PlanResult, top: number, w: Workload): string[] {
   const shown = r.layouts.slice(0, top);
   const lines = shown.flatMap((x, i) => {
     const o = x.order?.above;
@@ -318,7 +324,7 @@ export function tieOrderLines(r: PlanResult, top: number): string[] {
   if (!lines.length) return [];
   const rules = [...new Map(shown.flatMap((x) => (x.order?.above ? [x.order.above.rule] : [])).map((rule) => [rule.id, rule])).values()];
   return [
-    `Ranked by the tie order, not by time (${tieBandText()}: the model's measured error, TIE_BAND; ties follow the practitioners' rules in order, then time):`,
+    `Ranked by the tie order, not by time (${tieBandText(w)}: the model's measured error for this kind of model, TIE_BAND or TIE_BAND_MOE; ties follow the practitioners' rules in order, then time):`,
     ...lines,
     ...rules.map((rule) => `  [${rule.id}] ${rule.source}`),
   ];
@@ -343,7 +349,7 @@ export function planJson(r: PlanResult, w: Workload, title: string, notes: strin
       tokensPerSecondPerGpu: x.step.tokensPerSecondPerGpu,
       tflopsPerGpu: x.step.tflopsPerGpu,
       mfu: x.step.mfu ?? null,
-      expected: { stepSeconds: x.step.expected.seconds, tokensPerSecondPerGpu: x.step.expected.tokensPerSecondPerGpu, tflopsPerGpu: x.step.expected.tflopsPerGpu, mfu: x.step.expected.mfu ?? null, calibration: CALIBRATION.value },
+      expected: { stepSeconds: x.step.expected.seconds, tokensPerSecondPerGpu: x.step.expected.tokensPerSecondPerGpu, tflopsPerGpu: x.step.expected.tflopsPerGpu, mfu: x.step.expected.mfu ?? null, calibration: x.step.expected.factor },
       fabrics: x.step.fabrics,
       order: { tied: x.order?.tied ?? false, ...(x.order?.above ? { above: { rank: x.order.above.rank, rule: x.order.above.rule.id } } : {}), ...(x.order?.below ? { below: { rank: x.order.below.rank, rule: x.order.below.rule.id } } : {}) },
     })),

@@ -17,7 +17,8 @@ export const USAGE = `Usage:
                                            (network GB/s per GPU), --vocab N, --fp8-dispatch,
                                            --dispatcher flex|alltoall (MoE tokens: DeepEP's one
                                            copy per remote node, the default, or one per expert),
-                                           --unfused-attention; --explain says
+                                           --unfused-attention, --grouped-gemm (MoE experts as
+                                           one device-side kernel); --explain says
                                            where the first layout's time goes and what the second
                                            needs; "expected" columns: the step × a calibration
   shardwise mfu --config FILE (--step-time S | --log TRAIN.LOG) [--gpus N] [options]

@@ -31,7 +31,7 @@ export { MODEL_PRESETS, modelFromHfConfig, modelPreset } from './plan/models';
 export type { ModelShape } from './plan/memory';
 export { layoutLabel, layoutMemory, planLayouts, rankOf, recommendedOverlap, shardingOf, type Pinned, type Sharding, type PlanRequest, type PlanResult, type RankedLayout } from './plan/planner';
 export { decidingRule, preferenceKey, PREFERENCE_RULES, type PreferenceRule, type RankOrder } from './plan/preference';
-export { CALIBRATION, estimateStep, TIE_BAND, recomputeShare, STEP_MODEL, stepAssumptions, type Expected, type Layout, type Software, type StepEstimate, type Workload } from './plan/steptime';
+export { CALIBRATION, CALIBRATION_MOE, calibrationOf, estimateStep, TIE_BAND, TIE_BAND_MOE, tieBandOf, recomputeShare, STEP_MODEL, stepAssumptions, type Expected, type Layout, type Software, type StepEstimate, type Workload } from './plan/steptime';
 export { estimateLine, fmtStep, layoutEdits, planAlternatives, planStep } from './plan/advise';
 export { PLAN_ACTION_TITLE, planActionAt, plannedLayouts, type PlannedLayout } from './features/plan-action';
 export { checkedAgainst } from './rules/release';

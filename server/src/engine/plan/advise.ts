@@ -8,7 +8,7 @@ import type { PathEdit } from '../syntax/sourcedoc';
 import type { Plan } from './plan';
 import { planLayouts, shardingOf, type PlanResult, type Pinned } from './planner';
 import { firstLastChunks } from './split';
-import { CALIBRATION, estimateStep, type Layout, type StepEstimate, type Workload } from './steptime';
+import { estimateStep, type Layout, type StepEstimate, type Workload } from './steptime';
 
 /** The workload a Plan describes, or what it does not say. */
 export function workloadOf(p: Plan): { workload: Workload } | { missing: string[] } {
@@ -112,7 +112,7 @@ export function estimateLine(p: Plan): string | undefined {
   if (!e) return undefined;
   const mfu = e.mfu !== undefined ? `, MFU ~${(e.mfu * 100).toFixed(0)} % of the dense ${p.precision.value.toUpperCase()} peak` : '';
   const x = e.expected;
-  const expected = `expected ~${fmtStep(x.seconds)}, ~${x.tflopsPerGpu.toFixed(0)} TFLOP/s per GPU${x.mfu !== undefined ? `, MFU ~${(x.mfu * 100).toFixed(0)} %` : ''} (the priced step × ${CALIBRATION.value}, the median gap to measured runs)`;
+  const expected = `expected ~${fmtStep(x.seconds)}, ~${x.tflopsPerGpu.toFixed(0)} TFLOP/s per GPU${x.mfu !== undefined ? `, MFU ~${(x.mfu * 100).toFixed(0)} %` : ''} (the priced step × ${x.factor}, the median gap to measured runs of its kind)`;
   return `Estimated step: ~${fmtStep(e.seconds)} (${e.microBatches} micro-batches), ~${e.tflopsPerGpu.toFixed(0)} TFLOP/s per GPU${mfu} at best (the priced lower bound); ${expected}; an analytic model, not a measurement (\`shardwise plan\` ranks other layouts, \`shardwise mfu\` measures).`;
 }
 

@@ -11,7 +11,6 @@ import type { Plan } from './plan';
 import { coordinates, placement, rankAt, rankMap, type GridDim, type RankGrid, type RankMap } from './ranks';
 import { groupTraffic } from './traffic';
 import { fmtStep, planStep } from './advise';
-import { CALIBRATION } from './steptime';
 
 export type ColourBy = 'tp' | 'pp' | 'dp' | 'cp' | 'ep';
 export const COLOUR_BY: readonly ColourBy[] = ['tp', 'pp', 'dp', 'cp', 'ep'];
@@ -216,7 +215,7 @@ function stepBand(p: Plan, y: number): { svg: string[]; y: number } {
   const mfu = (x: number | undefined) => (x === undefined ? '' : `, MFU ${(x * 100).toFixed(0)} %`);
   return {
     svg: [
-      `<text x="12" y="${y + 12}" class="note">${esc(`step: at best ~${fmtStep(e.seconds)}${mfu(e.mfu)} (the priced lower bound); expected ~${fmtStep(e.expected.seconds)}${mfu(e.expected.mfu)} (× ${CALIBRATION.value}, the median gap to published runs)`)}</text>`,
+      `<text x="12" y="${y + 12}" class="note">${esc(`step: at best ~${fmtStep(e.seconds)}${mfu(e.mfu)} (the priced lower bound); expected ~${fmtStep(e.expected.seconds)}${mfu(e.expected.mfu)} (× ${e.expected.factor}, the median gap to published runs)`)}</text>`,
     ],
     y: y + 20,
   };

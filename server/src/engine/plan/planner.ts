@@ -13,10 +13,10 @@
 import { degreeSets, pick, type Degrees, type PlanRequest, type PlanResult, type RankedLayout, type Sharding } from './degrees';
 import { divisors } from './layout';
 import { estimateMemory, type MemoryEstimate, type MemoryInput } from './memory';
-import { orderTies } from './preference';
+import { orderTies, tieLimit } from './preference';
 import { stageLoad, vppChoices } from './split';
 import { whyEmpty } from './why';
-import { estimateStep, recomputeShare, STEP_MODEL, type Layout, type Workload } from './steptime';
+import { estimateStep, recomputeShare, STEP_MODEL, tieBandOf, type Layout, type Workload } from './steptime';
 
 export type { Pinned, PlanRequest, PlanResult, RankedLayout, Sharding } from './degrees';
 export { layersPerRank, layoutLabel } from './degrees';
@@ -178,6 +178,8 @@ function rankLayouts(req: PlanRequest): PlanResult {
   const best: RankedLayout[] = [];
   for (const d of degreeSets(w, req.pinned ?? {})) {
     let top: RankedLayout | undefined;
+    // The fastest setting without Megatron-FSDP: it stands for the degrees when it is within the model's error of the fastest.
+    let plain: RankedLayout | undefined;
     for (const base of settingsOf(req, d, moe)) {
       counts.considered++;
       const fit = fitOf(req, base, usableBytes);
@@ -185,13 +187,29 @@ function rankLayouts(req: PlanRequest): PlanResult {
         counts.overHbm++;
         continue;
       }
-      const step = estimateStep(w, fit.layout);
-      if (!top || step.seconds < top.step.seconds) top = { layout: fit.layout, step, memory: fit.memory };
+      for (const layout of withA2AOverlap(req, fit.layout, moe)) {
+        const step = estimateStep(w, layout);
+        if (!top || step.seconds < top.step.seconds) top = { layout, step, memory: fit.memory };
+        if (!layout.fsdp && (!plain || step.seconds < plain.step.seconds)) plain = { layout, step, memory: fit.memory };
+      }
     }
+    if (top && plain && plain.step.seconds <= tieLimit(top.step.seconds, tieBandOf(w.model).value)) top = plain;
     if (top) best.push({ ...top, memory: layoutMemory(w, top.layout) });
   }
   best.sort((a, b) => a.step.seconds - b.step.seconds || a.memory.bytes.total - b.memory.bytes.total);
   return { layouts: orderTies(w, best), counts, usableBytes };
+}
+
+/**
+ * The layout, and, where Megatron-Core allows it and nothing pins it, the same with the expert-parallel
+ * all-to-all overlapped with another micro-batch's compute (`--overlap-moe-expert-parallel-comm`, the
+ * 1F1B overlap): transformer_config.py @ core_v0.14.0 on requires EP > 1, virtual pipeline stages when
+ * PP > 1, no full recomputation and a 16-bit model. Megatron Bridge's performance recipes for
+ * DeepSeek, Qwen3 and GPT-OSS switch it on (src/megatron/bridge/perf_recipes/{deepseek,qwen,gpt_oss}/common.py).
+ */
+function withA2AOverlap(req: PlanRequest, l: Layout, moe: boolean): Layout[] {
+  const allowed = moe && req.pinned?.moeOverlap === undefined && !l.overlap.moeA2A && l.ep > 1 && (l.pp === 1 || l.vpp > 1) && l.recompute !== 'full' && req.workload.precision !== 'fp32';
+  return allowed ? [l, { ...l, overlap: { ...l.overlap, moeA2A: true } }] : [l];
 }
 
 /** Whether any layout of the request fits the HBM: the search of `rankLayouts`, stopped at the first fit, with no step priced. */

@@ -1,11 +1,11 @@
 /**
  * The order of layouts the step model cannot tell apart. Two steps closer than the model's measured
- * error (`TIE_BAND`) are a tie; ties are ordered by the rules practitioners publish for choosing a
+ * error (`TIE_BAND`, `TIE_BAND_MOE` for mixtures of experts) are a tie; ties are ordered by the rules practitioners publish for choosing a
  * layout, applied one after another (a lexicographic key: a later rule only decides between layouts
  * the earlier ones leave equal), and by time only after all of them. No rule changes a step's price.
  * Pure.
  */
-import { TIE_BAND, type Layout, type Workload } from './steptime';
+import { TIE_BAND, tieBandOf, type Layout, type Workload } from './steptime';
 
 /** One published rule for choosing a layout: how far a layout is from following it (0: follows it). */
 export interface PreferenceRule {
@@ -13,7 +13,7 @@ export interface PreferenceRule {
   /** The rule in a few words, as the planner's answers name it. */
   text: string;
   source: string;
-  cost(w: Workload, l: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'>): number;
+  cost(w: Workload, l: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'> & Partial<Pick<Layout, 'fsdp'>>): number;
 }
 
 const MOE_GUIDE = 'Megatron-Core MoE guide, megatron/core/transformer/moe/README.md @ d98e8a6, “Select Optimal Parallelism Strategy”';
@@ -38,9 +38,16 @@ export const PREFERENCE_RULES: readonly PreferenceRule[] = [
   },
   {
     id: 'ep-over-tp',
-    text: 'experts split by EP rather than by tensor parallelism (expert TP 1)',
+    text: 'experts split by EP rather than by tensor parallelism (expert TP 1 while EP can still grow)',
     source: `${MOE_GUIDE}, Guideline 4: prefer EP over TP for the expert layers (larger local GEMMs, less communication; Mixtral 8x7B runs faster at EP 8 × TP 1 than at EP 4 × TP 2)`,
-    cost: (w, l) => ((w.model.experts ?? 0) > 0 && l.etp > 1 ? 1 : 0),
+    // Only where EP could take the expert TP's place: with EP at the number of experts, expert TP is the one way left to split them.
+    cost: (w, l) => ((w.model.experts ?? 0) > 0 && l.etp > 1 && l.ep * l.etp <= (w.model.experts ?? 0) ? 1 : 0),
+  },
+  {
+    id: 'distributed-optimizer',
+    text: 'the distributed optimizer rather than fully sharded parameters (Megatron-FSDP)',
+    source: `${MOE_GUIDE}, Guideline 1: keep model parallelism small and data parallelism large, using the distributed optimizer (--use-distributed-optimizer) to shard optimizer states across the data-parallel ranks`,
+    cost: (_w, l) => (l.fsdp ? 1 : 0),
   },
   {
     id: 'no-recompute',
@@ -69,7 +76,7 @@ export const PREFERENCE_RULES: readonly PreferenceRule[] = [
 ];
 
 /** A layout's key: each rule's cost, in order. */
-export function preferenceKey(w: Workload, l: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'>): number[] {
+export function preferenceKey(w: Workload, l: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'> & Partial<Pick<Layout, 'fsdp'>>): number[] {
   return PREFERENCE_RULES.map((r) => r.cost(w, l));
 }
 
@@ -89,18 +96,18 @@ export interface RankOrder {
   below?: { rule: PreferenceRule; rank: number };
 }
 
-/** The highest step time tied with the fastest, `fastest` seconds. */
-export function tieLimit(fastest: number): number {
-  return fastest * Math.exp(TIE_BAND.value);
+/** The highest step time tied with the fastest, `fastest` seconds, within the tie band of the model's kind (dense unless given). */
+export function tieLimit(fastest: number, band = TIE_BAND.value): number {
+  return fastest * Math.exp(band);
 }
 
 /**
  * Layouts sorted by step time, reordered: those tied with the first by the rules, then by time;
  * the others stay in time order after them. Each gets how its rank was decided.
  */
-export function orderTies<T extends { layout: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'>; step: { seconds: number } }>(w: Workload, byTime: readonly T[]): (T & { order: RankOrder })[] {
+export function orderTies<T extends { layout: Pick<Layout, 'tp' | 'pp' | 'cp' | 'ep' | 'etp' | 'recompute'> & Partial<Pick<Layout, 'fsdp'>>; step: { seconds: number } }>(w: Workload, byTime: readonly T[]): (T & { order: RankOrder })[] {
   if (!byTime.length) return [];
-  const limit = tieLimit(byTime[0].step.seconds);
+  const limit = tieLimit(byTime[0].step.seconds, tieBandOf(w.model).value);
   const n = byTime.findIndex((x) => x.step.seconds > limit);
   const tied = (n < 0 ? byTime : byTime.slice(0, n)).map((x) => ({ x, key: preferenceKey(w, x.layout) }));
   tied.sort((a, b) => decidingRule(a.key, b.key)?.sign || a.x.step.seconds - b.x.step.seconds);

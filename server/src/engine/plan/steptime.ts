@@ -99,9 +99,10 @@ export interface Software {
    */
   dedupDispatch?: boolean;
   /**
-   * The local experts' GEMMs run as one grouped kernel (CUTLASS grouped GEMM, DeepGEMM): default
-   * false, one cuBLAS GEMM launched per local expert, as Transformer Engine's grouped linear layer
-   * does by default.
+   * The local experts' GEMMs run as one grouped kernel that reads the tokens per expert on the
+   * device (CUTLASS grouped GEMM, DeepGEMM, Transformer Engine's native grouped-tensor path): default
+   * false, one cuBLAS GEMM launched per local expert from a host loop, as Transformer Engine's
+   * grouped linear layer does by default.
    */
   groupedGemmKernel?: boolean;
 }
@@ -165,10 +166,10 @@ export const STEP_MODEL = {
     what: 'kernels each context-parallel ring step launches per layer, forward and backward (attention, the send and receive of keys and values, the softmax-statistics and output corrections; backward: attention, the sends, the gradient additions)',
     source: 'Transformer Engine context_parallel.py @ d0067d0: the per-step loop of AttnFuncWithCPAndKVP2P forward and backward',
   },
-  expertGemmKernels: {
-    value: 6,
-    what: 'GEMMs launched per local expert per layer (the two expert linear layers forward; their data and weight gradients backward): each launch takes at least the kernel gap of CPU time, so many small local experts are bound by the launches',
-    source: 'Transformer Engine, transformer_engine/common/gemm/cublaslt_gemm.cu @ d0067d0: the grouped GEMM of GroupedLinear (nvte_multi_tensor_gemm) loops over the experts launching one cuBLAS GEMM each (multi_stream_cublas_gemm) unless NVTE_USE_CUTLASS_GROUPED_GEMM is set on Hopper (added September 2025, off by default)',
+  expertHost: {
+    value: 2e-4,
+    what: 'seconds of host (CPU) time to issue one local expert’s work in a MoE layer, forward and backward, per micro-batch: the dispatcher first waits for the device (it needs the tokens per expert on the host), so the GPU idles while the host issues each expert’s quantization, GEMMs and gradient work one expert at a time; the experts take the longer of this and their GEMMs',
+    source: 'Megatron-Core, megatron/core/transformer/moe/token_dispatcher.py @ core_v0.14.0 (MoEAlltoAllTokenDispatcher.preprocess: a device-to-host copy of the tokens per expert and a stream synchronization before the all-to-all, or before returning at EP 1); Transformer Engine, transformer_engine/pytorch/module/grouped_linear.py @ d0067d0 (m_splits.tolist(), then a Python loop over the experts quantizing each input and weight and launching one GEMM each, forward and backward, unless the native grouped-tensor path runs); value fitted on the training part of the published mixture-of-experts runs (docs/planner-validation.md): it gives the smallest median absolute deviation of ln(priced / published throughput), flat from 2e-4 to 2.25e-4 (0.180, against 0.194 without the term); the held-back part left out',
   },
   gemmStreams: {
     value: 4,
@@ -194,35 +195,64 @@ export const STEP_MODEL = {
 
 /**
  * The band an estimate is: the step the model prices is a lower bound (every term at its measured
- * best case); what a run can be expected to reach is that step × `CALIBRATION`, the median ratio of
- * priced to measured throughput over the training part of the published runs
+ * best case); what a run can be expected to reach is that step × the calibration of its kind
+ * (`CALIBRATION` for dense models, `CALIBRATION_MOE` for mixtures of experts), the median ratio of
+ * priced to measured throughput over the training part of the published runs of that kind
  * (test/planner/published.ts). The held-back part is never used to set it: the unit test that
- * recomputes the median reads the training part only, and docs/planner-validation.md reports both.
+ * recomputes the medians reads the training part only, and docs/planner-validation.md reports both.
+ * The kinds are apart because the model's error differs: a mixture of experts adds the routing, the
+ * dispatch and the host's part, which vary more between runs and software releases.
  */
 export const CALIBRATION: Constant = {
   value: 1.24,
-  what: 'measured step time over the priced one (what the model leaves out: stragglers, allocator and framework time, kernels below their best case)',
-  source: 'median of priced / published tokens per second per GPU over the training part of the published runs (docs/planner-validation.md), the held-back part left out',
+  what: 'measured step time over the priced one, dense models (what the model leaves out: stragglers, allocator and framework time, kernels below their best case)',
+  source: 'median of priced / published tokens per second per GPU over the 24 dense runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 1.2440',
+};
+
+export const CALIBRATION_MOE: Constant = {
+  value: 1.33,
+  what: 'measured step time over the priced one, mixture-of-experts models',
+  source: 'median of priced / published tokens per second per GPU over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 1.3291',
 };
 
 /**
  * How far apart two priced steps must be before the model can tell them apart: the median absolute
- * deviation of ln(priced / published throughput) about its median (`CALIBRATION`) over the training
- * part of the published runs (test/planner/published.ts; the held-back part and the held-out table
- * never set it). The median absolute deviation and not the standard deviation: it is the error the
- * calibrated estimate stays within on half of the runs, and a few runs far off (small models, one
- * 340B run) would set a standard deviation nearly twice as wide (0.099). Layouts whose steps are
- * within a factor e^value of the fastest are ranked by the practitioners' rules (`preference.ts`),
- * then by time. The unit test recomputes it from the training part.
+ * deviation of ln(priced / published throughput) about its median (the calibration) over the
+ * training part of the published runs of the same kind (test/planner/published.ts; the held-back
+ * part and the held-out tables never set it). The median absolute deviation and not the standard
+ * deviation: it is the error the calibrated estimate stays within on half of the runs, and a few
+ * runs far off would set a standard deviation much wider. Layouts whose steps are within a factor
+ * e^value of the fastest are ranked by the practitioners' rules (`preference.ts`), then by time.
+ * The unit test recomputes both from the training part.
  */
 export const TIE_BAND: Constant = {
-  value: 0.039,
-  what: 'relative step-time difference (natural log) below which two layouts count as tied and are ordered by the practitioners’ rules',
-  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 25 runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.0392',
+  value: 0.046,
+  what: 'relative step-time difference (natural log) below which two layouts of a dense model count as tied and are ordered by the practitioners’ rules',
+  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 24 dense runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.0462',
 };
 
-/** The calibrated expectation: the priced step × `CALIBRATION`. */
+export const TIE_BAND_MOE: Constant = {
+  value: 0.18,
+  what: 'relative step-time difference (natural log) below which two layouts of a mixture-of-experts model count as tied and are ordered by the practitioners’ rules',
+  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.1795',
+};
+
+const isMoe = (m: ModelShape): boolean => (m.experts ?? 0) > 0;
+
+/** The calibration of a model's kind (dense or mixture of experts). */
+export function calibrationOf(m: ModelShape): Constant {
+  return isMoe(m) ? CALIBRATION_MOE : CALIBRATION;
+}
+
+/** The tie band of a model's kind (dense or mixture of experts). */
+export function tieBandOf(m: ModelShape): Constant {
+  return isMoe(m) ? TIE_BAND_MOE : TIE_BAND;
+}
+
+/** The calibrated expectation: the priced step × the calibration of the model's kind. */
 export interface Expected {
+  /** The calibration factor applied (`calibrationOf`). */
+  factor: number;
   seconds: number;
   tokensPerSecondPerGpu: number;
   tflopsPerGpu: number;
@@ -331,7 +361,8 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
     const local = s.E / l.ep;
     // Each expert's rows fill whole tiles. Transformer Engine's grouped linear layer runs one cuBLAS
     // GEMM per local expert (spread over a few streams) unless a single grouped kernel is available:
-    // the experts' GEMMs take at least the time the CPU needs to launch them one by one.
+    // after the dispatcher's host synchronization the experts take at least the host time to issue
+    // their work one expert at a time.
     // The GEMMs that run at once share the SMs' waves: every local expert in one grouped kernel, else
     // as many as the streams.
     const padded = Math.ceil(tokensPerExpert / 128) * 128;
@@ -339,8 +370,8 @@ function layerTimes(s: Shape, w: Workload, l: Layout, moe: boolean): LayerTimes 
     const together = grouped ? local : Math.min(local, STEP_MODEL.gemmStreams.value);
     const expertGemm = (M: number, K: number, N: number) => gemm(M, K, N, pk.linear, pk.linearEff, pk.bytes, hbm, w.hardware.sms, together);
     const experts = local * (expertGemm(padded, s.h, (s.moeF * s.glu) / l.etp) + expertGemm(padded, s.moeF / l.etp, s.h)) * (tokensPerExpert / padded || 0);
-    const launches = grouped ? 0 : local * STEP_MODEL.expertGemmKernels.value * STEP_MODEL.kernelGap.value;
-    g += Math.max(experts, launches);
+    const host = grouped ? 0 : local * STEP_MODEL.expertHost.value;
+    g += Math.max(experts, host);
     // The router: a 16-bit GEMM to the expert logits, softmax and top-k over them (fp32).
     router = gemm(n, s.h, s.E, pk.sixteen, pk.sixteenEff, 2, hbm, w.hardware.sms) + (3 * 3 * 4 * n * s.E) / (hbm * 1e12 * STEP_MODEL.hbm.value);
     ffnWidth = (s.topK * s.moeF + s.sharedF) / t;
@@ -572,14 +603,13 @@ export function estimateStep(w: Workload, l: Layout): StepEstimate {
     tflopsPerGpu: tflops,
     peakTflops: peak,
     mfu: peak ? tflops / peak : undefined,
-    expected: calibrated(total, tflops, peak, (w.globalBatch * w.seqLength) / w.gpus),
+    expected: calibrated(calibrationOf(w.model).value, total, tflops, peak, (w.globalBatch * w.seqLength) / w.gpus),
     fabrics,
   };
 }
 
-function calibrated(seconds: number, tflops: number, peak: number | undefined, tokensPerGpu: number): Expected {
-  const k = CALIBRATION.value;
-  return { seconds: seconds * k, tokensPerSecondPerGpu: tokensPerGpu / (seconds * k), tflopsPerGpu: tflops / k, mfu: peak ? tflops / k / peak : undefined };
+function calibrated(k: number, seconds: number, tflops: number, peak: number | undefined, tokensPerGpu: number): Expected {
+  return { factor: k, seconds: seconds * k, tokensPerSecondPerGpu: tokensPerGpu / (seconds * k), tflopsPerGpu: tflops / k, mfu: peak ? tflops / k / peak : undefined };
 }
 
 /**
@@ -636,7 +666,7 @@ function dataParallel(w: Workload, l: Layout, perMicroBatch: number, bubble: num
 
 /** The model's constants and the hardware's, one line each, for reports. */
 export function stepAssumptions(hw?: HardwareProfile): string[] {
-  const own = [...Object.values(STEP_MODEL), CALIBRATION, TIE_BAND].map((c) => `${c.what}: ${c.value} (${c.source})`);
+  const own = [...Object.values(STEP_MODEL), CALIBRATION, CALIBRATION_MOE, TIE_BAND, TIE_BAND_MOE].map((c) => `${c.what}: ${c.value} (${c.source})`);
   if (!hw) return own;
   return [
     `a large GEMM reaches ${hw.mamf.bf16} of the dense BF16 peak${hw.mamf.fp8 ? ` and ${hw.mamf.fp8} of the FP8 peak` : ''} on ${hw.id} (${hw.mamf.source}); ${hw.sms} SMs run its tiles in waves`,
