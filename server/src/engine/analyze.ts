@@ -24,6 +24,7 @@ import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
 import { hydraLaunchesOf, launchesOf, launchLink, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
+import { referrerShellOptions, shellOptions } from './shell-options';
 import { repositoryHas } from './formats/megatron/checkout';
 import { readSbatch } from './syntax/sbatch';
 import { deepspeedAsJson, parseJson } from './syntax/json';
@@ -81,18 +82,6 @@ function isBatchScript(path: string, text: string): boolean {
 /** The documents of a text, read as its syntax (a YAML stream may hold several). */
 function parseDocs(syntax: Syntax, text: string, lines: LineIndex, shell: ShellOptions = { takesValue: flagTakesValue }): SourceDoc[] {
   return syntax === 'json' ? [parseJson(text, lines)] : syntax === 'shell' ? [parseShell(text, lines, shell)] : parseYaml(text, lines);
-}
-
-/** What a launch script's reader may use: the flags' arities, the files it sources (through the host), its own path. */
-function shellOptions(input: FileInput, related: Related): ShellOptions {
-  return {
-    takesValue: flagTakesValue,
-    read: input.resolve ? (ref) => {
-      const f = related.read(ref);
-      return f.text !== undefined ? { text: f.text, path: f.path } : { why: f.problem ? `${f.problem.path} ${f.problem.reason}` : f.tried.length ? `not found (looked at ${f.tried.slice(0, 3).join(', ')})` : 'not found' };
-    } : undefined,
-    path: input.path,
-  };
 }
 
 export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalysis {
@@ -361,6 +350,8 @@ class Related {
 
   /** The `accelerate launch` commands (and the Hydra launches) of the referrers that name this file as their config. */
   launches = (): LaunchCommand[] => (this.launchList ??= launchesOf(this.input.path, this.referrerDocs()));
+  /** The same for another config: the scripts handed to this file that launch one of its referrers. */
+  launchesFor = (path: string): LaunchCommand[] => launchesOf(path, this.referrerDocs());
   hydraLaunches = (): HydraLaunch[] => (this.hydraList ??= hydraLaunchesOf(this.input.path, this.referrerDocs()));
   recipeLaunches = (): RecipeLaunchOf[] => (this.recipeList ??= recipeLaunchesOf(this.input.path, this.referrerDocs()));
   private recipeList?: RecipeLaunchOf[];
@@ -383,7 +374,7 @@ class Related {
     let hit = this.referrerFiles.get(r.path);
     if (!hit) {
       try {
-        const file = parseFile(r.path, r.text, this.settings);
+        const file = parseFile(r.path, r.text, this.settings, referrerShellOptions(r.path, this.input.resolve ? (ref) => this.read(ref) : undefined));
         hit = { file, format: file ? chooseFormat(file.doc, file.input, file.directives, this.settings).format?.id : undefined };
       } catch {
         hit = {};
@@ -404,11 +395,11 @@ class Related {
 /** Another file an analysis reads (a linked file, a referrer): its first document and directives, once parsed. */
 type ParsedFile = { input: FileInput; doc: SourceDoc; directives: Directives };
 
-function parseFile(path: string, text: string, settings: EngineSettings): ParsedFile | undefined {
+function parseFile(path: string, text: string, settings: EngineSettings, shell?: ShellOptions): ParsedFile | undefined {
   if (tooLarge(text, settings.maxFileSize)) return undefined;
   const lines = new LineIndex(text);
   const input: FileInput = { path, text };
-  const doc = parseDocs(syntaxOf(input), text, lines)[0];
+  const doc = parseDocs(syntaxOf(input), text, lines, shell)[0];
   return doc ? { input, doc, directives: parseDirectives(lines) } : undefined;
 }
 
@@ -505,6 +496,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         read: related ? (ref) => related.read(ref) : undefined,
         referrers: (id) => related?.referrers(id) ?? [],
         launches: () => related?.launches() ?? [],
+        launchesOf: (path) => related?.launchesFor(path) ?? [],
         hydraLaunches: () => related?.hydraLaunches() ?? [],
         recipeLaunches: () => related?.recipeLaunches() ?? [],
       });

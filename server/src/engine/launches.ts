@@ -4,6 +4,7 @@
  * that hosts hand the config the script as a referrer), and the commands a config's referrers run.
  */
 import type { HydraLaunch, LaunchCommand, RecipeLaunchOf } from './formats/format';
+import { buildsTrainer } from './formats/trainer/imports';
 import { namesFile, recipeLaunches } from './formats/trainer/launch';
 import type { LinkedFile } from './formats/link';
 import type { FileAnalysis } from './result';
@@ -87,6 +88,8 @@ export function launchesOf(path: string | undefined, referrers: readonly { path:
   if (!name) return [];
   return referrers.flatMap(({ path: at, doc }) => {
     const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
-    return a && a.ref.split(/[\\/]/).pop() === name ? [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}) }] : [];
+    if (!a || a.ref.split(/[\\/]/).pop() !== name) return [];
+    const trainer = buildsTrainer(doc as ShellDoc);
+    return [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}), ...(trainer ? { trainer } : {}) }];
   });
 }

@@ -29,6 +29,8 @@ export interface ModelInput {
   referrers<F extends LinkableFormat>(format: F): Referrer<LinkableModels[F]>[];
   /** The `accelerate launch` commands of the scripts that refer to this file as their `--config_file`. */
   launches?(): readonly LaunchCommand[];
+  /** The `accelerate launch` commands, among the scripts handed to this file, that name the config at `path` (a referrer of this file) as their `--config_file`. */
+  launchesOf?(path: string): readonly LaunchCommand[];
   /** The Hydra launches of the scripts that name this file as their `--config-name`. */
   hydraLaunches?(): readonly HydraLaunch[];
   /** The commands of the scripts that launch this file as a fine-tuning recipe. */
@@ -72,6 +74,8 @@ export interface LaunchCommand {
   args: ReadonlyMap<string, LauncherArg>;
   /** Why the command may pass more than `args` shows (options not shown, a branch not decided), when it may. */
   open?: string;
+  /** The program it starts builds a Transformers Trainer: why (`buildsTrainer`). */
+  trainer?: string;
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */

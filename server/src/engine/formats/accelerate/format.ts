@@ -9,6 +9,7 @@ import type { Path } from '../../types';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import { foreignMarkers, mapKeys, named, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, LaunchCommand, ModelInput } from '../format';
+import { everyLaunchStartsATrainer } from '../trainer/imports';
 import type { AccelerateModel } from './model';
 import { compareVersions } from '../../version';
 import { since } from '../../schema/vocabulary';
@@ -169,6 +170,7 @@ export const accelerateFormat: FormatSupport<AccelerateModel> = {
       },
       hasSection: (section) => view.keys([section]).length > 0,
       deepspeedFile: deepspeedFileOf(view, link),
+      trainerLaunch: () => everyLaunchStartsATrainer(launches?.() ?? []),
     };
   },
   overridden: (m: AccelerateModel, path: Path) => m.overriddenBy(path),

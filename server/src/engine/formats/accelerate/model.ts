@@ -5,6 +5,8 @@ import type { DeepSpeedModel } from '../deepspeed/model';
 import type { Linked } from '../link';
 
 export interface AccelerateModel {
+  /** Every known `accelerate launch` of this config starts a program that builds a Transformers Trainer: why; undefined otherwise. */
+  trainerLaunch(): string | undefined;
   view: InstanceView;
   sagemaker: boolean;
   /** `distributed_type` when it is a valid type (undefined when missing, misspelled or a YAML boolean). */

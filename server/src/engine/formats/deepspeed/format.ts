@@ -10,6 +10,7 @@ import type { Node } from '../../syntax/tree';
 import { foreignMarkers, mapKeys, trainerArgumentsContradict, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { ShellDoc } from '../../syntax/shell';
 import type { FormatSupport, ModelInput } from '../format';
+import { everyLaunchStartsATrainer } from '../trainer/imports';
 import { deepspeedModel, type DeepSpeedModel } from './model';
 import { deepspeedPlan } from './plan';
 
@@ -77,7 +78,7 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   tool: 'deepspeed',
   schema: { json: DEEPSPEED_SCHEMA, validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
   detect: deepspeedEvidence,
-  model({ doc, referrers }: ModelInput): DeepSpeedModel {
+  model({ doc, referrers, launchesOf }: ModelInput): DeepSpeedModel {
     const base = (p: string) => p.split(/[\\/]/).pop();
     // Launch scripts that start a Trainer with an Accelerate config that names this file (the host
     // hands over the files that launch a referrer too): the program that config starts is a Trainer.
@@ -88,7 +89,9 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
     const launchers = referrers('accelerate').flatMap(({ path, analysis: { model } }) => {
       if (!model) return [];
       const started = starters.find((s) => s.config === base(path));
-      const program = started ? { trainer: started.why } : { assumed: `the program \`accelerate launch\` starts with \`${base(path)}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` };
+      // Or every script handed here that launches that config starts a program that builds a Trainer.
+      const launched = started ? undefined : (model.trainerLaunch() ?? everyLaunchStartsATrainer(launchesOf?.(path) ?? []));
+      const program = started ? { trainer: started.why } : launched ? { trainer: launched } : { assumed: `the program \`accelerate launch\` starts with \`${base(path)}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` };
       return [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program }];
     });
     const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));

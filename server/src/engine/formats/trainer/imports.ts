@@ -4,6 +4,7 @@
  * flags it reads, the modules it imports do.
  */
 import type { ShellDoc } from '../../syntax/shell/document';
+import type { LaunchCommand } from '../format';
 
 /** `a/./b/../c` as `a/c`; leading `..` kept (a folder above the script's). */
 function normal(ref: string): string {
@@ -78,3 +79,34 @@ function readImports(s: ShellDoc, limit: number): string[] {
   }
   return texts;
 }
+
+/** A Transformers or TRL import in a Python text. */
+const HF_IMPORT = /^[ \t]*(from[ \t]+(transformers|trl)\b[\w.]*[ \t]+import|import[ \t]+(transformers|trl)\b)/m;
+/** A trainer class built: `Trainer(`, `SFTTrainer(`, a repository's `LLaVATrainer(` (a subclass). */
+const TRAINER_BUILT = /\b\w*Trainer\s*\(/;
+/** A trainer of another framework, whose loop does not read the Transformers placeholders. */
+const OTHER_TRAINER = /^[ \t]*(from|import)[ \t]+(lightning|pytorch_lightning|lightning_fabric|composer|ray\.train)\b/m;
+
+/**
+ * Whether the program the script runs builds a Transformers (or TRL) Trainer, in its own text or in
+ * the local modules it imports: such a program fills the DeepSpeed config's `"auto"` placeholders
+ * before Accelerate reads them. The reason, in words, when it does.
+ */
+export function buildsTrainer(s: ShellDoc): string | undefined {
+  const entry = s.entryText();
+  if (!entry) return undefined;
+  const name = entry.ref?.split('/').pop() ?? 'the training program';
+  const texts = [entry.text.slice(0, 2_000_000), ...importedTexts(s)];
+  if (texts.some((t) => OTHER_TRAINER.test(t))) return undefined;
+  const shows = (t: string) => HF_IMPORT.test(t) && TRAINER_BUILT.test(t);
+  if (shows(texts[0])) return `\`${name}\` builds a Transformers Trainer`;
+  if (texts.slice(1).some(shows)) return `\`${name}\` builds a Transformers Trainer (in the modules it imports)`;
+  return undefined;
+}
+
+/** The known launches all start a program that builds a Transformers Trainer: why, in words; undefined when one does not, or none is known. */
+export function everyLaunchStartsATrainer(launches: readonly LaunchCommand[]): string | undefined {
+  if (!launches.length || !launches.every((l) => l.trainer)) return undefined;
+  return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\` starts it, and ${l.trainer}`).join('; ');
+}
+

@@ -1,0 +1,2 @@
+#!/bin/bash
+accelerate launch --config_file accelerate.yaml train.py
