@@ -71,6 +71,7 @@ import missingCudaDeviceMaxConnections from './missing-cuda-device-max-connectio
 import recomputeConfigInvalid from './recompute-config-invalid';
 import batchConfigInvalid from './batch-config-invalid';
 import scheduleConfigInvalid from './schedule-config-invalid';
+import modelArgsConflict from './model-args-conflict';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
@@ -142,6 +143,7 @@ export const RULES: readonly Rule<any>[] = [
   recomputeConfigInvalid,
   batchConfigInvalid,
   scheduleConfigInvalid,
+  modelArgsConflict,
   fp8ConfigInvalid,
   moeConfigInvalid,
   fsdpConfigInvalid,
