@@ -114,7 +114,10 @@ export default defineRule({
     }
     const dims = meshDims(ctx, p);
     if (!dims) return;
-    const mesh = dims.dpReplicate.value * dims.dpShard.value * dims.cp.value * dims.sp.value * dims.tp.value;
+    // parallelism_config.py@v1.11.0: before 1.12.0 the mesh has no SP dimension (total_size is dp_replicate × dp_shard × tp × cp), so a written sp_size is not read.
+    const spUnread = ctx.format === 'accelerate' && dims.sp.value > 1 && !ctx.atLeast('1.12.0');
+    const sp = spUnread ? 1 : dims.sp.value;
+    const mesh = dims.dpReplicate.value * dims.dpShard.value * dims.cp.value * sp * dims.tp.value;
     const explicitMesh = Object.values(dims).some((f) => f.from.kind === 'written');
     if (!explicitMesh || mesh === 1 || mesh === world) return;
     // parallelism_config.py@v1.13.0: with DeepSpeed's sequence parallelism (the only SP backend) the
@@ -125,8 +128,8 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.world, 'world'),
       on: 'value',
-      related: degreeLines([['dp_replicate', dims.dpReplicate], ['dp_shard', dims.dpShard], ['cp', dims.cp], ['sp', dims.sp], ['tp', dims.tp]]),
-      message: `The device mesh is dp_replicate ${dims.dpReplicate.value} × dp_shard ${dims.dpShard.value} × cp ${dims.cp.value} × sp ${dims.sp.value} × tp ${dims.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). Make the product equal ${world}.`,
+      related: degreeLines([['dp_replicate', dims.dpReplicate], ['dp_shard', dims.dpShard], ['cp', dims.cp], ...(spUnread ? [] : [['sp', dims.sp] as [string, typeof dims.sp]]), ['tp', dims.tp]]),
+      message: `The device mesh is dp_replicate ${dims.dpReplicate.value} × dp_shard ${dims.dpShard.value} × cp ${dims.cp.value}${spUnread ? '' : ` × sp ${dims.sp.value}`} × tp ${dims.tp.value} = ${mesh} ranks, but \`num_processes\` is ${world}: accelerate stops ("ParallelismConfig total_size (${mesh}) does not match num_processes (${world})"). ${spUnread ? `Accelerate ${ctx.version} does not read \`parallelism_config_sp_size\` (sequence parallelism arrived in 1.12.0), so it counts no SP dimension. ` : ''}Make the product equal ${world}.`,
       fixes: meshFixes(p, dims, world, mesh),
     });
   },
