@@ -23,11 +23,18 @@ export default defineRule<AccelerateModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    const sizes = parallelSizes(m);
-    if (!sizes || !isFsdp(m, 2, (v) => ctx.atLeast(v)) || total(sizes) <= 1 || sizes.dp_shard > 1 || sizes.cp > 1) return;
+    const written = parallelSizes(m);
+    if (!written || !isFsdp(m, 2, (v) => ctx.atLeast(v)) || written.dp_shard > 1 || written.cp > 1) return;
+    // Before 1.12.0 the mesh has no SP dimension and sp_size is not read (parallelism_config.py@v1.11.0).
+    const sizes = written.sp > 1 && !ctx.atLeast('1.12.0') ? { ...written, sp: 1 } : written;
+    if (total(sizes) <= 1) return;
     if (!parallelismPassedOn(ctx)) return;
     // ParallelismConfig refuses TP over pure replication before any mesh is built (parallelism_config.py@v1.10.0).
     const pureDp = sizes.dp_replicate > 1 && sizes.tp > 1;
+    // Otherwise the launch first checks the mesh against num_processes (parallelism_config.py,
+    // _validate_accelerator): a mesh that does not match stops there, which world-size-mismatch reports.
+    const world = ctx.plan?.world?.value;
+    if (!pureDp && world !== undefined && total(sizes) !== world && !(sizes.sp > 1 && ctx.atLeast('1.13.0'))) return;
     // From 1.13.0 no mesh is built with DeepSpeed sequence parallelism (parallelism_config.py@v1.13.0,
     // build_device_mesh), and FSDP2 is prepared without one: no lookup of the missing dimension.
     if (!pureDp && sizes.sp > 1 && ctx.atLeast('1.13.0')) return;
