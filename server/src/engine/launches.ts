@@ -89,7 +89,8 @@ export function launchesOf(path: string | undefined, referrers: readonly { path:
   return referrers.flatMap(({ path: at, doc }) => {
     const a = doc instanceof ShellDoc ? doc.accelerateConfig() : undefined;
     if (!a || a.ref.split(/[\\/]/).pop() !== name) return [];
-    const trainer = buildsTrainer(doc as ShellDoc);
-    return [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}), ...(trainer ? { trainer } : {}) }];
+    let trainer: { why?: string } | undefined;
+    const startsTrainer = () => (trainer ??= { why: buildsTrainer(doc as ShellDoc) }).why;
+    return [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}), trainer: startsTrainer }];
   });
 }

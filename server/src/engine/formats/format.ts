@@ -74,8 +74,8 @@ export interface LaunchCommand {
   args: ReadonlyMap<string, LauncherArg>;
   /** Why the command may pass more than `args` shows (options not shown, a branch not decided), when it may. */
   open?: string;
-  /** The program it starts builds a Transformers Trainer: why (`buildsTrainer`). */
-  trainer?: string;
+  /** Whether the program it starts builds a Transformers Trainer: why, when it does (`buildsTrainer`; read only when asked). */
+  trainer?(): string | undefined;
 }
 
 /** What the engine knows about one config format. Adding a format = writing one of these. */

@@ -2,15 +2,10 @@
  * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, or two
  * attention kinds that exclude each other: its argument checks stop at startup.
  */
-import { argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
-/** A flag is given (argparse leaves it None otherwise), whatever its value. */
-const given = (m: MegatronModel, dest: string): boolean => {
-  const a = m.args.get(dest);
-  return a !== undefined && a.value !== undefined && a.value !== null;
-};
 
 /**
  * megatron/training/arguments.py (megatron/arguments.py before 0.7), validate_args: `--num-layers`
@@ -20,11 +15,11 @@ const given = (m: MegatronModel, dest: string): boolean => {
  */
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (given(m, 'seq_length') && given(m, 'encoder_seq_length') ? 'encoder_seq_length' : undefined),
+    when: (m) => (argGiven(m, 'seq_length') && argGiven(m, 'encoder_seq_length') ? 'encoder_seq_length' : undefined),
     message: () => '`--encoder-seq-length` beside `--seq-length`: for a GPT model they are two names of the same length, and Megatron-LM stops at startup when both are given (an assertion in its argument checks). Keep `--seq-length`.',
   },
   {
-    when: (m) => (given(m, 'num_layers') && given(m, 'encoder_num_layers') ? 'encoder_num_layers' : undefined),
+    when: (m) => (argGiven(m, 'num_layers') && argGiven(m, 'encoder_num_layers') ? 'encoder_num_layers' : undefined),
     message: () => '`--encoder-num-layers` beside `--num-layers`: Megatron-LM stops at startup ("cannot have both num-layers and encoder-num-layers specified"). Keep `--num-layers`.',
   },
   {

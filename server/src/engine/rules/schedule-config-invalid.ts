@@ -2,15 +2,10 @@
  * schedule-config-invalid: training-length and learning-rate schedule arguments that Megatron-LM
  * rejects together: iteration-based and sample-based settings mixed, or a warmup given twice.
  */
-import { argNum, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argNum, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
-/** A flag is given (argparse leaves it None otherwise), whatever its value. */
-const given = (m: MegatronModel, dest: string): boolean => {
-  const a = m.args.get(dest);
-  return a !== undefined && a.value !== undefined && a.value !== null;
-};
 /** A count known to be above zero (upstream's `if args.train_iters:` and `!= 0` tests). */
 const positive = (m: MegatronModel, dest: string): boolean => (argNum(m, dest) ?? 0) > 0;
 
@@ -26,31 +21,31 @@ const bySamples = (m: MegatronModel) => positive(m, 'train_samples');
  */
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (byIterations(m) && given(m, 'train_samples') ? 'train_samples' : undefined),
+    when: (m) => (byIterations(m) && argGiven(m, 'train_samples') ? 'train_samples' : undefined),
     message: (m) => `\`--train-iters ${String(m.args.get('train_iters')?.value)}\` and \`--train-samples\` are both given: Megatron-LM trains either by iterations or by samples and stops at startup when both are set ("expected iteration-based training"). Keep one.`,
   },
   {
-    when: (m) => (byIterations(m) && !given(m, 'train_samples') && given(m, 'lr_decay_samples') ? 'lr_decay_samples' : undefined),
+    when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_decay_samples') ? 'lr_decay_samples' : undefined),
     message: () => '`--lr-decay-samples` with iteration-based training (`--train-iters`): Megatron-LM stops at startup ("expected iteration-based learning rate decay"). Use `--lr-decay-iters`, or train by samples with `--train-samples`.',
   },
   {
-    when: (m) => (byIterations(m) && !given(m, 'train_samples') && positive(m, 'lr_warmup_samples') ? 'lr_warmup_samples' : undefined),
+    when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && positive(m, 'lr_warmup_samples') ? 'lr_warmup_samples' : undefined),
     message: () => '`--lr-warmup-samples` with iteration-based training (`--train-iters`): Megatron-LM stops at startup ("expected iteration-based learning rate warmup"). Use `--lr-warmup-iters` or `--lr-warmup-fraction`.',
   },
   {
-    when: (m) => (bySamples(m) && !given(m, 'train_iters') && given(m, 'lr_decay_iters') ? 'lr_decay_iters' : undefined),
+    when: (m) => (bySamples(m) && !argGiven(m, 'train_iters') && argGiven(m, 'lr_decay_iters') ? 'lr_decay_iters' : undefined),
     message: () => '`--lr-decay-iters` with sample-based training (`--train-samples`): Megatron-LM stops at startup ("expected sample-based learning rate decay"). Use `--lr-decay-samples`, or train by iterations with `--train-iters`.',
   },
   {
-    when: (m) => (bySamples(m) && !given(m, 'train_iters') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_iters' : undefined),
+    when: (m) => (bySamples(m) && !argGiven(m, 'train_iters') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_iters' : undefined),
     message: () => '`--lr-warmup-iters` with sample-based training (`--train-samples`): Megatron-LM stops at startup ("expected sample-based learnig rate warmup"). Use `--lr-warmup-samples` or `--lr-warmup-fraction`.',
   },
   {
-    when: (m) => (byIterations(m) && !given(m, 'train_samples') && given(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
+    when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
     message: () => '`--lr-warmup-fraction` and `--lr-warmup-iters` both set the warmup: Megatron-LM stops at startup ("can only specify one of lr-warmup-fraction and lr-warmup-iters"). Keep one.',
   },
   {
-    when: (m) => (bySamples(m) && !given(m, 'train_iters') && given(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_samples') ? 'lr_warmup_fraction' : undefined),
+    when: (m) => (bySamples(m) && !argGiven(m, 'train_iters') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_samples') ? 'lr_warmup_fraction' : undefined),
     message: () => '`--lr-warmup-fraction` and `--lr-warmup-samples` both set the warmup: Megatron-LM stops at startup ("can only specify one of lr-warmup-fraction and lr-warmup-samples"). Keep one.',
   },
 ];

@@ -27,6 +27,12 @@ export function argValue(m: MegatronModel, dest: string): unknown {
   return m.args.get(dest)?.value;
 }
 
+/** The argument is given with a value (argparse leaves an absent one None), whatever the value. */
+export function argGiven(m: MegatronModel, dest: string): boolean {
+  const a = m.args.get(dest);
+  return a !== undefined && a.value !== undefined && a.value !== null;
+}
+
 /**
  * The argument is not written, so Megatron's default applies. A value the file takes from the
  * environment or a checkpoint is written; in an override file (a Bridge or NeMo recipe's overrides)

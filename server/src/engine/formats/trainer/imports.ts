@@ -106,7 +106,7 @@ export function buildsTrainer(s: ShellDoc): string | undefined {
 
 /** The known launches all start a program that builds a Transformers Trainer: why, in words; undefined when one does not, or none is known. */
 export function everyLaunchStartsATrainer(launches: readonly LaunchCommand[]): string | undefined {
-  if (!launches.length || !launches.every((l) => l.trainer)) return undefined;
-  return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\` starts it, and ${l.trainer}`).join('; ');
+  if (!launches.length || !launches.every((l) => l.trainer?.())) return undefined;
+  return launches.map((l) => `\`${l.path.split(/[\\/]/).pop()}\` starts it, and ${l.trainer!()}`).join('; ');
 }
 
