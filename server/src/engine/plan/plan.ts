@@ -43,6 +43,11 @@ export type Knob = 'world' | 'tp' | 'pp' | 'vpp' | 'cp' | 'ep' | 'etp' | 'dpRepl
 export interface Plan {
   /** What runs the layout, for messages ("accelerate's Megatron-LM plugin", "FSDP2 + N-D mesh"). */
   runtime: string;
+  /**
+   * Megatron-LM reads the arguments from a `--yaml-cfg` file (yaml_arguments.py and its checks), not
+   * from flags through argparse and `validate_args` (a launch script, a functional test's MODEL_ARGS).
+   */
+  yamlCfg?: boolean;
   /** Which semantics the degrees follow: Megatron's grid, a device mesh, or plain data parallelism. */
   style: 'megatron' | 'mesh' | 'data-parallel' | 'zero';
   world?: Field<number>;

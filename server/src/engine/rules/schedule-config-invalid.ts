@@ -3,6 +3,7 @@
  * rejects together: iteration-based and sample-based settings mixed, or a warmup given twice.
  */
 import { argGiven, argNum, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -16,8 +17,8 @@ const bySamples = (m: MegatronModel) => positive(m, 'train_samples');
  * megatron/training/arguments.py (megatron/arguments.py before 0.7), validate_args, at every release
  * from core_r0.4.0 to HEAD: under `if args.train_iters:` the sample-based settings must be unset
  * (lr_warmup_samples 0), under `if args.train_samples:` the iteration-based ones, and a warmup
- * fraction excludes the warmup count of the same kind. Later releases skip these checks with
- * `--skip-train`, so a file that writes it is not judged.
+ * fraction excludes the warmup count of the same kind. From Megatron Core 0.17.0 these checks
+ * are skipped with `--skip-train`; before, they run with it too.
  */
 const CHECKS: ArgCheck[] = [
   {
@@ -56,7 +57,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Training-length and learning-rate schedule arguments that Megatron-LM rejects together (iteration-based and sample-based settings mixed, or the warmup given twice).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release; a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge and NeMo configure the scheduler themselves and are not judged.',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge and NeMo configure the scheduler themselves and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -69,8 +70,10 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     const m = ctx.model;
-    // Later releases skip the schedule checks when nothing is trained.
-    if (m.args.get('skip_train')) return;
+    // From Megatron Core 0.17.0 the schedule checks are skipped when nothing is trained
+    // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
+    const skip = m.args.get('skip_train');
+    if (skip && (skip.unknown || flag(skip) !== false) && ctx.atLeast('0.17.0')) return;
     runChecks(ctx, CHECKS);
   },
 });

@@ -22,8 +22,10 @@ function refusal(ctx: RuleContext, p: NonNullable<RuleContext['plan']>): string 
   if (ep > 1 && mcore && !ctx.atLeast('0.15.0')) return `${what}: Megatron Core ${ctx.versionLabel} stops at startup ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"). Turn sequence parallelism on.`;
   // Megatron-LM's own argument checks refuse an MoE model with TP and no SP at startup, training or
   // not: the flags' from 0.5.0 to 0.6.x (megatron/arguments.py@core_v0.5.0,
-  // training/arguments.py@core_v0.6.0), a `--yaml-cfg` file's from 0.6.0 on (training/yaml_arguments.py).
-  const argparse = ctx.format === 'megatron-args' ? ctx.atLeast('0.5.0') && !ctx.atLeast('0.7.0') : ctx.format === 'megatron-yaml' && ctx.atLeast('0.6.0');
+  // training/arguments.py@core_v0.6.0; a MODEL_ARGS map is flags too), a `--yaml-cfg` file's from
+  // 0.6.0 on (training/yaml_arguments.py).
+  const flags = ctx.format === 'megatron-args' || (ctx.format === 'megatron-yaml' && !p.yamlCfg);
+  const argparse = flags ? ctx.atLeast('0.5.0') && !ctx.atLeast('0.7.0') : ctx.format === 'megatron-yaml' && ctx.atLeast('0.6.0');
   if (experts > 0 && argparse) return `${what}: Megatron-LM ${ctx.versionLabel ?? ''} stops at startup ("When using MoE and tensor parallelism, sequence parallelism must be used"). Turn sequence parallelism on.`;
   if (!moe || p.notTraining) return undefined;
   if (ep > 1 && !mcore) return `${what}: Megatron Core stops, at startup before 0.15 ("When using expert parallelism and tensor parallelism, sequence parallelism must be used"), and from 0.7 on the first training step, where the MoE layer raises a ValueError ("During training, performance may degrade if MoE and tensor parallelism are enabled without also enabling sequence parallelism"). Turn sequence parallelism on.`;
@@ -57,12 +59,15 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.style !== 'megatron' || p.tp.value <= 1 || p.sp.value || !p.knobs.sp || !allKnown(p.sp, p.tp)) return;
+    if (!p || p.style !== 'megatron' || p.tp.value <= 1 || p.sp.value || !allKnown(p.sp, p.tp)) return;
+    const stop = refusal(ctx, p);
+    // A run that does not train is offered no switch to turn on, but a refusal at startup stands
+    // whether or not the run then trains: the model is built first (training.py@core_v0.14.0:653).
+    if (!p.knobs.sp && !(stop && p.notTraining)) return;
     const e = knobEdit(p, 'sp', true);
     const now = planMemory(p);
     const withSp = planMemory(p, { sp: true });
     const saving = now && withSp && now.bytes.activations > withSp.bytes.activations ? ` (about ${fmtGiB(now.bytes.activations - withSp.bytes.activations)} GiB of activations per GPU here)` : '';
-    const stop = refusal(ctx, p);
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',

@@ -53,6 +53,11 @@ export interface MegatronArgs {
    * `--group-query-attention` (core_transformer_config_from_args).
    */
   configFields?: boolean;
+  /**
+   * A `--yaml-cfg` file: Megatron-LM reads it with yaml_arguments.py (its own checks, a
+   * TransformerConfig built from `language_model`), not with argparse and `validate_args`.
+   */
+  yamlCfg?: boolean;
   /** Environment variables the file sets for the training processes. */
   env?: Map<string, EnvValue>;
   /** Expert TP when unset: TP (Megatron-LM, Core, NeMo) or 1 when EP > 1 (Megatron Bridge). */
@@ -278,6 +283,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
   if (spAsked.value && tp.value === 1) effective.push({ field: spAsked, value: false, why: 'Megatron turns sequence parallelism off (with a warning) when TP is 1.' });
   const plan: Plan = {
     runtime: args.runtime,
+    ...(args.yamlCfg ? { yamlCfg: true } : {}),
     style: 'megatron',
     world,
     nodes,

@@ -205,7 +205,10 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     });
     // --yaml-cfg: core_transformer_config_from_yaml copies every TransformerConfig field of `language_model`
     // (yaml_arguments.py@d98e8a6:397-401), num_query_groups without --group-query-attention included.
-    if (!flags) args.configFields = true;
+    if (!flags) {
+      args.configFields = true;
+      args.yamlCfg = true;
+    }
     args.hardwareHint = hardwareFromPath(path);
     // A functional test's `MODE: inference` runs a trained checkpoint: no optimizer, no training memory.
     const mode = doc.value(['MODE']);
