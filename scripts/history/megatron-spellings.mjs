@@ -24,7 +24,9 @@ export function megatronOldSpellings(releases, props, sourceOf) {
       for (const [flag, dest] of dests) {
         if (spelled.has(flag) || !flag.startsWith('--')) continue;
         const prop = props[dest];
-        if (!prop || prop['x-cli'] === false || sourceOf(prop) !== source) continue;
+        // A field that today has no flag (x-cli: false) had one where the main parser of an older
+        // release stored it (`--moe-token-dropping` in 0.5.0–0.6.x).
+        if (!prop || (prop['x-cli'] === false ? source !== 'main' : sourceOf(prop) !== source)) continue;
         const e = found.get(flag) ?? { dest, releases: [] };
         if (e.dest !== dest) continue;
         e.releases.push(r.version);

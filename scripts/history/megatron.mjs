@@ -215,12 +215,22 @@ function megatronFacts(key, prop, releases) {
     const k = releases.findIndex((r) => r.flags[source]?.has(f));
     if (k > first) facts.flagSince[f] = releases[k].version;
   }
+  // A field without a flag today whose flag an older main parser had: that spelling's own range.
+  const older = source === 'config' ? (prop['x-flags'] ?? []) : [];
+  for (const f of older) {
+    const k = releases.findIndex((r) => r.flags.main?.has(f));
+    if (k > first) facts.flagSince[f] = releases[k].version;
+  }
   // A spelling a release dropped while another spelling stayed: `x-flag-removed`, the first release
   // after the last one that had it.
   facts.flagRemoved = {};
   for (const f of names) {
     const k = releases.findLastIndex((r) => r.flags[source]?.has(f));
     if (k >= 0 && k < last) facts.flagRemoved[f] = releases[k + 1].version;
+  }
+  for (const f of older) {
+    const k = releases.findLastIndex((r) => r.flags.main?.has(f));
+    if (k >= 0 && k < releases.length - 1) facts.flagRemoved[f] = releases[k + 1].version;
   }
   if (source === 'main') facts.dynamicOnly = names.every((f) => releases.every((r) => !r.flags.main.has(f) || r.dynamic.has(f)));
   return facts;
