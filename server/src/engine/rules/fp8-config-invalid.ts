@@ -2,7 +2,7 @@
  * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together (`--fp16` with `--bf16` is
  * fp16-and-bf16-enabled's).
  */
-import { argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argOn, argValue, cliTranslatedOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -17,7 +17,9 @@ function fsdp2Clears(m: MegatronModel): boolean {
 
 const FP8_PARAM_MESSAGE = () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.';
 
-const fp8ParamWithoutFp8 = (m: MegatronModel) => (argOn(m, 'fp8_param') || argOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8');
+// `--fp8-param-gather` sets TransformerConfig's fp8_param from the command line; a `--yaml-cfg` file's
+// top-level fp8_param_gather feeds only the gradient buffers (yaml_arguments.py@core_v0.19.0:391-401).
+const fp8ParamWithoutFp8 = (m: MegatronModel) => (argOn(m, 'fp8_param') || cliTranslatedOn(m, 'fp8_param_gather')) && !argValue(m, 'fp8');
 
 const CHECKS: ArgCheck[] = [
   {

@@ -42,6 +42,17 @@ export function argAbsent(m: MegatronModel, dest: string): boolean {
   return m.args.get(dest) === undefined && !m.args.defaultsUnknown;
 }
 
+/**
+ * An argument that Megatron-LM's command-line builder (core_transformer_config_from_args) passes on
+ * to a TransformerConfig field under another name (`x-config-field`: `--fp8-param-gather` is
+ * `fp8_param`): on for that field as written, except in a `--yaml-cfg` file, whose TransformerConfig
+ * comes from its `language_model` keys alone (yaml_arguments.py), so that the top-level argument
+ * does not reach the field there.
+ */
+export function cliTranslatedOn(m: MegatronModel, dest: string): boolean {
+  return !m.args.yamlCfg && argOn(m, dest);
+}
+
 export function argOn(m: MegatronModel, dest: string): boolean {
   const v = argValue(m, dest);
   return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
