@@ -715,6 +715,13 @@ export class Script extends WordExpander {
 
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
     if (!fields.length) return;
+    // `eval $cmd`: eval joins its words with spaces and reads the result as a command line, where a
+    // word that starts with `#` begins a comment to the end (the newlines of the value went with the
+    // word splitting): the words from there on are not part of the command.
+    if (baseName(fields[0].text) === 'eval' && fields.length > 2) {
+      const k = fields.findIndex((f, i) => i > 0 && f.text.startsWith('#'));
+      if (k > 0) fields = fields.slice(0, k);
+    }
     const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
     if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
       const inBranch = this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
