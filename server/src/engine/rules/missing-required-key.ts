@@ -88,7 +88,7 @@ function enabledSectionKeys(ctx: RuleContext): void {
       ctx.separately(() => {
         if ((first && !ctx.atLeast(first)) || (range.since && !ctx.atLeast(range.since)) || (range.before && ctx.atLeast(range.before))) return;
         const release = range.since || range.before ? ` at the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}` : '';
-        ctx.report({ at: path, message: `${code(key)} is required in ${pathLabel(path)} when \`enabled\` is true${release}: DeepSpeed stops on an assertion when it sets the section up without it. Add it, or turn the section off.` });
+        ctx.report({ at: path, message: `${code(key)} is required in ${pathLabel(path)} when \`enabled\` is true${release}: DeepSpeed stops when it sets the section up without it (an assertion, a missing-key error or a config error that names it). Add it, or turn the section off.` });
       });
     }
   });

@@ -2,7 +2,7 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { launcherChain, launcherWords } from './launchers';
+import { evalCommandWords, launcherChain, launcherWords } from './launchers';
 import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
@@ -134,7 +134,6 @@ export class Script extends WordExpander {
   }
 
   // ---- structure
-
   private push(kind: Frame['kind'], at: number): Frame | undefined {
     if (this.frames.length >= MAX_FRAMES) {
       this.overflow++;
@@ -715,13 +714,7 @@ export class Script extends WordExpander {
 
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
     if (!fields.length) return;
-    // `eval $cmd`: eval joins its words with spaces and reads the result as a command line, where a
-    // word that starts with `#` begins a comment to the end (the newlines of the value went with the
-    // word splitting): the words from there on are not part of the command.
-    if (baseName(fields[0].text) === 'eval' && fields.length > 2) {
-      const k = fields.findIndex((f, i) => i > 0 && f.text.startsWith('#'));
-      if (k > 0) fields = fields.slice(0, k);
-    }
+    fields = evalCommandWords(fields);
     const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
     if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
       const inBranch = this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
@@ -803,4 +796,3 @@ export class Script extends WordExpander {
     this.training = { ...t, launcher, launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)], entry: mapField(t.entry), args: t.args.map(mapField), block, lastEnd: cmd.span.end, env: new Map(this.env), inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch };
   }
 }
-

@@ -110,3 +110,14 @@ export function launcherWords(f: ExpandedWord): boolean {
     return last >= 0 && names.slice(last + 1).every((n) => n.startsWith('-'));
   });
 }
+
+/**
+ * `eval $cmd`: eval joins its words with spaces and reads the result as one command line, where a
+ * word that starts with `#` begins a comment to the end (the newlines of the value went with the
+ * word splitting): the words from there on are not part of the command.
+ */
+export function evalCommandWords(fields: ExpandedWord[]): ExpandedWord[] {
+  if (fields.length <= 2 || baseName(fields[0].text) !== 'eval') return fields;
+  const k = fields.findIndex((f, i) => i > 0 && f.text.startsWith('#'));
+  return k > 0 ? fields.slice(0, k) : fields;
+}
