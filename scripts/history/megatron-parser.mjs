@@ -420,6 +420,11 @@ export function moduleFlags(dir, rev, path, entries, problems) {
 // dataclasses that hold them.
 const CONFIG_FILES = ['megatron/core/model_parallel_config.py', 'megatron/core/transformer/transformer_config.py', 'megatron/core/transformer/heterogeneous/heterogeneous_config.py'];
 
+/** The fields of one config dataclass at `rev` with those of its bases, init=False ones included. */
+export function classFields(dir, rev, cls) {
+  return new Set((classFlags(dir, rev, cls, new Set(), true) ?? new Map()).keys());
+}
+
 /** The fields of the config dataclasses at `rev`, init=False ones included: name → default. */
 export function configFields(dir, rev) {
   const names = new Map();

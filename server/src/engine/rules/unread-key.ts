@@ -23,8 +23,8 @@ export default defineRule({
   tags: ['unnecessary'],
   formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
-    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it or does not read at all, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen.',
+    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it or does not read at all, a `--yaml-cfg` key its reader does not copy, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
@@ -41,6 +41,7 @@ export default defineRule({
         });
       }
       unreadFlags(ctx as unknown as RuleContext<MegatronModel>);
+      yamlCfgUnread(ctx as unknown as RuleContext<MegatronModel>);
       return;
     }
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
@@ -124,6 +125,18 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
       const flag = `\`${primaryFlag(dest) ?? dest}\``;
       ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): argparse takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
     });
+  }
+}
+
+/** A `--yaml-cfg` section key its reader never copies (`x-yaml-cfg-unread`: MLATransformerConfig's own fields). */
+function yamlCfgUnread(ctx: RuleContext<MegatronModel>): void {
+  const args = ctx.model?.args;
+  if (!args?.yamlCfg) return;
+  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    const why = prop['x-yaml-cfg-unread'];
+    const path = why ? args.get(dest)?.path : undefined;
+    if (!path || (path[0] !== 'language_model' && path[0] !== 'model_parallel')) continue;
+    ctx.separately(() => ctx.report({ at: path, message: `Not read here: ${why}. Setting it changes nothing in this file; pass it on the command line (without \`--yaml-cfg\`) to set it.` }));
   }
 }
 

@@ -197,6 +197,8 @@ export interface JsonSchema {
   'x-unread-before'?: { version: string; why: string };
   /** Megatron-LM: the release from which nothing reads the flag it still accepts (no version: none that has it). */
   'x-unread-from'?: { version?: string };
+  /** Megatron-LM's `--yaml-cfg` reader never copies this field from its section: why. */
+  'x-yaml-cfg-unread'?: string;
   /**
    * Megatron: the first release the history compares (0.4.0) has the flag, and no Megatron-LM before it
    * (the 23.04, 23.06 and 23.08 branches) had any of its spellings: 0.4.0 added it.
