@@ -95,7 +95,7 @@ function scan(dir, releases, dests, flagDest) {
 
 /**
  * Per dest, the first release whose parser help says the flag itself is deprecated ("Deprecated: use
- * --y", "DEPRECATED. This flag is ignored.", "[DEPRECATED] … a no-op"): a deprecation Megatron states
+ * --y", "DEPRECATED. This flag is ignored.", "[DEPRECATED] … a no-op", "DEPRECATED (will be removed in …)"): a deprecation Megatron states
  * where users read it but does not warn about at start-up. A help that calls something else
  * deprecated ("dist_muon is deprecated", "the legacy format was deprecated on …") does not count.
  */
@@ -113,7 +113,7 @@ function helpScan(dir, releases, flagDest) {
         const h = body.indexOf('help=');
         if (h < 0 || !flags.length) continue;
         const help = callLiterals(body, h, 2000 - h, (t) => t);
-        if (!/(?:^|[.!;:]\s*|\[|\()deprecated\s*(?:[.;:\])]|$)/i.test(help)) continue;
+        if (!/(?:^|[.!;:]\s*|\[|\()deprecated\s*(?:[.;:\])]|\((?:will be )?removed\b|$)/i.test(help)) continue;
         const d = flags.map((f) => flagDest.get(f)).find(Boolean);
         if (!d || first.has(d)) continue;
         const advice = /(?:use|see)\s+(--[\w-]+)/i.exec(help)?.[1];
