@@ -3,4 +3,4 @@
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun pretrain_gpt.py --encoder-tensor-model-parallel-size 2 --num-layers 2 --hidden-size 64 --num-attention-heads 4
-#                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: help calls it deprecated
+#                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: help calls it deprecated
