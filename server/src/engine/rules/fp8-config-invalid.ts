@@ -44,6 +44,23 @@ const CHECKS: ArgCheck[] = [
     before: '0.14.0',
     message: FP8_PARAM_MESSAGE,
   },
+  // validate_args: FP8 parameter all-gather needs a sharded optimizer (the distributed optimizer from
+  // 0.9.0; or torch FSDP2 from 0.12.0; or Megatron-FSDP from 0.14.0) while training
+  // (training/arguments.py@core_v0.9.0:314-316, @core_v0.12.0:550-552, @core_v0.14.0:615-617). The
+  // `--yaml-cfg` reader's own checks have no such test.
+  ...([
+    { since: '0.9.0', before: '0.12.0', clears: ['use_distributed_optimizer'], with: 'the distributed optimizer' },
+    { since: '0.12.0', before: '0.14.0', clears: ['use_distributed_optimizer', 'use_torch_fsdp2'], with: 'the distributed optimizer or torch FSDP2' },
+    { since: '0.14.0', clears: ['use_distributed_optimizer', 'use_torch_fsdp2', 'use_megatron_fsdp', 'use_custom_fsdp'], with: 'the distributed optimizer, torch FSDP2 or Megatron-FSDP' },
+  ].map(
+    (r): ArgCheck => ({
+      when: (m) => (!m.args.yamlCfg && !m.args.notTraining && argOn(m, 'fp8_param_gather') && !r.clears.some((d) => argOn(m, d)) ? 'fp8_param_gather' : undefined),
+      formats: MLM_FLAG_FORMATS,
+      since: r.since,
+      ...(r.before ? { before: r.before } : {}),
+      message: () => `\`--fp8-param-gather\` keeps the parameters in FP8 for the all-gather of a sharded optimizer, and Megatron-LM supports it only with ${r.with}: its argument checks stop at startup ("--fp8-param-gather only supported with distributed optimizer…"). Add \`--use-distributed-optimizer\`, or drop \`--fp8-param-gather\`.`,
+    }),
+  )),
   {
     when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),
     message: () => 'Keeping the first and last layers in BF16 does not work with the delayed-scaling FP8 recipe: Megatron stops ("Delayed scaling does not support first / last layer in BF16"). Use `--fp8-recipe tensorwise` (current scaling) or another recipe.',
@@ -55,7 +72,7 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, BF16 edge layers with delayed scaling).',
+    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling).',
     why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
