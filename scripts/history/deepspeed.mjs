@@ -481,7 +481,9 @@ export function deepspeed(dir, schemaPath) {
     if (dep) {
       const rep = dep.replacement && !dep.replacement.includes('.') ? deepspeedFacts([...dotted.split('.').slice(0, -1), dep.replacement.replace(/^\//, '')].join('.'), releases) : undefined;
       report.deprecated.push(`${dotted}: deprecated since ${dep.since ?? '(none)'} (${dep.effect}); key read ${f?.first ?? '?'}…${f?.lastHad ?? '?'}${f?.gone ? `, gone in ${f.gone}` : ''}${rep?.first ? `; replacement ${dep.replacement} first read ${rep.first}` : ''}`);
-      if (resolved && 'deprecatedSince' in resolved && resolved.deprecatedSince !== dep.since)
+      // A deprecation in phases (`earlier`) starts at its first phase; `since` is the newest one's.
+      const first = dep.earlier?.[0]?.since ?? dep.since;
+      if (resolved && 'deprecatedSince' in resolved && resolved.deprecatedSince !== first)
         changes.push({ key: dotted, field: 'x-deprecated.since', from: dep.since, to: resolved.deprecatedSince, why: resolved.why, set: () => props.forEach((p) => p['x-deprecated'] && setKeyBefore(p['x-deprecated'], 'since', resolved.deprecatedSince, ['effect'])) });
     }
   }
