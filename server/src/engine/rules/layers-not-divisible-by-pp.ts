@@ -2,10 +2,41 @@
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from '../plan/layout';
-import { argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import type { RuleContext } from './rule';
 import { flagTarget } from '../formats/megatron/schema';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule, type FixSpec } from './rule';
+
+/**
+ * A hybrid model's `--hybrid-layer-pattern` with `|` sets the pipeline split itself: Megatron-LM's
+ * argument checks refuse first/last stage sizes beside it, and a number of `|` segments that PP does
+ * not divide (training/arguments.py@core_v0.17.0:646-700, the same at d98e8a6:802-860). A pattern
+ * without `|` may be split unevenly with them.
+ */
+function hybridSegments(m: MegatronModel): number | undefined {
+  const pattern = argValue(m, 'hybrid_layer_pattern');
+  return typeof pattern === 'string' ? pattern.split('/')[0].split('|').length : undefined;
+}
+const HYBRID_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => ((hybridSegments(m) ?? 1) > 1 ? ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers'].find((d) => argNum(m, d) !== undefined) : undefined),
+    message: () => 'First/last pipeline stage sizes beside a `--hybrid-layer-pattern` with `|`: the pattern\'s segments already set the layers of each stage, and Megatron-LM stops at startup. Drop the stage sizes, or write the pattern without `|`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+  {
+    when: (m) => {
+      const segments = hybridSegments(m);
+      const pp = argNum(m, 'pipeline_model_parallel_size') ?? 1;
+      return segments !== undefined && segments > 1 && pp > 1 && segments % pp !== 0 ? 'hybrid_layer_pattern' : undefined;
+    },
+    message: (m) => `The \`--hybrid-layer-pattern\` has ${hybridSegments(m)} \`|\`-separated pipeline segments, which PP ${argNum(m, 'pipeline_model_parallel_size') ?? 1} does not divide: each pipeline rank takes the same number of segments (its virtual stages), and Megatron-LM stops at startup. Write a number of segments that is a multiple of PP.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+];
 
 export default defineRule({
   id: 'layers-not-divisible-by-pp',
@@ -17,8 +48,8 @@ export default defineRule({
   },
   verifyFixes: true,
   docs: {
-    summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage).',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages.',
+    summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage), or a hybrid layer pattern\'s pipeline segments do not fit PP.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -31,6 +62,7 @@ export default defineRule({
     ],
   },
   check(ctx) {
+    if ((MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) runChecks(ctx as unknown as RuleContext<MegatronModel>, HYBRID_CHECKS);
     const p = ctx.plan;
     // The layers the arguments write are split even when the rest of the model is not known.
     const layers = p ? shapeLimits(p).layers : undefined;

@@ -1,0 +1,9 @@
+#: name: layers-not-divisible-by-pp: a hybrid pattern with `|` sets the stages itself, and Megatron-LM refuses first/last stage sizes beside it (training/arguments.py@core_v0.17.0:646-660)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_hybrid.py \
+    --hybrid-layer-pattern "M-M-|M-M-" --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 \
+    --pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 2 \
+#                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[layers-not-divisible-by-pp]: already set the layers of each stage
+    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4
