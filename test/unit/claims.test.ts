@@ -132,7 +132,7 @@ test('claim 1e: --tp-comm-overlap without SP stops Megatron-LM (an error in laun
   // sequence_parallel False it logs "Disabling tensor parallel communication overlap due to
   // sequence_parallel=False." and sets tp_comm_overlap to False: the run goes on.
   const bridge = 'model:\n  tensor_model_parallel_size: 2\n  sequence_parallel: false\ncomm_overlap:\n  tp_comm_overlap: true\n';
-  one(run('overrides.yaml', bridge, 'tp-comm-overlap-requires-sequence-parallel'), 'warning', /turned off \(Megatron Bridge logs it\)/);
+  one(run('overrides.yaml', bridge, 'tp-comm-overlap-requires-sequence-parallel'), 'warning', /turned off \(by Megatron Bridge, which logs it, when the run has a `comm_overlap` config/);
   // At TP 1: megatron/training/arguments.py at core_v0.10.0 turns SP off at TP 1 before the assert, so it fires
   // even with --sequence-parallel; at core_v0.9.0 the assert comes first and SP as written passes it.
   const tp1 = (v: string) => `#!/bin/bash\n# shardwise: megatron_core=${v}\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 1 --sequence-parallel --tp-comm-overlap --bf16\n`;

@@ -216,7 +216,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     // Bridge's comm-overlap setup turns TP overlap off (with a warning) when sequence parallelism is off.
     const tpComm = plan.overlap.tpComm;
     if (tpComm?.value && !(plan.sp.value && plan.tp.value > 1) && plan.sp.from.kind !== 'unknown') {
-      (plan.effective ??= []).push({ field: tpComm, value: false, why: 'Megatron Bridge turns TP communication overlap off when sequence parallelism is off (or TP is 1).' });
+      (plan.effective ??= []).push({ field: tpComm, value: false, why: 'TP communication overlap does nothing without sequence parallelism (or at TP 1): Megatron Bridge turns it off when the run has a `comm_overlap` config, and Transformer Engine otherwise builds no overlap.' });
     }
     return plan;
   },
