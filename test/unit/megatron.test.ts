@@ -84,7 +84,7 @@ test('hover shows what Megatron really runs when it changes a value silently', (
   assert.match(h.markdown, /sequence parallel: on as written, \*\*off in effect\*\*: Megatron turns sequence parallelism off/);
   const bridge = '# shardwise: world_size=8\nmodel:\n  tensor_model_parallel_size: 4\n  sequence_parallel: false\ncomm_overlap:\n  tp_comm_overlap: true\n';
   const b = hover(analyze({ path: 'o.yaml', text: bridge }), at(bridge, 'tp_comm_overlap', 3))!;
-  assert.match(b.markdown, /TP communication overlap: on as written, \*\*off in effect\*\*: Megatron Bridge turns/);
+  assert.match(b.markdown, /TP communication overlap: on as written, \*\*off in effect\*\*: TP communication overlap does nothing without sequence parallelism/);
 });
 
 test('hover on Bridge and NeMo keys explains the Megatron argument they set', () => {
