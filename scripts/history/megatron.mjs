@@ -473,7 +473,7 @@ const MEGATRON_RESOLVED = {
     apply: (p, key) => {
       const want = {
         description: 'Old name of cuda_graph_modules (a module name or a list of them); migrated with a warning.',
-        markdownDescription: `**Deprecated.** ${CUDA_GRAPH_SCOPE_MESSAGE}\n\nParts of each layer captured in per-layer CUDA graphs: one name or a list (\`attn\`, \`mlp\`, \`moe\`, \`moe_router\`, \`moe_preprocess\`, \`mamba\`; \`full\` = the whole layer). A list is accepted from Megatron Core 0.16.0.\n\nno command-line flag · since Megatron Core 0.12.0  \nMegatron Bridge: \`model.cuda_graph_scope\``,
+        markdownDescription: `**Deprecated.** ${CUDA_GRAPH_SCOPE_MESSAGE}\n\nParts of each layer captured in per-layer CUDA graphs: one name or a list (\`attn\`, \`mlp\`, \`moe\`, \`moe_router\`, \`moe_preprocess\`, \`mamba\`; \`full\` = the whole layer). A list is accepted from Megatron Core 0.16.0.\n\nset by \`--cuda-graph-scope\` in Megatron-LM 0.12–0.17 (from 0.18.0 that flag sets the deprecated \`cuda_graph_scope_deprecated\`; this field has no command-line flag) · since Megatron Core 0.12.0  \nMegatron Bridge: \`model.cuda_graph_scope\``,
         type: ['array', 'string'],
         items: { type: 'string' },
         deprecated: true,

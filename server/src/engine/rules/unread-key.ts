@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
@@ -41,7 +41,7 @@ export default defineRule({
         });
       }
       unreadFlags(ctx as unknown as RuleContext<MegatronModel>);
-      yamlCfgUnread(ctx as unknown as RuleContext<MegatronModel>);
+      yamlCfgKeys(ctx as unknown as RuleContext<MegatronModel>);
       return;
     }
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
@@ -129,11 +129,11 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
 }
 
 /** A `--yaml-cfg` section key its reader never copies (`x-yaml-cfg-unread`: MLATransformerConfig's own fields). */
-function yamlCfgUnread(ctx: RuleContext<MegatronModel>): void {
+function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
   const args = ctx.model?.args;
   if (!args?.yamlCfg) return;
   for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
-    const why = prop['x-yaml-cfg-unread'];
+    const why = yamlCfgUnread(prop);
     const path = why ? args.get(dest)?.path : undefined;
     if (!path || (path[0] !== 'language_model' && path[0] !== 'model_parallel')) continue;
     ctx.separately(() => ctx.report({ at: path, message: `Not read here: ${why}. Setting it changes nothing in this file; pass it on the command line (without \`--yaml-cfg\`) to set it.` }));

@@ -229,6 +229,12 @@ export function bridgeUnread(schema: JsonSchema | undefined): string[] {
  * The release from which nothing reads a flag Megatron-LM still accepts (`x-unread-from`: no Python
  * file of the release names its attribute, parsers and tests aside); `{}`: no release that has it.
  */
+/** Why Megatron-LM's `--yaml-cfg` reader never copies this field from its section (`x-yaml-cfg-unread`). */
+export function yamlCfgUnread(schema: JsonSchema | undefined): string | undefined {
+  const why = schema?.['x-yaml-cfg-unread'];
+  return typeof why === 'string' ? why : undefined;
+}
+
 export function unreadFrom(schema: JsonSchema | undefined): { version?: string } | undefined {
   const u = schema?.['x-unread-from'];
   return u && typeof u === 'object' && (u.version === undefined || typeof u.version === 'string') ? u : undefined;
