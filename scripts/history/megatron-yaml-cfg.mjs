@@ -5,10 +5,33 @@
 // is therefore never copied: written under `language_model` it keeps its default. Such properties get
 // `x-yaml-cfg-unread` (the sentence unread-key says), computed at the newest release; every release
 // with the reader builds the config the same way.
+//
+// A top-level key is an attribute of the run's arguments, read wherever the training code reads
+// `args.<name>`. One that only Megatron-LM's command-line side reads (validate_args and the
+// command-line config builder, in arguments.py and argument_utils.py: `--recompute-activations`
+// turned into a granularity, `--decoder-first-pipeline-num-layers` into a TransformerConfig field)
+// is not read from a `--yaml-cfg` file, which neither runs: such properties get the same key, with
+// their own sentence, when no other Python file of any release from 0.6.0 (the reader's first) to
+// the newest names them (tests aside; config dataclasses count as readers, as a field may be read
+// through them).
+import { catBlobs, compareVersions, gitLines } from './git.mjs';
 import { classFields } from './megatron-parser.mjs';
 import { setKey } from './write.mjs';
 
 const WHY = "Megatron-LM's `--yaml-cfg` reader copies only TransformerConfig's own fields from `language_model` (yaml_arguments.py, core_transformer_config_from_yaml), and builds the multi-latent-attention config from that same set, so this field of MLATransformerConfig keeps its default";
+
+const TOP_WHY = "only Megatron-LM's command-line side reads it (its argument checks and the config it builds from the flags, in arguments.py and argument_utils.py), and a `--yaml-cfg` file runs neither: the training code reads nothing of that name from the file";
+const CLI_SIDE = /^megatron\/training\/(arguments|argument_utils)\.py$/;
+
+/** Every identifier of the release's Python files, tests and the command-line side aside. */
+function namesOutsideCli(dir, rev) {
+  const files = gitLines(dir, 'ls-tree', '-r', rev)
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
+    .filter((m) => m && m[2].endsWith('.py') && !/(^|\/)tests?\//.test(m[2]) && !CLI_SIDE.test(m[2]));
+  const names = new Set();
+  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const w of text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) names.add(w);
+  return names;
+}
 
 /** The `x-yaml-cfg-unread` changes, for properties written under a `--yaml-cfg` section. */
 export function megatronYamlCfgChanges(dir, releases, props) {
@@ -17,11 +40,18 @@ export function megatronYamlCfgChanges(dir, releases, props) {
   const mla = classFields(dir, newest.rev, 'MLATransformerConfig');
   const changes = [];
   if (!tc.size || !mla.size) return changes;
+  const withReader = releases.filter((r) => compareVersions(r.version, '0.6.0') >= 0);
+  const read = withReader.map((r) => namesOutsideCli(dir, r.rev));
+  const topUnread = (key, prop) => {
+    if ((prop['x-yaml-cfg'] ?? 'top') !== 'top' || prop['x-removed'] || prop['x-unread-from'] || prop['x-cli'] === false || prop['x-entrypoints']) return false;
+    const dest = prop['x-dest'] ?? key;
+    return withReader.every((r, i) => (prop['x-since'] && compareVersions(r.version, prop['x-since']) < 0) || !read[i].has(dest));
+  };
   for (const [key, prop] of Object.entries(props)) {
     const section = prop['x-yaml-cfg'];
-    const want = (section === 'language_model' || section === 'model_parallel') && mla.has(key) && !tc.has(key) ? WHY : undefined;
+    const want = (section === 'language_model' || section === 'model_parallel') && mla.has(key) && !tc.has(key) ? WHY : topUnread(key, prop) ? TOP_WHY : undefined;
     if (prop['x-yaml-cfg-unread'] === want) continue;
-    changes.push({ key, field: 'x-yaml-cfg-unread', from: prop['x-yaml-cfg-unread'], to: want, why: 'a field of MLATransformerConfig only, which the --yaml-cfg reader does not copy', set: () => setKey(prop, 'x-yaml-cfg-unread', want, ['x-yaml-cfg']) });
+    changes.push({ key, field: 'x-yaml-cfg-unread', from: prop['x-yaml-cfg-unread'], to: want, why: want === TOP_WHY ? 'read only on the command-line side' : want ? 'a field of MLATransformerConfig only, which the --yaml-cfg reader does not copy' : 'read again', set: () => setKey(prop, 'x-yaml-cfg-unread', want, ['x-yaml-cfg']) });
   }
   return changes;
 }

@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom, yamlCfgUnread } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom, yamlCfgSection, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
@@ -24,7 +24,7 @@ export default defineRule({
   formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
     summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it or does not read at all, a `--yaml-cfg` key its reader does not copy, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. The list comes from a search of Bridge (recipes aside) and Megatron Core at the commit Bridge pins for any read of the field, so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader; and a top-level key that only the command-line side reads (`recompute_activations`, which the argument checks turn into a granularity; `--decoder-first-pipeline-num-layers`, which the flags\' config builder turns into a TransformerConfig field) is read by nothing in such a file.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
@@ -128,14 +128,15 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
   }
 }
 
-/** A `--yaml-cfg` section key its reader never copies (`x-yaml-cfg-unread`: MLATransformerConfig's own fields). */
+/** A `--yaml-cfg` key nothing reads from the file (`x-yaml-cfg-unread`: MLATransformerConfig's own fields, arguments only the command-line side reads). */
 function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
   const args = ctx.model?.args;
   if (!args?.yamlCfg) return;
   for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
     const why = yamlCfgUnread(prop);
     const path = why ? args.get(dest)?.path : undefined;
-    if (!path || (path[0] !== 'language_model' && path[0] !== 'model_parallel')) continue;
+    // Where the reader would look for it: a top-level key at the top, a config field in its section.
+    if (!path || (path.length === 1 ? 'top' : path[0]) !== (yamlCfgSection(dest) ?? 'top')) continue;
     ctx.separately(() => ctx.report({ at: path, message: `Not read here: ${why}. Setting it changes nothing in this file; pass it on the command line (without \`--yaml-cfg\`) to set it.` }));
   }
 }
