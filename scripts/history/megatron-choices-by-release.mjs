@@ -105,6 +105,36 @@ export function megatronBoolTextForms(props, releases, sourceOf, spellings) {
  * does so; the releases before it, whose parser read one word (no `nargs=`), stop on the others.
  * Flags the config dataclasses add (no add_argument call to read) are left as they are.
  */
+/**
+ * Flags that took an exact number of words in a run of older releases and a varying number since
+ * (`--spec`: `nargs=2` in 0.4.0, `nargs='*'` from 0.5.0): `x-nargs-before` maps the first release of
+ * each later run to the exact count of the releases before it, so that an older release's "expected N
+ * arguments" is known.
+ */
+export function megatronNargsBefore(props, releases, sourceOf, spellings) {
+  const changes = [];
+  const found = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const source = sourceOf(prop);
+    if (!source || source === 'config') continue;
+    const names = spellings(prop);
+    const runs = releases
+      .filter((r) => names.some((n) => r.flags[source]?.has(n)))
+      .map((r) => ({ version: r.version, nargs: names.map((n) => r.nargs?.[source]?.get(n)).find((v) => v !== undefined) ?? null }));
+    let want;
+    for (let i = 1; i < runs.length; i++) {
+      const before = runs[i - 1].nargs;
+      if (before !== runs[i].nargs && /^\d+$/.test(String(before))) (want ??= {})[runs[i].version] = Number(before);
+    }
+    if (want) found.push(`${key}: ${Object.entries(want).map(([v, n]) => `${n} words before ${v}`).join(', ')}`);
+    if (JSON.stringify(want) === JSON.stringify(prop['x-nargs-before'])) continue;
+    changes.push({ key, field: 'x-nargs-before', from: prop['x-nargs-before'], to: want, why: 'releases whose parser takes an exact number of words for the flag', set: () => setKey(prop, 'x-nargs-before', want, ['x-nargs']) });
+  }
+  console.log('\nFlags that took an exact number of words in older releases (x-nargs-before):');
+  printLists([['flags', found]]);
+  return changes;
+}
+
 export function megatronNargsSince(props, releases, sourceOf, spellings) {
   const changes = [];
   const found = [];

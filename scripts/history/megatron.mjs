@@ -35,7 +35,7 @@ import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs'
 import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronChoicesByRelease } from './megatron-choices-by-release.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
-import { megatronBoolTextForms, megatronNargsSince } from './megatron-choices-by-release.mjs';
+import { megatronBoolTextForms, megatronNargsBefore, megatronNargsSince } from './megatron-choices-by-release.mjs';
 import { megatronPostInitChoices } from './megatron-post-init-choices.mjs';
 import { megatronUnreadChanges } from './megatron-unread.mjs';
 import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
@@ -685,6 +685,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronChoicesByRelease(props, releases, sourceOf, spellings));
   changes.push(...megatronBoolTextForms(props, releases, sourceOf, spellings));
   changes.push(...megatronNargsSince(props, releases, sourceOf, spellings));
+  changes.push(...megatronNargsBefore(props, releases, sourceOf, spellings));
   changes.push(...megatronPostInitChoices(dir, releases, props));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));

@@ -6,7 +6,7 @@ import type { Path } from '../types';
 import { code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { namesBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
+import { namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
 import { spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
@@ -154,6 +154,17 @@ export default defineRule({
           at: path,
           on: 'value',
           message: `${pathLabel(path)} takes several values from ${ctx.versions} ${several}; the targeted ${ctx.versionLabel ?? target} takes one and stops on the other ${node.items.length - 1} ("unrecognized arguments"). Give one value, or upgrade ${ctx.versions} to ${several} or newer.`,
+        });
+        return;
+      }
+      // A flag that took an exact number of words at the targeted release (`--spec`: 2 in 0.4.0).
+      const exact = nargsBefore(schema).find(([v]) => !ctx.atLeast(v));
+      const words = node.kind === 'seq' ? node.items.length : node.kind === 'scalar' && node.value !== null && node.value !== '' ? 1 : 0;
+      if (exact && words !== exact[1]) {
+        ctx.report({
+          at: path,
+          on: 'value',
+          message: `${pathLabel(path)} takes exactly ${exact[1]} values in ${ctx.versions} before ${exact[0]}, and ${words} ${words === 1 ? 'is' : 'are'} given: the targeted ${ctx.versionLabel ?? target} stops at startup ("expected ${exact[1]} arguments"). Give ${exact[1]} values, or upgrade ${ctx.versions} to ${exact[0]} or newer.`,
         });
         return;
       }

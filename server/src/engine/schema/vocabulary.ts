@@ -146,6 +146,12 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
+/** `x-nargs-before`: the exact word count of the releases before each named one, oldest run first. */
+export function nargsBefore(prop: JsonSchema | undefined): [string, number][] {
+  const t = prop?.['x-nargs-before'];
+  return t && typeof t === 'object' ? Object.entries(t).filter((e): e is [string, number] => typeof e[1] === 'number').sort((a, b) => compareVersions(a[0], b[0])) : [];
+}
+
 /** `x-nargs-since`: the first release whose parser takes several words for the flag (before it, one). */
 export function nargsSince(prop: JsonSchema | undefined): string | undefined {
   return prop?.['x-nargs-since'];
