@@ -58,6 +58,23 @@ function bucketChecks(): DsCheck[] {
   ];
 }
 
+/** The combinations DeepSpeed refuses with `managed_gradient_accumulation: false` (from 0.19.4, where the key arrives). */
+function managedAccumulationChecks(): DsCheck[] {
+  const off = (m: DeepSpeedModel) => m.bool(['managed_gradient_accumulation']) === false;
+  const at: Path = ['managed_gradient_accumulation'];
+  const offloaded = (m: DeepSpeedModel, section: string) => {
+    const d = m.get([Z, section, 'device']);
+    return typeof d === 'string' && d !== 'none';
+  };
+  const say = (what: string) => () => `\`managed_gradient_accumulation: false\` (your loop owns the accumulation boundary) does not work with ${what}: DeepSpeed stops when it sets the engine up. Keep \`managed_gradient_accumulation\` true (the default), or turn the other setting off.`;
+  return [
+    { when: (m) => (off(m) && m.stage !== undefined && m.stage < 2 && m.bool([Z, 'overlap_comm']) === true ? at : undefined), since: '0.19.4', message: say('`overlap_comm` at ZeRO stage 0 or 1 ("supports ZeRO overlap_comm only with ZeRO stage 2"; stages 2 and 3 take it)') },
+    { when: (m) => (off(m) && m.bool(['compile', 'deepcompile']) === true ? at : undefined), since: '0.19.4', message: say('DeepCompile (`compile.deepcompile`)') },
+    { when: (m) => (off(m) && m.bool(['amp', 'enabled']) === true ? at : undefined), since: '0.19.4', message: say('Apex AMP (`amp.enabled`)') },
+    { when: (m) => (off(m) && (offloaded(m, 'offload_optimizer') || offloaded(m, 'offload_param')) ? at : undefined), since: '0.19.4', before: '0.19.5', message: say('ZeRO offload in DeepSpeed 0.19.4 (0.19.5 lifts this)') },
+  ];
+}
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
@@ -95,6 +112,10 @@ const CHECKS: DsCheck[] = [
     since: '0.15.0',
     message: (m) => `Partial optimizer offload (\`ratio\` ${m.num([Z, 'offload_optimizer', 'ratio'])}) only exists at ZeRO stage 3: DeepSpeed stops when it reads the config ("Partial offloading only supported for ZeRO Stage 3"). Use stage 3, or remove \`ratio\` to offload everything.`,
   },
+  // runtime/engine.py@v0.19.4:1650-1664, @v0.19.5:1664-1672: with managed_gradient_accumulation false
+  // the engine asserts that overlap_comm runs only where gradients are partitioned (stage >= 2), that
+  // neither DeepCompile nor Apex AMP is on, and in 0.19.4 alone that nothing is offloaded.
+  ...managedAccumulationChecks(),
   ...bucketChecks(),
   {
     when: (m) => (sum(m) && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
@@ -153,7 +174,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
