@@ -106,31 +106,46 @@ export function megatronBoolTextForms(props, releases, sourceOf, spellings) {
  * Flags the config dataclasses add (no add_argument call to read) are left as they are.
  */
 /**
- * Flags that took an exact number of words in a run of older releases and a varying number since
- * (`--spec`: `nargs=2` in 0.4.0, `nargs='*'` from 0.5.0): `x-nargs-before` maps the first release of
- * each later run to the exact count of the releases before it, so that an older release's "expected N
- * arguments" is known.
+ * How many words a flag took in runs of older releases, where that differs from the releases after
+ * (`--spec`: exactly 2 in 0.4.0, any number from 0.5.0; `--lazy-mpu-init`: one word (`type=bool`)
+ * before 0.17.0, a switch since; `--high-priority-stream-groups`: any number, none included, in
+ * 0.13–0.16, at least one since; `--export-kv-cache-quant`: a switch in 0.12–0.15). `x-nargs-before`
+ * maps the first release after each run to that run's arity: a number of words (0 for a switch) or
+ * argparse's `*`, `+`, `?`. A release whose arity the scan cannot tell splits no run.
  */
 export function megatronNargsBefore(props, releases, sourceOf, spellings) {
   const changes = [];
   const found = [];
+  const arityAt = (r, source, names) => {
+    for (const n of names) {
+      if (!r.flags[source]?.has(n)) continue;
+      if (r.choices?.[source]?.get(n)?.novalue) return 0;
+      if (r.boolText?.[source]?.has(n)) return 1;
+      const nargs = r.nargs?.[source]?.get(n);
+      if (nargs === undefined) return undefined;
+      if (nargs === null) return 1;
+      const text = String(nargs?.text ?? nargs);
+      return /^\d+$/.test(text) ? Number(text) : /^[*+?]$/.test(text) ? text : undefined;
+    }
+    return undefined;
+  };
   for (const [key, prop] of Object.entries(props)) {
     const source = sourceOf(prop);
     if (!source || source === 'config') continue;
     const names = spellings(prop);
-    const runs = releases
-      .filter((r) => names.some((n) => r.flags[source]?.has(n)))
-      .map((r) => ({ version: r.version, nargs: names.map((n) => r.nargs?.[source]?.get(n)).find((v) => v !== undefined) ?? null }));
+    const runs = releases.filter((r) => names.some((n) => r.flags[source]?.has(n))).map((r) => ({ version: r.version, arity: arityAt(r, source, names) }));
     let want;
     for (let i = 1; i < runs.length; i++) {
-      const before = runs[i - 1].nargs;
-      if (before !== runs[i].nargs && /^\d+$/.test(String(before))) (want ??= {})[runs[i].version] = Number(before);
+      const [a, b] = [runs[i - 1].arity, runs[i].arity];
+      if (a !== undefined && b !== undefined && a !== b) (want ??= {})[runs[i].version] = a;
     }
-    if (want) found.push(`${key}: ${Object.entries(want).map(([v, n]) => `${n} words before ${v}`).join(', ')}`);
-    if (JSON.stringify(want) === JSON.stringify(prop['x-nargs-before'])) continue;
-    changes.push({ key, field: 'x-nargs-before', from: prop['x-nargs-before'], to: want, why: 'releases whose parser takes an exact number of words for the flag', set: () => setKey(prop, 'x-nargs-before', want, ['x-nargs']) });
+    if (want) found.push(`${key}: ${Object.entries(want).map(([v, n]) => `${n === 0 ? 'a switch' : typeof n === 'number' ? `${n} word(s)` : `nargs ${n}`} before ${v}`).join(', ')}`);
+    // The schema is read with its numbers kept as written (RawNumber): compare by value.
+    const have = prop['x-nargs-before'] && Object.fromEntries(Object.entries(prop['x-nargs-before']).map(([v, n]) => [v, typeof n === 'string' ? n : Number(n?.text ?? n)]));
+    if (JSON.stringify(want) === JSON.stringify(have)) continue;
+    changes.push({ key, field: 'x-nargs-before', from: prop['x-nargs-before'], to: want, why: 'how many words the flag took in runs of older releases', set: () => setKey(prop, 'x-nargs-before', want, ['x-nargs']) });
   }
-  console.log('\nFlags that took an exact number of words in older releases (x-nargs-before):');
+  console.log('\nFlags that took another number of words in older releases (x-nargs-before):');
   printLists([['flags', found]]);
   return changes;
 }

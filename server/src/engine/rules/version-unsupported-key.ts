@@ -157,14 +157,20 @@ export default defineRule({
         });
         return;
       }
-      // A flag that took an exact number of words at the targeted release (`--spec`: 2 in 0.4.0).
-      const exact = nargsBefore(schema).find(([v]) => !ctx.atLeast(v));
-      const words = node.kind === 'seq' ? node.items.length : node.kind === 'scalar' && node.value !== null && node.value !== '' ? 1 : 0;
-      if (exact && words !== exact[1]) {
+      // A flag that took another number of words at the targeted release (`--spec`: 2 in 0.4.0;
+      // `--lazy-mpu-init`: one word before 0.17.0; `--export-kv-cache-quant`: a switch before 0.16.0).
+      const arity = nargsBefore(schema).find(([v]) => !ctx.atLeast(v));
+      // A switch written bare (a launch line's `--flag`) holds `true` with no text of its own.
+      const bare = node.kind === 'scalar' && !node.raw && (node.value === true || node.value === null || node.value === '');
+      const words = node.kind === 'seq' ? node.items.length : node.kind === 'scalar' && !bare ? 1 : 0;
+      if (arity && !takes(arity[1], words)) {
+        const n = arity[1];
+        const wants = n === 0 ? 'takes no value (a switch)' : n === '+' ? 'takes at least one value' : n === '?' ? 'takes at most one value' : `takes exactly ${n} value${n === 1 ? '' : 's'}`;
+        const says = n === 0 ? 'unrecognized arguments' : n === 1 || n === '?' ? 'expected one argument' : n === '+' ? 'expected at least one argument' : `expected ${n} arguments`;
         ctx.report({
           at: path,
           on: 'value',
-          message: `${pathLabel(path)} takes exactly ${exact[1]} values in ${ctx.versions} before ${exact[0]}, and ${words} ${words === 1 ? 'is' : 'are'} given: the targeted ${ctx.versionLabel ?? target} stops at startup ("expected ${exact[1]} arguments"). Give ${exact[1]} values, or upgrade ${ctx.versions} to ${exact[0]} or newer.`,
+          message: `${pathLabel(path)} ${wants} in ${ctx.versions} before ${arity[0]}, and ${words} ${words === 1 ? 'is' : 'are'} given: the targeted ${ctx.versionLabel ?? target} stops at startup ("${says}"). Write it as that release takes it, or upgrade ${ctx.versions} to ${arity[0]} or newer.`,
         });
         return;
       }
@@ -203,4 +209,9 @@ function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: str
     message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
   });
   return true;
+}
+
+/** Whether a flag of argparse arity `n` (a word count, or `*`, `+`, `?`) takes `words` words. */
+function takes(n: number | string, words: number): boolean {
+  return n === '*' || (n === '+' ? words >= 1 : n === '?' ? words <= 1 : words === n);
 }

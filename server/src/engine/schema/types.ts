@@ -153,8 +153,8 @@ export interface JsonSchema {
   'x-strict-since'?: string;
   /** Megatron-LM: the first release whose parser takes several words for the flag (`x-nargs`); before it, one. */
   'x-nargs-since'?: string;
-  /** Releases before each key took exactly this many words for the flag (`--spec`: 2 before 0.5.0). */
-  'x-nargs-before'?: Record<string, number>;
+  /** The arity of the releases before each key: a word count (0: a switch) or argparse's `*`, `+`, `?` (`--spec`: 2 before 0.5.0). */
+  'x-nargs-before'?: Record<string, number | string>;
   /** The first release whose reader checks this key's value although its section is still read key by key. */
   'x-value-checked-since'?: string;
   /**

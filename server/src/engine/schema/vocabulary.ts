@@ -146,10 +146,10 @@ export function strictSince(section: JsonSchema | undefined): string | undefined
   return section?.['x-strict-since'];
 }
 
-/** `x-nargs-before`: the exact word count of the releases before each named one, oldest run first. */
-export function nargsBefore(prop: JsonSchema | undefined): [string, number][] {
+/** `x-nargs-before`: the arity of the releases before each named one (a word count, 0 for a switch, or `*`, `+`, `?`), oldest run first. */
+export function nargsBefore(prop: JsonSchema | undefined): [string, number | string][] {
   const t = prop?.['x-nargs-before'];
-  return t && typeof t === 'object' ? Object.entries(t).filter((e): e is [string, number] => typeof e[1] === 'number').sort((a, b) => compareVersions(a[0], b[0])) : [];
+  return t && typeof t === 'object' ? Object.entries(t).filter((e): e is [string, number | string] => typeof e[1] === 'number' || (typeof e[1] === 'string' && /^[*+?]$/.test(e[1]))).sort((a, b) => compareVersions(a[0], b[0])) : [];
 }
 
 /** `x-nargs-since`: the first release whose parser takes several words for the flag (before it, one). */
