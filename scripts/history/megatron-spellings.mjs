@@ -19,11 +19,15 @@ export function megatronOldSpellings(releases, props, sourceOf) {
   const spelled = new Set();
   for (const p of Object.values(props)) for (const f of [p['x-flag'], ...(p['x-flags'] ?? [])]) if (f) spelled.add(f);
   const found = new Map();
+  // Flags of the main parser whose dest no property has: each needs a property (removed ones with
+  // x-removed), or a flag an older release accepts is taken for an unknown one.
+  const orphans = new Set();
   for (const r of releases) {
     for (const [source, dests] of Object.entries(r.dests ?? {})) {
       for (const [flag, dest] of dests) {
         if (spelled.has(flag) || !flag.startsWith('--')) continue;
         const prop = props[dest];
+        if (!prop && source === 'main') orphans.add(`${flag} (${r.version})`);
         // A field that today has no flag (x-cli: false) had one where the main parser of an older
         // release stored it (`--moe-token-dropping` in 0.5.0–0.6.x).
         if (!prop || (prop['x-cli'] === false ? source !== 'main' : sourceOf(prop) !== source)) continue;
@@ -34,6 +38,7 @@ export function megatronOldSpellings(releases, props, sourceOf) {
       }
     }
   }
+  if (orphans.size) console.log(`\nFlags of the main parser that no property stores (add one for each): ${[...orphans].join(', ')}`);
   const changes = [];
   const keys = new Set();
   for (const [flag, { dest, releases: had }] of found) {
