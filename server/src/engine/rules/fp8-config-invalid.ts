@@ -31,8 +31,10 @@ const CHECKS: ArgCheck[] = [
       // Only Megatron-LM's own argument checks clear the flag under torch FSDP2 (see fsdp2Clears).
       when: (m) => (fp8ParamWithoutFp8(m) && !(formats === MLM_FLAG_FORMATS && fsdp2Clears(m)) ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
       formats,
-      // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0).
+      // transformer_config.py@core_v0.12.0: the fp8_param check first appears (the flag came in 0.9.0);
+      // TransformerConfig makes it, so a `--yaml-cfg` file's config meets it too.
       since: '0.12.0',
+      yamlCfg: true,
       message: FP8_PARAM_MESSAGE,
     }),
   ),
