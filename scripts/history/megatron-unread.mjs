@@ -25,7 +25,8 @@ function namesAt(dir, rev) {
   const parser = new Set(files.filter((m) => PARSERS.test(m[2])).map((m) => m[1]));
   const names = new Set();
   for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
-    const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+    // A function or class of the argument's name defines it, it does not read it (`def openai_gelu`).
+    const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : text.replace(/\b(def|class)\s+[A-Za-z_]\w*/g, '$1').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
     for (const w of words) names.add(w);
   }
   return names;
