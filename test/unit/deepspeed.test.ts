@@ -332,3 +332,17 @@ test('prose of a behaviour that changed between releases names the releases', ()
   const ratio = DS.properties.zero_optimization.properties.offload_optimizer.properties.ratio;
   assert.match(`${ratio.markdownDescription} ${ratio['x-invalid-effect']}`, /0\.15\.0 and later (refuse|stop)/);
 });
+
+test('one setting, one description: the legacy `bfloat16` section and `bf16`, and the two spellings of an aliased ZeRO key, say the same thing about what the setting does', () => {
+  const schema = JSON.parse(readFileSync(join(__dirname, '../../schemas/deepspeed.schema.json'), 'utf8'));
+  const bf16 = schema.properties.bf16.properties;
+  const legacy = schema.properties.bfloat16.properties;
+  const shared = Object.keys(bf16).filter((k) => k in legacy);
+  assert.ok(shared.length >= 5);
+  for (const k of shared) assert.equal(legacy[k].description, bf16[k].description, `bfloat16.${k} and bf16.${k}`);
+  // An alias's long text adds a paragraph about the two spellings; its first paragraph is the field's.
+  const zero = schema.properties.zero_optimization.properties;
+  const pairs = Object.entries(zero).filter(([, p]: [string, any]) => p['x-alias-of'] && zero[p['x-alias-of']]) as [string, any][];
+  assert.ok(pairs.length >= 5);
+  for (const [k, p] of pairs) assert.equal(p.markdownDescription.split('\n\n')[0], zero[p['x-alias-of']].markdownDescription.split('\n\n')[0], `zero_optimization.${k} and ${p['x-alias-of']}`);
+});
