@@ -4,6 +4,7 @@
  * arithmetic: DP = world / (TP·PP·CP), expert DP = world / (ETP·EP·PP), ETP defaults to TP, sequence
  * parallelism is turned off at TP 1, and the number of micro-batches is GBS / (MBS·DP).
  */
+import { isVersion, versionAtLeast } from '../../version';
 import type { EngineSettings } from '../../settings';
 import type { CLASSIFY, Classifier } from '../../certainty';
 import { planHardware, planModel, type HardwareHint } from '../../plan/context';
@@ -307,7 +308,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     model,
     ...(arch ? { arch } : {}),
     precision,
-    sharding: shardingOf(args, distOpt, fallback),
+    sharding: shardingOf(args, distOpt, fallback, settings.targetVersions?.['megatron-core']),
     recompute,
     overlap,
     distributedOptimizer: distOpt,
@@ -425,11 +426,14 @@ function splitAndBatch(plan: Plan, args: MegatronArgs): void {
 }
 
 /** What DP shards: Megatron-FSDP by its strategy, PyTorch FSDP2 everything, else the distributed optimizer. */
-function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(value: T, note: string) => Field<T>): Field<Sharding> {
+function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(value: T, note: string) => Field<T>, release?: string): Field<Sharding> {
   const mfsdp = args.get('use_megatron_fsdp');
   if (flag(mfsdp)) {
     const strategy = args.get('data_parallel_sharding_strategy');
-    const s = typeof strategy?.value === 'string' ? strategy.value : 'optim_grads_params';
+    // The default strategy is no_shard up to 0.17 and optim_grads_params from 0.18.0
+    // (training/arguments.py@core_v0.17.0:2709, @core_v0.18.0:2798): the targeted release's, else the newest's.
+    const older = !!release && isVersion(release) && !versionAtLeast(release, '0.18.0');
+    const s = typeof strategy?.value === 'string' ? strategy.value : older ? 'no_shard' : 'optim_grads_params';
     const value: Sharding = {
       ...(s === 'no_shard' ? { kind: 'fsdp', fsdp: 'no-shard', group: 1 }
       : s === 'optim' ? { kind: 'distributed-optimizer', group: 1 }
@@ -437,7 +441,7 @@ function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(v
       : { kind: 'fsdp', fsdp: 'full', group: 1 }),
       impl: 'megatron-fsdp',
     };
-    return strategy ? asWritten(value, strategy) : fallback(value, 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise');
+    return strategy ? asWritten(value, strategy) : fallback(value, older ? `Megatron-FSDP before 0.18 shards nothing (no_shard) unless told otherwise` : 'Megatron-FSDP shards optimizer, gradients and parameters (optim_grads_params) unless told otherwise (from 0.18; no_shard before)');
   }
   const fsdp2 = args.get('use_torch_fsdp2');
   if (flag(fsdp2)) return asWritten({ kind: 'fsdp', fsdp: 'full', group: 1, impl: 'torch-fsdp2' }, fsdp2!);
