@@ -15,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'Megatron sequence parallelism is on while TP is 1.',
-    why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off (with a warning from 0.10.0, "Disabling sequence parallelism because tensor model parallelism is disabled"; silently before), Megatron Bridge silently from 0.4 (Megatron Core 0.17), and Megatron Core used directly raises from 0.15.0 (so a Bridge override with Megatron Core 0.15 or 0.16 stops). The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
+    why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off (with a warning from 0.10.0, "Disabling sequence parallelism because tensor model parallelism is disabled"; silently before), Megatron Bridge silently from 0.4 (Megatron Core 0.17), and Megatron Core used directly raises at every release (so a Bridge override with a Megatron Core before 0.17 stops). The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: false\n',
     fix: 'Turns sequence parallelism off, matching what runs.',
@@ -31,16 +31,17 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || !p.sp.value || p.tp.value !== 1 || !allKnown(p.tp)) return;
     const e = knobEdit(p, 'sp', false);
-    // Megatron Core's ModelParallelConfig raises from 0.15.0 (model_parallel_config.py@core_v0.15.0);
-    // Megatron Bridge turns SP off before building it only from Bridge 0.4 (Megatron Core 0.17), so a
-    // Bridge override with Megatron Core 0.15 or 0.16 stops.
-    if (ctx.format === 'megatron-bridge' && ctx.atLeast('0.15.0') && !ctx.atLeast('0.17.0')) {
+    // Megatron Core's ModelParallelConfig raises at every release (model_parallel_config.py@core_v0.4.0:204,
+    // @core_v0.14.0:357-359, reworded in 0.15.0); Megatron Bridge turns SP off before building it only
+    // from Bridge 0.4 (Megatron Core 0.17), so a Bridge override with an older Megatron Core stops.
+    if (ctx.format === 'megatron-bridge' && !ctx.atLeast('0.17.0')) {
+      const quote = ctx.atLeast('0.15.0') ? 'Cannot use sequence parallelism without tensor parallelism' : 'Can not use sequence paralllelism without tensor parallelism';
       ctx.report({
         at: fieldPath(p, p.sp, 'sp'),
         on: 'value',
         severity: 'error',
         tags: [],
-        message: `Sequence parallelism needs TP > 1, and TP is 1 (${p.tp.from.kind === 'written' ? 'as written' : 'by default'}): Megatron Core ${ctx.versionLabel ?? '0.15 or 0.16'} stops when it builds the model config ("Cannot use sequence parallelism without tensor parallelism"); Megatron Bridge turns it off itself only from 0.4, with Megatron Core 0.17. Turn it off, or set TP > 1.`,
+        message: `Sequence parallelism needs TP > 1, and TP is 1 (${p.tp.from.kind === 'written' ? 'as written' : 'by default'}): Megatron Core ${ctx.versionLabel ?? 'before 0.17'} stops when it builds the model config ("${quote}"); Megatron Bridge turns it off itself only from 0.4, with Megatron Core 0.17. Turn it off, or set TP > 1.`,
         fixes: e ? [{ kind: 'turn-off', title: 'Turn sequence parallelism off', edits: [e] }] : [],
       });
       return;
