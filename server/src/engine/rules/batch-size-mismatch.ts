@@ -17,7 +17,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
-    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank, so for a file nothing names either count passes); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …").',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank up to 0.18.5, so there for a file nothing names either count passes, and from 0.18.6 it loads the path into a dict first); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …").',
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
@@ -62,10 +62,12 @@ export default defineRule<DeepSpeedModel>({
       dpWhy = ` (every rank: DeepSpeed ${ctx.versionLabel ?? 'before 0.17.0'} does not divide the world by \`sequence_parallel_size\`)`;
     }
     // From 0.17.0 the division is `"sequence_parallel_size" in config`, where config is what DeepSpeed
-    // was given: a key test for a dict (Accelerate, the Trainer), a substring test on the path of a JSON
-    // file DeepSpeed opens itself (every rank counts). Which one runs is not known for a file nothing
-    // names: a batch that adds up either way is not called wrong.
-    const both = dp !== undefined && sp > 1 && m.get(['data_parallel_size']) === undefined && ctx.atLeast('0.17.0') && deepspeedReader(ctx) === 'deepspeed' ? dp * sp : undefined;
+    // was given: a key test for a dict (Accelerate, the Trainer), and up to 0.18.5 a substring test on
+    // the path of a JSON file DeepSpeed opens itself (every rank counts). Which one runs is not known
+    // for a file nothing names: a batch that adds up either way is not called wrong. From 0.18.6
+    // deepspeed.initialize loads a path into a dict first (__init__.py@v0.18.6:179-180), so the world
+    // is divided either way.
+    const both = dp !== undefined && sp > 1 && m.get(['data_parallel_size']) === undefined && ctx.atLeast('0.17.0') && !ctx.atLeast('0.18.6') && deepspeedReader(ctx) === 'deepspeed' ? dp * sp : undefined;
     const trainAt = m.where(['train_batch_size']);
     if (train !== undefined && micro !== undefined && gas !== undefined) {
       const per = micro * gas;
