@@ -147,7 +147,7 @@ export class SchemaNav {
         case 'boolean':
           return '`true` or `false`';
         case 'string':
-          return s.pattern ? `text matching \`${s.pattern}\`` : 'text';
+          return s.pattern ? `text matching \`${s.pattern}\`` : s.minLength ? 'non-empty text' : 'text';
         case 'array': {
           const n = s.minItems !== undefined && s.minItems === s.maxItems ? `${s.minItems} ` : '';
           const inner = s.items ? this.describe(s.items, depth + 1) : 'values';
