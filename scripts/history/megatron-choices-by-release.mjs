@@ -134,6 +134,11 @@ export function megatronNargsBefore(props, releases, sourceOf, spellings) {
     if (!source || source === 'config') continue;
     const names = spellings(prop);
     const runs = releases.filter((r) => names.some((n) => r.flags[source]?.has(n))).map((r) => ({ version: r.version, arity: arityAt(r, source, names) }));
+    // The newest releases build some flags from config dataclasses (ArgumentGroupFactory: a list field
+    // takes `nargs='+'`), which the static scan cannot read: a trailing run it cannot tell takes the
+    // arity the newest parser's dump gives (`x-nargs`, `x-action`).
+    const newest = /^store_(true|false)$/.test(prop['x-action'] ?? '') ? 0 : /^[*+?]$/.test(prop['x-nargs'] ?? '') ? prop['x-nargs'] : /^\d+$/.test(String(prop['x-nargs'] ?? '')) ? Number(prop['x-nargs']) : prop['x-nargs'] === undefined ? 1 : undefined;
+    for (let i = runs.length - 1; i >= 0 && runs[i].arity === undefined; i--) runs[i].arity = newest;
     let want;
     for (let i = 1; i < runs.length; i++) {
       const [a, b] = [runs[i - 1].arity, runs[i].arity];

@@ -160,9 +160,11 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
-      // A flag the targeted release takes as a switch (`--export-kv-cache-quant` before 0.16.0),
-      // written bare: there is no value to judge.
-      if (node.kind === 'scalar' && !node.raw && node.value === true && nargsBefore(issue.schema).find(([v]) => !ctx.atLeast(v))?.[1] === 0) return;
+      // A flag the targeted release takes as a switch (`--export-kv-cache-quant` before 0.16.0), or
+      // with no word at all (`nargs='*'`: `--recompute-modules` before 0.16.0), written bare: there is
+      // no value to judge.
+      const arity = node.kind === 'scalar' && !node.raw && node.value === true ? nargsBefore(issue.schema).find(([v]) => !ctx.atLeast(v))?.[1] : undefined;
+      if (arity === 0 || arity === '*' || arity === '?') return;
       // A wrap key the chosen policy never reads is never converted (fsdp-wrap-policy-mismatch says so).
       if (wrapKeyUnread(ctx as RuleContext<AccelerateModel>, issue.path)) return;
       if (truthyRead(ctx, issue, node)) return;
