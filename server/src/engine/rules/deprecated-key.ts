@@ -62,7 +62,6 @@ export default defineRule({
     const yamlCfg = ctx.format === 'megatron-yaml' && (ctx.model as { args?: { yamlCfg?: boolean } } | undefined)?.args?.yamlCfg === true;
     walkSchema(ctx, (path, schema, node, parentSchema, flatValue) => {
       if (own?.has(String(lastKey(path)))) return;
-      if (yamlCfg && path.length === 1) return;
       const retiredHere = deprecation(schema, (v) => ctx.atLeast(v));
       if (node.kind === 'map' && retiredHere && retiredHere.effect !== 'warned' && (!retiredHere.since || ctx.atLeast(retiredHere.since))) retiredAbove.push(path);
       // A bare flag (`--x` with no value) is written; an empty YAML value is not.
@@ -87,6 +86,10 @@ export default defineRule({
         ctx.report({ at: path, severity: refused ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: refused || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
         return;
       }
+      // A removed argument is read by nothing in a `--yaml-cfg` file either (the removal branch above
+      // says it is ignored); what a deprecation does (refuse, convert, warn) happens only on the
+      // command line.
+      if (yamlCfg && path.length === 1) return;
       const dep = deprecation(schema, (v) => ctx.atLeast(v));
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
