@@ -59,7 +59,7 @@ export default defineRule({
     // about the deprecated arguments: its top-level keys are only set on the run's arguments
     // (training/arguments.py@core_v0.19.0:102-107,136-139; validate_yaml instead). Its
     // `language_model` and `model_parallel` keys are config fields, whose own deprecations apply.
-    const yamlCfg = ctx.format === 'megatron-yaml' && (ctx.model as { args?: { yamlCfg?: boolean } } | undefined)?.args?.yamlCfg === true;
+    const yamlCfg = ctx.plan?.yamlCfg === true;
     walkSchema(ctx, (path, schema, node, parentSchema, flatValue) => {
       if (own?.has(String(lastKey(path)))) return;
       const retiredHere = deprecation(schema, (v) => ctx.atLeast(v));

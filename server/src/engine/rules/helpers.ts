@@ -227,3 +227,8 @@ export function launchIgnoresKey(ctx: RuleContext<AccelerateModel>, key: string)
   if (ctx.schemaVersion === undefined) return false;
   return launchIgnores(ctx.nav?.at([key], ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v));
 }
+
+/** A switch written bare (a launch line's `--flag`): a scalar holding `true` with no text of its own. */
+export function bareSwitch(node: Node | undefined): boolean {
+  return node?.kind === 'scalar' && !node.raw && (node.value === true || node.value === null || node.value === '');
+}

@@ -4,7 +4,7 @@
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore } from '../schema/vocabulary';
-import { code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
+import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
@@ -163,7 +163,7 @@ export default defineRule({
       // A flag the targeted release takes as a switch (`--export-kv-cache-quant` before 0.16.0), or
       // with no word at all (`nargs='*'`: `--recompute-modules` before 0.16.0), written bare: there is
       // no value to judge.
-      const arity = node.kind === 'scalar' && !node.raw && node.value === true ? nargsBefore(issue.schema).find(([v]) => !ctx.atLeast(v))?.[1] : undefined;
+      const arity = bareSwitch(node) ? nargsBefore(issue.schema).find(([v]) => !ctx.atLeast(v))?.[1] : undefined;
       if (arity === 0 || arity === '*' || arity === '?') return;
       // A wrap key the chosen policy never reads is never converted (fsdp-wrap-policy-mismatch says so).
       if (wrapKeyUnread(ctx as RuleContext<AccelerateModel>, issue.path)) return;

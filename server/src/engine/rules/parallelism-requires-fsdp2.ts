@@ -4,7 +4,7 @@
 import { MULTI_DEVICE } from '../formats/accelerate/format';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { parallelismPassedOn, parallelSizes, pcKey, src, total } from '../formats/accelerate/helpers';
-import { versionAtLeast } from '../version';
+import { isVersion, versionAtLeast } from '../version';
 import { defineRule } from './rule';
 
 export default defineRule<AccelerateModel>({
@@ -44,8 +44,8 @@ export default defineRule<AccelerateModel>({
       return;
     }
     const eligible = dt === 'FSDP' || dt === 'DEEPSPEED' || MULTI_DEVICE.includes(dt);
-    const release = ctx.versionLabel?.match(/^\d+\.\d+(\.\d+)?/)?.[0];
-    const deepspeedToo = !release || versionAtLeast(release, '1.12.0');
+    const release = ctx.schemaVersion;
+    const deepspeedToo = !release || !isVersion(release) || versionAtLeast(release, '1.12.0');
     if (!eligible) {
       ctx.report({
         at,

@@ -3,7 +3,7 @@
  * (`shardwise.targetVersions` setting, `.shardwise.yaml`, or `# shardwise: accelerate=1.10.0`).
  */
 import type { Path } from '../types';
-import { code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
+import { bareSwitch, code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
 import { namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
@@ -160,9 +160,7 @@ export default defineRule({
       // A flag that took another number of words at the targeted release (`--spec`: 2 in 0.4.0;
       // `--lazy-mpu-init`: one word before 0.17.0; `--export-kv-cache-quant`: a switch before 0.16.0).
       const arity = nargsBefore(schema).find(([v]) => !ctx.atLeast(v));
-      // A switch written bare (a launch line's `--flag`) holds `true` with no text of its own.
-      const bare = node.kind === 'scalar' && !node.raw && (node.value === true || node.value === null || node.value === '');
-      const words = node.kind === 'seq' ? node.items.length : node.kind === 'scalar' && !bare ? 1 : 0;
+      const words = node.kind === 'seq' ? node.items.length : node.kind === 'scalar' && !bareSwitch(node) ? 1 : 0;
       if (arity && !takes(arity[1], words)) {
         const n = arity[1];
         const wants = n === 0 ? 'takes no value (a switch)' : n === '+' ? 'takes at least one value' : n === '?' ? 'takes at most one value' : `takes exactly ${n} value${n === 1 ? '' : 's'}`;

@@ -22,18 +22,18 @@ export interface ArgCheck {
   before?: string;
   /**
    * The `--yaml-cfg` reader's own checks (validate_yaml) make it too. A check of Megatron-LM's
-   * argument checks (`formats: MLM_FLAG_FORMATS`, or a rule run with `flagsOnly`) is otherwise not
+   * argument checks (`formats: MLM_FLAG_FORMATS`) is otherwise not
    * made for a `--yaml-cfg` file, which validate_args never sees.
    */
   yamlCfg?: boolean;
 }
 
-export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[], flagsOnly = false): void {
+export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
   const m = ctx.model;
   // Each check on its own: what one reads does not weigh on another's finding.
   for (const c of checks) {
     if (c.formats && !c.formats.includes(ctx.format)) continue;
-    if (m.args.yamlCfg && (flagsOnly || c.formats === MLM_FLAG_FORMATS) && !c.yamlCfg) continue;
+    if (m.args.yamlCfg && c.formats === MLM_FLAG_FORMATS && !c.yamlCfg) continue;
     ctx.separately(() => {
       const dest = c.when(m, ctx.plan);
       if (!dest) return;
