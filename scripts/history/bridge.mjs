@@ -23,14 +23,21 @@ const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 
 export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   const src = schema['x-source'];
   // A read is a line of code (not a comment) that names the field, other than as a field of another
-  // section (`cfg.validation.skip_train` does not read `train.skip_train`).
-  const used = (dir, rev, section, field, paths) => {
-    const out = git(dir, 'grep', '-h', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths) ?? '';
-    const other = new RegExp(`\\.(${BRIDGE_TRAINING_SECTIONS.filter((x) => x !== section).join('|')})\\.${field}\\b`, 'g');
-    const any = new RegExp(`(\\.${field}\\b|["']${field}["'])`);
-    return out.split('\n').some((line) => !/^\s*#/.test(line) && any.test(line.replace(other, '')));
-  };
+  // section (`cfg.validation.skip_train` does not read `train.skip_train`, `cfg.model.test_mode` does
+  // not read `validation.test_mode`), in a file that reaches this section at all (names it or its
+  // class): a model's `self.config.test_mode` is the model config's field of that name.
   const classes = sectionClasses(bridgeDir, src.bridgeCommit);
+  const sections = containerSections(bridgeDir, src.bridgeCommit);
+  const used = (dir, rev, section, field, paths) => {
+    const files = (git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths) ?? '').split('\n').filter(Boolean);
+    const other = new RegExp(`\\.(${sections.filter((x) => x !== section).join('|')})\\s*(\\.\\s*${field}\\b|,\\s*["']${field}["'])`, 'g');
+    const any = new RegExp(`(\\.${field}\\b|["']${field}["'])`);
+    const reaches = new RegExp(`(\\.${section}\\b|["']${section}["']|\\b(${(classes.get(section) ?? [section]).join('|')})\\b)`);
+    return files.some((f) => {
+      const text = show(dir, rev, f.slice(f.indexOf(':') + 1)) ?? '';
+      return reaches.test(text) && text.split('\n').some((line) => !/^\s*#/.test(line) && any.test(line.replace(other, '')));
+    });
+  };
   const coreReads = (section, field) => {
     const files = (git(megatronDir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, src.bridgeMegatronCommit, '--', 'megatron/core') ?? '').split('\n').filter(Boolean);
     const names = classes.get(section) ?? [];
@@ -115,6 +122,18 @@ function dynamicCopies(bridgeDir, rev, classes, schema) {
       for (const b of prop['x-bridge'] ?? []) if (b.startsWith(`${to}.`)) out.add(`${from}.${b.slice(to.length + 1)}`);
   }
   return out;
+}
+
+/** Every section of Bridge's `ConfigContainer` (`model`, `dataset`, `train`, …). */
+function containerSections(bridgeDir, rev) {
+  const lines = (show(bridgeDir, rev, 'src/megatron/bridge/training/config.py') ?? '').split('\n');
+  const start = lines.findIndex((l) => /^class ConfigContainer\b/.test(l));
+  const out = new Set();
+  for (let i = start + 1; start >= 0 && i < lines.length && !/^\S/.test(lines[i]); i++) {
+    const m = /^ {4}([a-z_]+)\s*:/.exec(lines[i]);
+    if (m) out.add(m[1]);
+  }
+  return [...out];
 }
 
 /**

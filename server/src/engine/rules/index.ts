@@ -45,6 +45,7 @@ import parallelismRequiresFsdp2 from './parallelism-requires-fsdp2';
 import noShardDimension from './no-shard-dimension';
 import tpCpWithoutDpShard from './tp-cp-without-dp-shard';
 import cpSpExclusive from './cp-sp-exclusive';
+import cudaGraphConfigInvalid from './cuda-graph-config-invalid';
 import spRequiresDeepspeed from './sp-requires-deepspeed';
 import spSeqLengthRequired from './sp-seq-length-required';
 import fp8BackendIncompatible from './fp8-backend-incompatible';
@@ -117,6 +118,7 @@ export const RULES: readonly Rule<any>[] = [
   noShardDimension,
   tpCpWithoutDpShard,
   cpSpExclusive,
+  cudaGraphConfigInvalid,
   spRequiresDeepspeed,
   spSeqLengthRequired,
   fp8BackendIncompatible,

@@ -1,0 +1,133 @@
+/**
+ * cuda-graph-config-invalid: CUDA graph arguments that Megatron Core refuses together when it builds
+ * the transformer config (Megatron-LM's argument checks make the same assertions first).
+ *
+ * megatron/core/transformer/transformer_config.py and megatron/training/arguments.py:
+ * - `enable_cuda_graph` and `external_cuda_graph` together: refused from core_v0.14.0 (arguments.py)
+ *   and in the config from 0.15.0;
+ * - either of them beside a `cuda_graph_impl` other than `none`: refused from core_v0.15.0, where
+ *   both became deprecated spellings of `cuda_graph_impl` (`local`, `transformer_engine`);
+ * - `inference_cuda_graph_scope` outside the set its implementation allows (cuda_graph_config.py,
+ *   ALLOWED_INFERENCE_SCOPES: `local` takes `layer` or `block`, every other implementation `none`):
+ *   from core_v0.18.0, where the scope was added;
+ * - `cuda_graph_modules` with `cuda_graph_impl full_iteration`, which captures the whole iteration:
+ *   from core_v0.18.0.
+ */
+import { argAbsent, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+const IMPLS = ['none', 'local', 'transformer_engine', 'full_iteration'];
+/** Deprecated `--cuda-graph-modules` / `--cuda-graph-scope` words that rewrite the implementation or the scope. */
+const MIGRATING = new Set(['full_iteration', 'full_iteration_inference', 'full']);
+
+function words(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+  return typeof v === 'string' ? v.split(/[,\s]+/).filter(Boolean) : undefined;
+}
+
+/** Old scope words that Megatron turns into an implementation or a scope before it checks them. */
+function migrates(m: MegatronModel): boolean {
+  const all = [...(words(argValue(m, 'cuda_graph_modules')) ?? ['?']), ...(words(argValue(m, 'cuda_graph_scope_deprecated')) ?? ['?']), ...(words(argValue(m, 'cuda_graph_scope')) ?? ['?'])];
+  return all.some((w) => w === '?' || MIGRATING.has(w));
+}
+
+/**
+ * The implementation Megatron checks the scope against, when the file fixes it. A written
+ * implementation other than `none` is read alone: an old switch beside it is refused on its own.
+ */
+function effectiveImpl(m: MegatronModel): string | undefined {
+  const impl = argValue(m, 'cuda_graph_impl');
+  if (typeof impl === 'string' && impl !== 'none') return IMPLS.includes(impl) ? impl : undefined;
+  if (impl !== undefined && impl !== 'none') return undefined;
+  const enable = argOn(m, 'enable_cuda_graph');
+  const external = argOn(m, 'external_cuda_graph');
+  if (enable !== external) return enable ? 'local' : 'transformer_engine';
+  if (enable) return undefined;
+  const off = (d: string): boolean => argAbsent(m, d) || argValue(m, d) === false;
+  return (impl === 'none' || argAbsent(m, 'cuda_graph_impl')) && off('enable_cuda_graph') && off('external_cuda_graph') ? 'none' : undefined;
+}
+
+/**
+ * `layer` or `block` away from the local implementation is refused whatever old module words the
+ * config holds (each either leaves the scope to be checked or is refused beside it:
+ * validate_deprecated_cuda_graph_modules_migration_inputs); `none` with the local implementation
+ * is refused unless an old `full_iteration` word turns the implementation into a full-iteration graph.
+ */
+function scopeMismatch(m: MegatronModel): string | undefined {
+  const scope = argValue(m, 'inference_cuda_graph_scope');
+  if (typeof scope !== 'string' || !['none', 'layer', 'block'].includes(scope)) return undefined;
+  const impl = effectiveImpl(m);
+  if (!impl) return undefined;
+  if (scope !== 'none') return impl !== 'local' ? 'inference_cuda_graph_scope' : undefined;
+  return impl === 'local' && !migrates(m) ? 'inference_cuda_graph_scope' : undefined;
+}
+
+function implName(m: MegatronModel): string {
+  const impl = effectiveImpl(m);
+  const written = argValue(m, 'cuda_graph_impl');
+  if (written !== undefined) return `\`--cuda-graph-impl ${String(written)}\``;
+  if (impl === 'local') return '`--enable-cuda-graph` (the old spelling of `--cuda-graph-impl local`)';
+  if (impl === 'transformer_engine') return '`--external-cuda-graph` (the old spelling of `--cuda-graph-impl transformer_engine`)';
+  return '`--cuda-graph-impl` left at `none`';
+}
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
+    message: () => '`--enable-cuda-graph` and `--external-cuda-graph` together: they choose two different CUDA graph implementations (Megatron Core\'s own and Transformer Engine\'s), and Megatron stops at startup ("cannot be enabled at the same time"). Keep one, written as `--cuda-graph-impl local` or `--cuda-graph-impl transformer_engine`.',
+    since: '0.14.0',
+  },
+  {
+    when: (m) => {
+      const impl = argValue(m, 'cuda_graph_impl');
+      if (typeof impl !== 'string' || impl === 'none' || !IMPLS.includes(impl)) return undefined;
+      return argOn(m, 'enable_cuda_graph') ? 'enable_cuda_graph' : argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined;
+    },
+    message: (m) => `\`--${argOn(m, 'enable_cuda_graph') ? 'enable' : 'external'}-cuda-graph\` beside \`--cuda-graph-impl ${String(argValue(m, 'cuda_graph_impl'))}\`: the switch is the old spelling of an implementation, and Megatron stops at startup ("Do not use … with cuda_graph_impl"). Remove the switch and keep \`--cuda-graph-impl\`.`,
+    since: '0.15.0',
+  },
+  {
+    when: scopeMismatch,
+    message: (m) => {
+      const scope = String(argValue(m, 'inference_cuda_graph_scope'));
+      return scope === 'none'
+        ? `\`--inference-cuda-graph-scope none\` with ${implName(m)}: the local implementation captures inference graphs per \`layer\` or per \`block\` and has no \`none\`, so Megatron stops at startup ("Invalid inference CUDA graph scope"). Remove the scope (local then captures per layer), or choose \`layer\` or \`block\`.`
+        : `\`--inference-cuda-graph-scope ${scope}\` with ${implName(m)}: only Megatron Core's local implementation captures inference graphs per ${scope}, so Megatron stops at startup ("Invalid inference CUDA graph scope"). Add \`--cuda-graph-impl local\`, or remove the scope.`;
+    },
+    since: '0.18.0',
+  },
+  {
+    when: (m) => {
+      if (argValue(m, 'cuda_graph_impl') !== 'full_iteration' || migrates(m)) return undefined;
+      const modules = words(argValue(m, 'cuda_graph_modules'));
+      return modules && modules.length > 0 ? 'cuda_graph_modules' : undefined;
+    },
+    message: () => '`--cuda-graph-modules` with `--cuda-graph-impl full_iteration`: a full-iteration graph captures the whole step, so there are no modules to choose, and Megatron Core stops when it builds the transformer config ("cuda_graph_modules must be empty"). Remove `--cuda-graph-modules`.',
+    since: '0.18.0',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'cuda-graph-config-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: 'CUDA graph arguments that Megatron Core refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, or modules with a full-iteration graph.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --enable-cuda-graph --cuda-graph-impl transformer_engine \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --cuda-graph-impl transformer_engine \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.18.0, `TransformerConfig.__post_init__`: the old CUDA graph switches, the inference scope allowed per implementation, no modules with a full-iteration graph', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.18.0/megatron/core/transformer/transformer_config.py#L2141-L2240' },
+      { label: 'Megatron-LM core_v0.18.0, `ALLOWED_INFERENCE_SCOPES`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.18.0/megatron/core/transformer/cuda_graph_config.py#L17-L22' },
+    ],
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});
