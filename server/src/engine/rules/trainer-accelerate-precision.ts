@@ -16,7 +16,8 @@ function recipePrecision(fp16: TrainerValue, bf16: TrainerValue, fp16Eval: Train
   if (fp16.value === true) return 'fp16';
   if (fp16.value !== false) return undefined;
   if (bf16.value === true) return 'bf16';
-  // The Trainer's DeepSpeed comparison takes fp16_full_eval with fp16 (integrations/deepspeed.py@v4.57.6:186-190).
+  // The Trainer's DeepSpeed comparison takes fp16_full_eval with fp16 and bf16_full_eval with bf16
+  // (integrations/deepspeed.py@v4.57.6:186-197); unasked() reads the bf16 one for a bf16 launch.
   return bf16.value === false && fp16Eval.value === false ? 'none' : undefined;
 }
 
@@ -54,6 +55,9 @@ function unasked(ctx: RuleContext<TrainerModel>, p: LaunchPrecision, at: Path, o
   }
   // fp8 fills the plugin's bf16 section from Accelerate 0.34.0 (utils/dataclasses.py@v0.34.0; not @v0.33.0), and the Accelerate release is not resolved here: not settled.
   if (p.value === 'fp8') return;
+  // The Trainer compares the section with `bf16 or bf16_full_eval` (`fp16 or fp16_full_eval`, which
+  // recipePrecision has read): full-precision training with bf16 evaluation matches a bf16 launch.
+  if (p.value === 'bf16' && m.arg('bf16_full_eval').value !== false) return;
   const json = m.deepspeed?.model;
   if (p.jsonFile) {
     // Accelerate refuses the config's own value next to a JSON; a JSON that decides the section itself is compared by trainer-deepspeed-mismatch.
@@ -76,7 +80,7 @@ export default defineRule<TrainerModel>({
   formats: ['trainer'],
   docs: {
     summary: 'A recipe launched with `accelerate launch` (its config\'s `mixed_precision`, or `--mixed_precision`) whose `fp16`/`bf16` ask for another precision.',
-    why: '`accelerate launch` exports the precision it is given (ACCELERATE_MIXED_PRECISION). The Transformers TrainingArguments replace it with `fp16` or `bf16` when the recipe turns one on, and keep it when the recipe turns neither on (transformers `training_args.py`, from 4.57.6 to 5.18.0, the releases read). So a recipe with `bf16: true` launched with `mixed_precision: fp16` trains in bf16, and the launch\'s value is silently unused (a warning); a recipe with neither trains in the launch\'s precision, not in full precision (a warning), and under DeepSpeed through Accelerate\'s plugin it stops: the plugin writes the launch\'s precision into the DeepSpeed config, and the Trainer compares it with the recipe\'s `fp16`/`bf16` ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"; an error). Transformers releases before 4.57.6 are not judged. Write the same precision in both places.',
+    why: '`accelerate launch` exports the precision it is given (ACCELERATE_MIXED_PRECISION). The Transformers TrainingArguments replace it with `fp16` or `bf16` when the recipe turns one on, and keep it when the recipe turns neither on (transformers `training_args.py`, from 4.57.6 to 5.18.0, the releases read). So a recipe with `bf16: true` launched with `mixed_precision: fp16` trains in bf16, and the launch\'s value is silently unused (a warning); a recipe with neither trains in the launch\'s precision, not in full precision (a warning), and under DeepSpeed through Accelerate\'s plugin it stops: the plugin writes the launch\'s precision into the DeepSpeed config, and the Trainer compares it with the recipe\'s `fp16`/`bf16` (each taken together with its `_full_eval` switch: full-precision training with bf16 evaluation matches a bf16 launch) ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"; an error). Transformers releases before 4.57.6 are not judged. Write the same precision in both places.',
     bad: 'model_name_or_path: Qwen/Qwen2.5-7B\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 2.0e-5\nfp16: false\nbf16: false\n',
     good: 'model_name_or_path: Qwen/Qwen2.5-7B\noutput_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 2.0e-5\nfp16: false\nbf16: true\n',
     files: { 'zero2.yaml': 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n' },
