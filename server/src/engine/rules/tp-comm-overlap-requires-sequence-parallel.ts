@@ -36,8 +36,9 @@ export default defineRule({
     // there the flag only does nothing.
     const mlm = ctx.format === 'megatron-args' || ctx.format === 'megatron-yaml';
     // Before 0.10 the check ran before sequence parallelism was turned off at TP 1, so TP 1 with
-    // `--sequence-parallel` passed it (megatron/training/arguments.py at core_v0.9.0).
-    const passedOld = mlm && p.tp.value <= 1 && argOn(ctx.model as MegatronModel, 'sequence_parallel') && !ctx.atLeast('0.10.0');
+    // `--sequence-parallel` passed it (megatron/training/arguments.py at core_v0.9.0). The `--yaml-cfg`
+    // reader (validate_yaml, yaml_arguments.py) kept that order at every release (core_v0.15.3:86 vs 304).
+    const passedOld = mlm && p.tp.value <= 1 && argOn(ctx.model as MegatronModel, 'sequence_parallel') && (p.yamlCfg === true || !ctx.atLeast('0.10.0'));
     const refused = mlm && !passedOld;
     ctx.report({
       severity: refused ? undefined : 'warning',
