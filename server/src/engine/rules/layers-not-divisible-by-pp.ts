@@ -2,7 +2,8 @@
  * layers-not-divisible-by-pp: transformer layers that the pipeline stages cannot split evenly.
  */
 import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from '../plan/layout';
-import { argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import type { Plan } from '../plan/plan';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import type { RuleContext } from './rule';
 import { flagTarget } from '../formats/megatron/schema';
@@ -49,7 +50,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage), or a hybrid layer pattern\'s pipeline segments do not fit PP.',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. First and last stage sizes (`--decoder-first/last-pipeline-num-layers`) split unevenly, but the layers they leave must divide over the stages between them (Megatron Core stops otherwise, from 0.9). A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -82,8 +83,12 @@ export default defineRule({
     // what the world holds and split the layers over that, later ones stop on the world size first
     // (world-size-mismatch says which), so the PP written here is not the one that splits the layers.
     if (p.style === 'megatron' && p.world && allKnown(p.world, p.tp, p.cp) && p.world.value % modelSize(p) !== 0) return;
-    // An explicit layout or first/last stage sizes decide the split themselves.
-    if (p.pipelineSplit?.explicit) return;
+    // An explicit layout or first/last stage sizes decide the split themselves; the layers the
+    // first/last sizes leave must still divide over the stages between them.
+    if (p.pipelineSplit?.explicit) {
+      unevenMiddle(ctx, p, layers);
+      return;
+    }
     const pp = p.pp.value;
     const vpp = p.vpp?.value;
     // Counting the embedding and the loss as layers changes what must divide.
@@ -128,6 +133,38 @@ export default defineRule({
     ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', severity: truncates ? 'warning' : undefined, message, fixes });
   },
 });
+
+/**
+ * First/last stage sizes whose leftover layers the stages between them cannot share evenly: Megatron
+ * Core stops. From 0.11.0 TransformerConfig raises it ("number of layers at middle stage: … must be
+ * divisible by the middle pipeline model parallel size", transformer_config.py@core_v0.11.0:638-642,
+ * d98e8a6:2346-2351); in 0.9–0.10 each middle stage asserts it while it builds its layers
+ * (transformer_block.py@core_v0.9.0:77-79). With virtual stages, a layout or a hybrid pattern other
+ * checks come first, and those are left alone.
+ */
+function unevenMiddle(ctx: RuleContext, p: Plan, layers: number): void {
+  const split = p.pipelineSplit;
+  const mm = ctx.model as MegatronModel | undefined;
+  if (!split || !mm || split.layout || split.embedding || split.loss || (p.vpp?.value ?? 1) > 1) return;
+  // A hybrid model counts its layers from the pattern (a file that writes one; in an override a
+  // recipe's pattern splits the same way, since the stage sizes are checked on the layer count).
+  if ((MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && argValue(mm, 'hybrid_layer_pattern') !== undefined) return;
+  const { first, last } = split;
+  if (first === undefined && last === undefined) return;
+  // A size the file leaves out is unset only where Megatron's defaults apply (not in an override).
+  if ((first === undefined && !argAbsent(mm, 'decoder_first_pipeline_num_layers')) || (last === undefined && !argAbsent(mm, 'decoder_last_pipeline_num_layers'))) return;
+  const stages = p.pp.value - (first !== undefined ? 1 : 0) - (last !== undefined ? 1 : 0);
+  const middle = layers - (first ?? 0) - (last ?? 0);
+  if (stages < 1 || middle <= 0 || middle % stages === 0 || (first ?? 1) <= 0 || (last ?? 1) <= 0 || !ctx.atLeast('0.9.0')) return;
+  const dest = last !== undefined ? 'decoder_last_pipeline_num_layers' : 'decoder_first_pipeline_num_layers';
+  const sizes = [first !== undefined && `first stage ${first}`, last !== undefined && `last stage ${last}`].filter(Boolean).join(', ');
+  const when = ctx.atLeast('0.11.0') ? 'at startup ("number of layers at middle stage: … must be divisible by the middle pipeline model parallel size")' : 'when the middle stages build their layers ("the left over layers must be divisible by left over stages")';
+  const fits = [first, last].filter((x) => x !== undefined).length === 1 ? Array.from({ length: Math.min(layers - 1, 64) }, (_, i) => i + 1).filter((n) => (layers - n) % stages === 0 && layers - n > 0).slice(0, 6) : [];
+  ctx.report({
+    at: mm.args.get(dest)?.path ?? [],
+    message: `With ${sizes}, the other ${stages} pipeline stage${stages > 1 ? 's' : ''} of PP ${p.pp.value} share the remaining ${middle} of ${layers} layers, which ${stages} does not divide: Megatron stops ${when}. ${fits.length ? `Give that stage a size that leaves a multiple of ${stages} (${fits.join(', ')}).` : `Choose sizes that leave a multiple of ${stages} layers.`}`,
+  });
+}
 
 /** What to do about a layer count PP does not divide: the PPs that do, or an uneven split when none does. */
 function usable(layers: number): string {

@@ -1,0 +1,9 @@
+#: name: layers-not-divisible-by-pp: 32 layers, PP 4 and a last stage of 3 leave 29 layers for 3 middle stages: TransformerConfig raises "number of layers at middle stage" (transformer_config.py@core_v0.11.0:638-642; d98e8a6:2346-2351)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 4 pretrain_gpt.py \
+    --num-layers 32 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 \
+    --pipeline-model-parallel-size 4 --decoder-last-pipeline-num-layers 3
+#                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[layers-not-divisible-by-pp]: share the remaining 29 of 32 layers
