@@ -1,7 +1,7 @@
 /**
- * recompute-config-invalid: activation-recompute arguments that Megatron rejects together.
+ * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
-import { argAbsent, argNum, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -29,6 +29,42 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * Activation offloading to the CPU, which TransformerConfig refuses beside pipeline parallelism or
+ * activation recompute, or for as many layers as the model has (transformer_config.py@core_v0.8.0:344-359,
+ * the same at core_v0.16.0:1137-1152 and d98e8a6). On Megatron-LM's command line it is on when
+ * `--cpu-offloading-num-layers` is above 0 (training/arguments.py@core_v0.16.0:1236-1237, the first
+ * release with the flag); Bridge, NeMo and a `--yaml-cfg` file set `cpu_offloading` itself.
+ */
+function offloading(m: MegatronModel): boolean {
+  if (argOn(m, 'cpu_offloading')) return true;
+  const n = argNum(m, 'cpu_offloading_num_layers');
+  return n !== undefined && n > 0 && !m.args.configFields && !m.args.yamlCfg;
+}
+
+const OFFLOAD_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      if (!offloading(m)) return undefined;
+      const n = argNum(m, 'cpu_offloading_num_layers');
+      const layers = argNum(m, 'num_layers');
+      return n !== undefined && layers !== undefined && n >= layers ? 'cpu_offloading_num_layers' : undefined;
+    },
+    message: (m) => `CPU offloading of ${argNum(m, 'cpu_offloading_num_layers')} layers, and the model has ${argNum(m, 'num_layers')}: the last layer's activations are needed at once for the backward pass, so Megatron Core stops when it builds the transformer config ("CPU offloading can be done only for layers less than ${argNum(m, 'num_layers')}"). Offload at most ${(argNum(m, 'num_layers') ?? 1) - 1} layers.`,
+  },
+  {
+    when: (m) => {
+      const pp = argNum(m, 'pipeline_model_parallel_size');
+      return offloading(m) && pp !== undefined && pp > 1 ? 'pipeline_model_parallel_size' : undefined;
+    },
+    message: (m) => `CPU offloading of activations with PP ${argNum(m, 'pipeline_model_parallel_size')}: Megatron Core stops when it builds the transformer config ("Currently there is no support for Pipeline parallelism with CPU offloading"). Turn offloading off, or run without pipeline parallelism.`,
+  },
+  {
+    when: (m) => (offloading(m) && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'recompute_activations') : undefined),
+    message: () => 'CPU offloading of activations with activation recompute: the two are alternative ways to save activation memory, and Megatron Core stops when it builds the transformer config ("CPU offloading does not work when activation recomputation is enabled"). Keep one of them.',
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'recompute-config-invalid',
   severity: 'error',
@@ -38,8 +74,8 @@ export default defineRule<MegatronModel>({
     'add-recompute-layers': { applicability: 'unsafe', changes: 'activation recompute' },
   },
   docs: {
-    summary: 'Activation-recompute arguments that Megatron rejects together.',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it.',
+    summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -53,6 +89,7 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, OFFLOAD_CHECKS);
     moreLayersThanAStage(ctx);
   },
 });

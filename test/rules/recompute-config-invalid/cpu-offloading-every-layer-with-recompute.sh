@@ -1,0 +1,10 @@
+#: name: recompute-config-invalid: offloading as many layers as the model has, and offloading beside recompute, are refused by TransformerConfig (transformer_config.py@core_v0.16.0:1137-1152)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 \
+    --cpu-offloading-num-layers 4 --recompute-activations
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: only for layers less than 4
+#                                 ^^^^^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: does not work when activation recomputation is enabled
