@@ -12,6 +12,7 @@ import { invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
+import type { MegatronModel } from '../formats/megatron/model';
 import type { Node } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
@@ -220,8 +221,13 @@ export default defineRule({
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
+      // A `--yaml-cfg` file is read by yaml_arguments.py, which checks no argparse choices: the value
+      // reaches the config as written (`language_model.fp4: nvfp4` runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392).
+      const yamlChoices = !dormant && !silent && allowed.length > 0 && ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
       const effect = dormant
         ? dormant
+        : yamlChoices
+        ? `argparse would refuse it on the command line, but Megatron-LM's \`--yaml-cfg\` reader checks no choices, so the value reaches the config as written and what it does depends on the code that reads it`
         : extendable
         ? `${ctx.tool} rejects it, unless the script that reads the flags adds it to the choices (${ctx.keysOpen})`
         : silent
@@ -240,7 +246,7 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: dormant ? 'information' : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
+        severity: dormant || yamlChoices ? 'information' : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
