@@ -2,7 +2,7 @@
  * missing-overlap-grad-reduce: data parallelism whose gradient reduction waits for the backward pass.
  */
 import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
-import { fsdpAssertsGradOverlap, overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
+import { fsdpAssertsGradOverlap, overlapsByItself, paramGatherRefused, switchAvailable } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -27,6 +27,8 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !p.knobs.overlapGradReduce || p.overlap.gradReduce?.value || !allKnown(p.overlap.gradReduce)) return;
+    // Advice only for a switch the Megatron-LM reading the file has.
+    if (p.overlap.gradReduce?.from.kind !== 'written' && !switchAvailable(ctx, '--overlap-grad-reduce')) return;
     const e = knobEdit(p, 'overlapGradReduce', true);
     if (fsdpAssertsGradOverlap(ctx)) {
       ctx.report({

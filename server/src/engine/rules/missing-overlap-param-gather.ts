@@ -3,7 +3,7 @@
  */
 import { allKnown, fieldPath, knobEdit, knobName, layoutFits, turnOnTitle } from '../plan/layout';
 import type { PathEdit } from '../syntax/sourcedoc';
-import { overlapsByItself, paramGatherRefused } from '../formats/megatron/overlap';
+import { overlapsByItself, paramGatherRefused, switchAvailable } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -27,6 +27,8 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !layoutFits(p) || !p.knobs.overlapParamGather || !p.distributedOptimizer?.value || (p.dp?.value ?? 1) <= 1 || p.overlap.paramGather?.value || !allKnown(p.overlap.paramGather)) return;
+    // Advice only for a switch the Megatron-LM reading the file has.
+    if (p.overlap.paramGather?.from.kind !== 'written' && !switchAvailable(ctx, '--overlap-param-gather')) return;
     // Megatron overlaps it by itself here; or, from 0.18.0, it refuses the overlap when parameters are saved apart.
     // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
     if (overlapsByItself(ctx, 'param') || paramGatherRefused(ctx)) return;

@@ -2,6 +2,7 @@
  * missing-tp-comm-overlap: TP with sequence parallelism whose communication is not overlapped with GEMMs.
  */
 import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
+import { switchAvailable } from '../formats/megatron/overlap';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -25,6 +26,8 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value || !allKnown(p.overlap.tpComm)) return;
+    // Advice only for a switch the Megatron-LM reading the file has.
+    if (p.overlap.tpComm?.from.kind !== 'written' && !switchAvailable(ctx, '--tp-comm-overlap')) return;
     const e = knobEdit(p, 'tpCommOverlap', true);
     const name = knobName(p, 'tpCommOverlap', '--tp-comm-overlap');
     ctx.report({

@@ -4,6 +4,8 @@
  */
 import type { RuleContext } from '../../rules/rule';
 import { flag } from './args';
+import { checkoutHas } from './checkout';
+import { flagEra } from './schema';
 import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
 
 const MEGATRON_FORMATS: readonly string[] = [...MLM_FLAG_FORMATS, 'megatron-bridge', 'nemo'];
@@ -62,4 +64,19 @@ export function paramGatherRefused(ctx: RuleContext): boolean {
   if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || !ctx.atLeast('0.18.0')) return false;
   const a = (ctx.model as MegatronModel | undefined)?.args?.get('save_params_interval');
   return !!a && a.value !== null && a.value !== 'None';
+}
+
+/**
+ * Whether the Megatron-LM that reads the file has the switch a rule would advise: the parser of the
+ * checkout the script runs defines it, and the targeted release is not older than the flag (the
+ * overlap switches came after Megatron Core 0.2, so a vendored Megatron-LM of mid-2023 refuses them
+ * as unrecognized arguments). Bridge and NeMo configs name config fields, which every release the
+ * schema covers has.
+ */
+export function switchAvailable(ctx: RuleContext, flagName: string): boolean {
+  if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) return true;
+  const c = ctx.settings.megatronCheckout;
+  if (c && !checkoutHas(c, flagName)) return false;
+  const from = flagEra(flagName).from;
+  return !from || ctx.atLeast(from);
 }
