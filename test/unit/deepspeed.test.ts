@@ -324,8 +324,10 @@ test('prose of a behaviour that changed between releases names the releases', ()
     const p = DS.properties[section].properties;
     // deepspeed/runtime/engine.py@v0.19.1 overrides fp32_optimizer_states of DeepSpeedCPUAdam; @v0.19.0 does not.
     assert.match(p.bf16_optimizer_states.markdownDescription, /DeepSpeed 0\.19\.1 and later build DeepSpeedCPUAdam.*0\.18\.3 to 0\.19\.0/, section);
-    // deepspeed/runtime/engine.py@v0.6.7 (stage 0: BF16 optimizer), @v0.17.6 _do_optimizer_sanity_check (DDP_BFLOAT16 path).
-    assert.match(p.enabled.markdownDescription, /Without ZeRO \(stage 0\) DeepSpeed 0\.6\.0 to 0\.17\.5 use the BF16 optimizer/, section);
+    // deepspeed/runtime/config.py@v0.6.0:902 (bf16 only with ZeRO); engine.py@v0.6.7 (stage 0: BF16 optimizer);
+    // @v0.7.6 _do_optimizer_sanity_check (bf16 accumulation refused), @v0.17.6 (DDP_BFLOAT16 path), @v0.18.5 (fp32 accumulation refused).
+    assert.match(p.enabled.markdownDescription, /Without ZeRO \(stage 0\), 0\.6\.0 and 0\.6\.1 refuse bf16; 0\.6\.2 to 0\.18\.4 accumulate in fp32.*refused in 0\.7\.6 to 0\.17\.5.*From 0\.18\.5 .*`grad_accum_dtype: "fp32"` is refused/, section);
+    assert.doesNotMatch(p.enabled.markdownDescription, /0\.6\.0 to 0\.17\.5 use the BF16 optimizer/, section);
     assert.doesNotMatch(p.enabled.markdownDescription, /otherwise the ZeRO optimizer handles bf16/, section);
   }
   // deepspeed/runtime/zero/config.py@v0.14.5:319-324 (root validator that never fires) vs @v0.15.0:330-335.

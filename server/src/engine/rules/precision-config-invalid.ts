@@ -4,10 +4,94 @@
 import { bf16Path, type DeepSpeedModel } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
+import type { Path } from '../types';
 
 const noZero = (m: DeepSpeedModel) => m.stage === 0;
 
+type Dtype = 'fp32' | 'fp16' | 'bf16';
+
+const DTYPE_SPELLINGS: Record<string, Dtype> = {
+  fp32: 'fp32', float32: 'fp32', float: 'fp32', 'torch.float32': 'fp32',
+  fp16: 'fp16', float16: 'fp16', half: 'fp16', 'torch.float16': 'fp16',
+  bf16: 'bf16', bfloat16: 'bf16', 'torch.bfloat16': 'bf16',
+};
+
+const TORCH: Record<Dtype, string> = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' };
+
+/** A precision switch as DeepSpeed tests it: absent is off; undefined for `"auto"` or text it does not settle. */
+function switchOn(m: DeepSpeedModel, path: readonly (string | number)[]): boolean | undefined {
+  return m.has([...path]) ? m.bool([...path]) : false;
+}
+
+/**
+ * The model dtype runtime/engine.py get_data_types derives (fp16 first, then bf16, else fp32);
+ * undefined when a switch is not settled by the file.
+ */
+function modelDtype(m: DeepSpeedModel): Dtype | undefined {
+  const fp16 = switchOn(m, ['fp16', 'enabled']);
+  if (fp16 !== false) return fp16 ? 'fp16' : undefined;
+  const bf16 = switchOn(m, bf16Path(m, 'enabled'));
+  return bf16 === undefined ? undefined : bf16 ? 'bf16' : 'fp32';
+}
+
+/** The written `data_types.grad_accum_dtype` (any DtypeEnum spelling), or undefined. */
+function writtenAccum(m: DeepSpeedModel): Dtype | undefined {
+  const v = m.get(['data_types', 'grad_accum_dtype']);
+  return typeof v === 'string' ? DTYPE_SPELLINGS[v] : undefined;
+}
+
+/**
+ * The model and written accumulation dtypes `_do_optimizer_sanity_check` compares (runtime/engine.py
+ * from 0.7.6), in the branch it takes: `zero` (stage 1-3), `amp` (Apex AMP without ZeRO) or `plain`.
+ * Undefined unless both dtypes and the branch are settled and the accumulation type is written (an
+ * absent one is the model dtype, or fp32 for bf16 in the releases whose default the checks below
+ * name). Amp with ZeRO is refused by an assertion first (zero-config-invalid).
+ */
+function accumMix(m: DeepSpeedModel): { model: Dtype; accum: Dtype; branch: 'zero' | 'amp' | 'plain' } | undefined {
+  const accum = writtenAccum(m);
+  const model = accum && modelDtype(m);
+  const amp = model && switchOn(m, ['amp', 'enabled']);
+  if (!accum || !model || amp === undefined || m.stage === undefined) return undefined;
+  if (m.stage >= 1) return amp ? undefined : { model, accum, branch: 'zero' };
+  return { model, accum, branch: amp ? 'amp' : 'plain' };
+}
+
+const ACCUM: Path = ['data_types', 'grad_accum_dtype'];
+
 const STAGE_2_ONLY = 'fp16 master weights and gradients work only at ZeRO stage 2 before DeepSpeed 0.18.3: it stops when it reads the config ("Fp16_master_weights_and_grads is only supported with ZeRO Stage 2 for now."). Use stage 2 (with CPU optimizer offload and DeepSpeedCPUAdam), or remove the key.';
+
+const BF16_ACCUM = 'Without ZeRO, DeepSpeed 0.7.6 to 0.17.5 refuse bf16 gradients accumulated in bf16 when they build the optimizer ("Bfloat16 wrapper must use a gradient accumulation type of fp32, enable ZeRO to use Bfloat16 gradient accumulation").';
+
+/** bf16 without ZeRO or AMP and `grad_accum_dtype` bf16 written (the default is fp32 until 0.18.5). */
+function bf16Accumulated(m: DeepSpeedModel): boolean {
+  const mix = accumMix(m);
+  return mix?.branch === 'plain' && mix.model === 'bf16' && mix.accum === 'bf16';
+}
+
+/** Under ZeRO, a written accumulation type other than the model's; `stage1BF16`: bf16 with fp32 at stage 1 runs the BF16 optimizer. */
+function zeroMix(m: DeepSpeedModel, stage1BF16: boolean): boolean {
+  const mix = accumMix(m);
+  if (mix?.branch !== 'zero' || mix.model === mix.accum) return false;
+  return !(stage1BF16 && mix.model === 'bf16' && mix.accum === 'fp32' && m.stage === 1);
+}
+
+/** `stage1`: the advice for bf16 with fp32, which stage 1 takes from 0.8.1. */
+function zeroMixMessage(m: DeepSpeedModel, stage1: string): string {
+  const mix = accumMix(m)!;
+  const also = mix.model === 'bf16' && mix.accum === 'fp32' ? stage1 : '';
+  return `Under ZeRO, DeepSpeed 0.7.6 to 0.10.0 refuse a gradient accumulation type other than the model's when they build the optimizer ("Model data type and gradient accumulation data type must be equal to use ZeRO"); the model is ${mix.model} and \`data_types.grad_accum_dtype\` is ${mix.accum}. Write \`"${mix.model}"\` or remove the key${also}, or use DeepSpeed 0.10.1 or later.`;
+}
+
+/** Without ZeRO or AMP, a written accumulation type that is neither the model's nor bf16's fp32. */
+function otherMix(m: DeepSpeedModel): boolean {
+  const mix = accumMix(m);
+  return mix?.branch === 'plain' && mix.model !== mix.accum && !(mix.model === 'bf16' && mix.accum === 'fp32');
+}
+
+function otherMixMessage(m: DeepSpeedModel, quote: string): string {
+  const mix = accumMix(m)!;
+  return `Without ZeRO, DeepSpeed refuses a gradient accumulation type other than the model's when it builds the optimizer (${quote}); the model is ${mix.model} and \`data_types.grad_accum_dtype\` is ${mix.accum}. Remove the key, or write \`"${mix.model}"\`.`;
+}
 
 const CHECKS: DsCheck[] = [
   {
@@ -71,6 +155,74 @@ const CHECKS: DsCheck[] = [
     when: (m) => (m.bool(bf16Path(m, 'enabled')) === true && m.stage !== undefined && m.stage >= 1 && !m.has(['data_types', 'grad_accum_dtype']) ? bf16Path(m, 'enabled') : undefined),
     message: () => 'DeepSpeed 0.7.6 accumulates bf16 gradients in fp32 unless `data_types.grad_accum_dtype` says otherwise, and refuses that mix under ZeRO when it builds the optimizer ("Model data type and gradient accumulation data type must be equal to use ZeRO"). Add `"data_types": {"grad_accum_dtype": "bf16"}`, or use DeepSpeed 0.7.7 or later.',
   },
+  // data_types.grad_accum_dtype against the model dtype, as `_do_optimizer_sanity_check` refuses it
+  // when it builds the optimizer (runtime/engine.py, data_types read from 0.7.6).
+  {
+    // Under ZeRO: refused in 0.7.6-0.10.0 (@v0.7.6:1131-1135, @v0.10.0:1146-1148), except bf16 with
+    // fp32 at stage 1 from 0.8.1 (@v0.8.1:1219-1221); gone in 0.10.1 (@v0.10.1:1132-1143).
+    since: '0.7.6',
+    before: '0.8.1',
+    when: (m) => (zeroMix(m, false) ? ACCUM : undefined),
+    message: (m) => zeroMixMessage(m, ', or stage 1 with DeepSpeed 0.8.1 or later (the BF16 optimizer)'),
+  },
+  {
+    since: '0.8.1',
+    before: '0.10.1',
+    when: (m) => (zeroMix(m, true) ? ACCUM : undefined),
+    message: (m) => zeroMixMessage(m, ', or use stage 1 (the BF16 optimizer)'),
+  },
+  {
+    // Without ZeRO, bf16 accumulated in bf16: refused from 0.7.6 (@v0.7.6:1162-1166); from 0.12.5
+    // a PipelineModule runs it with the BF16 optimizer (@v0.12.5), which the config does not tell;
+    // 0.17.6 runs it as plain bf16 (DDP_BFLOAT16, @v0.17.6:1408-1416).
+    since: '0.7.6',
+    before: '0.12.5',
+    when: (m) => (bf16Accumulated(m) ? ACCUM : undefined),
+    message: () => `${BF16_ACCUM} Remove the key (bf16 then accumulates in fp32 with the BF16 optimizer), set a ZeRO stage, or use DeepSpeed 0.17.6 or later.`,
+  },
+  {
+    since: '0.12.5',
+    before: '0.17.6',
+    severity: 'warning',
+    when: (m) => (bf16Accumulated(m) ? ACCUM : undefined),
+    message: () => `${BF16_ACCUM} Only a model built as a PipelineModule (pipeline parallelism) is let through; this assumes the model is not one. Remove the key (bf16 then accumulates in fp32 with the BF16 optimizer), set a ZeRO stage, or use DeepSpeed 0.17.6 or later.`,
+  },
+  {
+    // Without ZeRO, bf16 with fp32 ran the BF16 optimizer up to 0.18.4 (@v0.18.4:1476-1477); the branch
+    // is gone from 0.18.5 (@v0.18.5:1489-1499, commit 09885efef), which refuses the mix.
+    since: '0.18.5',
+    when: (m) => {
+      const mix = accumMix(m);
+      return mix?.branch === 'plain' && mix.model === 'bf16' && mix.accum === 'fp32' ? ACCUM : undefined;
+    },
+    message: () => 'DeepSpeed 0.18.5 and later refuse bf16 with fp32 gradient accumulation without ZeRO when they build the optimizer ("unsupported mix of model_dtype=torch.bfloat16 and grad_accum_dtype=torch.float32"); up to 0.18.4 the BF16 optimizer took that mix. Remove the key (bf16 then accumulates in bf16), or set ZeRO stage 1, where fp32 accumulation runs the BF16 optimizer.',
+  },
+  // Without ZeRO, every other mix of two dtypes is refused (@v0.7.6:1172-1175, @v0.17.5:1424-1425); the
+  // message names the dtypes from 0.17.6 (@v0.17.6:1419-1420, @v0.19.5:1976-1977).
+  {
+    since: '0.7.6',
+    before: '0.17.6',
+    when: (m) => (otherMix(m) ? ACCUM : undefined),
+    message: (m) => otherMixMessage(m, '"unsupported mix of model dtype and gradient accumulation type"'),
+  },
+  {
+    since: '0.17.6',
+    when: (m) => (otherMix(m) ? ACCUM : undefined),
+    message: (m) => {
+      const mix = accumMix(m)!;
+      return otherMixMessage(m, `"unsupported mix of model_dtype=${TORCH[mix.model]} and grad_accum_dtype=${TORCH[mix.accum]}"`);
+    },
+  },
+  {
+    // Apex AMP without ZeRO: the two dtypes must be equal (@v0.7.6:1146-1150, @v0.19.5:1954-1957);
+    // AMP with fp16 or bf16 is the check above.
+    since: '0.7.6',
+    when: (m) => {
+      const mix = accumMix(m);
+      return mix?.branch === 'amp' && mix.model === 'fp32' && mix.accum !== 'fp32' ? ACCUM : undefined;
+    },
+    message: (m) => `With Apex AMP the model stays fp32, and DeepSpeed refuses any other gradient accumulation type when it builds the optimizer ("Model data type and gradient accumulation data type must be equal to use Amp"); \`data_types.grad_accum_dtype\` is ${accumMix(m)?.accum}. Remove the key, or write \`"fp32"\`.`,
+  },
   {
     when: (m) => {
       const scale = m.num(['fp16', 'loss_scale']);
@@ -104,8 +256,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with.',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`).',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },
