@@ -97,11 +97,14 @@ function bothSpellings(ctx: RuleContext, node: Node | undefined, path: Path, dep
   for (const e of node.entries) {
     const alias = aliasOf(ctx.nav.at([...path, e.key], root, ctx.schemaVersion));
     if (alias && written.has(alias) && written.has(e.key) && refusesUnknownKeys(ctx, section, undefined, path)) {
+      // pydantic's words: DeepSpeed 0.7.0-0.14.x validate with the v1 API (runtime/config_utils.py@v0.7.0:86-90,
+      // deepspeed/pydantic_v1.py@v0.14.0), 0.15.0 and later with pydantic 2 (requirements/requirements.txt@v0.15.0).
+      const refusal = ctx.atLeast('0.15.0') ? 'Extra inputs are not permitted' : 'extra fields not permitted';
       ctx.report({
         at: [...path, e.key],
         on: 'key',
         severity: 'error',
-        message: `\`${e.key}\` and \`${alias}\` are two spellings of one setting, and both are written: the model DeepSpeed validates ${path.length ? `\`${path.join('.')}\`` : 'the config'} with takes \`${alias}\` and refuses \`${e.key}\` as an extra key ("Extra inputs are not permitted"), so the run stops before training. Keep one of them.`,
+        message: `\`${e.key}\` and \`${alias}\` are two spellings of one setting, and both are written: the model DeepSpeed validates ${path.length ? `\`${path.join('.')}\`` : 'the config'} with takes \`${alias}\` and refuses \`${e.key}\` as an extra key ("${refusal}"), so the run stops before training. Keep one of them.`,
       });
     }
     bothSpellings(ctx, e.value, [...path, e.key], depth + 1);
