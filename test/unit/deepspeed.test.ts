@@ -302,12 +302,18 @@ test('prose of a key says what its own reader does, at the releases it does it',
   const ep = DS.properties.expert_parallel.properties;
   assert.match(ep.combine_impl.markdownDescription, /always means `weighted_sum`/);
   assert.doesNotMatch(JSON.stringify(ep.combine_impl), /follow(s)? the preset/);
-  // deepspeed/runtime/engine.py@v0.18.6 first compares tp_size with autotp_size (absent @v0.18.5), and lets 1 through.
+  // deepspeed/runtime/engine.py@v0.18.6 first compares tp_size with autotp_size (absent @v0.18.5), and lets 1 through;
+  // the comparison runs only with AutoTP on (`if self.autotp_size() > 1`, @v0.18.6:279-280, @v0.19.5:329-330).
   for (const spelling of ['tp', 'tensor_parallel']) {
     const tp = DS.properties.tensor_parallel.properties[spelling];
-    assert.match(tp.markdownDescription, /From DeepSpeed 0\.18\.6 a `tp_size` other than 1/, spelling);
-    assert.match(tp.properties.tp_size.markdownDescription, /1 always passes, and earlier releases never compare the two/, spelling);
+    assert.match(tp.markdownDescription, /From DeepSpeed 0\.18\.6, with AutoTP on \(`autotp_size` above 1\), a `tp_size` other than 1/, spelling);
+    assert.match(tp.properties.tp_size.markdownDescription, /with AutoTP on .*1 always passes\. With AutoTP off .*earlier releases never compare the two/, spelling);
   }
+  // deepspeed/runtime/engine.py@v0.19.5:1082,3469-3470,3517-3539 (@v0.5.7:1924): every run reads autotuning.enabled and exits after end_profile_step + 1.
+  assert.doesNotMatch(DS.properties.autotuning.markdownDescription, /Only used by/);
+  assert.match(DS.properties.autotuning.properties.enabled.markdownDescription, /ends the process \(`exit\(\)`\) after step `end_profile_step` \+ 1/);
+  // deepspeed/runtime/engine.py@v0.19.5:1244-1245,1664-1666: the check is stage >= 2, only its message says stage 2.
+  assert.match(DS.properties.zero_optimization.properties.overlap_comm.markdownDescription, /refused below stage 2/);
   // deepspeed/profiling/constants.py@v0.3.11 and @v0.3.16: top_modules defaults to 3; @v0.4.0: 1.
   assert.equal(defaultAt(DS.properties.flops_profiler.properties.top_modules, '0.3.16'), 3);
   assert.equal(defaultAt(DS.properties.flops_profiler.properties.top_modules, '0.4.0'), 1);
