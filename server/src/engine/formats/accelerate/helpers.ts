@@ -207,6 +207,6 @@ export function popenLauncher(m: AccelerateModel): string | undefined {
   if (m.sagemaker || !m.distributedType) return undefined;
   if (m.view.get(['use_cpu']) === true || m.distributedType === 'NO' || m.distributedType === 'MULTI_CPU') return "`accelerate launch`'s simple launcher";
   const runner = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
-  if (m.distributedType === 'DEEPSPEED' && m.numMachines > 1 && runner !== 'static') return `DeepSpeed's multi-node runner (\`${runner}\`)`;
+  if (m.distributedType === 'DEEPSPEED' && m.numMachines > 1 && runner !== 'standard') return `DeepSpeed's multi-node runner (\`${runner}\`)`;
   return undefined;
 }
