@@ -2,7 +2,7 @@
  * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, or two
  * attention kinds that exclude each other: its argument checks stop at startup.
  */
-import { argGiven, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -27,6 +27,14 @@ const CHECKS: ArgCheck[] = [
     message: () => '`--group-query-attention` with `--multi-latent-attention`: multi-latent attention compresses keys and values its own way, and Megatron-LM stops at startup ("Group query attention is mutually exclusive with multi latent attention"). Remove `--group-query-attention` and `--num-query-groups`.',
     since: '0.16.0',
   },
+  {
+    // training/arguments.py@core_v0.19.0:1642-1647 (not in yaml_arguments.py): Megatron Core's own
+    // config only warns about the pair (model_parallel_config.py@core_v0.19.0), so Bridge and NeMo run it.
+    when: (m) => (argOn(m, 'cross_entropy_loss_fusion') && argValue(m, 'cross_entropy_fusion_impl') === 'te' ? 'cross_entropy_fusion_impl' : undefined),
+    message: () => '`--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`: Transformer Engine\'s fused cross-entropy has stability issues, and Megatron-LM stops at startup ("Transformer Engine cross entropy loss fusion is disabled due to stability issues"). Use `--cross-entropy-fusion-impl native`, or drop `--cross-entropy-loss-fusion`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.19.0',
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -34,8 +42,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Model-shape arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), or multi-latent with grouped-query attention.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, or Transformer Engine\'s cross-entropy fusion.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, and from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
