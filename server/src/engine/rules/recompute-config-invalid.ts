@@ -27,6 +27,14 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
     message: () => 'Selective recomputation takes no layer count: Megatron stops ("recompute_num_layers must be None"). Remove `--recompute-num-layers`, or use `--recompute-granularity full`.',
   },
+  {
+    // TransformerConfig.__post_init__ turns the deprecated switch into selective recomputation of
+    // the MoE layers, and raises first when the granularity is full (transformer_config.py@core_v0.12.0:754-765,
+    // the same to d98e8a6:2014-2025; core_v0.11.0 has no such check and runs the pair).
+    when: (m) => (argOn(m, 'moe_layer_recompute') && argValue(m, 'recompute_granularity') === 'full' ? 'moe_layer_recompute' : undefined),
+    since: '0.12.0',
+    message: () => '`--moe-layer-recompute` with `--recompute-granularity full`: from Megatron Core 0.12 the old switch means selective recomputation of the MoE layers, which full recomputation excludes, and Megatron Core stops when it builds the transformer config ("Do not set --moe-layer-recompute with full recompute granularity"). Remove `--moe-layer-recompute` (full recomputation already recomputes the MoE layers), or recompute only the MoE layers: selective granularity with `moe` among the recompute modules.',
+  },
 ];
 
 /**
@@ -75,7 +83,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together.',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -85,6 +93,7 @@ export default defineRule<MegatronModel>({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.15.3, `TransformerConfig`: full recomputation needs the method `block` or `uniform`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/core/transformer/transformer_config.py#L912-L920' },
+      { label: 'Megatron-LM core_v0.12.0, `TransformerConfig`: `--moe-layer-recompute` is refused with full recompute granularity', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.12.0/megatron/core/transformer/transformer_config.py#L754-L765' },
     ],
   },
   check(ctx) {
