@@ -1,8 +1,8 @@
 /**
  * moe-config-invalid: expert-parallel and MoE-overlap arguments that Megatron rejects.
  */
-import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { argAbsent, argGiven, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
@@ -93,6 +93,70 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * The flex dispatcher backend Megatron Core checks: as written, or its default `deepep`
+ * (transformer_config.py@core_v0.18.0:799, @d98e8a6:898) when the file leaves it out; undefined when
+ * neither is known (a Bridge override leaves it to the recipe).
+ */
+function flexBackend(m: MegatronModel): string | undefined {
+  const b = argValue(m, 'moe_flex_dispatcher_backend');
+  if (typeof b === 'string') return b;
+  return argAbsent(m, 'moe_flex_dispatcher_backend') ? 'deepep' : undefined;
+}
+
+/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
+function off(m: MegatronModel, dest: string): boolean {
+  if (argAbsent(m, dest)) return true;
+  const v = argValue(m, dest);
+  return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
+}
+
+const capacity = (m: MegatronModel) => argGiven(m, 'moe_expert_rank_capacity_factor');
+const backendIs = (m: MegatronModel, ...names: string[]) => {
+  const b = flexBackend(m);
+  return b !== undefined && names.includes(b);
+};
+const backendNot = (m: MegatronModel, ...names: string[]) => {
+  const b = flexBackend(m);
+  return b !== undefined && !names.includes(b);
+};
+function backendText(m: MegatronModel): string {
+  const b = argValue(m, 'moe_flex_dispatcher_backend');
+  return typeof b === 'string' ? `\`${b}\`` : '`deepep` (its default)';
+}
+
+/**
+ * `moe_expert_rank_capacity_factor`, which TransformerConfig.__post_init__ checks whatever the
+ * dispatcher or the model: from core_v0.18.0 it needs the HybridEP backend and Transformer Engine's
+ * op fuser (transformer_config.py@core_v0.18.0:1515-1525); from 0.19.0 HybridEP or NCCL-EP, with
+ * the op fuser for HybridEP (@core_v0.19.0:1692-1705), which 0.20.0 also lets the grouped expert
+ * tensor satisfy (@d98e8a6:1868-1882).
+ */
+const CAPACITY_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (capacity(m) && (backendNot(m, 'hybridep') || off(m, 'use_transformer_engine_op_fuser')) ? 'moe_expert_rank_capacity_factor' : undefined),
+    since: '0.18.0',
+    before: '0.19.0',
+    message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} needs both the HybridEP backend of the flex token dispatcher and Transformer Engine's op fuser in Megatron Core 0.18, and this run lacks one of them: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor requires use_transformer_engine_op_fuser to be enabled" / "... requires moe_flex_dispatcher_backend to be 'hybridep'"; the backend defaults to \`deepep\`). Set ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} and turn on ${named(m, '--use-transformer-engine-op-fuser')}, or remove the factor.`,
+  },
+  {
+    when: (m) => (capacity(m) && backendNot(m, 'hybridep', 'ncclep') ? 'moe_expert_rank_capacity_factor' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the flex dispatcher backend ${backendText(m)}: only HybridEP and NCCL-EP take a per-rank expert capacity, and Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor requires moe_flex_dispatcher_backend to be 'hybridep' or 'ncclep'"). Set ${named(m, '--moe-flex-dispatcher-backend', 'ncclep')}, or \`hybridep\` with Transformer Engine's op fuser, or remove the factor.`,
+  },
+  {
+    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && off(m, 'use_transformer_engine_op_fuser') ? 'moe_expert_rank_capacity_factor' : undefined),
+    since: '0.19.0',
+    before: '0.20.0',
+    message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the HybridEP backend needs Transformer Engine's op fuser: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor with the 'hybridep' backend requires use_transformer_engine_op_fuser to be enabled"). Turn on ${named(m, '--use-transformer-engine-op-fuser')}, or remove the factor.`,
+  },
+  {
+    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && off(m, 'use_transformer_engine_op_fuser') && off(m, 'moe_use_grouped_tensor') ? 'moe_expert_rank_capacity_factor' : undefined),
+    since: '0.20.0',
+    message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the HybridEP backend needs Transformer Engine's op fuser or the grouped expert tensor: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor with the 'hybridep' backend requires use_transformer_engine_op_fuser=True or moe_use_grouped_tensor=True"). Turn on ${named(m, '--use-transformer-engine-op-fuser')} or ${named(m, '--moe-use-grouped-tensor')}, or remove the factor.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'moe-config-invalid',
   severity: 'error',
@@ -102,8 +166,8 @@ export default defineRule<MegatronModel>({
     bf16: { applicability: 'unsafe', changes: 'the precision' },
   },
   docs: {
-    summary: 'Expert-parallel and MoE communication-overlap arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started.',
+    summary: 'Expert-parallel, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
@@ -113,9 +177,11 @@ export default defineRule<MegatronModel>({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: the experts must be a multiple of EP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L1037-L1040' },
+      { label: 'Megatron-LM core_v0.19.0, `TransformerConfig.__post_init__`: the expert-rank capacity factor needs the HybridEP or NCCL-EP backend', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/core/transformer/transformer_config.py#L1692-L1705' },
     ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, CAPACITY_CHECKS);
   },
 });

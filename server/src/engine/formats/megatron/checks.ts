@@ -6,6 +6,7 @@ import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
 import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { FixSpec, RuleContext } from '../../rules/rule';
+import { untracked } from '../../rules/certain';
 
 export interface ArgCheck {
   /** Returns the argument to report on (its dest) when the check fails, or undefined. */
@@ -60,6 +61,20 @@ export function inFormat(m: MegatronModel, format: string, message: string): str
     const value = rest.trim();
     return `\`${path.join('.')}${value ? `: ${value}` : ''}\``;
   });
+}
+
+/**
+ * An argument named in a message, in the spelling of the file's format (`--use-transformer-engine-op-fuser`,
+ * `model.use_transformer_engine_op_fuser` in a Bridge override). Looked up untracked: where an argument
+ * would be written is no input to the finding, and one a Bridge override leaves out is unknown, which
+ * would drop the report that names it.
+ */
+export function named(m: MegatronModel, flag: string, value?: string): string {
+  const a = untracked(m.args);
+  const dest = flag.replace(/^--/, '').replace(/-/g, '_');
+  const path = a.configFields ? a.get(dest)?.path ?? a.pathFor(dest) : undefined;
+  if (!path) return `\`${flag}${value !== undefined ? ` ${value}` : ''}\``;
+  return `\`${path.join('.')}${value !== undefined ? `: ${value}` : ''}\``;
 }
 
 /** A fix that sets an argument where the format writes it. */
