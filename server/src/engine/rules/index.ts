@@ -76,6 +76,7 @@ import scheduleConfigInvalid from './schedule-config-invalid';
 import modelArgsConflict from './model-args-conflict';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
+import precisionAwareOptimizerInvalid from './precision-aware-optimizer-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
@@ -150,6 +151,7 @@ export const RULES: readonly Rule<any>[] = [
   modelArgsConflict,
   fp8ConfigInvalid,
   moeConfigInvalid,
+  precisionAwareOptimizerInvalid,
   fsdpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,

@@ -1,0 +1,103 @@
+/**
+ * precision-aware-optimizer-invalid: the precision-aware optimizer (and the CPU offload that runs
+ * through it) where Megatron refuses it.
+ *
+ * - Megatron Core's OptimizerConfig.__post_init__ asserts `optimizer == 'adam'` and
+ *   `use_distributed_optimizer` when `use_precision_aware_optimizer` is on
+ *   (megatron/core/optimizer/optimizer_config.py@core_v0.11.0:137-143, the same to core_v0.19.0:430-436
+ *   and at Bridge's pin 2a75ac1:433-439). At d98e8a6 the Adam assertion stays (:433-436) and the
+ *   distributed-optimizer one moved to get_megatron_optimizer, a ValueError unless the model is
+ *   wrapped by Megatron-FSDP version 2 (megatron/core/optimizer/__init__.py@d98e8a6:1054-1060).
+ *   Megatron-LM builds the config from its arguments when it sets up training; Megatron Bridge's
+ *   ConfigContainer.validate runs the same __post_init__ (`optimizer.finalize()`) before it syncs
+ *   `ddp.use_distributed_optimizer` into the optimizer config or applies Megatron-FSDP
+ *   (training/config.py@067f987:1395, 1485, 1504), so there only `optimizer.use_distributed_optimizer`
+ *   counts.
+ * - Megatron-LM's validate_args asserts `--use-precision-aware-optimizer` beside
+ *   `--optimizer-cpu-offload` (megatron/training/arguments.py@core_v0.12.0:945-949 to d98e8a6:1884-1888);
+ *   Megatron Core does not, so Bridge runs it.
+ */
+import { argAbsent, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { untracked } from './certain';
+import { defineRule } from './rule';
+
+/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
+function off(m: MegatronModel, dest: string): boolean {
+  if (argAbsent(m, dest)) return true;
+  const v = argValue(m, dest);
+  return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
+}
+
+const precisionAware = (m: MegatronModel) => !m.args.notTraining && argOn(m, 'use_precision_aware_optimizer');
+
+/** The optimizer as written when it is not Adam (absent, it is Adam: `--optimizer` defaults to adam). */
+function otherOptimizer(m: MegatronModel): string | undefined {
+  const o = argValue(m, 'optimizer');
+  return typeof o === 'string' && o !== 'adam' ? o : undefined;
+}
+
+/**
+ * The distributed optimizer is known to be off where the optimizer config reads it. With Megatron-FSDP,
+ * Megatron-LM asserts it (arguments.py@core_v0.12.0:554-555), leaves it (0.14-0.17), turns it on itself
+ * (arguments.py@core_v0.18.0:1107-1119) or skips the check for FSDP version 2 (d98e8a6), so both FSDP
+ * switches must be known off there. A Bridge override counts only when it writes
+ * the optimizer config's own field: the DDP one reaches it only after the check.
+ */
+function withoutDistributedOptimizer(m: MegatronModel): boolean {
+  if (untracked(m.args).configFields && !m.args.yamlCfg) {
+    const a = m.args.get('use_distributed_optimizer');
+    return !!a && a.path[0] === 'optimizer' && off(m, 'use_distributed_optimizer');
+  }
+  return off(m, 'use_distributed_optimizer') && off(m, 'use_megatron_fsdp') && off(m, 'use_custom_fsdp');
+}
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (precisionAware(m) && otherOptimizer(m) ? 'use_precision_aware_optimizer' : undefined),
+    since: '0.11.0',
+    message: (m) => `${named(m, '--use-precision-aware-optimizer')} with ${named(m, '--optimizer', String(otherOptimizer(m)))}: the precision-aware optimizer is Transformer Engine's fused Adam (or the CPU-offload Adam), and Megatron Core stops when it builds the optimizer config ("--use-precision-aware-optimizer only supported with adam"). Use Adam, or remove ${named(m, '--use-precision-aware-optimizer')}.`,
+  },
+  {
+    // One finding per file: with another optimizer the Adam assertion comes first (the check above);
+    // which optimizer is written only picks the message, it does not decide that Megatron stops.
+    when: (m) => (precisionAware(m) && !nonAdamWritten(m) && withoutDistributedOptimizer(m) ? 'use_precision_aware_optimizer' : undefined),
+    since: '0.11.0',
+    message: (m) => `${named(m, '--use-precision-aware-optimizer')} without the distributed optimizer: the precision-aware optimizer keeps its main parameters and optimizer states in the distributed optimizer's shards, and Megatron Core stops when it sets up the optimizer ("--use-precision-aware-optimizer only supported with distributed optimizer"). Turn on ${named(m, '--use-distributed-optimizer')}, or remove ${named(m, '--use-precision-aware-optimizer')}.`,
+  },
+  {
+    when: (m) => (argOn(m, 'optimizer_cpu_offload') && off(m, 'use_precision_aware_optimizer') ? 'optimizer_cpu_offload' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    message: () => '`--optimizer-cpu-offload` without `--use-precision-aware-optimizer`: the CPU-offload optimizer runs through the precision-aware optimizer\'s code path, and Megatron-LM stops at startup ("The optimizer cpu offload must be used in conjunction with `--use-precision-aware-optimizer`"). Add `--use-precision-aware-optimizer` (it also needs `--use-distributed-optimizer`), or remove the offload.',
+  },
+];
+
+/** Another optimizer written (read untracked: it only keeps the two precision-aware findings apart). */
+function nonAdamWritten(m: MegatronModel): boolean {
+  const o = untracked(m.args).get('optimizer');
+  return !!o && !o.unknown && typeof o.value === 'string' && o.value !== 'adam';
+}
+
+export default defineRule<MegatronModel>({
+  id: 'precision-aware-optimizer-invalid',
+  severity: 'error',
+  formats: MEGATRON_FORMATS,
+  docs: {
+    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, and `--optimizer-cpu-offload` without it.',
+    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path; Megatron Bridge makes no such check.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-precision-aware-optimizer: true\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-distributed-optimizer: true\n  --use-precision-aware-optimizer: true\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --optimizer-cpu-offload \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --use-distributed-optimizer --use-precision-aware-optimizer --optimizer-cpu-offload \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.19.0, `OptimizerConfig.__post_init__`: the precision-aware optimizer only with Adam and the distributed optimizer', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/core/optimizer/optimizer_config.py#L430-L436' },
+      { label: 'Megatron-LM core_v0.19.0, `validate_args`: `--optimizer-cpu-offload` needs `--use-precision-aware-optimizer`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1802-L1807' },
+    ],
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

@@ -1,0 +1,8 @@
+#: name: precision-aware-optimizer-invalid: --optimizer-cpu-offload with the precision-aware and the distributed optimizer is what Megatron-LM asks for (arguments.py@core_v0.19.0:1802-1807)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --use-distributed-optimizer --overlap-param-gather --use-precision-aware-optimizer --optimizer-cpu-offload

@@ -1,0 +1,8 @@
+#: name: precision-aware-optimizer-invalid: an optimizer the script takes from the environment is unknown, so the precision-aware optimizer is not judged against it
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --use-distributed-optimizer --overlap-param-gather --optimizer ${OPTIMIZER} --use-precision-aware-optimizer
