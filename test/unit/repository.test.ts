@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ProjectConfigs } from '../../server/src/host/project-config';
+import { analyze } from '../../server/src/engine';
 import { RepositoryIndexes, RepositoryWalk, REPOSITORY_LIMITS, repositoryRoot, type RepositoryLimits } from '../../server/src/host/repository';
 
 const base = mkdtempSync(join(tmpdir(), 'shardwise-repository-'));
@@ -96,6 +97,24 @@ describe('the index', () => {
     const settings = configs.located(join(root, 'scripts', 'run.sh'));
     assert.ok(settings.repositoryFlags?.flags.includes('--my-framework-flag'));
     assert.equal(configs.located(join(base, 'nowhere', 'run.sh')).repositoryFlags, undefined);
+  });
+
+  test('arguments the repository\'s own program sets on the parsed namespace lose Megatron\'s default; Megatron\'s package, tests and tools do not count', () => {
+    const top = join(base, `case-${serial++}`);
+    const root = join(top, 'repo');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    // A framework that forces the distributed optimizer on, as slime's argument code does.
+    write(join(root, 'framework', 'arguments.py'), 'def set_defaults(args):\n    # always use the distributed optimizer\n    args.use_distributed_optimizer = True\n    if args.x == 1:\n        args.bf16 = not args.fp16\n');
+    write(join(root, 'megatron', 'training', 'arguments.py'), 'def validate_args(args):\n    args.sequence_parallel = False\n');
+    write(join(root, 'tests', 'test_args.py'), 'args.overlap_grad_reduce = True\n');
+    write(join(root, 'tools', 'convert.py'), 'args.tensor_model_parallel_size = 1\n');
+    const f = new RepositoryWalk(root).run().flags;
+    assert.deepEqual([...(f.argsSet ?? [])], ['bf16', 'use_distributed_optimizer']);
+    const settings = new ProjectConfigs(new RepositoryIndexes({ home: base })).located(join(root, 'scripts', 'run.sh'));
+    const script = '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --overlap-grad-reduce \\\n    --use-precision-aware-optimizer\n';
+    const codes = (s: typeof settings) => analyze({ path: join(root, 'scripts', 'run.sh'), text: script }, { ...s, targetVersions: { 'megatron-core': '0.19.0' } }).findings.map((x) => x.code);
+    assert.ok(!codes(settings).includes('precision-aware-optimizer-invalid'), 'the program turns the distributed optimizer on');
+    assert.ok(codes({ ...settings, repositoryFlags: undefined }).includes('precision-aware-optimizer-invalid'), 'without the repository, the default (off) applies');
   });
 
   test('each bound, when reached, makes the index incomplete and says which', () => {

@@ -19,7 +19,7 @@ export { parseProjectConfig, parsePyprojectConfig, PROJECT_CONFIG_KEYS, ruleIdPr
 export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMITS, SETTING_LIMITS, type EngineSettings, type FormatId, type MegatronCheckout, type RepositoryFlags, type Pin, type RuleLevel, type Tool } from './settings';
 export { folderPins, isPinFile, pinsIn } from './pins';
 export { type GpuRequest, gpuRequests, mayRequestGpus, requestedHardware } from './plan/requests';
-export { checkoutFrom, configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
+export { argsAssignments, checkoutFrom, configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
 export { SEVERITIES } from './types';

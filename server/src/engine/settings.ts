@@ -124,6 +124,11 @@ export interface RepositoryFlags {
   configReads?: readonly string[];
   /** A file of the repository that reads its arguments leniently (`parse_known_args`), if one does. */
   lenient?: string;
+  /**
+   * Megatron arguments the repository's own Python (outside a `megatron/` package) sets on the parsed
+   * namespace (see `argsAssignments`): one the launch script leaves out does not keep Megatron's default.
+   */
+  argsSet?: readonly string[];
 }
 
 /** What a RepositoryFlags setting may hold: far above any real repository (Megatron-LM has some 1,200 flags). */
@@ -307,6 +312,7 @@ export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined 
   if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
   if (x.lenient !== undefined && !(typeof x.lenient === 'string' && x.lenient.length <= L.text)) return undefined;
   if (x.configReads !== undefined && !(Array.isArray(x.configReads) && x.configReads.length <= L.flags && x.configReads.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(k)))) return undefined;
+  if (x.argsSet !== undefined && !(Array.isArray(x.argsSet) && x.argsSet.length <= L.flags && x.argsSet.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[a-z_][a-z0-9_]*$/.test(k)))) return undefined;
   if (x.configKeys !== undefined && !(Array.isArray(x.configKeys) && x.configKeys.length <= L.flags && x.configKeys.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^(model|trainer)(\.[A-Za-z_]\w*)+$/.test(k)))) return undefined;
   wellFormed.add(r);
   return r as RepositoryFlags;

@@ -2,7 +2,7 @@
 #: path: /project/examples/run.sh
 #!/bin/bash
 # shardwise: hardware=h100-sxm
-# shardwise-disable tp-without-sequence-parallel -- not what this case is about
+# shardwise-disable missing-overlap-grad-reduce, tp-without-sequence-parallel -- not what this case is about
 export PYTHONPATH=/project/vendor/zb-megatron:$PYTHONPATH
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \

@@ -135,6 +135,20 @@ export function configAssignments(text: string): string[] {
 }
 
 /**
+ * The Megatron arguments a Python file sets on the parsed namespace (`args.use_distributed_optimizer
+ * = True` in a framework's own argument code): a program that does so runs a value the launch script
+ * may not show. Only plain statements of the form `args.<name> = …` count.
+ */
+export function argsAssignments(text: string): string[] {
+  const out = new Set<string>();
+  if (!text.includes('args.')) return [];
+  const assign = /^[ \t]*args\.([a-z_][a-z0-9_]*)[ \t]*=(?!=)/gm;
+  let m: RegExpExecArray | null;
+  while ((m = assign.exec(text)) && out.size < 5000) out.add(m[1]);
+  return [...out];
+}
+
+/**
  * The config key names a Python file reads from a config object (`self.cfg.get("forward_micro_batch_size")`,
  * `cfg.kto.beta`, `model_cfg["x"]`): a key some code of the repository reads is not a misspelling.
  */

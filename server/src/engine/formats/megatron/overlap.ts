@@ -67,16 +67,19 @@ export function paramGatherRefused(ctx: RuleContext): boolean {
 }
 
 /**
- * Whether the Megatron-LM that reads the file has the switch a rule would advise: the parser of the
- * checkout the script runs defines it, and the targeted release is not older than the flag (the
+ * Whether the Megatron-LM that reads the file has the switch a rule would advise: the parser of a
+ * checkout the script runs that names no release defines it, and the targeted release is not older than the flag (the
  * overlap switches came after Megatron Core 0.2, so a vendored Megatron-LM of mid-2023 refuses them
  * as unrecognized arguments). Bridge and NeMo configs name config fields, which every release the
  * schema covers has.
  */
 export function switchAvailable(ctx: RuleContext, flagName: string): boolean {
   if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) return true;
+  // A checkout that names its release is judged by that release (newer parsers build some flags
+  // from config classes, which no `add_argument` literal shows); an older copy without a version
+  // file by the flags its parser writes out.
   const c = ctx.settings.megatronCheckout;
-  if (c && !checkoutHas(c, flagName)) return false;
+  if (c && !c.version && !checkoutHas(c, flagName)) return false;
   const from = flagEra(flagName).from;
   return !from || ctx.atLeast(from);
 }

@@ -469,6 +469,10 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     args.notTraining ??= skipsTraining(args);
     const open = openReason(s);
     if (open) args.open = open;
+    // Arguments the repository's own program sets on the parsed namespace: left out of the script,
+    // their value is that program's, not Megatron's default.
+    const set = settings.repositoryFlags?.argsSet;
+    if (set?.length) args.unknownDefaults = { ...Object.fromEntries(set.map((d) => [d, `the repository's own Python sets \`args.${d}\``])), ...args.unknownDefaults };
     const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);
     if (settings.megatronUnseen || fork) args.flagsUnknown = settings.megatronUnseen ? `the Megatron-LM at ${settings.megatronUnseen.where} is not read` : `${fork} reads the flags`;
     return { args };
