@@ -2,7 +2,7 @@
  * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, or two
  * attention kinds that exclude each other: its argument checks stop at startup.
  */
-import { argGiven, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -35,15 +35,48 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.19.0',
   },
+  {
+    // training/arguments.py@core_v0.10.0:252-257 (the same at d98e8a6:580-585): two-level CP needs its
+    // level sizes, and sizes given must multiply to the CP size.
+    when: (m) => ((cpCommTypes(m) ?? []).includes('a2a+p2p') && argAbsent(m, 'hierarchical_context_parallel_sizes') ? 'cp_comm_type' : undefined),
+    message: () => '`--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes`: two-level context parallelism (all-to-all inside a group, a ring across groups) needs the size of each level, and Megatron-LM stops at startup ("--hierarchical-context-parallel-sizes must be set when a2a+p2p is used in cp comm"). Add the two sizes (their product is the CP size), or use another `--cp-comm-type`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+  },
+  {
+    when: (m) => {
+      const sizes = hierarchicalSizes(m);
+      const cp = argAbsent(m, 'context_parallel_size') ? 1 : argNum(m, 'context_parallel_size');
+      return sizes && cp !== undefined && sizes.reduce((a, b) => a * b, 1) !== cp ? 'hierarchical_context_parallel_sizes' : undefined;
+    },
+    message: (m) => `\`--hierarchical-context-parallel-sizes ${hierarchicalSizes(m)!.join(' ')}\` multiply to ${hierarchicalSizes(m)!.reduce((a, b) => a * b, 1)}, and the CP size is ${argAbsent(m, 'context_parallel_size') ? '1 (the default)' : argNum(m, 'context_parallel_size')}: each level splits the context-parallel group, so Megatron-LM stops at startup (it asserts that the CP size equals their product). Give sizes whose product is the CP size.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+  },
 ];
+
+/** The `--cp-comm-type` words as written (one, or one per layer), when known. */
+function cpCommTypes(m: MegatronModel): string[] | undefined {
+  const v = argValue(m, 'cp_comm_type');
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+
+/** The written level sizes of two-level CP, when every one is a known number. */
+function hierarchicalSizes(m: MegatronModel): number[] | undefined {
+  const v = argValue(m, 'hierarchical_context_parallel_sizes');
+  const items = Array.isArray(v) ? v : v === undefined || v === null ? undefined : [v];
+  const nums = items?.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : NaN));
+  return nums && nums.length > 0 && nums.every((n) => Number.isInteger(n) && n > 0) ? nums : undefined;
+}
 
 export default defineRule<MegatronModel>({
   id: 'model-args-conflict',
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, or Transformer Engine\'s cross-entropy fusion.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, and from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, or two-level context parallelism without matching level sizes.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
