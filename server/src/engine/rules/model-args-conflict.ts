@@ -4,7 +4,7 @@
  */
 import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 
 /**
@@ -75,8 +75,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, or two-level context parallelism without matching level sizes.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
@@ -89,5 +89,50 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    ctx.separately(() => qkLayerScaling(ctx));
   },
 });
+
+const QK_VAR = 'NVTE_APPLY_QK_LAYER_SCALING';
+
+/**
+ * Query-key layer scaling under Transformer Engine attention: TEDotProductAttention takes it only
+ * from the environment and raises when the config and `NVTE_APPLY_QK_LAYER_SCALING` disagree
+ * (custom_layers/transformer_engine.py@core_v0.4.0:360-367, extensions/transformer_engine.py@core_v0.15.0:865-873,
+ * the same at d98e8a6). Transformer Engine is the default implementation from 0.6.0 and Megatron
+ * Core's model the default from 0.8.0; the legacy model and `--transformer-impl local` scale in
+ * their own attention. Only a launch script shows the environment; a variable it leaves out may
+ * come from the one that runs it, which makes that case a warning.
+ */
+function qkLayerScaling(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const env = m.args.env;
+  if (ctx.format !== 'megatron-args' || !env) return;
+  const scaling = argOn(m, 'apply_query_key_layer_scaling');
+  const v = env.get(QK_VAR);
+  if (v?.unknown) return;
+  const literal = !(v?.span && /\$/.test(ctx.doc.text.slice(v.span.start, v.span.end)));
+  const on = v?.exported && literal ? v.value !== undefined && /^[1-9]\d*$/.test(v.value) : undefined;
+  // Only a value the script exports as written is what the processes see; otherwise it may differ.
+  if (!scaling && on !== true) return;
+  if (scaling && on === true) return;
+  const impl = argValue(m, 'transformer_impl');
+  const te = impl === 'transformer_engine' || (argAbsent(m, 'transformer_impl') && ctx.atLeast('0.6.0'));
+  const mcore = ctx.atLeast('0.8.0') ? !argOn(m, 'use_legacy_models') : argOn(m, 'use_mcore_models');
+  if (!te || !mcore) return;
+  const quote = 'Transformer Engine does not support setting query key layer scaling via argument, so these two must match';
+  if (scaling) {
+    const at = m.args.get('apply_query_key_layer_scaling')?.path ?? [];
+    ctx.report({
+      at,
+      severity: on === false ? undefined : 'warning',
+      message: `\`--apply-query-key-layer-scaling\` with Transformer Engine attention${on === false ? `, and the script exports \`${QK_VAR}=${v?.value}\`` : `, and the script does not export \`${QK_VAR}=1\` (the environment that runs it may)`}: Transformer Engine reads the scaling only from that variable, and Megatron stops when it builds the attention layers ("${quote}"). Export \`${QK_VAR}=1\` before the launch, or drop the flag.`,
+    });
+    return;
+  }
+  ctx.report({
+    at: v!.span ?? v!.path,
+    on: 'value',
+    message: `\`${QK_VAR}=${v!.value}\` without \`--apply-query-key-layer-scaling\`: Transformer Engine attention checks that the variable and the flag agree, and Megatron stops when it builds the attention layers ("${quote}"). Add the flag, or remove the variable.`,
+  });
+}
