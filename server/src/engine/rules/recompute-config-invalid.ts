@@ -42,7 +42,9 @@ const CHECKS: ArgCheck[] = [
  * activation recompute, or for as many layers as the model has (transformer_config.py@core_v0.8.0:344-359,
  * the same at core_v0.16.0:1137-1152 and d98e8a6). On Megatron-LM's command line it is on when
  * `--cpu-offloading-num-layers` is above 0 (training/arguments.py@core_v0.16.0:1236-1237, the first
- * release with the flag); Bridge, NeMo and a `--yaml-cfg` file set `cpu_offloading` itself.
+ * release with the flag); Bridge, NeMo and a `--yaml-cfg` file set `cpu_offloading` itself. The checks
+ * are made from 0.16 only, the releases with the flag (a config that sets `cpu_offloading` at an older
+ * release is not judged).
  */
 function offloading(m: MegatronModel): boolean {
   if (argOn(m, 'cpu_offloading')) return true;
@@ -58,6 +60,7 @@ const OFFLOAD_CHECKS: ArgCheck[] = [
       const layers = argNum(m, 'num_layers');
       return n !== undefined && layers !== undefined && n >= layers ? 'cpu_offloading_num_layers' : undefined;
     },
+    since: '0.16.0',
     message: (m) => `CPU offloading of ${argNum(m, 'cpu_offloading_num_layers')} layers, and the model has ${argNum(m, 'num_layers')}: the last layer's activations are needed at once for the backward pass, so Megatron Core stops when it builds the transformer config ("CPU offloading can be done only for layers less than ${argNum(m, 'num_layers')}"). Offload at most ${(argNum(m, 'num_layers') ?? 1) - 1} layers.`,
   },
   {
@@ -65,10 +68,12 @@ const OFFLOAD_CHECKS: ArgCheck[] = [
       const pp = argNum(m, 'pipeline_model_parallel_size');
       return offloading(m) && pp !== undefined && pp > 1 ? 'pipeline_model_parallel_size' : undefined;
     },
+    since: '0.16.0',
     message: (m) => `CPU offloading of activations with PP ${argNum(m, 'pipeline_model_parallel_size')}: Megatron Core stops when it builds the transformer config ("Currently there is no support for Pipeline parallelism with CPU offloading"). Turn offloading off, or run without pipeline parallelism.`,
   },
   {
     when: (m) => (offloading(m) && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'recompute_activations') : undefined),
+    since: '0.16.0',
     message: () => 'CPU offloading of activations with activation recompute: the two are alternative ways to save activation memory, and Megatron Core stops when it builds the transformer config ("CPU offloading does not work when activation recomputation is enabled"). Keep one of them.',
   },
 ];
