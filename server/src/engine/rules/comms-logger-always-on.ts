@@ -2,6 +2,7 @@
  * comms-logger-always-on: a `comms_logger` section with `"enabled": false`.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { keyAtRelease } from './helpers';
 import { defineRule } from './rule';
 
 export default defineRule<DeepSpeedModel>({
@@ -21,6 +22,8 @@ export default defineRule<DeepSpeedModel>({
   check(ctx) {
     const m = ctx.model;
     if (!m.doc.node(['comms_logger']) || m.bool(['comms_logger', 'enabled']) !== false) return;
+    // Before 0.7.0 DeepSpeed has no communication logger and ignores the section.
+    if (!keyAtRelease(ctx, ['comms_logger'])) return;
     // comm/comm.py timed_op: every collective is followed by a device synchronisation once the logger
     // is on; it is timed and logged only with prof_all (default true), a prof_ops name, or prof=True.
     const profAll = m.get(['comms_logger', 'prof_all']);

@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, launchIgnores, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
+import { deprecatedValues, launchIgnores, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
@@ -231,4 +231,15 @@ export function launchIgnoresKey(ctx: RuleContext<AccelerateModel>, key: string)
 /** A switch written bare (a launch line's `--flag`): a scalar holding `true` with no text of its own. */
 export function bareSwitch(node: Node | undefined): boolean {
   return node?.kind === 'scalar' && !node.raw && (node.value === true || node.value === null || node.value === '');
+}
+
+/**
+ * Whether the targeted release has the key at `path` (its schema's `x-since`): a rule about what a
+ * key does says nothing where the release does not know the key (version-unsupported-key says that
+ * the release ignores it or refuses it). True where the schema names no release.
+ */
+export function keyAtRelease(ctx: RuleContext, path: Path): boolean {
+  const schema = ctx.nav?.at(path, ctx.doc.value([]), ctx.schemaVersion);
+  const from = since(schema);
+  return !from || ctx.atLeast(from);
 }
