@@ -4,7 +4,7 @@
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { launchedBy, src } from '../formats/accelerate/helpers';
 import { launchIgnoresKey } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 /** Types that go through the simple launcher, which asserts both address and port. */
 const SIMPLE = ['NO', 'MULTI_CPU'];
@@ -32,7 +32,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A multi-machine config without `main_process_ip` (or `main_process_port`).',
-    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address); the CPU launcher stops too (from 1.8.0 it asserts "When using multiple machines, you need to specify the main process IP."; before, it exports no usable address). From 1.7.0 the port defaults to 29500 except for the CPU launcher, which requires it; older releases fill in no port for a multi-machine launch and hand torchrun or the DeepSpeed runner the port `None`, which they refuse (except DeepSpeed\'s hostfile launchers in 0.11.0-0.15.x, which pass no port at all, so the runner\'s own 29500 runs). Before 0.11.0 every DeepSpeed multi-node launch passes the address as written, so a missing `main_process_ip` stops it too. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address, or a port the launcher does not fill in, is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
+    why: 'Every machine must reach the rank-0 process to rendezvous. Without `main_process_ip` the multi-GPU and FSDP launchers, and DeepSpeed with `deepspeed_multinode_launcher: standard`, build the endpoint `None:29500` and hang or fail to connect (the other DeepSpeed launchers, `pdsh` by default, start from `deepspeed_hostfile` and need no address, except `nossh`: given no address, DeepSpeed\'s runner asks the first host for one over ssh, which machines without ssh cannot answer, a warning); the CPU launcher stops too (from 1.8.0 it asserts "When using multiple machines, you need to specify the main process IP."; before, it exports no usable address). From 1.7.0 the port defaults to 29500 except for the CPU launcher, which requires it; older releases fill in no port for a multi-machine launch and hand torchrun or the DeepSpeed runner the port `None`, which they refuse (except DeepSpeed\'s hostfile launchers in 0.11.0-0.15.x, which pass no port at all, so the runner\'s own 29500 runs). Before 0.11.0 every DeepSpeed multi-node launch passes the address as written, so a missing `main_process_ip` stops it too. `accelerate launch --main_process_ip … --main_process_port …` fills both, and a config for several machines is often a template the command completes (each machine passes its own `--machine_rank`): the command line is not in the file, so a missing address, or a port the launcher does not fill in, is a warning that says so, unless the scripts of the repository that launch the config are known: none then when one passes the flag, an error when they all leave it out.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmachine_rank: 0\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Adds `main_process_port: 29500` when the port is what is missing (the address has to come from you).',
@@ -55,7 +55,11 @@ export default defineRule<AccelerateModel>({
     // Before 1.7.0 no launcher fills in the port: every one passes `None` (accelerate utils/launch.py).
     const deepspeed = m.distributedType === 'DEEPSPEED';
     const oldDeepspeed = deepspeed && !ctx.atLeast(DS_HOSTFILE_LAUNCHERS);
-    const hostfileLaunch = deepspeed && !oldDeepspeed && (m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh') !== 'standard';
+    const launcher = m.view.str(['deepspeed_config', 'deepspeed_multinode_launcher']) ?? 'pdsh';
+    const hostfileLaunch = deepspeed && !oldDeepspeed && launcher !== 'standard';
+    // `nossh` is for machines without ssh between them, but given no address DeepSpeed's runner finds
+    // one by running `ssh <first host> hostname -I` (launcher/runner.py@v0.16.0:476-491).
+    if (hostfileLaunch && launcher === 'nossh' && !m.view.has(['main_process_ip'])) nosshAddress(ctx);
     if (hostfileLaunch && ctx.atLeast(PORT_DEFAULT)) return;
     // The hostfile launchers of 0.11.0-0.15.x pass no port: the runner's 29500 runs.
     const runnerPort = hostfileLaunch && !ctx.atLeast(DS_PORT_PASSED);
@@ -93,3 +97,17 @@ export default defineRule<AccelerateModel>({
     }
   },
 });
+
+/** `nossh` without `main_process_ip`: the runner would reach the first host over ssh for its address. */
+function nosshAddress(ctx: RuleContext<AccelerateModel>): void {
+  const m = ctx.model;
+  ctx.separately(() => {
+    const cl = m.commandLine('main_process_ip');
+    if (cl.passed) return;
+    ctx.report({
+      at: src(m, ['num_machines']),
+      severity: 'warning',
+      message: `${m.numMachines} machines with \`deepspeed_multinode_launcher: nossh\` but no \`main_process_ip\`${launchedBy(cl.via, 'main_process_ip')}: Accelerate then passes DeepSpeed's runner no master address, and the runner finds one by running \`ssh <first host> hostname -I\`, which fails on machines without ssh, the setup \`nossh\` is for ("Unable to detect suitable master address"). Add \`main_process_ip\` with the address of the machine that runs \`machine_rank: 0\`, or pass \`--main_process_ip\` to \`accelerate launch\`.`,
+    });
+  });
+}
