@@ -8,7 +8,7 @@ import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseFor
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
-import { invalidEffect } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -116,6 +116,27 @@ function truthyRead(ctx: RuleContext, issue: Issue, node: Node): boolean {
 }
 
 /**
+ * An Accelerate switch the launcher hands the program through the environment (`x-env`), written as
+ * the text `"true"` or `"false"`: the launcher exports `str(value)` (lower-cased for most switches,
+ * utils/launch.py@v1.14.0:314-327) and the plugin parses it with str_to_bool, so the text runs as the
+ * boolean it names. A hint to write the boolean; not a refusal.
+ */
+function exportedBooleanText(ctx: RuleContext, issue: Issue, node: Node): boolean {
+  const v = issue.value;
+  if (ctx.format !== 'accelerate' || node.kind !== 'scalar' || typeof v !== 'string' || !/^(true|false)$/i.test(v.trim())) return false;
+  if (!environmentVariable(issue.schema) || issue.schema?.type !== 'boolean') return false;
+  const b = v.trim().toLowerCase() === 'true';
+  ctx.report({
+    at: issue.path,
+    on: 'value',
+    severity: 'hint',
+    message: `${pathLabel(issue.path)} is the text ${code(asWritten(ctx, v))}, not a boolean: the launcher exports it to the program as \`${environmentVariable(issue.schema)}\`, where it is read as \`${b}\`, the same as the boolean. Write \`${b}\`.`,
+    fixes: [{ kind: 'candidate', title: `Change to \`${b}\``, edits: [{ op: 'set', path: issue.path, value: b }], recommended: true }],
+  });
+  return true;
+}
+
+/**
  * `num_processes` of an Accelerate cluster config written as text: the operation that fails on it at
  * the targeted release, or null where the launcher hands the text on or the outcome is not settled
  * (nothing to report); undefined for every other value.
@@ -169,6 +190,7 @@ export default defineRule({
       // A wrap key the chosen policy never reads is never converted (fsdp-wrap-policy-mismatch says so).
       if (wrapKeyUnread(ctx as RuleContext<AccelerateModel>, issue.path)) return;
       if (truthyRead(ctx, issue, node)) return;
+      if (exportedBooleanText(ctx, issue, node)) return;
       // A pydantic section: lax mode converts what it can, and the converted value is what is judged.
       const lax = pydanticRead(ctx, issue);
       if (lax?.kind === 'accepted' || lax?.kind === 'unsettled') return;
