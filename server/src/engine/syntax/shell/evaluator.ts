@@ -2,7 +2,7 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { evalCommandWords, launcherChain, launcherWords } from './launchers';
+import { evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
 import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
@@ -484,7 +484,6 @@ export class Script extends WordExpander {
   }
 
   // ---- commands
-
   private isAssign(w: Word | ArrayLit): boolean {
     if (w.kind === 'array') return true;
     const p = w.pieces[0];
@@ -730,6 +729,7 @@ export class Script extends WordExpander {
     };
     const found = (p: number, q: number): void => {
       const launcherFields = fields.slice(p, q);
+      if (laterStep(this.training?.launcher, launcherChain(launcherFields))) return; // an evaluation or conversion after training
       this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
@@ -792,6 +792,7 @@ export class Script extends WordExpander {
         launcher = outer;
       }
     }
+    if (laterStep(this.training?.launcher, launcher)) return;
     const inBranch = t.inBranch ?? this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
     this.training = { ...t, launcher, launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)], entry: mapField(t.entry), args: t.args.map(mapField), block, lastEnd: cmd.span.end, env: new Map(this.env), inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch };
   }

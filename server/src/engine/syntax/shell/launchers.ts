@@ -121,3 +121,16 @@ export function evalCommandWords(fields: ExpandedWord[]): ExpandedWord[] {
   const k = fields.findIndex((f, i) => i > 0 && f.text.startsWith('#'));
   return k > 0 ? fields.slice(0, k) : fields;
 }
+
+/**
+ * A command started with a plain `python` after a distributed launch (torchrun, deepspeed, accelerate
+ * launch, srun, mpirun, `python -m torch.distributed.run`): the evaluation, merge or conversion step
+ * that follows training, not the training command.
+ */
+export function laterStep(training: Launcher | undefined, next: Launcher | undefined): boolean {
+  const distributed = (l: Launcher | undefined): boolean => {
+    for (let x = l; x; x = x.inner) if (x.kind !== 'python') return true;
+    return false;
+  };
+  return distributed(training) && !distributed(next);
+}
