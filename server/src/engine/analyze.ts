@@ -22,7 +22,7 @@ import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
-import { hydraLaunchesOf, launchesOf, launchLink, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
+import { hydraLaunchesOf, launchesOf, launchLink, megatronDeepSpeedUsers, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
 import { referrerShellOptions, shellOptions } from './shell-options';
 import { repositoryHas } from './formats/megatron/checkout';
@@ -352,6 +352,8 @@ class Related {
   launches = (): LaunchCommand[] => (this.launchList ??= launchesOf(this.input.path, this.referrerDocs()));
   /** The same for another config: the scripts handed to this file that launch one of its referrers. */
   launchesFor = (path: string): LaunchCommand[] => launchesOf(path, this.referrerDocs());
+  /** The Megatron-DeepSpeed launch scripts that name this file as their `--deepspeed_config`. */
+  megatronDeepSpeed = () => megatronDeepSpeedUsers(this.input.path, this.referrerDocs());
   hydraLaunches = (): HydraLaunch[] => (this.hydraList ??= hydraLaunchesOf(this.input.path, this.referrerDocs()));
   recipeLaunches = (): RecipeLaunchOf[] => (this.recipeList ??= recipeLaunchesOf(this.input.path, this.referrerDocs()));
   private recipeList?: RecipeLaunchOf[];
@@ -497,6 +499,7 @@ function analyzeDoc<M = unknown>(doc: SourceDoc, input: FileInput, directives: D
         referrers: (id) => related?.referrers(id) ?? [],
         launches: () => related?.launches() ?? [],
         launchesOf: (path) => related?.launchesFor(path) ?? [],
+        megatronDeepSpeed: () => related?.megatronDeepSpeed() ?? { path: '', all: false },
         hydraLaunches: () => related?.hydraLaunches() ?? [],
         recipeLaunches: () => related?.recipeLaunches() ?? [],
       });

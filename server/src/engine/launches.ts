@@ -94,3 +94,28 @@ export function launchesOf(path: string | undefined, referrers: readonly { path:
     return [{ path: at, args: a.launcher.args, ...(a.open ? { open: a.open } : {}), trainer: startsTrainer }];
   });
 }
+
+/** Megatron flags that mark a training command as Megatron's own loop (with `--deepspeed`: Megatron-DeepSpeed). */
+const MEGATRON_MARKS = ['--num-layers', '--tensor-model-parallel-size', '--pipeline-model-parallel-size', '--micro-batch-size'];
+
+/**
+ * The referrers whose training command runs Megatron-DeepSpeed (Megatron's flags with `--deepspeed`)
+ * and names the file at `path` (by its name) as its `--deepspeed_config`. Such a program loads the
+ * JSON itself with json.load and passes deepspeed.initialize an optimizer and a learning-rate
+ * scheduler of its own (megatron/training.py of microsoft/Megatron-DeepSpeed and of
+ * bigscience-workshop/Megatron-DeepSpeed), so DeepSpeed builds neither from the file.
+ */
+export function megatronDeepSpeedUsers(path: string | undefined, referrers: readonly { path: string; doc?: SourceDoc }[]): { path: string; all: boolean } {
+  const name = path?.split(/[\\/]/).pop();
+  if (!name) return { path: '', all: false };
+  const users = referrers.flatMap(({ path: at, doc }) => {
+    const root = doc instanceof ShellDoc && doc.root?.kind === 'map' ? doc.root : undefined;
+    const config = root?.entries.find((e) => /^--(deepspeed[_-]config|deepscale[_-]config)$/.test(e.key));
+    const ref = config?.value.kind === 'scalar' ? String(config.value.value ?? '') : '';
+    if (!root || ref.split(/[\\/]/).pop() !== name) return [];
+    const megatron = root.entries.some((e) => e.key === '--deepspeed') && root.entries.some((e) => MEGATRON_MARKS.includes(e.key));
+    return [{ at, megatron }];
+  });
+  const first = users.find((u) => u.megatron);
+  return { path: first?.at ?? '', all: users.length > 0 && users.every((u) => u.megatron) };
+}

@@ -31,6 +31,8 @@ export interface ModelInput {
   launches?(): readonly LaunchCommand[];
   /** The `accelerate launch` commands, among the scripts handed to this file, that name the config at `path` (a referrer of this file) as their `--config_file`. */
   launchesOf?(path: string): readonly LaunchCommand[];
+  /** The Megatron-DeepSpeed launch scripts that name this file as their `--deepspeed_config`: the first one's path, and whether every script that names it is one. */
+  megatronDeepSpeed?(): { path: string; all: boolean };
   /** The Hydra launches of the scripts that name this file as their `--config-name`. */
   hydraLaunches?(): readonly HydraLaunch[];
   /** The commands of the scripts that launch this file as a fine-tuning recipe. */

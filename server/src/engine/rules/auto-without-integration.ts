@@ -48,6 +48,9 @@ export default defineRule<DeepSpeedModel>({
         return;
       }
       if (node.kind !== 'scalar' || node.value !== 'auto') return;
+      // A program that passes deepspeed.initialize its own optimizer and scheduler (Megatron-DeepSpeed)
+      // has DeepSpeed build neither section, so their values are never read.
+      if (m.ownOptimizer && (path[0] === 'optimizer' || path[0] === 'scheduler')) return;
       const schema = nav.at(path, m.doc.value([]), ctx.schemaVersion);
       const fillers = autoFillers(schema);
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value

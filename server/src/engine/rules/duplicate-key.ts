@@ -23,14 +23,16 @@ function hasFilledAuto(node: Node | undefined, nav: SchemaNav | undefined, root:
 }
 
 /**
- * Who loads a DeepSpeed JSON: Accelerate (an Accelerate config names it) or the Transformers Trainer
- * (a recipe or launch command names it), both with json.load; one of them when an `"auto"` they fill
+ * Who loads a DeepSpeed JSON: Accelerate (an Accelerate config names it), the Transformers Trainer
+ * (a recipe or launch command names it) or Megatron-DeepSpeed (its launch scripts name it), all with json.load; one of them when an `"auto"` they fill
  * is written; else DeepSpeed itself, from the path it is given. Undefined for any other file.
  */
-export function deepspeedReader(ctx: RuleContext<any>): 'deepspeed' | 'accelerate' | 'trainer' | 'integration' | undefined {
+export function deepspeedReader(ctx: RuleContext<any>): 'deepspeed' | 'accelerate' | 'trainer' | 'integration' | 'megatron-deepspeed' | undefined {
   if (ctx.format !== 'deepspeed' || ctx.doc.syntax !== 'json') return undefined;
   const m = ctx.model as DeepSpeedModel | undefined;
   if (m?.referrers.length) return 'accelerate';
+  // Every launch script that names it runs Megatron-DeepSpeed, which loads it with json.load.
+  if (m?.ownOptimizer) return 'megatron-deepspeed';
   // A Trainer recipe or launch command names it: Accelerate's HfDeepSpeedConfig loads it for the Trainer (json.load).
   if (m?.trainers.length) return 'trainer';
   if (hasFilledAuto(ctx.doc.root, ctx.nav, ctx.doc.value([]), ctx.schemaVersion)) return 'integration';
@@ -74,6 +76,8 @@ export default defineRule({
         message = message.replace(JSON_LOAD, 'Accelerate, which uses this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       } else if (deepspeed === 'trainer') {
         message = message.replace(JSON_LOAD, 'The Transformers Trainer, whose recipe names this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
+      } else if (deepspeed === 'megatron-deepspeed') {
+        message = message.replace(JSON_LOAD, 'Megatron-DeepSpeed, whose launch script names this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       } else if (deepspeed === 'integration') {
         message = message.replace(JSON_LOAD, 'Its `"auto"` values mean the Transformers Trainer or Accelerate loads it, with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       }

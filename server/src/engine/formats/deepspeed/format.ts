@@ -78,7 +78,7 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
   tool: 'deepspeed',
   schema: { json: DEEPSPEED_SCHEMA, validate: lazyValidator(() => require('../../schema/generated/deepspeed').validate) },
   detect: deepspeedEvidence,
-  model({ doc, referrers, launchesOf }: ModelInput): DeepSpeedModel {
+  model({ doc, referrers, launchesOf, megatronDeepSpeed }: ModelInput): DeepSpeedModel {
     const base = (p: string) => p.split(/[\\/]/).pop();
     // Launch scripts that start a Trainer with an Accelerate config that names this file (the host
     // hands over the files that launch a referrer too): the program that config starts is a Trainer.
@@ -95,7 +95,10 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
       return [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program }];
     });
     const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));
-    return deepspeedModel(doc, launchers, trainers);
+    const m = deepspeedModel(doc, launchers, trainers);
+    const mds = launchers.length || trainers.length ? undefined : megatronDeepSpeed?.();
+    if (mds?.all) m.ownOptimizer = `\`${base(mds.path)}\` runs Megatron-DeepSpeed, which loads this file with json.load and passes deepspeed.initialize its own optimizer and learning-rate scheduler`;
+    return m;
   },
   plan: deepspeedPlan,
 };

@@ -58,6 +58,12 @@ export interface DeepSpeedModel {
   referrers: DeepSpeedReferrer[];
   /** The Transformers Trainer recipes and launch scripts that use this file (from the host): the Trainer fills its `"auto"` values. */
   trainers: { path: string }[];
+  /**
+   * Why the program that loads this file passes deepspeed.initialize an optimizer and a scheduler of
+   * its own and loads the JSON itself with json.load (every launch script naming it runs
+   * Megatron-DeepSpeed); undefined otherwise.
+   */
+  ownOptimizer?: string;
 }
 
 function alias(path: Path): Path | undefined {

@@ -12,6 +12,8 @@ export interface MegatronModel {
    * that always build with Megatron Core.
    */
   mcore?: Field<boolean>;
+  /** The DeepSpeed JSON a Megatron-DeepSpeed launch names (`--deepspeed_config`), for its document link. */
+  deepspeedConfig?: { ref: string; at: Path; target?: string };
 }
 
 export const MEGATRON_FORMATS = ['megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;

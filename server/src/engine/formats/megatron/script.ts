@@ -437,7 +437,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (path.length !== 0) return undefined;
     return flagKeys();
   },
-  model({ doc, view, settings }: ModelInput): MegatronModel {
+  model({ doc, view, settings, read }: ModelInput): MegatronModel {
     const s = shell(doc)!;
     const { world, nodes, note } = scriptWorld(s, settings);
     const env = new Map<string, EnvValue>();
@@ -475,10 +475,24 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (set?.length) args.unknownDefaults = { ...Object.fromEntries(set.map((d) => [d, `the repository's own Python sets \`args.${d}\``])), ...args.unknownDefaults };
     const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);
     if (settings.megatronUnseen || fork) args.flagsUnknown = settings.megatronUnseen ? `the Megatron-LM at ${settings.megatronUnseen.where} is not read` : `${fork} reads the flags`;
-    return { args };
+    return { args, deepspeedConfig: deepspeedConfigOf(doc, read) };
+  },
+  links(m: MegatronModel) {
+    const f = m.deepspeedConfig;
+    return f ? [f] : [];
   },
   writePath: megatronWritePath,
   plan(model, settings) {
     return megatronPlan(model.args, settings, { weightShards: true });
   },
 };
+
+/** The DeepSpeed JSON a Megatron-DeepSpeed command names (`--deepspeed_config ds.json`), where it resolved. */
+function deepspeedConfigOf(doc: SourceDoc, read: ModelInput['read']): MegatronModel['deepspeedConfig'] {
+  const root = doc.root?.kind === 'map' ? doc.root : undefined;
+  const e = root?.entries.find((x) => /^--(deepspeed[_-]config|deepscale[_-]config)$/.test(x.key));
+  if (!e || e.value.kind !== 'scalar' || typeof e.value.value !== 'string' || !/\.json$/i.test(e.value.value)) return undefined;
+  const ref = e.value.value;
+  const file = read?.(ref);
+  return { ref, at: [e.key], target: file?.text !== undefined ? file.path : undefined };
+}
