@@ -94,7 +94,8 @@ function loadFolder(rule: string): { cases: RuleCase[]; fixes: RuleFixCase[] } {
     if (headers.has('repository')) {
       // The host's own walk (host/repository.ts) over the case's files, as the repository the case sits in.
       if (headers.get('repository') !== 'files' || !common.files) throw new Error(`${file}: "#: repository: files" indexes the Python of ${slug}.files/, which it needs`);
-      common.settings = { ...common.settings, repositoryFlags: new RepositoryWalk(filesDir).run().flags };
+      // Its root is where the case's host serves those files (`/project`).
+      common.settings = { ...common.settings, repositoryFlags: { ...new RepositoryWalk(filesDir).run().flags, root: '/project' } };
     }
     if (common.files && existsSync(filesDir)) {
       // The releases the case's dependency files pin and the GPUs its jobs ask for, as the host reads them from where the case sits.

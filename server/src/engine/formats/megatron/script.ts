@@ -413,7 +413,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const s = shell(doc);
     const entry = entryOf(s);
     const settings = entry ? { ...given, megatronEntry: entry } : given;
-    const source = s ? megatronSource(s, read) : undefined;
+    const source = s ? megatronSource(s, read, given.repositoryFlags?.root) : undefined;
     // The container image the script runs in names the releases it ships, over the repository's pins;
     // a Megatron-LM at an absolute path the checkout does not hold (`/opt/megatron-lm`) is then the image's.
     const images = imagePins(scriptImages(doc.text), 'the container image');

@@ -99,7 +99,7 @@ function unseenSubmodule(where: string, s: Submodule): MegatronSource {
  * of PYTHONPATH); undefined when it does not, and the checkout the script lives
  * in (if any) is the one.
  */
-export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile): MegatronSource | undefined {
+export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile, root?: string): MegatronSource | undefined {
   // An entry script that patches the Megatron it imports (an adaptor package, a registered
   // replacement of its argument parsing) runs a parser nobody here can see, whatever the checkout.
   const program = s.entryText();
@@ -138,6 +138,10 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
     if (!read) return passed ?? { kind: 'unseen', where: c.what, why: 'files beside the script are not read here' };
     const { checkout, submodule, here } = readCheckout(c.dir!, read);
     if (checkout) return { kind: 'read', checkout };
+    // A folder of the machine that runs the script (`/mnt/…/MYREPO`) that is this repository's own
+    // checkout: the entry script is found under the same tail of the path here.
+    const mine = !here && root ? ownCheckout(c.dir!, s.entrypoint?.path, root, read) : undefined;
+    if (mine) return { kind: 'read', checkout: mine };
     if (submodule) return unseenSubmodule(c.what, submodule);
     const unseen: MegatronSource = { kind: 'unseen', where: c.what, why: 'it is not in this checkout (a submodule not checked out, or a folder of the machine that runs the script)' };
     if (!here) return passed ?? unseen;
@@ -146,4 +150,23 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile):
     if (!c.anyName) passed ??= unseen;
   }
   return passed;
+}
+
+/**
+ * The checkout of this repository that an absolute folder of another machine stands for: the entry
+ * script's name is found at the repository root, or under a tail of the folder's path there
+ * (`/mnt/u/code/REPO/tools` → `tools`), and a Megatron parser beside it.
+ */
+function ownCheckout(dir: string, entry: string | undefined, root: string, read: (ref: string) => LinkedFile): MegatronCheckout | undefined {
+  if (!dir.startsWith('/') || !entry) return undefined;
+  const name = entry.split('/').pop()!;
+  const parts = dir.split('/').filter((p) => p && p !== '.');
+  const tails = [...parts.map((_, i) => parts.slice(i).join('/')).slice(1), ''];
+  for (const tail of tails) {
+    const here = tail ? `${root}/${tail}` : root;
+    if (read(`${here}/${name}`).text === undefined) continue;
+    const found = readCheckout(here, read).checkout;
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -1,0 +1,1 @@
+from megatron.training import pretrain
