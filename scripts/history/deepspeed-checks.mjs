@@ -5,7 +5,8 @@
 // the `x-invalid-effect` sentence that follows: where a check is found, that DeepSpeed checks the key
 // in that file and stops on a value the check refuses; otherwise a sentence that claims no check
 // either way. A key whose name has no underscore is never taken as checked (the name is too common to
-// tell its check from another section's). A presence check (`"key" in config`) is not a value check. Only the sentences this
+// tell its check from another section's). A `raise` message split over several literals is read as
+// one text. A presence check (`"key" in config`) is not a value check. Only the sentences this
 // module writes (and the older stock sentence) are replaced; a sentence written by hand stays.
 import { show } from './git.mjs';
 import { statements, tokenize } from './python.mjs';
@@ -45,10 +46,14 @@ function checkers(stmts) {
  */
 function checksKey(st, key, local) {
   const t = st.toks;
-  const said = new RegExp(`(^|[^A-Za-z0-9_])${key}[^A-Za-z0-9_]{0,4}(must|should|cannot|has to|needs to|is not (a |an )?(valid|supported))|(invalid|unsupported|unknown) ${key}([^A-Za-z0-9_]|$)`, 'i');
+  // `key must …`, `invalid key`, or `key value of '…' is invalid` (DeepSpeed's message for
+  // checkpoint.parallel_write.pipeline_stage, split over a literal and an f-string).
+  const said = new RegExp(`(^|[^A-Za-z0-9_])${key}[^A-Za-z0-9_]{0,4}(must|should|cannot|has to|needs to|is not (a |an )?(valid|supported))|(invalid|unsupported|unknown) ${key}([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_])${key} value of [^.]{0,40}? is invalid`, 'i');
+  // The message of a `raise` is often split over several literals: judged as one text.
+  const message = t.filter((x) => x.t === 'str').map((x) => x.v).join('');
   const names = (x, j) => (x.t === 'str' && !x.f && x.v === key && !(t[j + 1]?.v === 'in' || (t[j + 1]?.v === 'not' && t[j + 2]?.v === 'in'))) || (x.t === 'name' && x.v === key && t[j - 1]?.v === '.' && t[j + 1]?.v !== '(');
   if (t[0]?.v === 'assert') return t.some(names) || t.some((x) => x.t === 'str' && said.test(x.v));
-  if (t[0]?.v === 'raise') return t.some((x) => x.t === 'str' && said.test(x.v));
+  if (t[0]?.v === 'raise') return said.test(message);
   return t.some((x, j) => x.t === 'name' && local.has(x.v) && t[j + 1]?.v === '(') && t.some(names);
 }
 

@@ -225,7 +225,11 @@ export interface ValueForm {
   since?: string;
   until?: string;
   form: 'unused' | 'unchecked' | 'tuple-string' | 'schema' | 'narrower' | 'raw-env';
-  /** For `narrower`: the values those releases accept. */
+  /**
+   * For `narrower`: the values those releases accept; it may also hold values the schema refuses that
+   * the release's own check lets through (DeepSpeed's `in [True, False]` takes 1 and 0), which are
+   * then not reported.
+   */
   accepts?: JsonSchema;
   /** What those releases do with the value, in words for a message. */
   why?: string;
