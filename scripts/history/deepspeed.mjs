@@ -585,8 +585,10 @@ function deepspeedDefaults(releases, schema, snapshot) {
  * `optimizer.type`: DeepSpeed builds its own optimizers by the lower-cased names of
  * DEEPSPEED_OPTIMIZERS (runtime/config.py, each a constant of that file); any other name must be a
  * torch.optim class (`getattr(torch.optim, name)`), else the engine asserts it is not supported. A
- * name of DeepSpeed's own is accepted from the release that lists it: in lower case always; in the
- * schema's spelling unless torch.optim has a class of that name (which older releases build instead).
+ * name of DeepSpeed's own is accepted from the release that lists it, in any letter case: the table
+ * is keyed in lower case (`x-enum-since-case: lower`), and the exact spellings of torch.optim classes
+ * (`x-enum-since-exact`: `AdamW`, `Adagrad`, `Muon`) are left out of it, since an older release builds
+ * that class instead (`Muon` only where PyTorch has it, 2.9 on: which PyTorch runs is not known here).
  */
 const TORCH_OPTIMIZERS = new Set(['Adam', 'AdamW', 'Adagrad', 'SGD', 'RMSprop', 'Adadelta', 'Adamax', 'ASGD', 'NAdam', 'RAdam', 'Rprop', 'SparseAdam', 'LBFGS', 'Adafactor', 'Muon']);
 function deepspeedOptimizerChanges(dir, releases, schema) {
@@ -605,14 +607,16 @@ function deepspeedOptimizerChanges(dir, releases, schema) {
     }
   }
   const want = {};
-  for (const [value, version] of [...first].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (!version) continue;
-    want[value] = version;
-    const spelled = spellings.find((x) => x.toLowerCase() === value);
-    if (spelled && spelled !== value && !TORCH_OPTIMIZERS.has(spelled)) want[spelled] = version;
-  }
-  const to = Object.keys(want).length ? Object.fromEntries(Object.entries(want).sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : a[0].toLowerCase() > b[0].toLowerCase() ? 1 : a[0] < b[0] ? -1 : 1))) : undefined;
-  if (JSON.stringify(prop['x-enum-since']) === JSON.stringify(to)) return [];
-  return [{ key: 'optimizer.type', field: 'x-enum-since', from: prop['x-enum-since'], to, why: 'first release whose DEEPSPEED_OPTIMIZERS lists the name', set: () => (to ? setKey(prop, 'x-enum-since', to, ['x-invalid-effect']) : delete prop['x-enum-since']) }];
+  for (const [value, version] of [...first].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (version) want[value] = version;
+  const to = Object.keys(want).length ? want : undefined;
+  const exact = to ? [...TORCH_OPTIMIZERS].filter((n) => Object.prototype.hasOwnProperty.call(want, n.toLowerCase())).sort() : undefined;
+  const fields = [
+    ['x-enum-since', to, 'first release whose DEEPSPEED_OPTIMIZERS lists the name (lower case)', ['x-invalid-effect']],
+    ['x-enum-since-case', to ? 'lower' : undefined, 'DeepSpeed lower-cases a name of its own before looking it up', ['x-enum-since']],
+    ['x-enum-since-exact', exact?.length ? exact : undefined, 'spellings older releases build from torch.optim instead', ['x-enum-since-case']],
+  ];
+  return fields
+    .filter(([field, value]) => JSON.stringify(prop[field]) !== JSON.stringify(value))
+    .map(([field, value, why, after]) => ({ key: 'optimizer.type', field, from: prop[field], to: value, why, set: () => setKey(prop, field, value, after) }));
 }
 

@@ -99,6 +99,10 @@ export interface JsonSchema {
   /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written). */
   'x-bridge-enum'?: string[];
   'x-enum-since'?: Record<string, string>;
+  /** `lower`: `x-enum-since` is keyed in lower case and a value is looked up in any letter case. */
+  'x-enum-since-case'?: 'lower';
+  /** With `x-enum-since-case`: spellings looked up as written elsewhere in older releases (no release gate). */
+  'x-enum-since-exact'?: string[];
   'x-env'?: string;
   /** Accelerate: the variable the launcher exported the key as in older releases, keyed by the release the next name starts at. */
   'x-env-before'?: Record<string, string>;

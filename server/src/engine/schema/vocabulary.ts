@@ -68,9 +68,18 @@ export function bareUntil(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-bare-until'];
 }
 
-/** The first release that accepts a value of the key (`x-enum-since`). */
+/**
+ * The first release that accepts a value of the key (`x-enum-since`). With `x-enum-since-case: lower`
+ * the tool matches those names in any letter case (DeepSpeed's own optimizers), so the value is looked
+ * up in lower case, except the exact spellings another lookup takes in older releases
+ * (`x-enum-since-exact`: a torch.optim class), which get no release.
+ */
 export function valueSince(schema: JsonSchema | undefined, value: string): string | undefined {
-  return schema?.['x-enum-since']?.[normalized(schema, value)];
+  const table = schema?.['x-enum-since'];
+  if (!table) return undefined;
+  if (schema['x-enum-since-case'] === 'lower' && schema['x-enum-since-exact']?.includes(value)) return undefined;
+  const key = schema['x-enum-since-case'] === 'lower' ? value.toLowerCase() : normalized(schema, value);
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 }
 
 /**
