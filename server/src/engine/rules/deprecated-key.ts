@@ -38,6 +38,7 @@ export default defineRule({
     remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
     migrate: { applicability: 'unsafe', changes: 'the configuration: the new name, which a fork or an entry script that still takes the old one may not know' },
     activate: { applicability: 'unsafe', changes: 'the run: the setting the ignored key names takes effect under its new name' },
+    'replace-differs': { applicability: 'unsafe', changes: 'the run: the targeted release converts the old key into something other than the replacement, as DeepSpeed 0.7.0 turns `cpu_offload_param: true` into device `none`' },
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
@@ -324,7 +325,9 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   const removeKind = (dep.effect === 'ignored' || dep.effect === 'no-effect') && !ctx.keysOpen ? 'remove-ignored' : 'remove';
   // A fork or an entry script may still take the old name, and may not know the new one.
   // An ignored key that asks for something other than what runs changes the run once it is read.
-  const moved = (kind: 'rename' | 'replace'): string => (activates ? 'activate' : ctx.keysOpen ? 'migrate' : kind);
+  // A release whose own conversion of the old key differs from the replacement: the fix changes the run.
+  const differs = dep.replacementDiffers?.some((r) => ctx.atLeast(r.since) && !ctx.atLeast(r.until)) ?? false;
+  const moved = (kind: 'rename' | 'replace'): string => (activates ? 'activate' : differs ? 'replace-differs' : ctx.keysOpen ? 'migrate' : kind);
   // Dropping a setting that has no equivalent here is offered, never recommended: the file says what
   // the user wanted (and an older release still reads it), which is theirs to carry over or let go.
   const removeOnly = (): FixSpec[] => [{ kind: removeKind, title: `Remove ${code(lastKey(path))}`, edits: [remove] }];

@@ -7,6 +7,12 @@ export interface Deprecation {
   replacement?: string;
   /** Old value (as JSON text) → value to write under the replacement (null: just remove the old key). */
   replacementValue?: Record<string, unknown>;
+  /**
+   * Releases (from `since`, before `until`) whose conversion of the old key differs from
+   * `replacementValue` (DeepSpeed 0.7.0 turns `cpu_offload_param: true` into device `none`): there
+   * the replacement changes what runs, so its fix is unsafe.
+   */
+  replacementDiffers?: { since: string; until: string }[];
   message?: string;
   /**
    * The effect happens only on a path the file does not decide (DeepSpeed refuses `max_grad_norm`
