@@ -180,3 +180,46 @@ export function megatronNargsSince(props, releases, sourceOf, spellings) {
   printLists([['flags', found]]);
   return changes;
 }
+
+/**
+ * `x-type-before`: the numeric type of the values a flag took in runs of older releases, where that
+ * differs from the releases after (`--rl-generation-lag`: `type=int` in 0.19.0, `type=float` since).
+ * Read from each release's converter, `type=int` / `type=float` of add_argument or the `int` / `float`
+ * annotation of the dataclass field ArgumentGroupFactory builds the flag from; a release whose
+ * converter is neither splits no run. Only flags the schema types as one number type are compared
+ * (`integer` or `number`), and a trailing run the scan cannot tell takes the schema's type. The map
+ * sends the first release after each run to that run's type.
+ */
+export function megatronTypeBefore(props, releases, sourceOf, spellings) {
+  const changes = [];
+  const found = [];
+  const odd = [];
+  const typeAt = (r, source, names) => {
+    for (const n of names) if (r.flags[source]?.has(n)) return r.types?.[source]?.get(n) ?? undefined;
+    return undefined;
+  };
+  for (const [key, prop] of Object.entries(props)) {
+    const source = sourceOf(prop);
+    if (!source || source === 'config' || (prop.type !== 'integer' && prop.type !== 'number')) continue;
+    const names = spellings(prop);
+    const runs = releases.filter((r) => names.some((n) => r.flags[source]?.has(n))).map((r) => ({ version: r.version, type: typeAt(r, source, names) }));
+    if (runs.at(-1)?.type && runs.at(-1).type !== prop.type) odd.push(`${key}: the newest parser converts with ${runs.at(-1).type}, the schema says ${prop.type}`);
+    for (let i = runs.length - 1; i >= 0 && runs[i].type === undefined; i--) runs[i].type = prop.type;
+    let want;
+    let last;
+    for (const run of runs) {
+      if (run.type === undefined) continue;
+      if (last && last.type !== run.type) (want ??= {})[run.version] = last.type;
+      last = run;
+    }
+    if (want) found.push(`${key}: ${Object.entries(want).map(([v, t]) => `${t} before ${v}`).join(', ')}`);
+    if (JSON.stringify(want) === JSON.stringify(prop['x-type-before'])) continue;
+    changes.push({ key, field: 'x-type-before', from: prop['x-type-before'], to: want, why: 'the numeric type the flag took in runs of older releases', set: () => setKey(prop, 'x-type-before', want, ['type']) });
+  }
+  console.log('\nFlags that took another numeric type in older releases (x-type-before):');
+  printLists([
+    ['flags', found],
+    ['newest converter unlike the schema type', odd],
+  ]);
+  return changes;
+}

@@ -197,6 +197,7 @@ function scanFunction(body, localNames, choice, typeChoice) {
   const dests = new Map();
   const boolText = new Set();
   const nargsOf = new Map();
+  const typeOf = new Map();
   for (const s of body) {
     const t = s.toks;
     // NAME = [ 'a', 'b' ] (an exclude list handed to a factory)
@@ -256,6 +257,17 @@ function scanFunction(body, localNames, choice, typeChoice) {
             if (d === 0 && t[j].t === 'name' && t[j].v === 'nargs' && t[j + 1]?.v === '=') nargs = t[j + 2]?.v ?? null;
           }
           for (const n of names) nargsOf.set(n, nargs);
+          // The converter of each word (`type=int`, `type=float`): 'integer' or 'number', null for another.
+          let type = null;
+          for (let j = i + 2, d = 0; j < end; j++) {
+            if (t[j].t === 'op' && '([{'.includes(t[j].v)) d++;
+            if (t[j].t === 'op' && ')]}'.includes(t[j].v)) d--;
+            if (d === 0 && t[j].t === 'name' && t[j].v === 'type' && t[j + 1]?.v === '=') {
+              const a = argumentTokens(t, j + 2);
+              type = a.length === 1 && Object.hasOwn(NUMERIC, a[0].v) ? NUMERIC[a[0].v] : null;
+            }
+          }
+          for (const n of names) typeOf.set(n, type);
         }
         // Without `choices=`, a converter that looks the text up in an Enum decides what passes.
         if (converted) for (const n of names) if (!choices.has(n)) choices.set(n, converted);
@@ -281,8 +293,11 @@ function scanFunction(body, localNames, choice, typeChoice) {
       } else if (t[i].t === 'name' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.' && t[i - 1]?.v !== 'def' && localNames.has(t[i].v)) calls.add(t[i].v);
     }
   }
-  return { flags, factories, calls, choices, defaults, dests, boolText, nargsOf };
+  return { flags, factories, calls, choices, defaults, dests, boolText, nargsOf, typeOf };
 }
+
+/** The JSON Schema type of the values a numeric argparse converter (`int`, `float`) lets through. */
+const NUMERIC = { int: 'integer', float: 'number' };
 
 /**
  * The default of the add_argument call whose `(` is at `t[open]`: its `default=`, else what the
@@ -337,6 +352,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     let argNames;
     let metaDest;
     let metaDefault;
+    let metaType;
     let factoryDefault;
     if (value[0]?.v === 'field' && value[1]?.v === '(') {
       dflt = [];
@@ -355,6 +371,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
       for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'dest' && value[j + 1]?.v === ':' && value[j + 2]?.t === 'str') metaDest = value[j + 2].v;
       // argparse_meta's "default" takes precedence over the field's (argument_utils.py).
       for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'default' && value[j + 1]?.v === ':') metaDefault = literalDefault(argumentTokens(value, j + 2));
+      for (let j = 2; j < end; j++) if (value[j].t === 'str' && value[j].v === 'type' && value[j + 1]?.v === ':') metaType = argumentTokens(value, j + 2);
     }
     if (!init && !allFields) {
       fields.delete(t[0].v);
@@ -365,7 +382,11 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
     const hasDefault = eq >= 0 && !(value[0]?.v === 'field' && value[1]?.v === '(' && dflt.length === 0);
     const fieldDefault = metaDefault ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
-    fields.set(t[0].v, { flags, dest: metaDest ?? t[0].v, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault });
+    // The converter ArgumentGroupFactory gives the flag: argparse_meta's "type", else the annotation's
+    // own type (`int`, `Optional[int]`, `int | None`); a list, a Literal or a union: none read here.
+    const typeName = metaType ? (metaType.length === 1 ? metaType[0].v : undefined) : ann.some((x) => ['list', 'List', 'Literal'].includes(x.v)) || names.length !== 1 ? undefined : names[0];
+    const type = typeName && Object.hasOwn(NUMERIC, typeName) ? NUMERIC[typeName] : null;
+    fields.set(t[0].v, { flags, dest: metaDest ?? t[0].v, choices: allFields ? undefined : isBool ? { novalue: true } : fieldChoices(dir, rev, ann, value), default: fieldDefault, type });
   }
   return fields;
 }
@@ -383,26 +404,29 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   const dests = new Map();
   const boolText = new Set();
   const nargsOf = new Map();
+  const typeOf = new Map();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds, boolText: b, nargsOf: na } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
+    const { flags: f, factories, calls, choices: c, defaults: d, dests: ds, boolText: b, nargsOf: na, typeOf: ty } = scanFunction(fns.get(name), local, (expr) => choicesOf(dir, rev, expr), (expr) => typeChoices(dir, rev, expr, fns));
     for (const x of f) flags.add(x);
     for (const [x, v] of c) choices.set(x, v);
     for (const [x, v] of d) if (!defaults.has(x)) defaults.set(x, v);
     for (const [x, v] of ds) if (!dests.has(x)) dests.set(x, v);
     for (const x of b ?? []) boolText.add(x);
     for (const [x, v] of na ?? []) if (!nargsOf.has(x)) nargsOf.set(x, v);
+    for (const [x, v] of ty ?? []) if (!typeOf.has(x)) typeOf.set(x, v);
     for (const { cls, exclude } of factories) {
       const fields = classFlags(dir, rev, cls);
       if (!fields) {
         problems.push(`${rev}: ${path}: class ${cls} (ArgumentGroupFactory) not found`);
         continue;
       }
-      for (const [field, { flags: fl, dest, choices: c, default: dv }] of fields)
+      for (const [field, { flags: fl, dest, choices: c, default: dv, type: ft }] of fields)
         if (!exclude.includes(field))
           for (const x of fl) {
             flags.add(x);
+            if (!typeOf.has(x)) typeOf.set(x, ft ?? null);
             if (!dests.has(x)) dests.set(x, dest);
             dynamic.add(x);
             if (c) choices.set(x, c);
@@ -413,7 +437,7 @@ export function moduleFlags(dir, rev, path, entries, problems) {
   };
   visit(entry);
   const unused = [...fns.keys()].filter((f) => !seen.has(f) && scanFunction(fns.get(f), local).flags.length > 0);
-  return { flags, dynamic, unused, choices, defaults, dests, boolText, nargsOf };
+  return { flags, dynamic, unused, choices, defaults, dests, boolText, nargsOf, typeOf };
 }
 
 // Fields only the --yaml-cfg, Bridge and NeMo formats write (`x-cli: false`): dated by the config

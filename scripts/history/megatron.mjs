@@ -35,7 +35,7 @@ import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs'
 import { configFields, moduleFlags } from './megatron-parser.mjs';
 import { megatronChoicesByRelease } from './megatron-choices-by-release.mjs';
 import { megatronDeprecationChanges } from './megatron-deprecations.mjs';
-import { megatronBoolTextForms, megatronNargsBefore, megatronNargsSince } from './megatron-choices-by-release.mjs';
+import { megatronBoolTextForms, megatronNargsBefore, megatronNargsSince, megatronTypeBefore } from './megatron-choices-by-release.mjs';
 import { megatronPostInitChoices } from './megatron-post-init-choices.mjs';
 import { megatronUnreadChanges } from './megatron-unread.mjs';
 import { megatronDeprecatedValueChanges } from './megatron-deprecated-values.mjs';
@@ -131,6 +131,7 @@ function megatronReleases(dir, schema) {
           r.choices[key] = new Map([...(r.choices[key] ?? []), ...got.choices]);
           r.boolText = { ...r.boolText, [key]: new Set([...(r.boolText?.[key] ?? []), ...got.boolText]) };
           r.nargs = { ...r.nargs, [key]: new Map([...(r.nargs?.[key] ?? []), ...got.nargsOf]) };
+          r.types = { ...r.types, [key]: new Map([...(r.types?.[key] ?? []), ...got.typeOf]) };
           r.defaults[key] = new Map([...got.defaults, ...(r.defaults[key] ?? [])]);
           // Which file each spelling's default was read from (an order holds only within one).
           r.defaultFile = { ...r.defaultFile, [key]: new Map([...[...got.defaults.keys()].map((n) => [n, p]), ...(r.defaultFile?.[key] ?? [])]) };
@@ -686,6 +687,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronBoolTextForms(props, releases, sourceOf, spellings));
   changes.push(...megatronNargsSince(props, releases, sourceOf, spellings));
   changes.push(...megatronNargsBefore(props, releases, sourceOf, spellings));
+  changes.push(...megatronTypeBefore(props, releases, sourceOf, spellings));
   changes.push(...megatronPostInitChoices(dir, releases, props));
   changes.push(...megatronDefaultChanges(props, releases, defaults, verbose));
   changes.push(...megatronDeprecationChanges(dir, releases, props));

@@ -4,16 +4,16 @@
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore } from '../schema/vocabulary';
-import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, walkSchema, yamlTrap } from './helpers';
-import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, unbounded, valueForms } from '../schema/vocabulary';
+import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
+import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { environmentVariable, invalidEffect } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
-import type { MegatronModel } from '../formats/megatron/model';
-import type { Node } from '../syntax/tree';
+import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
 import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
@@ -182,6 +182,8 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
+      // A number the targeted release's parser takes with a fraction (`x-type-before: number`) where the schema wants an integer.
+      if (issue.schema?.type === 'integer' && typeof issue.value === 'number' && typeAtRelease(issue.schema, (v) => ctx.atLeast(v))?.type === 'number' && nav.matches({ ...issue.schema, type: 'number' }, issue.value)) return;
       // A flag the targeted release takes as a switch (`--export-kv-cache-quant` before 0.16.0), or
       // with no word at all (`nargs='*'`: `--recompute-modules` before 0.16.0), written bare: there is
       // no value to judge.
@@ -286,6 +288,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     const advised = advisedBreaks(schema, w.value);
     if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
+  if (node.kind === 'scalar' && typesBefore(schema).length) ctx.separately(() => intAtRelease(ctx, path, schema, node));
   if (!valueForms(schema)) return;
   if (node.kind === 'scalar') {
     ctx.separately(() => {
@@ -308,5 +311,28 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     if (form?.form !== 'tuple-string') return;
     const items = node.items.map((n) => (n.kind === 'scalar' ? String(n.value) : '…')).join(', ');
     ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is written as a list: ${form.why ?? `${ctx.tool} reads only a tuple string here`}. Write \`"(${items})"\` for this release, or upgrade to one that reads the list.` });
+  });
+}
+
+/**
+ * A number written with a fraction or an exponent for a flag whose parser at the targeted release
+ * converts the value with `int()` (`x-type-before: integer`) while later ones take a fraction:
+ * argparse stops on it there. Only where argparse reads the flag (a `--yaml-cfg` file is not parsed
+ * by it); a value the schema refuses anyway is left to the schema check.
+ */
+function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: ScalarNode): void {
+  if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || (ctx.model as MegatronModel | undefined)?.args?.yamlCfg) return;
+  if (schema.type !== 'number' || typeof node.value !== 'number' || !ctx.nav!.matches(schema, node.value)) return;
+  // The word as argparse gets it: a fallback the script supplies (`${LAG:-0.5}`) by its value.
+  const raw = scalarText(node);
+  const text = node.assumed || raw.includes('$') ? String(node.value) : raw.trim().replace(/^(["'])(.*)\1$/, '$2').trim();
+  // What Python's int() takes: digits, a sign, underscores between digits.
+  if (/^[-+]?\d+(_\d+)*$/.test(text)) return;
+  const at = typeAtRelease(schema, (v) => ctx.atLeast(v));
+  if (at?.type !== 'integer') return;
+  ctx.report({
+    at: path,
+    on: 'value',
+    message: `${pathLabel(path)} must be an integer for ${ctx.tool} ${ctx.versionLabel ?? `before ${at.until}`}, not ${code(text)}: its parser there converts the value with \`int()\`, so argparse stops before training ("invalid int value: '${text}'"). Write a whole number, or upgrade ${ctx.versions} to ${at.until} or newer, whose parser takes a fraction.`,
   });
 }

@@ -165,6 +165,8 @@ export interface JsonSchema {
   'x-nargs-since'?: string;
   /** The arity of the releases before each key: a word count (0: a switch) or argparse's `*`, `+`, `?` (`--spec`: 2 before 0.5.0). */
   'x-nargs-before'?: Record<string, number | string>;
+  /** Megatron-LM: the numeric type of the values a flag took in the releases before each key, where it differs from `type` (`--rl-generation-lag`: `integer` before 0.20.0). */
+  'x-type-before'?: Record<string, 'integer' | 'number'>;
   /** The first release whose reader checks this key's value although its section is still read key by key. */
   'x-value-checked-since'?: string;
   /**

@@ -161,6 +161,24 @@ export function nargsBefore(prop: JsonSchema | undefined): [string, number | str
   return t && typeof t === 'object' ? Object.entries(t).filter((e): e is [string, number | string] => typeof e[1] === 'number' || (typeof e[1] === 'string' && /^[*+?]$/.test(e[1]))).sort((a, b) => compareVersions(a[0], b[0])) : [];
 }
 
+/**
+ * The JSON type of the values the flag's parser took at a release (`x-type-before`: the numeric
+ * type, `integer` or `number`, of the releases before each named one, where it differs from the
+ * schema's `type`), with `until`, the first release after that run; undefined: the schema's type
+ * holds there. `atLeast` answers whether the release is at least a version.
+ */
+export function typeAtRelease(schema: JsonSchema | undefined, atLeast: (version: string) => boolean): { type: 'integer' | 'number'; until: string } | undefined {
+  const hit = typesBefore(schema).find(([v]) => !atLeast(v));
+  return hit ? { type: hit[1], until: hit[0] } : undefined;
+}
+
+/** `x-type-before` as `[release, type]`, oldest first: the numeric type of the releases before `release`. */
+export function typesBefore(schema: JsonSchema | undefined): [string, 'integer' | 'number'][] {
+  const table = schema?.['x-type-before'];
+  if (!table || typeof table !== 'object') return [];
+  return Object.entries(table).filter((e): e is [string, 'integer' | 'number'] => e[1] === 'integer' || e[1] === 'number').sort((a, b) => compareVersions(a[0], b[0]));
+}
+
 /** `x-nargs-since`: the first release whose parser takes several words for the flag (before it, one). */
 export function nargsSince(prop: JsonSchema | undefined): string | undefined {
   return prop?.['x-nargs-since'];

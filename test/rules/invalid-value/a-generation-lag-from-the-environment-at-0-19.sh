@@ -1,0 +1,10 @@
+#: name: invalid-value: a --rl-generation-lag taken from the environment is not judged against the `type=int` parser of 0.19.0 (megatron/training/arguments.py@core_v0.19.0:2578)
+#: path: rl.sh
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 /opt/megatron-lm/train_rl.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 \
+    --micro-batch-size 1 --global-batch-size 8 --perform-rl-step \
+    --rl-partial-rollouts --rl-generation-lag $LAG

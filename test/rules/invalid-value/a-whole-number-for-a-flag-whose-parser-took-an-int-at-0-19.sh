@@ -1,0 +1,16 @@
+#: name: invalid-value: a whole number for --rl-generation-lag is what `type=int` takes at 0.19.0 (megatron/training/arguments.py@core_v0.19.0:2578); `1.0` is not (Python's int('1.0') raises)
+#: path: rl.sh
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 /opt/megatron-lm/train_rl.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 \
+    --micro-batch-size 1 --global-batch-size 8 --perform-rl-step \
+    --rl-partial-rollouts --rl-generation-lag 2
+torchrun --nproc_per_node 8 /opt/megatron-lm/train_rl.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 \
+    --micro-batch-size 1 --global-batch-size 8 --perform-rl-step \
+    --rl-partial-rollouts --rl-generation-lag 1.0
+#                                             ^^^ error[invalid-value]: not `1.0`
