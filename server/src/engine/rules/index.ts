@@ -78,6 +78,7 @@ import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
 import precisionAwareOptimizerInvalid from './precision-aware-optimizer-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
+import rlConfigInvalid from './rl-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -153,6 +154,7 @@ export const RULES: readonly Rule<any>[] = [
   moeConfigInvalid,
   precisionAwareOptimizerInvalid,
   fsdpConfigInvalid,
+  rlConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,
