@@ -1,10 +1,12 @@
 // Megatron-LM flags that a release accepts but that nothing reads: no Python file of the release
 // names the argument's attribute, outside the argument parsers themselves and the tests (the config
 // dataclasses a flag fills are Python files that name it, so a flag read through one is not caught
-// here). `x-unread-from` is the first release of the run of releases, up to the newest, in which
-// nothing reads it (`{}` when no release that has the flag reads it): unread-key then says that
-// setting it changes nothing there. A read the scan cannot see (an attribute name built at run
-// time) would hide a real read, so every entry is printed for a look by hand.
+// here). `x-unread-from` is the first release of the run of releases, up to the newest that has the
+// flag (for a removed flag, the last before its `x-removed`), in which nothing reads it (`{}` when no
+// release that has the flag reads it): unread-key then says that setting it changes nothing there
+// (for a deprecated or removed flag, only before deprecated-key takes over). A read the scan cannot
+// see (an attribute name built at run time) would hide a real read, so every entry is printed for a
+// look by hand.
 import { catBlobs, compareVersions, gitLines } from './git.mjs';
 import { printLists, setKey } from './write.mjs';
 
@@ -32,25 +34,39 @@ function namesAt(dir, rev) {
   return names;
 }
 
-/** The `x-unread-from` changes: flags of Megatron-LM's own parser that the newest release has and nothing reads. */
-export function megatronUnreadChanges(dir, releases, props, sourceOf) {
+/**
+ * The `x-unread-from` changes: flags of Megatron-LM's own parser that nothing reads in the last
+ * releases that have them (the newest, or for a removed flag the last before its removal).
+ */
+export function megatronUnreadChanges(dir, releases, props, sourceOf, spellings) {
   const names = releases.map((r) => namesAt(dir, r.rev));
   const changes = [];
   const found = [];
+  const removed = [];
   for (const [key, prop] of Object.entries(props)) {
-    if (sourceOf(prop) !== 'main' || prop['x-removed'] || prop['x-cli'] === false) continue;
+    if (sourceOf(prop) !== 'main' || prop['x-cli'] === false) continue;
     const dest = prop['x-dest'] ?? key;
     const from = prop['x-since'];
-    const within = releases.map((r, i) => ({ r, read: names[i].has(dest) })).filter(({ r }) => !from || compareVersions(r.version, from) >= 0);
+    const until = prop['x-removed']?.version;
+    // The attribute each release's parser stores the flag under (a dataclass flag's `--disable-` form
+    // stores into the field: 0.16.0's `--disable-ckpt-fully-parallel-save` sets ckpt_fully_parallel_save).
+    const destsAt = (r) => {
+      const got = spellings(prop).map((n) => r.dests?.main?.get(n)).filter(Boolean);
+      return got.length ? got : [dest];
+    };
+    const within = releases.map((r, i) => ({ r, read: destsAt(r).some((d) => names[i].has(d)) })).filter(({ r }) => (!from || compareVersions(r.version, from) >= 0) && (!until || compareVersions(r.version, until) < 0));
     if (!within.length || within.at(-1).read) continue;
     let k = within.length - 1;
     while (k > 0 && !within[k - 1].read) k--;
     const want = k === 0 ? {} : { version: within[k].r.version };
-    found.push(`${key}: ${k === 0 ? 'no release that has it reads it' : `nothing reads it from ${within[k].r.version}`}`);
+    (until ? removed : found).push(`${key}: ${k === 0 ? 'no release that has it reads it' : `nothing reads it from ${within[k].r.version}`}${until ? ` (removed in ${until})` : ''}`);
     const have = prop['x-unread-from'];
     if (JSON.stringify(have) !== JSON.stringify(want)) changes.push({ key, field: 'x-unread-from', from: have, to: want, why: 'no Python file of the release names the attribute (parsers and tests aside)', set: () => setKey(prop, 'x-unread-from', want, ['x-since', 'x-group']) });
   }
   console.log('\nFlags nothing reads (x-unread-from):');
-  printLists([['flags accepted that nothing reads, up to the newest release', found]]);
+  printLists([
+    ['flags accepted that nothing reads, up to the newest release', found],
+    ['removed flags that nothing read in their last releases', removed],
+  ]);
   return changes;
 }

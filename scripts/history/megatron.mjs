@@ -693,7 +693,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronDeprecationChanges(dir, releases, props));
   changes.push(...megatronDeprecatedValueChanges(dir, releases, props, sourceOf));
   changes.push(...megatronDestChanges(dir, releases, props));
-  changes.push(...megatronUnreadChanges(dir, releases, props, sourceOf));
+  changes.push(...megatronUnreadChanges(dir, releases, props, sourceOf, spellings));
   changes.push(...megatronYamlCfgChanges(dir, releases, props));
   if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema), ...bridgeMixedPrecisionChanges(bridgeDir, schema));
 

@@ -9,7 +9,8 @@
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
 import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom, yamlCfgSection, yamlCfgUnread } from '../formats/megatron/schema';
-import { deprecation } from '../schema/vocabulary';
+import { deprecation, removal } from '../schema/vocabulary';
+import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
@@ -112,16 +113,16 @@ function sagemakerKeys(ctx: RuleContext<AccelerateModel>): void {
 
 /**
  * Flags the targeted release accepts and nothing of it reads (`x-unread-from`): a note, as a read the
- * scan of the release cannot see (an attribute name built at run time) is possible. A deprecated
- * flag is deprecated-key's.
+ * scan of the release cannot see (an attribute name built at run time) is possible. From the release
+ * that deprecates or removes the flag on, it is deprecated-key's.
  */
 function unreadFlags(ctx: RuleContext<MegatronModel>): void {
-  for (const { dest, from } of unreadFacts().from) {
+  for (const { dest, from, until } of unreadFacts().from) {
     const a = ctx.model?.args.get(dest);
     if (!a?.path) continue;
     ctx.separately(() => {
-      if (from.version && !ctx.atLeast(from.version)) return;
-      const when = from.version ? `from ${from.version} on` : 'in any release that has it';
+      if ((from.version && !ctx.atLeast(from.version)) || (until && ctx.atLeast(until))) return;
+      const when = from.version ? (until ? `from ${from.version} until ${until}, which deprecates or removes it` : `from ${from.version} on`) : 'in any release that has it';
       const flag = `\`${primaryFlag(dest) ?? dest}\``;
       ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): argparse takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
     });
@@ -143,7 +144,8 @@ function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
 
 interface UnreadFacts {
   before: { dest: string; before: { version: string; why: string } }[];
-  from: { dest: string; from: { version?: string } }[];
+  /** `until`: the first release that deprecates or removes the flag (deprecated-key speaks from there). */
+  from: { dest: string; from: { version?: string }; until?: string }[];
 }
 let facts: UnreadFacts | undefined;
 
@@ -155,7 +157,10 @@ function unreadFacts(): UnreadFacts {
     const before = unreadBefore(prop);
     if (before) out.before.push({ dest, before });
     const from = unreadFrom(prop);
-    if (from && !deprecation(prop)) out.from.push({ dest, from });
+    if (!from) continue;
+    const dep = deprecation(prop);
+    const until = [dep?.earlier?.[0]?.since ?? dep?.since, removal(prop)?.version].filter((v): v is string => !!v).sort(compareVersions)[0];
+    out.from.push({ dest, from, until });
   }
   return (facts = out);
 }
