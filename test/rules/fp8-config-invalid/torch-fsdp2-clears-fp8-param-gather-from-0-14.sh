@@ -3,4 +3,4 @@
 #!/bin/bash
 torchrun --nproc-per-node 8 pretrain_gpt.py --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
     --seq-length 1024 --max-position-embeddings 1024 --micro-batch-size 1 --global-batch-size 8 --bf16 \
-    --use-torch-fsdp2 --untie-embeddings-and-output-weights --fp8-param-gather --overlap-grad-reduce
+    --use-torch-fsdp2 --untie-embeddings-and-output-weights --fp8-param-gather --overlap-grad-reduce --no-gradient-accumulation-fusion

@@ -1,11 +1,17 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argNum, argOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
+
+/**
+ * Gradient accumulation fusion is known to be on: written on, or left out where Megatron-LM's
+ * default applies (on: only `--no-gradient-accumulation-fusion` turns it off).
+ */
+const fusionOn = (m: MegatronModel) => argOn(m, 'gradient_accumulation_fusion') || argAbsent(m, 'gradient_accumulation_fusion');
 
 const CHECKS: ArgCheck[] = [
   {
@@ -33,6 +39,14 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (torchFsdp2(m) && !argOn(m, 'untie_embeddings_and_output_weights') ? 'use_torch_fsdp2' : undefined),
     formats: MLM_FLAG_FORMATS,
     message: () => 'PyTorch FSDP2 in Megatron needs untied embedding and output weights: Megatron stops ("--use-torch-fsdp2 requires --untie-embeddings-and-output-weights"). Add `--untie-embeddings-and-output-weights` (a model of its own: the output layer gets weights of its own), or use `--use-megatron-fsdp`.',
+  },
+  {
+    // validate_args asserts it off under FSDP2 (arguments.py@core_v0.10.0:381-382 … @core_v0.19.0:1006-1007,
+    // @d98e8a6:1040-1041); the fusion is on unless `--no-gradient-accumulation-fusion` is given.
+    when: (m) => (torchFsdp2(m) && fusionOn(m) ? (argAbsent(m, 'gradient_accumulation_fusion') ? 'use_torch_fsdp2' : 'gradient_accumulation_fusion') : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+    message: (m) => `PyTorch FSDP2 in Megatron does not support gradient accumulation fusion${argAbsent(m, 'gradient_accumulation_fusion') ? ' (on by default)' : ''}: Megatron stops ("--use-torch-fsdp2 is not supported with gradient accumulation fusion"). Add \`--no-gradient-accumulation-fusion\`.`,
   },
   {
     when: (m) => (torchFsdp2(m) && argOn(m, 'fp16') ? 'fp16' : undefined),
@@ -64,15 +78,16 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
-    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
     shell: {
       bad: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --use-torch-fsdp2 --untie-embeddings-and-output-weights --use-distributed-optimizer \\\n    --micro-batch-size 1 --global-batch-size 64\n',
-      good: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --use-torch-fsdp2 --untie-embeddings-and-output-weights \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --use-torch-fsdp2 --untie-embeddings-and-output-weights --no-gradient-accumulation-fusion \\\n    --micro-batch-size 1 --global-batch-size 64\n',
     },
     upstream: [
+      { label: 'Megatron-LM core_v0.19.0, `megatron/training/arguments.py`: Torch FSDP2 refuses gradient accumulation fusion (from core_v0.10.0)', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1006-L1007' },
       { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: Torch FSDP2 refuses pipeline and expert parallelism and the distributed optimizer', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L633-L641' },
     ],
   },
