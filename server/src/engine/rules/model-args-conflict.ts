@@ -1,10 +1,29 @@
 /**
- * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, or two
- * attention kinds that exclude each other: its argument checks stop at startup.
+ * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, two
+ * attention kinds that exclude each other, or a sequence length that context parallelism cannot
+ * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
  */
 import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
+
+/** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
+function cpSplit(m: MegatronModel): { seq: number; cp: number } | undefined {
+  const cp = argNum(m, 'context_parallel_size');
+  const seq = argNum(m, 'seq_length');
+  return cp !== undefined && cp > 1 && seq !== undefined && seq % (2 * cp) !== 0 ? { seq, cp } : undefined;
+}
+
+/** What to do about a length CP cannot split: the nearest multiples of 2 × CP. */
+function cpSplitAdvice(seq: number, cp: number): string {
+  const unit = 2 * cp;
+  const below = Math.floor(seq / unit) * unit;
+  const above = below + unit;
+  return `Use a sequence length that is a multiple of ${unit} (${below > 0 ? `${below} or ${above}` : above}), or a CP size at which ${seq} is a multiple of 2 × CP.`;
+}
+
+const CP_SPLIT_WHY = (seq: number, cp: number) =>
+  `\`--seq-length ${seq}\` with \`--context-parallel-size ${cp}\`: context parallelism cuts each sequence into 2 × CP = ${2 * cp} chunks (every rank takes two, one from each end, to balance causal attention), so the length must be a multiple of ${2 * cp}`;
 
 
 /**
@@ -16,14 +35,17 @@ import { defineRule, type RuleContext } from './rule';
 const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argGiven(m, 'seq_length') && argGiven(m, 'encoder_seq_length') ? 'encoder_seq_length' : undefined),
+    formats: MLM_FLAG_FORMATS,
     message: () => '`--encoder-seq-length` beside `--seq-length`: for a GPT model they are two names of the same length, and Megatron-LM stops at startup when both are given (an assertion in its argument checks). Keep `--seq-length`.',
   },
   {
     when: (m) => (argGiven(m, 'num_layers') && argGiven(m, 'encoder_num_layers') ? 'encoder_num_layers' : undefined),
+    formats: MLM_FLAG_FORMATS,
     message: () => '`--encoder-num-layers` beside `--num-layers`: Megatron-LM stops at startup ("cannot have both num-layers and encoder-num-layers specified"). Keep `--num-layers`.',
   },
   {
     when: (m) => (argOn(m, 'multi_latent_attention') && argOn(m, 'group_query_attention') ? 'group_query_attention' : undefined),
+    formats: MLM_FLAG_FORMATS,
     message: () => '`--group-query-attention` with `--multi-latent-attention`: multi-latent attention compresses keys and values its own way, and Megatron-LM stops at startup ("Group query attention is mutually exclusive with multi latent attention"). Remove `--group-query-attention` and `--num-query-groups`.',
     since: '0.16.0',
   },
@@ -53,6 +75,29 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.10.0',
   },
+  {
+    // training/arguments.py@core_v0.8.0:393-396 (the same at core_v0.19.0:1295-1298 and d98e8a6:1335-1338;
+    // not in yaml_arguments.py). Before 0.8.0 nothing checks it at startup: get_batch_on_this_cp_rank
+    // fails on the first batch instead (megatron/utils.py@core_v0.4.0:241-242).
+    when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
+    message: (m) => {
+      const { seq, cp } = cpSplit(m)!;
+      return `${CP_SPLIT_WHY(seq, cp)}, and Megatron-LM stops at startup ("seq-length should be a multiple of 2 * context-parallel-size if context-parallel-size > 1"). ${cpSplitAdvice(seq, cp)}`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.8.0',
+  },
+  {
+    // Megatron Bridge's ConfigContainer.validate asserts it on the model config
+    // (training/config.py@067f987:1574-1577).
+    when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
+    message: (m) => {
+      const { seq, cp } = cpSplit(m)!;
+      return `${CP_SPLIT_WHY(seq, cp)}, and Megatron Bridge stops when it validates the config ("Sequence length must be divisible by 2 * context parallel size if context parallel is used."). ${cpSplitAdvice(seq, cp)}`;
+    },
+    formats: ['megatron-bridge'],
+    since: '0.8.0',
+  },
 ];
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
@@ -73,10 +118,10 @@ function hierarchicalSizes(m: MegatronModel): number[] | undefined {
 export default defineRule<MegatronModel>({
   id: 'model-args-conflict',
   severity: 'error',
-  formats: MLM_FLAG_FORMATS,
+  formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. Each stops the job at startup, before any GPU work. Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
@@ -84,6 +129,7 @@ export default defineRule<MegatronModel>({
       good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
     },
     upstream: [
+      { label: 'Megatron-LM core_v0.19.0, `validate_args`: with CP > 1 the sequence length must be a multiple of 2 × CP (from core_v0.8.0)', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1295-L1298' },
       { label: 'Megatron-LM core_v0.16.0, `validate_args`: `--num-layers` excludes `--encoder-num-layers`, `--seq-length` excludes `--encoder-seq-length`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.16.0/megatron/training/arguments.py#L786-L827' },
     ],
   },
