@@ -1,5 +1,5 @@
 // Megatron Core fields whose allowed values are checked in TransformerConfig.__post_init__ rather
-// than by argparse `choices` (`allowed_modules = {...}` then `set(self.recompute_modules) -
+// than by argparse `choices` (`allowed_modules = {...}`, or `_allowed_…`, then `set(self.recompute_modules) -
 // allowed_modules` raises): the set is read at every release tag, and each value is dated by the
 // first release that allows it (`x-enum-since`), so a value a release does not know yet is refused
 // there (version-unsupported-key).
@@ -11,7 +11,7 @@ const FILE = 'megatron/core/transformer/transformer_config.py';
 /** Per field, the values an `allowed_… = {…}` set checked against `set(self.<field>)` lets through. */
 function allowedSets(src) {
   const out = new Map();
-  for (const m of src.matchAll(/(allowed_\w+)\s*=\s*\{([^}]*)\}/g)) {
+  for (const m of src.matchAll(/(_?allowed_\w+)\s*=\s*\{([^}]*)\}/g)) {
     const values = [...m[2].matchAll(/["']([\w.-]+)["']/g)].map((x) => x[1]);
     const after = src.slice(m.index, m.index + 600);
     const field = new RegExp(`set\\(self\\.(\\w+)\\)\\s*-\\s*${m[1]}\\b`).exec(after)?.[1];

@@ -77,6 +77,8 @@ export const SHARED_DESTS = new Set([
   'num_layers', 'hidden_size', 'ffn_hidden_size', 'num_attention_heads', 'num_query_groups', 'seq_length',
   'max_position_embeddings', 'num_moe_experts', 'use_distributed_optimizer', 'overlap_grad_reduce', 'overlap_param_gather',
   'tp_comm_overlap', 'overlap_p2p_comm', 'recompute_num_layers',
+  // A TransformerConfig list whose allowed values __post_init__ checks (the same set at Bridge's pin).
+  'gtp_remat_opt_in_modules',
 ]);
 
 /**
