@@ -46,6 +46,7 @@ import noShardDimension from './no-shard-dimension';
 import tpCpWithoutDpShard from './tp-cp-without-dp-shard';
 import cpSpExclusive from './cp-sp-exclusive';
 import cudaGraphConfigInvalid from './cuda-graph-config-invalid';
+import batchInvariantConfigInvalid from './batch-invariant-config-invalid';
 import tensorParallelConfigInvalid from './tensor-parallel-config-invalid';
 import spRequiresDeepspeed from './sp-requires-deepspeed';
 import spSeqLengthRequired from './sp-seq-length-required';
@@ -122,6 +123,7 @@ export const RULES: readonly Rule<any>[] = [
   tpCpWithoutDpShard,
   cpSpExclusive,
   cudaGraphConfigInvalid,
+  batchInvariantConfigInvalid,
   tensorParallelConfigInvalid,
   spRequiresDeepspeed,
   spSeqLengthRequired,

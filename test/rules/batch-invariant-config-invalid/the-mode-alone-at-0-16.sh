@@ -1,0 +1,9 @@
+#: name: batch-invariant-config-invalid: from 0.16, where the mode appeared, TransformerConfig asserts the flash attention backend, and the default is auto (transformer_config.py@core_v0.16.0:110, 1999-2002)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --batch-invariant-mode
+#   ^^^^^^^^^^^^^^^^^^^^^^ error[batch-invariant-config-invalid]: left at its default, `auto`

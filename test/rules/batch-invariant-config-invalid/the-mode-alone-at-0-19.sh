@@ -1,0 +1,11 @@
+#: name: batch-invariant-config-invalid: from 0.19 TransformerConfig also asserts FlashAttention 3 or 4 (unset by default) and no attention dropout (0.1 by default) (transformer_config.py@core_v0.19.0:2875-2895)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --batch-invariant-mode
+#   ^^^^^^^^^^^^^^^^^^^^^^ error[batch-invariant-config-invalid]: Batch invariant mode only supports FlashAttention
+#   ^^^^^^^^^^^^^^^^^^^^^^ error[batch-invariant-config-invalid]: requires --flash-attention-version 3 or 4
+#   ^^^^^^^^^^^^^^^^^^^^^^ error[batch-invariant-config-invalid]: does not support attention dropout
