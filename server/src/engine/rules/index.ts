@@ -47,6 +47,7 @@ import tpCpWithoutDpShard from './tp-cp-without-dp-shard';
 import cpSpExclusive from './cp-sp-exclusive';
 import cudaGraphConfigInvalid from './cuda-graph-config-invalid';
 import batchInvariantConfigInvalid from './batch-invariant-config-invalid';
+import checkpointConfigInvalid from './checkpoint-config-invalid';
 import tensorParallelConfigInvalid from './tensor-parallel-config-invalid';
 import spRequiresDeepspeed from './sp-requires-deepspeed';
 import spSeqLengthRequired from './sp-seq-length-required';
@@ -124,6 +125,7 @@ export const RULES: readonly Rule<any>[] = [
   cpSpExclusive,
   cudaGraphConfigInvalid,
   batchInvariantConfigInvalid,
+  checkpointConfigInvalid,
   tensorParallelConfigInvalid,
   spRequiresDeepspeed,
   spSeqLengthRequired,

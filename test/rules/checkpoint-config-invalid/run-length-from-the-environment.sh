@@ -1,0 +1,9 @@
+#: name: checkpoint-config-invalid: a run length from the environment may or may not reach the interval, so the finding is a warning that says so (checkpointing.py@d98e8a6:688-690)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 \
+    --train-iters ${TRAIN_ITERS} --save /ckpt --non-persistent-save-interval 100
+#                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[checkpoint-config-invalid]: if training reaches iteration 100
