@@ -5,7 +5,6 @@ import { allKnown, divisors, fieldPath, knobEdit, modelSize, shapeLimits } from 
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { Plan } from '../plan/plan';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
-import { switchAvailable } from '../formats/megatron/overlap';
 import type { RuleContext } from './rule';
 import { flagTarget } from '../formats/megatron/schema';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
@@ -126,10 +125,11 @@ export default defineRule({
       return !!mm && (ctx.atLeast('0.8.0') ? argOn(mm, 'use_legacy_models') : !argOn(mm, 'deprecated_use_mcore_models'));
     };
     const truncates = uneven && !(vpp && vpp > 1) && mlm && !ctx.atLeast('0.10.0') && !legacy();
+    const advice = usable(counted);
     const message = truncates
-      ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${usable(ctx, counted)}`
+      ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${advice}`
       : uneven
-        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${usable(ctx, counted)}`
+        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${advice}`
         : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;
     ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', severity: truncates ? 'warning' : undefined, message, fixes });
   },
@@ -169,16 +169,11 @@ function unevenMiddle(ctx: RuleContext, p: Plan, layers: number): void {
 
 /**
  * What to do about a layer count PP does not divide: the PPs that do, or an uneven split when none
- * does, named only with the flags the targeted release has (first/last stage sizes from 0.9,
- * counting the embedding as a layer from 0.11; in a Bridge or NeMo config, their config fields).
+ * does, with the release each flag of an uneven split came in (first/last stage sizes 0.9, counting
+ * the embedding as a layer 0.11), so that the advice holds whatever release runs the file.
  */
-function usable(ctx: RuleContext, layers: number): string {
+function usable(layers: number): string {
   const ok = divisors(layers).filter((d) => d > 1 && d <= 16);
-  const has = (flag: string) => !(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || switchAvailable(ctx, flag);
-  const sizes = has('--decoder-first-pipeline-num-layers');
-  const uneven = sizes ? 'give the first or last stage fewer layers (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`)' : undefined;
-  if (ok.length) return `Use a PP that divides ${layers} (${ok.join(', ')})${uneven ? `, or ${uneven}` : ''}.`;
-  const embedding = has('--account-for-embedding-in-pipeline-split') ? 'count the embedding or the loss as a layer (`--account-for-embedding-in-pipeline-split`)' : undefined;
-  const ways = [uneven, embedding].filter(Boolean);
-  return ways.length ? `No PP from 2 to 16 divides ${layers}: ${ways.join(', or ')}.` : `No PP from 2 to 16 divides ${layers}, and this release has no uneven split: change the layer count or run without pipeline parallelism.`;
+  const uneven = 'give the first or last stage fewer layers (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`, from Megatron Core 0.9)';
+  return ok.length ? `Use a PP that divides ${layers} (${ok.join(', ')}), or ${uneven}.` : `No PP from 2 to 16 divides ${layers}: ${uneven}, or count the embedding or the loss as a layer (\`--account-for-embedding-in-pipeline-split\`, from 0.11).`;
 }
