@@ -8,4 +8,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --seq-length 1024 --max-position-embeddings 1024 \
     --micro-batch-size 1 --global-batch-size 32 --bf16 \
     --pipeline-model-parallel-size 8
-#                                  ^ warning[layers-not-divisible-by-pp]: Megatron-LM before 0.10.0 builds 2 per stage, 16 of 20, without a word
+#                                  ^ warning[layers-not-divisible-by-pp]: Megatron-LM before 0.10.0 builds 2 per stage, 16 of 20, without a word, and from 0.10.0 it stops at startup. Use a PP that divides 20 (2, 4, 5, 10), or give the first or last stage fewer layers (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`, from Megatron Core 0.9).
