@@ -13,7 +13,7 @@
  * - `cuda_graph_modules` with `cuda_graph_impl full_iteration`, which captures the whole iteration:
  *   from core_v0.18.0.
  */
-import { argAbsent, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argOff, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -45,8 +45,7 @@ function effectiveImpl(m: MegatronModel): string | undefined {
   const external = argOn(m, 'external_cuda_graph');
   if (enable !== external) return enable ? 'local' : 'transformer_engine';
   if (enable) return undefined;
-  const off = (d: string): boolean => argAbsent(m, d) || argValue(m, d) === false;
-  return (impl === 'none' || argAbsent(m, 'cuda_graph_impl')) && off('enable_cuda_graph') && off('external_cuda_graph') ? 'none' : undefined;
+  return (impl === 'none' || argAbsent(m, 'cuda_graph_impl')) && argOff(m, 'enable_cuda_graph') && argOff(m, 'external_cuda_graph') ? 'none' : undefined;
 }
 
 /**

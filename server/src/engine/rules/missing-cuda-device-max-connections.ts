@@ -20,6 +20,7 @@ import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '.
 import { hardwareById } from '../plan/hardware';
 import { allKnown } from '../plan/layout';
 import type { Path, Severity } from '../types';
+import { envLiteral } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
 const BLACKWELL = ['b200', 'gb200-nvl72', 'gb300-nvl72'];
@@ -72,7 +73,7 @@ export default defineRule<MegatronModel>({
     if (cdmc?.unknown) return;
     // A value that goes through a variable (`${CDMC:-8}`) is the script's default: the environment
     // that runs it may still override it.
-    const literal = !(cdmc?.span && /\$/.test(ctx.doc.text.slice(cdmc.span.start, cdmc.span.end)));
+    const literal = envLiteral(ctx.doc.text, cdmc);
     const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
     const v = ctx.schemaVersion;
     const before = (release: string) => !ctx.atLeast(release);

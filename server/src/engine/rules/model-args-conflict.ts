@@ -4,7 +4,7 @@
  * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
  */
 import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { envLiteral, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
 /** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
@@ -157,7 +157,7 @@ function qkLayerScaling(ctx: RuleContext<MegatronModel>): void {
   const scaling = argOn(m, 'apply_query_key_layer_scaling');
   const v = env.get(QK_VAR);
   if (v?.unknown) return;
-  const literal = !(v?.span && /\$/.test(ctx.doc.text.slice(v.span.start, v.span.end)));
+  const literal = envLiteral(ctx.doc.text, v);
   const on = v?.exported && literal ? v.value !== undefined && /^[1-9]\d*$/.test(v.value) : undefined;
   // Only a value the script exports as written is what the processes see; otherwise it may differ.
   if (!scaling && on !== true) return;

@@ -1,7 +1,7 @@
 /**
  * moe-config-invalid: expert-parallel and MoE-overlap arguments that Megatron rejects.
  */
-import { argAbsent, argGiven, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -104,13 +104,6 @@ function flexBackend(m: MegatronModel): string | undefined {
   return argAbsent(m, 'moe_flex_dispatcher_backend') ? 'deepep' : undefined;
 }
 
-/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
-function off(m: MegatronModel, dest: string): boolean {
-  if (argAbsent(m, dest)) return true;
-  const v = argValue(m, dest);
-  return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
-}
-
 const capacity = (m: MegatronModel) => argGiven(m, 'moe_expert_rank_capacity_factor');
 const backendIs = (m: MegatronModel, ...names: string[]) => {
   const b = flexBackend(m);
@@ -134,7 +127,7 @@ function backendText(m: MegatronModel): string {
  */
 const CAPACITY_CHECKS: ArgCheck[] = [
   {
-    when: (m) => (capacity(m) && (backendNot(m, 'hybridep') || off(m, 'use_transformer_engine_op_fuser')) ? 'moe_expert_rank_capacity_factor' : undefined),
+    when: (m) => (capacity(m) && (backendNot(m, 'hybridep') || argOff(m, 'use_transformer_engine_op_fuser')) ? 'moe_expert_rank_capacity_factor' : undefined),
     since: '0.18.0',
     before: '0.19.0',
     message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} needs both the HybridEP backend of the flex token dispatcher and Transformer Engine's op fuser in Megatron Core 0.18, and this run lacks one of them: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor requires use_transformer_engine_op_fuser to be enabled" / "... requires moe_flex_dispatcher_backend to be 'hybridep'"; the backend defaults to \`deepep\`). Set ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} and turn on ${named(m, '--use-transformer-engine-op-fuser')}, or remove the factor.`,
@@ -145,13 +138,13 @@ const CAPACITY_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the flex dispatcher backend ${backendText(m)}: only HybridEP and NCCL-EP take a per-rank expert capacity, and Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor requires moe_flex_dispatcher_backend to be 'hybridep' or 'ncclep'"). Set ${named(m, '--moe-flex-dispatcher-backend', 'ncclep')}, or \`hybridep\` with Transformer Engine's op fuser, or remove the factor.`,
   },
   {
-    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && off(m, 'use_transformer_engine_op_fuser') ? 'moe_expert_rank_capacity_factor' : undefined),
+    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && argOff(m, 'use_transformer_engine_op_fuser') ? 'moe_expert_rank_capacity_factor' : undefined),
     since: '0.19.0',
     before: '0.20.0',
     message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the HybridEP backend needs Transformer Engine's op fuser: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor with the 'hybridep' backend requires use_transformer_engine_op_fuser to be enabled"). Turn on ${named(m, '--use-transformer-engine-op-fuser')}, or remove the factor.`,
   },
   {
-    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && off(m, 'use_transformer_engine_op_fuser') && off(m, 'moe_use_grouped_tensor') ? 'moe_expert_rank_capacity_factor' : undefined),
+    when: (m) => (capacity(m) && backendIs(m, 'hybridep') && argOff(m, 'use_transformer_engine_op_fuser') && argOff(m, 'moe_use_grouped_tensor') ? 'moe_expert_rank_capacity_factor' : undefined),
     since: '0.20.0',
     message: (m) => `${named(m, '--moe-expert-rank-capacity-factor')} with the HybridEP backend needs Transformer Engine's op fuser or the grouped expert tensor: Megatron Core stops when it builds the transformer config ("moe_expert_rank_capacity_factor with the 'hybridep' backend requires use_transformer_engine_op_fuser=True or moe_use_grouped_tensor=True"). Turn on ${named(m, '--use-transformer-engine-op-fuser')} or ${named(m, '--moe-use-grouped-tensor')}, or remove the factor.`,
   },

@@ -17,17 +17,10 @@
  *   `--optimizer-cpu-offload` (megatron/training/arguments.py@core_v0.12.0:945-949 to d98e8a6:1884-1888);
  *   Megatron Core does not, so Bridge runs it.
  */
-import { argAbsent, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule } from './rule';
-
-/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
-function off(m: MegatronModel, dest: string): boolean {
-  if (argAbsent(m, dest)) return true;
-  const v = argValue(m, dest);
-  return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
-}
 
 const precisionAware = (m: MegatronModel) => !m.args.notTraining && argOn(m, 'use_precision_aware_optimizer');
 
@@ -47,9 +40,9 @@ function otherOptimizer(m: MegatronModel): string | undefined {
 function withoutDistributedOptimizer(m: MegatronModel): boolean {
   if (untracked(m.args).configFields && !m.args.yamlCfg) {
     const a = m.args.get('use_distributed_optimizer');
-    return !!a && a.path[0] === 'optimizer' && off(m, 'use_distributed_optimizer');
+    return !!a && a.path[0] === 'optimizer' && argOff(m, 'use_distributed_optimizer');
   }
-  return off(m, 'use_distributed_optimizer') && off(m, 'use_megatron_fsdp') && off(m, 'use_custom_fsdp');
+  return argOff(m, 'use_distributed_optimizer') && argOff(m, 'use_megatron_fsdp') && argOff(m, 'use_custom_fsdp');
 }
 
 const CHECKS: ArgCheck[] = [
@@ -66,7 +59,7 @@ const CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--use-precision-aware-optimizer')} without the distributed optimizer: the precision-aware optimizer keeps its main parameters and optimizer states in the distributed optimizer's shards, and Megatron Core stops when it sets up the optimizer ("--use-precision-aware-optimizer only supported with distributed optimizer"). Turn on ${named(m, '--use-distributed-optimizer')}, or remove ${named(m, '--use-precision-aware-optimizer')}.`,
   },
   {
-    when: (m) => (argOn(m, 'optimizer_cpu_offload') && off(m, 'use_precision_aware_optimizer') ? 'optimizer_cpu_offload' : undefined),
+    when: (m) => (argOn(m, 'optimizer_cpu_offload') && argOff(m, 'use_precision_aware_optimizer') ? 'optimizer_cpu_offload' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.12.0',
     message: () => '`--optimizer-cpu-offload` without `--use-precision-aware-optimizer`: the CPU-offload optimizer runs through the precision-aware optimizer\'s code path, and Megatron-LM stops at startup ("The optimizer cpu offload must be used in conjunction with `--use-precision-aware-optimizer`"). Add `--use-precision-aware-optimizer` (it also needs `--use-distributed-optimizer`), or remove the offload.',

@@ -94,3 +94,11 @@ export function unsetArg(m: MegatronModel, kind: string, dest: string, title: st
   const flag = typeof last === 'string' && last.startsWith('-');
   return { kind, title, edits: [flag ? { op: 'remove', path } : { op: 'set', path, value: false }], recommended: true };
 }
+
+/**
+ * An environment variable the script sets as written text, not through a variable (`${CDMC:-8}` is
+ * the script's default, which the environment that runs it may override).
+ */
+export function envLiteral(text: string, v: { span?: { start: number; end: number } } | undefined): boolean {
+  return !(v?.span && /\$/.test(text.slice(v.span.start, v.span.end)));
+}

@@ -60,6 +60,13 @@ export function argOn(m: MegatronModel, dest: string): boolean {
   return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
 }
 
+/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
+export function argOff(m: MegatronModel, dest: string): boolean {
+  if (argAbsent(m, dest)) return true;
+  const v = argValue(m, dest);
+  return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
+}
+
 export function argNum(m: MegatronModel, dest: string): number | undefined {
   const v = argValue(m, dest);
   return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
