@@ -6,7 +6,7 @@
 // gives) and of the config dataclasses (a field's `argparse_meta` `arg_names` and `dest`, or the field
 // itself) are read; a property whose flag stored another name before some release gets
 // `x-name-before: { "<first release with today's name>": "<the older name>" }`, unless that older name
-// is an argument of its own today.
+// is an argument of its own today (a removed one that shared the dest counts as the old name).
 import { compareVersions, show } from './git.mjs';
 import { setKey } from './write.mjs';
 
@@ -18,13 +18,19 @@ function destsOf(src, out) {
     const flags = [...m[1].matchAll(/["'](--[\w-]+)["']/g)].map((x) => x[1]);
     if (!flags.length) continue;
     const dest = /\bdest\s*=\s*["'](\w+)["']/.exec(m[2])?.[1] ?? flags[0].slice(2).replace(/-/g, '_');
-    for (const f of flags) if (!out.has(f)) out.set(f, dest);
+    // `!`: the flag turns its dest off (store_false). Where that changes between releases
+    // (`--enable-chunked-prefill` stored `disable_chunked_prefill = False` in 0.16 and
+    // `enable_chunked_prefill = True` from 0.17), the older dest holds the opposite value.
+    const inverted = /\baction\s*=\s*["']store_false["']/.test(m[2]);
+    for (const f of flags) if (!out.has(f)) out.set(f, inverted ? `!${dest}` : dest);
   }
   for (const m of src.matchAll(/^\s+(\w+)\s*:[^\n=]*=\s*field\(([^\n]*argparse_meta[^\n]*)\)\s*$/gm)) {
     const names = /["']arg_names["']\s*:\s*\[([^\]]*)\]/.exec(m[2])?.[1];
     if (!names) continue;
     const dest = /["']dest["']\s*:\s*["'](\w+)["']/.exec(m[2])?.[1] ?? m[1];
-    for (const f of names.match(/--[\w-]+/g) ?? []) out.set(f, dest);
+    // A boolean field that defaults to True: its flag turns it off, like a store_false flag.
+    const off = /^\s+\w+\s*:\s*bool\b/.test(m[0]) && /\bdefault\s*=\s*True\b/.test(m[2]);
+    for (const f of names.match(/--[\w-]+/g) ?? []) out.set(f, off ? `!${dest}` : dest);
   }
   return out;
 }
@@ -49,12 +55,18 @@ export function megatronDestChanges(dir, releases, props) {
     if (!flags.length) continue;
     const before = {};
     for (const flag of flags) {
-      const names = perRelease.map((m) => m.get(flag));
+      const raw = perRelease.map((m) => m.get(flag));
+      const names = raw.map((n) => n?.replace(/^!/, ''));
       const first = names.findIndex((n) => n === key);
       if (first <= 0) continue;
-      const older = names.slice(0, first).filter((n) => n && n !== key).at(-1);
+      const at = names.slice(0, first).findLastIndex((n) => n && n !== key);
+      const older = at < 0 ? undefined : names[at];
+      // The flag turned its dest off then and on now, or the reverse: the older name held the opposite
+      // value, and renaming the key would flip the setting.
+      if (older && raw[at].startsWith('!') !== raw[first].startsWith('!')) continue;
       // An older name that is an argument of its own today is that argument, not this one's old name.
-      if (older && !props[older]) before[releases[first].version] = older;
+      // A removed argument that stored the same dest (two flags, one value) is this one's old name too.
+      if (older && (!props[older] || props[older]['x-removed'])) before[releases[first].version] = older;
     }
     const want = Object.keys(before).length ? before : undefined;
     if (want) report.push(`${key}: ${Object.entries(want).map(([v, n]) => `\`${n}\` before ${v}`).join(', ')}`);
