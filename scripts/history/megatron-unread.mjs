@@ -28,7 +28,10 @@ function namesAt(dir, rev) {
   const names = new Set();
   for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
     // A function or class of the argument's name defines it, it does not read it (`def openai_gelu`).
-    const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : text.replace(/\b(def|class)\s+[A-Za-z_]\w*/g, '$1').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+    // Setting an attribute (`args.vocab_extra_ids = 0`, a tool filling the namespace a tokenizer
+    // builder takes) writes it, it does not read it.
+    const body = text.replace(/\b(def|class)\s+[A-Za-z_]\w*/g, '$1').replace(/\.[A-Za-z_]\w*(?=\s*=(?!=))/g, '.');
+    const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : body.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
     for (const w of words) names.add(w);
   }
   return names;
