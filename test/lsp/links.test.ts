@@ -226,11 +226,12 @@ describe('language server: Accelerate config ↔ DeepSpeed JSON', () => {
         const p = await c.waitForDiagnostics(yamlUri, has(MIXED_PRECISION_CONFLICT), WAIT);
         const d = find(p, MIXED_PRECISION_CONFLICT);
         const actions = ((await c.codeActions(yamlUri, d.range, [d])) ?? []) as { title: string; isPreferred?: boolean; edit?: { changes?: Record<string, { newText: string }[]> } }[];
-        const follow = actions.find((a) => /follow mixed_precision/.test(a.title));
-        assert.ok(follow?.edit?.changes, `offered: ${actions.map((a) => a.title).join(' | ')}`);
-        assert.equal(follow.isPreferred, false);
-        assert.deepEqual(Object.keys(follow.edit.changes).sort(), [jsonUri, yamlUri].sort());
-        assert.deepEqual(follow.edit.changes[jsonUri].map((e) => e.newText), ['"auto"', '"auto"']);
+        const trainIn = actions.find((a) => /^Train in bf16/.test(a.title));
+        assert.ok(trainIn?.edit?.changes, `offered: ${actions.map((a) => a.title).join(' | ')}`);
+        assert.equal(trainIn.isPreferred, false);
+        assert.deepEqual(Object.keys(trainIn.edit.changes).sort(), [jsonUri, yamlUri].sort());
+        assert.deepEqual(trainIn.edit.changes[jsonUri].map((e) => e.newText), ['false', 'true']);
+        assert.ok(trainIn.edit.changes[yamlUri].length > 0, 'mixed_precision is removed from the config');
       }, folder(dir));
     }),
   );

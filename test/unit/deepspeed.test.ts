@@ -115,7 +115,7 @@ test('the world size of a DeepSpeed JSON can come from .shardwise.yaml (JSON has
   assert.match(parseProjectConfig('world_size: many\n').problems.join(' '), /`world_size` must be a positive integer/);
 });
 
-test('fixes across the two files: a replaced key moves into the JSON; the JSON can follow mixed_precision', () => {
+test('fixes across the two files: a replaced key moves into the JSON; the JSON can take the precision mixed_precision asks for', () => {
   const ds = JSON_OF({ train_micro_batch_size_per_gpu: 'auto', fp16: { enabled: true }, zero_optimization: { stage: 2 } });
   const yaml = YAML('  gradient_clipping: 1.0\n');
   const input = { path: '/project/accelerate.yaml', text: yaml, ...hostFor({ files: { 'ds.json': ds } }) };
@@ -133,11 +133,17 @@ test('fixes across the two files: a replaced key moves into the JSON; the JSON c
   // The JSON already sets the stage: only removing the YAML key is offered.
   const stage = analyze({ path: '/project/accelerate.yaml', text: YAML('  zero_stage: 3\n'), ...hostFor({ files: { 'ds.json': ds } }) });
   assert.ok(stage.findings.filter((f) => f.code === 'deepspeed-config-file-conflict').every((f) => !/zero_stage/.test(f.message) || f.fixes().every((x) => !x.otherFiles)));
+  // Training in the precision mixed_precision asks for: the JSON says it and the key goes, since
+  // Accelerate from 0.16.0 refuses mixed_precision beside a DeepSpeed file whatever its value.
   const mp = a.findings.find((f) => f.code === 'mixed-precision-conflict')!;
-  const follow = mp.fixes().find((x) => x.otherFiles)!;
-  assert.deepEqual(follow.edits, []);
-  const followed = JSON.parse(applyEdits(ds, follow.otherFiles![0].edits));
-  assert.equal(followed.fp16.enabled, 'auto');
+  assert.ok(mp.fixes().every((x) => !/^Set mixed_precision|"auto"/.test(x.title)), mp.fixes().map((x) => x.title).join(' | '));
+  const trainIn = mp.fixes().find((x) => x.otherFiles)!;
+  assert.equal(trainIn.applicability, 'unsafe');
+  assert.ok(!applyEdits(yaml, trainIn.edits).includes('mixed_precision'));
+  const switched = JSON.parse(applyEdits(ds, trainIn.otherFiles![0].edits));
+  assert.deepEqual([switched.fp16.enabled, switched.bf16.enabled], [false, true]);
+  const both = analyze({ ...input, text: applyEdits(yaml, trainIn.edits), ...hostFor({ files: { 'ds.json': applyEdits(ds, trainIn.otherFiles![0].edits) } }) });
+  assert.deepEqual(both.findings.filter((f) => f.code === 'mixed-precision-conflict' || (f.code === 'deepspeed-config-file-conflict' && /mixed_precision/.test(f.message))), []);
   // fix-all never reaches into another file.
   assert.ok(codeActions(a, { start: 0, end: yaml.length }).some((x) => x.otherFiles));
   assert.ok(fixRound(a, input, {}, { unsafe: true }).edits.every((e) => e.span.end <= yaml.length));

@@ -4,15 +4,24 @@
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { linkedJson, src, deepspeedFileRead } from '../formats/accelerate/helpers';
 import type { PathEdit } from '../syntax/sourcedoc';
+import type { Path } from '../types';
 import { defineRule, type FixSpec } from './rule';
 
-/** Makes the JSON follow accelerate's precision: its fp16/bf16 `enabled` become `"auto"`. */
-function followFix(m: AccelerateModel): FixSpec[] {
+/**
+ * Trains in the precision `mixed_precision` asks for, the way Accelerate accepts it: the JSON enables
+ * that precision (and turns the other off) and `mixed_precision` goes, since Accelerate from 0.16.0
+ * refuses it next to a DeepSpeed file whatever its value, and before that ignored it. Only for fp16 and
+ * bf16, which the JSON can say; a JSON that spells bf16 as `bfloat16` is left to the user.
+ */
+function trainInFix(m: AccelerateModel, at: Path, want: string, other: 'fp16' | 'bf16'): FixSpec[] {
   const file = m.deepspeedFile;
   const doc = file?.linked?.analysis?.doc;
-  if (!file?.linked?.path || !doc || !file.model) return [];
-  const edits: PathEdit[] = (['fp16', 'bf16'] as const).filter((k) => file.model!.has([k])).map((k) => ({ op: 'set', path: [k, 'enabled'], value: 'auto' }));
-  return edits.length ? [{ kind: 'json-follows', title: `Let ${file.ref} follow mixed_precision (fp16/bf16 "enabled": "auto")`, edits: [], other: { path: file.linked.path, doc, edits } }] : [];
+  if ((want !== 'fp16' && want !== 'bf16') || !file?.linked?.path || !doc || !file.model || file.model.has(['bfloat16'])) return [];
+  const edits: PathEdit[] = [
+    { op: 'set', path: [other, 'enabled'], value: false },
+    { op: 'set', path: [want, 'enabled'], value: true },
+  ];
+  return [{ kind: 'train-in', title: `Train in ${want}: enable it in ${file.ref} and remove mixed_precision`, edits: [{ op: 'remove', path: at }], other: { path: file.linked.path, doc, edits } }];
 }
 
 export default defineRule<AccelerateModel>({
@@ -20,16 +29,15 @@ export default defineRule<AccelerateModel>({
   severity: 'warning',
   formats: ['accelerate'],
   fixes: {
-    'json-follows': { applicability: 'unsafe', changes: "the DeepSpeed JSON's precision" },
-    remove: { applicability: 'unsafe', changes: 'the precision: the JSON decides' },
-    'set-precision': { applicability: 'unsafe', changes: 'the precision' },
+    'train-in': { applicability: 'unsafe', changes: "the precision the run trains in (the DeepSpeed JSON's)" },
+    remove: { applicability: 'unsafe', changes: 'the file: the JSON still decides the precision' },
   },
   docs: {
     summary: "`mixed_precision` disagrees with the precision the DeepSpeed JSON enables (bf16/fp8 with the JSON's fp16, fp16 with its bf16).",
     why: 'Next to a `deepspeed_config_file`, the JSON decides the precision: Accelerate before 0.16.0 only fills a section the JSON lacks (`set_mixed_precision`) and ignores this key otherwise; from 0.16.0 it refuses a config file that sets `mixed_precision` together with a DeepSpeed file at all (`deepspeed-config-file-conflict`). Either way a `mixed_precision` that disagrees with the JSON\'s `fp16`/`bf16` says one precision while the run trains in the other, and removing it (as the refusal asks) keeps the JSON\'s. Shardwise reads the JSON the config points at, so the disagreement shows up as you edit either file. (`accelerate launch --mixed_precision` on the command line against the JSON stops: "`--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file".)',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_fp16.json\n',
-    fix: 'Removes `mixed_precision` (the JSON decides; accelerate also refuses it next to a DeepSpeed file), sets it to the precision the JSON enables, or makes the JSON follow it (`"enabled": "auto"`).',
+    fix: 'Removes `mixed_precision` (the JSON decides; Accelerate from 0.16.0 refuses it next to a DeepSpeed file whatever its value), or trains in the precision it asks for: enables that precision in the JSON, turns the other off and removes `mixed_precision`. Neither keeps `mixed_precision` beside the JSON, and the JSON is never set to `"auto"` here, which Accelerate before 0.16.0 does not fill for an existing section.',
     files: { 'ds_fp16.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "fp16": { "enabled": true },\n  "zero_optimization": { "stage": 2 }\n}\n' },
   },
   check(ctx) {
@@ -54,8 +62,7 @@ export default defineRule<AccelerateModel>({
       message: `\`mixed_precision: ${mp}\` disagrees with ${m.deepspeedFile!.ref}, which enables \`${other}\`: the JSON's precision is what DeepSpeed runs, so the run trains in ${other}, not ${mp} (Accelerate before 0.16.0 ignores this key next to a DeepSpeed file; from 0.16.0 it refuses the pair, which deepspeed-config-file-conflict reports). Enable the precision you want in the JSON and remove \`mixed_precision\` here.`,
       fixes: [
         { kind: 'remove', title: 'Remove mixed_precision (the JSON decides)', edits: [{ op: 'remove', path: at }], recommended: true },
-        { kind: 'set-precision', title: `Set mixed_precision to ${other}`, edits: [{ op: 'set', path: at, value: other }] },
-        ...followFix(m),
+        ...trainInFix(m, at, mp, other),
       ],
     });
   },
