@@ -29,7 +29,7 @@ export default defineRule<AccelerateModel>({
   severity: 'warning',
   formats: ['accelerate'],
   fixes: {
-    'train-in': { applicability: 'unsafe', changes: "the precision the run trains in (the DeepSpeed JSON's)" },
+    'train-in': { applicability: 'unsafe', changes: 'the precision the run trains in' },
     remove: { applicability: 'unsafe', changes: 'the file: the JSON still decides the precision' },
   },
   docs: {
