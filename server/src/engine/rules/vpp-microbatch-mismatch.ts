@@ -39,10 +39,14 @@ export default defineRule({
     if (n >= pp && n <= m && (rest === 0 || rest >= pp)) return;
     const groups = n === pp ? `groups of ${pp} (PP)` : `groups of ${n} (\`--microbatch-group-size-per-virtual-pipeline-stage\`)`;
     const why = m < pp ? `are fewer than PP ${pp}` : n > m ? `are fewer than the group size ${n}` : n < pp ? `are grouped by ${n}, fewer than PP ${pp}` : `leave a last group of ${rest}, fewer than PP ${pp}`;
+    // A group smaller than PP fails whatever the batch: the remedy is the group size, not the batch.
+    const remedy = n < pp && m >= pp
+      ? `Raise \`--microbatch-group-size-per-virtual-pipeline-stage\` to at least PP ${pp} (or remove it: it defaults to PP), with ${m} micro-batches a value that divides them or leaves at least ${pp} over.`
+      : `Use a global batch that gives a multiple of ${n} micro-batches per DP rank (e.g. ${Math.max(n, Math.ceil(m / n) * n)}).`;
     ctx.report({
       at: fieldPath(p, p.globalBatch ?? p.numMicroBatches ?? p.vpp, p.globalBatch ? 'globalBatch' : 'numMicroBatches'),
       on: 'value',
-      message: `With ${p.vpp.value} virtual stages, each step's ${m} micro-batches ${why}: the interleaved schedule runs them in ${groups} and Megatron fails on the first step. Use a global batch that gives a multiple of ${n} micro-batches per DP rank (e.g. ${Math.max(n, Math.ceil(m / n) * n)}).`,
+      message: `With ${p.vpp.value} virtual stages, each step's ${m} micro-batches ${why}: the interleaved schedule runs them in ${groups} and Megatron fails on the first step. ${remedy}`,
     });
   },
 });
