@@ -62,6 +62,12 @@ export const PREFERENCE_RULES: readonly PreferenceRule[] = [
     cost: (_w, l) => l.tp * l.pp * l.cp,
   },
   {
+    id: 'moe-stages-over-tp',
+    text: 'for a mixture-of-experts model, pipeline stages rather than tensor parallelism (at the same model-parallel size)',
+    source: `${MOE_GUIDE}, Guideline 1: keep TP as small as memory allows; Guideline 3: pipeline parallelism to distribute the layers; Guideline 4: EP rather than TP for the experts. In a mixture-of-experts model TP splits only the attention and dense layers, while its collectives and the sequence-parallel gathers around the router run in every layer`,
+    cost: (w, l) => ((w.model.experts ?? 0) > 0 ? l.tp : 0),
+  },
+  {
     id: 'fewer-stages',
     text: 'fewer pipeline stages (tensor parallelism inside the node first)',
     source: `${PTDP}, §3, takeaway #1: tensor parallelism up to the GPUs of a server, pipeline parallelism across servers; ${MOE_GUIDE}, Guideline 3: pipeline parallelism to scale beyond the NVLink domain`,
