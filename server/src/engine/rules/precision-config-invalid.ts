@@ -93,6 +93,52 @@ function otherMixMessage(m: DeepSpeedModel, quote: string): string {
   return `Without ZeRO, DeepSpeed refuses a gradient accumulation type other than the model's when it builds the optimizer (${quote}); the model is ${mix.model} and \`data_types.grad_accum_dtype\` is ${mix.accum}. Remove the key, or write \`"${mix.model}"\`.`;
 }
 
+const autocastOn = (m: DeepSpeedModel) => m.bool(['torch_autocast', 'enabled']) === true;
+
+/** The written `data_types.param_dtype` (any DtypeEnum spelling), or undefined. */
+function writtenParam(m: DeepSpeedModel): Dtype | undefined {
+  const v = m.get(['data_types', 'param_dtype']);
+  return typeof v === 'string' ? DTYPE_SPELLINGS[v] : undefined;
+}
+
+/**
+ * torch.autocast mode's own checks (runtime/torch_autocast.py `_validate_auto_cast_settings`, run by
+ * the engine's constructor whenever `torch_autocast.enabled`, at every ZeRO stage): zero quantized
+ * weights from 0.17.2 on; fp16 and bf16 in 0.17.2-0.18.2 (@v0.18.2:32-33, gone @v0.18.3); a
+ * communication type other than fp32 in 0.17.2-0.17.5 (@v0.17.5:31, gone @v0.17.6).
+ */
+const AUTOCAST_CHECKS: DsCheck[] = [
+  {
+    // torch_autocast.py@v0.17.2:27, master:32.
+    since: '0.17.2',
+    when: (m) => (autocastOn(m) && m.bool(['zero_optimization', 'zero_quantized_weights']) === true ? ['zero_optimization', 'zero_quantized_weights'] : undefined),
+    message: () => 'ZeRO++ quantized weights (`zero_quantized_weights`) do not work with `torch_autocast`, at any ZeRO stage: DeepSpeed stops when it builds the engine ("Cannot enable both torch autocast and zero quantized weights"). Remove `zero_quantized_weights`, or turn `torch_autocast` off.',
+  },
+  {
+    since: '0.17.2',
+    before: '0.18.3',
+    when: (m) => (autocastOn(m) && m.bool(['fp16', 'enabled']) === true ? ['fp16', 'enabled'] : undefined),
+    message: () => 'DeepSpeed 0.17.2 to 0.18.2 run `torch_autocast` only with the fp16 mode off and stop when they build the engine ("Cannot enable both torch autocast and fp16"). Turn `fp16` off (autocast keeps the parameters in fp32 and runs the forward pass in `torch_autocast.dtype`), or use DeepSpeed 0.18.3 or later.',
+  },
+  {
+    since: '0.17.2',
+    before: '0.18.3',
+    when: (m) => (autocastOn(m) && m.bool(['fp16', 'enabled']) !== true && m.bool(bf16Path(m, 'enabled')) === true ? bf16Path(m, 'enabled') : undefined),
+    message: () => 'DeepSpeed 0.17.2 to 0.18.2 run `torch_autocast` only with the bf16 mode off and stop when they build the engine ("Cannot enable both torch autocast and bfloat16"). Turn `bf16` off (autocast keeps the parameters in fp32 and runs the forward pass in `torch_autocast.dtype`), or use DeepSpeed 0.18.3 or later.',
+  },
+  {
+    // torch_autocast.py@v0.17.2:31: `engine.communication_data_type` is the written type, else the
+    // fp16/bf16 mode's (refused first, above), else fp32.
+    since: '0.17.2',
+    before: '0.17.6',
+    when: (m) => {
+      const c = m.get(['communication_data_type']);
+      return autocastOn(m) && m.bool(['fp16', 'enabled']) !== true && m.bool(bf16Path(m, 'enabled')) !== true && typeof c === 'string' && ['fp16', 'bf16'].includes(c.toLowerCase()) ? ['communication_data_type'] : undefined;
+    },
+    message: (m) => `DeepSpeed 0.17.2 to 0.17.5 run \`torch_autocast\` only with fp32 communication, and \`communication_data_type\` is ${String(m.get(['communication_data_type']))}: they stop when they build the engine ("Communication data type must be float32 for torch autocast"). Remove the key, or use DeepSpeed 0.17.6 or later.`,
+  },
+];
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined),
@@ -249,6 +295,18 @@ const CHECKS: DsCheck[] = [
     before: '0.19.3',
     message: () => 'With dynamic loss scaling (`loss_scale: 0`), a `loss_scale_window` of 0 stops the run in its first steps: DeepSpeed before 0.19.3 takes the step count modulo the window after every step without overflow (ZeroDivisionError). Use the default 1000.',
   },
+  {
+    // runtime/engine.py@v0.19.2:1325-1342 (`_assert_valid_mixed_precision_config`, from the engine's
+    // sanity check): a written param_dtype must be the dtype of the enabled precision mode.
+    since: '0.19.2',
+    when: (m) => {
+      const param = writtenParam(m);
+      const model = param && modelDtype(m);
+      return model && param !== model ? ['data_types', 'param_dtype'] : undefined;
+    },
+    message: (m) => `\`data_types.param_dtype\` is ${writtenParam(m)}, and the enabled precision mode makes the model ${modelDtype(m)}: DeepSpeed stops when it builds the engine ("data_types.param_dtype=… conflicts with the enabled precision mode"). Remove the key (the parameters then take the mode's dtype), or turn on the mode that matches it.`,
+  },
+  ...AUTOCAST_CHECKS,
 ];
 
 export default defineRule<DeepSpeedModel>({
@@ -256,8 +314,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype.',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal.',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type).',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },

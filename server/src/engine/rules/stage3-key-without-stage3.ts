@@ -92,6 +92,9 @@ export default defineRule<DeepSpeedModel | AccelerateModel>({
       // An offload section that turns offloading off (`offload_param: {device: "none"}`, DeepSpeed's
       // default device) asks for nothing stage 3 would have given.
       if (e.value.kind === 'map' && /^none$/i.test(String(ctx.doc.value(['zero_optimization', e.key, 'device']) ?? ''))) continue;
+      // With torch.autocast on, DeepSpeed 0.17.2 and later refuse quantized weights at any stage
+      // (precision-config-invalid says so): not ignored there.
+      if (e.key === 'zero_quantized_weights' && v === true && m.bool(['torch_autocast', 'enabled']) === true && ctx.atLeast('0.17.2')) continue;
       const what = e.key === 'offload_param' || e.key === 'cpu_offload_param' ? 'parameters are only partitioned, and so only offloaded, at stage 3' : 'only ZeRO stage 3 reads it';
       const refused = stage >= 1 ? refusedBelowStage(schema) : undefined;
       ctx.report({
