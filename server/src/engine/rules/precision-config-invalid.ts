@@ -1,7 +1,7 @@
 /**
  * precision-config-invalid: precision settings DeepSpeed rejects together.
  */
-import { bf16Path, type DeepSpeedModel } from '../formats/deepspeed/model';
+import { bf16Path, bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 import type { Path } from '../types';
@@ -136,6 +136,54 @@ const AUTOCAST_CHECKS: DsCheck[] = [
       return autocastOn(m) && m.bool(['fp16', 'enabled']) !== true && m.bool(bf16Path(m, 'enabled')) !== true && typeof c === 'string' && ['fp16', 'bf16'].includes(c.toLowerCase()) ? ['communication_data_type'] : undefined;
     },
     message: (m) => `DeepSpeed 0.17.2 to 0.17.5 run \`torch_autocast\` only with fp32 communication, and \`communication_data_type\` is ${String(m.get(['communication_data_type']))}: they stop when they build the engine ("Communication data type must be float32 for torch autocast"). Remove the key, or use DeepSpeed 0.17.6 or later.`,
+  },
+];
+
+/**
+ * The file turns no optimizer offload on: no `offload_optimizer` section (or its device `"none"`) and
+ * no legacy `cpu_offload: true`; false when that is not settled (an `"auto"` device).
+ */
+function noOptimizerOffload(m: DeepSpeedModel): boolean {
+  const Z = 'zero_optimization';
+  const legacy = m.get([Z, 'cpu_offload']);
+  if (legacy !== undefined && legacy !== false) return false;
+  if (!m.has([Z, 'offload_optimizer'])) return true;
+  const d = m.get([Z, 'offload_optimizer', 'device']);
+  return typeof d === 'string' && d.toLowerCase() === 'none';
+}
+
+const MASTER_OFFLOAD = 'DeepSpeed keeps 16-bit master weights only with the optimizer offloaded to the CPU (DeepSpeedCPUAdam keeps the fp32 states there), and stops when it builds the ZeRO optimizer';
+
+/**
+ * The ZeRO optimizers' master-weight checks (runtime/zero/stage2.py@v0.5.0:196-197,
+ * stage_1_and_2.py@v0.18.2:269-273; from 0.18.3 runtime/base_optimizer.py `_configure_master_weights`
+ * with the stage 1/2 and stage 3 validators, stage_1_and_2.py@v0.18.3:273-283, stage3.py@v0.18.3:273-283):
+ * fp16 master weights, and bf16 ones without bf16 optimizer states, assert ZeRO-Offload. Without any
+ * optimizer offload that fails whatever optimizer runs. Stages the config check refuses first are left to it.
+ */
+const MASTER_CHECKS: DsCheck[] = [
+  {
+    since: '0.5.0',
+    before: '0.18.3',
+    when: (m) => (m.bool(['fp16', 'enabled']) === true && m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.stage === 2 && noOptimizerOffload(m) ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
+    message: () => `fp16 master weights and gradients without optimizer offload: ${MASTER_OFFLOAD} ("fp16_master_and_gradients requires optimizer to support keeping fp16 master and gradients while keeping the optimizer states in fp32"). Add \`"offload_optimizer": {"device": "cpu"}\` (with Adam or AdamW, which DeepSpeed then builds as DeepSpeedCPUAdam), or remove the key.`,
+  },
+  {
+    since: '0.18.3',
+    when: (m) => (m.bool(['fp16', 'enabled']) === true && m.bool(['fp16', 'fp16_master_weights_and_grads']) === true && m.stage !== undefined && m.stage >= 1 && noOptimizerOffload(m) ? ['fp16', 'fp16_master_weights_and_grads'] : undefined),
+    message: (m) => `fp16 master weights and gradients without optimizer offload: ${MASTER_OFFLOAD} ("Master weights feature requires ${m.stage === 3 ? 'ZeRO-3' : `ZeRO-${m.stage}`} Offload with DeepSpeedCPUAdam"). Add \`"offload_optimizer": {"device": "cpu"}\` (with Adam or AdamW, which DeepSpeed then builds as DeepSpeedCPUAdam), or remove the key.`,
+  },
+  {
+    since: '0.18.3',
+    when: (m) => {
+      const at = bf16Path(m, 'bf16_master_weights_and_grads');
+      const on = m.bool(['fp16', 'enabled']) !== true && m.bool(bf16Path(m, 'enabled')) === true && m.bool(at) === true;
+      // bf16 optimizer states keep the states in bf16 on the GPU (no offload needed); stage 1 with
+      // fp32 gradient accumulation runs the BF16 optimizer, which has no such check.
+      const states = bf16Path(m, 'bf16_optimizer_states');
+      return on && (!m.has(states) || m.bool(states) === false) && m.stage !== undefined && m.stage >= 1 && !bf16Stage1(m) && noOptimizerOffload(m) ? at : undefined;
+    },
+    message: (m) => `bf16 master weights and gradients without bf16 optimizer states or optimizer offload: ${MASTER_OFFLOAD} ("Master weights feature requires ${m.stage === 3 ? 'ZeRO-3' : `ZeRO-${m.stage}`} Offload with DeepSpeedCPUAdam"). Add \`"offload_optimizer": {"device": "cpu"}\` (with Adam or AdamW), add \`"bf16_optimizer_states": true\` to keep the optimizer states in bf16 on the GPU, or remove the key.`,
   },
 ];
 
@@ -307,6 +355,7 @@ const CHECKS: DsCheck[] = [
     message: (m) => `\`data_types.param_dtype\` is ${writtenParam(m)}, and the enabled precision mode makes the model ${modelDtype(m)}: DeepSpeed stops when it builds the engine ("data_types.param_dtype=… conflicts with the enabled precision mode"). Remove the key (the parameters then take the mode's dtype), or turn on the mode that matches it.`,
   },
   ...AUTOCAST_CHECKS,
+  ...MASTER_CHECKS,
 ];
 
 export default defineRule<DeepSpeedModel>({
@@ -314,8 +363,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type).',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5.',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO or without the optimizer offload the ZeRO optimizer needs for them, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type).',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. The ZeRO optimizers keep fp16 master weights (from 0.5.0), and bf16 ones without `bf16_optimizer_states` (from 0.18.3), only with the optimizer offloaded to the CPU. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },
