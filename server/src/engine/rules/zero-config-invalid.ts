@@ -75,6 +75,24 @@ function managedAccumulationChecks(): DsCheck[] {
   ];
 }
 
+/**
+ * What the ZeRO-3 optimizer refuses beside AutoEP's expert layers (runtime/engine.py@v0.19.3:1771-1785,
+ * master:1896-1910, `_validate_zero3_moe_compatibility`, run when the model has MoE layers, which
+ * AutoEP builds from the model's own): AutoTP, quantized gradients, MiCS, hpZ. AutoTP with stage 3 is
+ * refused for any model before 0.19.4 (the check above). Sequence parallelism comes from the program.
+ */
+function autoEpStage3Checks(): DsCheck[] {
+  const on = (m: DeepSpeedModel) => m.bool(['expert_parallel', 'enabled']) === true && m.stage === 3;
+  const say = (what: string, quote: string) => () => `AutoEP (\`expert_parallel.enabled\`) with ZeRO stage 3 does not work with ${what}: DeepSpeed stops when it builds the ZeRO-3 optimizer ("AutoEP with ZeRO Stage 3 does not support ${quote}"). Remove it, or use ZeRO stage 1 or 2 with AutoEP.`;
+  const num = (m: DeepSpeedModel, k: string) => m.num([Z, k]);
+  return [
+    { when: (m) => (on(m) && (m.num(['tensor_parallel', 'autotp_size']) ?? 0) > 1 ? ['tensor_parallel', 'autotp_size'] : undefined), since: '0.19.4', message: say('AutoTP (`tensor_parallel.autotp_size` above 1)', 'AutoTP yet') },
+    { when: (m) => (on(m) && m.bool([Z, 'zero_quantized_gradients']) === true ? [Z, 'zero_quantized_gradients'] : undefined), since: '0.19.3', message: say('ZeRO++ quantized gradients (`zero_quantized_gradients`)', 'zero_quantized_gradients or LoCo quantized gradients yet') },
+    { when: (m) => (on(m) && (num(m, 'mics_shard_size') ?? 0) > 0 ? [Z, 'mics_shard_size'] : undefined), since: '0.19.3', message: say('MiCS (`mics_shard_size`)', 'MiCS yet') },
+    { when: (m) => (on(m) && (num(m, 'zero_hpz_partition_size') ?? 1) > 1 ? [Z, 'zero_hpz_partition_size'] : undefined), since: '0.19.3', message: say('hpZ (`zero_hpz_partition_size` above 1)', 'hpZeRO secondary tensor groups yet') },
+  ];
+}
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
@@ -92,6 +110,7 @@ const CHECKS: DsCheck[] = [
     before: '0.19.3',
     message: () => 'AutoEP (`expert_parallel.enabled`) with ZeRO stage 3: DeepSpeed 0.19.2 takes the layers AutoEP builds for MoE layers and stops when it builds the ZeRO-3 optimizer ("MoE not supported with Stage 3"). Use DeepSpeed 0.19.3 or later, or ZeRO stage 1 or 2.',
   },
+  ...autoEpStage3Checks(),
   {
     when: (m) => {
       const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
@@ -174,8 +193,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2, partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded; each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has); each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
