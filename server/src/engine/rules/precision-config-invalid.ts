@@ -187,6 +187,32 @@ const MASTER_CHECKS: DsCheck[] = [
   },
 ];
 
+const MOQ: Path = ['compression_training', 'weight_quantization', 'shared_parameters'];
+const moqOn = (m: DeepSpeedModel) => m.bool([...MOQ, 'enabled']) === true;
+
+/**
+ * MoQ, the weight quantization of `compression_training` (from 0.7.0, compression/config.py
+ * get_quantize_enabled): quantizing in the optimizer step asserts fp16 when the engine sets up the
+ * optimizer (runtime/engine.py@v0.7.0:1258, master:2259-2261), which a written `optimizer` section
+ * makes certain; and the eigenvalue schedule of `quantize_training` is refused while MoQ is on
+ * (runtime/config.py@v0.7.0:557, master:550).
+ */
+const MOQ_CHECKS: DsCheck[] = [
+  {
+    since: '0.7.0',
+    when: (m) => {
+      const forward = m.has([...MOQ, 'quantize_weight_in_forward']) ? m.bool([...MOQ, 'quantize_weight_in_forward']) : false;
+      return moqOn(m) && forward === false && switchOn(m, ['fp16', 'enabled']) === false && m.has(['optimizer', 'type']) ? [...MOQ, 'enabled'] : undefined;
+    },
+    message: () => 'MoQ weight quantization in the optimizer step works only with fp16: DeepSpeed stops when it sets up the optimizer ("MoQ (quantize in optimization step) weight quantization is only supported for FP16"). Enable `fp16`, or set `"quantize_weight_in_forward": true` in `shared_parameters`.',
+  },
+  {
+    since: '0.7.0',
+    when: (m) => (moqOn(m) && m.bool(['quantize_training', 'eigenvalue', 'enabled']) === true ? ['quantize_training', 'eigenvalue', 'enabled'] : undefined),
+    message: () => 'The eigenvalue schedule of MoQ is switched off in DeepSpeed: with `compression_training` weight quantization on, it stops when it reads the config ("Eigenvalue based MoQ is temporarily disabled"). Set `quantize_training.eigenvalue.enabled` to false, or remove the section.',
+  },
+];
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined),
@@ -356,6 +382,7 @@ const CHECKS: DsCheck[] = [
   },
   ...AUTOCAST_CHECKS,
   ...MASTER_CHECKS,
+  ...MOQ_CHECKS,
 ];
 
 export default defineRule<DeepSpeedModel>({
@@ -363,8 +390,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO or without the optimizer offload the ZeRO optimizer needs for them, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type).',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. The ZeRO optimizers keep fp16 master weights (from 0.5.0), and bf16 ones without `bf16_optimizer_states` (from 0.18.3), only with the optimizer offloaded to the CPU. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5.',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO or without the optimizer offload the ZeRO optimizer needs for them, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type), MoQ weight quantization in the optimizer step without fp16, and MoQ\'s eigenvalue schedule.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. The ZeRO optimizers keep fp16 master weights (from 0.5.0), and bf16 ones without `bf16_optimizer_states` (from 0.18.3), only with the optimizer offloaded to the CPU. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5. From 0.7.0, MoQ (`compression_training.weight_quantization`) quantizing in the optimizer step needs fp16 when the engine builds the optimizer the file names, and its eigenvalue schedule (`quantize_training.eigenvalue`) is refused when the config is read.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },
