@@ -2,7 +2,7 @@
  * optimizer-config-invalid: optimizer and scheduler settings DeepSpeed rejects when it builds them.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
+import { bf16Stage1, DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
@@ -46,7 +46,36 @@ const BF16_LAMB: DsCheck[] = (['bf16', 'bfloat16'] as const).map((section) => ({
     `${optimizerType(m)} with \`${section}\`: DeepSpeed ${section === 'bf16' ? '0.6.0' : '0.5.5'} to 0.17.0 run bf16 with a fixed loss scale of 1.0, so their ${optimizerType(m)} check stops ("requires dynamic loss scaling"). Use DeepSpeed 0.17.1 or later, or another optimizer.`,
 }));
 
+const isMuon = (m: DeepSpeedModel) => (optimizerType(m) ?? '').toLowerCase() === 'muon';
+// The section's model drops an "auto" (the default, on) at the releases these checks exist.
+const reduceScatter = (m: DeepSpeedModel) => m.bool(['zero_optimization', 'reduce_scatter']) !== false;
+
+/**
+ * Muon (DeepSpeed builds MuonWithAuxAdam from the section) against reduce-scatter, which is on unless
+ * the file turns it off: ZeRO-3 refuses the pair from 0.18.9, where Muon first runs at stage 3
+ * (runtime/zero/stage3.py@v0.18.9:338, master:351-352); ZeRO-1/2 refuse it with optimizer offload from
+ * 0.19.3 (runtime/zero/stage_1_and_2.py@v0.19.3:230-231, master:230-232), which keeps only partition slices.
+ * NVMe at stage 1 with bf16 and fp32 accumulation runs the BF16 optimizer instead.
+ */
+const MUON_CHECKS: DsCheck[] = [
+  {
+    when: (m) => (isMuon(m) && m.stage === 3 && reduceScatter(m) ? ['optimizer', 'type'] : undefined),
+    since: '0.18.9',
+    message: () => 'Muon with ZeRO stage 3 and reduce-scatter (on by default): DeepSpeed stops when it builds the ZeRO-3 optimizer ("Muon and reduce scatter cannot be used together"). Set `"reduce_scatter": false` in `zero_optimization`, or use another optimizer.',
+  },
+  {
+    when: (m) => {
+      const device = String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase();
+      const offloaded = device === 'cpu' || (device === 'nvme' && !bf16Stage1(m));
+      return isMuon(m) && (m.stage === 1 || m.stage === 2) && offloaded && reduceScatter(m) ? ['zero_optimization', 'offload_optimizer', 'device'] : undefined;
+    },
+    since: '0.19.3',
+    message: (m) => `Muon with ZeRO-${m.stage} optimizer offload and reduce-scatter (on by default): DeepSpeed stops when it builds the ZeRO optimizer ("Muon with reduce scatter does not support optimizer offload because offload retains only partition slices"). Remove the offload, or set \`"reduce_scatter": false\` in \`zero_optimization\`.`,
+  },
+];
+
 const CHECKS: DsCheck[] = [
+  ...MUON_CHECKS,
   {
     // engine.py@v0.17.6: `assert zero_stage <= ZeroStageEnum.gradients`, gone in v0.18.9.
     when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'muon' && m.stage === 3 ? ['optimizer', 'type'] : undefined),
@@ -135,8 +164,8 @@ export default defineRule<DeepSpeedModel>({
     'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
-    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
-    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires.',
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
+    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3).',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     fix: 'Allows the untested optimizer, makes the loss scale dynamic, or writes the step count as an integer.',
