@@ -137,6 +137,13 @@ const CHECKS: DsCheck[] = [
   ...managedAccumulationChecks(),
   ...bucketChecks(),
   {
+    // runtime/zero/stage3.py@v0.10.0:228-229, master:382-383: quantized gradients give the ZeRO-3
+    // optimizer an all-to-all group (runtime/engine.py@v0.10.0:1099-1101), which it runs only with reduce-scatter.
+    when: (m) => (m.stage === 3 && m.bool([Z, 'zero_quantized_gradients']) === true && m.bool([Z, 'reduce_scatter']) === false ? [Z, 'reduce_scatter'] : undefined),
+    since: '0.10.0',
+    message: () => 'ZeRO++ quantized gradients (`zero_quantized_gradients`) need reduce-scatter at ZeRO stage 3: DeepSpeed stops when it builds the ZeRO-3 optimizer ("when enable all_to_all_reduce, reduce_scatter should also be enabled"). Remove `"reduce_scatter": false`, or turn the quantized gradients off.',
+  },
+  {
     when: (m) => (sum(m) && m.stage === 3 ? ['gradient_allreduce_op'] : undefined),
     // runtime/config.py: the key and its checks arrive in 0.19.6 (older releases ignore the key).
     since: '0.19.6',
@@ -193,7 +200,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has); each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
