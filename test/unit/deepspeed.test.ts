@@ -337,8 +337,9 @@ test('prose of a behaviour that changed between releases names the releases', ()
     // deepspeed/runtime/engine.py@v0.19.1 overrides fp32_optimizer_states of DeepSpeedCPUAdam; @v0.19.0 does not.
     assert.match(p.bf16_optimizer_states.markdownDescription, /DeepSpeed 0\.19\.1 and later build DeepSpeedCPUAdam.*0\.18\.3 to 0\.19\.0/, section);
     // deepspeed/runtime/config.py@v0.6.0:902 (bf16 only with ZeRO); engine.py@v0.6.7 (stage 0: BF16 optimizer);
-    // @v0.7.6 _do_optimizer_sanity_check (bf16 accumulation refused), @v0.17.6 (DDP_BFLOAT16 path), @v0.18.5 (fp32 accumulation refused).
-    assert.match(p.enabled.markdownDescription, /Without ZeRO \(stage 0\), 0\.6\.0 and 0\.6\.1 refuse bf16; 0\.6\.2 to 0\.18\.4 accumulate in fp32.*refused in 0\.7\.6 to 0\.17\.5.*From 0\.18\.5 .*`grad_accum_dtype: "fp32"` is refused/, section);
+    // @v0.7.6 _do_optimizer_sanity_check (bf16 accumulation refused), @v0.17.6 get_data_types (the default
+    // becomes the model dtype) and the DDP_BFLOAT16 path, @v0.18.5 (fp32 accumulation refused).
+    assert.match(p.enabled.markdownDescription, /Without ZeRO \(stage 0\), 0\.6\.0 and 0\.6\.1 refuse bf16; 0\.6\.2 to 0\.17\.5 accumulate in fp32.*refused in 0\.7\.6 to 0\.17\.5.*From 0\.17\.6 stage 0 accumulates in bf16.*`grad_accum_dtype: "fp32"` .*refused from 0\.18\.5/, section);
     assert.doesNotMatch(p.enabled.markdownDescription, /0\.6\.0 to 0\.17\.5 use the BF16 optimizer/, section);
     assert.doesNotMatch(p.enabled.markdownDescription, /otherwise the ZeRO optimizer handles bf16/, section);
   }

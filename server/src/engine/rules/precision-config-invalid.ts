@@ -62,7 +62,7 @@ const STAGE_2_ONLY = 'fp16 master weights and gradients work only at ZeRO stage 
 
 const BF16_ACCUM = 'Without ZeRO, DeepSpeed 0.7.6 to 0.17.5 refuse bf16 gradients accumulated in bf16 when they build the optimizer ("Bfloat16 wrapper must use a gradient accumulation type of fp32, enable ZeRO to use Bfloat16 gradient accumulation").';
 
-/** bf16 without ZeRO or AMP and `grad_accum_dtype` bf16 written (the default is fp32 until 0.18.5). */
+/** bf16 without ZeRO or AMP and `grad_accum_dtype` bf16 written (the default is fp32 until 0.17.5). */
 function bf16Accumulated(m: DeepSpeedModel): boolean {
   const mix = accumMix(m);
   return mix?.branch === 'plain' && mix.model === 'bf16' && mix.accum === 'bf16';
@@ -319,8 +319,15 @@ const CHECKS: DsCheck[] = [
   },
   // Without ZeRO, every other mix of two dtypes is refused (@v0.7.6:1172-1175, @v0.17.5:1424-1425); the
   // message names the dtypes from 0.17.6 (@v0.17.6:1419-1420, @v0.19.5:1976-1977).
+  // Spelled "accummulation" until 0.9.2 (@v0.7.6:1173-1174, @v0.9.2:1138); corrected in 0.9.3.
   {
     since: '0.7.6',
+    before: '0.9.3',
+    when: (m) => (otherMix(m) ? ACCUM : undefined),
+    message: (m) => otherMixMessage(m, '"unsupported mix of model dtype and gradient accummulation type"'),
+  },
+  {
+    since: '0.9.3',
     before: '0.17.6',
     when: (m) => (otherMix(m) ? ACCUM : undefined),
     message: (m) => otherMixMessage(m, '"unsupported mix of model dtype and gradient accumulation type"'),
