@@ -4,6 +4,7 @@
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+import { OVERLAP_COMPANION_CHECKS, ROUTER_CHECKS } from './moe-router-checks';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
 // The EP all-to-all overlap flag and every requirement Megatron Core checks for it arrive together
@@ -159,8 +160,8 @@ export default defineRule<MegatronModel>({
     bf16: { applicability: 'unsafe', changes: 'the precision' },
   },
   docs: {
-    summary: 'Expert-parallel, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    summary: 'Expert-parallel, MoE router, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
@@ -170,11 +171,14 @@ export default defineRule<MegatronModel>({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: the experts must be a multiple of EP', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L1037-L1040' },
+      { label: 'Megatron-LM core_v0.19.0, `TransformerConfig.__post_init__`: router score function, top-1 routing and group-limited routing', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/core/transformer/transformer_config.py#L2284-L2355' },
       { label: 'Megatron-LM core_v0.19.0, `TransformerConfig.__post_init__`: the expert-rank capacity factor needs the HybridEP or NCCL-EP backend', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/core/transformer/transformer_config.py#L1692-L1705' },
     ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, CAPACITY_CHECKS);
+    runChecks(ctx, ROUTER_CHECKS);
+    runChecks(ctx, OVERLAP_COMPANION_CHECKS);
   },
 });

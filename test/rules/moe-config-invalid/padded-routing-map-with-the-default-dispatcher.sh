@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: Megatron Core refuses a padded routing map with the allgather dispatcher, the default (transformer_config.py@d98e8a6:2655-2659)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --disable-bias-linear --fp8-format hybrid --moe-router-padding-for-quantization
+#                                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: allgather and alltoall_seq dispatcher does not support moe_r
