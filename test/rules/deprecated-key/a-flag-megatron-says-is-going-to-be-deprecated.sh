@@ -7,6 +7,6 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
     --seq-length 1024 --max-position-embeddings 1024 --bf16 --fp8-format hybrid \
     --micro-batch-size 1 --global-batch-size 8 \
-    --num-experts 8 --expert-model-parallel-size 8 \
+    --num-experts 8 --expert-model-parallel-size 8 --moe-token-dispatcher-type alltoall \
     --moe-router-padding-for-fp8
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: carries its value over to `--moe-router-padding-for-quantization`
