@@ -1,9 +1,10 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argAbsent, argNum, argOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, argValue, argWritten, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+import { untracked } from './certain';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
 
@@ -12,6 +13,54 @@ const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
  * default applies (on: only `--no-gradient-accumulation-fusion` turns it off).
  */
 const fusionOn = (m: MegatronModel) => argOn(m, 'gradient_accumulation_fusion') || argAbsent(m, 'gradient_accumulation_fusion');
+
+/**
+ * Megatron-FSDP on in a Bridge override: `ddp.use_megatron_fsdp` or `dist.use_megatron_fsdp` written
+ * true (ConfigContainer.validate turns on both when either is).
+ */
+const bridgeMegatronFsdp = (m: MegatronModel) => argWritten(m, 'use_megatron_fsdp') && argOn(m, 'use_megatron_fsdp');
+/** The file saves or loads a checkpoint: `checkpoint.save` or `checkpoint.load` written with a path. */
+const savesOrLoads = (m: MegatronModel) => argWritten(m, 'save') || argWritten(m, 'load');
+/** `checkpoint.ckpt_format` written as something other than fsdp_dtensor. */
+const notDtensor = (m: MegatronModel) => argWritten(m, 'ckpt_format') && argValue(m, 'ckpt_format') !== 'fsdp_dtensor';
+const BRIDGE_FSDP_FIX = 'Set `checkpoint.ckpt_format: fsdp_dtensor`, or save and load no checkpoint.';
+
+/**
+ * Megatron Bridge's own Megatron-FSDP checks, in ConfigContainer.validate (training/config.py): only
+ * what the file writes is judged. Megatron-FSDP version 2 (Bridge after 0.6) takes another path, so
+ * a file that writes `ddp.megatron_fsdp_version: 2` is left out of the version 1 checks.
+ */
+const fsdpV1 = (m: MegatronModel) => untracked(m.args).get('megatron_fsdp_version')?.value !== 2;
+const BRIDGE_FSDP_CHECKS: ArgCheck[] = [
+  {
+    // @v0.1.0rc4:985-991 to @v0.4.0: "Megatron FSDP only supports fsdp_dtensor checkpoint format".
+    when: (m) => (bridgeMegatronFsdp(m) && savesOrLoads(m) && notDtensor(m) ? 'ckpt_format' : undefined),
+    formats: ['megatron-bridge'],
+    before: '0.18.0',
+    message: (m) => `Megatron-FSDP saves and loads only the \`fsdp_dtensor\` checkpoint format, and \`checkpoint.ckpt_format\` is \`${String(argValue(m, 'ckpt_format'))}\` with a checkpoint to save or load: Megatron Bridge stops when it validates the config ("Megatron FSDP only supports fsdp_dtensor checkpoint format"). ${BRIDGE_FSDP_FIX}`,
+  },
+  {
+    // @v0.5.0 on (@067f987:1104-1109), and in the version 2 path at 067f987 ("MFSDP V2 checkpoint save and load are not yet supported").
+    when: (m) => (bridgeMegatronFsdp(m) && savesOrLoads(m) && notDtensor(m) && fsdpV1(m) ? 'ckpt_format' : undefined),
+    formats: ['megatron-bridge'],
+    since: '0.18.0',
+    message: (m) => `Megatron-FSDP saves and loads only the \`fsdp_dtensor\` checkpoint format, and \`checkpoint.ckpt_format\` is \`${String(argValue(m, 'ckpt_format'))}\` with a checkpoint to save or load: Megatron Bridge stops when it validates the config ("Megatron-FSDP requires the fsdp_dtensor checkpointing format!"). ${BRIDGE_FSDP_FIX}`,
+  },
+  {
+    // @v0.5.0 on (@067f987:1114-1118): manual registration only with NCCL user buffers.
+    when: (m) => (bridgeMegatronFsdp(m) && fsdpV1(m) && argWritten(m, 'fsdp_manual_registration') && argOn(m, 'fsdp_manual_registration') && argWritten(m, 'nccl_ub') && !argOn(m, 'nccl_ub') ? 'fsdp_manual_registration' : undefined),
+    formats: ['megatron-bridge'],
+    since: '0.18.0',
+    message: () => 'Megatron-FSDP\'s manual buffer registration works only with NCCL user buffers, and `ddp.nccl_ub` is off: Megatron Bridge stops when it validates the config ("DDP.fsdp_manual_registration requires DDP.nccl_ub!"). Turn `ddp.nccl_ub` on (Bridge then registers manually itself), or `ddp.fsdp_manual_registration` off.',
+  },
+  {
+    // @v0.2.0:1243 on (@067f987:1124, and the version 2 path at :1159-1160).
+    when: (m) => (bridgeMegatronFsdp(m) && argWritten(m, 'use_tp_pp_dp_mapping') && argOn(m, 'use_tp_pp_dp_mapping') ? 'use_tp_pp_dp_mapping' : undefined),
+    formats: ['megatron-bridge'],
+    since: '0.15.0',
+    message: () => 'Megatron-FSDP does not support the TP-PP-DP rank order: Megatron Bridge stops when it validates the config ("use_tp_pp_dp_mapping is not supported with Megatron FSDP"). Set `dist.use_tp_pp_dp_mapping: false`.',
+  },
+];
 
 const CHECKS: ArgCheck[] = [
   {
@@ -67,6 +116,7 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops, in its config validation or when it wraps the model (the wording differs by release and by where the switches are written). Keep one.',
   },
+  ...BRIDGE_FSDP_CHECKS,
 ];
 
 export default defineRule<MegatronModel>({
@@ -78,7 +128,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',

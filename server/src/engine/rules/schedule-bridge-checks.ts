@@ -7,23 +7,14 @@
  * Releases: Bridge 0.1 (Megatron Core 0.14) has the weight-decay and override checks only; the
  * iteration/sample checks arrive in Bridge 0.2 (its pyproject pins Megatron Core 0.15), hence `since: '0.15.0'`.
  */
-import { argGiven, argNum, argOn, argValue, type MegatronModel } from '../formats/megatron/model';
+import { argNum, argOn, argValue, argWritten, type MegatronModel } from '../formats/megatron/model';
 import type { ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 
 const BRIDGE = ['megatron-bridge'] as const;
 const STOPS = 'Megatron Bridge stops when it validates the config';
 
-/**
- * Whether the file writes the field, looked up untracked: a field an override leaves out is the
- * recipe's (unknown), and these checks ask only about the fields written. A field found is then
- * read tracked, so that where its value comes from still weighs on the finding.
- */
-function written(m: MegatronModel, dest: string): boolean {
-  const a = untracked(m.args).get(dest);
-  if (a === undefined || a.value === undefined || a.value === null) return false;
-  return argGiven(m, dest);
-}
+const written = argWritten;
 /** A count written and not 0 (upstream's `!= 0`). */
 const nonzero = (m: MegatronModel, dest: string): boolean => written(m, dest) && argNum(m, dest) !== 0;
 const firstOf = (m: MegatronModel, fields: [string, 'set' | 'nonzero'][]): string | undefined =>

@@ -3,6 +3,7 @@ import type { SchemaIssue } from '../../schema/check';
 import type { Path } from '../../types';
 import type { MegatronArgs } from './args';
 import type { Field } from '../../plan/plan';
+import { untracked } from '../../rules/certain';
 
 export interface MegatronModel {
   args: MegatronArgs;
@@ -33,6 +34,17 @@ export function argValue(m: MegatronModel, dest: string): unknown {
 export function argGiven(m: MegatronModel, dest: string): boolean {
   const a = m.args.get(dest);
   return a !== undefined && a.value !== undefined && a.value !== null;
+}
+
+/**
+ * The file writes the argument with a value. Whether it does is looked up untracked (an argument
+ * a Bridge or NeMo override leaves out is the recipe's, unknown, and a check that asks only about
+ * what is written must not rest on it); one that is written is then read tracked, so that where
+ * its value comes from (the environment, an interpolation) still weighs on the finding.
+ */
+export function argWritten(m: MegatronModel, dest: string): boolean {
+  const a = untracked(m.args).get(dest);
+  return a !== undefined && a.value !== undefined && a.value !== null && argGiven(m, dest);
 }
 
 /**
