@@ -12,12 +12,65 @@
  * is `torch_dist`) and no `--use-persistent-ckpt-worker`: from Megatron Core 0.16 validate_args prints a
  * warning and turns async save off (arguments.py@core_v0.16.0:1138-1143, @d98e8a6:1814-1820); the run
  * goes on with blocking saves. A warning: nothing stops.
+ *
+ * Megatron Bridge's own checkpoint checks in an override file (CheckpointConfig.finalize and
+ * ConfigContainer.validate, training/config.py), on the fields the file writes.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule, type RuleContext } from './rule';
 
 const SINCE = '0.9.0';
+
+const BRIDGE = ['megatron-bridge'] as const;
+const on = (m: MegatronModel, dest: string) => argWritten(m, dest) && argOn(m, dest);
+const off = (m: MegatronModel, dest: string) => argWritten(m, dest) && !argOn(m, dest);
+/** `checkpoint.ckpt_format` as written, when the file writes it. */
+const format = (m: MegatronModel) => (argWritten(m, 'ckpt_format') ? String(argValue(m, 'ckpt_format')) : undefined);
+/** Written, and neither of the distributed formats (torch_dist, fsdp_dtensor). */
+const legacyFormat = (m: MegatronModel) => {
+  const f = format(m);
+  return f !== undefined && f !== 'torch_dist' && f !== 'fsdp_dtensor';
+};
+
+const BRIDGE_CHECKS: ArgCheck[] = [
+  {
+    // ConfigContainer.validate at every release: torch_dist only (training/config.py@v0.1.0rc4:1008-1012
+    // to @v0.4.0), torch_dist or fsdp_dtensor from v0.5.0 (@067f987:1535-1539).
+    when: (m) => (on(m, 'async_save') && legacyFormat(m) ? 'ckpt_format' : undefined),
+    formats: BRIDGE,
+    message: (m) => `\`checkpoint.async_save\` writes only distributed checkpoints, and \`checkpoint.ckpt_format\` is \`${format(m)}\`: Megatron Bridge stops when it validates the config ("async_save is only supported with ckpt_format='torch_dist'…"). Use \`ckpt_format: torch_dist\`, or turn \`async_save\` off.`,
+  },
+  {
+    when: (m) => (on(m, 'async_save') && format(m) === 'fsdp_dtensor' ? 'ckpt_format' : undefined),
+    formats: BRIDGE,
+    before: '0.18.0',
+    message: () => '`checkpoint.async_save` with `checkpoint.ckpt_format: fsdp_dtensor`: Megatron Bridge before 0.5 (Megatron Core 0.18) saves asynchronously only in torch_dist and stops when it validates the config ("async_save is only supported with ckpt_format=\'torch_dist\'"). Turn `async_save` off, or upgrade Megatron Bridge.',
+  },
+  {
+    // CheckpointConfig.finalize at every release (training/config.py@v0.1.0rc4:567, @067f987:603).
+    when: (m) => (on(m, 'async_save') && off(m, 'use_persistent_ckpt_worker') ? 'use_persistent_ckpt_worker' : undefined),
+    formats: BRIDGE,
+    message: () => '`checkpoint.async_save` with `checkpoint.use_persistent_ckpt_worker: false`: Megatron Bridge stops when it validates the config ("async_save requires use_persistent_ckpt_worker=True."). Turn the persistent worker on, or `async_save` off.',
+  },
+  {
+    // ConfigContainer.validate at every release: without Gloo groups the distributed optimizer needs
+    // a distributed checkpoint format (training/config.py@v0.1.0rc4:1015-1022, a bare assertion;
+    // @067f987:1557-1565, "Legacy checkpointing requires …" from v0.5.0). The DDP and optimizer
+    // switches are kept in step (either on turns both on) from v0.2.0; v0.1 asserts they match.
+    when: (m) => (off(m, 'use_gloo_process_groups') && on(m, 'use_distributed_optimizer') && legacyFormat(m) ? 'ckpt_format' : undefined),
+    formats: BRIDGE,
+    message: (m) => `\`checkpoint.ckpt_format: ${format(m)}\` with the distributed optimizer and \`dist.use_gloo_process_groups: false\`: the legacy checkpoint gathers the optimizer state over Gloo, and Megatron Bridge stops when it validates the config ("Legacy checkpointing requires ckpt_format='torch_dist' or 'fsdp_dtensor'"; a bare assertion before Bridge 0.5). Use \`ckpt_format: torch_dist\`, or keep the Gloo groups.`,
+  },
+  {
+    // CheckpointConfig.finalize from v0.2.0 (@067f987:625-628); the message names another field than the one it checks.
+    when: (m) => (on(m, 'dist_ckpt_optim_fully_reshardable') && on(m, 'distrib_optim_fully_reshardable_mem_efficient') ? 'distrib_optim_fully_reshardable_mem_efficient' : undefined),
+    formats: BRIDGE,
+    since: '0.15.0',
+    message: () => '`checkpoint.distrib_optim_fully_reshardable_mem_efficient` with `checkpoint.dist_ckpt_optim_fully_reshardable`: Megatron Bridge refuses the pair when it validates the config ("distrib_optim_fully_reshardable_mem_efficient requires use_gloo_process_groups", although it checks only that the two are not both on). Turn one off.',
+  },
+];
 
 function nonPersistentWithoutType(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
@@ -63,10 +116,10 @@ function asyncSaveWithoutWorker(ctx: RuleContext<MegatronModel>): void {
 export default defineRule<MegatronModel>({
   id: 'checkpoint-config-invalid',
   severity: 'error',
-  formats: MLM_FLAG_FORMATS,
+  formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM when it saves (a non-persistent save interval without a non-persistent checkpoint type), or that it switches off at startup (async save without the persistent checkpoint worker).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning).',
+    summary: 'Checkpoint arguments that stop Megatron-LM when it saves (a non-persistent save interval without a non-persistent checkpoint type) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
@@ -75,6 +128,10 @@ export default defineRule<MegatronModel>({
     ],
   },
   check(ctx) {
+    if (ctx.format === 'megatron-bridge') {
+      runChecks(ctx, BRIDGE_CHECKS);
+      return;
+    }
     ctx.separately(() => nonPersistentWithoutType(ctx));
     ctx.separately(() => asyncSaveWithoutWorker(ctx));
   },
