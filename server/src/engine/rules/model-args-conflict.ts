@@ -3,7 +3,7 @@
  * attention kinds that exclude each other, or a sequence length that context parallelism cannot
  * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argWritten, argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -74,6 +74,30 @@ const CHECKS: ArgCheck[] = [
     message: (m) => `\`--hierarchical-context-parallel-sizes ${hierarchicalSizes(m)!.join(' ')}\` multiply to ${hierarchicalSizes(m)!.reduce((a, b) => a * b, 1)}, and the CP size is ${argAbsent(m, 'context_parallel_size') ? '1 (the default)' : argNum(m, 'context_parallel_size')}: each level splits the context-parallel group, so Megatron-LM stops at startup (it asserts that the CP size equals their product). Give sizes whose product is the CP size.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.10.0',
+  },
+  {
+    // Megatron Bridge's ConfigContainer._validate_cp_comm_type, from v0.4.0 (training/config.py@067f987:1690-1697).
+    when: (m) => {
+      const sizes = argWritten(m, 'hierarchical_context_parallel_sizes') ? hierarchicalSizes(m) : undefined;
+      const cp = argWritten(m, 'context_parallel_size') ? argNum(m, 'context_parallel_size') : undefined;
+      return sizes && cp !== undefined && sizes.reduce((a, b) => a * b, 1) !== cp ? 'hierarchical_context_parallel_sizes' : undefined;
+    },
+    message: (m) => `\`model.hierarchical_context_parallel_sizes: [${hierarchicalSizes(m)!.join(', ')}]\` multiply to ${hierarchicalSizes(m)!.reduce((a, b) => a * b, 1)}, and \`model.context_parallel_size\` is ${argNum(m, 'context_parallel_size')}: each level splits the context-parallel group, so Megatron Bridge stops when it validates the config ("Product of hierarchical_context_parallel_sizes … must equal context_parallel_size"). Give sizes whose product is the CP size.`,
+    formats: ['megatron-bridge'],
+    since: '0.17.0',
+  },
+  {
+    // Megatron Bridge's ConfigContainer._validate_cp_comm_type, from v0.4.0 (training/config.py@067f987:1671-1675):
+    // with CP > 1, a list of communication types gives one per layer.
+    when: (m) => {
+      const types = argWritten(m, 'cp_comm_type') && Array.isArray(argValue(m, 'cp_comm_type')) ? cpCommTypes(m) : undefined;
+      const cp = argWritten(m, 'context_parallel_size') ? argNum(m, 'context_parallel_size') : undefined;
+      const layers = types && cp !== undefined && cp > 1 && argWritten(m, 'num_layers') ? argNum(m, 'num_layers') : undefined;
+      return types && layers !== undefined && types.length !== layers ? 'cp_comm_type' : undefined;
+    },
+    message: (m) => `\`model.cp_comm_type\` lists ${cpCommTypes(m)!.length} communication types, and the model has ${argNum(m, 'num_layers')} layers: a list gives one type per layer, so Megatron Bridge stops when it validates the config ("Length of cp_comm_type (…) must equal num_layers (…)"). Give one type per layer, or a single type for all.`,
+    formats: ['megatron-bridge'],
+    since: '0.17.0',
   },
   {
     // training/arguments.py@core_v0.8.0:393-396 (the same at core_v0.19.0:1295-1298 and d98e8a6:1335-1338;
@@ -194,7 +218,7 @@ export default defineRule<MegatronModel>({
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
     summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
