@@ -42,7 +42,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
-    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement.',
+    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement. In a Megatron Bridge override, `train.eval_iters`, `train.eval_interval` and `train.skip_train` are deprecated copies of the `validation` fields from Bridge 0.4 (Megatron Core 0.17): Bridge warns and copies the `train` value over the `validation` one, so a different `validation` value in the same file is replaced (a warning).',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch: BACKWARD_PRE\n',
     fix: 'Renames the key (or moves its value) to the replacement, converting the value when the meaning changed; removes it when there is no replacement.',
@@ -157,8 +157,35 @@ export default defineRule({
       if (!found) return;
       reportValue(ctx, issue.path, found.dep, written);
     });
+    if (ctx.format === 'megatron-bridge') ctx.separately(() => bridgeTrainValidation(ctx));
   },
 });
+
+/** The fields Megatron Bridge moved from TrainingConfig to ValidationConfig, kept as deprecated copies. */
+const BRIDGE_VALIDATION_FIELDS = ['eval_iters', 'eval_interval', 'skip_train'];
+
+/**
+ * `train.eval_iters`, `train.eval_interval`, `train.skip_train` in a Bridge override: from Bridge 0.4
+ * (Megatron Core 0.17) ConfigContainer.validate warns that each is deprecated and copies a value that
+ * is not None over `validation.<field>` (training/config.py@v0.4.0, @067f987:1655-1663), so it wins
+ * over the `validation` field, written or the recipe's.
+ */
+function bridgeTrainValidation(ctx: RuleContext): void {
+  if (!ctx.atLeast('0.17.0')) return;
+  for (const field of BRIDGE_VALIDATION_FIELDS) {
+    for (const [train, validation] of [[['train', field], ['validation', field]], [[`train.${field}`], [`validation.${field}`]]] as Path[][]) {
+      const value = ctx.doc.value(train);
+      if (value === undefined || value === null) continue;
+      const other = ctx.doc.value(validation) ?? ctx.doc.value(validation.length === 2 ? [validation.join('.')] : String(validation[0]).split('.'));
+      const differs = other !== undefined && other !== null && other !== value;
+      ctx.report({
+        at: train,
+        severity: differs ? 'warning' : 'information',
+        message: `\`train.${field}\` is deprecated since Megatron Bridge 0.4 (Megatron Core 0.17): Bridge warns ("TrainingConfig.${field} is deprecated …") and copies it over \`validation.${field}\`${differs ? `, so \`validation.${field}: ${String(other)}\` in this file is replaced by ${String(value)}` : ''}. Write it as \`validation.${field}\`${differs ? ' with the value you mean' : ''}, and remove it from \`train\`.`,
+      });
+    }
+  }
+}
 
 
 /** The finding of a section's deprecated keys: one key's own report, or one for them all. */
