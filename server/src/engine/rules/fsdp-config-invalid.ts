@@ -47,7 +47,7 @@ const BRIDGE_FSDP_CHECKS: ArgCheck[] = [
     message: (m) => `Megatron-FSDP saves and loads only the \`fsdp_dtensor\` checkpoint format, and \`checkpoint.ckpt_format\` is \`${String(argValue(m, 'ckpt_format'))}\` with a checkpoint to save or load: Megatron Bridge stops when it validates the config ("Megatron-FSDP requires the fsdp_dtensor checkpointing format!"). ${BRIDGE_FSDP_FIX}`,
   },
   {
-    // @v0.5.0 on (@067f987:1114-1118): manual registration only with NCCL user buffers.
+    // From Bridge 0.5 (@v0.5.0, @067f987:1114-1118): manual registration only with NCCL user buffers.
     when: (m) => (bridgeMegatronFsdp(m) && fsdpV1(m) && argWritten(m, 'fsdp_manual_registration') && argOn(m, 'fsdp_manual_registration') && argWritten(m, 'nccl_ub') && !argOn(m, 'nccl_ub') ? 'fsdp_manual_registration' : undefined),
     formats: ['megatron-bridge'],
     since: '0.18.0',

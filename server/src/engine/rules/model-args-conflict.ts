@@ -76,7 +76,7 @@ const CHECKS: ArgCheck[] = [
     since: '0.10.0',
   },
   {
-    // Megatron Bridge's ConfigContainer._validate_cp_comm_type, from v0.4.0 (training/config.py@067f987:1690-1697).
+    // Megatron Bridge's ConfigContainer._validate_cp_comm_type, from Bridge 0.4 (training/config.py@v0.4.0, @067f987:1690-1697).
     when: (m) => {
       const sizes = argWritten(m, 'hierarchical_context_parallel_sizes') ? hierarchicalSizes(m) : undefined;
       const cp = argWritten(m, 'context_parallel_size') ? argNum(m, 'context_parallel_size') : undefined;
