@@ -1,9 +1,10 @@
 /**
  * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, two
- * attention kinds that exclude each other, or a sequence length that context parallelism cannot
- * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
+ * attention kinds that exclude each other, a sequence length that context parallelism cannot
+ * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
+ * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
-import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -88,6 +89,40 @@ const CHECKS: ArgCheck[] = [
     since: '0.8.0',
   },
   {
+    // training/arguments.py@core_v0.4.0:266-268 (megatron/arguments.py), the same at d98e8a6:1331-1333:
+    // without `--kv-channels` the head size is the hidden size over the heads.
+    when: (m) => {
+      const h = argNum(m, 'hidden_size');
+      const heads = argNum(m, 'num_attention_heads');
+      return h !== undefined && heads !== undefined && heads > 0 && h % heads !== 0 && argAbsent(m, 'kv_channels') ? 'num_attention_heads' : undefined;
+    },
+    message: (m) => `\`--hidden-size ${argNum(m, 'hidden_size')}\` is not a multiple of \`--num-attention-heads ${argNum(m, 'num_attention_heads')}\`: without \`--kv-channels\` each head's size is the hidden size over the heads, and Megatron-LM stops at startup (an assertion that the hidden size divides by the heads). Use a head count that divides the hidden size, or give the head size with \`--kv-channels\`.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:276-280 (megatron/arguments.py), the same at d98e8a6:1353-1358.
+    when: (m) => (shortPositions(m, 'seq_length') ? 'max_position_embeddings' : undefined),
+    message: (m) => `\`--max-position-embeddings ${argNum(m, 'max_position_embeddings')}\` is below \`--seq-length ${argNum(m, 'seq_length')}\`: the model has no position for the tokens past it, and Megatron-LM stops at startup (its argument checks assert that the position count covers the sequence length). Raise \`--max-position-embeddings\` to at least ${argNum(m, 'seq_length')}, or shorten the sequence.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    when: (m) => (shortPositions(m, 'decoder_seq_length') ? 'max_position_embeddings' : undefined),
+    message: (m) => `\`--max-position-embeddings ${argNum(m, 'max_position_embeddings')}\` is below \`--decoder-seq-length ${argNum(m, 'decoder_seq_length')}\`: Megatron-LM stops at startup (an assertion that the position count covers the decoder length). Raise \`--max-position-embeddings\` to at least ${argNum(m, 'decoder_seq_length')}, or shorten the decoder sequence.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:286-287 (megatron/arguments.py), the same at d98e8a6:1372-1373.
+    when: (m) => (argOn(m, 'fp16_lm_cross_entropy') && argOff(m, 'fp16') ? 'fp16_lm_cross_entropy' : undefined),
+    message: () => '`--fp16-lm-cross-entropy` without `--fp16`: the loss is computed in fp16 only when the model runs in fp16, and Megatron-LM stops at startup ("lm cross entropy in fp16 only support in fp16 mode."). Remove `--fp16-lm-cross-entropy`, or train with `--fp16`.',
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:288-290 (megatron/arguments.py), the same at d98e8a6:1374-1376.
+    when: (m) => (argOn(m, 'fp32_residual_connection') && argOff(m, 'fp16') && argOff(m, 'bf16') ? 'fp32_residual_connection' : undefined),
+    message: () => '`--fp32-residual-connection` without `--fp16` or `--bf16`: an fp32 residual stream only means something beside a half-precision model, and Megatron-LM stops at startup ("residual connection in fp32 only supported when using fp16 or bf16."). Remove the flag, or train with `--bf16`.',
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
     // Megatron Bridge's ConfigContainer.validate asserts it on the model config
     // (training/config.py@067f987:1574-1577).
     when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
@@ -99,6 +134,13 @@ const CHECKS: ArgCheck[] = [
     since: '0.8.0',
   },
 ];
+
+/** The position count and a sequence length, when both are known and the count is the smaller. */
+function shortPositions(m: MegatronModel, dest: 'seq_length' | 'decoder_seq_length'): boolean {
+  const pos = argNum(m, 'max_position_embeddings');
+  const len = argNum(m, dest);
+  return pos !== undefined && len !== undefined && pos < len;
+}
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
 function cpCommTypes(m: MegatronModel): string[] | undefined {
@@ -120,8 +162,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). At every release they also refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
