@@ -1,11 +1,16 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argAbsent, argNum, argOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
+/** An optimizer written other than Adam and SGD (Megatron-LM's "emerging" optimizers, such as Muon). */
+const emergingOptimizer = (m: MegatronModel): boolean => {
+  const o = argValue(m, 'optimizer');
+  return typeof o === 'string' && o !== 'adam' && o !== 'sgd';
+};
 
 /**
  * Gradient accumulation fusion is known to be on: written on, or left out where Megatron-LM's
@@ -67,6 +72,14 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops, in its config validation or when it wraps the model (the wording differs by release and by where the switches are written). Keep one.',
   },
+  {
+    // training/arguments.py@core_v0.18.0:1565-1566, @d98e8a6:1739-1740: optimizers other than Adam and
+    // SGD (Muon and the other emerging ones) run without either FSDP.
+    when: (m) => (emergingOptimizer(m) && (argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp')) ? 'optimizer' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with ${argOn(m, 'use_torch_fsdp2') ? '`--use-torch-fsdp2`' : '`--use-megatron-fsdp`'}: Megatron-LM stops at startup ("Emerging optimizer does not support ${argOn(m, 'use_torch_fsdp2') ? 'Torch-FSDP2' : 'Megatron-FSDP'} for now."). Use Adam or SGD with FSDP, or train this optimizer with the (layer-wise) distributed optimizer.`,
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -78,7 +91,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
