@@ -141,6 +141,23 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.18.0',
   },
   {
+    // training/arguments.py@core_v0.19.0:1751-1756, @d98e8a6:1825-1830: logits go through the async
+    // checkpoint queue. --async-save with a distributed format but no persistent worker is turned off
+    // just before (@core_v0.19.0:1740-1746; the format defaults to torch_dist).
+    when: (m) => {
+      if (!argGiven(m, 'logits_save_dir')) return undefined;
+      if (argAbsent(m, 'logits_save_top_k')) return 'logits_save_dir';
+      if (argOff(m, 'async_save')) return 'logits_save_dir';
+      const f = argValue(m, 'ckpt_format');
+      const dist = argAbsent(m, 'ckpt_format') || (typeof f === 'string' && f !== 'torch');
+      return argOn(m, 'async_save') && argOff(m, 'use_persistent_ckpt_worker') && dist ? 'logits_save_dir' : undefined;
+    },
+    message: (m) => argAbsent(m, 'logits_save_top_k')
+      ? '`--logits-save-dir` without `--logits-save-top-k`: Megatron-LM stops at startup ("--logits-save-top-k is required when --logits-save-dir is set."). Add `--logits-save-top-k` with the number of logits to keep per token.'
+      : `\`--logits-save-dir\` ${argOff(m, 'async_save') ? 'without `--async-save`' : 'with `--async-save` but without `--use-persistent-ckpt-worker` (which turns the async save off)'}: logits are written through the asynchronous checkpoint queue, and Megatron-LM stops at startup ("--logits-save-dir requires --async-save (and --use-persistent-ckpt-worker)."). Add \`--async-save\` and \`--use-persistent-ckpt-worker\`.`,
+    since: '0.19.0',
+  },
+  {
     // training/arguments.py@core_v0.19.0:1770-1771, @d98e8a6:1851-1852.
     when: (m) => (argGiven(m, 'override_ckpt_iteration') && argOn(m, 'finetune') ? 'override_ckpt_iteration' : undefined),
     message: () => '`--override-ckpt-iteration` with `--finetune`: fine-tuning starts from iteration 0, and Megatron-LM stops at startup ("Cannot override checkpoint iteration together with finetune flag."). Keep one of them.',
@@ -154,7 +171,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves: `--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, or a non-persistent save interval without a non-persistent checkpoint type.',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.18 an optimizer other than Adam or SGD with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`.',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.18 an optimizer other than Adam or SGD with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [

@@ -52,6 +52,13 @@ function granularity(m: MegatronModel): string | null | undefined {
  */
 const DISTRIBUTE_CHECKS: ArgCheck[] = [
   {
+    // training/arguments.py@core_v0.16.0:1222-1224, @d98e8a6:1935-1937.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && argValue(m, 'transformer_impl') === 'local' ? 'fine_grained_activation_offloading' : undefined),
+    message: () => '`--fine-grained-activation-offloading` with `--transformer-impl local`: Megatron-LM stops at startup ("Fine-grained activation offloading is only supported with transformer_engine implementation"). Use `--transformer-impl transformer_engine`, or drop the offloading.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
     when: (m) => (argOn(m, 'distribute_saved_activations') && (argAbsent(m, 'tensor_model_parallel_size') || argNum(m, 'tensor_model_parallel_size') === 1) ? 'distribute_saved_activations' : undefined),
     message: () => '`--distribute-saved-activations` with TP 1: the saved activations are split over the tensor-parallel group, and Megatron-LM stops at startup ("can distribute recomputed activations only across tensor model parallel groups"). Remove the flag, or use TP > 1.',
     formats: MLM_FLAG_FORMATS,
@@ -122,7 +129,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
