@@ -158,6 +158,15 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.16.0',
   },
   {
+    // megatron/arguments.py@core_v0.5.0:295-296 to training/arguments.py@core_v0.15.0:876-877; 0.16.0
+    // keeps only the GPU check (@core_v0.16.0:852-854).
+    when: (m) => (argOn(m, 'moe_grouped_gemm') && argOff(m, 'bf16') ? 'moe_grouped_gemm' : undefined),
+    message: () => '`--moe-grouped-gemm` without `--bf16`: Megatron-LM before Megatron Core 0.16 runs the grouped expert GEMMs only in bf16 and stops at startup ("Currently GroupedGEMM for MoE only supports bf16 dtype."). Train with `--bf16`, drop `--moe-grouped-gemm`, or use Megatron Core 0.16 or later.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.5.0',
+    before: '0.16.0',
+  },
+  {
     // @core_v0.14.0:1080-1082, @d98e8a6:1903-1905.
     when: (m) => (argOn(m, 'delay_wgrad_compute') && argValue(m, 'transformer_impl') === 'local' ? 'delay_wgrad_compute' : undefined),
     message: () => '`--delay-wgrad-compute` with `--transformer-impl local`: delaying the weight-gradient GEMMs is done by Transformer Engine\'s layers, and Megatron-LM stops at startup ("Delaying wgrad compute is only supported with transformer_engine implementation"). Use `--transformer-impl transformer_engine`, or drop `--delay-wgrad-compute`.',
@@ -201,7 +210,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Expert-parallel, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron-LM\'s own argument checks also stop at startup on `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (0.5 to 0.15), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
