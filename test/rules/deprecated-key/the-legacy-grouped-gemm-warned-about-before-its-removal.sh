@@ -6,6 +6,6 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
     --seq-length 512 --max-position-embeddings 512 \
     --micro-batch-size 1 --global-batch-size 8 \
-    --num-experts 8 --expert-model-parallel-size 8 --moe-grouped-gemm \
+    --num-experts 8 --expert-model-parallel-size 8 --moe-grouped-gemm --bf16 \
     --moe-use-legacy-grouped-gemm
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: is deprecated since Megatron-LM 0.11.0

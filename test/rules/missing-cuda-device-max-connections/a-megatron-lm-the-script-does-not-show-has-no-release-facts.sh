@@ -6,7 +6,7 @@ torchrun --nproc_per_node 8 $MEGATRON/pretrain_gpt.py \
 ^^^^^^^^ information[fork-flags-not-checked]: which release it is are not known
     --num-layers 24 --hidden-size 2048 --num-attention-heads 32 \
     --tensor-model-parallel-size 4 \
-    --micro-batch-size 1 --global-batch-size 16 --seq-length 1024 --max-position-embeddings 1024 \
+    --micro-batch-size 1 --global-batch-size 16 --seq-length 1024 --max-position-embeddings 2048 \
 #                                               ^^^^^^^^^^^^ warning[duplicate-key]: passed twice
     --seq-length 2048 \
     --bf16

@@ -13,7 +13,7 @@ srun -N 2 --ntasks-per-node=1 \
 #                                ^ error[heads-not-divisible-by-tp]: 20 attention heads
     --pipeline-model-parallel-size 16 \
     --sequence-parallel --tp-comm-overlap \
-    --num-layers 32 --hidden-size 4096 --num-attention-heads 20 \
+    --num-layers 32 --hidden-size 4096 --num-attention-heads 20 --kv-channels 128 \
     --overlap-param-gather --overlap-grad-reduce \
 #   ^^^^^^^^^^^^^^^^^^^^^^ error[overlap-param-gather-requires-distributed-optimizer]: needs the distributed optimizer
     --bf16

@@ -1,8 +1,8 @@
 /**
  * batch-config-invalid: batch-size arguments that Megatron-LM rejects together.
  */
-import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { defineRule } from './rule';
+import { argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { defineRule, type RuleContext } from './rule';
 
 /** The first Megatron Core release whose argument checks refuse a step schedule beside a global batch. */
 const SCHEDULE_CHECKED_SINCE = '0.18.0';
@@ -12,8 +12,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size).',
-    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work.',
+    summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size or `--decrease-batch-size-if-needed`, or a schedule it cannot read).',
+    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work. It stops at startup too when `--decrease-batch-size-if-needed` is given beside the schedule, or when the schedule is not a list of `THRESHOLD:BATCH_SIZE` pairs, a batch size is not above zero, the smallest threshold is not below one sequence length (thresholds count tokens and are divided by `--seq-length`, so the first must come to 0 samples), or two thresholds come to the same sample count.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --global-batch-size: 1536\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     shell: {
@@ -22,6 +22,7 @@ export default defineRule<MegatronModel>({
     },
   },
   check(ctx) {
+    ctx.separately(() => scheduleRefused(ctx));
     const m = ctx.model;
     const schedule = m.args.get('step_batch_size_schedule');
     const global = m.args.get('global_batch_size');
@@ -35,3 +36,64 @@ export default defineRule<MegatronModel>({
     });
   },
 });
+
+/**
+ * One threshold or batch size of a step schedule as StepBatchsizeNumMicroBatchesCalculator reads it
+ * (`int(float(text) * K/M/B/T)`): a number, `'bad'` when Python's float() refuses it, undefined when
+ * the text is one this reading does not settle (digits with underscores, which Python accepts).
+ */
+function scheduleNumber(text: string): number | 'bad' | undefined {
+  let t = text.trim().toUpperCase();
+  let mult = 1;
+  const suffix = { T: 1e12, B: 1e9, M: 1e6, K: 1e3 }[t.slice(-1)];
+  if (suffix) { mult = suffix; t = t.slice(0, -1); }
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)(E[+-]?\d+)?$/.test(t)) return Math.trunc(Number(t) * mult);
+  return /^[0-9_.E+-]+$/.test(t) && /\d/.test(t) ? undefined : 'bad';
+}
+
+/** What is wrong with the schedule as upstream parses and validates it, or undefined. */
+function scheduleProblem(text: string, seq: number | undefined): { what: string; quote: string; todo: string } | undefined {
+  const entries = text.trim().replace(/,/g, ' ').split(/\s+/).filter((e) => e !== '');
+  if (entries.length === 0) return { what: 'is empty', quote: 'schedule must have at least one entry', todo: 'Give at least `0:<batch size>`, or remove the flag.' };
+  const parsed: [number, number][] = [];
+  for (const e of entries) {
+    const i = e.indexOf(':');
+    if (i < 0) return { what: `has the entry \`${e}\` without a colon`, quote: `Invalid schedule entry "${e}". Expected format: "THRESHOLD:BATCH_SIZE"`, todo: 'Write every entry as `THRESHOLD:BATCH_SIZE`.' };
+    const t = scheduleNumber(e.slice(0, i));
+    const b = scheduleNumber(e.slice(i + 1));
+    if (t === 'bad' || b === 'bad') return { what: `has the entry \`${e}\`, which is not two numbers`, quote: 'could not convert string to float', todo: 'Write both halves of every entry as numbers (with an optional K, M, B or T suffix).' };
+    if (t === undefined || b === undefined) return undefined;
+    if (b <= 0) return { what: `gives the batch size ${b} (\`${e}\`)`, quote: `batch size must be positive, got ${b}`, todo: 'Give every entry a batch size above zero.' };
+    parsed.push([t, b]);
+  }
+  // Thresholds count tokens: each is divided by the sequence length (floor) before the checks.
+  if (seq === undefined || seq <= 0) return undefined;
+  const samples = parsed.map(([t]) => Math.floor(t / seq)).sort((a, b) => a - b);
+  if (samples[0] !== 0) return { what: `starts at ${samples[0]} samples (its smallest threshold over the sequence length ${seq}), not at 0`, quote: `first schedule entry must have threshold 0, got ${samples[0]}`, todo: 'Start the schedule with a `0:` entry.' };
+  for (let k = 1; k < samples.length; k++) {
+    if (samples[k] <= samples[k - 1]) return { what: `has two thresholds that fall on the same sample count (${samples[k]}, over the sequence length ${seq})`, quote: `schedule thresholds must be strictly increasing, got ${samples[k - 1]} before ${samples[k]}`, todo: 'Give each threshold at least one sequence length of tokens beyond the one before.' };
+  }
+  return undefined;
+}
+
+/**
+ * The schedule's own refusals, made when Megatron-LM sets up its global state right after the
+ * argument checks (global_vars.py@core_v0.18.0:133-134 passes `--seq-length`): num_microbatches_calculator.py
+ * @core_v0.18.0:264-269 refuses `--decrease-batch-size-if-needed` beside it, :510-556 parses and validates
+ * the entries (the same at d98e8a6).
+ */
+function scheduleRefused(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const written = argValue(m, 'step_batch_size_schedule');
+  const text = typeof written === 'string' ? written : Array.isArray(written) && written.every((x) => typeof x === 'string') ? written.join(' ') : undefined;
+  if (text === undefined) return;
+  const at = m.args.get('step_batch_size_schedule')?.path ?? [];
+  if (argOn(m, 'decrease_batch_size_if_needed')) {
+    if (!ctx.atLeast(SCHEDULE_CHECKED_SINCE)) return;
+    ctx.report({ at, message: '`--step-batch-size-schedule` with `--decrease-batch-size-if-needed`: the schedule fixes each batch size, and Megatron-LM stops at startup ("Cannot specify both --step-batch-size-schedule and --decrease-batch-size-if-needed"). Remove `--decrease-batch-size-if-needed`.' });
+    return;
+  }
+  const problem = scheduleProblem(text, argNum(m, 'seq_length'));
+  if (!problem || !ctx.atLeast(SCHEDULE_CHECKED_SINCE)) return;
+  ctx.report({ at, message: `\`--step-batch-size-schedule\` ${problem.what}: Megatron-LM reads it as "THRESHOLD:BATCH_SIZE" pairs, thresholds in tokens (K, M, B, T suffixes) divided by the sequence length, and stops at startup ("${problem.quote}"). ${problem.todo}` });
+}

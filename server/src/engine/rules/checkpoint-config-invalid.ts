@@ -1,5 +1,6 @@
 /**
- * checkpoint-config-invalid: checkpoint arguments that stop Megatron-LM's training when it saves.
+ * checkpoint-config-invalid: checkpoint arguments that stop Megatron-LM at startup (its argument
+ * checks, STARTUP_CHECKS) or when it saves.
  *
  * `--non-persistent-save-interval N` with `--save`: at every N-th iteration that is not also a
  * persistent save (`--save-interval`; the persistent save comes first, training.py@core_v0.9.0:1364-1376,
@@ -112,17 +113,142 @@ function asyncSaveWithoutWorker(ctx: RuleContext<MegatronModel>): void {
     message: `\`--async-save\` without \`--use-persistent-ckpt-worker\`: with a distributed checkpoint format (\`--ckpt-format ${format}\`${argAbsent(m, 'ckpt_format') ? ', the default' : ''}), Megatron-LM turns async save off at startup and only prints a warning ("--async-save is not supported without --use-persistent-ckpt-worker"), so every save blocks training. Add \`--use-persistent-ckpt-worker\` to keep saves in the background, or remove \`--async-save\`.`,
   });
 }
+/** A count known to be at most zero. */
+const notPositive = (m: MegatronModel, dest: string): boolean => {
+  const n = argValue(m, dest);
+  const v = typeof n === 'number' ? n : typeof n === 'string' && /^-?\d+$/.test(n) ? Number(n) : undefined;
+  return v !== undefined && v <= 0;
+};
+
+/** A parallel size known to be above 1. */
+const above1 = (m: MegatronModel, dest: string): boolean => (argNum(m, dest) ?? 1) > 1;
+
+/**
+ * Megatron-LM's argument checks (megatron/arguments.py, training/arguments.py from 0.7), validate_args,
+ * on the checkpoint arguments; each stops at startup. Lines at the first release with the check and at d98e8a6.
+ */
+const STARTUP_CHECKS: ArgCheck[] = [
+  {
+    // megatron/arguments.py@core_v0.4.0:283-284, training/arguments.py@d98e8a6:1361-1362.
+    when: (m) => (argGiven(m, 'save') && argAbsent(m, 'save_interval') ? 'save' : undefined),
+    message: () => '`--save` without `--save-interval`: Megatron-LM saves a checkpoint every `--save-interval` iterations and has no default for it, so it stops at startup (an assertion that the interval is given with `--save`). Add `--save-interval` (for example 1000), or remove `--save`.',
+  },
+  {
+    // training/arguments.py@core_v0.14.0:777-779, @d98e8a6:1361-1363.
+    when: (m) => (argGiven(m, 'save') && notPositive(m, 'save_interval') ? 'save_interval' : undefined),
+    message: (m) => `\`--save-interval ${String(argValue(m, 'save_interval'))}\` with \`--save\`: the interval must be above zero, and Megatron-LM stops at startup (it asserts \`save_interval > 0\`). Give the number of iterations between saves.`,
+    since: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.14.0:780-782, @d98e8a6:1364-1366.
+    when: (m) => {
+      if (!argGiven(m, 'save') || !argGiven(m, 'save_retain_interval')) return undefined;
+      if (notPositive(m, 'save_retain_interval')) return 'save_retain_interval';
+      const keep = argNum(m, 'save_retain_interval');
+      const every = argNum(m, 'save_interval');
+      return keep !== undefined && every !== undefined && every > 0 && keep % every !== 0 ? 'save_retain_interval' : undefined;
+    },
+    message: (m) => `\`--save-retain-interval ${String(argValue(m, 'save_retain_interval'))}\` ${notPositive(m, 'save_retain_interval') ? 'is not above zero' : `is not a multiple of \`--save-interval ${argNum(m, 'save_interval')}\``}: the checkpoints kept must be among those saved, and Megatron-LM stops at startup (it asserts a positive retain interval that is a multiple of the save interval). Use a multiple of the save interval.`,
+    since: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.18.0:1312-1313, @d98e8a6:1367-1368.
+    when: (m) => (argGiven(m, 'save') && argGiven(m, 'save_params_interval') && argOn(m, 'overlap_param_gather') ? 'save_params_interval' : undefined),
+    message: () => '`--save-params-interval` with `--overlap-param-gather`: Megatron-LM stops at startup (it asserts that the overlapped parameter all-gather is off when parameters are saved on their own interval). Drop `--overlap-param-gather`, or the parameter saves.',
+    since: '0.18.0',
+  },
+  {
+    // training/arguments.py@core_v0.14.0:1036-1037, @d98e8a6:1811-1812.
+    when: (m) => (argOn(m, 'load_main_params_from_ckpt') && argOff(m, 'no_load_optim') ? 'load_main_params_from_ckpt' : undefined),
+    message: () => '`--load-main-params-from-ckpt` without `--no-load-optim`: the main parameters come from the checkpoint in place of the optimizer state, and Megatron-LM stops at startup ("--load-main-params-from-ckpt must be used with --no-load-optim."). Add `--no-load-optim`.',
+    since: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0:804-805, @d98e8a6:1894-1895.
+    when: (m) => (argValue(m, 'non_persistent_ckpt_type') === 'local' && argAbsent(m, 'non_persistent_local_ckpt_dir') ? 'non_persistent_ckpt_type' : undefined),
+    message: () => '`--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`: local checkpoints are written to a node-local directory, and Megatron-LM stops at startup ("Tried to use local checkpointing without specifying --local-ckpt-dir!"). Add `--non-persistent-local-ckpt-dir` with a path on local storage.',
+    since: '0.11.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0:806-807, @d98e8a6:1896-1897.
+    when: (m) => (argOn(m, 'replication') && argAbsent(m, 'replication_jump') ? 'replication' : undefined),
+    message: () => '`--replication` without `--replication-jump`: Megatron-LM stops at startup ("--replication requires the value of --replication-jump!"). Add `--replication-jump` (the rank distance between a node and its replica).',
+    since: '0.11.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0:806-808, @d98e8a6:1896-1898.
+    when: (m) => {
+      if (!argOn(m, 'replication') || !argGiven(m, 'replication_jump')) return undefined;
+      const type = argValue(m, 'non_persistent_ckpt_type');
+      return argAbsent(m, 'non_persistent_ckpt_type') || (typeof type === 'string' && type !== 'local') ? 'replication' : undefined;
+    },
+    message: () => '`--replication` without `--non-persistent-ckpt-type local`: replication copies local checkpoints to other nodes, and Megatron-LM stops at startup ("--replication requires args.non_persistent_ckpt_type == \'local\'"). Add `--non-persistent-ckpt-type local` (with `--non-persistent-local-ckpt-dir`), or remove `--replication`.',
+    since: '0.11.0',
+  },
+  {
+    // training/arguments.py@core_v0.12.0:862-867, @d98e8a6:1667-1672.
+    when: (m) => (argValue(m, 'ckpt_format') === 'torch_dcp' && argOff(m, 'use_torch_fsdp2') ? 'ckpt_format' : undefined),
+    message: () => '`--ckpt-format torch_dcp` without `--use-torch-fsdp2`: Megatron-LM stops at startup ("--ckpt-format torch_dcp is only tested with FSDP."). Use `--ckpt-format torch_dist`, or train with PyTorch FSDP2.',
+    since: '0.12.0',
+  },
+  {
+    when: (m) => (argValue(m, 'ckpt_format') === 'torch_dcp' && (above1(m, 'tensor_model_parallel_size') || above1(m, 'pipeline_model_parallel_size')) ? 'ckpt_format' : undefined),
+    message: (m) => `\`--ckpt-format torch_dcp\` with ${above1(m, 'tensor_model_parallel_size') ? `TP ${argNum(m, 'tensor_model_parallel_size')}` : `PP ${argNum(m, 'pipeline_model_parallel_size')}`}: Megatron-LM stops at startup ("--ckpt-format torch_dcp is not tested with megatron ${above1(m, 'tensor_model_parallel_size') ? 'tensor' : 'pipeline'} parallelism."). Use \`--ckpt-format torch_dist\`.`,
+    since: '0.12.0',
+  },
+  {
+    // training/arguments.py@core_v0.14.0:977-978, @d98e8a6:1675-1676.
+    when: (m) => (argValue(m, 'ckpt_format') === 'fsdp_dtensor' && argOff(m, 'use_megatron_fsdp') ? 'ckpt_format' : undefined),
+    message: () => '`--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`: Megatron-LM stops at startup ("--ckpt-format fsdp_dtensor is only tested with Megatron FSDP."). Use `--ckpt-format torch_dist`, or train with `--use-megatron-fsdp`.',
+    since: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.18.0:1567, @d98e8a6:1741: optimizers other than Adam and SGD (Muon
+    // and the other emerging ones) save only in the torch and torch_dist formats.
+    when: (m) => {
+      const o = argValue(m, 'optimizer');
+      const f = argValue(m, 'ckpt_format');
+      return typeof o === 'string' && o !== 'adam' && o !== 'sgd' && typeof f === 'string' && f !== 'torch' && f !== 'torch_dist' ? 'ckpt_format' : undefined;
+    },
+    message: (m) => `\`--ckpt-format ${String(argValue(m, 'ckpt_format'))}\` with \`--optimizer ${String(argValue(m, 'optimizer'))}\`: Megatron-LM stops at startup ("Emerging optimizer supports torch and torch_dist checkpoint format."). Use \`--ckpt-format torch_dist\`.`,
+    since: '0.18.0',
+  },
+  {
+    // training/arguments.py@core_v0.19.0:1751-1756, @d98e8a6:1825-1830: logits go through the async
+    // checkpoint queue. --async-save with a distributed format but no persistent worker is turned off
+    // just before (@core_v0.19.0:1740-1746; the format defaults to torch_dist).
+    when: (m) => {
+      if (!argGiven(m, 'logits_save_dir')) return undefined;
+      if (argAbsent(m, 'logits_save_top_k')) return 'logits_save_dir';
+      if (argOff(m, 'async_save')) return 'logits_save_dir';
+      const f = argValue(m, 'ckpt_format');
+      const dist = argAbsent(m, 'ckpt_format') || (typeof f === 'string' && f !== 'torch');
+      return argOn(m, 'async_save') && argOff(m, 'use_persistent_ckpt_worker') && dist ? 'logits_save_dir' : undefined;
+    },
+    message: (m) => argAbsent(m, 'logits_save_top_k')
+      ? '`--logits-save-dir` without `--logits-save-top-k`: Megatron-LM stops at startup ("--logits-save-top-k is required when --logits-save-dir is set."). Add `--logits-save-top-k` with the number of logits to keep per token.'
+      : `\`--logits-save-dir\` ${argOff(m, 'async_save') ? 'without `--async-save`' : 'with `--async-save` but without `--use-persistent-ckpt-worker` (which turns the async save off)'}: logits are written through the asynchronous checkpoint queue, and Megatron-LM stops at startup ("--logits-save-dir requires --async-save (and --use-persistent-ckpt-worker)."). Add \`--async-save\` and \`--use-persistent-ckpt-worker\`.`,
+    since: '0.19.0',
+  },
+  {
+    // training/arguments.py@core_v0.19.0:1770-1771, @d98e8a6:1851-1852.
+    when: (m) => (argGiven(m, 'override_ckpt_iteration') && argOn(m, 'finetune') ? 'override_ckpt_iteration' : undefined),
+    message: () => '`--override-ckpt-iteration` with `--finetune`: fine-tuning starts from iteration 0, and Megatron-LM stops at startup ("Cannot override checkpoint iteration together with finetune flag."). Keep one of them.',
+    since: '0.19.0',
+  },
+];
 
 export default defineRule<MegatronModel>({
   id: 'checkpoint-config-invalid',
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM when it saves (a non-persistent save interval without a non-persistent checkpoint type) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged.',
+    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a non-persistent save interval without a non-persistent checkpoint type) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.18 an optimizer other than Adam or SGD with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
+      { label: 'Megatron-LM core_v0.14.0, `validate_args`: `--save` needs a positive `--save-interval`, and the retain interval a multiple of it', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.14.0/megatron/training/arguments.py#L777-L782' },
       { label: 'Megatron-LM core_v0.9.0, `save_checkpoint`: a non-persistent save needs a global or local type', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.9.0/megatron/training/checkpointing.py#L337-L353' },
       { label: 'Megatron-LM core_v0.16.0, `validate_args`: async save turned off without the persistent checkpoint worker', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.16.0/megatron/training/arguments.py#L1138-L1143' },
     ],
@@ -134,5 +260,6 @@ export default defineRule<MegatronModel>({
     }
     ctx.separately(() => nonPersistentWithoutType(ctx));
     ctx.separately(() => asyncSaveWithoutWorker(ctx));
+    runChecks(ctx, STARTUP_CHECKS);
   },
 });

@@ -7,6 +7,11 @@ import { defineRule } from './rule';
 import { untracked } from './certain';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
+/** An optimizer written other than Adam and SGD (Megatron-LM's "emerging" optimizers, such as Muon). */
+const emergingOptimizer = (m: MegatronModel): boolean => {
+  const o = argValue(m, 'optimizer');
+  return typeof o === 'string' && o !== 'adam' && o !== 'sgd';
+};
 
 /**
  * Gradient accumulation fusion is known to be on: written on, or left out where Megatron-LM's
@@ -117,6 +122,14 @@ const CHECKS: ArgCheck[] = [
     message: () => 'Megatron-FSDP and PyTorch FSDP2 are exclusive: Megatron Bridge stops, in its config validation or when it wraps the model (the wording differs by release and by where the switches are written). Keep one.',
   },
   ...BRIDGE_FSDP_CHECKS,
+  {
+    // training/arguments.py@core_v0.18.0:1565-1566, @d98e8a6:1739-1740: optimizers other than Adam and
+    // SGD (Muon and the other emerging ones) run without either FSDP.
+    when: (m) => (emergingOptimizer(m) && (argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp')) ? 'optimizer' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with ${argOn(m, 'use_torch_fsdp2') ? '`--use-torch-fsdp2`' : '`--use-megatron-fsdp`'}: Megatron-LM stops at startup ("Emerging optimizer does not support ${argOn(m, 'use_torch_fsdp2') ? 'Torch-FSDP2' : 'Megatron-FSDP'} for now."). Use Adam or SGD with FSDP, or train this optimizer with the (layer-wise) distributed optimizer.`,
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -128,7 +141,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',

@@ -74,6 +74,7 @@ import numQueryGroupsWithoutGqa from './num-query-groups-without-gqa';
 import missingCudaDeviceMaxConnections from './missing-cuda-device-max-connections';
 import recomputeConfigInvalid from './recompute-config-invalid';
 import batchConfigInvalid from './batch-config-invalid';
+import dataConfigInvalid from './data-config-invalid';
 import scheduleConfigInvalid from './schedule-config-invalid';
 import modelArgsConflict from './model-args-conflict';
 import fp8ConfigInvalid from './fp8-config-invalid';
@@ -152,6 +153,7 @@ export const RULES: readonly Rule<any>[] = [
   missingCudaDeviceMaxConnections,
   recomputeConfigInvalid,
   batchConfigInvalid,
+  dataConfigInvalid,
   scheduleConfigInvalid,
   modelArgsConflict,
   fp8ConfigInvalid,

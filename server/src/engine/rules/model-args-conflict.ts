@@ -1,7 +1,8 @@
 /**
  * model-args-conflict: model-shape arguments of Megatron-LM given twice under two names, two
- * attention kinds that exclude each other, or a sequence length that context parallelism cannot
- * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
+ * attention kinds that exclude each other, a sequence length that context parallelism cannot
+ * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
+ * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
 import { argWritten, argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -112,6 +113,40 @@ const CHECKS: ArgCheck[] = [
     since: '0.8.0',
   },
   {
+    // training/arguments.py@core_v0.4.0:266-268 (megatron/arguments.py), the same at d98e8a6:1331-1333:
+    // without `--kv-channels` the head size is the hidden size over the heads.
+    when: (m) => {
+      const h = argNum(m, 'hidden_size');
+      const heads = argNum(m, 'num_attention_heads');
+      return h !== undefined && heads !== undefined && heads > 0 && h % heads !== 0 && argAbsent(m, 'kv_channels') ? 'num_attention_heads' : undefined;
+    },
+    message: (m) => `\`--hidden-size ${argNum(m, 'hidden_size')}\` is not a multiple of \`--num-attention-heads ${argNum(m, 'num_attention_heads')}\`: without \`--kv-channels\` each head's size is the hidden size over the heads, and Megatron-LM stops at startup (an assertion that the hidden size divides by the heads). Use a head count that divides the hidden size, or give the head size with \`--kv-channels\`.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:276-280 (megatron/arguments.py), the same at d98e8a6:1353-1358.
+    when: (m) => (shortPositions(m, 'seq_length') ? 'max_position_embeddings' : undefined),
+    message: (m) => `\`--max-position-embeddings ${argNum(m, 'max_position_embeddings')}\` is below \`--seq-length ${argNum(m, 'seq_length')}\`: the model has no position for the tokens past it, and Megatron-LM stops at startup (its argument checks assert that the position count covers the sequence length). Raise \`--max-position-embeddings\` to at least ${argNum(m, 'seq_length')}, or shorten the sequence.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    when: (m) => (shortPositions(m, 'decoder_seq_length') ? 'max_position_embeddings' : undefined),
+    message: (m) => `\`--max-position-embeddings ${argNum(m, 'max_position_embeddings')}\` is below \`--decoder-seq-length ${argNum(m, 'decoder_seq_length')}\`: Megatron-LM stops at startup (an assertion that the position count covers the decoder length). Raise \`--max-position-embeddings\` to at least ${argNum(m, 'decoder_seq_length')}, or shorten the decoder sequence.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:286-287 (megatron/arguments.py), the same at d98e8a6:1372-1373.
+    when: (m) => (argOn(m, 'fp16_lm_cross_entropy') && argOff(m, 'fp16') ? 'fp16_lm_cross_entropy' : undefined),
+    message: () => '`--fp16-lm-cross-entropy` without `--fp16`: the loss is computed in fp16 only when the model runs in fp16, and Megatron-LM stops at startup ("lm cross entropy in fp16 only support in fp16 mode."). Remove `--fp16-lm-cross-entropy`, or train with `--fp16`.',
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // training/arguments.py@core_v0.4.0:288-290 (megatron/arguments.py), the same at d98e8a6:1374-1376.
+    when: (m) => (argOn(m, 'fp32_residual_connection') && argOff(m, 'fp16') && argOff(m, 'bf16') ? 'fp32_residual_connection' : undefined),
+    message: () => '`--fp32-residual-connection` without `--fp16` or `--bf16`: an fp32 residual stream only means something beside a half-precision model, and Megatron-LM stops at startup ("residual connection in fp32 only supported when using fp16 or bf16."). Remove the flag, or train with `--bf16`.',
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
     // Megatron Bridge's ConfigContainer.validate asserts it on the model config
     // (training/config.py@067f987:1574-1577).
     when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
@@ -123,6 +158,13 @@ const CHECKS: ArgCheck[] = [
     since: '0.8.0',
   },
 ];
+
+/** The position count and a sequence length, when both are known and the count is the smaller. */
+function shortPositions(m: MegatronModel, dest: 'seq_length' | 'decoder_seq_length'): boolean {
+  const pos = argNum(m, 'max_position_embeddings');
+  const len = argNum(m, dest);
+  return pos !== undefined && len !== undefined && pos < len;
+}
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
 function cpCommTypes(m: MegatronModel): string[] | undefined {
@@ -217,8 +259,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
@@ -234,6 +276,7 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, MODEL_CONFIG_CHECKS);
+    runChecks(ctx, FEATURE_CHECKS);
     ctx.separately(() => qkLayerScaling(ctx));
   },
 });
@@ -280,4 +323,82 @@ function qkLayerScaling(ctx: RuleContext<MegatronModel>): void {
     on: 'value',
     message: `\`${QK_VAR}=${v!.value}\` without \`--apply-query-key-layer-scaling\`: Transformer Engine attention checks that the variable and the flag agree, and Megatron stops when it builds the attention layers ("${quote}"). Add the flag, or remove the variable.`,
   });
+}
+
+/** A number as written, when known (argparse `type=float`). */
+function real(m: MegatronModel, dest: string): number | undefined {
+  const v = argValue(m, dest);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * Later features of validate_args (training/arguments.py), each at its first release and at d98e8a6:
+ * position embeddings that need an implementation or a setting, QK-clip's bounds, the MLA down-projection
+ * fusion, and hybrid context parallelism's requirements.
+ */
+const FEATURE_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.11.0:709-712, @d98e8a6:1637-1640.
+    when: (m) => (argValue(m, 'position_embedding_type') === 'relative' && argValue(m, 'transformer_impl') === 'local' ? 'position_embedding_type' : undefined),
+    message: () => '`--position-embedding-type relative` with `--transformer-impl local`: relative position embeddings are an attention bias that only Transformer Engine attention applies, and Megatron-LM stops at startup ("Local transformer implementation currently does not support attention bias-based position embeddings."). Use `--transformer-impl transformer_engine`, or another position embedding type.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+  },
+  {
+    // @core_v0.12.0:832-834, @d98e8a6:1643-1645.
+    when: (m) => (argValue(m, 'position_embedding_type') === 'mrope' && argAbsent(m, 'mrope_section') ? 'position_embedding_type' : undefined),
+    message: () => '`--position-embedding-type mrope` without `--mrope-section`: multimodal RoPE splits the rotary channels into sections (time, height, width), and Megatron-LM stops at startup ("--mrope-section should be set when using --position-embedding-type mrope."). Add `--mrope-section` with the channel count of each section.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+  },
+  {
+    // @core_v0.16.0:972-978, @d98e8a6:1612-1618.
+    when: (m) => {
+      const a = real(m, 'qk_clip_alpha');
+      return argOn(m, 'qk_clip') && a !== undefined && !(a > 0 && a < 1) ? 'qk_clip_alpha' : undefined;
+    },
+    message: (m) => `\`--qk-clip-alpha ${String(argValue(m, 'qk_clip_alpha'))}\` with \`--qk-clip\`: the share of the clipping applied to the queries must lie strictly between 0 and 1, and Megatron-LM stops at startup ("--qk-clip-alpha must be between 0.0 and 1.0 when using --qk-clip."). Use a value such as 0.5 (the default).`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
+    when: (m) => {
+      const t = real(m, 'qk_clip_threshold');
+      return argOn(m, 'qk_clip') && t !== undefined && t <= 0 ? 'qk_clip_threshold' : undefined;
+    },
+    message: (m) => `\`--qk-clip-threshold ${String(argValue(m, 'qk_clip_threshold'))}\` with \`--qk-clip\`: the attention-logit threshold must be above zero, and Megatron-LM stops at startup ("--qk-clip-threshold must be greater than 0 when using --qk-clip."). Use a positive threshold (100 by default).`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
+    // @core_v0.17.0:1587-1588, @d98e8a6:1976-1977.
+    when: (m) => (argOn(m, 'mla_down_proj_fusion') && argOff(m, 'multi_latent_attention') ? 'mla_down_proj_fusion' : undefined),
+    message: () => '`--mla-down-proj-fusion` without `--multi-latent-attention`: the fused down-projection belongs to multi-latent attention, and Megatron-LM stops at startup ("--mla-down-proj-fusion requires --multi-latent-attention"). Remove the flag, or use multi-latent attention.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+  {
+    // @core_v0.16.0:918-923, @d98e8a6:1444-1449: hybrid CP refuses pipeline parallelism, CUDA graphs,
+    // Megatron FSDP and other dataloaders (the type left out is `single`), and needs per-token loss.
+    when: (m) => (argOn(m, 'hybrid_context_parallel') && hybridCpBlocker(m) ? 'hybrid_context_parallel' : undefined),
+    message: (m) => {
+      const b = hybridCpBlocker(m)!;
+      return `\`--hybrid-context-parallel\` ${b.what}: Megatron-LM stops at startup ("${b.quote}"). ${b.todo}`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+];
+
+/** The first requirement of hybrid context parallelism the file is known to break, in upstream's order. */
+function hybridCpBlocker(m: MegatronModel): { what: string; quote: string; todo: string } | undefined {
+  const pp = argNum(m, 'pipeline_model_parallel_size');
+  if (pp !== undefined && pp > 1) return { what: `with PP ${pp}`, quote: 'Hybrid context parallelism not supported with pipeline parallelism', todo: 'Use PP 1, or plain context parallelism.' };
+  if (argOn(m, 'enable_cuda_graph')) return { what: 'with `--enable-cuda-graph`', quote: 'Hybrid context parallelism not supported with CUDA Graph', todo: 'Drop the CUDA graphs, or use plain context parallelism.' };
+  if (argOn(m, 'use_megatron_fsdp')) return { what: 'with `--use-megatron-fsdp`', quote: 'Hybrid context parallelism not supported with Megatron FSDP', todo: 'Drop Megatron FSDP, or use plain context parallelism.' };
+  const loader = argValue(m, 'dataloader_type');
+  if (typeof loader === 'string' && loader !== 'single') return { what: `with \`--dataloader-type ${loader}\``, quote: 'Hybrid context parallelism only supported with single dataloader type', todo: 'Use `--dataloader-type single` (the default).' };
+  if (argOff(m, 'calculate_per_token_loss')) return { what: 'without `--calculate-per-token-loss`', quote: 'Hybrid context parallelism must be used with --calculate-per-token-loss', todo: 'Add `--calculate-per-token-loss`.' };
+  return undefined;
 }

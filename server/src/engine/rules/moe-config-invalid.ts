@@ -125,6 +125,56 @@ function backendText(m: MegatronModel): string {
  * the op fuser for HybridEP (@core_v0.19.0:1692-1705), which 0.20.0 also lets the grouped expert
  * tensor satisfy (@d98e8a6:1868-1882).
  */
+/** Experts as validate_args sees them: `--num-experts 0` is no experts. */
+const noExperts = (m: MegatronModel): boolean => argAbsent(m, 'num_moe_experts') || argNum(m, 'num_moe_experts') === 0;
+
+/**
+ * Megatron-LM's argument checks (training/arguments.py, validate_args) on MoE options; each stops at
+ * startup. Lines at the first release with the check and at d98e8a6.
+ */
+const STARTUP_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.9.0:621-623, @d98e8a6:1862-1864.
+    when: (m) => (argOn(m, 'moe_use_upcycling') && argAbsent(m, 'save') ? 'moe_use_upcycling' : undefined),
+    message: () => '`--moe-use-upcycling` without `--save`: upcycling turns a dense checkpoint into an MoE one and saves it, and Megatron-LM stops at startup ("When using upcycling, the --save option must be specified."). Add `--save` with the directory for the upcycled checkpoint.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+  {
+    // @core_v0.16.0:1268-1271, @d98e8a6:1979-1982.
+    when: (m) => {
+      const n = argNum(m, 'moe_latent_size');
+      const written = argValue(m, 'moe_latent_size');
+      return (n === 0 || (typeof written === 'number' && written <= 0)) ? 'moe_latent_size' : undefined;
+    },
+    message: () => '`--moe-latent-size` is not above zero: Megatron-LM stops at startup ("MoE latent projection dimension has to be greater than zero."). Give the latent dimension, or remove the flag.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
+    when: (m) => ((argNum(m, 'moe_latent_size') ?? 0) > 0 && noExperts(m) ? 'moe_latent_size' : undefined),
+    message: () => '`--moe-latent-size` without `--num-experts`: latent projections belong to the experts of an MoE layer, and Megatron-LM stops at startup ("MoE latent projections are applicable only for MoE models."). Remove the flag, or give the expert count.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
+    // megatron/arguments.py@core_v0.5.0:295-296 to training/arguments.py@core_v0.15.0:876-877; 0.16.0
+    // keeps only the GPU check (@core_v0.16.0:852-854).
+    when: (m) => (argOn(m, 'moe_grouped_gemm') && argOff(m, 'bf16') ? 'moe_grouped_gemm' : undefined),
+    message: () => '`--moe-grouped-gemm` without `--bf16`: Megatron-LM before Megatron Core 0.16 runs the grouped expert GEMMs only in bf16 and stops at startup ("Currently GroupedGEMM for MoE only supports bf16 dtype."). Train with `--bf16`, drop `--moe-grouped-gemm`, or use Megatron Core 0.16 or later.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.5.0',
+    before: '0.16.0',
+  },
+  {
+    // @core_v0.14.0:1080-1082, @d98e8a6:1903-1905.
+    when: (m) => (argOn(m, 'delay_wgrad_compute') && argValue(m, 'transformer_impl') === 'local' ? 'delay_wgrad_compute' : undefined),
+    message: () => '`--delay-wgrad-compute` with `--transformer-impl local`: delaying the weight-gradient GEMMs is done by Transformer Engine\'s layers, and Megatron-LM stops at startup ("Delaying wgrad compute is only supported with transformer_engine implementation"). Use `--transformer-impl transformer_engine`, or drop `--delay-wgrad-compute`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.14.0',
+  },
+];
+
 const CAPACITY_CHECKS: ArgCheck[] = [
   {
     when: (m) => (capacity(m) && (backendNot(m, 'hybridep') || argOff(m, 'use_transformer_engine_op_fuser')) ? 'moe_expert_rank_capacity_factor' : undefined),
@@ -297,7 +347,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Expert-parallel, MoE router, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (from 0.5, before 0.16), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
@@ -316,5 +366,6 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CAPACITY_CHECKS);
     runChecks(ctx, ROUTER_CHECKS);
     runChecks(ctx, OVERLAP_COMPANION_CHECKS);
+    runChecks(ctx, STARTUP_CHECKS);
   },
 });

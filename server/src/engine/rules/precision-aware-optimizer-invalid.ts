@@ -64,6 +64,17 @@ const CHECKS: ArgCheck[] = [
     since: '0.12.0',
     message: () => '`--optimizer-cpu-offload` without `--use-precision-aware-optimizer`: the CPU-offload optimizer runs through the precision-aware optimizer\'s code path, and Megatron-LM stops at startup ("The optimizer cpu offload must be used in conjunction with `--use-precision-aware-optimizer`"). Add `--use-precision-aware-optimizer` (it also needs `--use-distributed-optimizer`), or remove the offload.',
   },
+  {
+    // training/arguments.py@core_v0.14.0:1066-1069, @d98e8a6:1889-1892: after the check above, FP8
+    // parameter gathering with the offload needs the delayed-scaling recipe.
+    when: (m) => {
+      const recipe = argValue(m, 'fp8_recipe');
+      return argOn(m, 'optimizer_cpu_offload') && argOn(m, 'use_precision_aware_optimizer') && argOn(m, 'fp8_param_gather') && typeof recipe === 'string' && recipe !== 'delayed' ? 'fp8_recipe' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.14.0',
+    message: (m) => `\`--fp8-recipe ${String(argValue(m, 'fp8_recipe'))}\` with \`--optimizer-cpu-offload\` and \`--fp8-param-gather\`: Megatron-LM stops at startup ("When \`--fp8-param-gather\` is enabled, the optimizer cpu offload must be used in conjunction with \`--fp8-recipe delayed\`."). Use \`--fp8-recipe delayed\`, or drop \`--fp8-param-gather\`.`,
+  },
 ];
 
 /** Another optimizer written (read untracked: it only keeps the two precision-aware findings apart). */
@@ -77,8 +88,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, and `--optimizer-cpu-offload` without it.',
-    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path; Megatron Bridge makes no such check.',
+    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, and `--optimizer-cpu-offload` without it (or, with FP8 parameter gathering, without the delayed FP8 recipe).',
+    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path, and from 0.14 the offload with `--fp8-param-gather` and an `--fp8-recipe` other than `delayed`; Megatron Bridge makes no such check.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-precision-aware-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-distributed-optimizer: true\n  --use-precision-aware-optimizer: true\n',
     shell: {

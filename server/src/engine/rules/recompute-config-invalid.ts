@@ -1,7 +1,7 @@
 /**
  * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
-import { argAbsent, argGiven, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -34,6 +34,47 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (argOn(m, 'moe_layer_recompute') && argValue(m, 'recompute_granularity') === 'full' ? 'moe_layer_recompute' : undefined),
     since: '0.12.0',
     message: () => '`--moe-layer-recompute` with `--recompute-granularity full`: from Megatron Core 0.12 the old switch means selective recomputation of the MoE layers, which full recomputation excludes, and Megatron Core stops when it builds the transformer config ("Do not set --moe-layer-recompute with full recompute granularity"). Remove `--moe-layer-recompute` (full recomputation already recomputes the MoE layers), or recompute only the MoE layers: selective granularity with `moe` among the recompute modules.',
+  },
+];
+
+/** The recompute granularity validate_args sees: `--recompute-activations` makes it selective. */
+function granularity(m: MegatronModel): string | null | undefined {
+  if (argOn(m, 'recompute_activations')) return 'selective';
+  if (argAbsent(m, 'recompute_granularity')) return argOff(m, 'recompute_activations') ? null : undefined;
+  const v = argValue(m, 'recompute_granularity');
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * `--distribute-saved-activations` splits the checkpointed activations over the TP group, for full
+ * recomputation with a method only: Megatron-LM's argument checks, at every release
+ * (megatron/arguments.py@core_v0.4.0:312-325, training/arguments.py@d98e8a6:1410-1423).
+ */
+const DISTRIBUTE_CHECKS: ArgCheck[] = [
+  {
+    // training/arguments.py@core_v0.16.0:1222-1224, @d98e8a6:1935-1937.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && argValue(m, 'transformer_impl') === 'local' ? 'fine_grained_activation_offloading' : undefined),
+    message: () => '`--fine-grained-activation-offloading` with `--transformer-impl local`: Megatron-LM stops at startup ("Fine-grained activation offloading is only supported with transformer_engine implementation"). Use `--transformer-impl transformer_engine`, or drop the offloading.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  {
+    when: (m) => (argOn(m, 'distribute_saved_activations') && (argAbsent(m, 'tensor_model_parallel_size') || argNum(m, 'tensor_model_parallel_size') === 1) ? 'distribute_saved_activations' : undefined),
+    message: () => '`--distribute-saved-activations` with TP 1: the saved activations are split over the tensor-parallel group, and Megatron-LM stops at startup ("can distribute recomputed activations only across tensor model parallel groups"). Remove the flag, or use TP > 1.',
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    when: (m) => {
+      const g = granularity(m);
+      return argOn(m, 'distribute_saved_activations') && g !== undefined && g !== 'full' ? 'distribute_saved_activations' : undefined;
+    },
+    message: (m) => `\`--distribute-saved-activations\` ${granularity(m) === null ? 'without a recompute granularity' : `with ${granularity(m)} recomputation`}: only full recomputation saves the activations it distributes, and Megatron-LM stops at startup ("distributed recompute activations is only application to full recompute granularity"). Use \`--recompute-granularity full\` with a method, or remove the flag.`,
+    formats: MLM_FLAG_FORMATS,
+  },
+  {
+    when: (m) => (argOn(m, 'distribute_saved_activations') && granularity(m) === 'full' && argAbsent(m, 'recompute_method') ? 'distribute_saved_activations' : undefined),
+    message: () => '`--distribute-saved-activations` without `--recompute-method`: Megatron-LM stops at startup ("for distributed recompute activations to work you need to use a recompute method"). Add `--recompute-method uniform` (with `--recompute-num-layers`).',
+    formats: MLM_FLAG_FORMATS,
   },
 ];
 
@@ -87,8 +128,8 @@ export default defineRule<MegatronModel>({
     'add-recompute-layers': { applicability: 'unsafe', changes: 'activation recompute' },
   },
   docs: {
-    summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together.',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has.',
+    summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -104,6 +145,7 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, OFFLOAD_CHECKS);
+    runChecks(ctx, DISTRIBUTE_CHECKS);
     moreLayersThanAStage(ctx);
   },
 });

@@ -1,9 +1,10 @@
 /**
- * schedule-config-invalid: training-length and learning-rate schedule arguments that Megatron-LM
- * rejects together: iteration-based and sample-based settings mixed, or a warmup given twice; and
- * Megatron Bridge's own checks of the same settings in an override file.
+ * schedule-config-invalid: training-length, learning-rate and weight-decay schedule arguments that
+ * Megatron-LM rejects together: iteration-based and sample-based settings mixed, a warmup given
+ * twice, a minimum learning rate above the learning rate, or weight-decay ends that do not fit the
+ * style; and Megatron Bridge's own checks of the same settings in an override file.
  */
-import { argGiven, argNum, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -187,13 +188,55 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** A number as written (argparse `type=float`), when known. */
+function real(m: MegatronModel, dest: string): number | undefined {
+  const v = argValue(m, dest);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** `--weight-decay-incr-style` as written, or its default (`constant`, every release) when left out. */
+function wdStyle(m: MegatronModel): string | undefined {
+  if (argAbsent(m, 'weight_decay_incr_style')) return 'constant';
+  const v = argValue(m, 'weight_decay_incr_style');
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The same validate_args, outside the training-length checks (so made with `--skip-train` too), at
+ * every release from core_r0.4.0 to HEAD (megatron/arguments.py@core_v0.4.0:281-296,
+ * training/arguments.py@d98e8a6:1359-1400): the minimum learning rate may not exceed `--lr`; a constant
+ * weight decay takes no start and end values, a rising one needs both.
+ */
+const LR_WD_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      const lr = real(m, 'lr');
+      const min = real(m, 'min_lr');
+      return lr !== undefined && min !== undefined && min > lr ? 'min_lr' : undefined;
+    },
+    message: (m) => `\`--min-lr ${String(argValue(m, 'min_lr'))}\` is above \`--lr ${String(argValue(m, 'lr'))}\`: the schedule decays from the learning rate down to the minimum, and Megatron-LM stops at startup (an assertion that the minimum is at most the learning rate). Lower \`--min-lr\` (often a tenth of \`--lr\`), or raise \`--lr\`.`,
+  },
+  ...(['start_weight_decay', 'end_weight_decay'] as const).map((dest): ArgCheck => ({
+    when: (m) => (wdStyle(m) === 'constant' && argGiven(m, dest) ? dest : undefined),
+    message: (m) => `\`--${dest.replace(/_/g, '-')}\` with a constant weight decay (\`--weight-decay-incr-style\` ${argAbsent(m, 'weight_decay_incr_style') ? 'left at its default, `constant`' : '`constant`'}): a constant decay is \`--weight-decay\` throughout, and Megatron-LM stops at startup (it asserts that no start or end value is given). Remove \`--start-weight-decay\` and \`--end-weight-decay\` and set \`--weight-decay\`, or make the decay change with \`--weight-decay-incr-style linear\` or \`cosine\`.`,
+  })),
+  ...(['start_weight_decay', 'end_weight_decay'] as const).map((dest): ArgCheck => ({
+    when: (m) => {
+      const style = wdStyle(m);
+      return (style === 'linear' || style === 'cosine') && argAbsent(m, dest) ? 'weight_decay_incr_style' : undefined;
+    },
+    message: (m) => `\`--weight-decay-incr-style ${wdStyle(m)}\` without \`--${dest.replace(/_/g, '-')}\`: a changing weight decay goes from \`--start-weight-decay\` to \`--end-weight-decay\`, and Megatron-LM stops at startup (it asserts that both are given). Add \`--${dest.replace(/_/g, '-')}\`, or keep the decay constant.`,
+  })),
+];
+
 export default defineRule<MegatronModel>({
   id: 'schedule-config-invalid',
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length and learning-rate schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, the warmup given twice, or a weight-decay ramp that shrinks).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -213,6 +256,7 @@ export default defineRule<MegatronModel>({
     const m = ctx.model;
     // From Megatron Core 0.17.0 the schedule checks are skipped when nothing is trained
     // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
+    runChecks(ctx, LR_WD_CHECKS);
     const skip = m.args.get('skip_train');
     if (skip && (skip.unknown || flag(skip) !== false) && ctx.atLeast('0.17.0')) return;
     runChecks(ctx, CHECKS);

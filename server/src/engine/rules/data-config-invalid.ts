@@ -1,0 +1,69 @@
+/**
+ * data-config-invalid: data-source arguments that Megatron-LM's argument checks refuse together.
+ *
+ * megatron/training/arguments.py, validate_args: `--mock-data`, `--data-path` and the per-split paths
+ * (`--train-data-path`, `--valid-data-path`, `--test-data-path`) are three ways to give the data, and
+ * at most one may be used (`<= 1` from core_v0.8.0:1055-1056 to d98e8a6:1679-1682; core_v0.7.0:515-518
+ * asked for exactly one, and releases before 0.7 have no such check). From core_v0.16.0:1066 (d98e8a6:1692)
+ * the fill-in-the-middle dataset refuses mock data.
+ */
+import { argGiven, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule } from './rule';
+
+/** A path argument written with at least one path. */
+function pathGiven(m: MegatronModel, dest: string): boolean {
+  if (!argGiven(m, dest)) return false;
+  const v = m.args.get(dest)?.value;
+  return Array.isArray(v) ? v.length > 0 : v !== '';
+}
+
+/** The data sources the file gives, in upstream's terms. */
+function sources(m: MegatronModel): string[] {
+  const out: string[] = [];
+  if (argOn(m, 'mock_data')) out.push('`--mock-data`');
+  if (pathGiven(m, 'data_path')) out.push('`--data-path`');
+  const split = ['train_data_path', 'valid_data_path', 'test_data_path'].filter((d) => pathGiven(m, d));
+  if (split.length) out.push(split.map((d) => `\`--${d.replace(/_/g, '-')}\``).join(', '));
+  return out;
+}
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      if (sources(m).length < 2) return undefined;
+      return argOn(m, 'mock_data') ? 'mock_data' : 'data_path';
+    },
+    message: (m) => `${sources(m).join(' and ')} are ${sources(m).length === 2 ? 'two' : 'three'} data sources: Megatron-LM takes the data from one of mock data, \`--data-path\` (a blend split into train, validation and test) or the per-split paths, and stops at startup ("A single data source must be provided"). Keep one of them.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+  },
+  {
+    when: (m) => (argOn(m, 'fim_data') && argOn(m, 'mock_data') ? 'fim_data' : undefined),
+    message: () => '`--fim-data` with `--mock-data`: the fill-in-the-middle dataset rearranges real documents, and Megatron-LM stops at startup ("Mock dataset is not supported with FIM dataset."). Give `--data-path`, or drop `--fim-data`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'data-config-invalid',
+  severity: 'error',
+  formats: MLM_FLAG_FORMATS,
+  docs: {
+    summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), or the fill-in-the-middle dataset with mock data.',
+    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --mock-data: true\n  --data-path: /data/corpus_text_document\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --data-path: /data/corpus_text_document\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64 \\\n    --mock-data --data-path /data/corpus_text_document\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --micro-batch-size 1 --global-batch-size 64 \\\n    --data-path /data/corpus_text_document\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.19.0, `validate_args`: at most one data source', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1623-L1627' },
+    ],
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

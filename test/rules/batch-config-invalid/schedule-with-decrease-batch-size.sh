@@ -1,0 +1,13 @@
+#: name: batch-config-invalid: the schedule refuses --decrease-batch-size-if-needed (num_microbatches_calculator.py@core_v0.18.0:264-269, the same at d98e8a6)
+#: path: train.sh
+#!/bin/bash
+# shardwise: megatron_core=0.18.0
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py \
+    --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
+    --seq-length 2048 --max-position-embeddings 2048 \
+    --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --micro-batch-size 1 \
+    --step-batch-size-schedule "0:768 250B:1536" --decrease-batch-size-if-needed \
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^ error[batch-config-invalid]: Cannot specify both --step-batch-size-schedule and
+    --bf16

@@ -1,0 +1,7 @@
+#: name: checkpoint-config-invalid: a logits dump with its top-k, the async save and a persistent worker runs
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 \
+    --logits-save-dir /logits --logits-save-top-k 8 --async-save --use-persistent-ckpt-worker

@@ -1,0 +1,9 @@
+#: name: data-config-invalid: mock data beside --data-path is two data sources (training/arguments.py@core_v0.8.0:1055-1056, @d98e8a6:1679-1682)
+#: settings: {"targetVersions": {"megatron-core": "0.8.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 \
+    --mock-data --data-path /data/corpus_text_document --split 99,1,0
+#   ^^^^^^^^^^^ error[data-config-invalid]: A single data source must be provided

@@ -1,0 +1,8 @@
+#: name: fsdp-config-invalid: Muon and the other emerging optimizers run without Megatron-FSDP from 0.18 (training/arguments.py@core_v0.18.0:1552-1566, @d98e8a6:1726-1740)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 \
+    --use-megatron-fsdp --optimizer muon
+#                       ^^^^^^^^^^^ error[fsdp-config-invalid]: Emerging optimizer does not support Megatron-FSDP 

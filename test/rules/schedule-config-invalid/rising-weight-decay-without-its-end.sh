@@ -1,0 +1,10 @@
+#: name: schedule-config-invalid: a linear weight decay needs its end value (megatron/arguments.py@core_v0.4.0:297-299, training/arguments.py@d98e8a6:1398-1400)
+#: path: train.sh
+#!/bin/bash
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
+    --seq-length 2048 --max-position-embeddings 2048 --bf16 \
+    --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --train-iters 50000 --lr 3e-4 --min-lr 3e-5 \
+    --weight-decay-incr-style linear --start-weight-decay 0.01
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^ error[schedule-config-invalid]: without `--end-weight-decay`
