@@ -98,7 +98,55 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     since: '0.8.0',
   },
+  {
+    // training/arguments.py@core_v0.12.0:961-967 (the same at d98e8a6:882-886): the multi-token
+    // prediction layers take rotary or no position embeddings; the default is learned absolute ones.
+    when: (m) => (mtpOn(m) && !['rope', 'none'].includes(String(positionEmbedding(m))) && positionEmbedding(m) !== undefined ? (argAbsent(m, 'position_embedding_type') ? 'mtp_num_layers' : 'position_embedding_type') : undefined),
+    message: (m) => `\`--mtp-num-layers\` with ${argAbsent(m, 'position_embedding_type') ? 'the default position embeddings (`learned_absolute`)' : `\`--position-embedding-type ${positionEmbedding(m)}\``}: the multi-token prediction layers support only rotary or no position embeddings, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with ${positionEmbedding(m)} position embedding type."). Use \`--position-embedding-type rope\` (or \`none\`), or drop \`--mtp-num-layers\`.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+  },
+  {
+    // training/arguments.py@core_v0.12.0:963 and core_v0.13.0:1075; gone from core_v0.14.0.
+    when: (m) => (mtpOn(m) && (argNum(m, 'context_parallel_size') ?? 1) > 1 ? 'mtp_num_layers' : undefined),
+    message: () => '`--mtp-num-layers` with context parallelism: before Megatron Core 0.14 the multi-token prediction layers do not split the sequence, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with Context Parallelism."). Use CP 1, or Megatron Core 0.14 or newer.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.12.0:962 … core_v0.17.0; gone from core_v0.18.0.
+    when: (m) => (mtpOn(m) && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: () => '`--mtp-num-layers` with `--use-legacy-models`: multi-token prediction exists only in Megatron Core\'s model, and Megatron-LM stops at startup ("The legacy Megatron models does not support Multi-Token Prediction (MTP)."). Drop `--use-legacy-models`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.18.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0 (d98e8a6:436-437): the local attention backend needs the
+    // local layer spec; without `--spec` the check itself fails on the missing spec (a TypeError).
+    when: (m) => {
+      if (argValue(m, 'attention_backend') !== 'local') return undefined;
+      if (argAbsent(m, 'spec')) return 'attention_backend';
+      const spec = argValue(m, 'spec');
+      const first = Array.isArray(spec) ? spec[0] : spec;
+      return typeof first === 'string' && first !== 'local' ? 'attention_backend' : undefined;
+    },
+    message: () => '`--attention-backend local` without `--spec local`: Megatron Core\'s own attention is built only by the local layer spec, and Megatron-LM stops at startup ("--attention-backend local is only supported with --spec local"; without any `--spec`, the check fails on the missing spec). Add `--spec local`, or use another `--attention-backend`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+  },
 ];
+
+/** Multi-token prediction is on: `--mtp-num-layers` above 0. */
+function mtpOn(m: MegatronModel): boolean {
+  return (argNum(m, 'mtp_num_layers') ?? 0) > 0;
+}
+
+/** The position embedding type: as written, or the default `learned_absolute` where left out. */
+function positionEmbedding(m: MegatronModel): unknown {
+  return argAbsent(m, 'position_embedding_type') ? 'learned_absolute' : argValue(m, 'position_embedding_type');
+}
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
 function cpCommTypes(m: MegatronModel): string[] | undefined {
@@ -120,8 +168,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), or the local attention backend without the local spec.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`), and until 0.13 with CP above 1, until 0.17 with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
