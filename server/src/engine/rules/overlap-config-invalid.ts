@@ -3,7 +3,7 @@
  * without the switches they build on.
  *
  * megatron/training/arguments.py, validate_args:
- * - `--overlap-param-gather` needs `--overlap-grad-reduce` (megatron/arguments.py@core_v0.5.0:174-175;
+ * - `--overlap-param-gather` needs Megatron Core's model (core_v0.6.0 to core_v0.17.0) and `--overlap-grad-reduce` (megatron/arguments.py@core_v0.5.0:174-175;
  *   training/arguments.py@core_v0.9.0:299-300, @d98e8a6:1028-1029; validate_yaml makes it too,
  *   yaml_arguments.py@core_v0.9.0:141-142, @d98e8a6:159-160).
  * - `--overlap-param-gather-with-optimizer-step` needs the distributed optimizer, `--overlap-param-gather`,
@@ -42,6 +42,22 @@ const CHECKS: ArgCheck[] = [
     yamlCfg: true,
   },
   {
+    // training/arguments.py@core_v0.6.0:264-265 (`--use-mcore-models` then; the legacy model was the default).
+    when: (m) => (argOn(m, 'overlap_param_gather') && argOff(m, 'deprecated_use_mcore_models') ? 'overlap_param_gather' : undefined),
+    message: () => '`--overlap-param-gather` without `--use-mcore-models`: before Megatron Core 0.8 the legacy model is the default, and only Megatron Core\'s model overlaps the parameter all-gather, so Megatron-LM stops at startup ("--overlap-param-gather only supported with MCore models"). Add `--use-mcore-models`, or drop `--overlap-param-gather`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.6.0',
+    before: '0.8.0',
+  },
+  {
+    // training/arguments.py@core_v0.8.0:284-285 … core_v0.17.0; gone with the legacy model in core_v0.18.0.
+    when: (m) => (argOn(m, 'overlap_param_gather') && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: () => '`--overlap-param-gather` with `--use-legacy-models`: only Megatron Core\'s model overlaps the parameter all-gather, and Megatron-LM stops at startup ("--overlap-param-gather only supported with MCore models"). Drop `--use-legacy-models`, or `--overlap-param-gather`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.8.0',
+    before: '0.18.0',
+  },
+  {
     when: (m) => (withStep(m) && argOff(m, 'use_distributed_optimizer') ? 'overlap_param_gather_with_optimizer_step' : undefined),
     message: () => `${STEP} without \`--use-distributed-optimizer\`: the all-gather it overlaps with the optimizer step is the distributed optimizer's, and Megatron-LM stops at startup ("--overlap-param-gather-with-optimizer-step only supported with distributed optimizer"). Add \`--use-distributed-optimizer\` (with \`--overlap-param-gather\`), or drop ${STEP}.`,
     formats: MLM_FLAG_FORMATS,
@@ -76,8 +92,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on: `--overlap-param-gather` without `--overlap-grad-reduce`, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
+    summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on: `--overlap-param-gather` without `--overlap-grad-reduce` or Megatron Core\'s model, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too) or with the legacy model (0.6 to 0.17: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n',
     shell: {
