@@ -83,6 +83,7 @@ import fsdpConfigInvalid from './fsdp-config-invalid';
 import rlConfigInvalid from './rl-config-invalid';
 import pipelineConfigInvalid from './pipeline-config-invalid';
 import overlapConfigInvalid from './overlap-config-invalid';
+import dataConfigInvalid from './data-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -163,6 +164,7 @@ export const RULES: readonly Rule<any>[] = [
   rlConfigInvalid,
   pipelineConfigInvalid,
   overlapConfigInvalid,
+  dataConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,
