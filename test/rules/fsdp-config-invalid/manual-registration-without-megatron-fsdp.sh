@@ -1,6 +1,6 @@
-#: name: fsdp-config-invalid: --fsdp-manual-registration without Megatron-FSDP or --nccl-ub stops Megatron-LM (training/arguments.py@d98e8a6:1189-1191; Megatron-FSDP from core_v0.16.0, --nccl-ub from core_v0.18.0)
+#: name: fsdp-config-invalid: --fsdp-manual-registration needs Megatron-FSDP and --use-nccl-ub from core_v0.16.0, where it appeared (training/arguments.py@core_v0.16.0:693-695, @d98e8a6:1189-1191)
 #: path: train.sh
-#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=8
 torchrun --nproc_per_node 8 pretrain_gpt.py \

@@ -19,7 +19,7 @@ const megatronFsdp = (m: MegatronModel) => argOn(m, 'use_megatron_fsdp');
 const fullSharding = (m: MegatronModel) => argValue(m, 'data_parallel_sharding_strategy') === 'optim_grads_params';
 
 /**
- * Megatron-LM's validate_args under `--use-megatron-fsdp` (arguments.py@core_v0.14.0:621-635,
+ * Megatron-LM's validate_args under `--use-megatron-fsdp` (arguments.py@core_v0.14.0:619-638,
  * @core_v0.18.0:1107-1159, @d98e8a6:1118-1191): the checkpoint format, the optimizer, the weight-hash
  * check under full sharding, meta-device initialisation without sharding, single grouped MoE
  * parameters, and manual buffer registration.
@@ -32,8 +32,8 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
       return typeof format === 'string' && format !== 'fsdp_dtensor' ? (argAbsent(m, 'ckpt_format') ? 'use_megatron_fsdp' : 'ckpt_format') : undefined;
     },
     formats: MLM_FLAG_FORMATS,
-    since: '0.18.0',
-    message: (m) => `Megatron-FSDP with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format `torch_dist`' : `\`--ckpt-format ${argValue(m, 'ckpt_format')}\``}: from Megatron Core 0.18 it saves only DTensor checkpoints, and Megatron stops ("Megatron-FSDP requires the \`fsdp_dtensor\` checkpointing format."). Add \`--ckpt-format fsdp_dtensor\`.`,
+    since: '0.14.0',
+    message: (m) => `Megatron-FSDP with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format `torch_dist`' : `\`--ckpt-format ${argValue(m, 'ckpt_format')}\``}: it saves only DTensor checkpoints, and Megatron stops ("Megatron-FSDP requires the \`fsdp_dtensor\` checkpointing format."; before Megatron Core 0.18 "Megatron FSDP only supports fsdp_dtensor checkpoint format"). Add \`--ckpt-format fsdp_dtensor\`.`,
   },
   {
     when: (m) => (megatronFsdp(m) && typeof argValue(m, 'optimizer') === 'string' && !['adam', 'sgd'].includes(argValue(m, 'optimizer') as string) ? 'optimizer' : undefined),
@@ -74,8 +74,8 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
   {
     when: (m) => (argOn(m, 'fsdp_manual_registration') && argOff(m, 'nccl_ub') ? 'fsdp_manual_registration' : undefined),
     formats: MLM_FLAG_FORMATS,
-    since: '0.18.0',
-    message: () => '`--fsdp-manual-registration` without `--nccl-ub`: it registers the buffers with NCCL user buffers, and Megatron stops ("FSDP manual registration is only supported with --nccl-ub argument."). Add `--nccl-ub` (which turns the registration on by itself under Megatron-FSDP), or drop the flag.',
+    since: '0.16.0',
+    message: () => '`--fsdp-manual-registration` without `--use-nccl-ub`: it registers the buffers with NCCL user buffers, and Megatron stops ("FSDP manual registration is only supported with --nccl-ub argument."; before Megatron Core 0.18 "… with nccl-ub option"). Add `--use-nccl-ub` (which, from 0.18, turns the registration on by itself under Megatron-FSDP), or drop the flag.',
   },
 ];
 
@@ -153,7 +153,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. FSDP2 needs a distributed checkpoint format (from 0.10); from Megatron Core 0.18 Megatron-FSDP needs `--ckpt-format fsdp_dtensor` and Adam or SGD, and refuses meta-device initialisation without sharding and, under its (default from 0.18) `optim_grads_params` sharding, the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP (from 0.16) and `--nccl-ub` (from 0.18). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared) and, from 0.18, Adam or SGD, and refuses meta-device initialisation without sharding and, under its (default from 0.18) `optim_grads_params` sharding, the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
