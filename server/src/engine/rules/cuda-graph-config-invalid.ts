@@ -77,6 +77,11 @@ function implName(m: MegatronModel): string {
  * file), from core_v0.18.0 (training/arguments.py@core_v0.18.0:631-638, 1186-1196; @d98e8a6:633-636,
  * 1235-1245) and core_v0.17.0 for the local graph count (@d98e8a6:1247-1250).
  */
+/** The NaN check is on: left at its default or written on, and not turned off by FP16 with dynamic loss scaling. */
+function nanCheckOn(m: MegatronModel): boolean {
+  if (!(argAbsent(m, 'check_for_nan_in_loss_and_grad') || argOn(m, 'check_for_nan_in_loss_and_grad'))) return false;
+  return argOff(m, 'fp16') || (argOn(m, 'fp16') && argGiven(m, 'loss_scale'));
+}
 const blockWithFp8 = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_scope') === 'block' && effectiveImpl(m) === 'local' && argGiven(m, 'fp8');
 const ARGUMENT_CHECKS: ArgCheck[] = [
   {
@@ -89,16 +94,29 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
     since: '0.18.0',
   },
   {
-    when: (m) => {
-      if (argValue(m, 'cuda_graph_impl') !== 'full_iteration') return undefined;
-      if (!(argAbsent(m, 'check_for_nan_in_loss_and_grad') || argOn(m, 'check_for_nan_in_loss_and_grad'))) return undefined;
-      // FP16 with dynamic loss scaling (no `--loss-scale`) turns the check off before this test.
-      return argOff(m, 'fp16') || (argOn(m, 'fp16') && argGiven(m, 'loss_scale')) ? 'cuda_graph_impl' : undefined;
-    },
+    when: (m) => (argValue(m, 'cuda_graph_impl') === 'full_iteration' && nanCheckOn(m) ? 'cuda_graph_impl' : undefined),
     message: () => '`--cuda-graph-impl full_iteration` with the NaN check on (the default): the check reads the loss and gradients on the host every step, which a graph of the whole iteration cannot do, and Megatron-LM stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with --cuda-graph-impl=full_iteration for training."). Add `--no-check-for-nan-in-loss-and-grad`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.18.0',
   },
+  // Before 0.18 a full-iteration graph was a scope of the local implementation (`--cuda-graph-scope
+  // full_iteration`): the same refusal, except for dynamic-batching inference before 0.17
+  // (training/arguments.py@core_v0.14.0:669-671, @core_v0.15.0:749-752, @core_v0.17.0:1001-1003).
+  ...[
+    { since: '0.14.0', before: '0.17.0', inference: true },
+    { since: '0.17.0', before: '0.18.0', inference: false },
+  ].map(
+    (r): ArgCheck => ({
+      when: (m) =>
+        effectiveImpl(m) === 'local' && (words(argValue(m, 'cuda_graph_scope_deprecated')) ?? []).includes('full_iteration') && nanCheckOn(m) && (!r.inference || argOff(m, 'inference_dynamic_batching'))
+          ? 'cuda_graph_scope_deprecated'
+          : undefined,
+      message: () => '`--cuda-graph-scope full_iteration` with the NaN check on (the default): the check reads the loss and gradients on the host every step, which a graph of the whole iteration cannot do, and Megatron-LM stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with full_iteration CUDA graph"). Add `--no-check-for-nan-in-loss-and-grad`.',
+      formats: MLM_FLAG_FORMATS,
+      since: r.since,
+      before: r.before,
+    }),
+  ),
   {
     when: (m) => (blockWithFp8(m) && (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized')) ? 'inference_cuda_graph_scope' : undefined),
     message: () => '`--inference-cuda-graph-scope block` with FP8: block-level inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM stops at startup ("fp8 with --inference-cuda-graph-scope=block is only supported with --transformer-impl=inference_optimized"). Add `--transformer-impl inference_optimized` (with `--fp8-recipe mxfp8`), or use the `layer` scope.',
@@ -166,7 +184,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {
