@@ -3,7 +3,7 @@
  * attention kinds that exclude each other, or a sequence length that context parallelism cannot
  * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
  */
-import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -98,13 +98,23 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     since: '0.8.0',
   },
+  // training/arguments.py@core_v0.12.0:961-967 (the same at d98e8a6:882-886): the multi-token
+  // prediction layers take rotary or no position embeddings; the default is learned absolute ones.
+  // The legacy `--use-rotary-position-embeddings` sets rotary embeddings before this check up to
+  // core_v0.16.0 (@core_v0.16.0:990 before :1232), and only after it from core_v0.17.0 (@core_v0.17.0:729-734
+  // before :1276; @d98e8a6:882-886 before :1626).
   {
-    // training/arguments.py@core_v0.12.0:961-967 (the same at d98e8a6:882-886): the multi-token
-    // prediction layers take rotary or no position embeddings; the default is learned absolute ones.
-    when: (m) => (mtpOn(m) && !['rope', 'none'].includes(String(positionEmbedding(m))) && positionEmbedding(m) !== undefined ? (argAbsent(m, 'position_embedding_type') ? 'mtp_num_layers' : 'position_embedding_type') : undefined),
-    message: (m) => `\`--mtp-num-layers\` with ${argAbsent(m, 'position_embedding_type') ? 'the default position embeddings (`learned_absolute`)' : `\`--position-embedding-type ${positionEmbedding(m)}\``}: the multi-token prediction layers support only rotary or no position embeddings, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with ${positionEmbedding(m)} position embedding type."). Use \`--position-embedding-type rope\` (or \`none\`), or drop \`--mtp-num-layers\`.`,
+    when: (m) => (mtpPositionRefused(m) && argOff(m, 'use_rotary_position_embeddings') ? mtpPositionAt(m) : undefined),
+    message: (m) => mtpPositionMessage(m),
     formats: MLM_FLAG_FORMATS,
     since: '0.12.0',
+    before: '0.17.0',
+  },
+  {
+    when: (m) => (mtpPositionRefused(m) ? mtpPositionAt(m) : undefined),
+    message: (m) => mtpPositionMessage(m),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
   },
   {
     // training/arguments.py@core_v0.12.0:963 and core_v0.13.0:1075; gone from core_v0.14.0.
@@ -138,6 +148,22 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/** Multi-token prediction with a position embedding type (written, or the default) other than rotary or none. */
+function mtpPositionRefused(m: MegatronModel): boolean {
+  const type = positionEmbedding(m);
+  return mtpOn(m) && type !== undefined && !['rope', 'none'].includes(String(type));
+}
+
+function mtpPositionAt(m: MegatronModel): string {
+  return argAbsent(m, 'position_embedding_type') ? 'mtp_num_layers' : 'position_embedding_type';
+}
+
+function mtpPositionMessage(m: MegatronModel): string {
+  const what = argAbsent(m, 'position_embedding_type') ? 'the default position embeddings (`learned_absolute`)' : `\`--position-embedding-type ${positionEmbedding(m)}\``;
+  const legacy = argOn(m, 'use_rotary_position_embeddings') ? ' (`--use-rotary-position-embeddings` turns rotary embeddings on only after this check, from Megatron Core 0.17)' : '';
+  return `\`--mtp-num-layers\` with ${what}${legacy}: the multi-token prediction layers support only rotary or no position embeddings, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with ${positionEmbedding(m)} position embedding type."). Use \`--position-embedding-type rope\` (or \`none\`), or drop \`--mtp-num-layers\`.`;
+}
+
 /** Multi-token prediction is on: `--mtp-num-layers` above 0. */
 function mtpOn(m: MegatronModel): boolean {
   return (argNum(m, 'mtp_num_layers') ?? 0) > 0;
@@ -169,7 +195,7 @@ export default defineRule<MegatronModel>({
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
     summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), or the local attention backend without the local spec.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
