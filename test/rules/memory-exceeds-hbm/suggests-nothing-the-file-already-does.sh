@@ -8,6 +8,6 @@ torchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py \
     --tensor-model-parallel-size 8 --sequence-parallel --tp-comm-overlap --pipeline-model-parallel-size 2 \
 #                                ^ warning[memory-exceeds-hbm]: expect an out-of-memory error. Add pipeline stages.
     --recompute-granularity full --recompute-method uniform --recompute-num-layers 1 \
-    --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params \
+    --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params --ckpt-format fsdp_dtensor \
     --micro-batch-size 1 --global-batch-size 64 \
     --bf16

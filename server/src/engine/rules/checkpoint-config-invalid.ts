@@ -238,15 +238,44 @@ const STARTUP_CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * megatron/training/arguments.py, validate_args: the non-persistent checkpoint types it saves
+ * (`global` only at core_v0.9.0:158-159 and core_v0.10.0:189-190; `global` or `local` from
+ * core_v0.11.0:190-191, the same at d98e8a6:398-399), though `--non-persistent-ckpt-type` also offers
+ * `in_memory`; and a checkpoint conversion needs where to save and what to load (initialize.py@core_v0.9.0:54-56,
+ * moved into validate_args at core_v0.18.0, d98e8a6:392-394).
+ */
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (argValue(m, 'non_persistent_ckpt_type') === 'in_memory' ? 'non_persistent_ckpt_type' : undefined),
+    message: () => '`--non-persistent-ckpt-type in_memory`: the flag offers it, but Megatron-LM saves only global and local non-persistent checkpoints and stops at startup ("Currently only global and local checkpoints are supported"). Use `global` (or `local`, with NVIDIA Resiliency Extension installed).',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+  },
+  {
+    when: (m) => (['in_memory', 'local'].includes(String(argValue(m, 'non_persistent_ckpt_type'))) ? 'non_persistent_ckpt_type' : undefined),
+    message: (m) => `\`--non-persistent-ckpt-type ${argValue(m, 'non_persistent_ckpt_type')}\`: before Megatron Core 0.11 the flag offers it, but Megatron-LM saves only global non-persistent checkpoints and stops at startup ("Currently only global checkpoints are supported"). Use \`global\`.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.11.0',
+  },
+  {
+    when: (m) => (argGiven(m, 'ckpt_convert_format') ? (argAbsent(m, 'ckpt_convert_save') ? 'ckpt_convert_format' : argAbsent(m, 'load') ? 'ckpt_convert_format' : undefined) : undefined),
+    message: (m) => `\`--ckpt-convert-format\` without ${argAbsent(m, 'ckpt_convert_save') ? `\`--ckpt-convert-save\`${argAbsent(m, 'load') ? ' and `--load`' : ''}` : '`--load`'}: a conversion loads a checkpoint and saves it in the new format under \`--ckpt-convert-save\`, and Megatron-LM stops at startup (an assertion that both are given). Add ${argAbsent(m, 'ckpt_convert_save') ? `\`--ckpt-convert-save DIR\`${argAbsent(m, 'load') ? ' and `--load DIR`' : ''}` : '`--load DIR`'}, or drop \`--ckpt-convert-format\`.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'checkpoint-config-invalid',
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a non-persistent save interval without a non-persistent checkpoint type) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.18 an optimizer other than Adam or SGD with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on.',
-    bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n',
-    good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
+    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.18 an optimizer other than Adam or SGD with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`.',
+    bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n',
+    good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
       { label: 'Megatron-LM core_v0.14.0, `validate_args`: `--save` needs a positive `--save-interval`, and the retain interval a multiple of it', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.14.0/megatron/training/arguments.py#L777-L782' },
       { label: 'Megatron-LM core_v0.9.0, `save_checkpoint`: a non-persistent save needs a global or local type', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.9.0/megatron/training/checkpointing.py#L337-L353' },
@@ -261,5 +290,6 @@ export default defineRule<MegatronModel>({
     ctx.separately(() => nonPersistentWithoutType(ctx));
     ctx.separately(() => asyncSaveWithoutWorker(ctx));
     runChecks(ctx, STARTUP_CHECKS);
+    runChecks(ctx, CHECKS);
   },
 });

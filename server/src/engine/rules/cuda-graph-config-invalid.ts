@@ -13,7 +13,7 @@
  * - `cuda_graph_modules` with `cuda_graph_impl full_iteration`, which captures the whole iteration:
  *   from core_v0.18.0.
  */
-import { argAbsent, argOff, argOn, argValue, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -72,6 +72,75 @@ function implName(m: MegatronModel): string {
   return '`--cuda-graph-impl` left at `none`';
 }
 
+/**
+ * Megatron-LM's own argument checks (validate_args; not run for Bridge or NeMo, nor for a `--yaml-cfg`
+ * file), from core_v0.18.0 (training/arguments.py@core_v0.18.0:631-638, 1186-1196; @d98e8a6:633-636,
+ * 1235-1245) and core_v0.17.0 for the local graph count (@d98e8a6:1247-1250).
+ */
+/** The NaN check is on: left at its default or written on, and not turned off by FP16 with dynamic loss scaling. */
+function nanCheckOn(m: MegatronModel): boolean {
+  if (!(argAbsent(m, 'check_for_nan_in_loss_and_grad') || argOn(m, 'check_for_nan_in_loss_and_grad'))) return false;
+  return argOff(m, 'fp16') || (argOn(m, 'fp16') && argGiven(m, 'loss_scale'));
+}
+const blockWithFp8 = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_scope') === 'block' && effectiveImpl(m) === 'local' && argGiven(m, 'fp8');
+const ARGUMENT_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      const modules = words(argValue(m, 'cuda_graph_modules'));
+      return argGiven(m, 'cuda_graph_scope_deprecated') && modules && modules.length > 0 ? 'cuda_graph_scope_deprecated' : undefined;
+    },
+    message: () => '`--cuda-graph-scope` beside `--cuda-graph-modules`: the first is the old name of the second, and Megatron-LM stops at startup ("--cuda-graph-scope and --cuda-graph-modules cannot be used together."). Keep `--cuda-graph-modules`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+  },
+  {
+    when: (m) => (argValue(m, 'cuda_graph_impl') === 'full_iteration' && nanCheckOn(m) ? 'cuda_graph_impl' : undefined),
+    message: () => '`--cuda-graph-impl full_iteration` with the NaN check on (the default): the check reads the loss and gradients on the host every step, which a graph of the whole iteration cannot do, and Megatron-LM stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with --cuda-graph-impl=full_iteration for training."). Add `--no-check-for-nan-in-loss-and-grad`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+  },
+  // Before 0.18 a full-iteration graph was a scope of the local implementation (`--cuda-graph-scope
+  // full_iteration`): the same refusal, except for dynamic-batching inference before 0.17
+  // (training/arguments.py@core_v0.14.0:669-671, @core_v0.15.0:749-752, @core_v0.17.0:1001-1003).
+  ...[
+    { since: '0.14.0', before: '0.17.0', inference: true },
+    { since: '0.17.0', before: '0.18.0', inference: false },
+  ].map(
+    (r): ArgCheck => ({
+      when: (m) =>
+        effectiveImpl(m) === 'local' && (words(argValue(m, 'cuda_graph_scope_deprecated')) ?? []).includes('full_iteration') && nanCheckOn(m) && (!r.inference || argOff(m, 'inference_dynamic_batching'))
+          ? 'cuda_graph_scope_deprecated'
+          : undefined,
+      message: () => '`--cuda-graph-scope full_iteration` with the NaN check on (the default): the check reads the loss and gradients on the host every step, which a graph of the whole iteration cannot do, and Megatron-LM stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with full_iteration CUDA graph"). Add `--no-check-for-nan-in-loss-and-grad`.',
+      formats: MLM_FLAG_FORMATS,
+      since: r.since,
+      before: r.before,
+    }),
+  ),
+  {
+    when: (m) => (blockWithFp8(m) && (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized')) ? 'inference_cuda_graph_scope' : undefined),
+    message: () => '`--inference-cuda-graph-scope block` with FP8: block-level inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM stops at startup ("fp8 with --inference-cuda-graph-scope=block is only supported with --transformer-impl=inference_optimized"). Add `--transformer-impl inference_optimized` (with `--fp8-recipe mxfp8`), or use the `layer` scope.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+  },
+  {
+    when: (m) => (blockWithFp8(m) && argValue(m, 'transformer_impl') === 'inference_optimized' && (argAbsent(m, 'fp8_recipe') || (typeof argValue(m, 'fp8_recipe') === 'string' && argValue(m, 'fp8_recipe') !== 'mxfp8')) ? 'inference_cuda_graph_scope' : undefined),
+    message: (m) => `\`--inference-cuda-graph-scope block\` with the FP8 recipe \`${argAbsent(m, 'fp8_recipe') ? 'delayed' : String(argValue(m, 'fp8_recipe'))}\`${argAbsent(m, 'fp8_recipe') ? ' (the default)' : ''}: block-level inference graphs take only MXFP8, and Megatron-LM stops at startup ("Only --fp8-recipe=mxfp8 is supported with --inference-cuda-graph-scope=block"). Add \`--fp8-recipe mxfp8\`, or use the \`layer\` scope.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+  },
+  {
+    when: (m) => {
+      const v = argValue(m, 'inference_dynamic_batching_num_cuda_graphs');
+      const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : undefined;
+      return effectiveImpl(m) === 'local' && n !== undefined && n <= 0 && n !== -1 ? 'inference_dynamic_batching_num_cuda_graphs' : undefined;
+    },
+    message: () => '`--inference-dynamic-batching-num-cuda-graphs` below 1 (other than -1) with local CUDA graphs: Megatron-LM stops at startup ("inference_dynamic_batching_num_cuda_graphs should be a positive integer or -1"). Give a positive count, or -1 to derive it from the request limit.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+];
+
 const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
@@ -106,6 +175,7 @@ const CHECKS: ArgCheck[] = [
     message: () => '`--cuda-graph-modules` with `--cuda-graph-impl full_iteration`: a full-iteration graph captures the whole step, so there are no modules to choose, and Megatron Core stops when it builds the transformer config ("cuda_graph_modules must be empty"). Remove `--cuda-graph-modules`.',
     since: '0.18.0',
   },
+  ...ARGUMENT_CHECKS,
 ];
 
 export default defineRule<MegatronModel>({
@@ -113,8 +183,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'CUDA graph arguments that Megatron Core refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, or modules with a full-iteration graph.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {

@@ -5,11 +5,16 @@
  * (`--train-data-path`, `--valid-data-path`, `--test-data-path`) are three ways to give the data, and
  * at most one may be used (`<= 1` from core_v0.8.0:1055-1056 to d98e8a6:1679-1682; core_v0.7.0:515-518
  * asked for exactly one, and releases before 0.7 have no such check). From core_v0.16.0:1066 (d98e8a6:1692)
- * the fill-in-the-middle dataset refuses mock data.
+ * the fill-in-the-middle dataset refuses mock data. The blend is given either inline (`--data-path`) or
+ * in a file (`--data-args-path`), not both; the same for the per-split paths and
+ * `--per-split-data-args-path` (@core_v0.10.0:305-318, @d98e8a6:674-687); and at least one
+ * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258).
  */
-import { argGiven, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argNum, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+
+const SPLIT_PATHS = ['train_data_path', 'valid_data_path', 'test_data_path'];
 
 /** A path argument written with at least one path. */
 function pathGiven(m: MegatronModel, dest: string): boolean {
@@ -23,7 +28,7 @@ function sources(m: MegatronModel): string[] {
   const out: string[] = [];
   if (argOn(m, 'mock_data')) out.push('`--mock-data`');
   if (pathGiven(m, 'data_path')) out.push('`--data-path`');
-  const split = ['train_data_path', 'valid_data_path', 'test_data_path'].filter((d) => pathGiven(m, d));
+  const split = SPLIT_PATHS.filter((d) => pathGiven(m, d));
   if (split.length) out.push(split.map((d) => `\`--${d.replace(/_/g, '-')}\``).join(', '));
   return out;
 }
@@ -44,6 +49,27 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
+  {
+    when: (m) => (argGiven(m, 'data_path') && argGiven(m, 'data_args_path') ? 'data_args_path' : undefined),
+    message: () => '`--data-args-path` beside `--data-path`: both give the data blend (one in a file, one inline), and Megatron-LM stops at startup (an assertion that only one is given). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+  },
+  {
+    when: (m) => (argGiven(m, 'per_split_data_args_path') && SPLIT_PATHS.some((d) => argGiven(m, d)) ? 'per_split_data_args_path' : undefined),
+    message: () => '`--per-split-data-args-path` beside `--train-data-path`, `--valid-data-path` or `--test-data-path`: both give the per-split blends (one in a file, one inline), and Megatron-LM stops at startup (an assertion that only one is given). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+  },
+  {
+    when: (m) => {
+      const n = argNum(m, 'num_dataset_builder_threads');
+      return n !== undefined && n < 1 ? 'num_dataset_builder_threads' : undefined;
+    },
+    message: (m) => `\`--num-dataset-builder-threads ${argNum(m, 'num_dataset_builder_threads')}\`: the dataset indexes are built by these threads, and Megatron-LM stops at startup (it asserts at least one). Use 1 (the default) or more.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -51,8 +77,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), or the fill-in-the-middle dataset with mock data.',
-    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
+    summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), the fill-in-the-middle dataset with mock data, a blend given both inline and in a file (`--data-path` with `--data-args-path`, the per-split paths with `--per-split-data-args-path`), or no dataset-builder thread.',
+    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --mock-data: true\n  --data-path: /data/corpus_text_document\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --data-path: /data/corpus_text_document\n',
     shell: {
@@ -61,6 +87,7 @@ export default defineRule<MegatronModel>({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.19.0, `validate_args`: at most one data source', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1623-L1627' },
+      { label: 'Megatron-LM core_v0.10.0, `validate_args`: the data blend inline or from a file, not both', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.10.0/megatron/training/arguments.py#L305-L318' },
     ],
   },
   check(ctx) {

@@ -64,6 +64,14 @@ const CHECKS: ArgCheck[] = [
     }),
   )),
   {
+    // validate_args (training/arguments.py@core_v0.15.0:691-693, @d98e8a6:1104-1105); a `--yaml-cfg`
+    // file's reader makes no such test.
+    when: (m) => (argOn(m, 'fp4_param_gather') && !argValue(m, 'fp4') ? 'fp4_param_gather' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+    message: () => '`--fp4-param-gather` without `--fp4-format`: the parameters can be kept and gathered in FP4 only when the model computes in FP4, and Megatron-LM stops at startup ("--fp4-param-gather must be used together with --fp4-format."). Add `--fp4-format e2m1`, or drop `--fp4-param-gather`.',
+  },
+  {
     when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),
     message: () => 'Keeping the first and last layers in BF16 does not work with the delayed-scaling FP8 recipe: Megatron stops ("Delayed scaling does not support first / last layer in BF16"). Use `--fp8-recipe tensorwise` (current scaling) or another recipe.',
   },
@@ -74,7 +82,7 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling).',
+    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, FP8 parameter all-gather without a sharded optimizer, FP4 parameter all-gather without FP4, BF16 edge layers with delayed scaling).',
     why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',

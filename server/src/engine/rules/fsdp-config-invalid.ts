@@ -1,7 +1,7 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argAbsent, argNum, argOn, argValue, argWritten, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 import { untracked } from './certain';
@@ -67,6 +67,66 @@ const BRIDGE_FSDP_CHECKS: ArgCheck[] = [
   },
 ];
 
+const megatronFsdp = (m: MegatronModel) => argOn(m, 'use_megatron_fsdp');
+
+/** The sharding strategy is written `optim_grads_params` (the default from 0.18, checked on its own). */
+const fullSharding = (m: MegatronModel) => argValue(m, 'data_parallel_sharding_strategy') === 'optim_grads_params';
+
+/**
+ * Megatron-LM's validate_args under `--use-megatron-fsdp` (arguments.py@core_v0.14.0:619-638,
+ * @core_v0.18.0:1107-1159, @d98e8a6:1118-1191): the checkpoint format, the weight-hash
+ * check under full sharding, meta-device initialisation without sharding, single grouped MoE
+ * parameters, and manual buffer registration.
+ */
+const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      if (!megatronFsdp(m)) return undefined;
+      const format = argAbsent(m, 'ckpt_format') ? 'torch_dist' : argValue(m, 'ckpt_format');
+      return typeof format === 'string' && format !== 'fsdp_dtensor' ? (argAbsent(m, 'ckpt_format') ? 'use_megatron_fsdp' : 'ckpt_format') : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.14.0',
+    message: (m) => `Megatron-FSDP with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format `torch_dist`' : `\`--ckpt-format ${argValue(m, 'ckpt_format')}\``}: it saves only DTensor checkpoints, and Megatron stops ("Megatron-FSDP requires the \`fsdp_dtensor\` checkpointing format."; before Megatron Core 0.18 "Megatron FSDP only supports fsdp_dtensor checkpoint format"). Add \`--ckpt-format fsdp_dtensor\`.`,
+  },
+  {
+    when: (m) => (megatronFsdp(m) && fullSharding(m) && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.14.0',
+    message: () => '`--check-weight-hash-across-dp-replicas-interval` with Megatron-FSDP\'s `optim_grads_params` sharding: each DP rank holds a different shard of the weights, so there is no replica to compare, and Megatron stops ("check_weight_hash_across_dp_replicas_interval is not supported with optim_grads_params"). Drop the interval.',
+  },
+  {
+    when: (m) => (megatronFsdp(m) && argAbsent(m, 'data_parallel_sharding_strategy') && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+    message: () => '`--check-weight-hash-across-dp-replicas-interval` with Megatron-FSDP\'s default sharding (`optim_grads_params` from Megatron Core 0.18): each DP rank holds a different shard of the weights, so there is no replica to compare, and Megatron stops ("check_weight_hash_across_dp_replicas_interval is not supported with optim_grads_params"). Drop the interval.',
+  },
+  {
+    when: (m) => (megatronFsdp(m) && argOn(m, 'init_model_with_meta_device') && argValue(m, 'data_parallel_sharding_strategy') === 'no_shard' ? 'init_model_with_meta_device' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+    message: () => '`--init-model-with-meta-device` with Megatron-FSDP\'s `no_shard` strategy: every rank holds the whole model, so there is nothing to initialise lazily, and Megatron stops ("Meta device initialization (init_model_with_meta_device=True) is not supported or necessary for the \'no_shard\' / 0 sharding strategy."). Drop `--init-model-with-meta-device`, or shard (`--data-parallel-sharding-strategy optim_grads_params`).',
+  },
+  {
+    when: (m) => (megatronFsdp(m) ? ['moe_single_grouped_weight', 'moe_single_grouped_bias'].find((d) => argOn(m, d)) : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.19.0',
+    message: () => 'Single grouped MoE parameters (`--moe-single-grouped-weight`, `--moe-single-grouped-bias`) with Megatron-FSDP: it cannot remap their grouped storage yet, and Megatron stops ("Megatron-FSDP does not currently support moe_single_grouped_weight or moe_single_grouped_bias"). Drop them, or use the distributed optimizer without Megatron-FSDP.',
+  },
+  {
+    when: (m) => (argOn(m, 'fsdp_manual_registration') && argOff(m, 'use_megatron_fsdp') ? 'fsdp_manual_registration' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    message: () => '`--fsdp-manual-registration` without `--use-megatron-fsdp`: it registers Megatron-FSDP\'s buffers, and Megatron stops ("FSDP manual registration is only supported with Megatron FSDP."). Drop it, or use Megatron-FSDP.',
+  },
+  {
+    when: (m) => (argOn(m, 'fsdp_manual_registration') && argOff(m, 'nccl_ub') ? 'fsdp_manual_registration' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    message: () => '`--fsdp-manual-registration` without `--use-nccl-ub`: it registers the buffers with NCCL user buffers, and Megatron stops ("FSDP manual registration is only supported with --nccl-ub argument."; before Megatron Core 0.18 "… with nccl-ub option"). Add `--use-nccl-ub` (which, from 0.18, turns the registration on by itself under Megatron-FSDP), or drop the flag.',
+  },
+];
+
 const CHECKS: ArgCheck[] = [
   {
     when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
@@ -116,6 +176,15 @@ const CHECKS: ArgCheck[] = [
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
   {
+    // validate_args under FSDP2 (arguments.py@core_v0.10.0:383-384 `torch_dist` only; `torch_dcp` too
+    // from core_v0.12.0, @d98e8a6:1042-1043); the default `torch_dist` passes.
+    when: (m) => (torchFsdp2(m) && typeof argValue(m, 'ckpt_format') === 'string' && !['torch_dist', 'torch_dcp'].includes(argValue(m, 'ckpt_format') as string) ? 'ckpt_format' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+    message: (m) => `\`--ckpt-format ${argValue(m, 'ckpt_format')}\` with PyTorch FSDP2: its sharded state is saved only as a distributed checkpoint, and Megatron stops ("--use-torch-fsdp2 requires --ckpt-format torch_dist or torch_dcp"). Use \`--ckpt-format torch_dist\` (the default).`,
+  },
+  ...MEGATRON_FSDP_CHECKS,
+  {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
     // Megatron Bridge's ConfigContainer.validate raises it; Megatron-LM's argument checks do not.
     formats: ['megatron-bridge'],
@@ -140,8 +209,8 @@ export default defineRule<MegatronModel>({
     'distributed-optimizer-off': { applicability: 'unsafe', changes: 'optimizer sharding' },
   },
   docs: {
-    summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support.",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',

@@ -82,6 +82,8 @@ import moeConfigInvalid from './moe-config-invalid';
 import precisionAwareOptimizerInvalid from './precision-aware-optimizer-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import rlConfigInvalid from './rl-config-invalid';
+import pipelineConfigInvalid from './pipeline-config-invalid';
+import overlapConfigInvalid from './overlap-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -161,6 +163,8 @@ export const RULES: readonly Rule<any>[] = [
   precisionAwareOptimizerInvalid,
   fsdpConfigInvalid,
   rlConfigInvalid,
+  pipelineConfigInvalid,
+  overlapConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,

@@ -157,6 +157,54 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     since: '0.8.0',
   },
+  // training/arguments.py@core_v0.12.0:961-967 (the same at d98e8a6:882-886): the multi-token
+  // prediction layers take rotary or no position embeddings; the default is learned absolute ones.
+  // The legacy `--use-rotary-position-embeddings` sets rotary embeddings before this check up to
+  // core_v0.16.0 (@core_v0.16.0:990 before :1232), and only after it from core_v0.17.0 (@core_v0.17.0:729-734
+  // before :1276; @d98e8a6:882-886 before :1626).
+  {
+    when: (m) => (mtpPositionRefused(m) && argOff(m, 'use_rotary_position_embeddings') ? mtpPositionAt(m) : undefined),
+    message: (m) => mtpPositionMessage(m),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.17.0',
+  },
+  {
+    when: (m) => (mtpPositionRefused(m) ? mtpPositionAt(m) : undefined),
+    message: (m) => mtpPositionMessage(m),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+  {
+    // training/arguments.py@core_v0.12.0:963 and core_v0.13.0:1075; gone from core_v0.14.0.
+    when: (m) => (mtpOn(m) && (argNum(m, 'context_parallel_size') ?? 1) > 1 ? 'mtp_num_layers' : undefined),
+    message: () => '`--mtp-num-layers` with context parallelism: before Megatron Core 0.14 the multi-token prediction layers do not split the sequence, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with Context Parallelism."). Use CP 1, or Megatron Core 0.14 or newer.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.14.0',
+  },
+  {
+    // training/arguments.py@core_v0.12.0:962 … core_v0.17.0; gone from core_v0.18.0.
+    when: (m) => (mtpOn(m) && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: () => '`--mtp-num-layers` with `--use-legacy-models`: multi-token prediction exists only in Megatron Core\'s model, and Megatron-LM stops at startup ("The legacy Megatron models does not support Multi-Token Prediction (MTP)."). Drop `--use-legacy-models`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.18.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0 (d98e8a6:436-437): the local attention backend needs the
+    // local layer spec; without `--spec` the check itself fails on the missing spec (a TypeError).
+    when: (m) => {
+      if (argValue(m, 'attention_backend') !== 'local') return undefined;
+      if (argAbsent(m, 'spec')) return 'attention_backend';
+      const spec = argValue(m, 'spec');
+      const first = Array.isArray(spec) ? spec[0] : spec;
+      return typeof first === 'string' && first !== 'local' ? 'attention_backend' : undefined;
+    },
+    message: () => '`--attention-backend local` without `--spec local`: Megatron Core\'s own attention is built only by the local layer spec, and Megatron-LM stops at startup ("--attention-backend local is only supported with --spec local"; without any `--spec`, the check fails on the missing spec). Add `--spec local`, or use another `--attention-backend`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+  },
 ];
 
 /** The position count and a sequence length, when both are known and the count is the smaller. */
@@ -164,6 +212,32 @@ function shortPositions(m: MegatronModel, dest: 'seq_length' | 'decoder_seq_leng
   const pos = argNum(m, 'max_position_embeddings');
   const len = argNum(m, dest);
   return pos !== undefined && len !== undefined && pos < len;
+}
+
+/** Multi-token prediction with a position embedding type (written, or the default) other than rotary or none. */
+function mtpPositionRefused(m: MegatronModel): boolean {
+  const type = positionEmbedding(m);
+  return mtpOn(m) && type !== undefined && !['rope', 'none'].includes(String(type));
+}
+
+function mtpPositionAt(m: MegatronModel): string {
+  return argAbsent(m, 'position_embedding_type') ? 'mtp_num_layers' : 'position_embedding_type';
+}
+
+function mtpPositionMessage(m: MegatronModel): string {
+  const what = argAbsent(m, 'position_embedding_type') ? 'the default position embeddings (`learned_absolute`)' : `\`--position-embedding-type ${positionEmbedding(m)}\``;
+  const legacy = argOn(m, 'use_rotary_position_embeddings') ? ' (`--use-rotary-position-embeddings` turns rotary embeddings on only after this check, from Megatron Core 0.17)' : '';
+  return `\`--mtp-num-layers\` with ${what}${legacy}: the multi-token prediction layers support only rotary or no position embeddings, and Megatron-LM stops at startup ("Multi-Token Prediction (MTP) is not supported with ${positionEmbedding(m)} position embedding type."). Use \`--position-embedding-type rope\` (or \`none\`), or drop \`--mtp-num-layers\`.`;
+}
+
+/** Multi-token prediction is on: `--mtp-num-layers` above 0. */
+function mtpOn(m: MegatronModel): boolean {
+  return (argNum(m, 'mtp_num_layers') ?? 0) > 0;
+}
+
+/** The position embedding type: as written, or the default `learned_absolute` where left out. */
+function positionEmbedding(m: MegatronModel): unknown {
+  return argAbsent(m, 'position_embedding_type') ? 'learned_absolute' : argValue(m, 'position_embedding_type');
 }
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
@@ -259,8 +333,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), the local attention backend without the local spec, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off). Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {

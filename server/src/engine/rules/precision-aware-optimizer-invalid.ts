@@ -75,6 +75,17 @@ const CHECKS: ArgCheck[] = [
     since: '0.14.0',
     message: (m) => `\`--fp8-recipe ${String(argValue(m, 'fp8_recipe'))}\` with \`--optimizer-cpu-offload\` and \`--fp8-param-gather\`: Megatron-LM stops at startup ("When \`--fp8-param-gather\` is enabled, the optimizer cpu offload must be used in conjunction with \`--fp8-recipe delayed\`."). Use \`--fp8-recipe delayed\`, or drop \`--fp8-param-gather\`.`,
   },
+  {
+    // Megatron-LM's validate_args under `--bf16` (training/arguments.py@core_v0.11.0, the same at
+    // d98e8a6:1209-1211): reduced-precision main gradients exclude fp32 accumulation and reduction.
+    when: (m) => {
+      const dtype = argValue(m, 'main_grads_dtype');
+      return argOn(m, 'bf16') && argOn(m, 'accumulate_allreduce_grads_in_fp32') && typeof dtype === 'string' && dtype !== 'fp32' ? 'main_grads_dtype' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+    message: (m) => `\`--main-grads-dtype ${String(argValue(m, 'main_grads_dtype'))}\` with \`--accumulate-allreduce-grads-in-fp32\`: the flag keeps the gradient buffers in fp32, which contradicts reduced-precision main gradients, and Megatron-LM stops at startup ("--main-grads-dtype can only be fp32 when --accumulate-allreduce-grads-in-fp32 is set"). Drop one of them.`,
+  },
 ];
 
 /** Another optimizer written (read untracked: it only keeps the two precision-aware findings apart). */
@@ -88,8 +99,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, and `--optimizer-cpu-offload` without it (or, with FP8 parameter gathering, without the delayed FP8 recipe).',
-    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path, and from 0.14 the offload with `--fp8-param-gather` and an `--fp8-recipe` other than `delayed`; Megatron Bridge makes no such check.',
+    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, `--optimizer-cpu-offload` without it (or, with FP8 parameter gathering, without the delayed FP8 recipe), and reduced-precision main gradients beside `--accumulate-allreduce-grads-in-fp32`.',
+    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path, and from 0.14 the offload with `--fp8-param-gather` and an `--fp8-recipe` other than `delayed`; Megatron Bridge makes no such check. From 0.11, under `--bf16`, they refuse a `--main-grads-dtype` other than `fp32` beside `--accumulate-allreduce-grads-in-fp32`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-precision-aware-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-distributed-optimizer: true\n  --use-precision-aware-optimizer: true\n',
     shell: {

@@ -6,9 +6,10 @@
  * (@core_v0.19.0:448, 526-541; @d98e8a6:450, 540-559): rollouts cannot be consumed one by one, groups
  * cannot be consumed when whole batches are submitted (`--rl-submission-granularity` defaults to `B`),
  * a generation lag above zero needs partial rollouts, and so does a submission granularity finer
- * than a batch (`R` from 0.19.0; `G` too from 0.20.0).
+ * than a batch (`R` from 0.19.0; `G` too from 0.20.0). BATCH_CHECKS below: the GRPO batch arithmetic,
+ * sequence packing, CUDA graphs and KV-cache offload (0.15-0.17 on), and the in-flight request cap (0.20).
  */
-import { argAbsent, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -68,13 +69,126 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/** A GRPO setting as written, or its default where the file leaves it out (the same from 0.15 to d98e8a6). */
+function grpo(m: MegatronModel, dest: string, fallback: number): number | undefined {
+  return argAbsent(m, dest) ? fallback : argNum(m, dest);
+}
+
+/**
+ * The samples one inference round generates (prompts × group size × GRPO iterations) and the
+ * written global batch, when all are known.
+ */
+function rounds(m: MegatronModel): { samples: number; gbs: number } | undefined {
+  const prompts = grpo(m, 'grpo_prompts_per_step', 32);
+  const group = grpo(m, 'grpo_group_size', 2);
+  const iterations = grpo(m, 'grpo_iterations', 2);
+  const gbs = argNum(m, 'global_batch_size');
+  if (prompts === undefined || group === undefined || iterations === undefined || !gbs) return undefined;
+  return { samples: prompts * group * iterations, gbs };
+}
+
+/** No CUDA graphs are built: `--cuda-graph-impl` none (its default) and neither old switch. */
+const noGraphs = (m: MegatronModel): boolean =>
+  (argAbsent(m, 'cuda_graph_impl') || argValue(m, 'cuda_graph_impl') === 'none') && argOff(m, 'enable_cuda_graph') && argOff(m, 'external_cuda_graph');
+
+const offload = (m: MegatronModel): boolean => argValue(m, 'rl_kv_cache_management_mode') === 'offload';
+
+/**
+ * The batch and graph checks under `--perform-rl-step` (training/arguments.py@core_v0.15.0:395-413,
+ * @core_v0.16.0:386-388, @core_v0.17.0:360-391; @d98e8a6:479-565, 722-739).
+ */
+const BATCH_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      const r = rl(m) ? rounds(m) : undefined;
+      return r && r.samples % r.gbs !== 0 ? 'global_batch_size' : undefined;
+    },
+    message: (m) => `\`--global-batch-size ${rounds(m)!.gbs}\` with \`--perform-rl-step\`: each inference round generates \`--grpo-prompts-per-step\` × \`--grpo-group-size\` × \`--grpo-iterations\` = ${rounds(m)!.samples} samples, which the global batch does not divide, and Megatron-LM stops at startup ("grpo_group_size * grpo_prompts_per_step * grpo_iterations should be divisible by global_batch_size"). Use a global batch that divides ${rounds(m)!.samples}, or change the GRPO sizes.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+  },
+  ...['exit_interval', 'save_interval'].map(
+    (dest): ArgCheck => ({
+      when: (m) => {
+        const r = rl(m) ? rounds(m) : undefined;
+        const every = argNum(m, dest);
+        return r && r.samples % r.gbs === 0 && every !== undefined && every % (r.samples / r.gbs) !== 0 ? dest : undefined;
+      },
+      message: (m) => `\`--${dest.replace(/_/g, '-')} ${argNum(m, dest)}\` with \`--perform-rl-step\`: each inference round feeds ${rounds(m)!.samples / rounds(m)!.gbs} training steps (${rounds(m)!.samples} samples over a global batch of ${rounds(m)!.gbs}), and Megatron-LM ${dest === 'save_interval' ? 'saves' : 'exits'} only at the end of a round, so it stops at startup ("${dest} should be divisible by number of global batches per inference iteration."). Use a multiple of ${rounds(m)!.samples / rounds(m)!.gbs}.`,
+      formats: MLM_FLAG_FORMATS,
+      since: '0.15.0',
+    }),
+  ),
+  {
+    when: (m) => (rl(m) && argOn(m, 'rl_use_sequence_packing') && (argNum(m, 'micro_batch_size') ?? 1) !== 1 ? 'micro_batch_size' : undefined),
+    message: () => '`--rl-use-sequence-packing` with a micro-batch above 1: packed sequences fill one micro-batch each, and Megatron-LM stops at startup ("micro_batch_size must be 1 when using sequence packing."). Use `--micro-batch-size 1` (raise the sequence length for more work per micro-batch).',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+  ...['rl_persist_cuda_graphs', 'rl_training_cuda_graphs'].map(
+    (dest): ArgCheck => ({
+      when: (m) => (rl(m) && argOn(m, dest) && noGraphs(m) ? dest : undefined),
+      message: () => `\`--${dest.replace(/_/g, '-')}\` without CUDA graphs (\`--cuda-graph-impl\` is \`none\`, its default): there are no graphs to ${dest === 'rl_persist_cuda_graphs' ? 'keep' : 'train with'}, and Megatron-LM stops at startup ("--${dest.replace(/_/g, '-')} is set but no CUDA graphs are being built."). Add \`--cuda-graph-impl local\`, or drop the flag.`,
+      formats: MLM_FLAG_FORMATS,
+      since: '0.17.0',
+    }),
+  ),
+  {
+    when: (m) => (rl(m) && offload(m) && argOff(m, 'rl_persist_cuda_graphs') ? 'rl_kv_cache_management_mode' : undefined),
+    message: () => '`--rl-kv-cache-management-mode offload` without `--rl-persist-cuda-graphs`: recapturing the graphs would run dummy passes over the offloaded KV cache, and Megatron-LM stops at startup ("--rl-kv-cache-management-mode=offload requires --rl-persist-cuda-graphs"). Add `--rl-persist-cuda-graphs` (with CUDA graphs on), or use `persist` or `recompute`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+  {
+    when: (m) => (rl(m) && offload(m) && (argNum(m, 'inference_dynamic_batching_unified_memory_level') ?? 0) > 0 ? 'rl_kv_cache_management_mode' : undefined),
+    message: () => '`--rl-kv-cache-management-mode offload` with unified memory (`--inference-dynamic-batching-unified-memory-level` above 0): unified memory already moves the KV cache, and Megatron-LM stops at startup ("--rl-kv-cache-management-mode=offload is incompatible with UVM"). Use `persist`, or level 0.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+  },
+  {
+    when: (m) => (rl(m) && inflight(m) !== undefined && !argAbsent(m, 'rl_generation_lag') ? 'rl_max_inflight_requests' : undefined),
+    message: () => '`--rl-max-inflight-requests` beside `--rl-generation-lag`: the request cap sets the lag itself, and Megatron-LM stops at startup ("--rl-generation-lag and --rl-max-inflight-requests are mutually exclusive."). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+  },
+  {
+    when: (m) => (rl(m) && (inflight(m) ?? 1) < 1 ? 'rl_max_inflight_requests' : undefined),
+    message: (m) => `\`--rl-max-inflight-requests ${inflight(m)}\`: Megatron-LM stops at startup ("--rl-max-inflight-requests (${inflight(m)}) must be >= 1."). Give at least 1.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+  },
+  {
+    when: (m) => {
+      const cap = inflight(m);
+      const prompts = grpo(m, 'grpo_prompts_per_step', 32);
+      const group = grpo(m, 'grpo_group_size', 2);
+      return rl(m) && cap !== undefined && prompts !== undefined && group !== undefined && cap > prompts * group && partialOff(m) ? 'rl_max_inflight_requests' : undefined;
+    },
+    message: (m) => `\`--rl-max-inflight-requests ${inflight(m)}\` above one training batch (\`--grpo-prompts-per-step\` × \`--grpo-group-size\` requests) without \`--rl-partial-rollouts\`: requests beyond a batch run into the next step, and Megatron-LM stops at startup ("--rl-max-inflight-requests above one training batch … requires --rl-partial-rollouts."). Add \`--rl-partial-rollouts\`, or lower the cap.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+  },
+  {
+    when: (m) => (rl(m) && (lag(m) ?? 0) < -1 ? 'rl_generation_lag' : undefined),
+    message: (m) => `\`--rl-generation-lag ${lag(m)}\`: Megatron-LM stops at startup ("--rl-generation-lag (${lag(m)}) must be >= -1."). Use -1 or more.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+  },
+];
+
+/** `--rl-max-inflight-requests` as a known number. */
+function inflight(m: MegatronModel): number | undefined {
+  const v = argValue(m, 'rl_max_inflight_requests');
+  return typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined;
+}
+
 export default defineRule<MegatronModel>({
   id: 'rl-config-invalid',
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Reinforcement-learning arguments that Megatron-LM rejects together with `--perform-rl-step`: rollouts consumed one by one, groups consumed from whole-batch submissions, or a generation lag or finer submission without `--rl-partial-rollouts`.',
-    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
+    summary: 'Reinforcement-learning arguments that Megatron-LM rejects together with `--perform-rl-step`: rollouts consumed one by one, groups consumed from whole-batch submissions, a generation lag or finer submission without `--rl-partial-rollouts`, a global batch or save/exit interval that does not fit the GRPO rounds, sequence packing with a micro-batch above 1, CUDA graph or KV-cache offload settings without the graphs they need, or an in-flight request cap that conflicts with the lag or the batch.',
+    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. From 0.15 the global batch must divide the samples of a GRPO round (prompts per step × group size × GRPO iterations) and `--save-interval`/`--exit-interval` must be multiples of the steps in a round; from 0.16 `--rl-use-sequence-packing` needs `--micro-batch-size 1`; from 0.17 `--rl-persist-cuda-graphs` and `--rl-training-cuda-graphs` need `--cuda-graph-impl`, and `--rl-kv-cache-management-mode offload` needs `--rl-persist-cuda-graphs` and no unified memory; from 0.20 `--rl-max-inflight-requests` excludes `--rl-generation-lag`, must be at least 1, and above one batch needs `--rl-partial-rollouts`, and the lag must be at least -1. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-consumption-granularity: G\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-partial-rollouts: true\n  --rl-submission-granularity: G\n  --rl-consumption-granularity: G\n',
     shell: {
@@ -87,5 +201,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, BATCH_CHECKS);
   },
 });

@@ -1,0 +1,110 @@
+/**
+ * overlap-config-invalid: communication-overlap switches that Megatron-LM's argument checks refuse
+ * without the switches they build on.
+ *
+ * megatron/training/arguments.py, validate_args:
+ * - `--overlap-param-gather` needs Megatron Core's model (core_v0.6.0 to core_v0.17.0) and `--overlap-grad-reduce` (megatron/arguments.py@core_v0.5.0:174-175;
+ *   training/arguments.py@core_v0.9.0:299-300, @d98e8a6:1028-1029; validate_yaml makes it too,
+ *   yaml_arguments.py@core_v0.9.0:141-142, @d98e8a6:159-160).
+ * - `--overlap-param-gather-with-optimizer-step` needs the distributed optimizer, `--overlap-param-gather`,
+ *   the interleaved schedule, and a checkpoint format other than a distributed one (`--ckpt-format torch`;
+ *   the default `torch_dist` is distributed), from core_v0.9.0 (:304-311; @d98e8a6:1066-1074).
+ */
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { layoutChunks } from '../plan/split';
+import { defineRule } from './rule';
+
+const withStep = (m: MegatronModel): boolean => argOn(m, 'overlap_param_gather_with_optimizer_step');
+
+/**
+ * No virtual pipeline stages: none of the arguments that ask for them is written (a hybrid layer
+ * pattern's `|` segments may give them, so such a file is left alone).
+ */
+function notInterleaved(m: MegatronModel): boolean {
+  if (!argAbsent(m, 'hybrid_layer_pattern') || !argAbsent(m, 'hybrid_override_pattern')) return false;
+  if (!argAbsent(m, 'num_layers_per_virtual_pipeline_stage') || !argAbsent(m, 'num_virtual_stages_per_pipeline_rank')) return false;
+  if (argAbsent(m, 'pipeline_model_parallel_layout')) return true;
+  // A layout with as many stages as PP gives one virtual stage per rank, which is none.
+  const stages = layoutChunks(argValue(m, 'pipeline_model_parallel_layout'))?.length;
+  const pp = argAbsent(m, 'pipeline_model_parallel_size') ? 1 : argNum(m, 'pipeline_model_parallel_size');
+  return stages !== undefined && pp !== undefined && stages === pp;
+}
+
+const STEP = '`--overlap-param-gather-with-optimizer-step`';
+
+const CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (argOn(m, 'overlap_param_gather') && argOff(m, 'overlap_grad_reduce') ? 'overlap_param_gather' : undefined),
+    message: () => '`--overlap-param-gather` without `--overlap-grad-reduce`: the parameter all-gather is overlapped through the same bucketed communication that overlaps the gradient reduction, and Megatron-LM stops at startup ("Must use --overlap-param-gather with --overlap-grad-reduce"; before Megatron Core 0.9 "--overlap-grad-reduce should be turned on when using --overlap-param-gather"). Add `--overlap-grad-reduce`, or drop `--overlap-param-gather`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.5.0',
+    yamlCfg: true,
+  },
+  {
+    // training/arguments.py@core_v0.6.0:264-265 (`--use-mcore-models` then; the legacy model was the default).
+    when: (m) => (argOn(m, 'overlap_param_gather') && argOff(m, 'deprecated_use_mcore_models') ? 'overlap_param_gather' : undefined),
+    message: () => '`--overlap-param-gather` without `--use-mcore-models`: before Megatron Core 0.8 the legacy model is the default, and only Megatron Core\'s model overlaps the parameter all-gather, so Megatron-LM stops at startup ("--overlap-param-gather only supported with MCore models"). Add `--use-mcore-models`, or drop `--overlap-param-gather`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.6.0',
+    before: '0.8.0',
+  },
+  {
+    // training/arguments.py@core_v0.8.0:284-285 … core_v0.17.0; gone with the legacy model in core_v0.18.0.
+    when: (m) => (argOn(m, 'overlap_param_gather') && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: () => '`--overlap-param-gather` with `--use-legacy-models`: only Megatron Core\'s model overlaps the parameter all-gather, and Megatron-LM stops at startup ("--overlap-param-gather only supported with MCore models"). Drop `--use-legacy-models`, or `--overlap-param-gather`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.8.0',
+    before: '0.18.0',
+  },
+  {
+    when: (m) => (withStep(m) && argOff(m, 'use_distributed_optimizer') ? 'overlap_param_gather_with_optimizer_step' : undefined),
+    message: () => `${STEP} without \`--use-distributed-optimizer\`: the all-gather it overlaps with the optimizer step is the distributed optimizer's, and Megatron-LM stops at startup ("--overlap-param-gather-with-optimizer-step only supported with distributed optimizer"). Add \`--use-distributed-optimizer\` (with \`--overlap-param-gather\`), or drop ${STEP}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+  {
+    when: (m) => (withStep(m) && argOff(m, 'overlap_param_gather') ? 'overlap_param_gather_with_optimizer_step' : undefined),
+    message: () => `${STEP} without \`--overlap-param-gather\`: it extends the parameter all-gather overlap into the optimizer step, and Megatron-LM stops at startup ("Must use --overlap-param-gather-with-optimizer-step with --overlap-param-gather"). Add \`--overlap-param-gather\`, or drop ${STEP}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+  {
+    when: (m) => (withStep(m) && notInterleaved(m) ? 'overlap_param_gather_with_optimizer_step' : undefined),
+    message: () => `${STEP} without virtual pipeline stages: it hides the all-gather behind the first virtual stages of the next step, and Megatron-LM stops at startup ("--overlap-param-gather-with-optimizer-step only supported with interleaved pipeline parallelism"). Give virtual stages (\`--num-virtual-stages-per-pipeline-rank\` with PP above 1), or drop ${STEP}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+  {
+    when: (m) => {
+      if (!withStep(m) || argGiven(m, 'use_dist_ckpt_deprecated')) return undefined;
+      const format = argAbsent(m, 'ckpt_format') ? 'torch_dist' : argValue(m, 'ckpt_format');
+      return typeof format === 'string' && format !== 'torch' ? 'overlap_param_gather_with_optimizer_step' : undefined;
+    },
+    message: (m) => `${STEP} with the ${argAbsent(m, 'ckpt_format') ? 'default checkpoint format `torch_dist`' : `checkpoint format \`${argValue(m, 'ckpt_format')}\``}: every format but \`torch\` is a distributed checkpoint, and Megatron-LM stops at startup ("--overlap-param-gather-with-optimizer-step not supported with distributed checkpointing yet"). Use \`--ckpt-format torch\`, or drop ${STEP}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+  },
+];
+
+export default defineRule<MegatronModel>({
+  id: 'overlap-config-invalid',
+  severity: 'error',
+  formats: MLM_FLAG_FORMATS,
+  docs: {
+    summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on: `--overlap-param-gather` without `--overlap-grad-reduce` or Megatron Core\'s model, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too) or with the legacy model (from 0.6 and before 0.18: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
+    bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-param-gather: true\n',
+    good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n',
+    shell: {
+      bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --use-distributed-optimizer --overlap-param-gather \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+      good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 --bf16 \\\n    --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \\\n    --micro-batch-size 1 --global-batch-size 64\n',
+    },
+    upstream: [
+      { label: 'Megatron-LM core_v0.19.0, `validate_args`: the parameter-gather overlap switches', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L990-L1040' },
+    ],
+  },
+  check(ctx) {
+    runChecks(ctx, CHECKS);
+  },
+});

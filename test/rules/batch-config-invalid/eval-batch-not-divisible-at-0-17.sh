@@ -1,0 +1,9 @@
+#: name: batch-config-invalid: at core_v0.17.0 there is no eval batch: version-unsupported-key reports the flag, this rule says nothing
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce --eval-global-batch-size 12
+#                                                                     ^^^^^^^^^^^^^^^^^^^^^^^^ error[version-unsupported-key]

@@ -1,0 +1,9 @@
+#: name: cuda-graph-config-invalid: at core_v0.16.0 the count is not checked at startup
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --cuda-graph-impl local --inference-dynamic-batching-num-cuda-graphs 0 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce

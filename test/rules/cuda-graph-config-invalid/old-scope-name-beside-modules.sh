@@ -1,0 +1,11 @@
+#: name: cuda-graph-config-invalid: --cuda-graph-scope beside --cuda-graph-modules stops Megatron-LM (training/arguments.py@d98e8a6:633-636, from core_v0.18.0)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --cuda-graph-impl transformer_engine --cuda-graph-scope attn --cuda-graph-modules attn \
+#                                        ^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]
+#                                        ^^^^^^^^^^^^^^^^^^ information[deprecated-key]
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce

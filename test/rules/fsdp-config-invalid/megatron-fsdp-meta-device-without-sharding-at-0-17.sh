@@ -1,0 +1,10 @@
+#: name: fsdp-config-invalid: at core_v0.17.0 meta-device initialisation under no_shard is not refused by the argument checks
+#: path: train.sh
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=8
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --use-megatron-fsdp --ckpt-format fsdp_dtensor --data-parallel-sharding-strategy no_shard --init-model-with-meta-device \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce

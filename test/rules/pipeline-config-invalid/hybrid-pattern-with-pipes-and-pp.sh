@@ -1,0 +1,8 @@
+#: name: pipeline-config-invalid: a hybrid pattern whose segments give the virtual stages runs
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_mamba.py \
+    --hidden-size 1024 --num-attention-heads 16 --seq-length 512 --max-position-embeddings 512 \
+    --hybrid-layer-pattern 'M-|M-|M-|M-' --pipeline-model-parallel-size 2 \
+    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --bf16

@@ -1,0 +1,9 @@
+#: name: pipeline-config-invalid: layers per virtual stage and virtual stages per rank together stop Megatron-LM (training/arguments.py@d98e8a6:928-940, from core_v0.13.0)
+#: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --hidden-size 1024 --num-attention-heads 16 --seq-length 512 --max-position-embeddings 512 \
+    --num-layers 32 --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 8 --num-virtual-stages-per-pipeline-rank 2 \
+#                                                                                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[pipeline-config-invalid]
+    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --bf16

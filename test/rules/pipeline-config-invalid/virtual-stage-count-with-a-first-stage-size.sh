@@ -1,0 +1,8 @@
+#: name: pipeline-config-invalid: the stage count beside a first stage size runs
+#: settings: {"targetVersions": {"megatron-core": "0.11.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --hidden-size 1024 --num-attention-heads 16 --seq-length 512 --max-position-embeddings 512 \
+    --num-layers 30 --pipeline-model-parallel-size 4 --decoder-first-pipeline-num-layers 6 --num-virtual-stages-per-pipeline-rank 2 \
+    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --bf16

@@ -1,0 +1,10 @@
+#: name: rl-config-invalid: --rl-max-inflight-requests beside --rl-generation-lag, or below 1, stops Megatron-LM (training/arguments.py@d98e8a6:528-533, from 0.20.0)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 /opt/megatron-lm/train_rl.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 --bf16 \
+    --perform-rl-step --micro-batch-size 1 --global-batch-size 64 --rl-max-inflight-requests 0 --rl-generation-lag 0
+#                                                                 ^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rl-config-invalid]
+#                                                                 ^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rl-config-invalid]
