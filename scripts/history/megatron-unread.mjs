@@ -14,6 +14,8 @@ import { printLists, setKey } from './write.mjs';
 // turns into flags: a field declaration defines a flag, it does not read it.
 const PARSERS = /(^|\/)(arguments|argument_utils)\.py$|^megatron\/training\/(config\/[^/]+|[a-z_]+_config)\.py$/;
 const TESTS = /(^|\/)tests?\//;
+/** Megatron Core's model configs, whose fields the model code reads by name. */
+const MODEL_CONFIGS = /^megatron\/core\/(transformer\/transformer_config|model_parallel_config)\.py$/;
 
 /**
  * The identifiers the Python files of one release read, tests aside. In the argument parsers only an
@@ -25,12 +27,18 @@ function namesAt(dir, rev) {
     .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
     .filter((m) => m && m[2].endsWith('.py') && !TESTS.test(m[2]));
   const parser = new Set(files.filter((m) => PARSERS.test(m[2])).map((m) => m[1]));
+  const modelConfig = new Set(files.filter((m) => MODEL_CONFIGS.test(m[2])).map((m) => m[1]));
   const names = new Set();
   for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
     // A function or class of the argument's name defines it, it does not read it (`def openai_gelu`).
     // Setting an attribute (`args.vocab_extra_ids = 0`, a tool filling the namespace a tokenizer
     // builder takes) writes it, it does not read it.
-    const body = text.replace(/\b(def|class)\s+[A-Za-z_]\w*/g, '$1').replace(/\.[A-Za-z_]\w*(?=\s*=(?!=))/g, '.');
+    // A field's declaration in the model configs (`    apply_residual_connection_post_layernorm: bool =
+    // False` in TransformerConfig) declares it, it does not read it: the model code reads their fields
+    // by name. Other config dataclasses are read by built names too (the optimizer's `muon_*` fields
+    // through `f"{prefix}_{name}"`), so there a declaration still counts.
+    const fields = modelConfig.has(id) ? (t) => t.replace(/^[ \t]+[A-Za-z_]\w*\s*:\s*[^=\n]+=[^\n]*$/gm, '') : (t) => t;
+    const body = fields(text.replace(/\b(def|class)\s+[A-Za-z_]\w*/g, '$1').replace(/\.[A-Za-z_]\w*(?=\s*=(?!=))/g, '.'));
     const words = parser.has(id) ? [...text.matchAll(/\.([A-Za-z_]\w*)|getattr\(\s*\w+\s*,\s*["']([A-Za-z_]\w*)["']/g)].map((x) => x[1] ?? x[2]) : body.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
     for (const w of words) names.add(w);
   }
