@@ -150,6 +150,112 @@ const CAPACITY_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** The token dispatcher: as written, or Megatron's default `allgather` (every release) when the file leaves it out. */
+function dispatcher(m: MegatronModel): string | undefined {
+  const d = argValue(m, 'moe_token_dispatcher_type');
+  if (typeof d === 'string') return d;
+  return argAbsent(m, 'moe_token_dispatcher_type') ? 'allgather' : undefined;
+}
+function dispatcherText(m: MegatronModel): string {
+  const d = argValue(m, 'moe_token_dispatcher_type');
+  return typeof d === 'string' ? `\`${d}\`` : '`allgather` (the default)';
+}
+const dispatcherNot = (m: MegatronModel, ...names: string[]) => {
+  const d = dispatcher(m);
+  return d !== undefined && !names.includes(d);
+};
+
+/**
+ * No expert capacity: the factor left out (None), or written negative, which __post_init__ turns
+ * into None before it checks the padding (transformer_config.py@core_v0.7.0:330-346, @d98e8a6:1835-1866).
+ */
+function noCapacity(m: MegatronModel): boolean {
+  if (argAbsent(m, 'moe_expert_capacity_factor')) return true;
+  const a = m.args.get('moe_expert_capacity_factor');
+  if (!a) return false;
+  const v = typeof a.value === 'string' && /^-?\d+(\.\d*)?$/.test(a.value) ? Number(a.value) : a.value;
+  return v === null || (typeof v === 'number' && v < 0);
+}
+
+/** The router's load-balancing types as written (one, or a list from 0.14), when known. */
+function balancing(m: MegatronModel): string[] | undefined {
+  const v = argValue(m, 'moe_router_load_balancing_type');
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+
+/**
+ * TransformerConfig.__post_init__'s checks of the token dispatcher, expert capacity and shared
+ * experts (transformer_config.py; the first and last tag of each are given beside it).
+ */
+const DISPATCH_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.10.0:409-414 to @core_v0.17.0: the all-to-all dispatcher only.
+    when: (m) => (argOn(m, 'moe_shared_expert_overlap') && argGiven(m, 'moe_shared_expert_intermediate_size') && dispatcherNot(m, 'alltoall') ? 'moe_shared_expert_overlap' : undefined),
+    since: '0.10.0',
+    before: '0.18.0',
+    message: (m) => `${named(m, '--moe-shared-expert-overlap')} with the token dispatcher ${dispatcherText(m)}: the shared experts are overlapped with the all-to-all exchange, which this dispatcher does not make, and Megatron Core stops when it builds the model config ("moe_shared_expert_overlap only works with alltoall token dispatcher"). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the overlap.`,
+  },
+  {
+    // @core_v0.18.0:1467-1473 to @d98e8a6:1820-1826: the flex dispatcher too.
+    when: (m) => (argOn(m, 'moe_shared_expert_overlap') && argGiven(m, 'moe_shared_expert_intermediate_size') && dispatcherNot(m, 'alltoall', 'flex') ? 'moe_shared_expert_overlap' : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-shared-expert-overlap')} with the token dispatcher ${dispatcherText(m)}: the shared experts are overlapped with the expert exchange of the all-to-all or flex dispatcher, and Megatron Core stops when it builds the model config ("moe_shared_expert_overlap only works with alltoall or flex token dispatcher."). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the overlap.`,
+  },
+  {
+    // @core_v0.7.0:342-346 to @d98e8a6:1862-1866.
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && noCapacity(m) ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.7.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} without an expert capacity: padding fills each expert up to its capacity, which ${named(m, '--moe-expert-capacity-factor')} sets, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity"). Set a capacity factor (for example 1.0), or drop the padding.`,
+  },
+  {
+    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity (no other
+    // load-balancing type is refused at a release that offers it).
+    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && balancing(m)?.includes('sinkhorn') ? 'moe_expert_capacity_factor' : undefined),
+    since: '0.7.0',
+    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`sinkhorn\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
+  },
+  {
+    // @core_v0.7.0:331-334 (alltoall), @core_v0.9.0:355-358 to @core_v0.11.0:509-512 (alltoall or
+    // alltoall_seq); @core_v0.12.0 drops it.
+    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && dispatcherNot(m, 'alltoall', 'alltoall_seq') ? 'moe_expert_capacity_factor' : undefined),
+    since: '0.7.0',
+    before: '0.12.0',
+    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the token dispatcher ${dispatcherText(m)}: before Megatron Core 0.12 only the all-to-all dispatcher drops tokens by capacity, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with alltoall token dispatcher"). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the capacity factor.`,
+  },
+  {
+    // @core_v0.12.0:629-631 to @d98e8a6:1743-1745.
+    when: (m) => (argOn(m, 'moe_enable_deepep') && dispatcherNot(m, 'flex') ? 'moe_enable_deepep' : undefined),
+    since: '0.12.0',
+    message: (m) => `${named(m, '--moe-enable-deepep')} with the token dispatcher ${dispatcherText(m)}: DeepEP is a backend of the flex dispatcher, and Megatron Core stops when it builds the model config ("DeepEP backend is only supported with flex token dispatcher."). Set ${named(m, '--moe-token-dispatcher-type', 'flex')}.`,
+    fix: (m) => setArg(m, 'flex-dispatcher', 'moe_token_dispatcher_type', 'flex', 'Use --moe-token-dispatcher-type flex'),
+  },
+  {
+    // @core_v0.12.0:633-637 to @core_v0.15.3:827-831: the flex dispatcher pads nothing.
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.12.0',
+    before: '0.16.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher: Megatron Core stops when it builds the model config ("Flex token dispatcher does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the padding.`,
+  },
+  {
+    // @core_v0.16.0:1074-1081 to @d98e8a6:1754-1761: from 0.16 only its DeepEP backend (the default).
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' && (argOn(m, 'moe_enable_deepep') || backendIs(m, 'deepep')) ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher's DeepEP backend${argValue(m, 'moe_flex_dispatcher_backend') === undefined ? ' (its default)' : ''}: Megatron Core stops when it builds the model config ("Flex token dispatcher with deepep backend does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} or the \`alltoall\` dispatcher, or drop the padding.`,
+  },
+  {
+    // @core_v0.18.0:1396-1411 to @d98e8a6:1687-1704: refused unless a layer frequency leaves some
+    // layers dense (then only a warning); a frequency written other than as 1 is not judged.
+    when: (m) => {
+      const freq = argValue(m, 'moe_layer_freq');
+      const uniform = argAbsent(m, 'moe_layer_freq') || freq === 1 || freq === '1';
+      return argGiven(m, 'moe_ffn_hidden_size') && argAbsent(m, 'num_moe_experts') && uniform ? 'moe_ffn_hidden_size' : undefined;
+    },
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-ffn-hidden-size')} without ${named(m, '--num-experts')}: a dense model has no expert MLP to size, and Megatron Core stops when it builds the model config ("moe_ffn_hidden_size is set but num_moe_experts is None. Please set num_moe_experts or remove moe_ffn_hidden_size."). Remove the expert size, or set the number of experts.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'moe-config-invalid',
   severity: 'error',
@@ -157,13 +263,14 @@ export default defineRule<MegatronModel>({
   fixes: {
     'alltoall-dispatcher': { applicability: 'unsafe', changes: 'the MoE token dispatcher' },
     bf16: { applicability: 'unsafe', changes: 'the precision' },
+    'flex-dispatcher': { applicability: 'unsafe', changes: 'the MoE token dispatcher' },
   },
   docs: {
-    summary: 'Expert-parallel, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    summary: 'Expert-parallel, MoE communication-overlap, token-dispatcher, shared-expert and expert-capacity arguments that Megatron rejects.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (0.12 to 0.15; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), and an expert FFN size in a model without experts whose layers are all meant to be MoE (from 0.18). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
-    fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
+    fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing, and the flex dispatcher for DeepEP.',
     shell: {
       bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 6 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
       good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 8 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
@@ -176,5 +283,6 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, CAPACITY_CHECKS);
+    runChecks(ctx, DISPATCH_CHECKS);
   },
 });
