@@ -81,6 +81,7 @@ import moeConfigInvalid from './moe-config-invalid';
 import precisionAwareOptimizerInvalid from './precision-aware-optimizer-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import rlConfigInvalid from './rl-config-invalid';
+import pipelineConfigInvalid from './pipeline-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -159,6 +160,7 @@ export const RULES: readonly Rule<any>[] = [
   precisionAwareOptimizerInvalid,
   fsdpConfigInvalid,
   rlConfigInvalid,
+  pipelineConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,
