@@ -100,6 +100,14 @@ const MORE_CHECKS: ArgCheck[] = [
     message: (m) => `FP4 parameters need FP4 training: Megatron stops at startup ("fp4_param must be used together with fp4 mode"; Megatron-LM's own checks from 0.19: "--fp4-param-gather must be used together with --fp4-format"). Add ${named(m, '--fp4-format', 'e2m1')}, or drop the FP4 parameter flag.`,
   },
   {
+    // @core_v0.18.0:1300-1306 to @d98e8a6:1569-1575: FP8 mode, and the MXFP8 recipe (the default is delayed).
+    when: (m) => (argOn(m, 'fp8_output_proj') && (!argValue(m, 'fp8') || argValue(m, 'fp8_recipe') !== 'mxfp8') ? 'fp8_output_proj' : undefined),
+    since: '0.18.0',
+    message: (m) => argValue(m, 'fp8')
+      ? `${named(m, '--fp8-output-proj')} with the FP8 recipe \`${String(argValue(m, 'fp8_recipe') ?? 'delayed')}\`${argValue(m, 'fp8_recipe') ? '' : ' (the default)'}: the FP8 output projection exists only for MXFP8, and Megatron Core stops when it builds the transformer config ("fp8_output_proj requires fp8_recipe='mxfp8'"). Set ${named(m, '--fp8-recipe', 'mxfp8')}, or drop ${named(m, '--fp8-output-proj')}.`
+      : `${named(m, '--fp8-output-proj')} without FP8 training: Megatron Core stops when it builds the transformer config ("fp8_output_proj must be used together with fp8 mode."). Add ${named(m, '--fp8-format', 'e4m3')} with ${named(m, '--fp8-recipe', 'mxfp8')}, or drop the flag.`,
+  },
+  {
     // @core_v0.12.0:611-612 only (gone at core_v0.13.0).
     when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp8_recipe') === 'mxfp8' && (argOn(m, 'fp8_param') || cliTranslatedOn(m, 'fp8_param_gather')) ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
     since: '0.12.0',
@@ -134,8 +142,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory).',
-    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe.',
+    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory, the FP8 output projection without MXFP8).',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
     shell: {

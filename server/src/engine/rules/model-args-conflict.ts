@@ -4,7 +4,7 @@
  * split: its argument checks (and, for the last, Megatron Bridge's config validation) stop at startup.
  */
 import { argAbsent, argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { envLiteral, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
 /** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
@@ -98,6 +98,16 @@ const CHECKS: ArgCheck[] = [
     formats: ['megatron-bridge'],
     since: '0.8.0',
   },
+  {
+    // @d98e8a6:1416-1417 (after core_v0.19.0).
+    when: (m) => {
+      if (!argOn(m, 'mtp_hsm')) return undefined;
+      const n = argNum(m, 'mtp_num_layers');
+      return argAbsent(m, 'mtp_num_layers') || (n !== undefined && n < 2) ? 'mtp_hsm' : undefined;
+    },
+    since: '0.20.0',
+    message: (m) => `${named(m, '--mtp-hsm')} with ${argAbsent(m, 'mtp_num_layers') ? 'no multi-token prediction layers' : `${argNum(m, 'mtp_num_layers')} multi-token prediction layer${argNum(m, 'mtp_num_layers') === 1 ? '' : 's'}`}: Megatron Core stops when it builds the model config ("mtp_hsm=True requires mtp_num_layers >= 2."). Set ${named(m, '--mtp-num-layers')} to 2 or more, or drop ${named(m, '--mtp-hsm')}.`,
+  },
 ];
 
 /** The `--cp-comm-type` words as written (one, or one per layer), when known. */
@@ -120,8 +130,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, or query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention.',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, or multi-token prediction HSM with fewer than two MTP layers.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`). Each stops the job at startup, before any GPU work. From Megatron Core 0.20 its transformer config also refuses `--mtp-hsm` without at least two `--mtp-num-layers` (in a Bridge override too). Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {

@@ -3,6 +3,7 @@
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { untracked } from './certain';
 import { defineRule } from './rule';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
@@ -184,6 +185,9 @@ function balancing(m: MegatronModel): string[] | undefined {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 }
 
+/** A load-balancing type written that takes no expert capacity (only these exist at a release that refuses them). */
+const refusedBalancing = (m: MegatronModel) => balancing(m)?.find((t) => t === 'sinkhorn' || t === 'quantile_balancing');
+
 /**
  * TransformerConfig.__post_init__'s checks of the token dispatcher, expert capacity and shared
  * experts (transformer_config.py; the first and last tag of each are given beside it).
@@ -209,11 +213,11 @@ const DISPATCH_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} without an expert capacity: padding fills each expert up to its capacity, which ${named(m, '--moe-expert-capacity-factor')} sets, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity"). Set a capacity factor (for example 1.0), or drop the padding.`,
   },
   {
-    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity (no other
-    // load-balancing type is refused at a release that offers it).
-    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && balancing(m)?.includes('sinkhorn') ? 'moe_expert_capacity_factor' : undefined),
+    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
+    // quantile balancing (no other load-balancing type is refused at a release that offers it).
+    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
     since: '0.7.0',
-    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`sinkhorn\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
+    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
   },
   {
     // @core_v0.7.0:331-334 (alltoall), @core_v0.9.0:355-358 to @core_v0.11.0:509-512 (alltoall or
@@ -256,6 +260,72 @@ const DISPATCH_CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * Several load-balancing types (from 0.14 a list) need a list of as many aux-loss coefficients;
+ * Megatron-LM turns a one-item list of either into a single value (training/arguments.py@core_v0.14.0:959-962).
+ * The coefficient left out is 0.0, one value.
+ */
+function coeffMismatch(m: MegatronModel): { types: number; coeffs: string } | undefined {
+  const types = balancing(m);
+  if (!types || types.length < 2) return undefined;
+  if (argAbsent(m, 'moe_aux_loss_coeff')) return { types: types.length, coeffs: 'one value (the default 0.0)' };
+  const c = argValue(m, 'moe_aux_loss_coeff');
+  if (Array.isArray(c)) return c.length !== types.length && c.length > 0 ? { types: types.length, coeffs: c.length === 1 ? 'one value' : `${c.length}` } : undefined;
+  return typeof c === 'number' || (typeof c === 'string' && /^[\d.eE+-]+$/.test(c)) ? { types: types.length, coeffs: 'one value' } : undefined;
+}
+
+/** More of TransformerConfig.__post_init__'s MoE checks (transformer_config.py; the first and last tag beside each). */
+const MORE_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.16.0:1066-1067 to @d98e8a6:1746-1747.
+    when: (m) => (argOn(m, 'moe_enable_deepep') && argValue(m, 'moe_flex_dispatcher_backend') === 'hybridep' ? 'moe_enable_deepep' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--moe-enable-deepep')} with ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')}: the deprecated switch selects the DeepEP backend, and Megatron Core stops when it builds the model config ("Only one backend is supported for flex token dispatcher."). Drop ${named(m, '--moe-enable-deepep')}.`,
+  },
+  {
+    // @core_v0.19.0:1609-1614 to @d98e8a6:1763-1768.
+    when: (m) => (argValue(m, 'moe_flex_dispatcher_backend') === 'ncclep' && dispatcherNot(m, 'flex') ? 'moe_flex_dispatcher_backend' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--moe-flex-dispatcher-backend', 'ncclep')} with the token dispatcher ${dispatcherText(m)}: NCCL-EP is a backend of the flex dispatcher, and Megatron Core stops when it builds the model config ("moe_flex_dispatcher_backend='ncclep' requires moe_token_dispatcher_type='flex'."). Set ${named(m, '--moe-token-dispatcher-type', 'flex')}.`,
+  },
+  {
+    // @core_v0.10.0:403-408 to @d98e8a6:1814-1819.
+    when: (m) => {
+      const n = argValue(m, 'moe_shared_expert_intermediate_size');
+      return typeof n === 'number' && n <= 0 ? 'moe_shared_expert_intermediate_size' : undefined;
+    },
+    since: '0.10.0',
+    message: (m) => `${named(m, '--moe-shared-expert-intermediate-size', String(argValue(m, 'moe_shared_expert_intermediate_size')))}: the size is the number of shared experts times each one's FFN size, and Megatron Core stops when it builds the model config ("moe_shared_expert_intermediate_size must be num_shared_experts * ffn_size_of_each_shared_expert"). Give a positive size, or leave it out for no shared experts.`,
+  },
+  {
+    // @core_v0.14.0:778-784 to @d98e8a6:1828-1834 (an assertion).
+    when: (m) => (coeffMismatch(m) ? (m.args.get('moe_aux_loss_coeff') ? 'moe_aux_loss_coeff' : 'moe_router_load_balancing_type') : undefined),
+    since: '0.14.0',
+    message: (m) => {
+      const c = coeffMismatch(m)!;
+      return `${c.types} load-balancing types in ${named(m, '--moe-router-load-balancing-type')} with ${c.coeffs} in ${named(m, '--moe-aux-loss-coeff')}: each type takes its own coefficient, and Megatron Core stops when it builds the model config ("moe_aux_loss_coeff must be a list of the same length as moe_router_load_balancing_type"). Give ${c.types} coefficients, one per type.`;
+    },
+  },
+  {
+    // @core_v0.18.0:1414-1418 to @d98e8a6:1707-1711.
+    when: (m) => (['moe_single_grouped_weight', 'moe_single_grouped_bias'].some((d) => untracked(m.args).get(d) !== undefined && argOn(m, d)) && argOff(m, 'moe_grouped_gemm') ? (argOn(m, 'moe_single_grouped_weight') ? 'moe_single_grouped_weight' : 'moe_single_grouped_bias') : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-single-grouped-weight')} or ${named(m, '--moe-single-grouped-bias')} without ${named(m, '--moe-grouped-gemm')}: one weight tensor for all experts exists only in the grouped-GEMM experts, and Megatron Core stops when it builds the model config ("moe_single_grouped_weight and moe_single_grouped_bias require moe_grouped_gemm=True."). Turn on ${named(m, '--moe-grouped-gemm')}.`,
+  },
+  {
+    // @core_v0.18.0:1437-1438 to @d98e8a6:1739-1740.
+    when: (m) => (argOn(m, 'moe_single_grouped_bias') && argValue(m, 'add_bias_linear') === false ? 'moe_single_grouped_bias' : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-single-grouped-bias')} with the linear biases turned off (${named(m, '--disable-bias-linear')}): there is no expert bias to group, and Megatron Core stops when it builds the model config ("moe_single_grouped_bias requires add_bias_linear=True."). Drop ${named(m, '--moe-single-grouped-bias')}.`,
+  },
+  {
+    // @d98e8a6:1413-1414 (after core_v0.19.0).
+    when: (m) => (argOn(m, 'moe_use_grouped_tensor') && argOff(m, 'moe_grouped_gemm') ? 'moe_use_grouped_tensor' : undefined),
+    since: '0.20.0',
+    message: (m) => `${named(m, '--moe-use-grouped-tensor')} without ${named(m, '--moe-grouped-gemm')}: the grouped expert tensor is the grouped-GEMM experts' layout, and Megatron Core stops when it builds the model config ("moe_use_grouped_tensor=True requires moe_grouped_gemm=True."). Turn on ${named(m, '--moe-grouped-gemm')}.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'moe-config-invalid',
   severity: 'error',
@@ -267,7 +337,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Expert-parallel, MoE communication-overlap, token-dispatcher, shared-expert and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (0.12 to 0.15; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), and an expert FFN size in a model without experts whose layers are all meant to be MoE (from 0.18). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (0.12 to 0.15; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7; from 0.20 also quantile balancing) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), an expert FFN size in a model without experts whose layers are all meant to be MoE (from 0.18), a shared-expert size of 0 or less (from 0.10), several load-balancing types without one aux-loss coefficient each (from 0.14), `--moe-enable-deepep` with the HybridEP backend (from 0.16), the NCCL-EP backend without the flex dispatcher (from 0.19), one grouped weight or bias for all experts without grouped GEMM, or a grouped bias without linear biases (from 0.18), and the grouped expert tensor without grouped GEMM (from 0.20). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing, and the flex dispatcher for DeepEP.',
@@ -284,5 +354,6 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CHECKS);
     runChecks(ctx, CAPACITY_CHECKS);
     runChecks(ctx, DISPATCH_CHECKS);
+    runChecks(ctx, MORE_CHECKS);
   },
 });
