@@ -87,13 +87,44 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * A first or last stage size that its virtual stages cannot split: with virtual pipeline stages each
+ * of those sizes must be a multiple of their number (transformer_config.py@core_v0.11.0:603-634,
+ * @d98e8a6:2306-2335). The virtual stages come from `--num-virtual-stages-per-pipeline-rank` (the
+ * only way Megatron-LM takes them beside stage sizes) or a config's virtual pipeline size, as written.
+ */
+function stageVpp(m: MegatronModel): { dest: string; n: number; vpp: number } | undefined {
+  const written = ['num_virtual_stages_per_pipeline_rank', 'virtual_pipeline_model_parallel_size'].find((d) => untracked(m.args).get(d) !== undefined);
+  const vpp = written ? argNum(m, written) : undefined;
+  // A layout written beside them is refused on its own (above); one a recipe adds would be too.
+  if (vpp === undefined || vpp <= 1 || untracked(m.args).get('pipeline_model_parallel_layout') !== undefined) return undefined;
+  for (const dest of ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers']) {
+    if (untracked(m.args).get(dest) === undefined) continue;
+    const n = argNum(m, dest);
+    if (n !== undefined && n > 0 && n % vpp !== 0) return { dest, n, vpp };
+  }
+  return undefined;
+}
+
+const VPP_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => stageVpp(m)?.dest,
+    since: '0.11.0',
+    message: (m) => {
+      const s = stageVpp(m)!;
+      const which = s.dest === 'decoder_first_pipeline_num_layers' ? 'first' : 'last';
+      return `${named(m, `--${s.dest.replace(/_/g, '-')}`, String(s.n))} with ${s.vpp} virtual pipeline stages per rank: the ${which} stage's layers are split over its virtual stages, and Megatron Core stops when it builds the transformer config (the number of layers at the ${which} stage "must be divisible by virtual pipeline" parallel degree ${s.vpp}). Give the ${which} stage a multiple of ${s.vpp} layers.`;
+    },
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'pipeline-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'Pipeline-parallel arguments that Megatron Core rejects together: a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or pipeline split arguments that exclude each other.',
-    why: 'Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    summary: 'Pipeline-parallel arguments that Megatron Core rejects together: a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or pipeline split arguments that exclude each other or that the virtual stages cannot split.',
+    why: 'Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --defer-embedding-wgrad-compute: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --pipeline-model-parallel-size: 2\n  --defer-embedding-wgrad-compute: true\n',
     shell: {
@@ -107,5 +138,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, VPP_CHECKS);
   },
 });
