@@ -243,7 +243,7 @@ const DISPATCH_CHECKS: ArgCheck[] = [
   },
   {
     // @core_v0.16.0:1074-1081 to @d98e8a6:1754-1761: from 0.16 only its DeepEP backend (the default).
-    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' && (argOn(m, 'moe_enable_deepep') || backendIs(m, 'deepep')) ? 'moe_pad_expert_input_to_capacity' : undefined),
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' && ((untracked(m.args).get('moe_enable_deepep') !== undefined && argOn(m, 'moe_enable_deepep')) || backendIs(m, 'deepep')) ? 'moe_pad_expert_input_to_capacity' : undefined),
     since: '0.16.0',
     message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher's DeepEP backend${argValue(m, 'moe_flex_dispatcher_backend') === undefined ? ' (its default)' : ''}: Megatron Core stops when it builds the model config ("Flex token dispatcher with deepep backend does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} or the \`alltoall\` dispatcher, or drop the padding.`,
   },
