@@ -2,8 +2,9 @@
  * fp8-config-invalid: FP8/FP4 arguments that Megatron rejects together (`--fp16` with `--bf16` is
  * fp16-and-bf16-enabled's).
  */
-import { argOn, argValue, cliTranslatedOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { argAbsent, argGiven, argNum, argOn, argValue, cliTranslatedOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { untracked } from './certain';
 import { defineRule } from './rule';
 
 /**
@@ -64,16 +65,75 @@ const CHECKS: ArgCheck[] = [
     }),
   )),
   {
-    // validate_args (training/arguments.py@core_v0.15.0:691-693, @d98e8a6:1104-1105); a `--yaml-cfg`
-    // file's reader makes no such test.
-    when: (m) => (argOn(m, 'fp4_param_gather') && !argValue(m, 'fp4') ? 'fp4_param_gather' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    since: '0.15.0',
-    message: () => '`--fp4-param-gather` without `--fp4-format`: the parameters can be kept and gathered in FP4 only when the model computes in FP4, and Megatron-LM stops at startup ("--fp4-param-gather must be used together with --fp4-format."). Add `--fp4-format e2m1`, or drop `--fp4-param-gather`.',
-  },
-  {
     when: (m) => (argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') ?? 'delayed') === 'delayed' && argOn(m, 'first_last_layers_bf16') ? 'first_last_layers_bf16' : undefined),
     message: () => 'Keeping the first and last layers in BF16 does not work with the delayed-scaling FP8 recipe: Megatron stops ("Delayed scaling does not support first / last layer in BF16"). Use `--fp8-recipe tensorwise` (current scaling) or another recipe.',
+  },
+];
+
+/**
+ * The BF16 layer count at the start or end, with FP8 and `--first-last-layers-bf16`, that is more than
+ * the layers of a pipeline stage (num_layers // PP), when every input is written.
+ */
+function bf16EdgeTooMany(m: MegatronModel): { dest: string; n: number; most: number } | undefined {
+  if (!argValue(m, 'fp8') || !argOn(m, 'first_last_layers_bf16')) return undefined;
+  const layers = argNum(m, 'num_layers');
+  const pp = argAbsent(m, 'pipeline_model_parallel_size') ? 1 : argNum(m, 'pipeline_model_parallel_size');
+  if (layers === undefined || !pp) return undefined;
+  const most = Math.floor(layers / pp);
+  for (const dest of ['num_layers_at_start_in_bf16', 'num_layers_at_end_in_bf16']) {
+    // Either count is enough: one left out (which a Bridge override leaves to its recipe) is not read.
+    if (untracked(m.args).get(dest) === undefined) continue;
+    const n = argNum(m, dest);
+    if (n !== undefined && n > most) return { dest, n, most };
+  }
+  return undefined;
+}
+
+/** TransformerConfig.__post_init__'s other low-precision checks (transformer_config.py; the first and last tag beside each). */
+const MORE_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.15.0:799-800 to @d98e8a6:1578-1579 (fp4_param is --fp4-param-gather on the command line);
+    // Megatron-LM's own checks refuse it first from 0.19 (training/arguments.py@core_v0.19.0:1069-1070).
+    // Under torch FSDP2 Megatron-LM clears the flag with an old Transformer Engine, a version the file cannot show.
+    when: (m) => ((argOn(m, 'fp4_param') || cliTranslatedOn(m, 'fp4_param_gather')) && !argValue(m, 'fp4') && !(cliTranslatedOn(m, 'fp4_param_gather') && argOn(m, 'use_torch_fsdp2')) ? (m.args.get('fp4_param_gather') ? 'fp4_param_gather' : 'fp4_param') : undefined),
+    since: '0.15.0',
+    message: (m) => `FP4 parameters need FP4 training: Megatron stops at startup ("fp4_param must be used together with fp4 mode"; Megatron-LM's own checks from 0.19: "--fp4-param-gather must be used together with --fp4-format"). Add ${named(m, '--fp4-format', 'e2m1')}, or drop the FP4 parameter flag.`,
+  },
+  {
+    // @core_v0.18.0:1300-1306 to @d98e8a6:1569-1575: FP8 mode, and the MXFP8 recipe (the default is delayed).
+    when: (m) => (argOn(m, 'fp8_output_proj') && (!argValue(m, 'fp8') || argValue(m, 'fp8_recipe') !== 'mxfp8') ? 'fp8_output_proj' : undefined),
+    since: '0.18.0',
+    message: (m) => argValue(m, 'fp8')
+      ? `${named(m, '--fp8-output-proj')} with the FP8 recipe \`${String(argValue(m, 'fp8_recipe') ?? 'delayed')}\`${argValue(m, 'fp8_recipe') ? '' : ' (the default)'}: the FP8 output projection exists only for MXFP8, and Megatron Core stops when it builds the transformer config ("fp8_output_proj requires fp8_recipe='mxfp8'"). Set ${named(m, '--fp8-recipe', 'mxfp8')}, or drop ${named(m, '--fp8-output-proj')}.`
+      : `${named(m, '--fp8-output-proj')} without FP8 training: Megatron Core stops when it builds the transformer config ("fp8_output_proj must be used together with fp8 mode."). Add ${named(m, '--fp8-format', 'e4m3')} with ${named(m, '--fp8-recipe', 'mxfp8')}, or drop the flag.`,
+  },
+  {
+    // @core_v0.12.0:611-612 only (gone at core_v0.13.0).
+    when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp8_recipe') === 'mxfp8' && (argOn(m, 'fp8_param') || cliTranslatedOn(m, 'fp8_param_gather')) ? (m.args.get('fp8_param_gather') ? 'fp8_param_gather' : 'fp8_param') : undefined),
+    since: '0.12.0',
+    before: '0.13.0',
+    message: (m) => `FP8 parameters with ${named(m, '--fp8-recipe', 'mxfp8')}: Megatron Core 0.12 stops when it builds the transformer config ("MXFP8 currently does not support fp8_param."). Drop the FP8 parameter flag, use another recipe, or use Megatron Core 0.13 or later.`,
+  },
+  {
+    // @core_v0.16.0:1019-1026 to @d98e8a6:1558-1565.
+    when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp8_recipe') === 'custom' && !argGiven(m, 'fp8_quantizer_factory') ? 'fp8_recipe' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--fp8-recipe', 'custom')} without ${named(m, '--fp8-quantizer-factory')}: the custom recipe builds its quantizers from that factory, and Megatron Core stops when it builds the transformer config ("fp8_quantizer_factory must be provided when fp8_recipe is 'custom'"). Give the import path of the factory, or use a built-in recipe.`,
+  },
+  {
+    // @core_v0.16.0:1037-1044 to @d98e8a6:1584-1591.
+    when: (m) => (argValue(m, 'fp4') && argValue(m, 'fp4_recipe') === 'custom' && !argGiven(m, 'fp4_quantizer_factory') ? 'fp4_recipe' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--fp4-recipe', 'custom')} without ${named(m, '--fp4-quantizer-factory')}: the custom recipe builds its quantizers from that factory, and Megatron Core stops when it builds the transformer config ("fp4_quantizer_factory must be provided when fp4_recipe is 'custom'"). Give the import path of the factory, or use \`nvfp4\`.`,
+  },
+  {
+    // @core_v0.12.0:586-608 to @d98e8a6:1533-1555 (the same test of the start and end counts).
+    when: (m) => bf16EdgeTooMany(m)?.dest,
+    since: '0.12.0',
+    message: (m) => {
+      const e = bf16EdgeTooMany(m)!;
+      return `${named(m, `--${e.dest.replace(/_/g, '-')}`, String(e.n))} with FP8 and ${named(m, '--first-last-layers-bf16')}: the BF16 layers at each end must fit in one pipeline stage (${e.most} layers), and Megatron Core stops when it builds the transformer config ("${e.dest} (${e.n}) must be between 0 and number of layers per pipeline stage (${e.most})"). Use at most ${e.most}.`;
+    },
   },
 ];
 
@@ -82,8 +142,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 parameters without FP8, FP8 parameter all-gather without a sharded optimizer, FP4 parameter all-gather without FP4, BF16 edge layers with delayed scaling).',
-    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step.',
+    summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory, the FP8 output projection without MXFP8).',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
     shell: {
@@ -96,5 +156,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, MORE_CHECKS);
   },
 });

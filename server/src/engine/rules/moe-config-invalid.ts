@@ -3,6 +3,7 @@
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { untracked } from './certain';
 import { defineRule } from './rule';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
@@ -345,6 +346,175 @@ const OVERLAP_COMPANION_CHECKS: ArgCheck[] = [
   },
 ];
 
+function dispatcherText(m: MegatronModel): string {
+  const d = argValue(m, 'moe_token_dispatcher_type');
+  return typeof d === 'string' ? `\`${d}\`` : '`allgather` (the default)';
+}
+const dispatcherNot = (m: MegatronModel, ...names: string[]) => {
+  const d = dispatcher(m);
+  return typeof d === 'string' && !names.includes(d);
+};
+
+/**
+ * No expert capacity: the factor left out (None), or written negative, which __post_init__ turns
+ * into None before it checks the padding (transformer_config.py@core_v0.7.0:330-346, @d98e8a6:1835-1866).
+ */
+function noCapacity(m: MegatronModel): boolean {
+  if (argAbsent(m, 'moe_expert_capacity_factor')) return true;
+  const a = m.args.get('moe_expert_capacity_factor');
+  if (!a) return false;
+  const v = typeof a.value === 'string' && /^-?\d+(\.\d*)?$/.test(a.value) ? Number(a.value) : a.value;
+  return v === null || (typeof v === 'number' && v < 0);
+}
+
+/** The router's load-balancing types as written (one, or a list from 0.14), when known. */
+function balancing(m: MegatronModel): string[] | undefined {
+  const v = argValue(m, 'moe_router_load_balancing_type');
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+
+/** A load-balancing type written that takes no expert capacity (only these exist at a release that refuses them). */
+const refusedBalancing = (m: MegatronModel) => balancing(m)?.find((t) => t === 'sinkhorn' || t === 'quantile_balancing');
+
+/**
+ * TransformerConfig.__post_init__'s checks of the token dispatcher, expert capacity and shared
+ * experts (transformer_config.py; the first and last tag of each are given beside it).
+ */
+const DISPATCH_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.10.0:409-414 to @core_v0.17.0: the all-to-all dispatcher only.
+    when: (m) => (argOn(m, 'moe_shared_expert_overlap') && argGiven(m, 'moe_shared_expert_intermediate_size') && dispatcherNot(m, 'alltoall') ? 'moe_shared_expert_overlap' : undefined),
+    since: '0.10.0',
+    before: '0.18.0',
+    message: (m) => `${named(m, '--moe-shared-expert-overlap')} with the token dispatcher ${dispatcherText(m)}: the shared experts are overlapped with the all-to-all exchange, which this dispatcher does not make, and Megatron Core stops when it builds the model config ("moe_shared_expert_overlap only works with alltoall token dispatcher"). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the overlap.`,
+  },
+  {
+    // @core_v0.18.0:1467-1473 to @d98e8a6:1820-1826: the flex dispatcher too.
+    when: (m) => (argOn(m, 'moe_shared_expert_overlap') && argGiven(m, 'moe_shared_expert_intermediate_size') && dispatcherNot(m, 'alltoall', 'flex') ? 'moe_shared_expert_overlap' : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-shared-expert-overlap')} with the token dispatcher ${dispatcherText(m)}: the shared experts are overlapped with the expert exchange of the all-to-all or flex dispatcher, and Megatron Core stops when it builds the model config ("moe_shared_expert_overlap only works with alltoall or flex token dispatcher."). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the overlap.`,
+  },
+  {
+    // @core_v0.7.0:342-346 to @d98e8a6:1862-1866.
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && noCapacity(m) ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.7.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} without an expert capacity: padding fills each expert up to its capacity, which ${named(m, '--moe-expert-capacity-factor')} sets, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity"). Set a capacity factor (for example 1.0), or drop the padding.`,
+  },
+  {
+    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
+    // quantile balancing (no other load-balancing type is refused at a release that offers it).
+    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
+    since: '0.7.0',
+    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
+  },
+  {
+    // @core_v0.7.0:331-334 (alltoall), @core_v0.9.0:355-358 to @core_v0.11.0:509-512 (alltoall or
+    // alltoall_seq); @core_v0.12.0 drops it.
+    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && dispatcherNot(m, 'alltoall', 'alltoall_seq') ? 'moe_expert_capacity_factor' : undefined),
+    since: '0.7.0',
+    before: '0.12.0',
+    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the token dispatcher ${dispatcherText(m)}: before Megatron Core 0.12 only the all-to-all dispatcher drops tokens by capacity, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with alltoall token dispatcher"). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the capacity factor.`,
+  },
+  {
+    // @core_v0.12.0:629-631 to @d98e8a6:1743-1745.
+    when: (m) => (argOn(m, 'moe_enable_deepep') && dispatcherNot(m, 'flex') ? 'moe_enable_deepep' : undefined),
+    since: '0.12.0',
+    message: (m) => `${named(m, '--moe-enable-deepep')} with the token dispatcher ${dispatcherText(m)}: DeepEP is a backend of the flex dispatcher, and Megatron Core stops when it builds the model config ("DeepEP backend is only supported with flex token dispatcher."). Set ${named(m, '--moe-token-dispatcher-type', 'flex')}.`,
+    fix: (m) => setArg(m, 'flex-dispatcher', 'moe_token_dispatcher_type', 'flex', 'Use --moe-token-dispatcher-type flex'),
+  },
+  {
+    // @core_v0.12.0:633-637 to @core_v0.15.3:827-831: the flex dispatcher pads nothing.
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.12.0',
+    before: '0.16.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher: Megatron Core stops when it builds the model config ("Flex token dispatcher does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-token-dispatcher-type', 'alltoall')}, or drop the padding.`,
+  },
+  {
+    // @core_v0.16.0:1074-1081 to @d98e8a6:1754-1761: from 0.16 only its DeepEP backend (the default).
+    when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' && ((untracked(m.args).get('moe_enable_deepep') !== undefined && argOn(m, 'moe_enable_deepep')) || backendIs(m, 'deepep')) ? 'moe_pad_expert_input_to_capacity' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher's DeepEP backend${argValue(m, 'moe_flex_dispatcher_backend') === undefined ? ' (its default)' : ''}: Megatron Core stops when it builds the model config ("Flex token dispatcher with deepep backend does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} or the \`alltoall\` dispatcher, or drop the padding.`,
+  },
+  {
+    // @core_v0.18.0:1396-1411 to @d98e8a6:1687-1704: refused unless a layer frequency leaves some
+    // layers dense (then only a warning); a frequency written other than as 1 is not judged.
+    when: (m) => {
+      const freq = argValue(m, 'moe_layer_freq');
+      const uniform = argAbsent(m, 'moe_layer_freq') || freq === 1 || freq === '1';
+      return argGiven(m, 'moe_ffn_hidden_size') && argAbsent(m, 'num_moe_experts') && uniform ? 'moe_ffn_hidden_size' : undefined;
+    },
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-ffn-hidden-size')} without ${named(m, '--num-experts')}: a dense model has no expert MLP to size, and Megatron Core stops when it builds the model config ("moe_ffn_hidden_size is set but num_moe_experts is None. Please set num_moe_experts or remove moe_ffn_hidden_size."). Remove the expert size, or set the number of experts.`,
+  },
+];
+
+/**
+ * Several load-balancing types (from 0.14 a list) need a list of as many aux-loss coefficients;
+ * Megatron-LM turns a one-item list of either into a single value (training/arguments.py@core_v0.14.0:959-962).
+ * The coefficient left out is 0.0, one value.
+ */
+function coeffMismatch(m: MegatronModel): { types: number; coeffs: string } | undefined {
+  const types = balancing(m);
+  if (!types || types.length < 2) return undefined;
+  if (argAbsent(m, 'moe_aux_loss_coeff')) return { types: types.length, coeffs: 'one value (the default 0.0)' };
+  const c = argValue(m, 'moe_aux_loss_coeff');
+  if (Array.isArray(c)) return c.length !== types.length && c.length > 0 ? { types: types.length, coeffs: c.length === 1 ? 'one value' : `${c.length}` } : undefined;
+  return typeof c === 'number' || (typeof c === 'string' && /^[\d.eE+-]+$/.test(c)) ? { types: types.length, coeffs: 'one value' } : undefined;
+}
+
+/** More of TransformerConfig.__post_init__'s MoE checks (transformer_config.py; the first and last tag beside each). */
+const MORE_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.16.0:1066-1067 to @d98e8a6:1746-1747.
+    when: (m) => (argOn(m, 'moe_enable_deepep') && argValue(m, 'moe_flex_dispatcher_backend') === 'hybridep' ? 'moe_enable_deepep' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--moe-enable-deepep')} with ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')}: the deprecated switch selects the DeepEP backend, and Megatron Core stops when it builds the model config ("Only one backend is supported for flex token dispatcher."). Drop ${named(m, '--moe-enable-deepep')}.`,
+  },
+  {
+    // @core_v0.19.0:1609-1614 to @d98e8a6:1763-1768.
+    when: (m) => (argValue(m, 'moe_flex_dispatcher_backend') === 'ncclep' && dispatcherNot(m, 'flex') ? 'moe_flex_dispatcher_backend' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--moe-flex-dispatcher-backend', 'ncclep')} with the token dispatcher ${dispatcherText(m)}: NCCL-EP is a backend of the flex dispatcher, and Megatron Core stops when it builds the model config ("moe_flex_dispatcher_backend='ncclep' requires moe_token_dispatcher_type='flex'."). Set ${named(m, '--moe-token-dispatcher-type', 'flex')}.`,
+  },
+  {
+    // @core_v0.10.0:403-408 to @d98e8a6:1814-1819.
+    when: (m) => {
+      const n = argValue(m, 'moe_shared_expert_intermediate_size');
+      return typeof n === 'number' && n <= 0 ? 'moe_shared_expert_intermediate_size' : undefined;
+    },
+    since: '0.10.0',
+    message: (m) => `${named(m, '--moe-shared-expert-intermediate-size', String(argValue(m, 'moe_shared_expert_intermediate_size')))}: the size is the number of shared experts times each one's FFN size, and Megatron Core stops when it builds the model config ("moe_shared_expert_intermediate_size must be num_shared_experts * ffn_size_of_each_shared_expert"). Give a positive size, or leave it out for no shared experts.`,
+  },
+  {
+    // @core_v0.14.0:778-784 to @d98e8a6:1828-1834 (an assertion).
+    when: (m) => (coeffMismatch(m) ? (m.args.get('moe_aux_loss_coeff') ? 'moe_aux_loss_coeff' : 'moe_router_load_balancing_type') : undefined),
+    since: '0.14.0',
+    message: (m) => {
+      const c = coeffMismatch(m)!;
+      return `${c.types} load-balancing types in ${named(m, '--moe-router-load-balancing-type')} with ${c.coeffs} in ${named(m, '--moe-aux-loss-coeff')}: each type takes its own coefficient, and Megatron Core stops when it builds the model config ("moe_aux_loss_coeff must be a list of the same length as moe_router_load_balancing_type"). Give ${c.types} coefficients, one per type.`;
+    },
+  },
+  {
+    // @core_v0.18.0:1414-1418 to @d98e8a6:1707-1711.
+    when: (m) => (['moe_single_grouped_weight', 'moe_single_grouped_bias'].some((d) => untracked(m.args).get(d) !== undefined && argOn(m, d)) && argOff(m, 'moe_grouped_gemm') ? (argOn(m, 'moe_single_grouped_weight') ? 'moe_single_grouped_weight' : 'moe_single_grouped_bias') : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-single-grouped-weight')} or ${named(m, '--moe-single-grouped-bias')} without ${named(m, '--moe-grouped-gemm')}: one weight tensor for all experts exists only in the grouped-GEMM experts, and Megatron Core stops when it builds the model config ("moe_single_grouped_weight and moe_single_grouped_bias require moe_grouped_gemm=True."). Turn on ${named(m, '--moe-grouped-gemm')}.`,
+  },
+  {
+    // @core_v0.18.0:1437-1438 to @d98e8a6:1739-1740.
+    when: (m) => (argOn(m, 'moe_single_grouped_bias') && argValue(m, 'add_bias_linear') === false ? 'moe_single_grouped_bias' : undefined),
+    since: '0.18.0',
+    message: (m) => `${named(m, '--moe-single-grouped-bias')} with the linear biases turned off (${named(m, '--disable-bias-linear')}): there is no expert bias to group, and Megatron Core stops when it builds the model config ("moe_single_grouped_bias requires add_bias_linear=True."). Drop ${named(m, '--moe-single-grouped-bias')}.`,
+  },
+  {
+    // @d98e8a6:1413-1414 (after core_v0.19.0).
+    when: (m) => (argOn(m, 'moe_use_grouped_tensor') && argOff(m, 'moe_grouped_gemm') ? 'moe_use_grouped_tensor' : undefined),
+    since: '0.20.0',
+    message: (m) => `${named(m, '--moe-use-grouped-tensor')} without ${named(m, '--moe-grouped-gemm')}: the grouped expert tensor is the grouped-GEMM experts' layout, and Megatron Core stops when it builds the model config ("moe_use_grouped_tensor=True requires moe_grouped_gemm=True."). Turn on ${named(m, '--moe-grouped-gemm')}.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'moe-config-invalid',
   severity: 'error',
@@ -352,13 +522,14 @@ export default defineRule<MegatronModel>({
   fixes: {
     'alltoall-dispatcher': { applicability: 'unsafe', changes: 'the MoE token dispatcher' },
     bf16: { applicability: 'unsafe', changes: 'the precision' },
+    'flex-dispatcher': { applicability: 'unsafe', changes: 'the MoE token dispatcher' },
   },
   docs: {
-    summary: 'Expert-parallel, MoE router, MoE communication-overlap and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). A model config with `num_moe_experts: 0` is refused too (from 0.6; Megatron-LM\'s command line takes `--num-experts 0` as a dense model). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (from 0.5, before 0.16), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14).',
+    summary: 'Expert-parallel, MoE router, MoE communication-overlap, token-dispatcher, shared-expert and expert-capacity arguments that Megatron rejects.',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). A model config with `num_moe_experts: 0` is refused too (from 0.6; Megatron-LM\'s command line takes `--num-experts 0` as a dense model). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (from 0.5, before 0.16), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14). Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (from 0.12; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7; from 0.20 also quantile balancing) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), an expert FFN size in a model without experts whose layers are all meant to be MoE (from 0.18), a shared-expert size of 0 or less (from 0.10), several load-balancing types without one aux-loss coefficient each (from 0.14), `--moe-enable-deepep` with the HybridEP backend (from 0.16), the NCCL-EP backend without the flex dispatcher (from 0.19), one grouped weight or bias for all experts without grouped GEMM, or a grouped bias without linear biases (from 0.18), and the grouped expert tensor without grouped GEMM (from 0.20).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
-    fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing.',
+    fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing, and the flex dispatcher for DeepEP.',
     shell: {
       bad: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 6 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
       good: '#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --num-experts 8 --expert-model-parallel-size 4 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
@@ -375,5 +546,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, ROUTER_CHECKS);
     runChecks(ctx, OVERLAP_COMPANION_CHECKS);
     runChecks(ctx, STARTUP_CHECKS);
+    runChecks(ctx, DISPATCH_CHECKS);
+    runChecks(ctx, MORE_CHECKS);
   },
 });

@@ -2,7 +2,7 @@
  * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
+import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
 const CHECKS: ArgCheck[] = [
@@ -119,6 +119,81 @@ const OFFLOAD_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** A list argument as written (one word, or a list), when every item is a known word. */
+function words(m: MegatronModel, dest: string): string[] | undefined {
+  const v = argValue(m, dest);
+  if (typeof v === 'string') return v.split(/[\s,]+/).filter(Boolean);
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+/** Selective recomputation of the module named, as written. */
+const recomputes = (m: MegatronModel, module: string) => argValue(m, 'recompute_granularity') === 'selective' && (words(m, 'recompute_modules') ?? []).includes(module);
+/** FP8 with the delayed-scaling recipe: as written, or its default `delayed` (transformer_config.py@core_v0.14.0:327, @d98e8a6:594). */
+const delayedFp8 = (m: MegatronModel) => !!argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') === 'delayed' || argAbsent(m, 'fp8_recipe'));
+
+/**
+ * TransformerConfig.__post_init__'s checks of the recompute modules and of fine-grained activation
+ * offloading (transformer_config.py; the first and last tag of each are given beside it).
+ */
+const MODULE_CHECKS: ArgCheck[] = [
+  {
+    // @core_v0.4.0:259-262 to @d98e8a6:1934-1938, inside the check of a set recompute granularity.
+    when: (m) => (argOn(m, 'distribute_saved_activations') && argOn(m, 'sequence_parallel') && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? 'distribute_saved_activations' : undefined),
+    message: (m) => `${named(m, '--distribute-saved-activations')} with ${named(m, '--sequence-parallel')}: sequence parallelism already splits the saved activations over the TP ranks, and Megatron Core stops when it builds the transformer config ("distribute_saved_activations: True must be false when sequence parallel is enabled: True"). Drop ${named(m, '--distribute-saved-activations')}.`,
+  },
+  {
+    // @core_v0.12.0:735-738 to @d98e8a6:1964-1967.
+    when: (m) => (recomputes(m, 'moe_act') && argOff(m, 'moe_grouped_gemm') ? 'recompute_modules' : undefined),
+    since: '0.12.0',
+    message: (m) => `${named(m, '--recompute-modules')} has \`moe_act\` without ${named(m, '--moe-grouped-gemm')}: Megatron Core recomputes the expert activation only in the grouped-GEMM experts, and stops when it builds the transformer config ("moe_act in recompute_modules is only supported with moe_grouped_gemm."). Turn on ${named(m, '--moe-grouped-gemm')}, or remove \`moe_act\`.`,
+  },
+  {
+    // @core_v0.12.0:740-744 to @d98e8a6:1969-1973.
+    when: (m) => (recomputes(m, 'mla_up_proj') && argOff(m, 'multi_latent_attention') ? 'recompute_modules' : undefined),
+    since: '0.12.0',
+    message: (m) => `${named(m, '--recompute-modules')} has \`mla_up_proj\` without ${named(m, '--multi-latent-attention')}: the up-projection it recomputes exists only in multi-latent attention, and Megatron Core stops when it builds the transformer config ("mla_up_proj in recompute_modules is only supported with multi_latent_attention."). Remove \`mla_up_proj\`.`,
+  },
+  {
+    // @core_v0.14.0:903-911 to @d98e8a6:1991-1999.
+    when: (m) => (recomputes(m, 'shared_experts') && argGiven(m, 'moe_shared_expert_intermediate_size') && argOn(m, 'moe_shared_expert_overlap') ? 'recompute_modules' : undefined),
+    since: '0.14.0',
+    message: (m) => `${named(m, '--recompute-modules')} has \`shared_experts\` with ${named(m, '--moe-shared-expert-overlap')}: the overlapped shared experts run on their own stream, outside the recomputed region, and Megatron Core stops when it builds the transformer config ("shared_experts recompute cannot work with --moe-shared-expert-overlap."). Remove \`shared_experts\` or the overlap.`,
+  },
+  {
+    // @core_v0.13.0:844-846: with FP8 of any recipe (0.14 keeps only delayed scaling out).
+    when: (m) => ((recomputes(m, 'moe_act') || recomputes(m, 'layernorm')) && !!argValue(m, 'fp8') ? 'recompute_modules' : undefined),
+    since: '0.13.0',
+    before: '0.14.0',
+    message: (m) => `${named(m, '--recompute-modules')} has \`moe_act\` or \`layernorm\` with FP8: Megatron Core 0.13 stops when it builds the transformer config ("moe_act and layernorm recompute cannot work with fp8."). Remove those modules, or use Megatron Core 0.14 or later with a recipe other than delayed scaling.`,
+  },
+  {
+    // @core_v0.14.0:913-918 to @d98e8a6:2001-2006.
+    when: (m) => ((recomputes(m, 'moe_act') || recomputes(m, 'layernorm')) && delayedFp8(m) ? 'recompute_modules' : undefined),
+    since: '0.14.0',
+    message: (m) => `${named(m, '--recompute-modules')} has \`moe_act\` or \`layernorm\` with FP8 delayed scaling${argValue(m, 'fp8_recipe') ? '' : ' (the default recipe)'}: Megatron Core stops when it builds the transformer config ("Delayed scaling does not support moe_act and layernorm recompute for fp8."). Use another ${named(m, '--fp8-recipe')} (\`tensorwise\`, \`mxfp8\` or \`blockwise\`), or remove those modules.`,
+  },
+  {
+    // @core_v0.16.0:1268-1272 to @d98e8a6:2127-2131: a bare assertion (no message) that modules are given.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && (argAbsent(m, 'offload_modules') || (words(m, 'offload_modules') ?? ['?']).length === 0) ? 'fine_grained_activation_offloading' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--fine-grained-activation-offloading')} without ${named(m, '--offload-modules')}: the list of modules to offload is empty by default, and Megatron Core stops when it builds the transformer config (an assertion that \`offload_modules\` is not empty). Name the modules to offload (for example \`core_attn\`), or drop the switch.`,
+  },
+  {
+    // @core_v0.16.0:1268-1271 to @d98e8a6:2127-2130.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && offloading(m) ? 'fine_grained_activation_offloading' : undefined),
+    since: '0.16.0',
+    message: (m) => `${named(m, '--fine-grained-activation-offloading')} with CPU offloading of whole layers: the two offload activations in different ways, and Megatron Core stops when it builds the transformer config ("fine_grained_activation_offloading cannot be enabled with cpu_offloading."). Keep one of them.`,
+  },
+  {
+    // @core_v0.16.0:1287-1292 to @d98e8a6:2148-2153.
+    when: (m) => {
+      const mods = words(m, 'offload_modules');
+      return argOn(m, 'fine_grained_activation_offloading') && mods?.includes('attn_proj') && !mods.includes('core_attn') ? 'offload_modules' : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${named(m, '--offload-modules')} has \`attn_proj\` without \`core_attn\`: the input of the attention projection is the output of the attention core, which its backward pass needs, and Megatron Core stops when it builds the transformer config ("attn_proj cannot be set to offload_modules alone without core_attn"). Add \`core_attn\`, or remove \`attn_proj\`.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'recompute-config-invalid',
   severity: 'error',
@@ -128,8 +203,8 @@ export default defineRule<MegatronModel>({
     'add-recompute-layers': { applicability: 'unsafe', changes: 'activation recompute' },
   },
   docs: {
-    summary: 'Activation-recompute and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`.',
+    summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -146,6 +221,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CHECKS);
     runChecks(ctx, OFFLOAD_CHECKS);
     runChecks(ctx, DISTRIBUTE_CHECKS);
+    runChecks(ctx, MODULE_CHECKS);
     moreLayersThanAStage(ctx);
   },
 });

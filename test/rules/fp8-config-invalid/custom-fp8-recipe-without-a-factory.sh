@@ -1,0 +1,9 @@
+#: name: fp8-config-invalid: the custom FP8 recipe needs a quantizer factory (transformer_config.py@core_v0.16.0:1019-1026, @d98e8a6:1558-1565)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --fp8-format hybrid --fp8-recipe custom
+#                       ^^^^^^^^^^^^ error[fp8-config-invalid]: fp8_quantizer_factory must be provided

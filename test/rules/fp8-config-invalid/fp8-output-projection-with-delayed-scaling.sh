@@ -1,0 +1,9 @@
+#: name: fp8-config-invalid: the FP8 output projection needs the MXFP8 recipe, and the default is delayed scaling (transformer_config.py@core_v0.18.0:1300-1306, @d98e8a6:1569-1575)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --fp8-format e4m3 --fp8-output-proj
+#                     ^^^^^^^^^^^^^^^^^ error[fp8-config-invalid]: requires fp8_recipe='mxfp8'

@@ -1,0 +1,9 @@
+#: name: fp8-config-invalid: Megatron Core 0.12 refuses FP8 parameters with the MXFP8 recipe (transformer_config.py@core_v0.12.0:611-612)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --overlap-param-gather
+#                                        ^^^^^^^^^^^^^^^^^^ error[fp8-config-invalid]: MXFP8 currently does not support fp8_param

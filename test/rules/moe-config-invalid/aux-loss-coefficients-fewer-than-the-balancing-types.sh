@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: two load-balancing types need two aux-loss coefficients, and Megatron-LM turns one into a single value (transformer_config.py@core_v0.14.0:778-784, @d98e8a6:1828-1834)
+#: settings: {"targetVersions": {"megatron-core": "0.14.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 4 --moe-router-load-balancing-type aux_loss seq_aux_loss --moe-aux-loss-coeff 0.01
+#                                                                          ^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: must be a list of the same length

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: before 0.12 a capacity factor needs the alltoall dispatcher, and the default is allgather (transformer_config.py@core_v0.11.0:509-512)
+#: settings: {"targetVersions": {"megatron-core": "0.11.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 4 --moe-expert-capacity-factor 1.0
+#                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: only works with alltoall token dispatcher

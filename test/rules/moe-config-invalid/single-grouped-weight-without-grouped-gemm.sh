@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: one grouped weight for all experts needs grouped GEMM (transformer_config.py@core_v0.18.0:1414-1418, @d98e8a6:1707-1711)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 4 --moe-single-grouped-weight
+#                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: require moe_grouped_gemm=True

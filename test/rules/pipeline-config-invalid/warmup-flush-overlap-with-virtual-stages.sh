@@ -1,0 +1,8 @@
+#: name: pipeline-config-invalid: the warm-up/flush overlap with virtual stages and the p2p overlap on (its default) runs
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --pipeline-model-parallel-size 4 --num-virtual-stages-per-pipeline-rank 2 --overlap-p2p-communication-warmup-flush

@@ -1,0 +1,9 @@
+#: name: recompute-config-invalid: Megatron Core 0.13 refuses recomputing the layer norms with FP8 of any recipe (transformer_config.py@core_v0.13.0:844-846)
+#: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --fp8-format hybrid --fp8-recipe tensorwise --recompute-granularity selective --recompute-modules core_attn layernorm
+#                                                                                 ^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: moe_act and layernorm recompute cannot work with fp8
