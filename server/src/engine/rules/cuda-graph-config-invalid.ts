@@ -11,7 +11,11 @@
  *   ALLOWED_INFERENCE_SCOPES: `local` takes `layer` or `block`, every other implementation `none`):
  *   from core_v0.18.0, where the scope was added;
  * - `cuda_graph_modules` with `cuda_graph_impl full_iteration`, which captures the whole iteration:
- *   from core_v0.18.0.
+ *   from core_v0.18.0;
+ * - activation recomputation beside per-layer graphs: any with `enable_cuda_graph` (core_v0.11.0 to
+ *   0.14), any but selective recomputation beside Transformer Engine graphs of the attention alone
+ *   (0.15), and from 0.16 full recomputation, or selective recomputation of a graphed module whose
+ *   dropout is on (attention and hidden dropout are 0.1 by default).
  */
 import { argAbsent, argGiven, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -141,6 +145,110 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** The recompute granularity Megatron builds the config with (`--recompute-activations` is selective). */
+function granularity(m: MegatronModel): string | undefined {
+  const g = argValue(m, 'recompute_granularity');
+  if (typeof g === 'string') return g;
+  return argOn(m, 'recompute_activations') ? 'selective' : undefined;
+}
+
+/**
+ * The modules a per-layer graph captures, when the file fixes them: an empty list (or the old
+ * `full`) captures the whole layer. Undefined when a word is unknown or turns the graph into a
+ * full-iteration one. A config-field file (Bridge, NeMo) has no deprecated `--cuda-graph-scope` flag.
+ */
+function graphedModules(m: MegatronModel): string[] | undefined {
+  // In a config-field file that writes `cuda_graph_modules` (a field from 0.18), a `cuda_graph_scope` from the
+  // recipe is either empty or refused beside it ("cuda_graph_scope and cuda_graph_modules cannot be set together").
+  const dests = !m.args.configFields ? ['cuda_graph_modules', 'cuda_graph_scope_deprecated', 'cuda_graph_scope'] : argGiven(m, 'cuda_graph_modules') ? ['cuda_graph_modules'] : ['cuda_graph_modules', 'cuda_graph_scope'];
+  const all = dests.flatMap((d) => (argAbsent(m, d) ? [] : argGiven(m, d) ? words(argValue(m, d)) ?? ['?'] : ['?']));
+  if (all.some((w) => w === '?' || w.startsWith('full_iteration'))) return undefined;
+  return all.filter((w) => w !== 'full');
+}
+
+/** The recompute modules (Megatron Core's default, `core_attn`, when none is written), or undefined. */
+function recomputeModules(m: MegatronModel): string[] | undefined {
+  if (argAbsent(m, 'recompute_modules')) return ['core_attn'];
+  return argGiven(m, 'recompute_modules') ? words(argValue(m, 'recompute_modules')) : undefined;
+}
+
+/** A dropout probability known to be above 0 (Megatron's default for both is 0.1). */
+function dropoutOn(m: MegatronModel, dest: string): boolean {
+  if (argAbsent(m, dest)) return true;
+  const v = argValue(m, dest);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d*\.?\d+(e-?\d+)?$/i.test(v) ? Number(v) : undefined;
+  return n !== undefined && n !== 0;
+}
+
+const perLayer = (m: MegatronModel) => {
+  const impl = effectiveImpl(m);
+  return impl === 'local' || impl === 'transformer_engine';
+};
+
+/**
+ * Selective recomputation of a module that a per-layer graph captures, with a dropout in it: a graphed
+ * recomputation cannot draw new random numbers (transformer_config.py@core_v0.16.0:1800-1819, the same
+ * at d98e8a6:2873-2899). `module` is the recompute module, `graphed` the graph modules that hold it.
+ */
+function graphedRecompute(m: MegatronModel, module: string, graphed: string, dropout: string): boolean {
+  if (granularity(m) !== 'selective' || !perLayer(m) || !dropoutOn(m, dropout)) return false;
+  const mods = graphedModules(m);
+  const rec = recomputeModules(m);
+  if (!mods || !rec || !rec.includes(module)) return false;
+  return mods.length === 0 || mods.includes(graphed);
+}
+
+const recomputeDest = (m: MegatronModel) => (argGiven(m, 'recompute_modules') ? 'recompute_modules' : argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'recompute_activations');
+
+/** What Megatron Core 0.15 refuses of recomputation beside per-layer graphs: all of it, or the attention modules. */
+function v015Refusal(m: MegatronModel): 'any' | 'attn' | undefined {
+  const g = granularity(m);
+  if (!g || !perLayer(m)) return undefined;
+  const dest = argGiven(m, 'cuda_graph_scope') ? 'cuda_graph_scope' : 'cuda_graph_scope_deprecated';
+  const scope = argGiven(m, dest) ? words(argValue(m, dest)) : argAbsent(m, 'cuda_graph_scope') && argAbsent(m, 'cuda_graph_scope_deprecated') ? [] : undefined;
+  if (!scope) return undefined;
+  const attnOnly = g === 'selective' && effectiveImpl(m) === 'transformer_engine' && scope.length === 1 && scope[0] === 'attn';
+  if (!attnOnly) return 'any';
+  const rec = recomputeModules(m);
+  return rec && rec.some((x) => x === 'core_attn' || x === 'mla_up_proj') ? 'attn' : undefined;
+}
+
+const RECOMPUTE_CHECKS: ArgCheck[] = [
+  {
+    // transformer_config.py@core_v0.11.0:822-826 … @core_v0.14.0:1267-1271: the local graphs refuse any recomputation.
+    when: (m) => (argOn(m, 'enable_cuda_graph') && granularity(m) ? 'enable_cuda_graph' : undefined),
+    since: '0.11.0',
+    before: '0.15.0',
+    message: () => '`--enable-cuda-graph` with activation recomputation: Megatron Core stops when it builds the transformer config ("CUDA graphs not supported with activation recomputation"). Drop the recomputation, or the CUDA graphs.',
+  },
+  {
+    // transformer_config.py@core_v0.15.0:1397-1408: only selective recomputation beside Transformer Engine
+    // graphs of attention, and then not of the attention core (the default module) or MLA's up-projection.
+    when: (m) => (v015Refusal(m) ? recomputeDest(m) : undefined),
+    since: '0.15.0',
+    before: '0.16.0',
+    message: (m) => v015Refusal(m) === 'attn'
+      ? `Transformer Engine graphs of the attention with selective recomputation of ${argAbsent(m, 'recompute_modules') ? 'the attention core (the default recompute module)' : 'a module inside them'}: Megatron Core 0.15 stops when it builds the transformer config ("attn cuda graph is not supported with … recompute"). Recompute other modules (\`--recompute-modules\`), or drop the CUDA graphs.`
+      : `${implName(m)} with ${granularity(m)} activation recomputation: Megatron Core 0.15 allows recomputation beside CUDA graphs only when it is selective and Transformer Engine graphs just the attention (\`--cuda-graph-scope attn\`), and stops when it builds the transformer config ("CUDA graphs not supported with activation recomputation"). Drop the recomputation, or the CUDA graphs.`,
+  },
+  {
+    // transformer_config.py@core_v0.16.0:1780-1784, @d98e8a6:2854-2858.
+    when: (m) => (granularity(m) === 'full' && perLayer(m) && graphedModules(m) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'cuda_graph_impl') : undefined),
+    since: '0.16.0',
+    message: (m) => `${implName(m)} captures per-layer graphs, and full activation recomputation replays whole layers outside them: Megatron Core stops when it builds the transformer config ("full recompute is only supported with full iteration CUDA graph"). Use selective recomputation, or \`--cuda-graph-impl full_iteration\`.`,
+  },
+  {
+    when: (m) => (graphedRecompute(m, 'core_attn', 'attn', 'attention_dropout') ? recomputeDest(m) : undefined),
+    since: '0.16.0',
+    message: (m) => `Selective recomputation of the attention core (${argAbsent(m, 'recompute_modules') ? 'the default recompute module' : '`core_attn`'}) inside the graph ${implName(m)} captures, with attention dropout ${argAbsent(m, 'attention_dropout') ? '(0.1 by default) ' : ''}on: a graphed recomputation cannot draw new random numbers, and Megatron Core stops when it builds the transformer config ("attention dropout is not supported with graphed attention recomputation"). Set \`--attention-dropout 0\`, recompute other modules, or graph only modules outside the attention (\`--cuda-graph-modules\`).`,
+  },
+  {
+    when: (m) => (graphedRecompute(m, 'mlp', 'mlp', 'hidden_dropout') || graphedRecompute(m, 'moe', 'moe', 'hidden_dropout') ? recomputeDest(m) : undefined),
+    since: '0.16.0',
+    message: (m) => `Selective recomputation of the MLP/MoE inside the graph ${implName(m)} captures, with hidden dropout ${argAbsent(m, 'hidden_dropout') ? '(0.1 by default) ' : ''}on: a graphed recomputation cannot draw new random numbers, and Megatron Core stops when it builds the transformer config ("hidden dropout is not supported with graphed MLP/MoE recomputation"). Set \`--hidden-dropout 0\`, recompute other modules, or keep the MLP/MoE out of the graph.`,
+  },
+];
+
 const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
@@ -183,8 +291,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {
@@ -193,10 +301,14 @@ export default defineRule<MegatronModel>({
     },
     upstream: [
       { label: 'Megatron-LM core_v0.18.0, `TransformerConfig.__post_init__`: the old CUDA graph switches, the inference scope allowed per implementation, no modules with a full-iteration graph', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.18.0/megatron/core/transformer/transformer_config.py#L2141-L2240' },
+      { label: 'Megatron-LM core_v0.19.0, `TransformerConfig.__post_init__`: recomputation beside per-layer CUDA graphs (from core_v0.16.0)', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/core/transformer/transformer_config.py#L2521-L2567' },
+      { label: 'Megatron-LM core_v0.15.0, `TransformerConfig.__post_init__`: recomputation beside CUDA graphs in 0.15', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.0/megatron/core/transformer/transformer_config.py#L1397-L1409' },
+      { label: 'Megatron-LM core_v0.14.0, `TransformerConfig.__post_init__`: `enable_cuda_graph` refuses recomputation (from core_v0.11.0)', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.14.0/megatron/core/transformer/transformer_config.py#L1267-L1271' },
       { label: 'Megatron-LM core_v0.18.0, `ALLOWED_INFERENCE_SCOPES`', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.18.0/megatron/core/transformer/cuda_graph_config.py#L17-L22' },
     ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, RECOMPUTE_CHECKS);
   },
 });

@@ -127,6 +127,106 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** Megatron-FSDP version 2, the DP-only rewrite (Megatron Core 0.20). */
+const fsdpV2 = (m: MegatronModel) => argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') === 2;
+const V2_STOPS = 'Megatron Core stops when it wraps the model in Megatron-FSDP';
+
+/** A switch Megatron-FSDP version 2 refuses, reported where it is written. */
+function v2Refuses(dest: string, flag: string, quote: string, what: string): ArgCheck {
+  return {
+    when: (m) => (fsdpV2(m) && argOn(m, dest) ? dest : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: () => `Megatron-FSDP version 2 does not support ${what}: ${V2_STOPS} ("${quote}"). Remove \`${flag}\`, or use Megatron-FSDP version 1.`,
+  };
+}
+
+/**
+ * Megatron-FSDP version 2's own checks when it wraps the model
+ * (megatron/core/distributed/fsdp/mcore_fsdp_adapter.py@d98e8a6:633-703, `_validate_config`; new in 0.20).
+ * Made for Megatron-LM's formats only: Megatron Bridge rewrites several of these fields for version 2
+ * (it turns gradient accumulation fusion off and sets the sharding strategy) and makes checks of its own.
+ */
+const V2_CHECKS: ArgCheck[] = [
+  {
+    when: (m, p) => (fsdpV2(m) && ((p?.tp.value ?? 1) > 1 || (p?.pp.value ?? 1) > 1 || (p?.cp.value ?? 1) > 1) ? 'megatron_fsdp_version' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: (_m, p) => `Megatron-FSDP version 2 is data-parallel only, and this job has TP ${p?.tp.value ?? 1}, PP ${p?.pp.value ?? 1}, CP ${p?.cp.value ?? 1}: ${V2_STOPS} ("MFSDP v2 does not currently support: tensor_model_parallel_size=…"). Use TP, PP and CP 1, or Megatron-FSDP version 1.`,
+  },
+  {
+    when: (m) => {
+      const s = argValue(m, 'data_parallel_sharding_strategy');
+      return fsdpV2(m) && typeof s === 'string' && s !== 'optim_grads_params' ? 'data_parallel_sharding_strategy' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: (m) => `Megatron-FSDP version 2 shards optimizer state, gradients and parameters, and \`--data-parallel-sharding-strategy ${String(argValue(m, 'data_parallel_sharding_strategy'))}\` asks for less: ${V2_STOPS} ("MFSDP v2 requires data_parallel_sharding_strategy='optim_grads_params'"). Use \`optim_grads_params\` (the default), or Megatron-FSDP version 1.`,
+  },
+  {
+    when: (m) => {
+      const s = argValue(m, 'outer_dp_sharding_strategy');
+      return fsdpV2(m) && typeof s === 'string' && s !== 'no_shard' ? 'outer_dp_sharding_strategy' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: () => `Megatron-FSDP version 2 has no outer (hybrid) sharding: ${V2_STOPS} ("MFSDP v2 does not currently support outer DP sharding"). Remove \`--outer-dp-sharding-strategy\`, or use Megatron-FSDP version 1.`,
+  },
+  {
+    when: (m) => (fsdpV2(m) && fusionOn(m) ? (argAbsent(m, 'gradient_accumulation_fusion') ? 'megatron_fsdp_version' : 'gradient_accumulation_fusion') : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: (m) => `Megatron-FSDP version 2 does not support gradient accumulation fusion${argAbsent(m, 'gradient_accumulation_fusion') ? ' (on by default)' : ''}: ${V2_STOPS} ("MFSDP v2 does not currently support gradient accumulation fusion"). Add \`--no-gradient-accumulation-fusion\`.`,
+  },
+  v2Refuses('calculate_per_token_loss', '--calculate-per-token-loss', 'MFSDP v2 does not currently support per-token loss normalization', 'per-token loss normalization'),
+  {
+    when: (m) => {
+      if (!fsdpV2(m)) return undefined;
+      if (argValue(m, 'fp8')) return 'fp8';
+      if (argValue(m, 'fp4')) return 'fp4';
+      return argOn(m, 'fp8_param_gather') ? 'fp8_param_gather' : argOn(m, 'fp4_param_gather') ? 'fp4_param_gather' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: () => `Megatron-FSDP version 2 does not support FP8 or FP4 training: ${V2_STOPS} ("MFSDP v2 does not currently support FP8 or FP4"). Train in BF16, or use Megatron-FSDP version 1.`,
+  },
+  {
+    when: (m) => {
+      if (!fsdpV2(m)) return undefined;
+      const impl = argValue(m, 'cuda_graph_impl');
+      if (typeof impl === 'string' && impl !== 'none') return 'cuda_graph_impl';
+      return argOn(m, 'enable_cuda_graph') ? 'enable_cuda_graph' : argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: () => `Megatron-FSDP version 2 does not support CUDA graphs: ${V2_STOPS} ("MFSDP v2 does not currently support CUDA graphs"). Remove the CUDA graph setting, or use Megatron-FSDP version 1.`,
+  },
+  v2Refuses('fsdp_db_use_persist_buf_on_alloc_fail', '--fsdp-db-use-persist-buf-on-alloc-fail', 'MFSDP v2 does not support fsdp_db_use_persist_buf_on_alloc_fail', 'a persistent double buffer on allocation failure (it takes its buffers from PyTorch memory pools)'),
+  {
+    // Megatron-LM turns manual registration on with `--use-nccl-ub` under Megatron-FSDP
+    // (arguments.py@d98e8a6:1172-1175); with symmetric registration disabled the earlier check speaks.
+    when: (m) => (fsdpV2(m) && argOn(m, 'nccl_ub') ? 'nccl_ub' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: (m) => argOn(m, 'disable_symmetric_registration')
+      ? `Megatron-FSDP version 2 needs symmetric registration for NCCL user buffers, and \`--disable-symmetric-registration\` turns it off: ${V2_STOPS} ("MFSDP v2 requires symmetric registration when nccl_ub is enabled"). Remove \`--use-nccl-ub\`, or use Megatron-FSDP version 1.`
+      : `\`--use-nccl-ub\` under Megatron-FSDP makes Megatron-LM turn on manual buffer registration, which version 2 does not support: ${V2_STOPS} ("MFSDP v2 does not support fsdp_manual_registration"). Remove \`--use-nccl-ub\`, or use Megatron-FSDP version 1.`,
+  },
+  v2Refuses('fsdp_manual_registration', '--fsdp-manual-registration', 'MFSDP v2 does not support fsdp_manual_registration', 'manual buffer registration'),
+  v2Refuses('delay_wgrad_compute', '--delay-wgrad-compute', 'MFSDP v2 does not support delay_wgrad_compute', 'delayed weight-gradient computation'),
+  {
+    when: (m) => (fsdpV2(m) && argGiven(m, 'suggested_communication_unit_size') ? 'suggested_communication_unit_size' : fsdpV2(m) && argGiven(m, 'ddp_num_buckets') ? 'ddp_num_buckets' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
+    message: (m) => {
+      const unit = argGiven(m, 'suggested_communication_unit_size');
+      return `Megatron-FSDP version 2 chooses its own communication units: ${V2_STOPS} ("MFSDP v2 does not support ${unit ? 'suggested_communication_unit_size' : 'num_buckets'}"). Remove \`${unit ? '--suggested-communication-unit-size' : '--ddp-num-buckets'}\`.`;
+    },
+  },
+  v2Refuses('megatron_fsdp_enable_fine_grained_param_gather', '--megatron-fsdp-enable-fine-grained-param-gather', 'MFSDP v2 does not support megatron_fsdp_enable_fine_grained_param_gather', 'fine-grained parameter gathering'),
+  v2Refuses('megatron_fsdp_max_pool_double_buffer', '--megatron-fsdp-max-pool-double-buffer', 'MFSDP v2 does not support megatron_fsdp_max_pool_double_buffer', 'the max-pool double buffer'),
+];
+
 const CHECKS: ArgCheck[] = [
   {
     when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
@@ -210,7 +310,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM' s argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
@@ -219,11 +319,13 @@ export default defineRule<MegatronModel>({
       good: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --bf16 --use-torch-fsdp2 --untie-embeddings-and-output-weights --no-gradient-accumulation-fusion \\\n    --micro-batch-size 1 --global-batch-size 64\n',
     },
     upstream: [
+      { label: 'Megatron-LM d98e8a6 (0.20), `megatron/core/distributed/fsdp/mcore_fsdp_adapter.py`: what Megatron-FSDP version 2 refuses', url: 'https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/megatron/core/distributed/fsdp/mcore_fsdp_adapter.py#L601-L703' },
       { label: 'Megatron-LM core_v0.19.0, `megatron/training/arguments.py`: Torch FSDP2 refuses gradient accumulation fusion (from core_v0.10.0)', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1006-L1007' },
       { label: 'Megatron-LM core_v0.15.3, `megatron/training/arguments.py`: Torch FSDP2 refuses pipeline and expert parallelism and the distributed optimizer', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.3/megatron/training/arguments.py#L633-L641' },
     ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, V2_CHECKS);
   },
 });

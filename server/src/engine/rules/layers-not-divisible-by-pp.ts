@@ -50,7 +50,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage), or a hybrid layer pattern\'s pipeline segments do not fit PP.',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. First and last stage sizes (`--decoder-first/last-pipeline-num-layers`) split unevenly, but the layers they leave must divide over the stages between them (Megatron Core stops otherwise, from 0.9). A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. First and last stage sizes (`--decoder-first/last-pipeline-num-layers`) split unevenly, but the layers they leave must divide over the stages between them (Megatron Core stops otherwise, from 0.9); from 0.16 they must leave layers exactly when they leave stages between them; and with virtual stages (`--num-virtual-stages-per-pipeline-rank`, from 0.11) each middle stage\'s layers must divide into the virtual stages (the first and last sizes are `pipeline-config-invalid`\'s). A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -87,6 +87,7 @@ export default defineRule({
     // first/last sizes leave must still divide over the stages between them.
     if (p.pipelineSplit?.explicit) {
       unevenMiddle(ctx, p, layers);
+      unevenStages(ctx, p, layers);
       return;
     }
     const pp = p.pp.value;
@@ -165,6 +166,48 @@ function unevenMiddle(ctx: RuleContext, p: Plan, layers: number): void {
     at: mm.args.get(dest)?.path ?? [],
     message: `With ${sizes}, the other ${stages} pipeline stage${stages > 1 ? 's' : ''} of PP ${p.pp.value} share the remaining ${middle} of ${layers} layers, which ${stages} does not divide: Megatron stops ${when}. ${fits.length ? `Give that stage a size that leaves a multiple of ${stages} (${fits.join(', ')}).` : `Choose sizes that leave a multiple of ${stages} layers.`}`,
   });
+}
+
+/**
+ * First/last stage sizes that TransformerConfig refuses besides an uneven middle
+ * (transformer_config.py@core_v0.19.0:1995-2062, the same at d98e8a6:2295-2370): from 0.16 the sizes
+ * must leave middle layers exactly when they leave middle stages ("Mismatch"); from 0.11, with virtual
+ * stages (written as `--num-virtual-stages-per-pipeline-rank`), the first and last sizes and each middle
+ * rank's layers must divide into the virtual stages (the first and last sizes are pipeline-config-invalid's).
+ */
+function unevenStages(ctx: RuleContext, p: Plan, layers: number): void {
+  const split = p.pipelineSplit;
+  const mm = ctx.model as MegatronModel | undefined;
+  if (!split || !mm || split.layout || split.embedding || split.loss) return;
+  if ((MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && argValue(mm, 'hybrid_layer_pattern') !== undefined) return;
+  const { first, last } = split;
+  if (first === undefined && last === undefined) return;
+  if ((first === undefined && !argAbsent(mm, 'decoder_first_pipeline_num_layers')) || (last === undefined && !argAbsent(mm, 'decoder_last_pipeline_num_layers'))) return;
+  if ((first ?? 1) <= 0 || (last ?? 1) <= 0) return;
+  const stages = p.pp.value - (first !== undefined ? 1 : 0) - (last !== undefined ? 1 : 0);
+  const middle = layers - (first ?? 0) - (last ?? 0);
+  const dest = last !== undefined ? 'decoder_last_pipeline_num_layers' : 'decoder_first_pipeline_num_layers';
+  const sizes = [first !== undefined && `first stage ${first}`, last !== undefined && `last stage ${last}`].filter(Boolean).join(', ');
+  if (stages >= 0 && (stages === 0) !== (middle === 0) && middle >= 0 && ctx.atLeast('0.16.0')) {
+    ctx.report({
+      at: mm.args.get(dest)?.path ?? [],
+      message: stages === 0
+        ? `With ${sizes}, PP ${p.pp.value} has no stages between them, yet ${middle} of the ${layers} layers are left over: Megatron Core stops when it builds the model config ("Mismatch: ${middle} middle layers remaining but 0 middle PP stages available"). Make the stage sizes add up to ${layers}.`
+        : `With ${sizes}, the ${layers} layers are all on the first and last stages, and the ${stages} stage${stages > 1 ? 's' : ''} between them would hold none: Megatron Core stops when it builds the model config ("Mismatch: 0 middle layers remaining but ${stages} middle PP stages available"). Give the first and last stages fewer layers.`,
+    });
+    return;
+  }
+  const vpp = p.layersPerVirtualStage ? undefined : p.vpp?.value;
+  if (!vpp || vpp <= 1 || !ctx.atLeast('0.11.0') || mm.args.get('num_virtual_stages_per_pipeline_rank') === undefined) return;
+  // A first or last size the virtual stages do not divide is pipeline-config-invalid's; Megatron
+  // Core stops there before it looks at the middle stages.
+  if ((first !== undefined && first % vpp !== 0) || (last !== undefined && last % vpp !== 0)) return;
+  if (stages > 0 && middle > 0 && middle % stages === 0 && (middle / stages) % vpp !== 0) {
+    ctx.report({
+      at: mm.args.get(dest)?.path ?? [],
+      message: `With ${sizes}, each of the ${stages} middle pipeline stage${stages > 1 ? 's' : ''} gets ${middle / stages} layers, which do not divide into its ${vpp} virtual stages: Megatron Core stops when it builds the model config ("number of layers on each middle pipeline rank: ${middle / stages} must be divisible by virtual pipeline parallel degree ${vpp}"). Choose sizes that leave each middle stage a multiple of ${vpp} layers.`,
+    });
+  }
 }
 
 /**
