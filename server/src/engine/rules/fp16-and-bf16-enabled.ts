@@ -5,7 +5,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { TrainerModel } from '../formats/trainer/model';
-import { trainerChecks } from './helpers';
+import { keyAtRelease, trainerChecks } from './helpers';
 import { defineRule, type RuleContext } from './rule';
 
 /**
@@ -68,6 +68,8 @@ export default defineRule<DeepSpeedModel | MegatronModel | TrainerModel>({
     const m = ctx.model as DeepSpeedModel;
     const bf16Path = m.has(['bf16']) ? ['bf16', 'enabled'] : ['bfloat16', 'enabled'];
     if (m.bool(['fp16', 'enabled']) !== true || m.bool(bf16Path) !== true) return;
+    // A release without bf16 mode (before 0.5.5, or 0.5.x for `bf16`) does not read the section.
+    if (!keyAtRelease(ctx, [bf16Path[0]])) return;
     ctx.report({
       at: ['fp16', 'enabled'],
       on: 'value',

@@ -185,6 +185,12 @@ export interface DsCheck {
   since?: string;
   /** The check exists only before this release (it accepts the file from then on). */
   before?: string;
+  /**
+   * The keys whose values the finding rests on: the check is made only at releases that have every one
+   * (their `x-since`). A release that does not know a key ignores or refuses it, which
+   * version-unsupported-key says; a check of what the key does says nothing there.
+   */
+  keys?(m: DeepSpeedModel): Path[];
 }
 
 export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly DsCheck[]): void {
@@ -195,6 +201,7 @@ export function runDsChecks(ctx: RuleContext<DeepSpeedModel>, checks: readonly D
       if (!at) return;
       // Read only once the file matches: the release it is checked against decides whether the check exists.
       if ((c.since && !ctx.atLeast(c.since)) || (c.before && ctx.atLeast(c.before))) return;
+      if (c.keys && !c.keys(ctx.model).every((k) => keyAtRelease(ctx, k))) return;
       const fix = c.fix?.(ctx.model);
       ctx.report({ at: ctx.model.where(at), message: c.message(ctx.model, ctx.plan), severity: c.severity, fixes: fix ? [fix] : [] });
     });

@@ -216,6 +216,8 @@ const MOQ_CHECKS: DsCheck[] = [
 const CHECKS: DsCheck[] = [
   {
     when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined),
+    // bf16 is read from 0.5.5 (`bfloat16`) and 0.6.0 (`bf16`): before, the section is not bf16 mode.
+    keys: (m) => (m.bool(['fp16', 'enabled']) === true ? [['fp16']] : [[bf16Path(m, 'enabled')[0]]]),
     message: () => 'Apex AMP cannot be combined with fp16 or bf16 mode: DeepSpeed stops ("Cannot enable both amp with (legacy) fp16 or bfloat16 mode"). Keep one; `bf16` or `fp16` is the usual choice.',
   },
   {
