@@ -19,7 +19,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Under Megatron, the number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
-    why: 'Tensor parallelism in Megatron gives each rank whole attention heads; Megatron checks it at startup ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`. Only files Megatron runs are checked (Megatron-LM, Megatron Bridge, NeMo, Accelerate with `MEGATRON_LM`): DeepSpeed\'s AutoTP splits the heads unevenly on purpose, and an Accelerate TP mesh is not Megatron\'s.',
+    why: 'Tensor parallelism in Megatron gives each rank whole attention heads; Megatron checks it at startup (Accelerate\'s Megatron-LM plugin passes no query groups, so there the heads alone count) ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`. Only files Megatron runs are checked (Megatron-LM, Megatron Bridge, NeMo, Accelerate with `MEGATRON_LM`): DeepSpeed\'s AutoTP splits the heads unevenly on purpose, and an Accelerate TP mesh is not Megatron\'s.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 3\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets TP to the nearest value below that divides the heads and the world.',
@@ -44,7 +44,10 @@ export default defineRule({
     const m = { heads: limits.heads };
     if (!allKnown(p.tp)) return;
     const tp = p.tp.value;
-    const groups = limits.groups ?? m.heads;
+    // Accelerate's Megatron-LM plugin passes no query groups to Megatron (its model parsers set the
+    // heads, hidden size and layers; utils/dataclasses.py@v1.14.0:2936-2967), so Megatron runs with
+    // groups = heads there whatever the named model has.
+    const groups = ctx.format === 'accelerate' ? m.heads : limits.groups ?? m.heads;
     const headsOk = m.heads % tp === 0;
     // Megatron Core takes query groups that divide TP (each group's K/V copied on several ranks)
     // from 0.16.0; before, the groups must be a multiple of TP. Only a Megatron file's release says which runs.
