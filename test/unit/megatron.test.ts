@@ -220,3 +220,20 @@ test('a Megatron-LM script started by accelerate launch --num_processes: the wor
   const unsaid = analyze({ path: 'train.sh', text: `GPUS_PER_NODE=4\naccelerate launch ${flags}\n` }).docs[0].plan;
   assert.equal(unsaid?.world, undefined);
 });
+
+test("NeMo's optimizer name decides the distributed optimizer, but it is a name: no fix writes `true` there", () => {
+  const nemo = [
+    'trainer:\n  devices: 8\n  num_nodes: 1\n  precision: bf16',
+    'model:\n  mcore_gpt: true\n  micro_batch_size: 1\n  global_batch_size: 64\n  tensor_model_parallel_size: 2\n  sequence_parallel: true',
+    '  encoder_seq_length: 4096\n  num_layers: 32\n  hidden_size: 4096\n  num_attention_heads: 32',
+    '  optim:\n    name: fused_adam\n    overlap_param_sync: true\n    overlap_grad_sync: false\n',
+  ].join('\n');
+  const a = analyze({ path: 'gpt.yaml', text: nemo });
+  assert.ok(a.findings.some((f) => f.code === 'overlap-param-gather-requires-distributed-optimizer'), a.findings.map((f) => f.code).join(', '));
+  for (const f of a.findings) {
+    for (const fix of f.fixes()) {
+      for (const e of fix.edits) assert.ok(!/optim/.test(String((e as { newText?: string }).newText ?? '')) || !/true/.test(String((e as { newText?: string }).newText)), `${f.code}: ${fix.title}`);
+      assert.doesNotMatch(fix.title, /optim\.name/, `${f.code}: ${fix.title}`);
+    }
+  }
+});

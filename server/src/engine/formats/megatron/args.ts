@@ -22,6 +22,11 @@ export interface ArgValue {
   unknown?: string;
   /** Written, with a value the context may override (a fallback of a variable the script does not set): why. */
   assumed?: string;
+  /**
+   * Derived from another setting at `path`, which holds it in another form (NeMo's optimizer name
+   * decides the distributed optimizer): findings point there, but no switch is written there.
+   */
+  derived?: boolean;
 }
 
 /** An environment variable the file sets for the training processes. */
@@ -382,6 +387,8 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
   // A run that does not train (inference, an export) is offered no training switch.
   const known = (knob: Knob) => !switches.includes(knob) || (!args.notTraining && (!args.flagsUnknown || (implied[knob] ?? []).some((d) => args.get(d) !== undefined)));
   for (const [knob, dest] of knobDest) {
+    // A value derived from another setting (NeMo's optimizer name) has no switch of its own to set.
+    if (args.get(dest)?.derived) continue;
     const written = args.get(dest)?.path;
     const path = written ?? (known(knob) ? args.pathFor(dest) : undefined);
     if (path) knobs[knob] = path;

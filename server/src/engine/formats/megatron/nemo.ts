@@ -390,7 +390,7 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     if (typeof optim === 'string' && !args.get('use_distributed_optimizer')) {
       const original = args.get.bind(args);
       const on = /distributed/.test(optim);
-      args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath! } : original(dest));
+      args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath!, derived: true } : original(dest));
     }
     return { args, mcore: flat ? undefined : mcoreOf(doc, [...b, 'model', 'mcore_gpt']) };
   },
