@@ -243,10 +243,14 @@ export function bareSwitch(node: Node | undefined): boolean {
 /**
  * Whether the targeted release has the key at `path` (its schema's `x-since`): a rule about what a
  * key does says nothing where the release does not know the key (version-unsupported-key says that
- * the release ignores it or refuses it). True where the schema names no release.
+ * the release ignores it or refuses it). True where the schema names no release, and where no release
+ * is known (the file's own key is the evidence of one that has it).
  */
 export function keyAtRelease(ctx: RuleContext, path: Path): boolean {
   const schema = ctx.nav?.at(path, ctx.doc.value([]), ctx.schemaVersion);
   const from = since(schema);
-  return !from || ctx.atLeast(from);
+  // A file that writes the key was written for a release that has it: only a release that is known
+  // (named, or read from the context) says otherwise, and then it is read.
+  if (!from || ctx.schemaVersion === undefined) return true;
+  return ctx.atLeast(from);
 }
