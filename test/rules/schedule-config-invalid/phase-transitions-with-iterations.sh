@@ -1,0 +1,9 @@
+#: name: schedule-config-invalid: phase transitions end at --train-samples, which iteration-based training leaves unset, and comparing it fails when the data loaders are built (training.py@core_v0.16.0, @d98e8a6:5444-5449)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 \
+    --train-iters 1000 --phase-transition-iterations 500
+#                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[schedule-config-invalid]: TypeError
