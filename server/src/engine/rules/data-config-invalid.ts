@@ -10,11 +10,18 @@
  * `--per-split-data-args-path` (@core_v0.10.0:305-318, @d98e8a6:674-687); and at least one
  * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258).
  */
-import { argGiven, argNum, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const SPLIT_PATHS = ['train_data_path', 'valid_data_path', 'test_data_path'];
+
+/** A number as written, when known. */
+function real(m: MegatronModel, dest: string): number | undefined {
+  const v = argValue(m, dest);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
 
 /** A path argument written with at least one path. */
 function pathGiven(m: MegatronModel, dest: string): boolean {
@@ -70,6 +77,14 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.7.0',
   },
+  ...(['fim_rate', 'fim_spm_rate'] as const).map((dest): ArgCheck => ({
+    // training/arguments.py@core_v0.16.0, @d98e8a6:1693-1694: the rates are tested for truth, so an
+    // explicit 0 (a valid probability: never FIM, or always PSM) is refused like a missing one.
+    when: (m) => (argOn(m, 'fim_data') && argGiven(m, dest) && real(m, dest) === 0 ? dest : undefined),
+    message: () => `\`--${dest.replace(/_/g, '-')} 0\` with \`--fim-data\`: Megatron-LM tests the rate for truth, so 0 counts as not given and it stops at startup ("--${dest.replace(/_/g, '-')} should be specified."). Use a small positive rate instead of 0${dest === 'fim_rate' ? ', or drop `--fim-data`' : ''}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  })),
 ];
 
 export default defineRule<MegatronModel>({
@@ -78,7 +93,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), the fill-in-the-middle dataset with mock data, a blend given both inline and in a file (`--data-path` with `--data-args-path`, the per-split paths with `--per-split-data-args-path`), or no dataset-builder thread.',
-    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
+    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too, and a `--fim-rate` or `--fim-spm-rate` of 0, which the checks take for a missing rate. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --mock-data: true\n  --data-path: /data/corpus_text_document\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --data-path: /data/corpus_text_document\n',
     shell: {
