@@ -10,18 +10,11 @@
  * `--per-split-data-args-path` (@core_v0.10.0:305-318, @d98e8a6:674-687); and at least one
  * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258).
  */
-import { argGiven, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argGiven, argNum, argReal, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const SPLIT_PATHS = ['train_data_path', 'valid_data_path', 'test_data_path'];
-
-/** A number as written, when known. */
-function real(m: MegatronModel, dest: string): number | undefined {
-  const v = argValue(m, dest);
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
 
 /** A path argument written with at least one path. */
 function pathGiven(m: MegatronModel, dest: string): boolean {
@@ -80,7 +73,7 @@ const CHECKS: ArgCheck[] = [
   ...(['fim_rate', 'fim_spm_rate'] as const).map((dest): ArgCheck => ({
     // training/arguments.py@core_v0.16.0, @d98e8a6:1693-1694: the rates are tested for truth, so an
     // explicit 0 (a valid probability: never FIM, or always PSM) is refused like a missing one.
-    when: (m) => (argOn(m, 'fim_data') && argGiven(m, dest) && real(m, dest) === 0 ? dest : undefined),
+    when: (m) => (argOn(m, 'fim_data') && argGiven(m, dest) && argReal(m, dest) === 0 ? dest : undefined),
     message: () => `\`--${dest.replace(/_/g, '-')} 0\` with \`--fim-data\`: Megatron-LM tests the rate for truth, so 0 counts as not given and it stops at startup ("--${dest.replace(/_/g, '-')} should be specified."). Use a small positive rate instead of 0${dest === 'fim_rate' ? ', or drop `--fim-data`' : ''}.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',

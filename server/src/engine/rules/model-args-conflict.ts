@@ -4,7 +4,7 @@
  * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
  * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
-import { argWritten, argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -432,13 +432,6 @@ function qkLayerScaling(ctx: RuleContext<MegatronModel>): void {
   });
 }
 
-/** A number as written, when known (argparse `type=float`). */
-function real(m: MegatronModel, dest: string): number | undefined {
-  const v = argValue(m, dest);
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
-
 /**
  * Later features of validate_args (training/arguments.py), each at its first release and at d98e8a6:
  * position embeddings that need an implementation or a setting, QK-clip's bounds, the MLA down-projection
@@ -462,7 +455,7 @@ const FEATURE_CHECKS: ArgCheck[] = [
   {
     // @core_v0.16.0:972-978, @d98e8a6:1612-1618.
     when: (m) => {
-      const a = real(m, 'qk_clip_alpha');
+      const a = argReal(m, 'qk_clip_alpha');
       return argOn(m, 'qk_clip') && a !== undefined && !(a > 0 && a < 1) ? 'qk_clip_alpha' : undefined;
     },
     message: (m) => `\`--qk-clip-alpha ${String(argValue(m, 'qk_clip_alpha'))}\` with \`--qk-clip\`: the share of the clipping applied to the queries must lie strictly between 0 and 1, and Megatron-LM stops at startup ("--qk-clip-alpha must be between 0.0 and 1.0 when using --qk-clip."). Use a value such as 0.5 (the default).`,
@@ -471,7 +464,7 @@ const FEATURE_CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => {
-      const t = real(m, 'qk_clip_threshold');
+      const t = argReal(m, 'qk_clip_threshold');
       return argOn(m, 'qk_clip') && t !== undefined && t <= 0 ? 'qk_clip_threshold' : undefined;
     },
     message: (m) => `\`--qk-clip-threshold ${String(argValue(m, 'qk_clip_threshold'))}\` with \`--qk-clip\`: the attention-logit threshold must be above zero, and Megatron-LM stops at startup ("--qk-clip-threshold must be greater than 0 when using --qk-clip."). Use a positive threshold (100 by default).`,

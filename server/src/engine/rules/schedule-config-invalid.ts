@@ -4,7 +4,7 @@
  * twice, a minimum learning rate above the learning rate, or weight-decay ends that do not fit the
  * style; and Megatron Bridge's own checks of the same settings in an override file.
  */
-import { argAbsent, argGiven, argNum, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argReal, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -188,13 +188,6 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
   },
 ];
 
-/** A number as written (argparse `type=float`), when known. */
-function real(m: MegatronModel, dest: string): number | undefined {
-  const v = argValue(m, dest);
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
-
 /** `--weight-decay-incr-style` as written, or its default (`constant`, every release) when left out. */
 function wdStyle(m: MegatronModel): string | undefined {
   if (argAbsent(m, 'weight_decay_incr_style')) return 'constant';
@@ -220,8 +213,8 @@ const LR_WD_CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => {
-      const lr = real(m, 'lr');
-      const min = real(m, 'min_lr');
+      const lr = argReal(m, 'lr');
+      const min = argReal(m, 'min_lr');
       return lr !== undefined && min !== undefined && min > lr ? 'min_lr' : undefined;
     },
     message: (m) => `\`--min-lr ${String(argValue(m, 'min_lr'))}\` is above \`--lr ${String(argValue(m, 'lr'))}\`: the schedule decays from the learning rate down to the minimum, and Megatron-LM stops at startup (an assertion that the minimum is at most the learning rate). Lower \`--min-lr\` (often a tenth of \`--lr\`), or raise \`--lr\`.`,

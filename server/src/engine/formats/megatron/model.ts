@@ -79,6 +79,13 @@ export function argOff(m: MegatronModel, dest: string): boolean {
   return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
 }
 
+/** A number as written (an argparse `type=float`), when known. */
+export function argReal(m: MegatronModel, dest: string): number | undefined {
+  const v = argValue(m, dest);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
 export function argNum(m: MegatronModel, dest: string): number | undefined {
   const v = argValue(m, dest);
   return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
