@@ -66,6 +66,17 @@ export function megatronUnreadChanges(dir, releases, props, sourceOf, spellings)
       return got.length ? got : [dest];
     };
     const within = releases.map((r, i) => ({ r, read: destsAt(r).some((d) => names[i].has(d)) })).filter(({ r }) => (!from || compareVersions(r.version, from) >= 0) && (!until || compareVersions(r.version, until) < 0));
+    // A flag that arrived before its reader: nothing reads it in its first releases (`x-unread-before`,
+    // the first release that reads it). A reason written by hand is kept.
+    // Counted from the release that has the flag (a TransformerConfig field may come first, for `--yaml-cfg`).
+    const flagSince = prop['x-flag-since']?.[prop['x-flag']];
+    const flagged = flagSince ? within.filter(({ r }) => compareVersions(r.version, flagSince) >= 0) : within;
+    const firstRead = flagged.findIndex((w) => w.read);
+    if (firstRead > 0) {
+      const want = { version: flagged[firstRead].r.version, why: `no code before ${flagged[firstRead].r.version} reads what argparse stores` };
+      const have = prop['x-unread-before'];
+      if (!have || (have.version !== want.version && !have.why?.startsWith('stores it as'))) changes.push({ key, field: 'x-unread-before', from: have, to: want, why: 'the flag arrived before the code that reads it', set: () => setKey(prop, 'x-unread-before', want, ['x-since', 'x-group']) });
+    }
     if (!within.length || within.at(-1).read) continue;
     let k = within.length - 1;
     while (k > 0 && !within[k - 1].read) k--;
