@@ -229,7 +229,9 @@ test("NeMo's optimizer name decides the distributed optimizer, but it is a name:
     '  optim:\n    name: fused_adam\n    overlap_param_sync: true\n    overlap_grad_sync: false\n',
   ].join('\n');
   const a = analyze({ path: 'gpt.yaml', text: nemo });
-  assert.ok(a.findings.some((f) => f.code === 'overlap-param-gather-requires-distributed-optimizer'), a.findings.map((f) => f.code).join(', '));
+  const gather = a.findings.find((f) => f.code === 'overlap-param-gather-requires-distributed-optimizer');
+  assert.ok(gather, a.findings.map((f) => f.code).join(', '));
+  assert.match(gather.message, /Use `model\.optim\.name: distributed_fused_adam`/);
   for (const f of a.findings) {
     for (const fix of f.fixes()) {
       for (const e of fix.edits) assert.ok(!/optim/.test(String((e as { newText?: string }).newText ?? '')) || !/true/.test(String((e as { newText?: string }).newText)), `${f.code}: ${fix.title}`);
