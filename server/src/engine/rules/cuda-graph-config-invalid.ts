@@ -17,7 +17,7 @@
  *   (0.15), and from 0.16 full recomputation, or selective recomputation of a graphed module whose
  *   dropout is on (attention and hidden dropout are 0.1 by default).
  */
-import { argAbsent, argGiven, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { recomputeGranularity, argAbsent, argGiven, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -25,15 +25,9 @@ const IMPLS = ['none', 'local', 'transformer_engine', 'full_iteration'];
 /** Deprecated `--cuda-graph-modules` / `--cuda-graph-scope` words that rewrite the implementation or the scope. */
 const MIGRATING = new Set(['full_iteration', 'full_iteration_inference', 'full']);
 
-function words(v: unknown): string[] | undefined {
-  if (v === undefined || v === null) return [];
-  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
-  return typeof v === 'string' ? v.split(/[,\s]+/).filter(Boolean) : undefined;
-}
-
 /** Old scope words that Megatron turns into an implementation or a scope before it checks them. */
 function migrates(m: MegatronModel): boolean {
-  const all = [...(words(argValue(m, 'cuda_graph_modules')) ?? ['?']), ...(words(argValue(m, 'cuda_graph_scope_deprecated')) ?? ['?']), ...(words(argValue(m, 'cuda_graph_scope')) ?? ['?'])];
+  const all = [...(argWords(m, 'cuda_graph_modules') ?? ['?']), ...(argWords(m, 'cuda_graph_scope_deprecated') ?? ['?']), ...(argWords(m, 'cuda_graph_scope') ?? ['?'])];
   return all.some((w) => w === '?' || MIGRATING.has(w));
 }
 
@@ -90,7 +84,7 @@ const blockWithFp8 = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_sco
 const ARGUMENT_CHECKS: ArgCheck[] = [
   {
     when: (m) => {
-      const modules = words(argValue(m, 'cuda_graph_modules'));
+      const modules = argWords(m, 'cuda_graph_modules');
       return argGiven(m, 'cuda_graph_scope_deprecated') && modules && modules.length > 0 ? 'cuda_graph_scope_deprecated' : undefined;
     },
     message: () => '`--cuda-graph-scope` beside `--cuda-graph-modules`: the first is the old name of the second, and Megatron-LM stops at startup ("--cuda-graph-scope and --cuda-graph-modules cannot be used together."). Keep `--cuda-graph-modules`.',
@@ -112,7 +106,7 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
   ].map(
     (r): ArgCheck => ({
       when: (m) =>
-        effectiveImpl(m) === 'local' && (words(argValue(m, 'cuda_graph_scope_deprecated')) ?? []).includes('full_iteration') && nanCheckOn(m) && (!r.inference || argOff(m, 'inference_dynamic_batching'))
+        effectiveImpl(m) === 'local' && (argWords(m, 'cuda_graph_scope_deprecated') ?? []).includes('full_iteration') && nanCheckOn(m) && (!r.inference || argOff(m, 'inference_dynamic_batching'))
           ? 'cuda_graph_scope_deprecated'
           : undefined,
       message: () => '`--cuda-graph-scope full_iteration` with the NaN check on (the default): the check reads the loss and gradients on the host every step, which a graph of the whole iteration cannot do, and Megatron-LM stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with full_iteration CUDA graph"). Add `--no-check-for-nan-in-loss-and-grad`.',
@@ -145,13 +139,6 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
   },
 ];
 
-/** The recompute granularity Megatron builds the config with (`--recompute-activations` is selective). */
-function granularity(m: MegatronModel): string | undefined {
-  const g = argValue(m, 'recompute_granularity');
-  if (typeof g === 'string') return g;
-  return argOn(m, 'recompute_activations') ? 'selective' : undefined;
-}
-
 /**
  * The modules a per-layer graph captures, when the file fixes them: an empty list (or the old
  * `full`) captures the whole layer. Undefined when a word is unknown or turns the graph into a
@@ -161,7 +148,7 @@ function graphedModules(m: MegatronModel): string[] | undefined {
   // In a config-field file that writes `cuda_graph_modules` (a field from 0.18), a `cuda_graph_scope` from the
   // recipe is either empty or refused beside it ("cuda_graph_scope and cuda_graph_modules cannot be set together").
   const dests = !m.args.configFields ? ['cuda_graph_modules', 'cuda_graph_scope_deprecated', 'cuda_graph_scope'] : argGiven(m, 'cuda_graph_modules') ? ['cuda_graph_modules'] : ['cuda_graph_modules', 'cuda_graph_scope'];
-  const all = dests.flatMap((d) => (argAbsent(m, d) ? [] : argGiven(m, d) ? words(argValue(m, d)) ?? ['?'] : ['?']));
+  const all = dests.flatMap((d) => (argAbsent(m, d) ? [] : argGiven(m, d) ? argWords(m, d) ?? ['?'] : ['?']));
   if (all.some((w) => w === '?' || w.startsWith('full_iteration'))) return undefined;
   return all.filter((w) => w !== 'full');
 }
@@ -169,7 +156,7 @@ function graphedModules(m: MegatronModel): string[] | undefined {
 /** The recompute modules (Megatron Core's default, `core_attn`, when none is written), or undefined. */
 function recomputeModules(m: MegatronModel): string[] | undefined {
   if (argAbsent(m, 'recompute_modules')) return ['core_attn'];
-  return argGiven(m, 'recompute_modules') ? words(argValue(m, 'recompute_modules')) : undefined;
+  return argGiven(m, 'recompute_modules') ? argWords(m, 'recompute_modules') : undefined;
 }
 
 /** A dropout probability known to be above 0 (Megatron's default for both is 0.1). */
@@ -191,7 +178,7 @@ const perLayer = (m: MegatronModel) => {
  * at d98e8a6:2873-2899). `module` is the recompute module, `graphed` the graph modules that hold it.
  */
 function graphedRecompute(m: MegatronModel, module: string, graphed: string, dropout: string): boolean {
-  if (granularity(m) !== 'selective' || !perLayer(m) || !dropoutOn(m, dropout)) return false;
+  if (recomputeGranularity(m) !== 'selective' || !perLayer(m) || !dropoutOn(m, dropout)) return false;
   const mods = graphedModules(m);
   const rec = recomputeModules(m);
   if (!mods || !rec || !rec.includes(module)) return false;
@@ -202,10 +189,10 @@ const recomputeDest = (m: MegatronModel) => (argGiven(m, 'recompute_modules') ? 
 
 /** What Megatron Core 0.15 refuses of recomputation beside per-layer graphs: all of it, or the attention modules. */
 function v015Refusal(m: MegatronModel): 'any' | 'attn' | undefined {
-  const g = granularity(m);
+  const g = recomputeGranularity(m);
   if (!g || !perLayer(m)) return undefined;
   const dest = argGiven(m, 'cuda_graph_scope') ? 'cuda_graph_scope' : 'cuda_graph_scope_deprecated';
-  const scope = argGiven(m, dest) ? words(argValue(m, dest)) : argAbsent(m, 'cuda_graph_scope') && argAbsent(m, 'cuda_graph_scope_deprecated') ? [] : undefined;
+  const scope = argGiven(m, dest) ? argWords(m, dest) : argAbsent(m, 'cuda_graph_scope') && argAbsent(m, 'cuda_graph_scope_deprecated') ? [] : undefined;
   if (!scope) return undefined;
   const attnOnly = g === 'selective' && effectiveImpl(m) === 'transformer_engine' && scope.length === 1 && scope[0] === 'attn';
   if (!attnOnly) return 'any';
@@ -216,7 +203,7 @@ function v015Refusal(m: MegatronModel): 'any' | 'attn' | undefined {
 const RECOMPUTE_CHECKS: ArgCheck[] = [
   {
     // transformer_config.py@core_v0.11.0:822-826 … @core_v0.14.0:1267-1271: the local graphs refuse any recomputation.
-    when: (m) => (argOn(m, 'enable_cuda_graph') && granularity(m) ? 'enable_cuda_graph' : undefined),
+    when: (m) => (argOn(m, 'enable_cuda_graph') && recomputeGranularity(m) ? 'enable_cuda_graph' : undefined),
     since: '0.11.0',
     before: '0.15.0',
     message: () => '`--enable-cuda-graph` with activation recomputation: Megatron Core stops when it builds the transformer config ("CUDA graphs not supported with activation recomputation"). Drop the recomputation, or the CUDA graphs.',
@@ -229,11 +216,11 @@ const RECOMPUTE_CHECKS: ArgCheck[] = [
     before: '0.16.0',
     message: (m) => v015Refusal(m) === 'attn'
       ? `Transformer Engine graphs of the attention with selective recomputation of ${argAbsent(m, 'recompute_modules') ? 'the attention core (the default recompute module)' : 'a module inside them'}: Megatron Core 0.15 stops when it builds the transformer config ("attn cuda graph is not supported with … recompute"). Recompute other modules (\`--recompute-modules\`), or drop the CUDA graphs.`
-      : `${implName(m)} with ${granularity(m)} activation recomputation: Megatron Core 0.15 allows recomputation beside CUDA graphs only when it is selective and Transformer Engine graphs just the attention (\`--cuda-graph-scope attn\`), and stops when it builds the transformer config ("CUDA graphs not supported with activation recomputation"). Drop the recomputation, or the CUDA graphs.`,
+      : `${implName(m)} with ${recomputeGranularity(m)} activation recomputation: Megatron Core 0.15 allows recomputation beside CUDA graphs only when it is selective and Transformer Engine graphs just the attention (\`--cuda-graph-scope attn\`), and stops when it builds the transformer config ("CUDA graphs not supported with activation recomputation"). Drop the recomputation, or the CUDA graphs.`,
   },
   {
     // transformer_config.py@core_v0.16.0:1780-1784, @d98e8a6:2854-2858.
-    when: (m) => (granularity(m) === 'full' && perLayer(m) && graphedModules(m) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'cuda_graph_impl') : undefined),
+    when: (m) => (recomputeGranularity(m) === 'full' && perLayer(m) && graphedModules(m) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'cuda_graph_impl') : undefined),
     since: '0.16.0',
     message: (m) => `${implName(m)} captures per-layer graphs, and full activation recomputation replays whole layers outside them: Megatron Core stops when it builds the transformer config ("full recompute is only supported with full iteration CUDA graph"). Use selective recomputation, or \`--cuda-graph-impl full_iteration\`.`,
   },
@@ -277,7 +264,7 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => {
       if (argValue(m, 'cuda_graph_impl') !== 'full_iteration' || migrates(m)) return undefined;
-      const modules = words(argValue(m, 'cuda_graph_modules'));
+      const modules = argWords(m, 'cuda_graph_modules');
       return modules && modules.length > 0 ? 'cuda_graph_modules' : undefined;
     },
     message: () => '`--cuda-graph-modules` with `--cuda-graph-impl full_iteration`: a full-iteration graph captures the whole step, so there are no modules to choose, and Megatron Core stops when it builds the transformer config ("cuda_graph_modules must be empty"). Remove `--cuda-graph-modules`.',

@@ -1,7 +1,7 @@
 /**
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MEGATRON_FORMATS, argOnByDefault, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 import { untracked } from './certain';
@@ -17,7 +17,7 @@ const emergingOptimizer = (m: MegatronModel): boolean => {
  * Gradient accumulation fusion is known to be on: written on, or left out where Megatron-LM's
  * default applies (on: only `--no-gradient-accumulation-fusion` turns it off).
  */
-const fusionOn = (m: MegatronModel) => argOn(m, 'gradient_accumulation_fusion') || argAbsent(m, 'gradient_accumulation_fusion');
+const fusionOn = (m: MegatronModel) => argOnByDefault(m, 'gradient_accumulation_fusion');
 
 /**
  * Megatron-FSDP on in a Bridge override: `ddp.use_megatron_fsdp` or `dist.use_megatron_fsdp` written

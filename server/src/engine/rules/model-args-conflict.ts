@@ -4,7 +4,7 @@
  * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
  * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
-import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -273,7 +273,6 @@ function hierarchicalSizes(m: MegatronModel): number[] | undefined {
 }
 
 /** A switch known to be on: written on, or left out where its default (on) applies. */
-const onByDefault = (m: MegatronModel, dest: string) => argOn(m, dest) || argAbsent(m, dest);
 
 /**
  * Megatron-LM's fused bias-activation as its config builder sets it (core_transformer_config_from_args):
@@ -283,8 +282,8 @@ const onByDefault = (m: MegatronModel, dest: string) => argOn(m, dest) || argAbs
  */
 function biasActivationFusion(m: MegatronModel): boolean {
   if (!argOff(m, 'squared_relu')) return false;
-  if (argOn(m, 'swiglu')) return onByDefault(m, 'bias_swiglu_fusion');
-  return argOff(m, 'swiglu') && onByDefault(m, 'bias_gelu_fusion') && onByDefault(m, 'add_bias_linear');
+  if (argOn(m, 'swiglu')) return argOnByDefault(m, 'bias_swiglu_fusion');
+  return argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear');
 }
 
 function normalization(m: MegatronModel): unknown {
@@ -331,7 +330,7 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
     // (arguments.py@core_v0.5.0:462-467 … argument_utils.py@d98e8a6:318-322); TransformerConfig accepts
     // the fusion only for GELU and SiLU (and quick GELU from 0.15): transformer_config.py@core_v0.5.0 …
     // @d98e8a6:2420-2425.
-    when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && onByDefault(m, 'bias_gelu_fusion') && onByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
+    when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
     formats: MLM_FLAG_FORMATS,
     message: (m) => `${named(m, '--squared-relu')} with the fused bias-GELU (on by default while the linear layers have biases): the fused kernel is a GELU, and Megatron Core stops when it builds the model config ("When bias_activation_fusion is True, activation function should be either gelu, …"). Add ${named(m, '--no-bias-gelu-fusion')} (or ${named(m, '--disable-bias-linear')}).`,
   },

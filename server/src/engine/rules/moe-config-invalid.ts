@@ -1,7 +1,7 @@
 /**
  * moe-config-invalid: expert-parallel, MoE router and MoE-overlap arguments that Megatron rejects.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argOr, argOnByDefault, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule } from './rule';
@@ -209,18 +209,8 @@ const CAPACITY_CHECKS: ArgCheck[] = [
   },
 ];
 
-/** The value as written, or Megatron's default when the file leaves it out; undefined when neither is known. */
-function valueOr(m: MegatronModel, dest: string, fallback: unknown): unknown {
-  const v = argValue(m, dest);
-  if (v !== undefined && v !== null) return v;
-  return argAbsent(m, dest) ? fallback : undefined;
-}
-
-/** A switch known to be on: written on, or left out where its default (on) applies. */
-const onByDefault = (m: MegatronModel, dest: string) => argOn(m, dest) || argAbsent(m, dest);
-
-const scoreFunction = (m: MegatronModel) => valueOr(m, 'moe_router_score_function', 'softmax');
-const dispatcher = (m: MegatronModel) => valueOr(m, 'moe_token_dispatcher_type', 'allgather');
+const scoreFunction = (m: MegatronModel) => argOr(m, 'moe_router_score_function', 'softmax');
+const dispatcher = (m: MegatronModel) => argOr(m, 'moe_token_dispatcher_type', 'allgather');
 const padding = (m: MegatronModel) => argOn(m, 'moe_router_padding_for_quantization') || argOn(m, 'moe_router_padding_for_fp8');
 const paddingDest = (m: MegatronModel) => (argOn(m, 'moe_router_padding_for_quantization') ? 'moe_router_padding_for_quantization' : 'moe_router_padding_for_fp8');
 
@@ -229,19 +219,12 @@ const paddingDest = (m: MegatronModel) => (argOn(m, 'moe_router_padding_for_quan
  * `sinkhorn`); undefined when unknown or a one-item list, which the formats treat differently.
  */
 function loadBalancing(m: MegatronModel): string | undefined {
-  const v = valueOr(m, 'moe_router_load_balancing_type', 'aux_loss');
+  const v = argOr(m, 'moe_router_load_balancing_type', 'aux_loss');
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) return undefined;
   if (v.length > 1) return v.join(' ');
   // One item: Megatron-LM's checks unwrap it, a Bridge config keeps the list (which is not `sinkhorn`).
   return undefined;
-}
-
-/** The written recompute modules (one word, or a list). */
-function recomputeModules(m: MegatronModel): string[] | undefined {
-  const v = argValue(m, 'recompute_modules');
-  if (typeof v === 'string') return v.split(/[\s,]+/).filter(Boolean);
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 }
 
 /**
@@ -300,7 +283,7 @@ const ROUTER_CHECKS: ArgCheck[] = [
   {
     // @core_v0.15.0 on (@d98e8a6:2612-2615). In Megatron-LM biases are on unless --disable-bias-linear,
     // and the expert TP size defaults to the TP size.
-    when: (m, p) => (argGiven(m, 'num_moe_experts') && onByDefault(m, 'add_bias_linear') && (p?.etp.value ?? 1) > 1 ? (m.args.get('expert_tensor_parallel_size') ? 'expert_tensor_parallel_size' : 'num_moe_experts') : undefined),
+    when: (m, p) => (argGiven(m, 'num_moe_experts') && argOnByDefault(m, 'add_bias_linear') && (p?.etp.value ?? 1) > 1 ? (m.args.get('expert_tensor_parallel_size') ? 'expert_tensor_parallel_size' : 'num_moe_experts') : undefined),
     since: '0.15.0',
     message: (m, p) => `Expert linear layers with biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''} and expert tensor parallelism ${p?.etp.value}${argAbsent(m, 'expert_tensor_parallel_size') ? ' (the TP size, its default)' : ''}: Megatron Core stops when it builds the model config ("Bias in Moe is only supported when ETP==1"). Add ${named(m, '--disable-bias-linear')}, or set ${named(m, '--expert-tensor-parallel-size', '1')}.`,
   },
@@ -320,7 +303,7 @@ const OVERLAP_COMPANION_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--recompute-method')} with EP all-to-all overlap: the overlap schedules each layer's forward and backward itself, and Megatron Core stops when it builds the model config ("disable recomputation method when enabling overlap_moe_expert_parallel_comm"). Remove the recompute method (selective recomputation of other modules is allowed), or drop the overlap.`,
   },
   {
-    when: (m) => (overlap(m) && (recomputeModules(m) ?? []).includes('moe') ? 'recompute_modules' : undefined),
+    when: (m) => (overlap(m) && (argWords(m, 'recompute_modules') ?? []).includes('moe') ? 'recompute_modules' : undefined),
     since: '0.17.0',
     message: (m) => `\`moe\` in ${named(m, '--recompute-modules')} with EP all-to-all overlap: Megatron Core stops when it builds the model config ("disable moe in recompute_modules when enabling overlap_moe_expert_parallel_comm"). Recompute other modules (\`moe_act\`, \`layernorm\`...), or drop the overlap.`,
   },

@@ -1,7 +1,7 @@
 /**
  * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
@@ -37,13 +37,6 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
-/** The recompute granularity validate_args sees: `--recompute-activations` makes it selective. */
-function granularity(m: MegatronModel): string | null | undefined {
-  if (argOn(m, 'recompute_activations')) return 'selective';
-  if (argAbsent(m, 'recompute_granularity')) return argOff(m, 'recompute_activations') ? null : undefined;
-  const v = argValue(m, 'recompute_granularity');
-  return typeof v === 'string' ? v : undefined;
-}
 
 /**
  * `--distribute-saved-activations` splits the checkpointed activations over the TP group, for full
@@ -65,14 +58,14 @@ const DISTRIBUTE_CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => {
-      const g = granularity(m);
+      const g = recomputeGranularity(m);
       return argOn(m, 'distribute_saved_activations') && g !== undefined && g !== 'full' ? 'distribute_saved_activations' : undefined;
     },
-    message: (m) => `\`--distribute-saved-activations\` ${granularity(m) === null ? 'without a recompute granularity' : `with ${granularity(m)} recomputation`}: only full recomputation saves the activations it distributes, and Megatron-LM stops at startup ("distributed recompute activations is only application to full recompute granularity"). Use \`--recompute-granularity full\` with a method, or remove the flag.`,
+    message: (m) => `\`--distribute-saved-activations\` ${recomputeGranularity(m) === null ? 'without a recompute granularity' : `with ${recomputeGranularity(m)} recomputation`}: only full recomputation saves the activations it distributes, and Megatron-LM stops at startup ("distributed recompute activations is only application to full recompute granularity"). Use \`--recompute-granularity full\` with a method, or remove the flag.`,
     formats: MLM_FLAG_FORMATS,
   },
   {
-    when: (m) => (argOn(m, 'distribute_saved_activations') && granularity(m) === 'full' && argAbsent(m, 'recompute_method') ? 'distribute_saved_activations' : undefined),
+    when: (m) => (argOn(m, 'distribute_saved_activations') && recomputeGranularity(m) === 'full' && argAbsent(m, 'recompute_method') ? 'distribute_saved_activations' : undefined),
     message: () => '`--distribute-saved-activations` without `--recompute-method`: Megatron-LM stops at startup ("for distributed recompute activations to work you need to use a recompute method"). Add `--recompute-method uniform` (with `--recompute-num-layers`).',
     formats: MLM_FLAG_FORMATS,
   },
@@ -119,14 +112,8 @@ const OFFLOAD_CHECKS: ArgCheck[] = [
   },
 ];
 
-/** A list argument as written (one word, or a list), when every item is a known word. */
-function words(m: MegatronModel, dest: string): string[] | undefined {
-  const v = argValue(m, dest);
-  if (typeof v === 'string') return v.split(/[\s,]+/).filter(Boolean);
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
-}
 /** Selective recomputation of the module named, as written. */
-const recomputes = (m: MegatronModel, module: string) => argValue(m, 'recompute_granularity') === 'selective' && (words(m, 'recompute_modules') ?? []).includes(module);
+const recomputes = (m: MegatronModel, module: string) => argValue(m, 'recompute_granularity') === 'selective' && (argWords(m, 'recompute_modules') ?? []).includes(module);
 /** FP8 with the delayed-scaling recipe: as written, or its default `delayed` (transformer_config.py@core_v0.14.0:327, @d98e8a6:594). */
 const delayedFp8 = (m: MegatronModel) => !!argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') === 'delayed' || argAbsent(m, 'fp8_recipe'));
 
@@ -173,7 +160,7 @@ const MODULE_CHECKS: ArgCheck[] = [
   },
   {
     // @core_v0.16.0:1268-1272 to @d98e8a6:2127-2131: a bare assertion (no message) that modules are given.
-    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && (argAbsent(m, 'offload_modules') || (words(m, 'offload_modules') ?? ['?']).length === 0) ? 'fine_grained_activation_offloading' : undefined),
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && (argAbsent(m, 'offload_modules') || ((argGiven(m, 'offload_modules') ? argWords(m, 'offload_modules') : undefined) ?? ['?']).length === 0) ? 'fine_grained_activation_offloading' : undefined),
     since: '0.16.0',
     message: (m) => `${named(m, '--fine-grained-activation-offloading')} without ${named(m, '--offload-modules')}: the list of modules to offload is empty by default, and Megatron Core stops when it builds the transformer config (an assertion that \`offload_modules\` is not empty). Name the modules to offload (for example \`core_attn\`), or drop the switch.`,
   },
@@ -186,7 +173,7 @@ const MODULE_CHECKS: ArgCheck[] = [
   {
     // @core_v0.16.0:1287-1292 to @d98e8a6:2148-2153.
     when: (m) => {
-      const mods = words(m, 'offload_modules');
+      const mods = (argGiven(m, 'offload_modules') ? argWords(m, 'offload_modules') : undefined);
       return argOn(m, 'fine_grained_activation_offloading') && mods?.includes('attn_proj') && !mods.includes('core_attn') ? 'offload_modules' : undefined;
     },
     since: '0.16.0',

@@ -79,6 +79,43 @@ export function argOff(m: MegatronModel, dest: string): boolean {
   return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
 }
 
+/** The value as written, or `fallback` (Megatron's default) where the file leaves it out and defaults are known; undefined otherwise. */
+export function argOr(m: MegatronModel, dest: string, fallback: unknown): unknown {
+  const v = argValue(m, dest);
+  if (v !== undefined && v !== null) return v;
+  return argAbsent(m, dest) ? fallback : undefined;
+}
+
+/** A switch known to be on: written on, or left out where its default (on) applies. */
+export function argOnByDefault(m: MegatronModel, dest: string): boolean {
+  return argOn(m, dest) || argAbsent(m, dest);
+}
+
+/** The words of a list argument: one string split on commas and spaces, or a list of strings; [] when not given, undefined when an item is not text. */
+export function listWords(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+  return typeof v === 'string' ? v.split(/[,\s]+/).filter(Boolean) : undefined;
+}
+
+/** A list argument's words as written (see listWords). */
+export function argWords(m: MegatronModel, dest: string): string[] | undefined {
+  return listWords(argValue(m, dest));
+}
+
+/**
+ * The recompute granularity validate_args sees: `--recompute-activations` makes it selective; null
+ * when it is known to be none, undefined when unknown.
+ */
+export function recomputeGranularity(m: MegatronModel): string | null | undefined {
+  // Looked up untracked first: a file that does not write the switch (a Bridge override has none) is
+  // judged on the granularity it writes.
+  if (untracked(m.args).get('recompute_activations') !== undefined && argOn(m, 'recompute_activations')) return 'selective';
+  if (argAbsent(m, 'recompute_granularity')) return argOff(m, 'recompute_activations') ? null : undefined;
+  const v = argValue(m, 'recompute_granularity');
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** A number as written (an argparse `type=float`), when known. */
 export function argReal(m: MegatronModel, dest: string): number | undefined {
   const v = argValue(m, dest);
