@@ -268,6 +268,8 @@ export function knobEdit(p: Plan, knob: keyof Plan['knobs'], value: unknown): { 
  * `MODEL_ARGS`, the key path (`comm_overlap.tp_comm_overlap`, `model.ub_tp_comm_overlap`) elsewhere.
  */
 export function knobName(p: Plan, knob: keyof Plan['knobs'], flag: string): string {
+  const setting = p.knobSettings?.[knob];
+  if (setting) return setting;
   const path = p.knobs[knob];
   if (!path || !path.length) return flag;
   const last = String(path[path.length - 1]);

@@ -128,6 +128,11 @@ export interface Plan {
   hardware: { profile: HardwareProfile; from: Provenance; nvlinkDomain: Field<number>; gpusPerNode: Field<number> };
   /** Where each knob is written in this format (fixes write there). Absent: the format cannot express it. */
   knobs: Partial<Record<Knob, Path>>;
+  /**
+   * How the file sets a knob it holds in another form, for messages (NeMo's distributed optimizer is
+   * `model.optim.name: distributed_fused_adam`): no fix writes such a knob.
+   */
+  knobSettings?: Partial<Record<Knob, string>>;
   /** Notes about this runtime's own arithmetic the user should know (shown in hover and `layout`). */
   notes: string[];
   /** Why the run is not training (an inference or export entry point): training memory does not apply. */

@@ -40,9 +40,6 @@ export default defineRule({
       return;
     }
     if (!layoutFits(p) || (p.dp?.value ?? 1) <= 1) return;
-    // NeMo reads `model.optim.overlap_grad_sync` only for its distributed optimizers; with another one the
-    // key goes to the optimizer's constructor, which does not take it (megatron_gpt_model.py@v2.4.0:596-611).
-    if (ctx.format === 'nemo' && p.distributedOptimizer?.value !== true) return;
     // Megatron overlaps it by itself here (the data-parallel sharding strategy).
     // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
     if (overlapsByItself(ctx, 'grad')) return;

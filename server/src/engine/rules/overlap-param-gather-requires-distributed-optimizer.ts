@@ -41,13 +41,12 @@ export default defineRule({
     if (optimizer === 'dist_muon' && ctx.atLeast('0.17.0')) return;
     const torchFsdp = s?.impl === 'torch-fsdp2';
     const e = /muon/.test(optimizer) || torchFsdp ? undefined : knobEdit(p, 'distributedOptimizer', true);
-    // NeMo takes the distributed optimizer from its optimizer's name, not from a switch.
-    const name = ctx.format === 'nemo' ? 'model.optim.name: distributed_fused_adam' : knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
+    const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
       message: torchFsdp
         ? `Parameter all-gather overlap needs the distributed optimizer or Megatron FSDP; PyTorch FSDP2 (\`--use-torch-fsdp2\`) is neither, and Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer or megatron fsdp"). Drop the overlap (FSDP2 prefetches its own all-gathers), or use Megatron FSDP.`
-        : `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. ${ctx.format === 'nemo' ? 'Use' : 'Turn on'} \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
+        : `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. ${p.knobSettings?.distributedOptimizer ? 'Use' : 'Turn on'} \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
       fixes: e ? [{ kind: 'turn-on-distributed-optimizer', title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], recommended: true }] : [],
     });
   },

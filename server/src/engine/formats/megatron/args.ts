@@ -24,9 +24,10 @@ export interface ArgValue {
   assumed?: string;
   /**
    * Derived from another setting at `path`, which holds it in another form (NeMo's optimizer name
-   * decides the distributed optimizer): findings point there, but no switch is written there.
+   * decides the distributed optimizer): findings point there, but no switch is written there. The
+   * text is how the file turns it on (`model.optim.name: distributed_fused_adam`).
    */
-  derived?: boolean;
+  derived?: string;
 }
 
 /** An environment variable the file sets for the training processes. */
@@ -84,6 +85,8 @@ export interface MegatronArgs {
   flagsUnknown?: string;
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
+  /** Switches this runtime does not read in this file (dest → why): no knob to set (NeMo's overlaps beside a non-distributed optimizer). */
+  unreadSwitches?: Record<string, string>;
   /**
    * Why more arguments may be passed than the file shows (a word whose text is not known among a
    * script's flags, a sourced file that was not read): an argument not seen is then not known to be
@@ -280,7 +283,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     moeA2A: bool('overlap_moe_expert_parallel_comm', false, 'EP all-to-all overlap is off unless asked for'),
   };
   const dedupDispatch = dispatcherOf(args, fallback);
-  const knobs = knobsOf(args);
+  const { knobs, settings: knobSettings } = knobsOf(args);
   const nodes = args.nodes ?? fallback(1, 'one node unless the launcher says otherwise');
   const world = args.world;
   const notes: string[] = [...(args.notes ?? [])];
@@ -320,6 +323,7 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     dedupDispatch,
     hardware,
     knobs,
+    ...(Object.keys(knobSettings).length ? { knobSettings } : {}),
     notes,
     effective,
     notTraining: args.notTraining,
@@ -362,8 +366,9 @@ function virtualStages(args: MegatronArgs, pp: Field<number>): { vpp?: Field<num
 }
 
 /** Where each degree and switch a fix may change is written, or would be. */
-function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
+function knobsOf(args: MegatronArgs): { knobs: Partial<Record<Knob, Path>>; settings: Partial<Record<Knob, string>> } {
   const knobs: Partial<Record<Knob, Path>> = {};
+  const settings: Partial<Record<Knob, string>> = {};
   const knobDest: [Knob, string][] = [
     ['tp', 'tensor_model_parallel_size'],
     ['pp', 'pipeline_model_parallel_size'],
@@ -387,8 +392,14 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
   // A run that does not train (inference, an export) is offered no training switch.
   const known = (knob: Knob) => !switches.includes(knob) || (!args.notTraining && (!args.flagsUnknown || (implied[knob] ?? []).some((d) => args.get(d) !== undefined)));
   for (const [knob, dest] of knobDest) {
-    // A value derived from another setting (NeMo's optimizer name) has no switch of its own to set.
-    if (args.get(dest)?.derived) continue;
+    // A value derived from another setting (NeMo's optimizer name) has no switch of its own to set,
+    // and one the runtime does not read here has none either.
+    const derived = args.get(dest)?.derived;
+    if (derived !== undefined) {
+      (settings[knob] ??= derived);
+      continue;
+    }
+    if (args.unreadSwitches?.[dest]) continue;
     const written = args.get(dest)?.path;
     const path = written ?? (known(knob) ? args.pathFor(dest) : undefined);
     if (path) knobs[knob] = path;
@@ -396,7 +407,7 @@ function knobsOf(args: MegatronArgs): Partial<Record<Knob, Path>> {
   // Bridge, NeMo and --yaml-cfg name the virtual pipeline degree; Megatron-LM's flags give it per rank.
   const vpp = args.pathFor('virtual_pipeline_model_parallel_size') ?? args.pathFor('num_virtual_stages_per_pipeline_rank');
   if (vpp) knobs.vpp = vpp;
-  return knobs;
+  return { knobs, settings };
 }
 
 /** The pipeline split the arguments ask for, the global batch, and the micro-batches per step it gives. */

@@ -390,7 +390,13 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     if (typeof optim === 'string' && !args.get('use_distributed_optimizer')) {
       const original = args.get.bind(args);
       const on = /distributed/.test(optim);
-      args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath!, derived: true } : original(dest));
+      args.get = (dest) => (dest === 'use_distributed_optimizer' ? { value: on, path: optimPath!, derived: 'model.optim.name: distributed_fused_adam' } : original(dest));
+      // NeMo reads the overlap switches only for its distributed optimizers; another optimizer's
+      // constructor would be handed them (megatron_gpt_model.py@v2.4.0:596-611).
+      if (!on) {
+        const why = `NeMo reads it only with a distributed optimizer, and \`model.optim.name\` is \`${optim}\``;
+        args.unreadSwitches = { overlap_grad_reduce: why, overlap_param_gather: why };
+      }
     }
     return { args, mcore: flat ? undefined : mcoreOf(doc, [...b, 'model', 'mcore_gpt']) };
   },
