@@ -72,7 +72,8 @@ export function deepspeedUnread(dir, releases, keys, sections, keySince) {
       if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
       const key = dotted.slice(section.length + 1);
       // A deprecated spelling is read through the key that replaces it (the deprecated-key rule's business).
-      if (keys.get(dotted).some((p) => p['x-deprecated'] || p.deprecated)) continue;
+      // A removed key (`x-removed`) is read by no current release by definition.
+      if (keys.get(dotted).some((p) => p['x-deprecated'] || p.deprecated || p['x-removed'])) continue;
       const since = keySince(dotted);
       const judge = (rev) => (HOLDERS[section] ? readsThrough(dir, rev, section, HOLDERS[section], key) : reads(dir, rev, key));
       const atTag = since && compareVersions(since, tagged.version) > 0 ? true : judge(tagged.rev);

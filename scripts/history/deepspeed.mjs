@@ -22,6 +22,8 @@
 // DeepSpeed deprecated keys refused beside their replacement: deepspeed-deprecations.mjs gives
 // `x-deprecated.refusedWithReplacementSince`.
 //
+// DeepSpeed keys older releases read that the schema lacks: deepspeed-lost-keys.mjs reports them.
+//
 // DeepSpeed fields no code reads: deepspeed-readers.mjs prints them (checked by hand, then said in prose).
 //
 // DeepSpeed values: deepspeed-enums.mjs dates the values of the keys whose reader checks them
@@ -32,6 +34,7 @@
 import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
 import { deepspeedRefusedPairs } from './deepspeed-deprecations.mjs';
 import { keyByKeyDefaults } from './deepspeed-key-defaults.mjs';
+import { deepspeedLostKeys } from './deepspeed-lost-keys.mjs';
 import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { deepspeedUnread } from './deepspeed-readers.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
@@ -488,6 +491,7 @@ export function deepspeed(dir, schemaPath) {
     }
   }
   changes.push(...deepspeedOptimizerChanges(dir, releases, schema));
+  changes.push(...deepspeedLostKeys(dir, releases, schema, SECTION_FILES));
   deepspeedUnread(dir, releases, schemaKeys(schema), Object.keys(SECTION_MODELS), (dotted) => effective.get(dotted));
   changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
   changes.push(...deepspeedRefusedPairs(dir, releases, SECTION_MODELS, schemaKeys(schema)));
