@@ -9,7 +9,7 @@
 // one text. A presence check (`"key" in config`) is not a value check. Only the sentences this
 // module writes (and the older stock sentence) are replaced; a sentence written by hand stays.
 import { show } from './git.mjs';
-import { statements, tokenize } from './python.mjs';
+import { closing, statements, tokenize } from './python.mjs';
 import { printLists, setKey } from './write.mjs';
 
 /** The sentence for a key whose reader has no check of its own (or none found). */
@@ -37,6 +37,44 @@ function checkers(stmts) {
     for (let j = i + 1; j < stmts.length && stmts[j].indent > stmts[i].indent; j++) if (['assert', 'raise'].includes(stmts[j].toks[0]?.v)) out.add(t[k + 1].v);
   }
   return out;
+}
+
+/** The classes of a module that are enums (`class X(Enum)`, `(str, Enum)`, `IntEnum`): calling one with a value it lacks raises. */
+function enumClasses(stmts) {
+  const out = new Set();
+  for (const st of stmts) {
+    const t = st.toks;
+    if (t[0]?.v !== 'class' || t[1]?.t !== 'name' || t[2]?.v !== '(') continue;
+    if (t.slice(3, closing(t, 2)).some((x) => x.t === 'name' && /^(Enum|IntEnum|StrEnum)$/.test(x.v))) out.add(t[1].v);
+  }
+  return out;
+}
+
+/**
+ * Whether a function converts `key`'s value into an enum (`PartitionType(spec.get("partition_type"))`,
+ * directly or through a local name assigned from the key in the same function): the conversion
+ * raises ValueError on a value the enum lacks, a check as much as an `assert`.
+ */
+function convertsKey(stmts, key, enums) {
+  if (!enums.size) return false;
+  let from = new Set();
+  let fnIndent = -1;
+  for (const st of stmts) {
+    const t = st.toks;
+    if (t[0]?.v === 'def' || (t[0]?.v === 'async' && t[1]?.v === 'def')) {
+      from = new Set();
+      fnIndent = st.indent;
+      continue;
+    }
+    if (fnIndent >= 0 && st.indent <= fnIndent) from = new Set();
+    const names = (x, j) => (x.t === 'str' && !x.f && x.v === key) || (x.t === 'name' && x.v === key && t[j - 1]?.v === '.') || (x.t === 'name' && from.has(x.v) && t[j - 1]?.v !== '.');
+    for (let j = 0; j + 1 < t.length; j++) {
+      if (t[j].t !== 'name' || !enums.has(t[j].v) || t[j + 1].v !== '(' || t[j - 1]?.v === '.') continue;
+      if (t.slice(j + 2, closing(t, j + 1)).some((x, k) => names(x, k + j + 2))) return true;
+    }
+    if (t[0]?.t === 'name' && t[1]?.v === '=' && t.slice(2).some((x, k) => names(x, k + 2))) from.add(t[0].v);
+  }
+  return false;
 }
 
 /**
@@ -84,7 +122,7 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
     if (key.includes('_')) for (const path of files) {
       const stmts = stmtsOf(path);
       const local = checkers(stmts);
-      if (stmts.some((st) => checksKey(st, key, local))) {
+      if (stmts.some((st) => checksKey(st, key, local)) || convertsKey(stmts, key, enumClasses(stmts))) {
         where = path;
         break;
       }

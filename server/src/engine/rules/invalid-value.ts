@@ -71,18 +71,26 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
 }
 
 /**
- * Why a value the schema refuses is unused for now, where its section's values are checked only while
- * the section is on (`x-values-checked-when-enabled`) and the file does not turn it on.
+ * Why a value the schema refuses is unused for now, where a section above it has its values checked
+ * only while it is on (`x-values-checked-when-enabled`: its `enabled` true, or its `key` — or the
+ * key at the absolute path `at` — above `above`) and the file does not turn it on.
  */
 function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
   const path = issue.schemaPath;
   if (!ctx.nav || !path || path.length < 2) return undefined;
-  const gate = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, -1), ctx.doc.value([]), ctx.schemaVersion));
-  const key = String(issue.path[path.length - 1]);
-  if (!gate || gate.except?.includes(key)) return undefined;
-  const on = [...issue.path.slice(0, path.length - 1), 'enabled'];
-  if (ctx.doc.value(on) === true) return undefined;
-  return `${gate.why}; \`${on.join('.')}\` is not true here, so the value is unused, and it is refused once the section is turned on`;
+  for (let depth = path.length - 1; depth >= 1; depth--) {
+    const gate = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
+    if (!gate) continue;
+    const key = String(issue.path[depth]);
+    if (depth === path.length - 1 && gate.except?.includes(key)) return undefined;
+    const on = gate.at ?? [...issue.path.slice(0, depth), gate.key ?? 'enabled'];
+    const value = ctx.doc.value(on);
+    // A gate written as anything but a number (an "auto" a program fills) may be on.
+    if (gate.above === undefined ? value === true : value !== undefined && (typeof value !== 'number' || value > gate.above)) return undefined;
+    const state = gate.above === undefined ? 'is not true here' : `is not above ${gate.above} here`;
+    return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused, and it is refused once the section is turned on`;
+  }
+  return undefined;
 }
 
 /**
