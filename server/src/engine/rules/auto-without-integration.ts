@@ -11,6 +11,7 @@ import type { RuleContext } from './rule';
 import { releaseForm } from './helpers';
 
 const NAMES: Record<string, string> = { transformers: 'the Transformers Trainer', accelerate: 'Accelerate' };
+const UNFILLED = (key: string): string => `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate`;
 
 export default defineRule<DeepSpeedModel>({
   id: 'auto-without-integration',
@@ -18,7 +19,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. Inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. With plain `deepspeed.initialize`, inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. An `"auto"` neither fills stops Accelerate whatever the program, since Accelerate fills every placeholder of the file from its own values when it prepares the model (an error with an Accelerate config that names the file; a warning when only a Trainer recipe does, since a Trainer prepares DeepSpeed through Accelerate only from the Transformers releases that do, which the file does not name). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -27,11 +28,13 @@ export default defineRule<DeepSpeedModel>({
     const nav = ctx.nav;
     if (!nav || !m.doc.root) return;
     // Accelerate configs whose program is not known to be a Trainer (one a launch script starts with a Trainer is).
-    const notTrainer = m.referrers.filter((r) => !('trainer' in r.program));
-    const underAccelerate = notTrainer.length > 0;
+    // Read only inside each placeholder's own scope: which program Accelerate starts is an
+    // assumption, and weighs only on the findings that depend on it.
+    const notTrainer = (): typeof m.referrers => m.referrers.filter((r) => !('trainer' in r.program));
+    const underAccelerate = (): boolean => notTrainer().length > 0;
     // A Trainer recipe or launch command names this file, or starts it through Accelerate: the
     // Trainer fills its placeholders, so they need no note.
-    const underTrainer = m.trainers.length > 0 || m.referrers.length > notTrainer.length;
+    const underTrainer = (): boolean => m.trainers.length > 0 || m.referrers.length > notTrainer().length;
     // Placeholders the integrations fill: one note for the file (on the first), a hint on each.
     const filled: { path: Path; key: string; who: string; schema: JsonSchema | undefined; section: JsonSchema | undefined }[] = [];
     // runtime/config.py (0.3.9 on): with elasticity on and the batch info ignored, DeepSpeed overwrites the batch keys.
@@ -56,12 +59,23 @@ export default defineRule<DeepSpeedModel>({
       if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
       const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
-      if (fillers.length === 0) {
+      // An Accelerate config names the file (whatever program it starts), or a Trainer recipe does.
+      const accelerate = m.referrers.length > 0;
+      if (fillers.length === 0 && (accelerate || m.trainers.length > 0)) {
+        // Accelerate fills every "auto" of the file from its own values when it prepares the model
+        // (the Trainer prepares through it), and stops on one it has no value for
+        // (utils/dataclasses.py@v1.12.0:1321-1336 fill_match, called for every key by
+        // deepspeed_config_process, accelerator.py@v1.12.0:2300).
+        // A Trainer alone: its release decides (current ones prepare DeepSpeed through Accelerate), and no file names it.
+        const how = accelerate ? 'this file is used through Accelerate, which' : 'the Transformers Trainer that uses this file prepares DeepSpeed through Accelerate, which';
+        const assumption = accelerate ? '' : ' This assumes a Transformers release whose Trainer prepares DeepSpeed through Accelerate, as current ones do; one that starts DeepSpeed itself drops the key.';
+        ctx.report({ at: path, on: 'value', severity: accelerate ? 'error' : 'warning', message: `${UNFILLED(key)}, and ${how} stops on it when it prepares the model ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …"). Write the value you want, or remove the key.${assumption}` });
+      } else if (fillers.length === 0) {
         ctx.report({ at: path, on: 'value', ...unfilled(ctx, key, schema, section) });
-      } else if (underAccelerate && !fillers.includes('accelerate')) {
+      } else if (ctx.separately(() => underAccelerate()) && !fillers.includes('accelerate')) {
         // Which program Accelerate starts is not in its config: a Trainer fills the value first.
         ctx.separately(() => {
-          void notTrainer[0].program;
+          void notTrainer()[0].program;
           ctx.report({
             at: path,
             on: 'value',
@@ -69,7 +83,7 @@ export default defineRule<DeepSpeedModel>({
             message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …") unless the program it starts is a Trainer. Write the value.`,
           });
         });
-      } else if (!(underTrainer && !underAccelerate && fillers.includes('transformers'))) {
+      } else if (!(fillers.includes('transformers') && ctx.separately(() => underTrainer() && !underAccelerate()))) {
         filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and '), schema, section });
       }
     };
@@ -166,23 +180,24 @@ function plainNote(keys: { key: string; effect: PlainEffect }[]): string {
 function unfilled(ctx: RuleContext<DeepSpeedModel>, key: string, schema: JsonSchema | undefined, section: JsonSchema | undefined): { severity: 'error' | 'warning'; message: string } {
   const strict = strictSince(section);
   const drops = autoDroppedSince(section);
-  const head = `\`"auto"\` for \`${key}\` is filled by neither Transformers nor Accelerate`;
+  // Accelerate (and the Trainer, through it) stops on it; what follows is plain deepspeed.initialize.
+  const head = `${UNFILLED(key)}: Accelerate and the Transformers Trainer stop on it ("\`${key}\` not found in kwargs"). With plain \`deepspeed.initialize\``;
   if (strict && !ctx.atLeast(strict)) {
     const kind = plainEffect(ctx, schema, section).kind;
     const effect = kind === 'true' ? `, which a test of the key takes as true${defaultAt(schema, ctx.schemaVersion) === false ? ' (the default is false)' : ''}` : kind === 'fails' ? ', which fails where the number is used' : '';
-    return { severity: 'warning', message: `${head}, and DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is kept as the value${effect}. Write the value you want, or remove the key.` };
+    return { severity: 'warning', message: `${head}, DeepSpeed ${ctx.versionLabel ?? `before ${strict}`} reads this section key by key: the text "auto" is kept as the value${effect}. Write the value you want, or remove the key.` };
   }
   // A section the release does not read at all takes nothing from it.
   if (drops && !ctx.atLeast(drops) && releaseForm(ctx, section)?.form !== 'unused') {
     const text = (schema?.anyOf ?? [schema]).some((s) => s?.type === 'string' || (Array.isArray(s?.type) && s.type.includes('string')));
     const release = ctx.versionLabel ?? `before ${drops}`;
     return text
-      ? { severity: 'warning', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}): the text "auto" is taken as the value. Write the value you want, or remove the key.` }
-      : { severity: 'error', message: `${head}, and DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}) and refuses it as the value when it loads the file. Write the value you want, or remove the key.` };
+      ? { severity: 'warning', message: `${head}, DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}): the text "auto" is taken as the value. Write the value you want, or remove the key.` }
+      : { severity: 'error', message: `${head}, DeepSpeed ${release} checks this section with a model that keeps "auto" (it is dropped from ${drops}) and refuses it as the value when it loads the file. Write the value you want, or remove the key.` };
   }
   const raw = autoEffect(schema);
   if (raw) return { severity: 'warning', message: `${head}: ${raw}. Write the value you want, or remove the key.` };
   const dflt = defaultAt(schema, ctx.schemaVersion);
   const before = ctx.versionLabel ? '' : defaultsBefore(schema).length ? `; ${defaultsBefore(schema).map((d) => `${JSON.stringify(d.value)} before ${d.before}`).join(', ')}` : '';
-  return { severity: 'warning', message: `${head}: DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${before})` : ''} applies. Write the value you want, or remove the key.` };
+  return { severity: 'warning', message: `${head}, DeepSpeed drops the key, so its default${dflt !== undefined ? ` (${JSON.stringify(dflt)}${before})` : ''} applies. Write the value you want, or remove the key.` };
 }
