@@ -8,7 +8,7 @@ import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { nemoOwnKeyNames } from '../formats/megatron/schema';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 
-import { code, deprecatedValue, lastKey, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
+import { code, deprecatedValue, dropsAuto, lastKey, pathLabel, refusesUnknownKeys, walkSchema } from './helpers';
 import { SETTING } from './release';
 import type { Tool } from '../settings';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
@@ -81,7 +81,7 @@ export default defineRule({
         // A command-line flag argparse no longer has stops the run; a config field nobody reads is ignored.
         const flag = String(lastKey(path)).startsWith('-');
         // A section that refuses a key it does not have refuses one it no longer has (DeepSpeed's optimizer params: a TypeError).
-        const refused = flag || (!ctx.flat && refusesUnknownKeys(ctx, parentSchema, undefined, path.slice(0, -1)));
+        const refused = flag || (!ctx.flat && refusesUnknownKeys(ctx, parentSchema, undefined, path.slice(0, -1), value));
         const equivalent = equivalentOf(removed, schema, value);
         const message = removedMessage(pathLabel(path), equivalent, ctx, flag, refused, notYet(ctx, path, equivalent.replacement)) + (!refused && neutral ? NEUTRAL : '');
         ctx.report({ at: path, severity: refused ? 'error' : neutral ? 'information' : 'warning', message, fixes: [{ kind: refused || ctx.keysOpen ? 'remove' : 'remove-ignored', title: `Remove ${code(lastKey(path))}`, edits: [{ op: 'remove', path }] }] });
@@ -109,6 +109,8 @@ export default defineRule({
       }
       // A warning at launch says nothing more once the section holding the key is itself retired.
       if (dep.effect === 'warned' && retiredAbove.some((p) => path.length > p.length && p.every((k, i) => path[i] === k))) return;
+      // An "auto" DeepSpeed drops before it validates the section is never refused (auto-without-integration says what it does).
+      if (dep.effect === 'error' && value === 'auto' && !ctx.flat && dropsAuto(ctx, parentSchema)) return;
       // Refused outright unless another argument says otherwise (Megatron-LM's validate_args).
       if (reportRefused(ctx, path, dep, value)) return;
       const ignored = dep.effect === 'ignored' || dep.effect === 'no-effect';

@@ -8,7 +8,7 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { deprecatedValues, launchIgnores, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
+import { autoDroppedSince, deprecatedValues, launchIgnores, pydanticSection, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
@@ -81,10 +81,22 @@ export function releaseForm(ctx: RuleContext, schema: JsonSchema | undefined): V
  * (or `effect` says so), the release is at or after its `x-strict-since`, and it reads the section at
  * all (a section a release does not read, DeepSpeed's `compile` in 0.14.4–0.16.5, refuses nothing).
  */
-export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string, at?: Path): boolean {
+/**
+ * Whether DeepSpeed drops an `"auto"` value of the section before it validates it: its own model base
+ * does (runtime/config_utils.py DeepSpeedConfigModel) for a section it reads with such a model, from
+ * the release that does (`x-auto-dropped-since`, else `x-strict-since`).
+ */
+export function dropsAuto(ctx: RuleContext, section: JsonSchema | undefined): boolean {
+  const drops = autoDroppedSince(section) ?? strictSince(section);
+  return ctx.format === 'deepspeed' && pydanticSection(section) && (!drops || ctx.atLeast(drops));
+}
+
+export function refusesUnknownKeys(ctx: RuleContext, section: JsonSchema | undefined, effect?: string, at?: Path, value?: unknown): boolean {
   // A tool that passes over keys its config lacks (Megatron Bridge, NeMo) refuses none.
   if (ctx.keysSkipped || ctx.keysIgnored) return false;
   const since = strictSince(section);
+  // An unknown key set to "auto" is dropped with the rest, not refused.
+  if (value === 'auto' && dropsAuto(ctx, section)) return false;
   // A section whose keys are handed on only while it is on (`x-unknown-key-when-enabled`): off, nothing reads them.
   if (unknownKeyWhenEnabled(section) && (!at || ctx.doc.value([...at, 'enabled']) !== true)) return false;
   // Refused only by the releases before `x-strict-until` (Accelerate's launcher merges the section on a

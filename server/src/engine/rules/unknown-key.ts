@@ -63,7 +63,7 @@ export default defineRule({
       const where = issue.where ?? (parent.length ? `in ${pathLabel(parent)}` : `at the top level of ${ctx.tool === 'accelerate' ? 'an Accelerate' : `a ${ctx.tool}`} config`);
       // A section a release reads key by key (DeepSpeed's `fp16` before 0.17.1) ignores what it does not know.
       // A section a release does not read at all (DeepSpeed's `compile` in 0.14.4–0.16.5) refuses nothing.
-      const fatal = refusesUnknownKeys(ctx, section, issue.effect, parent);
+      const fatal = refusesUnknownKeys(ctx, section, issue.effect, parent, ctx.flat ? undefined : ctx.doc.value(issue.path));
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
       const whenEnabled = unknownKeyWhenEnabled(section);

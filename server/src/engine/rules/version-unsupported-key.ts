@@ -99,7 +99,7 @@ export default defineRule({
       const written = String(path[path.length - 1] ?? '');
       // A spelling of a key younger than the key (Accelerate's `fsdp_offload_params`, read from 0.12.0).
       const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
-      const fatal = refusesUnknownKeys(ctx, section, undefined, path.slice(0, -1));
+      const fatal = refusesUnknownKeys(ctx, section, undefined, path.slice(0, -1), node.kind === 'scalar' ? node.value : undefined);
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
       if (written.startsWith('-') && (checkoutHas(ctx.settings.megatronCheckout, written) || repositoryHas(ctx.settings.repositoryFlags, written))) return;
