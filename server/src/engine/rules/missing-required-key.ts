@@ -83,12 +83,16 @@ function enabledSectionKeys(ctx: RuleContext): void {
     const keys = Object.entries(requiredWhenEnabled(schema));
     if (!keys.length || node.kind !== 'map' || ctx.doc.value([...path, 'enabled']) !== true) return;
     const first = since(schema);
-    for (const [key, range] of keys) {
+    for (const [key, ranges] of keys) {
       if (ctx.doc.value([...path, key]) !== undefined) continue;
       ctx.separately(() => {
-        if ((first && !ctx.atLeast(first)) || (range.since && !ctx.atLeast(range.since)) || (range.before && ctx.atLeast(range.before))) return;
+        if (first && !ctx.atLeast(first)) return;
+        const range = ranges.find((r) => (!r.since || ctx.atLeast(r.since)) && (!r.before || !ctx.atLeast(r.before)));
+        if (!range) return;
         const release = range.since || range.before ? ` at the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}` : '';
-        ctx.report({ at: path, message: `${code(key)} is required in ${pathLabel(path)} when \`enabled\` is true${release}: DeepSpeed stops when it sets the section up without it (an assertion, a missing-key error or a config error that names it). Add it, or turn the section off.` });
+        const fails = range.fails ?? 'DeepSpeed stops when it sets the section up without it (an assertion, a missing-key error or a config error that names it)';
+        const assumes = range.assumes ? ` This assumes ${range.assumes}.` : '';
+        ctx.report({ at: path, ...(range.assumes ? { severity: 'warning' as const } : {}), message: `${code(key)} is required in ${pathLabel(path)} when \`enabled\` is true${release}: ${fails}. Add it, or turn the section off.${assumes}` });
       });
     }
   });

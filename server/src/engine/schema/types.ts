@@ -157,7 +157,7 @@ export interface JsonSchema {
    * DeepSpeed: keys of the section that its reader asserts when the section's `enabled` is true, each
    * at every release that reads the section (`{}`) or only in a range of releases.
    */
-  'x-required-when-enabled'?: Record<string, { since?: string; before?: string }>;
+  'x-required-when-enabled'?: Record<string, RequiredRange | RequiredRange[]>;
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
   'x-strict-since'?: string;
@@ -258,4 +258,16 @@ export interface YamlFalseEntry {
   quote?: false;
   since?: string;
   before?: string;
+}
+
+/**
+ * Releases whose reader needs a key once its section is enabled (`x-required-when-enabled`): `fails`
+ * says how a release without it fails when that is not the section's set-up, and `assumes` names a
+ * condition the file cannot show (the finding is then a warning that names it).
+ */
+export interface RequiredRange {
+  since?: string;
+  before?: string;
+  fails?: string;
+  assumes?: string;
 }

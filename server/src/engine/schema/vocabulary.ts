@@ -5,7 +5,7 @@
  * key or an invalid value. Rules, features and the schema check ask here; the Megatron format's own
  * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
  */
-import type { Deprecation, JsonSchema, KeyPrefix, ValueForm } from './types';
+import type { Deprecation, JsonSchema, KeyPrefix, RequiredRange, ValueForm } from './types';
 import { compareVersions } from '../version';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
@@ -128,8 +128,8 @@ export function requiredBefore(schema: JsonSchema | undefined): string | undefin
 }
 
 /** The keys the section's reader asserts when its `enabled` is true, by release (`x-required-when-enabled`). */
-export function requiredWhenEnabled(section: JsonSchema | undefined): Record<string, { since?: string; before?: string }> {
-  return section?.['x-required-when-enabled'] ?? {};
+export function requiredWhenEnabled(section: JsonSchema | undefined): Record<string, RequiredRange[]> {
+  return Object.fromEntries(Object.entries(section?.['x-required-when-enabled'] ?? {}).map(([k, r]) => [k, Array.isArray(r) ? r : [r]]));
 }
 
 /**
