@@ -290,6 +290,16 @@ export default defineRule({
 /** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
   const nav = ctx.nav!;
+  // An explicit null a reader takes as the value (`x-null-effect`), where the default applies only to an absent key.
+  const nul = schema['x-null-effect'];
+  if (node.kind === 'scalar' && node.value === null && nul) {
+    ctx.separately(() => {
+      if (nul.since && !ctx.atLeast(nul.since)) return;
+      const dflt = schema.default !== undefined ? ` (${code(JSON.stringify(schema.default))})` : '';
+      ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} is null, which ${ctx.tool} takes as the value, not as "not set": ${nul.effect}. Remove the key to get the default${dflt}, or write a value.` });
+    });
+    return;
+  }
   // A range no release checks (`x-advised`): the value runs as written; a hint, not a finding of refusal.
   const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
   for (const w of written) {

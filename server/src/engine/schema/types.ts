@@ -157,6 +157,8 @@ export interface JsonSchema {
    * DeepSpeed: keys of the section that its reader asserts when the section's `enabled` is true, each
    * at every release that reads the section (`{}`) or only in a range of releases.
    */
+  /** What the tool does with an explicit null, which its reader takes as the value (`dict.get` gives None, not the default), from `since`. */
+  'x-null-effect'?: { since?: string; effect: string };
   'x-required-when-enabled'?: Record<string, RequiredRange | RequiredRange[]>;
   'x-unknown-key-effect'?: 'error' | 'ignored';
   /** The first release whose reader refuses unknown keys here (`x-unknown-key-effect: error`); earlier ones ignored them. */
