@@ -93,6 +93,39 @@ function autoEpStage3Checks(): DsCheck[] {
   ];
 }
 
+/**
+ * AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones; DeepSpeed checks
+ * the fold before it creates any process group (module_inject/auto_ep_folding.py@v0.19.3:199-255,
+ * validate_folding_global, called from runtime/engine.py@v0.19.3:580 only with AutoEP on).
+ */
+function foldingChecks(): DsCheck[] {
+  const folded = (m: DeepSpeedModel) => m.bool(['expert_parallel', 'enabled']) === true && (m.num(['tensor_parallel', 'autotp_size']) ?? 0) > 1;
+  const say = (what: string, quote: string, todo: string) => () => `AutoEP with AutoTP (\`tensor_parallel.autotp_size\` above 1) does not work with ${what}: DeepSpeed stops before it creates the process groups ("${quote}"). ${todo}`;
+  const text = (m: DeepSpeedModel, p: Path) => (typeof m.get(p) === 'string' ? String(m.get(p)) : undefined);
+  return [
+    { when: (m) => (folded(m) && m.bool(['compile', 'deepcompile']) === true ? ['compile', 'deepcompile'] : undefined), since: '0.19.3', message: say('DeepCompile (`compile.deepcompile`)', 'DeepCompile with AutoEP+AutoTP folding is not supported', 'Turn DeepCompile off, or AutoTP.') },
+    { when: (m) => (folded(m) && (m.num(['sequence_parallel_size']) ?? 1) > 1 ? ['sequence_parallel_size'] : undefined), since: '0.19.3', message: say('Ulysses sequence parallelism (`sequence_parallel_size` above 1)', 'tensor_parallel.autotp_size and Ulysses sequence parallelism are mutually exclusive', 'Use one of the two.') },
+    { when: (m) => (folded(m) && m.num(['expert_parallel', 'autoep_size']) === 1 ? ['expert_parallel', 'autoep_size'] : undefined), since: '0.19.3', message: say('`autoep_size` 1', 'AutoEP+AutoTP folding requires expert_parallel.autoep_size > 1', 'Set `autoep_size` above 1, or turn AutoEP off.') },
+    { when: (m) => (folded(m) && m.bool(['use_data_before_expert_parallel_']) === true ? ['use_data_before_expert_parallel_'] : undefined), since: '0.19.3', message: say('`use_data_before_expert_parallel_`', 'expert_parallel with use_data_before_expert_parallel_ is not supported with', 'Remove it.') },
+    {
+      // The engine passes whether the offload section exists (its pydantic object is not None), whatever its device.
+      when: (m) => (folded(m) ? ([[Z, 'offload_optimizer'], [Z, 'offload_param']] as Path[]).find((p) => m.get(p) !== undefined && m.get(p) !== null) : undefined),
+      since: '0.19.3',
+      message: say('ZeRO offload (`offload_optimizer` or `offload_param`, whatever its device)', 'ZeRO optimizer/parameter offload with AutoEP+AutoTP folding is not validated yet', 'Remove the offload section.'),
+    },
+    {
+      when: (m) => {
+        const tp = text(m, ['tensor_parallel', 'preset_model']);
+        const ep = text(m, ['expert_parallel', 'preset_model']);
+        // Checked whenever AutoEP is on, with or without AutoTP.
+        return m.bool(['expert_parallel', 'enabled']) === true && tp !== undefined && ep !== undefined && tp !== ep ? ['expert_parallel', 'preset_model'] : undefined;
+      },
+      since: '0.19.3',
+      message: () => 'AutoEP with a `preset_model` other than the one `tensor_parallel` names: DeepSpeed stops before it creates the process groups ("tensor_parallel.preset_model and expert_parallel.preset_model must match when both are set"). Give both sections the same preset.',
+    },
+  ];
+}
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
@@ -111,6 +144,7 @@ const CHECKS: DsCheck[] = [
     message: () => 'AutoEP (`expert_parallel.enabled`) with ZeRO stage 3: DeepSpeed 0.19.2 takes the layers AutoEP builds for MoE layers and stops when it builds the ZeRO-3 optimizer ("MoE not supported with Stage 3"). Use DeepSpeed 0.19.3 or later, or ZeRO stage 1 or 2.',
   },
   ...autoEpStage3Checks(),
+  ...foldingChecks(),
   {
     when: (m) => {
       const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
@@ -201,7 +235,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has); each message says which, and quotes the check that fires.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
