@@ -82,7 +82,8 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
     const gate = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
     if (!gate) continue;
     const key = String(issue.path[depth]);
-    if (depth === path.length - 1 && gate.except?.includes(key)) return undefined;
+    // Keys checked whatever the section's state (`except`), or only the ones the set-up checks (`only`).
+    if ((depth === path.length - 1 && gate.except?.includes(key)) || (gate.only && !gate.only.includes(key))) return undefined;
     const on = gate.at ?? [...issue.path.slice(0, depth), gate.key ?? 'enabled'];
     const value = ctx.doc.value(on);
     // A gate written as anything but a number (an "auto" a program fills) may be on.

@@ -181,7 +181,7 @@ export interface JsonSchema {
    * while its `enabled` is true: what then happens to an unknown key. With the section off nothing reads them.
    */
   'x-unknown-key-when-enabled'?: string;
-  'x-values-checked-when-enabled'?: { why: string; except?: string[]; key?: string; at?: string[]; above?: number };
+  'x-values-checked-when-enabled'?: { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number };
   'x-auto-dropped-since'?: string;
   /**
    * DeepSpeed: the section is validated by a pydantic model at the releases where it is strict

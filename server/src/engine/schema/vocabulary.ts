@@ -136,7 +136,7 @@ export function requiredWhenEnabled(section: JsonSchema | undefined): Record<str
  * Where the section's values are checked only while its `enabled` is true (`x-values-checked-when-enabled`:
  * DeepSpeed's AutoEP validates them when it sets the experts up): why, and the keys checked anyway.
  */
-export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): { why: string; except?: string[]; key?: string; at?: string[]; above?: number } | undefined {
+export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number } | undefined {
   return section?.['x-values-checked-when-enabled'];
 }
 
