@@ -12,6 +12,7 @@
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { switchOff, switchOn } from '../formats/megatron/derived';
 import { layoutChunks } from '../plan/split';
 import { defineRule } from './rule';
 
@@ -35,7 +36,8 @@ const STEP = '`--overlap-param-gather-with-optimizer-step`';
 
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (argOn(m, 'overlap_param_gather') && argOff(m, 'overlap_grad_reduce') ? 'overlap_param_gather' : undefined),
+    // Megatron-LM 0.12–0.13 turn the overlaps on themselves for the sharding strategies (derived.ts).
+    when: (m, _p, ctx) => (switchOn(ctx, m, 'overlap_param_gather') && switchOff(ctx, m, 'overlap_grad_reduce') ? 'overlap_param_gather' : undefined),
     message: () => '`--overlap-param-gather` without `--overlap-grad-reduce`: the parameter all-gather is overlapped through the same bucketed communication that overlaps the gradient reduction, and Megatron-LM stops at startup ("Must use --overlap-param-gather with --overlap-grad-reduce"; before Megatron Core 0.9 "--overlap-grad-reduce should be turned on when using --overlap-param-gather"). Add `--overlap-grad-reduce`, or drop `--overlap-param-gather`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.5.0',
@@ -64,7 +66,7 @@ const CHECKS: ArgCheck[] = [
     since: '0.9.0',
   },
   {
-    when: (m) => (withStep(m) && argOff(m, 'overlap_param_gather') ? 'overlap_param_gather_with_optimizer_step' : undefined),
+    when: (m, _p, ctx) => (withStep(m) && switchOff(ctx, m, 'overlap_param_gather') ? 'overlap_param_gather_with_optimizer_step' : undefined),
     message: () => `${STEP} without \`--overlap-param-gather\`: it extends the parameter all-gather overlap into the optimizer step, and Megatron-LM stops at startup ("Must use --overlap-param-gather-with-optimizer-step with --overlap-param-gather"). Add \`--overlap-param-gather\`, or drop ${STEP}.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.9.0',
