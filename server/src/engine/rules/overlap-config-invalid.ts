@@ -6,12 +6,16 @@
  * - `--overlap-param-gather` needs Megatron Core's model (core_v0.6.0 to core_v0.17.0) and `--overlap-grad-reduce` (megatron/arguments.py@core_v0.5.0:174-175;
  *   training/arguments.py@core_v0.9.0:299-300, @d98e8a6:1028-1029; validate_yaml makes it too,
  *   yaml_arguments.py@core_v0.9.0:141-142, @d98e8a6:159-160).
+ * - In 0.12 and 0.13 the checks first turn `--overlap-grad-reduce` on for `--data-parallel-sharding-strategy
+ *   optim_grads` and both overlaps for `optim_grads_params` (@core_v0.12.0:495-500, @core_v0.13.0:587-592;
+ *   derived.ts), so those files run without them.
  * - `--overlap-param-gather-with-optimizer-step` needs the distributed optimizer, `--overlap-param-gather`,
  *   the interleaved schedule, and a checkpoint format other than a distributed one (`--ckpt-format torch`;
  *   the default `torch_dist` is distributed), from core_v0.9.0 (:304-311; @d98e8a6:1066-1074).
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { switchOff, switchOn } from '../formats/megatron/derived';
 import { layoutChunks } from '../plan/split';
 import { defineRule } from './rule';
 
@@ -35,7 +39,8 @@ const STEP = '`--overlap-param-gather-with-optimizer-step`';
 
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (argOn(m, 'overlap_param_gather') && argOff(m, 'overlap_grad_reduce') ? 'overlap_param_gather' : undefined),
+    // Megatron-LM 0.12–0.13 turn the overlaps on themselves for the sharding strategies (derived.ts).
+    when: (m, _p, ctx) => (switchOn(ctx, m, 'overlap_param_gather') && switchOff(ctx, m, 'overlap_grad_reduce') ? 'overlap_param_gather' : undefined),
     message: () => '`--overlap-param-gather` without `--overlap-grad-reduce`: the parameter all-gather is overlapped through the same bucketed communication that overlaps the gradient reduction, and Megatron-LM stops at startup ("Must use --overlap-param-gather with --overlap-grad-reduce"; before Megatron Core 0.9 "--overlap-grad-reduce should be turned on when using --overlap-param-gather"). Add `--overlap-grad-reduce`, or drop `--overlap-param-gather`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.5.0',
@@ -64,7 +69,7 @@ const CHECKS: ArgCheck[] = [
     since: '0.9.0',
   },
   {
-    when: (m) => (withStep(m) && argOff(m, 'overlap_param_gather') ? 'overlap_param_gather_with_optimizer_step' : undefined),
+    when: (m, _p, ctx) => (withStep(m) && switchOff(ctx, m, 'overlap_param_gather') ? 'overlap_param_gather_with_optimizer_step' : undefined),
     message: () => `${STEP} without \`--overlap-param-gather\`: it extends the parameter all-gather overlap into the optimizer step, and Megatron-LM stops at startup ("Must use --overlap-param-gather-with-optimizer-step with --overlap-param-gather"). Add \`--overlap-param-gather\`, or drop ${STEP}.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.9.0',
@@ -93,7 +98,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on: `--overlap-param-gather` without `--overlap-grad-reduce` or Megatron Core\'s model, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too) or with the legacy model (from 0.6 and before 0.18: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too; in 0.12 and 0.13 `--data-parallel-sharding-strategy optim_grads` turns `--overlap-grad-reduce` on before the check, and `optim_grads_params` both overlaps, so neither is missing there) or with the legacy model (from 0.6 and before 0.18: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n',
     shell: {

@@ -3,6 +3,7 @@
  */
 import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
+import { switchOn } from '../formats/megatron/derived';
 import { defineRule, type RuleContext } from './rule';
 
 const CHECKS: ArgCheck[] = [
@@ -124,7 +125,8 @@ const delayedFp8 = (m: MegatronModel) => !!argValue(m, 'fp8') && (argValue(m, 'f
 const MODULE_CHECKS: ArgCheck[] = [
   {
     // @core_v0.4.0:259-262 to @d98e8a6:1934-1938, inside the check of a set recompute granularity.
-    when: (m) => (argOn(m, 'distribute_saved_activations') && argOn(m, 'sequence_parallel') && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? 'distribute_saved_activations' : undefined),
+    // Megatron-LM's argument checks turn sequence parallelism off at TP 1 first (derived.ts).
+    when: (m, _p, ctx) => (argOn(m, 'distribute_saved_activations') && switchOn(ctx, m, 'sequence_parallel') && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? 'distribute_saved_activations' : undefined),
     message: (m) => `${named(m, '--distribute-saved-activations')} with ${named(m, '--sequence-parallel')}: sequence parallelism already splits the saved activations over the TP ranks, and Megatron Core stops when it builds the transformer config ("distribute_saved_activations: True must be false when sequence parallel is enabled: True"). Drop ${named(m, '--distribute-saved-activations')}.`,
   },
   {

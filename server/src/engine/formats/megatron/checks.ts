@@ -9,8 +9,11 @@ import type { FixSpec, RuleContext } from '../../rules/rule';
 import { untracked } from '../../rules/certain';
 
 export interface ArgCheck {
-  /** Returns the argument to report on (its dest) when the check fails, or undefined. */
-  when(m: MegatronModel, p: Plan | undefined): string | undefined;
+  /**
+   * Returns the argument to report on (its dest) when the check fails, or undefined. `ctx` is for
+   * reading switches as the checks see them (`switchOn`/`switchOff`, derived.ts).
+   */
+  when(m: MegatronModel, p: Plan | undefined, ctx: RuleContext<MegatronModel>): string | undefined;
   message(m: MegatronModel, p: Plan | undefined): string;
   fix?(m: MegatronModel, p: Plan | undefined): FixSpec | undefined;
   /** Formats whose reader makes the check (Megatron-LM's argparse checks: the flag formats); all when absent. */
@@ -36,7 +39,7 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
     if (c.formats && !c.formats.includes(ctx.format)) continue;
     if (m.args.yamlCfg && c.formats === MLM_FLAG_FORMATS && !c.yamlCfg) continue;
     ctx.separately(() => {
-      const dest = c.when(m, ctx.plan);
+      const dest = c.when(m, ctx.plan, ctx);
       if (!dest) return;
       // NeMo's own (non-Megatron-Core) model makes none of these checks; whether it is used is read here.
       if (m.mcore && !m.mcore.value) return;
