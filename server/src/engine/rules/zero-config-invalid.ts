@@ -126,6 +126,30 @@ function foldingChecks(): DsCheck[] {
   ];
 }
 
+/**
+ * ZenFlow's pairing of its selection strategy and interval, checked when the engine sets ZenFlow up
+ * for any config with the section (runtime/zenflow/engine.py@v0.17.5:36-46, called from
+ * runtime/engine.py@v0.19.5:409); both default to "auto".
+ */
+function zenflowChecks(): DsCheck[] {
+  const ZF: Path = [Z, 'zenflow'];
+  const on = (m: DeepSpeedModel) => typeof m.get(ZF) === 'object' && m.get(ZF) !== null;
+  const strategy = (m: DeepSpeedModel) => String(m.get([...ZF, 'select_strategy']) ?? 'auto');
+  const interval = (m: DeepSpeedModel) => m.get([...ZF, 'select_interval']) ?? 'auto';
+  return [
+    {
+      when: (m) => (on(m) && strategy(m) === 'auto' && typeof interval(m) === 'number' ? [...ZF, 'select_interval'] : undefined),
+      since: '0.17.5',
+      message: () => 'ZenFlow with `select_strategy` "auto" (the default) and a numeric `select_interval`: DeepSpeed stops when it sets ZenFlow up ("If use auto select strategy, select_interval will be set to 1 … would be overwritten", raised as an exception). Set `select_strategy` to "step" or "epoch", or remove `select_interval`.',
+    },
+    {
+      when: (m) => (on(m) && (strategy(m) === 'step' || strategy(m) === 'epoch') && interval(m) === 'auto' ? [...ZF, 'select_strategy'] : undefined),
+      since: '0.17.5',
+      message: (m) => `ZenFlow with \`select_strategy\` "${strategy(m)}" and no numeric \`select_interval\`: DeepSpeed stops when it sets ZenFlow up ("If don't use auto select strategy, select_interval must be a number."). Give \`select_interval\` a number of ${strategy(m) === 'step' ? 'steps' : 'epochs'}.`,
+    },
+  ];
+}
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
@@ -145,6 +169,7 @@ const CHECKS: DsCheck[] = [
   },
   ...autoEpStage3Checks(),
   ...foldingChecks(),
+  ...zenflowChecks(),
   {
     when: (m) => {
       const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
@@ -235,7 +260,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). Each message says which, and quotes the check that fires.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, or `step`/`epoch` meets none. Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
