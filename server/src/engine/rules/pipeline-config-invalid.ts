@@ -11,7 +11,7 @@
  *   (@core_v0.13.0:496-507, @d98e8a6:928-940), and a layout whose stages
  *   PP divides (@d98e8a6:945-949).
  * - `--num-layers-per-virtual-pipeline-stage` with first/last stage sizes (@core_v0.11.0:351-353,
- *   @d98e8a6:954-956).
+ *   @d98e8a6:954-956); in 0.9 and 0.10 uneven stages refuse virtual stages (transformer_block.py).
  * - a `--hybrid-layer-pattern` sets the pipeline split itself, so the virtual-stage arguments, a layout
  *   and the embedding/loss split switches are refused beside it, and so is its old name beside it
  *   (@core_v0.17.0:594-683, @d98e8a6:745-838).
@@ -197,6 +197,23 @@ const CHECKS: ArgCheck[] = [
     since: '0.11.0',
   },
   {
+    // 0.9 and 0.10: the virtual-stage checks ignore the stage sizes and assert that PP divides the layers
+    // (training/arguments.py@core_v0.9.0:279-280, @core_v0.10.0:344-346); a split that passes stops
+    // when the model is built (transformer_block.py@core_v0.9.0, @core_v0.10.0:56-59).
+    when: (m) => (!hybrid(m) && argGiven(m, 'num_layers_per_virtual_pipeline_stage') && ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers'].some((d) => argGiven(m, d)) ? 'num_layers_per_virtual_pipeline_stage' : undefined),
+    message: (m) => {
+      const layers = argNum(m, 'num_layers');
+      const p = pp(m);
+      const where = layers !== undefined && p !== undefined && p > 0 && layers % p !== 0
+        ? `Megatron-LM stops at startup (its checks of the virtual stages ignore the stage sizes and assert that PP ${p} divides the ${layers} layers)`
+        : 'Megatron Core stops when it builds the model ("Uneven number of layer not compatible with interleaved pipeline schedule")';
+      return `\`--num-layers-per-virtual-pipeline-stage\` with an uneven split (\`--decoder-first-pipeline-num-layers\` or \`--decoder-last-pipeline-num-layers\`): before Megatron Core 0.11 uneven stages take no virtual stages, and ${where}. Drop the virtual stages or the stage sizes, or use Megatron Core 0.11 or newer with \`--num-virtual-stages-per-pipeline-rank\`.`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.11.0',
+  },
+  {
     when: (m) => (argGiven(m, 'hybrid_override_pattern') && argGiven(m, 'hybrid_layer_pattern') ? 'hybrid_override_pattern' : undefined),
     message: () => '`--hybrid-override-pattern` beside `--hybrid-layer-pattern`: the first is the old name of the second, and Megatron-LM stops at startup ("--hybrid-override-pattern and --hybrid-layer-pattern cannot both be specified"). Keep `--hybrid-layer-pattern`.',
     formats: MLM_FLAG_FORMATS,
@@ -328,7 +345,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'Pipeline-split arguments that Megatron rejects together: virtual stages with too small a PP, two ways of giving the virtual stages, a layout PP does not divide, layers per virtual stage with an uneven split, or split arguments beside a hybrid layer pattern (Megatron-LM\'s argument checks); a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or split arguments that exclude each other or that the virtual stages cannot split (Megatron Core\'s model configs).',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all; before 0.14 a virtual-stage argument that gives a single virtual stage counts too, and from 0.14 it does not); when `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` are both given (from 0.11), or more than one of them and `--pipeline-model-parallel-layout`, or the layout\'s stages are not a multiple of PP (from 0.13); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11); and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all; before 0.14 a virtual-stage argument that gives a single virtual stage counts too, and from 0.14 it does not); when `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` are both given (from 0.11), or more than one of them and `--pipeline-model-parallel-layout`, or the layout\'s stages are not a multiple of PP (from 0.13); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11; in 0.9 and 0.10 uneven stages take no virtual stages at all, refused at startup or when the model is built); and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --defer-embedding-wgrad-compute: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --pipeline-model-parallel-size: 2\n  --defer-embedding-wgrad-compute: true\n',
     shell: {
