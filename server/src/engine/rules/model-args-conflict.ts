@@ -355,16 +355,26 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
     since: '0.13.0',
     message: (m) => `${named(m, '--no-rope-freq', String(argNum(m, 'no_rope_freq')))} with ${argNum(m, 'num_layers')} layers: the pattern (RoPE skipped on every ${argNum(m, 'no_rope_freq')}th layer) must repeat a whole number of times, and Megatron Core stops when it builds the model config ("no_rope_freq=${argNum(m, 'no_rope_freq')} should be divisible by num_layers=${argNum(m, 'num_layers')}."). Use a value that divides the layer count, or a list pattern with one entry per layer.`,
   },
-  {
-    // Megatron-LM's config builder passes `--bias-gelu-fusion` (on unless `--no-bias-gelu-fusion`, and turned
-    // off by `--disable-bias-linear`) as the fused bias-activation, then sets squared ReLU as the activation
-    // (arguments.py@core_v0.5.0:462-467 … argument_utils.py@d98e8a6:318-322); TransformerConfig accepts
-    // the fusion only for GELU and SiLU (and quick GELU from 0.15): transformer_config.py@core_v0.5.0 …
-    // @d98e8a6:2420-2425.
-    when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    message: (m) => `${named(m, '--squared-relu')} with the fused bias-GELU (on by default while the linear layers have biases): the fused kernel is a GELU, and Megatron Core stops when it builds the model config ("When bias_activation_fusion is True, activation function should be either gelu, …"). Add ${named(m, '--no-bias-gelu-fusion')} (or ${named(m, '--disable-bias-linear')}).`,
-  },
+  // Megatron-LM's config builder passes `--bias-gelu-fusion` (on unless `--no-bias-gelu-fusion`, and turned
+  // off by `--disable-bias-linear`) as the fused bias-activation, then sets squared ReLU as the activation
+  // (arguments.py@core_v0.5.0:462-467 … argument_utils.py@d98e8a6:318-322); TransformerConfig accepts
+  // the fusion only for GELU and SiLU (and quick GELU from 0.15): transformer_config.py@core_v0.5.0 …
+  // @d98e8a6:2420-2425; at 0.4 the field is `bias_gelu_fusion`, for GELU alone
+  // (megatron/arguments.py@core_v0.4.0:450-454, transformer_config.py@core_v0.4.0:273-280).
+  ...(
+    [
+      [undefined, '0.5.0', 'When bias_gelu_fusion is True, activation_func must be F.gelu.'],
+      ['0.5.0', undefined, 'When bias_activation_fusion is True, activation function should be either gelu, …'],
+    ] as const
+  ).map(
+    ([since, before, quote]): ArgCheck => ({
+      when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
+      formats: MLM_FLAG_FORMATS,
+      since,
+      before,
+      message: (m) => `${named(m, '--squared-relu')} with the fused bias-GELU (on by default while the linear layers have biases): the fused kernel is a GELU, and Megatron Core stops when it builds the model config ("${quote}"). Add ${named(m, '--no-bias-gelu-fusion')} (or ${named(m, '--disable-bias-linear')}).`,
+    }),
+  ),
   {
     // The config builder asserts it (arguments.py@core_v0.5.0:465 … argument_utils.py@d98e8a6:320-321).
     when: (m) => (argOn(m, 'squared_relu') && argOn(m, 'swiglu') ? 'squared_relu' : undefined),
