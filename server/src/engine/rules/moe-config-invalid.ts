@@ -465,13 +465,23 @@ const DISPATCH_CHECKS: ArgCheck[] = [
     since: '0.7.0',
     message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} without an expert capacity: padding fills each expert up to its capacity, which ${named(m, '--moe-expert-capacity-factor')} sets, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity"). Set a capacity factor (for example 1.0), or drop the padding.`,
   },
-  {
-    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
-    // quantile balancing (no other load-balancing type is refused at a release that offers it).
-    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
-    since: '0.7.0',
-    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
-  },
+  // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
+  // quantile balancing (no other load-balancing type is refused at a release that offers it). The
+  // message names the types each release takes (@core_v0.13.0:748, @core_v0.14.0:793-794, @core_v0.15.0:867-868).
+  ...(
+    [
+      ['0.7.0', '0.14.0', 'aux_loss or none'],
+      ['0.14.0', '0.15.0', 'aux_loss, seq_aux_loss or none'],
+      ['0.15.0', undefined, 'aux_loss, seq_aux_loss, global_aux_loss or none'],
+    ] as const
+  ).map(
+    ([since, before, types]): ArgCheck => ({
+      when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
+      since,
+      before,
+      message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with ${types} load balancing"). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
+    }),
+  ),
   {
     // @core_v0.7.0:331-334 (alltoall), @core_v0.9.0:355-358 to @core_v0.11.0:509-512 (alltoall or
     // alltoall_seq); @core_v0.12.0 drops it.
