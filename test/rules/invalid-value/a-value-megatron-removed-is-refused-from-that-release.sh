@@ -7,7 +7,7 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \
-    --micro-batch-size 1 --global-batch-size 8 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --bf16 --disable-bias-linear \
     --num-experts 8 --expert-model-parallel-size 8 \
     --moe-token-dispatcher-type alltoall_seq
 #                               ^^^^^^^^^^^^ error[invalid-value]: accepted from 0.9.0 until 0.13.0, which refuses it

@@ -4,6 +4,6 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
-    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --disable-bias-linear \
     --num-experts 8 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --overlap-moe-expert-parallel-comm --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1 --delay-wgrad-compute --transformer-impl local
 #                                                                                                                                                                                                     ^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: Delaying wgrad compute is only supported with tran

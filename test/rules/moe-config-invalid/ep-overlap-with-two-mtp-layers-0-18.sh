@@ -1,4 +1,4 @@
-#: name: moe-config-invalid: Megatron Core 0.18 has no MTP depth check for EP all-to-all overlap
+#: name: moe-config-invalid: Megatron Core 0.14 to 0.18 refuse two MTP layers with EP all-to-all overlap in their own words (transformer_config.py@core_v0.14.0:1335-1337, @core_v0.18.0:2439-2441)
 #: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -6,3 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 --position-embedding-type rope \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --num-experts 8 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --disable-bias-linear --overlap-moe-expert-parallel-comm --mtp-num-layers 2
+#                                                                                                                                                ^^^^^^^^^^^^^^^^ error[moe-config-invalid]: MTP layernum only supports 1

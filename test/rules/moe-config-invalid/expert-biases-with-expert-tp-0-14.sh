@@ -1,4 +1,4 @@
-#: name: moe-config-invalid: Megatron Core 0.14 has no bias check for expert TP (none @core_v0.14.0)
+#: name: moe-config-invalid: Megatron Core 0.14 refuses any MoE linear bias, whatever the expert TP (transformer_config.py@core_v0.13.0:1100-1101, @core_v0.14.0:1197-1198)
 #: settings: {"targetVersions": {"megatron-core": "0.14.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -6,5 +6,6 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --num-experts 8 --tensor-model-parallel-size 2 --sequence-parallel
+#   ^^^^^^^^^^^^^ error[moe-config-invalid]: Bias is not supported for MoE
 #                                                ^ information[missing-tp-comm-overlap]: TP 2 with sequence parallelism all-gathers and red
 #                                                ^ information[tp-larger-than-needed]: TP 2 is more than this model needs on h100-sxm: TP

@@ -1,4 +1,4 @@
-#: name: moe-config-invalid: Megatron Core 0.17 ignores an expert FFN size without experts (the check arrives in core_v0.18.0:1396-1411)
+#: name: moe-config-invalid: Megatron Core 0.13 to 0.17 refuse an expert FFN size without experts whatever the layer frequency (transformer_config.py@core_v0.13.0:716-718, @core_v0.17.0:1225-1228)
 #: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -6,3 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --moe-ffn-hidden-size 128
+#   ^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: moe_ffn_hidden_size must be None when num_experts is not set

@@ -5,7 +5,7 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 8 --hidden-size 2048 --num-attention-heads 16 \
     --seq-length 4096 --max-position-embeddings 4096 --bf16 \
-    --micro-batch-size 1 --global-batch-size 64 --train-iters 100 \
+    --micro-batch-size 1 --global-batch-size 64 --train-iters 100 --disable-bias-linear \
     --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
     --num-experts 64 --expert-model-parallel-size 8 --moe-token-dispatcher-type alltoall \
     --moe-shared-expert-intermediate-size 2048 \

@@ -2,5 +2,5 @@
 #: settings: {"targetVersions": {"megatron-core": "0.14.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
-torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-experts 8 --expert-model-parallel-size 2 --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 --max-position-embeddings 1024 --micro-batch-size 1 --global-batch-size 8 --bf16 --skip-train --load /ckpt
+torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-experts 8 --expert-model-parallel-size 2 --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 --max-position-embeddings 1024 --micro-batch-size 1 --global-batch-size 8 --bf16 --skip-train --load /ckpt --disable-bias-linear
 #                                                                        ^ error[tp-without-sequence-parallel]: stops at startup

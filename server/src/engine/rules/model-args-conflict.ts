@@ -8,6 +8,11 @@ import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argVal
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
+/** A parallel size as written, or 1 where the file leaves it out and the default applies. */
+function parallelSize(m: MegatronModel, dest: string): number | undefined {
+  return argAbsent(m, dest) ? 1 : argNum(m, dest);
+}
+
 /** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
 function cpSplit(m: MegatronModel): { seq: number; cp: number } | undefined {
   const cp = argNum(m, 'context_parallel_size');
@@ -59,6 +64,21 @@ const CHECKS: ArgCheck[] = [
     since: '0.19.0',
   },
   {
+    // training/arguments.py@core_v0.7.0:520-522 to @core_v0.10.0:687-689: the TP-PP-DP rank order of
+    // those releases (initialize.py@core_v0.10.0:313, order 'tp-pp-dp') has no CP or EP; from 0.11 the
+    // order is tp-cp-ep-pp-dp and the check is gone.
+    when: (m) => {
+      if (!argOn(m, 'use_tp_pp_dp_mapping')) return undefined;
+      const cp = parallelSize(m, 'context_parallel_size');
+      const ep = parallelSize(m, 'expert_model_parallel_size');
+      return cp !== undefined && ep !== undefined && cp * ep > 1 ? 'use_tp_pp_dp_mapping' : undefined;
+    },
+    message: (m) => `\`--use-tp-pp-dp-mapping\` with ${[parallelSize(m, 'context_parallel_size')! > 1 && `\`--context-parallel-size ${parallelSize(m, 'context_parallel_size')}\``, parallelSize(m, 'expert_model_parallel_size')! > 1 && `\`--expert-model-parallel-size ${parallelSize(m, 'expert_model_parallel_size')}\``].filter(Boolean).join(' and ')}: before Megatron Core 0.11 the TP-PP-DP rank order has no place for context or expert parallel groups, and Megatron-LM stops at startup ("context_parallel and expert_model_parallel can't be used with tp-pp-dp mapping."). Drop \`--use-tp-pp-dp-mapping\`, or use Megatron Core 0.11 or newer, whose order is TP-CP-EP-PP-DP.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+    before: '0.11.0',
+  },
+  {
     // training/arguments.py@core_v0.10.0:252-257 (the same at d98e8a6:580-585): two-level CP needs its
     // level sizes, and sizes given must multiply to the CP size.
     when: (m) => ((cpCommTypes(m) ?? []).includes('a2a+p2p') && argAbsent(m, 'hierarchical_context_parallel_sizes') ? 'cp_comm_type' : undefined),
@@ -103,7 +123,7 @@ const CHECKS: ArgCheck[] = [
   {
     // training/arguments.py@core_v0.8.0:393-396 (the same at core_v0.19.0:1295-1298 and d98e8a6:1335-1338;
     // not in yaml_arguments.py). Before 0.8.0 nothing checks it at startup: get_batch_on_this_cp_rank
-    // fails on the first batch instead (megatron/utils.py@core_v0.4.0:241-242).
+    // fails on the first batch instead (below).
     when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
     message: (m) => {
       const { seq, cp } = cpSplit(m)!;
@@ -111,6 +131,17 @@ const CHECKS: ArgCheck[] = [
     },
     formats: MLM_FLAG_FORMATS,
     since: '0.8.0',
+  },
+  {
+    // Before 0.8.0 the training step cuts each batch into 2 × CP chunks with a view that fails on a
+    // length they do not divide (megatron/utils.py@core_v0.4.0:234-246, training/utils.py@core_v0.7.0:235-250).
+    when: (m) => (cpSplit(m) ? 'seq_length' : undefined),
+    message: (m) => {
+      const { seq, cp } = cpSplit(m)!;
+      return `${CP_SPLIT_WHY(seq, cp)}, and before Megatron Core 0.8 Megatron-LM fails on the first training batch (a RuntimeError when it cuts the batch into ${2 * cp} chunks). ${cpSplitAdvice(seq, cp)}`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    before: '0.8.0',
   },
   {
     // training/arguments.py@core_v0.4.0:266-268 (megatron/arguments.py), the same at d98e8a6:1331-1333:
@@ -324,16 +355,26 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
     since: '0.13.0',
     message: (m) => `${named(m, '--no-rope-freq', String(argNum(m, 'no_rope_freq')))} with ${argNum(m, 'num_layers')} layers: the pattern (RoPE skipped on every ${argNum(m, 'no_rope_freq')}th layer) must repeat a whole number of times, and Megatron Core stops when it builds the model config ("no_rope_freq=${argNum(m, 'no_rope_freq')} should be divisible by num_layers=${argNum(m, 'num_layers')}."). Use a value that divides the layer count, or a list pattern with one entry per layer.`,
   },
-  {
-    // Megatron-LM's config builder passes `--bias-gelu-fusion` (on unless `--no-bias-gelu-fusion`, and turned
-    // off by `--disable-bias-linear`) as the fused bias-activation, then sets squared ReLU as the activation
-    // (arguments.py@core_v0.5.0:462-467 … argument_utils.py@d98e8a6:318-322); TransformerConfig accepts
-    // the fusion only for GELU and SiLU (and quick GELU from 0.15): transformer_config.py@core_v0.5.0 …
-    // @d98e8a6:2420-2425.
-    when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    message: (m) => `${named(m, '--squared-relu')} with the fused bias-GELU (on by default while the linear layers have biases): the fused kernel is a GELU, and Megatron Core stops when it builds the model config ("When bias_activation_fusion is True, activation function should be either gelu, …"). Add ${named(m, '--no-bias-gelu-fusion')} (or ${named(m, '--disable-bias-linear')}).`,
-  },
+  // Megatron-LM's config builder passes `--bias-gelu-fusion` (on unless `--no-bias-gelu-fusion`, and turned
+  // off by `--disable-bias-linear`) as the fused bias-activation, then sets squared ReLU as the activation
+  // (arguments.py@core_v0.5.0:462-467 … argument_utils.py@d98e8a6:318-322); TransformerConfig accepts
+  // the fusion only for GELU and SiLU (and quick GELU from 0.15): transformer_config.py@core_v0.5.0 …
+  // @d98e8a6:2420-2425; at 0.4 the field is `bias_gelu_fusion`, for GELU alone
+  // (megatron/arguments.py@core_v0.4.0:450-454, transformer_config.py@core_v0.4.0:273-280).
+  ...(
+    [
+      [undefined, '0.5.0', 'When bias_gelu_fusion is True, activation_func must be F.gelu.'],
+      ['0.5.0', undefined, 'When bias_activation_fusion is True, activation function should be either gelu, …'],
+    ] as const
+  ).map(
+    ([since, before, quote]): ArgCheck => ({
+      when: (m) => (argOn(m, 'squared_relu') && argOff(m, 'swiglu') && argOnByDefault(m, 'bias_gelu_fusion') && argOnByDefault(m, 'add_bias_linear') ? 'squared_relu' : undefined),
+      formats: MLM_FLAG_FORMATS,
+      since,
+      before,
+      message: (m) => `${named(m, '--squared-relu')} with the fused bias-GELU (on by default while the linear layers have biases): the fused kernel is a GELU, and Megatron Core stops when it builds the model config ("${quote}"). Add ${named(m, '--no-bias-gelu-fusion')} (or ${named(m, '--disable-bias-linear')}).`,
+    }),
+  ),
   {
     // The config builder asserts it (arguments.py@core_v0.5.0:465 … argument_utils.py@d98e8a6:320-321).
     when: (m) => (argOn(m, 'squared_relu') && argOn(m, 'swiglu') ? 'squared_relu' : undefined),
@@ -365,8 +406,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), the local attention backend without the local spec, multi-token prediction HSM with fewer than two MTP layers, flash attention in deterministic mode (0.8 to 0.18), `--squared-relu` with the bias-GELU fusion or with `--swiglu`, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size. Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off), and at every release `--squared-relu` beside the fused bias-GELU (a GELU kernel) or beside `--swiglu`. Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. From Megatron Core 0.20 its transformer config also refuses `--mtp-hsm` without at least two `--mtp-num-layers` (in a Bridge override too). From 0.8 to 0.18 `--use-flash-attn` is refused with `--deterministic-mode`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
+    summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, the TP-PP-DP rank order with context or expert parallelism (0.7 to 0.10), a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), the local attention backend without the local spec, multi-token prediction HSM with fewer than two MTP layers, flash attention in deterministic mode (0.8 to 0.18), `--squared-relu` with the bias-GELU fusion or with `--swiglu`, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size; from 0.7 to 0.10 they refuse `--use-tp-pp-dp-mapping` with a context or expert parallel size above 1 (that rank order, TP-PP-DP, has no place for them before 0.11). Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank; before 0.8 the first training batch fails on it); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off), and at every release `--squared-relu` beside the fused bias-GELU (a GELU kernel) or beside `--swiglu`. Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. From Megatron Core 0.20 its transformer config also refuses `--mtp-hsm` without at least two `--mtp-num-layers` (in a Bridge override too). From 0.8 to 0.18 `--use-flash-attn` is refused with `--deterministic-mode`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {

@@ -12,13 +12,46 @@ const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm
 // unknown, and no message quoted here exists.
 const OVERLAP_SINCE = '0.14.0';
 
+/**
+ * `--delay-wgrad-compute` with the legacy grouped GEMM: Megatron-LM's argument checks refuse it at 0.13
+ * (training/arguments.py@core_v0.13.0:1056-1058), the transformer config from 0.14 to 0.16
+ * (transformer_config.py@core_v0.14.0:1344-1346, @core_v0.16.0:1913-1915); the flag is gone in 0.17.
+ */
+const LEGACY_GG_QUOTE = 'delay_wgrad_compute is not supported with legacy groupedgemm implementation';
+const delayWithLegacyGg = (m: MegatronModel) => (argOn(m, 'delay_wgrad_compute') && argOn(m, 'moe_use_legacy_grouped_gemm') ? 'moe_use_legacy_grouped_gemm' : undefined);
+const LEGACY_GG_TODO = 'Drop `--moe-use-legacy-grouped-gemm` (Transformer Engine\'s grouped GEMM is the default), or drop `--delay-wgrad-compute`.';
+
+const DELAY_WGRAD_CHECKS: ArgCheck[] = [
+  {
+    when: delayWithLegacyGg,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+    before: '0.14.0',
+    message: () => `\`--moe-use-legacy-grouped-gemm\` with \`--delay-wgrad-compute\`: the legacy grouped GEMM has no separate weight-gradient step to delay, and Megatron-LM stops at startup ("${LEGACY_GG_QUOTE}"). ${LEGACY_GG_TODO}`,
+  },
+  {
+    when: delayWithLegacyGg,
+    since: '0.14.0',
+    before: '0.17.0',
+    message: () => `\`--moe-use-legacy-grouped-gemm\` with \`--delay-wgrad-compute\`: the legacy grouped GEMM has no separate weight-gradient step to delay, and Megatron Core stops when it builds the model config ("${LEGACY_GG_QUOTE}"). ${LEGACY_GG_TODO}`,
+  },
+  {
+    // training/arguments.py@core_v0.13.0:1059-1060; reworded from 0.14 (STARTUP_CHECKS below).
+    when: (m) => (argOn(m, 'delay_wgrad_compute') && argValue(m, 'transformer_impl') === 'local' ? 'delay_wgrad_compute' : undefined),
+    message: () => '`--delay-wgrad-compute` with `--transformer-impl local`: delaying the weight-gradient GEMMs is done by Transformer Engine\'s layers, and Megatron-LM stops at startup ("delay_wgrad_compute is only supported with transformer_engine implementation"). Use `--transformer-impl transformer_engine`, or drop `--delay-wgrad-compute`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+    before: '0.14.0',
+  },
+];
+
 const CHECKS: ArgCheck[] = [
   {
     // Megatron-LM's argument checks turn `--num-experts 0` into a dense model (arguments.py@core_v0.8.0:524-525,
-    // @d98e8a6:1648-1649); the model config refuses it (transformer_config.py@core_v0.6.0, @d98e8a6:1682-1683).
+    // @d98e8a6:1648-1649); the model config refuses it (transformer_config.py@core_v0.5.0:178-179, @d98e8a6:1682-1683).
     when: (m) => ((argNum(m, 'num_moe_experts') ?? 1) <= 0 ? 'num_moe_experts' : undefined),
     formats: ['megatron-bridge', 'nemo'],
-    since: '0.6.0',
+    since: '0.5.0',
     message: () => '`num_moe_experts: 0`: Megatron Core stops when it builds the model config ("num_moe_experts must be non-negative."; 0 is refused too). Leave `num_moe_experts` out (or null) for a dense model.',
   },
   {
@@ -281,6 +314,40 @@ const ROUTER_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, `--${paddingDest(m).replace(/_/g, '-')}`)} with the \`allgather\` token dispatcher${argAbsent(m, 'moe_token_dispatcher_type') ? ' (the default)' : ''}: only the all-to-all and flex dispatchers pad the routing map, and Megatron Core stops when it builds the model config ("allgather and alltoall_seq dispatcher does not support moe_router_padding_for_..."). Set ${named(m, '--moe-token-dispatcher-type', 'alltoall')}.`,
   },
   {
+    // moe/moe_utils.py@core_v0.8.0:315-317 to @core_v0.10.0:270-272: before the config checked it, the
+    // aux-loss and no-balancing routers raised it on their first forward step (Sinkhorn takes top-1).
+    when: (m) => {
+      if ((argNum(m, 'num_moe_experts') ?? 0) <= 0 || argNum(m, 'moe_router_topk') !== 1 || !argOff(m, 'moe_router_pre_softmax')) return undefined;
+      const lb = argOr(m, 'moe_router_load_balancing_type', 'aux_loss');
+      return lb === 'aux_loss' || lb === 'none' ? 'moe_router_topk' : undefined;
+    },
+    since: '0.8.0',
+    before: '0.11.0',
+    message: (m) => `${named(m, '--moe-router-topk', '1')} with softmax router scores taken after the top-1 choice: a softmax over one score is always 1, so the router would get no gradient, and Megatron Core stops on the router's first forward step ("Please use --moe-router-pre-softmax when topk is 1."). Add ${named(m, '--moe-router-pre-softmax')}.`,
+  },
+  {
+    // transformer_config.py@core_v0.13.0:1100-1101, @core_v0.14.0:1197-1198; from 0.15 only with expert TP above 1 (below).
+    when: (m) => ((argNum(m, 'num_moe_experts') ?? 0) > 0 && argOnByDefault(m, 'add_bias_linear') ? (m.args.get('add_bias_linear') ? 'add_bias_linear' : 'num_moe_experts') : undefined),
+    since: '0.13.0',
+    before: '0.15.0',
+    message: (m) => `An MoE model with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: Megatron Core 0.13 and 0.14 build experts without biases and stop when they build the model config ("Bias is not supported for MoE"). Add ${named(m, '--disable-bias-linear')}, or use Megatron Core 0.15 or newer (which takes biases with expert tensor parallelism 1).`,
+  },
+  ...(
+    [
+      ['0.10.0', '0.13.0'],
+      ['0.15.0', undefined],
+    ] as const
+  ).map(
+    ([since, before]): ArgCheck => ({
+      // moe/shared_experts.py@core_v0.10.0:37 to @d98e8a6:124, when the MoE layer builds its shared
+      // experts; in 0.13 and 0.14 the config refuses any MoE bias first (above).
+      when: (m) => ((argNum(m, 'num_moe_experts') ?? 0) > 0 && (argNum(m, 'moe_shared_expert_intermediate_size') ?? 0) > 0 && argOnByDefault(m, 'add_bias_linear') ? 'moe_shared_expert_intermediate_size' : undefined),
+      since,
+      before,
+      message: (m) => `Shared experts (${named(m, '--moe-shared-expert-intermediate-size')}) with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: the shared-expert MLP has no biases, and Megatron Core stops when it builds the MoE layers ("bias is not supported in the shared experts, "). Add ${named(m, '--disable-bias-linear')}.`,
+    }),
+  ),
+  {
     // @core_v0.15.0 on (@d98e8a6:2612-2615). In Megatron-LM biases are on unless --disable-bias-linear,
     // and the expert TP size defaults to the TP size.
     when: (m, p) => (argGiven(m, 'num_moe_experts') && argOnByDefault(m, 'add_bias_linear') && (p?.etp.value ?? 1) > 1 ? (m.args.get('expert_tensor_parallel_size') ? 'expert_tensor_parallel_size' : 'num_moe_experts') : undefined),
@@ -291,8 +358,8 @@ const ROUTER_CHECKS: ArgCheck[] = [
 
 /**
  * The EP all-to-all overlap's other refusals (transformer_config.py, overlap_moe_expert_parallel_comm
- * block): recompute method and the shared-expert overlap from core_v0.14.0 (@core_v0.14.0:1313-1335),
- * MoE recompute from core_v0.17.0, MTP depth from core_v0.19.0; the early attention-memory release
+ * block): recompute method, the shared-expert overlap and MTP depth from core_v0.14.0 (@core_v0.14.0:1313-1337;
+ * MTP reworded in 0.19), MoE recompute from core_v0.17.0, one MTP layer without PP in 0.16 and 0.17; the early attention-memory release
  * needs the overlap from core_v0.16.0, the dispatch/wgrad overlap excludes it from core_v0.18.0
  * (@d98e8a6:3029-3100).
  */
@@ -311,6 +378,20 @@ const OVERLAP_COMPANION_CHECKS: ArgCheck[] = [
     when: (m) => (overlap(m) && argOn(m, 'moe_shared_expert_overlap') ? 'moe_shared_expert_overlap' : undefined),
     since: '0.14.0',
     message: (m) => `${named(m, '--moe-shared-expert-overlap')} with EP all-to-all overlap: the two overlaps schedule the shared experts differently, and Megatron Core stops when it builds the model config ("disable moe_shared_expert_overlap when enabling overlap_moe_expert_parallel_comm"). Keep one of them.`,
+  },
+  {
+    // @core_v0.14.0:1335-1337 to @core_v0.18.0:2439-2441, reworded in 0.19.
+    when: (m) => (overlap(m) && (argNum(m, 'mtp_num_layers') ?? 0) > 1 ? 'mtp_num_layers' : undefined),
+    since: '0.14.0',
+    before: '0.19.0',
+    message: (m) => `${named(m, '--mtp-num-layers', String(argNum(m, 'mtp_num_layers')))} with EP all-to-all overlap: Megatron Core stops when it builds the model config ("MTP layernum only supports 1 when enabling overlap_moe_expert_parallel_comm."). Use one MTP layer, or drop the overlap.`,
+  },
+  {
+    // @core_v0.16.0:1892-1896 to @core_v0.17.1; gone in 0.18.
+    when: (m) => (overlap(m) && argNum(m, 'mtp_num_layers') === 1 && (argAbsent(m, 'pipeline_model_parallel_size') || argNum(m, 'pipeline_model_parallel_size') === 1) ? 'mtp_num_layers' : undefined),
+    since: '0.16.0',
+    before: '0.18.0',
+    message: (m) => `${named(m, '--mtp-num-layers', '1')} with EP all-to-all overlap and no pipeline parallelism: Megatron Core 0.16 and 0.17 stop when they build the model config ("Pipeline model parallel size must be larger than 1 when enabling overlap_moe_expert_parallel_comm with MTP layer."). Use PP 2 or more, drop the MTP layer or the overlap, or use Megatron Core 0.18 or newer.`,
   },
   {
     when: (m) => (overlap(m) && (argNum(m, 'mtp_num_layers') ?? 0) > 1 ? 'mtp_num_layers' : undefined),
@@ -384,13 +465,23 @@ const DISPATCH_CHECKS: ArgCheck[] = [
     since: '0.7.0',
     message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} without an expert capacity: padding fills each expert up to its capacity, which ${named(m, '--moe-expert-capacity-factor')} sets, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity"). Set a capacity factor (for example 1.0), or drop the padding.`,
   },
-  {
-    // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
-    // quantile balancing (no other load-balancing type is refused at a release that offers it).
-    when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
-    since: '0.7.0',
-    message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss or none load balancing"; older releases name fewer). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
-  },
+  // @core_v0.7.0:337-340 to @d98e8a6:1839-1860: Sinkhorn routing takes no capacity, nor from 0.20
+  // quantile balancing (no other load-balancing type is refused at a release that offers it). The
+  // message names the types each release takes (@core_v0.13.0:748, @core_v0.14.0:793-794, @core_v0.15.0:867-868).
+  ...(
+    [
+      ['0.7.0', '0.14.0', 'aux_loss or none'],
+      ['0.14.0', '0.15.0', 'aux_loss, seq_aux_loss or none'],
+      ['0.15.0', undefined, 'aux_loss, seq_aux_loss, global_aux_loss or none'],
+    ] as const
+  ).map(
+    ([since, before, types]): ArgCheck => ({
+      when: (m) => (argGiven(m, 'moe_expert_capacity_factor') && refusedBalancing(m) ? 'moe_expert_capacity_factor' : undefined),
+      since,
+      before,
+      message: (m) => `${named(m, '--moe-expert-capacity-factor')} with the \`${refusedBalancing(m)}\` load balancing: token dropping by capacity works only with the auxiliary-loss routers, and Megatron Core stops when it builds the model config ("moe_expert_capacity_factor only works with ${types} load balancing"). Use ${named(m, '--moe-router-load-balancing-type', 'aux_loss')}, or drop the capacity factor.`,
+    }),
+  ),
   {
     // @core_v0.7.0:331-334 (alltoall), @core_v0.9.0:355-358 to @core_v0.11.0:509-512 (alltoall or
     // alltoall_seq); @core_v0.12.0 drops it.
@@ -418,6 +509,13 @@ const DISPATCH_CHECKS: ArgCheck[] = [
     when: (m) => (argOn(m, 'moe_pad_expert_input_to_capacity') && dispatcher(m) === 'flex' && ((untracked(m.args).get('moe_enable_deepep') !== undefined && argOn(m, 'moe_enable_deepep')) || backendIs(m, 'deepep')) ? 'moe_pad_expert_input_to_capacity' : undefined),
     since: '0.16.0',
     message: (m) => `${named(m, '--moe-pad-expert-input-to-capacity')} with the flex token dispatcher's DeepEP backend${argValue(m, 'moe_flex_dispatcher_backend') === undefined ? ' (its default)' : ''}: Megatron Core stops when it builds the model config ("Flex token dispatcher with deepep backend does not support moe_pad_expert_input_to_capacity"). Use ${named(m, '--moe-flex-dispatcher-backend', 'hybridep')} or the \`alltoall\` dispatcher, or drop the padding.`,
+  },
+  {
+    // @core_v0.13.0:716-718 to @core_v0.17.0:1225-1228: refused whatever the layer frequency.
+    when: (m) => (argGiven(m, 'moe_ffn_hidden_size') && argAbsent(m, 'num_moe_experts') ? 'moe_ffn_hidden_size' : undefined),
+    since: '0.13.0',
+    before: '0.18.0',
+    message: (m) => `${named(m, '--moe-ffn-hidden-size')} without ${named(m, '--num-experts')}: a dense model has no expert MLP to size, and Megatron Core stops when it builds the model config ("moe_ffn_hidden_size must be None when num_experts is not set."). Remove the expert size, or set the number of experts.`,
   },
   {
     // @core_v0.18.0:1396-1411 to @d98e8a6:1687-1704: refused unless a layer frequency leaves some
@@ -509,7 +607,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Expert-parallel, MoE router, MoE communication-overlap, token-dispatcher, shared-expert and expert-capacity arguments that Megatron rejects.',
-    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15). EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.19) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). A model config with `num_moe_experts: 0` is refused too (from 0.6; Megatron-LM\'s command line takes `--num-experts 0` as a dense model). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (from 0.5, before 0.16), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.14). Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (from 0.12; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7; from 0.20 also quantile balancing) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), an expert FFN size in a model without experts whose layers are all meant to be MoE (from 0.18), a shared-expert size of 0 or less (from 0.10), several load-balancing types without one aux-loss coefficient each (from 0.14), `--moe-enable-deepep` with the HybridEP backend (from 0.16), the NCCL-EP backend without the flex dispatcher (from 0.19), one grouped weight or bias for all experts without grouped GEMM, or a grouped bias without linear biases (from 0.18), and the grouped expert tensor without grouped GEMM (from 0.20).',
+    why: 'Experts must split evenly over EP ranks, and EP all-to-all overlap has a list of requirements (expert parallelism, an all-to-all dispatcher, virtual stages with PP > 1, no full recomputation, a 16-bit model) that Megatron checks when it builds the model, after the job has started. A per-rank expert capacity (`--moe-expert-rank-capacity-factor`) needs a flex dispatcher backend that takes it: HybridEP with Transformer Engine\'s op fuser in Megatron Core 0.18, HybridEP or NCCL-EP from 0.19 (HybridEP still with the op fuser, or from 0.20 the grouped expert tensor); the default backend, DeepEP, is refused. Megatron Core also refuses, when it builds the model config, router settings that cannot train: top-1 routing with softmax scores taken after the choice (no `--moe-router-pre-softmax`; from 0.11, and from 0.8 to 0.10 on the router\'s first forward step), expert bias with softmax scores (from 0.11), group-limited routing without a group count, with groups that do not divide the experts or with more top groups than groups (from 0.11), a padded routing map without FP8/FP4 or with the `allgather` dispatcher, the default (from 0.13), and expert biases (on unless `--disable-bias-linear`) with expert tensor parallelism above 1, which defaults to the TP size (from 0.15; in 0.13 and 0.14 any MoE model with biases). From 0.10 the shared experts refuse biases when the MoE layers are built. EP all-to-all overlap further excludes a recompute method and the shared-expert overlap (from 0.14), `moe` recomputation (from 0.17), more than one MTP layer (from 0.14, in other words before 0.19), one MTP layer without pipeline parallelism (0.16 and 0.17) and the dispatch/weight-gradient overlap (from 0.18); its early attention-memory release needs the overlap (from 0.16). A model config with `num_moe_experts: 0` is refused too (from 0.5; Megatron-LM\'s command line takes `--num-experts 0` as a dense model). Megatron Bridge builds the same config; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Megatron-LM\'s own argument checks also stop at startup on `--moe-grouped-gemm` without `--bf16` (from 0.5, before 0.16), `--moe-use-upcycling` without `--save` (from 0.9), `--moe-latent-size` not above zero or without experts (from 0.16), and `--delay-wgrad-compute` with `--transformer-impl local` (from 0.13) or, in 0.13, with the legacy grouped GEMM (which Megatron Core refuses from 0.14 to 0.16). Megatron Core also stops when it builds the model config on: the shared-expert overlap with a dispatcher other than all-to-all (from 0.10; from 0.18 also flex), padding the expert input to capacity without a capacity factor (from 0.7) or with the flex dispatcher (from 0.12; from 0.16 only with its DeepEP backend, the default), a capacity factor with Sinkhorn load balancing (from 0.7; from 0.20 also quantile balancing) or, before 0.12, with a dispatcher other than all-to-all, `--moe-enable-deepep` without the flex dispatcher (from 0.12), an expert FFN size in a model without experts (from 0.13; from 0.18 only when its layers are all meant to be MoE), a shared-expert size of 0 or less (from 0.10), several load-balancing types without one aux-loss coefficient each (from 0.14), `--moe-enable-deepep` with the HybridEP backend (from 0.16), the NCCL-EP backend without the flex dispatcher (from 0.19), one grouped weight or bias for all experts without grouped GEMM, or a grouped bias without linear biases (from 0.18), and the grouped expert tensor without grouped GEMM (from 0.20).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 6\n  --expert-model-parallel-size: 4\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --num-experts: 8\n  --expert-model-parallel-size: 4\n',
     fix: 'Sets the all-to-all dispatcher or BF16 where that is what is missing, and the flex dispatcher for DeepEP.',
@@ -525,6 +623,7 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, DELAY_WGRAD_CHECKS);
     runChecks(ctx, CAPACITY_CHECKS);
     runChecks(ctx, ROUTER_CHECKS);
     runChecks(ctx, OVERLAP_COMPANION_CHECKS);

@@ -4,17 +4,17 @@
  * megatron/training/arguments.py, validate_args:
  * - an interleaved (virtual-stage) schedule needs PP > 1, or PP > 2 with `--no-overlap-p2p-communication`
  *   (@core_v0.8.0:254-263, @d98e8a6:1000-1009); before 0.8 PP > 2 always (@core_v0.6.0:240-243,
- *   megatron/arguments.py@core_v0.4.0:151-154). The check reads the virtual degree the arguments give
- *   (from 0.13 a degree of 1 is dropped first, so only a degree above 1 is judged here).
- * - at most one of `--num-layers-per-virtual-pipeline-stage`, `--num-virtual-stages-per-pipeline-rank`
- *   and `--pipeline-model-parallel-layout` (@core_v0.13.0, @d98e8a6:928-940), and a layout whose stages
+ *   megatron/arguments.py@core_v0.4.0:151-154). From 0.14 a virtual degree of 1 is dropped before the
+ *   check; at 0.13 only a layout's; before 0.13 it runs whenever a virtual-stage argument is given.
+ * - at most one of `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank`
+ *   (@core_v0.11.0:337-338, @core_v0.12.0:429-430), from 0.13 also `--pipeline-model-parallel-layout`
+ *   (@core_v0.13.0:496-507, @d98e8a6:928-940), and a layout whose stages
  *   PP divides (@d98e8a6:945-949).
  * - `--num-layers-per-virtual-pipeline-stage` with first/last stage sizes (@core_v0.11.0:351-353,
- *   @d98e8a6:954-956).
+ *   @d98e8a6:954-956); in 0.9 and 0.10 uneven stages refuse virtual stages (transformer_block.py).
  * - a `--hybrid-layer-pattern` sets the pipeline split itself, so the virtual-stage arguments, a layout
  *   and the embedding/loss split switches are refused beside it, and so is its old name beside it
  *   (@core_v0.17.0:594-683, @d98e8a6:745-838).
-
  *
  * Megatron Core's model configs (ModelParallelConfig, TransformerConfig), for every Megatron format:
  * a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation
@@ -96,30 +96,74 @@ const HYBRID_CONFLICTS: { dest: string; on: (m: MegatronModel) => boolean; quote
 
 const INTERLEAVED_WHY = 'the interleaved schedule runs several virtual stages on each pipeline rank and passes activations between neighbouring ranks';
 
-const CHECKS: ArgCheck[] = [
+/**
+ * The interleaved schedule's PP check, and when it runs. From 0.14 a virtual degree of 1 is dropped
+ * before it (training/arguments.py@core_v0.14.0, @d98e8a6:975-976); at 0.13 only a layout's degree of 1
+ * is (@core_v0.13.0:517-518), and before 0.13 the check runs whenever a virtual-stage argument is given,
+ * whatever the degree (@core_v0.8.0:254, @core_v0.12.0:432). Where two of them are given, their own
+ * check (below) is what stops.
+ */
+function vppAsked(m: MegatronModel, era: 'before-0.13' | '0.13' | 'from-0.14'): boolean {
+  if (era === 'from-0.14') return interleaved(m) !== undefined;
+  const given = VPP_ARGS.filter((d) => argGiven(m, d));
+  if (given.length !== 1 || hybrid(m)) return false;
+  if (era === '0.13' && given[0] === 'pipeline_model_parallel_layout') return interleaved(m) !== undefined;
+  return given[0] !== 'pipeline_model_parallel_layout';
+}
+
+/** What the virtual-stage argument asks for, in a message: the degree when it is known and above 1. */
+function vppAsks(m: MegatronModel): string {
+  const n = interleaved(m);
+  return n !== undefined ? `asks for ${n} virtual pipeline stages per rank` : 'turns on the interleaved schedule (before Megatron Core 0.14 it does so whatever degree it gives, even a single virtual stage)';
+}
+
+const ERAS: { era: 'before-0.13' | '0.13' | 'from-0.14'; since: string; before?: string }[] = [
+  { era: 'before-0.13', since: '0.8.0', before: '0.13.0' },
+  { era: '0.13', since: '0.13.0', before: '0.14.0' },
+  { era: 'from-0.14', since: '0.14.0' },
+];
+
+const INTERLEAVED_PP_CHECKS: ArgCheck[] = ERAS.flatMap(({ era, since, before }): ArgCheck[] => [
   {
-    when: (m) => (interleaved(m) && pp(m) === 1 && p2pOverlapOn(m) ? vppArg(m) : undefined),
-    message: (m) => `\`${flagOf(vppArg(m))}\` asks for ${interleaved(m)} virtual pipeline stages per rank with PP 1: ${INTERLEAVED_WHY}, and Megatron-LM stops at startup ("When interleaved schedule is used, pipeline-model-parallel size should be greater than 1"). Use \`--pipeline-model-parallel-size\` 2 or more, or drop \`${flagOf(vppArg(m))}\`.`,
+    when: (m) => (vppAsked(m, era) && pp(m) === 1 && p2pOverlapOn(m) ? vppArg(m) : undefined),
+    message: (m) => `\`${flagOf(vppArg(m))}\` ${vppAsks(m)} with PP 1: ${INTERLEAVED_WHY}, and Megatron-LM stops at startup ("pipeline-model-parallel size should be greater than 1"). Use \`--pipeline-model-parallel-size\` 2 or more, or drop \`${flagOf(vppArg(m))}\`.`,
     formats: MLM_FLAG_FORMATS,
-    since: '0.8.0',
+    since,
+    before,
   },
   {
     when: (m) => {
       const p = pp(m);
-      return interleaved(m) && p !== undefined && p <= 2 && p2pOverlapOff(m) ? vppArg(m) : undefined;
+      return vppAsked(m, era) && p !== undefined && p <= 2 && p2pOverlapOff(m) ? vppArg(m) : undefined;
     },
     message: (m) => `\`${flagOf(vppArg(m))}\` with PP ${pp(m)} and \`--no-overlap-p2p-communication\`: without the overlap, the interleaved schedule batches its sends and receives, and with PP ${pp(m)} a batch would hold several between the same two ranks, so Megatron-LM stops at startup ("pipeline-model-parallel size should be greater than 2"). Use PP 3 or more, or drop \`--no-overlap-p2p-communication\`${pp(m) === 2 ? '' : ' and use PP 2'}.`,
     formats: MLM_FLAG_FORMATS,
-    since: '0.8.0',
+    since,
+    before,
   },
+]);
+
+const CHECKS: ArgCheck[] = [
+  ...INTERLEAVED_PP_CHECKS,
   {
+    // megatron/arguments.py@core_v0.4.0:151-154 to training/arguments.py@core_v0.7.0:241-244: the
+    // check runs whenever the argument is given, even when it makes one virtual stage.
     when: (m) => {
       const p = pp(m);
-      return interleaved(m) && argGiven(m, 'num_layers_per_virtual_pipeline_stage') && p !== undefined && p <= 2 ? 'num_layers_per_virtual_pipeline_stage' : undefined;
+      return argGiven(m, 'num_layers_per_virtual_pipeline_stage') && p !== undefined && p <= 2 ? 'num_layers_per_virtual_pipeline_stage' : undefined;
     },
-    message: (m) => `\`--num-layers-per-virtual-pipeline-stage\` with PP ${pp(m)}: before Megatron Core 0.8 ${INTERLEAVED_WHY}, and Megatron-LM stops at startup ("pipeline-model-parallel size should be greater than 2 with interleaved schedule"). Use PP 3 or more, or drop \`--num-layers-per-virtual-pipeline-stage\`.`,
+    message: (m) => `\`--num-layers-per-virtual-pipeline-stage\` with PP ${pp(m)}: before Megatron Core 0.8 the argument alone turns on the interleaved schedule (whatever degree it gives, even a single virtual stage), which then needs PP above 2, and Megatron-LM stops at startup ("pipeline-model-parallel size should be greater than 2 with interleaved schedule"). Use PP 3 or more, or drop \`--num-layers-per-virtual-pipeline-stage\`.`,
     formats: MLM_FLAG_FORMATS,
     before: '0.8.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0:337-338, @core_v0.12.0:429-430 (the layout arrives in 0.13,
+    // where the check takes it in, below).
+    when: (m) => (argGiven(m, 'num_layers_per_virtual_pipeline_stage') && argGiven(m, 'num_virtual_stages_per_pipeline_rank') ? 'num_virtual_stages_per_pipeline_rank' : undefined),
+    message: () => '`--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` both set the virtual pipeline stages, and Megatron-LM stops at startup ("--num-layers-per-virtual-pipeline-stage and --num-virtual-stages-per-pipeline-rank cannot be set at the same time"). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+    before: '0.13.0',
   },
   {
     when: (m) => {
@@ -151,6 +195,23 @@ const CHECKS: ArgCheck[] = [
     message: () => '`--num-layers-per-virtual-pipeline-stage` with an uneven split (`--decoder-first-pipeline-num-layers` or `--decoder-last-pipeline-num-layers`): the layers per virtual stage cannot be the same on every rank, and Megatron-LM stops at startup ("please use --num-virtual-stages-per-pipeline-rank to specify virtual pipeline parallel degree when enable uneven pipeline parallelism"). Give the degree with `--num-virtual-stages-per-pipeline-rank` instead.',
     formats: MLM_FLAG_FORMATS,
     since: '0.11.0',
+  },
+  {
+    // 0.9 and 0.10: the virtual-stage checks ignore the stage sizes and assert that PP divides the layers
+    // (training/arguments.py@core_v0.9.0:279-280, @core_v0.10.0:344-346); a split that passes stops
+    // when the model is built (transformer_block.py@core_v0.9.0, @core_v0.10.0:56-59).
+    when: (m) => (!hybrid(m) && argGiven(m, 'num_layers_per_virtual_pipeline_stage') && ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers'].some((d) => argGiven(m, d)) ? 'num_layers_per_virtual_pipeline_stage' : undefined),
+    message: (m) => {
+      const layers = argNum(m, 'num_layers');
+      const p = pp(m);
+      const where = layers !== undefined && p !== undefined && p > 0 && layers % p !== 0
+        ? `Megatron-LM stops at startup (its checks of the virtual stages ignore the stage sizes and assert that PP ${p} divides the ${layers} layers)`
+        : 'Megatron Core stops when it builds the model ("Uneven number of layer not compatible with interleaved pipeline schedule")';
+      return `\`--num-layers-per-virtual-pipeline-stage\` with an uneven split (\`--decoder-first-pipeline-num-layers\` or \`--decoder-last-pipeline-num-layers\`): before Megatron Core 0.11 uneven stages take no virtual stages, and ${where}. Drop the virtual stages or the stage sizes, or use Megatron Core 0.11 or newer with \`--num-virtual-stages-per-pipeline-rank\`.`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.11.0',
   },
   {
     when: (m) => (argGiven(m, 'hybrid_override_pattern') && argGiven(m, 'hybrid_layer_pattern') ? 'hybrid_override_pattern' : undefined),
@@ -284,7 +345,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'Pipeline-split arguments that Megatron rejects together: virtual stages with too small a PP, two ways of giving the virtual stages, a layout PP does not divide, layers per virtual stage with an uneven split, or split arguments beside a hybrid layer pattern (Megatron-LM\'s argument checks); a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or split arguments that exclude each other or that the virtual stages cannot split (Megatron Core\'s model configs).',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all); when more than one of `--num-layers-per-virtual-pipeline-stage`, `--num-virtual-stages-per-pipeline-rank` and `--pipeline-model-parallel-layout` is given, or the layout\'s stages are not a multiple of PP (from 0.13); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11); and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all; before 0.14 a virtual-stage argument that gives a single virtual stage counts too, and from 0.14 it does not); when `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` are both given (from 0.11), or more than one of them and `--pipeline-model-parallel-layout`, or the layout\'s stages are not a multiple of PP (from 0.13); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11; in 0.9 and 0.10 uneven stages take no virtual stages at all, refused at startup or when the model is built); and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --defer-embedding-wgrad-compute: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --pipeline-model-parallel-size: 2\n  --defer-embedding-wgrad-compute: true\n',
     shell: {

@@ -45,6 +45,13 @@ const CHECKS: ArgCheck[] = [
     message: () => '`--lr-warmup-iters` with sample-based training (`--train-samples`): Megatron-LM stops at startup ("expected sample-based learnig rate warmup"). Use `--lr-warmup-samples` or `--lr-warmup-fraction`.',
   },
   {
+    // megatron/arguments.py@core_v0.4.0:218-219 to training/arguments.py@core_v0.17.0:1051-1052; gone in
+    // core_v0.18.0, where the ramp-up moves to the batch-size schedules.
+    when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'rampup_batch_size') ? 'rampup_batch_size' : undefined),
+    message: () => '`--rampup-batch-size` with iteration-based training (`--train-iters`): the ramp-up is measured in samples, and before Megatron Core 0.18 Megatron-LM stops at startup ("expected no batch-size rampup for iteration-based training"). Train by samples (`--train-samples` with the sample-based schedule), or drop the ramp-up.',
+    before: '0.18.0',
+  },
+  {
     when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
     message: () => '`--lr-warmup-fraction` and `--lr-warmup-iters` both set the warmup: Megatron-LM stops at startup ("can only specify one of lr-warmup-fraction and lr-warmup-iters"). Keep one.',
   },
@@ -212,6 +219,15 @@ const LR_WD_CHECKS: ArgCheck[] = [
     since: '0.16.0',
   },
   {
+    // training/arguments.py@core_v0.16.0:488-492, @core_v0.17.0:556-560 (before the training-length
+    // checks, so with `--skip-train` too); gone in core_v0.18.0.
+    when: (m) => (argGiven(m, 'phase_transition_iterations') && argGiven(m, 'rampup_batch_size') ? 'rampup_batch_size' : undefined),
+    message: () => '`--rampup-batch-size` with `--phase-transition-iterations`: the phases are counted from a fixed global batch size, and Megatron-LM stops at startup ("multi-phase training does not support batch size ramp-up"). Drop the ramp-up, or the phases.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.18.0',
+  },
+  {
     when: (m) => {
       const lr = argReal(m, 'lr');
       const min = argReal(m, 'min_lr');
@@ -237,8 +253,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there). Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {

@@ -1,8 +1,8 @@
-#: name: moe-config-invalid: Megatron Core 0.10 has no top-1 softmax check (none @core_v0.10.0)
-#: settings: {"targetVersions": {"megatron-core": "0.10.0"}}
+#: name: moe-config-invalid: Megatron Core 0.12 takes MoE linear biases (no check @core_v0.12.0)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
-    --num-experts 8 --disable-bias-linear --moe-router-topk 1
+    --num-experts 8 --expert-model-parallel-size 2

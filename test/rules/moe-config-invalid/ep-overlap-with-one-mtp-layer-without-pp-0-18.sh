@@ -1,0 +1,8 @@
+#: name: moe-config-invalid: from core_v0.18.0 one MTP layer with EP all-to-all overlap runs without PP (no check @core_v0.18.0)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --disable-bias-linear --overlap-moe-expert-parallel-comm --position-embedding-type rope --mtp-num-layers 1

@@ -1,0 +1,8 @@
+#: name: moe-config-invalid: Megatron Core 0.12 has no check of an expert FFN size without experts (none @core_v0.12.0)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --moe-ffn-hidden-size 128

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: Megatron Core 0.13 refuses an MoE model with the linear biases on, the default (transformer_config.py@core_v0.13.0:1100-1101)
+#: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --expert-model-parallel-size 2
+#   ^^^^^^^^^^^^^ error[moe-config-invalid]: Bias is not supported for MoE

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: shared experts with the linear biases on stop Megatron Core when it builds the MoE layers from core_v0.10.0 (moe/shared_experts.py@core_v0.10.0:37, @core_v0.12.0:36)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --moe-shared-expert-intermediate-size 128
+#                                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: bias is not supported in the shared experts
