@@ -7,6 +7,7 @@
 import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
+import { YAML_CFG_MODEL_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
 function cpSplit(m: MegatronModel): { seq: number; cp: number } | undefined {
@@ -383,6 +384,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CHECKS);
     runChecks(ctx, MODEL_CONFIG_CHECKS);
     runChecks(ctx, FEATURE_CHECKS);
+    runChecks(ctx, YAML_CFG_MODEL_CHECKS);
     ctx.separately(() => qkLayerScaling(ctx));
   },
 });

@@ -5,6 +5,7 @@ import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS,
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule } from './rule';
+import { YAML_CFG_MOE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
 // The EP all-to-all overlap flag and every requirement Megatron Core checks for it arrive together
@@ -531,5 +532,6 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, STARTUP_CHECKS);
     runChecks(ctx, DISPATCH_CHECKS);
     runChecks(ctx, MORE_CHECKS);
+    runChecks(ctx, YAML_CFG_MOE_CHECKS);
   },
 });

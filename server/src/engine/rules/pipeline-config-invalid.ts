@@ -26,6 +26,7 @@ import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { layoutChunks } from '../plan/split';
 import { untracked } from './certain';
 import { defineRule } from './rule';
+import { YAML_CFG_PIPELINE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** PP as written, or 1 where the file leaves it out and defaults apply. */
 function pp(m: MegatronModel): number | undefined {
@@ -301,5 +302,6 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CHECKS);
     runChecks(ctx, MODEL_CONFIG_CHECKS);
     runChecks(ctx, VPP_CHECKS);
+    runChecks(ctx, YAML_CFG_PIPELINE_CHECKS);
   },
 });

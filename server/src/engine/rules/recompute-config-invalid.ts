@@ -4,6 +4,7 @@
 import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
+import { YAML_CFG_RECOMPUTE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 const CHECKS: ArgCheck[] = [
   {
@@ -209,6 +210,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, OFFLOAD_CHECKS);
     runChecks(ctx, DISTRIBUTE_CHECKS);
     runChecks(ctx, MODULE_CHECKS);
+    runChecks(ctx, YAML_CFG_RECOMPUTE_CHECKS);
     moreLayersThanAStage(ctx);
   },
 });

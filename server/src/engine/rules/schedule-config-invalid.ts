@@ -9,6 +9,7 @@ import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** A count known to be above zero (upstream's `if args.train_iters:` and `!= 0` tests). */
 const positive = (m: MegatronModel, dest: string): boolean => (argNum(m, dest) ?? 0) > 0;
@@ -259,6 +260,8 @@ export default defineRule<MegatronModel>({
     // From Megatron Core 0.17.0 the schedule checks are skipped when nothing is trained
     // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
     runChecks(ctx, LR_WD_CHECKS);
+    // The `--yaml-cfg` reader's checks do not look at --skip-train.
+    runChecks(ctx, YAML_CFG_SCHEDULE_CHECKS);
     const skip = m.args.get('skip_train');
     if (skip && (skip.unknown || flag(skip) !== false) && ctx.atLeast('0.17.0')) return;
     runChecks(ctx, CHECKS);
