@@ -6,8 +6,8 @@
  * a value is read here only where it is written at that place; one written elsewhere is not what the
  * reader sees (unread-key says so).
  */
-import { argValue, type MegatronModel } from './model';
-import { named, type ArgCheck } from './checks';
+import { argGiven, argOff, argOn, argValue, type MegatronModel } from './model';
+import { named, setArg, type ArgCheck } from './checks';
 import { yamlCfgSection } from './schema';
 import { untracked } from '../../rules/certain';
 
@@ -187,5 +187,29 @@ export const YAML_CFG_SCHEDULE_CHECKS: ArgCheck[] = [
     before: '0.18.0',
     when: (m) => (given(m, 'train_iters') && num(m, 'train_iters') !== 0 && given(m, 'rampup_batch_size') ? 'rampup_batch_size' : undefined),
     message: (m) => `${named(m, '--rampup-batch-size')} with iteration-based training (${named(m, '--train-iters')}): before Megatron Core 0.18 ${stops} "expected no batch-size rampup for iteration-based training"). Train by samples (\`train_samples\`), or remove the ramp-up.`,
+  },
+];
+
+/**
+ * A launch script that passes `--yaml-cfg`: Megatron-LM's parse_args asserts, before it loads the
+ * file, that Megatron Core models are used (training/arguments.py@core_v0.6.0:57-60, @core_v0.7.0:
+ * `--use-mcore-models` required; @core_v0.8.0:63-67 to @core_v0.17.1: `--use-legacy-models` refused;
+ * gone @core_v0.18.0 with the legacy models).
+ */
+export const YAML_CFG_LAUNCH_CHECKS: ArgCheck[] = [
+  {
+    formats: ['megatron-args'],
+    since: FIRST,
+    before: '0.8.0',
+    when: (m) => (argGiven(m, 'yaml_cfg') && argOff(m, 'deprecated_use_mcore_models') ? 'yaml_cfg' : undefined),
+    message: () => '`--yaml-cfg` without `--use-mcore-models`: before Megatron Core 0.8 the YAML arguments work only with Megatron Core models, and Megatron-LM stops at startup ("To use yaml, mcore must be enabled"). Add `--use-mcore-models`.',
+    fix: (m) => setArg(m, 'use-mcore-models', 'deprecated_use_mcore_models', true, 'Add --use-mcore-models'),
+  },
+  {
+    formats: ['megatron-args'],
+    since: '0.8.0',
+    before: '0.18.0',
+    when: (m) => (argGiven(m, 'yaml_cfg') && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: () => '`--use-legacy-models` with `--yaml-cfg`: the YAML arguments work only with Megatron Core models, and Megatron-LM stops at startup ("Yaml config is not supported with legacy models."). Remove `--use-legacy-models`.',
   },
 ];
