@@ -302,6 +302,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, CHECKS);
     runChecks(ctx, MODEL_CONFIG_CHECKS);
     runChecks(ctx, VPP_CHECKS);
+    // The `--yaml-cfg` reader's own checks, from 0.6.0 (the split-rank one before 0.14.0).
     runChecks(ctx, YAML_CFG_PIPELINE_CHECKS);
   },
 });

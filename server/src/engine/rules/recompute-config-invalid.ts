@@ -210,6 +210,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, OFFLOAD_CHECKS);
     runChecks(ctx, DISTRIBUTE_CHECKS);
     runChecks(ctx, MODULE_CHECKS);
+    // The `--yaml-cfg` reader's own checks, from 0.6.0 (its first release).
     runChecks(ctx, YAML_CFG_RECOMPUTE_CHECKS);
     moreLayersThanAStage(ctx);
   },

@@ -261,6 +261,7 @@ export default defineRule<MegatronModel>({
     // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
     runChecks(ctx, LR_WD_CHECKS);
     // The `--yaml-cfg` reader's checks do not look at --skip-train.
+    // (from 0.6.0, the ramp-up check before 0.18.0)
     runChecks(ctx, YAML_CFG_SCHEDULE_CHECKS);
     const skip = m.args.get('skip_train');
     if (skip && (skip.unknown || flag(skip) !== false) && ctx.atLeast('0.17.0')) return;

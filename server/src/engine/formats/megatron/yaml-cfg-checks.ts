@@ -7,7 +7,7 @@
  * reader sees (unread-key says so).
  */
 import { argGiven, argOff, argOn, argValue, type MegatronModel } from './model';
-import { named, setArg, type ArgCheck } from './checks';
+import { named, type ArgCheck } from './checks';
 import { yamlCfgSection } from './schema';
 import { untracked } from '../../rules/certain';
 
@@ -203,7 +203,6 @@ export const YAML_CFG_LAUNCH_CHECKS: ArgCheck[] = [
     before: '0.8.0',
     when: (m) => (argGiven(m, 'yaml_cfg') && argOff(m, 'deprecated_use_mcore_models') ? 'yaml_cfg' : undefined),
     message: () => '`--yaml-cfg` without `--use-mcore-models`: before Megatron Core 0.8 the YAML arguments work only with Megatron Core models, and Megatron-LM stops at startup ("To use yaml, mcore must be enabled"). Add `--use-mcore-models`.',
-    fix: (m) => setArg(m, 'use-mcore-models', 'deprecated_use_mcore_models', true, 'Add --use-mcore-models'),
   },
   {
     formats: ['megatron-args'],
