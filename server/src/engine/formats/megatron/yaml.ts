@@ -18,7 +18,7 @@ import { namesBefore } from '../../schema/vocabulary';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
+import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection, yamlCfgType } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -235,7 +235,7 @@ function yamlCfgTypes(sites: readonly ArgSite[]): Map<string, JsonSchema> {
   const out = new Map<string, JsonSchema>();
   for (const s of sites) {
     const prop = MEGATRON_SCHEMA.properties?.[s.dest];
-    const own = prop?.['x-yaml-cfg-type'];
+    const own = yamlCfgType(prop);
     if (!prop || !own || s.path[0] !== yamlCfgSection(s.dest)) continue;
     const { type: _type, items: _items, enum: _enum, ...rest } = prop;
     out.set(pointer([s.dest]), { ...rest, ...own });
