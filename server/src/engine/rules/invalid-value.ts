@@ -3,7 +3,7 @@
  */
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
-import { nargsBefore } from '../schema/vocabulary';
+import { nargsBefore, nullEffect } from '../schema/vocabulary';
 import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
@@ -292,7 +292,7 @@ export default defineRule({
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
   const nav = ctx.nav!;
   // An explicit null a reader takes as the value (`x-null-effect`), where the default applies only to an absent key.
-  const nul = schema['x-null-effect'];
+  const nul = nullEffect(schema);
   if (node.kind === 'scalar' && node.value === null && nul) {
     ctx.separately(() => {
       if (nul.since && !ctx.atLeast(nul.since)) return;

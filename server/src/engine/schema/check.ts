@@ -20,6 +20,11 @@ export interface Instance {
   unknown?: Map<string, { path: Path; why: string }>;
   /** Keys written with a value the context may override (a fallback of a variable the script does not set): why. */
   assumed?: Map<string, string>;
+  /**
+   * Values the format's reader holds to a schema of its own (pointer → schema), in place of the one the
+   * compiled validator knows: a `--yaml-cfg` config field that the command line writes as text.
+   */
+  ownSchemas?: Map<string, JsonSchema>;
 }
 
 export type SchemaIssue =
@@ -112,9 +117,11 @@ export function checkInstance(instance: Instance, validate: CompiledValidator, n
   } catch {
     return [];
   }
-  if (ok) return [];
-  const errors: CompiledError[] = validate.errors ?? [];
-  const issues: SchemaIssue[] = [];
+  const own = ownSchemaIssues(instance, nav);
+  if (ok) return own;
+  const owned = [...(instance.ownSchemas?.keys() ?? [])];
+  const errors: CompiledError[] = (validate.errors ?? []).filter((e) => !owned.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
+  const issues: SchemaIssue[] = [...own];
   const seenValue = new Set<string>();
   const seenKey = new Set<string>();
   const toSource = (instPath: string[]): Path => {
@@ -155,6 +162,18 @@ export function checkInstance(instance: Instance, validate: CompiledValidator, n
     seenValue.add(at);
     const atPath = parsePointer(at).map(seg);
     issues.push({ kind: 'invalid-value', path: toSource(parsePointer(at)), schema: nav.at(atPath, instance.value, version), value: valueAt(instance.value, atPath), schemaPath: atPath });
+  }
+  return issues;
+}
+
+/** The values held to a schema of the format's own (`Instance.ownSchemas`) that do not match it. */
+function ownSchemaIssues(instance: Instance, nav: SchemaNav): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  for (const [ptr, schema] of instance.ownSchemas ?? []) {
+    const path = parsePointer(ptr).map(seg);
+    const value = valueAt(instance.value, path);
+    if (value === undefined || nav.matches(schema, value)) continue;
+    issues.push({ kind: 'invalid-value', path: instance.source.get(ptr) ?? path, schema, value });
   }
   return issues;
 }

@@ -216,6 +216,11 @@ export interface JsonSchema {
   /** Megatron-LM's `--yaml-cfg` reader never copies this field from its section: why. */
   'x-yaml-cfg-unread'?: string;
   /**
+   * Megatron-LM's `--yaml-cfg` reader hands this config field to Megatron Core as YAML wrote it: the
+   * value's schema there, where the command line's text form (parsed into a list by argparse) differs.
+   */
+  'x-yaml-cfg-type'?: JsonSchema;
+  /**
    * Megatron: the first release the history compares (0.4.0) has the flag, and no Megatron-LM before it
    * (the 23.04, 23.06 and 23.08 branches) had any of its spellings: 0.4.0 added it.
    */

@@ -30,6 +30,11 @@ export function deprecation(schema: JsonSchema | undefined, atLeast?: (version: 
   return phase ? { ...dep, ...phase, earlier: undefined, firstSince } : { ...dep, since: firstSince, earlier: undefined, firstSince };
 }
 
+/** What the tool does with an explicit null its reader takes as the value (`x-null-effect`), from which release. */
+export function nullEffect(schema: JsonSchema | undefined): { since?: string; effect: string } | undefined {
+  return schema?.['x-null-effect'];
+}
+
 /** The tool removed the key (`x-removed`): the release that did, and what replaced it. */
 export function removal(schema: JsonSchema | undefined): { version: string; replacement?: string } | undefined {
   return schema?.['x-removed'];

@@ -54,11 +54,15 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
 
 /**
  * A message written with Megatron-LM's flags, in the spelling of the file's format: `--recompute-method`
- * is `model.activations_checkpoint_method` in a NeMo config, `model.recompute_method` in a Bridge override.
+ * is `model.activations_checkpoint_method` in a NeMo config, `model.recompute_method` in a Bridge override,
+ * `language_model.recompute_method` in a `--yaml-cfg` file.
  */
 export function inFormat(m: MegatronModel, format: string, message: string): string {
-  if ((MLM_FLAG_FORMATS as readonly string[]).includes(format)) return message;
+  // A `--yaml-cfg` file writes arguments by name, in its sections (`language_model.recompute_method`).
+  if ((MLM_FLAG_FORMATS as readonly string[]).includes(format) && !m.args.yamlCfg) return message;
   return message.replace(/`--([a-z0-9][a-z0-9-]*)((?: [^`]*)?)`/g, (whole, flag: string, rest: string) => {
+    // `--yaml-cfg` names the reader itself, not an argument of the file.
+    if (flag === 'yaml-cfg') return whole;
     const path = m.args.get(flag.replace(/-/g, '_'))?.path ?? m.args.pathFor(flag.replace(/-/g, '_'));
     if (!path) return whole;
     const value = rest.trim();

@@ -47,7 +47,8 @@ function hasType(schemaType: unknown, t: string): boolean {
 function flagValue(node: Node, negate: boolean, schema: { type?: unknown; items?: { type?: unknown } } | undefined, asText: boolean | 'hydra'): unknown {
   const schemaType = schema?.type;
   const v = asText === 'hydra' ? hydraValue(toValue(node)) : toValue(node);
-  if (hasType(schemaType, 'boolean') && (typeof v === 'boolean' || v === null)) return negate ? !(v ?? true) : (v ?? true);
+  // A bare flag (`--x`, or `--x:` with no value in a MODEL_ARGS map) is set; a config file's null is None.
+  if (hasType(schemaType, 'boolean') && (typeof v === 'boolean' || (v === null && asText === true))) return negate ? !(v ?? true) : (v ?? true);
   if (asText !== true) return v;
   // argparse converts each word with the argument's type: numbers where it takes numbers, text otherwise.
   const numeric = (t: unknown) => hasType(t, 'integer') || hasType(t, 'number');
@@ -106,7 +107,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
       continue;
     }
     const v = flagValue(site.node, site.negate, prop as { type?: unknown; items?: { type?: unknown } } | undefined, flags);
-    if (site.node.kind === 'scalar' && (site.node.value === null || v === null) && prop?.type !== 'boolean') continue;
+    if (site.node.kind === 'scalar' && (site.node.value === null || v === null) && (prop?.type !== 'boolean' || flags !== true)) continue;
     const earlier = seen.get(site.dest);
     // Repeating a flag is a mistake on a command line; Bridge and NeMo paths that share a dest are
     // separate fields (a later override of a recipe default), so only flags are compared.

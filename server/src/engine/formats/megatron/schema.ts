@@ -229,6 +229,12 @@ export function bridgeUnread(schema: JsonSchema | undefined): string[] {
  * The release from which nothing reads a flag Megatron-LM still accepts (`x-unread-from`: no Python
  * file of the release names its attribute, parsers and tests aside); `{}`: no release that has it.
  */
+/** The config type a `--yaml-cfg` file writes the field in, where the command line's text form differs (`x-yaml-cfg-type`). */
+export function yamlCfgType(schema: JsonSchema | undefined): JsonSchema | undefined {
+  const own = schema?.['x-yaml-cfg-type'];
+  return own && typeof own === 'object' ? own : undefined;
+}
+
 /** Why Megatron-LM's `--yaml-cfg` reader never copies this field from its section (`x-yaml-cfg-unread`). */
 export function yamlCfgUnread(schema: JsonSchema | undefined): string | undefined {
   const why = schema?.['x-yaml-cfg-unread'];

@@ -8,6 +8,8 @@ import type { EngineSettings } from '../../settings';
 import type { SourceDoc } from '../../syntax/sourcedoc';
 import type { MapNode, Node } from '../../syntax/tree';
 import type { Path } from '../../types';
+import type { JsonSchema } from '../../schema/types';
+import { pointer } from '../../schema/check';
 import type { Field } from '../../plan/plan';
 import { foreignMarkers, mapKeys, named, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
@@ -16,7 +18,7 @@ import { namesBefore } from '../../schema/vocabulary';
 import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection } from './schema';
+import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection, yamlCfgType } from './schema';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -167,7 +169,9 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     const { sites, unknown } = sitesOf(doc, settings);
     // MODEL_ARGS values become command-line text for argparse; --yaml-cfg values keep their YAML types.
-    return argsInstance(sites, unknown, nav, flagStyle(doc));
+    const built = argsInstance(sites, unknown, nav, flagStyle(doc));
+    if (!flagStyle(doc)) built.instance.ownSchemas = yamlCfgTypes(sites);
+    return built;
   },
   schemaPath(doc: SourceDoc, path: Path): Path | undefined {
     const key = path[path.length - 1];
@@ -221,6 +225,23 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     return megatronPlan(model.args, settings, { weightShards: true });
   },
 };
+
+/**
+ * The config fields a `--yaml-cfg` file writes in their config type (`x-yaml-cfg-type`): the reader
+ * hands `language_model` to Megatron Core as YAML wrote it, so a pattern is a list there, not the
+ * text argparse parses on the command line (yaml_arguments.py@core_v0.19.0:397-401).
+ */
+function yamlCfgTypes(sites: readonly ArgSite[]): Map<string, JsonSchema> {
+  const out = new Map<string, JsonSchema>();
+  for (const s of sites) {
+    const prop = MEGATRON_SCHEMA.properties?.[s.dest];
+    const own = yamlCfgType(prop);
+    if (!prop || !own || s.path[0] !== yamlCfgSection(s.dest)) continue;
+    const { type: _type, items: _items, enum: _enum, ...rest } = prop;
+    out.set(pointer([s.dest]), { ...rest, ...own });
+  }
+  return out;
+}
 
 function destPath(flag: string): Path | undefined {
   const t = megatronIndexes().flags.get(flag.replace(/=.*$/, ''));
