@@ -303,14 +303,18 @@ const CHECKS: ArgCheck[] = [
     message: () => 'Megatron-FSDP version 2 shards the optimizer itself: Megatron stops ("--megatron-fsdp-version 2 is not compatible with --use-distributed-optimizer"). Remove `--use-distributed-optimizer`.',
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
-  {
-    // validate_args under FSDP2 (arguments.py@core_v0.10.0:383-384 `torch_dist` only; `torch_dcp` too
-    // from core_v0.12.0, @d98e8a6:1042-1043); the default `torch_dist` passes.
-    when: (m) => (torchFsdp2(m) && typeof argValue(m, 'ckpt_format') === 'string' && !['torch_dist', 'torch_dcp'].includes(argValue(m, 'ckpt_format') as string) ? 'ckpt_format' : undefined),
+  ...[
+    // validate_args under FSDP2: `torch_dist` only at arguments.py@core_v0.10.0:383-384 and core_v0.11.0,
+    // `torch_dcp` too from core_v0.12.0 (@d98e8a6:1042-1043); the default `torch_dist` passes.
+    { since: '0.10.0', before: '0.12.0', formats: ['torch_dist'], quote: '--use-torch-fsdp2 requires --ckpt-format torch_dist' },
+    { since: '0.12.0', formats: ['torch_dist', 'torch_dcp'], quote: '--use-torch-fsdp2 requires --ckpt-format torch_dist or torch_dcp' },
+  ].map((r): ArgCheck => ({
+    when: (m) => (torchFsdp2(m) && typeof argValue(m, 'ckpt_format') === 'string' && !r.formats.includes(argValue(m, 'ckpt_format') as string) ? 'ckpt_format' : undefined),
     formats: MLM_FLAG_FORMATS,
-    since: '0.10.0',
-    message: (m) => `\`--ckpt-format ${argValue(m, 'ckpt_format')}\` with PyTorch FSDP2: its sharded state is saved only as a distributed checkpoint, and Megatron stops ("--use-torch-fsdp2 requires --ckpt-format torch_dist or torch_dcp"). Use \`--ckpt-format torch_dist\` (the default).`,
-  },
+    since: r.since,
+    ...(r.before ? { before: r.before } : {}),
+    message: (m) => `\`--ckpt-format ${argValue(m, 'ckpt_format')}\` with PyTorch FSDP2: its sharded state is saved only as a distributed checkpoint, and Megatron stops ("${r.quote}"). Use \`--ckpt-format torch_dist\` (the default).`,
+  })),
   ...MEGATRON_FSDP_CHECKS,
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
