@@ -445,9 +445,7 @@ function splitAndBatch(plan: Plan, args: MegatronArgs): void {
 
 /** What DP shards: Megatron-FSDP by its strategy, PyTorch FSDP2 everything, else the distributed optimizer. */
 function shardingOf(args: MegatronArgs, distOpt: Field<boolean>, fallback: <T>(value: T, note: string) => Field<T>, release?: string): Field<Sharding> {
-  // Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (OLDER_NAMES), read where the targeted release has it.
-  const before014 = !!release && isVersion(release) && !versionAtLeast(release, '0.14.0');
-  const mfsdp = args.get('use_megatron_fsdp') ?? (before014 ? args.get('use_custom_fsdp') : undefined);
+  const mfsdp = args.get('use_megatron_fsdp');
   if (flag(mfsdp)) {
     const strategy = args.get('data_parallel_sharding_strategy');
     // The default strategy is no_shard up to 0.17 and optim_grads_params from 0.18.0
