@@ -239,3 +239,19 @@ test("NeMo's optimizer name decides the distributed optimizer, but it is a name:
     }
   }
 });
+
+test('older argument names read in place of today\'s agree with the schema: same type and action, removed when today\'s name arrived', async () => {
+  const { OLDER_NAMES } = await import('../../server/src/engine/formats/megatron/model');
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const props = JSON.parse(readFileSync(join(__dirname, '../../schemas/megatron.schema.json'), 'utf8')).properties;
+  for (const [now, o] of Object.entries(OLDER_NAMES)) {
+    const old = props[o.dest];
+    assert.equal(old?.['x-removed']?.replacement, now, o.dest);
+    assert.equal(old['x-removed'].version, o.until, o.dest);
+    assert.equal(old['x-flag'], o.flag, o.dest);
+    assert.equal(props[now]['x-flag'], o.newFlag, now);
+    assert.equal(old.type, props[now].type, now);
+    assert.equal(old['x-action'], props[now]['x-action'], now);
+  }
+});

@@ -7,5 +7,5 @@ torchrun --nproc_per_node 8 /opt/megatron-lm/train_rl.py \
     --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
     --seq-length 512 --max-position-embeddings 512 \
     --micro-batch-size 1 --global-batch-size 8 --perform-rl-step \
-    --rl-parallel-generation-tasks 4
+    --rl-parallel-generation-tasks 4 --rl-partial-rollouts
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: is deprecated since Megatron-LM 0.17.0

@@ -89,6 +89,15 @@ export function untracked<T>(value: T): T {
   return (value && typeof value === 'object' ? (targets.get(value as unknown as object) as T | undefined) : undefined) ?? value;
 }
 
+/**
+ * Pairs a view made outside this module (a rule's wrapper around a tracking view) with the real
+ * object behind it, so that `untracked` of the wrapper gives that object.
+ */
+export function withUntracked<T extends object>(view: T, raw: T): T {
+  if (view !== raw) targets.set(view, raw);
+  return view;
+}
+
 /** Classifies one item as read (its marks), for a scope that handles that item alone. */
 export function recordItem(log: ReadLog, item: unknown): void {
   classify(log, item);

@@ -81,6 +81,7 @@ function nanCheckOn(m: MegatronModel): boolean {
   return argOff(m, 'fp16') || (argOn(m, 'fp16') && argGiven(m, 'loss_scale'));
 }
 const blockWithFp8 = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_scope') === 'block' && effectiveImpl(m) === 'local' && argGiven(m, 'fp8');
+const fullIterationInferenceWithFp8 = (m: MegatronModel) => effectiveImpl(m) === 'local' && (argWords(m, 'cuda_graph_scope_deprecated') ?? []).includes('full_iteration_inference') && argGiven(m, 'fp8');
 const ARGUMENT_CHECKS: ArgCheck[] = [
   {
     when: (m) => {
@@ -115,6 +116,31 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
       before: r.before,
     }),
   ),
+  {
+    // training/arguments.py@core_v0.15.0:749-755, @core_v0.16.0:725-731: dynamic-batching inference takes
+    // a full-iteration graph, but not with FP8.
+    when: (m) => (effectiveImpl(m) === 'local' && (argWords(m, 'cuda_graph_scope_deprecated') ?? []).includes('full_iteration') && argOn(m, 'inference_dynamic_batching') && argGiven(m, 'fp8') ? 'cuda_graph_scope_deprecated' : undefined),
+    message: () => '`--cuda-graph-scope full_iteration` for dynamic-batching inference with FP8: Megatron-LM 0.15 and 0.16 stop at startup ("fp8 is not supported with inference dynamic batching and full_iteration CUDA graph"). Drop FP8 for inference, or the full-iteration graph.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+    before: '0.17.0',
+  },
+  // Before 0.18 a full-iteration inference graph was the local scope `full_iteration_inference`, with the
+  // same FP8 conditions as block-level graphs from 0.18 (training/arguments.py@core_v0.17.0:1005-1011).
+  {
+    when: (m) => (fullIterationInferenceWithFp8(m) && (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized')) ? 'cuda_graph_scope_deprecated' : undefined),
+    message: () => '`--cuda-graph-scope full_iteration_inference` with FP8: full-iteration inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM 0.17 stops at startup ("fp8 with full_iteration_inference CUDA graphs is only supported with --transformer-impl=inference_optimized"). Add `--transformer-impl inference_optimized` (with `--fp8-recipe mxfp8`), or drop FP8 for inference.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.18.0',
+  },
+  {
+    when: (m) => (fullIterationInferenceWithFp8(m) && argValue(m, 'transformer_impl') === 'inference_optimized' && (argAbsent(m, 'fp8_recipe') || (typeof argValue(m, 'fp8_recipe') === 'string' && argValue(m, 'fp8_recipe') !== 'mxfp8')) ? 'cuda_graph_scope_deprecated' : undefined),
+    message: (m) => `\`--cuda-graph-scope full_iteration_inference\` with the FP8 recipe \`${argAbsent(m, 'fp8_recipe') ? 'delayed' : String(argValue(m, 'fp8_recipe'))}\`${argAbsent(m, 'fp8_recipe') ? ' (the default)' : ''}: full-iteration inference graphs take only MXFP8, and Megatron-LM 0.17 stops at startup ("Only --fp8-recipe=mxfp8 is supported with full_iteration_inference CUDA graphs"). Use \`--fp8-recipe mxfp8\`.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.18.0',
+  },
   {
     when: (m) => (blockWithFp8(m) && (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized')) ? 'inference_cuda_graph_scope' : undefined),
     message: () => '`--inference-cuda-graph-scope block` with FP8: block-level inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM stops at startup ("fp8 with --inference-cuda-graph-scope=block is only supported with --transformer-impl=inference_optimized"). Add `--transformer-impl inference_optimized` (with `--fp8-recipe mxfp8`), or use the `layer` scope.',
@@ -279,7 +305,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8`; from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default).',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (in 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {

@@ -13,6 +13,12 @@ const emergingOptimizer = (m: MegatronModel): boolean => {
   return typeof o === 'string' && o !== 'adam' && o !== 'sgd';
 };
 
+/** A Muon optimizer written (`muon`, `dist_muon`): what Megatron-LM 0.16 and 0.17 test with `'muon' in args.optimizer`. */
+const muonOptimizer = (m: MegatronModel): boolean => {
+  const o = argValue(m, 'optimizer');
+  return typeof o === 'string' && o.includes('muon');
+};
+
 /**
  * Gradient accumulation fusion is known to be on: written on, or left out where Megatron-LM's
  * default applies (on: only `--no-gradient-accumulation-fusion` turns it off).
@@ -80,6 +86,27 @@ const fullSharding = (m: MegatronModel) => argValue(m, 'data_parallel_sharding_s
  */
 const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
   {
+    // arguments.py@core_v0.12.0:554-556, @core_v0.13.0:646-648; from 0.14 a warning, and from 0.18
+    // Megatron-LM turns the distributed optimizer on itself.
+    when: (m) => (megatronFsdp(m) && argOff(m, 'use_distributed_optimizer') ? 'use_megatron_fsdp' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.14.0',
+    message: () => '`--use-custom-fsdp` without `--use-distributed-optimizer`: Megatron-FSDP before Megatron Core 0.14 runs only with the distributed optimizer, and Megatron-LM stops at startup ("--use-custom-fsdp only supported with distributed optimizer"). Add `--use-distributed-optimizer`.',
+  },
+  {
+    // arguments.py@core_v0.12.0:558-561, @core_v0.13.0:650-653; a warning from 0.14.
+    when: (m) => {
+      const s = argValue(m, 'data_parallel_sharding_strategy');
+      if (!megatronFsdp(m) || (s !== 'optim_grads' && s !== 'optim_grads_params') || !fusionOn(m)) return undefined;
+      return argAbsent(m, 'gradient_accumulation_fusion') ? 'data_parallel_sharding_strategy' : 'gradient_accumulation_fusion';
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
+    before: '0.14.0',
+    message: (m) => `\`--data-parallel-sharding-strategy ${String(argValue(m, 'data_parallel_sharding_strategy'))}\` under \`--use-custom-fsdp\` with gradient accumulation fusion${argAbsent(m, 'gradient_accumulation_fusion') ? ' (on by default)' : ''}: before Megatron Core 0.14 Megatron-LM stops at startup ("optim_grads_params optim_grads are not supported with gradient accumulation fusion"). Add \`--no-gradient-accumulation-fusion\`, or shard less (\`optim\`, \`no_shard\`).`,
+  },
+  {
     when: (m) => {
       if (!megatronFsdp(m)) return undefined;
       const format = argAbsent(m, 'ckpt_format') ? 'torch_dist' : argValue(m, 'ckpt_format');
@@ -90,9 +117,10 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
     message: (m) => `Megatron-FSDP with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format `torch_dist`' : `\`--ckpt-format ${argValue(m, 'ckpt_format')}\``}: it saves only DTensor checkpoints, and Megatron stops ("Megatron-FSDP requires the \`fsdp_dtensor\` checkpointing format."; before Megatron Core 0.18 "Megatron FSDP only supports fsdp_dtensor checkpoint format"). Add \`--ckpt-format fsdp_dtensor\`.`,
   },
   {
+    // The same assert under `--use-custom-fsdp` (Megatron-FSDP's name before 0.14: @core_v0.12.0:566-568).
     when: (m) => (megatronFsdp(m) && fullSharding(m) && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
     formats: MLM_FLAG_FORMATS,
-    since: '0.14.0',
+    since: '0.12.0',
     message: () => '`--check-weight-hash-across-dp-replicas-interval` with Megatron-FSDP\'s `optim_grads_params` sharding: each DP rank holds a different shard of the weights, so there is no replica to compare, and Megatron stops ("check_weight_hash_across_dp_replicas_interval is not supported with optim_grads_params"). Drop the interval.',
   },
   {
@@ -275,14 +303,18 @@ const CHECKS: ArgCheck[] = [
     message: () => 'Megatron-FSDP version 2 shards the optimizer itself: Megatron stops ("--megatron-fsdp-version 2 is not compatible with --use-distributed-optimizer"). Remove `--use-distributed-optimizer`.',
     fix: (m) => unsetArg(m, 'distributed-optimizer-off', 'use_distributed_optimizer', 'Turn off the distributed optimizer'),
   },
-  {
-    // validate_args under FSDP2 (arguments.py@core_v0.10.0:383-384 `torch_dist` only; `torch_dcp` too
-    // from core_v0.12.0, @d98e8a6:1042-1043); the default `torch_dist` passes.
-    when: (m) => (torchFsdp2(m) && typeof argValue(m, 'ckpt_format') === 'string' && !['torch_dist', 'torch_dcp'].includes(argValue(m, 'ckpt_format') as string) ? 'ckpt_format' : undefined),
+  ...[
+    // validate_args under FSDP2: `torch_dist` only at arguments.py@core_v0.10.0:383-384 and core_v0.11.0,
+    // `torch_dcp` too from core_v0.12.0 (@d98e8a6:1042-1043); the default `torch_dist` passes.
+    { since: '0.10.0', before: '0.12.0', formats: ['torch_dist'], quote: '--use-torch-fsdp2 requires --ckpt-format torch_dist' },
+    { since: '0.12.0', formats: ['torch_dist', 'torch_dcp'], quote: '--use-torch-fsdp2 requires --ckpt-format torch_dist or torch_dcp' },
+  ].map((r): ArgCheck => ({
+    when: (m) => (torchFsdp2(m) && typeof argValue(m, 'ckpt_format') === 'string' && !r.formats.includes(argValue(m, 'ckpt_format') as string) ? 'ckpt_format' : undefined),
     formats: MLM_FLAG_FORMATS,
-    since: '0.10.0',
-    message: (m) => `\`--ckpt-format ${argValue(m, 'ckpt_format')}\` with PyTorch FSDP2: its sharded state is saved only as a distributed checkpoint, and Megatron stops ("--use-torch-fsdp2 requires --ckpt-format torch_dist or torch_dcp"). Use \`--ckpt-format torch_dist\` (the default).`,
-  },
+    since: r.since,
+    ...(r.before ? { before: r.before } : {}),
+    message: (m) => `\`--ckpt-format ${argValue(m, 'ckpt_format')}\` with PyTorch FSDP2: its sharded state is saved only as a distributed checkpoint, and Megatron stops ("${r.quote}"). Use \`--ckpt-format torch_dist\` (the default).`,
+  })),
   ...MEGATRON_FSDP_CHECKS,
   {
     when: (m) => (argOn(m, 'use_megatron_fsdp') && argOn(m, 'use_torch_fsdp2') ? 'use_torch_fsdp2' : undefined),
@@ -292,12 +324,29 @@ const CHECKS: ArgCheck[] = [
   },
   ...BRIDGE_FSDP_CHECKS,
   {
-    // training/arguments.py@core_v0.18.0:1565-1566, @d98e8a6:1739-1740: optimizers other than Adam and
-    // SGD (Muon and the other emerging ones) run without either FSDP.
-    when: (m) => (emergingOptimizer(m) && (argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp')) ? 'optimizer' : undefined),
+    // training/arguments.py@core_v0.16.0:1178-1186, @core_v0.17.0:1476-1484: under `'muon' in args.optimizer`
+    // (muon, dist_muon; 0.17's lion is not among them), neither FSDP.
+    when: (m) => (muonOptimizer(m) && (argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp')) ? 'optimizer' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.18.0',
+    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with ${argOn(m, 'use_torch_fsdp2') ? '`--use-torch-fsdp2`' : '`--use-megatron-fsdp`'}: Megatron-LM stops at startup ("Muon optimizer does not support ${argOn(m, 'use_torch_fsdp2') ? 'Torch-FSDP2' : 'Megatron-FSDP'} for now."). Use Adam or SGD with FSDP, or train Muon without FSDP (and, before Megatron Core 0.18, without the distributed optimizer).`,
+  },
+  {
+    // training/arguments.py@core_v0.18.0:1565, @d98e8a6:1739: optimizers other than Adam and SGD (Muon
+    // and the other emerging ones) run without Torch-FSDP2.
+    when: (m) => (emergingOptimizer(m) && argOn(m, 'use_torch_fsdp2') ? 'optimizer' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.18.0',
-    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with ${argOn(m, 'use_torch_fsdp2') ? '`--use-torch-fsdp2`' : '`--use-megatron-fsdp`'}: Megatron-LM stops at startup ("Emerging optimizer does not support ${argOn(m, 'use_torch_fsdp2') ? 'Torch-FSDP2' : 'Megatron-FSDP'} for now."). Use Adam or SGD with FSDP, or train this optimizer with the (layer-wise) distributed optimizer.`,
+    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with \`--use-torch-fsdp2\`: Megatron-LM stops at startup ("Emerging optimizer does not support Torch-FSDP2 for now."). Use Adam or SGD with FSDP, or train this optimizer with the (layer-wise) distributed optimizer.`,
+  },
+  {
+    // Megatron-FSDP's own block comes first (training/arguments.py@core_v0.18.0:1122-1124, @d98e8a6:1149-1151);
+    // the emerging-optimizer check after it (@core_v0.18.0:1566) is not reached.
+    when: (m) => (emergingOptimizer(m) && argOn(m, 'use_megatron_fsdp') ? 'optimizer' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+    message: (m) => `\`--optimizer ${String(argValue(m, 'optimizer'))}\` with \`--use-megatron-fsdp\`: Megatron-FSDP takes only Adam and SGD, and Megatron-LM stops at startup ("Megatron-FSDP does not support the ${String(argValue(m, 'optimizer'))} optimizer yet."). Use Adam or SGD with FSDP, or train this optimizer with the (layer-wise) distributed optimizer.`,
   },
 ];
 
@@ -310,7 +359,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. From Megatron Core 0.18 neither FSDP takes an optimizer other than Adam or SGD (Muon and the other emerging optimizers). FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check; from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM' s argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Neither FSDP takes Muon in Megatron Core 0.16 and 0.17 (`muon`, `dist_muon`), nor from 0.18 any optimizer other than Adam or SGD (Muon and the other emerging optimizers). Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (these checks read it under that name at those releases): it needs `--use-distributed-optimizer`, and refuses gradient accumulation fusion under `optim_grads` or `optim_grads_params` sharding. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check (from 0.12); from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for launch scripts and Megatron-LM YAML only (Megatron Bridge rewrites several of these fields for version 2). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',

@@ -75,43 +75,55 @@ const DISTRIBUTE_CHECKS: ArgCheck[] = [
 
 /**
  * Activation offloading to the CPU, which TransformerConfig refuses beside pipeline parallelism or
- * activation recompute, or for as many layers as the model has (transformer_config.py@core_v0.8.0:344-359,
- * the same at core_v0.16.0:1137-1152 and d98e8a6). On Megatron-LM's command line it is on when
+ * activation recompute (transformer_config.py@core_v0.5.0:186-194, the same at core_v0.16.0:1144-1152
+ * and d98e8a6), or for as many layers as the model has (@core_v0.6.0:301-306 on; at core_v0.5.0:181-184
+ * whether offloading is on or not). On Megatron-LM's command line it is on when
  * `--cpu-offloading-num-layers` is above 0 (training/arguments.py@core_v0.16.0:1236-1237, the first
- * release with the flag); Bridge, NeMo and a `--yaml-cfg` file set `cpu_offloading` itself. The checks
- * are made from 0.16 only, the releases with the flag (a config that sets `cpu_offloading` at an older
- * release is not judged).
+ * release with the flag: before it argparse refuses the flag); Bridge, NeMo and a `--yaml-cfg` file set
+ * `cpu_offloading` itself, which TransformerConfig checks from 0.5.
  */
 function offloading(m: MegatronModel): boolean {
-  if (argOn(m, 'cpu_offloading')) return true;
+  return offloadingSwitch(m) || offloadingFlag(m);
+}
+/** `cpu_offloading` written on (Bridge, NeMo, a `--yaml-cfg` file). */
+const offloadingSwitch = (m: MegatronModel) => argOn(m, 'cpu_offloading');
+/** Megatron-LM's `--cpu-offloading-num-layers` above 0 (0.16 on). */
+function offloadingFlag(m: MegatronModel): boolean {
   const n = argNum(m, 'cpu_offloading_num_layers');
   return n !== undefined && n > 0 && !m.args.configFields && !m.args.yamlCfg;
 }
 
-const OFFLOAD_CHECKS: ArgCheck[] = [
+/** The offload checks, for offloading turned on by `on`, from `since`. */
+const offloadChecks = (on: (m: MegatronModel) => boolean, since: string, layersSince: string): ArgCheck[] => [
   {
     when: (m) => {
-      if (!offloading(m)) return undefined;
+      if (!on(m)) return undefined;
       const n = argNum(m, 'cpu_offloading_num_layers');
       const layers = argNum(m, 'num_layers');
       return n !== undefined && layers !== undefined && n >= layers ? 'cpu_offloading_num_layers' : undefined;
     },
-    since: '0.16.0',
+    since: layersSince,
     message: (m) => `CPU offloading of ${argNum(m, 'cpu_offloading_num_layers')} layers, and the model has ${argNum(m, 'num_layers')}: the last layer's activations are needed at once for the backward pass, so Megatron Core stops when it builds the transformer config ("CPU offloading can be done only for layers less than ${argNum(m, 'num_layers')}"). Offload at most ${(argNum(m, 'num_layers') ?? 1) - 1} layers.`,
   },
   {
     when: (m) => {
       const pp = argNum(m, 'pipeline_model_parallel_size');
-      return offloading(m) && pp !== undefined && pp > 1 ? 'pipeline_model_parallel_size' : undefined;
+      return on(m) && pp !== undefined && pp > 1 ? 'pipeline_model_parallel_size' : undefined;
     },
-    since: '0.16.0',
+    since,
     message: (m) => `CPU offloading of activations with PP ${argNum(m, 'pipeline_model_parallel_size')}: Megatron Core stops when it builds the transformer config ("Currently there is no support for Pipeline parallelism with CPU offloading"). Turn offloading off, or run without pipeline parallelism.`,
   },
   {
-    when: (m) => (offloading(m) && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'recompute_activations') : undefined),
-    since: '0.16.0',
+    when: (m) => (on(m) && (argGiven(m, 'recompute_granularity') || argOn(m, 'recompute_activations')) ? (argGiven(m, 'recompute_granularity') ? 'recompute_granularity' : 'recompute_activations') : undefined),
+    since,
     message: () => 'CPU offloading of activations with activation recompute: the two are alternative ways to save activation memory, and Megatron Core stops when it builds the transformer config ("CPU offloading does not work when activation recomputation is enabled"). Keep one of them.',
   },
+];
+
+const OFFLOAD_CHECKS: ArgCheck[] = [
+  ...offloadChecks(offloadingSwitch, '0.5.0', '0.6.0'),
+  // Only where the switch is not written on (the same refusal, reported once).
+  ...offloadChecks((m) => !offloadingSwitch(m) && offloadingFlag(m), '0.16.0', '0.16.0'),
 ];
 
 /** Selective recomputation of the module named, as written. */
@@ -194,7 +206,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has. On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',

@@ -176,6 +176,86 @@ const BATCH_CHECKS: ArgCheck[] = [
   },
 ];
 
+/** A written argument with a value (argparse leaves an absent one None). */
+const given = (m: MegatronModel, dest: string) => !argAbsent(m, dest) && argValue(m, dest) !== undefined && argValue(m, dest) !== null;
+
+/**
+ * Refusals of older RL flags, gone with the flags: the KV-cache switches of 0.15-0.16
+ * (training/arguments.py@core_v0.15.0:389-393, @core_v0.16.0:331-344), the packing bin of 0.15
+ * (@core_v0.15.0:414-416) and the parallel-generation counts of 0.17-0.18 (@core_v0.17.0:409-440,
+ * @core_v0.18.0:516-547), which 0.19 folded into `--rl-generation-lag`.
+ */
+const OLDER_CHECKS: ArgCheck[] = [
+  {
+    // Outside the `--perform-rl-step` block, after the import of torch_memory_saver (its absence stops too).
+    when: (m) => (argOn(m, 'rl_offload_kv_cache_during_training') && (argNum(m, 'inference_dynamic_batching_unified_memory_level') ?? 0) > 0 ? 'inference_dynamic_batching_unified_memory_level' : undefined),
+    message: () => '`--rl-offload-kv-cache-during-training` with unified memory (`--inference-dynamic-batching-unified-memory-level` above 0): Megatron-LM 0.16 stops at startup ("The KV cache should not be instantiated in unified memory when it is offloaded during training."). Drop one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.17.0',
+  },
+  {
+    when: (m) => (rl(m) && argOn(m, 'rl_remove_kv_cache_during_training') && argOn(m, 'rl_offload_kv_cache_during_training') ? 'rl_offload_kv_cache_during_training' : undefined),
+    message: () => '`--rl-offload-kv-cache-during-training` beside `--rl-remove-kv-cache-during-training`: the KV cache is either moved off the GPU or dropped, and Megatron-LM stops at startup ("Cannot use both remove-kv-cache-during-training and offload-kv-cache-during-training"). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+    before: '0.17.0',
+  },
+  {
+    when: (m) => (rl(m) && argOn(m, 'rl_partial_rollouts') && argOn(m, 'rl_remove_kv_cache_during_training') ? 'rl_remove_kv_cache_during_training' : undefined),
+    message: () => '`--rl-remove-kv-cache-during-training` with `--rl-partial-rollouts`: partial rollouts resume from the KV cache, and Megatron-LM stops at startup ("Cannot use both partial-rollouts and remove-kv-cache-during-training"). Drop one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+    before: '0.17.0',
+  },
+  {
+    when: (m) => {
+      const bin = argAbsent(m, 'rl_sequence_packing_bin_size') ? 8192 : argNum(m, 'rl_sequence_packing_bin_size');
+      const seq = argNum(m, 'seq_length');
+      return rl(m) && argOn(m, 'rl_use_sequence_packing') && bin !== undefined && seq !== undefined && seq > bin ? 'seq_length' : undefined;
+    },
+    message: (m) => `\`--seq-length ${argNum(m, 'seq_length')}\` above the sequence-packing bin (\`--rl-sequence-packing-bin-size\`${argAbsent(m, 'rl_sequence_packing_bin_size') ? ', 8192 by default' : ` ${argNum(m, 'rl_sequence_packing_bin_size')}`}): Megatron-LM 0.15 stops at startup ("rl_sequence_packing_bin_size should be larger than or equal to seq_length"). Raise the bin size to the sequence length.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.15.0',
+    before: '0.16.0',
+  },
+  {
+    when: (m) => (rl(m) && given(m, 'rl_num_parallel_generations') && given(m, 'rl_parallel_generation_tasks') ? 'rl_parallel_generation_tasks' : undefined),
+    message: () => '`--rl-parallel-generation-tasks` beside `--rl-num-parallel-generations`: the first is the deprecated form of the second, and Megatron-LM stops at startup ("Cannot specify both --rl-num-parallel-generations and --rl-parallel-generation-tasks."). Keep `--rl-num-parallel-generations`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.19.0',
+  },
+  {
+    when: (m) => (rl(m) && (given(m, 'rl_num_parallel_generations') || given(m, 'rl_parallel_generation_tasks')) && given(m, 'rl_num_parallel_generation_batches') ? 'rl_num_parallel_generation_batches' : undefined),
+    message: () => '`--rl-num-parallel-generation-batches` beside a number of parallel generations: Megatron-LM stops at startup ("--rl-num-parallel-generations and --rl-num-parallel-generation-batches are mutually exclusive."). Keep one of them.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.19.0',
+  },
+  {
+    when: (m) => (rl(m) && partialOff(m) ? ['rl_num_parallel_generations', 'rl_parallel_generation_tasks', 'rl_num_parallel_generation_batches'].find((d) => given(m, d)) : undefined),
+    message: (m) => {
+      const batches = !given(m, 'rl_num_parallel_generations') && !given(m, 'rl_parallel_generation_tasks');
+      return `Parallel generation (${batches ? '`--rl-num-parallel-generation-batches`' : given(m, 'rl_num_parallel_generations') ? '`--rl-num-parallel-generations`' : '`--rl-parallel-generation-tasks`, carried over to `--rl-num-parallel-generations`'}) without \`--rl-partial-rollouts\`: Megatron-LM 0.17 and 0.18 stop at startup ("--rl-num-parallel-generation${batches ? '-batches' : 's'} requires --rl-partial-rollouts."). Add \`--rl-partial-rollouts\`.`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.19.0',
+  },
+  {
+    when: (m) => {
+      const n = argNum(m, 'rl_num_parallel_generations');
+      const group = grpo(m, 'grpo_group_size', 2);
+      return rl(m) && n !== undefined && group !== undefined && group > 0 && n % group !== 0 && !given(m, 'rl_parallel_generation_tasks') ? 'rl_num_parallel_generations' : undefined;
+    },
+    message: (m) => `\`--rl-num-parallel-generations ${argNum(m, 'rl_num_parallel_generations')}\` is not a multiple of the GRPO group size (${grpo(m, 'grpo_group_size', 2)}): Megatron-LM 0.17 and 0.18 stop at startup ("--rl-num-parallel-generations (…) must be divisible by --grpo-group-size (…)."). Use a multiple of the group size.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.19.0',
+  },
+];
+
 /** `--rl-max-inflight-requests` as a known number. */
 function inflight(m: MegatronModel): number | undefined {
   const v = argValue(m, 'rl_max_inflight_requests');
@@ -187,8 +267,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Reinforcement-learning arguments that Megatron-LM rejects together with `--perform-rl-step`: rollouts consumed one by one, groups consumed from whole-batch submissions, a generation lag or finer submission without `--rl-partial-rollouts`, a global batch or save/exit interval that does not fit the GRPO rounds, sequence packing with a micro-batch above 1, CUDA graph or KV-cache offload settings without the graphs they need, or an in-flight request cap that conflicts with the lag or the batch.',
-    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. From 0.15 the global batch must divide the samples of a GRPO round (prompts per step × group size × GRPO iterations) and `--save-interval`/`--exit-interval` must be multiples of the steps in a round; from 0.16 `--rl-use-sequence-packing` needs `--micro-batch-size 1`; from 0.17 `--rl-persist-cuda-graphs` and `--rl-training-cuda-graphs` need `--cuda-graph-impl`, and `--rl-kv-cache-management-mode offload` needs `--rl-persist-cuda-graphs` and no unified memory; from 0.20 `--rl-max-inflight-requests` excludes `--rl-generation-lag`, must be at least 1, and above one batch needs `--rl-partial-rollouts`, and the lag must be at least -1. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
+    summary: 'Reinforcement-learning arguments that Megatron-LM rejects together with `--perform-rl-step`: rollouts consumed one by one, groups consumed from whole-batch submissions, a generation lag or finer submission without `--rl-partial-rollouts`, a global batch or save/exit interval that does not fit the GRPO rounds, sequence packing with a micro-batch above 1, CUDA graph or KV-cache offload settings without the graphs they need, or an in-flight request cap that conflicts with the lag or the batch; and the refusals of the KV-cache, packing-bin and parallel-generation flags of older releases.',
+    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. From 0.15 the global batch must divide the samples of a GRPO round (prompts per step × group size × GRPO iterations) and `--save-interval`/`--exit-interval` must be multiples of the steps in a round; from 0.16 `--rl-use-sequence-packing` needs `--micro-batch-size 1`; from 0.17 `--rl-persist-cuda-graphs` and `--rl-training-cuda-graphs` need `--cuda-graph-impl`, and `--rl-kv-cache-management-mode offload` needs `--rl-persist-cuda-graphs` and no unified memory; from 0.20 `--rl-max-inflight-requests` excludes `--rl-generation-lag`, must be at least 1, and above one batch needs `--rl-partial-rollouts`, and the lag must be at least -1. Older flags had their own refusals: in 0.15 and 0.16 `--rl-offload-kv-cache-during-training` beside `--rl-remove-kv-cache-during-training`, and the latter with `--rl-partial-rollouts`; in 0.16 the offload with unified memory (whether or not `--perform-rl-step` is on); in 0.15 a `--seq-length` above `--rl-sequence-packing-bin-size` (8192 by default) with packing; in 0.17 and 0.18 the parallel-generation counts (`--rl-num-parallel-generations`, its deprecated `--rl-parallel-generation-tasks`, `--rl-num-parallel-generation-batches`) given together or without `--rl-partial-rollouts`, and a number of parallel generations that the GRPO group size does not divide. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-consumption-granularity: G\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-partial-rollouts: true\n  --rl-submission-granularity: G\n  --rl-consumption-granularity: G\n',
     shell: {
@@ -202,5 +282,6 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, BATCH_CHECKS);
+    runChecks(ctx, OLDER_CHECKS);
   },
 });

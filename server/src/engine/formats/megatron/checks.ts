@@ -2,11 +2,12 @@
  * Shared shape of the Megatron argument checks: one table per family, each entry with upstream's
  * condition and a message that says what happens and what to do.
  */
-import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
+import { MLM_FLAG_FORMATS, OLDER_NAMES, type MegatronModel } from './model';
+import type { MegatronArgs } from './args';
 import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { FixSpec, RuleContext } from '../../rules/rule';
-import { untracked } from '../../rules/certain';
+import { untracked, withUntracked } from '../../rules/certain';
 
 export interface ArgCheck {
   /**
@@ -33,12 +34,18 @@ export interface ArgCheck {
 }
 
 export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
-  const m = ctx.model;
+  const model = ctx.model;
+  // Older names (OLDER_NAMES) the file writes where it does not write today's: looked up untracked,
+  // nearly always none, and then the model is read as it is.
+  const raw = untracked(model.args);
+  const older = Object.entries(OLDER_NAMES).filter(([now, o]) => raw.get(now) === undefined && raw.get(o.dest) !== undefined);
   // Each check on its own: what one reads does not weigh on another's finding.
   for (const c of checks) {
     if (c.formats && !c.formats.includes(ctx.format)) continue;
-    if (m.args.yamlCfg && c.formats === MLM_FLAG_FORMATS && !c.yamlCfg) continue;
+    if (model.args.yamlCfg && c.formats === MLM_FLAG_FORMATS && !c.yamlCfg) continue;
     ctx.separately(() => {
+      const used = new Set<string>();
+      const m = older.length ? withOlderNames(ctx, model, new Map(older), used) : model;
       const dest = c.when(m, ctx.plan, ctx);
       if (!dest) return;
       // NeMo's own (non-Megatron-Core) model makes none of these checks; whether it is used is read here.
@@ -47,9 +54,40 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       if ((c.since && !ctx.atLeast(c.since)) || (c.before && ctx.atLeast(c.before))) return;
       const at: Path = m.args.get(dest)?.path ?? [];
       const fix = c.fix?.(m, ctx.plan);
-      ctx.report({ at, message: inFormat(m, ctx.format, c.message(m, ctx.plan)), severity: c.severity, fixes: fix ? [fix] : [] });
+      let message = inFormat(m, ctx.format, c.message(m, ctx.plan));
+      // The flag as that release spells it.
+      for (const d of used) message = message.split(OLDER_NAMES[d].newFlag).join(OLDER_NAMES[d].flag);
+      ctx.report({ at, message, severity: c.severity, fixes: fix ? [fix] : [] });
     });
   }
+}
+
+/**
+ * The model with an argument the file writes under its older name (OLDER_NAMES) read under today's
+ * dest, where the release that reads the file still has the older name (which release that is then
+ * weighs on the finding); `used` collects the dests so read.
+ */
+function withOlderNames(ctx: RuleContext<MegatronModel>, m: MegatronModel, older: Map<string, (typeof OLDER_NAMES)[string]>, used: Set<string>): MegatronModel {
+  const olderDest = (dest: string): string | undefined => {
+    const o = older.get(dest);
+    if (!o || ctx.atLeast(o.until)) return undefined;
+    used.add(dest);
+    return o.dest;
+  };
+  const wrap = (args: MegatronArgs): MegatronArgs =>
+    new Proxy(args, {
+      get(t, key) {
+        if (key !== 'get') return Reflect.get(t, key);
+        return (dest: string) => {
+          const o = olderDest(dest);
+          return t.get(o ?? dest);
+        };
+      },
+    });
+  const rawArgs = untracked(m.args);
+  const rawWrapped = wrap(rawArgs);
+  const args = m.args === rawArgs ? rawWrapped : withUntracked(wrap(m.args), rawWrapped);
+  return new Proxy(m, { get: (t, key) => (key === 'args' ? args : Reflect.get(t, key)) });
 }
 
 /**

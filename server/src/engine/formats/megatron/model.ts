@@ -26,6 +26,19 @@ export function megatronWritePath(m: { args: MegatronArgs }, schemaPath: Path): 
   return schemaPath.length === 1 ? m.args.pathFor(String(schemaPath[0])) : undefined;
 }
 
+/**
+ * Arguments an older release read under another flag with the same meaning (the schema's
+ * `x-removed.replacement`, where the old flag took the same values): today's dest → the older dest,
+ * its flag, and the first release without it. Megatron-LM's argument checks of those releases test
+ * the older dest where today's test the new one (`--use-custom-fsdp` up to 0.13 for
+ * `--use-megatron-fsdp`); runChecks reads the older one in its place at those releases.
+ */
+export const OLDER_NAMES: Readonly<Record<string, { dest: string; flag: string; newFlag: string; until: string }>> = {
+  use_megatron_fsdp: { dest: 'use_custom_fsdp', flag: '--use-custom-fsdp', newFlag: '--use-megatron-fsdp', until: '0.14.0' },
+  keep_fp8_transpose_cache: { dest: 'keep_fp8_transpose_cache_when_using_custom_fsdp', flag: '--keep-fp8-transpose-cache-when-using-custom-fsdp', newFlag: '--keep-fp8-transpose-cache', until: '0.14.0' },
+  muon_nesterov: { dest: 'muon_use_nesterov', flag: '--muon-use-nesterov', newFlag: '--muon-nesterov', until: '0.18.0' },
+};
+
 export function argValue(m: MegatronModel, dest: string): unknown {
   return m.args.get(dest)?.value;
 }

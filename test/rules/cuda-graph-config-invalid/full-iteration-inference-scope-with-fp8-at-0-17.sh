@@ -1,0 +1,10 @@
+#: name: cuda-graph-config-invalid: at core_v0.17.0 FP8 full-iteration inference graphs need the inference-optimized layers (training/arguments.py@core_v0.17.0:1005-1009), the check --inference-cuda-graph-scope block makes from 0.18
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --cuda-graph-impl local --cuda-graph-scope full_iteration_inference --fp8-format e4m3 \
+#                           ^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: fp8 with full_iteration_inference CUDA graphs is only supported with
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce
