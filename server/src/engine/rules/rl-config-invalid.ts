@@ -174,6 +174,14 @@ const BATCH_CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.20.0',
   },
+  {
+    // @core_v0.16.0:345-351 (0.17 on asks for torch_memory_saver instead, an installed package).
+    when: (m) => (rl(m) && argOn(m, 'rl_offload_inference_model_weights_when_idle') && (argNum(m, 'rl_inference_model_unified_memory_level') ?? (argAbsent(m, 'rl_inference_model_unified_memory_level') ? 0 : 1)) !== 1 ? 'rl_offload_inference_model_weights_when_idle' : undefined),
+    message: (m) => `\`--rl-offload-inference-model-weights-when-idle\` without unified memory for the inference model (\`--rl-inference-model-unified-memory-level\` ${argAbsent(m, 'rl_inference_model_unified_memory_level') ? '0, the default' : argNum(m, 'rl_inference_model_unified_memory_level')}): Megatron-LM 0.16 offloads the idle weights only from unified memory, and stops at startup ("--rl-offload-inference-model-weights-when-idle requires --rl-inference-model-unified-memory-level=1."). Add \`--rl-inference-model-unified-memory-level 1\`, or use Megatron Core 0.17 or later (with torch_memory_saver installed).`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.17.0',
+  },
 ];
 
 /** `--rl-max-inflight-requests` as a known number. */
@@ -188,7 +196,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Reinforcement-learning arguments that Megatron-LM rejects together with `--perform-rl-step`: rollouts consumed one by one, groups consumed from whole-batch submissions, a generation lag or finer submission without `--rl-partial-rollouts`, a global batch or save/exit interval that does not fit the GRPO rounds, sequence packing with a micro-batch above 1, CUDA graph or KV-cache offload settings without the graphs they need, or an in-flight request cap that conflicts with the lag or the batch.',
-    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. From 0.15 the global batch must divide the samples of a GRPO round (prompts per step × group size × GRPO iterations) and `--save-interval`/`--exit-interval` must be multiples of the steps in a round; from 0.16 `--rl-use-sequence-packing` needs `--micro-batch-size 1`; from 0.17 `--rl-persist-cuda-graphs` and `--rl-training-cuda-graphs` need `--cuda-graph-impl`, and `--rl-kv-cache-management-mode offload` needs `--rl-persist-cuda-graphs` and no unified memory; from 0.20 `--rl-max-inflight-requests` excludes `--rl-generation-lag`, must be at least 1, and above one batch needs `--rl-partial-rollouts`, and the lag must be at least -1. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
+    why: 'With `--perform-rl-step`, Megatron-LM\'s argument checks (from Megatron Core 0.19, where these flags appeared) refuse `--rl-consumption-granularity R` ("not currently supported"), `--rl-consumption-granularity G` while the submission granularity is `B` (its default), a `--rl-generation-lag` above 0 without `--rl-partial-rollouts`, and `--rl-submission-granularity R` without it; from 0.20 `G` submission needs it too. From 0.15 the global batch must divide the samples of a GRPO round (prompts per step × group size × GRPO iterations) and `--save-interval`/`--exit-interval` must be multiples of the steps in a round; from 0.16 `--rl-use-sequence-packing` needs `--micro-batch-size 1`; from 0.17 `--rl-persist-cuda-graphs` and `--rl-training-cuda-graphs` need `--cuda-graph-impl`, and `--rl-kv-cache-management-mode offload` needs `--rl-persist-cuda-graphs` and no unified memory; from 0.20 `--rl-max-inflight-requests` excludes `--rl-generation-lag`, must be at least 1, and above one batch needs `--rl-partial-rollouts`, and the lag must be at least -1. In 0.16 `--rl-offload-inference-model-weights-when-idle` needs `--rl-inference-model-unified-memory-level 1`. Each stops the job at startup, before any GPU work. A `--yaml-cfg` file is not checked this way and is not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-consumption-granularity: G\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --perform-rl-step: true\n  --rl-partial-rollouts: true\n  --rl-submission-granularity: G\n  --rl-consumption-granularity: G\n',
     shell: {
