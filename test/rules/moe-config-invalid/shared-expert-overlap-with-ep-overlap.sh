@@ -9,5 +9,5 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
     --num-experts 64 --expert-model-parallel-size 8 --moe-token-dispatcher-type alltoall \
     --moe-shared-expert-intermediate-size 2048 \
-    --overlap-moe-expert-parallel-comm --moe-shared-expert-overlap
+    --overlap-moe-expert-parallel-comm --moe-shared-expert-overlap --disable-bias-linear
 #                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: disable moe_shared_expert_overlap
