@@ -5,7 +5,7 @@ import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS,
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule } from './rule';
-import { BUILD_CHECKS, BUILD_WHY } from './moe-build-checks';
+import { BUILD_CHECKS, BUILD_WHY } from './tables/moe-build';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
 // The EP all-to-all overlap flag and every requirement Megatron Core checks for it arrive together

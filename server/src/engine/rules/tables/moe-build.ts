@@ -4,10 +4,10 @@
  * options, when it builds the model config; and the Megatron-LM argument checks on the legacy
  * grouped GEMM. Part of moe-config-invalid. Lines at the first release with the check and at d98e8a6.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argOr, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { named, type ArgCheck } from '../formats/megatron/checks';
-import type { Plan } from '../plan/plan';
-import { untracked } from './certain';
+import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argOr, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { named, type ArgCheck } from '../../formats/megatron/checks';
+import type { Plan } from '../../plan/plan';
+import { untracked } from '../certain';
 
 const experts = (m: MegatronModel): boolean => (argNum(m, 'num_moe_experts') ?? 0) > 0;
 const grouped = (m: MegatronModel): boolean => experts(m) && argOn(m, 'moe_grouped_gemm');
@@ -186,7 +186,7 @@ export const BUILD_CHECKS: ArgCheck[] = [
   {
     // TEGroupedMLP.forward: experts.py@core_v0.15.0:913-915, @d98e8a6:981-985 (biases with GeLU keep the
     // fused bias-GeLU on, which the grouped experts do not have; before 0.15 biases are refused outright).
-    when: (m) => (teGrouped(m) && biases(m) && argOff(m, 'bias_dropout_fusion') && argOff(m, 'swiglu') && argOff(m, 'quick_geglu') && argOff(m, 'squared_relu') && argOff(m, 'use_te_activation_func') && argOnByDefault(m, 'bias_gelu_fusion') ? 'moe_grouped_gemm' : undefined),
+    when: (m) => (teGrouped(m) && biases(m) && argValue(m, 'bias_dropout_fusion') === false && argOff(m, 'swiglu') && argOff(m, 'quick_geglu') && argOff(m, 'squared_relu') && argOff(m, 'use_te_activation_func') && argOnByDefault(m, 'bias_gelu_fusion') ? 'moe_grouped_gemm' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.15.0',
     message: (m) => `${named(m, '--moe-grouped-gemm')} with GeLU experts, linear biases${biasText(m)} and the fused bias-GeLU${argAbsent(m, 'bias_gelu_fusion') ? ' (on by default)' : ''}: Transformer Engine's grouped expert MLP fuses only SwiGLU and quick GeGLU, and Megatron Core stops on the first training step ("Only support fusion of swiglu and quick_gelu in TEGroupedMLP."). Add ${named(m, '--no-bias-gelu-fusion')}, or ${named(m, '--disable-bias-linear')}.`,
