@@ -28,6 +28,8 @@ const legacyGrouped = (m: MegatronModel): boolean => grouped(m) && (legacyOn(m) 
 
 /** Linear biases: on unless `--disable-bias-linear`. */
 const biases = (m: MegatronModel): boolean => argOnByDefault(m, 'add_bias_linear');
+/** How the file turns the linear biases off: `--disable-bias-linear`, or `add_bias_linear: false` in a config-field format. */
+const noBiasText = (m: MegatronModel): string => (untracked(m.args).configFields ? named(m, '--add-bias-linear', 'false') : '`--disable-bias-linear`');
 const biasText = (m: MegatronModel): string => (argAbsent(m, 'add_bias_linear') ? ' (on unless `--disable-bias-linear`)' : '');
 
 /** Why the fused TE op-fuser expert MLP cannot be built, when a reason is known (experts.py, _is_fused_impl_supported). */
@@ -195,7 +197,7 @@ export const BUILD_CHECKS: ArgCheck[] = [
     // SharedExpertMLP.__init__: shared_experts.py@core_v0.10.0:37, @d98e8a6:124.
     when: (m) => (experts(m) && (argNum(m, 'moe_shared_expert_intermediate_size') ?? 0) > 0 && biases(m) ? 'moe_shared_expert_intermediate_size' : undefined),
     since: '0.10.0',
-    message: (m) => `Shared experts (${named(m, '--moe-shared-expert-intermediate-size')}) with linear biases${biasText(m)}: the shared experts take no bias, and Megatron Core stops when it builds them ("bias is not supported in the shared experts, "). Add ${named(m, '--disable-bias-linear')}.`,
+    message: (m) => `Shared experts (${named(m, '--moe-shared-expert-intermediate-size')}) with linear biases${biasText(m)}: the shared experts take no bias, and Megatron Core stops when it builds them ("bias is not supported in the shared experts, "). Set ${noBiasText(m)}.`,
   },
   {
     // MoEFlexTokenDispatcher.__init__: token_dispatcher.py@core_v0.12.0:924-926 to @core_v0.15.3 (0.16 picks a backend instead).
