@@ -7,5 +7,5 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --seq-length 512 --max-position-embeddings 512 \
     --micro-batch-size 1 --global-batch-size 8 \
     --num-experts 8 --expert-model-parallel-size 8 --moe-grouped-gemm --bf16 \
-    --moe-use-legacy-grouped-gemm
+    --moe-use-legacy-grouped-gemm --disable-bias-linear
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: is deprecated since Megatron-LM 0.11.0

@@ -8,4 +8,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --seq-length 1024 --max-position-embeddings 1024 --bf16 \
     --use-megatron-fsdp --ckpt-format fsdp_dtensor --num-experts 8 --moe-grouped-gemm --moe-single-grouped-weight \
 #                                                                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[fsdp-config-invalid]
-    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --disable-bias-linear --swiglu --use-transformer-engine-op-fuser

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: before 0.16 the flex dispatcher needs --moe-enable-deepep (token_dispatcher.py@core_v0.14.0:1164-1166)
+#: settings: {"targetVersions": {"megatron-core": "0.14.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --disable-bias-linear --expert-model-parallel-size 8 --moe-token-dispatcher-type flex
+#                                                                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]

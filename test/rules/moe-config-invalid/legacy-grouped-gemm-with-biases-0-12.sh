@@ -1,0 +1,10 @@
+#: name: moe-config-invalid: the legacy GroupedMLP with linear biases (on by default) stops when the experts are built (experts.py@core_v0.12.0 GroupedMLP.__init__)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --moe-grouped-gemm --moe-use-legacy-grouped-gemm --swiglu
+#                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]
+#                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: GeLU grouped experts with biases keep the fused bias-GeLU, which they do not have (experts.py@core_v0.15.0:913-915)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --num-experts 8 --moe-grouped-gemm --no-bias-dropout-fusion
+#                   ^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]
