@@ -179,7 +179,12 @@ export interface JsonSchema {
    * while its `enabled` is true: what then happens to an unknown key. With the section off nothing reads them.
    */
   'x-unknown-key-when-enabled'?: string;
-  'x-values-checked-when-enabled'?: { why: string; except?: string[]; key?: string; at?: string[]; above?: number };
+  /**
+   * The section's values (or, on a key, the key's value) are checked only while a switch is on: its
+   * `enabled` true, its `key` (or the key at the absolute path `at`) above `above` or equal to
+   * `equals`. On a key, a list: every gate must be on for the value to be read.
+   */
+  'x-values-checked-when-enabled'?: ValuesGate | ValuesGate[];
   'x-auto-dropped-since'?: string;
   /**
    * DeepSpeed: the section is validated by a pydantic model at the releases where it is strict
@@ -259,3 +264,6 @@ export interface YamlFalseEntry {
   since?: string;
   before?: string;
 }
+
+/** One switch a value is checked under (`x-values-checked-when-enabled`). */
+export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; above?: number; equals?: unknown }
