@@ -1,10 +1,14 @@
-// Megatron Bridge (with --bridge and --megatron): the Bridge paths of the training-layer sections
-// (`train`, `checkpoint`, `logger`, …) that nothing reads at `x-source.bridgeCommit`: no `.field` or
-// `"field"` in Bridge's src (recipes aside) nor in megatron/core at the Megatron-LM commit Bridge
-// pins (`x-source.bridgeMegatronCommit`). A read in Megatron Core counts only in a file that names
-// the section's class (or the Megatron class it extends): Core never holds Bridge's section objects
+// Megatron Bridge (with --bridge and --megatron): the Bridge paths that nothing reads at
+// `x-source.bridgeCommit`: no `.field` or `"field"` in Bridge's src (recipes aside) nor in Megatron-LM
+// at the commit Bridge pins (`x-source.bridgeMegatronCommit`). For the training-layer sections
+// (`train`, `checkpoint`, `logger`, …) a read in Megatron Core counts only in a file that names the
+// section's class (or the Megatron class it extends): Core never holds Bridge's section objects
 // otherwise, and a same-named field of another class (the dataset config's `full_validation`) is not
-// a reader of this one. A static search, so an upper bound: `x-bridge-unread`.
+// a reader of this one. The sections whose objects Bridge hands to Megatron Core's own builders
+// (`tokenizer`, `optimizer`, `ddp`, `dataset`, `model`), which take them under any name (`args`,
+// `config`), count a read anywhere in Megatron-LM's megatron/ (tests aside). A static search, so an
+// upper bound: `x-bridge-unread`; a read under a name built at run time would hide from it, so every
+// entry of those sections is printed for a look by hand.
 //
 // Megatron Bridge values (with --bridge): `x-bridge-enum` of the fields whose enum holds names only
 // Megatron-LM's `--yaml-cfg` loader knows (x-cli: false): the names Bridge restores a string
@@ -18,6 +22,8 @@ import { setKey } from './write.mjs';
 
 /** The training-layer sections of Megatron Bridge, whose fields Bridge's own loop reads (or not). */
 const BRIDGE_TRAINING_SECTIONS = ['train', 'checkpoint', 'logger', 'scheduler', 'dist', 'profiling', 'rerun_state_machine', 'straggler', 'validation', 'rng'];
+/** The sections Bridge hands to Megatron Core's builders, which read them under any name. */
+const BRIDGE_CORE_SECTIONS = ['tokenizer', 'optimizer', 'ddp', 'dataset', 'model'];
 
 /** x-bridge-unread of every property: its Bridge paths in those sections that no code reads by name. */
 export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
@@ -32,13 +38,25 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
     const files = (git(dir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, rev, '--', ...paths) ?? '').split('\n').filter(Boolean);
     const other = new RegExp(`\\.(${sections.filter((x) => x !== section).join('|')})\\s*(\\.\\s*${field}\\b|,\\s*["']${field}["'])`, 'g');
     const any = new RegExp(`(\\.${field}\\b|["']${field}["'])`);
-    const reaches = new RegExp(`(\\.${section}\\b|["']${section}["']|\\b(${(classes.get(section) ?? [section]).join('|')})\\b)`);
+    // The objects of the sections Bridge hands to builders travel as `config`, `args`, a provider's
+    // `self`: any file reads them, whether or not it names the section.
+    const reaches = BRIDGE_CORE_SECTIONS.includes(section) ? /(?:)/ : new RegExp(`(\\.${section}\\b|["']${section}["']|\\b(${(classes.get(section) ?? [section]).join('|')})\\b)`);
     return files.some((f) => {
       const text = show(dir, rev, f.slice(f.indexOf(':') + 1)) ?? '';
       return reaches.test(text) && text.split('\n').some((line) => !/^\s*#/.test(line) && any.test(line.replace(other, '')));
     });
   };
+  // Fields Megatron reads under a name it builds from a prefix (`f"{prefix}_{name}"`: the optimizer's `muon_*`).
+  const built = builtPrefixes(megatronDir, src.bridgeMegatronCommit);
   const coreReads = (section, field) => {
+    if (BRIDGE_CORE_SECTIONS.includes(section)) {
+      // Read anywhere in megatron/ (tests aside), under any object's name: Core's builders take Bridge's objects as `args` or `config`.
+      const hits = (git(megatronDir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, src.bridgeMegatronCommit, '--', 'megatron', ':(exclude,glob)**/tests/**') ?? '').split('\n').filter(Boolean);
+      return hits.some((f) => {
+        const text = show(megatronDir, src.bridgeMegatronCommit, f.slice(f.indexOf(':') + 1)) ?? '';
+        return text.split('\n').some((line) => !/^\s*#/.test(line) && new RegExp(`(\\.${field}\\b|["']${field}["'])`).test(line));
+      });
+    }
     const files = (git(megatronDir, 'grep', '-l', '-E', `(\\.${field}\\b|["']${field}["'])`, src.bridgeMegatronCommit, '--', 'megatron/core') ?? '').split('\n').filter(Boolean);
     const names = classes.get(section) ?? [];
     return files.some((f) => names.some((n) => new RegExp(`\\b${n}\\b`).test(show(megatronDir, src.bridgeMegatronCommit, f.slice(f.indexOf(':') + 1)) ?? '')));
@@ -48,7 +66,10 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   const changes = [];
   const unread = [];
   for (const [key, prop] of Object.entries(schema.properties)) {
-    const paths = (prop['x-bridge'] ?? []).filter((b) => BRIDGE_TRAINING_SECTIONS.includes(b.split('.')[0]));
+    const paths = (prop['x-bridge'] ?? []).filter((b) => {
+      const [section, ...rest] = b.split('.');
+      return BRIDGE_TRAINING_SECTIONS.includes(section) || (BRIDGE_CORE_SECTIONS.includes(section) && rest.length === 1 && !built.some((p) => rest[0].startsWith(`${p}_`)));
+    });
     // A field the section's own __post_init__ sets whatever the file says: what is written is never read.
     const overwritten = (prop['x-bridge'] ?? []).filter((b) => reset.has(b));
     const setHave = prop['x-bridge-overwritten'];
@@ -68,6 +89,33 @@ export function bridgeUnreadChanges(bridgeDir, megatronDir, schema) {
   console.log(`\nBridge fields of the training-layer sections nothing reads (${unread.length}):`);
   for (const u of unread) console.log(`  ${u}`);
   return changes;
+}
+
+/**
+ * The prefixes Megatron-LM reads config attributes under by a built name at `rev`: a function that
+ * builds `f"{p}_{…}"` from its parameter `p` and looks it up with getattr/hasattr, and the string
+ * literals its calls pass as `p` (`_kwargs_from_config(TensorParallelMuon, "muon", config)` reads
+ * every `muon_<init parameter>`). Tests aside.
+ */
+function builtPrefixes(dir, rev) {
+  const files = (git(dir, 'grep', '-l', '-E', `f["']\\{\\w+\\}_\\{`, rev, '--', 'megatron', ':(exclude,glob)**/tests/**') ?? '').split('\n').filter(Boolean);
+  const out = new Set();
+  for (const f of files) {
+    const text = show(dir, rev, f.slice(f.indexOf(':') + 1)) ?? '';
+    const defs = [...text.matchAll(/^[ \t]*def (\w+)\(([^)]*)\)/gm)];
+    defs.forEach((d, i) => {
+      const body = text.slice(d.index, defs[i + 1]?.index ?? text.length);
+      const params = d[2].split(',').map((x) => x.trim().split(/[:=\s]/)[0]);
+      const p = /f["']\{(\w+)\}_\{/.exec(body)?.[1];
+      const at = p ? params.indexOf(p) : -1;
+      if (at < 0 || !/\b(getattr|hasattr)\(/.test(body)) return;
+      for (const c of text.matchAll(new RegExp(`\\b${d[1]}\\(([^()]*)\\)`, 'g'))) {
+        const lit = /^\s*["'](\w+)["']\s*$/.exec(c[1].split(',')[at] ?? '');
+        if (lit) out.add(lit[1]);
+      }
+    });
+  }
+  return [...out];
 }
 
 /**

@@ -20,6 +20,8 @@ const FILES = [
   'megatron/core/model_parallel_config.py',
   'megatron/core/distributed/distributed_data_parallel_config.py',
   'megatron/core/optimizer/optimizer_config.py',
+  // The microbatch calculator, which Megatron Bridge hands the training config's batch settings.
+  'megatron/core/num_microbatches_calculator.py',
 ];
 const CONFIG_DIR = 'megatron/training/config/';
 const WARN = /(?:warnings\.warn|warn_rank_0|print_rank_0|print|logger\.warning|logging\.warning|log_single_rank)\s*\(/g;

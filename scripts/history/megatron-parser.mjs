@@ -16,7 +16,9 @@
 // `[e.name for e in SomeEnum]`, `[e.value for e in SomeEnum]`, `range(a, b)`), else the names a
 // `type=` converter looks up in an Enum (with the literals it passes through), or for a flag
 // ArgumentGroupFactory derives, `argparse_meta["choices"]`, else a `Literal[...]` annotation (also
-// inside Optional/list), else the members of an Enum annotation; a switch (store_true and the like,
+// inside Optional/list), else the members of an Enum annotation (an Enum's aliases included wherever
+// the text is looked up by name, left out where the class is iterated; `signal.Signals` from a table
+// of its Linux members); a switch (store_true and the like,
 // a bool field) takes no value, an argument without choices takes any. And its default: `default=`
 // of add_argument, else what its action implies, else None; the dataclass field behind a flag
 // ArgumentGroupFactory builds, its `argparse_meta` default first; for `x-cli: false` the config
@@ -45,14 +47,19 @@ function findClass(dir, rev, cls) {
   return k < 0 ? undefined : { stmts, k };
 }
 
-/** Members `{ name, value }` of an Enum class defined under megatron/ at `rev` (value: a literal's
- * text, else undefined); undefined when the class is not found or is not an enum. */
+/**
+ * Members `{ name, value, alias }` of an Enum class defined under megatron/ at `rev` (value: a
+ * literal's text, else undefined), in definition order; undefined when the class is not found or is
+ * not an enum. A member whose literal value equals an earlier member's, or that names an earlier
+ * member (`B = A`), is an alias (Python's Enum): iterating the class (`list(E)`, `for e in E`) skips
+ * it, while a lookup by name (`E['B']`) finds it and returns the member it aliases.
+ */
 const enumCache = new Map();
 function enumMembers(dir, rev, cls) {
   const key = `${rev}\0${cls}`;
   if (enumCache.has(key)) return enumCache.get(key);
-  let out;
-  const found = findClass(dir, rev, cls);
+  let out = STDLIB_ENUMS[cls];
+  const found = out ? undefined : findClass(dir, rev, cls);
   const head = found ? found.stmts[found.k].toks : [];
   if (head[2]?.v === '(' && head.slice(3, closing(head, 2)).some((t) => t.t === 'name' && /Enum$/.test(t.v))) {
     const { stmts, k } = found;
@@ -60,13 +67,32 @@ function enumMembers(dir, rev, cls) {
     const bodyIndent = stmts[k + 1]?.indent;
     for (let j = k + 1; j < stmts.length && stmts[j].indent > 0; j++) {
       const t = stmts[j].toks;
-      if (stmts[j].indent === bodyIndent && t[0]?.t === 'name' && !t[0].v.startsWith('_') && t[1]?.v === '=')
-        out.push({ name: t[0].v, value: t.length === 3 && (t[2].t === 'str' || t[2].t === 'num') && !t[2].f ? t[2].v : undefined });
+      if (stmts[j].indent !== bodyIndent || t[0]?.t !== 'name' || t[0].v.startsWith('_') || t[1]?.v !== '=') continue;
+      const literal = t.length === 3 && (t[2].t === 'str' || t[2].t === 'num') && !t[2].f ? t[2] : undefined;
+      const alias = literal
+        ? out.some((m) => m.literal && m.literal.t === literal.t && m.literal.v === literal.v)
+        : t.length === 3 && t[2].t === 'name' && out.some((m) => m.name === t[2].v);
+      out.push({ name: t[0].v, value: literal?.v, literal, alias });
     }
   }
   enumCache.set(key, out);
   return out;
 }
+
+/**
+ * Enums of Python's standard library that arguments are typed with, which this script cannot read
+ * from Megatron's source: `signal.Signals` as CPython builds it on Linux (the members sorted by
+ * number; SIGIOT, SIGCLD and SIGPOLL share the numbers of SIGABRT, SIGCHLD and SIGIO and are aliases).
+ */
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGKILL', 'SIGUSR1', 'SIGSEGV', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTERM', 'SIGSTKFLT', 'SIGCHLD', 'SIGCONT', 'SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF', 'SIGWINCH', 'SIGIO', 'SIGPWR', 'SIGSYS', 'SIGRTMIN', 'SIGRTMAX'];
+const STDLIB_ENUMS = {
+  'signal.Signals': [...SIGNALS.map((name) => ({ name, alias: false })), ...['SIGIOT', 'SIGCLD', 'SIGPOLL'].map((name) => ({ name, alias: true }))],
+};
+
+/** The names a lookup by name (`E[text]`) accepts: every member's, the aliases' too. */
+const lookupNames = (members) => members.map((m) => m.name);
+/** The members iterating the class yields (`list(E)`, `for e in E`): the aliases left out. */
+const iterated = (members) => members.filter((m) => !m.alias);
 
 /** The choices given by the expression `expr` (the tokens after `choices=` or `"choices":`). */
 function choicesOf(dir, rev, expr) {
@@ -75,16 +101,17 @@ function choicesOf(dir, rev, expr) {
     const values = literalValues(expr, 0);
     if (values) return { values };
   }
-  // list(SomeEnum): the members; argparse compares the converted value (SomeEnum[name]).
+  // list(SomeEnum): the members; argparse compares the converted value (SomeEnum[name]), which an
+  // alias's name converts to the member it aliases, so the aliases' names pass too.
   if (expr.length === 4 && expr[0].v === 'list' && expr[1].v === '(' && expr[2].t === 'name' && expr[3].v === ')') {
     const members = enumMembers(dir, rev, expr[2].v);
-    if (members) return { values: members.map((m) => m.name), viaEnum: expr[2].v };
+    if (members) return { values: lookupNames(members), viaEnum: expr[2].v };
   }
   // [e.name for e in SomeEnum] / [e.value for e in SomeEnum]
   const comp = /^\[ (\w+) \. (name|value) for (\w+) in (\w+) \]$/.exec(text);
   if (comp && comp[1] === comp[3]) {
     const members = enumMembers(dir, rev, comp[4]);
-    const values = members?.map((m) => (comp[2] === 'name' ? m.name : m.value));
+    const values = members && iterated(members).map((m) => (comp[2] === 'name' ? m.name : m.value));
     if (values && values.every((v) => v !== undefined)) return { values, viaEnum: comp[4] };
   }
   // range(stop) / range(start, stop) with integer literals
@@ -113,7 +140,7 @@ function typeChoices(dir, rev, expr, fns) {
   };
   const build = (cls, passed) => {
     const members = enumMembers(dir, rev, cls);
-    return members ? { values: [...members.map((m) => m.name), ...passed.filter((v) => !members.some((m) => m.name === v))], viaEnum: cls, passed } : undefined;
+    return members ? { values: [...lookupNames(members), ...passed.filter((v) => !members.some((m) => m.name === v))], viaEnum: cls, passed } : undefined;
   };
   if (expr[0]?.v === 'lambda' && expr[1]?.t === 'name' && expr[2]?.v === ':') {
     const x = expr[1].v;
@@ -174,12 +201,17 @@ function fieldChoices(dir, rev, ann, value) {
     const values = literalValues(ann, k + 1);
     return values ? { values } : { dynamic: ann.map((t) => t.v).join('') };
   }
+  // The factory converts the text with `E[text]` and checks the member against `list(E)`
+  // (argument_utils.py@core_v0.16.0:85-95): an alias's name finds the member it aliases and passes.
   const names = ann.filter((t) => t.t === 'name' && !wrappers.has(t.v));
   if (names.length === 1 && !['str', 'int', 'float', 'bool', 'dict', 'Dict', 'Any', 'Path', 'tuple', 'Tuple'].includes(names[0].v)) {
     const members = enumMembers(dir, rev, names[0].v);
-    if (members) return { values: members.map((m) => m.name), viaEnum: names[0].v };
+    if (members) return { values: lookupNames(members), viaEnum: names[0].v };
   }
-  // A class of another module (signal.Signals): an Enum's members, which this script cannot read.
+  // A class of another module: the standard library's enums this script knows (signal.Signals);
+  // any other's members it cannot read.
+  const dotted = ann.filter((t) => t.t === 'name' && !wrappers.has(t.v) || t.v === '.').map((t) => t.v).join('');
+  if (STDLIB_ENUMS[dotted]) return { values: lookupNames(STDLIB_ENUMS[dotted]), viaEnum: dotted };
   if (ann.some((t) => t.v === '.')) return { dynamic: ann.map((t) => t.v).join('') };
   return undefined;
 }

@@ -18,7 +18,7 @@ import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
 import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
-import type { JsonSchema } from '../schema/types';
+import type { JsonSchema, ValuesGate } from '../schema/types';
 
 type Issue = Extract<SchemaIssue, { kind: 'invalid-value' }>;
 
@@ -70,26 +70,49 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
   return undefined;
 }
 
+/** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
+function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean): string | undefined {
+  const on = gate.at ?? [...base, gate.key ?? 'enabled'];
+  const value = ctx.doc.value(on);
+  // A gate written as anything but what it is compared with (an "auto" a program fills) may be on.
+  const isOn = gate.equals !== undefined
+    ? value === gate.equals || (value !== undefined && typeof value !== typeof gate.equals)
+    : gate.above === undefined ? value === true : value !== undefined && (typeof value !== 'number' || value > gate.above);
+  if (isOn) return undefined;
+  const state = gate.equals !== undefined ? `is not \`${String(gate.equals)}\` here` : gate.above === undefined ? 'is not true here' : `is not above ${gate.above} here`;
+  return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused, and it is refused once ${own ? 'that changes' : 'the section is turned on'}`;
+}
+
+/** Why the key whose schema is `schema` is unread here: the first of its own gates that is off. */
+export function keyGatedOff(ctx: RuleContext, schema: JsonSchema | undefined, path: Path): string | undefined {
+  for (const gate of valuesCheckedWhenEnabled(schema)) {
+    const off = gateOff(ctx, gate, path, true);
+    if (off) return off;
+  }
+  return undefined;
+}
+
 /**
- * Why a value the schema refuses is unused for now, where a section above it has its values checked
- * only while it is on (`x-values-checked-when-enabled`: its `enabled` true, or its `key` — or the
- * key at the absolute path `at` — above `above`) and the file does not turn it on.
+ * Why a value the schema refuses is unused for now, where the key itself is read only while every
+ * gate it lists is on, or a section above it has its values checked only while it is on
+ * (`x-values-checked-when-enabled`: its `enabled` true, or its `key` — or the key at the absolute
+ * path `at` — above `above` or equal to `equals`), and the file does not turn it on.
  */
 function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
   const path = issue.schemaPath;
   if (!ctx.nav || !path || path.length < 2) return undefined;
+  const own = keyGatedOff(ctx, ctx.nav.at(path, ctx.doc.value([]), ctx.schemaVersion), issue.path);
+  if (own) return own;
   for (let depth = path.length - 1; depth >= 1; depth--) {
-    const gate = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
-    if (!gate) continue;
-    const key = String(issue.path[depth]);
-    // Keys checked whatever the section's state (`except`), or only the ones the set-up checks (`only`).
-    if ((depth === path.length - 1 && gate.except?.includes(key)) || (gate.only && !gate.only.includes(key))) return undefined;
-    const on = gate.at ?? [...issue.path.slice(0, depth), gate.key ?? 'enabled'];
-    const value = ctx.doc.value(on);
-    // A gate written as anything but a number (an "auto" a program fills) may be on.
-    if (gate.above === undefined ? value === true : value !== undefined && (typeof value !== 'number' || value > gate.above)) return undefined;
-    const state = gate.above === undefined ? 'is not true here' : `is not above ${gate.above} here`;
-    return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused, and it is refused once the section is turned on`;
+    const gates = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
+    if (!gates.length) continue;
+    for (const gate of gates) {
+      // Keys checked whatever the switch (`except`), or only the ones the set-up checks (`only`).
+      if ((depth === path.length - 1 && gate.except?.includes(String(issue.path[depth]))) || (gate.only && !gate.only.includes(String(issue.path[depth])))) return undefined;
+      const off = gateOff(ctx, gate, issue.path.slice(0, depth), false);
+      if (off) return off;
+    }
+    return undefined;
   }
   return undefined;
 }
@@ -313,7 +336,9 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     ctx.separately(() => {
       const form = releaseForm(ctx, schema);
       if (form?.form !== 'narrower' || !form.accepts || !nav.matches(schema, node.value) || nav.matches(form.accepts, node.value)) return;
-      ctx.report({ at: path, on: 'value', message: `${pathLabel(path)} must be ${nav.describe(form.accepts)} for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}, not ${code(String(node.value))}: ${form.why ?? `${ctx.tool} refuses it there`}.${form.until ? ` Upgrade ${ctx.versions} to ${form.until} or newer, or choose one of those values.` : ''}` });
+      // A key read only while a switch is on (`x-values-checked-when-enabled` on the key): off, a note.
+      const dormant = keyGatedOff(ctx, schema, path);
+      ctx.report({ at: path, on: 'value', severity: dormant ? 'information' : undefined, message: `${pathLabel(path)} must be ${nav.describe(form.accepts)} for the targeted ${ctx.versionLabel ?? `${ctx.tool} release`}, not ${code(String(node.value))}: ${dormant ?? form.why ?? `${ctx.tool} refuses it there`}.${form.until && !dormant ? ` Upgrade ${ctx.versions} to ${form.until} or newer, or choose one of those values.` : ''}` });
     });
     return;
   }

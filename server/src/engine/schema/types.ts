@@ -181,7 +181,12 @@ export interface JsonSchema {
    * while its `enabled` is true: what then happens to an unknown key. With the section off nothing reads them.
    */
   'x-unknown-key-when-enabled'?: string;
-  'x-values-checked-when-enabled'?: { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number };
+  /**
+   * The section's values (or, on a key, the key's value) are checked only while a switch is on: its
+   * `enabled` true, its `key` (or the key at the absolute path `at`) above `above` or equal to
+   * `equals`; `only`: the keys of the section the set-up checks (the others are read whatever the switch). On a key, a list: every gate must be on for the value to be read.
+   */
+  'x-values-checked-when-enabled'?: ValuesGate | ValuesGate[];
   'x-auto-dropped-since'?: string;
   /**
    * DeepSpeed: the section is validated by a pydantic model at the releases where it is strict
@@ -278,3 +283,5 @@ export interface RequiredRange {
   fails?: string;
   assumes?: string;
 }
+/** One switch a value is checked under (`x-values-checked-when-enabled`). */
+export interface ValuesGate { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number; equals?: unknown }

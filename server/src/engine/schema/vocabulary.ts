@@ -5,7 +5,7 @@
  * key or an invalid value. Rules, features and the schema check ask here; the Megatron format's own
  * keywords (flag spellings, Bridge and NeMo paths) are read by formats/megatron/schema.ts.
  */
-import type { Deprecation, JsonSchema, KeyPrefix, RequiredRange, ValueForm } from './types';
+import type { Deprecation, JsonSchema, KeyPrefix, RequiredRange, ValueForm, ValuesGate } from './types';
 import { compareVersions } from '../version';
 
 /** A string value as the tool compares it (`x-normalize`: upper- or lower-cased), else as written. */
@@ -138,11 +138,12 @@ export function requiredWhenEnabled(section: JsonSchema | undefined): Record<str
 }
 
 /**
- * Where the section's values are checked only while its `enabled` is true (`x-values-checked-when-enabled`:
+ * Where the section's values (or a key's) are checked only while a switch is on (`x-values-checked-when-enabled`:
  * DeepSpeed's AutoEP validates them when it sets the experts up): why, and the keys checked anyway.
  */
-export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number } | undefined {
-  return section?.['x-values-checked-when-enabled'];
+export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): ValuesGate[] {
+  const gate = section?.['x-values-checked-when-enabled'];
+  return gate === undefined ? [] : Array.isArray(gate) ? gate : [gate];
 }
 
 /** What an unknown key does where the section hands its keys on only while enabled (`x-unknown-key-when-enabled`). */
