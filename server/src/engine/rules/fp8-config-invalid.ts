@@ -97,7 +97,7 @@ const MORE_CHECKS: ArgCheck[] = [
     // Under torch FSDP2 Megatron-LM clears the flag with an old Transformer Engine, a version the file cannot show.
     when: (m) => ((argOn(m, 'fp4_param') || cliTranslatedOn(m, 'fp4_param_gather')) && !argValue(m, 'fp4') && !(cliTranslatedOn(m, 'fp4_param_gather') && argOn(m, 'use_torch_fsdp2')) ? (m.args.get('fp4_param_gather') ? 'fp4_param_gather' : 'fp4_param') : undefined),
     since: '0.15.0',
-    message: (m) => `FP4 parameters need FP4 training: Megatron stops at startup ("fp4_param must be used together with fp4 mode"; Megatron-LM's own checks from 0.19: "--fp4-param-gather must be used together with --fp4-format"). Add ${named(m, '--fp4-format', 'e2m1')}, or drop the FP4 parameter flag.`,
+    message: (m) => `FP4 parameters need FP4 training: Megatron stops at startup ("fp4_param must be used together with fp4 mode"; Megatron-LM's own checks from 0.15, which run first: "--fp4-param-gather must be used together with --fp4-format."). Add ${named(m, '--fp4-format', 'e2m1')}, or drop the FP4 parameter flag.`,
   },
   {
     // @core_v0.18.0:1300-1306 to @d98e8a6:1569-1575: FP8 mode, and the MXFP8 recipe (the default is delayed).

@@ -71,7 +71,7 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
 }
 
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
-function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean): string | undefined {
+function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked = true): string | undefined {
   const on = gate.at ?? [...base, gate.key ?? 'enabled'];
   const value = ctx.doc.value(on);
   // A gate written as anything but what it is compared with (an "auto" a program fills) may be on.
@@ -80,7 +80,9 @@ function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean): 
     : gate.above === undefined ? value === true : value !== undefined && (typeof value !== 'number' || value > gate.above);
   if (isOn) return undefined;
   const state = gate.equals !== undefined ? `is not \`${String(gate.equals)}\` here` : gate.above === undefined ? 'is not true here' : `is not above ${gate.above} here`;
-  return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused, and it is refused once ${own ? 'that changes' : 'the section is turned on'}`;
+  // A key with no check of its own is not refused once the switch is on either: it is then read as written.
+  const then = checked ? `, and it is refused once ${own ? 'that changes' : 'the section is turned on'}` : ', and it is read as written (unchecked) once the section is turned on';
+  return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused${then}`;
 }
 
 /** Why the key whose schema is `schema` is unread here: the first of its own gates that is off. */
@@ -107,9 +109,9 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
     const gates = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
     if (!gates.length) continue;
     for (const gate of gates) {
-      // Keys checked whatever the switch (`except`), or only the ones the set-up checks (`only`).
-      if ((depth === path.length - 1 && gate.except?.includes(String(issue.path[depth]))) || (gate.only && !gate.only.includes(String(issue.path[depth])))) return undefined;
-      const off = gateOff(ctx, gate, issue.path.slice(0, depth), false);
+      // Keys checked whatever the switch (`except`).
+      if (depth === path.length - 1 && gate.except?.includes(String(issue.path[depth]))) return undefined;
+      const off = gateOff(ctx, gate, issue.path.slice(0, depth), false, !noOwnCheck(issue.schema));
       if (off) return off;
     }
     return undefined;

@@ -47,7 +47,10 @@ export default defineRule({
     }
     // The document's own keys, not the arguments they set: two Bridge paths may set one argument
     // (`train.skip_train`, `validation.skip_train`), and only one of them may be read.
-    const unread = unreadPaths();
+    // A field Megatron-LM stopped reading at a release is unread only from that release on.
+    const unread = unreadPaths()
+      .filter((u) => ctx.separately(() => !u.from || ctx.atLeast(u.from)))
+      .map((u) => u.path);
     const go = (node: Node | undefined, path: string[], depth: number): void => {
       if (node?.kind !== 'map' || depth > 8) return;
       for (const e of node.entries) {
@@ -88,10 +91,15 @@ function overwrittenPaths(): string[] {
 /** The Bridge sections whose objects Megatron Core's builders take (tokenizer, optimizer, DDP, dataset, model). */
 const BUILDER_SECTIONS = ['tokenizer', 'optimizer', 'ddp', 'dataset', 'model'];
 
-let paths: string[] | undefined;
-/** Every Bridge path the schema marks as read by nothing (`x-bridge-unread`). */
-function unreadPaths(): string[] {
-  return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeUnread(s)));
+let paths: { path: string; from?: string }[] | undefined;
+/**
+ * Every Bridge path the schema marks as read by nothing (`x-bridge-unread`), with the release from
+ * which Megatron-LM itself no longer reads the argument (`x-unread-from`): the older Megatron-LM a
+ * Bridge release pins may still read it for Bridge (`tokenizer.vocab_extra_ids`, read by the
+ * legacy tokenizer builder of Bridge 0.2 to 0.3.1, which pin Megatron Core 0.15 to 0.16).
+ */
+function unreadPaths(): { path: string; from?: string }[] {
+  return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeUnread(s).map((path) => ({ path, from: unreadFrom(s)?.version }))));
 }
 
 /** The keys of a SageMaker config that the SageMaker launch of the targeted release leaves out of the job. */

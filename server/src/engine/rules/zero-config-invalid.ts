@@ -171,6 +171,13 @@ const CHECKS: DsCheck[] = [
   ...foldingChecks(),
   ...zenflowChecks(),
   {
+    // runtime/engine.py@v0.3.3:664, @v0.5.7:1313-1315 (_configure_zero_optimizer); 0.5.8 no longer reads the key.
+    when: (m) => (m.bool(['fp32_allreduce']) === true && m.stage !== undefined && m.stage >= 1 ? ['fp32_allreduce'] : undefined),
+    since: '0.3.3',
+    before: '0.5.8',
+    message: () => '`fp32_allreduce: true` with ZeRO: DeepSpeed 0.3.3 to 0.5.7 stop when they build the ZeRO optimizer ("ZeRO does not support \'fp32_allreduce\': true"). Remove it, or use ZeRO stage 0.',
+  },
+  {
     when: (m) => {
       const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
       return m.bool(['expert_parallel', 'enabled']) === true && etp !== undefined && etp !== 1 ? ['expert_parallel', 'expert_tensor_parallel_size'] : undefined;

@@ -184,7 +184,7 @@ export interface JsonSchema {
   /**
    * The section's values (or, on a key, the key's value) are checked only while a switch is on: its
    * `enabled` true, its `key` (or the key at the absolute path `at`) above `above` or equal to
-   * `equals`; `only`: the keys of the section the set-up checks (the others are read whatever the switch). On a key, a list: every gate must be on for the value to be read.
+   * `equals`. On a key, a list: every gate must be on for the value to be read.
    */
   'x-values-checked-when-enabled'?: ValuesGate | ValuesGate[];
   'x-auto-dropped-since'?: string;
@@ -284,4 +284,4 @@ export interface RequiredRange {
   assumes?: string;
 }
 /** One switch a value is checked under (`x-values-checked-when-enabled`). */
-export interface ValuesGate { why: string; except?: string[]; only?: string[]; key?: string; at?: string[]; above?: number; equals?: unknown }
+export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; above?: number; equals?: unknown }
