@@ -92,7 +92,9 @@ export const deepspeedFormat: FormatSupport<DeepSpeedModel> = {
       // Or every script handed here that launches that config starts a program that builds a Trainer.
       const launched = started ? undefined : (model.trainerLaunch() ?? everyLaunchStartsATrainer(launchesOf?.(path) ?? []));
       const program = started ? { trainer: started.why } : launched ? { trainer: launched } : { assumed: `the program \`accelerate launch\` starts with \`${base(path)}\` is not a Transformers Trainer (the Trainer fills its placeholders before Accelerate reads them)` };
-      return [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program }];
+      const sp = model.hasSection('parallelism_config') ? model.view.get(['parallelism_config', 'parallelism_config_sp_size']) : undefined;
+      const spSize: number | 'unknown' = sp === undefined || sp === null ? 1 : typeof sp === 'number' ? sp : 'unknown';
+      return [{ path, distributedType: model.distributedType, numProcesses: model.numProcesses, program, spSize }];
     });
     const trainers = referrers('trainer').flatMap(({ path, analysis: { model } }) => (model?.deepspeed ? [{ path }] : []));
     const m = deepspeedModel(doc, launchers, trainers);

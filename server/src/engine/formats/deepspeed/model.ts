@@ -34,6 +34,11 @@ export interface DeepSpeedReferrer {
    * (`trainer`: which script, and how that is known).
    */
   program: { assumed: string } | { trainer: string };
+  /**
+   * Its `parallelism_config_sp_size` (Accelerate's Ulysses degree): 1 when not written, `unknown`
+   * when written as something else than a number.
+   */
+  spSize?: number | 'unknown';
 }
 
 export interface DeepSpeedModel {
