@@ -8,4 +8,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --bf16 --use-megatron-fsdp --megatron-fsdp-version 2 --no-gradient-accumulation-fusion --ckpt-format fsdp_dtensor \
     --tensor-model-parallel-size 1 --pipeline-model-parallel-size 1 --context-parallel-size 1 \
     --data-parallel-sharding-strategy optim_grads_params --outer-dp-sharding-strategy no_shard --cuda-graph-impl none \
-    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000

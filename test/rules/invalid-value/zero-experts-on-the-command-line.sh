@@ -3,5 +3,5 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
-    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 10 --overlap-grad-reduce \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 10 --overlap-grad-reduce --eval-interval 1000 \
     --num-experts 0

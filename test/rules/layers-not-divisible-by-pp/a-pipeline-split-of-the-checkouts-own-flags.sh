@@ -11,4 +11,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --pipeline-model-parallel-blocks 10,11,11,10 \
     --num-layers 42 --hidden-size 4096 --num-attention-heads 32 \
     --seq-length 2048 --max-position-embeddings 2048 \
-    --micro-batch-size 1 --global-batch-size 64 --train-iters 100 --lr 1e-4
+    --micro-batch-size 1 --global-batch-size 64 --train-iters 100 --lr 1e-4 --eval-interval 1000

@@ -10,4 +10,4 @@ torchrun --nnodes 8 --nproc_per_node 8 pretrain_gpt.py \
     --tensor-model-parallel-size 8 --sequence-parallel --use-distributed-optimizer --bf16 \
 #                                ^ warning[memory-exceeds-hbm]: Estimated 103 GiB per GPU
     --use-megatron-fsdp --ckpt-format fsdp_dtensor --no-gradient-accumulation-fusion --overlap-grad-reduce --overlap-param-gather \
-    --micro-batch-size 1 --global-batch-size 64 --train-iters 100
+    --micro-batch-size 1 --global-batch-size 64 --train-iters 100 --eval-interval 1000

@@ -4,6 +4,6 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
-    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
     --num-experts 8 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --disable-bias-linear --overlap-moe-expert-parallel-comm --moe-shared-expert-intermediate-size 64 --moe-shared-expert-overlap
 #                                                                                                                                                                                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: disable moe_shared_expert_overlap when enabling overlap_moe_

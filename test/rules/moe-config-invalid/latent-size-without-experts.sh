@@ -4,6 +4,6 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
-    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
     --moe-latent-size 128
 #   ^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: MoE latent projections are applicable only for MoE

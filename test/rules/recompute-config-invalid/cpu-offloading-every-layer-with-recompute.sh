@@ -4,7 +4,7 @@
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 1 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
-    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
     --cpu-offloading-num-layers 4 --recompute-activations
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: only for layers less than 4
 #                                 ^^^^^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: does not work when activation recomputation is enabled

@@ -7,5 +7,5 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
     --seq-length 2048 --max-position-embeddings 2048 --bf16 \
     --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
-    --train-iters $TRAIN_ITERS --lr-decay-samples 900000
+    --train-iters $TRAIN_ITERS --lr-decay-samples 900000 --eval-interval 1000
 #                              ^^^^^^^^^^^^^^^^^^ warning[schedule-config-invalid]: This assumes `TRAIN_ITERS` is not set when the script runs

@@ -97,6 +97,8 @@ export interface MegatronArgs {
   notes?: string[];
   /** Why the run is not training (an inference or export entry point), when it evidently is not. */
   notTraining?: string;
+  /** A launch script's entry script (its file name; empty when the script does not say which it runs). */
+  entry?: string;
   /** The hardware the file names (a CI test directory such as `..._dgx_a100_1N8G`), when no setting does. */
   hardwareHint?: HardwareHint;
   /** The Slurm allocation the script asks for (`4 nodes × 8 GPUs (SBATCH)`) and the GPUs per node it gives, when known. */

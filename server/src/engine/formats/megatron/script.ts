@@ -465,6 +465,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const npu = [...s.vars.keys()].find((n) => /^(HCCL_|ASCEND_)|^NPUS?_PER_NODE$/.test(n));
     if (npu && !args.hardwareHint) args.hardwareHint = { id: 'ascend-npu', note: `the script sets \`${npu}\` for Ascend NPUs`, unknown: true };
     const entry = s.entrypoint?.path.split('/').pop();
+    args.entry = entry ?? '';
     if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
     args.notTraining ??= skipsTraining(args);
     const open = openReason(s);
