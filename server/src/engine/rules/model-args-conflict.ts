@@ -4,7 +4,7 @@
  * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
  * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
-import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, argOr, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_LAUNCH_CHECKS, YAML_CFG_MODEL_CHECKS } from '../formats/megatron/yaml-cfg-checks';
@@ -323,7 +323,63 @@ function normalization(m: MegatronModel): unknown {
   return v !== undefined && v !== null ? v : argAbsent(m, 'normalization') ? 'LayerNorm' : undefined;
 }
 
+/** Gated delta net (`--experimental-attention-variant gated_delta_net`) and its head counts (defaults 16 key, 32 value heads). */
+const gdn = (m: MegatronModel) => argValue(m, 'experimental_attention_variant') === 'gated_delta_net';
+const gdnHeads = (m: MegatronModel, dest: string, dflt: number): number | undefined => {
+  const v = argOr(m, dest, dflt);
+  return typeof v === 'number' ? v : undefined;
+};
+const mpSize = (m: MegatronModel, dest: string): number | undefined => {
+  const v = argOr(m, dest, 1);
+  return typeof v === 'number' ? v : undefined;
+};
+
+/**
+ * Gated delta net's head counts when Megatron Core builds the model config
+ * (transformer_config.py@core_v0.16.0:968-985, @core_v0.18.0:1236-1252): value heads a multiple of
+ * key heads, both a multiple of TP (0.16, 0.17) or of TP × CP (from 0.18), and no CP before 0.18.
+ */
+function gdnChecks(): ArgCheck[] {
+  const heads = (m: MegatronModel) => ({ k: gdnHeads(m, 'linear_num_key_heads', 16), v: gdnHeads(m, 'linear_num_value_heads', 32) });
+  const split = (m: MegatronModel, withCp: boolean): number | undefined => {
+    const tp = mpSize(m, 'tensor_model_parallel_size');
+    const cp = withCp ? mpSize(m, 'context_parallel_size') : 1;
+    return tp !== undefined && cp !== undefined ? tp * cp : undefined;
+  };
+  const notMultiple = (m: MegatronModel, withCp: boolean): string | undefined => {
+    const { k, v } = heads(m);
+    const n = split(m, withCp);
+    if (!gdn(m) || n === undefined || n <= 1) return undefined;
+    if (k !== undefined && k % n !== 0) return 'linear_num_key_heads';
+    return v !== undefined && v % n !== 0 ? 'linear_num_value_heads' : undefined;
+  };
+  const say = (withCp: boolean) => (m: MegatronModel) => {
+    const { k, v } = heads(m);
+    const which = k !== undefined && k % (split(m, withCp) ?? 1) !== 0 ? `${k} key heads` : `${v} value heads`;
+    return `Gated delta net with ${which}, not a multiple of ${withCp ? 'TP × CP' : 'the TP size'} (${split(m, withCp)}): Megatron Core splits those heads over ${withCp ? 'the tensor- and context-parallel ranks' : 'the tensor-parallel ranks'} and stops when it builds the model config ("linear_num_key_heads … must be a multiple of …"). Change ${named(m, '--linear-num-key-heads')} / ${named(m, '--linear-num-value-heads')} or the parallel sizes.`;
+  };
+  return [
+    {
+      when: (m) => {
+        const { k, v } = heads(m);
+        return gdn(m) && k !== undefined && v !== undefined && k > 0 && v % k !== 0 ? 'linear_num_value_heads' : undefined;
+      },
+      since: '0.16.0',
+      message: (m) => `Gated delta net with ${String(heads(m).v)} value heads, not a multiple of the ${String(heads(m).k)} key heads: Megatron Core stops when it builds the model config ("linear_num_value_heads … must be a multiple of linear_num_key_heads"). Make the value heads a multiple of the key heads.`,
+    },
+    { when: (m) => notMultiple(m, false), since: '0.16.0', before: '0.18.0', message: say(false) },
+    { when: (m) => notMultiple(m, true), since: '0.18.0', message: say(true) },
+    {
+      when: (m) => (gdn(m) && (mpSize(m, 'context_parallel_size') ?? 1) > 1 ? 'context_parallel_size' : undefined),
+      since: '0.16.0',
+      before: '0.18.0',
+      message: () => 'Gated delta net with context parallelism: Megatron Core 0.16 and 0.17 stop when they build the model config ("Gated delta net does not support context parallel for now"). Set the context-parallel size to 1, or use Megatron Core 0.18 or later.',
+    },
+  ];
+}
+
 const MODEL_CONFIG_CHECKS: ArgCheck[] = [
+  ...gdnChecks(),
   {
     // transformer_config.py@core_v0.17.0 on (@d98e8a6:2452-2456).
     when: (m) => {
@@ -408,7 +464,7 @@ export default defineRule<MegatronModel>({
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
     summary: 'Model arguments that Megatron-LM rejects together: a setting under both of its names (`--seq-length` and `--encoder-seq-length`, `--num-layers` and `--encoder-num-layers`), multi-latent with grouped-query attention, Transformer Engine\'s cross-entropy fusion, two-level context parallelism without matching level sizes, the TP-PP-DP rank order with context or expert parallelism (0.7 to 0.10), a sequence length that is not a multiple of 2 × the context-parallel size, a hidden size the attention heads do not divide (without `--kv-channels`), fewer position embeddings than the sequence length, fp16 cross-entropy without `--fp16` or an fp32 residual without `--fp16`/`--bf16`, position embeddings or attention options without what they need (relative with the local implementation, mrope without sections, QK-clip bounds, the MLA down-projection fusion without MLA), hybrid context parallelism outside its limits, query-key layer scaling that disagrees with `NVTE_APPLY_QK_LAYER_SCALING` under Transformer Engine attention, multi-token prediction with position embeddings other than rotary or none (or, in older releases, with CP or the legacy model), the local attention backend without the local spec, multi-token prediction HSM with fewer than two MTP layers, flash attention in deterministic mode (0.8 to 0.18), `--squared-relu` with the bias-GELU fusion or with `--swiglu`, or model settings Megatron Core refuses when it builds the model config (a fused residual RMSNorm without RMSNorm, interleaved rotary embeddings or an output gate with multi-latent attention, a `--no-rope-freq` that does not divide the layers, Transformer Engine\'s activation or a GLU offset beside the fused bias-activation).',
-    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size; from 0.7 to 0.10 they refuse `--use-tp-pp-dp-mapping` with a context or expert parallel size above 1 (that rank order, TP-PP-DP, has no place for them before 0.11). Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank; before 0.8 the first training batch fails on it); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off), and at every release `--squared-relu` beside the fused bias-GELU (a GELU kernel) or beside `--swiglu`. Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. From Megatron Core 0.20 its transformer config also refuses `--mtp-hsm` without at least two `--mtp-num-layers` (in a Bridge override too). From 0.8 to 0.18 `--use-flash-attn` is refused with `--deterministic-mode`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged. A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): the heads must divide the hidden size without `kv_channels`, `max_position_embeddings` must cover the sequence lengths, `num_layers` excludes `encoder_num_layers` and `seq_length` `encoder_seq_length`, an fp32 residual needs `model_parallel.fp16` or `bf16`, and before 0.14 an interleaved rotary embedding refuses the RoPE fusion, before 0.16 Retro is refused. A launch script that passes `--yaml-cfg` needs `--use-mcore-models` before 0.8, and from 0.8 to 0.17 must not pass `--use-legacy-models`.',
+    why: 'Megatron-LM keeps the encoder spellings of the sequence length and the layer count as other names of the GPT settings, and its argument checks refuse a script that gives both names, at every release; from Megatron Core 0.16 they also refuse grouped-query attention beside multi-latent attention, from 0.19 `--cross-entropy-fusion-impl te` with `--cross-entropy-loss-fusion`, and from 0.10 `--cp-comm-type a2a+p2p` without `--hierarchical-context-parallel-sizes` or with sizes whose product is not the CP size; from 0.7 to 0.10 they refuse `--use-tp-pp-dp-mapping` with a context or expert parallel size above 1 (that rank order, TP-PP-DP, has no place for them before 0.11). Transformer Engine attention reads query-key layer scaling only from `NVTE_APPLY_QK_LAYER_SCALING` and stops when the flag and the variable disagree; a script that does not export the variable may get it from the environment that runs it, so that case is a warning. From Megatron Core 0.8 they also refuse a `--seq-length` that is not a multiple of 2 × `--context-parallel-size` (context parallelism cuts each sequence into two chunks per rank; before 0.8 the first training batch fails on it); Megatron Bridge\'s config validation refuses the same in a Bridge override (`model.seq_length`, `model.context_parallel_size`), and from Bridge 0.4 (Megatron Core 0.17) also `model.hierarchical_context_parallel_sizes` whose product is not the CP size, or with CP > 1 a per-layer `model.cp_comm_type` list whose length is not the layer count. Each stops the job at startup, before any GPU work. Megatron Core\'s TransformerConfig, which Megatron-LM and Megatron Bridge both build, refuses further settings when it builds the model config: gated delta net (`--experimental-attention-variant gated_delta_net`, from 0.16) with value heads that are not a multiple of its key heads, with key or value heads that TP (from 0.18 TP × CP) does not divide, or with context parallelism before 0.18; `--fused-residual-rmsnorm` without `--normalization RMSNorm` (from 0.17), `--rotary-interleaved` with multi-latent attention (from 0.10), `--attention-output-gate` with it (from 0.16), and an integer `--no-rope-freq` that does not divide the layer count (from 0.13); in a Megatron-LM script also `--use-te-activation-func` or a non-zero `--glu-linear-offset` (unless `--quick-geglu`) beside the fused bias-activation, which is on by default (from 0.15; `--no-bias-swiglu-fusion`, `--no-bias-gelu-fusion` or `--disable-bias-linear` turn it off), and at every release `--squared-relu` beside the fused bias-GELU (a GELU kernel) or beside `--swiglu`. Megatron-LM\'s argument checks also, at every release, refuse a `--hidden-size` that is not a multiple of `--num-attention-heads` when `--kv-channels` does not give the head size, a `--max-position-embeddings` below `--seq-length` (or `--decoder-seq-length`), `--fp16-lm-cross-entropy` without `--fp16`, and `--fp32-residual-connection` without `--fp16` or `--bf16`. Later releases add more: from 0.11 relative position embeddings with `--transformer-impl local`, from 0.12 `--position-embedding-type mrope` without `--mrope-section`, from 0.16 a `--qk-clip-alpha` outside (0, 1) or a `--qk-clip-threshold` not above 0 with `--qk-clip`, and `--hybrid-context-parallel` with pipeline parallelism, CUDA graphs, Megatron FSDP, a dataloader other than `single` or without `--calculate-per-token-loss`, from 0.17 `--mla-down-proj-fusion` without `--multi-latent-attention`. From 0.12 they refuse `--mtp-num-layers` unless `--position-embedding-type` is `rope` or `none` (the default is `learned_absolute`; the old `--use-rotary-position-embeddings` counts before 0.17, where it is applied only after the check), and, before 0.14, with CP above 1 and, before 0.18, with `--use-legacy-models`; from 0.11 `--attention-backend local` needs `--spec local`. From Megatron Core 0.20 its transformer config also refuses `--mtp-hsm` without at least two `--mtp-num-layers` (in a Bridge override too). From 0.8 to 0.18 `--use-flash-attn` is refused with `--deterministic-mode`. Otherwise Megatron Bridge and NeMo set the model in their own configs and are not judged. A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): the heads must divide the hidden size without `kv_channels`, `max_position_embeddings` must cover the sequence lengths, `num_layers` excludes `encoder_num_layers` and `seq_length` `encoder_seq_length`, an fp32 residual needs `model_parallel.fp16` or `bf16`, and before 0.14 an interleaved rotary embedding refuses the RoPE fusion, before 0.16 Retro is refused. A launch script that passes `--yaml-cfg` needs `--use-mcore-models` before 0.8, and from 0.8 to 0.17 must not pass `--use-legacy-models`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n  --encoder-seq-length: 4096\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --seq-length: 4096\n',
     shell: {
