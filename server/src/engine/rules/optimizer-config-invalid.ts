@@ -12,6 +12,15 @@ import { defineRule } from './rule';
  * torch's Adam/AdamW, which pass, but MuSGD builds torch's SGD, which does not.
  */
 const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw'];
+
+/**
+ * Names DeepSpeed builds itself only from a release: before it, the name is looked up as a
+ * `torch.optim` class (runtime/engine.py), which ZeRO has not tested (or which torch lacks).
+ * `Adagrad` from 0.5.5 (runtime/config.py ADAGRAD_OPTIMIZER; torch.optim.Adagrad before,
+ * engine.py@v0.5.4:875-877, zero/utils.py@v0.5.4:26); `Muon` from 0.17.6 (zero/utils.py@v0.17.6:51;
+ * engine.py@v0.17.5:1578, 1383-1387).
+ */
+const OWN_NAME_SINCE: Record<string, string> = { adagrad: '0.5.5', muon: '0.17.6' };
 const torchAdam = (m: DeepSpeedModel) => m.bool(['optimizer', 'params', 'torch_adam']) === true;
 const offloadsOptimizer = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
 
@@ -92,6 +101,12 @@ const CHECKS: DsCheck[] = [
     message: () => 'Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which ZeRO before DeepSpeed 0.9.2 does not list as tested: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add `"zero_allow_untested_optimizer": true` if you accept that, or use DeepSpeed 0.9.2 or later.',
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
   },
+  ...Object.entries(OWN_NAME_SINCE).map(([name, since]): DsCheck => ({
+    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === name && m.stage !== undefined && m.stage >= 1 && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
+    before: since,
+    message: (m) => `\`${optimizerType(m)}\` with ZeRO: before DeepSpeed ${since} it is not a DeepSpeed optimizer, so DeepSpeed builds \`torch.optim.${optimizerType(m)}\`, which ZeRO has not tested, and stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use DeepSpeed ${since} or later.`,
+    fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
+  })),
   {
     when: (m) => {
       const t = optimizerType(m);
@@ -165,7 +180,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
-    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3).',
+    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3). Before DeepSpeed 0.5.5 `Adagrad`, and before 0.17.6 `Muon`, are not names DeepSpeed builds itself: it looks them up as `torch.optim` classes, which ZeRO has not tested, so with ZeRO they stop the same way.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     fix: 'Allows the untested optimizer, makes the loss scale dynamic, or writes the step count as an integer.',
