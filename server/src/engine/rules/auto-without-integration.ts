@@ -5,7 +5,7 @@ import { DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } fr
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
-import { autoDroppedSince, autoEffect, autoFillers, defaultAt, defaultsBefore, strictSince, unknownKeyEffect } from '../schema/vocabulary';
+import { autoDroppedSince, autoEffect, autoFillers, defaultAt, defaultsBefore, pydanticSection, strictSince, unknownKeyEffect } from '../schema/vocabulary';
 import type { JsonSchema } from '../schema/types';
 import type { RuleContext } from './rule';
 import { releaseForm } from './helpers';
@@ -19,7 +19,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. With plain `deepspeed.initialize`, inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. An `"auto"` neither fills stops Accelerate whatever the program, since Accelerate fills every placeholder of the file from its own values when it prepares the model (an error with an Accelerate config that names the file; a warning when only a Trainer recipe does, since a Trainer prepares DeepSpeed through Accelerate only from the Transformers releases that do, which the file does not name). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. With plain `deepspeed.initialize`, inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text, even in a section switched off, since those models are built whenever the section is present). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. An `"auto"` neither fills stops Accelerate whatever the program, since Accelerate fills every placeholder of the file from its own values when it prepares the model (an error with an Accelerate config that names the file; a warning when only a Trainer recipe does, since a Trainer prepares DeepSpeed through Accelerate only from the Transformers releases that do, which the file does not name). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -46,7 +46,12 @@ export default defineRule<DeepSpeedModel>({
       if (node.kind === 'map') {
         // A section switched off (`"enabled": false`): DeepSpeed reads none of its other keys (the fp16
         // loss-scale keys only `if get_fp16_enabled(...)`, runtime/config.py), so a placeholder there does nothing.
-        if (path.length > 0 && node.entries.some((e) => e.key === 'enabled' && e.value.kind === 'scalar' && e.value.value === false)) return;
+        // A section a pydantic model reads whenever it is present, on a base that keeps "auto" at this
+        // release, validates every key anyway (comms_logger before 0.15.0): off, it still refuses it.
+        const sec = nav.at(path, m.doc.value([]), ctx.schemaVersion);
+        const drops = autoDroppedSince(sec);
+        const validatedOff = pydanticSection(sec) && drops !== undefined && ctx.separately(() => !ctx.atLeast(drops));
+        if (path.length > 0 && !validatedOff && node.entries.some((e) => e.key === 'enabled' && e.value.kind === 'scalar' && e.value.value === false)) return;
         for (const e of node.entries) walk(e.value, [...path, e.key], depth + 1);
         return;
       }
