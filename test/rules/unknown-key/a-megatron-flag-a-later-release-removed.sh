@@ -1,6 +1,6 @@
 #: name: unknown-key: `--one-logger-entity` is a flag of Megatron-LM 0.5.0-0.7.0 (training/arguments.py@core_v0.7.0:869), removed in 0.8.0, so 0.7.0 takes it
 #: settings: {"targetVersions": {"megatron-core": "0.7.0"}}
-# shardwise-disable missing-overlap-grad-reduce missing-tp-comm-overlap tp-larger-than-needed -- not what this case is about
+# shardwise-disable missing-overlap-grad-reduce tp-larger-than-needed -- not what this case is about
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \

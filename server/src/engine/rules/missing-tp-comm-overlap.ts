@@ -3,6 +3,7 @@
  */
 import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
 import { switchAvailable } from '../formats/megatron/overlap';
+import { argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'TP > 1 with sequence parallelism, but TP communication not overlapped with the GEMMs.',
-    why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers.',
+    why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers. Only Transformer Engine\'s layers overlap it: a Megatron-LM script with `--transformer-impl local`, `--use-legacy-models`, or (before Megatron Core 0.8) without `--use-mcore-models` gets no advice.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
     fix: 'Adds `--tp-comm-overlap`.',
@@ -28,6 +29,13 @@ export default defineRule({
     if (!p || p.style !== 'megatron' || !p.knobs.tpCommOverlap || p.tp.value <= 1 || !p.sp.value || p.overlap.tpComm?.value || !allKnown(p.overlap.tpComm)) return;
     // Advice only for a switch the Megatron-LM reading the file has.
     if (p.overlap.tpComm?.from.kind !== 'written' && !switchAvailable(ctx, '--tp-comm-overlap')) return;
+    // Only Transformer Engine's layers overlap TP communication: not the local implementation, nor the
+    // legacy model (pretrain_gpt.py's default before Megatron Core 0.8, gpt_builders.py@core_v0.15.0:42).
+    if ((MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) {
+      const m = ctx.model as MegatronModel;
+      if (argValue(m, 'transformer_impl') === 'local' || argOn(m, 'use_legacy_models')) return;
+      if (!argOn(m, 'use_mcore_models') && ctx.separately(() => !ctx.atLeast('0.8.0'))) return;
+    }
     const e = knobEdit(p, 'tpCommOverlap', true);
     const name = knobName(p, 'tpCommOverlap', '--tp-comm-overlap');
     ctx.report({
