@@ -92,8 +92,25 @@ function bf16EdgeTooMany(m: MegatronModel): { dest: string; n: number; most: num
 /** TransformerConfig.__post_init__'s other low-precision checks (transformer_config.py; the first and last tag beside each). */
 const MORE_CHECKS: ArgCheck[] = [
   {
+    // training/arguments.py@core_v0.13.0 to @core_v0.15.0:3323: the two Kitchen flags are a mutually exclusive group.
+    when: (m) => (argGiven(m, 'kitchen_config_file') && argGiven(m, 'kitchen_recipe_number') ? 'kitchen_recipe_number' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+    before: '0.16.0',
+    message: () => '`--kitchen-config-file` and `--kitchen-recipe-number` both choose the Kitchen quantization recipe, and Megatron-LM\'s parser takes one or the other: argparse stops at startup ("not allowed with argument"). Keep one.',
+  },
+  {
+    // From 0.16.0 megatron/core/extensions/kitchen.py is a public stub (`HAVE_KITCHEN = False`), and
+    // training/arguments.py@core_v0.16.0:2878 adds the Kitchen flags only `if HAVE_KITCHEN`.
+    when: (m) => (argGiven(m, 'kitchen_config_file') ? 'kitchen_config_file' : argGiven(m, 'kitchen_recipe_number') ? 'kitchen_recipe_number' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    severity: 'warning',
+    message: (m) => `${named(m, argGiven(m, 'kitchen_config_file') ? '--kitchen-config-file' : '--kitchen-recipe-number')}: from Megatron Core 0.16 the public Megatron-LM defines the Kitchen flags only when the private Kitchen extension replaces its stub (megatron/core/extensions/kitchen.py sets \`HAVE_KITCHEN = False\`), so without it argparse stops at startup ("unrecognized arguments"). This assumes the public Megatron-LM, without the Kitchen extension.`,
+  },
+  {
     // @core_v0.15.0:799-800 to @d98e8a6:1578-1579 (fp4_param is --fp4-param-gather on the command line);
-    // Megatron-LM's own checks refuse it first from 0.19 (training/arguments.py@core_v0.19.0:1069-1070).
+    // Megatron-LM's own checks refuse it first from 0.15 (training/arguments.py@core_v0.15.0:692-693, @core_v0.19.0:1069-1070).
     // Under torch FSDP2 Megatron-LM clears the flag with an old Transformer Engine, a version the file cannot show.
     when: (m) => ((argOn(m, 'fp4_param') || cliTranslatedOn(m, 'fp4_param_gather')) && !argValue(m, 'fp4') && !(cliTranslatedOn(m, 'fp4_param_gather') && argOn(m, 'use_torch_fsdp2')) ? (m.args.get('fp4_param_gather') ? 'fp4_param_gather' : 'fp4_param') : undefined),
     since: '0.15.0',
@@ -143,7 +160,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory, the FP8 output projection without MXFP8).',
-    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe.',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe. The Kitchen quantization flags (`--kitchen-config-file`, `--kitchen-recipe-number`) exclude each other from 0.13 to 0.15; from 0.16 the public Megatron-LM defines them only with the private Kitchen extension (a warning that names that assumption).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
     shell: {
