@@ -4,7 +4,8 @@
 // `multi_latent_attention` is on. A field only the MLA subclass declares (q_lora_rank, kv_lora_rank, …)
 // is therefore never copied: written under `language_model` it keeps its default. Such properties get
 // `x-yaml-cfg-unread` (the sentence unread-key says), computed at the newest release; every release
-// with the reader builds the config the same way.
+// with the reader builds the config the same way. A field the reader sets itself at every release
+// (`pipeline_dtype` from `params_dtype`, `variable_seq_lengths` to False) gets it too.
 //
 // A top-level key is an attribute of the run's arguments, read wherever the training code reads
 // `args.<name>`. One that only Megatron-LM's command-line side reads (validate_args and the
@@ -22,6 +23,31 @@ const WHY = "Megatron-LM's `--yaml-cfg` reader copies only TransformerConfig's o
 
 const TOP_WHY = "only Megatron-LM's command-line side reads it (its argument checks and the config it builds from the flags, in arguments.py and argument_utils.py), and a `--yaml-cfg` file runs neither: the training code reads nothing of that name from the file";
 const CLI_SIDE = /^megatron\/training\/(arguments|argument_utils)\.py$/;
+
+const OVERWRITTEN_WHY = "Megatron-LM's `--yaml-cfg` reader sets this field itself at every release (yaml_arguments.py: validate_yaml, core_transformer_config_from_yaml), whatever the file writes, so the value written here never takes effect";
+
+/**
+ * The config fields the reader sets unconditionally at every release from 0.6.0 (a statement of the
+ * function body itself, `args.model_parallel.<x> = …` or `kw_args['<x>'] = …`): what the file writes
+ * for them is overwritten (`pipeline_dtype`, `variable_seq_lengths`, `batch_p2p_comm`, …).
+ */
+function overwrittenByReader(dir, releases) {
+  let common;
+  for (const r of releases) {
+    const text = gitLines(dir, 'show', `${r.rev}:megatron/training/yaml_arguments.py`).join('\n');
+    const here = new Set();
+    for (const m of text.matchAll(/^    (?:args\.(?:model_parallel|language_model)\.([a-z_0-9]+)|kw_args\[['"]([a-z_0-9]+)['"]\])\s*=[^=]/gm)) {
+      const name = m[1] ?? m[2];
+      // The statement up to the next one at the same depth: one that reads the field itself (a cap,
+      // `min(…tensor_model_parallel_size, world_size)`) keeps what the file writes.
+      const rest = text.slice(m.index + m[0].length);
+      const end = rest.search(/\n    [A-Za-z_]/);
+      if (!new RegExp(`\\b${name}\\b`).test(end < 0 ? rest : rest.slice(0, end))) here.add(name);
+    }
+    common = common ? new Set([...common].filter((n) => here.has(n))) : here;
+  }
+  return common ?? new Set();
+}
 
 /** Every identifier of the release's Python files, tests and the command-line side aside. */
 function namesOutsideCli(dir, rev) {
@@ -47,11 +73,13 @@ export function megatronYamlCfgChanges(dir, releases, props) {
     const dest = prop['x-dest'] ?? key;
     return withReader.every((r, i) => (prop['x-since'] && compareVersions(r.version, prop['x-since']) < 0) || !read[i].has(dest));
   };
+  const overwritten = overwrittenByReader(dir, withReader);
   for (const [key, prop] of Object.entries(props)) {
     const section = prop['x-yaml-cfg'];
-    const want = (section === 'language_model' || section === 'model_parallel') && mla.has(key) && !tc.has(key) ? WHY : topUnread(key, prop) ? TOP_WHY : undefined;
+    const inConfig = section === 'language_model' || section === 'model_parallel';
+    const want = inConfig && overwritten.has(prop['x-dest'] ?? key) ? OVERWRITTEN_WHY : inConfig && mla.has(key) && !tc.has(key) ? WHY : topUnread(key, prop) ? TOP_WHY : undefined;
     if (prop['x-yaml-cfg-unread'] === want) continue;
-    changes.push({ key, field: 'x-yaml-cfg-unread', from: prop['x-yaml-cfg-unread'], to: want, why: want === TOP_WHY ? 'read only on the command-line side' : want ? 'a field of MLATransformerConfig only, which the --yaml-cfg reader does not copy' : 'read again', set: () => setKey(prop, 'x-yaml-cfg-unread', want, ['x-yaml-cfg']) });
+    changes.push({ key, field: 'x-yaml-cfg-unread', from: prop['x-yaml-cfg-unread'], to: want, why: want === OVERWRITTEN_WHY ? 'set by the --yaml-cfg reader itself' : want === TOP_WHY ? 'read only on the command-line side' : want ? 'a field of MLATransformerConfig only, which the --yaml-cfg reader does not copy' : 'read again', set: () => setKey(prop, 'x-yaml-cfg-unread', want, ['x-yaml-cfg']) });
   }
   return changes;
 }
