@@ -15,8 +15,15 @@ import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 const positive = (m: MegatronModel, dest: string): boolean => (argNum(m, dest) ?? 0) > 0;
 
 const byIterations = (m: MegatronModel) => positive(m, 'train_iters');
-/** A launch script that runs one of Megatron-LM's `pretrain_*.py` (a YAML of arguments names no entry: Megatron-LM's tests run them with one). */
-const pretrainEntry = (m: MegatronModel) => m.args.entry === undefined || /^pretrain_[a-z0-9_]+\.py$/.test(m.args.entry);
+/**
+ * A launch script that runs one of Megatron-LM's `pretrain_*.py` (`known`), or a file of arguments
+ * that names no entry script at all (`assumed`: Megatron-LM's tests run theirs with one, but the
+ * file does not say so).
+ */
+const pretrainEntry = (m: MegatronModel): 'known' | 'assumed' | undefined =>
+  m.args.entry === undefined ? 'assumed' : /^pretrain_[a-z0-9_]+\.py$/.test(m.args.entry) ? 'known' : undefined;
+const noEvalInterval = (m: MegatronModel) => byIterations(m) && !argGiven(m, 'train_samples') && argAbsent(m, 'eval_interval') && !argOn(m, 'skip_train') && !argOn(m, 'full_validation') && !argOn(m, 'perform_rl_step');
+const NO_EVAL_INTERVAL = 'Iteration-based training (`--train-iters`) without `--eval-interval`: from Megatron Core 0.16 the interval has no default (None), and Megatron-LM divides the iterations by it when it sizes the validation set, so the run stops with a TypeError before training (`train_iters // eval_interval`). Add `--eval-interval` (1000 was the default before 0.16).';
 const bySamples = (m: MegatronModel) => positive(m, 'train_samples');
 
 /**
@@ -61,10 +68,18 @@ const CHECKS: ArgCheck[] = [
     // size no datasets there.
     // Only where Megatron-LM's own training runs: a launch script's entry must be one of its
     // `pretrain_*.py` (another program, such as Megatron Bridge's examples, sizes its data itself).
-    when: (m) => (pretrainEntry(m) && byIterations(m) && !argGiven(m, 'train_samples') && argAbsent(m, 'eval_interval') && !argOn(m, 'skip_train') && !argOn(m, 'full_validation') && !argOn(m, 'perform_rl_step') ? 'train_iters' : undefined),
+    when: (m) => (pretrainEntry(m) === 'known' && noEvalInterval(m) ? 'train_iters' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
-    message: () => 'Iteration-based training (`--train-iters`) without `--eval-interval`: from Megatron Core 0.16 the interval has no default (None), and Megatron-LM divides the iterations by it when it sizes the validation set, so the run stops with a TypeError before training (`train_iters // eval_interval`). Add `--eval-interval` (1000 was the default before 0.16).',
+    message: () => NO_EVAL_INTERVAL,
+  },
+  {
+    // The same where the file names no entry script: the program that reads it is an assumption.
+    when: (m) => (pretrainEntry(m) === 'assumed' && noEvalInterval(m) ? 'train_iters' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    severity: 'warning',
+    message: () => `${NO_EVAL_INTERVAL} This assumes a Megatron-LM \`pretrain_*.py\` reads these arguments; the file does not name its entry script.`,
   },
   {
     when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
