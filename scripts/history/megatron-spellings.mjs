@@ -15,19 +15,23 @@ import { setKey } from './write.mjs';
  * after this see them); returns the changes to print and, with --write, to keep, and the keys whose
  * spellings grew (their `x-since` and `x-flag-since` are recomputed from every spelling).
  */
-export function megatronOldSpellings(releases, props, sourceOf) {
+export function megatronOldSpellings(releases, props, sourceOf, pre) {
   const spelled = new Set();
   for (const p of Object.values(props)) for (const f of [p['x-flag'], ...(p['x-flags'] ?? [])]) if (f) spelled.add(f);
   const found = new Map();
   // Flags of the main parser whose dest no property has: each needs a property (removed ones with
   // x-removed), or a flag an older release accepts is taken for an unknown one.
   const orphans = new Set();
-  for (const r of releases) {
+  // The Megatron-LM before Core first: a flag that stored a property's dest there and that no
+  // release from 0.4.0 has is a spelling the first Core release dropped (or renamed, as
+  // `--overlap-p2p-communication` became `--no-overlap-p2p-communication`).
+  const before = pre ? [{ version: pre.version, dests: { main: pre.dests } }] : [];
+  for (const r of [...before, ...releases]) {
     for (const [source, dests] of Object.entries(r.dests ?? {})) {
       for (const [flag, dest] of dests) {
         if (spelled.has(flag) || !flag.startsWith('--')) continue;
         const prop = props[dest];
-        if (!prop && source === 'main') orphans.add(`${flag} (${r.version})`);
+        if (!prop && source === 'main' && !before.includes(r)) orphans.add(`${flag} (${r.version})`);
         // A field that today has no flag (x-cli: false) had one where the main parser of an older
         // release stored it (`--moe-token-dropping` in 0.5.0–0.6.x).
         if (!prop || (prop['x-cli'] === false ? source !== 'main' : sourceOf(prop) !== source)) continue;

@@ -161,14 +161,17 @@ const spellings = (p) => [...new Set([p['x-flag'], ...(p['x-flags'] ?? [])].filt
  * undefined when the mirror lacks one of them (then nothing is said of the flags 0.4.0 added).
  */
 const PRE_CORE_REVS = ['23.04', '23.06', 'refs/heads/23.08'];
+/** The flags of the Megatron-LM releases before the first Core one, with the dest each stores (`flags`, `dests`). */
 function preCoreFlags(dir) {
-  const all = new Set();
+  const flags = new Set();
+  const dests = new Map();
   for (const rev of PRE_CORE_REVS) {
     const got = MEGATRON_SOURCES.main.map((c) => c.paths.map((p) => moduleFlags(dir, rev, p, c.entries, [])).find(Boolean)).find(Boolean);
     if (!got) return undefined;
-    for (const f of got.flags) all.add(f);
+    for (const f of got.flags) flags.add(f);
+    for (const [f, d] of got.dests) if (!dests.has(f)) dests.set(f, d);
   }
-  return all;
+  return { flags, dests, version: '23.x' };
 }
 
 /**
@@ -178,7 +181,7 @@ function preCoreFlags(dir) {
  */
 function absentBeforeCore(key, prop, f, pre) {
   if (!pre || f.source !== 'main' || f.since || prop['x-since'] || f.present[0] !== f.firstRelease) return [];
-  const want = f.names.some((n) => pre.has(n)) ? undefined : true;
+  const want = f.names.some((n) => pre.flags.has(n)) ? undefined : true;
   return change(key, 'x-absent-before-core', prop['x-absent-before-core'], want, 'no spelling in the parsers of 23.04, 23.06, 23.08', () => setKey(prop, 'x-absent-before-core', want, ['x-since', 'x-group']));
 }
 
@@ -193,7 +196,7 @@ function nowhereBefore(release, names) {
 }
 
 /** The versions in which any spelling of a property is present, with the computed facts. */
-function megatronFacts(key, prop, releases) {
+function megatronFacts(key, prop, releases, pre) {
   const source = sourceOf(prop);
   if (!source) return null;
   const names = source === 'config' ? [key] : spellings(prop);
@@ -229,6 +232,8 @@ function megatronFacts(key, prop, releases) {
   for (const f of names) {
     const k = releases.findLastIndex((r) => r.flags[source]?.has(f));
     if (k >= 0 && k < last) facts.flagRemoved[f] = releases[k + 1].version;
+    // A spelling only the Megatron-LM before Core had (`--overlap-p2p-communication` in 23.06–23.08): gone from the first Core release.
+    else if (k < 0 && source === 'main' && pre?.flags.has(f)) facts.flagRemoved[f] = releases[0].version;
   }
   for (const f of older) {
     const k = releases.findLastIndex((r) => r.flags.main?.has(f));
@@ -594,17 +599,17 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   for (const r of releases) console.log(`  ${r.version.padEnd(7)} ${r.mainPath}: ${r.flags.main.size} flags (${r.dynamic.size} from dataclasses)${Object.entries(r.flags).filter(([k]) => k !== 'main').map(([k, v]) => `, ${k} ${v.size}`).join('')}`);
   for (const p of problems) console.log(`  note: ${p}`);
 
-  const spelled = megatronOldSpellings(releases, props, sourceOf);
+  const pre = preCoreFlags(dir);
+  if (!pre) console.log(`  note: the mirror lacks one of ${PRE_CORE_REVS.join(', ')}: the flags 0.4.0 added are not marked`);
+  const spelled = megatronOldSpellings(releases, props, sourceOf, pre);
   const changes = [...spelled.changes];
   const newlyDated = {};
   const disagreements = [];
   const undatable = [];
   const removedIssues = [];
   const flagSinceIssues = [];
-  const pre = preCoreFlags(dir);
-  if (!pre) console.log(`  note: the mirror lacks one of ${PRE_CORE_REVS.join(', ')}: the flags 0.4.0 added are not marked`);
   for (const [key, prop] of Object.entries(props)) {
-    const f = megatronFacts(key, prop, releases);
+    const f = megatronFacts(key, prop, releases, pre);
     if (!f) continue;
     const firstOf = (name) => {
       const k = releases.findIndex((r) => r.flags[f.source]?.has(name));
