@@ -16,13 +16,13 @@ const at = (seconds: number, d: Partial<Degrees>) => ({ layout: { tp: 8, pp: 1, 
 test('the rules are ordered as a key, each with its source', () => {
   assert.deepEqual(
     PREFERENCE_RULES.map((r) => r.id),
-    ['ep-in-nvlink', 'cp-long-sequences', 'ep-over-tp', 'distributed-optimizer', 'no-recompute', 'least-model-parallel', 'moe-stages-over-tp', 'fewer-stages', 'least-expert-parallel'],
+    ['ep-in-nvlink', 'cp-long-sequences', 'ep-over-tp', 'distributed-optimizer', 'no-recompute', 'least-model-parallel', 'moe-stages-over-tp', 'fewer-stages', 'fewest-local-experts'],
   );
   for (const r of PREFERENCE_RULES) assert.match(r.source, /Megatron-Core MoE guide, megatron\/core\/transformer\/moe\/README\.md @ d98e8a6|Narayanan et al\. 2021/, r.id);
   const w = workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256);
   // EP 16 × expert TP 1 spans two NVLink domains of 8; CP 2 at 4K; expert TP 2 where EP 8 could hold the 8 experts; Megatron-FSDP.
-  assert.deepEqual(preferenceKey(w, { tp: 1, pp: 1, cp: 1, ep: 16, etp: 1, recompute: 'none' }), [1, 0, 0, 0, 0, 1, 1, 1, 16]);
-  assert.deepEqual(preferenceKey(w, { tp: 2, pp: 2, cp: 2, ep: 4, etp: 2, recompute: 'full', fsdp: 'optim_grads' }), [0, 1, 1, 1, 1, 8, 2, 2, 8]);
+  assert.deepEqual(preferenceKey(w, { tp: 1, pp: 1, cp: 1, ep: 16, etp: 1, recompute: 'none' }), [1, 0, 0, 0, 0, 1, 1, 1, 0.5]);
+  assert.deepEqual(preferenceKey(w, { tp: 2, pp: 2, cp: 2, ep: 4, etp: 2, recompute: 'full', fsdp: 'optim_grads' }), [0, 1, 1, 1, 1, 8, 2, 2, 2]);
   // A mixture of experts at the same model-parallel size: pipeline stages before dense TP; a dense model: TP inside the node first.
   const moeTp = preferenceKey(w, { tp: 2, pp: 1, cp: 1, ep: 8, etp: 1, recompute: 'none' });
   const moePp = preferenceKey(w, { tp: 1, pp: 2, cp: 1, ep: 8, etp: 1, recompute: 'none' });

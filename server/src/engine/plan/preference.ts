@@ -74,10 +74,10 @@ export const PREFERENCE_RULES: readonly PreferenceRule[] = [
     cost: (_w, l) => l.pp,
   },
   {
-    id: 'least-expert-parallel',
-    text: 'the smallest expert-parallel size EP × expert TP',
-    source: `${MOE_GUIDE}, Guideline 1: keep TP, EP and PP as small as memory allows`,
-    cost: (w, l) => ((w.model.experts ?? 0) > 0 ? l.ep * l.etp : 1),
+    id: 'fewest-local-experts',
+    text: 'the experts split over as many EP ranks as the rules above allow (the fewest experts per GPU)',
+    source: `${MOE_GUIDE}, Guideline 4: EP rather than TP for the expert layers, and with EP at the number of experts the local token permutation is eliminated; NVIDIA, Scalable Training of Mixture-of-Experts Models with Megatron Core (technical report, 2026), §9.2.2: EP 64 chosen for DeepSeek-V3 on GB200 and H100 so that each GPU holds four of the 256 experts. EP is folded into the data-parallel ranks (§3.3, Parallel Folding), so a larger EP does not take data parallelism from the dense layers; ep-in-nvlink, earlier, keeps it inside the NVLink domain`,
+    cost: (w, l) => ((w.model.experts ?? 0) > 0 ? (w.model.experts ?? 0) / l.ep : 0),
   },
 ];
 
