@@ -29,13 +29,14 @@ const whole = (m: MegatronModel, dest: string): number | undefined => {
   return n !== undefined && Number.isInteger(n) ? n : undefined;
 };
 
-/** The per-layer no-RoPE pattern when written as a list (a YAML list, or the command line's `[0,1,...]` text). */
-function noRopeList(m: MegatronModel): number[] | undefined {
-  const v = argValue(m, 'no_rope_freq');
+/** A per-layer pattern when written as a plain list (a YAML list, or the command line's `[0,1,...]` text). */
+function patternList(m: MegatronModel, dest: string): number[] | undefined {
+  const v = argValue(m, dest);
   const items = Array.isArray(v) ? v : typeof v === 'string' && /^\s*\[[\d\s,]*\]\s*$/.test(v) ? v.replace(/[[\]\s]/g, '').split(',').filter(Boolean) : undefined;
   const nums = items?.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : NaN));
   return nums && nums.every((n) => Number.isInteger(n)) ? nums : undefined;
 }
+const noRopeList = (m: MegatronModel): number[] | undefined => patternList(m, 'no_rope_freq');
 
 /** `--no-rope-freq` is set to something Python takes as true: a number above 0, or a non-empty pattern. */
 function noRopeOn(m: MegatronModel): boolean {
@@ -237,6 +238,17 @@ const CONFIG_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--experimental-attention-variant', String(variant(m)))} without ${named(m, '--linear-attention-freq')}: the pattern of gated-delta-net and full attention layers has no default, and Megatron Core stops when it builds the model config ("linear_attention_freq must be set for linear gdn."). Add ${named(m, '--linear-attention-freq')} (every N-th layer full attention, or a per-layer list).`,
   },
   {
+    // experimental_attention_variant_module_specs.py@core_v0.16.0:329-333 (@d98e8a6:470-476): a list
+    // pattern gives one entry per layer (an expression such as `([1]*3+[0])*2` is not judged).
+    when: (m) => {
+      const list = patternList(m, 'linear_attention_freq');
+      const l = argNum(m, 'num_layers');
+      return ['gated_delta_net', 'gdn', 'gdn2'].includes(String(variant(m))) && list && l !== undefined && list.length !== l ? 'linear_attention_freq' : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${named(m, '--linear-attention-freq')} lists ${patternList(m, 'linear_attention_freq')!.length} layers, and the model has ${argNum(m, 'num_layers')}: the pattern gives one entry per layer, and Megatron Core stops when it builds the layer specs ("Invalid length of linear_attention_pattern: …"). Give one entry per layer, or a number N (every N-th layer full attention).`,
+  },
+  {
     // @d98e8a6:1437-1440 (after core_v0.19.0), whatever the attention variant.
     when: (m) => {
       const n = whole(m, 'gdp_num_householder');
@@ -328,4 +340,4 @@ function describe(m: MegatronModel, dest: string): string {
 export const ARCH_CHECKS: ArgCheck[] = [...MLM_CHECKS, ...CONFIG_CHECKS];
 
 export const ARCH_WHY =
-  'Further attention, position-embedding and activation settings are refused too. Megatron-LM\'s argument checks stop at startup on `--rotary-interleaved` beside the RoPE fusion, which is on unless `--no-rope-fusion` (0.5 to 0.13, whatever the position embedding type), without `--use-mcore-models` (0.5 to 0.7) or with `--use-legacy-models` (0.8 to 0.17), and on `--cross-entropy-loss-fusion` in `--deterministic-mode` (0.9 to 0.18); its config builder on a `--rope-type` other than `rope` without multi-latent attention (from 0.14), on `--heterogeneous-layers-config-path` with multi-latent attention (from 0.12) and on `--quick-geglu` with `--swiglu` (from 0.15). Megatron Core refuses, when it builds the model config or the layer specs: Transformer Engine\'s activation (`--use-te-activation-func`) with squared ReLU or quick GeGLU (from 0.15); in a Megatron-LM script whose position embeddings are rotary and whose RoPE fusion is on, multi-latent attention (0.11, 0.12), MLA with `--rope-type rope` (from 0.13) or with `--cache-mla-latents` (from 0.14), and DeepSeek sparse attention (`--experimental-attention-variant dsa`, from 0.16; in a Bridge override `model.apply_rope_fusion: true`); DeepSeek sparse attention without `--multi-latent-attention` (a Megatron-LM script, from 0.16), with context parallelism (0.16 to 0.18; from 0.19 unless every `--cp-comm-type` is `allgather`: in 0.19 on the first forward pass), with linear biases (on unless `--disable-bias-linear`), a `--dsa-indexer-topk-freq` below 1 or a negative `--dsa-indexer-skip-topk-offset` (from 0.19); gated delta net without `--linear-attention-freq` (from 0.16); a `--no-rope-freq` beside `--flash-decode`, or a list pattern whose length is not the layer count (from 0.13); in a `--yaml-cfg` file, `activation_func_fp8_input_store` with an activation other than `swiglu` (from 0.7); and from 0.20 a `--gdp-num-householder` below 1, and manifold hyper-connections (`--enable-mhc-connections`) with multi-token prediction, full recompute, pipeline parallelism, an fp32 residual, fewer than one Sinkhorn iteration or a negative gating factor, and `mhc` selective recompute without the hyper-connections, beside `mlp` recompute or fine-grained activation offloading, or with a `--mhc-recompute-layer-num` below 1. From 0.20 the gated-delta-net head checks also apply to its new names `gdn` and `gdn2`.';
+  'Further attention, position-embedding and activation settings are refused too. Megatron-LM\'s argument checks stop at startup on `--rotary-interleaved` beside the RoPE fusion, which is on unless `--no-rope-fusion` (0.5 to 0.13, whatever the position embedding type), without `--use-mcore-models` (0.5 to 0.7) or with `--use-legacy-models` (0.8 to 0.17), and on `--cross-entropy-loss-fusion` in `--deterministic-mode` (0.9 to 0.18); its config builder on a `--rope-type` other than `rope` without multi-latent attention (from 0.14), on `--heterogeneous-layers-config-path` with multi-latent attention (from 0.12) and on `--quick-geglu` with `--swiglu` (from 0.15). Megatron Core refuses, when it builds the model config or the layer specs: Transformer Engine\'s activation (`--use-te-activation-func`) with squared ReLU or quick GeGLU (from 0.15); in a Megatron-LM script whose position embeddings are rotary and whose RoPE fusion is on, multi-latent attention (0.11, 0.12), MLA with `--rope-type rope` (from 0.13) or with `--cache-mla-latents` (from 0.14), and DeepSeek sparse attention (`--experimental-attention-variant dsa`, from 0.16; in a Bridge override `model.apply_rope_fusion: true`); DeepSeek sparse attention without `--multi-latent-attention` (a Megatron-LM script, from 0.16), with context parallelism (0.16 to 0.18; from 0.19 unless every `--cp-comm-type` is `allgather`: in 0.19 on the first forward pass), with linear biases (on unless `--disable-bias-linear`), a `--dsa-indexer-topk-freq` below 1 or a negative `--dsa-indexer-skip-topk-offset` (from 0.19); gated delta net without `--linear-attention-freq` or with a list pattern whose length is not the layer count (from 0.16); a `--no-rope-freq` beside `--flash-decode`, or a list pattern whose length is not the layer count (from 0.13); in a `--yaml-cfg` file, `activation_func_fp8_input_store` with an activation other than `swiglu` (from 0.7); and from 0.20 a `--gdp-num-householder` below 1, and manifold hyper-connections (`--enable-mhc-connections`) with multi-token prediction, full recompute, pipeline parallelism, an fp32 residual, fewer than one Sinkhorn iteration or a negative gating factor, and `mhc` selective recompute without the hyper-connections, beside `mlp` recompute or fine-grained activation offloading, or with a `--mhc-recompute-layer-num` below 1. From 0.20 the gated-delta-net head checks also apply to its new names `gdn` and `gdn2`.';
