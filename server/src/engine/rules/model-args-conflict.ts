@@ -8,7 +8,7 @@ import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argVal
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_LAUNCH_CHECKS, YAML_CFG_MODEL_CHECKS } from '../formats/megatron/yaml-cfg-checks';
-import { ARCH_CHECKS, ARCH_WHY } from './tables/model-arch';
+import { ARCH_CHECKS, ARCH_WHY } from './tables/model-arch-checks';
 
 /** A parallel size as written, or 1 where the file leaves it out and the default applies. */
 function parallelSize(m: MegatronModel, dest: string): number | undefined {
