@@ -1,0 +1,9 @@
+#: name: model-args-conflict: DeepSeek sparse attention refuses the default linear biases (transformer_config.py@core_v0.19.0:1385-1389, @d98e8a6:1512-1516)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --multi-latent-attention --experimental-attention-variant dsa
+#                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: DSA uses AbsorbedMLASelfAttention, which requires add_bias_linear=Fals

@@ -1,0 +1,9 @@
+#: name: model-args-conflict: DeepSeek sparse attention refuses the RoPE fusion, on by default with rotary embeddings (transformer_config.py@core_v0.16.0:1987-1991, @d98e8a6:3162-3163)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --multi-latent-attention --experimental-attention-variant dsa --position-embedding-type rope
+#                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: RoPE fusion is not supported for DSAttention

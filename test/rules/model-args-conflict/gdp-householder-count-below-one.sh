@@ -1,0 +1,9 @@
+#: name: model-args-conflict: a Householder count below 1 is refused whatever the attention (transformer_config.py@d98e8a6:1437-1440)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --gdp-num-householder 0
+#   ^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: gdp_num_householder must be positive

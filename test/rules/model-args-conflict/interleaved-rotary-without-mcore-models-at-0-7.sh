@@ -1,0 +1,9 @@
+#: name: model-args-conflict: before core_v0.8.0 interleaved rotary embeddings need --use-mcore-models (megatron/arguments.py@core_v0.5.0:393-394)
+#: settings: {"targetVersions": {"megatron-core": "0.7.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --position-embedding-type rope --rotary-interleaved --no-rope-fusion
+#                                  ^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: --rotary-interleaved only support Megatron Core, please add --use-mcor

@@ -1,0 +1,9 @@
+#: name: model-args-conflict: Transformer Engine activations refuse squared ReLU (transformer_config.py@core_v0.15.0:1235-1241, @d98e8a6:2458-2464)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --use-te-activation-func --squared-relu --no-bias-gelu-fusion
+#   ^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: TransformerEngine only support gelu, geglu, silu, swiglu, relu, reglu
