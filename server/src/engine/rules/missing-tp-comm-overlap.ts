@@ -34,7 +34,7 @@ export default defineRule({
     if ((MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) {
       const m = ctx.model as MegatronModel;
       if (argValue(m, 'transformer_impl') === 'local' || argOn(m, 'use_legacy_models')) return;
-      if (!argOn(m, 'use_mcore_models') && ctx.separately(() => !ctx.atLeast('0.8.0'))) return;
+      if (!argOn(m, 'deprecated_use_mcore_models') && ctx.separately(() => !ctx.atLeast('0.8.0'))) return;
     }
     const e = knobEdit(p, 'tpCommOverlap', true);
     const name = knobName(p, 'tpCommOverlap', '--tp-comm-overlap');
