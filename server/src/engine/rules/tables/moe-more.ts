@@ -48,6 +48,13 @@ function smConflict(m: MegatronModel): [number, number] | undefined {
   return a !== undefined && b !== undefined && a !== b && argAbsent(m, 'moe_flex_dispatcher_num_sms') ? [a, b] : undefined;
 }
 
+/** An expert capacity the config keeps: a factor written 0 or above (a negative one is turned into none). */
+function capacityKept(m: MegatronModel): boolean {
+  const v = argValue(m, 'moe_expert_capacity_factor');
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v) ? Number(v) : undefined;
+  return n !== undefined && n >= 0;
+}
+
 /** Batch-invariant mode over an MoE model (transformer_config.py@d98e8a6:3233). */
 const batchInvariantMoe = (m: MegatronModel): boolean => experts(m) && argOn(m, 'batch_invariant_mode');
 
@@ -232,7 +239,30 @@ export const MORE_MOE_CHECKS: ArgCheck[] = [
     since: '0.20.0',
     message: (m) => `Expert padding (${argOn(m, 'moe_pad_expert_input_to_capacity') ? named(m, '--moe-pad-expert-input-to-capacity') : named(m, '--moe-pad-experts-for-cuda-graph-inference')}) with ${named(m, '--batch-invariant-mode')}: Megatron Core stops when it builds the model config ("Batch-invariant MoE supports dynamic dropless routing only. Disable MoE capacity/expert padding."). Drop the padding.`,
   },
+  {
+    // training/arguments.py@core_v0.16.0:1106-1107, @d98e8a6:1756-1757.
+    when: (m) => (argOn(m, 'fake_process_group') && dispatcher(m) === 'flex' ? 'moe_token_dispatcher_type' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    message: (m) => `${named(m, '--moe-token-dispatcher-type', 'flex')} with ${named(m, '--fake-process-group')}: Megatron-LM stops at startup ("Fake process group is not supported with flex token dispatcher."). Use the \`alltoall\` dispatcher for a fake-process-group run.`,
+  },
+  {
+    // _NCCLEPManager.__init__: token_dispatcher.py@d98e8a6:1554-1556 (after core_v0.19.0), when the dispatcher is built.
+    when: (m) => {
+      if (!experts(m) || dispatcher(m) !== 'flex' || argValue(m, 'moe_flex_dispatcher_backend') !== 'ncclep') return undefined;
+      if (argOn(m, 'moe_pad_expert_input_to_capacity')) return 'moe_pad_expert_input_to_capacity';
+      return capacityKept(m) ? 'moe_expert_capacity_factor' : undefined;
+    },
+    since: '0.20.0',
+    message: (m) => `${argOn(m, 'moe_pad_expert_input_to_capacity') ? named(m, '--moe-pad-expert-input-to-capacity') : named(m, '--moe-expert-capacity-factor')} on the NCCL-EP backend: it drops and pads no tokens yet, and Megatron Core stops when it builds the dispatcher ("drop and pad is not supported yet with the 'ncclep' backend."). Remove the capacity factor and padding, or use another backend.`,
+  },
+  {
+    // transformer_config.py@d98e8a6:1673-1680 (after core_v0.19.0).
+    when: (m, p) => (batchInvariantMoe(m) && argValue(m, 'transformer_impl') === 'inference_optimized' && (p?.ep.value ?? 1) > 1 && argValue(m, 'inference_moe_token_dispatcher_type') === 'nccl' ? 'inference_moe_token_dispatcher_type' : undefined),
+    since: '0.20.0',
+    message: (m, p) => `${named(m, '--inference-moe-token-dispatcher-type', 'nccl')} with ${named(m, '--batch-invariant-mode')}, the inference-optimized MoE layers and expert parallelism ${p?.ep.value}: Megatron Core stops when it builds the model config ("batch_invariant_mode with inference-optimized MoE and expert parallelism requires inference_moe_token_dispatcher_type='nvls'."). Use the \`nvls\` dispatcher (the default).`,
+  },
 ];
 
 export const MORE_MOE_WHY =
-  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); and, from 0.20, batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding.';
+  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
