@@ -55,6 +55,82 @@ function capacityKept(m: MegatronModel): boolean {
   return n !== undefined && n >= 0;
 }
 
+/**
+ * The layer pattern a `--moe-layer-freq` text gives, as Megatron-LM evaluates it: lists of integers
+ * joined by `+`, repeated by `*`, in parentheses (`"([0]*3+[1]*29)"`); undefined for anything else.
+ */
+export function layerPattern(text: string): number[] | undefined {
+  const src = text.replace(/\s+/g, '');
+  let i = 0;
+  type V = number | number[];
+  const num = (): number | undefined => {
+    const m = /^\d+/.exec(src.slice(i));
+    if (!m) return undefined;
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  const atom = (): V | undefined => {
+    if (src[i] === '(') {
+      i++;
+      const v = expr();
+      if (src[i] !== ')') return undefined;
+      i++;
+      return v;
+    }
+    if (src[i] === '[') {
+      i++;
+      const items: number[] = [];
+      while (src[i] !== ']') {
+        const n = num();
+        if (n === undefined) return undefined;
+        items.push(n);
+        if (src[i] === ',') i++;
+        else if (src[i] !== ']') return undefined;
+      }
+      i++;
+      return items;
+    }
+    return num();
+  };
+  const term = (): V | undefined => {
+    let v = atom();
+    while (v !== undefined && src[i] === '*') {
+      i++;
+      const r = atom();
+      if (r === undefined) return undefined;
+      if (typeof v === 'number' && typeof r === 'number') v = v * r;
+      else if (Array.isArray(v) && typeof r === 'number') v = Array.from({ length: r }, () => v as number[]).flat();
+      else if (typeof v === 'number' && Array.isArray(r)) v = Array.from({ length: v }, () => r).flat();
+      else return undefined;
+      if (Array.isArray(v) && v.length > 100000) return undefined;
+    }
+    return v;
+  };
+  const expr = (): V | undefined => {
+    let v = term();
+    while (v !== undefined && src[i] === '+') {
+      i++;
+      const r = term();
+      if (r === undefined || typeof r !== typeof v || Array.isArray(r) !== Array.isArray(v)) return undefined;
+      v = Array.isArray(v) ? [...v, ...(r as number[])] : (v as number) + (r as number);
+    }
+    return v;
+  };
+  const v = expr();
+  return i === src.length && Array.isArray(v) ? v : undefined;
+}
+
+/** The written `--moe-layer-freq` pattern, where it is a list (written as one, or as Python list text). */
+function writtenPattern(m: MegatronModel): number[] | undefined {
+  const v = argValue(m, 'moe_layer_freq');
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'number') ? (v as number[]) : undefined;
+  return typeof v === 'string' && v.includes('[') ? layerPattern(v) : undefined;
+}
+
+/** A model whose layers another setting lays out (hybrid layer patterns, a heterogeneous config, a custom spec). */
+const otherLayout = (m: MegatronModel): boolean =>
+  ['hybrid_override_pattern', 'hybrid_layer_pattern', 'heterogeneous_layers_config_path', 'spec'].some((d) => m.args.get(d) !== undefined) || argOn(m, 'is_hybrid_model');
+
 /** Batch-invariant mode over an MoE model (transformer_config.py@d98e8a6:3233). */
 const batchInvariantMoe = (m: MegatronModel): boolean => experts(m) && argOn(m, 'batch_invariant_mode');
 
@@ -262,7 +338,35 @@ export const MORE_MOE_CHECKS: ArgCheck[] = [
     since: '0.20.0',
     message: (m, p) => `${named(m, '--inference-moe-token-dispatcher-type', 'nccl')} with ${named(m, '--batch-invariant-mode')}, the inference-optimized MoE layers and expert parallelism ${p?.ep.value}: Megatron Core stops when it builds the model config ("batch_invariant_mode with inference-optimized MoE and expert parallelism requires inference_moe_token_dispatcher_type='nvls'."). Use the \`nvls\` dispatcher (the default).`,
   },
+  {
+    // The GPT layer specs (models/gpt/gpt_layer_specs.py@core_v0.10.0:326-331, @d98e8a6:651-656) and, from
+    // 0.12, the FLOPs count of every training step (training/training.py@core_v0.12.0:219-224, @d98e8a6:1031-1036).
+    when: (m) => {
+      const pat = writtenPattern(m);
+      const n = argNum(m, 'num_layers');
+      return experts(m) && pat && n !== undefined && pat.length !== n && !otherLayout(m) ? 'moe_layer_freq' : undefined;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+    message: (m) => `${named(m, '--moe-layer-freq')} gives ${writtenPattern(m)!.length} layers and the model has ${argNum(m, 'num_layers')} (${named(m, '--num-layers')}): the pattern marks each layer as MoE (1) or dense (0), and Megatron stops when it builds the layers ("Invalid length of moe_layer_pattern: ${writtenPattern(m)!.length}, expected ${argNum(m, 'num_layers')}, …"). Give one entry per layer.`,
+  },
+  {
+    // training/arguments.py@core_v0.6.0:495-496 to @core_v0.15.0:1026-1027; gone in 0.16.
+    when: (m) => (experts(m) && argGiven(m, 'spec') ? 'spec' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.6.0',
+    before: '0.16.0',
+    message: (m) => `${named(m, '--spec')} in an MoE model (${named(m, '--num-experts')}): Megatron-LM before Megatron Core 0.16 builds MoE layers only from its own layer specs and stops at startup ("Model Spec must be None when using MoEs"). Remove ${named(m, '--spec')}, or use Megatron Core 0.16 or later.`,
+  },
+  {
+    // training/arguments.py@core_v0.16.0:1272, @core_v0.17.1:1602; the legacy models are gone in 0.18.
+    when: (m) => ((argNum(m, 'moe_latent_size') ?? 0) > 0 && experts(m) && argOn(m, 'use_legacy_models') ? 'moe_latent_size' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.18.0',
+    message: (m) => `${named(m, '--moe-latent-size')} with ${named(m, '--use-legacy-models')}: Megatron-LM stops at startup ("MoE latent projections are only supported for mcore models."). Drop ${named(m, '--use-legacy-models')}.`,
+  },
 ];
 
 export const MORE_MOE_WHY =
-  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
+  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); a `--moe-layer-freq` pattern whose length is not the layer count (from 0.10); in Megatron-LM, a `--spec` in an MoE model (0.6 to 0.15) and MoE latent projections with `--use-legacy-models` (0.16, 0.17); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
