@@ -131,6 +131,17 @@ function writtenPattern(m: MegatronModel): number[] | undefined {
 const otherLayout = (m: MegatronModel): boolean =>
   ['hybrid_override_pattern', 'hybrid_layer_pattern', 'heterogeneous_layers_config_path', 'spec'].some((d) => m.args.get(d) !== undefined) || argOn(m, 'is_hybrid_model');
 
+/**
+ * The dense FFN size the config sees: as written, or Megatron-LM's default of four times the hidden
+ * size where the file leaves it out without SwiGLU (which rounds it otherwise); undefined when unknown.
+ */
+function ffnSize(m: MegatronModel): number | undefined {
+  const f = argNum(m, 'ffn_hidden_size');
+  if (f !== undefined) return f;
+  const h = argNum(m, 'hidden_size');
+  return argAbsent(m, 'ffn_hidden_size') && argOff(m, 'swiglu') && h !== undefined ? 4 * h : undefined;
+}
+
 /** Batch-invariant mode over an MoE model (transformer_config.py@d98e8a6:3233). */
 const batchInvariantMoe = (m: MegatronModel): boolean => experts(m) && argOn(m, 'batch_invariant_mode');
 
@@ -366,7 +377,18 @@ export const MORE_MOE_CHECKS: ArgCheck[] = [
     before: '0.18.0',
     message: (m) => `${named(m, '--moe-latent-size')} with ${named(m, '--use-legacy-models')}: Megatron-LM stops at startup ("MoE latent projections are only supported for mcore models."). Drop ${named(m, '--use-legacy-models')}.`,
   },
+  {
+    // SequentialMLP.__init__ (the experts without grouped GEMM): moe/experts.py@core_v0.10.0:757-760, @core_v0.11.0:758-761; 0.12 takes other sizes.
+    when: (m) => {
+      const e = argNum(m, 'moe_ffn_hidden_size');
+      const f = ffnSize(m);
+      return experts(m) && argOff(m, 'moe_grouped_gemm') && e !== undefined && f !== undefined && e !== f ? 'moe_ffn_hidden_size' : undefined;
+    },
+    since: '0.10.0',
+    before: '0.12.0',
+    message: (m) => `${named(m, '--moe-ffn-hidden-size', String(argNum(m, 'moe_ffn_hidden_size')))} differs from the dense FFN size (${ffnSize(m)}${argAbsent(m, 'ffn_hidden_size') ? ', four times the hidden size by default' : ''}) and the experts run without grouped GEMM: Megatron Core 0.10 and 0.11 stop when they build the experts ("Please use GroupedMLP or TEGroupedMLP when moe_ffn_hidden_size is different from ffn_hidden_size"). Add ${named(m, '--moe-grouped-gemm')}, or use Megatron Core 0.12 or later.`,
+  },
 ];
 
 export const MORE_MOE_WHY =
-  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); a `--moe-layer-freq` pattern whose length is not the layer count (from 0.10); in Megatron-LM, a `--spec` in an MoE model (0.6 to 0.15) and MoE latent projections with `--use-legacy-models` (0.16, 0.17); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
+  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); a `--moe-layer-freq` pattern whose length is not the layer count (from 0.10); an expert FFN size other than the dense one without grouped GEMM (0.10, 0.11); in Megatron-LM, a `--spec` in an MoE model (0.6 to 0.15) and MoE latent projections with `--use-legacy-models` (0.16, 0.17); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
