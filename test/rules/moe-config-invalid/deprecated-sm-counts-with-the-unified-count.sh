@@ -1,0 +1,10 @@
+#: name: moe-config-invalid: two different deprecated SM counts beside the unified one start (the unified count wins)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep --moe-deepep-num-sms 20 --moe-hybridep-num-sms 16 --moe-flex-dispatcher-num-sms 24
+#                                                                                                                          ^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: `--moe-deepep-num-sms` is deprecated since Megatron-LM 0.19.
+#                                                                                                                                                  ^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: `--moe-hybridep-num-sms` is deprecated since Megatron-LM 0.1

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: EP all-to-all overlap on the NCCL-EP backend refuses offloaded expert_fc1 activations (transformer_config.py@core_v0.19.0:2729-2736, @d98e8a6:3054-3061)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend ncclep --overlap-moe-expert-parallel-comm --fine-grained-activation-offloading --offload-modules expert_fc1
+#                                                                                                                                                                                                ^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: with ncclep does not support offloading

@@ -1,0 +1,8 @@
+#: name: moe-config-invalid: Megatron Core 0.13 has no EP all-to-all overlap and no check of the recompute layer count with it
+#: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --recompute-num-layers 1

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: Megatron Core 0.16 and 0.17 refuse local per-layer CUDA graphs beside EP all-to-all overlap (transformer_config.py@core_v0.16.0:1898-1906)
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --overlap-moe-expert-parallel-comm --cuda-graph-impl local --moe-pad-experts-for-cuda-graph-inference
+#                                                                                                                          ^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: CUDA graph scope on moe and mlp is not supported with overlap_moe_expert_parallel_comm

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: MoE latent projections refuse the shared-expert overlap on the first step (moe_layer.py@core_v0.16.0:265-268)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --moe-latent-size 32 --moe-shared-expert-intermediate-size 64 --moe-shared-expert-overlap
+#                                                                                                                                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: Shared expert overlap not supported when MoE latent projections are used

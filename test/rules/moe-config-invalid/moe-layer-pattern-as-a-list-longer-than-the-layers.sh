@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: a --moe-layer-freq list longer than the layers is refused when the layers are built (models/gpt/gpt_layer_specs.py@core_v0.10.0:326-331)
+#: settings: {"targetVersions": {"megatron-core": "0.10.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --moe-layer-freq '[1,0,1,0,1]'
+#                                                                                       ^^^^^^^^^^^^^^^^ error[moe-config-invalid]: Invalid length of moe_layer_pattern: 5, expected 4

@@ -1,0 +1,9 @@
+#: name: moe-config-invalid: quantile load balancing refuses group-limited routing on the first step (router.py@core_v0.19.0:327-329, @d98e8a6:330-332)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --moe-router-load-balancing-type quantile_balancing --moe-router-num-groups 2 --moe-router-group-topk 1
+#                                                                                                                                           ^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: does not support group-limited routing
