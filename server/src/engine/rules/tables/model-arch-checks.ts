@@ -11,6 +11,9 @@ import { untracked } from '../certain';
 
 const variant = (m: MegatronModel): unknown => argValue(m, 'experimental_attention_variant');
 const dsa = (m: MegatronModel): boolean => variant(m) === 'dsa';
+const dsaWithoutMla = (m: MegatronModel): boolean => dsa(m) && argOff(m, 'multi_latent_attention');
+const DSA_WITHOUT_MLA = (m: MegatronModel): string =>
+  `${named(m, '--experimental-attention-variant', 'dsa')} without ${named(m, '--multi-latent-attention')}: DeepSeek sparse attention is built on multi-latent attention, and Megatron Core stops when it builds the layer specs ("Currently only MLA supports sparse attention."). Add ${named(m, '--multi-latent-attention')} and its settings.`;
 const mla = (m: MegatronModel): boolean => argOn(m, 'multi_latent_attention');
 
 /**
@@ -156,11 +159,20 @@ const MLM_CHECKS: ArgCheck[] = [
   },
   {
     // experimental_attention_variant_module_specs.py@core_v0.16.0:81 (@d98e8a6:101): the GPT builder
-    // takes this spec for any experimental attention variant.
-    when: (m) => (dsa(m) && argOff(m, 'multi_latent_attention') ? 'experimental_attention_variant' : undefined),
+    // (gpt_builders.py, megatron/training/models/gpt.py) takes this spec for any experimental
+    // attention variant; pretrain_gpt.py runs it. Another entry script builds its own layers.
+    when: (m) => (m.args.entry === 'pretrain_gpt.py' && dsaWithoutMla(m) ? 'experimental_attention_variant' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
-    message: (m) => `${named(m, '--experimental-attention-variant', 'dsa')} without ${named(m, '--multi-latent-attention')}: DeepSeek sparse attention is built on multi-latent attention, and Megatron Core stops when it builds the layer specs ("Currently only MLA supports sparse attention."). Add ${named(m, '--multi-latent-attention')} and its settings.`,
+    message: (m) => DSA_WITHOUT_MLA(m),
+  },
+  {
+    // The same where the file does not name its entry script: the GPT builder is an assumption.
+    when: (m) => (!m.args.entry && dsaWithoutMla(m) ? 'experimental_attention_variant' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    severity: 'warning',
+    message: (m) => `${DSA_WITHOUT_MLA(m)} This assumes \`pretrain_gpt.py\` (Megatron-LM's GPT model builder) reads these arguments; the file does not name its entry script.`,
   },
   {
     // transformer_config.py@core_v0.16.0:1987-1991 (@d98e8a6:3162-3163), with the script's RoPE fusion.
