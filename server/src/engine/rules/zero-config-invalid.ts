@@ -58,6 +58,25 @@ function bucketChecks(): DsCheck[] {
   ];
 }
 
+const LEGACY_MESSAGE = () => '`legacy_stage1: true` asks for the old ZeRO stage 1 optimizer, which DeepSpeed 0.5.9 removed: it stops when it builds the ZeRO optimizer ("The deprecated version of ZeRO Stage 1 is not supported in deepspeed >= 0.5.9"). Remove the key; `stage: 1` runs the current stage 1 optimizer.';
+
+/**
+ * `legacy_stage1: true` where the ZeRO optimizer is built (runtime/engine.py@v0.5.9:1328-1331,
+ * @v0.19.5:2333-2336, `_configure_zero_optimizer`; with or without an optimizer from 0.5.9, :297):
+ * at stages 1 to 3, not where stage 1 with bf16 and fp32 accumulation gets the BF16 optimizer (see
+ * bucketChecks). Stage 0 never builds it, so the flag does nothing there.
+ */
+function legacyStage1Checks(): DsCheck[] {
+  const on = (m: DeepSpeedModel) => m.bool([Z, 'legacy_stage1']) === true && m.stage !== undefined && m.stage >= 1;
+  const cpu = (m: DeepSpeedModel) => String(m.get([Z, 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'cpu';
+  const at: Path = [Z, 'legacy_stage1'];
+  return [
+    { when: (m) => (on(m) && !bf16Stage1(m) ? at : undefined), since: '0.5.9', message: LEGACY_MESSAGE },
+    { when: (m) => (on(m) && bf16Stage1(m) ? at : undefined), since: '0.5.9', before: '0.7.6', message: LEGACY_MESSAGE },
+    { when: (m) => (on(m) && bf16Stage1(m) && cpu(m) ? at : undefined), since: '0.10.1', message: LEGACY_MESSAGE },
+  ];
+}
+
 /** The combinations DeepSpeed refuses with `managed_gradient_accumulation: false` (from 0.19.4, where the key arrives). */
 function managedAccumulationChecks(): DsCheck[] {
   const off = (m: DeepSpeedModel) => m.bool(['managed_gradient_accumulation']) === false;
@@ -253,6 +272,7 @@ const CHECKS: DsCheck[] = [
   // neither DeepCompile nor Apex AMP is on, and in 0.19.4 alone that nothing is offloaded.
   ...managedAccumulationChecks(),
   ...bucketChecks(),
+  ...legacyStage1Checks(),
   {
     // runtime/zero/stage3.py@v0.10.0:228-229, master:382-383: quantized gradients give the ZeRO-3
     // optimizer an all-to-all group (runtime/engine.py@v0.10.0:1099-1101), which it runs only with reduce-scatter.
@@ -317,7 +337,7 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
     why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.4). Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
