@@ -31,6 +31,7 @@ export const ENUM_READERS = {
   'zero_optimization.zenflow.select_strategy': /^deepspeed\/runtime\/zenflow\/zenflow_config\.py$/,
   'communication_data_type': RUNTIME_CONFIG,
   'seq_parallel_communication_data_type': RUNTIME_CONFIG,
+  'seq_parallel_comm_data_type': RUNTIME_CONFIG,
   'gradient_allreduce_op': /^deepspeed\/runtime\/(config|constants|engine)\.py$/,
   'compile.passes': /^deepspeed\/compile\/config\.py$/,
   'weight_quantization.q_type': /^deepspeed\/inference\/config\.py$/,
@@ -55,6 +56,7 @@ export const ENUM_READERS = {
 const READER_FUNCTIONS = {
   communication_data_type: 'get_communication_data_type',
   seq_parallel_communication_data_type: 'get_communication_data_type',
+  seq_parallel_comm_data_type: 'get_communication_data_type',
 };
 /**
  * Values an older release read without refusing them, though its reader had no constant for them:

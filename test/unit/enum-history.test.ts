@@ -232,6 +232,8 @@ test('DeepSpeed values dated by the reader that checks them (scripts/history/dee
     'optimizer.params.comm_backend_name': { hccl: '0.12.5', compressed: '0.14.3' },
     // deepspeed/runtime/config.py@v0.5.8 … @v0.14.0 get_communication_data_type: fp32, fp16, `bfp16`; else ValueError. `bf16` (replacing `bfp16`) from v0.14.1.
     communication_data_type: { bf16: '0.14.1' },
+    // The same reader for the key 0.11.2-0.16.4 read for Ulysses (runtime/constants.py@v0.16.4:252 "seq_parallel_comm_data_type").
+    seq_parallel_comm_data_type: { bf16: '0.14.1' },
     // deepspeed/runtime/data_pipeline/curriculum_scheduler.py@v0.7.7: fixed_discrete/fixed_root/fixed_linear, else RuntimeError; `custom` from v0.8.0.
     'curriculum_learning.schedule_type': { custom: '0.8.0' },
     // deepspeed/compile/config.py: PassName is z1/z3/autosp from v0.18.9 to v0.19.5; `autotp` only on master (0.19.6).

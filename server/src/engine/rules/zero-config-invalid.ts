@@ -58,6 +58,25 @@ function bucketChecks(): DsCheck[] {
   ];
 }
 
+const LEGACY_MESSAGE = () => '`legacy_stage1: true` asks for the old ZeRO stage 1 optimizer, which DeepSpeed 0.5.9 removed: it stops when it builds the ZeRO optimizer ("The deprecated version of ZeRO Stage 1 is not supported in deepspeed >= 0.5.9"). Remove the key; `stage: 1` runs the current stage 1 optimizer.';
+
+/**
+ * `legacy_stage1: true` where the ZeRO optimizer is built (runtime/engine.py@v0.5.9:1328-1331,
+ * @v0.19.5:2333-2336, `_configure_zero_optimizer`; with or without an optimizer from 0.5.9, :297):
+ * at stages 1 to 3, not where stage 1 with bf16 and fp32 accumulation gets the BF16 optimizer (see
+ * bucketChecks). Stage 0 never builds it, so the flag does nothing there.
+ */
+function legacyStage1Checks(): DsCheck[] {
+  const on = (m: DeepSpeedModel) => m.bool([Z, 'legacy_stage1']) === true && m.stage !== undefined && m.stage >= 1;
+  const cpu = (m: DeepSpeedModel) => String(m.get([Z, 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'cpu';
+  const at: Path = [Z, 'legacy_stage1'];
+  return [
+    { when: (m) => (on(m) && !bf16Stage1(m) ? at : undefined), since: '0.5.9', message: LEGACY_MESSAGE },
+    { when: (m) => (on(m) && bf16Stage1(m) ? at : undefined), since: '0.5.9', before: '0.7.6', message: LEGACY_MESSAGE },
+    { when: (m) => (on(m) && bf16Stage1(m) && cpu(m) ? at : undefined), since: '0.10.1', message: LEGACY_MESSAGE },
+  ];
+}
+
 /** The combinations DeepSpeed refuses with `managed_gradient_accumulation: false` (from 0.19.4, where the key arrives). */
 function managedAccumulationChecks(): DsCheck[] {
   const off = (m: DeepSpeedModel) => m.bool(['managed_gradient_accumulation']) === false;
@@ -106,7 +125,8 @@ function foldingChecks(): DsCheck[] {
     { when: (m) => (folded(m) && m.bool(['compile', 'deepcompile']) === true ? ['compile', 'deepcompile'] : undefined), since: '0.19.3', message: say('DeepCompile (`compile.deepcompile`)', 'DeepCompile with AutoEP+AutoTP folding is not supported', 'Turn DeepCompile off, or AutoTP.') },
     { when: (m) => (folded(m) && (m.num(['sequence_parallel_size']) ?? 1) > 1 ? ['sequence_parallel_size'] : undefined), since: '0.19.3', message: say('Ulysses sequence parallelism (`sequence_parallel_size` above 1)', 'tensor_parallel.autotp_size and Ulysses sequence parallelism are mutually exclusive', 'Use one of the two.') },
     { when: (m) => (folded(m) && m.num(['expert_parallel', 'autoep_size']) === 1 ? ['expert_parallel', 'autoep_size'] : undefined), since: '0.19.3', message: say('`autoep_size` 1', 'AutoEP+AutoTP folding requires expert_parallel.autoep_size > 1', 'Set `autoep_size` above 1, or turn AutoEP off.') },
-    { when: (m) => (folded(m) && m.bool(['use_data_before_expert_parallel_']) === true ? ['use_data_before_expert_parallel_'] : undefined), since: '0.19.3', message: say('`use_data_before_expert_parallel_`', 'expert_parallel with use_data_before_expert_parallel_ is not supported with', 'Remove it.') },
+    // The engine's attribute `use_data_before_expert_parallel_` holds the file's `use_data_before_expert_parallelism` (runtime/config.py@v0.19.3 get_expert_data_topo_config).
+    { when: (m) => (folded(m) && m.bool(['use_data_before_expert_parallelism']) === true ? ['use_data_before_expert_parallelism'] : undefined), since: '0.19.3', message: say('`use_data_before_expert_parallelism`', 'expert_parallel with use_data_before_expert_parallel_ is not supported with', 'Remove it, or set it to false.') },
     {
       // The engine passes whether the offload section exists (its pydantic object is not None), whatever its device.
       when: (m) => (folded(m) ? ([[Z, 'offload_optimizer'], [Z, 'offload_param']] as Path[]).find((p) => m.get(p) !== undefined && m.get(p) !== null) : undefined),
@@ -146,6 +166,56 @@ function zenflowChecks(): DsCheck[] {
       when: (m) => (on(m) && (strategy(m) === 'step' || strategy(m) === 'epoch') && interval(m) === 'auto' ? [...ZF, 'select_strategy'] : undefined),
       since: '0.17.5',
       message: (m) => `ZenFlow with \`select_strategy\` "${strategy(m)}" and no numeric \`select_interval\`: DeepSpeed stops when it sets ZenFlow up ("If don't use auto select strategy, select_interval must be a number."). Give \`select_interval\` a number of ${strategy(m) === 'step' ? 'steps' : 'epochs'}.`,
+    },
+    {
+      // runtime/zenflow/engine.py@v0.17.5:62-63: a "step" interval is compared as written (an
+      // "epoch" one is multiplied by the dataloader's length, which the file does not give).
+      when: (m) => {
+        const sel = m.get([...ZF, 'select_interval']);
+        const upd = m.get([...ZF, 'update_interval']);
+        return on(m) && strategy(m) === 'step' && Number.isInteger(sel) && Number.isInteger(upd) && sel !== 0 && (sel as number) < (upd as number) ? [...ZF, 'select_interval'] : undefined;
+      },
+      since: '0.17.5',
+      message: (m) => `ZenFlow's \`select_interval\` ${String(m.get([...ZF, 'select_interval']))} is below its \`update_interval\` ${String(m.get([...ZF, 'update_interval']))}: DeepSpeed stops when it sets ZenFlow up ("Select interval must be greater or equal to update interval"). Raise \`select_interval\` to at least \`update_interval\`.`,
+    },
+    ...zenflowOptimizerChecks(on),
+  ];
+}
+
+/**
+ * What the ZenFlow optimizers check when they are built: at stage 1 and 2 (ZenFlowZeroOptimizer,
+ * runtime/zenflow/zenflow_stage_1_and_2.py@v0.17.5:98-99,121-122, @v0.19.5:69-70,92-93) the optimizer
+ * must be offloaded (any device but "none" sets `cpu_offload` in stage_1_and_2.py) and `offload: true`
+ * needs overlap_comm (default false below stage 3); at stage 3 (runtime/zenflow/engine_stage3.py@v0.18.4:100-101)
+ * only the latter, where overlap_comm defaults to true. Stage 1 with bf16 and fp32 gradient
+ * accumulation and no CPU offload gets the BF16 optimizer instead (see bf16Stage1).
+ */
+function zenflowOptimizerChecks(on: (m: DeepSpeedModel) => boolean): DsCheck[] {
+  const ZF: Path = [Z, 'zenflow'];
+  const low = (m: DeepSpeedModel) => m.stage === 1 || m.stage === 2;
+  const device = (m: DeepSpeedModel) => {
+    const section = m.get([Z, 'offload_optimizer']);
+    if (section === undefined || section === null) return 'none';
+    const d = m.get([Z, 'offload_optimizer', 'device']);
+    return d === undefined ? 'none' : d;
+  };
+  const overlap = (m: DeepSpeedModel) => m.get([Z, 'overlap_comm']);
+  const at = (m: DeepSpeedModel): Path => (m.get([Z, 'offload_optimizer']) !== undefined ? [Z, 'offload_optimizer'] : ZF);
+  return [
+    {
+      when: (m) => (on(m) && low(m) && device(m) === 'none' && !bf16Stage1(m) ? at(m) : undefined),
+      since: '0.17.5',
+      message: (m) => `ZenFlow at ZeRO stage ${m.stage} needs the optimizer offloaded: DeepSpeed stops when it builds the ZenFlow optimizer ("Zenflow must be used with cpu offload"). Add \`"offload_optimizer": {"device": "cpu"}\`, or remove the \`zenflow\` section.`,
+    },
+    {
+      when: (m) => (on(m) && low(m) && m.bool([...ZF, 'offload']) === true && (overlap(m) === undefined || overlap(m) === false) && !bf16Stage1(m) ? [...ZF, 'offload'] : undefined),
+      since: '0.17.5',
+      message: (m) => `ZenFlow's \`offload: true\` needs \`overlap_comm\`, which is ${overlap(m) === false ? 'off' : 'off by default'} at ZeRO stage ${m.stage}: DeepSpeed stops when it builds the ZenFlow optimizer ("offload selective optimizer should be used with overlap_comm"). Set \`"overlap_comm": true\`, or turn \`offload\` off.`,
+    },
+    {
+      when: (m) => (on(m) && m.stage === 3 && m.bool([...ZF, 'offload']) === true && overlap(m) === false && !((m.num([Z, 'mics_shard_size']) ?? -1) > 0) ? [...ZF, 'offload'] : undefined),
+      since: '0.18.4',
+      message: () => 'ZenFlow\'s `offload: true` needs `overlap_comm`, which this file turns off: DeepSpeed (0.18.4 and later) stops when it builds the ZeRO-3 optimizer ("offload selective optimizer should be used with overlap_comm"). Remove `"overlap_comm": false`, or turn `offload` off.',
     },
   ];
 }
@@ -202,6 +272,7 @@ const CHECKS: DsCheck[] = [
   // neither DeepCompile nor Apex AMP is on, and in 0.19.4 alone that nothing is offloaded.
   ...managedAccumulationChecks(),
   ...bucketChecks(),
+  ...legacyStage1Checks(),
   {
     // runtime/zero/stage3.py@v0.10.0:228-229, master:382-383: quantized gradients give the ZeRO-3
     // optimizer an all-to-all group (runtime/engine.py@v0.10.0:1099-1101), which it runs only with reduce-scatter.
@@ -266,8 +337,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, or `step`/`epoch` meets none. Each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.4). Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },

@@ -21,7 +21,7 @@ const NONFINITE_TEXT = /^[+-]?(inf|infinity|nan)$/i;
 /** Lax coercion of a JSON value (Python-mode validation of the loaded dict) to a field of `type`. */
 export function laxCoerce(type: string, value: unknown, v2: boolean): Coerced {
   // Spaces around a number, or `_` between its digits: not settled here.
-  if (type !== 'string' && typeof value === 'string' && (value !== value.trim() || value.includes('_'))) return undefined;
+  if (type !== 'string' && type !== 'object' && typeof value === 'string' && (value !== value.trim() || value.includes('_'))) return undefined;
   switch (type) {
     case 'boolean':
       if (typeof value === 'number') return value === 0 || value === 1 ? { ok: true, value: value === 1 } : { ok: false };
@@ -43,6 +43,11 @@ export function laxCoerce(type: string, value: unknown, v2: boolean): Coerced {
       if (typeof value === 'string') return { ok: true, value };
       if (!v2 && (typeof value === 'number' || typeof value === 'boolean')) return { ok: true, value: typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value) };
       return { ok: false };
+    case 'object':
+      // A sub-model or dict field takes a mapping; pydantic 2 refuses anything else, pydantic 1
+      // tries `dict(value)`, which a list of pairs passes (not settled here) and a scalar fails.
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value };
+      return Array.isArray(value) && !v2 ? undefined : { ok: false };
     default:
       return undefined;
   }
