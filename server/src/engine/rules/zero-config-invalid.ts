@@ -3,6 +3,7 @@
  */
 import { bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Path } from '../types';
+import { deepCompileChecks } from './deepcompile-checks';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
@@ -209,6 +210,7 @@ const CHECKS: DsCheck[] = [
   // neither DeepCompile nor Apex AMP is on, and in 0.19.4 alone that nothing is offloaded.
   ...managedAccumulationChecks(),
   ...bucketChecks(),
+  ...deepCompileChecks(),
   {
     // runtime/zero/stage3.py@v0.10.0:228-229, master:382-383: quantized gradients give the ZeRO-3
     // optimizer an all-to-all group (runtime/engine.py@v0.10.0:1099-1101), which it runs only with reduce-scatter.
@@ -273,8 +275,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, or `step`/`epoch` meets none. Each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, DeepCompile offload passes at stage 3 that clash with each other or with ZeRO\'s optimizer offload (from 0.19.4), pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, or `step`/`epoch` meets none. Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
