@@ -41,6 +41,8 @@ const CHECKED_BY_HAND = {
   'compression_training.activation_quantization.shared_parameters.quantization_type': 'deepspeed/compression/config.py',
   'compression_training.activation_quantization.shared_parameters.range_calibration': 'deepspeed/compression/config.py',
   'compression_training.head_pruning.shared_parameters.method': 'deepspeed/compression/config.py',
+  // CurriculumScheduler raises RuntimeError for a schedule it does not know (runtime/data_pipeline/curriculum_scheduler.py@v0.19.5:104-105).
+  'curriculum_learning.schedule_type': 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py',
   // SparsityConfig raises NotImplementedError for any other word (ops/sparse_attention/sparsity_config.py@v0.19.5:135-136).
   'sparse_attention.attention': 'deepspeed/ops/sparse_attention/sparsity_config.py',
 };
