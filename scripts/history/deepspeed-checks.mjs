@@ -43,6 +43,9 @@ const CHECKED_BY_HAND = {
   'compression_training.head_pruning.shared_parameters.method': 'deepspeed/compression/config.py',
   // CurriculumScheduler raises RuntimeError for a schedule it does not know (runtime/data_pipeline/curriculum_scheduler.py@v0.19.5:104-105).
   'curriculum_learning.schedule_type': 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py',
+  // The engine converts both with DtypeEnum, which raises ValueError on a name it lacks (runtime/engine.py@v0.19.5:1471, :1492).
+  'data_types.param_dtype': 'deepspeed/runtime/engine.py',
+  'data_types.buffer_dtype': 'deepspeed/runtime/engine.py',
   // SparsityConfig raises NotImplementedError for any other word (ops/sparse_attention/sparsity_config.py@v0.19.5:135-136).
   'sparse_attention.attention': 'deepspeed/ops/sparse_attention/sparsity_config.py',
 };
