@@ -16,7 +16,7 @@ import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model'
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
-import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
+import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valueCheckedSince, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
 import type { JsonSchema, ValuesGate } from '../schema/types';
 
@@ -66,6 +66,10 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
   const sameKind = kind !== undefined && ([] as string[]).concat(kind).some((k) => types.includes(k));
   // Only a name outside the choices: a numeric bound is in the schema only where DeepSpeed refuses the value.
   if (sameKind && (issue.schema.enum || issue.schema.const !== undefined)) return 'DeepSpeed reads this key without checking it, so it does not stop on the value: the code that uses it takes it as some other choice (or the default) or fails there';
+  // A switch whose reader refuses text from a release on (`x-value-checked-since`: `flops_profiler.enabled`
+  // and `wall_clock_breakdown` are combined with `|`, a TypeError for text): refused, not taken by its truth.
+  const checkedSince = valueCheckedSince(issue.schema);
+  if (typeof v === 'string' && checkedSince && ctx.atLeast(checkedSince)) return undefined;
   if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
   return undefined;
 }
