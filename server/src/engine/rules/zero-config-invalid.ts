@@ -3,7 +3,7 @@
  */
 import { bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Path } from '../types';
-import { deepCompileChecks } from './deepcompile-checks';
+import { deepCompileChecks } from './tables/deepcompile';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 

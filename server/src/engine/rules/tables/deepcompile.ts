@@ -3,8 +3,8 @@
  * (deepspeed/compile/init_z3.py, run by `engine.compile()` when `compile.deepcompile` is on and the
  * stage is 3: runtime/engine.py `get_deepcompile_backend`). Part of zero-config-invalid.
  */
-import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import type { DsCheck } from './helpers';
+import type { DeepSpeedModel } from '../../formats/deepspeed/model';
+import type { DsCheck } from '../helpers';
 
 const Z = 'zero_optimization';
 const C = 'compile';
