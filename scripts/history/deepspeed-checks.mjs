@@ -49,6 +49,15 @@ const CHECKED_BY_HAND = {
   // get_checkpoint_writer_config upper-cases both and asserts each is in VALID_VALUES (_validate_config_values, model_checkpointing/config.py@v0.19.5:22-28,56).
   'checkpoint.writer.type': 'deepspeed/runtime/model_checkpointing/config.py',
   'checkpoint.writer.data_parallel': 'deepspeed/runtime/model_checkpointing/config.py',
+  // The compression sub-sections assert these against constant lists whenever `shared_parameters` is written (compression/config.py@v0.19.5:177-184, :365-367).
+  'compression_training.activation_quantization.shared_parameters.quantization_type': 'deepspeed/compression/config.py',
+  'compression_training.activation_quantization.shared_parameters.range_calibration': 'deepspeed/compression/config.py',
+  'compression_training.head_pruning.shared_parameters.method': 'deepspeed/compression/config.py',
+  // CurriculumScheduler raises RuntimeError for a schedule it does not know (runtime/data_pipeline/curriculum_scheduler.py@v0.19.5:104-105).
+  'curriculum_learning.schedule_type': 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py',
+  // The engine converts both with DtypeEnum, which raises ValueError on a name it lacks (runtime/engine.py@v0.19.5:1471, :1492).
+  'data_types.param_dtype': 'deepspeed/runtime/engine.py',
+  'data_types.buffer_dtype': 'deepspeed/runtime/engine.py',
   // SparsityConfig raises NotImplementedError for any other word (ops/sparse_attention/sparsity_config.py@v0.19.5:135-136).
   'sparse_attention.attention': 'deepspeed/ops/sparse_attention/sparsity_config.py',
 };

@@ -5,7 +5,7 @@ import { deepspeedReader } from './duplicate-key';
 import { DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } from '../formats/deepspeed/model';
 import { layoutFits } from '../plan/layout';
 import type { Path } from '../types';
-import { defineRule, type FixSpec, type RelatedSpec } from './rule';
+import { defineRule, type FixSpec, type RelatedSpec, type RuleContext } from './rule';
 
 export default defineRule<DeepSpeedModel>({
   id: 'batch-size-mismatch',
@@ -17,7 +17,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
-    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank up to 0.18.5, so there for a file nothing names either count passes, and from 0.18.6 it loads the path into a dict first); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. Under an Accelerate config with Ulysses sequence parallelism (`parallelism_config_sp_size` above 1, Accelerate 1.12 on), Accelerate writes `train_batch_size` itself from its data-parallel size and hands DeepSpeed the sequence-parallel groups, so the file\'s value is not checked. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …").',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank up to 0.18.5, so there for a file nothing names either count passes, and from 0.18.6 it loads the path into a dict first); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. Under an Accelerate config with Ulysses sequence parallelism (`parallelism_config_sp_size` above 1, Accelerate 1.12 on), Accelerate writes `train_batch_size` itself from its data-parallel size and hands DeepSpeed the sequence-parallel groups, so the file\'s value is not checked. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …"), and so does a `micro_batch_sizes` entry above `max_train_batch_size`.',
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
@@ -39,7 +39,10 @@ export default defineRule<DeepSpeedModel>({
         message: `\`${key}\` is written while \`elasticity.enabled\` is on: elastic training computes the batch keys itself, and without \`elasticity.ignore_non_elastic_batch_info: true\` DeepSpeed stops when it reads the config ("One or more batch related parameters were found in your ds_config …"). Remove the batch keys, or set \`ignore_non_elastic_batch_info\` to true to have them overwritten.`,
       });
     }
-    if (elastic) return;
+    if (elastic) {
+      elasticMicroAboveMax(ctx);
+      return;
+    }
     // Accelerate with Ulysses sequence parallelism (its `parallelism_config_sp_size` above 1, from
     // 1.12) rewrites `train_batch_size` from its own data-parallel size and hands DeepSpeed the SP
     // groups, so the file's value is never checked (accelerator.py@v1.14.0:2351-2356, 2385-2422).
@@ -131,3 +134,22 @@ function positive(m: DeepSpeedModel, path: Path): number | undefined {
 function batchLines(m: DeepSpeedModel): RelatedSpec[] {
   return (['train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'] as const).map((k) => ({ at: m.where([k]), on: 'entry' as const, message: `${k} is ${String(m.get([k]))} here` }));
 }
+
+/**
+ * Elastic training sizes the batch from `micro_batch_sizes` up to `max_train_batch_size`, and
+ * refuses a micro-batch above that bound when it reads the config (elasticity/elasticity.py
+ * `_get_compatible_gpus_v01`, which versions 0.1 and 0.2 both run: @v0.3.9:150-153, @v0.19.5:107-109).
+ */
+function elasticMicroAboveMax(ctx: RuleContext<DeepSpeedModel>): void {
+  const m = ctx.model;
+  const max = m.num(['elasticity', 'max_train_batch_size']);
+  const micros = m.get(['elasticity', 'micro_batch_sizes']);
+  if (max === undefined || !Array.isArray(micros) || !micros.every((v) => typeof v === 'number')) return;
+  const above = (micros as number[]).filter((v) => v > max);
+  if (!above.length) return;
+  ctx.report({
+    at: ['elasticity', 'max_train_batch_size'],
+    message: `\`elasticity.micro_batch_sizes\` has ${above.join(', ')}, above \`max_train_batch_size\` ${max}: elastic training builds its batch from those micro-batches up to that bound, and DeepSpeed stops when it reads the config ("All micro batches must be less than or equal to max_acceptable_batch_size"). Raise \`max_train_batch_size\`, or drop the larger micro-batches.`,
+  });
+}
+

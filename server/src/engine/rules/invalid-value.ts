@@ -16,7 +16,7 @@ import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model'
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
-import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valuesCheckedWhenEnabled } from '../schema/vocabulary';
+import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valueCheckedSince, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
 import type { JsonSchema, ValuesGate } from '../schema/types';
 
@@ -66,23 +66,29 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
   const sameKind = kind !== undefined && ([] as string[]).concat(kind).some((k) => types.includes(k));
   // Only a name outside the choices: a numeric bound is in the schema only where DeepSpeed refuses the value.
   if (sameKind && (issue.schema.enum || issue.schema.const !== undefined)) return 'DeepSpeed reads this key without checking it, so it does not stop on the value: the code that uses it takes it as some other choice (or the default) or fails there';
+  // A switch whose reader refuses text from a release on (`x-value-checked-since`: `flops_profiler.enabled`
+  // and `wall_clock_breakdown` are combined with `|`, a TypeError for text): refused, not taken by its truth.
+  const checkedSince = valueCheckedSince(issue.schema);
+  if (typeof v === 'string' && checkedSince && ctx.atLeast(checkedSince)) return undefined;
   if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
   return undefined;
 }
 
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
 function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked = true): string | undefined {
-  const on = gate.at ?? [...base, gate.key ?? 'enabled'];
-  const value = ctx.doc.value(on);
+  // `atAny`: the switch is on when any of these keys is.
+  const ons = gate.atAny ?? [gate.at ?? [...base, gate.key ?? 'enabled']];
   // A gate written as anything but what it is compared with (an "auto" a program fills) may be on.
-  const isOn = gate.equals !== undefined
+  const isOn = (value: unknown) => gate.equals !== undefined
     ? value === gate.equals || (value !== undefined && typeof value !== typeof gate.equals)
     : gate.above === undefined ? value === true : value !== undefined && (typeof value !== 'number' || value > gate.above);
-  if (isOn) return undefined;
+  if (ons.some((at) => isOn(ctx.doc.value(at)))) return undefined;
+  const on = ons.map((at) => at.join('.'));
   const state = gate.equals !== undefined ? `is not \`${String(gate.equals)}\` here` : gate.above === undefined ? 'is not true here' : `is not above ${gate.above} here`;
   // A key with no check of its own is not refused once the switch is on either: it is then read as written.
   const then = checked ? `, and it is refused once ${own ? 'that changes' : 'the section is turned on'}` : ', and it is read as written (unchecked) once the section is turned on';
-  return `${gate.why}; \`${on.join('.')}\` ${state}, so the value is unused${then}`;
+  const subject = ons.length > 1 ? `neither ${on.map((o) => `\`${o}\``).join(' nor ')}` : `\`${on[0]}\``;
+  return `${gate.why}; ${subject} ${ons.length > 1 ? state.replace(/^is not /, 'is ') : state}, so the value is unused${then}`;
 }
 
 /** Why the key whose schema is `schema` is unread here: the first of its own gates that is off. */

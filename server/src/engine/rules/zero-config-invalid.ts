@@ -3,6 +3,7 @@
  */
 import { bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Path } from '../types';
+import { deepCompileChecks } from './tables/deepcompile';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
@@ -32,7 +33,7 @@ function scaleChecks(set: (m: DeepSpeedModel) => boolean, at: Path, message: (m:
   ];
 }
 
-const BUCKET_MESSAGE = () => '`allgather_bucket_size` must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.';
+const BUCKET_MESSAGE = (m: DeepSpeedModel) => `${m.get([Z]) === true ? '`allgather_size` (the bucket size of the legacy `"zero_optimization": true`)' : '`allgather_bucket_size`'} must be even at ZeRO stage 1 and 2: DeepSpeed stops when it builds the optimizer ("allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2"). Use an even number of elements.`;
 
 /**
  * The all-gather bucket alignment check of the ZeRO 1/2 optimizer (stage_1_and_2.py, from 0.5.2). It
@@ -44,17 +45,24 @@ const BUCKET_MESSAGE = () => '`allgather_bucket_size` must be even at ZeRO stage
  * optimizer has no bucket check.
  */
 function bucketChecks(): DsCheck[] {
+  // The legacy `zero_optimization: true` takes the bucket size from the top-level `allgather_size`
+  // (zero/config.py `read_zero_config_deprecated`, at every release).
+  const legacy = (m: DeepSpeedModel) => m.get([Z]) === true;
+  const bucket = (m: DeepSpeedModel): Path => (legacy(m) ? ['allgather_size'] : [Z, 'allgather_bucket_size']);
   const odd = (m: DeepSpeedModel) => {
-    const b = m.num([Z, 'allgather_bucket_size']);
+    const b = m.num(bucket(m));
     if (m.stage === 1 && m.bool([Z, 'legacy_stage1']) === true) return false;
     return b !== undefined && m.stage !== undefined && m.stage >= 1 && m.stage <= 2 && b % 2 !== 0;
   };
   const cpu = (m: DeepSpeedModel) => String(m.get([Z, 'offload_optimizer', 'device']) ?? '').toLowerCase() === 'cpu';
-  const at: Path = [Z, 'allgather_bucket_size'];
+  const at = bucket;
+  const negative = (m: DeepSpeedModel) => legacy(m) && (m.num(['allgather_size']) ?? 0) < 0;
   return [
-    { when: (m) => (odd(m) && !bf16Stage1(m) ? at : undefined), since: '0.5.2', message: BUCKET_MESSAGE },
-    { when: (m) => (odd(m) && bf16Stage1(m) ? at : undefined), since: '0.5.2', before: '0.7.6', message: BUCKET_MESSAGE },
-    { when: (m) => (odd(m) && bf16Stage1(m) && cpu(m) ? at : undefined), since: '0.10.1', message: BUCKET_MESSAGE },
+    // zero/config.py@v0.7.0:83 on: the ZeRO model takes the copied value as `allgather_bucket_size` (ge=0).
+    { when: (m) => (negative(m) ? ['allgather_size'] : undefined), since: '0.7.0', message: () => 'A negative `allgather_size` with the legacy `"zero_optimization": true`: DeepSpeed copies it into `zero_optimization.allgather_bucket_size`, which must be 0 or more, and stops when it reads the config. Write `"zero_optimization": {"stage": 1, "allgather_bucket_size": 500000000}` instead.' },
+    { when: (m) => (odd(m) && !bf16Stage1(m) ? at(m) : undefined), since: '0.5.2', message: BUCKET_MESSAGE },
+    { when: (m) => (odd(m) && bf16Stage1(m) ? at(m) : undefined), since: '0.5.2', before: '0.7.6', message: BUCKET_MESSAGE },
+    { when: (m) => (odd(m) && bf16Stage1(m) && cpu(m) ? at(m) : undefined), since: '0.10.1', message: BUCKET_MESSAGE },
   ];
 }
 
@@ -273,6 +281,7 @@ const CHECKS: DsCheck[] = [
   ...managedAccumulationChecks(),
   ...bucketChecks(),
   ...legacyStage1Checks(),
+  ...deepCompileChecks(),
   {
     // runtime/zero/stage3.py@v0.10.0:228-229, master:382-383: quantized gradients give the ZeRO-3
     // optimizer an all-to-all group (runtime/engine.py@v0.10.0:1099-1101), which it runs only with reduce-scatter.
@@ -337,8 +346,8 @@ export default defineRule<DeepSpeedModel>({
   severity: 'error',
   formats: ['deepspeed'],
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket, `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.4). Each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, DeepCompile offload passes at stage 3 that clash with each other or with ZeRO\'s optimizer offload (from 0.19.4), pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.4). Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },

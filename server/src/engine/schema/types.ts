@@ -284,4 +284,4 @@ export interface RequiredRange {
   assumes?: string;
 }
 /** One switch a value is checked under (`x-values-checked-when-enabled`). */
-export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; above?: number; equals?: unknown }
+export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown }
