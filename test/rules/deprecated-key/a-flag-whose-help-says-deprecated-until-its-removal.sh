@@ -2,5 +2,5 @@
 #: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
-torchrun pretrain_gpt.py --encoder-tensor-model-parallel-size 2 --num-layers 2 --hidden-size 64 --num-attention-heads 4
+torchrun pretrain_gpt.py --encoder-tensor-model-parallel-size 1 --num-layers 2 --hidden-size 64 --num-attention-heads 4
 #                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: help calls it deprecated

@@ -2,8 +2,8 @@
  * fsdp-config-invalid: Megatron's FSDP modes combined with settings they do not support.
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MEGATRON_FORMATS, argOnByDefault, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
-import { defineRule } from './rule';
+import { envLiteral, runChecks, unsetArg, type ArgCheck } from '../formats/megatron/checks';
+import { defineRule, type RuleContext } from './rule';
 import { untracked } from './certain';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
@@ -378,7 +378,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Neither FSDP takes Muon in Megatron Core 0.16 and 0.17 (`muon`, `dist_muon`), nor from 0.18 any optimizer other than Adam or SGD (Muon and the other emerging optimizers). Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (these checks read it under that name at those releases): it needs `--use-distributed-optimizer`, and refuses gradient accumulation fusion under `optim_grads` or `optim_grads_params` sharding. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18); meta-device initialisation without Megatron-FSDP or FSDP2 fails at 0.12–0.14, where nothing gives the model memory, and from 0.15 leaves the weights uninitialised unless a checkpoint is loaded (a warning) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check (from 0.12); from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for launch scripts and Megatron-LM YAML only (Megatron Bridge rewrites several of these fields for version 2). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Neither FSDP takes Muon in Megatron Core 0.16 and 0.17 (`muon`, `dist_muon`), nor from 0.18 any optimizer other than Adam or SGD (Muon and the other emerging optimizers). Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (these checks read it under that name at those releases): it needs `--use-distributed-optimizer`, and refuses gradient accumulation fusion under `optim_grads` or `optim_grads_params` sharding. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check (from 0.12); from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16); and from 0.14 to 0.17 `--use-nccl-ub` refuses an exported `PYTORCH_CUDA_ALLOC_CONF` with `expandable_segments:True` when the DDP config is built (from 0.18 only before PyTorch 2.11, which is not judged). Meta-device initialisation without Megatron-FSDP or FSDP2 fails at 0.12–0.14, where nothing gives the model memory; from 0.15 it leaves the weights uninitialised unless a checkpoint is loaded (a warning). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for launch scripts and Megatron-LM YAML only (Megatron Bridge rewrites several of these fields for version 2). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
@@ -395,5 +395,28 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, V2_CHECKS);
+    ncclUbWithExpandableSegments(ctx);
   },
 });
+
+const ALLOC_VAR = 'PYTORCH_CUDA_ALLOC_CONF';
+
+/**
+ * NCCL user buffers with PyTorch's expandable segments: the DDP config (built for DDP and both FSDP
+ * kinds) raises when `PYTORCH_CUDA_ALLOC_CONF` lists `expandable_segments:True`
+ * (distributed_data_parallel_config.py@core_v0.14.0:145-150 to @core_v0.17.0; from 0.18 only before
+ * PyTorch 2.11, which the file cannot show). Only a launch script shows the environment; only a value
+ * it exports as written is judged.
+ */
+function ncclUbWithExpandableSegments(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const env = m.args.env;
+  if (ctx.format !== 'megatron-args' || !env || m.args.notTraining || !argOn(m, 'nccl_ub')) return;
+  const v = env.get(ALLOC_VAR);
+  if (!v || v.unknown || !v.exported || !envLiteral(ctx.doc.text, v) || !(v.value ?? '').split(',').includes('expandable_segments:True')) return;
+  if (!ctx.atLeast('0.14.0') || ctx.atLeast('0.18.0')) return;
+  ctx.report({
+    at: m.args.get('nccl_ub')?.path ?? [],
+    message: `\`--use-nccl-ub\` with \`${ALLOC_VAR}=${v.value}\`: NCCL user buffers are allocated from a CUDA memory pool that expandable segments do not work with, and Megatron Core stops when it builds the DDP config ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is currently not supported with nccl_ub"). Drop \`expandable_segments:True\` from \`${ALLOC_VAR}\`, or \`--use-nccl-ub\`.`,
+  });
+}

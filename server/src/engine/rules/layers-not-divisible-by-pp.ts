@@ -17,7 +17,8 @@ import { defineRule, type FixSpec } from './rule';
  * without `|` may be split unevenly with them.
  */
 function hybridSegments(m: MegatronModel): number | undefined {
-  const pattern = argValue(m, 'hybrid_layer_pattern');
+  // The old name `--hybrid-override-pattern` is read in its place (@core_v0.17.0:593-603).
+  const pattern = argValue(m, 'hybrid_layer_pattern') ?? argValue(m, 'hybrid_override_pattern');
   return typeof pattern === 'string' ? pattern.split('/')[0].split('|').length : undefined;
 }
 const HYBRID_CHECKS: ArgCheck[] = [

@@ -3,8 +3,10 @@
  * sharded optimizer to gather from.
  */
 import { allKnown, fieldPath, knobEdit, knobName, turnOnTitle } from '../plan/layout';
+import { derivedSwitch } from '../formats/megatron/derived';
+import type { MegatronModel } from '../formats/megatron/model';
 import { megatronArg } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 export default defineRule({
   id: 'overlap-param-gather-requires-distributed-optimizer',
@@ -15,7 +17,7 @@ export default defineRule({
   },
   docs: {
     summary: '`--overlap-param-gather` without `--use-distributed-optimizer` (or Megatron FSDP; PyTorch FSDP2 does not count).',
-    why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon"); from Megatron Core 0.17.0 `--optimizer dist_muon` is allowed too.',
+    why: 'Only a sharded optimizer leaves the parameters split across DP ranks, so only then is there an all-gather to overlap. Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon"); from Megatron Core 0.17.0 `--optimizer dist_muon` is allowed too. In Megatron-LM 0.12 and 0.13 `--data-parallel-sharding-strategy optim_grads_params` turns the overlap on by itself before the check, so that strategy without the distributed optimizer stops there too (Megatron-FSDP, `--use-custom-fsdp` there, needs the distributed optimizer too).',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     fix: 'Adds `--use-distributed-optimizer`.',
@@ -28,6 +30,7 @@ export default defineRule({
     ],
   },
   check(ctx) {
+    if (strategyTurnsItOn(ctx)) return;
     const p = ctx.plan;
     // arguments.py: the distributed optimizer or Megatron-FSDP (any strategy) gather parameters;
     // PyTorch's FSDP2 (`--use-torch-fsdp2`) is neither, and Megatron stops. Where the file does not
@@ -51,3 +54,25 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * Megatron-LM 0.12 and 0.13 turn `--overlap-param-gather` on themselves for the
+ * `optim_grads_params` sharding strategy (training/arguments.py@core_v0.12.0:495-497,
+ * @core_v0.13.0:587-589; derived.ts) and then assert the distributed optimizer (@core_v0.12.0:502-504,
+ * @core_v0.13.0:594-596), Megatron-FSDP or not (`--use-custom-fsdp` needs it too there). Reports that
+ * case on the strategy; true when it did (the plan's own check then says nothing more).
+ */
+function strategyTurnsItOn(ctx: RuleContext): boolean {
+  const p = ctx.plan;
+  if (!p || p.style !== 'megatron' || p.overlap.paramGather?.value || p.distributedOptimizer?.value || !allKnown(p.distributedOptimizer)) return false;
+  const m = ctx.model as MegatronModel;
+  const d = derivedSwitch(ctx, m, 'overlap_param_gather', true);
+  if (!d) return false;
+  const e = knobEdit(p, 'distributedOptimizer', true);
+  ctx.report({
+    at: m.args.get('data_parallel_sharding_strategy')?.path ?? [],
+    message: `${d.why}, and parameter all-gather overlap needs the distributed optimizer, which is off: Megatron-LM stops at startup ("--overlap-param-gather only supported with distributed optimizer"). Turn on \`--use-distributed-optimizer\`, or leave the strategy at \`no_shard\`.`,
+    fixes: e ? [{ kind: 'turn-on-distributed-optimizer', title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], recommended: true }] : [],
+  });
+  return true;
+}

@@ -10,6 +10,7 @@
  *   (@core_v0.11.0:337-338, @core_v0.12.0:429-430), from 0.13 also `--pipeline-model-parallel-layout`
  *   (@core_v0.13.0:496-507, @d98e8a6:928-940), and a layout whose stages
  *   PP divides (@d98e8a6:945-949).
+ * - the embedding/loss split switches with MoE and a router auxiliary loss (@core_v0.11.0:796-801 only).
  * - `--num-layers-per-virtual-pipeline-stage` with first/last stage sizes (@core_v0.11.0:351-353,
  *   @d98e8a6:954-956); in 0.9 and 0.10 uneven stages refuse virtual stages (transformer_block.py).
  * - a `--hybrid-layer-pattern` sets the pipeline split itself, so the virtual-stage arguments, a layout
@@ -21,7 +22,7 @@
  * fusion, pipeline communication overlap in warm-up and flush without the overlap itself, and
  * pipeline split arguments that exclude each other.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWords, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { layoutChunks } from '../plan/split';
 import { untracked } from './certain';
@@ -31,6 +32,11 @@ import { YAML_CFG_PIPELINE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 /** PP as written, or 1 where the file leaves it out and defaults apply. */
 function pp(m: MegatronModel): number | undefined {
   return argAbsent(m, 'pipeline_model_parallel_size') ? 1 : argNum(m, 'pipeline_model_parallel_size');
+}
+
+/** TP as written, or 1 where the file leaves it out and defaults apply. */
+function tp(m: MegatronModel): number | undefined {
+  return argAbsent(m, 'tensor_model_parallel_size') ? 1 : argNum(m, 'tensor_model_parallel_size');
 }
 
 /** A hybrid model's layer pattern (or its old name) is given: it sets the pipeline split its own way. */
@@ -94,6 +100,10 @@ const HYBRID_CONFLICTS: { dest: string; on: (m: MegatronModel) => boolean; quote
   { dest: 'account_for_embedding_in_pipeline_split', on: (m) => argOn(m, 'account_for_embedding_in_pipeline_split'), quote: '--account-for-embedding-in-pipeline-split should not be used with --hybrid-layer-pattern' },
   { dest: 'account_for_loss_in_pipeline_split', on: (m) => argOn(m, 'account_for_loss_in_pipeline_split'), quote: '--account-for-loss-in-pipeline-split should not be used with --hybrid-layer-pattern' },
 ];
+
+/** A router auxiliary loss is on: a load-balancing type other than `none` (its default `aux_loss` where left out), or a z-loss coefficient. */
+const moeAuxLoss = (m: MegatronModel): boolean =>
+  argGiven(m, 'moe_z_loss_coeff') || argAbsent(m, 'moe_router_load_balancing_type') || !!argWords(m, 'moe_router_load_balancing_type')?.some((t) => t !== 'none');
 
 const INTERLEAVED_WHY = 'the interleaved schedule runs several virtual stages on each pipeline rank and passes activations between neighbouring ranks';
 
@@ -213,6 +223,66 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.9.0',
     before: '0.11.0',
+  },
+  {
+    // training/arguments.py@core_v0.11.0:796-801 (gone in core_v0.12.0): with MoE, a load-balancing
+    // type other than `none` (the default is `aux_loss`) or a z-loss coefficient refuses both switches.
+    when: (m) => (argGiven(m, 'num_moe_experts') && moeAuxLoss(m) ? ['account_for_embedding_in_pipeline_split', 'account_for_loss_in_pipeline_split'].find((d) => argOn(m, d)) : undefined),
+    message: (m) => {
+      const flag = flagOf(['account_for_embedding_in_pipeline_split', 'account_for_loss_in_pipeline_split'].find((d) => argOn(m, d))!);
+      return `\`${flag}\` with MoE and ${argGiven(m, 'moe_z_loss_coeff') ? 'a z-loss (`--moe-z-loss-coeff`)' : argAbsent(m, 'moe_router_load_balancing_type') ? 'a load-balancing loss (`--moe-router-load-balancing-type` is `aux_loss` unless given)' : 'a load-balancing type other than `none`'}: Megatron-LM 0.11 does not take the router's auxiliary losses into a split that counts the embedding or loss as a layer, and stops at startup ("Cannot support load balancing loss and z loss with ${flag}"). Drop \`${flag}\` (and balance the stages with \`--decoder-first-pipeline-num-layers\`/\`--decoder-last-pipeline-num-layers\`), or use Megatron Core 0.12 or newer.`;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+    before: '0.12.0',
+  },
+  ...[{ since: undefined, before: '0.9.0', ppAbove1: true }, { since: '0.9.0', before: '0.14.0', ppAbove1: false }].map(
+    // megatron/arguments.py@core_v0.4.0:96-100 to training/arguments.py@core_v0.8.0:192-197 (with PP
+    // above 1); from core_v0.9.0 to core_v0.13.0 the split rank becomes the encoder's pipeline size
+    // and what is left for the decoder must be above 0, whatever PP (@core_v0.9.0:209-212).
+    ({ since, before, ppAbove1 }): ArgCheck => ({
+      when: (m) => {
+        const rank = argNum(m, 'pipeline_model_parallel_split_rank');
+        const p = pp(m);
+        return rank !== undefined && p !== undefined && (!ppAbove1 || p > 1) && rank >= p ? 'pipeline_model_parallel_split_rank' : undefined;
+      },
+      message: (m) => `\`--pipeline-model-parallel-split-rank ${argNum(m, 'pipeline_model_parallel_split_rank')}\` with PP ${pp(m)}: the encoder takes the pipeline ranks below the split rank and the decoder the rest, so the split rank must be below PP, and Megatron-LM stops at startup (${ppAbove1 ? '"split rank needs to be less than pipeline model parallel size"' : 'an assertion that the decoder keeps a pipeline rank'}). Use a split rank below ${pp(m)}.`,
+      formats: MLM_FLAG_FORMATS,
+      since,
+      before,
+    }),
+  ),
+  {
+    // training/arguments.py@core_v0.9.0:167-168, @core_v0.10.0:202-203 (gone in core_v0.11.0): an
+    // encoder TP needs an encoder pipeline size (the default 0 is none).
+    when: (m) => ((argNum(m, 'encoder_tensor_model_parallel_size') ?? 0) > 0 && (argAbsent(m, 'encoder_pipeline_model_parallel_size') || argNum(m, 'encoder_pipeline_model_parallel_size') === 0) ? 'encoder_tensor_model_parallel_size' : undefined),
+    message: () => '`--encoder-tensor-model-parallel-size` without `--encoder-pipeline-model-parallel-size`: the encoder TP sizes the encoder\'s own pipeline ranks, which the default (0) does not give, and Megatron-LM stops at startup ("encoder_pipeline_model_parallel_size must be defined."). Give `--encoder-pipeline-model-parallel-size` 1 or more, or drop the encoder TP.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.11.0',
+  },
+  {
+    // training/arguments.py@core_v0.9.0:169-170 to @core_v0.13.0 (gone with the encoder sizes in core_v0.14.0).
+    when: (m) => {
+      const etp = argNum(m, 'encoder_tensor_model_parallel_size');
+      const t = tp(m);
+      return etp !== undefined && etp > 0 && t !== undefined && etp > t ? 'encoder_tensor_model_parallel_size' : undefined;
+    },
+    message: (m) => `\`--encoder-tensor-model-parallel-size ${argNum(m, 'encoder_tensor_model_parallel_size')}\` above the decoder's TP ${tp(m)}: Megatron-LM stops at startup ("We do not support encoders with more TP than the decoder."). Use an encoder TP of at most ${tp(m)}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.14.0',
+  },
+  {
+    when: (m) => {
+      const etp = argNum(m, 'encoder_tensor_model_parallel_size');
+      const heads = argNum(m, 'num_attention_heads');
+      return etp !== undefined && etp > 0 && heads !== undefined && heads % etp !== 0 ? 'encoder_tensor_model_parallel_size' : undefined;
+    },
+    message: (m) => `\`--encoder-tensor-model-parallel-size ${argNum(m, 'encoder_tensor_model_parallel_size')}\` does not divide the ${argNum(m, 'num_attention_heads')} attention heads: each encoder TP rank takes whole heads, and Megatron-LM stops at startup (a bare assertion on \`num_attention_heads % encoder_tensor_model_parallel_size\`). Use an encoder TP that divides the heads.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.9.0',
+    before: '0.14.0',
   },
   {
     when: (m) => (argGiven(m, 'hybrid_override_pattern') && argGiven(m, 'hybrid_layer_pattern') ? 'hybrid_override_pattern' : undefined),
@@ -345,8 +415,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'Pipeline-split arguments that Megatron rejects together: virtual stages with too small a PP, two ways of giving the virtual stages, a layout PP does not divide, layers per virtual stage with an uneven split, or split arguments beside a hybrid layer pattern (Megatron-LM\'s argument checks); a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or split arguments that exclude each other or that the virtual stages cannot split (Megatron Core\'s model configs).',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all; before 0.14 a virtual-stage argument that gives a single virtual stage counts too, and from 0.14 it does not); when `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` are both given (from 0.11), or more than one of them and `--pipeline-model-parallel-layout`, or the layout\'s stages are not a multiple of PP (from 0.13); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11; in 0.9 and 0.10 uneven stages take no virtual stages at all, refused at startup or when the model is built); and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. The `--yaml-cfg` reader (from 0.6) refuses virtual pipeline stages with PP 2 or less, whatever the p2p overlap, and before 0.14 a `model_parallel.pipeline_model_parallel_split_rank` that is not below PP.',
+    summary: 'Pipeline-split arguments that Megatron rejects together: virtual stages with too small a PP, two ways of giving the virtual stages, a layout PP does not divide, layers per virtual stage with an uneven split, the embedding/loss split switches with MoE router losses (0.11), an encoder TP that the decoder TP, the heads or the encoder pipeline cannot take (0.9 to 0.13), or split arguments beside a hybrid layer pattern (Megatron-LM\'s argument checks); a deferred embedding weight gradient without pipeline parallelism or without gradient-accumulation fusion, pipeline communication overlap in warm-up and flush without the overlap, or split arguments that exclude each other or that the virtual stages cannot split (Megatron Core\'s model configs).',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when the interleaved schedule (virtual pipeline stages) runs with PP 1, or with PP 2 or less under `--no-overlap-p2p-communication` (before Megatron Core 0.8: PP 2 or less at all; before 0.14 a virtual-stage argument that gives a single virtual stage counts too, and from 0.14 it does not); when `--num-layers-per-virtual-pipeline-stage` and `--num-virtual-stages-per-pipeline-rank` are both given (from 0.11), or more than one of them and `--pipeline-model-parallel-layout`, or the layout\'s stages are not a multiple of PP (from 0.13); when `--account-for-embedding-in-pipeline-split` or `--account-for-loss-in-pipeline-split` comes with MoE and a router load-balancing loss (the default) or z-loss (0.11 only); when `--num-layers-per-virtual-pipeline-stage` meets first/last stage sizes (from 0.11; in 0.9 and 0.10 uneven stages take no virtual stages at all, refused at startup or when the model is built); before 0.14, when `--pipeline-model-parallel-split-rank` is not below PP (before 0.9 only with PP above 1); from 0.9 to 0.13, when `--encoder-tensor-model-parallel-size` is above TP or does not divide the attention heads, and in 0.9 and 0.10 when it comes without `--encoder-pipeline-model-parallel-size`; and, from 0.17, when a `--hybrid-layer-pattern` (which sets the split with `|`) comes with the virtual-stage arguments, a layout, the embedding/loss split switches or its old name `--hybrid-override-pattern`. A `--yaml-cfg` file is not checked that way. Megatron Core checks these when it builds the model config, after the job has started: `--defer-embedding-wgrad-compute` moves the output layer\'s weight-gradient GEMMs into the pipeline flush, so it needs PP > 1 and gradient-accumulation fusion (from 0.6); `--overlap-p2p-communication-warmup-flush` needs the p2p overlap, which Megatron-LM turns off without virtual pipeline stages (from 0.10); first and last stage sizes exclude counting the embedding or loss as a layer, and with virtual pipeline stages each must be a multiple of their number (from 0.11); a `--pipeline-model-parallel-layout` excludes both (from 0.13), and a virtual pipeline size written beside it must be the one the layout gives (Megatron Bridge and NeMo configs, which write the size themselves). Megatron Bridge builds the same configs; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. The `--yaml-cfg` reader (from 0.6) refuses virtual pipeline stages with PP 2 or less, whatever the p2p overlap, and before 0.14 a `model_parallel.pipeline_model_parallel_split_rank` that is not below PP.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --defer-embedding-wgrad-compute: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --pipeline-model-parallel-size: 2\n  --defer-embedding-wgrad-compute: true\n',
     shell: {

@@ -86,7 +86,33 @@ const CHECKS: ArgCheck[] = [
     since: '0.11.0',
     message: (m) => `\`--main-grads-dtype ${String(argValue(m, 'main_grads_dtype'))}\` with \`--accumulate-allreduce-grads-in-fp32\`: the flag keeps the gradient buffers in fp32, which contradicts reduced-precision main gradients, and Megatron-LM stops at startup ("--main-grads-dtype can only be fp32 when --accumulate-allreduce-grads-in-fp32 is set"). Drop one of them.`,
   },
+  {
+    // optimizer_config.py@core_v0.11.0:170-181, the same to d98e8a6:466-478: without the
+    // precision-aware optimizer every main-parameter and optimizer-state dtype must stay fp32.
+    // Megatron-LM builds the config from these arguments when it sets up training.
+    when: (m) => {
+      const d = !m.args.notTraining && argOff(m, 'use_precision_aware_optimizer') ? reducedState(m) : undefined;
+      // Reduced main gradients beside fp32 accumulation stop earlier, at startup (the check above).
+      return d === 'main_grads_dtype' && argOn(m, 'bf16') && argOn(m, 'accumulate_allreduce_grads_in_fp32') ? undefined : d;
+    },
+    formats: MLM_FLAG_FORMATS,
+    since: '0.11.0',
+    message: (m) => {
+      const d = reducedState(m)!;
+      const flag = `--${d.replace(/_/g, '-')}`;
+      return `\`${flag} ${String(argValue(m, d))}\` without \`--use-precision-aware-optimizer\`: only the precision-aware optimizer keeps main parameters, gradients or optimizer states in reduced precision, and Megatron Core stops when it builds the optimizer config ("${d} can only be fp32 when not using precision-aware optimizer"). Add \`--use-precision-aware-optimizer\` (with \`--use-distributed-optimizer\` and Adam), or drop \`${flag}\`.`;
+    },
+  },
 ];
+
+/** The first main-parameter or optimizer-state dtype written as other than fp32 (the order OptimizerConfig checks them in). */
+function reducedState(m: MegatronModel): string | undefined {
+  return REDUCED_STATE.find((d) => {
+    const v = argValue(m, d);
+    return typeof v === 'string' && v !== 'fp32';
+  });
+}
+const REDUCED_STATE = ['main_grads_dtype', 'main_params_dtype', 'exp_avg_dtype', 'exp_avg_sq_dtype'];
 
 /** Another optimizer written (read untracked: it only keeps the two precision-aware findings apart). */
 function nonAdamWritten(m: MegatronModel): boolean {
@@ -99,8 +125,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, `--optimizer-cpu-offload` without it (or, with FP8 parameter gathering, without the delayed FP8 recipe), and reduced-precision main gradients beside `--accumulate-allreduce-grads-in-fp32`.',
-    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path, and from 0.14 the offload with `--fp8-param-gather` and an `--fp8-recipe` other than `delayed`; Megatron Bridge makes no such check. From 0.11, under `--bf16`, they refuse a `--main-grads-dtype` other than `fp32` beside `--accumulate-allreduce-grads-in-fp32`.',
+    summary: 'The precision-aware optimizer without the distributed optimizer or with an optimizer other than Adam, `--optimizer-cpu-offload` without it (or, with FP8 parameter gathering, without the delayed FP8 recipe), reduced-precision main gradients beside `--accumulate-allreduce-grads-in-fp32`, and reduced-precision main parameters, gradients or optimizer states without it.',
+    why: 'From Megatron Core 0.11, `--use-precision-aware-optimizer` works only with Adam and the distributed optimizer: Megatron Core\'s optimizer config refuses anything else when training is set up. A Megatron-LM run with Megatron-FSDP is not judged: depending on the release, Megatron-LM asks for the distributed optimizer there, turns it on itself, or lets FSDP shard the optimizer. Megatron Bridge builds the same config and stops the same way, before it copies `ddp.use_distributed_optimizer` into the optimizer config, so a Bridge override is judged on `optimizer.use_distributed_optimizer` and only on what it writes itself. From 0.12, Megatron-LM\'s argument checks also refuse `--optimizer-cpu-offload` without `--use-precision-aware-optimizer`, since the CPU-offload optimizer runs through its code path, and from 0.14 the offload with `--fp8-param-gather` and an `--fp8-recipe` other than `delayed`; Megatron Bridge makes no such check. From 0.11, under `--bf16`, they refuse a `--main-grads-dtype` other than `fp32` beside `--accumulate-allreduce-grads-in-fp32`; and without `--use-precision-aware-optimizer`, Megatron Core\'s optimizer config refuses any `--main-grads-dtype`, `--main-params-dtype`, `--exp-avg-dtype` or `--exp-avg-sq-dtype` other than `fp32` when a Megatron-LM run sets up training.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-precision-aware-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --bf16: true\n  --use-distributed-optimizer: true\n  --use-precision-aware-optimizer: true\n',
     shell: {

@@ -1,0 +1,11 @@
+#: name: checkpoint-config-invalid: the legacy format with the distributed optimizer and no Gloo groups stops at startup (training/arguments.py@core_v0.12.0:898-903)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce \
+    --use-distributed-optimizer --overlap-param-gather --disable-gloo-process-groups \
+    --ckpt-format torch
+#   ^^^^^^^^^^^^^ error[checkpoint-config-invalid]: with the distributed optimizer and `--disable-gloo-process-groups`

@@ -1,0 +1,10 @@
+#: name: checkpoint-config-invalid: the memory-efficient fully reshardable save with the Gloo groups (the default) runs
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce \
+    --use-distributed-optimizer --overlap-param-gather \
+    --dist-ckpt-optim-fully-reshardable --distrib-optim-fully-reshardable-mem-efficient

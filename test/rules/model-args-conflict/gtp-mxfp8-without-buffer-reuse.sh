@@ -1,0 +1,11 @@
+#: name: model-args-conflict: generalized TP with MXFP8 parameters needs --reuse-grad-buf-for-mxfp8-param-ag (training/arguments.py@core_v0.19.0:1543-1547)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce --overlap-param-gather --tp-comm-overlap \
+    --tensor-model-parallel-size 2 --sequence-parallel --tensor-parallel-num-weight-shards 4 \
+    --use-distributed-optimizer --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather
+#                                                                    ^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: requires --reuse-grad-buf-for-mxfp8-param-ag

@@ -1,0 +1,11 @@
+#: name: overlap-param-gather-requires-distributed-optimizer: the strategy turns the overlap on at 0.12 too (training/arguments.py@core_v0.12.0:495-497, :502-504)
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 \
+    --tensor-model-parallel-size 1 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce \
+    --data-parallel-sharding-strategy optim_grads_params
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[overlap-param-gather-requires-distributed-optimizer]: turns `--overlap-param-gather` on before the check

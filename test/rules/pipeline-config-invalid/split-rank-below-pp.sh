@@ -1,0 +1,10 @@
+#: name: pipeline-config-invalid: a split rank below PP runs
+#: settings: {"targetVersions": {"megatron-core": "0.12.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_t5.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce --pipeline-model-parallel-size 2 \
+    --pipeline-model-parallel-split-rank 1
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]
