@@ -10,7 +10,8 @@
  * that replaced it (@core_v0.15.0:1140 to @core_v0.17.0:1448).
  *
  * TransformerConfig.__post_init__ (transformer_config.py@core_v0.17.0:2231-2235, @d98e8a6:3188-3192):
- * `inference_disable_triton_nvls_kernels` needs the inference-optimized layers.
+ * `inference_disable_triton_nvls_kernels` needs the inference-optimized layers; GEMM_CHECKS: the
+ * grouped-GEMM backend of the inference-optimized MoE layers.
  */
 import { argAbsent, argNum, argOn, argValue, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -87,13 +88,48 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/** Inference-optimized MoE layers: `--transformer-impl inference_optimized` with experts. Not judged in a --yaml-cfg file. */
+const inferenceMoe = (m: MegatronModel): boolean =>
+  !m.args.yamlCfg && argValue(m, 'transformer_impl') === 'inference_optimized' && (argNum(m, 'num_moe_experts') ?? 0) > 0;
+
+/** Gated linear units: `--swiglu` or `--quick-geglu` set them on the command line, `gated_linear_unit` in a Bridge override. */
+const gated = (m: MegatronModel): boolean => argOn(m, 'swiglu') || argOn(m, 'quick_geglu') || argOn(m, 'gated_linear_unit');
+
+/**
+ * The grouped-GEMM backend of inference-optimized MoE layers (TransformerConfig.__post_init__, inside
+ * `if transformer_impl == "inference_optimized" and num_moe_experts is not None`): in 0.17 the TE
+ * backend refuses local CUDA graphs (transformer_config.py@core_v0.17.0:1209-1215); at d98e8a6 gated
+ * linear units need the torch or vllm backend (@d98e8a6:1618-1626), and so does batch-invariant mode
+ * (@d98e8a6:1664-1671).
+ */
+const GEMM_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (inferenceMoe(m) && argValue(m, 'inference_grouped_gemm_backend') === 'te' && (argValue(m, 'cuda_graph_impl') === 'local' || argOn(m, 'enable_cuda_graph')) ? 'inference_grouped_gemm_backend' : undefined),
+    message: (m) => `${named(m, '--inference-grouped-gemm-backend', 'te')} with local CUDA graphs in the inference-optimized MoE layers: Megatron Core 0.17 stops when it builds the transformer config ("TE GroupedGEMM is not supported with CUDA graphs."). Use ${named(m, '--inference-grouped-gemm-backend', 'torch')} (or \`auto\`, the default), or ${named(m, '--cuda-graph-impl', 'none')}.`,
+    formats: MEGATRON_FORMATS,
+    since: '0.17.0',
+    before: '0.18.0',
+  },
+  ...(['gated', 'batch_invariant_mode'] as const).map(
+    (input): ArgCheck => ({
+      when: (m) => (inferenceMoe(m) && (input === 'gated' ? gated(m) : argOn(m, 'batch_invariant_mode')) && argValue(m, 'inference_grouped_gemm_backend') === 'flashinfer' ? 'inference_grouped_gemm_backend' : undefined),
+      message: (m) =>
+        input === 'gated'
+          ? `${named(m, '--inference-grouped-gemm-backend', 'flashinfer')} with gated linear units (SwiGLU/GeGLU) in the inference-optimized MoE layers: only the torch and vllm backends run them, and Megatron Core stops when it builds the transformer config ("--transformer-impl='inference_optimized' supports gated linear units (SwiGLU/GeGLU) only with --inference-grouped-gemm-backend torch or vllm"). Use ${named(m, '--inference-grouped-gemm-backend', 'vllm')} (the default) or \`torch\`.`
+          : `${named(m, '--inference-grouped-gemm-backend', 'flashinfer')} with ${named(m, '--batch-invariant-mode')} in the inference-optimized MoE layers: Megatron Core stops when it builds the transformer config ("batch_invariant_mode requires inference_grouped_gemm_backend 'torch' or 'vllm'."). Use ${named(m, '--inference-grouped-gemm-backend', 'vllm')} (the default) or \`torch\`.`,
+      formats: MEGATRON_FORMATS,
+      since: '0.20.0',
+    }),
+  ),
+];
+
 export default defineRule<MegatronModel>({
   id: 'inference-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'Inference arguments that Megatron refuses at startup: a micro-batching threshold for pipelined inference without pipeline parallelism or beside CUDA graphs, a dynamic-batching KV-cache chunk or block size that is not a multiple of 256, or the switch for the Triton NVLS kernels without the inference-optimized layers.',
-    why: 'From Megatron Core 0.10, `--inference-batch-times-seqlen-threshold` is off at -1 (its new default); any other value splits inference batches into micro-batches for the pipeline, and Megatron-LM\'s argument checks stop at startup unless PP is above 1; from 0.13 they also refuse it beside CUDA graphs (`--enable-cuda-graph`, and from 0.15 any `--cuda-graph-impl` other than `none`). With `--inference-dynamic-batching`, Megatron Core 0.13 and 0.14 need a `--inference-dynamic-batching-chunk-size` that is a multiple of 256, and 0.15 to 0.17 the same of `--inference-dynamic-batching-block-size`. From 0.17, `--inference-disable-triton-nvls-kernels` needs `--transformer-impl inference_optimized`: Megatron Core checks it when it builds the transformer config, for Megatron-LM and Megatron Bridge alike (a Bridge override is judged only when it writes both fields). Each stops the job before any GPU work.',
+    summary: 'Inference arguments that Megatron refuses at startup: a micro-batching threshold for pipelined inference without pipeline parallelism or beside CUDA graphs, a dynamic-batching KV-cache chunk or block size that is not a multiple of 256, or the switch for the Triton NVLS kernels without the inference-optimized layers, or a grouped-GEMM backend the inference-optimized MoE layers refuse beside CUDA graphs, gated linear units or batch-invariant mode.',
+    why: 'From Megatron Core 0.10, `--inference-batch-times-seqlen-threshold` is off at -1 (its new default); any other value splits inference batches into micro-batches for the pipeline, and Megatron-LM\'s argument checks stop at startup unless PP is above 1; from 0.13 they also refuse it beside CUDA graphs (`--enable-cuda-graph`, and from 0.15 any `--cuda-graph-impl` other than `none`). With `--inference-dynamic-batching`, Megatron Core 0.13 and 0.14 need a `--inference-dynamic-batching-chunk-size` that is a multiple of 256, and 0.15 to 0.17 the same of `--inference-dynamic-batching-block-size`. From 0.17, `--inference-disable-triton-nvls-kernels` needs `--transformer-impl inference_optimized`: Megatron Core checks it when it builds the transformer config, for Megatron-LM and Megatron Bridge alike (a Bridge override is judged only when it writes both fields). In the inference-optimized MoE layers (`--transformer-impl inference_optimized` with experts), Megatron Core 0.17 refuses `--inference-grouped-gemm-backend te` beside local CUDA graphs, and from 0.20 the `flashinfer` backend beside gated linear units (`--swiglu`) or batch-invariant mode. Each stops the job before any GPU work.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-batch-times-seqlen-threshold: 512\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --pipeline-model-parallel-size: 2\n  --inference-batch-times-seqlen-threshold: 512\n',
     shell: {
@@ -107,5 +143,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, GEMM_CHECKS);
   },
 });
