@@ -103,7 +103,7 @@ const ASYNC_WORKER_SINCE = '0.16.0';
 function asyncSaveWithoutWorker(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
   // validate_args makes the switch; a --yaml-cfg file never meets it.
-  if (m.args.yamlCfg || !argOn(m, 'async_save') || !argOff(m, 'use_persistent_ckpt_worker')) return;
+  if (m.args.yamlCfg || argGiven(m, 'yaml_cfg') || !argOn(m, 'async_save') || !argOff(m, 'use_persistent_ckpt_worker')) return;
   // A distributed format: left out (the default torch_dist), or written as anything but `torch`.
   const format = argAbsent(m, 'ckpt_format') ? 'torch_dist' : argValue(m, 'ckpt_format');
   if (typeof format !== 'string' || format === 'torch') return;
