@@ -7,5 +7,5 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 20 --hidden-size 1024 --num-attention-heads 16 \
     --seq-length 1024 --max-position-embeddings 1024 \
     --micro-batch-size 1 --global-batch-size 32 --bf16 --use-mcore-models \
-    --pipeline-model-parallel-size 8
+    --pipeline-model-parallel-size 8 --mock-data
 #                                  ^ warning[layers-not-divisible-by-pp]: Megatron-LM before 0.10.0 builds 2 per stage

@@ -5,4 +5,4 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 130 --max-position-embeddings 130 --bf16 \
 #                                                           ^^^^^^^^^^^^ error[model-args-conflict]: fails on the first training batch
-    --context-parallel-size 2 --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4
+    --context-parallel-size 2 --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --mock-data

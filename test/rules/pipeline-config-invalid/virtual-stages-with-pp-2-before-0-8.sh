@@ -6,4 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --hidden-size 1024 --num-attention-heads 16 --seq-length 512 --max-position-embeddings 512 \
     --num-layers 32 --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 8 \
 #                                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[pipeline-config-invalid]
-    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --bf16
+    --overlap-grad-reduce --micro-batch-size 1 --global-batch-size 8 --bf16 --mock-data

@@ -6,4 +6,4 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --tensor-model-parallel-size 2 --num-layers 4 --hidden-size 512 --num-attention-heads 8 \
     --seq-length 1024 --max-position-embeddings 1024 --micro-batch-size 1 --global-batch-size 8 --sequence-parallel \
-    --one-logger-entity my_team
+    --one-logger-entity my_team --mock-data

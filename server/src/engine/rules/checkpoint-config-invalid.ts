@@ -102,7 +102,8 @@ const ASYNC_WORKER_SINCE = '0.16.0';
 
 function asyncSaveWithoutWorker(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
-  if (!argOn(m, 'async_save') || !argOff(m, 'use_persistent_ckpt_worker')) return;
+  // validate_args makes the switch; a --yaml-cfg file never meets it.
+  if (m.args.yamlCfg || argGiven(m, 'yaml_cfg') || !argOn(m, 'async_save') || !argOff(m, 'use_persistent_ckpt_worker')) return;
   // A distributed format: left out (the default torch_dist), or written as anything but `torch`.
   const format = argAbsent(m, 'ckpt_format') ? 'torch_dist' : argValue(m, 'ckpt_format');
   if (typeof format !== 'string' || format === 'torch') return;
@@ -148,17 +149,22 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.15.0',
   },
   {
-    // megatron/arguments.py@core_v0.4.0:283-284, training/arguments.py@d98e8a6:1361-1362.
+    formats: MLM_FLAG_FORMATS,
+    // megatron/arguments.py@core_v0.4.0:283-284, training/arguments.py@d98e8a6:1361-1362; a --yaml-cfg
+    // file's validate_yaml asks the same (yaml_arguments.py@core_v0.6.0:255, @d98e8a6:271).
+    yamlCfg: true,
     when: (m) => (argGiven(m, 'save') && argAbsent(m, 'save_interval') ? 'save' : undefined),
     message: () => '`--save` without `--save-interval`: Megatron-LM saves a checkpoint every `--save-interval` iterations and has no default for it, so it stops at startup (an assertion that the interval is given with `--save`). Add `--save-interval` (for example 1000), or remove `--save`.',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.14.0:777-779, @d98e8a6:1361-1363.
     when: (m) => (argGiven(m, 'save') && notPositive(m, 'save_interval') ? 'save_interval' : undefined),
     message: (m) => `\`--save-interval ${String(argValue(m, 'save_interval'))}\` with \`--save\`: the interval must be above zero, and Megatron-LM stops at startup (it asserts \`save_interval > 0\`). Give the number of iterations between saves.`,
     since: '0.14.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.14.0:780-782, @d98e8a6:1364-1366.
     when: (m) => {
       if (!argGiven(m, 'save') || !argGiven(m, 'save_retain_interval')) return undefined;
@@ -171,30 +177,35 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.14.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.18.0:1312-1313, @d98e8a6:1367-1368.
     when: (m) => (argGiven(m, 'save') && argGiven(m, 'save_params_interval') && argOn(m, 'overlap_param_gather') ? 'save_params_interval' : undefined),
     message: () => '`--save-params-interval` with `--overlap-param-gather`: Megatron-LM stops at startup (it asserts that the overlapped parameter all-gather is off when parameters are saved on their own interval). Drop `--overlap-param-gather`, or the parameter saves.',
     since: '0.18.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.14.0:1036-1037, @d98e8a6:1811-1812.
     when: (m) => (argOn(m, 'load_main_params_from_ckpt') && argOff(m, 'no_load_optim') ? 'load_main_params_from_ckpt' : undefined),
     message: () => '`--load-main-params-from-ckpt` without `--no-load-optim`: the main parameters come from the checkpoint in place of the optimizer state, and Megatron-LM stops at startup ("--load-main-params-from-ckpt must be used with --no-load-optim."). Add `--no-load-optim`.',
     since: '0.14.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.11.0:804-805, @d98e8a6:1894-1895.
     when: (m) => (argValue(m, 'non_persistent_ckpt_type') === 'local' && argAbsent(m, 'non_persistent_local_ckpt_dir') ? 'non_persistent_ckpt_type' : undefined),
     message: () => '`--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`: local checkpoints are written to a node-local directory, and Megatron-LM stops at startup ("Tried to use local checkpointing without specifying --local-ckpt-dir!"). Add `--non-persistent-local-ckpt-dir` with a path on local storage.',
     since: '0.11.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.11.0:806-807, @d98e8a6:1896-1897.
     when: (m) => (argOn(m, 'replication') && argAbsent(m, 'replication_jump') ? 'replication' : undefined),
     message: () => '`--replication` without `--replication-jump`: Megatron-LM stops at startup ("--replication requires the value of --replication-jump!"). Add `--replication-jump` (the rank distance between a node and its replica).',
     since: '0.11.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.11.0:806-808, @d98e8a6:1896-1898.
     when: (m) => {
       if (!argOn(m, 'replication') || !argGiven(m, 'replication_jump')) return undefined;
@@ -205,23 +216,27 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.11.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.12.0:862-867, @d98e8a6:1667-1672.
     when: (m) => (argValue(m, 'ckpt_format') === 'torch_dcp' && argOff(m, 'use_torch_fsdp2') ? 'ckpt_format' : undefined),
     message: () => '`--ckpt-format torch_dcp` without `--use-torch-fsdp2`: Megatron-LM stops at startup ("--ckpt-format torch_dcp is only tested with FSDP."). Use `--ckpt-format torch_dist`, or train with PyTorch FSDP2.',
     since: '0.12.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     when: (m) => (argValue(m, 'ckpt_format') === 'torch_dcp' && (above1(m, 'tensor_model_parallel_size') || above1(m, 'pipeline_model_parallel_size')) ? 'ckpt_format' : undefined),
     message: (m) => `\`--ckpt-format torch_dcp\` with ${above1(m, 'tensor_model_parallel_size') ? `TP ${argNum(m, 'tensor_model_parallel_size')}` : `PP ${argNum(m, 'pipeline_model_parallel_size')}`}: Megatron-LM stops at startup ("--ckpt-format torch_dcp is not tested with megatron ${above1(m, 'tensor_model_parallel_size') ? 'tensor' : 'pipeline'} parallelism."). Use \`--ckpt-format torch_dist\`.`,
     since: '0.12.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.14.0:977-978, @d98e8a6:1675-1676.
     when: (m) => (argValue(m, 'ckpt_format') === 'fsdp_dtensor' && argOff(m, 'use_megatron_fsdp') ? 'ckpt_format' : undefined),
     message: () => '`--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`: Megatron-LM stops at startup ("--ckpt-format fsdp_dtensor is only tested with Megatron FSDP."). Use `--ckpt-format torch_dist`, or train with `--use-megatron-fsdp`.',
     since: '0.14.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.16.0:1187, @core_v0.17.0:1485: under `'muon' in args.optimizer`
     // (muon, dist_muon), the same two formats.
     when: (m) => {
@@ -234,6 +249,7 @@ const STARTUP_CHECKS: ArgCheck[] = [
     before: '0.18.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.18.0:1567, @d98e8a6:1741: optimizers other than Adam and SGD (Muon
     // and the other emerging ones) save only in the torch and torch_dist formats.
     when: (m) => {
@@ -245,6 +261,7 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.18.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.19.0:1751-1756, @d98e8a6:1825-1830: logits go through the async
     // checkpoint queue. --async-save with a distributed format but no persistent worker is turned off
     // just before (@core_v0.19.0:1740-1746; the format defaults to torch_dist).
@@ -262,10 +279,104 @@ const STARTUP_CHECKS: ArgCheck[] = [
     since: '0.19.0',
   },
   {
+    formats: MLM_FLAG_FORMATS,
+    // initialize.py@core_v0.4.0:47 to @core_v0.15.0:74 ("--use-checkpoints-args" in the message up to 0.8).
+    when: (m) => (argOn(m, 'use_checkpoint_args') && argAbsent(m, 'load') ? 'use_checkpoint_args' : undefined),
+    message: () => '`--use-checkpoint-args` without `--load`: the model arguments are read from the checkpoint to load, and Megatron-LM stops at startup ("--use-checkpoint-args requires --load argument"). Add `--load` with the checkpoint directory.',
+    before: '0.16.0',
+  },
+  {
+    formats: MLM_FLAG_FORMATS,
+    // initialize.py@core_v0.16.0:76-77, arguments.py@core_v0.18.0:103-104 (parse_and_validate_args), @d98e8a6:93-94.
+    when: (m) => (argOn(m, 'use_checkpoint_args') && argAbsent(m, 'load') && argAbsent(m, 'pretrained_checkpoint') ? 'use_checkpoint_args' : undefined),
+    message: () => '`--use-checkpoint-args` without `--load` or `--pretrained-checkpoint`: the model arguments are read from a checkpoint, and Megatron-LM stops at startup ("--use-checkpoint-args requires --load or --pretrained-checkpoint argument"). Add `--load` (or `--pretrained-checkpoint`) with the checkpoint directory.',
+    since: '0.16.0',
+  },
+  {
+    formats: MLM_FLAG_FORMATS,
+    // initialize.py@core_v0.11.0:64-65, arguments.py@core_v0.18.0:105, @d98e8a6:95.
+    when: (m) => (argOn(m, 'use_checkpoint_args') && argValue(m, 'non_persistent_ckpt_type') === 'local' ? 'use_checkpoint_args' : undefined),
+    message: () => '`--use-checkpoint-args` with `--non-persistent-ckpt-type local`: the local checkpoint manager needs every argument before any checkpoint is read, and Megatron-LM stops at startup ("--use-checkpoint-args is not supported with --non_persistent_ckpt_type=local."). Give the model arguments on the command line, or use `global` non-persistent checkpoints.',
+    since: '0.11.0',
+  },
+  {
+    formats: MLM_FLAG_FORMATS,
+    // training/arguments.py@core_v0.11.0:203-205 to @core_v0.17.0:310-312; the flag is gone from 0.18.
+    when: (m) => {
+      if (!argOn(m, 'use_legacy_models')) return undefined;
+      if (argAbsent(m, 'ckpt_format')) return 'use_legacy_models';
+      const f = argValue(m, 'ckpt_format');
+      return typeof f === 'string' && f !== 'torch' ? 'ckpt_format' : undefined;
+    },
+    message: (m) => `\`--use-legacy-models\` with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format (`torch_dist`)' : `\`--ckpt-format ${String(argValue(m, 'ckpt_format'))}\``}: the legacy models save only the torch format, and Megatron-LM stops at startup ("legacy model format only supports the 'torch' checkpoint format."). Add \`--ckpt-format torch\`.`,
+    since: '0.11.0',
+    before: '0.18.0',
+  },
+  {
+    formats: MLM_FLAG_FORMATS,
+    // training/arguments.py@d98e8a6:1798-1808: the cache is keyed by the parallelization group.
+    when: (m) => {
+      if (!argGiven(m, 'ckpt_pg_tensors_cache_path')) return undefined;
+      const save = argAbsent(m, 'ckpt_fully_parallel_save_process_group') ? 'dp' : argValue(m, 'ckpt_fully_parallel_save_process_group');
+      const load = argAbsent(m, 'ckpt_fully_parallel_load_process_group') ? 'dp' : argValue(m, 'ckpt_fully_parallel_load_process_group');
+      return typeof save === 'string' && typeof load === 'string' && save !== load ? 'ckpt_pg_tensors_cache_path' : undefined;
+    },
+    message: () => '`--ckpt-pg-tensors-cache-path` with different `--ckpt-fully-parallel-save-process-group` and `--ckpt-fully-parallel-load-process-group`: the cache keeps one distribution per parallelization group for both sides, and Megatron-LM stops at startup ("--ckpt-pg-tensors-cache-path requires --ckpt-fully-parallel-save-process-group and --ckpt-fully-parallel-load-process-group to be identical"). Use the same group for both (`dp` is the default of each), or drop the cache path.',
+    since: '0.20.0',
+  },
+  {
+    formats: MLM_FLAG_FORMATS,
     // training/arguments.py@core_v0.19.0:1770-1771, @d98e8a6:1851-1852.
     when: (m) => (argGiven(m, 'override_ckpt_iteration') && argOn(m, 'finetune') ? 'override_ckpt_iteration' : undefined),
     message: () => '`--override-ckpt-iteration` with `--finetune`: fine-tuning starts from iteration 0, and Megatron-LM stops at startup ("Cannot override checkpoint iteration together with finetune flag."). Keep one of them.',
     since: '0.19.0',
+  },
+];
+
+/** `--ckpt-format` as written, when the file writes it as text. */
+const writtenFormat = (m: MegatronModel): string | undefined => {
+  const f = argValue(m, 'ckpt_format');
+  return typeof f === 'string' ? f : undefined;
+};
+
+/** The run saves: `--save` given, training not skipped, and not known to stop before its first iteration. */
+const saves = (m: MegatronModel): boolean => argGiven(m, 'save') && argOff(m, 'skip_train') && argNum(m, 'train_iters') !== 0;
+
+/**
+ * Asynchronous saving in a format save_checkpoint cannot write asynchronously: it raises
+ * NotImplementedError at the first save (a periodic one, or the one at the end of training). The legacy
+ * `torch` format at every release with the format flag (checkpointing.py@core_v0.9.0:385-386,
+ * @d98e8a6:764-767); the other distributed formats than torch_dist up to 0.16 (@core_v0.9.0:387-388,
+ * @core_v0.16.0:578), torch_dcp and fsdp_dtensor allowed from 0.17 (@core_v0.17.0:596-597). At 0.16
+ * validate_args first turns async save off for a distributed format without the persistent worker
+ * (asyncSaveWithoutWorker), so only a run with the worker gets there.
+ */
+const ASYNC_FORMAT_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (saves(m) && argOn(m, 'async_save') && writtenFormat(m) === 'torch' ? 'async_save' : undefined),
+    message: () => '`--async-save` with `--ckpt-format torch`: Megatron-LM writes the legacy torch format only synchronously, and it stops at its first checkpoint save ("Async checkpoint save not implemented for legacy checkpoints"). Use `--ckpt-format torch_dist` (the default), or remove `--async-save`.',
+    formats: MLM_FLAG_FORMATS,
+    since: SINCE,
+  },
+  {
+    when: (m) => {
+      const f = writtenFormat(m);
+      return saves(m) && argOn(m, 'async_save') && f !== undefined && f !== 'torch' && f !== 'torch_dist' ? 'async_save' : undefined;
+    },
+    message: (m) => `\`--async-save\` with \`--ckpt-format ${writtenFormat(m)}\`: before Megatron Core 0.17, Megatron-LM saves asynchronously only in torch_dist, and it stops at its first checkpoint save ("Async checkpoint save not implemented for ${writtenFormat(m)} distributed checkpoint format"). Use \`--ckpt-format torch_dist\`, or remove \`--async-save\`.`,
+    formats: MLM_FLAG_FORMATS,
+    since: SINCE,
+    before: ASYNC_WORKER_SINCE,
+  },
+  {
+    when: (m) => {
+      const f = writtenFormat(m);
+      return saves(m) && argOn(m, 'async_save') && argOn(m, 'use_persistent_ckpt_worker') && (f === 'torch_dcp' || f === 'fsdp_dtensor') ? 'async_save' : undefined;
+    },
+    message: (m) => `\`--async-save\` with \`--ckpt-format ${writtenFormat(m)}\`: Megatron-LM 0.16 saves asynchronously only in torch_dist, and it stops at its first checkpoint save ("Async checkpoint save not implemented for ${writtenFormat(m)} distributed checkpoint format"). Use \`--ckpt-format torch_dist\`, remove \`--async-save\`, or use Megatron Core 0.17 or later.`,
+    formats: MLM_FLAG_FORMATS,
+    since: ASYNC_WORKER_SINCE,
+    before: '0.17.0',
   },
 ];
 
@@ -303,8 +414,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`.',
+    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load, `--use-checkpoint-args` without a checkpoint or with local checkpoints, the legacy models in a distributed format, a tensor-distribution cache with different save and load groups) or that stop it at the first save (asynchronous saving in a format it cannot write asynchronously) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`; `--use-checkpoint-args` without `--load` (from 0.16 `--pretrained-checkpoint` also serves), and from 0.11 with `--non-persistent-ckpt-type local`; from 0.11 to 0.17 `--use-legacy-models` without `--ckpt-format torch` (the default is `torch_dist`); and from 0.20 `--ckpt-pg-tensors-cache-path` unless the fully parallel save and load groups are the same. `--async-save` stops the run at its first checkpoint save (periodic or at the end of training) in the legacy `torch` format at every release, and before Megatron Core 0.17 in any format but `torch_dist` (at 0.16 only where the persistent worker keeps async save on). A `--yaml-cfg` file meets only the `--save-interval` check of these argument checks (the reader\'s own validate_yaml); the others are not made for it.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
@@ -322,5 +433,6 @@ export default defineRule<MegatronModel>({
     ctx.separately(() => asyncSaveWithoutWorker(ctx));
     runChecks(ctx, STARTUP_CHECKS);
     runChecks(ctx, CHECKS);
+    runChecks(ctx, ASYNC_FORMAT_CHECKS);
   },
 });

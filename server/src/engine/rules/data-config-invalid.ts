@@ -4,13 +4,13 @@
  * megatron/training/arguments.py, validate_args: `--mock-data`, `--data-path` and the per-split paths
  * (`--train-data-path`, `--valid-data-path`, `--test-data-path`) are three ways to give the data, and
  * at most one may be used (`<= 1` from core_v0.8.0:1055-1056 to d98e8a6:1679-1682; core_v0.7.0:515-518
- * asked for exactly one, and releases before 0.7 have no such check). From core_v0.16.0:1066 (d98e8a6:1692)
+ * asked for exactly one, so a file with none stops there too, and releases before 0.7 have no such check). From core_v0.16.0:1066 (d98e8a6:1692)
  * the fill-in-the-middle dataset refuses mock data. The blend is given either inline (`--data-path`) or
  * in a file (`--data-args-path`), not both; the same for the per-split paths and
  * `--per-split-data-args-path` (@core_v0.10.0:305-318, @d98e8a6:674-687); and at least one
  * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258).
  */
-import { argGiven, argNum, argReal, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argReal, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -34,6 +34,14 @@ function sources(m: MegatronModel): string[] {
 }
 
 const CHECKS: ArgCheck[] = [
+  {
+    // core_v0.7.0:515-518 asks for exactly one source, whatever the entry script (0.8 allows none).
+    when: (m) => (argAbsent(m, 'mock_data') && argAbsent(m, 'data_path') && SPLIT_PATHS.every((d) => argAbsent(m, d)) ? 'data_path' : undefined),
+    message: () => 'No data source: Megatron-LM 0.7 asks for exactly one of `--mock-data`, `--data-path` or the per-split paths (`--train-data-path`, …), and stops at startup ("A single data source must be provided"). Add `--data-path` (or `--mock-data` for a smoke test); from Megatron Core 0.8 a run without data is accepted.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+    before: '0.8.0',
+  },
   {
     when: (m) => {
       if (sources(m).length < 2) return undefined;
@@ -86,7 +94,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), the fill-in-the-middle dataset with mock data, a blend given both inline and in a file (`--data-path` with `--data-args-path`, the per-split paths with `--per-split-data-args-path`), or no dataset-builder thread.',
-    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them, which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too, and a `--fim-rate` or `--fim-spm-rate` of 0, which the checks take for a missing rate. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
+    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them (and in 0.7 alone also when it gives none), which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too, and a `--fim-rate` or `--fim-spm-rate` of 0, which the checks take for a missing rate. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --mock-data: true\n  --data-path: /data/corpus_text_document\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --data-path: /data/corpus_text_document\n',
     shell: {

@@ -82,6 +82,7 @@ import moeConfigInvalid from './moe-config-invalid';
 import precisionAwareOptimizerInvalid from './precision-aware-optimizer-invalid';
 import fsdpConfigInvalid from './fsdp-config-invalid';
 import rlConfigInvalid from './rl-config-invalid';
+import inferenceConfigInvalid from './inference-config-invalid';
 import pipelineConfigInvalid from './pipeline-config-invalid';
 import overlapConfigInvalid from './overlap-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
@@ -163,6 +164,7 @@ export const RULES: readonly Rule<any>[] = [
   precisionAwareOptimizerInvalid,
   fsdpConfigInvalid,
   rlConfigInvalid,
+  inferenceConfigInvalid,
   pipelineConfigInvalid,
   overlapConfigInvalid,
   deepspeedConfigFileMissing,

@@ -2,7 +2,8 @@
  * schedule-config-invalid: training-length, learning-rate and weight-decay schedule arguments that
  * Megatron-LM rejects together: iteration-based and sample-based settings mixed, a warmup given
  * twice, a minimum learning rate above the learning rate, or weight-decay ends that do not fit the
- * style; and Megatron Bridge's own checks of the same settings in an override file.
+ * style, a memory-logging interval off the logging interval; and Megatron Bridge's own checks of the
+ * same settings in an override file.
  */
 import { argAbsent, argGiven, argNum, argReal, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
@@ -238,6 +239,25 @@ function wdStyle(m: MegatronModel): string | undefined {
  * training/arguments.py@d98e8a6:1359-1400): the minimum learning rate may not exceed `--lr`; a constant
  * weight decay takes no start and end values, a rising one needs both.
  */
+/** The memory-logging interval when it is known not to be a multiple of the logging interval (100 by default). */
+function memoryLogOff(m: MegatronModel): { every: number; log: number } | undefined {
+  const v = argValue(m, 'log_memory_interval');
+  const every = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined;
+  const log = argAbsent(m, 'log_interval') ? 100 : argNum(m, 'log_interval');
+  if (every === undefined || !log) return undefined;
+  return ((every % log) + log) % log !== 0 ? { every, log } : undefined;
+}
+
+/** training/arguments.py@core_v0.16.0:843-844, @d98e8a6:1369-1370: memory is reported with the log lines. */
+const LOG_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (memoryLogOff(m) ? 'log_memory_interval' : undefined),
+    message: (m) => `\`--log-memory-interval ${memoryLogOff(m)!.every}\` is not a multiple of \`--log-interval\` (${memoryLogOff(m)!.log}${argAbsent(m, 'log_interval') ? ', the default' : ''}): memory is reported on the iterations that log, and Megatron-LM stops at startup (it asserts \`log_memory_interval % log_interval == 0\`). Use a multiple of the logging interval.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+  },
+];
+
 const LR_WD_CHECKS: ArgCheck[] = [
   {
     // training.py@core_v0.16.0 and @d98e8a6:5444-5449: the phase boundaries end at `args.train_samples`,
@@ -283,8 +303,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, a weight-decay ramp that shrinks, or a memory-logging interval off the logging interval).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -305,6 +325,7 @@ export default defineRule<MegatronModel>({
     // From Megatron Core 0.17.0 the schedule checks are skipped when nothing is trained
     // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
     runChecks(ctx, LR_WD_CHECKS);
+    runChecks(ctx, LOG_CHECKS);
     // The `--yaml-cfg` reader's checks do not look at --skip-train.
     // (from 0.6.0, the ramp-up check before 0.18.0)
     runChecks(ctx, YAML_CFG_SCHEDULE_CHECKS);

@@ -1,0 +1,8 @@
+#: name: checkpoint-config-invalid: from Megatron Core 0.17 async save writes torch_dcp (training/checkpointing.py@core_v0.17.0:596-597)
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=8
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --save /ckpt --save-interval 100 --async-save --use-persistent-ckpt-worker --ckpt-format torch_dcp --use-torch-fsdp2 --untie-embeddings-and-output-weights --no-gradient-accumulation-fusion

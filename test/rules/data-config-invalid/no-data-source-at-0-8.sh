@@ -1,0 +1,7 @@
+#: name: data-config-invalid: from Megatron Core 0.8 a launch without a data source is accepted (at most one, training/arguments.py@core_v0.8.0:546)
+#: settings: {"targetVersions": {"megatron-core": "0.8.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 --train-iters 1000

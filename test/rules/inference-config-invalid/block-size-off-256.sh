@@ -1,0 +1,9 @@
+#: name: inference-config-invalid: dynamic batching with a block size that is not a multiple of 256 (training/arguments.py@core_v0.15.0:1140 to @core_v0.17.0:1448)
+#: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --inference-dynamic-batching --inference-dynamic-batching-block-size 100
+#                                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[inference-config-invalid]: block size should be a multiple of 256
