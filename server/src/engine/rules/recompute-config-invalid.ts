@@ -1,7 +1,7 @@
 /**
  * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
-import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argReal, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
 import { switchOn } from '../formats/megatron/derived';
 import { defineRule, type RuleContext } from './rule';
@@ -204,6 +204,21 @@ const MODULE_CHECKS: ArgCheck[] = [
     since: '0.16.0',
     message: (m) => `${named(m, '--offload-modules')} has \`attn_proj\` without \`core_attn\`: the input of the attention projection is the output of the attention core, which its backward pass needs, and Megatron Core stops when it builds the transformer config ("attn_proj cannot be set to offload_modules alone without core_attn"). Add \`core_attn\`, or remove \`attn_proj\`.`,
   },
+  {
+    // @core_v0.19.0:1885-1887 (@d98e8a6:2175-2177), in the fine-grained offloading block.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && (argReal(m, 'min_offloaded_tensor_size') ?? 0) < 0 ? 'min_offloaded_tensor_size' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--min-offloaded-tensor-size', String(argValue(m, 'min_offloaded_tensor_size')))} with ${named(m, '--fine-grained-activation-offloading')}: it is the smallest size of a tensor to offload, and Megatron Core stops when it builds the transformer config ("min_offloaded_tensor_size must be non-negative."). Use 0 or more (the default is 1048576).`,
+  },
+  {
+    // @core_v0.19.0:1888-1890 (@d98e8a6:2178-2180).
+    when: (m) => {
+      const f = argReal(m, 'activation_offload_fraction');
+      return argOn(m, 'fine_grained_activation_offloading') && f !== undefined && (f < 0 || f > 1) ? 'activation_offload_fraction' : undefined;
+    },
+    since: '0.19.0',
+    message: (m) => `${named(m, '--activation-offload-fraction', String(argValue(m, 'activation_offload_fraction')))} with ${named(m, '--fine-grained-activation-offloading')}: it is the fraction of the eligible activations to offload, and Megatron Core stops when it builds the transformer config ("activation_offload_fraction must be in range [0, 1]."). Use a value from 0 to 1 (the default, 1, offloads them all).`,
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -216,7 +231,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',

@@ -1,0 +1,9 @@
+#: name: model-args-conflict: a --no-rope-freq list pattern needs one entry per layer (transformer_config.py@core_v0.13.0:1247-1251)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --no-rope-freq '[0,1,0]'
+#   ^^^^^^^^^^^^^^ error[model-args-conflict]: `--no-rope-freq` lists 3 layers, and the model has 4: a list
