@@ -109,6 +109,14 @@ const MORE_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, argGiven(m, 'kitchen_config_file') ? '--kitchen-config-file' : '--kitchen-recipe-number')}: from Megatron Core 0.16 the public Megatron-LM defines the Kitchen flags only when the private Kitchen extension replaces its stub (megatron/core/extensions/kitchen.py sets \`HAVE_KITCHEN = False\`), so without it argparse stops at startup ("unrecognized arguments"). This assumes the public Megatron-LM, without the Kitchen extension.`,
   },
   {
+    // training/arguments.py@core_v0.16.0:1371-1383, @core_v0.17.0:1716; training/argument_utils.py@core_v0.18.0:361,
+    // @d98e8a6:356-366: a Kitchen flag sets the quantization recipe first, and the TE precision file asserts there is none.
+    when: (m) => (argGiven(m, 'te_precision_config_file') && (argGiven(m, 'kitchen_config_file') || argGiven(m, 'kitchen_recipe_number')) ? 'te_precision_config_file' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    message: (m) => `\`--te-precision-config-file\` with ${argGiven(m, 'kitchen_config_file') ? '`--kitchen-config-file`' : '`--kitchen-recipe-number`'}: both set the quantization recipe, and with the Kitchen extension installed Megatron-LM stops when it builds the model config ("Quantization recipe already configured."); without it the Kitchen flag is unrecognized. Keep one of them.`,
+  },
+  {
     // @core_v0.15.0:799-800 to @d98e8a6:1578-1579 (fp4_param is --fp4-param-gather on the command line);
     // Megatron-LM's own checks refuse it first from 0.15 (training/arguments.py@core_v0.15.0:692-693, @core_v0.19.0:1069-1070).
     // Under torch FSDP2 Megatron-LM clears the flag with an old Transformer Engine, a version the file cannot show.
@@ -160,7 +168,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory, the FP8 output projection without MXFP8).',
-    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe. The Kitchen quantization flags (`--kitchen-config-file`, `--kitchen-recipe-number`) exclude each other from 0.13 to 0.15; from 0.16 the public Megatron-LM defines them only with the private Kitchen extension (a warning that names that assumption).',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe. The Kitchen quantization flags (`--kitchen-config-file`, `--kitchen-recipe-number`) exclude each other from 0.13 to 0.15; from 0.16 the public Megatron-LM defines them only with the private Kitchen extension (a warning that names that assumption). From 0.16 either beside `--te-precision-config-file` stops the run too: both set the quantization recipe ("Quantization recipe already configured.").',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
     shell: {
