@@ -1,0 +1,9 @@
+#: name: cuda-graph-config-invalid: pipeline-parallel microbatched inference refuses CUDA graphs (training/arguments.py@core_v0.15.0:1131-1136)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 2 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --pipeline-model-parallel-size 2 --inference-batch-times-seqlen-threshold 16 --cuda-graph-impl local
+#                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: `--inference-batch-times-seqlen-threshold 16` with `--cuda-g
