@@ -2,8 +2,7 @@
 #: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
-torchrun --nproc_per_node 2 pretrain_gpt.py \
-#^^^^^^^^ information[missing-overlap-grad-reduce]
+torchrun --nproc_per_node 1 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
     --use-te-activation-func --squared-relu --disable-bias-linear
