@@ -190,7 +190,7 @@ test('TP overlap without sequence parallelism: Megatron-LM stops (an error in MO
 });
 
 test('NeMo: recompute method and layer count are not checked while the granularity is null', () => {
-  const nemo = (g: string) => `trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 1\n  pipeline_model_parallel_size: 1\n  num_layers: 12\n  hidden_size: 768\n  num_attention_heads: 12\n  activations_checkpoint_granularity: ${g}\n  activations_checkpoint_method: null\n  activations_checkpoint_num_layers: 0\n`;
+  const nemo = (g: string) => `trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 1\n  pipeline_model_parallel_size: 1\n  num_layers: 12\n  hidden_size: 768\n  num_attention_heads: 12\n  activations_checkpoint_granularity: ${g}\n  activations_checkpoint_method: null\n  activations_checkpoint_num_layers: -1\n`;
   const off = analyze({ path: 'megatron_gpt_config.yaml', text: nemo('null') });
   assert.deepEqual(off.docs.map((d) => d.format?.id), ['nemo']);
   assert.deepEqual(off.findings.filter((f) => f.severity === 'error').map((f) => f.code), []);

@@ -5,5 +5,5 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
     --seq-length 1024 --max-position-embeddings 1024 --bf16 \
-    --cuda-graph-impl local --inference-cuda-graph-scope block --fp8-format e4m3 --fp8-recipe mxfp8 --transformer-impl inference_optimized \
+    --cuda-graph-impl local --inference-cuda-graph-scope block --fp8-format e4m3 --fp8-recipe mxfp8 --transformer-impl inference_optimized --normalization RMSNorm --disable-bias-linear \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce

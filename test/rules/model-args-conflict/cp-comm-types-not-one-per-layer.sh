@@ -1,11 +1,9 @@
-#: name: model-args-conflict: three --cp-comm-type values for two layers stop when the model config is built (transformer_config.py@core_v0.10.0:577-581)
-#: settings: {"targetVersions": {"megatron-core": "0.10.0"}}
+#: name: model-args-conflict: more than one --cp-comm-type is a per-layer list that must match the layers with CP above 1 (transformer_config.py@core_v0.12.0:1033-1038)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
-torchrun --nproc_per_node 8 pretrain_gpt.py \
-    --num-layers 2 --hidden-size 1024 --num-attention-heads 16 \
-    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
-    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce \
-    --context-parallel-size 2 \
-    --cp-comm-type p2p p2p a2a
-#   ^^^^^^^^^^^^^^ error[model-args-conflict]: communication types, and the model has 2 layers
+torchrun --nproc_per_node 2 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --context-parallel-size 2 --cp-comm-type p2p a2a a2a
+#                             ^^^^^^^^^^^^^^ error[model-args-conflict]: `--cp-comm-type` gives 3 communication types, and the model

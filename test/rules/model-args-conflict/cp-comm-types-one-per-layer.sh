@@ -1,10 +1,8 @@
-#: name: model-args-conflict: one --cp-comm-type value per layer runs
+#: name: model-args-conflict: one --cp-comm-type per layer runs
 #: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
-torchrun --nproc_per_node 8 pretrain_gpt.py \
-    --num-layers 3 --hidden-size 1024 --num-attention-heads 16 \
-    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
-    --micro-batch-size 1 --global-batch-size 64 --overlap-grad-reduce \
-    --context-parallel-size 2 \
-    --cp-comm-type p2p p2p a2a
+torchrun --nproc_per_node 2 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --context-parallel-size 2 --cp-comm-type p2p a2a p2p a2a

@@ -7,3 +7,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
     --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --overlap-moe-expert-parallel-comm --cuda-graph-impl transformer_engine --cuda-graph-scope mlp
 #                                                                                                                                                               ^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: CUDA graph scope on moe and mlp is not supported with overlap_moe_expert_parallel_comm
+#                                                                                                                                                               ^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]

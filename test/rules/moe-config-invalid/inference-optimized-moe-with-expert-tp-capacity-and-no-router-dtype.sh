@@ -5,7 +5,7 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 5 --disable-bias-linear \
-    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --expert-tensor-parallel-size 2 --transformer-impl inference_optimized --moe-expert-capacity-factor 1.0
+    --num-experts 4 --expert-model-parallel-size 2 --moe-token-dispatcher-type alltoall --expert-tensor-parallel-size 2 --transformer-impl inference_optimized --moe-expert-capacity-factor 1.0 --normalization RMSNorm
 #                                                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: does not support expert tensor parallelism
 #                                                                                                                       ^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: requires --moe-router-dtype=fp32
 #                                                                                                                                                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[moe-config-invalid]: only support dropless MoE

@@ -17,8 +17,8 @@
  *   (0.15), and from 0.16 full recomputation, or selective recomputation of a graphed module whose
  *   dropout is on (attention and hidden dropout are 0.1 by default).
  */
-import { recomputeGranularity, argAbsent, argGiven, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
 const IMPLS = ['none', 'local', 'transformer_engine', 'full_iteration'];
@@ -299,13 +299,142 @@ const CHECKS: ArgCheck[] = [
   ...ARGUMENT_CHECKS,
 ];
 
+/** The experts, when known: none (or one) for a dense model. */
+const expertCount = (m: MegatronModel): number | undefined => (argAbsent(m, 'num_moe_experts') || (m.args.get('num_moe_experts') !== undefined && argValue(m, 'num_moe_experts') === null) ? 0 : argNum(m, 'num_moe_experts'));
+/** The graphed modules with `moe_router` and `moe_preprocess` added, as the local implementation adds them for each other. */
+function graphedModulesAsChecked(m: MegatronModel): string[] | undefined {
+  const mods = graphedModules(m);
+  if (!mods) return undefined;
+  if (effectiveImpl(m) === 'local' && (mods.includes('moe_router') || mods.includes('moe_preprocess'))) return [...new Set([...mods, 'moe_router', 'moe_preprocess'])];
+  return mods;
+}
+const moduleList = (m: MegatronModel) => (argGiven(m, 'cuda_graph_modules') ? '`--cuda-graph-modules`' : '`--cuda-graph-scope`');
+const moduleDest = (m: MegatronModel) => (argGiven(m, 'cuda_graph_modules') ? 'cuda_graph_modules' : argGiven(m, 'cuda_graph_scope_deprecated') ? 'cuda_graph_scope_deprecated' : 'cuda_graph_scope');
+/** Drop-and-pad MoE: a capacity factor with the input padded to it. */
+const dropPad = (m: MegatronModel): boolean | undefined => {
+  // The padding first: without it the capacity factor (which a Bridge recipe may set) is not read.
+  if (argOff(m, 'moe_pad_expert_input_to_capacity') || argAbsent(m, 'moe_expert_capacity_factor')) return false;
+  return argGiven(m, 'moe_expert_capacity_factor') && argOn(m, 'moe_pad_expert_input_to_capacity') ? true : undefined;
+};
+/** Every layer an MoE layer: `--moe-layer-freq` 1 (the default). */
+const allMoe = (m: MegatronModel): boolean => {
+  const f = argAbsent(m, 'moe_layer_freq') ? 1 : argValue(m, 'moe_layer_freq');
+  return f === 1 || f === '1';
+};
+/** CPU offloading of activations: `cpu_offloading` written on, or Megatron-LM's `--cpu-offloading-num-layers` above 0 (0.16 on). */
+const cpuOffloading = (m: MegatronModel, ctx: { atLeast(v: string): boolean }): boolean => {
+  if (argOn(m, 'cpu_offloading')) return true;
+  const n = argNum(m, 'cpu_offloading_num_layers');
+  return n !== undefined && n > 0 && !m.args.configFields && !m.args.yamlCfg && ctx.atLeast('0.16.0');
+};
+
+/**
+ * What per-layer graphs (local, Transformer Engine) may capture of an MoE model, from Megatron Core 0.16
+ * (`cuda_graph_scope`, transformer_config.py@core_v0.16.0:1725-1778; `cuda_graph_modules` from 0.18,
+ * @core_v0.18.0:2247-2290, @d98e8a6:2800-2852); the local implementation first adds `moe_router` and
+ * `moe_preprocess` for each other. CPU offloading beside CUDA graphs (0.15 on; from 0.18 a full-iteration
+ * graph takes it), and Transformer Engine graphs of the full iteration before 0.18.
+ */
+const MODULE_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => {
+      const mods = perLayer(m) ? graphedModulesAsChecked(m) : undefined;
+      return mods?.includes('moe') && mods.includes('moe_router') ? moduleDest(m) : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${moduleList(m)} with both \`moe\` and the MoE router${effectiveImpl(m) === 'local' && !(graphedModules(m) ?? []).includes('moe_router') ? ' (the local implementation adds `moe_router` for `moe_preprocess`)' : ''}: the \`moe\` graph already holds the router, and Megatron Core stops when it builds the transformer config ("… must not contain both moe and moe_router."). Keep one of them.`,
+  },
+  {
+    when: (m) => {
+      const mods = effectiveImpl(m) === 'transformer_engine' ? graphedModules(m) : undefined;
+      return mods?.includes('moe_preprocess') && !mods.includes('moe_router') ? moduleDest(m) : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${moduleList(m)} with \`moe_preprocess\` and without \`moe_router\` under Transformer Engine graphs: the preprocessing is graphed together with the router, and Megatron Core stops when it builds the transformer config ("moe_preprocess cuda graph is only supported with moe_router cuda graph."). Add \`moe_router\`.`,
+  },
+  {
+    when: (m) => {
+      const mods = perLayer(m) ? graphedModulesAsChecked(m) : undefined;
+      const n = expertCount(m);
+      return mods && n !== undefined && n <= 1 && (mods.includes('moe') || mods.includes('moe_router')) ? moduleDest(m) : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${moduleList(m)} names MoE graphs (\`moe\`, \`moe_router\` or \`moe_preprocess\`) for a model without experts${argAbsent(m, 'num_moe_experts') ? '' : ` (${named(m, '--num-experts', String(argValue(m, 'num_moe_experts')))})`}: Megatron Core stops when it builds the transformer config ("moe cuda graph is only supported for MoE."). Graph \`attn\` and \`mlp\` instead, or leave the list empty for the whole layer.`,
+  },
+  {
+    when: (m) => {
+      const mods = perLayer(m) ? graphedModules(m) : undefined;
+      return mods?.includes('mlp') && (expertCount(m) ?? 0) > 1 && allMoe(m) ? moduleDest(m) : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${moduleList(m)} has \`mlp\` and every layer is an MoE layer${argAbsent(m, 'moe_layer_freq') ? ' (`--moe-layer-freq` 1, the default)' : ''}: there is no dense MLP to graph, and Megatron Core stops when it builds the transformer config ("mlp cuda graph is only supported for dense layers, but not found in the model."). Graph \`moe\` or \`moe_router\` instead.`,
+  },
+  {
+    when: (m) => {
+      const mods = perLayer(m) ? graphedModules(m) : undefined;
+      return mods?.includes('moe') && (expertCount(m) ?? 0) > 1 && dropPad(m) === false ? moduleDest(m) : undefined;
+    },
+    since: '0.16.0',
+    message: (m) => `${moduleList(m)} has \`moe\` for dropless MoE (no ${named(m, '--moe-expert-capacity-factor')} with ${named(m, '--moe-pad-expert-input-to-capacity')}): the expert shapes change every step, and Megatron Core stops when it builds the transformer config ("moe cuda graph is only supported with drop-padding MoE."). Graph \`moe_router\` instead, or drop and pad the tokens.`,
+  },
+  {
+    when: (m, _p, ctx) => {
+      const impl = effectiveImpl(m);
+      if (!impl || impl === 'none' || !cpuOffloading(m, ctx)) return undefined;
+      if (impl === 'full_iteration' && ctx.atLeast('0.18.0')) return undefined;
+      return argOn(m, 'cpu_offloading') ? 'cpu_offloading' : 'cpu_offloading_num_layers';
+    },
+    since: '0.15.0',
+    message: (m) => `CPU offloading of activations with ${implName(m)}: Megatron Core does not graph layers whose activations it offloads, and stops when it builds the transformer config ("CUDA graphs not supported with CPU offloading."). Keep one of them${argValue(m, 'cuda_graph_impl') === 'local' ? ' (from Megatron Core 0.18 a full-iteration graph, `--cuda-graph-impl full_iteration`, takes the offloading)' : ''}.`,
+  },
+  {
+    // transformer_config.py@core_v0.18.0:2351-2356 (0.19 lets local graphs take some offloading, with limits not judged here).
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && effectiveImpl(m) === 'local' ? 'fine_grained_activation_offloading' : undefined),
+    since: '0.18.0',
+    before: '0.19.0',
+    message: (m) => `${named(m, '--fine-grained-activation-offloading')} with ${implName(m)}: Megatron Core 0.18 offloads activations under CUDA graphs only with Transformer Engine graphs or a full-iteration graph, and stops when it builds the transformer config ("fine-grained activation offloading is only supported with transformer_engine CUDA graph implementation or local CUDA graph implementation with full_iteration scope."). Use \`--cuda-graph-impl transformer_engine\` or \`full_iteration\`.`,
+  },
+  {
+    // transformer_config.py@core_v0.18.0:2357-2359, @d98e8a6:2958-2960.
+    when: (m) => {
+      const impl = effectiveImpl(m);
+      const mods = impl && impl !== 'none' && argOn(m, 'fine_grained_activation_offloading') ? graphedModules(m) : undefined;
+      return mods?.includes('moe') ? moduleDest(m) : undefined;
+    },
+    since: '0.18.0',
+    message: (m) => `${moduleList(m)} has \`moe\` with ${named(m, '--fine-grained-activation-offloading')}: Megatron Core stops when it builds the transformer config ("Token-drop MoE is temporarily not supported with activation offloading."). Graph \`moe_router\` instead, or drop the offloading.`,
+  },
+  {
+    // transformer_config.py@core_v0.18.0:2360-2363, @d98e8a6:2961-2964.
+    when: (m) => {
+      const impl = effectiveImpl(m);
+      const n = impl && impl !== 'none' && argOn(m, 'fine_grained_activation_offloading') ? argNum(m, 'cuda_graph_warmup_steps') : undefined;
+      return n === 0 ? 'cuda_graph_warmup_steps' : undefined;
+    },
+    since: '0.18.0',
+    message: (m) => `${named(m, '--cuda-graph-warmup-steps', '0')} with ${named(m, '--fine-grained-activation-offloading')} and CUDA graphs: Megatron Core stops when it builds the transformer config ("cuda_graph_warmup_steps must be greater than 0 when enabling fine-grained activation offloading."). Keep at least one warm-up step (the default is 3).`,
+  },
+  {
+    // transformer_config.py@core_v0.16.0:1737-1741, @core_v0.17.0; at 0.15 the graph helper refuses it before
+    // the first step (cuda_graphs.py@core_v0.15.0:1353-1356). 0.18 moves the full iteration to `--cuda-graph-impl`.
+    when: (m) => {
+      if (effectiveImpl(m) !== 'transformer_engine') return undefined;
+      const dest = ['cuda_graph_scope_deprecated', 'cuda_graph_scope'].find((d) => (argWords(m, d) ?? []).includes('full_iteration'));
+      return dest;
+    },
+    since: '0.15.0',
+    before: '0.18.0',
+    message: (m) => `\`--cuda-graph-scope full_iteration\` with ${implName(m)}: only Megatron Core's own (local) graphs capture the whole iteration, and Megatron stops at startup ("To use full iteration cuda graph, please use cuda_graph_impl=local instead of cuda_graph_impl=transformer_engine."; in 0.15 "full_iteration cuda graph is not supported for cuda_graph_impl=transformer_engine" before the first step). Use \`--cuda-graph-impl local\`.`,
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'cuda-graph-config-invalid',
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (in 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default).',
+    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, MoE graph modules the model cannot take, CPU offloading, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (in 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default). What per-layer graphs capture of an MoE model is checked from 0.16 (`--cuda-graph-scope`, `--cuda-graph-modules` from 0.18): no `moe` or `moe_router` graph without experts, not `moe` beside `moe_router` (the local implementation adds each of `moe_router` and `moe_preprocess` for the other), `moe_preprocess` only with `moe_router` under Transformer Engine, no `mlp` graph when every layer is an MoE layer, and no `moe` graph of dropless MoE (it needs `--moe-expert-capacity-factor` with `--moe-pad-expert-input-to-capacity`). CPU offloading of activations is refused beside CUDA graphs from 0.15 (from 0.18 a full-iteration graph takes it), and Transformer Engine graphs of the full iteration (`--cuda-graph-scope full_iteration`) from 0.15 to 0.17. From 0.18 fine-grained activation offloading beside CUDA graphs refuses a `moe` graph and 0 warm-up steps, and in 0.18 the local per-layer graphs.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {
@@ -323,5 +452,6 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     runChecks(ctx, CHECKS);
     runChecks(ctx, RECOMPUTE_CHECKS);
+    runChecks(ctx, MODULE_CHECKS);
   },
 });

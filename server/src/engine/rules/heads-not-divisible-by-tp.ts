@@ -65,10 +65,11 @@ export default defineRule({
     const e = best ? knobEdit(p, 'tp', best) : undefined;
     if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
     const what = headsOk ? (tp % groups === 0 ? `${groups} query groups, fewer than TP ${tp}; Megatron Core before 0.16.0 needs the groups to be a multiple of TP (later releases copy each group onto TP / groups ranks)` : `${groups} query groups, which TP ${tp} neither divides nor is divided by`) : `${m.heads} attention heads, not a multiple of TP ${tp}`;
+    const fitting = divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d)));
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      message: `The model (${describeSource(p.model?.from ?? p.arch!.heads!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''} (e.g. ${divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d))).join(', ')}).`,
+      message: `The model (${describeSource(p.model?.from ?? p.arch!.heads!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''}${fitting.length ? ` (e.g. ${fitting.join(', ')})` : ' (only TP 1 does here)'}.`,
       fixes,
     });
   },

@@ -1,7 +1,7 @@
 /**
  * moe-config-invalid: expert-parallel, MoE router and MoE-overlap arguments that Megatron rejects.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argOr, argOnByDefault, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argOr, argOnByDefault, argWords, recomputeGranularity, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule } from './rule';
@@ -111,7 +111,8 @@ const CHECKS: ArgCheck[] = [
     fix: (m) => setArg(m, 'alltoall-dispatcher', 'moe_token_dispatcher_type', 'alltoall', 'Use --moe-token-dispatcher-type alltoall'),
   },
   {
-    when: (m) => (overlap(m) && argValue(m, 'recompute_granularity') === 'full' ? 'recompute_granularity' : undefined),
+    // `--recompute-activations` makes the granularity selective first (recomputeGranularity).
+    when: (m) => (overlap(m) && recomputeGranularity(m) === 'full' ? 'recompute_granularity' : undefined),
     since: OVERLAP_SINCE,
     message: () => 'EP all-to-all overlap does not work with full recomputation: Megatron stops ("disable full recomputation when enabling overlap_moe_expert_parallel_comm"). Use selective recomputation or none.',
   },

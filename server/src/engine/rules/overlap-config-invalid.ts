@@ -92,13 +92,57 @@ const CHECKS: ArgCheck[] = [
   },
 ];
 
+/** The optimizer written, when it is text. */
+const optimizerName = (m: MegatronModel): string | undefined => {
+  const o = argValue(m, 'optimizer');
+  return typeof o === 'string' ? o : undefined;
+};
+/** `'muon' in args.optimizer`: `muon` or `dist_muon` (Megatron-LM 0.16 and 0.17). */
+const anyMuon = (m: MegatronModel) => optimizerName(m)?.includes('muon') === true;
+
+/**
+ * Megatron-LM 0.16 and 0.17 run Muon without the bucketed overlaps and without the distributed
+ * optimizer (training/arguments.py@core_v0.16.0:1178-1185, @core_v0.17.0:1476-1482). 0.17 exempts
+ * `dist_muon` from the overlap checks; 0.18 drops the block (the distributed optimizer then becomes the
+ * layer-wise one for Muon).
+ */
+const MUON_CHECKS: ArgCheck[] = [
+  ...(['overlap_grad_reduce', 'overlap_param_gather'] as const).flatMap((dest): ArgCheck[] => {
+    const flag = `--${dest.replace(/_/g, '-')}`;
+    const what = dest === 'overlap_grad_reduce' ? 'overlap grad reduce' : 'overlap param gather';
+    return [
+      {
+        when: (m, _p, ctx) => (anyMuon(m) && switchOn(ctx, m, dest) ? dest : undefined),
+        message: (m) => `\`${flag}\` with \`--optimizer ${optimizerName(m)}\`: Megatron-LM 0.16 stops at startup ("Muon optimizer does not support ${what} for now."). Drop \`${flag}\`, or use Megatron Core 0.18 or later, where Muon takes it.`,
+        formats: MLM_FLAG_FORMATS,
+        since: '0.16.0',
+        before: '0.17.0',
+      },
+      {
+        when: (m, _p, ctx) => (optimizerName(m) === 'muon' && switchOn(ctx, m, dest) ? dest : undefined),
+        message: () => `\`${flag}\` with \`--optimizer muon\`: Megatron-LM 0.17 stops at startup ("Muon optimizer does not support ${what}. Use dist_muon instead."). Use \`--optimizer dist_muon\`, or drop \`${flag}\`.`,
+        formats: MLM_FLAG_FORMATS,
+        since: '0.17.0',
+        before: '0.18.0',
+      },
+    ];
+  }),
+  {
+    when: (m) => (anyMuon(m) && argOn(m, 'use_distributed_optimizer') ? 'use_distributed_optimizer' : undefined),
+    message: (m) => `\`--use-distributed-optimizer\` with \`--optimizer ${optimizerName(m)}\`: before Megatron Core 0.18 Muon does not run with the distributed optimizer, and Megatron-LM stops at startup ("Muon optimizer does not support distributed optimizer for now."). Drop \`--use-distributed-optimizer\`, or use Megatron Core 0.18 or later.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
+    before: '0.18.0',
+  },
+];
+
 export default defineRule<MegatronModel>({
   id: 'overlap-config-invalid',
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on: `--overlap-param-gather` without `--overlap-grad-reduce` or Megatron Core\'s model, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
-    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too; in 0.12 and 0.13 `--data-parallel-sharding-strategy optim_grads` turns `--overlap-grad-reduce` on before the check, and `optim_grads_params` both overlaps, so neither is missing there) or with the legacy model (from 0.6 and before 0.18: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`).',
+    summary: 'Communication-overlap switches that Megatron-LM rejects without the ones they build on, or beside Muon before Megatron Core 0.18 (with the distributed optimizer too): `--overlap-param-gather` without `--overlap-grad-reduce` or Megatron Core\'s model, or `--overlap-param-gather-with-optimizer-step` without the distributed optimizer, `--overlap-param-gather`, virtual pipeline stages, or `--ckpt-format torch`.',
+    why: 'Megatron-LM\'s argument checks stop the job at startup when `--overlap-param-gather` comes without `--overlap-grad-reduce` (from Megatron Core 0.5, and in a `--yaml-cfg` file too; in 0.12 and 0.13 `--data-parallel-sharding-strategy optim_grads` turns `--overlap-grad-reduce` on before the check, and `optim_grads_params` both overlaps, so neither is missing there) or with the legacy model (from 0.6 and before 0.18: before 0.8 unless `--use-mcore-models`, then with `--use-legacy-models`), and, from 0.9, when `--overlap-param-gather-with-optimizer-step` comes without `--use-distributed-optimizer`, without `--overlap-param-gather`, without the interleaved schedule, or with a distributed checkpoint format (every format but `torch`, and the default is `torch_dist`). Muon (`--optimizer muon` or `dist_muon`) is refused beside `--overlap-grad-reduce`, `--overlap-param-gather` or `--use-distributed-optimizer` in Megatron Core 0.16; in 0.17 only `muon` refuses the overlaps, and both still refuse the distributed optimizer; from 0.18 Muon takes all three.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n',
     shell: {
@@ -111,5 +155,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, MUON_CHECKS);
   },
 });

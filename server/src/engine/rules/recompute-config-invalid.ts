@@ -1,39 +1,55 @@
 /**
  * recompute-config-invalid: activation-recompute and activation-offload arguments that Megatron rejects together.
  */
-import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argReal, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/checks';
 import { switchOn } from '../formats/megatron/derived';
 import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_RECOMPUTE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
+/**
+ * The granularity the transformer config gets: Megatron-LM's argument checks turn `--recompute-activations`
+ * into selective recomputation over any `--recompute-granularity` written beside it, before every check
+ * below (megatron/arguments.py@core_v0.4.0:124-126, training/arguments.py@d98e8a6:607-609).
+ */
+const granularity = recomputeGranularity;
+
+/** Where selective recomputation comes from `--recompute-activations`, says so. */
+const viaSwitch = (m: MegatronModel) => (argOn(m, 'recompute_activations') ? ' (`--recompute-activations`)' : '');
+
 const CHECKS: ArgCheck[] = [
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argAbsent(m, 'recompute_method') ? 'recompute_granularity' : undefined),
+    when: (m) => (granularity(m) === 'full' && argAbsent(m, 'recompute_method') ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-method uniform|block`: Megatron stops ("recompute_method must be \\"block\\" or \\"uniform\\""). `uniform` checkpoints every group of `--recompute-num-layers` layers; `block` recomputes only the first `--recompute-num-layers` layers of each stage.',
     fix: (m) => setArg(m, 'add-recompute-method', 'recompute_method', 'uniform', 'Add --recompute-method uniform'),
   },
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'full' && argValue(m, 'recompute_method') !== undefined && argAbsent(m, 'recompute_num_layers') ? 'recompute_granularity' : undefined),
+    when: (m) => (granularity(m) === 'full' && argValue(m, 'recompute_method') !== undefined && argAbsent(m, 'recompute_num_layers') ? 'recompute_granularity' : undefined),
     message: () => 'Full recomputation needs `--recompute-num-layers` (between 1 and the layers per pipeline stage): Megatron stops otherwise. With `uniform`, 1 recomputes every layer and saves the most memory.',
     fix: (m) => setArg(m, 'add-recompute-layers', 'recompute_num_layers', 1, 'Add --recompute-num-layers 1'),
   },
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argValue(m, 'recompute_method') !== undefined ? 'recompute_method' : undefined),
-    message: () => 'Selective recomputation (attention core only) has no recompute method: Megatron-LM stops ("recompute method is not yet supported for selective recomputing granularity"). Remove `--recompute-method`, or use `--recompute-granularity full`.',
+    // The uniform loop steps through a stage's layers by the count (transformer_block.py@core_v0.4.0:184-197,
+    // core/recompute.py@d98e8a6:158-166): a count of 0 never advances. `block` with 0 recomputes no layer and runs.
+    when: (m) => (granularity(m) === 'full' && argValue(m, 'recompute_method') === 'uniform' && argNum(m, 'recompute_num_layers') === 0 ? 'recompute_num_layers' : undefined),
+    message: () => 'Full recomputation with `--recompute-method uniform` and `--recompute-num-layers 0`: Megatron Core accepts the count, but the uniform loop steps through the layers by it, so the first forward pass never ends. Use 1 or more (1 recomputes every layer), or `--recompute-method block` with 0 to recompute no layer.',
+  },
+  {
+    when: (m) => (granularity(m) === 'selective' && argValue(m, 'recompute_method') !== undefined ? 'recompute_method' : undefined),
+    message: (m) => `Selective recomputation${viaSwitch(m)} has no recompute method: Megatron-LM stops ("recompute method is not yet supported for selective recomputing granularity"). Remove \`--recompute-method\`, or use \`--recompute-granularity full\`${argOn(m, 'recompute_activations') ? ' without `--recompute-activations`' : ''}.`,
     // Megatron-LM's argparse checks this (megatron/training/arguments.py); Megatron Core, which Bridge
     // and NeMo configure directly, ignores the method under selective granularity.
     formats: MLM_FLAG_FORMATS,
   },
   {
-    when: (m) => (argValue(m, 'recompute_granularity') === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
-    message: () => 'Selective recomputation takes no layer count: Megatron stops ("recompute_num_layers must be None"). Remove `--recompute-num-layers`, or use `--recompute-granularity full`.',
+    when: (m) => (granularity(m) === 'selective' && argNum(m, 'recompute_num_layers') !== undefined ? 'recompute_num_layers' : undefined),
+    message: (m) => `Selective recomputation${viaSwitch(m)} takes no layer count: Megatron stops ("recompute_num_layers must be None"). Remove \`--recompute-num-layers\`, or use \`--recompute-granularity full\`${argOn(m, 'recompute_activations') ? ' without `--recompute-activations`' : ''}.`,
   },
   {
     // TransformerConfig.__post_init__ turns the deprecated switch into selective recomputation of
     // the MoE layers, and raises first when the granularity is full (transformer_config.py@core_v0.12.0:754-765,
     // the same to d98e8a6:2014-2025; core_v0.11.0 has no such check and runs the pair).
-    when: (m) => (argOn(m, 'moe_layer_recompute') && argValue(m, 'recompute_granularity') === 'full' ? 'moe_layer_recompute' : undefined),
+    when: (m) => (argOn(m, 'moe_layer_recompute') && granularity(m) === 'full' ? 'moe_layer_recompute' : undefined),
     since: '0.12.0',
     message: () => '`--moe-layer-recompute` with `--recompute-granularity full`: from Megatron Core 0.12 the old switch means selective recomputation of the MoE layers, which full recomputation excludes, and Megatron Core stops when it builds the transformer config ("Do not set --moe-layer-recompute with full recompute granularity"). Remove `--moe-layer-recompute` (full recomputation already recomputes the MoE layers), or recompute only the MoE layers: selective granularity with `moe` among the recompute modules.',
   },
@@ -127,7 +143,7 @@ const OFFLOAD_CHECKS: ArgCheck[] = [
 ];
 
 /** Selective recomputation of the module named, as written. */
-const recomputes = (m: MegatronModel, module: string) => argValue(m, 'recompute_granularity') === 'selective' && (argWords(m, 'recompute_modules') ?? []).includes(module);
+const recomputes = (m: MegatronModel, module: string) => recomputeGranularity(m) === 'selective' && (argWords(m, 'recompute_modules') ?? []).includes(module);
 /** FP8 with the delayed-scaling recipe: as written, or its default `delayed` (transformer_config.py@core_v0.14.0:327, @d98e8a6:594). */
 const delayedFp8 = (m: MegatronModel) => !!argValue(m, 'fp8') && (argValue(m, 'fp8_recipe') === 'delayed' || argAbsent(m, 'fp8_recipe'));
 
@@ -194,6 +210,21 @@ const MODULE_CHECKS: ArgCheck[] = [
     since: '0.16.0',
     message: (m) => `${named(m, '--offload-modules')} has \`attn_proj\` without \`core_attn\`: the input of the attention projection is the output of the attention core, which its backward pass needs, and Megatron Core stops when it builds the transformer config ("attn_proj cannot be set to offload_modules alone without core_attn"). Add \`core_attn\`, or remove \`attn_proj\`.`,
   },
+  {
+    // @core_v0.19.0:1885-1887 (@d98e8a6:2175-2177), in the fine-grained offloading block.
+    when: (m) => (argOn(m, 'fine_grained_activation_offloading') && (argReal(m, 'min_offloaded_tensor_size') ?? 0) < 0 ? 'min_offloaded_tensor_size' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--min-offloaded-tensor-size', String(argValue(m, 'min_offloaded_tensor_size')))} with ${named(m, '--fine-grained-activation-offloading')}: it is the smallest size of a tensor to offload, and Megatron Core stops when it builds the transformer config ("min_offloaded_tensor_size must be non-negative."). Use 0 or more (the default is 1048576).`,
+  },
+  {
+    // @core_v0.19.0:1888-1890 (@d98e8a6:2178-2180).
+    when: (m) => {
+      const f = argReal(m, 'activation_offload_fraction');
+      return argOn(m, 'fine_grained_activation_offloading') && f !== undefined && (f < 0 || f > 1) ? 'activation_offload_fraction' : undefined;
+    },
+    since: '0.19.0',
+    message: (m) => `${named(m, '--activation-offload-fraction', String(argValue(m, 'activation_offload_fraction')))} with ${named(m, '--fine-grained-activation-offloading')}: it is the fraction of the eligible activations to offload, and Megatron Core stops when it builds the transformer config ("activation_offload_fraction must be in range [0, 1]."). Use a value from 0 to 1 (the default, 1, offloads them all).`,
+  },
 ];
 
 export default defineRule<MegatronModel>({
@@ -206,7 +237,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. A count of 0 is accepted: with `block` it recomputes no layer, and with `uniform` the loop that steps through the layers by it never ends, which is reported. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -247,7 +278,7 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   const n = argNum(m, 'recompute_num_layers');
   const layers = argNum(m, 'num_layers');
   const pp = p?.pp.value ?? 1;
-  if (argValue(m, 'recompute_granularity') !== 'full' || n === undefined || layers === undefined) return;
+  if (recomputeGranularity(m) !== 'full' || n === undefined || layers === undefined) return;
   // The loop runs over the layers of one model chunk: with virtual pipeline stages, a stage's chunk.
   const vpp = p?.vpp && p.vpp.value > 1 ? p.vpp.value : 1;
   const perStage = Math.floor(layers / (pp * vpp));

@@ -5,7 +5,7 @@
  * style, a memory-logging interval off the logging interval; and Megatron Bridge's own checks of the
  * same settings in an override file.
  */
-import { argAbsent, argGiven, argNum, argReal, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -233,6 +233,41 @@ function wdStyle(m: MegatronModel): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A separate learning rate for the embedding and output layer, written (`--decoupled-lr` or `--decoupled-min-lr`). */
+const decoupledDest = (m: MegatronModel): string | undefined =>
+  argGiven(m, 'decoupled_lr') ? 'decoupled_lr' : argGiven(m, 'decoupled_min_lr') ? 'decoupled_min_lr' : undefined;
+const decoupledFlag = (m: MegatronModel) => `\`--${(decoupledDest(m) ?? 'decoupled_lr').replace(/_/g, '-')}\``;
+
+/**
+ * The decoupled learning rate is Megatron Core's alone: validate_args refuses it without
+ * `--use-mcore-models` while the legacy model is the default (training/arguments.py@core_v0.6.0:477-479,
+ * @core_v0.7.0 the same), then with `--use-legacy-models` (@core_v0.8.0:505-507 … @core_v0.17.0:1271-1273;
+ * 0.18 removes the legacy model), and in 0.8 alone with `--use-dist-ckpt` (@core_v0.8.0:508).
+ */
+const DECOUPLED_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (decoupledDest(m) && argOff(m, 'deprecated_use_mcore_models') ? decoupledDest(m) : undefined),
+    message: (m) => `${decoupledFlag(m)} without \`--use-mcore-models\`: before Megatron Core 0.8 the legacy model is the default, and only Megatron Core's model has a separate learning rate for the embedding and output layer, so Megatron-LM stops at startup ("--decoupled-lr and --decoupled-min-lr only supported by Megatron Core, please add --use-mcore-models."). Add \`--use-mcore-models\`, or drop ${decoupledFlag(m)}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.6.0',
+    before: '0.8.0',
+  },
+  {
+    when: (m) => (decoupledDest(m) && argOn(m, 'use_legacy_models') ? 'use_legacy_models' : undefined),
+    message: (m) => `${decoupledFlag(m)} with \`--use-legacy-models\`: only Megatron Core's model has a separate learning rate for the embedding and output layer, and Megatron-LM stops at startup ("--decoupled-lr and --decoupled-min-lr is not supported in legacy models."). Drop \`--use-legacy-models\`, or ${decoupledFlag(m)}.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.8.0',
+    before: '0.18.0',
+  },
+  {
+    when: (m) => (decoupledDest(m) && argOn(m, 'use_dist_ckpt_deprecated') ? 'use_dist_ckpt_deprecated' : undefined),
+    message: (m) => `${decoupledFlag(m)} with \`--use-dist-ckpt\`: Megatron Core 0.8 cannot save the decoupled learning rate in a distributed checkpoint, and Megatron-LM stops at startup ("Distributed checkpointing does not work with decoupled LR yet."). Drop \`--use-dist-ckpt\`, or use Megatron Core 0.9 or later (where the switch is ignored and \`--ckpt-format\` decides).`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.8.0',
+    before: '0.9.0',
+  },
+];
+
 /**
  * The same validate_args, outside the training-length checks (so made with `--skip-train` too), at
  * every release from core_r0.4.0 to HEAD (megatron/arguments.py@core_v0.4.0:281-296,
@@ -296,6 +331,7 @@ const LR_WD_CHECKS: ArgCheck[] = [
     },
     message: (m) => `\`--weight-decay-incr-style ${wdStyle(m)}\` without \`--${dest.replace(/_/g, '-')}\`: a changing weight decay goes from \`--start-weight-decay\` to \`--end-weight-decay\`, and Megatron-LM stops at startup (it asserts that both are given). Add \`--${dest.replace(/_/g, '-')}\`, or keep the decay constant.`,
   })),
+  ...DECOUPLED_CHECKS,
 ];
 
 export default defineRule<MegatronModel>({
@@ -303,8 +339,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, a weight-decay ramp that shrinks, or a memory-logging interval off the logging interval).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, or a memory-logging interval off the logging interval).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {

@@ -1,0 +1,8 @@
+#: name: cuda-graph-config-invalid: before 0.15 the Transformer Engine graphs make no such check
+#: settings: {"targetVersions": {"megatron-core": "0.14.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --external-cuda-graph --cuda-graph-scope full_iteration --no-check-for-nan-in-loss-and-grad

@@ -1,0 +1,9 @@
+#: name: cuda-graph-config-invalid: Transformer Engine graphs do not capture the full iteration (transformer_config.py@core_v0.16.0:1737-1741)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --cuda-graph-impl transformer_engine --cuda-graph-scope full_iteration --no-check-for-nan-in-loss-and-grad
+#                                        ^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: `--cuda-graph-scope full_iteration` with `--cuda-graph-impl

@@ -1,0 +1,9 @@
+#: name: schedule-config-invalid: from 0.9 --use-dist-ckpt is ignored and the decoupled learning rate runs beside it
+#: settings: {"targetVersions": {"megatron-core": "0.9.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --decoupled-lr 1e-3 --use-dist-ckpt
+#                       ^^^^^^^^^^^^^^^ warning[deprecated-key]
