@@ -345,21 +345,6 @@ const ROUTER_CHECKS: ArgCheck[] = [
     before: '0.15.0',
     message: (m) => `An MoE model with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: Megatron Core 0.13 and 0.14 build experts without biases and stop when they build the model config ("Bias is not supported for MoE"). Add ${named(m, '--disable-bias-linear')}, or use Megatron Core 0.15 or newer (which takes biases with expert tensor parallelism 1).`,
   },
-  ...(
-    [
-      ['0.10.0', '0.13.0'],
-      ['0.15.0', undefined],
-    ] as const
-  ).map(
-    ([since, before]): ArgCheck => ({
-      // moe/shared_experts.py@core_v0.10.0:37 to @d98e8a6:124, when the MoE layer builds its shared
-      // experts; in 0.13 and 0.14 the config refuses any MoE bias first (above).
-      when: (m) => ((argNum(m, 'num_moe_experts') ?? 0) > 0 && (argNum(m, 'moe_shared_expert_intermediate_size') ?? 0) > 0 && argOnByDefault(m, 'add_bias_linear') ? 'moe_shared_expert_intermediate_size' : undefined),
-      since,
-      before,
-      message: (m) => `Shared experts (${named(m, '--moe-shared-expert-intermediate-size')}) with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: the shared-expert MLP has no biases, and Megatron Core stops when it builds the MoE layers ("bias is not supported in the shared experts, "). Add ${named(m, '--disable-bias-linear')}.`,
-    }),
-  ),
   {
     // @core_v0.15.0 on (@d98e8a6:2612-2615). In Megatron-LM biases are on unless --disable-bias-linear,
     // and the expert TP size defaults to the TP size.
