@@ -71,7 +71,8 @@ const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean;
     key: 'adapter_name_or_path',
     applies: (v, root) => {
       const type = scalar(root.get('finetuning_type'));
-      return typeof v.value === 'string' && v.kind === 'scalar' && v.value.split(',').length > 1 && (type === undefined || type === 'lora');
+      const paths = scalar(v);
+      return typeof paths === 'string' && paths.split(',').length > 1 && (type === undefined || type === 'lora');
     },
     message: 'Several LoRA adapters in `adapter_name_or_path` under ZeRO-3 stop LLaMA-Factory when it sets the adapters up ("Cannot use multiple adapters in DeepSpeed ZeRO-3."). Merge them into the model first and name one adapter, or use ZeRO-2.',
     since: '0.5.0',
