@@ -52,8 +52,8 @@ export default defineRule<AccelerateModel>({
         // DEEPSPEED joins the list in 1.12.0 (parallelism_config.py@v1.11.0:309, @v1.12.0:365); the
         // release only changes the quote, so it is read untracked.
         message: deepspeedToo
-          ? `\`parallelism_config\` (a ${total(sizes)}-way device mesh) does not work with \`distributed_type: ${dt}\`: accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) or DistributedType.Multi{Device} or DistributedType.DEEPSPEED"). Use \`FSDP\` with \`fsdp_version: 2\`, a \`MULTI_*\` type or \`DEEPSPEED\`.`
-          : `\`parallelism_config\` (a ${total(sizes)}-way device mesh) does not work with \`distributed_type: ${dt}\`: accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) or DistributedType.Multi{Device}"). Use \`FSDP\` with \`fsdp_version: 2\` or a \`MULTI_*\` type.`,
+          ? `\`parallelism_config\` (a device mesh of ${total(sizes)} ranks) does not work with \`distributed_type: ${dt}\`: accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) or DistributedType.Multi{Device} or DistributedType.DEEPSPEED"). Use \`FSDP\` with \`fsdp_version: 2\`, a \`MULTI_*\` type or \`DEEPSPEED\`.`
+          : `\`parallelism_config\` (a device mesh of ${total(sizes)} ranks) does not work with \`distributed_type: ${dt}\`: accelerate stops ("ParallelismConfig is only compatible DistributedType.FSDP (version 2) or DistributedType.Multi{Device}"). Use \`FSDP\` with \`fsdp_version: 2\` or a \`MULTI_*\` type.`,
       });
       return;
     }

@@ -32,7 +32,7 @@ export default defineRule<AccelerateModel>({
     if (!parallelismPassedOn(ctx)) return;
     ctx.report({
       at: src(m, ['parallelism_config', pcKey('dp_replicate')]),
-      message: `${sizes.tp > 1 ? `TP ${sizes.tp}` : `CP ${sizes.cp}`} with pure replication (dp_replicate ${sizes.dp_replicate}, dp_shard 1) is rejected by accelerate. Shard the data-parallel dimension instead: \`dp_shard_size: ${sizes.dp_replicate}\` and \`dp_replicate_size: 1\` (FSDP2 + TP/CP), or keep both above 1 for HSDP.`,
+      message: `${sizes.tp > 1 ? `TP ${sizes.tp}` : `CP ${sizes.cp}`} with pure replication (dp_replicate ${sizes.dp_replicate}, dp_shard 1): accelerate stops when it builds the parallelism config ("Tensor/Context parallelism (tp/cp_size > 1) cannot be used with pure data parallelism"). Shard the data-parallel dimension instead: \`dp_shard_size: ${sizes.dp_replicate}\` and \`dp_replicate_size: 1\` (FSDP2 + TP/CP), or keep both above 1 for HSDP.`,
       fixes: [
         {
           kind: 'shard-instead', title: `Shard instead: \`dp_shard_size: ${sizes.dp_replicate}\`, \`dp_replicate_size: 1\``,
