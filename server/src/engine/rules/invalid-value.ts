@@ -198,7 +198,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -338,7 +338,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     const advised = advisedBreaks(schema, w.value);
     if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
-  if (node.kind === 'scalar' && typesBefore(schema).length) ctx.separately(() => intAtRelease(ctx, path, schema, node));
+  if (node.kind === 'scalar' && (typesBefore(schema).length || schema?.type === 'integer')) ctx.separately(() => intAtRelease(ctx, path, schema, node));
   if (!valueForms(schema)) return;
   if (node.kind === 'scalar') {
     ctx.separately(() => {
@@ -369,17 +369,29 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
 /**
  * A number written with a fraction or an exponent for a flag whose parser at the targeted release
  * converts the value with `int()` (`x-type-before: integer`) while later ones take a fraction:
- * argparse stops on it there. Only where argparse reads the flag (a `--yaml-cfg` file is not parsed
- * by it); a value the schema refuses anyway is left to the schema check.
+ * argparse stops on it there; and a whole number written that way (`1e6`, `1000000.0`) for a flag
+ * that is an integer at every release. Only where argparse reads the flag (a `--yaml-cfg` file is not
+ * parsed by it); a value the schema refuses anyway is left to the schema check.
  */
 function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: ScalarNode): void {
   if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || (ctx.model as MegatronModel | undefined)?.args?.yamlCfg) return;
-  if (schema.type !== 'number' || typeof node.value !== 'number' || !ctx.nav!.matches(schema, node.value)) return;
+  if ((schema.type !== 'number' && schema.type !== 'integer') || typeof node.value !== 'number' || !ctx.nav!.matches(schema, node.value)) return;
   // The word as argparse gets it: a fallback the script supplies (`${LAG:-0.5}`) by its value.
   const raw = scalarText(node);
   const text = node.assumed || raw.includes('$') ? String(node.value) : raw.trim().replace(/^(["'])(.*)\1$/, '$2').trim();
   // What Python's int() takes: digits, a sign, underscores between digits.
   if (/^[-+]?\d+(_\d+)*$/.test(text)) return;
+  if (schema.type === 'integer' && typeAtRelease(schema, (v) => ctx.atLeast(v))?.type !== 'number') {
+    // A whole number written with a fraction or an exponent (`1e6`, `1000000.0`): the schema takes
+    // its value, but argparse converts the word with `int()` at every release and stops on it.
+    if (!/^[-+]?[\d_]*\.?[\d_]*([eE][-+]?\d+)?$/.test(text) || !/[.eE]/.test(text)) return;
+    ctx.report({
+      at: path,
+      on: 'value',
+      message: `${pathLabel(path)} is converted with \`int()\` by Megatron-LM's argument parser, which refuses ${code(text)} although it is a whole number, so argparse stops before training ("invalid int value: '${text}'"). Write it in digits: \`${String(node.value)}\`.`,
+    });
+    return;
+  }
   const at = typeAtRelease(schema, (v) => ctx.atLeast(v));
   if (at?.type !== 'integer') return;
   ctx.report({

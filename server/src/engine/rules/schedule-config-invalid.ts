@@ -93,6 +93,49 @@ const CHECKS: ArgCheck[] = [
 ];
 
 /**
+ * Checks of the schedule and data-loader builders that Megatron-LM's `pretrain()` runs before the
+ * first step (not validate_args): a launch script's entry must be one of its `pretrain_*.py`; a file
+ * naming no entry script gets a warning that says so.
+ */
+const BUILDER_CHECKS: { when: (m: MegatronModel) => string | undefined; message: (m: MegatronModel) => string; since?: string }[] = [
+  {
+    // OptimizerParamScheduler.__init__, at every release (megatron/optimizer_param_scheduler.py@core_v0.4.0:46,
+    // core/optimizer_param_scheduler.py@d98e8a6:175-178), built by get_optimizer_param_scheduler.
+    when: (m) => (argOn(m, 'override_opt_param_scheduler') && argOn(m, 'use_checkpoint_opt_param_scheduler') ? 'use_checkpoint_opt_param_scheduler' : undefined),
+    message: () => '`--override-opt-param-scheduler` and `--use-checkpoint-opt-param-scheduler` both choose where the scheduler settings come from (the command line, or the checkpoint), and Megatron-LM stops when it builds the learning-rate scheduler ("both override and use-checkpoint are set."). Keep one.',
+  },
+  {
+    // training.py@core_v0.8.0:479-496, @d98e8a6:2562-2580: the WSD annealing length comes from
+    // `--lr-wsd-decay-iters` (iteration-based) or `--lr-wsd-decay-samples` (sample-based), and
+    // OptimizerParamScheduler asserts it is set for the WSD style (optimizer_param_scheduler.py@core_v0.8.0:40,
+    // core/optimizer_param_scheduler.py@d98e8a6:163-164).
+    when: (m) => {
+      if (argValue(m, 'lr_decay_style') !== 'WSD') return undefined;
+      if (byIterations(m) && argAbsent(m, 'train_samples') && argAbsent(m, 'lr_wsd_decay_iters')) return 'lr_decay_style';
+      if (bySamples(m) && argAbsent(m, 'train_iters') && argAbsent(m, 'lr_wsd_decay_samples')) return 'lr_decay_style';
+      return undefined;
+    },
+    message: (m) => (byIterations(m)
+      ? '`--lr-decay-style WSD` without `--lr-wsd-decay-iters`: the length of the final annealing phase is not set, and Megatron-LM stops when it builds the learning-rate scheduler (an assertion that the WSD decay steps are given). Add `--lr-wsd-decay-iters` (e.g. a tenth of `--train-iters`).'
+      : '`--lr-decay-style WSD` without `--lr-wsd-decay-samples`: with sample-based training the length of the final annealing phase is counted in samples and is not set, so Megatron-LM stops when it builds the learning-rate scheduler (an assertion that the WSD decay steps are given). Add `--lr-wsd-decay-samples`.'),
+    since: '0.8.0',
+  },
+  {
+    // training.py@core_v0.14.0:2631-2635, @d98e8a6:5527-5533 (build_train_valid_test_data_loaders): each
+    // validation loader needs `--full-validation` (or `--skip-train`); RL steps build no loaders.
+    when: (m) => (argOn(m, 'multiple_validation_sets') && argOff(m, 'full_validation') && argOff(m, 'skip_train') && argOff(m, 'perform_rl_step') ? 'multiple_validation_sets' : undefined),
+    message: () => '`--multiple-validation-sets` without `--full-validation`: Megatron-LM stops when it builds the data loaders ("--multiple-validation-sets currently requires --full-validation"). Add `--full-validation`.',
+    since: '0.14.0',
+  },
+];
+
+const ASSUMED = ' This assumes a Megatron-LM `pretrain_*.py` reads these arguments; the file does not name its entry script.';
+const BUILDER_ARG_CHECKS: ArgCheck[] = BUILDER_CHECKS.flatMap((c): ArgCheck[] => [
+  { when: (m) => (pretrainEntry(m) === 'known' ? c.when(m) : undefined), message: c.message, formats: MLM_FLAG_FORMATS, ...(c.since ? { since: c.since } : {}) },
+  { when: (m) => (pretrainEntry(m) === 'assumed' ? c.when(m) : undefined), message: (m) => c.message(m) + ASSUMED, formats: MLM_FLAG_FORMATS, severity: 'warning', ...(c.since ? { since: c.since } : {}) },
+]);
+
+/**
  * Megatron Bridge's own checks of the training length and the learning-rate schedule, made when it
  * validates an override file's config (training/config.py): SchedulerConfig.finalize, TrainingConfig.finalize
  * and ConfigContainer._validate_training_scheduler_compatibility. Each fires only on values the file
@@ -339,8 +382,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, or a memory-logging interval off the logging interval).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, a memory-logging interval off the logging interval, both scheduler sources chosen, a WSD schedule without its annealing length, or several validation sets without full validation).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`. When a Megatron-LM `pretrain_*.py` builds the learning-rate scheduler it stops, at every release, on `--override-opt-param-scheduler` beside `--use-checkpoint-opt-param-scheduler`, and from 0.8 on `--lr-decay-style WSD` without the annealing length of the kind training counts in (`--lr-wsd-decay-iters` with `--train-iters`, `--lr-wsd-decay-samples` with `--train-samples`); from 0.14 it stops when it builds the data loaders on `--multiple-validation-sets` without `--full-validation` (unless `--skip-train`). A file that names no entry script gets these as warnings that say what they assume.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -362,6 +405,7 @@ export default defineRule<MegatronModel>({
     // (arguments.py@core_v0.17.0:1041-1058); earlier releases make them with `--skip-train` too.
     runChecks(ctx, LR_WD_CHECKS);
     runChecks(ctx, LOG_CHECKS);
+    runChecks(ctx, BUILDER_ARG_CHECKS);
     // The `--yaml-cfg` reader's checks do not look at --skip-train.
     // (from 0.6.0, the ramp-up check before 0.18.0)
     runChecks(ctx, YAML_CFG_SCHEDULE_CHECKS);
