@@ -82,7 +82,9 @@ export default defineRule<AccelerateModel>({
     const verdict = refused ? 'accelerate refuses the config ("the following accelerate config variables will be ignored")' : `Accelerate ${ctx.versionLabel ?? 'before 0.16.0'} ignores it without a word (from 0.16.0 it refuses the config)`;
     for (const [key, jsonPath] of Object.entries(REPLACED)) {
       const path = ['deepspeed_config', key];
-      if (!m.view.has(path)) continue;
+      // A key written with no value counts too: the launcher lists the section's keys, not its values
+      // (commands/launch.py@v1.14.0:1388), so `zero_stage:` alone is refused like `zero_stage: 3`.
+      if (!m.view.has(path) && ctx.doc.node(path) === undefined) continue;
       const at = src(m, path);
       const move = moveFix(m, at, key, jsonPath, m.view.get(path));
       ctx.report({
