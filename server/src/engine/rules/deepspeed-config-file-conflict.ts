@@ -66,7 +66,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'Keys that a `deepspeed_config_file` replaces (`zero_stage`, offload devices, `gradient_accumulation_steps`, top-level `mixed_precision`…) set next to it.',
-    why: 'With a DeepSpeed JSON, accelerate takes these settings from the JSON only and refuses a config that also sets them ("When using `deepspeed_config_file`, the following accelerate config variables will be ignored"). Put the value in the JSON (the message names its key there) or set it to `"auto"` in the JSON and keep it here only if you pass it on the command line.',
+    why: 'With a DeepSpeed JSON, accelerate takes these settings from the JSON only and refuses a config that also sets them ("When using `deepspeed_config_file`, the following accelerate config variables will be ignored"). The same keys passed on the `accelerate launch` command line are not refused (only the file\'s keys are counted), but the JSON is the place for these settings: put the value there (the message names its key). For the precision, `--mixed_precision` on the command line fills an `fp16`/`bf16` section the JSON lacks or leaves at `"auto"`.',
     bad: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n  zero_stage: 3\n',
     good: 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds_config.json\n',
     fix: 'Removes the key from the accelerate config, or moves its value into the DeepSpeed JSON (when Shardwise could read it and it does not set the key already).',
@@ -82,7 +82,9 @@ export default defineRule<AccelerateModel>({
     const verdict = refused ? 'accelerate refuses the config ("the following accelerate config variables will be ignored")' : `Accelerate ${ctx.versionLabel ?? 'before 0.16.0'} ignores it without a word (from 0.16.0 it refuses the config)`;
     for (const [key, jsonPath] of Object.entries(REPLACED)) {
       const path = ['deepspeed_config', key];
-      if (!m.view.has(path)) continue;
+      // A key written with no value counts too: the launcher lists the section's keys, not its values
+      // (commands/launch.py@v1.14.0:1388), so `zero_stage:` alone is refused like `zero_stage: 3`.
+      if (!m.view.has(path) && ctx.doc.node(path) === undefined) continue;
       const at = src(m, path);
       const move = moveFix(m, at, key, jsonPath, m.view.get(path));
       ctx.report({

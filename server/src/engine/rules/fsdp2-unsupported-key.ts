@@ -8,6 +8,9 @@ import type { Severity } from '../types';
 import { code } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
+/** torch's StateDictType by value. */
+const STATE_DICT_TYPES: Readonly<Record<number, string>> = { 1: 'FULL_STATE_DICT', 2: 'LOCAL_STATE_DICT', 3: 'SHARDED_STATE_DICT' };
+
 const FSDP1_ONLY: Record<string, { severity: Severity; why: string }> = {
   fsdp_backward_prefetch: { severity: 'warning', why: 'FSDP2 has no backward-prefetch setting; accelerate warns and drops it' },
   fsdp_forward_prefetch: { severity: 'warning', why: 'forward prefetch is not implemented for FSDP2; the value is dropped' },
@@ -68,7 +71,12 @@ export default defineRule<AccelerateModel>({
     }
     // Accelerate 1.6.0 (utils/dataclasses.py) refuses every state-dict type but SHARDED under FSDP2;
     // from 1.7.0 only LOCAL_STATE_DICT is refused. Without the key FSDP2 defaults to SHARDED.
-    const stateDict = String(v.get(['fsdp_config', 'fsdp_state_dict_type']) ?? '').toUpperCase();
+    // A number names the type by its value in torch's StateDictType (1 FULL, 2 LOCAL, 3 SHARDED), which
+    // set_state_dict_type reads for a digit string (utils/dataclasses.py@v1.14.0 `StateDictType(int(...))`).
+    const written = v.get(['fsdp_config', 'fsdp_state_dict_type']);
+    const byNumber = typeof written === 'number' || (typeof written === 'string' && /^\d+$/.test(written)) ? STATE_DICT_TYPES[Number(written)] : undefined;
+    const stateDict = byNumber ?? String(written ?? '').toUpperCase();
+    const shown = byNumber ? `${code(String(written))} (${byNumber})` : code(stateDict);
     const onlySharded = !ctx.atLeast('1.7.0');
     if (stateDict === 'LOCAL_STATE_DICT' || (stateDict === 'FULL_STATE_DICT' && onlySharded)) {
       const at = src(m, ['fsdp_config', 'fsdp_state_dict_type']);
@@ -77,8 +85,8 @@ export default defineRule<AccelerateModel>({
         on: 'value',
         severity: 'error',
         message: onlySharded
-          ? `Accelerate ${ctx.versionLabel ?? 'before 1.7.0'} saves FSDP2 checkpoints only as \`SHARDED_STATE_DICT\`: with ${code(stateDict)} it stops ("FSDP2 only supports SHARDED_STATE_DICT for now"). Use \`SHARDED_STATE_DICT\` (from Accelerate 1.7.0 \`FULL_STATE_DICT\` works too).`
-          : 'FSDP2 has no `LOCAL_STATE_DICT`: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use `SHARDED_STATE_DICT` (one file per rank, the fast choice) or `FULL_STATE_DICT`.',
+          ? `Accelerate ${ctx.versionLabel ?? 'before 1.7.0'} saves FSDP2 checkpoints only as \`SHARDED_STATE_DICT\`: with ${shown} it stops ("FSDP2 only supports SHARDED_STATE_DICT for now"). Use \`SHARDED_STATE_DICT\` (from Accelerate 1.7.0 \`FULL_STATE_DICT\` works too).`
+          : `FSDP2 has no \`LOCAL_STATE_DICT\`${byNumber ? ` (${code(String(written))})` : ''}: accelerate stops ("FSDP2 does not support LOCAL_STATE_DICT"). Use \`SHARDED_STATE_DICT\` (one file per rank, the fast choice) or \`FULL_STATE_DICT\`.`,
         fixes: [{ kind: 'sharded-state-dict', title: 'Change to `SHARDED_STATE_DICT`', edits: [{ op: 'set', path: at, value: 'SHARDED_STATE_DICT' }], recommended: true }],
       });
     }

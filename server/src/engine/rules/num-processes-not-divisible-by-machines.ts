@@ -17,7 +17,7 @@ export default defineRule<AccelerateModel>({
   verifyFixes: true,
   docs: {
     summary: '`num_processes` is not a multiple of `num_machines`.',
-    why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all. Only launches that split the processes over the machines are checked: torchrun (the `MULTI_*` device types, FSDP, Megatron-LM) and DeepSpeed. `mpirun` (`MULTI_CPU` with `mpirun_config.mpirun_hostfile`) is handed the total and places the processes itself, so nothing is dropped there; `NO`, `XLA`/`TPU` and `MULTI_CPU` without a hostfile start the script once per invocation and never divide.',
+    why: '`num_processes` is the total over all machines; the launcher starts `num_processes // num_machines` on each, silently dropping the remainder. Fewer processes than machines (a per-node count written as the total) starts none at all. Only launches that split the processes over the machines are checked: torchrun (the `MULTI_*` device types, FSDP, Megatron-LM) and DeepSpeed. `mpirun` (`MULTI_CPU` with `mpirun_config.mpirun_hostfile`) is handed the total (`-n`) besides `num_processes // num_machines` per node, and what it makes of an uneven pair is up to the MPI implementation, so nothing is said there; `NO`, `XLA`/`TPU` and `MULTI_CPU` without a hostfile start the script once per invocation and never divide.',
     bad: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 15\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     good: 'distributed_type: MULTI_GPU\nnum_machines: 2\nnum_processes: 16\nmain_process_ip: 10.0.0.1\nmain_process_port: 29500\n',
     fix: 'Sets `num_processes` to the nearest multiple of `num_machines`.',
@@ -31,8 +31,9 @@ export default defineRule<AccelerateModel>({
     if (launchIgnoresKey(ctx, 'num_machines')) return;
     // Only torchrun and DeepSpeed's runner divide by the machine count; the
     // simple launcher (NO, MULTI_CPU without a hostfile) and the TPU one never do.
-    // mpirun (MULTI_CPU with a hostfile) is handed the total (`-n`): what each host then runs is the
-    // MPI implementation's, not a split, so nothing is said there.
+    // mpirun (MULTI_CPU with a hostfile) is handed the total (`-n`) and the per-node count (`-ppn` /
+    // `--npernode`, utils/launch.py@v1.14.0 prepare_simple_launcher_cmd_env): what an uneven pair does is
+    // the MPI implementation's, so nothing is said there.
     if (!splitsOverMachines(m, (v) => ctx.atLeast(v), true)) return;
     // DeepSpeed's own runner (any multinode launcher but `standard`) gets `--num_gpus n // k` and, for
     // 0, takes every slot of the hostfile; its inclusion/exclusion filters choose the slots instead.
