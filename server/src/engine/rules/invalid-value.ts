@@ -157,15 +157,19 @@ function truthyRead(ctx: RuleContext, issue: Issue, node: Node): boolean {
 
 /**
  * An Accelerate switch the launcher hands the program through the environment (`x-env`), written as
- * the text `"true"` or `"false"`: the launcher exports `str(value)` (lower-cased for most switches,
- * utils/launch.py@v1.14.0:314-327) and the plugin parses it with str_to_bool, so the text runs as the
- * boolean it names. A hint to write the boolean; not a refusal.
+ * text str_to_bool reads (`"true"`, `"yes"`, `"on"`, `"0"`, …, any case): the launcher exports
+ * `str(value)` (lower-cased for most switches, utils/launch.py@v1.14.0:314-327) and the plugin parses
+ * it with str_to_bool (utils/environment.py@v1.14.0:66-71; distutils' strtobool, the same words,
+ * at v0.7.0), so the text runs as the boolean it names. A hint to write the boolean; not a refusal.
+ * Other text is refused there ("invalid truth value"), and stays an error.
  */
+const TRUE_WORDS = ['y', 'yes', 't', 'true', 'on', '1'];
+const FALSE_WORDS = ['n', 'no', 'f', 'false', 'off', '0'];
 function exportedBooleanText(ctx: RuleContext, issue: Issue, node: Node): boolean {
   const v = issue.value;
-  if (ctx.format !== 'accelerate' || node.kind !== 'scalar' || typeof v !== 'string' || !/^(true|false)$/i.test(v.trim())) return false;
+  if (ctx.format !== 'accelerate' || node.kind !== 'scalar' || typeof v !== 'string' || ![...TRUE_WORDS, ...FALSE_WORDS].includes(v.trim().toLowerCase())) return false;
   if (!environmentVariable(issue.schema) || issue.schema?.type !== 'boolean') return false;
-  const b = v.trim().toLowerCase() === 'true';
+  const b = TRUE_WORDS.includes(v.trim().toLowerCase());
   ctx.report({
     at: issue.path,
     on: 'value',
