@@ -26,6 +26,11 @@ const teGrouped = (m: MegatronModel): boolean => grouped(m) && teImpl(m) && lega
 /** The experts are the legacy GroupedMLP: grouped GEMM with the legacy switch or the local layers (up to 0.16). */
 const legacyGrouped = (m: MegatronModel): boolean => grouped(m) && (legacyOn(m) || impl(m) === 'local');
 
+/** Shared experts built as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, 0.19 on) in an MoE model. */
+const sharedGrouped = (m: MegatronModel): boolean =>
+  experts(m) && (argNum(m, 'moe_shared_expert_intermediate_size') ?? 0) > 0 && argOn(m, 'use_grouped_gemm_for_shared_expert');
+/** The experts each token is routed to: as written, or Megatron's default of 2. */
+const topk = (m: MegatronModel): number | undefined => (argAbsent(m, 'moe_router_topk') ? 2 : argNum(m, 'moe_router_topk'));
 /** Linear biases: on unless `--disable-bias-linear`. */
 const biases = (m: MegatronModel): boolean => argOnByDefault(m, 'add_bias_linear');
 /** How the file turns the linear biases off: `--disable-bias-linear`, or `add_bias_linear: false` in a config-field format. */
@@ -81,7 +86,7 @@ function balancingIs(m: MegatronModel, type: string): boolean {
 }
 
 /** What these checks refuse, for the rule's documentation. */
-export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (0.12.1 to 0.12.x, where 0.13 and 0.14 refuse any MoE bias in the model config first; from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU) and in the shared experts (from 0.10); the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
+export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (0.12.1 to 0.12.x, where 0.13 and 0.14 refuse any MoE bias in the model config first; from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU) and in the shared experts (from 0.10); `--moe-apply-probs-on-input` with a top-k other than 1 (from 0.12, on the first step); the shared experts as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, from 0.19) without SwiGLU or without `--moe-shared-expert-glu-interleave-size`; the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
 
 export const BUILD_CHECKS: ArgCheck[] = [
   {
@@ -200,6 +205,33 @@ export const BUILD_CHECKS: ArgCheck[] = [
     when: (m) => (experts(m) && (argNum(m, 'moe_shared_expert_intermediate_size') ?? 0) > 0 && biases(m) ? 'moe_shared_expert_intermediate_size' : undefined),
     since: '0.10.0',
     message: (m) => `Shared experts (${named(m, '--moe-shared-expert-intermediate-size')}) with linear biases${biasText(m)}: the shared experts take no bias, and Megatron Core stops when it builds them ("bias is not supported in the shared experts, "). Set ${noBiasText(m)}.`,
+  },
+  {
+    // The experts' forward pass (GroupedMLP, TEGroupedMLP, SequentialMLP): moe/experts.py@core_v0.12.0:224-227, 721-724,
+    // 867-870, @d98e8a6:918-921, 1475-1478 (on the first training step).
+    when: (m) => {
+      const k = topk(m);
+      return experts(m) && argOn(m, 'moe_apply_probs_on_input') && k !== undefined && k !== 1 && untracked(m.args).get('transformer_impl')?.value !== 'inference_optimized' ? 'moe_apply_probs_on_input' : undefined;
+    },
+    since: '0.12.0',
+    message: (m) => `${named(m, '--moe-apply-probs-on-input')} with top-${topk(m)} routing${argAbsent(m, 'moe_router_topk') ? ' (the default)' : ''}: Megatron Core applies the routing probabilities to the expert input only with top-1 routing, and stops on the first training step ("\`moe_apply_probs_on_input\` only works with \`moe_router_topk\`=1."). Use ${named(m, '--moe-router-topk', '1')} (with ${named(m, '--moe-router-pre-softmax')} for softmax scores), or drop ${named(m, '--moe-apply-probs-on-input')}.`,
+  },
+  {
+    // FusedSharedExpertMLP._validate_fused_grouped_swiglu: moe/shared_experts.py@core_v0.19.0:414-419, @d98e8a6:434-439.
+    when: (m) => (sharedGrouped(m) && argAbsent(m, 'moe_shared_expert_glu_interleave_size') ? 'use_grouped_gemm_for_shared_expert' : undefined),
+    since: '0.19.0',
+    message: (m) => `${named(m, '--use-grouped-gemm-for-shared-expert')} without ${named(m, '--moe-shared-expert-glu-interleave-size')}: the fused grouped SwiGLU kernel of the shared experts reads the gate and up projections interleaved in blocks of that size, and Megatron Core stops when it builds the shared experts ("FusedSharedExpertMLP requires moe_shared_expert_glu_interleave_size to be set when use_grouped_gemm_for_shared_expert=True."). Set the interleave size, or drop ${named(m, '--use-grouped-gemm-for-shared-expert')}.`,
+  },
+  {
+    // The same check, moe/shared_experts.py@core_v0.19.0:407-413, @d98e8a6:418-424: SwiGLU only (Megatron-LM's `--swiglu`, or `gated_linear_unit` written off in a config).
+    when: (m, _p, ctx) => {
+      if (!sharedGrouped(m)) return undefined;
+      const mlm = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format);
+      if (mlm) return argOff(m, 'swiglu') ? 'use_grouped_gemm_for_shared_expert' : undefined;
+      return argValue(m, 'gated_linear_unit') === false ? 'gated_linear_unit' : undefined;
+    },
+    since: '0.19.0',
+    message: (m) => `${named(m, '--use-grouped-gemm-for-shared-expert')} without SwiGLU (${untracked(m.args).get('gated_linear_unit') !== undefined ? named(m, '--gated-linear-unit', 'false') : `no ${named(m, '--swiglu')}`}): the shared experts' fused grouped kernel is a SwiGLU kernel, and Megatron Core stops when it builds the shared experts ("FusedSharedExpertMLP requires SwiGLU activation …"). Use ${named(m, '--swiglu')}, or drop ${named(m, '--use-grouped-gemm-for-shared-expert')}.`,
   },
   {
     // MoEFlexTokenDispatcher.__init__: token_dispatcher.py@core_v0.12.0:924-926 to @core_v0.15.3 (0.16 picks a backend instead).

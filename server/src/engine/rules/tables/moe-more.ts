@@ -62,6 +62,48 @@ function capacityKept(m: MegatronModel): boolean {
   return n !== undefined && n >= 0;
 }
 
+/** The MoE layers build the NCCL-EP dispatcher: experts, the flex dispatcher and its `ncclep` backend. */
+const ncclep = (m: MegatronModel): boolean => experts(m) && dispatcher(m) === 'flex' && argValue(m, 'moe_flex_dispatcher_backend') === 'ncclep';
+const rankCapacityText = (m: MegatronModel): string => named(m, '--moe-expert-rank-capacity-factor');
+
+/**
+ * What _NCCLEPManager.__init__ refuses when the flex dispatcher is built (moe/token_dispatcher.py):
+ * in 0.19.0 (@core_v0.19.0:1529-1545, 1563-1568) the zero-copy path without the static shape, the
+ * static shape without the op fuser and grouped GEMM, and any run without a per-rank expert capacity;
+ * from 0.20 (@d98e8a6:1558-1574) a missing capacity means eager mode, which refuses zero-copy, and a
+ * capacity needs the op fuser and grouped GEMM.
+ */
+const NCCLEP_BUILD_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (ncclep(m) && argOn(m, 'moe_ncclep_zero_copy') && argOff(m, 'moe_ncclep_static_shape') ? 'moe_ncclep_zero_copy' : undefined),
+    since: '0.19.0',
+    before: '0.20.0',
+    message: (m) => `${named(m, '--moe-ncclep-zero-copy')} without ${named(m, '--moe-ncclep-static-shape')}: the zero-copy path writes into fixed-size symmetric buffers, and Megatron Core 0.19 stops when it builds the NCCL-EP dispatcher ("moe_ncclep_zero_copy requires moe_ncclep_static_shape …"). Add ${named(m, '--moe-ncclep-static-shape')} (with the op fuser and grouped GEMM), or drop the zero-copy path.`,
+  },
+  {
+    when: (m) => (ncclep(m) && argOn(m, 'moe_ncclep_static_shape') && (argOff(m, 'use_transformer_engine_op_fuser') || argOff(m, 'moe_grouped_gemm')) ? 'moe_ncclep_static_shape' : undefined),
+    since: '0.19.0',
+    before: '0.20.0',
+    message: (m) => `${named(m, '--moe-ncclep-static-shape')} without ${argOff(m, 'use_transformer_engine_op_fuser') ? named(m, '--use-transformer-engine-op-fuser') : named(m, '--moe-grouped-gemm')}: the static shape feeds the experts the whole receive buffer, which only the fused grouped GEMM reads correctly, and Megatron Core 0.19 stops when it builds the NCCL-EP dispatcher ("moe_ncclep_static_shape=True requires BOTH use_transformer_engine_op_fuser and moe_grouped_gemm …"). Turn on both, or drop the static shape.`,
+  },
+  {
+    when: (m) => (ncclep(m) && argAbsent(m, 'moe_expert_rank_capacity_factor') ? 'moe_flex_dispatcher_backend' : undefined),
+    since: '0.19.0',
+    before: '0.20.0',
+    message: (m) => `${named(m, '--moe-flex-dispatcher-backend', 'ncclep')} without ${rankCapacityText(m)}: in Megatron Core 0.19 the capacity sizes NCCL-EP's per-rank receive buffer, and Megatron Core stops when it builds the dispatcher ("The 'ncclep' backend requires moe_expert_rank_capacity_factor to be set …"). Set ${rankCapacityText(m)} (generously: a rank that receives more tokens than it allows fails), or use Megatron Core 0.20, which runs without it.`,
+  },
+  {
+    when: (m) => (ncclep(m) && argOn(m, 'moe_ncclep_zero_copy') && argAbsent(m, 'moe_expert_rank_capacity_factor') ? 'moe_ncclep_zero_copy' : undefined),
+    since: '0.20.0',
+    message: (m) => `${named(m, '--moe-ncclep-zero-copy')} without ${rankCapacityText(m)}: without a per-rank capacity the NCCL-EP dispatcher runs in eager mode, whose buffers change size every step, and Megatron Core stops when it builds the dispatcher ("moe_ncclep_zero_copy requires moe_expert_rank_capacity_factor …"). Set ${rankCapacityText(m)} (with the op fuser and grouped GEMM), or drop the zero-copy path.`,
+  },
+  {
+    when: (m) => (ncclep(m) && argGiven(m, 'moe_expert_rank_capacity_factor') && (argOff(m, 'use_transformer_engine_op_fuser') || argOff(m, 'moe_grouped_gemm')) ? 'moe_expert_rank_capacity_factor' : undefined),
+    since: '0.20.0',
+    message: (m) => `${rankCapacityText(m)} on the NCCL-EP backend without ${argOff(m, 'use_transformer_engine_op_fuser') ? named(m, '--use-transformer-engine-op-fuser') : named(m, '--moe-grouped-gemm')}: a per-rank capacity gives the experts fixed-size buffers that only the fused grouped GEMM reads correctly, and Megatron Core stops when it builds the dispatcher ("moe_expert_rank_capacity_factor with the 'ncclep' backend requires BOTH use_transformer_engine_op_fuser and moe_grouped_gemm …"). Turn on both, or remove the capacity to run in eager mode.`,
+  },
+];
+
 /**
  * The layer pattern a `--moe-layer-freq` text gives, as Megatron-LM evaluates it: lists of integers
  * joined by `+`, repeated by `*`, in parentheses (`"([0]*3+[1]*29)"`); undefined for anything else.
@@ -270,6 +312,7 @@ export const MORE_MOE_CHECKS: ArgCheck[] = [
     since: '0.14.0',
     message: (m) => `${named(m, '--recompute-num-layers')} with EP all-to-all overlap: Megatron Core stops when it builds the model config ("recompute_num_layers must be None when enabling overlap_moe_expert_parallel_comm"). Remove the layer count, or drop the overlap.`,
   },
+  ...NCCLEP_BUILD_CHECKS,
   {
     // transformer_config.py@d98e8a6:1768-1774 (after core_v0.19.0).
     when: (m) => (argValue(m, 'moe_flex_dispatcher_backend') === 'ncclep' && argOn(m, 'moe_use_grouped_tensor') && argOff(m, 'use_transformer_engine_op_fuser') ? 'moe_use_grouped_tensor' : undefined),
@@ -411,4 +454,4 @@ export const MORE_MOE_CHECKS: ArgCheck[] = [
 ];
 
 export const MORE_MOE_WHY =
-  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with per-layer CUDA graphs other than Transformer Engine\'s (0.16, 0.17) or Transformer Engine\'s graphs of the `moe` or `mlp` modules (from 0.16), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); a `--moe-layer-freq` pattern whose length is not the layer count (from 0.10); an expert FFN size other than the dense one without grouped GEMM (0.10, 0.11); in Megatron-LM, a `--spec` in an MoE model (0.6 to 0.15) and MoE latent projections with `--use-legacy-models` (0.16, 0.17); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';
+  'It also stops on: the shared-expert overlap with MoE latent projections (from 0.16, on the first training step); quantile load balancing with router fusion or group-limited routing (from 0.19, on the first step); the inference-optimized MoE layers (`--transformer-impl inference_optimized`, from 0.17) with expert tensor parallelism above 1, a capacity factor, or a router dtype other than fp32 (none by default); the paged stash with CPU offloading, without a per-rank capacity factor, or with offloaded modules it already covers (from 0.18); in Megatron-LM 0.16 and 0.17, per-layer CUDA graphs with expert parallelism and no `--moe-pad-experts-for-cuda-graph-inference`; the old `--moe-extended-tp` with a dispatcher other than allgather (0.7 to 0.9) or an FFN size that TP × EP does not divide (0.7, 0.8); EP all-to-all overlap with a recompute layer count (from 0.14), with per-layer CUDA graphs other than Transformer Engine\'s (0.16, 0.17) or Transformer Engine\'s graphs of the `moe` or `mlp` modules (from 0.16), with `expert_fc1` offloaded on the NCCL-EP backend (from 0.19), or under Megatron-FSDP with its double buffer or per-layer CUDA graphs (from 0.18); the grouped expert tensor on NCCL-EP without the op fuser (from 0.20); when it builds the NCCL-EP dispatcher, in 0.19 a run without `--moe-expert-rank-capacity-factor`, the zero-copy path without `--moe-ncclep-static-shape`, and the static shape without the op fuser and grouped GEMM, and from 0.20 the zero-copy path without a per-rank capacity (eager mode) and a per-rank capacity without the op fuser and grouped GEMM; two different deprecated SM counts (from 0.19); the device-limited routing setting with group-limited routing (from 0.11); a `--moe-layer-freq` pattern whose length is not the layer count (from 0.10); an expert FFN size other than the dense one without grouped GEMM (0.10, 0.11); in Megatron-LM, a `--spec` in an MoE model (0.6 to 0.15) and MoE latent projections with `--use-legacy-models` (0.16, 0.17); `--moe-token-dispatcher-type flex` with Megatron-LM\'s `--fake-process-group` (from 0.16); and, from 0.20, a capacity factor or expert padding on the NCCL-EP backend, and batch-invariant mode in an MoE model with a dispatcher other than all-to-all (allgather by default), FP8/FP4, permute fusion or expert padding, or, on the inference-optimized layers with expert parallelism, the `nccl` inference dispatcher.';

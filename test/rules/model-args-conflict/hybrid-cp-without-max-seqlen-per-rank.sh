@@ -1,0 +1,9 @@
+#: name: model-args-conflict: hybrid context parallelism without the per-rank sequence bound crashes on the first step (pipeline_parallel/hybrid_cp_schedule.py@core_v0.16.0:53, training/training.py@core_v0.16.0:2496-2497)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --hybrid-context-parallel --calculate-per-token-loss
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: `--hybrid-context-parallel` without
