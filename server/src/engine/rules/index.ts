@@ -84,6 +84,7 @@ import fsdpConfigInvalid from './fsdp-config-invalid';
 import rlConfigInvalid from './rl-config-invalid';
 import pipelineConfigInvalid from './pipeline-config-invalid';
 import overlapConfigInvalid from './overlap-config-invalid';
+import ddpConfigInvalid from './ddp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -165,6 +166,7 @@ export const RULES: readonly Rule<any>[] = [
   rlConfigInvalid,
   pipelineConfigInvalid,
   overlapConfigInvalid,
+  ddpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,
