@@ -4,7 +4,7 @@
  * twice, a minimum learning rate above the learning rate, or weight-decay ends that do not fit the
  * style; and Megatron Bridge's own checks of the same settings in an override file.
  */
-import { argAbsent, argGiven, argNum, argReal, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argReal, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
@@ -225,6 +225,32 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * `--manual-gc` with a negative `--manual-gc-interval`: train() asserts the interval is at least 0
+ * before its first step, at every release (megatron/training.py@core_v0.4.0:737-738,
+ * training/training.py@d98e8a6:4405-4407), so not with `--skip-train`, which never calls it; it
+ * reads the file's values in a `--yaml-cfg` run too. Megatron Bridge's train loop makes the same
+ * check at every release (training/train.py@v0.1.0a0, @v0.6.0:211-213), on the values an override
+ * file writes.
+ */
+const negativeGcInterval = (m: MegatronModel): boolean => argOn(m, 'manual_gc') && (argNum(m, 'manual_gc_interval') ?? 0) < 0;
+const GC_MESSAGE = (m: MegatronModel, who: string): string =>
+  `\`--manual-gc\` with \`--manual-gc-interval ${show(m, 'manual_gc_interval')}\`: the interval is the number of iterations between collections (0 turns the periodic collection off), and ${who} stops as training starts ("Manual garbage collection interval should be larger than or equal to 0"). Give 0 or a positive interval.`;
+const GC_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (negativeGcInterval(m) && argOff(m, 'skip_train') ? 'manual_gc_interval' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
+    message: (m) => GC_MESSAGE(m, 'Megatron-LM'),
+  },
+  {
+    // A recipe is a training recipe: only an override that writes `skip_train` on leaves train() out.
+    when: (m) => (negativeGcInterval(m) && argWritten(m, 'manual_gc_interval') && flag(untracked(m.args).get('skip_train')) !== true ? 'manual_gc_interval' : undefined),
+    formats: BRIDGE,
+    message: (m) => GC_MESSAGE(m, 'Megatron Bridge'),
+  },
+];
+
 /** `--weight-decay-incr-style` as written, or its default (`constant`, every release) when left out. */
 function wdStyle(m: MegatronModel): string | undefined {
   if (argAbsent(m, 'weight_decay_incr_style')) return 'constant';
@@ -283,8 +309,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks), and `--manual-gc` with a negative `--manual-gc-interval`.',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. With `--manual-gc`, training itself (Megatron-LM\'s and Megatron Bridge\'s train loop, at every release) refuses a negative `--manual-gc-interval` as it starts, after start-up and data loading; with `--skip-train` it is never reached.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -297,6 +323,7 @@ export default defineRule<MegatronModel>({
     ],
   },
   check(ctx) {
+    runChecks(ctx, GC_CHECKS);
     if (ctx.format === 'megatron-bridge') {
       runChecks(ctx, BRIDGE_SCHEDULE_CHECKS);
       return;
