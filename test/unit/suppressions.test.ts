@@ -135,7 +135,7 @@ test('an unknown id two rule ids are close to gets no fix; one no id is close to
   const text = `${HEAD}# shardwise-disable-next-line fp-config-invalid\nmixed_precision: 'no'  # shardwise-disable-line because it is fine\n`;
   const found = unused(text);
   const two = found.find((f) => spanText(text, f) === 'fp-config-invalid')!;
-  assert.match(two.message, /Did you mean `fp8-config-invalid`, `fsdp-config-invalid` or `rl-config-invalid`\?/);
+  assert.match(two.message, /Did you mean `fp8-config-invalid`, `ddp-config-invalid` or `fsdp-config-invalid`\?/);
   assert.deepEqual(two.fixes(), []);
   const words = found.filter((f) => ['because', 'it', 'is', 'fine'].includes(spanText(text, f)));
   assert.equal(words.length, 4);

@@ -85,6 +85,7 @@ import rlConfigInvalid from './rl-config-invalid';
 import inferenceConfigInvalid from './inference-config-invalid';
 import pipelineConfigInvalid from './pipeline-config-invalid';
 import overlapConfigInvalid from './overlap-config-invalid';
+import ddpConfigInvalid from './ddp-config-invalid';
 import scriptNotAnalysed from './script-not-analysed';
 import unusedSuppression from './unused-suppression';
 import unreadKey from './unread-key';
@@ -167,6 +168,7 @@ export const RULES: readonly Rule<any>[] = [
   inferenceConfigInvalid,
   pipelineConfigInvalid,
   overlapConfigInvalid,
+  ddpConfigInvalid,
   deepspeedConfigFileMissing,
   deepspeedConfigFileInvalid,
   trainerAccelerateMismatch,

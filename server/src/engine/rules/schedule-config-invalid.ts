@@ -269,6 +269,41 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * `--manual-gc` with a negative `--manual-gc-interval`: train() asserts the interval is at least 0
+ * before its first step, at every release (megatron/training.py@core_v0.4.0:737-738,
+ * training/training.py@d98e8a6:4405-4407), so not with `--skip-train`, which never calls it; it
+ * reads the file's values in a `--yaml-cfg` run too. Megatron Bridge's train loop makes the same
+ * check at every release (training/train.py@v0.1.0a0, @v0.6.0:211-213), on the values an override
+ * file writes.
+ */
+const negativeGcInterval = (m: MegatronModel): boolean => argOn(m, 'manual_gc') && (argNum(m, 'manual_gc_interval') ?? 0) < 0;
+const GC_MESSAGE = (m: MegatronModel, who: string): string =>
+  `\`--manual-gc\` with \`--manual-gc-interval ${show(m, 'manual_gc_interval')}\`: the interval is the number of iterations between collections (0 turns the periodic collection off), and ${who} stops as training starts ("Manual garbage collection interval should be larger than or equal to 0"). Give 0 or a positive interval.`;
+const GC_CHECKS: ArgCheck[] = [
+  {
+    when: (m) => (negativeGcInterval(m) && argOff(m, 'skip_train') ? 'manual_gc_interval' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
+    message: (m) => GC_MESSAGE(m, 'Megatron-LM'),
+  },
+  {
+    // post_training_step_callbacks tests `iteration % args.gpu_sniff_test_interval` after every step
+    // once the interval is given (training.py@core_v0.18.0:2938-2942, @d98e8a6:4020-4025): 0 divides by zero.
+    when: (m) => (argGiven(m, 'gpu_sniff_test_interval') && argNum(m, 'gpu_sniff_test_interval') === 0 && argOff(m, 'skip_train') ? 'gpu_sniff_test_interval' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
+    since: '0.18.0',
+    message: () => '`--gpu-sniff-test-interval 0`: after the first training step Megatron-LM takes the iteration modulo the interval to decide whether to run the sniff test, and stops with a ZeroDivisionError. Give a positive interval, or leave it out (no sniff tests).',
+  },
+  {
+    // A recipe is a training recipe: only an override that writes `skip_train` on leaves train() out.
+    when: (m) => (negativeGcInterval(m) && argWritten(m, 'manual_gc_interval') && flag(untracked(m.args).get('skip_train')) !== true ? 'manual_gc_interval' : undefined),
+    formats: BRIDGE,
+    message: (m) => GC_MESSAGE(m, 'Megatron Bridge'),
+  },
+];
+
 /** `--weight-decay-incr-style` as written, or its default (`constant`, every release) when left out. */
 function wdStyle(m: MegatronModel): string | undefined {
   if (argAbsent(m, 'weight_decay_incr_style')) return 'constant';
@@ -382,8 +417,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, a memory-logging interval off the logging interval, both scheduler sources chosen, a WSD schedule without its annealing length, or several validation sets without full validation).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`. When a Megatron-LM `pretrain_*.py` builds the learning-rate scheduler it stops, at every release, on `--override-opt-param-scheduler` beside `--use-checkpoint-opt-param-scheduler`, and from 0.8 on `--lr-decay-style WSD` without the annealing length of the kind training counts in (`--lr-wsd-decay-iters` with `--train-iters`, `--lr-wsd-decay-samples` with `--train-samples`); from 0.14 it stops when it builds the data loaders on `--multiple-validation-sets` without `--full-validation` (unless `--skip-train`). A file that names no entry script gets these as warnings that say what they assume.',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, a memory-logging interval off the logging interval, both scheduler sources chosen, a WSD schedule without its annealing length, several validation sets without full validation, `--manual-gc` with a negative `--manual-gc-interval`, or `--gpu-sniff-test-interval 0`).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`. When a Megatron-LM `pretrain_*.py` builds the learning-rate scheduler it stops, at every release, on `--override-opt-param-scheduler` beside `--use-checkpoint-opt-param-scheduler`, and from 0.8 on `--lr-decay-style WSD` without the annealing length of the kind training counts in (`--lr-wsd-decay-iters` with `--train-iters`, `--lr-wsd-decay-samples` with `--train-samples`); from 0.14 it stops when it builds the data loaders on `--multiple-validation-sets` without `--full-validation` (unless `--skip-train`). A file that names no entry script gets these as warnings that say what they assume. With `--manual-gc`, training itself (Megatron-LM\'s and Megatron Bridge\'s train loop, at every release) refuses a negative `--manual-gc-interval` as it starts, after start-up and data loading; with `--skip-train` it is never reached. From Megatron Core 0.18, `--gpu-sniff-test-interval 0` stops Megatron-LM after the first training step (it divides the iteration by the interval).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -396,6 +431,7 @@ export default defineRule<MegatronModel>({
     ],
   },
   check(ctx) {
+    runChecks(ctx, GC_CHECKS);
     if (ctx.format === 'megatron-bridge') {
       runChecks(ctx, BRIDGE_SCHEDULE_CHECKS);
       return;

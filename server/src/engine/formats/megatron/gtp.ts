@@ -54,4 +54,15 @@ export const GTP_CHECKS: ArgCheck[] = [
     when: (m) => (argValue(m, 'fp8_recipe') === 'mxfp8' && argOn(m, 'fp8_param_gather') && argOff(m, 'reuse_grad_buf_for_mxfp8_param_ag') && gtpOn(m) ? 'fp8_param_gather' : undefined),
     message: () => `\`--fp8-param-gather\` with \`--fp8-recipe mxfp8\` and ${GTP}, without \`--reuse-grad-buf-for-mxfp8-param-ag\`: MXFP8 parameters cannot be placed in the parameter buffer, so their all-gather must reuse the gradient buffer, and Megatron-LM stops at startup ("GTP + mxfp8 + --fp8-param-gather requires --reuse-grad-buf-for-mxfp8-param-ag"). Add \`--reuse-grad-buf-for-mxfp8-param-ag\`.`,
   }),
+  {
+    // New in 0.20 (arguments.py@d98e8a6:1590-1595): the NVLS rematerialization pools are registered as symmetric windows.
+    ...check({
+      when: (m) => {
+        const remat = argOn(m, 'gtp_remat_nccl_ub') ? 'gtp_remat_nccl_ub' : argOn(m, 'gtp_expert_remat_nccl_ub') ? 'gtp_expert_remat_nccl_ub' : undefined;
+        return remat && argOn(m, 'disable_symmetric_registration') && gtpOn(m) ? 'disable_symmetric_registration' : undefined;
+      },
+      message: (m) => `\`--disable-symmetric-registration\` with \`${argOn(m, 'gtp_remat_nccl_ub') ? '--gtp-remat-nccl-ub' : '--gtp-expert-remat-nccl-ub'}\` and ${GTP}: the rematerialization buffers are registered as symmetric NCCL windows, and Megatron-LM stops at startup ("--gtp-remat-nccl-ub/--gtp-expert-remat-nccl-ub require symmetric window registration and cannot be combined with --disable-symmetric-registration"). Drop \`--disable-symmetric-registration\`, or the NCCL user-buffer flag.`,
+    }),
+    since: '0.20.0',
+  },
 ];

@@ -1,0 +1,11 @@
+#: name: schedule-config-invalid: train() asserts --manual-gc-interval >= 0 under --manual-gc, at every release (megatron/training.py@core_v0.4.0:737-738, training/training.py@d98e8a6:4405-4407)
+#: settings: {"targetVersions": {"megatron-core": "0.4.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
+    --seq-length 2048 --max-position-embeddings 2048 --bf16 \
+    --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --train-iters 50000 --lr-decay-iters 50000 --eval-interval 1000 \
+    --manual-gc --manual-gc-interval -1
+#               ^^^^^^^^^^^^^^^^^^^^ error[schedule-config-invalid]: Manual garbage collection interval should be larger than or equal to 0

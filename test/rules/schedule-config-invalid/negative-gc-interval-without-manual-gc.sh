@@ -1,0 +1,10 @@
+#: name: schedule-config-invalid: a negative --manual-gc-interval without --manual-gc is never read
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
+    --seq-length 2048 --max-position-embeddings 2048 --bf16 \
+    --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --train-iters 50000 --lr-decay-iters 50000 --eval-interval 1000 \
+    --manual-gc-interval -1
