@@ -24,11 +24,16 @@ const nameEmpty = (m: MegatronModel): boolean => argValue(m, 'wandb_exp_name') =
 /** The experiment name is written, not empty. */
 const nameWritten = (m: MegatronModel): boolean => (text(m, 'wandb_exp_name') ?? '') !== '';
 /**
- * No directory for the W&B files: `--wandb-save-dir` left out or empty, and `--save` left out, so
- * that Megatron-LM joins None with 'wandb' (`os.path.join(args.save, 'wandb')`).
+ * Left out, so the default (None) applies, or written as null (a `--yaml-cfg` file's `save: null`,
+ * which the reader holds as left out; a file of that format that leaves it out altogether stops
+ * Megatron-LM earlier, on the missing attribute).
  */
-const noWandbDir = (m: MegatronModel): boolean =>
-  (argAbsent(m, 'wandb_save_dir') || argValue(m, 'wandb_save_dir') === '') && argAbsent(m, 'save');
+const unset = (m: MegatronModel, dest: string): boolean => argAbsent(m, dest) || argValue(m, dest) === null;
+/**
+ * No directory for the W&B files: `--wandb-save-dir` unset or empty, and `--save` unset, so that
+ * Megatron-LM joins None with 'wandb' (`os.path.join(args.save, 'wandb')`).
+ */
+const noWandbDir = (m: MegatronModel): boolean => (unset(m, 'wandb_save_dir') || argValue(m, 'wandb_save_dir') === '') && unset(m, 'save');
 
 const NO_NAME = 'stops at startup ("Please specify the wandb experiment name!"). Add `--wandb-exp-name` with a name for the run.';
 const NO_DIR = 'W&B logging (`--wandb-project`) without `--wandb-save-dir` or `--save`: Megatron-LM puts the W&B files under the checkpoint directory by default (`<save>/wandb`), and with neither set it stops at startup with a TypeError when it sets up the W&B writer (it joins the unset `--save` with "wandb"). Add `--wandb-save-dir`, or `--save`.';
@@ -40,34 +45,38 @@ const tbDir = (m: MegatronModel): boolean => (text(m, 'tensorboard_dir') ?? '') 
 const tbZero = (m: MegatronModel): boolean => argNum(m, 'tensorboard_log_interval') === 0 && trains(m);
 const TB_ZERO = (why: string) => `\`--tensorboard-log-interval 0\` ${why}: Megatron-LM takes the iteration modulo the interval in every training log step, and stops with a ZeroDivisionError at the first iteration. Use an interval of 1 or more (1 is the default).`;
 
+// A `--yaml-cfg` file's arguments are only what it writes (yaml_arguments.py, load_yaml): a name it
+// leaves out is no empty default there, so only a written one is judged; the writer is the same.
 const CHECKS: ArgCheck[] = [
   {
     // global_vars.py@core_v0.4.0:169-170, training/global_vars.py@core_v0.15.0:190-191: `--wandb-exp-name`
     // defaults to '' (arguments.py@core_v0.15.0:1864), which the writer refuses.
-    when: (m) => (wandbOn(m) && argAbsent(m, 'wandb_exp_name') ? 'wandb_project' : wandbOn(m) && nameEmpty(m) ? 'wandb_exp_name' : undefined),
+    when: (m) => (wandbOn(m) && argAbsent(m, 'wandb_exp_name') ? 'wandb_project' : undefined),
     message: () => `W&B logging (\`--wandb-project\`) without an experiment name: before Megatron Core 0.16 \`--wandb-exp-name\` defaults to an empty string, and Megatron-LM ${NO_NAME}`,
     formats: MLM_FLAG_FORMATS,
     before: '0.16.0',
   },
   {
-    // From core_v0.16.0 the name defaults to None (training_config.py@core_v0.16.0:297), which passes;
-    // an empty one written still meets the same test (training/global_vars.py@d98e8a6:259-260).
+    // An empty name written meets the same test at every release (training/global_vars.py@d98e8a6:259-260).
     when: (m) => (wandbOn(m) && nameEmpty(m) ? 'wandb_exp_name' : undefined),
     message: () => `\`--wandb-exp-name\` is empty with W&B logging (\`--wandb-project\`) on: Megatron-LM ${NO_NAME}`,
     formats: MLM_FLAG_FORMATS,
-    since: '0.16.0',
+    yamlCfg: true,
   },
   {
     // global_vars.py@core_v0.4.0:173-177, training/global_vars.py@d98e8a6:263-267 (after the name test).
     when: (m) => (wandbOn(m) && nameWritten(m) && noWandbDir(m) ? 'wandb_project' : undefined),
     message: () => NO_DIR,
     formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
     before: '0.16.0',
   },
   {
-    when: (m) => (wandbOn(m) && !nameEmpty(m) && noWandbDir(m) ? 'wandb_project' : undefined),
+    // From core_v0.16.0 the name defaults to None (training_config.py@core_v0.16.0:297), which passes.
+    when: (m) => (wandbOn(m) && (nameWritten(m) || (argAbsent(m, 'wandb_exp_name') && !m.args.yamlCfg)) && noWandbDir(m) ? 'wandb_project' : undefined),
     message: () => NO_DIR,
     formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
     since: '0.16.0',
   },
   {
@@ -76,6 +85,7 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (tbZero(m) && tbDir(m) ? 'tensorboard_log_interval' : undefined),
     message: () => TB_ZERO('with `--tensorboard-dir`'),
     formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
   },
   {
     // training.py@core_v0.4.0:554-555 to training/training.py@core_v0.14.0:1411: the timers are written
@@ -83,6 +93,7 @@ const CHECKS: ArgCheck[] = [
     when: (m) => (tbZero(m) && !tbDir(m) && argOn(m, 'log_timers_to_tensorboard') ? 'tensorboard_log_interval' : undefined),
     message: () => TB_ZERO('with `--log-timers-to-tensorboard`'),
     formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
     before: '0.15.0',
   },
 ];
@@ -93,7 +104,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Megatron-LM logging arguments that stop a run: W&B logging without an experiment name (before Megatron Core 0.16, or an empty one at any release) or without a directory for its files, and a TensorBoard logging interval of 0.',
-    why: 'With `--wandb-project` set, every Megatron-LM program sets up the Weights & Biases writer when it initializes. It refuses an empty experiment name, and before Megatron Core 0.16 `--wandb-exp-name` defaults to an empty string, so a launch that names only the project stops at startup; from 0.16 the name defaults to unset and W&B picks one. The writer keeps its files in `--wandb-save-dir`, or else in `wandb` under the checkpoint directory `--save`: with neither, it stops with a TypeError. In every training step Megatron-LM takes the iteration modulo `--tensorboard-log-interval` when a TensorBoard writer exists (`--tensorboard-dir`), and before 0.15 also for `--log-timers-to-tensorboard`: an interval of 0 stops the run with a ZeroDivisionError at the first iteration. A `--yaml-cfg` file is not judged by these checks.',
+    why: 'With `--wandb-project` set, every Megatron-LM program sets up the Weights & Biases writer when it initializes. It refuses an empty experiment name, and before Megatron Core 0.16 `--wandb-exp-name` defaults to an empty string, so a launch that names only the project stops at startup; from 0.16 the name defaults to unset and W&B picks one. The writer keeps its files in `--wandb-save-dir`, or else in `wandb` under the checkpoint directory `--save`: with neither, it stops with a TypeError. In every training step Megatron-LM takes the iteration modulo `--tensorboard-log-interval` when a TensorBoard writer exists (`--tensorboard-dir`), and before 0.15 also for `--log-timers-to-tensorboard`: an interval of 0 stops the run with a ZeroDivisionError at the first iteration. A `--yaml-cfg` file meets the same W&B writer and training loop, but has no defaults: there only what it writes is judged (an empty `wandb_exp_name`, `save: null`).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-iters: 1000\n  --tensorboard-dir: /logs/tb\n  --tensorboard-log-interval: 0\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-iters: 1000\n  --tensorboard-dir: /logs/tb\n  --tensorboard-log-interval: 10\n',
     shell: {
