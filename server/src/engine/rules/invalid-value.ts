@@ -9,7 +9,7 @@ import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -399,11 +399,11 @@ function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: Sc
  * switch it names is written off.
  */
 function yamlCfgRefused(m: MegatronModel, schema: JsonSchema | undefined): string | undefined {
-  const refused = schema?.['x-yaml-cfg-refused'];
+  const refused = yamlCfgRefusal(schema);
   if (!refused) return undefined;
   // Looked up untracked: a switch the file leaves out is no doubt about this value (the reader then
   // stops earlier, on the missing field).
   const off = refused.unlessOff ? untracked(m.args).get(refused.unlessOff)?.value : undefined;
   if (off === false || (typeof off === 'string' && /^(false|0|no|off)$/i.test(off))) return undefined;
-  return refused.effect.replace(/\.\s*$/, '');
+  return refused.effect;
 }
