@@ -76,6 +76,7 @@ import recomputeConfigInvalid from './recompute-config-invalid';
 import batchConfigInvalid from './batch-config-invalid';
 import dataConfigInvalid from './data-config-invalid';
 import scheduleConfigInvalid from './schedule-config-invalid';
+import loggingConfigInvalid from './logging-config-invalid';
 import modelArgsConflict from './model-args-conflict';
 import fp8ConfigInvalid from './fp8-config-invalid';
 import moeConfigInvalid from './moe-config-invalid';
@@ -159,6 +160,7 @@ export const RULES: readonly Rule<any>[] = [
   batchConfigInvalid,
   dataConfigInvalid,
   scheduleConfigInvalid,
+  loggingConfigInvalid,
   modelArgsConflict,
   fp8ConfigInvalid,
   moeConfigInvalid,

@@ -8,7 +8,8 @@ import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseFor
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
-import { environmentVariable, invalidEffect } from '../schema/vocabulary';
+import { untracked } from './certain';
+import { environmentVariable, invalidEffect, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -292,8 +293,11 @@ export default defineRule({
       // A `--yaml-cfg` file is read by yaml_arguments.py, which checks no argparse choices: the value
       // reaches the config as written (`language_model.fp4: nvfp4` runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392).
       const yamlChoices = !dormant && !silent && allowed.length > 0 && ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
+      const yamlRefused = yamlChoices ? yamlCfgRefused(ctx.model as MegatronModel, issue.schema) : undefined;
       const effect = dormant
         ? dormant
+        : yamlRefused
+        ? yamlRefused
         : yamlChoices
         ? `argparse would refuse it on the command line, but Megatron-LM's \`--yaml-cfg\` reader checks no choices, so the value reaches the config as written and what it does depends on the code that reads it`
         : extendable
@@ -314,7 +318,7 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: dormant || yamlChoices ? 'information' : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
+        severity: dormant || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
@@ -403,4 +407,19 @@ function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: Sc
     on: 'value',
     message: `${pathLabel(path)} must be an integer for ${ctx.tool} ${ctx.versionLabel ?? `before ${at.until}`}, not ${code(text)}: its parser there converts the value with \`int()\`, so argparse stops before training ("invalid int value: '${text}'"). Write a whole number, or upgrade ${ctx.versions} to ${at.until} or newer, whose parser takes a fraction.`,
   });
+}
+
+/**
+ * What a `--yaml-cfg` value outside the choices does where it still stops the run (`x-yaml-cfg-refused`:
+ * the reader's own assertion, or text passed on where Megatron Core calls a function), unless the
+ * switch it names is written off.
+ */
+function yamlCfgRefused(m: MegatronModel, schema: JsonSchema | undefined): string | undefined {
+  const refused = yamlCfgRefusal(schema);
+  if (!refused) return undefined;
+  // Looked up untracked: a switch the file leaves out is no doubt about this value (the reader then
+  // stops earlier, on the missing field).
+  const off = refused.unlessOff ? untracked(m.args).get(refused.unlessOff)?.value : undefined;
+  if (off === false || (typeof off === 'string' && /^(false|0|no|off)$/i.test(off))) return undefined;
+  return refused.effect;
 }

@@ -206,6 +206,11 @@ export interface JsonSchema {
   'x-validator-refuses'?: { since: string; kinds: ('bool' | 'nonfinite' | 'non-integer-text')[] };
   'x-invalid-effect'?: string;
   /**
+   * Megatron: a `--yaml-cfg` value outside the choices, which that reader does not check against them,
+   * that still stops the run: what happens (`effect`), unless the switch `unlessOff` is written off.
+   */
+  'x-yaml-cfg-refused'?: { effect: string; unlessOff?: string };
+  /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when
    * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that
    * works, so nothing is said), the effect in words, and `quote: false` where quoting does not help either.

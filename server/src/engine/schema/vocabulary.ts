@@ -260,6 +260,15 @@ export function noOwnCheck(schema: JsonSchema | undefined): boolean {
   return typeof effect === 'string' && effect.startsWith('DeepSpeed stops, or silently misbehaves, where it first uses a wrong value');
 }
 
+/**
+ * Megatron: what a `--yaml-cfg` value outside the choices does where it still stops the run
+ * (`x-yaml-cfg-refused`), and the switch that, written off, spares it.
+ */
+export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string; unlessOff?: string } | undefined {
+  const refused = schema?.['x-yaml-cfg-refused'];
+  return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff } : undefined;
+}
+
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
   const effect = schema?.['x-invalid-effect'];
   return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;

@@ -1,0 +1,10 @@
+#: name: logging-config-invalid: iteration % --tensorboard-log-interval with a TensorBoard writer raises ZeroDivisionError (training/training.py@core_v0.15.0:1467, @d98e8a6:3376)
+#: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --tensorboard-dir /logs/tb \
+    --tensorboard-log-interval 0
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^ error[logging-config-invalid]: ZeroDivisionError
