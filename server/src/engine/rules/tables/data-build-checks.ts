@@ -12,7 +12,7 @@
  *
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
  */
-import { argAbsent, argGiven, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 
 /** The entry script builds the global tokenizer: a `pretrain_*.py`, or a file that does not say. */
@@ -144,5 +144,23 @@ export const DATASET_CHECKS: ArgCheck[] = [
     },
     message: (m) => `\`--split ${String(argValue(m, 'split'))}\` has ${splitParts(m)} parts: the blend is divided into train, validation and test, and Megatron-LM stops when it builds the datasets (it asserts three weights). Give at most three, e.g. \`969,30,1\`.`,
     formats: MLM_FLAG_FORMATS,
+  },
+  {
+    // The SFT dataset packs conversations with positions from 0 and builds no mask: it asserts that
+    // neither reset switch is on (training/datasets/sft_dataset.py@core_v0.13.0:130, in
+    // _get_ltor_masks_and_position_ids; @core_v0.16.0:128 and 178, @d98e8a6:124 and 174, in __getitem__).
+    when: (m) => (gptData(m) && argOn(m, 'sft') && (argOn(m, 'reset_position_ids') || argOn(m, 'reset_attention_mask')) ? (argOn(m, 'reset_position_ids') ? 'reset_position_ids' : 'reset_attention_mask') : undefined),
+    message: (m) => `\`${argOn(m, 'reset_position_ids') ? '--reset-position-ids' : '--reset-attention-mask'}\` with \`--sft\`: the SFT dataset packs conversations itself, and Megatron-LM stops at the first sample it loads (an assertion that the reset switches are off). Remove the switch.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+  },
+  {
+    // training/datasets/sft_dataset.py@core_v0.16.0:178, @d98e8a6:174: the attention mask must not be built
+    // in the data loader (`--no-create-attention-mask-in-dataloader`); from 0.19
+    // `--dataloader-inter-document-masking` turns it off in validate_args (@core_v0.19.0:1304, @d98e8a6:1343-1344).
+    when: (m) => (gptData(m) && argOn(m, 'sft') && argOff(m, 'reset_attention_mask') && argOnByDefault(m, 'create_attention_mask_in_dataloader') && argOff(m, 'dataloader_inter_document_masking') ? 'sft' : undefined),
+    message: () => '`--sft` without `--no-create-attention-mask-in-dataloader`: the SFT dataset builds no attention mask, and from Megatron Core 0.16 Megatron-LM stops at the first sample it loads (an assertion that the data loader does not create the mask, which it does by default). Add `--no-create-attention-mask-in-dataloader`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.16.0',
   },
 ];
