@@ -12,7 +12,7 @@
  *
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
  */
-import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 
 /** The entry script builds the global tokenizer: a `pretrain_*.py`, or a file that does not say. */
@@ -163,4 +163,17 @@ export const DATASET_CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
+  {
+    // GPTDataset.build_low_level_dataset, gpt_dataset.py@core_v0.13.0:144-145, @d98e8a6:214-215: a dataset
+    // in object storage (`s3://`, `msc://`) keeps its index files in a local cache it must be given.
+    when: (m) => (gptData(m) && argOff(m, 'sft') && argOff(m, 'mock_data') && objectStoragePaths(m).length && argAbsent(m, 'object_storage_cache_path') ? objectStoragePaths(m)[0] : undefined),
+    message: (m) => `\`${flag(objectStoragePaths(m)[0])}\` names a dataset in object storage (\`s3://\` or \`msc://\`) and \`--object-storage-cache-path\` is not given: Megatron-LM caches the index files of such a dataset locally, and it stops when it builds the datasets (an assertion that the cache path is given). Add \`--object-storage-cache-path\` with a local directory.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.13.0',
+  },
 ];
+
+/** The data-path arguments that name a dataset in object storage. */
+function objectStoragePaths(m: MegatronModel): string[] {
+  return ['data_path', 'train_data_path', 'valid_data_path', 'test_data_path'].filter((d) => (argWords(m, d) ?? []).some((w) => w.startsWith('s3://') || w.startsWith('msc://')));
+}
