@@ -12,7 +12,7 @@
  *
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
  */
-import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argReal, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 
 /** The entry script builds the global tokenizer: a `pretrain_*.py`, or a file that does not say. */
@@ -170,6 +170,18 @@ export const DATASET_CHECKS: ArgCheck[] = [
     message: (m) => `\`${flag(objectStoragePaths(m)[0])}\` names a dataset in object storage (\`s3://\` or \`msc://\`) and \`--object-storage-cache-path\` is not given: Megatron-LM caches the index files of such a dataset locally, and it stops when it builds the datasets (an assertion that the cache path is given). Add \`--object-storage-cache-path\` with a local directory.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.13.0',
+  },
+  {
+    // MaskedWordPieceDatasetConfig.__post_init__, masked_dataset.py@core_v0.5.0:73, @d98e8a6:64; BERT and
+    // T5 pass `--mask-prob` as the masking probability (pretrain_bert.py and pretrain_t5.py, under examples/ from 0.19).
+    when: (m) => {
+      if (!/^pretrain_(bert|t5)\.py$/.test(m.args.entry ?? '') || !argGiven(m, 'mask_prob')) return undefined;
+      const p = argReal(m, 'mask_prob');
+      return p !== undefined && (p <= 0 || p >= 1) ? 'mask_prob' : undefined;
+    },
+    message: (m) => `\`--mask-prob ${String(argValue(m, 'mask_prob'))}\`: the masking probability must lie strictly between 0 and 1, and Megatron-LM stops when it builds the masked datasets (an assertion on the range). Use a probability such as 0.15 (the default).`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.5.0',
   },
 ];
 
