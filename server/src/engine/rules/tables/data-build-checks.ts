@@ -46,7 +46,8 @@ const LEGACY_FILES: Record<string, string[]> = {
 const legacyMissing = (m: MegatronModel): string[] => {
   const t = tokenizerType(m);
   if (t === undefined) return [];
-  const need = LEGACY_MODEL_TYPES.has(t) ? ['tokenizer_model'] : LEGACY_FILES[t] ?? [];
+  // TikTokenizer also asserts its split pattern (training/tokenizer/tokenizer.py@core_v0.8.0:42-44, @core_v0.16.0:37-39).
+  const need = LEGACY_MODEL_TYPES.has(t) ? (t === 'TikTokenizer' ? ['tokenizer_model', 'tiktoken_pattern'] : ['tokenizer_model']) : LEGACY_FILES[t] ?? [];
   return need.filter((d) => argAbsent(m, d));
 };
 
