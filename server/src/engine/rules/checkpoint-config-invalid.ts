@@ -353,6 +353,24 @@ const saves = (m: MegatronModel): boolean => argGiven(m, 'save') && argOff(m, 's
  */
 const ASYNC_FORMAT_CHECKS: ArgCheck[] = [
   {
+    // Before --ckpt-format (0.7 and 0.8) the distributed checkpoint is `--use-dist-ckpt`, off by default:
+    // checkpointing.py@core_v0.7.0:302-304, @core_v0.8.0:323-325.
+    when: (m) => (saves(m) && argOn(m, 'async_save') && argOff(m, 'use_dist_ckpt_deprecated') ? 'async_save' : undefined),
+    message: () => '`--async-save` without `--use-dist-ckpt`: Megatron-LM 0.7 and 0.8 save the legacy torch format unless `--use-dist-ckpt` is given, write it only synchronously, and stop at the first checkpoint save ("Async checkpoint save not implemented for legacy checkpoints"). Add `--use-dist-ckpt`, or remove `--async-save`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+    before: SINCE,
+  },
+  {
+    // checkpointing.py@core_v0.7.0:305-306, @core_v0.8.0:326-327: only torch_dist (the default of
+    // --dist-ckpt-format) is saved asynchronously.
+    when: (m) => (saves(m) && argOn(m, 'async_save') && argOn(m, 'use_dist_ckpt_deprecated') && argValue(m, 'dist_ckpt_format_deprecated') === 'zarr' ? 'async_save' : undefined),
+    message: () => '`--async-save` with `--dist-ckpt-format zarr`: Megatron-LM 0.7 and 0.8 save asynchronously only in torch_dist, and stop at the first checkpoint save ("Async checkpoint save not implemented for zarr distributed checkpoint format"). Use `--dist-ckpt-format torch_dist` (the default), or remove `--async-save`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.7.0',
+    before: SINCE,
+  },
+  {
     when: (m) => (saves(m) && argOn(m, 'async_save') && writtenFormat(m) === 'torch' ? 'async_save' : undefined),
     message: () => '`--async-save` with `--ckpt-format torch`: Megatron-LM writes the legacy torch format only synchronously, and it stops at its first checkpoint save ("Async checkpoint save not implemented for legacy checkpoints"). Use `--ckpt-format torch_dist` (the default), or remove `--async-save`.',
     formats: MLM_FLAG_FORMATS,
@@ -379,6 +397,28 @@ const ASYNC_FORMAT_CHECKS: ArgCheck[] = [
     before: '0.17.0',
   },
 ];
+
+/**
+ * The dump intervals train_step tests with `(iteration + 1) % interval` at every iteration, whatever
+ * else is set: 0 divides by zero at the first one (training.py@core_v0.16.0:1609-1612 for the weight
+ * and data gradients, @core_v0.18.0:2168-2177 for all five, @d98e8a6:3028-3037). A negative interval
+ * runs (as its absolute value), and nothing checks the value at startup.
+ */
+const DUMP_INTERVALS: [string, string][] = [
+  ['save_wgrads_interval', '0.16.0'],
+  ['save_dgrads_interval', '0.16.0'],
+  ['save_params_interval', '0.18.0'],
+  ['save_activations_interval', '0.18.0'],
+  ['save_tokens_per_expert_interval', '0.18.0'],
+];
+/** The run trains: not skipped, and not known to run no iteration. */
+const trains = (m: MegatronModel): boolean => argOff(m, 'skip_train') && argNum(m, 'train_iters') !== 0;
+const DUMP_CHECKS: ArgCheck[] = DUMP_INTERVALS.map(([dest, since]) => ({
+  when: (m) => (trains(m) && argGiven(m, dest) && argNum(m, dest) === 0 ? dest : undefined),
+  message: () => `\`--${dest.replace(/_/g, '-')} 0\`: Megatron-LM tests every iteration against the interval with a modulo, and it stops at the first training iteration (ZeroDivisionError). Leave the flag out to dump nothing, or give a positive interval.`,
+  formats: MLM_FLAG_FORMATS,
+  since,
+}));
 
 /**
  * megatron/training/arguments.py, validate_args: the non-persistent checkpoint types it saves
@@ -414,8 +454,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load, `--use-checkpoint-args` without a checkpoint or with local checkpoints, the legacy models in a distributed format, a tensor-distribution cache with different save and load groups) or that stop it at the first save (asynchronous saving in a format it cannot write asynchronously) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`; `--use-checkpoint-args` without `--load` (from 0.16 `--pretrained-checkpoint` also serves), and from 0.11 with `--non-persistent-ckpt-type local`; from 0.11 to 0.17 `--use-legacy-models` without `--ckpt-format torch` (the default is `torch_dist`); and from 0.20 `--ckpt-pg-tensors-cache-path` unless the fully parallel save and load groups are the same. `--async-save` stops the run at its first checkpoint save (periodic or at the end of training) in the legacy `torch` format at every release, and before Megatron Core 0.17 in any format but `torch_dist` (at 0.16 only where the persistent worker keeps async save on). A `--yaml-cfg` file meets only the `--save-interval` check of these argument checks (the reader\'s own validate_yaml); the others are not made for it.',
+    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load, `--use-checkpoint-args` without a checkpoint or with local checkpoints, the legacy models in a distributed format, a tensor-distribution cache with different save and load groups) or that stop it at the first save (asynchronous saving in a format it cannot write asynchronously) or at the first iteration (a dump interval of 0) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; from Bridge 0.2 (Megatron Core 0.15) it also refuses `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`; `--use-checkpoint-args` without `--load` (from 0.16 `--pretrained-checkpoint` also serves), and from 0.11 with `--non-persistent-ckpt-type local`; from 0.11 to 0.17 `--use-legacy-models` without `--ckpt-format torch` (the default is `torch_dist`); and from 0.20 `--ckpt-pg-tensors-cache-path` unless the fully parallel save and load groups are the same. `--async-save` stops the run at its first checkpoint save (periodic or at the end of training) in the legacy `torch` format at every release (in 0.7 and 0.8, where the format is chosen by `--use-dist-ckpt` and `--dist-ckpt-format`, without `--use-dist-ckpt` or with the `zarr` format), and before Megatron Core 0.17 in any format but `torch_dist` (at 0.16 only where the persistent worker keeps async save on). An interval of 0 for the gradient dumps (`--save-wgrads-interval`, `--save-dgrads-interval`, from 0.16) or the parameter, activation and tokens-per-expert dumps (from 0.18) stops the run at its first training iteration (a division by zero). A `--yaml-cfg` file meets only the `--save-interval` check of these argument checks (the reader\'s own validate_yaml); the others are not made for it.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
@@ -434,5 +474,6 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, STARTUP_CHECKS);
     runChecks(ctx, CHECKS);
     runChecks(ctx, ASYNC_FORMAT_CHECKS);
+    runChecks(ctx, DUMP_CHECKS);
   },
 });

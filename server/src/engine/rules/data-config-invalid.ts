@@ -8,11 +8,13 @@
  * the fill-in-the-middle dataset refuses mock data. The blend is given either inline (`--data-path`) or
  * in a file (`--data-args-path`), not both; the same for the per-split paths and
  * `--per-split-data-args-path` (@core_v0.10.0:305-318, @d98e8a6:674-687); and at least one
- * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258).
+ * dataset-builder thread (@core_v0.7.0, @d98e8a6:1258). The tokenizer and dataset-config checks are in
+ * tables/data-build-checks.ts.
  */
 import { argAbsent, argGiven, argNum, argReal, argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+import { DATASET_CHECKS, TOKENIZER_CHECKS } from './tables/data-build-checks';
 
 const SPLIT_PATHS = ['train_data_path', 'valid_data_path', 'test_data_path'];
 
@@ -93,8 +95,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), the fill-in-the-middle dataset with mock data, a blend given both inline and in a file (`--data-path` with `--data-args-path`, the per-split paths with `--per-split-data-args-path`), or no dataset-builder thread.',
-    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them (and in 0.7 alone also when it gives none), which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too, and a `--fim-rate` or `--fim-spm-rate` of 0, which the checks take for a missing rate. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
+    summary: 'Data arguments that Megatron-LM rejects together: more than one data source (`--mock-data`, `--data-path`, the per-split paths), the fill-in-the-middle dataset with mock data, a blend given both inline and in a file (`--data-path` with `--data-args-path`, the per-split paths with `--per-split-data-args-path`), or no dataset-builder thread; a tokenizer type without the files it is built from; and dataset settings the GPT dataset config refuses (`--split` beside per-split data, missing beside `--data-args-path` or with more than three parts, the fast cache load or deferred index mmap without `--data-cache-path`, the fast cache load with a blend, SFT with the reset switches or the data loader\'s attention mask, a dataset in object storage without its cache path, a BERT or T5 masking probability outside (0, 1)).',
+    why: 'Megatron-LM reads the training data from exactly one place: generated mock data (`--mock-data`), one blend that it splits into train, validation and test (`--data-path` with `--split`), or separate paths per split (`--train-data-path`, `--valid-data-path`, `--test-data-path`). From Megatron Core 0.7 its argument checks stop at startup when a script gives two of them (and in 0.7 alone also when it gives none), which happens when a smoke-test flag such as `--mock-data` is left in a script that also names real data. From 0.16 the fill-in-the-middle dataset (`--fim-data`) refuses mock data too, and a `--fim-rate` or `--fim-spm-rate` of 0, which the checks take for a missing rate. From 0.10 a blend may be given inline or from a file but not both (for the whole blend and for the per-split blends), and from 0.7 `--num-dataset-builder-threads 0` stops the job too. At startup the pretraining scripts also build the tokenizer: up to Megatron Core 0.16 it stops when `--tokenizer-type` lacks what that type reads (`--tokenizer-model` for the SentencePiece and tiktoken tokenizers, and `--tiktoken-pattern` for tiktoken, `--vocab-file` for BERT WordPiece, `--vocab-file` and `--merge-file` for GPT-2 BPE, `--vocab-size` for the null tokenizers), and from 0.17 it stops when a tokenizer that loads a model (SentencePiece, tiktoken, Hugging Face, multimodal, SFT) has no `--tokenizer-model`; with `--use-checkpoint-args` these come from the checkpoint and are not judged. Before training, the GPT dataset config refuses `--split` beside per-split data (from 0.8; from 0.5 to 0.7 `--split` has a default, so any per-split data stops there), a `--split` of more than three parts, from 0.10 a blend read from `--data-args-path` without `--split` (the default split is filled in only for `--data-path`), and from 0.16 `--dataloader-fast-cache-load` or `--dataloader-defer-npy-index-mmap` without `--data-cache-path`, and the fast cache load with a blend (`--data-path`). From 0.5 the BERT and T5 scripts refuse a `--mask-prob` outside (0, 1). From 0.13 a dataset in object storage (an `s3://` or `msc://` data path) needs `--object-storage-cache-path`. Its SFT dataset (`--sft`, from 0.13) stops at the first sample it loads with `--reset-position-ids` or `--reset-attention-mask`, and from 0.16 also unless `--no-create-attention-mask-in-dataloader` is given (or, from 0.19, `--dataloader-inter-document-masking`). Megatron Bridge and NeMo configure their datasets themselves and are not judged.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --mock-data: true\n  --data-path: /data/corpus_text_document\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --data-path: /data/corpus_text_document\n',
     shell: {
@@ -104,9 +106,13 @@ export default defineRule<MegatronModel>({
     upstream: [
       { label: 'Megatron-LM core_v0.19.0, `validate_args`: at most one data source', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.19.0/megatron/training/arguments.py#L1623-L1627' },
       { label: 'Megatron-LM core_v0.10.0, `validate_args`: the data blend inline or from a file, not both', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.10.0/megatron/training/arguments.py#L305-L318' },
+      { label: 'Megatron-LM core_v0.16.0, `build_tokenizer`: the files each tokenizer type needs', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.16.0/megatron/training/tokenizer/tokenizer.py#L27-L85' },
+      { label: 'Megatron-LM core_v0.16.0, `BlendedMegatronDatasetConfig.__post_init__`: the cache, blend and split checks', url: 'https://github.com/NVIDIA/Megatron-LM/blob/core_v0.16.0/megatron/core/datasets/blended_megatron_dataset_config.py#L99-L137' },
     ],
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runChecks(ctx, TOKENIZER_CHECKS);
+    runChecks(ctx, DATASET_CHECKS);
   },
 });

@@ -1,0 +1,9 @@
+#: name: checkpoint-config-invalid: an activation dump interval of 0 divides by zero at the first iteration (training/training.py@core_v0.18.0:2170-2171, @d98e8a6:3030-3031)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --lr 1e-4 --train-iters 1000 --eval-interval 1000 --mock-data \
+    --save-activations-interval 0
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[checkpoint-config-invalid]: ZeroDivisionError

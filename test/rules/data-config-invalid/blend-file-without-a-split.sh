@@ -1,0 +1,9 @@
+#: name: data-config-invalid: a blend file without --split (core/datasets/blended_megatron_dataset_config.py@core_v0.10.0:96, @d98e8a6:136)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --data-args-path /d/blend.txt --tokenizer-type NullTokenizer --vocab-size 100
+#   ^^^^^^^^^^^^^^^^ error[data-config-invalid]: split must be provided when blend is not None

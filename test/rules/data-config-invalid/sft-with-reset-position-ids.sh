@@ -1,0 +1,9 @@
+#: name: data-config-invalid: SFT with reset position ids (training/datasets/sft_dataset.py@core_v0.13.0:130)
+#: settings: {"targetVersions": {"megatron-core": "0.13.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --data-path /d/sft.jsonl --split 99,1,0 --sft --reset-position-ids --tokenizer-type NullTokenizer --vocab-size 100
+#                                                 ^^^^^^^^^^^^^^^^^^^^ error[data-config-invalid]: `--reset-position-ids` with `--sft`: the SFT dataset packs conversatio

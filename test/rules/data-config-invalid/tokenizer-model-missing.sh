@@ -1,0 +1,9 @@
+#: name: data-config-invalid: a Hugging Face tokenizer without a path (core/tokenizers/megatron_tokenizer.py@core_v0.17.0:84-85, @d98e8a6:72-73)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --data-path /d/a --split 99,1,0 --tokenizer-type HuggingFaceTokenizer
+#                                   ^^^^^^^^^^^^^^^^ error[data-config-invalid]: Tokenizer path must be specified.
