@@ -4,18 +4,13 @@
  * split or the position embeddings do not cover, heads that do not divide the hidden size, or an
  * fp16/fp32 option without the precision it needs: its argument checks (and, for the CP split, Megatron Bridge's config validation) stop at startup.
  */
-import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, argOr, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argWritten, argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argOnByDefault, argOr, MLM_FLAG_FORMATS, type MegatronModel, parallelSize, expertTpSize } from '../formats/megatron/model';
 import { envLiteral, named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_LAUNCH_CHECKS, YAML_CFG_MODEL_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 import { ARCH_CHECKS, ARCH_WHY } from './tables/model-arch-checks';
 import { GTP_CHECKS } from '../formats/megatron/gtp';
 import { INFERENCE_OPTIMIZED_CHECKS } from './tables/inference-optimized';
-
-/** A parallel size as written, or 1 where the file leaves it out and the default applies. */
-function parallelSize(m: MegatronModel, dest: string): number | undefined {
-  return argAbsent(m, dest) ? 1 : argNum(m, dest);
-}
 
 /** The sequence length and the CP size, when CP > 1 and the length is not a multiple of 2 × CP. */
 function cpSplit(m: MegatronModel): { seq: number; cp: number } | undefined {
@@ -93,7 +88,7 @@ const CHECKS: ArgCheck[] = [
   {
     when: (m) => {
       const sizes = hierarchicalSizes(m);
-      const cp = argAbsent(m, 'context_parallel_size') ? 1 : argNum(m, 'context_parallel_size');
+      const cp = parallelSize(m, 'context_parallel_size');
       return sizes && cp !== undefined && sizes.reduce((a, b) => a * b, 1) !== cp ? 'hierarchical_context_parallel_sizes' : undefined;
     },
     message: (m) => `\`--hierarchical-context-parallel-sizes ${hierarchicalSizes(m)!.join(' ')}\` multiply to ${hierarchicalSizes(m)!.reduce((a, b) => a * b, 1)}, and the CP size is ${argAbsent(m, 'context_parallel_size') ? '1 (the default)' : argNum(m, 'context_parallel_size')}: each level splits the context-parallel group, so Megatron-LM stops at startup (it asserts that the CP size equals their product). Give sizes whose product is the CP size.`,
@@ -465,7 +460,7 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
       const layers = types && types.length > 1 && argAbsent(m, 'hybrid_layer_pattern') && argAbsent(m, 'hybrid_override_pattern') ? argNum(m, 'num_layers') : undefined;
       if (!types || layers === undefined || types.length === layers) return undefined;
       if (!ctx.atLeast('0.12.0')) return 'cp_comm_type';
-      const cp = argAbsent(m, 'context_parallel_size') ? 1 : argNum(m, 'context_parallel_size');
+      const cp = parallelSize(m, 'context_parallel_size');
       return cp !== undefined && cp > 1 ? 'cp_comm_type' : undefined;
     },
     formats: MLM_FLAG_FORMATS,
@@ -709,9 +704,7 @@ const SHARDS = {
  * Megatron-LM's default (TP 1; expert TP = TP). A Bridge override's recipe may set it (then unknown).
  */
 function shardTp(m: MegatronModel, kind: 'tensor' | 'expert'): number | undefined {
-  const tp = (): number | undefined => (argAbsent(m, 'tensor_model_parallel_size') ? 1 : argNum(m, 'tensor_model_parallel_size'));
-  if (kind === 'tensor') return tp();
-  return argAbsent(m, 'expert_tensor_parallel_size') ? tp() : argNum(m, 'expert_tensor_parallel_size');
+  return kind === 'tensor' ? parallelSize(m, 'tensor_model_parallel_size') : expertTpSize(m);
 }
 
 /** Weight shards written that are fewer than (expert) TP or not a multiple of it (Megatron-LM's expert TP default: the launch formats only). */

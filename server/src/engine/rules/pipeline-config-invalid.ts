@@ -22,7 +22,7 @@
  * fusion, pipeline communication overlap in warm-up and flush without the overlap itself, and
  * pipeline split arguments that exclude each other.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWords, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWords, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel, parallelSize } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { layoutChunks } from '../plan/split';
 import { untracked } from './certain';
@@ -35,9 +35,7 @@ function pp(m: MegatronModel): number | undefined {
 }
 
 /** TP as written, or 1 where the file leaves it out and defaults apply. */
-function tp(m: MegatronModel): number | undefined {
-  return argAbsent(m, 'tensor_model_parallel_size') ? 1 : argNum(m, 'tensor_model_parallel_size');
-}
+const tp = (m: MegatronModel): number | undefined => parallelSize(m, 'tensor_model_parallel_size');
 
 /** A hybrid model's layer pattern (or its old name) is given: it sets the pipeline split its own way. */
 const hybrid = (m: MegatronModel): boolean => argGiven(m, 'hybrid_layer_pattern') || argGiven(m, 'hybrid_override_pattern');

@@ -6,7 +6,7 @@
  * the same at d98e8a6:1516-1587). Checks that depend on the GPU architecture, the installed
  * libraries or the environment's CUDA-graph priority are not made here.
  */
-import { argAbsent, argNum, argOff, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from './model';
+import { argAbsent, argNum, argOff, argOn, argValue, expertTpSize, MLM_FLAG_FORMATS, parallelSize, type MegatronModel } from './model';
 import type { ArgCheck } from './checks';
 
 /** shards / size when the shards are written and a multiple of a known size (a size they do not divide is refused on its own). */
@@ -17,9 +17,7 @@ function factor(m: MegatronModel, shardsDest: string, size: number | undefined):
 
 /** Some rematerialization factor is above 1 as written: of the dense layers over TP, or of the expert layers over expert TP (TP when unset). */
 export function gtpOn(m: MegatronModel): boolean {
-  const tp = argAbsent(m, 'tensor_model_parallel_size') ? 1 : argNum(m, 'tensor_model_parallel_size');
-  const etp = argAbsent(m, 'expert_tensor_parallel_size') ? tp : argNum(m, 'expert_tensor_parallel_size');
-  return (factor(m, 'tensor_parallel_num_weight_shards', tp) ?? 1) > 1 || (factor(m, 'expert_tensor_parallel_num_weight_shards', etp) ?? 1) > 1;
+  return (factor(m, 'tensor_parallel_num_weight_shards', parallelSize(m, 'tensor_model_parallel_size')) ?? 1) > 1 || (factor(m, 'expert_tensor_parallel_num_weight_shards', expertTpSize(m)) ?? 1) > 1;
 }
 
 const GTP = 'generalized tensor parallelism (`--tensor-parallel-num-weight-shards` or `--expert-tensor-parallel-num-weight-shards` above the TP size)';

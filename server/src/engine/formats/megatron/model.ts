@@ -92,6 +92,16 @@ export function argOff(m: MegatronModel, dest: string): boolean {
   return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
 }
 
+/** A parallel size as written, or 1 where the file leaves it out and the default applies. */
+export function parallelSize(m: MegatronModel, dest: string): number | undefined {
+  return argAbsent(m, dest) ? 1 : argNum(m, dest);
+}
+
+/** The expert TP size as written, or the TP size where the file leaves it out (Megatron's default). */
+export function expertTpSize(m: MegatronModel): number | undefined {
+  return argAbsent(m, 'expert_tensor_parallel_size') ? parallelSize(m, 'tensor_model_parallel_size') : argNum(m, 'expert_tensor_parallel_size');
+}
+
 /** The value as written, or `fallback` (Megatron's default) where the file leaves it out and defaults are known; undefined otherwise. */
 export function argOr(m: MegatronModel, dest: string, fallback: unknown): unknown {
   const v = argValue(m, dest);
