@@ -133,22 +133,6 @@ export const BUILD_CHECKS: ArgCheck[] = [
     message: (m) => `${argOn(m, 'moe_single_grouped_weight') ? named(m, '--moe-single-grouped-weight') : named(m, '--moe-single-grouped-bias')} without the grouped expert tensor: Megatron Core stops when it builds the model config ("${argOn(m, 'moe_single_grouped_weight') ? 'moe_single_grouped_weight' : 'moe_single_grouped_bias'} requires moe_use_grouped_tensor=True."). Add ${named(m, '--moe-use-grouped-tensor')} (Transformer Engine's op fuser turns it on too), or drop the flag.`,
   },
   {
-    // arguments.py@core_v0.13.0:1055-1058 (validate_args); from 0.14 the config makes it.
-    when: (m) => (argOn(m, 'delay_wgrad_compute') && legacyOn(m) ? 'moe_use_legacy_grouped_gemm' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    since: '0.13.0',
-    before: '0.14.0',
-    message: () => '`--moe-use-legacy-grouped-gemm` with `--delay-wgrad-compute`: the legacy GroupedMLP cannot delay its weight gradients, and Megatron-LM stops at startup ("delay_wgrad_compute is not supported with legacy groupedgemm implementation"). Drop `--moe-use-legacy-grouped-gemm`.',
-  },
-  {
-    // transformer_config.py@core_v0.14.0:1344-1346 to @core_v0.16.1:1913-1915 (the switch is gone in 0.17).
-    when: (m) => (argOn(m, 'delay_wgrad_compute') && legacyOn(m) ? 'moe_use_legacy_grouped_gemm' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    since: '0.14.0',
-    before: '0.17.0',
-    message: () => '`--moe-use-legacy-grouped-gemm` with `--delay-wgrad-compute`: the legacy GroupedMLP cannot delay its weight gradients, and Megatron Core stops when it builds the model config ("delay_wgrad_compute is not supported with legacy groupedgemm implementation"). Drop `--moe-use-legacy-grouped-gemm`.',
-  },
-  {
     // arguments.py@core_v0.16.0:1273 (and GroupedMLP.__init__, experts.py@core_v0.16.0:85-87).
     when: (m) => ((argNum(m, 'moe_latent_size') ?? 0) > 0 && legacyOn(m) ? 'moe_use_legacy_grouped_gemm' : undefined),
     formats: MLM_FLAG_FORMATS,
