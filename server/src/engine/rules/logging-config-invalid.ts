@@ -38,9 +38,9 @@ const noWandbDir = (m: MegatronModel): boolean => (unset(m, 'wandb_save_dir') ||
 const NO_NAME = 'stops at startup ("Please specify the wandb experiment name!"). Add `--wandb-exp-name` with a name for the run.';
 const NO_DIR = 'W&B logging (`--wandb-project`) without `--wandb-save-dir` or `--save`: Megatron-LM puts the W&B files under the checkpoint directory by default (`<save>/wandb`), and with neither set it stops at startup with a TypeError when it sets up the W&B writer (it joins the unset `--save` with "wandb"). Add `--wandb-save-dir`, or `--save`.';
 
-/** A training entry: a Megatron-LM `pretrain_*.py`, or a file of arguments that names none. */
-const trains = (m: MegatronModel): boolean =>
-  (m.args.entry === undefined || /^pretrain_[a-z0-9_]+\.py$/.test(m.args.entry)) && !argOn(m, 'skip_train');
+/** The training entry scripts (`entry` of a check: an unnamed one is an assumption). */
+const PRETRAIN = /^pretrain_[a-z0-9_]+\.py$/;
+const trains = (m: MegatronModel): boolean => !argOn(m, 'skip_train');
 const tbDir = (m: MegatronModel): boolean => (text(m, 'tensorboard_dir') ?? '') !== '';
 const tbZero = (m: MegatronModel): boolean => argNum(m, 'tensorboard_log_interval') === 0 && trains(m);
 const TB_ZERO = (why: string) => `\`--tensorboard-log-interval 0\` ${why}: Megatron-LM takes the iteration modulo the interval in every training log step, and stops with a ZeroDivisionError at the first iteration. Use an interval of 1 or more (1 is the default).`;
@@ -83,6 +83,7 @@ const CHECKS: ArgCheck[] = [
     // training.py@core_v0.4.0:558, training/training.py@core_v0.15.0:1467, @d98e8a6:3376: `if writer and
     // (iteration % args.tensorboard_log_interval == 0)`, the writer being set with `--tensorboard-dir`.
     when: (m) => (tbZero(m) && tbDir(m) ? 'tensorboard_log_interval' : undefined),
+    entry: PRETRAIN,
     message: () => TB_ZERO('with `--tensorboard-dir`'),
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,
@@ -91,6 +92,7 @@ const CHECKS: ArgCheck[] = [
     // training.py@core_v0.4.0:554-555 to training/training.py@core_v0.14.0:1411: the timers are written
     // on every rank under `args.log_timers_to_tensorboard and (iteration % interval == 0)`; gone in 0.15.0.
     when: (m) => (tbZero(m) && !tbDir(m) && argOn(m, 'log_timers_to_tensorboard') ? 'tensorboard_log_interval' : undefined),
+    entry: PRETRAIN,
     message: () => TB_ZERO('with `--log-timers-to-tensorboard`'),
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,

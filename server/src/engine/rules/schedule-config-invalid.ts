@@ -8,7 +8,7 @@
 import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { ENTRY_ASSUMED, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
@@ -80,7 +80,7 @@ const CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
     severity: 'warning',
-    message: () => `${NO_EVAL_INTERVAL} This assumes a Megatron-LM \`pretrain_*.py\` reads these arguments; the file does not name its entry script.`,
+    message: () => `${NO_EVAL_INTERVAL}${ENTRY_ASSUMED}`,
   },
   {
     when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
@@ -129,7 +129,7 @@ const BUILDER_CHECKS: { when: (m: MegatronModel) => string | undefined; message:
   },
 ];
 
-const ASSUMED = ' This assumes a Megatron-LM `pretrain_*.py` reads these arguments; the file does not name its entry script.';
+const ASSUMED = ENTRY_ASSUMED;
 const BUILDER_ARG_CHECKS: ArgCheck[] = BUILDER_CHECKS.flatMap((c): ArgCheck[] => [
   { when: (m) => (pretrainEntry(m) === 'known' ? c.when(m) : undefined), message: c.message, formats: MLM_FLAG_FORMATS, ...(c.since ? { since: c.since } : {}) },
   { when: (m) => (pretrainEntry(m) === 'assumed' ? c.when(m) : undefined), message: (m) => c.message(m) + ASSUMED, formats: MLM_FLAG_FORMATS, severity: 'warning', ...(c.since ? { since: c.since } : {}) },

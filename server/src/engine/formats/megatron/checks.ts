@@ -31,7 +31,16 @@ export interface ArgCheck {
    * made for a `--yaml-cfg` file, which validate_args never sees.
    */
   yamlCfg?: boolean;
+  /**
+   * The entry scripts that make the check (the file names a launch script runs, such as
+   * `/^pretrain_[a-z0-9_]+\.py$/`): other entries are not judged, and where the file does not say
+   * which script reads it the finding is at most a warning that names that assumption.
+   */
+  entry?: RegExp;
 }
+
+/** The sentence an entry-gated finding carries where the file does not name its entry script. */
+export const ENTRY_ASSUMED = ' This assumes a Megatron-LM `pretrain_*.py` reads these arguments; the file does not name its entry script.';
 
 export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgCheck[]): void {
   const model = ctx.model;
@@ -52,6 +61,11 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       const m = older.length ? withOlderNames(ctx, model, new Map(older), used) : model;
       const dest = c.when(m, ctx.plan, ctx);
       if (!dest) return;
+      // An entry-gated check: another entry script does not make it; an unnamed one is an assumption,
+      // except for a `--yaml-cfg` file, whose model only the GPT builder of pretrain_gpt.py reads
+      // (gpt_builders.py@core_v0.16.0; model_provider in pretrain_gpt.py before).
+      const entryAssumed = c.entry !== undefined && !m.args.entry && !m.args.yamlCfg;
+      if (c.entry && m.args.entry && !c.entry.test(m.args.entry)) return;
       // NeMo's own (non-Megatron-Core) model makes none of these checks; whether it is used is read here.
       if (m.mcore && !m.mcore.value) return;
       // Read only once the file matches: the release it is checked against decides whether the check exists.
@@ -61,7 +75,9 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       let message = inFormat(m, ctx.format, c.message(m, ctx.plan));
       // The flag as that release spells it.
       for (const d of used) message = message.split(OLDER_NAMES[d].newFlag).join(OLDER_NAMES[d].flag);
-      ctx.report({ at, message, severity: c.severity, fixes: fix ? [fix] : [] });
+      if (entryAssumed) message += ENTRY_ASSUMED;
+      const severity = entryAssumed && c.severity === undefined ? 'warning' : c.severity;
+      ctx.report({ at, message, severity, fixes: fix ? [fix] : [] });
     });
   }
 }

@@ -15,15 +15,15 @@
 import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argReal, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 
-/** The entry script builds the global tokenizer: a `pretrain_*.py`, or a file that does not say. */
-const pretrains = (m: MegatronModel): boolean => m.args.entry === undefined || m.args.entry === '' || /^pretrain_[a-z0-9_]+\.py$/.test(m.args.entry);
+/** The entry scripts that build the global tokenizer (`entry` of a check: an unnamed one is an assumption). */
+const PRETRAIN = /^pretrain_[a-z0-9_]+\.py$/;
 
 /** The GPT-family entry scripts whose dataset config carries the cache and split arguments. */
-const gptData = (m: MegatronModel): boolean => m.args.entry === undefined || m.args.entry === '' || /^pretrain_(gpt|mamba|hybrid)\.py$/.test(m.args.entry);
+const GPT_DATA = /^pretrain_(gpt|mamba|hybrid)\.py$/;
 
 /** `--tokenizer-type` as written, when the tokenizer arguments are the file's own. */
 function tokenizerType(m: MegatronModel): string | undefined {
-  if (!pretrains(m) || !argOff(m, 'use_checkpoint_args')) return undefined;
+  if (!argOff(m, 'use_checkpoint_args')) return undefined;
   const t = argValue(m, 'tokenizer_type');
   return typeof t === 'string' ? t : undefined;
 }
@@ -64,6 +64,7 @@ const splitParts = (m: MegatronModel): number | undefined => {
 
 export const TOKENIZER_CHECKS: ArgCheck[] = [
   {
+    entry: PRETRAIN,
     when: (m) => (legacyMissing(m).length ? 'tokenizer_type' : undefined),
     message: (m) => {
       const miss = legacyMissing(m).map((d) => `\`${flag(d)}\``).join(' and ');
@@ -75,6 +76,7 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     before: '0.17.0',
   },
   {
+    entry: PRETRAIN,
     when: (m) => {
       const t = tokenizerType(m);
       return t !== undefined && CORE_MODEL_TYPES.has(t) && argAbsent(m, 'tokenizer_model') && argAbsent(m, 'metadata_path') ? 'tokenizer_type' : undefined;
@@ -88,58 +90,65 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
 
 export const DATASET_CHECKS: ArgCheck[] = [
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.16.0:101-104, @d98e8a6:101-104.
-    when: (m) => (gptData(m) && argOn(m, 'dataloader_fast_cache_load') && argAbsent(m, 'data_cache_path') ? 'dataloader_fast_cache_load' : undefined),
+    when: (m) => (argOn(m, 'dataloader_fast_cache_load') && argAbsent(m, 'data_cache_path') ? 'dataloader_fast_cache_load' : undefined),
     message: () => '`--dataloader-fast-cache-load` without `--data-cache-path`: the fast path reads the index caches from that directory, and Megatron-LM stops when it builds the datasets ("--data-cache-path must be provided when using --dataloader-fast-cache-load."). Add `--data-cache-path` with the directory of the prepared caches.',
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.16.0:105-109, @d98e8a6:105-109: the blend (--data-path
     // or --data-args-path) is refused; the per-split blends are not.
-    when: (m) => (gptData(m) && argOn(m, 'dataloader_fast_cache_load') && blendGiven(m) ? 'dataloader_fast_cache_load' : undefined),
+    when: (m) => (argOn(m, 'dataloader_fast_cache_load') && blendGiven(m) ? 'dataloader_fast_cache_load' : undefined),
     message: () => '`--dataloader-fast-cache-load` with a blend to split (`--data-path` or `--data-args-path`): Megatron-LM stops when it builds the datasets ("--dataloader-fast-cache-load and --data-path cannot be used together."). Give the data per split (`--train-data-path`, `--valid-data-path`, `--test-data-path` or `--per-split-data-args-path`), or drop `--dataloader-fast-cache-load`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.16.0:110-113, @d98e8a6:110-113.
-    when: (m) => (gptData(m) && argOn(m, 'dataloader_defer_npy_index_mmap') && argAbsent(m, 'data_cache_path') ? 'dataloader_defer_npy_index_mmap' : undefined),
+    when: (m) => (argOn(m, 'dataloader_defer_npy_index_mmap') && argAbsent(m, 'data_cache_path') ? 'dataloader_defer_npy_index_mmap' : undefined),
     message: () => '`--dataloader-defer-npy-index-mmap` without `--data-cache-path`: Megatron-LM stops when it builds the datasets ("--data-cache-path must be provided when using --dataloader-defer-npy-index-mmap."). Add `--data-cache-path`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.8.0:71, @d98e8a6:116: `--split` divides the one blend
     // and has no default from 0.8 (validate_args sets one only beside --data-path).
-    when: (m) => (gptData(m) && perSplitGiven(m) && !blendGiven(m) && argOff(m, 'mock_data') && argGiven(m, 'split') ? 'split' : undefined),
+    when: (m) => (perSplitGiven(m) && !blendGiven(m) && argOff(m, 'mock_data') && argGiven(m, 'split') ? 'split' : undefined),
     message: (m) => `\`--split\` with per-split data (${perSplitFlags(m)}): the split divides a single blend, and Megatron-LM stops when it builds the datasets ("split and blend_per_split are incompatible"). Remove \`--split\`.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.8.0',
   },
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.5.0:94, @core_v0.7.0:71: `--split` defaults to
     // "969, 30, 1" there, so per-split data always meets it (0.8 made the default None).
-    when: (m) => (gptData(m) && perSplitGiven(m) && !blendGiven(m) && argOff(m, 'mock_data') && (argGiven(m, 'split') || argAbsent(m, 'split')) ? (argGiven(m, 'split') ? 'split' : 'train_data_path') : undefined),
+    when: (m) => (perSplitGiven(m) && !blendGiven(m) && argOff(m, 'mock_data') && (argGiven(m, 'split') || argAbsent(m, 'split')) ? (argGiven(m, 'split') ? 'split' : 'train_data_path') : undefined),
     message: (m) => `Per-split data (${perSplitFlags(m)}) in Megatron Core before 0.8: \`--split\` always has a value there (its default is "969, 30, 1"), and Megatron-LM stops when it builds the datasets ("split and blend_per_split are incompatible"). Give the data as one \`--data-path\` blend with \`--split\`, or use Megatron Core 0.8 or later.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.5.0',
     before: '0.8.0',
   },
   {
+    entry: GPT_DATA,
     // blended_megatron_dataset_config.py@core_v0.10.0:96, @d98e8a6:136: validate_args gives `--split` its
     // legacy default only beside `--data-path` (training/arguments.py@core_v0.10.0:298-303, @d98e8a6:668-672),
     // so a blend read from `--data-args-path` has none.
-    when: (m) => (gptData(m) && argGiven(m, 'data_args_path') && argAbsent(m, 'data_path') && argAbsent(m, 'split') && !perSplitGiven(m) ? 'data_args_path' : undefined),
+    when: (m) => (argGiven(m, 'data_args_path') && argAbsent(m, 'data_path') && argAbsent(m, 'split') && !perSplitGiven(m) ? 'data_args_path' : undefined),
     message: () => '`--data-args-path` without `--split`: Megatron-LM fills in a default split only for `--data-path`, and it stops when it builds the datasets ("split must be provided when blend is not None"). Add `--split` (for example `969,30,1`).',
     formats: MLM_FLAG_FORMATS,
     since: '0.10.0',
   },
   {
+    entry: GPT_DATA,
     // parse_and_normalize_split, blended_megatron_dataset_config.py@core_v0.4.0:111-114, @d98e8a6:166-167:
     // one number per split (train, valid, test); missing ones are taken as 0, more are refused.
     when: (m) => {
-      if (!gptData(m) || !blendGiven(m) || perSplitGiven(m) || argOn(m, 'mock_data')) return undefined;
+      if (!blendGiven(m) || perSplitGiven(m) || argOn(m, 'mock_data')) return undefined;
       const n = splitParts(m);
       return n !== undefined && n > 3 ? 'split' : undefined;
     },
@@ -147,27 +156,30 @@ export const DATASET_CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
   },
   {
+    entry: GPT_DATA,
     // The SFT dataset packs conversations with positions from 0 and builds no mask: it asserts that
     // neither reset switch is on (training/datasets/sft_dataset.py@core_v0.13.0:130, in
     // _get_ltor_masks_and_position_ids; @core_v0.16.0:128 and 178, @d98e8a6:124 and 174, in __getitem__).
-    when: (m) => (gptData(m) && argOn(m, 'sft') && (argOn(m, 'reset_position_ids') || argOn(m, 'reset_attention_mask')) ? (argOn(m, 'reset_position_ids') ? 'reset_position_ids' : 'reset_attention_mask') : undefined),
+    when: (m) => (argOn(m, 'sft') && (argOn(m, 'reset_position_ids') || argOn(m, 'reset_attention_mask')) ? (argOn(m, 'reset_position_ids') ? 'reset_position_ids' : 'reset_attention_mask') : undefined),
     message: (m) => `\`${argOn(m, 'reset_position_ids') ? '--reset-position-ids' : '--reset-attention-mask'}\` with \`--sft\`: the SFT dataset packs conversations itself, and Megatron-LM stops at the first sample it loads (an assertion that the reset switches are off). Remove the switch.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.13.0',
   },
   {
+    entry: GPT_DATA,
     // training/datasets/sft_dataset.py@core_v0.16.0:178, @d98e8a6:174: the attention mask must not be built
     // in the data loader (`--no-create-attention-mask-in-dataloader`); from 0.19
     // `--dataloader-inter-document-masking` turns it off in validate_args (@core_v0.19.0:1304, @d98e8a6:1343-1344).
-    when: (m) => (gptData(m) && argOn(m, 'sft') && argOff(m, 'reset_attention_mask') && argOnByDefault(m, 'create_attention_mask_in_dataloader') && argOff(m, 'dataloader_inter_document_masking') ? 'sft' : undefined),
+    when: (m) => (argOn(m, 'sft') && argOff(m, 'reset_attention_mask') && argOnByDefault(m, 'create_attention_mask_in_dataloader') && argOff(m, 'dataloader_inter_document_masking') ? 'sft' : undefined),
     message: () => '`--sft` without `--no-create-attention-mask-in-dataloader`: the SFT dataset builds no attention mask, and from Megatron Core 0.16 Megatron-LM stops at the first sample it loads (an assertion that the data loader does not create the mask, which it does by default). Add `--no-create-attention-mask-in-dataloader`.',
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
   },
   {
+    entry: GPT_DATA,
     // GPTDataset.build_low_level_dataset, gpt_dataset.py@core_v0.13.0:144-145, @d98e8a6:214-215: a dataset
     // in object storage (`s3://`, `msc://`) keeps its index files in a local cache it must be given.
-    when: (m) => (gptData(m) && argOff(m, 'sft') && argOff(m, 'mock_data') && objectStoragePaths(m).length && argAbsent(m, 'object_storage_cache_path') ? objectStoragePaths(m)[0] : undefined),
+    when: (m) => (argOff(m, 'sft') && argOff(m, 'mock_data') && objectStoragePaths(m).length && argAbsent(m, 'object_storage_cache_path') ? objectStoragePaths(m)[0] : undefined),
     message: (m) => `\`${flag(objectStoragePaths(m)[0])}\` names a dataset in object storage (\`s3://\` or \`msc://\`) and \`--object-storage-cache-path\` is not given: Megatron-LM caches the index files of such a dataset locally, and it stops when it builds the datasets (an assertion that the cache path is given). Add \`--object-storage-cache-path\` with a local directory.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.13.0',
