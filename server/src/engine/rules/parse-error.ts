@@ -53,6 +53,8 @@ function canonical(v: unknown): string {
 function mistake(message: string): string {
   if (/JSON has no comments/.test(message)) return 'a comment, which JSON does not allow';
   if (/trailing comma/.test(message)) return 'a trailing comma, which JSON does not allow';
+  const bare = /the key (`[^`]*`) is not in double quotes/.exec(message);
+  if (bare) return `the key ${bare[1]} without double quotes, which JSON requires`;
   return message.replace(/^JSON syntax:\s*/, '').replace(/[.:].*$/s, '');
 }
 

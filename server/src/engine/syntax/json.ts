@@ -30,16 +30,79 @@ export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
   }
   const errors: J.ParseError[] = [];
   let tree: J.Node | undefined;
+  // A key written without its quotes is read as the key it names (hjson, which DeepSpeed opens its
+  // file with, reads it so; json.load stops on it, and the error says so once): the parser reads the
+  // text with those keys quoted, and every offset is taken back to the text as written.
+  const bare = bareKeys(text);
+  const { quoted, back } = quoteKeys(text, bare);
   try {
-    tree = J.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
+    tree = J.parseTree(quoted, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
   } catch (err) {
     errors.push({ error: J.ParseErrorCode.InvalidSymbol, offset: 0, length: 0 });
     void err;
   }
-  const problems = syntaxProblems(text, errors);
+  if (bare.length) {
+    for (const e of errors) [e.offset, e.length] = [back(e.offset), back(e.offset + e.length) - back(e.offset)];
+    if (tree) remap(tree, back);
+  }
+  const problems = [...bare.map(bareKeyProblem(text)), ...syntaxProblems(text, errors)].sort((a, b) => a.span.start - b.span.start);
   const root = tree ? convert(tree, problems, 0, text.length) : undefined;
   return new JsonDoc(text, lines, root, problems);
 }
+
+/** The keys written without quotes where a property name goes (after `{` or `,`, before `:`), by the parser's own scanner. */
+function bareKeys(text: string): Span[] {
+  const out: Span[] = [];
+  const scan = J.createScanner(text, true);
+  let prev: J.SyntaxKind | undefined;
+  let candidate: Span | undefined;
+  for (let t = scan.scan(), n = 0; t !== J.SyntaxKind.EOF && n < 1_000_000 && out.length < MAX_SYNTAX_ERRORS; t = scan.scan(), n++) {
+    if (candidate && t === J.SyntaxKind.ColonToken) out.push(candidate);
+    candidate = t === J.SyntaxKind.Unknown && (prev === J.SyntaxKind.OpenBraceToken || prev === J.SyntaxKind.CommaToken) ? { start: scan.getTokenOffset(), end: scan.getTokenOffset() + scan.getTokenLength() } : undefined;
+    prev = t;
+  }
+  return out;
+}
+
+/** The text with each bare key in double quotes, and the map from an offset in it back to the text as written. */
+function quoteKeys(text: string, bare: readonly Span[]): { quoted: string; back: (offset: number) => number } {
+  if (!bare.length) return { quoted: text, back: (o) => o };
+  let quoted = '';
+  let from = 0;
+  const inserted: number[] = [];
+  for (const k of bare) {
+    quoted += text.slice(from, k.start);
+    inserted.push(quoted.length);
+    quoted += `"${text.slice(k.start, k.end)}`;
+    inserted.push(quoted.length);
+    quoted += '"';
+    from = k.end;
+  }
+  quoted += text.slice(from);
+  // An offset goes back by the quotes inserted before it (an opening quote maps to the key's start).
+  const back = (o: number): number => {
+    let n = 0;
+    while (n < inserted.length && inserted[n] < o) n++;
+    return o - n;
+  };
+  return { quoted, back };
+}
+
+function remap(n: J.Node, back: (offset: number) => number): void {
+  const m = n as { offset: number; length: number; colonOffset?: number };
+  const end = back(n.offset + n.length);
+  m.offset = back(n.offset);
+  m.length = end - m.offset;
+  if (n.colonOffset !== undefined) m.colonOffset = back(n.colonOffset);
+  for (const c of n.children ?? []) remap(c, back);
+}
+
+const bareKeyProblem = (text: string) => (span: Span): SyntaxProblem => ({
+  code: 'parse-error',
+  severity: 'error',
+  message: `JSON syntax: the key \`${text.slice(span.start, span.end)}\` is not in double quotes; Python's json.load stops here. Write it as "${text.slice(span.start, span.end)}".`,
+  span,
+});
 
 /** A comma before the `}` or `]` at `offset` (nothing but blanks between them), or -1. */
 function trailingComma(text: string, offset: number): number {
