@@ -1,6 +1,7 @@
 /**
  * batch-config-invalid: batch-size arguments that Megatron-LM rejects together.
  */
+import { inFormat } from '../formats/megatron/checks';
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { gtpFactor } from '../plan/layout';
 import { defineRule, type RuleContext } from './rule';
@@ -25,7 +26,7 @@ function evalBatch(ctx: RuleContext<MegatronModel>): void {
   if (!dp || egbs % (embs * dp) === 0 || !ctx.atLeast(EVAL_CHECKED_SINCE)) return;
   ctx.report({
     at: m.args.get('eval_global_batch_size')?.path ?? [],
-    message: `\`--eval-global-batch-size ${egbs}\` is not divisible by the eval micro-batch ${embs}${argAbsent(m, 'eval_micro_batch_size') ? ' (the micro-batch)' : ''} × DP ${dp} = ${embs * dp}: each evaluation step splits the eval batch into micro-batches on every data-parallel rank, and Megatron-LM stops at startup ("eval_global_batch_size (${egbs}) must be divisible by eval_micro_batch_size (${embs}) * data_parallel_size (${dp})"). Use a multiple of ${embs * dp}.`,
+    message: inFormat(m, ctx.format, `\`--eval-global-batch-size ${egbs}\` is not divisible by the eval micro-batch ${embs}${argAbsent(m, 'eval_micro_batch_size') ? ' (the micro-batch)' : ''} × DP ${dp} = ${embs * dp}: each evaluation step splits the eval batch into micro-batches on every data-parallel rank, and Megatron-LM stops at startup ("eval_global_batch_size (${egbs}) must be divisible by eval_micro_batch_size (${embs}) * data_parallel_size (${dp})"). Use a multiple of ${embs * dp}.`),
   });
 }
 
@@ -58,7 +59,7 @@ export default defineRule<MegatronModel>({
     ctx.report({
       at: schedule.path,
       related: [{ at: global.path, on: 'entry', message: 'the fixed global batch size is set here' }],
-      message: `\`--step-batch-size-schedule\` and \`--global-batch-size ${String(global.value)}\` are both given: the schedule already sets the global batch size at every step, and Megatron-LM (from Megatron Core 0.18, where the schedule appeared) stops at startup when both are given. Remove \`--global-batch-size\` (the schedule's first size applies from step 0), or drop the schedule to train at one fixed size.`,
+      message: inFormat(m, ctx.format, `\`--step-batch-size-schedule\` and \`--global-batch-size ${String(global.value)}\` are both given: the schedule already sets the global batch size at every step, and Megatron-LM (from Megatron Core 0.18, where the schedule appeared) stops at startup when both are given. Remove \`--global-batch-size\` (the schedule's first size applies from step 0), or drop the schedule to train at one fixed size.`),
     });
   },
 });
@@ -116,10 +117,10 @@ function scheduleRefused(ctx: RuleContext<MegatronModel>): void {
   const at = m.args.get('step_batch_size_schedule')?.path ?? [];
   if (argOn(m, 'decrease_batch_size_if_needed')) {
     if (!ctx.atLeast(SCHEDULE_CHECKED_SINCE)) return;
-    ctx.report({ at, message: '`--step-batch-size-schedule` with `--decrease-batch-size-if-needed`: the schedule fixes each batch size, and Megatron-LM stops at startup ("Cannot specify both --step-batch-size-schedule and --decrease-batch-size-if-needed"). Remove `--decrease-batch-size-if-needed`.' });
+    ctx.report({ at, message: inFormat(m, ctx.format, '`--step-batch-size-schedule` with `--decrease-batch-size-if-needed`: the schedule fixes each batch size, and Megatron-LM stops at startup ("Cannot specify both --step-batch-size-schedule and --decrease-batch-size-if-needed"). Remove `--decrease-batch-size-if-needed`.') });
     return;
   }
   const problem = scheduleProblem(text, argNum(m, 'seq_length'));
   if (!problem || !ctx.atLeast(SCHEDULE_CHECKED_SINCE)) return;
-  ctx.report({ at, message: `\`--step-batch-size-schedule\` ${problem.what}: Megatron-LM reads it as "THRESHOLD:BATCH_SIZE" pairs, thresholds in tokens (K, M, B, T suffixes) divided by the sequence length, and stops at startup ("${problem.quote}"). ${problem.todo}` });
+  ctx.report({ at, message: inFormat(m, ctx.format, `\`--step-batch-size-schedule\` ${problem.what}: Megatron-LM reads it as "THRESHOLD:BATCH_SIZE" pairs, thresholds in tokens (K, M, B, T suffixes) divided by the sequence length, and stops at startup ("${problem.quote}"). ${problem.todo}`) });
 }

@@ -3,6 +3,7 @@
  * sections, Megatron's `--fp16` and `--bf16`).
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
+import { inFormat } from '../formats/megatron/checks';
 import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { TrainerModel } from '../formats/trainer/model';
 import { keyAtRelease, trainerChecks } from './helpers';
@@ -30,14 +31,19 @@ function trainer(ctx: RuleContext<TrainerModel>): void {
   }
 }
 
-/** Megatron: `--fp16` with `--bf16` (validate_args asserts that at most one is given). */
+/**
+ * Megatron: `--fp16` with `--bf16`. TransformerConfig.__post_init__ raises at every release
+ * (transformer_config.py@core_v0.4.0:199, @d98e8a6:1432), for every format that builds it (a NeMo
+ * model config's `fp16`/`bf16` take priority over its precision, megatron_base_model.py@v2.4.0:1249);
+ * validate_args asserts it first in Megatron-LM (arguments.py@core_v0.4.0:176-180).
+ */
 function megatron(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
   if (!argOn(m, 'fp16') || !argOn(m, 'bf16')) return;
   ctx.report({
     at: m.args.get('fp16')?.path ?? [],
-    related: m.args.get('bf16') ? [{ at: m.args.get('bf16')!.path, on: 'entry', message: '`--bf16` is given here too' }] : [],
-    message: '`--fp16` and `--bf16` are exclusive: Megatron stops at startup. Keep one (BF16 on Ampere and newer: no loss scaling needed).',
+    related: m.args.get('bf16') ? [{ at: m.args.get('bf16')!.path, on: 'entry', message: inFormat(m, ctx.format, '`--bf16` is given here too') }] : [],
+    message: inFormat(m, ctx.format, '`--fp16` and `--bf16` are exclusive: Megatron stops at startup ("Only one of self.fp16 … and self.bf16 … should be True"). Keep one (BF16 on Ampere and newer: no loss scaling needed).'),
   });
 }
 

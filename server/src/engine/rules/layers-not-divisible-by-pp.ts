@@ -51,7 +51,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'The number of layers is not a multiple of PP (or, with interleaving, of PP × layers per virtual stage), or a hybrid layer pattern\'s pipeline segments do not fit PP.',
-    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. First and last stage sizes (`--decoder-first/last-pipeline-num-layers`) split unevenly, but the layers they leave must divide over the stages between them (Megatron Core stops otherwise, from 0.9); from 0.16 they must leave layers exactly when they leave stages between them; and with virtual stages (`--num-virtual-stages-per-pipeline-rank`, from 0.11) each middle stage\'s layers must divide into the virtual stages (the first and last sizes are `pipeline-config-invalid`\'s). A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
+    why: 'Without an explicit uneven split, each pipeline stage gets layers / PP layers; Megatron stops when that is not whole ("Number of layers should be divisible by the pipeline-model-parallel size"). Megatron-LM before 0.10.0 checked this only with virtual stages, and its Megatron Core model otherwise built layers // PP per stage, silently dropping the rest (a warning for those releases; the same for a NeMo config built with Megatron Core before 0.11.0, whose TransformerBlock checks it from then on); its legacy model (the default before 0.8.0 unless `--use-mcore-models`, then `--use-legacy-models`) stops on an uneven split at every release. With virtual stages, each stage\'s layers must also divide into its virtual stages. First and last stage sizes (`--decoder-first/last-pipeline-num-layers`) split unevenly, but the layers they leave must divide over the stages between them (Megatron Core stops otherwise, from 0.9); from 0.16 they must leave layers exactly when they leave stages between them; and with virtual stages (`--num-virtual-stages-per-pipeline-rank`, from 0.11) each middle stage\'s layers must divide into the virtual stages (the first and last sizes are `pipeline-config-invalid`\'s). A hybrid model\'s `--hybrid-layer-pattern` with `|` sets the split itself (from 0.17): its segments must be a multiple of PP, and first/last stage sizes beside it are refused.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 24\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 3\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 32\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 4\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets PP to the nearest value below that divides the layers and the world.',
@@ -126,10 +126,20 @@ export default defineRule({
       const mm = ctx.model as MegatronModel | undefined;
       return !!mm && (ctx.atLeast('0.8.0') ? argOn(mm, 'use_legacy_models') : !argOn(mm, 'deprecated_use_mcore_models'));
     };
-    const truncates = uneven && !(vpp && vpp > 1) && mlm && !ctx.atLeast('0.10.0') && !legacy();
+    // Where Megatron Core builds the model from a NeMo config or a Bridge override, nothing checks the
+    // split before TransformerBlock asserts it from 0.11.0 (transformer_block.py@core_v0.11.0:109-111;
+    // @core_v0.10.0:84 builds layers // PP); NeMo's own (non-Megatron-Core) model asserts it at every
+    // release (nemo/collections/nlp/modules/common/megatron/transformer.py@v2.4.0:1330-1332).
+    const nemoOwn = (): boolean => {
+      const mc = (ctx.model as MegatronModel | undefined)?.mcore;
+      return !!mc && !mc.value && mc.from.kind !== 'unknown';
+    };
+    const truncates = uneven && !(vpp && vpp > 1) && (mlm ? !ctx.atLeast('0.10.0') && !legacy() : !ctx.atLeast('0.11.0') && !nemoOwn());
     const advice = usable(counted);
     const message = truncates
-      ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${advice}`
+      ? mlm
+        ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron-LM before 0.10.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.10.0 it stops at startup. ${advice}`
+        : `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron Core before 0.11.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.11.0 it stops when it builds the model ("num_layers should be divisible by pipeline_model_parallel_size"). ${advice}`
       : uneven
         ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${advice}`
         : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;

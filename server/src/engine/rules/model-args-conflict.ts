@@ -448,7 +448,7 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
       return f !== undefined && f > 0 && l !== undefined && l % f !== 0 ? 'no_rope_freq' : undefined;
     },
     since: '0.13.0',
-    message: (m) => `${named(m, '--no-rope-freq', String(argNum(m, 'no_rope_freq')))} with ${argNum(m, 'num_layers')} layers: the pattern (RoPE skipped on every ${argNum(m, 'no_rope_freq')}th layer) must repeat a whole number of times, and Megatron Core stops when it builds the model config ("no_rope_freq=${argNum(m, 'no_rope_freq')} should be divisible by num_layers=${argNum(m, 'num_layers')}."). Use a value that divides the layer count, or a list pattern with one entry per layer.`,
+    message: (m) => `${named(m, '--no-rope-freq', String(argNum(m, 'no_rope_freq')))} with ${argNum(m, 'num_layers')} layers: the pattern (RoPE skipped on one layer in every ${argNum(m, 'no_rope_freq')}) must repeat a whole number of times, and Megatron Core stops when it builds the model config ("no_rope_freq=${argNum(m, 'no_rope_freq')} should be divisible by num_layers=${argNum(m, 'num_layers')}."). Use a value that divides the layer count, or a list pattern with one entry per layer.`,
   },
   {
     // Megatron-LM hands two or more `--cp-comm-type` words on as a per-layer list (training/arguments.py@core_v0.10.0:807-808),

@@ -9,7 +9,7 @@ import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritt
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { ENTRY_ASSUMED, runChecks, type ArgCheck } from '../formats/megatron/checks';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** A count known to be above zero (upstream's `if args.train_iters:` and `!= 0` tests). */
@@ -270,6 +270,50 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
 ];
 
 /**
+ * Megatron Bridge's own run-length fields (no Megatron-LM argument: read from the file), checked from
+ * Bridge 0.6 (Megatron Core 0.19) when it validates the config (training/config.py@v0.6.0):
+ * `train.num_epochs` beside another length (:478-482), not positive or with a batch ramp-up (:483-485), or
+ * with a data loader other than `batch` (:1146-1147);
+ * `scheduler.max_steps` not positive (SchedulerConfig.finalize, :407-408), with sample-based training
+ * (:1561-1564), or below `train.train_iters` (_calculate_scheduler_steps, run when train_iters is set, :1622-1628).
+ */
+function bridgeRunLength(ctx: RuleContext<MegatronModel>): void {
+  if (!ctx.atLeast('0.19.0')) return;
+  const m = ctx.model;
+  const own = (path: string[]): { at: string[]; n: number | undefined } | undefined => {
+    const v = ctx.doc.node(path) ? ctx.doc.value(path) : undefined;
+    if (v === undefined || v === null) return undefined;
+    return { at: path, n: typeof v === 'number' && Number.isFinite(v) ? v : undefined };
+  };
+  const epochs = own(['train', 'num_epochs']);
+  const steps = own(['scheduler', 'max_steps']);
+  if (epochs) {
+    const other = written(m, 'train_iters') ? 'train_iters' : written(m, 'train_samples') ? 'train_samples' : undefined;
+    if (other) {
+      ctx.report({ at: epochs.at, message: `\`train.num_epochs\` with \`train.${other}\`: ${STOPS} ("Cannot specify more than one of train_iters, train_samples, or num_epochs"). Keep one.` });
+    } else if (epochs.n !== undefined && epochs.n <= 0) {
+      ctx.report({ at: epochs.at, message: `\`train.num_epochs: ${epochs.n}\` trains for no epoch: ${STOPS} ("num_epochs must be a positive number"). Give the number of epochs.` });
+    } else if (typeof ctx.doc.value(['dataset', 'dataloader_type']) === 'string' && ctx.doc.value(['dataset', 'dataloader_type']) !== 'batch') {
+      // ConfigContainer.validate (training/config.py@v0.6.0:1146-1147): epochs are counted over a batch loader only.
+      ctx.report({ at: epochs.at, message: `\`train.num_epochs\` with \`dataset.dataloader_type: ${String(ctx.doc.value(['dataset', 'dataloader_type']))}\`: ${STOPS} ('num_epochs is currently supported only with dataloader_type="batch"'). Use \`dataset.dataloader_type: batch\`, or train by iterations with \`train.train_iters\`.` });
+    } else if (epochs.n !== undefined && written(m, 'rampup_batch_size')) {
+      ctx.report({ at: m.args.get('rampup_batch_size')?.path ?? epochs.at, message: `\`train.rampup_batch_size\` with epoch-based training (\`train.num_epochs\`): ${STOPS} ("Batch size rampup not supported with epoch-based training"). Remove the ramp-up, or train by iterations with \`train.train_iters\`.` });
+    }
+  }
+  if (!steps || steps.n === undefined) return;
+  if (steps.n <= 0) {
+    ctx.report({ at: steps.at, message: `\`scheduler.max_steps: ${steps.n}\` is not above zero: it is the length of the full run the schedules are shaped for, and ${STOPS} ("scheduler.max_steps must be positive"). Give the full run's iterations (at least \`train.train_iters\`), or remove it.` });
+  } else if (bridgeBySamples(m) && !epochs) {
+    ctx.report({ at: steps.at, message: `\`scheduler.max_steps\` with sample-based training (\`train.train_samples\`): it stretches an iteration-based schedule, and ${STOPS} ("scheduler.max_steps is only supported for iteration-based training")${otherLength(m, 'train_iters')}. Remove it, or train by iterations with \`train.train_iters\`.` });
+  } else if (bridgeByIters(m) && !epochs) {
+    const iters = argNum(m, 'train_iters');
+    if (iters !== undefined && steps.n < iters) {
+      ctx.report({ at: steps.at, message: `\`scheduler.max_steps: ${steps.n}\` is below \`train.train_iters: ${iters}\`: it is the length of the full run whose first iterations this one trains, and ${STOPS} ("scheduler.max_steps (${steps.n}) must be greater than or equal to train.train_iters (${iters})"). Raise it to at least ${iters}, or remove it.` });
+    }
+  }
+}
+
+/**
  * `--manual-gc` with a negative `--manual-gc-interval`: train() asserts the interval is at least 0
  * before its first step, at every release (megatron/training.py@core_v0.4.0:737-738,
  * training/training.py@d98e8a6:4405-4407), so not with `--skip-train`, which never calls it; it
@@ -417,8 +461,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, a memory-logging interval off the logging interval, both scheduler sources chosen, a WSD schedule without its annealing length, several validation sets without full validation, `--manual-gc` with a negative `--manual-gc-interval`, or `--gpu-sniff-test-interval 0`).',
-    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`. When a Megatron-LM `pretrain_*.py` builds the learning-rate scheduler it stops, at every release, on `--override-opt-param-scheduler` beside `--use-checkpoint-opt-param-scheduler`, and from 0.8 on `--lr-decay-style WSD` without the annealing length of the kind training counts in (`--lr-wsd-decay-iters` with `--train-iters`, `--lr-wsd-decay-samples` with `--train-samples`); from 0.14 it stops when it builds the data loaders on `--multiple-validation-sets` without `--full-validation` (unless `--skip-train`). A file that names no entry script gets these as warnings that say what they assume. With `--manual-gc`, training itself (Megatron-LM\'s and Megatron Bridge\'s train loop, at every release) refuses a negative `--manual-gc-interval` as it starts, after start-up and data loading; with `--skip-train` it is never reached. From Megatron Core 0.18, `--gpu-sniff-test-interval 0` stops Megatron-LM after the first training step (it divides the iteration by the interval).',
+    summary: 'Training-length, learning-rate and weight-decay schedule settings that Megatron-LM or Megatron Bridge rejects together (iteration-based and sample-based settings mixed, a batch-size ramp-up with iteration-based training or training phases (before Megatron Core 0.18), the warmup given twice, a minimum learning rate above `--lr`, a decoupled learning rate without Megatron Core\'s model, start and end weight decays that do not match the decay style, or a weight-decay ramp that shrinks, a memory-logging interval off the logging interval, both scheduler sources chosen, a Bridge epoch count or `scheduler.max_steps` its validation refuses, a WSD schedule without its annealing length, several validation sets without full validation, `--manual-gc` with a negative `--manual-gc-interval`, or `--gpu-sniff-test-interval 0`).',
+    why: 'Megatron-LM counts training either in iterations (`--train-iters`, with `--lr-decay-iters` and `--lr-warmup-iters`) or in samples (`--train-samples`, with `--lr-decay-samples` and `--lr-warmup-samples`), and a warmup either as a count or as `--lr-warmup-fraction`. Its argument checks stop at startup when the two kinds are mixed, at every release (from Megatron Core 0.17 not when `--skip-train` leaves training out; before, also then), and before 0.18 also on `--rampup-batch-size` with `--train-iters` (the ramp-up is counted in samples); a script converted from one kind to the other often keeps one setting of the old kind. Megatron Bridge makes checks of its own when it validates an override file\'s config, at every release: `scheduler.override_opt_param_scheduler` beside `scheduler.use_checkpoint_opt_param_scheduler`, and a negative `start_weight_decay` or an `end_weight_decay` below it; from Bridge 0.2 (Megatron Core 0.15) also iteration-based and sample-based `scheduler` fields mixed, `lr_warmup_fraction` beside a warmup count, `train.train_iters` beside `train.train_samples`, a scheduler field of the other kind than the one `train` counts in, and a batch ramp-up or a count of 0 with `train_samples`. From Bridge 0.6 (Megatron Core 0.19) also `train.num_epochs` beside another length, not above 0, with a batch ramp-up or with a `dataset.dataloader_type` other than `batch`, and `scheduler.max_steps` not above 0, with `train_samples`, or below `train.train_iters`. Only what the file writes is judged: a field it leaves out is the recipe\'s. NeMo configures the scheduler itself and is not judged. From Megatron Core 0.16 `--phase-transition-iterations` with `--train-iters` stops when the data loaders are built (the phases end at `--train-samples`, unset there), and in 0.16 and 0.17 Megatron-LM\'s argument checks refuse it with `--rampup-batch-size`. Megatron-LM\'s argument checks also stop, at every release, on a `--min-lr` above `--lr`, on `--start-weight-decay` or `--end-weight-decay` with a constant weight decay (the default `--weight-decay-incr-style`), and on a `linear` or `cosine` style without both of them. Before 0.18 the `--yaml-cfg` reader also refuses a batch-size ramp-up with iteration-based training. From 0.16 `--eval-interval` has no default, and Megatron-LM divides `--train-iters` by it when it sizes the validation set (unless `--skip-train` or `--full-validation`): iteration-based training without it stops with a TypeError before the first step. From 0.16 `--log-memory-interval` must also be a multiple of `--log-interval` (100 by default), or the argument checks stop at startup. The separate learning rate of the embedding and output layer (`--decoupled-lr`, `--decoupled-min-lr`) is Megatron Core\'s alone: Megatron-LM refuses it at startup without `--use-mcore-models` in 0.6 and 0.7, with `--use-legacy-models` from 0.8 to 0.17, and in 0.8 beside `--use-dist-ckpt`. When a Megatron-LM `pretrain_*.py` builds the learning-rate scheduler it stops, at every release, on `--override-opt-param-scheduler` beside `--use-checkpoint-opt-param-scheduler`, and from 0.8 on `--lr-decay-style WSD` without the annealing length of the kind training counts in (`--lr-wsd-decay-iters` with `--train-iters`, `--lr-wsd-decay-samples` with `--train-samples`); from 0.14 it stops when it builds the data loaders on `--multiple-validation-sets` without `--full-validation` (unless `--skip-train`). A file that names no entry script gets these as warnings that say what they assume. With `--manual-gc`, training itself (Megatron-LM\'s and Megatron Bridge\'s train loop, at every release) refuses a negative `--manual-gc-interval` as it starts, after start-up and data loading; with `--skip-train` it is never reached. From Megatron Core 0.18, `--gpu-sniff-test-interval 0` stops Megatron-LM after the first training step (it divides the iteration by the interval).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-iters: 40000\n  --lr-warmup-samples: 10000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-samples: 1000000\n  --lr-decay-samples: 900000\n  --lr-warmup-samples: 10000\n',
     shell: {
@@ -434,6 +478,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, GC_CHECKS);
     if (ctx.format === 'megatron-bridge') {
       runChecks(ctx, BRIDGE_SCHEDULE_CHECKS);
+      ctx.separately(() => bridgeRunLength(ctx));
       return;
     }
     const m = ctx.model;
