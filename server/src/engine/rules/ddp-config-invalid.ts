@@ -14,7 +14,8 @@
  *   is given or `--main-grads-dtype` is not fp32, and off with `--grad-reduce-in-bf16`
  *   (arguments.py@core_v0.17.0:988-1000, @d98e8a6:1203-1217).
  *
- * Made for Megatron-LM's formats. The bucket checks are in the code that builds the model, which a
+ * Made for Megatron-LM's formats, and for Megatron Bridge (whose DDP config runs Core's checks) the
+ * bucket count not above zero from 0.18. The bucket checks are in the code that builds the model, which a
  * `--yaml-cfg` file reaches with its own values too; the pattern check rests on validate_args'
  * bf16 switch, which a `--yaml-cfg` file does not run, so it is left out there.
  */
@@ -62,6 +63,19 @@ const CHECKS: ArgCheck[] = [
     message: (m) => `\`--ddp-num-buckets ${String(argValue(m, 'ddp_num_buckets'))}\`: the parameters are divided into that many buckets, and ${STOPS} ("--ddp-num-buckets must be greater than 0"; from Megatron Core 0.18 "num_buckets must be greater than 0"). Give a count of at least 1, or leave it out.`,
   },
   {
+    // Megatron Bridge's DistributedDataParallelConfig runs Megatron Core's checks when the config is
+    // validated (training/config.py@v0.6.0:103-116, 1249): the bucket count is Core's from 0.18. Its
+    // `comm_overlap` setup may replace `ddp.bucket_size` just before (comm_overlap.py@v0.6.0:570-577),
+    // so only the count's own check is made there.
+    when: (m) => {
+      const n = argNum(m, 'ddp_num_buckets');
+      return n !== undefined && n <= 0 ? 'ddp_num_buckets' : undefined;
+    },
+    formats: ['megatron-bridge'],
+    since: '0.18.0',
+    message: (m) => `\`ddp.num_buckets: ${String(argValue(m, 'ddp_num_buckets'))}\`: the parameters are divided into that many gradient buckets, and Megatron Bridge stops when it validates the config (Megatron Core's "num_buckets must be greater than 0"). Give a count of at least 1, or leave it out.`,
+  },
+  {
     when: (m, _p, ctx) => (argGiven(m, 'ddp_param_name_patterns_for_fp32_local_accumulation') && fp32Reduction(m) && ddpConfig(m, ctx) ? 'ddp_param_name_patterns_for_fp32_local_accumulation' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.17.0',
@@ -72,10 +86,10 @@ const CHECKS: ArgCheck[] = [
 export default defineRule<MegatronModel>({
   id: 'ddp-config-invalid',
   severity: 'error',
-  formats: MLM_FLAG_FORMATS,
+  formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
     summary: 'Data-parallel gradient-buffer arguments that Megatron refuses when it wraps the model: `--ddp-num-buckets` beside `--ddp-bucket-size` or not above zero, and `--ddp-param-name-patterns-for-fp32-local-accumulation` while the gradients are already kept in fp32.',
-    why: 'Megatron-LM builds the data-parallel wrapper\'s config from these flags after its argument checks, when it sets up the model, and stops there: from Megatron Core 0.12 when `--ddp-num-buckets` is given together with `--ddp-bucket-size` (two ways of sizing the same buckets) or is 0 or negative (also in a `--yaml-cfg` file); from 0.17 when `--ddp-param-name-patterns-for-fp32-local-accumulation` names parameters to accumulate in fp32 although all gradients already are, that is with `--accumulate-allreduce-grads-in-fp32`, which Megatron-LM turns on by itself for `--bf16` unless `--grad-reduce-in-bf16` is given (or `--main-grads-dtype` is not fp32). With `--use-torch-fsdp2` (from 0.13) none of these is read. The job fails after the model is built, at the cost of the start-up time.',
+    why: 'Megatron-LM builds the data-parallel wrapper\'s config from these flags after its argument checks, when it sets up the model, and stops there: from Megatron Core 0.12 when `--ddp-num-buckets` is given together with `--ddp-bucket-size` (two ways of sizing the same buckets) or is 0 or negative (also in a `--yaml-cfg` file); from 0.17 when `--ddp-param-name-patterns-for-fp32-local-accumulation` names parameters to accumulate in fp32 although all gradients already are, that is with `--accumulate-allreduce-grads-in-fp32`, which Megatron-LM turns on by itself for `--bf16` unless `--grad-reduce-in-bf16` is given (or `--main-grads-dtype` is not fp32). With `--use-torch-fsdp2` (from 0.13) none of these is read. Megatron Bridge runs Megatron Core\'s own checks of that config when it validates its configuration: from Megatron Core 0.18 a `ddp.num_buckets` of 0 or less stops it too. The job fails after the model is built, at the cost of the start-up time.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --ddp-num-buckets: 4\n  --ddp-bucket-size: 40000000\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --ddp-num-buckets: 4\n',
     shell: {

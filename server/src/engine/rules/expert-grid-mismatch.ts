@@ -14,7 +14,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Expert TP × EP × PP does not divide the number of GPUs.',
-    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP; Megatron Bridge from 0.6 (Megatron Core 0.19) and accelerate\'s plugin use 1, older Bridges leave it to Megatron Core, which uses TP. Before Megatron Core 0.10.0 there was no expert grid: EP had to divide the data-parallel ranks, world / (TP × PP × CP).',
+    why: 'MoE layers regroup the ranks of each pipeline stage as expert-TP × EP × expert-DP, so ETP × EP × PP must divide the world as well; Megatron stops otherwise ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP does not multiply the GPU count. Which ETP applies when unset differs: Megatron-LM uses TP; Megatron Bridge from 0.6 (Megatron Core 0.19) and accelerate\'s plugin use 1, older Bridges leave it to Megatron Core, which uses TP. A Bridge override that leaves ETP out leaves it to its recipe, so it is reported only where EP × PP alone does not divide the world. Before Megatron Core 0.10.0 there was no expert grid: EP had to divide the data-parallel ranks, world / (TP × PP × CP).',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 2\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 2\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n  megatron_lm_expert_model_parallel_size: 8\n  megatron_lm_expert_tensor_parallel_size: 1\n',
     fix: 'Lowers expert TP or EP to the largest value that fits.',
@@ -47,12 +47,11 @@ export default defineRule({
       });
       return;
     }
-    // Megatron Bridge sets an unset expert TP to 1 only from Bridge 0.6 (its Megatron Core 0.19.0,
-    // models/transformer_config.py@v0.6.0); earlier Bridges leave it to Megatron Core, which uses TP.
-    const bridgeOld = ctx.format === 'megatron-bridge' && p.etp.from.kind !== 'written' && !ctx.atLeast('0.19.0');
-    // Expert TP is then TP: an error needs TP known too.
-    if (bridgeOld && !allKnown(p.tp)) return;
-    const etp = bridgeOld ? p.tp.value : p.etp.value;
+    // A Bridge override that leaves expert TP out leaves it to the recipe it is merged onto (whose own
+    // default is 1 from Bridge 0.6, models/transformer_config.py@v0.6.0:81-82, and Megatron Core's TP
+    // before): judged at the smallest expert TP, 1, so that the grid fails whatever the recipe sets.
+    const recipeEtp = ctx.format === 'megatron-bridge' && p.etp.from.kind !== 'written';
+    const etp = recipeEtp ? 1 : p.etp.value;
     // From 0.19.0 expert weight shards add their factor to the grid (parallel_state.py@core_v0.19.0:873-884).
     const egtp = expertGtpFactor(p, etp);
     if (egtp === undefined || !allKnown(p.expertWeightShards)) return;
@@ -60,7 +59,7 @@ export default defineRule({
     if (world % grid === 0) return;
     const fixes: FixSpec[] = [];
     for (const [knob, field, name] of [['etp', p.etp, 'expert TP'], ['ep', p.ep, 'EP']] as const) {
-      if (knob === 'etp' && (bridgeOld || p.expertWeightShards)) continue;
+      if (knob === 'etp' && (recipeEtp || p.expertWeightShards)) continue;
       const rest = grid / field.value;
       if (world % rest !== 0) continue;
       const best = divisors(world / rest).filter((d) => d < field.value && (knob !== 'ep' || epFitsShape(p, d))).pop();
@@ -70,7 +69,9 @@ export default defineRule({
     ctx.report({
       at: fieldPath(p, p.etp.from.kind === 'written' ? p.etp : p.ep, p.etp.from.kind === 'written' ? 'etp' : 'ep'),
       on: 'value',
-      message: `The MoE grid expert-TP ${etp} × EP ${p.ep.value} × PP ${p.pp.value}${egtp > 1 ? ` × ${egtp} (${p.expertWeightShards!.value} expert weight shards / expert TP ${etp})` : ''} = ${grid} does not divide ${world} GPUs${bridgeOld ? ` (expert TP ${etp}: Megatron Bridge before 0.6, with Megatron Core ${ctx.versionLabel ?? 'before 0.19.0'}, leaves it unset and Megatron Core uses TP)` : p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
+      message: recipeEtp
+        ? `EP ${p.ep.value} × PP ${p.pp.value} = ${grid} does not divide ${world} GPUs, and the MoE grid expert-TP × EP × PP is a multiple of it whatever expert TP the recipe sets: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use an EP × PP that divides ${world}.`
+        : `The MoE grid expert-TP ${etp} × EP ${p.ep.value} × PP ${p.pp.value}${egtp > 1 ? ` × ${egtp} (${p.expertWeightShards!.value} expert weight shards / expert TP ${etp})` : ''} = ${grid} does not divide ${world} GPUs${p.etp.from.kind === 'default' ? ` (expert TP ${p.etp.value}: ${p.etp.from.note})` : ''}: Megatron stops ("world_size is not divisible by expert_tensor_model_pipeline_parallel size"). EP regroups the ranks of a stage; it does not add GPUs. Use degrees whose product divides ${world}.`,
       fixes,
     });
   },

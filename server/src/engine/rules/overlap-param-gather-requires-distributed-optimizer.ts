@@ -43,13 +43,16 @@ export default defineRule({
     const optimizer = String(megatronArg(ctx.model, 'optimizer') ?? '');
     if (optimizer === 'dist_muon' && ctx.atLeast('0.17.0')) return;
     const torchFsdp = s?.impl === 'torch-fsdp2';
+    // The assertion's words by release (arguments.py@core_v0.4.0:170-172, @core_v0.14.0:559-561,
+    // @core_v0.17.0:856-859): read on their own, the release only words the message.
+    const quote = ctx.separately(() => ctx.atLeast('0.17.0') ? 'distributed optimizer, megatron fsdp, or dist_muon' : ctx.atLeast('0.14.0') ? 'distributed optimizer or megatron fsdp' : 'distributed optimizer');
     const e = /muon/.test(optimizer) || torchFsdp ? undefined : knobEdit(p, 'distributedOptimizer', true);
     const name = knobName(p, 'distributedOptimizer', '--use-distributed-optimizer');
     ctx.report({
       at: fieldPath(p, p.overlap.paramGather, 'overlapParamGather'),
       message: torchFsdp
-        ? `Parameter all-gather overlap needs the distributed optimizer or Megatron FSDP; PyTorch FSDP2 (\`--use-torch-fsdp2\`) is neither, and Megatron stops at startup ("--overlap-param-gather only supported with distributed optimizer or megatron fsdp"). Drop the overlap (FSDP2 prefetches its own all-gathers), or use Megatron FSDP.`
-        : `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup. ${p.knobSettings?.distributedOptimizer ? 'Use' : 'Turn on'} \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
+        ? `Parameter all-gather overlap needs the distributed optimizer or Megatron FSDP; PyTorch FSDP2 (\`--use-torch-fsdp2\`) is neither, and Megatron stops at startup ("--overlap-param-gather only supported with ${quote}"). Drop the overlap (FSDP2 prefetches its own all-gathers), or use Megatron FSDP.`
+        : `Parameter all-gather overlap needs the distributed optimizer (or Megatron FSDP), which is off: Megatron stops at startup${p.style === 'megatron' ? ` ("--overlap-param-gather only supported with ${quote}")` : ''}. ${p.knobSettings?.distributedOptimizer ? 'Use' : 'Turn on'} \`${name}\` (it also shards the optimizer state over DP, saving memory), or drop the overlap.`,
       fixes: e ? [{ kind: 'turn-on-distributed-optimizer', title: turnOnTitle(p, 'distributedOptimizer', '--use-distributed-optimizer'), edits: [e], recommended: true }] : [],
     });
   },

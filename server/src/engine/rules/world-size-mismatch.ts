@@ -58,7 +58,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'TP × PP × CP does not divide the number of GPUs, or a device mesh does not multiply out to it.',
-    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks (from Megatron Core 0.19.0 times the weight shards over TP, when Megatron-LM\'s `--tensor-parallel-num-weight-shards` gives each weight more shards than TP ranks) and stops at startup when they do not tile it ("world size is not divisible by total_model_size"; before 0.9.0 worded by the degrees); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop); accelerate\'s Megatron-LM plugin runs the checks of the Megatron installed beside it, one that cuts before Accelerate 1.1.0 and an unknown one from it. Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"), where the launch passes the section on (not under `NO` or `MULTI_CPU`, and under `DEEPSPEED` from 1.12.0, where 1.13.0 and later exempt DeepSpeed sequence parallelism from the check). Either way no GPU-hour is spent, but the job is gone from the queue.',
+    why: 'Megatron splits the world into model replicas of TP × PP × CP ranks (from Megatron Core 0.19.0 times the weight shards over TP, when Megatron-LM\'s `--tensor-parallel-num-weight-shards` gives each weight more shards than TP ranks) and stops at startup when they do not tile it ("world size is not divisible by total_model_size"; before 0.9.0 worded by the degrees); Megatron-LM before 0.9.0 first cut TP to the world and PP to what was left, and ran that other layout without a word when it tiled (a warning, unless the release is known to stop); accelerate\'s Megatron-LM plugin runs the checks of the Megatron installed beside it, one that cuts before Accelerate 1.1.0 and an unknown one from it. Accelerate\'s `parallelism_config` builds a device mesh whose dimensions must multiply to exactly `num_processes` ("ParallelismConfig total_size does not match num_processes"), where the launch passes the section on (not under `NO` or `MULTI_CPU`, and under `DEEPSPEED` from 1.12.0, where 1.13.0 and later exempt DeepSpeed sequence parallelism from the check). A Megatron Bridge or NeMo override that writes only some of TP, PP and CP is reported when the degrees it writes already do not divide the world, whatever its recipe sets for the others. Either way no GPU-hour is spent, but the job is gone from the queue.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 16\nmegatron_lm_config:\n  megatron_lm_tp_degree: 8\n  megatron_lm_pp_degree: 2\n  megatron_lm_context_parallel_size: 1\n',
     fix: 'Offers the nearest consistent layouts: the world size as the nearest multiple of the model size, or a smaller degree that divides it (the derived DP follows).',
@@ -73,7 +73,10 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p?.world) return;
-    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree, p.encoder, p.weightShards)) return;
+    if (!allKnown(p.tp, p.pp, p.cp, p.dpReplicate, p.dpShard, p.spDegree, p.encoder, p.weightShards)) {
+      partialMegatron(ctx, p);
+      return;
+    }
     const world = p.world.value;
     if (p.style === 'megatron') {
       // Weight shards that are not a multiple of TP are refused before the world is looked at.
@@ -134,6 +137,27 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * A Megatron Bridge or NeMo override that writes some of TP, PP and CP and leaves the others to its
+ * recipe: the model size is a multiple of the degrees it writes, whatever the recipe sets, so when
+ * their product does not divide the world Megatron stops all the same. Only the written degrees
+ * are read (the recipe's are not known).
+ */
+function partialMegatron(ctx: RuleContext, p: Plan): void {
+  if (p.style !== 'megatron' || (ctx.format !== 'megatron-bridge' && ctx.format !== 'nemo') || !p.world || p.encoder || p.weightShards) return;
+  const named = ([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]] as const).filter(([, f]) => allKnown(f));
+  if (named.length === 3) return;
+  const product = named.reduce((n, [, f]) => n * f.value, 1);
+  const world = p.world.value;
+  if (product <= 1 || world % product === 0) return;
+  ctx.report({
+    at: fieldPath(p, named[0][1], named[0][0].toLowerCase() as 'tp' | 'pp' | 'cp'),
+    on: 'value',
+    related: degreeLines(named.map(([n, f]) => [n, f] as [string, typeof f])),
+    message: `${world} GPUs${worldSource(p)} are not divisible by ${named.map(([n, f]) => `${n} ${f.value}`).join(' × ')} = ${product}, and the model size TP × PP × CP is a multiple of it whatever the recipe sets for the rest: Megatron Core stops when it builds the process groups, the world not being a multiple of the model size. Use a multiple of ${product} GPUs, or degrees whose product divides ${world}.`,
+  });
+}
 
 function megatronFixes(p: Plan, world: number, model: number): FixSpec[] {
   const fixes: FixSpec[] = [];
