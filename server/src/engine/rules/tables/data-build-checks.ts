@@ -12,7 +12,7 @@
  *
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
  */
-import { argAbsent, argGiven, argOff, argOn, argOnByDefault, argReal, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argReal, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 
 /** The entry scripts that build the global tokenizer (`entry` of a check: an unnamed one is an assumption). */
@@ -85,6 +85,18 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,
     since: '0.17.0',
+  },
+  {
+    // The padded vocabulary is a multiple of make_vocab_size_divisible_by × TP: `after % multiple`
+    // (training/tokenizer/tokenizer.py@core_v0.8.0:91-93), `ceil(after / multiple)` from 0.9
+    // (@core_v0.15.0:122-123, core/tokenizers/utils/build_tokenizer.py@d98e8a6:138-139), computed
+    // when the tokenizer is built unless the checkpoint's arguments or --padded-vocab-size set it,
+    // or (from 0.18) --no-pad-vocab-size turns the padding off.
+    entry: PRETRAIN,
+    when: (m) => (argNum(m, 'make_vocab_size_divisible_by') === 0 && argOff(m, 'use_checkpoint_args') && argAbsent(m, 'padded_vocab_size') && argOnByDefault(m, 'pad_vocab_size') ? 'make_vocab_size_divisible_by' : undefined),
+    message: () => '`--make-vocab-size-divisible-by 0`: Megatron-LM pads the vocabulary to a multiple of this value × TP when it builds the tokenizer at startup, and stops there with a division by zero. Use a positive value (the default is 128).',
+    formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
   },
 ];
 
