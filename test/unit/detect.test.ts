@@ -133,6 +133,12 @@ test('Trainer recipes: a LLaMA-Factory or axolotl sign, or three TrainingArgumen
   // A NeMo model section written flat (MLPerf's llama2_70b_lora nemo/conf/base/model_config.yaml): `seed`,
   // `optim` and `resume_from_checkpoint` are shared names, and Megatron's model keys rule a recipe out.
   notRead('model_config.yaml', 'mcore_gpt: true\nmicro_batch_size: 4\nglobal_batch_size: 8\ntensor_model_parallel_size: 1\npipeline_model_parallel_size: 1\nnum_layers: 80\nhidden_size: 8192\nseed: 1234\nresume_from_checkpoint: null\noptim:\n  name: fused_adam\n  lr: 0.0004\n', /are Megatron model settings/);
+  // A framework's own settings file of dozens of keys that shares three common names with the Trainer
+  // (AMD Primus's Megatron module YAMLs, MaxDiffusion configs): a fifth of the keys must be the Trainer's.
+  const own = Array.from({ length: 40 }, (_, i) => `own_setting_${i}: ${i}`).join('\n');
+  notRead('sft_trainer.yaml', `learning_rate: 1.0e-5\nweight_decay: 0.1\nseed: 1234\n${own}\n`, /only 3 of 43 top-level keys are Transformers Trainer's/);
+  readAs('trainer', 'sft.yaml', `learning_rate: 1.0e-5\nweight_decay: 0.1\nseed: 1234\nper_device_train_batch_size: 4\noutput_dir: out\nnum_train_epochs: 1\n${own.split('\n').slice(0, 20).join('\n')}\n`);
+  readAs('trainer', 'lf.yaml', `stage: sft\nfinetuning_type: lora\ndo_train: true\n${own}\n`, /is a LLaMA-Factory recipe/);
   // Megatron-LM's own entry point is not a Trainer script; a script with no Python entry is none.
   const megatron = read('run.sh', 'torchrun pretrain_gpt.py --output_dir out --learning_rate 1 --num_train_epochs 1\n');
   assert.notEqual(megatron.format, 'trainer');

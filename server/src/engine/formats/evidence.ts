@@ -18,8 +18,12 @@ export type Balance =
   | 'two-thirds'
   /** Every key known. */
   | 'all'
-  /** Not weighed: the program reading the file takes keys of its own (why). */
-  | { open: string };
+  /**
+   * Not weighed: the program reading the file takes keys of its own (why); without a sign or a
+   * distinctive key, at least `share` of the keys must still be the format's (a file of hundreds
+   * of keys that shares a few common names with it is another program's).
+   */
+  | { open: string; share?: number };
 
 /** How one format weighs the keys of a document. */
 export interface EvidenceRules {
@@ -137,7 +141,9 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
   // A misplaced, misspelled or unfinished key is the format's, written wrong: it does not count
   // against it (looked for only where it could tip the decision).
   const misspelled = !enough || contradictions.length || balanced(rules.balance, known.length, unknown.length) ? [] : slips(unknownEntries, rules);
-  const balance = balanced(rules.balance, known.length + misspelled.length, unknown.length - misspelled.length);
+  const share = typeof rules.balance === 'object' && !strong ? rules.balance.share : undefined;
+  const few = share !== undefined && known.length + misspelled.length < share * w.keys.length;
+  const balance = !few && balanced(rules.balance, known.length + misspelled.length, unknown.length - misspelled.length);
   const claimed = enough && balance && contradictions.length === 0;
   const score = claimed ? 10 * (distinctive.length + signs.length) + telling.length + known.length : 0;
   const candidate = telling.length > 0 || signs.length > 0;
@@ -155,7 +161,8 @@ export function weigh(w: Weighed, rules: EvidenceRules): Evidence {
     return e;
   }
   const why: string[] = [...contradictions];
-  if (!balance) {
+  if (few) why.push(`only ${known.length} of ${w.keys.length} ${rules.where} ${known.length === 1 ? 'is' : 'are'} ${rules.owner}'s`);
+  else if (!balance) {
     const slipped = new Set(misspelled);
     const foreign = unknown.filter((k) => !slipped.has(k));
     why.push(`${foreign.length} of ${total} ${rules.where} (${named(foreign)}) ${foreign.length === 1 ? 'is' : 'are'} not ${rules.owner}'s`);

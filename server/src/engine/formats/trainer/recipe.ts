@@ -61,7 +61,7 @@ const RULES: EvidenceRules = {
   telling: (k) => TRAINER_FIELDS.has(k),
   known: (k) => TRAINER_FIELDS.has(k) || SHARED_FIELDS.has(k),
   several: 3,
-  balance: { open: 'the program that reads the recipe takes arguments of its own' },
+  balance: { open: 'the program that reads the recipe takes arguments of its own', share: 0.2 },
 };
 
 /**
