@@ -203,7 +203,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -344,7 +344,14 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
   const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
   for (const w of written) {
     const advised = advisedBreaks(schema, w.value);
-    if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
+    if (!advised) continue;
+    // A name the tool takes as free text and ignores when it does not know it: what the file asks
+    // for does not happen, so a warning; no fix, since the name meant is not known.
+    if (advised.names) {
+      ctx.report({ at: w.at, on: 'value', severity: 'warning', message: `${pathLabel(w.at)} is ${code(String(w.value))}, which is not one of the names ${ctx.tool} knows here (${advised.names.map((n) => code(n)).join(', ')}): ${advised.why ?? `${ctx.tool} does not check the name and ignores one it does not know`}. Write one of those names, or remove the key.` });
+      continue;
+    }
+    ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
   if (node.kind === 'scalar' && (typesBefore(schema).length || schema?.type === 'integer')) ctx.separately(() => intAtRelease(ctx, path, schema, node));
   if (!valueForms(schema)) return;

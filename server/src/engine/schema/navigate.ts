@@ -117,6 +117,9 @@ export class SchemaNav {
     if (!s) return [];
     const out: unknown[] = [];
     if (s.enum) out.push(...s.enum);
+    // The names a free-text key is meant to be one of (`x-advised.enum`): offered, not enforced.
+    const advised = s['x-advised']?.enum;
+    if (!s.enum && Array.isArray(advised)) out.push(...advised);
     if (s.const !== undefined) out.push(s.const);
     for (const sub of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) out.push(...this.allowedValues(sub));
     if (!s.enum && s.const === undefined && typeIncludes(s.type, 'boolean')) out.push(true, false);
