@@ -14,6 +14,8 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { callbackUse } from '../formats/megatron/callbacks';
+import { inFormat } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
@@ -203,7 +205,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -330,6 +332,19 @@ export default defineRule({
 /** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
   const nav = ctx.nav!;
+  // A Megatron field that holds a function set in code (`x-value: "null"`): a file can write only null there.
+  if (schema['x-value'] === 'null' && (ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo') && !(node.kind === 'scalar' && node.value === null)) {
+    ctx.separately(() => {
+      const dest = String(path[path.length - 1]);
+      const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));
+      const shown = node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      // The flags named in the reason, in the file's spelling (looked up untracked: where a switch would be written is no input).
+      const m = ctx.model as MegatronModel;
+      const why = inFormat(new Proxy(m, { get: (t, key) => (key === 'args' ? untracked(t.args) : Reflect.get(t, key)) }), ctx.format, use.why);
+      ctx.report({ at: path, on: 'value', severity: use.severity, message: `${pathLabel(path)} is ${shown}, but this field holds a function or object Megatron sets in code, which a file can only leave null: ${why}. Remove the key, or write null.` });
+    });
+    return;
+  }
   // An explicit null a reader takes as the value (`x-null-effect`), where the default applies only to an absent key.
   const nul = nullEffect(schema);
   if (node.kind === 'scalar' && node.value === null && nul) {

@@ -147,6 +147,11 @@ export interface JsonSchema {
    * warning, since what the file asks for does not happen.
    */
   'x-advised'?: { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; enum?: unknown[]; why?: string };
+  /**
+   * Megatron: `"null"`, a config field that holds a function or object set in code: a file can only
+   * write null there (formats/megatron/callbacks.ts says what another value does).
+   */
+  'x-value'?: 'null';
   'x-key-prefix'?: KeyPrefix;
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];
