@@ -9,7 +9,7 @@ import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, yamlCfgRefusal } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, launchIgnores, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -129,6 +129,20 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
 }
 
 /**
+ * Why a value in an Accelerate config is unused: `accelerate launch` at the release does not take
+ * the top-level key from the file (`x-launch-ignores`: an option of the same name has its own
+ * default, commands/launch.py `_validate_launch_command` copies only options still None), and
+ * nothing else reads it, so no check of the value runs either.
+ */
+function launchIgnoredValue(ctx: RuleContext, issue: Issue): string | undefined {
+  if (ctx.format !== 'accelerate' || issue.path.length !== 1) return undefined;
+  // Ignored at every release (`true`) whatever the release; a run of releases only where one is named.
+  const every = issue.schema?.['x-launch-ignores'] === true;
+  if (!every && (ctx.schemaVersion === undefined || !launchIgnores(issue.schema, (v) => ctx.atLeast(v)))) return undefined;
+  return '`accelerate launch` does not take this key from the config file (its command-line option of the same name keeps its own default), so the value is unused; pass the option on the command line instead';
+}
+
+/**
  * A value as the file writes it: text in quotes where the quotes are what is wrong (any text in JSON;
  * in YAML or a script, text that would otherwise read as a number, a boolean or null: `"8"`).
  */
@@ -172,6 +186,8 @@ function exportedBooleanText(ctx: RuleContext, issue: Issue, node: Node): boolea
   const v = issue.value;
   if (ctx.format !== 'accelerate' || node.kind !== 'scalar' || typeof v !== 'string' || ![...TRUE_WORDS, ...FALSE_WORDS].includes(v.trim().toLowerCase())) return false;
   if (!environmentVariable(issue.schema) || issue.schema?.type !== 'boolean') return false;
+  // A key the launcher does not take from the file is exported from its option's own default, not from this text.
+  if (launchIgnoredValue(ctx, issue)) return false;
   const b = TRUE_WORDS.includes(v.trim().toLowerCase());
   ctx.report({
     at: issue.path,
@@ -263,7 +279,7 @@ export default defineRule({
       const runs = invalidRunsBefore(issue.schema);
       const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
       // A section whose values are checked only while it is on: off, the value is unused (a note; a fix would change the run once it is on).
-      const dormant = dormantValue(ctx, issue);
+      const dormant = dormantValue(ctx, issue) ?? launchIgnoredValue(ctx, issue);
       // A DeepSpeed key its reader takes with no check: a value of the right kind outside the allowed
       // ones (an unknown name, a word for a switch read by truth) runs as something else, not refused.
       const unchecked = !silent && !dormant && uncheckedKind(ctx, issue);
