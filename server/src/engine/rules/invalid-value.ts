@@ -9,7 +9,7 @@ import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, launchIgnores, yamlCfgRefusal } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, launchIgnores, launchIgnoresAlways, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -137,7 +137,7 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
 function launchIgnoredValue(ctx: RuleContext, issue: Issue): string | undefined {
   if (ctx.format !== 'accelerate' || issue.path.length !== 1) return undefined;
   // Ignored at every release (`true`) whatever the release; a run of releases only where one is named.
-  const every = issue.schema?.['x-launch-ignores'] === true;
+  const every = launchIgnoresAlways(issue.schema);
   if (!every && (ctx.schemaVersion === undefined || !launchIgnores(issue.schema, (v) => ctx.atLeast(v)))) return undefined;
   return '`accelerate launch` does not take this key from the config file (its command-line option of the same name keeps its own default), so the value is unused; pass the option on the command line instead';
 }
@@ -349,7 +349,7 @@ export default defineRule({
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
   const nav = ctx.nav!;
   // A Megatron field that holds a function set in code (`x-value: "null"`): a file can write only null there.
-  if (schema['x-value'] === 'null' && (ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo') && !(node.kind === 'scalar' && node.value === null)) {
+  if (onlyNull(schema) && (ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo') && !(node.kind === 'scalar' && node.value === null)) {
     ctx.separately(() => {
       const dest = String(path[path.length - 1]);
       const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));

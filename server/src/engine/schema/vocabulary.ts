@@ -127,6 +127,16 @@ export function launchIgnores(schema: JsonSchema | undefined, atLeast: (version:
   return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
 }
 
+/** Whether `accelerate launch` takes the key from no config file at any release (`x-launch-ignores: true`). */
+export function launchIgnoresAlways(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-launch-ignores'] === true;
+}
+
+/** Megatron: a config field that holds a function or object set in code, which a file can only leave null (`x-value: "null"`). */
+export function onlyNull(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-value'] === 'null';
+}
+
 /** The first release that runs without the key, where earlier ones stop when it is absent (`x-required-before`). */
 export function requiredBefore(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-required-before'];
