@@ -17,11 +17,16 @@ export const UNCHECKED = 'DeepSpeed stops, or silently misbehaves, where it firs
 /** The sentence for a key whose reader checks it, in `file`. */
 export const checkedIn = (file) => `DeepSpeed checks this key where it reads it (\`${file}\`) and stops with an error that names it when the value fails that check; a wrong value the check lets through (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
 /**
+ * The sentence for a key whose only check is a conversion into an enum (`DtypeEnum(value)`), in
+ * `file`: the ValueError it raises quotes the value and the enum, not the key.
+ */
+export const convertedIn = (file, name) => `DeepSpeed converts this key with \`${name}\` where it reads it (\`${file}\`) and stops with a ValueError that quotes the value, not the key (\`'…' is not a valid ${name}\`), when the value is not one of its names; a wrong value the conversion lets through (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
+/**
  * The sentence for a key of a section the engine only stores, whose values are checked by classes
  * the model's own code builds from it (`file`): nothing checks them unless that code runs.
  */
 export const checkedWhenBuilt = (file) => `DeepSpeed's engine reads this key without checking it; the classes of \`${file}\`, which a model's code builds from this section, check it and stop with an error that names it when the value fails that check. A wrong value nothing checks (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
-const GENERATED = [/^DeepSpeed reads this key with a plain dictionary lookup and does not check its type/, /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/, /^DeepSpeed checks this key where it reads it \(`[^`]+`\) and stops/, /^DeepSpeed's engine reads this key without checking it; the classes of `[^`]+`, which a model's code builds/];
+const GENERATED = [/^DeepSpeed reads this key with a plain dictionary lookup and does not check its type/, /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/, /^DeepSpeed checks this key where it reads it \(`[^`]+`\) and stops/, /^DeepSpeed converts this key with `[^`]+` where it reads it/, /^DeepSpeed's engine reads this key without checking it; the classes of `[^`]+`, which a model's code builds/];
 
 /** Files that read a section's values beyond its config parser (checked at the newest release). */
 const CHECK_FILES = {
@@ -41,7 +46,8 @@ const BUILT_BY_MODEL = new Set(['sparse_attention']);
 
 /**
  * Checks the scan cannot see, checked by hand at the newest release: the key is named through a
- * constant and checked by an enum or a shared validator of another module.
+ * constant and checked by an enum or a shared validator of another module (`{ file, enum }`: its only
+ * check is the conversion into that enum).
  */
 const CHECKED_BY_HAND = {
   // get_torch_autocast_dtype returns DtypeEnum(value).value for every config (runtime/config.py@v0.19.5:821): an unknown name raises ValueError.
@@ -55,9 +61,11 @@ const CHECKED_BY_HAND = {
   'compression_training.head_pruning.shared_parameters.method': 'deepspeed/compression/config.py',
   // CurriculumScheduler raises RuntimeError for a schedule it does not know (runtime/data_pipeline/curriculum_scheduler.py@v0.19.5:104-105).
   'curriculum_learning.schedule_type': 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py',
-  // The engine converts both with DtypeEnum, which raises ValueError on a name it lacks (runtime/engine.py@v0.19.5:1471, :1492).
-  'data_types.param_dtype': 'deepspeed/runtime/engine.py',
-  'data_types.buffer_dtype': 'deepspeed/runtime/engine.py',
+  // The engine converts these with DtypeEnum, which raises ValueError on a name it lacks (runtime/engine.py@v0.19.5:1471, :1492;
+  // grad_accum_dtype in get_data_types, :1454, when it sets up an optimizer). DtypeEnum has no `_missing_`, so the message names no key.
+  'data_types.param_dtype': { file: 'deepspeed/runtime/engine.py', enum: 'DtypeEnum' },
+  'data_types.buffer_dtype': { file: 'deepspeed/runtime/engine.py', enum: 'DtypeEnum' },
+  'data_types.grad_accum_dtype': { file: 'deepspeed/runtime/engine.py', enum: 'DtypeEnum' },
   // SparsityConfig raises NotImplementedError for any other word (ops/sparse_attention/sparsity_config.py@v0.19.5:135-136).
   'sparse_attention.attention': 'deepspeed/ops/sparse_attention/sparsity_config.py',
 };
@@ -86,12 +94,12 @@ function enumClasses(stmts) {
 }
 
 /**
- * Whether a function converts `key`'s value into an enum (`PartitionType(spec.get("partition_type"))`,
- * directly or through a local name assigned from the key in the same function): the conversion
- * raises ValueError on a value the enum lacks, a check as much as an `assert`.
+ * The enum a function converts `key`'s value into (`PartitionType(spec.get("partition_type"))`,
+ * directly or through a local name assigned from the key in the same function), if one does: the
+ * conversion raises ValueError on a value the enum lacks, a check as much as an `assert`.
  */
 function convertsKey(stmts, key, enums) {
-  if (!enums.size) return false;
+  if (!enums.size) return undefined;
   let from = new Set();
   let fnIndent = -1;
   for (const st of stmts) {
@@ -105,11 +113,11 @@ function convertsKey(stmts, key, enums) {
     const names = (x, j) => (x.t === 'str' && !x.f && x.v === key) || (x.t === 'name' && x.v === key && t[j - 1]?.v === '.') || (x.t === 'name' && from.has(x.v) && t[j - 1]?.v !== '.');
     for (let j = 0; j + 1 < t.length; j++) {
       if (t[j].t !== 'name' || !enums.has(t[j].v) || t[j + 1].v !== '(' || t[j - 1]?.v === '.') continue;
-      if (t.slice(j + 2, closing(t, j + 1)).some((x, k) => names(x, k + j + 2))) return true;
+      if (t.slice(j + 2, closing(t, j + 1)).some((x, k) => names(x, k + j + 2))) return t[j].v;
     }
     if (t[0]?.t === 'name' && t[1]?.v === '=' && t.slice(2).some((x, k) => names(x, k + 2))) from.add(t[0].v);
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -152,17 +160,22 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
     const own = sectionFiles[section];
     const extra = CHECK_FILES[section];
     const files = [...newest.tree.keys()].filter((p) => p.endsWith('.py') && ((own && own.test(p)) || (extra && extra.test(p)) || (section === '' && CHECK_FILES[''].test(p))));
-    let where = CHECKED_BY_HAND[dotted];
+    const byHand = CHECKED_BY_HAND[dotted];
+    let where = typeof byHand === 'object' ? byHand.file : byHand;
+    let converted = typeof byHand === 'object' ? byHand.enum : undefined;
     // A name without an underscore (`enabled`, `dtype`, `block`) is also another section's attribute.
     if (!where && key.includes('_')) for (const path of files) {
       const stmts = stmtsOf(path);
       const local = checkers(stmts);
-      if (stmts.some((st) => checksKey(st, key, local)) || convertsKey(stmts, key, enumClasses(stmts))) {
+      const checked = stmts.some((st) => checksKey(st, key, local));
+      const into = checked ? undefined : convertsKey(stmts, key, enumClasses(stmts));
+      if (checked || into) {
         where = path;
+        converted = into;
         break;
       }
     }
-    const want = where ? (BUILT_BY_MODEL.has(section) ? checkedWhenBuilt(where) : checkedIn(where)) : UNCHECKED;
+    const want = where ? (BUILT_BY_MODEL.has(section) ? checkedWhenBuilt(where) : converted ? convertedIn(where, converted) : checkedIn(where)) : UNCHECKED;
     if (where) report.checked.push(`${dotted}: ${where}`);
     else report.unchecked++;
     const stale = owned.filter((p) => p['x-invalid-effect'] !== want);

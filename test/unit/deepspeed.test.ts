@@ -234,6 +234,11 @@ test('x-invalid-effect of the keys DeepSpeed reads key by key says a check only 
     ['pipeline.grad_partitioned', 'deepspeed/runtime/pipe/engine.py'],
   ])
     assert.match(effects.get(key) ?? '', new RegExp(`^DeepSpeed checks this key where it reads it \\(\`${file.replace(/\./g, '\\.')}\`\\)`), key);
+  // A key whose only check is a conversion into an enum: the ValueError quotes the value and the enum, not the key
+  // (DtypeEnum has no `_missing_`, runtime/config.py@v0.19.5:101-118; runtime/engine.py@v0.19.5:1454, :1471, :1492;
+  // PartitionType, module_inject/autotp_config.py@v0.19.5:283-285).
+  for (const [key, name] of [['data_types.buffer_dtype', 'DtypeEnum'], ['data_types.param_dtype', 'DtypeEnum'], ['data_types.grad_accum_dtype', 'DtypeEnum'], ['tensor_parallel.partition_config.layer_specs.partition_type', 'PartitionType']])
+    assert.match(effects.get(key) ?? '', new RegExp(`^DeepSpeed converts this key with \`${name}\` .*quotes the value, not the key`), key);
   // deepspeed/runtime/data_pipeline/curriculum_scheduler.py: max_difficulty is stored and compared, never checked.
   assert.match(effects.get('curriculum_learning.max_difficulty') ?? '', /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/);
 });

@@ -13,7 +13,7 @@ import type { JsonSchema } from '../schema/types';
 import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
 import type { Span } from '../types';
 import { docAt } from './locate';
-import { appliesTo, deprecation } from '../schema/vocabulary';
+import { advisedNames, appliesTo, deprecation } from '../schema/vocabulary';
 
 export interface CompletionEntry {
   label: string;
@@ -107,7 +107,7 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
     label: typeof v === 'string' ? v : JSON.stringify(v),
     kind: 'value' as const,
     detail: schema.default !== undefined && v === schema.default ? 'default' : undefined,
-    documentation: docs[(schema.enum ?? []).indexOf(v)],
+    documentation: docs[(schema.enum ?? advisedNames(schema) ?? []).indexOf(v)],
     insertText: valueText(da, v),
     snippet: false,
     replace: site.replace,

@@ -18,7 +18,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
+import { advisedNames, appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -91,7 +91,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   const dep = deprecation(schema);
   if (dep) parts.push(`⚠ **Deprecated${dep.since ? ` since ${dep.since}` : ''}.** ${dep.message ?? ''}${dep.replacement ? ` Use \`${dep.replacement}\`.` : ''}`.trim());
 
-  const enumValues = schema.enum ?? [];
+  const enumValues = schema.enum ?? advisedNames(schema) ?? [];
   const enumDocs = schema.markdownEnumDescriptions ?? [];
   if (valueNode && valueNode.kind === 'scalar') {
     const v = normalize(schema, valueNode.value);

@@ -9,11 +9,13 @@ import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, yamlCfgRefusal } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, launchIgnores, launchIgnoresAlways, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { callbackUse } from '../formats/megatron/callbacks';
+import { inFormat } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
@@ -127,6 +129,20 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
 }
 
 /**
+ * Why a value in an Accelerate config is unused: `accelerate launch` at the release does not take
+ * the top-level key from the file (`x-launch-ignores`: an option of the same name has its own
+ * default, commands/launch.py `_validate_launch_command` copies only options still None), and
+ * nothing else reads it, so no check of the value runs either.
+ */
+function launchIgnoredValue(ctx: RuleContext, issue: Issue): string | undefined {
+  if (ctx.format !== 'accelerate' || issue.path.length !== 1) return undefined;
+  // Ignored at every release (`true`) whatever the release; a run of releases only where one is named.
+  const every = launchIgnoresAlways(issue.schema);
+  if (!every && (ctx.schemaVersion === undefined || !launchIgnores(issue.schema, (v) => ctx.atLeast(v)))) return undefined;
+  return '`accelerate launch` does not take this key from the config file (its command-line option of the same name keeps its own default), so the value is unused; pass the option on the command line instead';
+}
+
+/**
  * A value as the file writes it: text in quotes where the quotes are what is wrong (any text in JSON;
  * in YAML or a script, text that would otherwise read as a number, a boolean or null: `"8"`).
  */
@@ -170,6 +186,8 @@ function exportedBooleanText(ctx: RuleContext, issue: Issue, node: Node): boolea
   const v = issue.value;
   if (ctx.format !== 'accelerate' || node.kind !== 'scalar' || typeof v !== 'string' || ![...TRUE_WORDS, ...FALSE_WORDS].includes(v.trim().toLowerCase())) return false;
   if (!environmentVariable(issue.schema) || issue.schema?.type !== 'boolean') return false;
+  // A key the launcher does not take from the file is exported from its option's own default, not from this text.
+  if (launchIgnoredValue(ctx, issue)) return false;
   const b = TRUE_WORDS.includes(v.trim().toLowerCase());
   ctx.report({
     at: issue.path,
@@ -203,7 +221,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -261,7 +279,7 @@ export default defineRule({
       const runs = invalidRunsBefore(issue.schema);
       const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
       // A section whose values are checked only while it is on: off, the value is unused (a note; a fix would change the run once it is on).
-      const dormant = dormantValue(ctx, issue);
+      const dormant = dormantValue(ctx, issue) ?? launchIgnoredValue(ctx, issue);
       // A DeepSpeed key its reader takes with no check: a value of the right kind outside the allowed
       // ones (an unknown name, a word for a switch read by truth) runs as something else, not refused.
       const unchecked = !silent && !dormant && uncheckedKind(ctx, issue);
@@ -330,6 +348,19 @@ export default defineRule({
 /** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
   const nav = ctx.nav!;
+  // A Megatron field that holds a function set in code (`x-value: "null"`): a file can write only null there.
+  if (onlyNull(schema) && (ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo') && !(node.kind === 'scalar' && node.value === null)) {
+    ctx.separately(() => {
+      const dest = String(path[path.length - 1]);
+      const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));
+      const shown = node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
+      // The flags named in the reason, in the file's spelling (looked up untracked: where a switch would be written is no input).
+      const m = ctx.model as MegatronModel;
+      const why = inFormat(new Proxy(m, { get: (t, key) => (key === 'args' ? untracked(t.args) : Reflect.get(t, key)) }), ctx.format, use.why);
+      ctx.report({ at: path, on: 'value', severity: use.severity, message: `${pathLabel(path)} is ${shown}, but this field holds a function or object Megatron sets in code, which a file can only leave null: ${why}. Remove the key, or write null.` });
+    });
+    return;
+  }
   // An explicit null a reader takes as the value (`x-null-effect`), where the default applies only to an absent key.
   const nul = nullEffect(schema);
   if (node.kind === 'scalar' && node.value === null && nul) {
@@ -344,7 +375,14 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
   const written = node.kind === 'scalar' ? [{ at: path, value: node.value }] : node.kind === 'seq' ? node.items.flatMap((n, i) => (n.kind === 'scalar' ? [{ at: [...path, i], value: n.value }] : [])) : [];
   for (const w of written) {
     const advised = advisedBreaks(schema, w.value);
-    if (advised) ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
+    if (!advised) continue;
+    // A name the tool takes as free text and ignores when it does not know it: what the file asks
+    // for does not happen, so a warning; no fix, since the name meant is not known.
+    if (advised.names) {
+      ctx.report({ at: w.at, on: 'value', severity: 'warning', message: `${pathLabel(w.at)} is ${code(String(w.value))}, which is not one of the names ${ctx.tool} knows here (${advised.names.map((n) => code(n)).join(', ')}): ${advised.why ?? `${ctx.tool} does not check the name and ignores one it does not know`}. Write one of those names, or remove the key.` });
+      continue;
+    }
+    ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
   if (node.kind === 'scalar' && (typesBefore(schema).length || schema?.type === 'integer')) ctx.separately(() => intAtRelease(ctx, path, schema, node));
   if (!valueForms(schema)) return;

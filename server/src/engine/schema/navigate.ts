@@ -7,7 +7,7 @@
 import type { Path } from '../types';
 import type { JsonSchema, KeyPrefix } from './types';
 import { versionAtLeast } from '../version';
-import { bareUntil, keyPrefix } from './vocabulary';
+import { advisedNames, bareUntil, keyPrefix } from './vocabulary';
 import { fact } from '../certainty';
 
 export class SchemaNav {
@@ -117,6 +117,9 @@ export class SchemaNav {
     if (!s) return [];
     const out: unknown[] = [];
     if (s.enum) out.push(...s.enum);
+    // The names a free-text key is meant to be one of (`x-advised.enum`): offered, not enforced.
+    const advised = advisedNames(s);
+    if (!s.enum && advised) out.push(...advised);
     if (s.const !== undefined) out.push(s.const);
     for (const sub of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) out.push(...this.allowedValues(sub));
     if (!s.enum && s.const === undefined && typeIncludes(s.type, 'boolean')) out.push(true, false);

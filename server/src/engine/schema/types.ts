@@ -141,9 +141,17 @@ export interface JsonSchema {
   'x-invalid-runs-before'?: { version: string; effect: string; bounds?: boolean };
   /**
    * A range the value is meant to lie in that no release of the tool checks (the bounds are kept out
-   * of the validating keywords): a value outside it runs, and is noted as a hint.
+   * of the validating keywords): a value outside it runs, and is noted as a hint. `enum`: the names
+   * the tool knows for a key it takes as free text (a lookup with a fallback, an `if`/`elif` chain
+   * with no `else` that raises): another name runs but is ignored (`why` says how), which is a
+   * warning, since what the file asks for does not happen.
    */
-  'x-advised'?: { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; why?: string };
+  'x-advised'?: { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; enum?: unknown[]; why?: string };
+  /**
+   * Megatron: `"null"`, a config field that holds a function or object set in code: a file can only
+   * write null there (formats/megatron/callbacks.ts says what another value does).
+   */
+  'x-value'?: 'null';
   'x-key-prefix'?: KeyPrefix;
   'x-required-prefix'?: string;
   'x-applies-to'?: string[];

@@ -127,6 +127,16 @@ export function launchIgnores(schema: JsonSchema | undefined, atLeast: (version:
   return (!u.since || atLeast(u.since)) && (!u.before || !atLeast(u.before));
 }
 
+/** Whether `accelerate launch` takes the key from no config file at any release (`x-launch-ignores: true`). */
+export function launchIgnoresAlways(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-launch-ignores'] === true;
+}
+
+/** Megatron: a config field that holds a function or object set in code, which a file can only leave null (`x-value: "null"`). */
+export function onlyNull(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-value'] === 'null';
+}
+
 /** The first release that runs without the key, where earlier ones stop when it is absent (`x-required-before`). */
 export function requiredBefore(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-required-before'];
@@ -226,15 +236,28 @@ export function invalidRunsBefore(schema: JsonSchema | undefined): { version: st
 }
 
 /** The range a value is meant to lie in that the tool never checks (`x-advised`), and the bounds a number breaks, as `≥ 0`, `≤ 1`… */
-export function advisedBreaks(schema: JsonSchema | undefined, value: unknown): { broken: string[]; why?: string } | undefined {
+export function advisedBreaks(schema: JsonSchema | undefined, value: unknown): { broken: string[]; why?: string; names?: unknown[] } | undefined {
   const a = schema?.['x-advised'];
+  const why = typeof a?.why === 'string' ? a.why.replace(/\.\s*$/, '') : undefined;
+  // A name the tool takes as free text: matched as the tool matches it (`x-normalize`).
+  const names = advisedNames(schema);
+  if (names && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
+    const norm = (v: unknown) => (typeof v === 'string' ? normalized(schema, v) : v);
+    return names.some((n) => norm(n) === norm(value)) ? undefined : { broken: [], why, names };
+  }
   if (!a || typeof value !== 'number') return undefined;
   const broken: string[] = [];
   if (a.minimum !== undefined && value < a.minimum) broken.push(`≥ ${a.minimum}`);
   if (a.exclusiveMinimum !== undefined && value <= a.exclusiveMinimum) broken.push(`> ${a.exclusiveMinimum}`);
   if (a.maximum !== undefined && value > a.maximum) broken.push(`≤ ${a.maximum}`);
   if (a.exclusiveMaximum !== undefined && value >= a.exclusiveMaximum) broken.push(`< ${a.exclusiveMaximum}`);
-  return broken.length ? { broken, why: typeof a.why === 'string' ? a.why.replace(/\.\s*$/, '') : undefined } : undefined;
+  return broken.length ? { broken, why } : undefined;
+}
+
+/** The names a free-text key is meant to be one of that the tool never checks (`x-advised.enum`), if any. */
+export function advisedNames(schema: JsonSchema | undefined): unknown[] | undefined {
+  const e = schema?.['x-advised']?.enum;
+  return Array.isArray(e) && e.length ? e : undefined;
 }
 
 /** The schema without its numeric bounds (`minimum`, `maximum`, `exclusive*`, `multipleOf`), at every depth. */
