@@ -9,7 +9,7 @@
  *   - v0.1: any dataset (a fine-tuning config's `seq_length`, otherwise `sequence_length`);
  *   - v0.2 to v0.5: GPTDatasetConfig (`sequence_length`; `seq_length` is its other name from v0.3,
  *     Megatron Core 0.16) and FinetuningDatasetConfig (`seq_length`);
- *   - v0.6 on: GPTDatasetConfig, GPTSFTDatasetConfig (FinetuningDatasetConfig's base), the direct
+ *   - Bridge 0.6 on: GPTDatasetConfig, GPTSFTDatasetConfig (FinetuningDatasetConfig's base), the direct
  *     Hugging Face SFT, Energon and mock VLM SFT configs.
  * Which class the `dataset` section is belongs to the recipe the file is merged onto. A field only
  * those configs have (the blend, a fine-tuning `dataset_root`, the GPT dataset's `sequence_length`)

@@ -86,7 +86,7 @@ export const BRIDGE_FIELD_CHECKS: BridgeFieldCheck[] = [
     message: () => `Straggler detection is enabled with both \`nvrx_straggler.calc_relative_gpu_perf\` and \`calc_individual_gpu_perf\` off, so it has nothing to measure: ${STOPS} ("At least one of calc_relative_gpu_perf or calc_individual_gpu_perf must be True…"). Turn one on.`,
   },
   {
-    // LoggerConfig.finalize from v0.3.0 (@067f987:686-687).
+    // LoggerConfig.finalize from Bridge 0.3 (@v0.3.0, @067f987:686-687).
     group: 'logging',
     when: (get) => {
       const exp = get('logger.mlflow_experiment')?.value;
@@ -119,7 +119,7 @@ export const BRIDGE_FIELD_CHECKS: BridgeFieldCheck[] = [
     since: '0.15.0',
   },
   {
-    // CheckpointConfig.finalize from v0.6.0 (@067f987:604-614).
+    // CheckpointConfig.finalize from Bridge 0.6 (@v0.6.0, @067f987:604-614).
     group: 'checkpoint',
     when: (get) => (isTrue(get('checkpoint.also_save_hf_checkpoint')) && get('checkpoint.ckpt_format')?.value === 'fsdp_dtensor' ? 'checkpoint.also_save_hf_checkpoint' : undefined),
     message: () => `\`checkpoint.also_save_hf_checkpoint\` with \`checkpoint.ckpt_format: fsdp_dtensor\`: ${STOPS} ("also_save_hf_checkpoint=True is not supported together with ckpt_format='fsdp_dtensor'…"). Use \`ckpt_format: torch_dist\`, or turn the Hugging Face export off.`,
