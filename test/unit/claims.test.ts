@@ -241,11 +241,16 @@ test('CUDA_DEVICE_MAX_CONNECTIONS=1 with FSDP: an error from Megatron-LM 0.12 an
   one(run('model_config.yaml', fsdpYaml('', '--use-torch-fsdp2'), CDMC), 'warning', /FSDP needs several CUDA work queues.*This assumes the newest Megatron Core release runs this file/);
   one(run('model_config.yaml', fsdpYaml('megatron_core=0.12.0', '--use-custom-fsdp'), CDMC), 'error');
   none(run('model_config.yaml', fsdpYaml('megatron_core=0.11.0', '--use-torch-fsdp2'), CDMC));
-  // src/megatron/bridge/training/config.py at v0.6.0 (_validate_and_apply_megatron_fsdp_configs): assert
-  // os.getenv("CUDA_DEVICE_MAX_CONNECTIONS") != "1", "FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset."
+  // src/megatron/bridge/training/config.py at v0.5.0:1136-1137 (_validate_and_apply_megatron_fsdp_configs,
+  // Megatron Core 0.18) and v0.6.0: assert os.getenv("CUDA_DEVICE_MAX_CONNECTIONS") != "1", "FSDP requires
+  // CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset."; absent at v0.4.2 (Megatron Core 0.17).
   // Bridge has no such check for dist.use_torch_fsdp2.
-  const bridge = (section: string) => `model:\n  tensor_model_parallel_size: 1\n${section}\nenv_vars:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\n`;
-  one(run('overrides.yaml', bridge('ddp:\n  use_megatron_fsdp: true\n  megatron_fsdp_version: 1'), CDMC), 'error', /Megatron Bridge stops at startup/);
+  const bridge = (section: string, directive = '') => `${directive ? `# shardwise: ${directive}\n` : ''}model:\n  tensor_model_parallel_size: 1\n${section}\nenv_vars:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\n`;
+  const v1 = 'ddp:\n  use_megatron_fsdp: true\n  megatron_fsdp_version: 1';
+  one(run('overrides.yaml', bridge(v1, 'megatron_core=0.19.0'), CDMC), 'error', /Megatron Bridge stops at startup/);
+  none(run('overrides.yaml', bridge(v1, 'megatron_core=0.17.0'), CDMC));
+  // With no release named the check holds only from Bridge 0.5 on: a warning that says what it assumes.
+  one(run('overrides.yaml', bridge(v1), CDMC), 'warning', /Megatron Bridge stops at startup.*This assumes the newest Megatron Core release runs this file/);
   // The experimental Megatron-FSDP 2 skips the check, and the recipe may choose it: not known, so nothing.
   none(run('overrides.yaml', bridge('ddp:\n  use_megatron_fsdp: true'), CDMC));
   none(run('overrides.yaml', bridge('dist:\n  use_torch_fsdp2: true'), CDMC));

@@ -10,6 +10,7 @@
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
+import { runBridgeFieldChecks } from './tables/bridge-validate-checks';
 
 /** A text argument as written (a number written for a name is text to argparse). */
 function text(m: MegatronModel, dest: string): string | undefined {
@@ -103,10 +104,10 @@ const CHECKS: ArgCheck[] = [
 export default defineRule<MegatronModel>({
   id: 'logging-config-invalid',
   severity: 'error',
-  formats: MLM_FLAG_FORMATS,
+  formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Megatron-LM logging arguments that stop a run: W&B logging without an experiment name (before Megatron Core 0.16, or an empty one at any release) or without a directory for its files, and a TensorBoard logging interval of 0.',
-    why: 'With `--wandb-project` set, every Megatron-LM program sets up the Weights & Biases writer when it initializes. It refuses an empty experiment name, and before Megatron Core 0.16 `--wandb-exp-name` defaults to an empty string, so a launch that names only the project stops at startup; from 0.16 the name defaults to unset and W&B picks one. The writer keeps its files in `--wandb-save-dir`, or else in `wandb` under the checkpoint directory `--save`: with neither, it stops with a TypeError. In every training step Megatron-LM takes the iteration modulo `--tensorboard-log-interval` when a TensorBoard writer exists (`--tensorboard-dir`), and before 0.15 also for `--log-timers-to-tensorboard`: an interval of 0 stops the run with a ZeroDivisionError at the first iteration. A `--yaml-cfg` file meets the same W&B writer and training loop, but has no defaults: there only what it writes is judged (an empty `wandb_exp_name`, `save: null`).',
+    summary: 'Megatron-LM logging arguments that stop a run: W&B logging without an experiment name (before Megatron Core 0.16, or an empty one at any release) or without a directory for its files, and a TensorBoard logging interval of 0; and the profiling, straggler-detection and MLFlow settings Megatron Bridge refuses in an override file.',
+    why: 'With `--wandb-project` set, every Megatron-LM program sets up the Weights & Biases writer when it initializes. It refuses an empty experiment name, and before Megatron Core 0.16 `--wandb-exp-name` defaults to an empty string, so a launch that names only the project stops at startup; from 0.16 the name defaults to unset and W&B picks one. The writer keeps its files in `--wandb-save-dir`, or else in `wandb` under the checkpoint directory `--save`: with neither, it stops with a TypeError. In every training step Megatron-LM takes the iteration modulo `--tensorboard-log-interval` when a TensorBoard writer exists (`--tensorboard-dir`), and before 0.15 also for `--log-timers-to-tensorboard`: an interval of 0 stops the run with a ZeroDivisionError at the first iteration. A `--yaml-cfg` file meets the same W&B writer and training loop, but has no defaults: there only what it writes is judged (an empty `wandb_exp_name`, `save: null`). Megatron Bridge checks an override\'s own sections when it validates the config, on the values the file writes: at every release both profilers on (`profiling.use_pytorch_profiler` and `use_nsys_profiler`), and, with `nvrx_straggler.enabled`, a `report_time_interval` that is not positive, a GPU performance threshold outside 0 to 1, or both performance measures off; from Bridge 0.2 (Megatron Core 0.15) a negative `profiling.profile_step_start` or `profile_step_end`, or an end before the start; from Bridge 0.3 (Megatron Core 0.16) `logger.mlflow_experiment` with an empty `mlflow_run_name`.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-iters: 1000\n  --tensorboard-dir: /logs/tb\n  --tensorboard-log-interval: 0\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --train-iters: 1000\n  --tensorboard-dir: /logs/tb\n  --tensorboard-log-interval: 10\n',
     shell: {
@@ -120,5 +121,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
+    runBridgeFieldChecks(ctx, 'logging');
   },
 });

@@ -12,8 +12,10 @@
  *     overlap) is on: upstream only warns then.
  *   - FSDP from 0.12 asserts the opposite: the variable must not be 1.
  * Megatron Bridge does not run those checks: Megatron Core only warns that the overlap is slower
- * (megatron/core/tensor_parallel/layers.py), and Bridge itself asserts only the FSDP case
- * (Megatron-FSDP, src/megatron/bridge/training/config.py).
+ * (megatron/core/tensor_parallel/layers.py), and Bridge itself asserts only the FSDP case, for
+ * Megatron-FSDP from Bridge 0.5 (Megatron Core 0.18; src/megatron/bridge/training/config.py@v0.5.0:1136-1137,
+ * absent at v0.4.2). For TP/CP a Bridge override gets advice only where it writes what decides
+ * whether a single queue is wanted (FSDP and the EP all-to-all overlap off): the recipe decides the rest.
  */
 import { checkoutSays } from '../formats/megatron/checkout';
 import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '../formats/megatron/model';
@@ -51,7 +53,7 @@ export default defineRule<MegatronModel>({
   formats: ['megatron-args', 'megatron-yaml', 'megatron-bridge'],
   docs: {
     summary: 'Tensor, context or sequence parallelism without `CUDA_DEVICE_MAX_CONNECTIONS=1` (before Blackwell), or FSDP with it.',
-    why: 'Megatron overlaps TP/CP communication with computation by relying on the order in which kernels reach the GPU, which only holds with a single hardware work queue: `CUDA_DEVICE_MAX_CONNECTIONS=1` (needed on Hopper and earlier). FSDP needs the opposite: several queues, and Megatron stops when the variable is 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one"). Megatron-LM checks it at startup: from 0.4 to 0.11 whenever sequence parallelism or the asynchronous TP all-reduce is on (TP 1 included), from 0.12 for TP > 1 (and CP > 1 before Blackwell), from 0.13 for TP or CP > 1 before Blackwell; a file that shows its environment without the variable is then an error. Megatron Bridge does not stop, so there it is advice. In a shell script it must be exported to reach the training processes, and a script that does not set it may be run from an environment that does (a warning).',
+    why: 'Megatron overlaps TP/CP communication with computation by relying on the order in which kernels reach the GPU, which only holds with a single hardware work queue: `CUDA_DEVICE_MAX_CONNECTIONS=1` (needed on Hopper and earlier). FSDP needs the opposite: several queues, and Megatron stops when the variable is 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one"). Megatron-LM checks it at startup: from 0.4 to 0.11 whenever sequence parallelism or the asynchronous TP all-reduce is on (TP 1 included), from 0.12 for TP > 1 (and CP > 1 before Blackwell), from 0.13 for TP or CP > 1 before Blackwell; a file that shows its environment without the variable is then an error. Megatron Bridge does not stop on TP or CP, so there it is advice, given only where the override itself turns off what wants several queues (FSDP, the expert-parallel all-to-all overlap), which the recipe decides otherwise: a warning where the override sets the variable to another value, a note where it leaves it out (the recipe or the launcher may still set it). Bridge stops on Megatron-FSDP with the variable at 1 from Bridge 0.5 (Megatron Core 0.18) only. In a shell script it must be exported to reach the training processes, and a script that does not set it may be run from an environment that does (a warning).',
     bad: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  NCCL_DEBUG: WARN\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8 hardware=h100-sxm\nENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n',
     shell: {
@@ -79,12 +81,15 @@ export default defineRule<MegatronModel>({
     const before = (release: string) => !ctx.atLeast(release);
     const release = v ? `${ctx.versions} ${v}` : `current ${ctx.versions} releases`;
 
-    // FSDP: the variable must not be 1 (Megatron-LM from 0.12; Bridge for Megatron-FSDP, whose
-    // experimental version 2 skips the check).
+    // FSDP: the variable must not be 1 (Megatron-LM from 0.12; Bridge for Megatron-FSDP from Bridge
+    // 0.5, i.e. Megatron Core 0.18, where its experimental version 2 skips the check).
     const mlmFsdp = () => argOn(m, 'use_torch_fsdp2') || argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_custom_fsdp');
     const fsdp = mlm ? mlmFsdp() && !before('0.12.0') : argOn(m, 'use_megatron_fsdp') || argOn(m, 'use_torch_fsdp2');
     if (fsdp) {
-      const asserts = mlm || (argOn(m, 'use_megatron_fsdp') && argNum(m, 'megatron_fsdp_version') !== 2);
+      // Megatron-FSDP version 2 (from Megatron Core 0.20, Bridge after 0.6) takes another path, without
+      // the check, and the recipe may choose it: there the file must write version 1 for a finding.
+      const v2 = () => ctx.atLeast('0.20.0') && argNum(m, 'megatron_fsdp_version') !== 1;
+      const asserts = mlm || (argOn(m, 'use_megatron_fsdp') && ctx.atLeast('0.18.0') && !v2());
       if (asserts && cdmc?.value === '1') {
         // megatron/training/arguments.py words it one way for Torch FSDP2 (and, before 0.18, for every FSDP).
         const quote = mlm && (argOn(m, 'use_torch_fsdp2') || before('0.18.0')) ? `FSDP always requires ${VAR} value large than one` : `FSDP requires ${VAR} > 1 or unset.`;
