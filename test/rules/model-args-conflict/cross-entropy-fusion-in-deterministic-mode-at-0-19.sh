@@ -1,4 +1,4 @@
-#: name: model-args-conflict: from core_v0.19.0 the fused cross-entropy is accepted in deterministic mode
+#: name: model-args-conflict: from core_v0.19.0 determinism.py refuses the fused cross-entropy in deterministic mode (megatron/training/determinism.py@core_v0.19.0:24,138-145)
 #: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -6,3 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
     --deterministic-mode --cross-entropy-loss-fusion
+#                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: requires: cross_entropy_loss_fusion=False

@@ -1,4 +1,4 @@
-#: name: rl-config-invalid: from 0.17 the offload needs torch_memory_saver instead (an installed package), not unified memory
+#: name: rl-config-invalid: from 0.17 the offload needs a separate inference model, not unified memory: without an --rl-inference-* size Megatron-LM raises when it sets up the model (training/training.py@core_v0.17.0:1113-1118)
 #: settings: {"targetVersions": {"megatron-core": "0.17.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -6,3 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --perform-rl-step --rl-offload-inference-model-weights-when-idle
+#                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rl-config-invalid]: requires a separate inference model

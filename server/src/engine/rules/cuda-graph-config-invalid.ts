@@ -80,7 +80,30 @@ function nanCheckOn(m: MegatronModel): boolean {
   if (!(argAbsent(m, 'check_for_nan_in_loss_and_grad') || argOn(m, 'check_for_nan_in_loss_and_grad'))) return false;
   return argOff(m, 'fp16') || (argOn(m, 'fp16') && argGiven(m, 'loss_scale'));
 }
-const blockWithFp8 = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_scope') === 'block' && effectiveImpl(m) === 'local' && argGiven(m, 'fp8');
+/**
+ * From 0.18 an old `full_iteration` or `full_iteration_inference` word (of `--cuda-graph-scope` or
+ * `--cuda-graph-modules`) is turned into `--cuda-graph-impl full_iteration` or `--inference-cuda-graph-scope
+ * block` before the checks that follow (training/arguments.py@core_v0.18.0:631-644, cuda_graph_config.py@core_v0.18.0:10-13,82-135;
+ * the same @d98e8a6): the flag that holds the word, where it is the only old word and nothing beside it is refused.
+ */
+const LOCAL_OFFLOAD = new Set(['expert_fc1', 'moe_act', 'fused_group_mlp']);
+const MODULE_NAMES = new Set(['attn', 'mlp', 'moe', 'moe_router', 'moe_preprocess', 'mamba']);
+function migratedWord(m: MegatronModel, word: 'full_iteration' | 'full_iteration_inference'): string | undefined {
+  const dests = ['cuda_graph_scope_deprecated', 'cuda_graph_modules'].filter((d) => (argWords(m, d) ?? []).length > 0);
+  if (dests.length !== 1) return undefined;
+  const words = argWords(m, dests[0]) ?? [];
+  // Any other word must be a module name (CudaGraphModule@core_v0.18.0, @d98e8a6): else parsing stops first.
+  if (!words.includes(word) || words.some((w) => w !== word && !MODULE_NAMES.has(w))) return undefined;
+  const impl = effectiveImpl(m);
+  const scopeAbsent = argAbsent(m, 'inference_cuda_graph_scope');
+  if (word === 'full_iteration') return (impl === 'none' || impl === 'local') && (scopeAbsent || argValue(m, 'inference_cuda_graph_scope') === 'none') ? dests[0] : undefined;
+  return impl === 'local' && scopeAbsent ? dests[0] : undefined;
+}
+const oldFlag = (dest: string): string => (dest === 'cuda_graph_modules' ? '--cuda-graph-modules' : '--cuda-graph-scope');
+const blockWritten = (m: MegatronModel) => argValue(m, 'inference_cuda_graph_scope') === 'block' && effectiveImpl(m) === 'local';
+/** Block-level inference graphs with FP8: the flag to report on (the scope, or the old word that becomes it from 0.18). */
+const blockWithFp8 = (m: MegatronModel): string | undefined => (!argGiven(m, 'fp8') ? undefined : blockWritten(m) ? 'inference_cuda_graph_scope' : migratedWord(m, 'full_iteration_inference'));
+const blockName = (m: MegatronModel): string => (blockWritten(m) ? '`--inference-cuda-graph-scope block`' : `\`${oldFlag(blockWithFp8(m) ?? '')} full_iteration_inference\` (which Megatron-LM turns into \`--inference-cuda-graph-scope block\` from 0.18)`);
 const fullIterationInferenceWithFp8 = (m: MegatronModel) => effectiveImpl(m) === 'local' && (argWords(m, 'cuda_graph_scope_deprecated') ?? []).includes('full_iteration_inference') && argGiven(m, 'fp8');
 const ARGUMENT_CHECKS: ArgCheck[] = [
   {
@@ -89,6 +112,13 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
       return argGiven(m, 'cuda_graph_scope_deprecated') && modules && modules.length > 0 ? 'cuda_graph_scope_deprecated' : undefined;
     },
     message: () => '`--cuda-graph-scope` beside `--cuda-graph-modules`: the first is the old name of the second, and Megatron-LM stops at startup ("--cuda-graph-scope and --cuda-graph-modules cannot be used together."). Keep `--cuda-graph-modules`.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.18.0',
+  },
+  {
+    // The old `full_iteration` word, which becomes that implementation from 0.18 (migratedWord).
+    when: (m) => (nanCheckOn(m) ? migratedWord(m, 'full_iteration') : undefined),
+    message: (m) => `\`${oldFlag(migratedWord(m, 'full_iteration') ?? '')} full_iteration\` with the NaN check on (the default): from 0.18 Megatron-LM turns the old word into \`--cuda-graph-impl full_iteration\`, whose graph of the whole iteration cannot read the loss and gradients on the host every step, and it stops at startup ("--no-check-for-nan-in-loss-and-grad should be set with --cuda-graph-impl=full_iteration for training."). Add \`--no-check-for-nan-in-loss-and-grad\`.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.18.0',
   },
@@ -142,14 +172,14 @@ const ARGUMENT_CHECKS: ArgCheck[] = [
     before: '0.18.0',
   },
   {
-    when: (m) => (blockWithFp8(m) && (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized')) ? 'inference_cuda_graph_scope' : undefined),
-    message: () => '`--inference-cuda-graph-scope block` with FP8: block-level inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM stops at startup ("fp8 with --inference-cuda-graph-scope=block is only supported with --transformer-impl=inference_optimized"). Add `--transformer-impl inference_optimized` (with `--fp8-recipe mxfp8`), or use the `layer` scope.',
+    when: (m) => (argAbsent(m, 'transformer_impl') || (typeof argValue(m, 'transformer_impl') === 'string' && argValue(m, 'transformer_impl') !== 'inference_optimized') ? blockWithFp8(m) : undefined),
+    message: (m) => `${blockName(m)} with FP8: block-level inference graphs run FP8 only in the inference-optimized layers, and Megatron-LM stops at startup ("fp8 with --inference-cuda-graph-scope=block is only supported with --transformer-impl=inference_optimized"). Add \`--transformer-impl inference_optimized\` (with \`--fp8-recipe mxfp8\`), or use the \`layer\` scope.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.18.0',
   },
   {
-    when: (m) => (blockWithFp8(m) && argValue(m, 'transformer_impl') === 'inference_optimized' && (argAbsent(m, 'fp8_recipe') || (typeof argValue(m, 'fp8_recipe') === 'string' && argValue(m, 'fp8_recipe') !== 'mxfp8')) ? 'inference_cuda_graph_scope' : undefined),
-    message: (m) => `\`--inference-cuda-graph-scope block\` with the FP8 recipe \`${argAbsent(m, 'fp8_recipe') ? 'delayed' : String(argValue(m, 'fp8_recipe'))}\`${argAbsent(m, 'fp8_recipe') ? ' (the default)' : ''}: block-level inference graphs take only MXFP8, and Megatron-LM stops at startup ("Only --fp8-recipe=mxfp8 is supported with --inference-cuda-graph-scope=block"). Add \`--fp8-recipe mxfp8\`, or use the \`layer\` scope.`,
+    when: (m) => (argValue(m, 'transformer_impl') === 'inference_optimized' && (argAbsent(m, 'fp8_recipe') || (typeof argValue(m, 'fp8_recipe') === 'string' && argValue(m, 'fp8_recipe') !== 'mxfp8')) ? blockWithFp8(m) : undefined),
+    message: (m) => `${blockName(m)} with the FP8 recipe \`${argAbsent(m, 'fp8_recipe') ? 'delayed' : String(argValue(m, 'fp8_recipe'))}\`${argAbsent(m, 'fp8_recipe') ? ' (the default)' : ''}: block-level inference graphs take only MXFP8, and Megatron-LM stops at startup ("Only --fp8-recipe=mxfp8 is supported with --inference-cuda-graph-scope=block"). Add \`--fp8-recipe mxfp8\`, or use the \`layer\` scope.`,
     formats: MLM_FLAG_FORMATS,
     since: '0.18.0',
   },
@@ -388,11 +418,34 @@ const MODULE_CHECKS: ArgCheck[] = [
     message: (m) => `CPU offloading of activations with ${implName(m)}: Megatron Core does not graph layers whose activations it offloads, and stops when it builds the transformer config ("CUDA graphs not supported with CPU offloading."). Keep one of them${argValue(m, 'cuda_graph_impl') === 'local' ? ' (from Megatron Core 0.18 a full-iteration graph, `--cuda-graph-impl full_iteration`, takes the offloading)' : ''}.`,
   },
   {
-    // transformer_config.py@core_v0.18.0:2351-2356 (0.19 lets local graphs take some offloading, with limits not judged here).
+    // transformer_config.py@core_v0.18.0:2351-2356; from 0.19 local graphs take only a partial MoE offload (below).
     when: (m) => (argOn(m, 'fine_grained_activation_offloading') && effectiveImpl(m) === 'local' ? 'fine_grained_activation_offloading' : undefined),
     since: '0.18.0',
     before: '0.19.0',
     message: (m) => `${named(m, '--fine-grained-activation-offloading')} with ${implName(m)}: Megatron Core 0.18 offloads activations under CUDA graphs only with Transformer Engine graphs or a full-iteration graph, and stops when it builds the transformer config ("fine-grained activation offloading is only supported with transformer_engine CUDA graph implementation or local CUDA graph implementation with full_iteration scope."). Use \`--cuda-graph-impl transformer_engine\` or \`full_iteration\`.`,
+  },
+  {
+    // transformer_config.py@core_v0.19.0:2598-2625 (@d98e8a6 the same): local graphs take fine-grained
+    // offloading only of expert_fc1, moe_act or fused_group_mlp (the empty list is refused before), with a module list
+    // (not whole-layer capture); `moe` in that list is refused by the check below.
+    when: (m) => {
+      if (!argOn(m, 'fine_grained_activation_offloading') || effectiveImpl(m) !== 'local') return undefined;
+      const off = argAbsent(m, 'offload_modules') ? [] : argGiven(m, 'offload_modules') ? argWords(m, 'offload_modules') : undefined;
+      if (!off) return undefined;
+      if (off.some((w) => !LOCAL_OFFLOAD.has(w))) return 'offload_modules';
+      // An empty list is refused earlier in the same config check (recompute-config-invalid).
+      if (off.length === 0) return undefined;
+      const mods = graphedModules(m);
+      return mods && mods.length === 0 ? 'fine_grained_activation_offloading' : undefined;
+    },
+    since: '0.19.0',
+    message: (m) => {
+      const off = argAbsent(m, 'offload_modules') ? [] : argWords(m, 'offload_modules') ?? [];
+      const bad = off.filter((w) => !LOCAL_OFFLOAD.has(w));
+      const what = bad.length ? `the offload modules ${bad.map((w) => `\`${w}\``).join(', ')}` : 'whole-layer capture (no `--cuda-graph-modules`)';
+      const quote = bad.length ? "fine-grained activation offloading with cuda_graph_impl='local' only supports offload_modules 'expert_fc1', 'moe_act', and 'fused_group_mlp'." : "fine-grained activation offloading with cuda_graph_impl='local' is not supported with whole-layer CUDA graph capture.";
+      return `${named(m, '--fine-grained-activation-offloading')} with ${implName(m)} and ${what}: from Megatron Core 0.19 local graphs take only a partial MoE offload (\`expert_fc1\`, \`moe_act\` or \`fused_group_mlp\`, beside a module list without \`moe\`), and Megatron Core stops when it builds the transformer config ("${quote}"). Offload only those modules and give \`--cuda-graph-modules\`, or use \`--cuda-graph-impl transformer_engine\` or \`full_iteration\`.`;
+    },
   },
   {
     // transformer_config.py@core_v0.18.0:2357-2359, @d98e8a6:2958-2960.
@@ -434,7 +487,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, MoE graph modules the model cannot take, CPU offloading, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (in 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default). What per-layer graphs capture of an MoE model is checked from 0.16 (`--cuda-graph-scope`, `--cuda-graph-modules` from 0.18): no `moe` or `moe_router` graph without experts, not `moe` beside `moe_router` (the local implementation adds each of `moe_router` and `moe_preprocess` for the other), `moe_preprocess` only with `moe_router` under Transformer Engine, no `mlp` graph when every layer is an MoE layer, and no `moe` graph of dropless MoE (it needs `--moe-expert-capacity-factor` with `--moe-pad-expert-input-to-capacity`). CPU offloading of activations is refused beside CUDA graphs from 0.15 (from 0.18 a full-iteration graph takes it), and Transformer Engine graphs of the full iteration (`--cuda-graph-scope full_iteration`) from 0.15 to 0.17. From 0.18 fine-grained activation offloading beside CUDA graphs refuses a `moe` graph and 0 warm-up steps, and in 0.18 the local per-layer graphs.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.14). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`, a word that from 0.18 still becomes `--cuda-graph-impl full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (from 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`, which from 0.18 becomes the `block` scope; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default). What per-layer graphs capture of an MoE model is checked from 0.16 (`--cuda-graph-scope`, `--cuda-graph-modules` from 0.18): no `moe` or `moe_router` graph without experts, not `moe` beside `moe_router` (the local implementation adds each of `moe_router` and `moe_preprocess` for the other), `moe_preprocess` only with `moe_router` under Transformer Engine, no `mlp` graph when every layer is an MoE layer, and no `moe` graph of dropless MoE (it needs `--moe-expert-capacity-factor` with `--moe-pad-expert-input-to-capacity`). CPU offloading of activations is refused beside CUDA graphs from 0.15 (from 0.18 a full-iteration graph takes it), and Transformer Engine graphs of the full iteration (`--cuda-graph-scope full_iteration`) from 0.15 to 0.17. From 0.18 fine-grained activation offloading beside CUDA graphs refuses a `moe` graph and 0 warm-up steps, and in 0.18 the local per-layer graphs; from 0.19 these take only a partial MoE offload (`--offload-modules` of `expert_fc1`, `moe_act` or `fused_group_mlp`, beside a `--cuda-graph-modules` list).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {

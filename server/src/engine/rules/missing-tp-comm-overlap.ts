@@ -15,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'TP > 1 with sequence parallelism, but TP communication not overlapped with the GEMMs.',
-    why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers. Only Transformer Engine\'s layers overlap it: a Megatron-LM script with `--transformer-impl local`, `--use-legacy-models`, or (before Megatron Core 0.8) without `--use-mcore-models` gets no advice.',
+    why: 'With sequence parallelism every layer all-gathers activations before its column-parallel GEMMs and reduce-scatters after its row-parallel ones. `--tp-comm-overlap` (Transformer Engine userbuffers) splits those GEMMs and pipelines the collectives behind them, which recovers most of the TP communication time at TP 4–8. It needs Transformer Engine and sequence parallelism, and pre-allocates communication buffers. Only Transformer Engine\'s layers overlap it: a Megatron-LM script with `--transformer-impl local`, `--use-legacy-models`, or (before Megatron Core 0.8) without `--use-mcore-models` gets no advice, nor (from Megatron Core 0.19, whose deterministic mode refuses the overlap) one with `--deterministic-mode`.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 4\n  --sequence-parallel: true\n  --tp-comm-overlap: true\n",
     fix: 'Adds `--tp-comm-overlap`.',
@@ -35,6 +35,8 @@ export default defineRule({
       const m = ctx.model as MegatronModel;
       if (argValue(m, 'transformer_impl') === 'local' || argOn(m, 'use_legacy_models')) return;
       if (!argOn(m, 'deprecated_use_mcore_models') && ctx.separately(() => !ctx.atLeast('0.8.0'))) return;
+      // From Megatron Core 0.19 the deterministic mode refuses the overlap (determinism.py@core_v0.19.0:24).
+      if (argOn(m, 'deterministic_mode') && ctx.separately(() => ctx.atLeast('0.19.0'))) return;
     }
     const e = knobEdit(p, 'tpCommOverlap', true);
     const name = knobName(p, 'tpCommOverlap', '--tp-comm-overlap');

@@ -4,7 +4,7 @@
  * options, when it builds the model config; and the Megatron-LM argument checks on the legacy
  * grouped GEMM. Part of moe-config-invalid. Lines at the first release with the check and at d98e8a6.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argOr, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argOr, argValue, argWords, MLM_FLAG_FORMATS, recomputeGranularity, type MegatronModel } from '../../formats/megatron/model';
 import { named, type ArgCheck } from '../../formats/megatron/checks';
 import type { Plan } from '../../plan/plan';
 import { untracked } from '../certain';
@@ -86,7 +86,7 @@ function balancingIs(m: MegatronModel, type: string): boolean {
 }
 
 /** What these checks refuse, for the rule's documentation. */
-export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (0.12.1 to 0.12.x, where 0.13 and 0.14 refuse any MoE bias in the model config first; from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU) and in the shared experts (from 0.10); `--moe-apply-probs-on-input` with a top-k other than 1 (from 0.12, on the first step); the shared experts as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, from 0.19) without SwiGLU or without `--moe-shared-expert-glu-interleave-size`; the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
+export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (0.12.1 to 0.12.x, where 0.13 and 0.14 refuse any MoE bias in the model config first; from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU) and in the shared experts (from 0.10); `--moe-apply-probs-on-input` with a top-k other than 1 (from 0.12, on the first step); the shared experts as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, from 0.19) without SwiGLU or without `--moe-shared-expert-glu-interleave-size`; the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), the legacy grouped GEMM with `moe_act` recomputed in FP8 of a recipe other than delayed scaling, or (0.16) in FP4 (0.14 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
 
 export const BUILD_CHECKS: ArgCheck[] = [
   {
@@ -159,6 +159,25 @@ export const BUILD_CHECKS: ArgCheck[] = [
     before: '0.17.0',
     message: (m) => `The legacy grouped-GEMM experts (${legacyOn(m) ? '`--moe-use-legacy-grouped-gemm`' : '`--moe-grouped-gemm` with `--transformer-impl local`'}) with linear biases${biasText(m)}: Megatron Core stops when it builds the experts ("bias not supported in Grouped GEMM yet, please set '--disable-bias-linear' instead."). Add \`--disable-bias-linear\`${legacyOn(m) ? ', or drop `--moe-use-legacy-grouped-gemm`' : ''}.`,
   },
+  // GroupedMLP.__init__: experts.py@core_v0.14.0:132-137 to @core_v0.16.1 (FP4 too from 0.16.0:102-109).
+  // The model config refuses delayed-scaling FP8 (the default recipe) with `moe_act` first (recompute-config-invalid).
+  ...[
+    { since: '0.14.0', before: '0.16.0', fp4: false },
+    { since: '0.16.0', before: '0.17.0', fp4: true },
+  ].map(
+    (r): ArgCheck => ({
+      when: (m) => {
+        if (!legacyGrouped(m) || recomputeGranularity(m) !== 'selective' || !(argWords(m, 'recompute_modules') ?? []).includes('moe_act')) return undefined;
+        const fp8 = !!argValue(m, 'fp8') && argGiven(m, 'fp8_recipe') && argValue(m, 'fp8_recipe') !== 'delayed';
+        const fp4 = r.fp4 && !argValue(m, 'fp8') && !!argValue(m, 'fp4');
+        return fp8 || fp4 ? (legacyOn(m) ? 'moe_use_legacy_grouped_gemm' : 'moe_grouped_gemm') : undefined;
+      },
+      formats: MLM_FLAG_FORMATS,
+      since: r.since,
+      before: r.before,
+      message: (m) => `The legacy grouped-GEMM experts (${legacyOn(m) ? '`--moe-use-legacy-grouped-gemm`' : '`--moe-grouped-gemm` with `--transformer-impl local`'}) with \`moe_act\` in ${named(m, '--recompute-modules')} and ${argValue(m, 'fp8') ? 'FP8' : 'FP4'}: the legacy GroupedMLP cannot recompute a quantized activation, and Megatron Core stops when it builds the experts ("moe_act recompute for ${r.fp4 ? 'fp8 or fp4' : 'fp8'} cannot work with the legacy GroupedMLP."). Drop \`moe_act\` from the recompute modules${legacyOn(m) ? ', or drop `--moe-use-legacy-grouped-gemm`' : ''}.`,
+    }),
+  ),
   {
     // TEGroupedMLP.__init__: experts.py@core_v0.12.1:675-677 to @core_v0.14.0:761-763. In 0.13 and
     // 0.14 the model config refuses any MoE bias first (transformer_config.py@core_v0.13.0:1100-1101,

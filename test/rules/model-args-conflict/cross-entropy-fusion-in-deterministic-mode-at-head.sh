@@ -1,0 +1,9 @@
+#: name: model-args-conflict: the fused cross-entropy is still refused in deterministic mode after core_v0.19.0 (megatron/training/determinism.py@d98e8a6:24,141-148)
+#: settings: {"targetVersions": {"megatron-core": "0.20.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --deterministic-mode --cross-entropy-loss-fusion
+#                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: requires: cross_entropy_loss_fusion=False

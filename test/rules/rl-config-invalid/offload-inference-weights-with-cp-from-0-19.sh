@@ -1,0 +1,8 @@
+#: name: rl-config-invalid: from 0.19 CP above 1 builds a separate CP-1 inference model (training/training.py@core_v0.19.0), so the offload passes
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
+    --perform-rl-step --rl-offload-inference-model-weights-when-idle --context-parallel-size 2
