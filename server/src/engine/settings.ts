@@ -82,6 +82,11 @@ export interface Pin {
   package: string;
   /** The file(s) that say so, by name, for messages (`requirements.txt`). */
   file: string;
+  /**
+   * Found in a folder that is not at or above the file (`../docker/Dockerfile`): every pin of the tool
+   * in the repository says the same, so it is likely what runs the file, but that is an assumption.
+   */
+  elsewhere?: boolean;
 }
 
 export interface MegatronCheckout {

@@ -1,13 +1,18 @@
 /**
  * The releases a file's repository pins (node side: file system). From the file's folder up to the
  * repository's root (a folder with `.git`), the nearest folder whose dependency files name a tool
- * gives that tool's pin (engine/pins.ts reads the files). The same walk finds the GPUs the nearest
- * folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
+ * gives that tool's pin (engine/pins.ts reads the files). A tool no folder on that way pins takes
+ * the pin of the rest of the repository when it is unambiguous: every folder of the repository that
+ * pins the tool (a `docker/Dockerfile`, `env/requirements.txt` beside the configs' folder) says the
+ * same; the nearest of them is named, and the release is an assumption (`Pin.elsewhere`). Pins that
+ * disagree, or a search that stopped at its bounds, give no pin. The same walk finds the GPUs the
+ * nearest folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, requestedHardware, type Tool } from '../engine';
 import { readBounded } from './read';
+import { repositoryRoot, SKIPPED_FOLDERS } from './repository';
 
 /** Dependency files are small; a larger one is not read. */
 const MAX_PIN_FILE_BYTES = 2 * 1024 * 1024;
@@ -18,11 +23,35 @@ const MAX_JOB_FILES = 64;
 const MAX_JOB_FILE_BYTES = 256 * 1024;
 /** Folders beside the configs where repositories keep their job descriptions. */
 const JOB_FOLDERS = /^(sky|skypilot|k8s|kube|kubernetes|manifests|deploy|deployment|cluster|launch|jobs)$/i;
+/**
+ * The search of a whole repository for the folders that pin: folders listed, levels below the root,
+ * wall-clock time. When a bound is reached, a pin found may not be the only one: none is used.
+ */
+export const REPOSITORY_PIN_LIMITS = { folders: 20_000, depth: 24, ms: 2_000 };
+
+/** The folders of a repository that pin each tool (absolute folder → its pin), or why the search is incomplete. */
+type RepositoryWide = { pins: Partial<Record<Tool, { dir: string; pin: Pin }[]>>; incomplete?: string };
+
+/** A specifier with its clauses in one order, to compare two pins. */
+function sameSpec(spec: string): string {
+  return spec.split(',').map((c) => c.trim()).filter(Boolean).sort().join(',');
+}
+
+/** How many folders apart two folders are (up to their common folder and down again). */
+function distance(from: string, to: string): number {
+  const rel = relative(from, to);
+  return rel ? rel.split(sep).length : 0;
+}
 
 export class RepositoryPins {
   private readonly folders = new Map<string, Partial<Record<Tool, Pin>>>();
   /** What applies in a folder, by folder and root: every analysis of a file asks again (each keystroke in an editor). */
   private readonly applying = new Map<string, Partial<Record<Tool, Pin>> | undefined>();
+
+  /** By repository root: the pins of all its folders. */
+  private readonly wide = new Map<string, RepositoryWide>();
+
+  constructor(private readonly limits: typeof REPOSITORY_PIN_LIMITS = REPOSITORY_PIN_LIMITS) {}
 
   private readonly jobFolders = new Map<string, GpuRequest[]>();
   private readonly jobsApplying = new Map<string, { id: string; note: string; assumed?: boolean } | undefined>();
@@ -30,6 +59,7 @@ export class RepositoryPins {
   clear(): void {
     this.folders.clear();
     this.applying.clear();
+    this.wide.clear();
     this.jobFolders.clear();
     this.jobsApplying.clear();
   }
@@ -130,17 +160,71 @@ export class RepositoryPins {
 
   private walk(start: string, root: string | undefined): Partial<Record<Tool, Pin>> | undefined {
     const out: Partial<Record<Tool, Pin>> = {};
+    // Named by where it is, from the file's folder, for messages.
+    const named = (pin: Pin, dir: string): Pin => ({ ...pin, file: pin.file.split(', ').map((f) => relative(start, join(dir, f)).replace(/\\/g, '/')).join(', ') });
     let dir = start;
+    let top: string | undefined;
     for (let i = 0; i < 64; i++) {
-      for (const [tool, pin] of Object.entries(this.inFolder(dir)) as [Tool, Pin][]) {
-        // Named by where it is, from the file's folder, for messages.
-        if (!out[tool]) out[tool] = { ...pin, file: pin.file.split(', ').map((f) => relative(start, join(dir, f)).replace(/\\/g, '/')).join(', ') };
+      for (const [tool, pin] of Object.entries(this.inFolder(dir)) as [Tool, Pin][]) if (!out[tool]) out[tool] = named(pin, dir);
+      if (existsSync(join(dir, '.git')) || (root !== undefined && resolve(root) === dir)) {
+        top = dir;
+        break;
       }
-      if (existsSync(join(dir, '.git')) || (root !== undefined && resolve(root) === dir)) break;
       const parent = dirname(dir);
       if (parent === dir) break;
       dir = parent;
     }
+    // The tools no folder on the way pins: the rest of the repository's pin, when all of it agrees.
+    const repo = top ?? repositoryRoot(join(start, '_'));
+    if (repo) {
+      const wide = this.repositoryWide(repo);
+      if (!wide.incomplete) {
+        for (const [tool, found] of Object.entries(wide.pins) as [Tool, { dir: string; pin: Pin }[]][]) {
+          if (out[tool] || !found.length || new Set(found.map((f) => sameSpec(f.pin.spec))).size !== 1) continue;
+          const nearest = [...found].sort((a, b) => distance(start, a.dir) - distance(start, b.dir) || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))[0];
+          out[tool] = { ...named(nearest.pin, nearest.dir), elsewhere: true };
+        }
+      }
+    }
     return Object.keys(out).length ? out : undefined;
+  }
+
+  /**
+   * Every folder of the repository whose dependency files pin a tool (cached by root), except hidden
+   * folders, the ones a repository search skips (environments, build output) and other
+   * repositories inside it (a folder holding `.git`: a submodule or a clone).
+   */
+  private repositoryWide(root: string): RepositoryWide {
+    const cached = this.wide.get(root);
+    if (cached) return cached;
+    const out: RepositoryWide = { pins: {} };
+    const started = Date.now();
+    const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
+    let listed = 0;
+    while (queue.length && !out.incomplete) {
+      const { dir, depth } = queue.shift()!;
+      if (++listed > this.limits.folders) out.incomplete = `more than ${this.limits.folders} folders`;
+      else if (Date.now() - started > this.limits.ms) out.incomplete = `the search took over ${this.limits.ms / 1000} s`;
+      if (out.incomplete) break;
+      let entries: Dirent[] = [];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        // A folder that cannot be listed may pin: what was found is not all there is.
+        out.incomplete = `a folder could not be listed`;
+        break;
+      }
+      if (depth > 0 && entries.some((e) => e.name === '.git')) continue;
+      if (entries.some((e) => e.isFile() && isPinFile(e.name))) {
+        for (const [tool, pin] of Object.entries(this.inFolder(dir)) as [Tool, Pin][]) (out.pins[tool] ??= []).push({ dir, pin });
+      }
+      for (const e of entries) {
+        if (!e.isDirectory() || e.name.startsWith('.') || SKIPPED_FOLDERS.has(e.name)) continue;
+        if (depth + 1 > this.limits.depth) out.incomplete = `folders more than ${this.limits.depth} levels deep`;
+        else queue.push({ dir: join(dir, e.name), depth: depth + 1 });
+      }
+    }
+    this.wide.set(root, out);
+    return out;
   }
 }
