@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -132,9 +132,31 @@ test('a tool no folder above the file pins takes the repository\'s pin from a fo
   mkdirSync(join(repo, 'tests'));
   writeFileSync(join(repo, 'tests', 'requirements.txt'), 'deepspeed>=0.9\n');
   assert.equal(new RepositoryPins().forFile(file), undefined);
+  rmSync(join(repo, 'tests'), { recursive: true });
+  // So does a folder whose own files disagree (it pins nothing itself: OpenGVLab/InternVideo's requirements.txt and pyproject.toml).
+  mkdirSync(join(repo, 'video'));
+  writeFileSync(join(repo, 'video', 'requirements.txt'), 'deepspeed==0.6.5\n');
+  writeFileSync(join(repo, 'video', 'requirements-new.txt'), 'deepspeed>=0.15.1\n');
+  assert.equal(new RepositoryPins().forFile(file), undefined);
+  rmSync(join(repo, 'video'), { recursive: true });
+  assert.equal(new RepositoryPins().forFile(file)!.deepspeed?.spec, '==0.6.5');
   // A pin above the file still wins over the rest of the repository.
   writeFileSync(join(repo, 'megatron_lm', 'requirements.txt'), 'deepspeed==0.8.0\n');
   assert.deepEqual(new RepositoryPins().forFile(file)!.deepspeed, { spec: '==0.8.0', package: 'deepspeed', file: '../requirements.txt' });
+  // Another project's folder (code, package metadata) pins for itself: X-PLUG/mPLUG-DocOwl's TinyChart/pyproject.toml extra is not PaperOwl's.
+  const mono = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(mono, '.git'));
+  mkdirSync(join(mono, 'TinyChart'));
+  mkdirSync(join(mono, 'PaperOwl'));
+  mkdirSync(join(mono, 'Other'));
+  writeFileSync(join(mono, 'TinyChart', 'pyproject.toml'), '[project]\nname = "tinychart"\n[project.optional-dependencies]\ntrain = ["deepspeed==0.9.5"]\n');
+  writeFileSync(join(mono, 'Other', 'requirements.txt'), 'deepspeed==0.9.5\n');
+  writeFileSync(join(mono, 'Other', 'train.py'), 'import deepspeed\n');
+  assert.equal(new RepositoryPins().forFile(join(mono, 'PaperOwl', 'ds_config.json')), undefined);
+  // Such a pin still disagrees with one of a folder of dependency files.
+  mkdirSync(join(mono, 'docker'));
+  writeFileSync(join(mono, 'docker', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
+  assert.equal(new RepositoryPins().forFile(join(mono, 'PaperOwl', 'ds_config.json')), undefined);
   // A search that stops at a bound cannot say a pin is the only one.
   const lone = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
   mkdirSync(join(lone, '.git'));

@@ -2,15 +2,17 @@
  * The releases a file's repository pins (node side: file system). From the file's folder up to the
  * repository's root (a folder with `.git`), the nearest folder whose dependency files name a tool
  * gives that tool's pin (engine/pins.ts reads the files). A tool no folder on that way pins takes
- * the pin of the rest of the repository when it is unambiguous: every folder of the repository that
- * pins the tool (a `docker/Dockerfile`, `env/requirements.txt` beside the configs' folder) says the
- * same; the nearest of them is named, and the release is an assumption (`Pin.elsewhere`). Pins that
- * disagree, or a search that stopped at its bounds, give no pin. The same walk finds the GPUs the
+ * the pin of the rest of the repository when it is unambiguous: every dependency file of the
+ * repository that pins the tool says the same, and one of them is in a folder of dependency files
+ * only (a `docker/Dockerfile`, `env/requirements.txt` beside the configs' folder), not in another
+ * project's folder (Python code, package metadata: a sibling package's pins are its own). The
+ * nearest is named, and the release is an assumption (`Pin.elsewhere`). Pins that disagree, or a
+ * search that stopped at its bounds, give no pin. The same walk finds the GPUs the
  * nearest folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
  */
 import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, requestedHardware, type Tool } from '../engine';
+import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, pinsIn, requestedHardware, type Tool } from '../engine';
 import { readBounded } from './read';
 import { repositoryRoot, SKIPPED_FOLDERS } from './repository';
 
@@ -29,8 +31,21 @@ const JOB_FOLDERS = /^(sky|skypilot|k8s|kube|kubernetes|manifests|deploy|deploym
  */
 export const REPOSITORY_PIN_LIMITS = { folders: 20_000, depth: 24, ms: 2_000 };
 
-/** The folders of a repository that pin each tool (absolute folder → its pin), or why the search is incomplete. */
-type RepositoryWide = { pins: Partial<Record<Tool, { dir: string; pin: Pin }[]>>; incomplete?: string };
+/**
+ * What the folders of a repository pin, per tool: every specifier any of its dependency files states
+ * (`specs`: two that differ leave the release unknown), and the folders whose pin may describe the
+ * environment the repository runs in (`candidates`), or why the search is incomplete.
+ */
+type RepositoryWide = { specs: Partial<Record<Tool, Set<string>>>; candidates: Partial<Record<Tool, { dir: string; pin: Pin }[]>>; incomplete?: string };
+
+/**
+ * A folder of a project of its own (Python code, package metadata): its pins are that project's
+ * (a sibling package's `pyproject.toml` extra, another model's `requirements.txt` beside its code),
+ * not the environment of files outside it. A folder of dependency files only (`docker/`, `env/`) is.
+ */
+function projectFolder(names: readonly string[]): boolean {
+  return names.some((n) => n.endsWith('.py') || n === 'pyproject.toml' || n === 'setup.cfg');
+}
 
 /** A specifier with its clauses in one order, to compare two pins. */
 function sameSpec(spec: string): string {
@@ -45,6 +60,8 @@ function distance(from: string, to: string): number {
 
 export class RepositoryPins {
   private readonly folders = new Map<string, Partial<Record<Tool, Pin>>>();
+  /** The dependency files read in each folder. */
+  private readonly texts = new Map<string, { name: string; text: string }[]>();
   /** What applies in a folder, by folder and root: every analysis of a file asks again (each keystroke in an editor). */
   private readonly applying = new Map<string, Partial<Record<Tool, Pin>> | undefined>();
 
@@ -58,6 +75,7 @@ export class RepositoryPins {
 
   clear(): void {
     this.folders.clear();
+    this.texts.clear();
     this.applying.clear();
     this.wide.clear();
     this.jobFolders.clear();
@@ -145,6 +163,7 @@ export class RepositoryPins {
     }
     const pins = folderPins(files);
     this.folders.set(dir, pins);
+    this.texts.set(dir, files);
     return pins;
   }
 
@@ -179,8 +198,8 @@ export class RepositoryPins {
     if (repo) {
       const wide = this.repositoryWide(repo);
       if (!wide.incomplete) {
-        for (const [tool, found] of Object.entries(wide.pins) as [Tool, { dir: string; pin: Pin }[]][]) {
-          if (out[tool] || !found.length || new Set(found.map((f) => sameSpec(f.pin.spec))).size !== 1) continue;
+        for (const [tool, found] of Object.entries(wide.candidates) as [Tool, { dir: string; pin: Pin }[]][]) {
+          if (out[tool] || !found.length || wide.specs[tool]?.size !== 1) continue;
           const nearest = [...found].sort((a, b) => distance(start, a.dir) - distance(start, b.dir) || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))[0];
           out[tool] = { ...named(nearest.pin, nearest.dir), elsewhere: true };
         }
@@ -197,7 +216,7 @@ export class RepositoryPins {
   private repositoryWide(root: string): RepositoryWide {
     const cached = this.wide.get(root);
     if (cached) return cached;
-    const out: RepositoryWide = { pins: {} };
+    const out: RepositoryWide = { specs: {}, candidates: {} };
     const started = Date.now();
     const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
     let listed = 0;
@@ -216,7 +235,11 @@ export class RepositoryPins {
       }
       if (depth > 0 && entries.some((e) => e.name === '.git')) continue;
       if (entries.some((e) => e.isFile() && isPinFile(e.name))) {
-        for (const [tool, pin] of Object.entries(this.inFolder(dir)) as [Tool, Pin][]) (out.pins[tool] ??= []).push({ dir, pin });
+        const folder = this.inFolder(dir);
+        // Each file on its own too: a folder whose files disagree pins nothing, but says the release is not settled.
+        const each = this.texts.get(dir) ?? [];
+        for (const pins of [folder, ...each.map((f) => pinsIn(f.name, f.text))]) for (const [tool, pin] of Object.entries(pins) as [Tool, Pin][]) (out.specs[tool] ??= new Set()).add(sameSpec(pin.spec));
+        if (!projectFolder(entries.filter((e) => e.isFile()).map((e) => e.name))) for (const [tool, pin] of Object.entries(folder) as [Tool, Pin][]) (out.candidates[tool] ??= []).push({ dir, pin });
       }
       for (const e of entries) {
         if (!e.isDirectory() || e.name.startsWith('.') || SKIPPED_FOLDERS.has(e.name)) continue;
