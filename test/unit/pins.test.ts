@@ -157,11 +157,29 @@ test('a tool no folder above the file pins takes the repository\'s pin from a fo
   mkdirSync(join(mono, 'docker'));
   writeFileSync(join(mono, 'docker', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
   assert.equal(new RepositoryPins().forFile(join(mono, 'PaperOwl', 'ds_config.json')), undefined);
+  // A folder of dependency files that is not an environment folder off a folder above the file is another part's
+  // (NVIDIA/NeMo-Framework-Launcher's csp_tools/aws/Dockerfile, NeMo's examples/voice_agent/environment.yml).
+  const tools = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(tools, '.git'));
+  mkdirSync(join(tools, 'csp_tools', 'aws'), { recursive: true });
+  mkdirSync(join(tools, 'examples', 'voice_agent'), { recursive: true });
+  writeFileSync(join(tools, 'csp_tools', 'aws', 'Dockerfile'), 'RUN pip install deepspeed==0.9.5\n');
+  writeFileSync(join(tools, 'examples', 'voice_agent', 'environment.yml'), 'dependencies:\n  - pip:\n    - deepspeed==0.9.5\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json')), undefined);
+  // The same under an environment folder off a folder above the file: taken.
+  mkdirSync(join(tools, 'conf', 'env'), { recursive: true });
+  writeFileSync(join(tools, 'conf', 'env', 'requirements.txt'), 'deepspeed==0.9.5\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json'))!.deepspeed?.file, 'env/requirements.txt');
+  // Every text file of a `requirements/` folder is a requirements file (hiyouga/LLaMA-Factory's requirements/deepspeed.txt):
+  // its range disagrees with a Dockerfile's release, so neither is taken.
+  mkdirSync(join(tools, 'requirements'));
+  writeFileSync(join(tools, 'requirements', 'deepspeed.txt'), 'deepspeed>=0.10.0,<=0.18.4\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json')), undefined);
   // A search that stops at a bound cannot say a pin is the only one.
   const lone = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
   mkdirSync(join(lone, '.git'));
-  mkdirSync(join(lone, 'a', 'b', 'docker'), { recursive: true });
-  writeFileSync(join(lone, 'a', 'b', 'docker', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
+  mkdirSync(join(lone, 'docker', 'cuda', 'x'), { recursive: true });
+  writeFileSync(join(lone, 'docker', 'cuda', 'x', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
   assert.equal(new RepositoryPins({ folders: 2, depth: 24, ms: 2_000 }).forFile(join(lone, 'ds.json')), undefined);
   assert.equal(new RepositoryPins({ folders: 100, depth: 2, ms: 2_000 }).forFile(join(lone, 'ds.json')), undefined);
   assert.equal(new RepositoryPins().forFile(join(lone, 'ds.json'))!.deepspeed?.spec, '==0.6.5');

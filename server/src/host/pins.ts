@@ -3,15 +3,15 @@
  * repository's root (a folder with `.git`), the nearest folder whose dependency files name a tool
  * gives that tool's pin (engine/pins.ts reads the files). A tool no folder on that way pins takes
  * the pin of the rest of the repository when it is unambiguous: every dependency file of the
- * repository that pins the tool says the same, and one of them is in a folder of dependency files
- * only (a `docker/Dockerfile`, `env/requirements.txt` beside the configs' folder), not in another
- * project's folder (Python code, package metadata: a sibling package's pins are its own). The
- * nearest is named, and the release is an assumption (`Pin.elsewhere`). Pins that disagree, or a
- * search that stopped at its bounds, give no pin. The same walk finds the GPUs the
+ * repository that pins the tool says the same, and one of them is in an environment folder that
+ * hangs off a folder above the file (`docker/Dockerfile`, `env/requirements.txt`), of dependency
+ * files only (not another project's code or package metadata). The nearest is named, and the
+ * release is an assumption (`Pin.elsewhere`). Pins that disagree, or a search that stopped at its
+ * bounds, give no pin. The same walk finds the GPUs the
  * nearest folder's job descriptions ask for (SkyPilot tasks, Kubernetes manifests: engine/plan/requests.ts).
  */
 import { existsSync, readdirSync, type Dirent } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { folderPins, type GpuRequest, gpuRequests, isPinFile, mayRequestGpus, type Pin, pinsIn, requestedHardware, type Tool } from '../engine';
 import { readBounded } from './read';
 import { repositoryRoot, SKIPPED_FOLDERS } from './repository';
@@ -37,6 +37,21 @@ export const REPOSITORY_PIN_LIMITS = { folders: 20_000, depth: 24, ms: 2_000 };
  * environment the repository runs in (`candidates`), or why the search is incomplete.
  */
 type RepositoryWide = { specs: Partial<Record<Tool, Set<string>>>; candidates: Partial<Record<Tool, { dir: string; pin: Pin }[]>>; incomplete?: string };
+
+/**
+ * Folders that hold a repository's environment (`docker/`, `env/`, `requirements/`, `scripts/`): a pin
+ * in one that hangs off a folder above the file (or in a folder below it: `docker/cuda/Dockerfile`)
+ * may say what runs the file; one in any other folder (`examples/voice_agent/`, `csp_tools/aws/`) is
+ * another part's, and only counts against the others.
+ */
+const ENVIRONMENT_FOLDERS = /^(docker|dockerfiles?|docker[-_]files?|containers?|envs?|environments?|conda|requirements|deps|dependencies|install|installation|setup|scripts)$/i;
+
+/** `dir` is in an environment folder that hangs off a folder at or above `start`. */
+function environmentOf(start: string, dir: string): boolean {
+  const rel = relative(start, dir).split(sep);
+  const down = rel.filter((p) => p !== '..');
+  return down.length > 0 && ENVIRONMENT_FOLDERS.test(down[0]);
+}
 
 /**
  * A folder of a project of its own (Python code, package metadata): its pins are that project's
@@ -152,7 +167,9 @@ export class RepositoryPins {
     if (cached) return cached;
     let names: string[] = [];
     try {
-      names = readdirSync(dir).filter(isPinFile).sort().slice(0, MAX_PIN_FILES);
+      // A `requirements/` folder's text files are requirement files whatever their names (`requirements/deepspeed.txt`).
+      const listed = /^requirements$/i.test(dir.split(/[\\/]/).pop() ?? '');
+      names = readdirSync(dir).filter((n) => isPinFile(n) || (listed && /\.txt$/.test(n))).sort().slice(0, MAX_PIN_FILES);
     } catch {
       // A folder that cannot be listed pins nothing.
     }
@@ -198,7 +215,8 @@ export class RepositoryPins {
     if (repo) {
       const wide = this.repositoryWide(repo);
       if (!wide.incomplete) {
-        for (const [tool, found] of Object.entries(wide.candidates) as [Tool, { dir: string; pin: Pin }[]][]) {
+        for (const [tool, all] of Object.entries(wide.candidates) as [Tool, { dir: string; pin: Pin }[]][]) {
+          const found = all.filter((f) => environmentOf(start, f.dir));
           if (out[tool] || !found.length || wide.specs[tool]?.size !== 1) continue;
           const nearest = [...found].sort((a, b) => distance(start, a.dir) - distance(start, b.dir) || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))[0];
           out[tool] = { ...named(nearest.pin, nearest.dir), elsewhere: true };
@@ -234,7 +252,7 @@ export class RepositoryPins {
         break;
       }
       if (depth > 0 && entries.some((e) => e.name === '.git')) continue;
-      if (entries.some((e) => e.isFile() && isPinFile(e.name))) {
+      if (entries.some((e) => e.isFile() && (isPinFile(e.name) || (/^requirements$/i.test(basename(dir)) && e.name.endsWith('.txt'))))) {
         const folder = this.inFolder(dir);
         // Each file on its own too: a folder whose files disagree pins nothing, but says the release is not settled.
         const each = this.texts.get(dir) ?? [];
