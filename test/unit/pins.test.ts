@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -107,6 +107,92 @@ test('the host reads the nearest folder that pins each tool, up to the repositor
   // A range with a release that has it: nothing to say.
   assert.deepEqual(found('>=1.9'), []);
   assert.deepEqual(found('>=1.9,<1.11'), []);
+});
+
+test('a tool no folder above the file pins takes the repository\'s pin from a folder beside it when every pin of the repository agrees (yandex/YaLM-100B: docker/Dockerfile pins deepspeed==0.6.5), as an assumption; pins that disagree, or a search that stops at its bounds, give none', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(repo, '.git'));
+  mkdirSync(join(repo, 'docker'));
+  mkdirSync(join(repo, 'megatron_lm', 'examples'), { recursive: true });
+  writeFileSync(join(repo, 'docker', 'Dockerfile'), 'FROM nvcr.io/nvidia/pytorch:21.10-py3\nRUN pip install deepspeed==0.6.5\n');
+  const file = join(repo, 'megatron_lm', 'examples', 'ds_config.json');
+  const pins = new RepositoryPins().forFile(file)!;
+  assert.deepEqual(pins.deepspeed, { spec: '==0.6.5', package: 'deepspeed', file: '../../docker/Dockerfile', elsewhere: true });
+  // The same release in two folders: the nearer one is named.
+  mkdirSync(join(repo, 'megatron_lm', 'env'));
+  writeFileSync(join(repo, 'megatron_lm', 'env', 'requirements.txt'), 'deepspeed==0.6.5\n');
+  assert.equal(new RepositoryPins().forFile(file)!.deepspeed?.file, '../env/requirements.txt');
+  // Another repository inside this one (a submodule) and hidden folders are not this repository's pins.
+  mkdirSync(join(repo, 'third_party', 'other', '.git'), { recursive: true });
+  writeFileSync(join(repo, 'third_party', 'other', 'requirements.txt'), 'deepspeed==0.14.0\n');
+  mkdirSync(join(repo, '.ci'));
+  writeFileSync(join(repo, '.ci', 'requirements.txt'), 'deepspeed==0.15.0\n');
+  assert.equal(new RepositoryPins().forFile(file)!.deepspeed?.spec, '==0.6.5');
+  // A pin that disagrees: which runs the file is not known, so none is taken (the newest is assumed, as without pins).
+  mkdirSync(join(repo, 'tests'));
+  writeFileSync(join(repo, 'tests', 'requirements.txt'), 'deepspeed>=0.9\n');
+  assert.equal(new RepositoryPins().forFile(file), undefined);
+  rmSync(join(repo, 'tests'), { recursive: true });
+  // So does a folder whose own files disagree (it pins nothing itself: OpenGVLab/InternVideo's requirements.txt and pyproject.toml).
+  mkdirSync(join(repo, 'video'));
+  writeFileSync(join(repo, 'video', 'requirements.txt'), 'deepspeed==0.6.5\n');
+  writeFileSync(join(repo, 'video', 'requirements-new.txt'), 'deepspeed>=0.15.1\n');
+  assert.equal(new RepositoryPins().forFile(file), undefined);
+  rmSync(join(repo, 'video'), { recursive: true });
+  assert.equal(new RepositoryPins().forFile(file)!.deepspeed?.spec, '==0.6.5');
+  // A pin above the file still wins over the rest of the repository.
+  writeFileSync(join(repo, 'megatron_lm', 'requirements.txt'), 'deepspeed==0.8.0\n');
+  assert.deepEqual(new RepositoryPins().forFile(file)!.deepspeed, { spec: '==0.8.0', package: 'deepspeed', file: '../requirements.txt' });
+  // Another project's folder (code, package metadata) pins for itself: X-PLUG/mPLUG-DocOwl's TinyChart/pyproject.toml extra is not PaperOwl's.
+  const mono = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(mono, '.git'));
+  mkdirSync(join(mono, 'TinyChart'));
+  mkdirSync(join(mono, 'PaperOwl'));
+  mkdirSync(join(mono, 'Other'));
+  writeFileSync(join(mono, 'TinyChart', 'pyproject.toml'), '[project]\nname = "tinychart"\n[project.optional-dependencies]\ntrain = ["deepspeed==0.9.5"]\n');
+  writeFileSync(join(mono, 'Other', 'requirements.txt'), 'deepspeed==0.9.5\n');
+  writeFileSync(join(mono, 'Other', 'train.py'), 'import deepspeed\n');
+  assert.equal(new RepositoryPins().forFile(join(mono, 'PaperOwl', 'ds_config.json')), undefined);
+  // Such a pin still disagrees with one of a folder of dependency files.
+  mkdirSync(join(mono, 'docker'));
+  writeFileSync(join(mono, 'docker', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
+  assert.equal(new RepositoryPins().forFile(join(mono, 'PaperOwl', 'ds_config.json')), undefined);
+  // A folder of dependency files that is not an environment folder off a folder above the file is another part's
+  // (NVIDIA/NeMo-Framework-Launcher's csp_tools/aws/Dockerfile, NeMo's examples/voice_agent/environment.yml).
+  const tools = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(tools, '.git'));
+  mkdirSync(join(tools, 'csp_tools', 'aws'), { recursive: true });
+  mkdirSync(join(tools, 'examples', 'voice_agent'), { recursive: true });
+  writeFileSync(join(tools, 'csp_tools', 'aws', 'Dockerfile'), 'RUN pip install deepspeed==0.9.5\n');
+  writeFileSync(join(tools, 'examples', 'voice_agent', 'environment.yml'), 'dependencies:\n  - pip:\n    - deepspeed==0.9.5\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json')), undefined);
+  // The same under an environment folder off a folder above the file: taken.
+  mkdirSync(join(tools, 'conf', 'env'), { recursive: true });
+  writeFileSync(join(tools, 'conf', 'env', 'requirements.txt'), 'deepspeed==0.9.5\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json'))!.deepspeed?.file, 'env/requirements.txt');
+  // Every text file of a `requirements/` folder is a requirements file (hiyouga/LLaMA-Factory's requirements/deepspeed.txt):
+  // its range disagrees with a Dockerfile's release, so neither is taken.
+  mkdirSync(join(tools, 'requirements'));
+  writeFileSync(join(tools, 'requirements', 'deepspeed.txt'), 'deepspeed>=0.10.0,<=0.18.4\n');
+  assert.equal(new RepositoryPins().forFile(join(tools, 'conf', 'ds_config.json')), undefined);
+  // A search that stops at a bound cannot say a pin is the only one.
+  const lone = mkdtempSync(join(tmpdir(), 'sw-pins-wide-'));
+  mkdirSync(join(lone, '.git'));
+  mkdirSync(join(lone, 'docker', 'cuda', 'x'), { recursive: true });
+  writeFileSync(join(lone, 'docker', 'cuda', 'x', 'Dockerfile'), 'RUN pip install deepspeed==0.6.5\n');
+  assert.equal(new RepositoryPins({ folders: 2, depth: 24, ms: 2_000 }).forFile(join(lone, 'ds.json')), undefined);
+  assert.equal(new RepositoryPins({ folders: 100, depth: 2, ms: 2_000 }).forFile(join(lone, 'ds.json')), undefined);
+  assert.equal(new RepositoryPins().forFile(join(lone, 'ds.json'))!.deepspeed?.spec, '==0.6.5');
+
+  // The release it gives is an assumption: a finding that rests on it is at most a warning that names it.
+  const text = '{\n  "train_batch_size": 64,\n  "zero_optimization": { "stage": 3, "cpu_offload_params": true },\n  "aio": { "thread_count": 2 }\n}\n';
+  const at = (pin: Record<string, unknown>) => analyze({ path: '/p/ds.json', text }, { pins: { deepspeed: { spec: '==0.6.5', package: 'deepspeed', file: '../docker/Dockerfile', ...pin } } }).findings;
+  const warnings = (f: ReturnType<typeof at>) => f.filter((x) => x.severity === 'warning' || x.severity === 'error').map((x) => x.code);
+  assert.deepEqual(warnings(at({ elsewhere: true })), [], 'both keys are read by 0.6.5');
+  assert.deepEqual(warnings(at({})), []);
+  const newer = analyze({ path: '/p/ds.json', text: text.replace('"cpu_offload_params": true', '"cpu_offload_params": true, "stage3_typo_key": 1') }, { pins: { deepspeed: { spec: '==0.8.0', package: 'deepspeed', file: '../docker/Dockerfile', elsewhere: true } } }).findings.filter((x) => x.code === 'unknown-key');
+  assert.equal(newer[0]?.severity, 'warning', 'refused by 0.8.0, but only an assumption says 0.8.0 runs it');
+  assert.match(newer[0].message, /the only release the repository pins \(\.\.\/docker\/Dockerfile: deepspeed==0\.8\.0, not in a folder above the file/);
 });
 
 test('container images: a Dockerfile FROM an NGC image the table knows pins what it ships, unless a dependency file of the folder names the tool; a launch script names its own image', () => {

@@ -117,6 +117,25 @@ describe('the index', () => {
     assert.ok(codes({ ...settings, repositoryFlags: undefined }).includes('precision-aware-optimizer-invalid'), 'without the repository, the default (off) applies');
   });
 
+  test('the DeepSpeed config keys the repository\'s own code reads, with a file that reads each, from files that name DeepSpeed only', () => {
+    const top = join(base, `case-${serial++}`);
+    const root = join(top, 'repo');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    // A wrapper's DeepSpeedConfig subclass, as MS-AMP's msamp/deepspeed/runtime/config.py reads its section.
+    write(join(root, 'fp8', 'deepspeed', 'config.py'), "from deepspeed.runtime.config import DeepSpeedConfig\nFP8 = 'fp8lib'\nFP8_LEVEL = 'opt_level'\n\nclass Config(DeepSpeedConfig):\n    def _initialize_params(self, param_dict):\n        self.level = get_scalar_param(param_dict.get(FP8, {}), FP8_LEVEL, 'O1')\n");
+    write(join(root, 'train.py'), 'import deepspeed\n\ndef run(ds_config):\n    if "curriculum_plus" in ds_config:\n        ds_config.pop("my_launcher_key")\n    return ds_config["fp8lib"]\n');
+    // Code that never names DeepSpeed reads another config.
+    write(join(root, 'model.py'), 'def build(config):\n    return config["tensorbord"]\n');
+    const reads = new RepositoryWalk(root).run().flags.deepspeedReads;
+    assert.deepEqual(reads, [
+      { key: 'curriculum_plus', file: 'train.py' },
+      // Named by the first file the walk reads (a folder's files before its subfolders).
+      { key: 'fp8lib', file: 'train.py' },
+      { key: 'my_launcher_key', file: 'train.py' },
+      { key: 'opt_level', file: 'fp8/deepspeed/config.py' },
+    ]);
+  });
+
   test('each bound, when reached, makes the index incomplete and says which', () => {
     const { root } = repository();
     const walk = (limits: Partial<RepositoryLimits>, now?: () => number) => new RepositoryWalk(root, { ...REPOSITORY_LIMITS, ...limits }, now).run().flags;

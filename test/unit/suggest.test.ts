@@ -13,3 +13,13 @@ test('did-you-mean keeps the limit after removing repeats', () => {
   const keys = ['abcd_x', 'abcd_x', 'abcd_y', 'abcd_z', 'abcd_w'];
   assert.deepEqual(closest('abcd_q', keys, 3), ['abcd_w', 'abcd_x', 'abcd_y']);
 });
+
+test('did-you-mean reaches a third of the word, at least one edit: two edits of a short word are another word', () => {
+  const keys = ['amp', 'fp16', 'bf16', 'train_batch_size', 'stage3_param_persistence_threshold'];
+  assert.deepEqual(closest('msamp', keys), []);
+  assert.deepEqual(closest('fp61', keys), ['fp16']);
+  assert.deepEqual(closest('ampp', keys), ['amp']);
+  assert.deepEqual(closest('stage3_param_persitence_threshold', keys), ['stage3_param_persistence_threshold']);
+  // Six letters: two edits.
+  assert.deepEqual(closest('fp16xx', keys), ['fp16']);
+});

@@ -20,6 +20,7 @@ export { mergeSettings, FORMAT_IDS, DEFAULT_MAX_FILE_SIZE, REPOSITORY_FLAG_LIMIT
 export { folderPins, isPinFile, pinsIn } from './pins';
 export { type GpuRequest, gpuRequests, mayRequestGpus, requestedHardware } from './plan/requests';
 export { argsAssignments, checkoutFrom, configAssignments, configReads, flagLiterals, packageVersion, parserFlags, readsLeniently } from './formats/megatron/checkout';
+export { deepspeedConfigReads } from './formats/deepspeed/reads';
 export { LineIndex, applyEdits } from './text';
 export type { Applicability, Finding, FindingTag, Fix, Position, Range, RelatedLocation, Severity, Span, TextEdit } from './types';
 export { SEVERITIES } from './types';

@@ -82,6 +82,11 @@ export interface Pin {
   package: string;
   /** The file(s) that say so, by name, for messages (`requirements.txt`). */
   file: string;
+  /**
+   * Found in a folder that is not at or above the file (`../docker/Dockerfile`): every pin of the tool
+   * in the repository says the same, so it is likely what runs the file, but that is an assumption.
+   */
+  elsewhere?: boolean;
 }
 
 export interface MegatronCheckout {
@@ -122,6 +127,12 @@ export interface RepositoryFlags {
   configKeys?: readonly string[];
   /** Config key names the repository's Python reads (see `configReads`): such a key is not a misspelling. */
   configReads?: readonly string[];
+  /**
+   * DeepSpeed config keys the repository's Python reads from a DeepSpeed config (see
+   * `deepspeedConfigReads`), each with a file that reads it (relative to the root): a key DeepSpeed
+   * does not have that the repository's own code reads is the repository's setting, not a slip.
+   */
+  deepspeedReads?: readonly { key: string; file: string }[];
   /** A file of the repository that reads its arguments leniently (`parse_known_args`), if one does. */
   lenient?: string;
   /**
@@ -312,6 +323,7 @@ export function boundedRepositoryFlags(r: unknown): RepositoryFlags | undefined 
   if (x.parsers !== undefined && !(Array.isArray(x.parsers) && x.parsers.length <= L.parsers && x.parsers.every((p) => typeof p === 'string' && p.length <= L.text))) return undefined;
   if (x.lenient !== undefined && !(typeof x.lenient === 'string' && x.lenient.length <= L.text)) return undefined;
   if (x.configReads !== undefined && !(Array.isArray(x.configReads) && x.configReads.length <= L.flags && x.configReads.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(k)))) return undefined;
+  if (x.deepspeedReads !== undefined && !(Array.isArray(x.deepspeedReads) && x.deepspeedReads.length <= L.flags && x.deepspeedReads.every((r) => !!r && typeof r === 'object' && typeof r.key === 'string' && r.key.length <= L.flagLength && /^[A-Za-z_]\w*$/.test(r.key) && typeof r.file === 'string' && r.file.length <= L.text))) return undefined;
   if (x.argsSet !== undefined && !(Array.isArray(x.argsSet) && x.argsSet.length <= L.flags && x.argsSet.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^[a-z_][a-z0-9_]*$/.test(k)))) return undefined;
   if (x.configKeys !== undefined && !(Array.isArray(x.configKeys) && x.configKeys.length <= L.flags && x.configKeys.every((k) => typeof k === 'string' && k.length <= L.flagLength && /^(model|trainer)(\.[A-Za-z_]\w*)+$/.test(k)))) return undefined;
   wellFormed.add(r);

@@ -93,10 +93,19 @@ function indexOf(candidates: Iterable<string>): CandidateIndex {
   return index;
 }
 
+/**
+ * How far a candidate may be from `word` to be suggested: a third of its length, at least one. Two
+ * edits of a word under six characters leave too little of it to say what it meant (`msamp` is not
+ * a slip of `amp`, `lr` would match most short keys).
+ */
+export function suggestionDistance(word: string): number {
+  return Math.max(1, Math.floor(word.length / 3));
+}
+
 /** The candidates closest to `word`, best first (empty when nothing is close enough). */
 export function closest(word: string, candidates: Iterable<string>, limit = 3, maxDistance?: number): string[] {
   const w = word.toLowerCase();
-  const max = maxDistance ?? Math.max(2, Math.floor(w.length / 3));
+  const max = maxDistance ?? suggestionDistance(w);
   const index = indexOf(candidates);
   const question = `${limit}\u0000${max}\u0000${w}`;
   const known = index.answers.get(question);

@@ -26,7 +26,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { argsAssignments, configAssignments, configReads, flagLiterals, parserFlags, readsLeniently, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
+import { argsAssignments, configAssignments, configReads, deepspeedConfigReads, flagLiterals, parserFlags, readsLeniently, REPOSITORY_FLAG_LIMITS, type RepositoryFlags } from '../engine';
 import { formatBytes, readBounded } from './read';
 import { inside } from './resolve';
 
@@ -110,12 +110,14 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
   const keys = new Set<string>();
   const reads = new Set<string>();
   const argsSet = new Set<string>();
+  const dsReads = new Map<string, string>();
   let lenient: string | undefined;
   for (const [rel, defined] of b.files) {
     if (!lenient && defined.includes('!lenient')) lenient = rel;
     const flags = defined.filter((f) => f.startsWith('-'));
     for (const k of defined) if (k.startsWith('=')) keys.add(k.slice(1));
     for (const k of defined) if (k.startsWith('.')) reads.add(k.slice(1));
+    for (const k of defined) if (k.startsWith('^') && !dsReads.has(k.slice(1))) dsReads.set(k.slice(1), rel);
     // Megatron's own package sets its arguments in its checks, under conditions the file's flags
     // decide; tests and tools set them for their own runs, not for the training a script starts.
     if (!/(^|\/)(megatron|tests?|tools)\/|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/.test(rel)) for (const k of defined) if (k.startsWith('~')) argsSet.add(k.slice(1));
@@ -138,6 +140,13 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
     root: b.root.length <= REPOSITORY_FLAG_LIMITS.text ? b.root : undefined,
     configKeys: Object.freeze([...keys].filter((k) => k.length <= flagLength).sort().slice(0, most)),
     configReads: Object.freeze([...reads].filter((k) => k.length <= flagLength).sort().slice(0, most)),
+    deepspeedReads: Object.freeze(
+      [...dsReads]
+        .filter(([k, rel]) => k.length <= flagLength && rel.length <= REPOSITORY_FLAG_LIMITS.text)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+        .slice(0, most)
+        .map(([key, file]) => Object.freeze({ key, file })),
+    ),
     argsSet: Object.freeze([...argsSet].filter((k) => k.length <= flagLength).sort().slice(0, most)),
     lenient: lenient && lenient.length <= REPOSITORY_FLAG_LIMITS.text ? lenient : undefined,
   });
@@ -147,7 +156,8 @@ function summarize(b: Omit<Built, 'flags'>): RepositoryFlags {
  * What one Python file's text defines (never throws): the flags of its `add_argument(` calls;
  * written `=model.x` (no flag starts with `=`), the config paths it assigns (`cfg.model.x = …`); and
  * written `.name`, the config keys it reads (`cfg.get("name")`); written `~name`, the Megatron
- * arguments it sets (`args.name = …`); flags it names as string literals
+ * arguments it sets (`args.name = …`); written `^key`, the DeepSpeed config keys it reads
+ * (`param_dict["msamp"]`); flags it names as string literals
  * (`"--patch-size"`) are counted as flags it handles, and `!lenient` marks a file that reads its
  * arguments with `parse_known_args`.
  */
@@ -155,7 +165,7 @@ function flagsOf(text: string): string[] {
   try {
     const flags = text.includes('add_argument') ? parserFlags(text) : [];
     const literals = flagLiterals(text).filter((f) => !flags.includes(f));
-    return [...flags, ...literals, ...configAssignments(text).map((k) => `=${k}`), ...configReads(text).map((k) => `.${k}`), ...argsAssignments(text).map((k) => `~${k}`), ...(readsLeniently(text) ? ['!lenient'] : [])].sort();
+    return [...flags, ...literals, ...configAssignments(text).map((k) => `=${k}`), ...configReads(text).map((k) => `.${k}`), ...argsAssignments(text).map((k) => `~${k}`), ...deepspeedConfigReads(text).map((k) => `^${k}`), ...(readsLeniently(text) ? ['!lenient'] : [])].sort();
   } catch {
     return [];
   }

@@ -79,6 +79,8 @@ export function releaseOf(da: DocAnalysis, fork: string | undefined = forkOf(da)
     // YAML are read by the training code of a Megatron-LM checkout, whose release the pin suggests but does not say.
     const training = da.format?.id === 'megatron-args' || da.format?.id === 'megatron-yaml';
     if (exact && training) return { value: exact, label: `${exact} (${said})`, from: { kind: 'assumed', note: `the Megatron-LM that reads this file is the release the repository pins for Megatron Core (${said}); the megatron-core package does not hold Megatron-LM's argument parser, so say which runs with \`# shardwise: megatron_core=<version>\` or \`--target megatron-core=<version>\`` } };
+    // A pin beside the file's folders (a `docker/` folder's Dockerfile): the repository's only one, likely what runs it.
+    if (exact && pin.elsewhere) return { value: exact, label: `${exact} (${said})`, from: { kind: 'assumed', note: `${TOOL_NAMES[tool]} ${exact} runs this file, the only release the repository pins (${said}, not in a folder above the file; say which runs with \`# shardwise: ${SETTING[tool]}=<version>\` or \`--target ${tool}=<version>\`)` } };
     if (exact) return { value: exact, label: `${exact} (${said})`, from: { kind: 'derived', formula: `${TOOL_NAMES[tool]} ${exact}, as the repository pins it (${said})` } };
     // A range is read at its top; a finding is kept as certain only if every release in it gives it.
     const { floor, top } = specBounds(pin.spec);

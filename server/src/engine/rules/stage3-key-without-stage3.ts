@@ -22,7 +22,7 @@ const STAGE3_ONLY = new Set([
  */
 function namedRelease(ctx: RuleContext<DeepSpeedModel>): boolean {
   const pin = ctx.settings.pins?.deepspeed;
-  return !!ctx.settings.targetVersions?.deepspeed || (!!pin && exactRelease(pin.spec) !== undefined);
+  return !!ctx.settings.targetVersions?.deepspeed || (!!pin && !pin.elsewhere && exactRelease(pin.spec) !== undefined);
 }
 
 /**

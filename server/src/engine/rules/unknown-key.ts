@@ -26,7 +26,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
-    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them.',
+    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them. A key DeepSpeed ignores that the repository\'s own Python reads from the DeepSpeed config (a library that wraps DeepSpeed with a section of its own, read by its `DeepSpeedConfig` subclass) is that library\'s setting: a note names the file that reads it.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
@@ -66,6 +66,17 @@ export default defineRule({
       const fatal = refusesUnknownKeys(ctx, section, issue.effect, parent, ctx.flat ? undefined : ctx.doc.value(issue.path));
       // `_comment`, `_note`: the JSON way of writing a comment, in a place the tool ignores unknown keys.
       if (!fatal && key.startsWith('_') && ctx.doc.syntax === 'json') return;
+      // A key of a code that wraps DeepSpeed (its own DeepSpeedConfig subclass, a launcher that reads
+      // the dict): the repository's Python reads it from the DeepSpeed config, so it is a setting, not a slip.
+      const reader = !fatal && ctx.format === 'deepspeed' ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => r.key === key) : undefined;
+      if (reader) {
+        ctx.report({
+          at: issue.path,
+          message: `\`${key}\` is not a known key ${where}, but this repository's Python reads it from the DeepSpeed config (\`${reader.file}\`): a setting of the code that wraps DeepSpeed, which Shardwise does not check. DeepSpeed itself ignores it.`,
+          severity: 'information',
+        });
+        return;
+      }
       const whenEnabled = unknownKeyWhenEnabled(section);
       const effect = issue.consequence
         ? issue.consequence

@@ -76,7 +76,9 @@ function forkOf(doc: SourceDoc, settings: EngineSettings): string | undefined {
   const entry = shell(doc)?.entrypoint?.path.split('/').pop();
   if (entry && OLD_ENTRY.test(entry)) return 'a Megatron-LM from before 2021 (its `pretrain_gpt2.py` was renamed `pretrain_gpt.py` in January 2021, before the first Megatron Core release)';
   if (root?.kind === 'map' && root.entries.some((e) => FORK_FLAGS.includes(e.key))) return 'Megatron-DeepSpeed';
-  const named = settings.targetVersions?.['megatron-core'] || settings.pins?.['megatron-core'] || settings.megatronCheckout || settings.megatronUnseen;
+  // A pin elsewhere in the repository (not above the script) does not say which Megatron this script runs.
+  const pin = settings.pins?.['megatron-core'];
+  const named = settings.targetVersions?.['megatron-core'] || (pin && !pin.elsewhere) || settings.megatronCheckout || settings.megatronUnseen;
   return root?.kind === 'map' && !named ? preCore(root.entries.map((e) => e.key)) : undefined;
 }
 
