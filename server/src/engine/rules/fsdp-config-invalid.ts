@@ -7,6 +7,11 @@ import { defineRule, type RuleContext } from './rule';
 import { untracked } from './certain';
 
 const torchFsdp2 = (m: MegatronModel) => argOn(m, 'use_torch_fsdp2');
+/*
+ * `--use-torch-fsdp2` and its checks arrive together (training/arguments.py@core_v0.10.0:372-388): an
+ * older release refuses the flag itself (version-unsupported-key), so the file fails at any release and
+ * the checks below that take no release stay errors where the file does not say which release runs it.
+ */
 /** An optimizer written other than Adam and SGD (Megatron-LM's "emerging" optimizers, such as Muon). */
 const emergingOptimizer = (m: MegatronModel): boolean => {
   const o = argValue(m, 'optimizer');
@@ -65,6 +70,20 @@ const BRIDGE_FSDP_CHECKS: ArgCheck[] = [
     message: () => 'Megatron-FSDP\'s manual buffer registration works only with NCCL user buffers, and `ddp.nccl_ub` is off: Megatron Bridge stops when it validates the config ("DDP.fsdp_manual_registration requires DDP.nccl_ub!"). Turn `ddp.nccl_ub` on (Bridge then registers manually itself), or `ddp.fsdp_manual_registration` off.',
   },
   {
+    // From Bridge 0.5 (@v0.5.0:1145-1149, @067f987:1119-1123), in the version 1 path.
+    when: (m) => (bridgeMegatronFsdp(m) && fsdpV1(m) && argWritten(m, 'data_parallel_sharding_strategy') && fullSharding(m) && argWritten(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
+    formats: ['megatron-bridge'],
+    since: '0.18.0',
+    message: () => 'Megatron-FSDP\'s `optim_grads_params` sharding gives each DP rank a different shard of the weights, so there is no replica to compare: Megatron Bridge stops when it validates the config ("TrainingConfig.check_weight_hash_across_dp_replicas_interval is not supported with the Megatron-FSDP optim_grads_params sharding strategy"). Remove `train.check_weight_hash_across_dp_replicas_interval`.',
+  },
+  {
+    // @v0.1.0rc4:1001-1006 to @067f987:1528-1533: a run that saves or loads `fsdp_dtensor` checkpoints
+    // needs Megatron-FSDP and not FSDP2 (both at once are refused on their own, below).
+    when: (m) => (argWritten(m, 'use_torch_fsdp2') && argOn(m, 'use_torch_fsdp2') && !bridgeMegatronFsdp(m) && savesOrLoads(m) && argWritten(m, 'ckpt_format') && argValue(m, 'ckpt_format') === 'fsdp_dtensor' ? 'ckpt_format' : undefined),
+    formats: ['megatron-bridge'],
+    message: () => 'The `fsdp_dtensor` checkpoint format is Megatron-FSDP\'s, and this run uses PyTorch FSDP2 (`dist.use_torch_fsdp2`) with a checkpoint to save or load: Megatron Bridge stops when it validates the config ("fsdp_dtensor checkpoint format only supports Megatron FSDP"). Use `checkpoint.ckpt_format: torch_dist`.',
+  },
+  {
     // @v0.2.0:1243 on (@067f987:1124, and the version 2 path at :1159-1160).
     when: (m) => (bridgeMegatronFsdp(m) && argWritten(m, 'use_tp_pp_dp_mapping') && argOn(m, 'use_tp_pp_dp_mapping') ? 'use_tp_pp_dp_mapping' : undefined),
     formats: ['megatron-bridge'],
@@ -74,6 +93,15 @@ const BRIDGE_FSDP_CHECKS: ArgCheck[] = [
 ];
 
 const megatronFsdp = (m: MegatronModel) => argOn(m, 'use_megatron_fsdp');
+/**
+ * Megatron-FSDP on as a release before 0.14 reads it: there only `--use-custom-fsdp` turns it on
+ * (runChecks reads that older name in today's place); `--use-megatron-fsdp` is no flag of those
+ * releases, which refuse it in argparse (version-unsupported-key says so), before any of these checks.
+ */
+const customFsdp = (m: MegatronModel) => {
+  const path = untracked(m.args).get('use_megatron_fsdp')?.path ?? [];
+  return megatronFsdp(m) && !/use[-_]megatron[-_]fsdp$/.test(String(path[path.length - 1] ?? ''));
+};
 
 /** The sharding strategy is written `optim_grads_params` (the default from 0.18, checked on its own). */
 const fullSharding = (m: MegatronModel) => argValue(m, 'data_parallel_sharding_strategy') === 'optim_grads_params';
@@ -88,7 +116,7 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
   {
     // arguments.py@core_v0.12.0:554-556, @core_v0.13.0:646-648; from 0.14 a warning, and from 0.18
     // Megatron-LM turns the distributed optimizer on itself.
-    when: (m) => (megatronFsdp(m) && argOff(m, 'use_distributed_optimizer') ? 'use_megatron_fsdp' : undefined),
+    when: (m) => (customFsdp(m) && argOff(m, 'use_distributed_optimizer') ? 'use_megatron_fsdp' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.12.0',
     before: '0.14.0',
@@ -98,7 +126,7 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
     // arguments.py@core_v0.12.0:558-561, @core_v0.13.0:650-653; a warning from 0.14.
     when: (m) => {
       const s = argValue(m, 'data_parallel_sharding_strategy');
-      if (!megatronFsdp(m) || (s !== 'optim_grads' && s !== 'optim_grads_params') || !fusionOn(m)) return undefined;
+      if (!customFsdp(m) || (s !== 'optim_grads' && s !== 'optim_grads_params') || !fusionOn(m)) return undefined;
       return argAbsent(m, 'gradient_accumulation_fusion') ? 'data_parallel_sharding_strategy' : 'gradient_accumulation_fusion';
     },
     formats: MLM_FLAG_FORMATS,
@@ -116,13 +144,18 @@ const MEGATRON_FSDP_CHECKS: ArgCheck[] = [
     since: '0.14.0',
     message: (m) => `Megatron-FSDP with ${argAbsent(m, 'ckpt_format') ? 'the default checkpoint format `torch_dist`' : `\`--ckpt-format ${argValue(m, 'ckpt_format')}\``}: it saves only DTensor checkpoints, and Megatron stops ("Megatron-FSDP requires the \`fsdp_dtensor\` checkpointing format."; before Megatron Core 0.18 "Megatron FSDP only supports fsdp_dtensor checkpoint format"). Add \`--ckpt-format fsdp_dtensor\`.`,
   },
-  {
-    // The same assert under `--use-custom-fsdp` (Megatron-FSDP's name before 0.14: @core_v0.12.0:566-568).
-    when: (m) => (megatronFsdp(m) && fullSharding(m) && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
+  ...[
+    // The same assert under `--use-custom-fsdp` (Megatron-FSDP's name before 0.14: @core_v0.12.0:566-568),
+    // then under `--use-megatron-fsdp` (@core_v0.14.0:631-633, @d98e8a6:1163-1165).
+    { since: '0.12.0', before: '0.14.0', on: customFsdp },
+    { since: '0.14.0', on: megatronFsdp },
+  ].map((r): ArgCheck => ({
+    when: (m) => (r.on(m) && fullSharding(m) && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
     formats: MLM_FLAG_FORMATS,
-    since: '0.12.0',
+    since: r.since,
+    ...(r.before ? { before: r.before } : {}),
     message: () => '`--check-weight-hash-across-dp-replicas-interval` with Megatron-FSDP\'s `optim_grads_params` sharding: each DP rank holds a different shard of the weights, so there is no replica to compare, and Megatron stops ("check_weight_hash_across_dp_replicas_interval is not supported with optim_grads_params"). Drop the interval.',
-  },
+  })),
   {
     when: (m) => (megatronFsdp(m) && argAbsent(m, 'data_parallel_sharding_strategy') && argGiven(m, 'check_weight_hash_across_dp_replicas_interval') ? 'check_weight_hash_across_dp_replicas_interval' : undefined),
     formats: MLM_FLAG_FORMATS,
@@ -378,7 +411,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: "Megatron's FSDP modes (PyTorch FSDP2, Megatron-FSDP) with settings they do not support (parallelism, optimizer, checkpoint format, precision, MoE parameter layout, buffer registration).",
-    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Neither FSDP takes Muon in Megatron Core 0.16 and 0.17 (`muon`, `dist_muon`), nor from 0.18 any optimizer other than Adam or SGD (Muon and the other emerging optimizers). Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (these checks read it under that name at those releases): it needs `--use-distributed-optimizer`, and refuses gradient accumulation fusion under `optim_grads` or `optim_grads_params` sharding. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check (from 0.12); from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16); and from 0.14 to 0.17 `--use-nccl-ub` refuses an exported `PYTORCH_CUDA_ALLOC_CONF` with `expandable_segments:True` when the DDP config is built (from 0.18 only before PyTorch 2.11, which is not judged). Meta-device initialisation without Megatron-FSDP or FSDP2 fails at 0.12–0.14, where nothing gives the model memory; from 0.15 it leaves the weights uninitialised unless a checkpoint is loaded (a warning). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for launch scripts and Megatron-LM YAML only (Megatron Bridge rewrites several of these fields for version 2). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15) or with manual buffer registration without NCCL user buffers (from Bridge 0.5, Megatron Core 0.18); in an override file only the fields written are judged.",
+    why: "`--use-torch-fsdp2` supports neither pipeline nor expert parallelism, the distributed optimizer, tied embeddings, gradient accumulation fusion (on unless `--no-gradient-accumulation-fusion` is given) or FP16; Megatron-FSDP version 2 shards the optimizer itself. Neither FSDP takes Muon in Megatron Core 0.16 and 0.17 (`muon`, `dist_muon`), nor from 0.18 any optimizer other than Adam or SGD (Muon and the other emerging optimizers). Before 0.14 Megatron-FSDP is `--use-custom-fsdp` (these checks read it under that name at those releases): it needs `--use-distributed-optimizer`, and refuses gradient accumulation fusion under `optim_grads` or `optim_grads_params` sharding. FSDP2 needs a distributed checkpoint format (from 0.10); Megatron-FSDP needs `--ckpt-format fsdp_dtensor` (from 0.14, where it appeared), and refuses meta-device initialisation without sharding (from 0.18) and, under its `optim_grads_params` sharding (the default from 0.18), the weight-hash check (from 0.12); from 0.19 it refuses single grouped MoE parameters; `--fsdp-manual-registration` needs Megatron-FSDP and `--use-nccl-ub` (from 0.16); and from 0.14 to 0.17 `--use-nccl-ub` refuses an exported `PYTORCH_CUDA_ALLOC_CONF` with `expandable_segments:True` when the DDP config is built (from 0.18 only before PyTorch 2.11, which is not judged). Meta-device initialisation without Megatron-FSDP or FSDP2 fails at 0.12–0.14, where nothing gives the model memory; from 0.15 it leaves the weights uninitialised unless a checkpoint is loaded (a warning). Megatron-LM's argument checks stop on these at startup, for launch scripts and Megatron-LM YAML (Megatron Bridge and NeMo do not run them). Megatron-FSDP version 2 (Megatron Core 0.20) is data-parallel only and, when Megatron Core wraps the model, refuses TP, PP or CP above 1, a sharding strategy other than `optim_grads_params`, outer sharding, gradient accumulation fusion (on by default in Megatron-LM), per-token loss, FP8 or FP4, CUDA graphs, `--use-nccl-ub` (Megatron-LM turns manual registration on with it), manual registration, delayed weight gradients, communication unit sizes or bucket counts, fine-grained parameter gathering, and the persistent or max-pool double buffers; these are checked for launch scripts and Megatron-LM YAML only (Megatron Bridge rewrites several of these fields for version 2). Megatron Bridge stops on both FSDP kinds at once, and on Megatron-FSDP with a checkpoint to save or load in another format than `fsdp_dtensor` (every release), with the TP-PP-DP rank order (from Bridge 0.2, Megatron Core 0.15), with manual buffer registration without NCCL user buffers or with the weight-hash check under `optim_grads_params` sharding (both from Bridge 0.5, Megatron Core 0.18), and on `fsdp_dtensor` checkpoints saved or loaded under PyTorch FSDP2 (every release); in an override file only the fields written are judged.",
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --use-distributed-optimizer: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --use-torch-fsdp2: true\n  --untie-embeddings-and-output-weights: true\n  --no-gradient-accumulation-fusion: true\n',
     fix: 'Removes `--use-distributed-optimizer` where FSDP already shards the optimizer.',
