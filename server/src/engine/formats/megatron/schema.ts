@@ -235,6 +235,16 @@ export function yamlCfgType(schema: JsonSchema | undefined): JsonSchema | undefi
   return own && typeof own === 'object' ? own : undefined;
 }
 
+/**
+ * The switch without which Megatron-LM's training loop never reads this argument (`x-only-with`:
+ * `--use-pytorch-profiler` and the profiled steps act only under `--profile`), from `since` where
+ * earlier releases read it alone.
+ */
+export function onlyWith(schema: JsonSchema | undefined): { key: string; since?: string; why: string } | undefined {
+  const o = schema?.['x-only-with'];
+  return o && typeof o === 'object' && typeof o.key === 'string' && typeof o.why === 'string' && (o.since === undefined || typeof o.since === 'string') ? o : undefined;
+}
+
 /** The arguments Megatron-LM derives this field from, where it has no flag of its own (`x-set-by`). */
 export function setBy(schema: JsonSchema | undefined): string[] {
   const from = schema?.['x-set-by'];
