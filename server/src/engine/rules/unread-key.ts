@@ -147,7 +147,7 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
 /**
  * An argument read only under a switch the file leaves off (`x-only-with`): `--use-pytorch-profiler`
  * without `--profile` profiles nothing. Only a dependent written on (a switch written `false` asks for
- * nothing) and a switch known to be off count.
+ * nothing, as does its default written out) and a switch known to be off count.
  */
 function withoutSwitch(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
@@ -156,6 +156,9 @@ function withoutSwitch(ctx: RuleContext<MegatronModel>): void {
     const only = onlyWith(prop);
     const a = only ? m.args.get(dest) : undefined;
     if (!only || !a?.path) continue;
+    // The default written out (a config listing every key, Megatron-LM's own examples/gpt3/gpt_config.yaml) asks for nothing.
+    const dflt = defaultAt(prop, ctx.schemaVersion);
+    if (a.unknown === undefined && dflt !== undefined && String(a.value) === String(dflt)) continue;
     ctx.separately(() => {
       if ((only.since && !ctx.atLeast(only.since)) || (prop.type === 'boolean' && argOff(m, dest)) || !argOff(m, only.key)) return;
       const flag = `\`${primaryFlag(dest) ?? dest}\``;
