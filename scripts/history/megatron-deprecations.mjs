@@ -145,7 +145,10 @@ export function megatronDeprecationChanges(dir, releases, props) {
     const have = prop['x-deprecated'];
     const effect = f.noEffect || !f.writes.length ? 'no-effect' : 'migrated';
     const into = f.replacement ? `\`${props[f.replacement]?.['x-flag'] ?? f.replacement}\`` : f.writes.length ? f.writes.map((w) => `\`${w}\``).join(', ') : undefined;
-    const message = effect === 'migrated' ? `Megatron warns at startup that it is deprecated and carries its value over${into ? ` to ${into}` : ''}.` : `Megatron warns at startup that it is deprecated; it has no effect${into ? ` (use ${into})` : ''}.`;
+    // Several fields written in its place are not all given its value (moe_router_topk_limited_devices
+    // sets the group top-k from it and the group count from the EP size): say only that they are set.
+    const several = !f.replacement && f.writes.length > 1;
+    const message = effect === 'migrated' ? (several ? `Megatron warns at startup that it is deprecated and sets ${into} in its place.` : `Megatron warns at startup that it is deprecated and carries its value over${into ? ` to ${into}` : ''}.`) : `Megatron warns at startup that it is deprecated; it has no effect${into ? ` (use ${into})` : ''}.`;
     if (have) {
       // A removal (or later phase) the schema dates after the first warning: the warning is an
       // earlier phase (`earlier`), from the release that first warns.

@@ -17,19 +17,43 @@ const TESTS = /(^|\/)tests?\//;
 /** Megatron Core's model configs, whose fields the model code reads by name. */
 const MODEL_CONFIGS = /^megatron\/core\/(transformer\/transformer_config|model_parallel_config)\.py$/;
 
-/**
- * The identifiers the Python files of one release read, tests aside. In the argument parsers only an
- * attribute read counts (`args.recompute_activations` in validate_args, `getattr(args, 'x')`): the
- * parser names every flag it defines.
- */
-function namesAt(dir, rev) {
-  const files = gitLines(dir, 'ls-tree', '-r', rev)
+/** The Python files of a release, tests aside: `[match, blob id, path]`. */
+const pyFiles = (dir, rev) =>
+  gitLines(dir, 'ls-tree', '-r', rev)
     .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
     .filter((m) => m && m[2].endsWith('.py') && !TESTS.test(m[2]));
+
+/** The modules a release's files make (`a/b.py` and the package `a/b` both as `a.b`). */
+function modulesOf(files) {
+  const modules = new Set();
+  for (const m of files) {
+    const parts = m[2].replace(/\.py$/, '').split('/');
+    for (let i = 1; i <= parts.length; i++) modules.add(parts.slice(0, i).join('.').replace(/\.__init__$/, ''));
+  }
+  return modules;
+}
+
+/**
+ * The identifiers the Python files of one release read, tests aside. A file whose top-level import
+ * names a module of the repository that an earlier release had and this one lacks cannot run, so it
+ * reads nothing (tools/bert_embedding/embed.py still imports pretrain_bert, which 0.18.0 removed with
+ * the legacy BERT model); a module no release had (`megatron.energon`, an installed package) counts
+ * as present. In the argument parsers only an attribute read counts (`args.recompute_activations` in
+ * validate_args, `getattr(args, 'x')`): the parser names every flag it defines.
+ */
+function namesAt(dir, rev, everModule) {
+  const files = pyFiles(dir, rev);
+  const modules = modulesOf(files);
+  const dead = (text) =>
+    [...text.matchAll(/^(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*))/gm)].some((x) => {
+      const mod = x[1] ?? x[2];
+      return everModule.has(mod) && !modules.has(mod);
+    });
   const parser = new Set(files.filter((m) => PARSERS.test(m[2])).map((m) => m[1]));
   const modelConfig = new Set(files.filter((m) => MODEL_CONFIGS.test(m[2])).map((m) => m[1]));
   const names = new Set();
   for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
+    if (dead(text)) continue;
     // A function or class of the argument's name defines it, it does not read it (`def openai_gelu`).
     // Setting an attribute (`args.vocab_extra_ids = 0`, a tool filling the namespace a tokenizer
     // builder takes) writes it, it does not read it.
@@ -50,7 +74,8 @@ function namesAt(dir, rev) {
  * releases that have them (the newest, or for a removed flag the last before its removal).
  */
 export function megatronUnreadChanges(dir, releases, props, sourceOf, spellings) {
-  const names = releases.map((r) => namesAt(dir, r.rev));
+  const everModule = new Set(releases.flatMap((r) => [...modulesOf(pyFiles(dir, r.rev))]));
+  const names = releases.map((r) => namesAt(dir, r.rev, everModule));
   const changes = [];
   const found = [];
   const removed = [];

@@ -14,7 +14,8 @@
 // is not read from a `--yaml-cfg` file, which neither runs: such properties get the same key, with
 // their own sentence, when no other Python file of any release from 0.6.0 (the reader's first) to
 // the newest names them (tests aside; config dataclasses count as readers, as a field may be read
-// through them).
+// through them); one whose other readers went away at some release (the legacy models, removed in
+// 0.18.0) gets it with `x-yaml-cfg-unread-since`, that release.
 import { catBlobs, compareVersions, gitLines } from './git.mjs';
 import { classFields } from './megatron-parser.mjs';
 import { setKey } from './write.mjs';
@@ -49,13 +50,22 @@ function overwrittenByReader(dir, releases) {
   return common ?? new Set();
 }
 
-/** Every identifier of the release's Python files, tests and the command-line side aside. */
+/**
+ * Every name the release's Python files could read an argument by, tests and the command-line side
+ * aside: an attribute read (`args.<name>`, `config.<name>`), a name looked up by text
+ * (`getattr(args, '<name>')`, `kw_args['<name>']`, `.get('<name>')`), a keyword or a dataclass field
+ * (`<name>=`, `<name>:`). A bare word is not one: a function of the argument's name (`def quick_geglu`,
+ * Megatron Core's activation, and its calls) does not read the argument, nor does a word of a
+ * message, an Enum's value, an attribute or a dictionary entry written (`config.squared_relu = True`) or the checkpoint
+ * loader's `_set_arg('<name>')`, which copies a saved value onto the arguments.
+ */
 function namesOutsideCli(dir, rev) {
   const files = gitLines(dir, 'ls-tree', '-r', rev)
     .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
     .filter((m) => m && m[2].endsWith('.py') && !/(^|\/)tests?\//.test(m[2]) && !CLI_SIDE.test(m[2]));
   const names = new Set();
-  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const w of text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) names.add(w);
+  const reads = /\.([A-Za-z_]\w*)\b(?!\s*=(?!=))|(?:(?:get|has)attr\(\s*[\w.]+\s*,\s*|\.get\(\s*)["']([A-Za-z_]\w*)["']|\[\s*["']([A-Za-z_]\w*)["']\s*\](?!\s*=(?!=))|\b([A-Za-z_]\w*)\s*(?:=(?!=)|:)/g;
+  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const m of text.matchAll(reads)) names.add(m[1] ?? m[2] ?? m[3] ?? m[4]);
   return names;
 }
 
@@ -68,16 +78,24 @@ export function megatronYamlCfgChanges(dir, releases, props) {
   if (!tc.size || !mla.size) return changes;
   const withReader = releases.filter((r) => compareVersions(r.version, '0.6.0') >= 0);
   const read = withReader.map((r) => namesOutsideCli(dir, r.rev));
+  // A top-level key read only on the command-line side from some release on (its other readers, the
+  // legacy models, removed in 0.18.0): the first release of that run, or true for every release.
   const topUnread = (key, prop) => {
     if ((prop['x-yaml-cfg'] ?? 'top') !== 'top' || prop['x-removed'] || prop['x-unread-from'] || prop['x-cli'] === false || prop['x-entrypoints']) return false;
     const dest = prop['x-dest'] ?? key;
-    return withReader.every((r, i) => (prop['x-since'] && compareVersions(r.version, prop['x-since']) < 0) || !read[i].has(dest));
+    const had = withReader.map((r, i) => ({ r, read: read[i].has(dest) })).filter(({ r }) => !prop['x-since'] || compareVersions(r.version, prop['x-since']) >= 0);
+    const lastRead = had.findLastIndex((h) => h.read);
+    if (lastRead === had.length - 1) return false;
+    return lastRead < 0 ? true : had[lastRead + 1].r.version;
   };
   const overwritten = overwrittenByReader(dir, withReader);
   for (const [key, prop] of Object.entries(props)) {
     const section = prop['x-yaml-cfg'];
     const inConfig = section === 'language_model' || section === 'model_parallel';
-    const want = inConfig && overwritten.has(prop['x-dest'] ?? key) ? OVERWRITTEN_WHY : inConfig && mla.has(key) && !tc.has(key) ? WHY : topUnread(key, prop) ? TOP_WHY : undefined;
+    const top = topUnread(key, prop);
+    const want = inConfig && overwritten.has(prop['x-dest'] ?? key) ? OVERWRITTEN_WHY : inConfig && mla.has(key) && !tc.has(key) ? WHY : top ? TOP_WHY : undefined;
+    const since = want === TOP_WHY && typeof top === 'string' ? top : undefined;
+    if (prop['x-yaml-cfg-unread-since'] !== since) changes.push({ key, field: 'x-yaml-cfg-unread-since', from: prop['x-yaml-cfg-unread-since'], to: since, why: since ? `read beside the command-line side only before ${since}` : 'read on the command-line side only at every release', set: () => setKey(prop, 'x-yaml-cfg-unread-since', since, ['x-yaml-cfg']) });
     if (prop['x-yaml-cfg-unread'] === want) continue;
     changes.push({ key, field: 'x-yaml-cfg-unread', from: prop['x-yaml-cfg-unread'], to: want, why: want === OVERWRITTEN_WHY ? 'set by the --yaml-cfg reader itself' : want === TOP_WHY ? 'read only on the command-line side' : want ? 'a field of MLATransformerConfig only, which the --yaml-cfg reader does not copy' : 'read again', set: () => setKey(prop, 'x-yaml-cfg-unread', want, ['x-yaml-cfg']) });
   }

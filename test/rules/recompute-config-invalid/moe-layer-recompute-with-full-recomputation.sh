@@ -7,4 +7,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --num-experts 4 --recompute-granularity full --recompute-method uniform --recompute-num-layers 1 --moe-layer-recompute
 #                                                                                                    ^^^^^^^^^^^^^^^^^^^^^ error[recompute-config-invalid]: Do not set --moe-layer-recompute with full recompute granularity
-#                                                                                                    ^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: carries its value over
+#                                                                                                    ^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: turns it into selective recomputation

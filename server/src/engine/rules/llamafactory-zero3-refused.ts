@@ -6,16 +6,31 @@ import type { Node } from '../syntax/tree';
 import { defineRule } from './rule';
 
 /** The checks, with the releases whose source was read (LLaMA-Factory tags; HEAD is ff6d4d1). */
-const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean; message: string; since: string; earlier?: string }[] = [
+/**
+ * `before`: the first release that takes it again; such a check, of old releases only, is a note, as
+ * the recipe does not say which release reads it and the current ones run it.
+ */
+const CHECKS: { key: string; applies(v: Node, root: Map<string, Node>): boolean; message: string; since: string; before?: string; earlier?: string }[] = [
   {
     // src/llamafactory/model/model_utils/quantization.py@ff6d4d1:197-201; first in
     // src/llmtuner/model/patcher.py@v0.6.2:187-189 (absent @v0.6.1), worded "…can use auto device map." until 0.8.1.
-    // 0.3.0-0.6.0 refused every bitsandbytes quantization under ZeRO-3 with another message; 0.6.1 took it.
+    // 0.1.7-0.5.3 refused every bitsandbytes quantization under ZeRO-3 with another message (below); 0.6.0
+    // and 0.6.1 took it (src/llmtuner/model/patcher.py@v0.6.0:210-214 only asks for library versions).
     key: 'quantization_bit',
     applies: (v, root) => v.kind === 'scalar' && v.value === 8 && [undefined, 'bnb', 'bitsandbytes'].includes(scalar(root.get('quantization_method')) as string | undefined),
     message: '8-bit bitsandbytes quantization under ZeRO-3 stops LLaMA-Factory when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map"; before 0.8.2 "…can use auto device map"). Use `quantization_bit: 4`, or ZeRO-2.',
     since: '0.6.2',
-    earlier: '0.3.0 to 0.6.0 refused any bitsandbytes quantization under ZeRO-3, in other words; only 0.6.1 took it',
+    earlier: '0.1.7 to 0.5.3 refused any bitsandbytes quantization under ZeRO-3 ("DeepSpeed ZeRO-3 is incompatible with quantization."); 0.6.0 and 0.6.1 took it',
+  },
+  {
+    // 4-bit bitsandbytes: src/llmtuner/tuner/core/loader.py@v0.1.7:123-125 to src/llmtuner/model/patcher.py
+    // @v0.5.3:197-199 (absent @v0.1.6); taken from 0.6.0 (patcher.py@v0.6.0:210-214). Those releases have
+    // no quantization_method: a quantization_bit is bitsandbytes.
+    key: 'quantization_bit',
+    applies: (v, root) => v.kind === 'scalar' && v.value === 4 && [undefined, 'bnb', 'bitsandbytes'].includes(scalar(root.get('quantization_method')) as string | undefined),
+    message: '4-bit bitsandbytes quantization under ZeRO-3 stops LLaMA-Factory 0.1.7 to 0.5.3 when it loads the model ("DeepSpeed ZeRO-3 is incompatible with quantization."); 0.6.0 and later take it (with transformers 4.39, accelerate 0.28 and bitsandbytes 0.43 or newer). On an older LLaMA-Factory, use ZeRO-2.',
+    since: '0.1.7',
+    before: '0.6.0',
   },
   {
     // src/llamafactory/hparams/parser.py@ff6d4d1:502-503 (from v0.8.3).
@@ -88,10 +103,10 @@ export default defineRule<TrainerModel>({
   severity: 'warning',
   formats: ['trainer'],
   docs: {
-    summary: 'LLaMA-Factory settings its own checks refuse when the DeepSpeed JSON runs ZeRO-3: 8-bit bitsandbytes, HQQ and EETQ quantization, `pure_bf16`, `predict_with_generate`, `use_unsloth`, `pissa_init`, `use_kt`, several LoRA adapters.',
-    why: 'LLaMA-Factory stops on these before training: `quantization_bit: 8` with ZeRO-3 when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map", `model/model_utils/quantization.py`, from 0.6.2), as it does HQQ and EETQ quantization (from 0.8.3); `pure_bf16` (from 0.8.3), `predict_with_generate` (from 0.9.0), `use_unsloth` (from 0.8.0), `pissa_init` (from 0.8.3) and `use_kt` (from 0.9.4) with ZeRO-3 while it reads the arguments (`hparams/parser.py`); and a comma-separated list of LoRA adapters in `adapter_name_or_path` when it sets them up ("Cannot use multiple adapters in DeepSpeed ZeRO-3.", `model/adapter.py`, from 0.5.0). A warning, not an error: the recipe does not say which LLaMA-Factory release reads it, and the message names the release each check first appears in.',
+    summary: 'LLaMA-Factory settings its own checks refuse when the DeepSpeed JSON runs ZeRO-3: 8-bit bitsandbytes (any bitsandbytes in 0.1.7 to 0.5.3, a note for 4-bit), HQQ and EETQ quantization, `pure_bf16`, `predict_with_generate`, `use_unsloth`, `pissa_init`, `use_kt`, several LoRA adapters.',
+    why: 'LLaMA-Factory stops on these before training: `quantization_bit: 8` with ZeRO-3 when it loads the model ("Only 4-bit quantized model can use fsdp+qlora or auto device map", `model/model_utils/quantization.py`, from 0.6.2), as it does HQQ and EETQ quantization (from 0.8.3); `pure_bf16` (from 0.8.3), `predict_with_generate` (from 0.9.0), `use_unsloth` (from 0.8.0), `pissa_init` (from 0.8.3) and `use_kt` (from 0.9.4) with ZeRO-3 while it reads the arguments (`hparams/parser.py`); and a comma-separated list of LoRA adapters in `adapter_name_or_path` when it sets them up ("Cannot use multiple adapters in DeepSpeed ZeRO-3.", `model/adapter.py`, from 0.5.0). LLaMA-Factory 0.1.7 to 0.5.3 refused any bitsandbytes quantization under ZeRO-3 ("DeepSpeed ZeRO-3 is incompatible with quantization."), and 0.6.0 and 0.6.1 took both widths; as current releases take 4-bit, it gets a note naming those releases. A warning, not an error: the recipe does not say which LLaMA-Factory release reads it, and the message names the release each check first appears in.',
     bad: 'model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: lora\nquantization_bit: 8\ndeepspeed: ds_z3_config.json\noutput_dir: out\n',
-    good: 'model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: lora\nquantization_bit: 4\ndeepspeed: ds_z3_config.json\noutput_dir: out\n',
+    good: 'model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: lora\ndeepspeed: ds_z3_config.json\noutput_dir: out\n',
     files: { 'ds_z3_config.json': '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 3 }\n}\n' },
   },
   check(ctx) {
@@ -105,7 +120,8 @@ export default defineRule<TrainerModel>({
       ctx.report({
         at: [c.key],
         on: 'entry',
-        message: `${c.message} (${m.deepspeed.ref} runs ZeRO-3; LLaMA-Factory refuses this from ${c.since} on, as read up to 0.9.5${c.earlier ? `; ${c.earlier}` : ''}.)`,
+        ...(c.before ? { severity: 'information' as const } : {}),
+        message: `${c.message} (${m.deepspeed.ref} runs ZeRO-3; LLaMA-Factory refuses this ${c.before ? `from ${c.since} to before ${c.before}` : `from ${c.since} on`}, as read up to 0.9.5${c.earlier ? `; ${c.earlier}` : ''}.)`,
       });
     }
   },

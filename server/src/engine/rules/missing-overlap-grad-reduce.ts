@@ -15,7 +15,7 @@ export default defineRule({
   },
   docs: {
     summary: 'Data parallelism (DP > 1) with gradient reduction not overlapped with the backward pass.',
-    why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets. Nothing is said where Megatron overlaps it by itself: the `optim_grads` or `optim_grads_params` sharding strategy in Megatron-LM 0.12–0.13, and with Megatron-FSDP from 0.14 (whose default strategy is `optim_grads_params` from 0.18), except `optim_grads` in 0.14 and 0.15, where Megatron-FSDP asserts the overlap without turning it on: there its absence is an error. In NeMo it is advised only with its distributed optimizers, the only ones that read `model.optim.overlap_grad_sync`.',
+    why: 'Without `--overlap-grad-reduce` Megatron reduces all gradients after the backward pass finishes, so every step waits for a full DP all-reduce (or reduce-scatter) of the model\'s gradients. With it, buckets are reduced as soon as their gradients are ready, hidden behind the rest of the backward pass. The cost is a little memory for the buckets. Nothing is said where Megatron overlaps it by itself: the `optim_grads` or `optim_grads_params` sharding strategy in Megatron-LM 0.12–0.13, and with Megatron-FSDP from 0.14 (whose default strategy is `optim_grads_params` from 0.18), except `optim_grads` in 0.14 and 0.15, where Megatron-FSDP asserts the overlap without turning it on: there its absence is an error. In NeMo it is advised only with its distributed optimizers, the only ones that read `model.optim.overlap_grad_sync`. Nor is it advised with `--freeze-all-layers`, which freezes every parameter, so there are no gradients to reduce.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --sequence-parallel: true\n  --use-distributed-optimizer: true\n  --overlap-grad-reduce: true\n  --overlap-param-gather: true\n",
     fix: 'Adds the overlap flag; without the distributed optimizer, a second fix adds it together with both overlap flags (it also shards the optimizer state over DP).',
@@ -40,6 +40,8 @@ export default defineRule({
       return;
     }
     if (!layoutFits(p) || (p.dp?.value ?? 1) <= 1) return;
+    // Every layer frozen (`--freeze-all-layers`): no gradients, nothing to reduce.
+    if (p.frozen?.value.forwardOnly && p.frozen.from.kind !== 'unknown') return;
     // Megatron overlaps it by itself here (the data-parallel sharding strategy).
     // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
     if (overlapsByItself(ctx, 'grad')) return;

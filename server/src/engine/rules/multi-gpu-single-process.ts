@@ -15,7 +15,7 @@ export default defineRule<AccelerateModel>({
   },
   docs: {
     summary: 'A `MULTI_*` distributed type with a single process or a single GPU id on one machine.',
-    why: 'With one process on one machine, `MULTI_GPU` only adds a process group and, before Accelerate 1.10, DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"); from 1.10 a single process is not wrapped, so it is a note. With a single id in `gpu_ids` on one machine, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on multiple GPUs." (0.17.x stops on any machine count, with a TypeError, unless the launch passes `--num_machines`.)',
+    why: 'With one process on one machine, `MULTI_GPU` only adds a process group and, before Accelerate 1.10, DDP wrapping around a single device (the `accelerate config` questionnaire refuses it and asks for "No distributed training"); from 1.10 a single process is not wrapped, so it is a note. With a single id in `gpu_ids` on one machine, `accelerate launch` stops: "Less than two GPU ids were configured and tried to run on on multiple GPUs." (0.17.x stops on any machine count, with a TypeError, unless the launch passes `--num_machines`.)',
     bad: 'distributed_type: MULTI_GPU\nnum_processes: 1\n',
     good: "distributed_type: 'NO'\nnum_processes: 1\n",
     fix: "Changes `distributed_type` to `'NO'`.",

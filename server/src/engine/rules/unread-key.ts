@@ -8,14 +8,15 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, primaryFlag, unreadBefore, unreadFrom, yamlCfgSection, yamlCfgUnread } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSection, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation, removal } from '../schema/vocabulary';
 import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
-import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argOff, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import type { Node } from '../syntax/tree';
+import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -24,8 +25,8 @@ export default defineRule({
   tags: ['unnecessary'],
   formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
-    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it or does not read at all, a `--yaml-cfg` key its reader does not copy, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. Fields of the sections Bridge hands to the builders of Megatron (tokenizer, optimizer, DDP, dataset, model) can be read by nothing at all: `tokenizer.vocab_extra_ids` adds no tokens. The list comes from a search of Bridge (recipes aside) and Megatron-LM at the commit Bridge pins for any read of the field (for those builder sections, anywhere in Megatron-LM, and a field Megatron reads under a name it builds, such as the optimizer\'s `muon_*`, counts as read), so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader; and a top-level key that only the command-line side reads (`recompute_activations`, which the argument checks turn into a granularity; `--decoder-first-pipeline-num-layers`, which the flags\' config builder turns into a TransformerConfig field) is read by nothing in such a file.',
+    summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it, does not read at all or reads only under a switch the file leaves off, a `--yaml-cfg` key its reader does not copy, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. Fields of the sections Bridge hands to the builders of Megatron (tokenizer, optimizer, DDP, dataset, model) can be read by nothing at all: `tokenizer.vocab_extra_ids` adds no tokens. The list comes from a search of Bridge (recipes aside) and Megatron-LM at the commit Bridge pins for any read of the field (for those builder sections, anywhere in Megatron-LM, and a field Megatron reads under a name it builds, such as the optimizer\'s `muon_*`, counts as read), so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0; `--output-bert-embeddings` from 0.18.0, when the legacy BERT model went and the one tool naming it still imports the removed `pretrain_bert.py`) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader; and a top-level key that only the command-line side reads (`recompute_activations`, which the argument checks turn into a granularity; `--decoder-first-pipeline-num-layers`, which the flags\' config builder turns into a TransformerConfig field) is read by nothing in such a file (`--quick-geglu`, which only the flags\' config builder turns into the activation; `--num-channels`, from 0.18.0, when the legacy models that also read it were removed). A flag Megatron-LM\'s training loop reads only under a switch the file leaves off is a note too: `--use-pytorch-profiler`, the profiled steps, `--record-shapes` and `--nvtx-ranges` do nothing without `--profile`, which turns profiling on. The `--yaml-cfg` note names the flag that sets the value on the command line or, for a field with no flag (`batch_p2p_comm`), the key Megatron-LM derives it from.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
@@ -42,6 +43,7 @@ export default defineRule({
         });
       }
       unreadFlags(ctx as unknown as RuleContext<MegatronModel>);
+      withoutSwitch(ctx as unknown as RuleContext<MegatronModel>);
       yamlCfgKeys(ctx as unknown as RuleContext<MegatronModel>);
       return;
     }
@@ -142,17 +144,57 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
   }
 }
 
+/**
+ * An argument read only under a switch the file leaves off (`x-only-with`): `--use-pytorch-profiler`
+ * without `--profile` profiles nothing. Only a dependent written on (a switch written `false` asks for
+ * nothing, as does its default written out) and a switch known to be off count.
+ */
+function withoutSwitch(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  if (!m) return;
+  for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
+    const only = onlyWith(prop);
+    const a = only ? m.args.get(dest) : undefined;
+    if (!only || !a?.path) continue;
+    // The default written out (a config listing every key, Megatron-LM's own examples/gpt3/gpt_config.yaml) asks for nothing.
+    const dflt = defaultAt(prop, ctx.schemaVersion);
+    if (a.unknown === undefined && dflt !== undefined && String(a.value) === String(dflt)) continue;
+    ctx.separately(() => {
+      if ((only.since && !ctx.atLeast(only.since)) || (prop.type === 'boolean' && argOff(m, dest)) || !argOff(m, only.key)) return;
+      const flag = `\`${primaryFlag(dest) ?? dest}\``;
+      const sw = `\`${primaryFlag(only.key) ?? only.key}\``;
+      ctx.report({ at: a.path, message: `${flag} does nothing without ${sw}: ${only.why}. Add ${sw}, or remove ${flag}.` });
+    });
+  }
+}
+
 /** A `--yaml-cfg` key nothing reads from the file (`x-yaml-cfg-unread`: MLATransformerConfig's own fields, arguments only the command-line side reads). */
 function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
   const args = ctx.model?.args;
   if (!args?.yamlCfg) return;
   for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
-    const why = yamlCfgUnread(prop);
-    const path = why ? args.get(dest)?.path : undefined;
+    const unread = yamlCfgUnread(prop);
+    const path = unread ? args.get(dest)?.path : undefined;
     // Where the reader would look for it: a top-level key at the top, a config field in its section.
-    if (!path || (path.length === 1 ? 'top' : path[0]) !== (yamlCfgSection(dest) ?? 'top')) continue;
-    ctx.separately(() => ctx.report({ at: path, message: `Not read here: ${why}. Setting it changes nothing in this file; pass it on the command line (without \`--yaml-cfg\`) to set it.` }));
+    if (!unread || !path || (path.length === 1 ? 'top' : path[0]) !== (yamlCfgSection(dest) ?? 'top')) continue;
+    ctx.separately(() => {
+      if (unread.since && !ctx.atLeast(unread.since)) return;
+      const from = unread.since ? ` (from ${unread.since} on; earlier releases also read it outside the command-line side)` : '';
+      ctx.report({ at: path, message: `Not read here${from}: ${unread.why}. Setting it changes nothing in this file; ${yamlCfgAdvice(dest, prop)}` });
+    });
   }
+}
+
+/**
+ * What to do instead: the flag that sets it on the command line, the key the reader derives it from,
+ * or, for a field with neither (`original_max_position_embeddings`), nothing a Megatron-LM run can set.
+ */
+function yamlCfgAdvice(dest: string, prop: JsonSchema): string {
+  const flag = primaryFlag(dest);
+  if (flag) return `pass \`${flag}\` on the command line (without \`--yaml-cfg\`) to set it.`;
+  const from = setBy(prop);
+  if (from.length) return `Megatron-LM derives it from ${from.map((k) => `\`${k}\``).join(' or ')}: set that instead, or remove it.`;
+  return 'Megatron-LM has no command-line flag for it either, so a Megatron-LM run cannot set it: remove it.';
 }
 
 interface UnreadFacts {

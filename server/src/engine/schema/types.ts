@@ -233,6 +233,10 @@ export interface JsonSchema {
   'x-unread-from'?: { version?: string };
   /** Megatron-LM's `--yaml-cfg` reader never copies this field from its section: why. */
   'x-yaml-cfg-unread'?: string;
+  /** Megatron-LM: the switch without which nothing reads this argument, and where (`why`), from `since` when later than the argument. */
+  'x-only-with'?: { key: string; since?: string; why: string };
+  /** The first release at which `x-yaml-cfg-unread` holds, where earlier ones read the key elsewhere (the legacy models, before 0.18.0). */
+  'x-yaml-cfg-unread-since'?: string;
   /**
    * Megatron-LM's `--yaml-cfg` reader hands this config field to Megatron Core as YAML wrote it: the
    * value's schema there, where the command line's text form (parsed into a list by argparse) differs.

@@ -58,12 +58,18 @@ export function fsdpAssertsGradOverlap(ctx: RuleContext): boolean {
 
 /**
  * Megatron-LM 0.18.0 and later refuse the parameter all-gather overlap when parameters are saved
- * apart (`--save-params-interval`: `validate_args` asserts `not args.overlap_param_gather`).
+ * apart (`--save-params-interval`: `validate_args` asserts `not args.overlap_param_gather`), and
+ * 0.19.0 and later turn it off under `--freeze-all-layers`: advising it is pointless there.
  */
 export function paramGatherRefused(ctx: RuleContext): boolean {
   if (!(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) || !ctx.atLeast('0.18.0')) return false;
-  const a = (ctx.model as MegatronModel | undefined)?.args?.get('save_params_interval');
-  return !!a && a.value !== null && a.value !== 'None';
+  const args = (ctx.model as MegatronModel | undefined)?.args;
+  const a = args?.get('save_params_interval');
+  if (a && a.value !== null && a.value !== 'None') return true;
+  // `--freeze-all-layers` (0.19 on) turns the distributed optimizer and the gather overlap off, with
+  // warnings, after the argument checks (arguments.py@core_v0.19.0:1758-1768).
+  const frozen = args?.get('freeze_all_layers');
+  return !!frozen && !frozen.unknown && flag(frozen) === true;
 }
 
 /**

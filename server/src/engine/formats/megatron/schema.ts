@@ -235,10 +235,30 @@ export function yamlCfgType(schema: JsonSchema | undefined): JsonSchema | undefi
   return own && typeof own === 'object' ? own : undefined;
 }
 
-/** Why Megatron-LM's `--yaml-cfg` reader never copies this field from its section (`x-yaml-cfg-unread`). */
-export function yamlCfgUnread(schema: JsonSchema | undefined): string | undefined {
+/**
+ * The switch without which Megatron-LM's training loop never reads this argument (`x-only-with`:
+ * `--use-pytorch-profiler` and the profiled steps act only under `--profile`), from `since` where
+ * earlier releases read it alone.
+ */
+export function onlyWith(schema: JsonSchema | undefined): { key: string; since?: string; why: string } | undefined {
+  const o = schema?.['x-only-with'];
+  return o && typeof o === 'object' && typeof o.key === 'string' && typeof o.why === 'string' && (o.since === undefined || typeof o.since === 'string') ? o : undefined;
+}
+
+/** The arguments Megatron-LM derives this field from, where it has no flag of its own (`x-set-by`). */
+export function setBy(schema: JsonSchema | undefined): string[] {
+  const from = schema?.['x-set-by'];
+  return Array.isArray(from) ? from.filter((k): k is string => typeof k === 'string') : [];
+}
+
+/**
+ * Why Megatron-LM's `--yaml-cfg` reader never copies this field from its section (`x-yaml-cfg-unread`),
+ * and the first release where that holds when earlier ones read it elsewhere (`x-yaml-cfg-unread-since`).
+ */
+export function yamlCfgUnread(schema: JsonSchema | undefined): { why: string; since?: string } | undefined {
   const why = schema?.['x-yaml-cfg-unread'];
-  return typeof why === 'string' ? why : undefined;
+  const since = schema?.['x-yaml-cfg-unread-since'];
+  return typeof why === 'string' ? { why, since: typeof since === 'string' ? since : undefined } : undefined;
 }
 
 export function unreadFrom(schema: JsonSchema | undefined): { version?: string } | undefined {

@@ -1,0 +1,13 @@
+#: name: unread-key: Megatron-LM starts the PyTorch profiler only under --profile (training/training.py@core_v0.9.0:1192, @core_v0.15.0:2150-2155) and reads the profiled steps only there: --use-pytorch-profiler and --profile-step-start without --profile profile nothing: notes
+#: path: train.sh
+#!/bin/bash
+# shardwise: megatron_core=0.15.0
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --overlap-grad-reduce \
+    --seq-length 512 --max-position-embeddings 512 \
+    --micro-batch-size 1 --global-batch-size 8 \
+    --use-pytorch-profiler \
+#   ^^^^^^^^^^^^^^^^^^^^^^ information[unread-key]: does nothing without `--profile`
+    --profile-step-start 5
+#   ^^^^^^^^^^^^^^^^^^^^ information[unread-key]: does nothing without `--profile`
