@@ -68,6 +68,11 @@ const CHECKED_BY_HAND = {
   'data_types.grad_accum_dtype': { file: 'deepspeed/runtime/engine.py', enum: 'DtypeEnum' },
   // SparsityConfig raises NotImplementedError for any other word (ops/sparse_attention/sparsity_config.py@v0.19.5:135-136).
   'sparse_attention.attention': 'deepspeed/ops/sparse_attention/sparsity_config.py',
+  // `null`: read with no check, though the scan finds a check of a key of the same name elsewhere in the
+  // file (sparse pruning's `schedule_offset` assert, compression/config.py@v0.19.5:260; these two are
+  // only read, :185-187 and the head-pruning reader).
+  'compression_training.activation_quantization.shared_parameters.schedule_offset': null,
+  'compression_training.head_pruning.shared_parameters.schedule_offset': null,
 };
 
 /** The names of the functions (nested ones too) whose body asserts or raises. */
@@ -164,7 +169,7 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
     let where = typeof byHand === 'object' ? byHand.file : byHand;
     let converted = typeof byHand === 'object' ? byHand.enum : undefined;
     // A name without an underscore (`enabled`, `dtype`, `block`) is also another section's attribute.
-    if (!where && key.includes('_')) for (const path of files) {
+    if (!where && byHand !== null && key.includes('_')) for (const path of files) {
       const stmts = stmtsOf(path);
       const local = checkers(stmts);
       const checked = stmts.some((st) => checksKey(st, key, local));
