@@ -6,7 +6,7 @@ import { named, runChecks, setArg, type ArgCheck } from '../formats/megatron/che
 import { untracked } from './certain';
 import { defineRule } from './rule';
 import { YAML_CFG_MOE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
-import { BUILD_CHECKS, BUILD_WHY } from './tables/moe-build';
+import { BUILD_CHECKS, BUILD_WHY, noBiasText } from './tables/moe-build';
 import { MORE_MOE_CHECKS, MORE_MOE_WHY } from './tables/moe-more';
 
 const overlap = (m: MegatronModel) => argOn(m, 'overlap_moe_expert_parallel_comm');
@@ -343,14 +343,14 @@ const ROUTER_CHECKS: ArgCheck[] = [
     when: (m) => ((argNum(m, 'num_moe_experts') ?? 0) > 0 && argOnByDefault(m, 'add_bias_linear') ? (m.args.get('add_bias_linear') ? 'add_bias_linear' : 'num_moe_experts') : undefined),
     since: '0.12.1',
     before: '0.15.0',
-    message: (m) => `An MoE model with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: Megatron Core 0.12.1 to 0.14 build experts without biases and stop when they build the model config ("Bias is not supported for MoE"). Add ${named(m, '--disable-bias-linear')}, or use Megatron Core 0.15 or newer (which takes biases with expert tensor parallelism 1).`,
+    message: (m) => `An MoE model with linear-layer biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''}: Megatron Core 0.12.1 to 0.14 build experts without biases and stop when they build the model config ("Bias is not supported for MoE"). Turn the linear biases off (${noBiasText(m)}), or use Megatron Core 0.15 or newer (which takes biases with expert tensor parallelism 1).`,
   },
   {
     // @core_v0.15.0 on (@d98e8a6:2612-2615). In Megatron-LM biases are on unless --disable-bias-linear,
     // and the expert TP size defaults to the TP size.
     when: (m, p) => (argGiven(m, 'num_moe_experts') && argOnByDefault(m, 'add_bias_linear') && (p?.etp.value ?? 1) > 1 ? (m.args.get('expert_tensor_parallel_size') ? 'expert_tensor_parallel_size' : 'num_moe_experts') : undefined),
     since: '0.15.0',
-    message: (m, p) => `Expert linear layers with biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''} and expert tensor parallelism ${p?.etp.value}${argAbsent(m, 'expert_tensor_parallel_size') ? ' (the TP size, its default)' : ''}: Megatron Core stops when it builds the model config ("Bias in Moe is only supported when ETP==1"). Add ${named(m, '--disable-bias-linear')}, or set ${named(m, '--expert-tensor-parallel-size', '1')}.`,
+    message: (m, p) => `Expert linear layers with biases${argAbsent(m, 'add_bias_linear') ? ' (on by default)' : ''} and expert tensor parallelism ${p?.etp.value}${argAbsent(m, 'expert_tensor_parallel_size') ? ' (the TP size, its default)' : ''}: Megatron Core stops when it builds the model config ("Bias in Moe is only supported when ETP==1"). Turn the linear biases off (${noBiasText(m)}), or set ${named(m, '--expert-tensor-parallel-size', '1')}.`,
   },
 ];
 
@@ -584,7 +584,7 @@ const MORE_CHECKS: ArgCheck[] = [
     // @core_v0.18.0:1437-1438 to @d98e8a6:1739-1740.
     when: (m) => (argOn(m, 'moe_single_grouped_bias') && argValue(m, 'add_bias_linear') === false ? 'moe_single_grouped_bias' : undefined),
     since: '0.18.0',
-    message: (m) => `${named(m, '--moe-single-grouped-bias')} with the linear biases turned off (${named(m, '--disable-bias-linear')}): there is no expert bias to group, and Megatron Core stops when it builds the model config ("moe_single_grouped_bias requires add_bias_linear=True."). Drop ${named(m, '--moe-single-grouped-bias')}.`,
+    message: (m) => `${named(m, '--moe-single-grouped-bias')} with the linear biases turned off (${noBiasText(m)}): there is no expert bias to group, and Megatron Core stops when it builds the model config ("moe_single_grouped_bias requires add_bias_linear=True."). Drop ${named(m, '--moe-single-grouped-bias')}.`,
   },
   {
     // @d98e8a6:1413-1414 (after core_v0.19.0).

@@ -34,8 +34,8 @@ const topk = (m: MegatronModel): number | undefined => (argAbsent(m, 'moe_router
 /** Linear biases: on unless `--disable-bias-linear`. */
 const biases = (m: MegatronModel): boolean => argOnByDefault(m, 'add_bias_linear');
 /** How the file turns the linear biases off: `--disable-bias-linear`, or `add_bias_linear: false` in a config-field format. */
-const noBiasText = (m: MegatronModel): string => (untracked(m.args).configFields ? named(m, '--add-bias-linear', 'false') : '`--disable-bias-linear`');
-const biasText = (m: MegatronModel): string => (argAbsent(m, 'add_bias_linear') ? ' (on unless `--disable-bias-linear`)' : '');
+export const noBiasText = (m: MegatronModel): string => (untracked(m.args).configFields ? named(m, '--add-bias-linear', 'false') : '`--disable-bias-linear`');
+const biasText = (m: MegatronModel): string => (argAbsent(m, 'add_bias_linear') ? ` (on unless ${noBiasText(m)})` : '');
 
 /** Why the fused TE op-fuser expert MLP cannot be built, when a reason is known (experts.py, _is_fused_impl_supported). */
 function fuserRefusal(m: MegatronModel, p: Plan | undefined): string | undefined {
