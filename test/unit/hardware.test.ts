@@ -59,7 +59,7 @@ test('L40S: TP 2 crosses the scale-up domain of one GPU; on H20 TP 8 stays insid
   assert.equal(plan.hardware.nvlinkDomain.value, 1);
   const crossing = l40s.findings.filter((f) => f.code === 'tp-exceeds-nvlink-domain');
   assert.equal(crossing.length, 1, l40s.findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
-  assert.match(crossing[0].message, /TP 2 on l40s, which has no NVLink: every TP collective .* goes over PCIe within a node/);
+  assert.match(crossing[0].message, /TP 2 on l40s, which has no NVLink: every TP collective .* goes over PCIe Gen4 within the node, RoCE or InfiniBand between nodes\./);
 
   const h20 = analyze({ path: 'h20.yaml', text: MEGATRON('h20', 16, 8) });
   assert.equal(h20.docs[0].plan!.hardware.profile.id, 'h20');

@@ -1,4 +1,4 @@
-#: name: moe-config-invalid: Megatron-LM's argument checks refuse expert parallelism with --fp16 from Megatron Core 0.5 to 0.15 (megatron/training/arguments.py@core_v0.6.0:506-507, @core_v0.15.0:1041-1042; gone @core_v0.16.0)
+#: name: moe-config-invalid: Megatron-LM's argument checks refuse expert parallelism with --fp16 from Megatron Core 0.4 to 0.15 (megatron/arguments.py@core_v0.4.0:399-400, training/arguments.py@core_v0.15.0:1041-1042; gone @core_v0.16.0)
 #: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1

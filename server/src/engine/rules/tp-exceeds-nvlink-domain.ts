@@ -29,26 +29,31 @@ export default defineRule({
   },
   check(ctx) {
     const p = ctx.plan;
-    if (!p || p.tp.value <= 1 && p.cp.value <= 1 && p.ep.value <= 1) return;
-    if (!allKnown(p.tp, p.cp, p.ep, p.etp)) return;
+    // TP alone decides the first finding: the CP and EP sizes are read only for the groups after it.
+    if (!p || !allKnown(p.tp)) return;
     const hw = p.hardware.profile;
     const domain = p.hardware.nvlinkDomain.value;
     const tp = p.tp.value;
     const where = `${hw.id}${p.hardware.from.kind === 'assumed' ? ' (assumed)' : ''}`;
+    // Past the domain: the network between nodes, and on a server with more GPUs than one domain
+    // (NVLink-bridged PCIe cards) PCIe within the node first.
+    const beyond = domain === 1 || hw.gpusPerNode <= domain ? hw.scaleOut : `PCIe within a node and ${hw.scaleOut} between nodes`;
     if (tp > 1 && (tp > domain || (domain % tp !== 0 && straddles(tp, domain, p.world)))) {
-      const crossing = tp > domain ? `TP ${tp} > NVLink domain ${domain} of ${where}: every TP collective (twice per layer, forward and backward) crosses ${hw.scaleOut}` : `TP ${tp} does not divide the NVLink domain ${domain} of ${where}: some TP groups straddle two domains and their collectives cross ${hw.scaleOut}`;
+      const crossing = tp > domain ? `TP ${tp} > NVLink domain ${domain} of ${where}: every TP collective (twice per layer, forward and backward) crosses ${beyond}` : `TP ${tp} does not divide the NVLink domain ${domain} of ${where}: some TP groups straddle two domains and their collectives cross ${beyond}`;
       ctx.report({
         at: fieldPath(p, p.tp, 'tp'),
         on: 'value',
         // A GPU with no scale-up fabric (L40S) is a domain of one: TP talks over PCIe within a node.
         message:
           domain === 1
-            ? `TP ${tp} on ${where}, which has no NVLink: every TP collective (twice per layer, forward and backward) goes over PCIe within a node, and ${hw.scaleOut} across nodes. Use TP 1 and scale with PP or DP instead.`
+            ? `TP ${tp} on ${where}, which has no NVLink: every TP collective (twice per layer, forward and backward) goes over ${hw.scaleOut}. Use TP 1 and scale with PP or DP instead.`
             : `${crossing}. Keep TP within the domain (${divisors(domain).filter((d) => d > 1).join(', ')}) and scale with PP or DP instead.`,
         fixes: tpFixes(p, domain),
       });
       return;
     }
+    if (p.cp.value <= 1 && p.ep.value <= 1) return;
+    if (!allKnown(p.cp, p.ep, p.etp)) return;
     const groups = groupFabrics(p);
     for (const g of groups) {
       if (g.insideDomain || (g.name !== 'CP' && g.name !== 'EP')) continue;
@@ -60,7 +65,7 @@ export default defineRule({
         at: fieldPath(p, g.name === 'CP' ? p.cp : p.ep, g.name === 'CP' ? 'cp' : 'ep'),
         on: 'value',
         severity: 'information',
-        message: `The ${g.name} group spans ${g.span} ranks (${g.name === 'CP' ? `TP ${tp} × CP ${p.cp.value}` : `expert TP ${p.etp.value} × EP ${p.ep.value}`}), ${within ? `which does not divide the NVLink domain ${domain} of ${where}: the groups that straddle two domains send` : `more than the NVLink domain ${domain} of ${where}: its`} ${kind} ${within ? 'over' : 'crosses'} ${hw.scaleOut}. Keep ${g.name === 'CP' ? 'TP × CP' : 'expert TP × EP'} ${within ? `a divisor of ${domain}` : `within ${domain} GPUs`} where the layout allows.`,
+        message: `The ${g.name} group spans ${g.span} ranks (${g.name === 'CP' ? `TP ${tp} × CP ${p.cp.value}` : `expert TP ${p.etp.value} × EP ${p.ep.value}`}), ${within ? `which does not divide the NVLink domain ${domain} of ${where}: the groups that straddle two domains send` : `more than the NVLink domain ${domain} of ${where}: its`} ${kind} ${within ? 'over' : 'crosses'} ${beyond}. Keep ${g.name === 'CP' ? 'TP × CP' : 'expert TP × EP'} ${within ? `a divisor of ${domain}` : `within ${domain} GPUs`} where the layout allows.`,
       });
     }
   },

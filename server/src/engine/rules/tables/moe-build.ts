@@ -34,8 +34,8 @@ const topk = (m: MegatronModel): number | undefined => (argAbsent(m, 'moe_router
 /** Linear biases: on unless `--disable-bias-linear`. */
 const biases = (m: MegatronModel): boolean => argOnByDefault(m, 'add_bias_linear');
 /** How the file turns the linear biases off: `--disable-bias-linear`, or `add_bias_linear: false` in a config-field format. */
-const noBiasText = (m: MegatronModel): string => (untracked(m.args).configFields ? named(m, '--add-bias-linear', 'false') : '`--disable-bias-linear`');
-const biasText = (m: MegatronModel): string => (argAbsent(m, 'add_bias_linear') ? ' (on unless `--disable-bias-linear`)' : '');
+export const noBiasText = (m: MegatronModel): string => (untracked(m.args).configFields ? named(m, '--add-bias-linear', 'false') : '`--disable-bias-linear`');
+const biasText = (m: MegatronModel): string => (argAbsent(m, 'add_bias_linear') ? ` (on unless ${noBiasText(m)})` : '');
 
 /** Why the fused TE op-fuser expert MLP cannot be built, when a reason is known (experts.py, _is_fused_impl_supported). */
 function fuserRefusal(m: MegatronModel, p: Plan | undefined): string | undefined {
@@ -86,7 +86,7 @@ function balancingIs(m: MegatronModel, type: string): boolean {
 }
 
 /** What these checks refuse, for the rule's documentation. */
-export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (0.12.1 to 0.12.x, where 0.13 and 0.14 refuse any MoE bias in the model config first; from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU) and in the shared experts (from 0.10); `--moe-apply-probs-on-input` with a top-k other than 1 (from 0.12, on the first step); the shared experts as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, from 0.19) without SwiGLU or without `--moe-shared-expert-glu-interleave-size`; the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), the legacy grouped GEMM with `moe_act` recomputed in FP8 of a recipe other than delayed scaling, or (0.16) in FP4 (0.14 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
+export const BUILD_WHY = 'When Megatron Core builds the MoE modules it also stops on: Transformer Engine\'s op fuser (`--use-transformer-engine-op-fuser`) with grouped-GEMM experts it cannot fuse, that is GeLU experts (no `--swiglu`), expert tensor parallelism above 1, `--moe-apply-probs-on-input` or offloaded `expert_fc1`/`moe_act` activations (from 0.18); one grouped expert weight (`--moe-single-grouped-weight`) outside FP8 with the MXFP8 recipe (0.18), with another quantized recipe (from 0.19), without the op fuser (0.19) or without the grouped expert tensor (from 0.20); linear biases, on unless `--disable-bias-linear`, in the legacy grouped GEMM (to 0.16), in Transformer Engine\'s grouped experts (from 0.15 only beside the fused bias-dropout, and with GeLU experts beside the fused bias-GeLU; before, the model config refuses any MoE bias first) and in the shared experts (from 0.10); `--moe-apply-probs-on-input` with a top-k other than 1 (from 0.12, on the first step); the shared experts as one grouped GEMM (`--use-grouped-gemm-for-shared-expert`, from 0.19) without SwiGLU or without `--moe-shared-expert-glu-interleave-size`; the flex dispatcher without `--moe-enable-deepep` (0.12 to 0.15) or with expert TP × EP of 1 (from 0.12; from 0.18 only on the DeepEP and NCCL-EP backends); and Sinkhorn load balancing with an aux-loss coefficient (on the first step). `--moe-use-legacy-grouped-gemm` is refused with `--delay-wgrad-compute` (0.13 to 0.16), the legacy grouped GEMM with `moe_act` recomputed in FP8 of a recipe other than delayed scaling, or (0.16) in FP4 (0.14 to 0.16), and in 0.16 with `--moe-latent-size` or an RL inference expert-parallel size other than the training one.';
 
 export const BUILD_CHECKS: ArgCheck[] = [
   {
@@ -178,16 +178,8 @@ export const BUILD_CHECKS: ArgCheck[] = [
       message: (m) => `The legacy grouped-GEMM experts (${legacyOn(m) ? '`--moe-use-legacy-grouped-gemm`' : '`--moe-grouped-gemm` with `--transformer-impl local`'}) with \`moe_act\` in ${named(m, '--recompute-modules')} and ${argValue(m, 'fp8') ? 'FP8' : 'FP4'}: the legacy GroupedMLP cannot recompute a quantized activation, and Megatron Core stops when it builds the experts ("moe_act recompute for ${r.fp4 ? 'fp8 or fp4' : 'fp8'} cannot work with the legacy GroupedMLP."). Drop \`moe_act\` from the recompute modules${legacyOn(m) ? ', or drop `--moe-use-legacy-grouped-gemm`' : ''}.`,
     }),
   ),
-  {
-    // TEGroupedMLP.__init__: experts.py@core_v0.12.1:675-677 to @core_v0.14.0:761-763. In 0.13 and
-    // 0.14 the model config refuses any MoE bias first (transformer_config.py@core_v0.13.0:1100-1101,
-    // moe-config-invalid), so this one is said only for 0.12.1 on to 0.13.
-    when: (m) => (teGrouped(m) && biases(m) ? 'moe_grouped_gemm' : undefined),
-    formats: MLM_FLAG_FORMATS,
-    since: '0.12.1',
-    before: '0.13.0',
-    message: (m) => `${named(m, '--moe-grouped-gemm')} with linear biases${biasText(m)}: Transformer Engine's grouped expert MLP takes no bias before Megatron Core 0.15, and Megatron Core stops when it builds the experts ("bias not supported in TEGroupedMLP yet, please set '--disable-bias-linear' instead."). Add ${named(m, '--disable-bias-linear')}.`,
-  },
+  // TEGroupedMLP.__init__ refuses biases too (experts.py@core_v0.12.1:675-677 to @core_v0.14.0:761-763), but the
+  // model config refuses any MoE bias first at those releases (moe-config-invalid, from 0.12.1).
   {
     // TEGroupedMLP.__init__: experts.py@core_v0.15.0:762-764, @d98e8a6:205-207.
     when: (m) => (teGrouped(m) && biases(m) && argOnByDefault(m, 'bias_dropout_fusion') ? 'moe_grouped_gemm' : undefined),
