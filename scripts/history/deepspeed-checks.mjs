@@ -166,8 +166,8 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
     const extra = CHECK_FILES[section];
     const files = [...newest.tree.keys()].filter((p) => p.endsWith('.py') && ((own && own.test(p)) || (extra && extra.test(p)) || (section === '' && CHECK_FILES[''].test(p))));
     const byHand = CHECKED_BY_HAND[dotted];
-    let where = typeof byHand === 'object' ? byHand.file : byHand;
-    let converted = typeof byHand === 'object' ? byHand.enum : undefined;
+    let where = byHand && typeof byHand === 'object' ? byHand.file : byHand;
+    let converted = byHand && typeof byHand === 'object' ? byHand.enum : undefined;
     // A name without an underscore (`enabled`, `dtype`, `block`) is also another section's attribute.
     if (!where && byHand !== null && key.includes('_')) for (const path of files) {
       const stmts = stmtsOf(path);
