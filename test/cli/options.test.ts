@@ -373,7 +373,7 @@ describe('the project configuration', () => {
   test('a mistake in the configuration is an error (exit 2, nothing checked) naming the file and the key, with a did-you-mean', () => {
     const cases: [string, string, RegExp][] = [
       ['.shardwise.yaml', 'hardwar: h100-sxm\n', /\.shardwise\.yaml: Unknown setting `hardwar` in \.shardwise\.yaml \(did you mean `hardware`\?\)/],
-      ['.shardwise.yaml', 'hardware: h900\n', /\.shardwise\.yaml: `hardware`: unknown hardware profile "h900" \(did you mean h200 or b200\?\)/],
+      ['.shardwise.yaml', 'hardware: h900\n', /\.shardwise\.yaml: `hardware`: unknown hardware profile "h900" \(did you mean h200\?\)/],
       ['.shardwise.yaml', 'ignore: [yaml-bolean-trap]\n', /\.shardwise\.yaml: `ignore`: unknown rule "yaml-bolean-trap" \(did you mean yaml-boolean-trap\?\)/],
       ['.shardwise.yaml', 'rules:\n  yaml-bolean-trap: off\n', /`rules\.yaml-bolean-trap`: unknown rule "yaml-bolean-trap" \(did you mean yaml-boolean-trap\?\)/],
       ['.shardwise.yaml', 'per-file-ignores:\n  "*.json": [unknwn-key]\n', /`per-file-ignores\.\*\.json`: unknown rule "unknwn-key" \(did you mean unknown-key\?\)/],
