@@ -5,7 +5,7 @@ import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore, nullEffect } from '../schema/vocabulary';
 import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
-import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
+import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
@@ -221,7 +221,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -245,6 +245,9 @@ export default defineRule({
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
+      // A key the release no longer has is not read there, whatever its value (deprecated-key says so).
+      const gone = removal(issue.schema);
+      if (gone && ctx.atLeast(gone.version)) return;
       // A number the targeted release's parser takes with a fraction (`x-type-before: number`) where the schema wants an integer.
       if (issue.schema?.type === 'integer' && typeof issue.value === 'number' && typeAtRelease(issue.schema, (v) => ctx.atLeast(v))?.type === 'number' && nav.matches({ ...issue.schema, type: 'number' }, issue.value)) return;
       // A flag the targeted release takes as a switch (`--export-kv-cache-quant` before 0.16.0), or
