@@ -194,7 +194,7 @@ function zenflowChecks(): DsCheck[] {
  * What the ZenFlow optimizers check when they are built: at stage 1 and 2 (ZenFlowZeroOptimizer,
  * runtime/zenflow/zenflow_stage_1_and_2.py@v0.17.5:98-99,121-122, @v0.19.5:69-70,92-93) the optimizer
  * must be offloaded (any device but "none" sets `cpu_offload` in stage_1_and_2.py) and `offload: true`
- * needs overlap_comm (default false below stage 3); at stage 3 (runtime/zenflow/engine_stage3.py@v0.18.4:100-101)
+ * needs overlap_comm (default false below stage 3); at stage 3 (runtime/zenflow/engine_stage3.py@v0.18.1:101, @v0.18.4:100-101)
  * only the latter, where overlap_comm defaults to true. Stage 1 with bf16 and fp32 gradient
  * accumulation and no CPU offload gets the BF16 optimizer instead (see bf16Stage1).
  */
@@ -222,8 +222,8 @@ function zenflowOptimizerChecks(on: (m: DeepSpeedModel) => boolean): DsCheck[] {
     },
     {
       when: (m) => (on(m) && m.stage === 3 && m.bool([...ZF, 'offload']) === true && overlap(m) === false && !((m.num([Z, 'mics_shard_size']) ?? -1) > 0) ? [...ZF, 'offload'] : undefined),
-      since: '0.18.4',
-      message: () => 'ZenFlow\'s `offload: true` needs `overlap_comm`, which this file turns off: DeepSpeed (0.18.4 and later) stops when it builds the ZeRO-3 optimizer ("offload selective optimizer should be used with overlap_comm"). Remove `"overlap_comm": false`, or turn `offload` off.',
+      since: '0.18.1',
+      message: () => 'ZenFlow\'s `offload: true` needs `overlap_comm`, which this file turns off: DeepSpeed (0.18.1 and later) stops when it builds the ZeRO-3 optimizer ("offload selective optimizer should be used with overlap_comm"). Remove `"overlap_comm": false`, or turn `offload` off.',
     },
   ];
 }
@@ -347,7 +347,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, DeepCompile offload passes at stage 3 that clash with each other or with ZeRO\'s optimizer offload (from 0.19.4), pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.4). Each message says which, and quotes the check that fires.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.1). Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
