@@ -161,3 +161,11 @@ test('a safe fix of a finding that assumes the release is unsafe; the same fix w
   const integer = fixOf({}, 'optimizer-config-invalid', ds, 'ds_config.json');
   assert.equal(integer.applicability, 'safe', '1000 and 1e3 run the same on every release');
 });
+
+test('sequence-parallel-without-tp offers no fix beside the TP communication overlap: Megatron-LM 0.9 checks the overlap against --sequence-parallel before it turns SP off at TP 1 (training/arguments.py@core_v0.9.0:215, :500), so dropping the flag would stop a file that runs', () => {
+  const script = (overlap: boolean) => `#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --micro-batch-size 1 --global-batch-size 8 --tensor-model-parallel-size 1 --sequence-parallel${overlap ? ' --tp-comm-overlap' : ''}\n`;
+  const finding = (overlap: boolean) => analyze({ path: 'train.sh', text: script(overlap) }, { targetVersions: { 'megatron-core': '0.9.0' } }).findings.find((f) => f.code === 'sequence-parallel-without-tp');
+  assert.ok(finding(true), 'the note itself stays');
+  assert.equal(finding(true)!.fixes().length, 0);
+  assert.ok(finding(false)!.fixes().length > 0, 'without the overlap the flag can go');
+});

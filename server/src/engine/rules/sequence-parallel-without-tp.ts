@@ -2,6 +2,7 @@
  * sequence-parallel-without-tp: sequence parallelism asked for with TP 1.
  */
 import { allKnown, fieldPath, knobEdit } from '../plan/layout';
+import { untracked } from './certain';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -18,7 +19,7 @@ export default defineRule({
     why: 'Sequence parallelism splits the layer-norm and dropout activations across the tensor-parallel ranks; with TP 1 there is nothing to split. Megatron-LM turns it off (with a warning from 0.10.0, "Disabling sequence parallelism because tensor model parallelism is disabled"; silently before), Megatron Bridge silently from 0.4 (Megatron Core 0.17), and Megatron Core used directly raises at every release (so a Bridge override with a Megatron Core before 0.17 stops). The flag is a sign that TP was lowered and the rest of the layout was not revisited.',
     bad: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: 'distributed_type: MEGATRON_LM\nnum_processes: 8\nmegatron_lm_config:\n  megatron_lm_tp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: false\n',
-    fix: 'Turns sequence parallelism off, matching what runs.',
+    fix: 'Turns sequence parallelism off, matching what runs; not offered beside the TP communication overlap, whose check some releases make before they turn sequence parallelism off.',
     shell: {
       bad: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 1 --sequence-parallel \\\n    --micro-batch-size 1 --global-batch-size 64\n',
       good: '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\\n    --seq-length 4096 --max-position-embeddings 4096 \\\n    --tensor-model-parallel-size 1 \\\n    --micro-batch-size 1 --global-batch-size 64\n',
@@ -30,7 +31,12 @@ export default defineRule({
   check(ctx) {
     const p = ctx.plan;
     if (!p || !p.sp.value || p.tp.value !== 1 || !allKnown(p.tp)) return;
-    const e = knobEdit(p, 'sp', false);
+    // With the TP communication overlap on (or not known off), sequence parallelism may be what lets the
+    // overlap's own check pass: Megatron-LM 0.9 asserts `--tp-comm-overlap` needs `--sequence-parallel`
+    // before it turns SP off at TP 1 (training/arguments.py@core_v0.9.0:215, :500), so dropping the flag
+    // would stop a file that runs. No fix is offered then (which fix is offered weighs on no finding).
+    const overlap = untracked(p).overlap?.tpComm;
+    const e = overlap?.value === true || (overlap !== undefined && !allKnown(overlap)) ? undefined : knobEdit(p, 'sp', false);
     // Megatron Core's ModelParallelConfig raises at every release (model_parallel_config.py@core_v0.4.0:204,
     // @core_v0.14.0:357-359, reworded in 0.15.0); Megatron Bridge turns SP off before building it only
     // from Bridge 0.4 (Megatron Core 0.17), so a Bridge override with an older Megatron Core stops.
