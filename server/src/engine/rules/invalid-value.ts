@@ -221,7 +221,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -290,6 +290,9 @@ export default defineRule({
       // them before DeepSpeed reads it, and no file here says which program: a program of the
       // repository's own may fill this one too (the Trainer and Accelerate do not).
       const placeholder = !silent && !dormant && !unchecked && ctx.format === 'deepspeed' && issue.value === 'auto' && deepspeedReader(ctx) === 'integration';
+      // The repository's own Python handles the section that holds it (`ds_config["scheduler"]["params"] = …`
+      // before `deepspeed.initialize`): what reaches DeepSpeed is that program's, not known from the file.
+      const filler = placeholder ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => issue.path.includes(r.key)) : undefined;
       const fixes: FixSpec[] = [];
       let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
@@ -327,6 +330,8 @@ export default defineRule({
           ? runs.effect
           : unchecked
             ? unchecked
+          : filler
+            ? `the Transformers Trainer and Accelerate fill only their own placeholders, but this repository's Python handles \`${filler.key}\` of the DeepSpeed config (\`${filler.file}\`) and may fill it before DeepSpeed reads it; if nothing does, DeepSpeed fails where it is used`
           : placeholder
             ? `the Transformers Trainer and Accelerate fill only their own placeholders, so this "auto" reaches DeepSpeed and fails where it is used, unless the program that fills this file's other placeholders fills it too`
           : narrower?.why
@@ -339,7 +344,7 @@ export default defineRule({
       ctx.report({
         at,
         on: 'value',
-        severity: dormant || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
+        severity: dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });
