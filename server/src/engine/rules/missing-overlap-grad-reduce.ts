@@ -40,8 +40,9 @@ export default defineRule({
       return;
     }
     if (!layoutFits(p) || (p.dp?.value ?? 1) <= 1) return;
-    // Every layer frozen (`--freeze-all-layers`): no gradients, nothing to reduce.
-    if (p.frozen?.value.forwardOnly && p.frozen.from.kind !== 'unknown') return;
+    // Every layer frozen (`--freeze-all-layers`): no gradients, nothing to reduce. (Only a known
+    // freeze carries `forwardOnly`; one not known weighs on the finding through this read.)
+    if (p.frozen?.value.forwardOnly) return;
     // Megatron overlaps it by itself here (the data-parallel sharding strategy).
     // (overlapsByItself: the sharding strategy in Megatron-LM 0.12–0.13, Megatron-FSDP from 0.14, its default strategy from 0.18.)
     if (overlapsByItself(ctx, 'grad')) return;

@@ -30,9 +30,7 @@ import { defineRule } from './rule';
 import { YAML_CFG_PIPELINE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** PP as written, or 1 where the file leaves it out and defaults apply. */
-function pp(m: MegatronModel): number | undefined {
-  return argAbsent(m, 'pipeline_model_parallel_size') ? 1 : argNum(m, 'pipeline_model_parallel_size');
-}
+const pp = (m: MegatronModel): number | undefined => parallelSize(m, 'pipeline_model_parallel_size');
 
 /** TP as written, or 1 where the file leaves it out and defaults apply. */
 const tp = (m: MegatronModel): number | undefined => parallelSize(m, 'tensor_model_parallel_size');

@@ -32,8 +32,9 @@ export default defineRule({
     const p = ctx.plan;
     if (!p || !p.sp.value || p.tp.value !== 1 || !allKnown(p.tp)) return;
     // With the TP communication overlap on (or not known off), sequence parallelism may be what lets the
-    // overlap's own check pass: Megatron-LM 0.9 asserts `--tp-comm-overlap` needs `--sequence-parallel`
-    // before it turns SP off at TP 1 (training/arguments.py@core_v0.9.0:215, :500), so dropping the flag
+    // overlap's own check pass: Megatron-LM 0.4 to 0.9 asserts `--tp-comm-overlap` needs `--sequence-parallel`
+    // before it turns SP off at TP 1 (megatron/arguments.py@core_v0.4.0:102-103, :336; training/arguments.py
+    // @core_v0.9.0:215, :501; from 0.10 it turns SP off first, so the overlap stops at TP 1 anyway), so dropping the flag
     // would stop a file that runs. No fix is offered then (which fix is offered weighs on no finding).
     const overlap = untracked(p).overlap?.tpComm;
     const e = overlap?.value === true || (overlap !== undefined && !allKnown(overlap)) ? undefined : knobEdit(p, 'sp', false);

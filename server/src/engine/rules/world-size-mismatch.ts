@@ -140,22 +140,27 @@ export default defineRule({
 
 /**
  * A Megatron Bridge or NeMo override that writes some of TP, PP and CP and leaves the others to its
- * recipe: the model size is a multiple of the degrees it writes, whatever the recipe sets, so when
- * their product does not divide the world Megatron stops all the same. Only the written degrees
- * are read (the recipe's are not known).
+ * recipe (or, in NeMo, to an interpolation not known here): the model size is a multiple of the
+ * degrees known, whatever the others are, so when their product does not divide the world Megatron
+ * stops all the same. Only the known degrees above 1 are named, and the finding sits on a written one.
  */
 function partialMegatron(ctx: RuleContext, p: Plan): void {
   if (p.style !== 'megatron' || (ctx.format !== 'megatron-bridge' && ctx.format !== 'nemo') || !p.world || p.encoder || p.weightShards) return;
-  const named = ([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]] as const).filter(([, f]) => allKnown(f));
-  if (named.length === 3) return;
+  const degrees = [['TP', p.tp, 'tp'], ['PP', p.pp, 'pp'], ['CP', p.cp, 'cp']] as const;
+  const known = degrees.filter(([, f]) => allKnown(f));
+  if (known.length === 3) return;
+  // A degree of 1 (a NeMo default beside one the file leaves open) adds nothing: named are those above it.
+  const named = known.filter(([, f]) => f.value > 1);
   const product = named.reduce((n, [, f]) => n * f.value, 1);
   const world = p.world.value;
   if (product <= 1 || world % product === 0) return;
+  const [, atField, atKnob] = named.find(([, f]) => f.from.kind === 'written') ?? named[0];
+  const rest = ctx.format === 'megatron-bridge' ? 'whatever the recipe sets for the rest' : 'whatever the degrees left open are';
   ctx.report({
-    at: fieldPath(p, named[0][1], named[0][0].toLowerCase() as 'tp' | 'pp' | 'cp'),
+    at: fieldPath(p, atField, atKnob),
     on: 'value',
     related: degreeLines(named.map(([n, f]) => [n, f] as [string, typeof f])),
-    message: `${world} GPUs${worldSource(p)} are not divisible by ${named.map(([n, f]) => `${n} ${f.value}`).join(' × ')} = ${product}, and the model size TP × PP × CP is a multiple of it whatever the recipe sets for the rest: Megatron Core stops when it builds the process groups, the world not being a multiple of the model size. Use a multiple of ${product} GPUs, or degrees whose product divides ${world}.`,
+    message: `${world} GPUs${worldSource(p)} are not divisible by ${named.map(([n, f]) => `${n} ${f.value}`).join(' × ')}${named.length > 1 ? ` = ${product}` : ''}, and the model size TP × PP × CP is a multiple of it ${rest}: Megatron Core stops when it builds the process groups, the world not being a multiple of the model size. Use a multiple of ${product} GPUs, or degrees whose product divides ${world}.`,
   });
 }
 
