@@ -21,7 +21,7 @@ import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MLM_F
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule, type RuleContext } from './rule';
-import { runBridgeFieldChecks } from './tables/bridge-validate-checks';
+import { BRIDGE_CHECKPOINT_CHECKS } from './tables/bridge-validate-checks';
 
 const SINCE = '0.9.0';
 
@@ -468,7 +468,7 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     if (ctx.format === 'megatron-bridge') {
       runChecks(ctx, BRIDGE_CHECKS);
-      runBridgeFieldChecks(ctx, 'checkpoint');
+      runChecks(ctx, BRIDGE_CHECKPOINT_CHECKS);
       return;
     }
     ctx.separately(() => nonPersistentWithoutType(ctx));

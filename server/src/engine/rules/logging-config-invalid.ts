@@ -10,7 +10,7 @@
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
-import { runBridgeFieldChecks } from './tables/bridge-validate-checks';
+import { BRIDGE_LOGGING_CHECKS } from './tables/bridge-validate-checks';
 
 /** A text argument as written (a number written for a name is text to argparse). */
 function text(m: MegatronModel, dest: string): string | undefined {
@@ -121,6 +121,6 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     runChecks(ctx, CHECKS);
-    runBridgeFieldChecks(ctx, 'logging');
+    runChecks(ctx, BRIDGE_LOGGING_CHECKS);
   },
 });

@@ -5,11 +5,11 @@
  * style, a memory-logging interval off the logging interval; and Megatron Bridge's own checks of the
  * same settings in an override file.
  */
-import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritten, bridgeField, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
 import { ENTRY_ASSUMED, runChecks, type ArgCheck } from '../formats/megatron/checks';
-import { defineRule, type RuleContext } from './rule';
+import { defineRule } from './rule';
 import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
 /** A count known to be above zero (upstream's `if args.train_iters:` and `!= 0` tests). */
@@ -270,48 +270,87 @@ const BRIDGE_SCHEDULE_CHECKS: ArgCheck[] = [
 ];
 
 /**
- * Megatron Bridge's own run-length fields (no Megatron-LM argument: read from the file), checked from
- * Bridge 0.6 (Megatron Core 0.19) when it validates the config (training/config.py@v0.6.0):
+ * Megatron Bridge's own run-length fields (no Megatron-LM argument: Bridge fields, by dotted path),
+ * checked from Bridge 0.6 (Megatron Core 0.19) when it validates the config (training/config.py@v0.6.0):
  * `train.num_epochs` beside another length (:478-482), not positive or with a batch ramp-up (:483-485), or
  * with a data loader other than `batch` (:1146-1147);
  * `scheduler.max_steps` not positive (SchedulerConfig.finalize, :407-408), with sample-based training
  * (:1561-1564), or below `train.train_iters` (_calculate_scheduler_steps, run when train_iters is set, :1622-1628).
+ * Each field's refusals are reported one at a time, the first Bridge meets.
  */
-function bridgeRunLength(ctx: RuleContext<MegatronModel>): void {
-  if (!ctx.atLeast('0.19.0')) return;
-  const m = ctx.model;
-  const own = (path: string[]): { at: string[]; n: number | undefined } | undefined => {
-    const v = ctx.doc.node(path) ? ctx.doc.value(path) : undefined;
-    if (v === undefined || v === null) return undefined;
-    return { at: path, n: typeof v === 'number' && Number.isFinite(v) ? v : undefined };
-  };
-  const epochs = own(['train', 'num_epochs']);
-  const steps = own(['scheduler', 'max_steps']);
-  if (epochs) {
-    const other = written(m, 'train_iters') ? 'train_iters' : written(m, 'train_samples') ? 'train_samples' : undefined;
-    if (other) {
-      ctx.report({ at: epochs.at, message: `\`train.num_epochs\` with \`train.${other}\`: ${STOPS} ("Cannot specify more than one of train_iters, train_samples, or num_epochs"). Keep one.` });
-    } else if (epochs.n !== undefined && epochs.n <= 0) {
-      ctx.report({ at: epochs.at, message: `\`train.num_epochs: ${epochs.n}\` trains for no epoch: ${STOPS} ("num_epochs must be a positive number"). Give the number of epochs.` });
-    } else if (typeof ctx.doc.value(['dataset', 'dataloader_type']) === 'string' && ctx.doc.value(['dataset', 'dataloader_type']) !== 'batch') {
-      // ConfigContainer.validate (training/config.py@v0.6.0:1146-1147): epochs are counted over a batch loader only.
-      ctx.report({ at: epochs.at, message: `\`train.num_epochs\` with \`dataset.dataloader_type: ${String(ctx.doc.value(['dataset', 'dataloader_type']))}\`: ${STOPS} ('num_epochs is currently supported only with dataloader_type="batch"'). Use \`dataset.dataloader_type: batch\`, or train by iterations with \`train.train_iters\`.` });
-    } else if (epochs.n !== undefined && written(m, 'rampup_batch_size')) {
-      ctx.report({ at: m.args.get('rampup_batch_size')?.path ?? epochs.at, message: `\`train.rampup_batch_size\` with epoch-based training (\`train.num_epochs\`): ${STOPS} ("Batch size rampup not supported with epoch-based training"). Remove the ramp-up, or train by iterations with \`train.train_iters\`.` });
-    }
-  }
-  if (!steps || steps.n === undefined) return;
-  if (steps.n <= 0) {
-    ctx.report({ at: steps.at, message: `\`scheduler.max_steps: ${steps.n}\` is not above zero: it is the length of the full run the schedules are shaped for, and ${STOPS} ("scheduler.max_steps must be positive"). Give the full run's iterations (at least \`train.train_iters\`), or remove it.` });
-  } else if (bridgeBySamples(m) && !epochs) {
-    ctx.report({ at: steps.at, message: `\`scheduler.max_steps\` with sample-based training (\`train.train_samples\`): it stretches an iteration-based schedule, and ${STOPS} ("scheduler.max_steps is only supported for iteration-based training")${otherLength(m, 'train_iters')}. Remove it, or train by iterations with \`train.train_iters\`.` });
-  } else if (bridgeByIters(m) && !epochs) {
-    const iters = argNum(m, 'train_iters');
-    if (iters !== undefined && steps.n < iters) {
-      ctx.report({ at: steps.at, message: `\`scheduler.max_steps: ${steps.n}\` is below \`train.train_iters: ${iters}\`: it is the length of the full run whose first iterations this one trains, and ${STOPS} ("scheduler.max_steps (${steps.n}) must be greater than or equal to train.train_iters (${iters})"). Raise it to at least ${iters}, or remove it.` });
-    }
-  }
+const bridgeWritten = (m: MegatronModel, dotted: string): { n: number | undefined } | undefined => {
+  const v = bridgeField(m, dotted)?.value;
+  return v === undefined || v === null ? undefined : { n: typeof v === 'number' && Number.isFinite(v) ? v : undefined };
+};
+const epochsOf = (m: MegatronModel) => bridgeWritten(m, 'train.num_epochs');
+const otherThanEpochs = (m: MegatronModel) => (written(m, 'train_iters') ? 'train_iters' : written(m, 'train_samples') ? 'train_samples' : undefined);
+const loader = (m: MegatronModel): string | undefined => {
+  const v = written(m, 'dataloader_type') ? argValue(m, 'dataloader_type') : undefined;
+  return typeof v === 'string' && v !== 'batch' ? v : undefined;
+};
+/** The first refusal of `train.num_epochs`. */
+function epochsRefused(m: MegatronModel): 'other' | 'count' | 'loader' | 'rampup' | undefined {
+  const epochs = epochsOf(m);
+  if (!epochs) return undefined;
+  if (otherThanEpochs(m)) return 'other';
+  if (epochs.n !== undefined && epochs.n <= 0) return 'count';
+  if (loader(m)) return 'loader';
+  return epochs.n !== undefined && written(m, 'rampup_batch_size') ? 'rampup' : undefined;
 }
+/** The first refusal of `scheduler.max_steps` (a number written). */
+function maxStepsRefused(m: MegatronModel): 'count' | 'samples' | 'iters' | undefined {
+  const steps = bridgeWritten(m, 'scheduler.max_steps')?.n;
+  if (steps === undefined) return undefined;
+  if (steps <= 0) return 'count';
+  if (epochsOf(m)) return undefined;
+  if (bridgeBySamples(m)) return 'samples';
+  const iters = bridgeByIters(m) ? argNum(m, 'train_iters') : undefined;
+  return iters !== undefined && steps < iters ? 'iters' : undefined;
+}
+const epochsShown = (m: MegatronModel): string => String(bridgeField(m, 'train.num_epochs')?.value);
+const stepsShown = (m: MegatronModel): string => String(bridgeField(m, 'scheduler.max_steps')?.value);
+const RUN_LENGTH = { formats: BRIDGE, since: '0.19.0' } as const;
+
+const BRIDGE_RUN_LENGTH_CHECKS: ArgCheck[] = [
+  {
+    ...RUN_LENGTH,
+    when: (m) => (epochsRefused(m) === 'other' ? 'train.num_epochs' : undefined),
+    message: (m) => `\`train.num_epochs\` with \`train.${otherThanEpochs(m)}\`: ${STOPS} ("Cannot specify more than one of train_iters, train_samples, or num_epochs"). Keep one.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (epochsRefused(m) === 'count' ? 'train.num_epochs' : undefined),
+    message: (m) => `\`train.num_epochs: ${epochsShown(m)}\` trains for no epoch: ${STOPS} ("num_epochs must be a positive number"). Give the number of epochs.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (epochsRefused(m) === 'loader' ? 'train.num_epochs' : undefined),
+    message: (m) => `\`train.num_epochs\` with \`dataset.dataloader_type: ${loader(m)}\`: ${STOPS} ('num_epochs is currently supported only with dataloader_type="batch"'). Use \`dataset.dataloader_type: batch\`, or train by iterations with \`train.train_iters\`.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (epochsRefused(m) === 'rampup' ? 'rampup_batch_size' : undefined),
+    message: () => `\`train.rampup_batch_size\` with epoch-based training (\`train.num_epochs\`): ${STOPS} ("Batch size rampup not supported with epoch-based training"). Remove the ramp-up, or train by iterations with \`train.train_iters\`.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (maxStepsRefused(m) === 'count' ? 'scheduler.max_steps' : undefined),
+    message: (m) => `\`scheduler.max_steps: ${stepsShown(m)}\` is not above zero: it is the length of the full run the schedules are shaped for, and ${STOPS} ("scheduler.max_steps must be positive"). Give the full run's iterations (at least \`train.train_iters\`), or remove it.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (maxStepsRefused(m) === 'samples' ? 'scheduler.max_steps' : undefined),
+    message: (m) => `\`scheduler.max_steps\` with sample-based training (\`train.train_samples\`): it stretches an iteration-based schedule, and ${STOPS} ("scheduler.max_steps is only supported for iteration-based training")${otherLength(m, 'train_iters')}. Remove it, or train by iterations with \`train.train_iters\`.`,
+  },
+  {
+    ...RUN_LENGTH,
+    when: (m) => (maxStepsRefused(m) === 'iters' ? 'scheduler.max_steps' : undefined),
+    message: (m) => {
+      const iters = argNum(m, 'train_iters');
+      return `\`scheduler.max_steps: ${stepsShown(m)}\` is below \`train.train_iters: ${iters}\`: it is the length of the full run whose first iterations this one trains, and ${STOPS} ("scheduler.max_steps (${stepsShown(m)}) must be greater than or equal to train.train_iters (${iters})"). Raise it to at least ${iters}, or remove it.`;
+    },
+  },
+];
 
 /**
  * `--manual-gc` with a negative `--manual-gc-interval`: train() asserts the interval is at least 0
@@ -478,7 +517,7 @@ export default defineRule<MegatronModel>({
     runChecks(ctx, GC_CHECKS);
     if (ctx.format === 'megatron-bridge') {
       runChecks(ctx, BRIDGE_SCHEDULE_CHECKS);
-      ctx.separately(() => bridgeRunLength(ctx));
+      runChecks(ctx, BRIDGE_RUN_LENGTH_CHECKS);
       return;
     }
     const m = ctx.model;

@@ -14,9 +14,9 @@ import type { Precision } from '../../plan/memory';
 import { mapKeys, weigh, type Evidence, type EvidenceRules } from '../evidence';
 import type { FormatSupport, ModelInput } from '../format';
 import { megatronPlan, skipsTraining, type MegatronArgs } from './args';
-import { keepSharedIssue, megatronWritePath } from './model';
+import { keepSharedIssue, megatronWritePath, type BridgeField } from './model';
 import { argsFromView, envFromMap } from './common';
-import { argsInstance, type ArgSite, type UnknownArg } from './instance';
+import { argsInstance, interpolated, INTERPOLATED, type ArgSite, type UnknownArg } from './instance';
 import { BRIDGE_SCHEMA, MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
 import { worldFromSettings } from './yaml';
 
@@ -26,6 +26,8 @@ const OPEN_SECTIONS = new Set(['dataset']);
 
 export interface BridgeModel {
   args: MegatronArgs;
+  /** Every field the file writes, by dotted path (see `MegatronModel.bridgeFields`). */
+  bridgeFields: ReadonlyMap<string, BridgeField>;
   /** The `comm_overlap` section, when the file writes one: its fields' values and where each is written. */
   commOverlap?: Map<string, { value: unknown; path: Path }>;
 }
@@ -57,6 +59,16 @@ function commOverlapDp(model: BridgeModel, plan: Plan): void {
     if (typeof own?.value === 'boolean') plan.overlap[field] = written(own.value, own.path);
     else if (plan.dp && plan.dp.from.kind !== 'unknown') plan.overlap[field] = derived(plan.dp.value > 1, `Megatron Bridge's comm_overlap setup (the file has a \`comm_overlap\` section and the distributed optimizer): on when DP > 1, whatever \`ddp.${key}\` says`, [plan.dp]);
   }
+}
+
+/** Every field the file writes, by dotted path, an interpolation marked unknown (`MegatronModel.bridgeFields`). */
+function bridgeFieldsOf(doc: SourceDoc): Map<string, BridgeField> {
+  const out = new Map<string, BridgeField>();
+  for (const f of fields(doc)) {
+    const unknown = f.node.kind === 'scalar' && f.node.unknown ? f.node.unknown : interpolated(f.node) ? INTERPOLATED : undefined;
+    out.set(f.dotted, unknown ? { value: undefined, path: f.path, unknown } : { value: doc.value(f.path), path: f.path });
+  }
+  return out;
 }
 
 /** `(section, field, path, node)` for nested and flat (`model.tensor_model_parallel_size:`) spellings. */
@@ -207,7 +219,7 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     };
     args.precision = precisionOf(doc);
     args.notTraining = skipsTraining(args);
-    return { args, commOverlap: commOverlapOf(doc) };
+    return { args, bridgeFields: bridgeFieldsOf(doc), commOverlap: commOverlapOf(doc) };
   },
   writePath: megatronWritePath,
   plan(model, settings) {

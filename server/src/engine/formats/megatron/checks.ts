@@ -11,7 +11,8 @@ import { untracked, withUntracked } from '../../rules/certain';
 
 export interface ArgCheck {
   /**
-   * Returns the argument to report on (its dest) when the check fails, or undefined. `ctx` is for
+   * Returns the argument to report on (its dest, or for a Megatron Bridge field that is no Megatron
+   * argument its dotted path, see `bridgeField`) when the check fails, or undefined. `ctx` is for
    * reading switches as the checks see them (`switchOn`/`switchOff`, derived.ts).
    */
   when(m: MegatronModel, p: Plan | undefined, ctx: RuleContext<MegatronModel>): string | undefined;
@@ -70,7 +71,8 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       if (m.mcore && !m.mcore.value) return;
       // Read only once the file matches: the release it is checked against decides whether the check exists.
       if ((c.since && !ctx.atLeast(c.since)) || (c.before && ctx.atLeast(c.before))) return;
-      const at: Path = m.args.get(dest)?.path ?? [];
+      // A Megatron Bridge field that is no Megatron argument is named by its dotted path (`checkpoint.load_optim`).
+      const at: Path = (dest.includes('.') ? m.bridgeFields?.get(dest)?.path : m.args.get(dest)?.path) ?? [];
       const fix = c.fix?.(m, ctx.plan);
       let message = inFormat(m, ctx.format, c.message(m, ctx.plan));
       // The flag as that release spells it.

@@ -81,8 +81,11 @@ function hydraValue(v: unknown): unknown {
 const D = '\\d+(?:_\\d+)*';
 const NUMBER = new RegExp(`^[-+]?(${D}\\.?(?:${D})?|\\.${D})(?:[eE][-+]?${D})?$`);
 
+/** Why an OmegaConf interpolation's value is not known here. */
+export const INTERPOLATED = 'an interpolation resolved when the run starts';
+
 /** An OmegaConf interpolation (`${...}`): resolved when the run starts, so never checked here. */
-function interpolated(node: Node): boolean {
+export function interpolated(node: Node): boolean {
   return node.kind === 'scalar' && typeof node.value === 'string' && node.value.includes('${');
 }
 
@@ -102,7 +105,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
   for (const site of sites) {
     const prop = MEGATRON_SCHEMA.properties?.[site.dest];
     if (interpolated(site.node) || (site.node.kind === 'scalar' && site.node.unknown)) {
-      const why = site.node.kind === 'scalar' && site.node.unknown ? site.node.unknown : 'an interpolation resolved when the run starts';
+      const why = site.node.kind === 'scalar' && site.node.unknown ? site.node.unknown : INTERPOLATED;
       unknownValues.set(site.dest, { path: site.path, why });
       continue;
     }

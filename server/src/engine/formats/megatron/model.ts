@@ -15,6 +15,26 @@ export interface MegatronModel {
   mcore?: Field<boolean>;
   /** The DeepSpeed JSON a Megatron-DeepSpeed launch names (`--deepspeed_config`), for its document link. */
   deepspeedConfig?: { ref: string; at: Path; target?: string };
+  /**
+   * Megatron Bridge only: every field the override writes, by its dotted path (`checkpoint.load_optim`,
+   * nested or flat spelling), `null` values included, for Bridge's own fields that are no Megatron
+   * argument. A value written as an OmegaConf interpolation carries `unknown`, so a check that reads
+   * it through the rule's tracked model is silenced. A Megatron argument is read through `args`.
+   */
+  bridgeFields?: ReadonlyMap<string, BridgeField>;
+}
+
+/** A field a Megatron Bridge override writes (see `MegatronModel.bridgeFields`). */
+export interface BridgeField {
+  value: unknown;
+  path: Path;
+  /** Why the value is not known here (an OmegaConf interpolation). */
+  unknown?: string;
+}
+
+/** The Bridge field the override writes at `dotted` (`profiling.use_nsys_profiler`), read tracked; undefined where it does not write it. */
+export function bridgeField(m: MegatronModel, dotted: string): BridgeField | undefined {
+  return m.bridgeFields?.get(dotted);
 }
 
 export const MEGATRON_FORMATS = ['megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;

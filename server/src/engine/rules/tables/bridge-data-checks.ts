@@ -15,24 +15,23 @@
  * those configs have (the blend, a fine-tuning `dataset_root`, the GPT dataset's `sequence_length`)
  * settles it; otherwise the finding is a warning that names the assumption.
  */
-import { argNum, argWritten, type MegatronModel } from '../../formats/megatron/model';
+import { argNum, argWritten, bridgeField, type MegatronModel } from '../../formats/megatron/model';
 import type { ArgCheck } from '../../formats/megatron/checks';
 import type { RuleContext } from '../rule';
-import { untracked } from '../certain';
 
 type Ctx = RuleContext<MegatronModel>;
 
-/** A number the file writes at this path of the override (nested or dotted spelling), untracked. */
-function written(ctx: Ctx, section: string, field: string): number | undefined {
-  const doc = untracked(ctx.doc);
-  const v = doc.value([section, field]) ?? doc.value([`${section}.${field}`]);
+/**
+ * An integer the override writes for `dataset.<field>`, read tracked: one written as an
+ * interpolation is unknown, and silences the comparison (which spelling wins is then not known).
+ */
+function written(m: MegatronModel, field: string): number | undefined {
+  const v = bridgeField(m, `dataset.${field}`)?.value;
   return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 }
 
-function has(ctx: Ctx, section: string, field: string): boolean {
-  const doc = untracked(ctx.doc);
-  return doc.value([section, field]) !== undefined || doc.value([`${section}.${field}`]) !== undefined;
-}
+/** The override writes `dataset.<field>`, whatever its value (which class the section is, not its value). */
+const has = (m: MegatronModel, field: string): boolean => m.bridgeFields?.has(`dataset.${field}`) ?? false;
 
 interface Mismatch {
   model: number;
@@ -48,10 +47,10 @@ function mismatch(m: MegatronModel, ctx: Ctx): Mismatch | undefined {
   if (!argWritten(m, 'seq_length')) return undefined;
   const model = argNum(m, 'seq_length');
   if (model === undefined) return undefined;
-  const sft = has(ctx, 'dataset', 'dataset_root');
-  const gpt = has(ctx, 'dataset', 'sequence_length') || has(ctx, 'dataset', 'blend') || has(ctx, 'dataset', 'blend_per_split');
-  const seq = written(ctx, 'dataset', 'seq_length');
-  const sequence = written(ctx, 'dataset', 'sequence_length');
+  const sft = has(m, 'dataset_root');
+  const gpt = has(m, 'sequence_length') || has(m, 'blend') || has(m, 'blend_per_split');
+  const seq = written(m, 'seq_length');
+  const sequence = written(m, 'sequence_length');
   // Before Bridge 0.3 (Megatron Core 0.16) the GPT dataset config has only `sequence_length`, and a
   // fine-tuning config only `seq_length`: a spelling is compared only for the class that has it.
   const alias = ctx.atLeast('0.16.0');
