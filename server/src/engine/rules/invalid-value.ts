@@ -382,6 +382,8 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     // A name the tool takes as free text and ignores when it does not know it: what the file asks
     // for does not happen, so a warning; no fix, since the name meant is not known.
     if (advised.names) {
+      // Looked up only while the switch it needs is on (`x-values-checked-when-enabled`): off, the name is unused.
+      if (keyGatedOff(ctx, schema, path)) continue;
       ctx.report({ at: w.at, on: 'value', severity: 'warning', message: `${pathLabel(w.at)} is ${code(String(w.value))}, which is not one of the names ${ctx.tool} knows here (${advised.names.map((n) => code(n)).join(', ')}): ${advised.why ?? `${ctx.tool} does not check the name and ignores one it does not know`}. Write one of those names, or remove the key.` });
       continue;
     }
