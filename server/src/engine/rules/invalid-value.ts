@@ -358,8 +358,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
       const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));
       const shown = node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // The flags named in the reason, in the file's spelling (looked up untracked: where a switch would be written is no input).
-      const m = ctx.model as MegatronModel;
-      const why = inFormat(new Proxy(m, { get: (t, key) => (key === 'args' ? untracked(t.args) : Reflect.get(t, key)) }), ctx.format, use.why);
+      const why = inFormat(untracked(ctx.model as MegatronModel), ctx.format, use.why);
       ctx.report({ at: path, on: 'value', severity: use.severity, message: `${pathLabel(path)} is ${shown}, but this field holds a function or object Megatron sets in code, which a file can only leave null: ${why}. Remove the key, or write null.` });
     });
     return;
