@@ -4,12 +4,12 @@
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore, nullEffect } from '../schema/vocabulary';
-import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
+import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, launchIgnores, launchIgnoresAlways, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -135,10 +135,7 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
  * nothing else reads it, so no check of the value runs either.
  */
 function launchIgnoredValue(ctx: RuleContext, issue: Issue): string | undefined {
-  if (ctx.format !== 'accelerate' || issue.path.length !== 1) return undefined;
-  // Ignored at every release (`true`) whatever the release; a run of releases only where one is named.
-  const every = launchIgnoresAlways(issue.schema);
-  if (!every && (ctx.schemaVersion === undefined || !launchIgnores(issue.schema, (v) => ctx.atLeast(v)))) return undefined;
+  if (ctx.format !== 'accelerate' || issue.path.length !== 1 || !launchIgnoresKey(ctx, String(issue.path[0]))) return undefined;
   return '`accelerate launch` does not take this key from the config file (its command-line option of the same name keeps its own default), so the value is unused; pass the option on the command line instead';
 }
 
