@@ -126,6 +126,8 @@ describe('the index', () => {
     write(join(root, 'train.py'), 'import deepspeed\n\ndef run(ds_config):\n    if "curriculum_plus" in ds_config:\n        ds_config.pop("my_launcher_key")\n    return ds_config["fp8lib"]\n');
     // Code that never names DeepSpeed reads another config.
     write(join(root, 'model.py'), 'def build(config):\n    return config["tensorbord"]\n');
+    // Code that names DeepSpeed but reads another config, by a name that says so.
+    write(join(root, 'hf.py'), 'import deepspeed\nhidden = model_config["hidden_size"]\nsteps = training_cfg.get("gradient_accumulation", 1)\n');
     const reads = new RepositoryWalk(root).run().flags.deepspeedReads;
     assert.deepEqual(reads, [
       { key: 'curriculum_plus', file: 'train.py' },

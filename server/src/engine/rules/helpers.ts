@@ -8,9 +8,8 @@ import type { Path } from '../types';
 import type { Plan } from '../plan/plan';
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import type { FixSpec, RuleContext } from './rule';
-import { autoDroppedSince, deprecatedValues, launchIgnores, pydanticSection, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
+import { autoDroppedSince, deprecatedValues, launchIgnores, launchIgnoresAlways, pydanticSection, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
-import type { AccelerateModel } from '../formats/accelerate/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
 
 export { code };
@@ -240,11 +239,14 @@ export function megatronArg(model: unknown, dest: string): unknown {
 
 /**
  * Whether `accelerate launch` at the named release does not take the top-level `key` from the file
- * (`x-launch-ignores`), so the command line's value runs. With no release named: false, and nothing read.
+ * (`x-launch-ignores`), so the command line's value runs. A key ignored at every release (`true`) is
+ * ignored whatever the release; otherwise, with no release named: false, and nothing read.
  */
-export function launchIgnoresKey(ctx: RuleContext<AccelerateModel>, key: string): boolean {
+export function launchIgnoresKey(ctx: RuleContext, key: string): boolean {
+  const schema = ctx.nav?.at([key], ctx.doc.value([]), ctx.schemaVersion);
+  if (launchIgnoresAlways(schema)) return true;
   if (ctx.schemaVersion === undefined) return false;
-  return launchIgnores(ctx.nav?.at([key], ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v));
+  return launchIgnores(schema, (v) => ctx.atLeast(v));
 }
 
 /** A switch written bare (a launch line's `--flag`): a scalar holding `true` with no text of its own. */

@@ -4,12 +4,12 @@
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore, nullEffect } from '../schema/vocabulary';
-import { bareSwitch, code, deprecatedValue, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
+import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, launchIgnores, launchIgnoresAlways, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
+import { environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -135,10 +135,7 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
  * nothing else reads it, so no check of the value runs either.
  */
 function launchIgnoredValue(ctx: RuleContext, issue: Issue): string | undefined {
-  if (ctx.format !== 'accelerate' || issue.path.length !== 1) return undefined;
-  // Ignored at every release (`true`) whatever the release; a run of releases only where one is named.
-  const every = launchIgnoresAlways(issue.schema);
-  if (!every && (ctx.schemaVersion === undefined || !launchIgnores(issue.schema, (v) => ctx.atLeast(v)))) return undefined;
+  if (ctx.format !== 'accelerate' || issue.path.length !== 1 || !launchIgnoresKey(ctx, String(issue.path[0]))) return undefined;
   return '`accelerate launch` does not take this key from the config file (its command-line option of the same name keeps its own default), so the value is unused; pass the option on the command line instead';
 }
 
@@ -363,8 +360,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
       const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));
       const shown = node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // The flags named in the reason, in the file's spelling (looked up untracked: where a switch would be written is no input).
-      const m = ctx.model as MegatronModel;
-      const why = inFormat(new Proxy(m, { get: (t, key) => (key === 'args' ? untracked(t.args) : Reflect.get(t, key)) }), ctx.format, use.why);
+      const why = inFormat(untracked(ctx.model as MegatronModel), ctx.format, use.why);
       ctx.report({ at: path, on: 'value', severity: use.severity, message: `${pathLabel(path)} is ${shown}, but this field holds a function or object Megatron sets in code, which a file can only leave null: ${why}. Remove the key, or write null.` });
     });
     return;
@@ -387,6 +383,8 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     // A name the tool takes as free text and ignores when it does not know it: what the file asks
     // for does not happen, so a warning; no fix, since the name meant is not known.
     if (advised.names) {
+      // Looked up only while the switch it needs is on (`x-values-checked-when-enabled`): off, the name is unused.
+      if (keyGatedOff(ctx, schema, path)) continue;
       ctx.report({ at: w.at, on: 'value', severity: 'warning', message: `${pathLabel(w.at)} is ${code(String(w.value))}, which is not one of the names ${ctx.tool} knows here (${advised.names.map((n) => code(n)).join(', ')}): ${advised.why ?? `${ctx.tool} does not check the name and ignores one it does not know`}. Write one of those names, or remove the key.` });
       continue;
     }

@@ -300,11 +300,17 @@ function releaseIndependent(rule: Rule<any>, da: DocAnalysis, shared: Shared, re
     if (!reps.length) break;
     for (const rep of reps) {
       tried.add(rep);
-      // Only which reports a release gives, and how severe, matters here, not what they rest on: a
-      // release that gives a finding at a milder level (it ignores what a later one refuses) does not hold it.
-      const seen = new Map<string | undefined, number>();
-      for (const w of runOnce(rule, da, shared, release, rep, thresholds, undefined).reports) seen.set(where(w.report), Math.max(seen.get(where(w.report)) ?? -1, LEVEL[w.report.severity ?? rule.severity]));
-      for (const w of first) if ((seen.get(where(w.report)) ?? -1) < LEVEL[w.report.severity ?? rule.severity]) holds.set(w, false);
+      // Only which reports a release gives, and how severe, matters here, not what they rest on. A
+      // release that gives a finding at another level does not hold it: a milder one ignores what
+      // the assumed one refuses, and a graver one refuses what the assumed one ignores, so the
+      // message (which says what the assumed release does) rests on the release either way.
+      const seen = new Map<string | undefined, Set<number>>();
+      for (const w of runOnce(rule, da, shared, release, rep, thresholds, undefined).reports) {
+        const at = where(w.report);
+        if (!seen.has(at)) seen.set(at, new Set());
+        seen.get(at)!.add(LEVEL[w.report.severity ?? rule.severity]);
+      }
+      for (const w of first) if (!seen.get(where(w.report))?.has(LEVEL[w.report.severity ?? rule.severity])) holds.set(w, false);
     }
   }
   for (const w of first) {

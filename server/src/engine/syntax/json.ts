@@ -28,26 +28,31 @@ export function parseJson(text: string, lines = new LineIndex(text)): JsonDoc {
     const problem: SyntaxProblem = { code: 'parse-error', severity: 'error', message: `This file nests deeper than ${MAX_PARSER_DEPTH} levels; no config does, so it is not analysed.`, span: { start: deep, end: deep + 1 }, fatal: true };
     return new JsonDoc(text, lines, undefined, [problem]);
   }
-  const errors: J.ParseError[] = [];
-  let tree: J.Node | undefined;
+  let { tree, errors } = parseStrict(text);
   // A key written without its quotes is read as the key it names (hjson, which DeepSpeed opens its
   // file with, reads it so; json.load stops on it, and the error says so once): the parser reads the
-  // text with those keys quoted, and every offset is taken back to the text as written.
-  const bare = bareKeys(text);
-  const { quoted, back } = quoteKeys(text, bare);
-  try {
-    tree = J.parseTree(quoted, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
-  } catch (err) {
-    errors.push({ error: J.ParseErrorCode.InvalidSymbol, offset: 0, length: 0 });
-    void err;
-  }
+  // text again with those keys quoted, and every offset is taken back to the text as written. Only a
+  // text the parser stopped on is scanned for them (a well-formed file, the usual one, is not).
+  const bare = errors.length ? bareKeys(text) : [];
   if (bare.length) {
+    const { quoted, back } = quoteKeys(text, bare);
+    ({ tree, errors } = parseStrict(quoted));
     for (const e of errors) [e.offset, e.length] = [back(e.offset), back(e.offset + e.length) - back(e.offset)];
     if (tree) remap(tree, back);
   }
   const problems = [...bare.map(bareKeyProblem(text)), ...syntaxProblems(text, errors)].sort((a, b) => a.span.start - b.span.start);
   const root = tree ? convert(tree, problems, 0, text.length) : undefined;
   return new JsonDoc(text, lines, root, problems);
+}
+
+/** The text parsed as `json.load` reads it (no comments, no trailing commas), with the parser's errors. */
+function parseStrict(text: string): { tree: J.Node | undefined; errors: J.ParseError[] } {
+  const errors: J.ParseError[] = [];
+  try {
+    return { tree: J.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true }), errors };
+  } catch {
+    return { tree: undefined, errors: [...errors, { error: J.ParseErrorCode.InvalidSymbol, offset: 0, length: 0 }] };
+  }
 }
 
 /** The keys written without quotes where a property name goes (after `{` or `,`, before `:`), by the parser's own scanner. */

@@ -5,14 +5,18 @@
  * its setting, not a slip. The host reads the files (host/repository.ts); this reads their text.
  *
  * Only files that name DeepSpeed are read, and only reads from a mapping whose name says it is a
- * DeepSpeed config (`param_dict`, `ds_config`, `deepspeed_config`, `config`, `cfg`, `ds_dict`...):
+ * DeepSpeed config (`param_dict`, `ds_config`, `deepspeed_config`, `ds_dict`..., or bare `config`, `cfg`):
  * `x["key"]`, `x.get("key")`, `"key" in x`, `x.pop("key")`, `x.setdefault("key")`, and DeepSpeed's
  * own helpers `get_scalar_param(x, "key", …)` / `get_dict_param` / `get_list_param`. A key written as
  * a module constant (`MSAMP = 'msamp'`, then `param_dict.get(MSAMP, {})`) counts as its value.
  */
 
-/** A name a DeepSpeed config mapping goes by. */
-const DICT = String.raw`\w*(?:param_dict|ds_config|ds_cfg|deepspeed_config|deepspeed_cfg|ds_dict|config_dict|config|cfg)\w*`;
+/**
+ * A name a DeepSpeed config mapping goes by: DeepSpeed's own `param_dict`, a name that says DeepSpeed
+ * (`ds_config`, `self.deepspeed_cfg`, `train_ds_dict`), or a bare `config`/`cfg`/`config_dict`. Another
+ * config's name (`model_config`, `training_cfg`) is not one: its keys are that config's.
+ */
+const DICT = String.raw`(?:\w*param_dict|(?:\w*_)?(?:ds|deepspeed)_(?:config|cfg|conf|dict|params?)\w*|config_dict|config|cfg)\b`;
 /** A key: a string literal, or an upper-case constant. */
 const KEY = String.raw`(?:(['"])([A-Za-z_]\w*)\1|([A-Z][A-Z0-9_]*))`;
 

@@ -47,8 +47,8 @@ export function callbackUse(m: MegatronModel, dest: string, format: string, atLe
         if (pp !== undefined && pp > 1 && argOff(v, 'overlap_grad_reduce')) return { severity: 'error', why: `the pipeline-parallel schedules call it on each model chunk's parameters when its gradients are ready, ${CALLED}` };
         return undefined;
       };
-      const raw = new Proxy(m, { get: (t, key) => (key === 'args' ? untracked(t.args) : Reflect.get(t, key)) });
-      if (gradSync(raw)) return gradSync(m) ?? gradSync(raw)!;
+      // Read again tracked, the values are the same, so the same case applies.
+      if (gradSync(untracked(m))) return gradSync(m)!;
       return { severity: 'warning', why: `the pipeline-parallel schedules call it, ${CALLED}, unless ${loop} replaces it (with \`--overlap-grad-reduce\` and \`--align-grad-reduce\` on)` };
     }
     case 'timers':
