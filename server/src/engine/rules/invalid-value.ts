@@ -290,24 +290,8 @@ export default defineRule({
       // The repository's own Python handles the section that holds it (`ds_config["scheduler"]["params"] = …`
       // before `deepspeed.initialize`): what reaches DeepSpeed is that program's, not known from the file.
       const filler = placeholder ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => issue.path.includes(r.key)) : undefined;
-      const fixes: FixSpec[] = [];
-      let advice = '';
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
-      if (typeof issue.value === 'string' && allowed.length) {
-        const near = closest(issue.value, allowed);
-        if (near.length) {
-          advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-          if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && !silent && !dormant && !unchecked ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
-        }
-      }
-      if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
-        // One quoted value that bash splits into words: an array or variable expanded without quotes.
-        advice = ` bash passes it as ${issue.value.length} words (an unquoted \`\${ARGS[@]}\` or \`$VAR\` splits quoted text), so argparse takes the first as the value and stops at the others ("unrecognized arguments"). Quote the expansion.`;
-      } else if (ctx.format === 'accelerate' && Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && nav.matches(issue.schema, issue.value.join(','))) {
-        const joined = (issue.value as string[]).join(',');
-        advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
-        fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
-      }
+      const { advice, fixes } = correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked);
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
@@ -349,6 +333,29 @@ export default defineRule({
     walkSchema(ctx, (path, schema, node) => valueFormFindings(ctx, path, schema, node));
   },
 });
+
+/** The advice and fixes for a refused value: the allowed value it most resembles, or the form the reader expects. */
+function correction(ctx: RuleContext, issue: Issue, allowed: string[], word: boolean, typoSafe: boolean): { advice: string; fixes: FixSpec[] } {
+  const nav = ctx.nav!;
+  const fixes: FixSpec[] = [];
+  let advice = '';
+  if (typeof issue.value === 'string' && allowed.length) {
+    const near = closest(issue.value, allowed);
+    if (near.length) {
+      advice = ` Did you mean ${near.map(code).join(' or ')}?`;
+      if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && typoSafe ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+    }
+  }
+  if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
+    // One quoted value that bash splits into words: an array or variable expanded without quotes.
+    advice = ` bash passes it as ${issue.value.length} words (an unquoted \`\${ARGS[@]}\` or \`$VAR\` splits quoted text), so argparse takes the first as the value and stops at the others ("unrecognized arguments"). Quote the expansion.`;
+  } else if (ctx.format === 'accelerate' && Array.isArray(issue.value) && issue.value.every((v) => typeof v === 'string') && nav.matches(issue.schema, issue.value.join(','))) {
+    const joined = (issue.value as string[]).join(',');
+    advice = ` The launcher turns a list into its Python text (\`['A', 'B']\`), which matches no class; write one comma-separated string without spaces.`;
+    fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
+  }
+  return { advice, fixes };
+}
 
 /** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */
 function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): void {
