@@ -39,6 +39,8 @@ export interface EnvValue {
   nameSpan?: Span;
   /** Why the value cannot be known, when it cannot. */
   unknown?: string;
+  /** Why the value is only assumed (a fallback, a branch the script does not decide), when it is. */
+  assumed?: string;
   /** False for a plain shell variable that is not exported (child processes do not see it). */
   exported: boolean;
 }

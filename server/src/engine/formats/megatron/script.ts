@@ -443,7 +443,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const s = shell(doc)!;
     const { world, nodes, note } = scriptWorld(s, settings);
     const env = new Map<string, EnvValue>();
-    for (const [name, v] of s.vars) env.set(name, { value: v.value, path: [], span: v.valueSpan.end > v.valueSpan.start ? v.valueSpan : v.nameSpan, nameSpan: v.nameSpan, unknown: v.unknown, exported: v.exported });
+    for (const [name, v] of s.vars) env.set(name, { value: v.value, path: [], span: v.valueSpan.end > v.valueSpan.start ? v.valueSpan : v.nameSpan, nameSpan: v.nameSpan, unknown: v.unknown, ...(v.assumed ? { assumed: v.assumed } : {}), exported: v.exported });
     const args = argsFromView(view, {
       runtime: `Megatron-LM${s.entrypoint ? ` (${s.entrypoint.path.split('/').pop()})` : ''}${s.launcher ? ` via ${launcherChain(s.launcher)}` : ''}`,
       pathFor: (dest) => {

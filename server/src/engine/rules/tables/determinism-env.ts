@@ -80,15 +80,16 @@ export function determinismEnv(ctx: RuleContext<MegatronModel>): void {
   if (!env || m.args.yamlCfg || !(MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format)) return;
   if (!ctx.atLeast('0.8.0') || !argOn(m, 'deterministic_mode')) return;
   const from19 = ctx.atLeast('0.19.0');
-  for (const r of RULES) {
+  // Each variable on its own: what one of them rests on (a branch the script does not decide) does not weigh on another's finding.
+  ctx.each(RULES, (r) => {
     const v = env.get(r.name);
     // Only a value the processes are known to see: exported, as written (not `${X:-…}`, not unknown).
-    if (!v || v.unknown || !v.exported || v.value === undefined || !envLiteral(ctx.doc.text, v)) continue;
+    if (!v || v.unknown || !v.exported || v.value === undefined || !envLiteral(ctx.doc.text, v)) return;
     const value = v.value;
     if (from19) {
-      if (!ctx.atLeast(r.since)) continue;
+      if (!ctx.atLeast(r.since)) return;
       const why = r.refused(value);
-      if (!why) continue;
+      if (!why) return;
       ctx.report({
         at: v.span ?? v.path,
         on: 'value',
@@ -101,5 +102,5 @@ export function determinismEnv(ctx: RuleContext<MegatronModel>): void {
         message: `\`${r.name}=${value}\` with \`--deterministic-mode\`: Transformer Engine's attention then may pick non-deterministic kernels, and Megatron Core stops when it builds the attention layers ("deterministic_mode is on and we are using DotProductAttention from Transformer Engine, but NVTE_ALLOW_NONDETERMINISTIC_ALGO is not 0."). Export \`${r.name}=0\`.`,
       });
     }
-  }
+  });
 }

@@ -285,6 +285,13 @@ export function mergeScalars(name: string, cands: (Binding | undefined)[], f: Fr
   const first = defined[0];
   const text = textOf(first.segs);
   if (defined.every((b) => !unknownOf(b) && textOf(b.segs) === text)) {
+    // Set on some paths and unset on the others: the value holds only if the branch that sets it is
+    // the one that runs, which is assumed, not known.
+    if (defined.length < cands.length) {
+      const why = f.kind === 'andor' ? `${name} is set only on some paths (line ${f.line})` : `${name} is set only in some branches of the \`${f.kind}\` on line ${f.line}, which the script does not decide`;
+      const b = defined.every((x) => x === first) ? first : { ...latest, target: undefined, defaultSpan: undefined };
+      return { ...b, segs: b.segs.map((x) => (x.assumed ? x : { ...x, assumed: why })) };
+    }
     if (defined.every((b) => b === first)) return first;
     return { ...latest, target: undefined, defaultSpan: undefined };
   }
