@@ -37,6 +37,24 @@ export function bridgeField(m: MegatronModel, dotted: string): BridgeField | und
   return m.bridgeFields?.get(dotted);
 }
 
+/**
+ * Megatron Bridge's two Megatron-FSDP switches. ConfigContainer.validate turns both on when either is
+ * (training/config.py@v0.1.0rc4:982-985, @067f987:1484 with :1068-1069), and its checks then read
+ * `ddp.use_megatron_fsdp`. The model config has no such field (the provider's `use_megatron_fsdp` is an
+ * argument of provide_distributed_model, which Bridge passes from `dist`).
+ */
+const BRIDGE_MEGATRON_FSDP = ['ddp.use_megatron_fsdp', 'dist.use_megatron_fsdp'] as const;
+
+/** Megatron-FSDP on in a Bridge override: one of its two switches written true (the other is then not read). */
+export function bridgeMegatronFsdpOn(m: MegatronModel): boolean {
+  return BRIDGE_MEGATRON_FSDP.some((p) => bridgeField(m, p)?.value === true);
+}
+
+/** Megatron-FSDP known off in a Bridge override: both switches written false (one left to the recipe is not known). */
+export function bridgeMegatronFsdpOff(m: MegatronModel): boolean {
+  return BRIDGE_MEGATRON_FSDP.every((p) => bridgeField(m, p)?.value === false);
+}
+
 export const MEGATRON_FORMATS = ['megatron-args', 'megatron-yaml', 'megatron-bridge', 'nemo'] as const;
 /** Formats that pass flags to Megatron-LM's own argparse (where its flag quirks apply). */
 export const MLM_FLAG_FORMATS = ['megatron-args', 'megatron-yaml'] as const;
