@@ -98,9 +98,10 @@ function constantsOf(stmts) {
 }
 
 /**
- * The top-level classes of a module: name → `{ bases, extra }`, `extra` the pydantic setting for
- * unknown keys its body writes (`extra = "forbid"` in `class Config`, `extra="forbid"` in
- * `model_config = ConfigDict(...)`), undefined when it writes none.
+ * The top-level classes of a module: name → `{ bases, extra, defaults, fields, members }`, `extra`
+ * the pydantic setting for unknown keys its body writes (`extra = "forbid"` in `class Config`,
+ * `extra="forbid"` in `model_config = ConfigDict(...)`), undefined when it writes none; `members`
+ * the literals its body assigns to unannotated names (the members of an Enum).
  */
 function classesOf(stmts) {
   const classes = new Map();
@@ -113,13 +114,18 @@ function classesOf(stmts) {
       body = -1;
       if (t[0]?.v === 'class' && t[1]?.t === 'name') {
         const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
-        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map(), fields: new Set() }));
+        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map(), fields: new Set(), members: new Map() }));
       }
       continue;
     }
     if (!cur) continue;
     if (body < 0) body = st.indent;
     for (let j = 0; j + 2 < t.length; j++) if (t[j].v === 'extra' && t[j + 1].v === '=' && t[j + 2].t === 'str') cur.extra = t[j + 2].v;
+    // `name = <literal>` in the body: a member of an Enum (`none = "none"`), which a field's default may name.
+    if (st.indent === body && t[0]?.t === 'name' && t[1]?.v === '=') {
+      const d = literalDefault(t.slice(2));
+      if (d.dynamic === undefined) cur.members.set(t[0].v, d.value);
+    }
     if (st.indent === body && t[0]?.t === 'name' && t[1]?.v === ':') {
       fieldDefault(cur, t);
       // Every annotated field is a key the model takes, under its alias when it has one.
@@ -513,7 +519,7 @@ export function deepspeed(dir, schemaPath) {
   const snapshot = (name, what, field, table) => (Object.keys(table).length ? [{ name, what, releases: releases.map((r) => r.version), field, table }] : []);
   const snapshots = () => [
     ...snapshot('deepspeed-strictness.json', 'Which DeepSpeed releases refuse an unknown key in each section read by a pydantic model, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): strict when the model that reads the section (SECTION_MODELS) is defined and used at that release and it or a base class sets extra = "forbid"; otherwise the section is read key by key, or not at all, and unknown keys are ignored. Runs of releases with the same answer, from v0.3.0 (before a section exists its runs say nothing).', 'strict', strictness),
-    ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias; at a release without the model, the `<SECTION>_<KEY>_DEFAULT` constant its key-by-key reader uses (deepspeed-key-defaults.mjs; an offload device of None counts as "none"). Runs of releases with the same default; a release where neither exists or the default is computed says nothing.', 'default', defaults),
+    ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias; at a release without the model, the `<SECTION>_<KEY>_DEFAULT` constant its key-by-key reader uses (deepspeed-key-defaults.mjs; a default of None is null: DeepSpeed 0.5.7 to 0.6.7 default an offload device to None, which their check of the device refuses). Runs of releases with the same default; a release where neither exists or the default is computed says nothing.', 'default', defaults),
   ];
   return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots };
 }
@@ -525,7 +531,16 @@ export function deepspeed(dir, schemaPath) {
  * the default of the releases before its key), when the newest agrees with the schema's `default`;
  * any other disagreement is only printed.
  */
-const enumOf = (prop) => [...(prop.enum ?? []), ...(prop.anyOf ?? []).flatMap((a) => a.enum ?? [])];
+/**
+ * A field default that names a member of an Enum of the release's config files
+ * (`device: OffloadDeviceEnum = OffloadDeviceEnum.none`, zero/offload_config.py@v0.7.0:19) is that
+ * member's literal value; any other default is returned as it is.
+ */
+function memberDefault(d, byName) {
+  const m = d?.dynamic !== undefined && /^([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(d.dynamic);
+  const members = m ? byName.get(m[1])?.members : undefined;
+  return members?.has(m[2]) ? { value: members.get(m[2]) } : d;
+}
 
 function deepspeedDefaults(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
@@ -545,7 +560,7 @@ function deepspeedDefaults(releases, schema, snapshot) {
         if (!c || seen.has(name)) return;
         seen.add(name);
         for (const b of c.bases) collect(b, seen);
-        for (const [k, d] of c.defaults) out.set(k, d);
+        for (const [k, d] of c.defaults) out.set(k, memberDefault(d, byName));
       };
       collect(cls);
       return out;
@@ -557,9 +572,10 @@ function deepspeedDefaults(releases, schema, snapshot) {
       const states = releases.map((r, i) => {
         // A legacy spelling of a section (`bfloat16`) has the constants of the section it stands for.
         const d = perRelease[i].size ? perRelease[i].get(key) : keyByKey[i].get(dotted) ?? twins.map((t) => keyByKey[i].get(`${t}.${key}`)).find(Boolean);
-        // An offload device of None is the later value "none" (no offload).
-        const value = d?.value === null && enumOf(props[0]).includes('none') ? 'none' : d?.value;
-        return { version: r.version, nextVersion: releases[i + 1]?.version, kind: d && d.dynamic === undefined ? JSON.stringify(value) : undefined };
+        // A default of None stays None, even where the key's values include the text "none": the
+        // offload `device` of 0.5.7 to 0.6.7 defaults to None, which the reader's own check of the
+        // device refuses (zero/offload_config.py@v0.5.7:44,62), not to the later "none".
+        return { version: r.version, nextVersion: releases[i + 1]?.version, kind: d && d.dynamic === undefined ? JSON.stringify(d.value) : undefined };
       });
       const known = states.filter((st) => st.kind !== undefined);
       if (!known.length) continue;

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, hover } from '../../server/src/engine';
-import { defaultAt, defaultsBefore, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
+import { defaultAt, defaultsBefore, noneDefaultRefused, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { compareVersions as cmp } from '../../server/src/engine/version';
 import { mulberry32, sample } from './seeded';
@@ -277,11 +277,15 @@ test('DeepSpeed defaults: the default the schema gives each release (default, x-
 
 test('DeepSpeed defaults of the releases that read a section key by key (the `_DEFAULT` constants), by hand', () => {
   // deepspeed/runtime/zero/offload_constants.py@v0.5.6:26,54 `OFFLOAD_PARAM_DEVICE_DEFAULT = OFFLOAD_CPU_DEVICE`
-  // (and the optimizer's); @v0.5.7 `= None`: a section without `device` offloads to CPU before 0.5.7.
+  // (and the optimizer's); @v0.5.7:28,56 and @v0.6.7:28,56 `= None`, which zero/offload_config.py@v0.5.7:44,62
+  // refuses; zero/offload_config.py@v0.7.0:19,28 `device: OffloadDeviceEnum = OffloadDeviceEnum.none`.
   for (const section of ['offload_param', 'offload_optimizer']) {
     const device = sectionSchema(`zero_optimization.${section}.device`) as JsonSchema;
     assert.equal(defaultAt(device, '0.5.6'), 'cpu', section);
-    assert.equal(defaultAt(device, '0.5.7'), 'none', section);
+    assert.equal(defaultAt(device, '0.5.7'), null, section);
+    assert.equal(defaultAt(device, '0.6.7'), null, section);
+    assert.equal(defaultAt(device, '0.7.0'), 'none', section);
+    assert.deepEqual(noneDefaultRefused(device), [{ since: '0.5.7', before: '0.7.0' }], section);
   }
   // deepspeed/runtime/constants.py@v0.16.4 `BFLOAT16_IMMEDIATE_GRAD_UPDATE_DEFAULT = False`, @v0.16.5 `= True`
   // (read by runtime/config.py@v0.16.5 whenever a bf16 section is written); the pydantic field of
@@ -297,6 +301,9 @@ test('DeepSpeed defaults of the releases that read a section key by key (the `_D
   const on = text.indexOf('"device"') + 2;
   const old = hover(analyze({ path: 'ds_config.json', text }, { targetVersions: { deepspeed: '0.5.0' } }), on)!.markdown;
   assert.match(old, /Default in 0\.5\.0, the release checked against: `cpu`/);
+  // At 0.6.0 the default is None, not the text "none".
+  const none = hover(analyze({ path: 'ds_config.json', text }, { targetVersions: { deepspeed: '0.6.0' } }), on)!.markdown;
+  assert.match(none, /Default in 0\.6\.0, the release checked against: `None`/);
 });
 
 test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {

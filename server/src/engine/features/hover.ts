@@ -126,7 +126,8 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
 function defaultFacts(da: DocAnalysis, schema: JsonSchema): string[] {
   const note = defaultNote(schema);
   const older = defaultsBefore(schema);
-  const shown = (v: unknown) => (v === undefined || v === null ? 'none' : code(v));
+  // null is the tool's None (a DeepSpeed offload `device` of 0.5.7 to 0.6.7), not the text "none".
+  const shown = (v: unknown) => (v === undefined ? 'none' : v === null ? '`None`' : code(v));
   const history = older.map((d) => `${shown(d.value)} before ${d.before}`).join(', ');
   const out: string[] = [];
   // A Megatron Bridge or NeMo file: the default recorded is Megatron-LM's command line's, and the

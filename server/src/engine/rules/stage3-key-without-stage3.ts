@@ -4,8 +4,9 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, ZERO_ALIASES } from '../formats/deepspeed/model';
 import { exactRelease } from '../pins';
+import { compareVersions } from '../version';
 import { defineRule, type RuleContext } from './rule';
-import { defaultAt, refusedBelowStage, requiredStage } from '../schema/vocabulary';
+import { defaultAt, noneDefaultRefused, refusedBelowStage, requiredStage } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { pluginZeroStage, src } from '../formats/accelerate/helpers';
 
@@ -92,6 +93,14 @@ export default defineRule<DeepSpeedModel | AccelerateModel>({
       // An offload section that turns offloading off (`offload_param: {device: "none"}`, DeepSpeed's
       // default device) asks for nothing stage 3 would have given.
       if (e.value.kind === 'map' && /^none$/i.test(String(ctx.doc.value(['zero_optimization', e.key, 'device']) ?? ''))) continue;
+      // An offload section without a device where the release defaults it to None and refuses that
+      // (0.5.7 to 0.6.7, at any stage): not ignored but refused, which zero-config-invalid says. Looked
+      // up as the schema is (untracked): removing the section is safe at every release either way.
+      const release = ctx.schemaVersion;
+      if (e.value.kind === 'map' && e.key === 'offload_param' && release !== undefined && ctx.doc.value(['zero_optimization', e.key, 'device']) == null && !ctx.doc.node(['zero_optimization', 'cpu_offload_params'])) {
+        const device = ctx.nav?.at(['zero_optimization', e.key, 'device'], ctx.doc.value([]), release);
+        if (noneDefaultRefused(device).some((r) => compareVersions(release, r.since) >= 0 && compareVersions(release, r.before) < 0)) continue;
+      }
       // With torch.autocast on, DeepSpeed 0.17.2 and later refuse quantized weights at any stage
       // (precision-config-invalid says so): not ignored there.
       if (e.key === 'zero_quantized_weights' && v === true && m.bool(['torch_autocast', 'enabled']) === true && ctx.atLeast('0.17.2')) continue;

@@ -2,10 +2,11 @@
  * zero-config-invalid: ZeRO settings DeepSpeed rejects, alone or together with others.
  */
 import { bf16Stage1, type DeepSpeedModel } from '../formats/deepspeed/model';
+import { noneDefaultRefused } from '../schema/vocabulary';
 import type { Path } from '../types';
 import { deepCompileChecks } from './tables/deepcompile';
 import { runDsChecks, type DsCheck } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 const Z = 'zero_optimization';
 const reduceScatter = (m: DeepSpeedModel) => m.bool([Z, 'reduce_scatter']) !== false;
@@ -228,6 +229,49 @@ function zenflowOptimizerChecks(on: (m: DeepSpeedModel) => boolean): DsCheck[] {
   ];
 }
 
+/**
+ * The legacy switch whose presence in `zero_optimization` (any value) makes the key-by-key releases
+ * read it instead of the offload section (zero/config.py@v0.5.7:131-149, @v0.6.7:130-148).
+ */
+const LEGACY_SWITCH = { offload_optimizer: 'cpu_offload', offload_param: 'cpu_offload_params' } as const;
+
+/**
+ * An offload section written without `device` (or with `device: null`) at a release whose default
+ * device is None while its reader checks the device (`x-default-before`, `x-value-checked-since`):
+ * DeepSpeed 0.5.7 to 0.6.7 default it to None (zero/offload_constants.py@v0.5.7:28,56, @v0.6.7:28,56)
+ * and assert it is a device they know whenever the section is read, at any ZeRO stage
+ * (zero/offload_config.py@v0.5.7:44,62, @v0.6.7:44,62). Before 0.5.7 the default is "cpu", from
+ * 0.7.0 the model's "none" (zero/offload_config.py@v0.7.0:19,28), so the same file runs there; an
+ * explicit null from 0.7.0 is invalid-value's (`x-null-effect`).
+ */
+function offloadWithoutDevice(ctx: RuleContext<DeepSpeedModel>): void {
+  const m = ctx.model;
+  for (const section of ['offload_optimizer', 'offload_param'] as const) {
+    ctx.separately(() => {
+      const base: Path = [Z, section];
+      const node = m.doc.node(base);
+      if (node?.kind !== 'map' || m.doc.node([Z, LEGACY_SWITCH[section]]) !== undefined) return;
+      const device = m.doc.node([...base, 'device']);
+      if (device !== undefined && !(device.kind === 'scalar' && device.value === null)) return;
+      const ranges = noneDefaultRefused(ctx.nav?.at([...base, 'device'], ctx.doc.value([]), ctx.schemaVersion));
+      const hit = ranges.find((r) => ctx.atLeast(r.since) && !ctx.atLeast(r.before));
+      if (!hit) return;
+      const what = section === 'offload_optimizer' ? 'optimizer' : 'parameter';
+      const release = ctx.versionLabel ?? `${hit.since} and later before ${hit.before}`;
+      const set = (value: string) => ({ op: 'set' as const, path: [...base, 'device'], value });
+      ctx.report({
+        at: device ? [...base, 'device'] : base,
+        on: device ? 'value' : 'key',
+        message: `\`${section}\` ${device ? 'has a null `device`' : 'has no `device`'}: DeepSpeed ${release} takes the device as None and stops when it reads the config ("Invalid ${what} offloading device specified: None"), at any ZeRO stage. Write \`"device": "cpu"\` to offload (what releases before ${hit.since} did with this section), or \`"device": "none"\` not to (what ${hit.before} and later do).`,
+        fixes: [
+          { kind: 'offload-device-cpu', title: 'Set `"device": "cpu"`', edits: [set('cpu')], recommended: true },
+          { kind: 'offload-device-none', title: 'Set `"device": "none"`', edits: [set('none')] },
+        ],
+      });
+    });
+  }
+}
+
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
@@ -345,13 +389,18 @@ export default defineRule<DeepSpeedModel>({
   id: 'zero-config-invalid',
   severity: 'error',
   formats: ['deepspeed'],
+  fixes: {
+    'offload-device-cpu': { applicability: 'unsafe', changes: 'whether the section offloads: "cpu" offloads to host memory, as DeepSpeed before 0.5.7 did with a section without `device`' },
+    'offload-device-none': { applicability: 'unsafe', changes: 'whether the section offloads: "none" keeps the data on the GPU, as DeepSpeed 0.7.0 and later do with a section without `device`' },
+  },
   docs: {
-    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, DeepCompile offload passes at stage 3 that clash with each other or with ZeRO\'s optimizer offload (from 0.19.4), pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO.',
-    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.1). Each message says which, and quotes the check that fires.',
+    summary: 'ZeRO settings DeepSpeed rejects: AutoTP with stage 3 before 0.19.4, MiCS hierarchical gather within one node, unmanaged gradient accumulation with overlap_comm below stage 2, DeepCompile or Apex AMP, AutoEP with stage 3 in 0.19.2 (and from 0.19.3 beside AutoTP, quantized gradients, MiCS or hpZ), partial offload below stage 3, an odd all-gather bucket (also the top-level `allgather_size` of the legacy `"zero_optimization": true`, which from 0.7.0 must not be negative), `legacy_stage1: true` under ZeRO from 0.5.9, quantized gradients without reduce-scatter at stage 3, sum reduction at stage 3 or with ZenFlow or DeepCompile, ZenFlow without optimizer offload at stage 1/2 or its selective-state offload without overlap_comm, DeepCompile offload passes at stage 3 that clash with each other or with ZeRO\'s optimizer offload (from 0.19.4), pre-scaling with reduce-scatter, 1-bit optimizers or Apex AMP with ZeRO, and an `offload_optimizer` or `offload_param` section without `device` at DeepSpeed 0.5.7 to 0.6.7.',
+    why: 'Some of these DeepSpeed refuses while it reads the config (partial optimizer offload below stage 3, sum reduction at stage 3, with ZenFlow or with DeepCompile), the others when it builds the ZeRO optimizer, after the model is loaded (the AutoEP restrictions apply to the expert layers AutoEP builds from the model\'s MoE layers, which a model enabling AutoEP has). The DeepCompile offload clashes stop `engine.compile()` at stage 3, before it converts the engine. AutoEP with AutoTP above 1 folds the expert groups onto the tensor-parallel ones, and DeepSpeed 0.19.3 on checks the fold before it creates the process groups: no offload section (whatever its device), no DeepCompile, no Ulysses sequence parallelism, `autoep_size` above 1, and the same `preset_model` in both sections (that last one with or without AutoTP). ZenFlow (from 0.17.5) stops when its default `select_strategy` "auto" meets a numeric `select_interval`, `step`/`epoch` meets none, or a `step` interval is below `update_interval`; its stage 1/2 optimizer needs `offload_optimizer` (any device but "none"), and its `offload: true` needs `overlap_comm` (off by default below stage 3; at stage 3 checked from 0.18.1). DeepSpeed 0.5.7 to 0.6.7 read an offload section\'s missing (or null) `device` as None and assert it is a device they know, at any stage, so such a section stops them when they read the config; earlier releases offload to the CPU and 0.7.0 on keep the data on the GPU, so the same file runs there. Each message says which, and quotes the check that fires.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 2,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu", "ratio": 0.5 }\n  }\n}\n',
   },
   check(ctx) {
     runDsChecks(ctx, CHECKS);
+    offloadWithoutDevice(ctx);
   },
 });

@@ -364,6 +364,23 @@ export function defaultAt(schema: JsonSchema | undefined, release: string | unde
   return older ? older.value : schema?.default;
 }
 
+/**
+ * The runs of releases whose default for the key is None (a null entry of `x-default-before`) while
+ * their reader checks the value (`x-value-checked-since`, which None never passes): a section that
+ * leaves the key out, or writes null, is refused there. Each `{ since, before }`, oldest first.
+ */
+export function noneDefaultRefused(schema: JsonSchema | undefined): { since: string; before: string }[] {
+  const checked = valueCheckedSince(schema);
+  if (!checked) return [];
+  const older = defaultsBefore(schema);
+  return older.flatMap((d, i) => {
+    if (d.value !== null) return [];
+    const from = older[i - 1]?.before;
+    const since = from !== undefined && compareVersions(from, checked) > 0 ? from : checked;
+    return compareVersions(since, d.before) < 0 ? [{ since, before: d.before }] : [];
+  });
+}
+
 /** The environment variable the launcher exports the key as (`x-env`). */
 export function environmentVariable(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-env'];

@@ -19,8 +19,9 @@ const SCHEMA = lazySchema(() => require('../../../../../schemas/deepspeed.schema
 
 /**
  * Where an offload section sends its data: the `device` written, else the release's default when the
- * section is written (`cpu` before DeepSpeed 0.5.7, `none` from it; the newest when no release is
- * named), and `none` without the section.
+ * section is written (`cpu` before DeepSpeed 0.5.7, `none` from 0.7.0; the newest when no release is
+ * named), and `none` without the section. 0.5.7 to 0.6.7 default it to None and refuse the file
+ * (zero-config-invalid): nothing is offloaded there.
  */
 export function offloadDevice(m: DeepSpeedModel, section: 'offload_optimizer' | 'offload_param', release: string | undefined): string {
   const written = m.get(['zero_optimization', section, 'device']);
