@@ -19,7 +19,7 @@ export default defineRule<DeepSpeedModel>({
   formats: ['deepspeed'],
   docs: {
     summary: '`"auto"` values: placeholders that only the Transformers Trainer or Accelerate fill in, each for its own list of keys.',
-    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. With plain `deepspeed.initialize`, inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text, even in a section switched off, since those models are built whenever the section is present). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. An `"auto"` neither fills stops Accelerate whatever the program, since Accelerate fills every placeholder of the file from its own values when it prepares the model (an error with an Accelerate config that names the file; a warning when only a Trainer recipe does, since a Trainer prepares DeepSpeed through Accelerate only from the Transformers releases that do, which the file does not name). When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
+    why: 'DeepSpeed has no `"auto"`. Transformers and Accelerate replace it before starting DeepSpeed, each for a fixed list of keys; a config used with plain `deepspeed.initialize`, or an `"auto"` on a key the launcher does not fill, is taken as the value wherever DeepSpeed reads the config key by key (the top level at every release, `zero_optimization` before 0.7.0, `fp16` and `bf16` before 0.17.1): a number then crashes at first use (`\'>\' not supported between instances of \'str\' and \'int\'`) and a boolean test takes the text as true. With plain `deepspeed.initialize`, inside the strictly checked sections it is dropped so DeepSpeed\'s default applies (once the section\'s model is built on DeepSpeed\'s own base class: before that, the monitor sections and `comms_logger` keep `"auto"` as the value, refused for a field that is not text, even in a section switched off, since those models are built whenever the section is present). Shardwise says who fills each one; with an Accelerate config pointing at the file, an `"auto"` only Transformers fills stops Accelerate ("`key` not found in kwargs") unless the program it starts is a Trainer, which the config does not say: a warning that names that assumption. An `"auto"` neither fills stops Accelerate whatever the program, since Accelerate fills every placeholder of the file from its own values when it prepares the model (an error with an Accelerate config that names the file; a warning when only a Trainer recipe does, since a Trainer prepares DeepSpeed through Accelerate only from the Transformers releases that do, which the file does not name). Its filler walks every mapping of the file and does not look at `enabled`, so this holds inside a section switched off, which plain DeepSpeed never reads, and for an `"auto"` that is no placeholder at all: DeepSpeed\'s own (`pipeline.stages`, ZenFlow\'s `select_strategy`) or that of a key DeepSpeed does not know. When a Transformers Trainer recipe or launch command names the file (`deepspeed: ds.json`, `--deepspeed ds.json`), or a launch script of the repository starts a Trainer with that Accelerate config (`accelerate launch --config_file acc.yaml train.py --per_device_train_batch_size …`), the Trainer fills its placeholders and they get no note.',
     bad: '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 }\n}\n',
   },
@@ -41,7 +41,10 @@ export default defineRule<DeepSpeedModel>({
     const elasticKeys = ctx.atLeast(ELASTICITY_SINCE) && elasticBatch(m) === 'replaced';
     const effectOf = (f: (typeof filled)[number]): PlainEffect =>
       elasticKeys && f.path.length === 1 && (DS_BATCH_KEYS as readonly string[]).includes(String(f.path[0])) ? { kind: 'own', text: 'elasticity overwrites it with the batch DeepSpeed computes' } : plainEffect(ctx, f.schema, f.section);
-    const walk = (node: Node, path: Path, depth: number): void => {
+    // An Accelerate config names the file (whatever program it starts), or a Trainer recipe does.
+    const accelerate = m.referrers.length > 0;
+    const integration = accelerate || m.trainers.length > 0;
+    const walk = (node: Node, path: Path, depth: number, off: boolean): void => {
       if (depth > 8) return;
       if (node.kind === 'map') {
         // A section switched off (`"enabled": false`): DeepSpeed reads none of its other keys (the fp16
@@ -51,8 +54,12 @@ export default defineRule<DeepSpeedModel>({
         const sec = nav.at(path, m.doc.value([]), ctx.schemaVersion);
         const drops = autoDroppedSince(sec);
         const validatedOff = pydanticSection(sec) && drops !== undefined && ctx.separately(() => !ctx.atLeast(drops));
-        if (path.length > 0 && !validatedOff && node.entries.some((e) => e.key === 'enabled' && e.value.kind === 'scalar' && e.value.value === false)) return;
-        for (const e of node.entries) walk(e.value, [...path, e.key], depth + 1);
+        const switchedOff = path.length > 0 && !validatedOff && node.entries.some((e) => e.key === 'enabled' && e.value.kind === 'scalar' && e.value.value === false);
+        // Accelerate's filler does not look at `enabled`: it walks every mapping of the file
+        // (deepspeed_config_process, utils/dataclasses.py@v1.12.0:1356-1370, @v0.10.0 on), so under an
+        // integration a placeholder in a section switched off still stops it.
+        if (switchedOff && !integration) return;
+        for (const e of node.entries) walk(e.value, [...path, e.key], depth + 1, off || switchedOff);
         return;
       }
       if (node.kind !== 'scalar' || node.value !== 'auto') return;
@@ -61,20 +68,25 @@ export default defineRule<DeepSpeedModel>({
       if (m.ownOptimizer && (path[0] === 'optimizer' || path[0] === 'scheduler')) return;
       const schema = nav.at(path, m.doc.value([]), ctx.schemaVersion);
       const fillers = autoFillers(schema);
-      if (!Array.isArray(fillers)) return; // not a key that takes "auto" (invalid-value reports it), or a legitimate "auto" value
       const key = path.join('.');
+      if (!Array.isArray(fillers)) {
+        // Not a placeholder: DeepSpeed's own "auto" (`pipeline.stages`, ZenFlow's intervals), a text
+        // field, or a key the schema does not know. Accelerate stops on it all the same; one the
+        // schema refuses is invalid-value's to report. fill_match finds a key by splitting its dotted
+        // name, so a key with a dot of its own is never found, nor stopped on.
+        if (integration && (!schema || nav.matches(schema, 'auto')) && !path.some((k) => String(k).includes('.'))) {
+          ctx.report({ at: path, on: 'value', ...integrationStop(key, accelerate, `\`"auto"\` for \`${key}\` is no placeholder that Transformers or Accelerate fill${schema ? '' : ' (nor a key DeepSpeed knows)'}`, 'DeepSpeed receives it as written', off) });
+        }
+        return;
+      }
       const section = nav.at(path.slice(0, -1), m.doc.value([]), ctx.schemaVersion);
-      // An Accelerate config names the file (whatever program it starts), or a Trainer recipe does.
-      const accelerate = m.referrers.length > 0;
-      if (fillers.length === 0 && (accelerate || m.trainers.length > 0)) {
+      if (fillers.length === 0 && integration) {
         // Accelerate fills every "auto" of the file from its own values when it prepares the model
         // (the Trainer prepares through it), and stops on one it has no value for
         // (utils/dataclasses.py@v1.12.0:1321-1336 fill_match, called for every key by
         // deepspeed_config_process, accelerator.py@v1.12.0:2300).
         // A Trainer alone: its release decides (current ones prepare DeepSpeed through Accelerate), and no file names it.
-        const how = accelerate ? 'this file is used through Accelerate, which' : 'the Transformers Trainer that uses this file prepares DeepSpeed through Accelerate, which';
-        const assumption = accelerate ? '' : ' This assumes a Transformers release whose Trainer prepares DeepSpeed through Accelerate, as current ones do; one that starts DeepSpeed itself drops the key.';
-        ctx.report({ at: path, on: 'value', severity: accelerate ? 'error' : 'warning', message: `${UNFILLED(key)}, and ${how} stops on it when it prepares the model ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …"). Write the value you want, or remove the key.${assumption}` });
+        ctx.report({ at: path, on: 'value', ...integrationStop(key, accelerate, UNFILLED(key), off ? 'DeepSpeed does not read the section switched off' : 'DeepSpeed drops the key', off) });
       } else if (fillers.length === 0) {
         ctx.report({ at: path, on: 'value', ...unfilled(ctx, key, schema, section) });
       } else if (ctx.separately(() => underAccelerate()) && !fillers.includes('accelerate')) {
@@ -88,11 +100,12 @@ export default defineRule<DeepSpeedModel>({
             message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …") unless the program it starts is a Trainer. Write the value.`,
           });
         });
-      } else if (!(fillers.includes('transformers') && ctx.separately(() => underTrainer() && !underAccelerate()))) {
+      } else if (!off && !(fillers.includes('transformers') && ctx.separately(() => underTrainer() && !underAccelerate()))) {
+        // Filled, so nothing stops; in a section switched off plain DeepSpeed would not read it either: no note.
         filled.push({ path, key, who: (fillers as string[]).map((f) => NAMES[f] ?? f).join(' and '), schema, section });
       }
     };
-    walk(m.doc.root, [], 0);
+    walk(m.doc.root, [], 0, false);
     if (!filled.length) return;
     const groups = new Map<string, string[]>();
     for (const f of filled) groups.set(f.who, [...(groups.get(f.who) ?? []), f.key]);
@@ -110,6 +123,18 @@ export default defineRule<DeepSpeedModel>({
     );
   },
 });
+
+/**
+ * Accelerate's stop on an `"auto"` it has no value for, when an integration reads the file: an error
+ * with an Accelerate config that names it; a warning when only a Trainer recipe does, since a Trainer
+ * prepares DeepSpeed through Accelerate only from the Transformers releases that do (`older`: what a
+ * Trainer that starts DeepSpeed itself does with it).
+ */
+function integrationStop(key: string, accelerate: boolean, what: string, older: string, off = false): { severity: 'error' | 'warning'; message: string } {
+  const how = accelerate ? 'this file is used through Accelerate, which' : 'the Transformers Trainer that uses this file prepares DeepSpeed through Accelerate, which';
+  const assumption = accelerate ? '' : ` This assumes a Transformers release whose Trainer prepares DeepSpeed through Accelerate, as current ones do; with one that starts DeepSpeed itself, ${older}.`;
+  return { severity: accelerate ? 'error' : 'warning', message: `${what}, and ${how} stops on it when it prepares the model ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …")${off ? ', although the section is switched off: Accelerate fills the whole file, whatever `enabled` says' : ''}. Write the value you want, or remove the key.${assumption}` };
+}
 
 /**
  * What DeepSpeed itself does with an `"auto"` at the release, with no integration to fill it:

@@ -129,6 +129,47 @@ function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
 }
 
 /**
+ * An `"auto"` on a key that does not take it, in a DeepSpeed JSON that Accelerate prepares: an
+ * Accelerate config names it, or a Transformers Trainer does, which prepares DeepSpeed through
+ * Accelerate (from the releases that do: an assumption, so a warning). Accelerate walks every
+ * mapping of the file, sections switched off included, and stops on an "auto" it has no value for
+ * (deepspeed_config_process → fill_match, utils/dataclasses.py@v1.12.0:1321-1370, called by
+ * accelerator.py@v1.12.0:2300; the same from v0.10.0, which first reads a DeepSpeed config file),
+ * before DeepSpeed reads anything: the stop is the finding, whether or not DeepSpeed would read the
+ * key. Lists are not walked, and fill_match finds a key by its dotted name, so one with a dot of its
+ * own is not stopped on. `steps_per_print` is overwritten before the walk (DeepSpeedPlugin sets it to
+ * infinity, dataclasses.py@v0.10.0:312, @v1.14.0:1324): no message. `zero_allow_untested_optimizer`
+ * is overwritten only when the program hands Accelerate an optimizer of its own
+ * (accelerator.py@v1.12.0:2210), which the file does not say: left to the checks below.
+ */
+function preparedAuto(ctx: RuleContext, issue: Issue): 'accelerate' | 'trainer' | 'overwritten' | undefined {
+  if (ctx.format !== 'deepspeed' || issue.value !== 'auto' || issue.path.some((k) => typeof k === 'number' || String(k).includes('.'))) return undefined;
+  const reader = deepspeedReader(ctx);
+  if (reader !== 'accelerate' && reader !== 'trainer') return undefined;
+  const top = issue.path.length === 1 ? issue.path[0] : undefined;
+  if (top === 'zero_allow_untested_optimizer') return undefined;
+  // The Trainer hands Accelerate's DeepSpeedPlugin its config too (TrainingArguments), which overwrites it the same way.
+  return top === 'steps_per_print' ? 'overwritten' : reader;
+}
+
+/** Accelerate's stop on an `"auto"` it has no value for, after `who` ("… Accelerate, which"). */
+function acceleratorStop(path: Path, who: string): string {
+  const key = path.join('.');
+  return `${who} fills every \`"auto"\` of the file when it prepares the model and stops on one it has no value for ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …"), whether or not DeepSpeed reads the key. Write the value you want, or remove the key.`;
+}
+
+/**
+ * The finding on an `"auto"` in a JSON only a Transformers Trainer names: current Trainers prepare
+ * DeepSpeed through Accelerate, which stops on it; one that starts DeepSpeed itself hands it on, with
+ * `effect`. An error where DeepSpeed refuses that too (either Trainer stops), else a warning naming the release assumed.
+ */
+function trainerStop(path: Path, effect: string, severity: 'warning' | 'information' | undefined): { severity?: 'warning'; message: string } {
+  const stop = acceleratorStop(path, 'the Transformers Trainer that uses this file prepares DeepSpeed through Accelerate (as current releases do), which').replace(/ Write the value.*$/, '');
+  const older = severity === undefined ? ` A Trainer that starts DeepSpeed itself instead hands it on as written: ${effect}.` : ` This assumes such a Transformers release; with one whose Trainer starts DeepSpeed itself, ${effect}.`;
+  return { severity: severity === undefined ? undefined : 'warning', message: `${pathLabel(path)} does not take \`"auto"\`, which neither Transformers nor Accelerate fill here: ${stop}${older} Write the value you want, or remove the key.` };
+}
+
+/**
  * Why a value in an Accelerate config is unused: `accelerate launch` at the release does not take
  * the top-level key from the file (`x-launch-ignores`: an option of the same name has its own
  * default, commands/launch.py `_validate_launch_command` copies only options still None), and
@@ -218,7 +259,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -241,6 +282,10 @@ export default defineRule({
       const word = !node && typeof issue.path[issue.path.length - 1] === 'number' ? ctx.doc.node(issue.path.slice(0, -1)) : undefined;
       if (word?.kind === 'scalar') node = word;
       else if (!node || yamlTrap(ctx, issue)) return;
+      // An "auto" Accelerate meets before DeepSpeed reads the file: its stop, whatever DeepSpeed would do.
+      const prepared = preparedAuto(ctx, issue);
+      if (prepared === 'overwritten') return;
+      if (prepared === 'accelerate') return void ctx.report({ at: issue.path, on: 'value', message: `${pathLabel(issue.path)} does not take \`"auto"\`, which neither Transformers nor Accelerate fill here: ${acceleratorStop(issue.path, 'this file is used through Accelerate, which')}` });
       if (releaseAccepts(ctx, issue.schema, node) || readUnchecked(ctx, issue.schemaPath)) return;
       // A key the release no longer has is not read there, whatever its value (deprecated-key says so).
       const gone = removal(issue.schema);
@@ -322,10 +367,13 @@ export default defineRule({
             : lax && (typeof issue.value === 'string' || typeof issue.value === 'boolean') && !ctx.atLeast(validatorRefusal(issue.schema)?.since ?? '0')
               ? `the pydantic model that validates the section refuses it when DeepSpeed reads the config (its conversion of text and booleans cannot make it a valid value)`
               : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
+      const severity = dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined;
+      // Named by a Trainer recipe alone: the Accelerate the Trainer prepares through stops first.
+      if (prepared === 'trainer') return void ctx.report({ at, on: 'value', ...trainerStop(issue.path, effect, severity) });
       ctx.report({
         at,
         on: 'value',
-        severity: dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined,
+        severity,
         message: `${pathLabel(issue.path)} must be ${expected}, not ${shown}: ${effect}${removed ? ` (accepted ${removed.since ? `from ${removed.since} ` : ''}until ${removed.removed}, which refuses it)` : ''}.${advice}`,
         fixes,
       });

@@ -38,6 +38,8 @@ export interface ArgCheck {
    * which script reads it the finding is at most a warning that names that assumption.
    */
   entry?: RegExp;
+  /** The sentence that names the entry script assumed where the file names none, in place of ENTRY_ASSUMED. */
+  entryAssumed?: string;
 }
 
 /** The sentence an entry-gated finding carries where the file does not name its entry script. */
@@ -77,7 +79,7 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
       let message = inFormat(m, ctx.format, c.message(m, ctx.plan));
       // The flag as that release spells it.
       for (const d of used) message = message.split(OLDER_NAMES[d].newFlag).join(OLDER_NAMES[d].flag);
-      if (entryAssumed) message += ENTRY_ASSUMED;
+      if (entryAssumed) message += c.entryAssumed ?? ENTRY_ASSUMED;
       const severity = entryAssumed && c.severity === undefined ? 'warning' : c.severity;
       ctx.report({ at, message, severity, fixes: fix ? [fix] : [] });
     });

@@ -8,6 +8,20 @@
  * training/tokenizer/tokenizer.py@core_v0.16.0:27-85). From 0.17 megatron/core/tokenizers builds it, and
  * MegatronTokenizer.from_pretrained asserts a tokenizer path for every library but the null ones
  * (megatron_tokenizer.py@core_v0.17.0:84-85, @d98e8a6:72-73); the type-specific asserts are gone.
+ * What the builder hands each type (core/tokenizers/utils/build_tokenizer.py, identical at
+ * core_v0.18.0, core_v0.18.2 and core_v0.19.0; core_v0.17.0 and core_v0.17.1 read the metadata
+ * and special tokens under their older dests): the SentencePiece, tiktoken, Hugging Face and SFT
+ * types get `--tokenizer-model` as their path; the Megatron types (BERT WordPiece, GPT-2 BPE) their
+ * own name, with the vocabulary downloaded when `--vocab-file` is not given
+ * (text/libraries/megatron_hf_tokenizer.py@core_v0.17.0:102-120); the multimodal type no path at
+ * all before main commit 881f489 (@core_v0.17.0:60-65, @core_v0.19.0:77-82, passed @d98e8a6:81), so
+ * from 0.17 to 0.19 it stops whatever the file gives; the null types `--vocab-size` only when it is
+ * set and not 0 (@core_v0.17.0:75-76, @core_v0.19.0:92-93, @d98e8a6:101-102), which their classes require
+ * (text/libraries/null_tokenizer.py@core_v0.17.0:14, @d98e8a6:16; vision/libraries/null_multimodal_tokenizer.py:7).
+ * The multimodal branch reads `args.tokenizer_prompt_format` first, at every release
+ * (training/tokenizer/tokenizer.py@core_v0.10.0:77, @core_v0.16.0:80; build_tokenizer.py@core_v0.17.0:62,
+ * @d98e8a6:82): only examples/multimodal/train.py defines it (multimodal_args.py@core_v0.17.0:49-56),
+ * so a pretrain_*.py stops there with an AttributeError.
  * `--use-checkpoint-args` takes the tokenizer arguments from the checkpoint first, so it is left alone.
  *
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
@@ -32,8 +46,19 @@ const flag = (dest: string) => `--${dest.replace(/_/g, '-')}`;
 
 /** Types whose legacy builder asserts `--tokenizer-model` (Llama3Tokenizer and MistralTokenizer exist only in 0.8). */
 const LEGACY_MODEL_TYPES = new Set(['SentencePieceTokenizer', 'GPTSentencePieceTokenizer', 'Llama2Tokenizer', 'TikTokenizer', 'Llama3Tokenizer', 'MistralTokenizer']);
-/** Types whose library needs a tokenizer path from 0.17 (the Megatron, null and byte-level ones do not). */
-const CORE_MODEL_TYPES = new Set(['SentencePieceTokenizer', 'GPTSentencePieceTokenizer', 'Llama2Tokenizer', 'TikTokenizer', 'HuggingFaceTokenizer', 'MultimodalTokenizer', 'SFTTokenizer']);
+/** Types whose library needs a tokenizer path from 0.17 (the Megatron, null and byte-level ones do not; the multimodal one has checks of its own). */
+const CORE_MODEL_TYPES = new Set(['SentencePieceTokenizer', 'GPTSentencePieceTokenizer', 'Llama2Tokenizer', 'TikTokenizer', 'HuggingFaceTokenizer', 'SFTTokenizer']);
+const NULL_TYPES = new Set(['NullTokenizer', 'NullMultimodalTokenizer']);
+
+/** The one entry script of Megatron-LM that defines the multimodal tokenizer's arguments (`--tokenizer-prompt-format`, `--image-tag-type`, …). */
+const MULTIMODAL_TRAIN = 'examples/multimodal/train.py';
+/** The entry scripts the multimodal checks judge: a pretrain_*.py, or a `train.py` that is Megatron-LM's multimodal one. */
+const MULTIMODAL_ENTRY = /^(pretrain_[a-z0-9_]+|train)\.py$/;
+const MULTIMODAL_ASSUMED = ` This assumes \`${MULTIMODAL_TRAIN}\` reads these arguments, the script that defines the multimodal tokenizer's own (a \`pretrain_*.py\` stops even earlier, on the ones it lacks); the file does not name its entry script.`;
+
+/** `--tokenizer-type MultimodalTokenizer` with no metadata file (which would name the library), read by Megatron-LM's multimodal training script or by a file that names none. */
+const multimodalBuilt = (m: MegatronModel, ctx: { settings: { megatronEntry?: { script: string } } }): boolean =>
+  tokenizerType(m) === 'MultimodalTokenizer' && argAbsent(m, 'metadata_path') && (!m.args.entry || (m.args.entry === 'train.py' && ctx.settings.megatronEntry?.script === MULTIMODAL_TRAIN));
 /** What the legacy builder asserts for the other types. */
 const LEGACY_FILES: Record<string, string[]> = {
   BertWordPieceLowerCase: ['vocab_file'],
@@ -85,6 +110,49 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,
     since: '0.17.0',
+  },
+  {
+    entry: PRETRAIN,
+    when: (m) => {
+      const t = tokenizerType(m);
+      if (t === undefined || !NULL_TYPES.has(t)) return undefined;
+      return argAbsent(m, 'vocab_size') || argNum(m, 'vocab_size') === 0 ? 'tokenizer_type' : undefined;
+    },
+    message: (m) => `\`--tokenizer-type ${String(argValue(m, 'tokenizer_type'))}\` without ${argAbsent(m, 'vocab_size') ? '`--vocab-size`' : 'a nonzero `--vocab-size`'}: the null tokenizer is built from that size alone, and from Megatron Core 0.17 the builder passes it only when it is set and not 0, so Megatron-LM stops at startup when it builds the tokenizer (a TypeError: the missing \`vocab_size\`). Add \`--vocab-size\` with the size of the token ids in the data.`,
+    formats: MLM_FLAG_FORMATS,
+    yamlCfg: true,
+    since: '0.17.0',
+  },
+  {
+    // The multimodal branch reads `args.tokenizer_prompt_format` before anything else, and no
+    // pretrain_*.py defines it (training/tokenizer/tokenizer.py@core_v0.10.0:77, @core_v0.16.0:80;
+    // core/tokenizers/utils/build_tokenizer.py@core_v0.17.0:62, @core_v0.19.0:79, @d98e8a6:82).
+    entry: PRETRAIN,
+    when: (m) => (m.args.entry && tokenizerType(m) === 'MultimodalTokenizer' ? 'tokenizer_type' : undefined),
+    message: (m) => `\`--tokenizer-type MultimodalTokenizer\` with \`${m.args.entry}\`: the multimodal tokenizer is built from arguments that only \`${MULTIMODAL_TRAIN}\` defines (\`--tokenizer-prompt-format\`, \`--special-tokens\`, \`--image-tag-type\`), and Megatron-LM stops at startup when it builds the tokenizer (an AttributeError: no \`tokenizer_prompt_format\`). Run \`${MULTIMODAL_TRAIN}\` for a multimodal model, or choose a text tokenizer.`,
+    formats: MLM_FLAG_FORMATS,
+    since: '0.10.0',
+  },
+  {
+    // build_tokenizer.py@core_v0.17.0:60-65, @core_v0.18.0:77-82, @core_v0.19.0:77-82: the branch sets no
+    // tokenizer_path, and from_pretrained asserts one (megatron_tokenizer.py@core_v0.17.0:84-85); main
+    // passes `--tokenizer-model` from commit 881f489 (@d98e8a6:81), after every release tag.
+    entry: MULTIMODAL_ENTRY,
+    entryAssumed: MULTIMODAL_ASSUMED,
+    when: (m, _p, ctx) => (multimodalBuilt(m, ctx) ? 'tokenizer_type' : undefined),
+    message: () => '`--tokenizer-type MultimodalTokenizer` in Megatron Core 0.17 to 0.19: the tokenizer builder of these releases never hands `--tokenizer-model` to the multimodal tokenizer, so Megatron-LM stops at startup when it builds the tokenizer ("Tokenizer path must be specified.") whatever the file gives. Use Megatron Core 0.16 or earlier, or a Megatron-LM whose builder passes the path (the main branch does since commit 881f489).',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.17.0',
+    before: '0.20.0',
+  },
+  {
+    // Once the builder passes it (@d98e8a6:81), the path is `--tokenizer-model`, asserted by from_pretrained (@d98e8a6:72-73).
+    entry: MULTIMODAL_ENTRY,
+    entryAssumed: MULTIMODAL_ASSUMED,
+    when: (m, _p, ctx) => (multimodalBuilt(m, ctx) && argAbsent(m, 'tokenizer_model') ? 'tokenizer_type' : undefined),
+    message: () => '`--tokenizer-type MultimodalTokenizer` without `--tokenizer-model`: Megatron-LM builds the tokenizer at startup and stops there ("Tokenizer path must be specified."). Add `--tokenizer-model` with the Hugging Face tokenizer the multimodal one wraps.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.20.0',
   },
   {
     // The padded vocabulary is a multiple of make_vocab_size_divisible_by × TP: `after % multiple`

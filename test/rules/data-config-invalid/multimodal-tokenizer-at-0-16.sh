@@ -1,0 +1,8 @@
+#: name: data-config-invalid: the legacy builder of Megatron Core 0.16 hands --tokenizer-model to the Hugging Face tokenizer the multimodal one wraps (training/tokenizer/tokenizer.py@core_v0.16.0:71-98): accepted
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun examples/multimodal/train.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --language-model-type mistral_7b --tokenizer-type MultimodalTokenizer --tokenizer-model mistralai/Mistral-7B-Instruct-v0.3 --tokenizer-prompt-format mistral

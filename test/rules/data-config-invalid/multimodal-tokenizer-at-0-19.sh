@@ -1,0 +1,9 @@
+#: name: data-config-invalid: the multimodal branch of the tokenizer builder is unchanged up to Megatron Core 0.19 (build_tokenizer.py@core_v0.18.0:77-82, @core_v0.19.0:77-82): still no path, still a stop
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun examples/multimodal/train.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --language-model-type mistral_7b --tokenizer-type MultimodalTokenizer --tokenizer-model mistralai/Mistral-7B-Instruct-v0.3 --tokenizer-prompt-format mistral
+                                     ^^^^^^^^^^^^^^^^ error[data-config-invalid]: never hands `--tokenizer-model` to the multimodal tokenizer
