@@ -299,6 +299,31 @@ test('DeepSpeed defaults of the releases that read a section key by key (the `_D
   assert.match(old, /Default in 0\.5\.0, the release checked against: `cpu`/);
 });
 
+test('an argument a release has before its flag arrived defaults to the config dataclass field there', () => {
+  // megatron/core/transformer/transformer_config.py@core_v0.10.0:633 and :636 give MLATransformerConfig
+  // `mscale = 0.707` and `mscale_all_dim = 0.707`; arguments.py@core_v0.10.0 has neither flag, and
+  // core_transformer_config_from_args (arguments.py@core_v0.10.0:776-778) copies only the attributes
+  // the parser has, so the field's default stands. The flags come in arguments.py@core_v0.11.0:2259-2262
+  // with 1.0 and 1.0; --mscale-all-dim takes 0.0 at arguments.py@core_v0.14.0:2915.
+  const at = (dest: string, r: string) => defaultAt(PROPS[dest] as JsonSchema, r);
+  assert.equal(at('mscale', '0.10.0'), 0.707);
+  assert.equal(at('mscale', '0.11.0'), 1);
+  assert.equal(at('mscale', '0.14.0'), 1);
+  assert.equal(at('mscale_all_dim', '0.10.0'), 0.707);
+  assert.equal(at('mscale_all_dim', '0.13.1'), 1);
+  assert.equal(at('mscale_all_dim', '0.14.0'), 0);
+  // transformer_config.py@core_v0.11.0:895 `rope_type = "yarn"`; the flag (arguments.py@core_v0.14.0)
+  // defaults to None, which the config builder drops so the field keeps "yarn" (arguments.py@core_v0.14.0:1188-1190).
+  assert.equal(at('rope_type', '0.12.0'), 'yarn');
+  assert.equal(at('rope_type', '0.14.0'), undefined);
+  for (const dest of ['mscale', 'mscale_all_dim', 'rope_type']) assert.equal(DEFAULTS.defaults[dest][0].from, PROPS[dest]['x-since'], dest);
+  // The hover of a launch script checked against 0.10.0 names that release's default.
+  const text = '#!/bin/bash\ntorchrun pretrain_gpt.py --multi-latent-attention --mscale-all-dim 1.0\n';
+  const on = text.indexOf('--mscale-all-dim') + 3;
+  const md = hover(analyze({ path: 'train.sh', text }, { targetVersions: { 'megatron-core': '0.10.0' } }), on)!.markdown;
+  assert.match(md, /`0\.707` in 0\.10\.0/);
+});
+
 test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {
   // examples/inference/gpt/utils.py@core_v0.12.0 is the helper's first release; no .py file at
   // core_v0.11.0 has these four, so they arrived with it. --temperature was already read by the
