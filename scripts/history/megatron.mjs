@@ -447,6 +447,10 @@ const MEGATRON_RESOLVED = {
   // examples/inference/gpt/gpt_static_inference.py@core_v0.13.0:58 adds --output-path in its own
   // add_static_inference_args; the shared inference helper has it from 0.14.0.
   output_path: { 'x-since': '0.13.0', why: 'static inference example parser from 0.13.0; the inference helper from 0.14.0' },
+  // tools/run_inference_performance_test.py@core_v0.12.0:79 adds --model-provider (mamba or gpt,
+  // default gpt) in its own add_text_generate_args; the inference helper has it from 0.13.0
+  // (examples/inference/gpt/utils.py@core_v0.13.0:68). No Python file of core_v0.11.0 has it.
+  model_provider: { 'x-since': '0.12.0', why: 'the inference performance tool from 0.12.0; the inference helper from 0.13.0' },
   // `'--save-interval', '--persistent-save-interval'` in one add_argument call from 0.9.0 on.
   save_interval: { 'x-flag-since': { '--persistent-save-interval': '0.9.0' }, why: 'alias added in 0.9.0' },
   // 0.16.0 builds the flag from ModelParallelConfig (default True: --no-… and --disable-…).
@@ -631,7 +635,9 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
     if (f.gaps.length) disagreements.push({ key, kind: 'gap', detail: `${f.names.join(', ')} absent in ${f.gaps.join(', ')} between releases that have it` });
     // x-since
     const cur = prop['x-since'];
-    if (cur !== f.since) {
+    // A release checked by hand wins even where the static read agrees with the schema: an entry
+    // point the builder does not read may have had the flag first (`--model-provider`).
+    if (cur !== f.since || (resolved && 'x-since' in resolved && resolved['x-since'] !== cur)) {
       const entry = { key, kind: 'x-since', schema: cur ?? '(none)', computed: f.since ?? '(none)', flags: f.names.join(', '), source: f.source, dynamicOnly: f.dynamicOnly };
       if (resolved && 'x-since' in resolved) {
         if (resolved['x-since'] !== cur) changes.push({ key, field: 'x-since', from: cur, to: resolved['x-since'], why: resolved.why });
