@@ -3,11 +3,15 @@
  * itself reports for the same file (a page must not call a run silent that another rule stops).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, RULES } from '../../server/src/engine';
 import { ACCELERATE_SCHEMA } from '../../server/src/engine/formats/accelerate/format';
 
 const rule = (id: string) => RULES.find((r) => r.id === id)!;
+type Prop = { description?: string; markdownDescription?: string; properties?: Record<string, Prop> };
+const schema = (name: string): { properties: Record<string, Prop> } => JSON.parse(readFileSync(join(__dirname, '../../schemas', name), 'utf8'));
 
 test('missing-key-prefix: with `tp_size` dropped the example mesh is 4 ranks for 8 processes, which Accelerate stops on (src/accelerate/parallelism_config.py@v1.10.0:283-287 "ParallelismConfig total_size … does not match num_processes"); the page says so, not that the run goes on silently', () => {
   const r = rule('missing-key-prefix');
@@ -30,4 +34,20 @@ test('megatron_lm_sequence_parallelism: at TP 1 Megatron turns sequence parallel
   const text = schema.definitions.megatron_lm_config.properties.megatron_lm_sequence_parallelism.markdownDescription ?? '';
   assert.doesNotMatch(text, /only accepts/);
   assert.match(text, /turns it off/);
+});
+
+test('hysteresis: the loss scalers halve the scale on the overflow that uses up the allowance, and Megatron Core and DeepSpeed (without consecutive_hysteresis) refill it only when they raise the scale, so the overflows need not be in a row; the hovers say so', () => {
+  // Megatron Core: each overflow lowers the tracker, which only a growth after `growth_interval` clean
+  // steps refills (optimizer/grad_scaler.py@core_v0.4.0 DynamicGradScaler.update, same @core_v0.19.0).
+  const mg = schema('megatron.schema.json').properties.hysteresis;
+  for (const t of [mg.description!, mg.markdownDescription!]) assert.doesNotMatch(t, /in a row \(2: the second\)/);
+  assert.match(mg.markdownDescription!, /need not be consecutive/);
+  // NeMo's own scaler refills it after every clean step (nemo/collections/nlp/parts/nlp_overrides.py@v2.5.0rc0:1637-1663).
+  assert.match(mg.markdownDescription!, /NeMo's own scaler .* after every overflow-free step/);
+  // DeepSpeed: halves when the allowance is 1, otherwise lowers it; refills on growth, or on every
+  // clean step with consecutive_hysteresis (runtime/fp16/loss_scaler.py@v0.3.0:154-164, @v0.19.5 update_scale).
+  const ds = schema('deepspeed.schema.json').properties.fp16.properties!.hysteresis;
+  assert.doesNotMatch(ds.markdownDescription!, /only halved after this many/);
+  assert.match(ds.markdownDescription!, /the second halves the scale/);
+  assert.match(ds.markdownDescription!, /need not be consecutive/);
 });
