@@ -51,3 +51,12 @@ test('hysteresis: the loss scalers halve the scale on the overflow that uses up 
   assert.match(ds.markdownDescription!, /the second halves the scale/);
   assert.match(ds.markdownDescription!, /need not be consecutive/);
 });
+
+test('quantize_training.eigenvalue: before 0.7.0 read under `quantize_training.enabled`, where `enabled: true` runs the schedule (runtime/config.py@v0.6.7:621-637, engine.py@v0.6.7:337-338); from 0.7.0 under compression weight quantization, where it is refused (runtime/config.py@v0.7.0:555-557): the hovers give both ranges', () => {
+  const q = schema('deepspeed.schema.json').properties.quantize_training;
+  const e = q.properties!.eigenvalue;
+  assert.match(e.markdownDescription!, /before 0\.7\.0 with `quantize_training\.enabled`/);
+  assert.match(e.markdownDescription!, /from 0\.7\.0 with `compression_training` weight quantization/);
+  assert.doesNotMatch(e.properties!.enabled.markdownDescription!, /^Currently rejected/);
+  assert.match(q.markdownDescription!, /0\.7\.0 to 0\.19\.2 stop when the file has no `quantize_training` section/);
+});
