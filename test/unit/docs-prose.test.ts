@@ -52,6 +52,18 @@ test('hysteresis: the loss scalers halve the scale on the overflow that uses up 
   assert.match(ds.markdownDescription!, /need not be consecutive/);
 });
 
+test('stage3_gather_16bit_weights_on_model_save: off under ZeRO-3, save_16bit_model writes no file at all (runtime/engine.py@v0.19.5 save_16bit_model returns False, "Did not save the model"; @v0.3.14 save_fp16_model returns before saving), and Accelerate\'s get_state_dict raises (src/accelerate/accelerator.py@v1.14.0:4033-4050); no hover says a partial or empty state dict is written', () => {
+  const z = schema('deepspeed.schema.json').properties.zero_optimization.properties!;
+  for (const k of ['stage3_gather_16bit_weights_on_model_save', 'gather_16bit_weights_on_model_save']) {
+    assert.doesNotMatch(z[k].markdownDescription!, /empty or partial/, k);
+    assert.match(z[k].markdownDescription!, /writes no file/, k);
+  }
+  assert.match(z.stage3_gather_fp16_weights_on_model_save.markdownDescription!, /writes no file/);
+  const acc = (schema('accelerate.schema.json') as unknown as { definitions: Record<string, Prop> }).definitions.deepspeed_config.properties!.zero3_save_16bit_model;
+  assert.doesNotMatch(acc.markdownDescription!, /instead of ZeRO shards/);
+  assert.match(acc.markdownDescription!, /ValueError/);
+});
+
 test('quantize_training.eigenvalue: before 0.7.0 read under `quantize_training.enabled`, where `enabled: true` runs the schedule (runtime/config.py@v0.6.7:621-637, engine.py@v0.6.7:337-338); from 0.7.0 under compression weight quantization, where it is refused (runtime/config.py@v0.7.0:555-557): the hovers give both ranges', () => {
   const q = schema('deepspeed.schema.json').properties.quantize_training;
   const e = q.properties!.eigenvalue;
