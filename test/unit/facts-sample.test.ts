@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, hover } from '../../server/src/engine';
 import { defaultAt, defaultsBefore, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
+import { yamlCfgSectionAt } from '../../server/src/engine/formats/megatron/schema';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { compareVersions as cmp } from '../../server/src/engine/version';
 import { mulberry32, sample } from './seeded';
@@ -322,6 +323,34 @@ test('an argument a release has before its flag arrived defaults to the config d
   const on = text.indexOf('--mscale-all-dim') + 3;
   const md = hover(analyze({ path: 'train.sh', text }, { targetVersions: { 'megatron-core': '0.10.0' } }), on)!.markdown;
   assert.match(md, /`0\.707` in 0\.10\.0/);
+});
+
+test('the --yaml-cfg place of a key follows the config dataclasses of each release (x-yaml-cfg, x-yaml-cfg-before)', () => {
+  // The reader builds TransformerConfig from `language_model` and `model_parallel` (yaml_arguments.py@core_v0.6.0
+  // core_transformer_config_from_yaml, core_config_from_args raising "Missing argument" for a field in neither);
+  // any other key is a top-level argument.
+  const place = (dest: string) => [PROPS[dest]['x-yaml-cfg'], PROPS[dest]['x-yaml-cfg-before']];
+  // transformer_config.py@core_v0.16.0:211 adds `qk_l2_norm`; before, --qk-l2-norm (arguments.py@core_v0.13.0) only sets the argument.
+  assert.deepEqual(place('qk_l2_norm'), ['language_model', { '0.16.0': 'top' }]);
+  // transformer_config.py@core_v0.14.0:662 adds `transformer_impl`; examples/gpt3/gpt_config.yaml@core_v0.13.0:167 has it at the top.
+  assert.deepEqual(place('transformer_impl'), ['language_model', { '0.14.0': 'top' }]);
+  // TransformerConfig has `max_position_embeddings` at core_v0.6.0 (transformer_config.py:255) and core_v0.7.0, not from core_v0.8.0.
+  assert.deepEqual(place('max_position_embeddings'), ['top', { '0.8.0': 'language_model' }]);
+  // model_parallel_config.py@core_v0.7.0:239, @core_v0.13.0:289: a ModelParallelConfig field for as long as it existed (removed in 0.14.0).
+  assert.deepEqual(place('pipeline_model_parallel_split_rank'), ['model_parallel', undefined]);
+  const at = (dest: string, release: string) => yamlCfgSectionAt(dest, (v) => cmp(release, v) >= 0);
+  assert.equal(at('qk_l2_norm', '0.15.0'), 'top');
+  assert.equal(at('qk_l2_norm', '0.16.0'), 'language_model');
+  assert.equal(at('max_position_embeddings', '0.7.0'), 'language_model');
+  assert.equal(at('max_position_embeddings', '0.8.0'), 'top');
+  // Every entry names a release compared, later than the argument, and another place than the one after it.
+  for (const [dest, p] of Object.entries(PROPS)) {
+    const entries = Object.entries((p['x-yaml-cfg-before'] ?? {}) as Record<string, string>).sort(([a], [b]) => cmp(a, b));
+    for (const [i, [before, where]] of entries.entries()) {
+      assert.ok(RELEASES.includes(before) && (!p['x-since'] || cmp(before, p['x-since']) > 0), `${dest}: ${before}`);
+      assert.notEqual(where, i + 1 < entries.length ? entries[i + 1][1] : p['x-yaml-cfg'], `${dest}: ${before}`);
+    }
+  }
 });
 
 test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {
