@@ -15,10 +15,22 @@
 // their own sentence, when no other Python file of any release from 0.6.0 (the reader's first) to
 // the newest names them (tests aside; config dataclasses count as readers, as a field may be read
 // through them); one whose other readers went away at some release (the legacy models, removed in
-// 0.18.0) gets it with `x-yaml-cfg-unread-since`, that release.
+// 0.18.0) gets it with `x-yaml-cfg-unread-since`, that release. An MLATransformerConfig field a model
+// builder also reads from the run's arguments (`rotary_base`, which gpt_builders.py hands GPTModel for
+// its own rotary embedding) is read: the reader merges `language_model` into those arguments.
+//
+// Where a key goes (`x-yaml-cfg`) follows the config dataclasses of each release: a field of
+// ModelParallelConfig in `model_parallel`, one of TransformerConfig in `language_model` (the reader
+// builds the config from those two sections and stops on a field missing from both, "Missing argument
+// … config"), any other key at the top level. The section at the last release that has the property
+// is `x-yaml-cfg` (a key that is no config field keeps the schema's own: the MLA-only fields stay
+// beside their TransformerConfig siblings, and the few names the reader takes from `language_model`
+// itself stay there); a run of earlier releases with another section is `x-yaml-cfg-before`
+// (`{ "<release>": "<section>" }`, the section of the releases before that one, as x-default-before):
+// `qk_l2_norm` is a top-level argument until TransformerConfig gets the field in 0.16.0.
 import { catBlobs, compareVersions, gitLines } from './git.mjs';
 import { classFields } from './megatron-parser.mjs';
-import { setKey } from './write.mjs';
+import { ranges, setKey } from './write.mjs';
 
 const WHY = "Megatron-LM's `--yaml-cfg` reader copies only TransformerConfig's own fields from `language_model` (yaml_arguments.py, core_transformer_config_from_yaml), and builds the multi-latent-attention config from that same set, so this field of MLATransformerConfig keeps its default";
 
@@ -69,6 +81,50 @@ function namesOutsideCli(dir, rev) {
   return names;
 }
 
+/** The config section each property's key belongs in at `rev`, from the dataclasses the reader builds. */
+function sectionsAt(dir, rev) {
+  const mp = classFields(dir, rev, 'ModelParallelConfig');
+  const tc = classFields(dir, rev, 'TransformerConfig');
+  return (key) => (mp.has(key) ? 'model_parallel' : tc.has(key) ? 'language_model' : undefined);
+}
+
+/**
+ * The releases from the reader's first (0.6.0) that have the property, with the config section of
+ * each (undefined: no config field there), oldest first.
+ */
+function fieldRuns(key, prop, withReader, fieldAt) {
+  const has = (r) => (!prop['x-since'] || compareVersions(r.version, prop['x-since']) >= 0) && (!prop['x-removed'] || compareVersions(r.version, prop['x-removed'].version) < 0);
+  return withReader.map((r, i) => ({ r, field: fieldAt[i](key) })).filter(({ r }) => has(r));
+}
+
+/**
+ * `x-yaml-cfg` and `x-yaml-cfg-before` of a property the file writes in a `--yaml-cfg` section or at
+ * its top level: the section at its last release, and the sections of earlier runs of releases.
+ */
+function placementChanges(key, prop, runs, all) {
+  const last = runs.at(-1);
+  if (!last || prop['x-yaml-cfg'] === undefined) return { changes: [], section: prop['x-yaml-cfg'] };
+  const want = last.field ?? prop['x-yaml-cfg'];
+  const at = runs.map(({ r, field }) => ({ version: r.version, section: field ?? (last.field ? 'top' : want) }));
+  const before = {};
+  for (let i = 1; i < at.length; i++) if (at[i].section !== at[i - 1].section) before[at[i].version] = at[i - 1].section;
+  const history = Object.keys(before).length ? before : undefined;
+  const changes = [];
+  if (prop['x-yaml-cfg'] !== want) changes.push({ key, field: 'x-yaml-cfg', from: prop['x-yaml-cfg'], to: want, why: `the config dataclass field of its last release${last.field ? '' : 's'} (${ranges(runs.filter((x) => x.field === last.field).map((x) => x.r.version), all)})`, set: () => setKey(prop, 'x-yaml-cfg', want) });
+  if (JSON.stringify(prop['x-yaml-cfg-before']) !== JSON.stringify(history)) changes.push({ key, field: 'x-yaml-cfg-before', from: prop['x-yaml-cfg-before'], to: history, why: 'the section of each earlier run of releases, from the config dataclasses', set: () => setKey(prop, 'x-yaml-cfg-before', history, ['x-yaml-cfg']) });
+  return { changes, section: want };
+}
+
+/** The names the model builders at the repository's root (`pretrain_*.py`, `*_builders.py`) read as `args.<name>` at `rev`. */
+function builderArgs(dir, rev) {
+  const files = gitLines(dir, 'ls-tree', rev)
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
+    .filter((m) => m && /^(pretrain_\w+|\w+_builders)\.py$/.test(m[2]));
+  const names = new Set();
+  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const m of text.matchAll(/\bargs\.([A-Za-z_]\w*)/g)) names.add(m[1]);
+  return names;
+}
+
 /** The `x-yaml-cfg-unread` changes, for properties written under a `--yaml-cfg` section. */
 export function megatronYamlCfgChanges(dir, releases, props) {
   const newest = releases.at(-1);
@@ -78,22 +134,29 @@ export function megatronYamlCfgChanges(dir, releases, props) {
   if (!tc.size || !mla.size) return changes;
   const withReader = releases.filter((r) => compareVersions(r.version, '0.6.0') >= 0);
   const read = withReader.map((r) => namesOutsideCli(dir, r.rev));
+  const fieldAt = withReader.map((r) => sectionsAt(dir, r.rev));
+  const all = releases.map((r) => r.version);
+  const built = builderArgs(dir, newest.rev);
   // A top-level key read only on the command-line side from some release on (its other readers, the
   // legacy models, removed in 0.18.0): the first release of that run, or true for every release.
-  const topUnread = (key, prop) => {
-    if ((prop['x-yaml-cfg'] ?? 'top') !== 'top' || prop['x-removed'] || prop['x-unread-from'] || prop['x-cli'] === false || prop['x-entrypoints']) return false;
+  const topUnread = (key, prop, section) => {
+    if ((section ?? 'top') !== 'top' || prop['x-removed'] || prop['x-unread-from'] || prop['x-cli'] === false || prop['x-entrypoints']) return false;
     const dest = prop['x-dest'] ?? key;
-    const had = withReader.map((r, i) => ({ r, read: read[i].has(dest) })).filter(({ r }) => !prop['x-since'] || compareVersions(r.version, prop['x-since']) >= 0);
+    // A release where the key is a config field reads it from its section (the config is built from it).
+    const had = withReader.map((r, i) => ({ r, read: read[i].has(dest) || fieldAt[i](key) !== undefined })).filter(({ r }) => !prop['x-since'] || compareVersions(r.version, prop['x-since']) >= 0);
     const lastRead = had.findLastIndex((h) => h.read);
     if (lastRead === had.length - 1) return false;
     return lastRead < 0 ? true : had[lastRead + 1].r.version;
   };
   const overwritten = overwrittenByReader(dir, withReader);
   for (const [key, prop] of Object.entries(props)) {
-    const section = prop['x-yaml-cfg'];
+    const placed = placementChanges(key, prop, fieldRuns(key, prop, withReader, fieldAt), all);
+    changes.push(...placed.changes);
+    const section = placed.section;
     const inConfig = section === 'language_model' || section === 'model_parallel';
-    const top = topUnread(key, prop);
-    const want = inConfig && overwritten.has(prop['x-dest'] ?? key) ? OVERWRITTEN_WHY : inConfig && mla.has(key) && !tc.has(key) ? WHY : top ? TOP_WHY : undefined;
+    const top = topUnread(key, prop, section);
+    const mlaOnly = inConfig && mla.has(key) && !tc.has(key) && !built.has(prop['x-dest'] ?? key);
+    const want = inConfig && overwritten.has(prop['x-dest'] ?? key) ? OVERWRITTEN_WHY : mlaOnly ? WHY : top ? TOP_WHY : undefined;
     const since = want === TOP_WHY && typeof top === 'string' ? top : undefined;
     if (prop['x-yaml-cfg-unread-since'] !== since) changes.push({ key, field: 'x-yaml-cfg-unread-since', from: prop['x-yaml-cfg-unread-since'], to: since, why: since ? `read beside the command-line side only before ${since}` : 'read on the command-line side only at every release', set: () => setKey(prop, 'x-yaml-cfg-unread-since', since, ['x-yaml-cfg']) });
     if (prop['x-yaml-cfg-unread'] === want) continue;

@@ -311,8 +311,8 @@ function megatronEnumFacts(key, prop, releases) {
  * The default of a property at each release that has it: `value` (a literal), `dynamic` (computed,
  * or spellings that disagree) or `absent`. For a flag, argparse's default of its spellings (the
  * `default=`, what the action implies, the dataclass field behind an ArgumentGroupFactory flag);
- * for an `x-cli: false` field, the config dataclass's. Undefined for a property the script does
- * not read.
+ * for an `x-cli: false` field, and at a release the property has (from its `x-since`) before any
+ * of its flags, the config dataclass's. Undefined for a property the script does not read.
  */
 /** The name a property's argument is stored under at `version`: the key, or its older name (`x-name-before`). */
 function nameAt(key, prop, version) {
@@ -334,7 +334,15 @@ function megatronDefaultStates(key, prop, releases) {
     const from = prop['x-since'] && compareVersions(r.version, prop['x-since']) < 0;
     const storing = source === 'config' || from ? [] : [...(r.dests?.[source] ?? new Map())].filter(([f, d]) => d === own0 && !names.includes(f) && r.flags[source]?.has(f)).map(([f]) => f);
     const present = [...names.filter((n) => r.flags[source]?.has(n)), ...storing];
-    if (present.length === 0) return { ...base, kind: 'absent' };
+    if (present.length === 0) {
+      // A release the argument has (from its x-since) before any flag of it: the config dataclass
+      // field alone holds it, and the config built from the command line keeps the field's default
+      // (core_transformer_config_from_args copies only the attributes the parser has). `--mscale`
+      // came in 0.11.0; MLATransformerConfig had `mscale = 0.707` from 0.10.0.
+      const field = source === 'main' && prop['x-since'] && !from ? r.defaults.config?.get(own0) : undefined;
+      if (!field) return { ...base, kind: 'absent' };
+      return field.dynamic !== undefined ? { ...base, kind: 'dynamic', text: field.dynamic } : { ...base, kind: 'value', value: field.value };
+    }
     // A switch that stores another attribute than the property (its name at that release: the key,
     // or the older name x-name-before gives): its default is that attribute's, often the inverse or
     // one nothing reads, not the property's (`--disable-mamba-mem-eff-path` stored
@@ -439,6 +447,10 @@ const MEGATRON_RESOLVED = {
   // examples/inference/gpt/gpt_static_inference.py@core_v0.13.0:58 adds --output-path in its own
   // add_static_inference_args; the shared inference helper has it from 0.14.0.
   output_path: { 'x-since': '0.13.0', why: 'static inference example parser from 0.13.0; the inference helper from 0.14.0' },
+  // tools/run_inference_performance_test.py@core_v0.12.0:79 adds --model-provider (mamba or gpt,
+  // default gpt) in its own add_text_generate_args; the inference helper has it from 0.13.0
+  // (examples/inference/gpt/utils.py@core_v0.13.0:68). No Python file of core_v0.11.0 has it.
+  model_provider: { 'x-since': '0.12.0', why: 'the inference performance tool from 0.12.0; the inference helper from 0.13.0' },
   // `'--save-interval', '--persistent-save-interval'` in one add_argument call from 0.9.0 on.
   save_interval: { 'x-flag-since': { '--persistent-save-interval': '0.9.0' }, why: 'alias added in 0.9.0' },
   // 0.16.0 builds the flag from ModelParallelConfig (default True: --no-… and --disable-…).
@@ -623,7 +635,9 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
     if (f.gaps.length) disagreements.push({ key, kind: 'gap', detail: `${f.names.join(', ')} absent in ${f.gaps.join(', ')} between releases that have it` });
     // x-since
     const cur = prop['x-since'];
-    if (cur !== f.since) {
+    // A release checked by hand wins even where the static read agrees with the schema: an entry
+    // point the builder does not read may have had the flag first (`--model-provider`).
+    if (cur !== f.since || (resolved && 'x-since' in resolved && resolved['x-since'] !== cur)) {
       const entry = { key, kind: 'x-since', schema: cur ?? '(none)', computed: f.since ?? '(none)', flags: f.names.join(', '), source: f.source, dynamicOnly: f.dynamicOnly };
       if (resolved && 'x-since' in resolved) {
         if (resolved['x-since'] !== cur) changes.push({ key, field: 'x-since', from: cur, to: resolved['x-since'], why: resolved.why });
@@ -722,7 +736,7 @@ function megatronSnapshots(schema, choices, defaults) {
   const releases = [...schema['x-source'].tagsCompared, schema['x-source'].version];
   return [
     { name: 'megatron-choices.json', indented: true, what: 'The choices each Megatron Core release accepts for the arguments with a fixed set, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): runs of releases with the same state (absent, free: any value, novalue: a switch, dynamic: computed at run time, static: the values).', releases, field: 'choices', table: choices },
-    { name: 'megatron-defaults.json', what: 'The default of each Megatron-LM argument at each release, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): argparse\'s default of its flags (`default=`, what the action implies, the dataclass field behind a flag ArgumentGroupFactory builds), or for a field without a flag (x-cli: false) the config dataclass\'s; runs of releases with the same default (value: a literal, null for None; dynamic: computed, not read). Releases without the argument are left out.', releases, field: 'defaults', table: defaults },
+    { name: 'megatron-defaults.json', what: 'The default of each Megatron-LM argument at each release, read by scripts/schema-history.mjs from the parser of each core_vX.Y.Z tag (and the commit x-source names): argparse\'s default of its flags (`default=`, what the action implies, the dataclass field behind a flag ArgumentGroupFactory builds), or for a field without a flag (x-cli: false), and at a release the argument has before its flag arrived, the config dataclass\'s; runs of releases with the same default (value: a literal, null for None; dynamic: computed, not read). Releases without the argument are left out.', releases, field: 'defaults', table: defaults },
   ];
 }
 

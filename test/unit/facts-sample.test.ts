@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze, hover } from '../../server/src/engine';
 import { defaultAt, defaultsBefore, noneDefaultRefused, strictSince, unknownKeyEffect, valueForms } from '../../server/src/engine/schema/vocabulary';
+import { yamlCfgSectionAt } from '../../server/src/engine/formats/megatron/schema';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { compareVersions as cmp } from '../../server/src/engine/version';
 import { mulberry32, sample } from './seeded';
@@ -306,6 +307,59 @@ test('DeepSpeed defaults of the releases that read a section key by key (the `_D
   assert.match(none, /Default in 0\.6\.0, the release checked against: `None`/);
 });
 
+test('an argument a release has before its flag arrived defaults to the config dataclass field there', () => {
+  // megatron/core/transformer/transformer_config.py@core_v0.10.0:633 and :636 give MLATransformerConfig
+  // `mscale = 0.707` and `mscale_all_dim = 0.707`; arguments.py@core_v0.10.0 has neither flag, and
+  // core_transformer_config_from_args (arguments.py@core_v0.10.0:776-778) copies only the attributes
+  // the parser has, so the field's default stands. The flags come in arguments.py@core_v0.11.0:2259-2262
+  // with 1.0 and 1.0; --mscale-all-dim takes 0.0 at arguments.py@core_v0.14.0:2915.
+  const at = (dest: string, r: string) => defaultAt(PROPS[dest] as JsonSchema, r);
+  assert.equal(at('mscale', '0.10.0'), 0.707);
+  assert.equal(at('mscale', '0.11.0'), 1);
+  assert.equal(at('mscale', '0.14.0'), 1);
+  assert.equal(at('mscale_all_dim', '0.10.0'), 0.707);
+  assert.equal(at('mscale_all_dim', '0.13.1'), 1);
+  assert.equal(at('mscale_all_dim', '0.14.0'), 0);
+  // transformer_config.py@core_v0.11.0:895 `rope_type = "yarn"`; the flag (arguments.py@core_v0.14.0)
+  // defaults to None, which the config builder drops so the field keeps "yarn" (arguments.py@core_v0.14.0:1188-1190).
+  assert.equal(at('rope_type', '0.12.0'), 'yarn');
+  assert.equal(at('rope_type', '0.14.0'), undefined);
+  for (const dest of ['mscale', 'mscale_all_dim', 'rope_type']) assert.equal(DEFAULTS.defaults[dest][0].from, PROPS[dest]['x-since'], dest);
+  // The hover of a launch script checked against 0.10.0 names that release's default.
+  const text = '#!/bin/bash\ntorchrun pretrain_gpt.py --multi-latent-attention --mscale-all-dim 1.0\n';
+  const on = text.indexOf('--mscale-all-dim') + 3;
+  const md = hover(analyze({ path: 'train.sh', text }, { targetVersions: { 'megatron-core': '0.10.0' } }), on)!.markdown;
+  assert.match(md, /`0\.707` in 0\.10\.0/);
+});
+
+test('the --yaml-cfg place of a key follows the config dataclasses of each release (x-yaml-cfg, x-yaml-cfg-before)', () => {
+  // The reader builds TransformerConfig from `language_model` and `model_parallel` (yaml_arguments.py@core_v0.6.0
+  // core_transformer_config_from_yaml, core_config_from_args raising "Missing argument" for a field in neither);
+  // any other key is a top-level argument.
+  const place = (dest: string) => [PROPS[dest]['x-yaml-cfg'], PROPS[dest]['x-yaml-cfg-before']];
+  // transformer_config.py@core_v0.16.0:211 adds `qk_l2_norm`; before, --qk-l2-norm (arguments.py@core_v0.13.0) only sets the argument.
+  assert.deepEqual(place('qk_l2_norm'), ['language_model', { '0.16.0': 'top' }]);
+  // transformer_config.py@core_v0.14.0:662 adds `transformer_impl`; examples/gpt3/gpt_config.yaml@core_v0.13.0:167 has it at the top.
+  assert.deepEqual(place('transformer_impl'), ['language_model', { '0.14.0': 'top' }]);
+  // TransformerConfig has `max_position_embeddings` at core_v0.6.0 (transformer_config.py:255) and core_v0.7.0, not from core_v0.8.0.
+  assert.deepEqual(place('max_position_embeddings'), ['top', { '0.8.0': 'language_model' }]);
+  // model_parallel_config.py@core_v0.7.0:239, @core_v0.13.0:289: a ModelParallelConfig field for as long as it existed (removed in 0.14.0).
+  assert.deepEqual(place('pipeline_model_parallel_split_rank'), ['model_parallel', undefined]);
+  const at = (dest: string, release: string) => yamlCfgSectionAt(dest, (v) => cmp(release, v) >= 0);
+  assert.equal(at('qk_l2_norm', '0.15.0'), 'top');
+  assert.equal(at('qk_l2_norm', '0.16.0'), 'language_model');
+  assert.equal(at('max_position_embeddings', '0.7.0'), 'language_model');
+  assert.equal(at('max_position_embeddings', '0.8.0'), 'top');
+  // Every entry names a release compared, later than the argument, and another place than the one after it.
+  for (const [dest, p] of Object.entries(PROPS)) {
+    const entries = Object.entries((p['x-yaml-cfg-before'] ?? {}) as Record<string, string>).sort(([a], [b]) => cmp(a, b));
+    for (const [i, [before, where]] of entries.entries()) {
+      assert.ok(RELEASES.includes(before) && (!p['x-since'] || cmp(before, p['x-since']) > 0), `${dest}: ${before}`);
+      assert.notEqual(where, i + 1 < entries.length ? entries[i + 1][1] : p['x-yaml-cfg'], `${dest}: ${before}`);
+    }
+  }
+});
+
 test('flags of the inference helper are dated by the first release any Python file of Megatron-LM has them', () => {
   // examples/inference/gpt/utils.py@core_v0.12.0 is the helper's first release; no .py file at
   // core_v0.11.0 has these four, so they arrived with it. --temperature was already read by the
@@ -318,11 +372,17 @@ test('flags of the inference helper are dated by the first release any Python fi
   // An example's own parser counts too: examples/inference/gpt/gpt_static_inference.py@core_v0.13.0:58 adds
   // --output-path, which the helper (examples/inference/gpt/utils.py) has only from core_v0.14.0:77.
   assert.equal(PROPS.output_path['x-since'], '0.13.0');
-  // An inference flag the history first sees after 0.12.0 carries that release.
+  // One of the inference tools has its own parser too: tools/run_inference_performance_test.py@core_v0.12.0:79
+  // adds --model-provider (mamba or gpt) a release before the helper (examples/inference/gpt/utils.py@core_v0.13.0:68),
+  // and no Python file of core_v0.11.0 has it.
+  const inTools: Record<string, string> = { model_provider: '0.12.0' };
+  assert.equal(PROPS.model_provider['x-since'], '0.12.0');
+  assert.equal(DEFAULTS.defaults.model_provider[0].from, '0.13.0');
+  // An inference flag the history first sees after 0.12.0 carries that release, or the tool's.
   for (const [dest, p] of Object.entries(PROPS)) {
     if (!(p['x-entrypoints'] ?? []).includes('examples/inference')) continue;
     const first = DEFAULTS.defaults[dest]?.[0]?.from;
-    if (first && cmp(first, '0.12.0') > 0) assert.equal(p['x-since'], first, dest);
+    if (first && cmp(first, '0.12.0') > 0) assert.equal(p['x-since'], inTools[dest] ?? first, dest);
   }
 });
 

@@ -394,7 +394,7 @@ const MODEL_CONFIG_CHECKS: ArgCheck[] = [
     // hysteresis > 0 (optimizer/grad_scaler.py@core_v0.4.0:78, core/optimizer/grad_scaler.py@d98e8a6:124).
     when: (m) => (argOn(m, 'fp16') && !(argNum(m, 'loss_scale') ?? 0) && (argNum(m, 'hysteresis') ?? 2) <= 0 ? 'hysteresis' : undefined),
     formats: MLM_FLAG_FORMATS,
-    message: (m) => `\`--hysteresis ${String(argNum(m, 'hysteresis'))}\` with fp16 and a dynamic loss scale: the loss scaler shrinks the scale after that many overflows, and Megatron stops when it builds the optimizer (an assertion that it is above 0). Use 1 or more (the default is 2).`,
+    message: (m) => `\`--hysteresis ${String(argNum(m, 'hysteresis'))}\` with fp16 and a dynamic loss scale: the loss scaler halves the scale once that many overflowing steps have come since it last raised it, and Megatron stops when it builds the optimizer (an assertion that it is above 0). Use 1 or more (the default is 2).`,
   },
   {
     // The same DynamicGradScaler asserts initial_scale > 0, min_scale > 0, min_scale <= initial_scale

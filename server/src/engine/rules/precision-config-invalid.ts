@@ -195,7 +195,7 @@ const moqOn = (m: DeepSpeedModel) => m.bool([...MOQ, 'enabled']) === true;
  * get_quantize_enabled): quantizing in the optimizer step asserts fp16 when the engine sets up the
  * optimizer (runtime/engine.py@v0.7.0:1258, master:2259-2261), which a written `optimizer` section
  * makes certain; and the eigenvalue schedule of `quantize_training` is refused while MoQ is on
- * (runtime/config.py@v0.7.0:557, master:550).
+ * (runtime/config.py@v0.7.0:557, master:550), where 0.7.0 to 0.19.2 need the section itself.
  */
 const MOQ_CHECKS: DsCheck[] = [
   {
@@ -210,6 +210,16 @@ const MOQ_CHECKS: DsCheck[] = [
     since: '0.7.0',
     when: (m) => (moqOn(m) && m.bool(['quantize_training', 'eigenvalue', 'enabled']) === true ? ['quantize_training', 'eigenvalue', 'enabled'] : undefined),
     message: () => 'The eigenvalue schedule of MoQ is switched off in DeepSpeed: with `compression_training` weight quantization on, it stops when it reads the config ("Eigenvalue based MoQ is temporarily disabled"). Set `quantize_training.eigenvalue.enabled` to false, or remove the section.',
+  },
+  {
+    // With MoQ on, get_eigenvalue_config indexes `param_dict['quantize_training']` (runtime/config.py@v0.7.0:556,
+    // @v0.19.2) when the config is read, a KeyError without the section; 0.19.3 falls back to the
+    // eigenvalue defaults (runtime/config.py@v0.19.3, `param_dict.get('quantize_training')`).
+    since: '0.7.0',
+    before: '0.19.3',
+    when: (m) => (moqOn(m) && !m.has(['quantize_training']) ? [...MOQ, 'enabled'] : undefined),
+    message: () => 'With `compression_training` weight quantization on, DeepSpeed 0.7.0 to 0.19.2 also read the eigenvalue settings of the legacy `quantize_training` section, and stop while reading the config when the file has none (KeyError: \'quantize_training\'); 0.19.3 takes the defaults instead. Add an empty `"quantize_training": {}`, or use DeepSpeed 0.19.3 or later.',
+    fix: () => ({ kind: 'add-quantize-training', title: 'Add an empty quantize_training section', edits: [{ op: 'set', path: ['quantize_training'], value: {} }], recommended: true }),
   },
   {
     // Before 0.7.0 the old `quantize_training.enabled` switches MoQ on and the eigenvalue schedule is
@@ -230,13 +240,43 @@ const MOQ_CHECKS: DsCheck[] = [
   },
 ];
 
+/**
+ * Apex AMP beside DeepSpeed's own fp16 or bf16 mode, without ZeRO (with ZeRO the optimizer set-up
+ * stops on AMP first, zero-config-invalid). What DeepSpeed says depends on the release: an assert on
+ * the fp16 mode alone before 0.5.5 (runtime/engine.py@v0.3.0:531, @v0.5.4:885), on fp16 or the bfloat16
+ * mode from 0.5.5 (@v0.5.5:907); from 0.7.6 `_do_optimizer_sanity_check` raises on the dtypes
+ * (@v0.7.6:1149-1153, @v0.19.5:1957-1959), first on a gradient accumulation type other than the
+ * model's, which for bf16 without ZeRO defaults to fp32 up to 0.17.5 (get_data_types@v0.7.6:809-813,
+ * @v0.17.5:1092-1096) and to the model dtype from 0.17.6.
+ */
+function ampModeChecks(): DsCheck[] {
+  const BOTH = '"Cannot enable both amp with (legacy) fp16 or bfloat16 mode"';
+  const EQUAL = '"Model data type and gradient accumulation data type must be equal to use Amp"';
+  const mode = (m: DeepSpeedModel) => (m.bool(['fp16', 'enabled']) === true ? 'fp16' : 'bf16');
+  const when = (fp16Only: boolean) => (m: DeepSpeedModel): Path | undefined => {
+    if (m.bool(['amp', 'enabled']) !== true || (m.stage !== undefined && m.stage >= 1)) return undefined;
+    return m.bool(['fp16', 'enabled']) === true || (!fp16Only && m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined;
+  };
+  const say = (quote: (m: DeepSpeedModel) => string) => (m: DeepSpeedModel) =>
+    `Apex AMP cannot be combined with DeepSpeed's own ${mode(m)} mode: DeepSpeed stops when it builds the optimizer (${quote(m)})${m.stage === undefined ? ', or, under ZeRO, earlier on "Amp and ZeRO are not currently compatible"' : ''}. Keep one: turn \`amp\` off (DeepSpeed's ${mode(m)} mode is the usual choice), or turn the ${mode(m)} mode off.`;
+  /** From 0.7.6: the accumulation type compared first, written or by default (`bf16Fp32`: bf16 defaults to fp32). */
+  const dtypes = (bf16Fp32: boolean) => (m: DeepSpeedModel) => {
+    const model = mode(m);
+    const accum = writtenAccum(m) ?? (model === 'bf16' && bf16Fp32 ? 'fp32' : model);
+    return accum === model ? BOTH : EQUAL;
+  };
+  // bf16 is read from 0.5.5 (`bfloat16`) and 0.6.0 (`bf16`): before, the section is not bf16 mode.
+  const keys = (m: DeepSpeedModel): Path[] => (m.bool(['fp16', 'enabled']) === true ? [['fp16']] : [[bf16Path(m, 'enabled')[0]]]);
+  return [
+    { before: '0.5.5', when: when(true), keys, message: say(() => '"Cannot enable both amp with (legacy) fp16 mode"') },
+    { since: '0.5.5', before: '0.7.6', when: when(false), keys, message: say(() => BOTH) },
+    { since: '0.7.6', before: '0.17.6', when: when(false), keys, message: say(dtypes(true)) },
+    { since: '0.17.6', when: when(false), keys, message: say(dtypes(false)) },
+  ];
+}
+
 const CHECKS: DsCheck[] = [
-  {
-    when: (m) => (m.bool(['amp', 'enabled']) === true && (m.bool(['fp16', 'enabled']) === true || m.bool(bf16Path(m, 'enabled')) === true) ? ['amp', 'enabled'] : undefined),
-    // bf16 is read from 0.5.5 (`bfloat16`) and 0.6.0 (`bf16`): before, the section is not bf16 mode.
-    keys: (m) => (m.bool(['fp16', 'enabled']) === true ? [['fp16']] : [[bf16Path(m, 'enabled')[0]]]),
-    message: () => 'Apex AMP cannot be combined with fp16 or bf16 mode: DeepSpeed stops ("Cannot enable both amp with (legacy) fp16 or bfloat16 mode"). Keep one; `bf16` or `fp16` is the usual choice.',
-  },
+  ...ampModeChecks(),
   {
     // runtime/config.py@v0.18.3: stages 1, 2 and 3.
     since: '0.18.3',
@@ -415,9 +455,12 @@ export default defineRule<DeepSpeedModel>({
   id: 'precision-config-invalid',
   severity: 'error',
   formats: ['deepspeed'],
+  fixes: {
+    'add-quantize-training': { applicability: 'safe', changes: 'adds an empty `quantize_training` section, which DeepSpeed reads as the eigenvalue defaults' },
+  },
   docs: {
-    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO or without the optimizer offload the ZeRO optimizer needs for them, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type), MoQ weight quantization in the optimizer step without fp16, and MoQ\'s eigenvalue schedule (from 0.7.0; before, without a positive `layer_num`).',
-    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition. A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. The ZeRO optimizers keep fp16 master weights (from 0.5.0), and bf16 ones without `bf16_optimizer_states` (from 0.18.3), only with the optimizer offloaded to the CPU. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5. From 0.7.0, MoQ (`compression_training.weight_quantization`) quantizing in the optimizer step needs fp16 when the engine builds the optimizer the file names, and its eigenvalue schedule (`quantize_training.eigenvalue`) is refused when the config is read; 0.4.0 to 0.6.x, where `quantize_training.enabled` turns MoQ on, build the eigenvalue schedule with the engine and assert a non-empty `layer_name` and a `layer_num` above 0 (its default is 0).',
+    summary: 'Precision settings DeepSpeed rejects together: Apex AMP with fp16/bf16, master-weight options without ZeRO or without the optimizer offload the ZeRO optimizer needs for them, bf16 optimizer states without bf16 master weights, non-positive dynamic loss-scale settings, bf16 at a ZeRO stage an older release does not run it with, a gradient accumulation type (`data_types.grad_accum_dtype`) the release does not run with the model dtype, a `data_types.param_dtype` other than the precision mode\'s, and `torch_autocast` with ZeRO quantized weights (or, in older releases, with fp16, bf16 or a 16-bit communication type), MoQ weight quantization in the optimizer step without fp16, and MoQ\'s eigenvalue schedule (from 0.7.0; before, without a positive `layer_num`), or MoQ without a `quantize_training` section in 0.7.0 to 0.19.2.',
+    why: 'DeepSpeed checks these when it reads the config or builds the optimizer; each stops the run. Each message quotes the condition as the targeted release words it: Apex AMP beside DeepSpeed\'s fp16 mode (or its bf16 mode, read from 0.5.5) stops the optimizer set-up without ZeRO (under ZeRO, zero-config-invalid\'s AMP check comes first) on an assert that names fp16 alone before 0.5.5, and from 0.7.6 on the dtype comparison first when the accumulation type differs from the model\'s (bf16 without ZeRO accumulates in fp32 by default up to 0.17.5). A check DeepSpeed added in a later release (the dynamic loss-scale bounds, in 0.19.3) applies only from that release, and one it dropped only before (bf16 only at ZeRO stage 2 in 0.5.5-0.5.10, only with ZeRO in 0.6.0-0.6.1, and in 0.7.6 not under ZeRO without `data_types.grad_accum_dtype`). The gradient accumulation type is compared with the model dtype when the optimizer is built, from 0.7.6: under ZeRO 0.7.6 to 0.10.0 refuse any other type (except fp32 with bf16 at stage 1 from 0.8.1); without ZeRO every other type is refused, except fp32 with bf16 up to 0.18.4 (the BF16 optimizer), and bf16 with bf16 is refused in 0.7.6 to 0.17.5 (a warning from 0.12.5, which lets a PipelineModule through); with Apex AMP the types must be equal. The ZeRO optimizers keep fp16 master weights (from 0.5.0), and bf16 ones without `bf16_optimizer_states` (from 0.18.3), only with the optimizer offloaded to the CPU. From 0.19.2 the engine checks that a written `data_types.param_dtype` is the dtype of the enabled precision mode. With `torch_autocast` on, the engine refuses `zero_optimization.zero_quantized_weights` at any ZeRO stage (from 0.17.2, where the section arrives), the fp16 and bf16 modes in 0.17.2 to 0.18.2, and a `communication_data_type` other than fp32 in 0.17.2 to 0.17.5. From 0.7.0, MoQ (`compression_training.weight_quantization`) quantizing in the optimizer step needs fp16 when the engine builds the optimizer the file names, and its eigenvalue schedule (`quantize_training.eigenvalue`) is refused when the config is read, where 0.7.0 to 0.19.2 also stop on a file with no `quantize_training` section at all (they look the eigenvalue settings up in it; 0.19.3 falls back to the defaults); 0.4.0 to 0.6.x, where `quantize_training.enabled` turns MoQ on, build the eigenvalue schedule with the engine and assert a non-empty `layer_name` and a `layer_num` above 0 (its default is 0).',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_optimizer_states": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": { "stage": 2 },\n  "bf16": { "enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true }\n}\n',
   },

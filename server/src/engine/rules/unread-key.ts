@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSection, yamlCfgUnread } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSectionAt, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation, removal } from '../schema/vocabulary';
 import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -175,9 +175,11 @@ function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
   for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
     const unread = yamlCfgUnread(prop);
     const path = unread ? args.get(dest)?.path : undefined;
-    // Where the reader would look for it: a top-level key at the top, a config field in its section.
-    if (!unread || !path || (path.length === 1 ? 'top' : path[0]) !== (yamlCfgSection(dest) ?? 'top')) continue;
+    if (!unread || !path) continue;
     ctx.separately(() => {
+      // Where the reader of the release would look for it: a top-level key at the top, a config
+      // field in its section, which for some keys changed between releases (`x-yaml-cfg-before`).
+      if ((path.length === 1 ? 'top' : path[0]) !== (yamlCfgSectionAt(dest, (v) => ctx.atLeast(v)) ?? 'top')) return;
       if (unread.since && !ctx.atLeast(unread.since)) return;
       const from = unread.since ? ` (from ${unread.since} on; earlier releases also read it outside the command-line side)` : '';
       ctx.report({ at: path, message: `Not read here${from}: ${unread.why}. Setting it changes nothing in this file; ${yamlCfgAdvice(dest, prop)}` });

@@ -379,10 +379,16 @@ const CHECKS: DsCheck[] = [
     since: '0.9.2',
     message: (m, p) => `MiCS's hierarchical gather needs a shard spanning at least two nodes, and \`mics_shard_size: ${m.num([Z, 'mics_shard_size'])}\` covers ${Math.floor(m.num([Z, 'mics_shard_size'])! / p!.hardware.gpusPerNode.value) <= 0 ? 'part of one node' : 'one node'} of ${p!.hardware.gpusPerNode.value} GPUs: DeepSpeed stops when it builds the MiCS groups ("sharding spans on single node, no need for hierarchy allgather"). Remove \`mics_hierarchical_params_gather\`, or shard over at least ${2 * p!.hardware.gpusPerNode.value} GPUs.`,
   },
-  {
-    when: (m) => (m.bool(['amp', 'enabled']) === true && m.stage !== undefined && m.stage >= 1 ? ['amp', 'enabled'] : undefined),
-    message: () => 'Apex AMP and ZeRO do not work together: DeepSpeed stops when it builds the optimizer ("Amp and ZeRO are not currently compatible"). Use `bf16` or `fp16` instead of `amp`.',
-  },
+  // Apex AMP under ZeRO: asserted when the optimizer is set up at every release that reads `amp`
+  // (runtime/engine.py@v0.3.0:520, @v0.7.6:1130, @v0.19.5:1941); the advice names only the modes the release has
+  // (`bf16` is read from 0.6.0, engine.py@v0.6.0 bfloat16_enabled; before, fp16 alone).
+  ...[{ before: '0.6.0', modes: '`fp16`' }, { since: '0.6.0', modes: '`bf16` or `fp16`' }].map(
+    ({ modes, ...range }): DsCheck => ({
+      ...range,
+      when: (m) => (m.bool(['amp', 'enabled']) === true && m.stage !== undefined && m.stage >= 1 ? ['amp', 'enabled'] : undefined),
+      message: () => `Apex AMP and ZeRO do not work together: DeepSpeed stops when it builds the optimizer ("Amp and ZeRO are not currently compatible"). Use ${modes} instead of \`amp\`.`,
+    }),
+  ),
 ];
 
 export default defineRule<DeepSpeedModel>({

@@ -238,6 +238,11 @@ export interface JsonSchema {
   /** The first release at which `x-yaml-cfg-unread` holds, where earlier ones read the key elsewhere (the legacy models, before 0.18.0). */
   'x-yaml-cfg-unread-since'?: string;
   /**
+   * Megatron-LM's `--yaml-cfg`: the place of the key in the releases before each one named, where it
+   * differs from `x-yaml-cfg` (`{ "0.16.0": "top" }`: a top-level argument until TransformerConfig got the field).
+   */
+  'x-yaml-cfg-before'?: Record<string, string>;
+  /**
    * Megatron-LM's `--yaml-cfg` reader hands this config field to Megatron Core as YAML wrote it: the
    * value's schema there, where the command line's text form (parsed into a list by argparse) differs.
    */

@@ -158,6 +158,18 @@ export function yamlCfgSection(dest: string): string | undefined {
   return typeof where === 'string' ? where : undefined;
 }
 
+/**
+ * Where the `--yaml-cfg` reader of a release takes the key from: the section of `x-yaml-cfg-before`
+ * whose release the targeted one is below (asked through `atLeast`, oldest first, so a release that
+ * is only assumed is recorded as such), else `x-yaml-cfg`.
+ */
+export function yamlCfgSectionAt(dest: string, atLeast: (version: string) => boolean): string | undefined {
+  const table = MEGATRON_SCHEMA.properties?.[dest]?.['x-yaml-cfg-before'];
+  const older = table && typeof table === 'object' ? Object.entries(table as Record<string, unknown>).sort(([a], [b]) => compareVersions(a, b)) : [];
+  for (const [before, where] of older) if (typeof where === 'string' && !atLeast(before)) return where;
+  return yamlCfgSection(dest);
+}
+
 /** The flags of `x-entrypoint-flags` a script adds only from a later release than its first, by script path (`x-entrypoint-flags-since`). */
 export function entrypointFlagsSince(): Record<string, Record<string, string>> {
   return (MEGATRON_SCHEMA['x-entrypoint-flags-since'] ?? {}) as Record<string, Record<string, string>>;
