@@ -17,7 +17,7 @@
  * Megatron Bridge's own checkpoint checks in an override file (CheckpointConfig.finalize and
  * ConfigContainer.validate, training/config.py), on the fields the file writes.
  */
-import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, bridgeField, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule, type RuleContext } from './rule';
@@ -28,6 +28,8 @@ const SINCE = '0.9.0';
 const BRIDGE = ['megatron-bridge'] as const;
 const on = (m: MegatronModel, dest: string) => argWritten(m, dest) && argOn(m, dest);
 const off = (m: MegatronModel, dest: string) => argWritten(m, dest) && !argOn(m, dest);
+/** A Bridge field the override writes as null (Bridge's None). */
+const isNull = (m: MegatronModel, dotted: string) => bridgeField(m, dotted)?.value === null;
 /** `checkpoint.ckpt_format` as written, when the file writes it. */
 const format = (m: MegatronModel) => (argWritten(m, 'ckpt_format') ? String(argValue(m, 'ckpt_format')) : undefined);
 /** Written, and neither of the distributed formats (torch_dist, fsdp_dtensor). */
@@ -95,6 +97,56 @@ function nonPersistentWithoutType(ctx: RuleContext<MegatronModel>): void {
     at,
     severity: reached ? undefined : 'warning',
     message: `\`--non-persistent-save-interval ${interval}\` with \`--save\` but no \`--non-persistent-ckpt-type\`: ${reached ? `at iteration ${interval}` : `if training reaches iteration ${interval} (the file does not say how many iterations it runs)`}, Megatron-LM makes a non-persistent save, and without a type it stops there ("${quote}"). Add \`--non-persistent-ckpt-type global\` (saved like a normal checkpoint, the previous one removed), or remove the interval.`,
+  });
+}
+
+/**
+ * A Megatron Bridge override that turns non-persistent saving on (`checkpoint.non_persistent_save_interval`)
+ * with a type Bridge does not save: `in_memory`, which its CheckpointConfig takes (the field is
+ * Megatron-LM's `Literal["global", "local", "in_memory"]`, training_config.py@2a75ac1:448), or null.
+ * At every step that is a multiple of the interval and not a persistent save (the `elif` after the
+ * persistent save in train.py@v0.1.0rc4:937-940, @067f987:1450-1453, both under `checkpoint.save`),
+ * save_checkpoint raises ValueError for any type but global and local (checkpointing.py@v0.1.0rc0:414,
+ * @067f987:1164-1168); loading a checkpoint raises too (@067f987:3466-3469). Every Bridge release.
+ * A value the override leaves out is the recipe's: the finding is then a warning that says what it assumes.
+ */
+function bridgeNonPersistentType(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const type = bridgeField(m, 'checkpoint.non_persistent_ckpt_type');
+  if (!type || (type.value !== 'in_memory' && type.value !== null)) return;
+  const every = argWritten(m, 'non_persistent_save_interval') ? argNum(m, 'non_persistent_save_interval') : undefined;
+  if (every === undefined || every <= 0 || isNull(m, 'checkpoint.save')) return;
+  // Looked up untracked: a field the override leaves out (the recipe's) softens the finding, it does not silence it.
+  const raw = untracked(m.args);
+  if (raw.get('skip_train') !== undefined && argOn(m, 'skip_train')) return;
+  const persistent = argWritten(m, 'save_interval') ? argNum(m, 'save_interval') : isNull(m, 'checkpoint.save_interval') ? 0 : undefined;
+  const iters = argWritten(m, 'train_iters') ? argNum(m, 'train_iters') : undefined;
+  // The first multiple of the interval that no persistent save takes, within the run when its length is known.
+  let first: number | undefined = every;
+  if (persistent !== undefined && persistent > 0) {
+    // Every multiple of the interval is a persistent save: no non-persistent save is made.
+    if (every % persistent === 0) return;
+    first = undefined;
+    const limit = iters ?? every * persistent;
+    for (let step = every; step <= limit; step += every) {
+      if (step % persistent !== 0) {
+        first = step;
+        break;
+      }
+    }
+    if (first === undefined) return;
+  }
+  if (iters !== undefined && first > iters) return;
+  const assumed = [
+    ...(!argWritten(m, 'save') ? ['the recipe sets `checkpoint.save` (this file does not)'] : []),
+    ...(iters === undefined ? [`training reaches iteration ${first} (the file does not say how many iterations it runs)`] : []),
+    ...(persistent === undefined ? ["the recipe's `checkpoint.save_interval` does not fall on the same iterations"] : []),
+  ];
+  const shown = type.value === null ? 'null' : 'in_memory';
+  ctx.report({
+    at: type.path,
+    severity: assumed.length ? 'warning' : undefined,
+    message: `\`checkpoint.non_persistent_ckpt_type: ${shown}\` with \`checkpoint.non_persistent_save_interval: ${every}\`: ${assumed.length ? `if ${assumed.join(', and if ')}, then at iteration ${first}` : `at iteration ${first}`} Megatron Bridge makes a non-persistent save, and it saves only the \`global\` and \`local\` types: ${type.value === null ? 'without a type' : 'with `in_memory`, which its config accepts but nothing saves,'} it stops there ("Invalid non_persistent_ckpt_type … Must be 'local' or 'global'."), and loading a checkpoint with it stops too. Use \`global\` (saved like a normal checkpoint, the previous one removed) or \`local\` (node-local storage), or remove the interval.`,
   });
 }
 
@@ -455,8 +507,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: [...MLM_FLAG_FORMATS, 'megatron-bridge'],
   docs: {
-    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load, `--use-checkpoint-args` without a checkpoint or with local checkpoints, the legacy models in a distributed format, a tensor-distribution cache with different save and load groups) or that stop it at the first save (asynchronous saving in a format it cannot write asynchronously) or at the first iteration (a dump interval of 0) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format, asynchronous saving without a save directory, the main parameters from a checkpoint with its optimizer state, a checkpoint step without a checkpoint to load, the Hugging Face export beside fsdp_dtensor or local non-persistent checkpoints).',
-    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; at every release it also refuses `async_save` with `save: null` and `load_main_params_from_ckpt` with `load_optim: true`; from Bridge 0.2 (Megatron Core 0.15) `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`, and `ckpt_step` with `load: null`; from Bridge 0.6 (Megatron Core 0.19) `also_save_hf_checkpoint` with `ckpt_format: fsdp_dtensor` or `non_persistent_ckpt_type: local`. Only the fields the file writes are judged. Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`; `--use-checkpoint-args` without `--load` (from 0.16 `--pretrained-checkpoint` also serves), and from 0.11 with `--non-persistent-ckpt-type local`; from 0.11 to 0.17 `--use-legacy-models` without `--ckpt-format torch` (the default is `torch_dist`); and from 0.20 `--ckpt-pg-tensors-cache-path` unless the fully parallel save and load groups are the same. `--async-save` stops the run at its first checkpoint save (periodic or at the end of training) in the legacy `torch` format at every release (in 0.7 and 0.8, where the format is chosen by `--use-dist-ckpt` and `--dist-ckpt-format`, without `--use-dist-ckpt` or with the `zarr` format), and before Megatron Core 0.17 in any format but `torch_dist` (at 0.16 only where the persistent worker keeps async save on). An interval of 0 for the gradient dumps (`--save-wgrads-interval`, `--save-dgrads-interval`, from 0.16) or the parameter, activation and tokens-per-expert dumps (from 0.18) stops the run at its first training iteration (a division by zero). A `--yaml-cfg` file meets only the `--save-interval` check of these argument checks (the reader\'s own validate_yaml); the others are not made for it.',
+    summary: 'Checkpoint arguments that stop Megatron-LM at startup or when it saves (`--save` without `--save-interval`, save or retain intervals it refuses, local checkpoints or replication without their settings, a checkpoint format without the FSDP it needs, a legacy or memory-efficient reshardable save without Gloo groups, a non-persistent save interval without a non-persistent checkpoint type, a non-persistent type it does not save, a checkpoint conversion without a place to save or a checkpoint to load, `--use-checkpoint-args` without a checkpoint or with local checkpoints, the legacy models in a distributed format, a tensor-distribution cache with different save and load groups) or that stop it at the first save (asynchronous saving in a format it cannot write asynchronously) or at the first iteration (a dump interval of 0) or that it switches off at startup (async save without the persistent checkpoint worker), or that stop Megatron Bridge when it validates the config (asynchronous or Gloo-less saving in a legacy format, asynchronous saving without a save directory, the main parameters from a checkpoint with its optimizer state, a checkpoint step without a checkpoint to load, the Hugging Face export beside fsdp_dtensor or local non-persistent checkpoints) or at its first non-persistent save (a non-persistent save interval with the type `in_memory`, which its config accepts, or null).',
+    why: '`--non-persistent-save-interval` makes Megatron-LM save a non-persistent checkpoint every N iterations (unless a persistent save falls on the same one), and from Megatron Core 0.9, where the interval appeared, that save stops the run unless `--non-persistent-ckpt-type` is `global` or `local`; the type has no default. The run fails at its first non-persistent save, after N iterations of work. It is an error when the file runs that many iterations (`--train-iters`), a warning when it does not say. From Megatron Core 0.16, `--async-save` with a distributed checkpoint format (the default `torch_dist`) needs `--use-persistent-ckpt-worker`: without it Megatron-LM prints a warning and turns async save off, so every save blocks training (a warning). Megatron Bridge checks an override file\'s checkpoint settings when it validates the config, at every release: `async_save` writes only the distributed formats (`torch_dist`; also `fsdp_dtensor` from Bridge 0.5) and needs `use_persistent_ckpt_worker`, and with `dist.use_gloo_process_groups: false` the distributed optimizer cannot save the legacy `torch` format; at every release it also refuses `async_save` with `save: null` and `load_main_params_from_ckpt` with `load_optim: true`; from Bridge 0.2 (Megatron Core 0.15) `dist_ckpt_optim_fully_reshardable` beside `distrib_optim_fully_reshardable_mem_efficient`, and `ckpt_step` with `load: null`; from Bridge 0.6 (Megatron Core 0.19) `also_save_hf_checkpoint` with `ckpt_format: fsdp_dtensor` or `non_persistent_ckpt_type: local`. Only the fields the file writes are judged. Bridge has no startup check of the non-persistent checkpoint type: with `checkpoint.non_persistent_save_interval` set, its first non-persistent save (a multiple of the interval that is not a persistent save) stops unless the type is `global` or `local`, so `in_memory`, which its config accepts, and an explicit null fail after that many iterations (an error when the file writes the save directory, the persistent interval and the run length; otherwise a warning that names what the recipe must supply). Megatron-LM\'s argument checks refuse other combinations at startup: `--save` without `--save-interval` (every release); from 0.14 a save interval that is not above zero and a `--save-retain-interval` that is not a positive multiple of it, and `--load-main-params-from-ckpt` without `--no-load-optim`; from 0.18 `--save-params-interval` with `--overlap-param-gather`; from 0.11 `--non-persistent-ckpt-type local` without `--non-persistent-local-ckpt-dir`, and `--replication` without `--replication-jump` or without local checkpoints; from 0.12, with the distributed optimizer and `--disable-gloo-process-groups`, `--ckpt-format torch` (and from 0.15 `--distrib-optim-fully-reshardable-mem-efficient` with `--dist-ckpt-optim-fully-reshardable`); from 0.12 `--ckpt-format torch_dcp` without PyTorch FSDP2 or with tensor or pipeline parallelism; from 0.14 `--ckpt-format fsdp_dtensor` without `--use-megatron-fsdp`; from 0.16 Muon, and from 0.18 any optimizer other than Adam or SGD, with a format other than `torch` or `torch_dist`; from 0.19 `--override-ckpt-iteration` with `--finetune`, and `--logits-save-dir` without `--logits-save-top-k` or without an asynchronous save that stays on. At startup, Megatron-LM refuses `--non-persistent-ckpt-type in_memory`, which the flag offers but nothing saves (and `local` too before Megatron Core 0.11), and `--ckpt-convert-format` without both `--ckpt-convert-save` and `--load`; `--use-checkpoint-args` without `--load` (from 0.16 `--pretrained-checkpoint` also serves), and from 0.11 with `--non-persistent-ckpt-type local`; from 0.11 to 0.17 `--use-legacy-models` without `--ckpt-format torch` (the default is `torch_dist`); and from 0.20 `--ckpt-pg-tensors-cache-path` unless the fully parallel save and load groups are the same. `--async-save` stops the run at its first checkpoint save (periodic or at the end of training) in the legacy `torch` format at every release (in 0.7 and 0.8, where the format is chosen by `--use-dist-ckpt` and `--dist-ckpt-format`, without `--use-dist-ckpt` or with the `zarr` format), and before Megatron Core 0.17 in any format but `torch_dist` (at 0.16 only where the persistent worker keeps async save on). An interval of 0 for the gradient dumps (`--save-wgrads-interval`, `--save-dgrads-interval`, from 0.16) or the parameter, activation and tokens-per-expert dumps (from 0.18) stops the run at its first training iteration (a division by zero). A `--yaml-cfg` file meets only the `--save-interval` check of these argument checks (the reader\'s own validate_yaml); the others are not made for it.',
     bad: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n',
     good: '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nMODEL_ARGS:\n  --num-layers: 32\n  --train-iters: 1000\n  --eval-interval: 1000\n  --save: /ckpt\n  --save-interval: 1000\n  --non-persistent-save-interval: 100\n  --non-persistent-ckpt-type: global\n',
     upstream: [
@@ -467,6 +519,7 @@ export default defineRule<MegatronModel>({
   },
   check(ctx) {
     if (ctx.format === 'megatron-bridge') {
+      ctx.separately(() => bridgeNonPersistentType(ctx));
       runChecks(ctx, BRIDGE_CHECKS);
       runChecks(ctx, BRIDGE_CHECKPOINT_CHECKS);
       return;
