@@ -81,3 +81,45 @@ test('Bridge reads the count of zero gradients from optimizer.log_num_zeros_in_g
   assert.match(md, /Megatron Bridge: `optimizer\.log_num_zeros_in_grad`/);
   assert.deepEqual(PROPS.log_num_zeros_in_grad['x-bridge'], ['optimizer.log_num_zeros_in_grad']);
 });
+
+test('x-bridge-enum on an argument: Bridge is offered only the non-persistent checkpoint types it saves (checkpointing.py@067f987:1148-1168 raises ValueError for any other), and keeps their descriptions', () => {
+  // Megatron-LM training_config.py@2a75ac1:448: the field Bridge's CheckpointConfig inherits is
+  // Literal["global", "local", "in_memory"], so Bridge's config takes in_memory; its save does not.
+  assert.deepEqual(PROPS.non_persistent_ckpt_type['x-bridge-enum'], ['global', 'local']);
+  const bridge = '# shardwise: format=megatron-bridge\ncheckpoint:\n  non_persistent_ckpt_type: \n';
+  const offered = complete(analyze({ path: 'override.yaml', text: bridge }), bridge.length - 1).map((e) => e.label);
+  assert.ok(offered.includes('global') && offered.includes('local') && !offered.includes('in_memory'), offered.join(' '));
+  const text = bridge.replace('non_persistent_ckpt_type: ', 'non_persistent_ckpt_type: global');
+  const md = hover(analyze({ path: 'override.yaml', text }), text.indexOf('non_persistent') + 2)!.markdown;
+  assert.match(md, /- `global`: Regular checkpoint/);
+  assert.doesNotMatch(md.slice(md.indexOf('Allowed values:')), /in_memory/);
+  // Megatron-LM's flag still offers all three (its argument checks refuse in_memory: checkpoint-config-invalid).
+  const script = 'torchrun --nproc-per-node 8 pretrain_gpt.py --non-persistent-ckpt-type \n';
+  const flags = complete(analyze({ path: 'train.sh', text: script }), script.length - 1).map((e) => e.label);
+  assert.ok(flags.includes('in_memory'), flags.join(' '));
+});
+
+test('x-deprecated.bridge: a deprecation whose conversion only Megatron-LM\'s argument checks make says what Megatron Bridge does instead; the others are made by code Bridge runs too', () => {
+  // Made outside validate_args, so a Bridge override meets them as the message says: TransformerConfig.__post_init__
+  // (megatron/core/transformer/transformer_config.py@2a75ac1: moe_router_padding_for_fp8 :2400, moe_enable_deepep
+  // :1647-1660, moe_deepep_num_sms/moe_hybridep_num_sms :1679, enable_cuda_graph/external_cuda_graph :2457-2470),
+  // Bridge's own hybrid provider for hybrid_override_pattern (models/hybrid/hybrid_provider.py@067f987:181-195,
+  // models/mamba/mamba_provider.py@v0.4.0), and rampup_batch_size, whose message speaks of Bridge itself.
+  const flagWorded = Object.entries(PROPS)
+    .filter(([, p]) => p['x-deprecated'] && p['x-bridge']?.length && !p['x-deprecated'].bridge && /`--/.test(p['x-deprecated'].message ?? ''))
+    .map(([k]) => k);
+  assert.deepEqual(flagWorded.sort(), ['enable_cuda_graph', 'external_cuda_graph', 'hybrid_override_pattern', 'moe_deepep_num_sms', 'moe_enable_deepep', 'moe_hybridep_num_sms', 'moe_router_padding_for_fp8', 'rampup_batch_size']);
+  // Converted only by validate_args (training/arguments.py@2a75ac1:1331-1340, :733-759): Bridge's own account.
+  assert.equal(PROPS.no_weight_decay_cond_type['x-deprecated'].bridge.effect, 'ignored');
+  assert.equal(PROPS.mtp_hybrid_override_pattern['x-deprecated'].bridge.effect, 'migrated');
+  const bridge = '# shardwise: format=megatron-bridge world_size=8 megatron_core=0.19.0\nscheduler:\n  no_weight_decay_cond_type: apply_wd_to_qk_layernorm\n';
+  const md = hover(analyze({ path: 'override.yaml', text: bridge }), bridge.indexOf('no_weight_decay') + 2)!.markdown;
+  assert.match(md, /⚠ \*\*Deprecated since 0\.16\.0\.\*\* Only Megatron-LM's argument checks/);
+});
+
+test('--mtp-hybrid-override-pattern is not renamed to --hybrid-layer-pattern: Megatron-LM puts it after a `/` of that pattern (training/arguments.py@2a75ac1:747-759), so the rename would make the MTP part the main pattern', () => {
+  const script = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_mamba.py --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --micro-batch-size 1 --global-batch-size 8 --mtp-num-layers 1 --mtp-hybrid-override-pattern MM\n';
+  const found = analyze({ path: 'train.sh', text: script }, { targetVersions: { 'megatron-core': '0.19.0' } }).findings.filter((f) => f.code === 'deprecated-key');
+  assert.equal(found.length, 1);
+  assert.deepEqual(found[0].fixes().map((f) => f.title).filter((t) => /hybrid-layer-pattern/.test(t)), []);
+});

@@ -255,3 +255,27 @@ test('older argument names read in place of today\'s agree with the schema: same
     assert.equal(old['x-action'], props[now]['x-action'], now);
   }
 });
+
+test('a `--yaml-cfg` initializer text is told to leave init_method out, never to write xavier_uniform, which stops too (yaml_arguments.py@core_v0.6.0:440-442, @d98e8a6:424-426 pass scaled_init_method, no TransformerConfig field at any release)', () => {
+  for (const value of ['normal', 'xavier_unifrom']) {
+    const text = `# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nlanguage_model:\n  num_layers: 2\n  hidden_size: 64\n  num_attention_heads: 4\n  init_method: ${value}\nmodel_parallel:\n  tensor_model_parallel_size: 1\n`;
+    const f = analyze({ path: 'model.yaml', text }).findings.filter((x) => x.code === 'invalid-value');
+    assert.equal(f.length, 1, value);
+    assert.match(f[0].message, /must be left out \(or null\)/);
+    assert.doesNotMatch(f[0].message, /Write `xavier_uniform`|Did you mean/);
+    // No change to a listed name.
+    assert.deepEqual(f[0].fixes().map((x) => x.title).filter((t) => /xavier_uniform/.test(t)), [], value);
+  }
+  // embedding_init_method: xavier_uniform runs there (no scaled_init_method beside it), so it is still advised.
+  const emb = '# shardwise: format=megatron-yaml world_size=8 megatron_core=0.19.0\nlanguage_model:\n  num_layers: 2\n  hidden_size: 64\n  num_attention_heads: 4\n  embedding_init_method: normal\nmodel_parallel:\n  tensor_model_parallel_size: 1\n';
+  const e = analyze({ path: 'model.yaml', text: emb }).findings.find((x) => x.code === 'invalid-value');
+  assert.match(e!.message, /must be `xavier_uniform`.*Write `xavier_uniform`/);
+});
+
+test('hover of --allow-ambiguous-pad-tokens says what on does: the colliding pad id is kept, so tokens sharing it (EOD) are masked out of the loss; off, the pad id becomes -1 (megatron/core/datasets/megatron_dataset.py@core_v0.16.0:20,97-114; gpt_dataset.py@core_v0.16.0:272-276)', () => {
+  const script = 'torchrun --nproc-per-node 8 pretrain_gpt.py --allow-ambiguous-pad-tokens\n';
+  const md = hover(analyze({ path: 'train.sh', text: script }), at(script, '--allow-ambiguous', 3))!.markdown;
+  assert.match(md, /Keep a pad token id that another special token \(such as EOD\) shares: every token with that id is then masked out of the loss/);
+  assert.match(md, /Off \(the default\), the dataset replaces a colliding pad id with -1/);
+  assert.doesNotMatch(md, /Do not mask pad tokens/);
+});

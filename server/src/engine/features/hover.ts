@@ -18,7 +18,7 @@ import { escapeControls } from '../text';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { advisedNames, appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
+import { advisedNames, appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, bridgeDeprecation, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -88,8 +88,10 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   if (since(schema)) title.push(`${releaseName(da.format)} ≥ ${since(schema)}`);
   parts.push(title.join(' · '));
 
-  const dep = deprecation(schema);
-  if (dep) parts.push(`⚠ **Deprecated${dep.since ? ` since ${dep.since}` : ''}.** ${dep.message ?? ''}${dep.replacement ? ` Use \`${dep.replacement}\`.` : ''}`.trim());
+  // A Bridge override: what Bridge does with the key (`x-deprecated.bridge`), dated from the argument's deprecation.
+  const dep = da.format?.id === 'megatron-bridge' ? bridgeDeprecation(deprecation(schema)) : deprecation(schema);
+  const depSince = dep?.firstSince ?? dep?.since;
+  if (dep) parts.push(`⚠ **Deprecated${depSince ? ` since ${depSince}` : ''}.** ${dep.message ?? ''}${dep.replacement ? ` Use \`${dep.replacement}\`.` : ''}`.trim());
 
   const enumValues = schema.enum ?? advisedNames(schema) ?? [];
   const enumDocs = schema.markdownEnumDescriptions ?? [];

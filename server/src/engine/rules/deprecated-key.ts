@@ -13,7 +13,7 @@ import { SETTING } from './release';
 import type { Tool } from '../settings';
 import { defineRule, type FixSpec, type Report, type RuleContext } from './rule';
 import { MLM_FLAG_FORMATS } from '../formats/megatron/model';
-import { aliasOf as aliasOfSchema, defaultAt, deprecation, removal, since } from '../schema/vocabulary';
+import { aliasOf as aliasOfSchema, bridgeDeprecation, defaultAt, deprecation, removal, since } from '../schema/vocabulary';
 
 const SEVERITY: Record<Deprecation['effect'], Severity> = { error: 'error', ignored: 'warning', 'no-effect': 'warning', migrated: 'information', warned: 'information' };
 const EFFECT: Record<Deprecation['effect'], string> = {
@@ -42,7 +42,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
-    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement. In a Megatron Bridge override, `train.eval_iters`, `train.eval_interval` and `train.skip_train` are deprecated copies of the `validation` fields from Bridge 0.4 (Megatron Core 0.17): Bridge warns and copies the `train` value over the `validation` one, so a different `validation` value in the same file is replaced (a warning).',
+    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement. In a Megatron Bridge override, `train.eval_iters`, `train.eval_interval` and `train.skip_train` are deprecated copies of the `validation` fields from Bridge 0.4 (Megatron Core 0.17): Bridge warns and copies the `train` value over the `validation` one, so a different `validation` value in the same file is replaced (a warning). A deprecated Megatron argument in a Bridge override is judged by what Bridge does with it, where that is not Megatron-LM\'s conversion: `scheduler.no_weight_decay_cond_type`, which only Megatron-LM\'s argument checks turn into weight decay on the qk LayerNorm, is read by nothing in the Bridge releases on Megatron Core 0.19 and later, so the weight decay it asks for does not happen (a warning that names `optimizer.apply_wd_to_qk_layernorm`), and `model.mtp_hybrid_override_pattern` is still appended by Bridge to `model.hybrid_layer_pattern`.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch: BACKWARD_PRE\n',
     fix: 'Renames the key (or moves its value) to the replacement, converting the value when the meaning changed; removes it when there is no replacement.',
@@ -91,7 +91,9 @@ export default defineRule({
       // says it is ignored); what a deprecation does (refuse, convert, warn) happens only on the
       // command line.
       if (yamlCfg && path.length === 1) return;
-      const dep = deprecation(schema, (v) => ctx.atLeast(v));
+      // A Bridge override meets what Bridge does with the key, which is not always Megatron-LM's migration.
+      const base = deprecation(schema, (v) => ctx.atLeast(v));
+      const dep = ctx.format === 'megatron-bridge' ? bridgeDeprecation(base) : base;
       // Deprecated after the release the file targets: nothing to say yet.
       if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
       // From a release the tool stops when the key and its replacement are both written.
@@ -130,7 +132,7 @@ export default defineRule({
         // the file alone still does not).
         severity: over ? 'warning' : quiet ? 'information' : dep.conditional && dep.effect === 'error' ? (builtByDeepSpeed(ctx) ? 'warning' : 'information') : SEVERITY[dep.effect],
         message:
-          deprecationMessage(pathLabel(path), ctx.flat && named.replacement ? { ...named, replacement: String(lastKey(ctx.writePath([named.replacement]) ?? [named.replacement])) } : named, ctx.versions) +
+          deprecationMessage(pathLabel(path), ctx.flat && named.replacement ? { ...named, replacement: writtenName(ctx, path, ctx.writePath([named.replacement]) ?? [named.replacement]) } : named, ctx.versions) +
           (later ? ` ${later}` : '') +
           (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : against ? ` It matters here: with ${against}, which this file writes, what it asked for does not run.` : '') +
           (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
@@ -312,6 +314,17 @@ function defeated(ctx: RuleContext, when: Record<string, unknown[]>): string | u
   return undefined;
 }
 
+/**
+ * How a message names the key at `target`, where a format with its own spelling writes it: its last
+ * key, or in a Megatron Bridge override its whole dotted path when it is in another section than
+ * the key at `path` (`optimizer.apply_wd_to_qk_layernorm` for `scheduler.no_weight_decay_cond_type`).
+ */
+function writtenName(ctx: RuleContext, path: Path, target: Path): string {
+  const dotted = target.length === 1 ? String(target[0]).split('.') : target.map(String);
+  const section = path.length === 1 ? String(path[0]).split('.')[0] : String(path[0]);
+  return ctx.format === 'megatron-bridge' && dotted.length > 1 && dotted[0] !== section ? dotted.join('.') : String(lastKey(target));
+}
+
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
   const first = dep.firstSince ?? dep.since;
   const since = first ? ` since ${tool} ${first}` : '';
@@ -371,7 +384,7 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   // A bare negated flag (`--no-x`) stores false; the replacement's bare flag would store true.
   const written = ctx.doc.node(path);
   if (ctx.flat && value === false && written?.kind === 'scalar' && written.value === null) return dep.effect === 'migrated' ? [] : removeOnly();
-  const name = code(ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, ''));
+  const name = code(ctx.flat ? writtenName(ctx, path, target) : dep.replacement.replace(/^\//, ''));
   const mapped = dep.replacementValue ? dep.replacementValue[JSON.stringify(value)] : value;
   if (dep.replacementValue && !(JSON.stringify(value) in dep.replacementValue)) return [];
   if (ctx.doc.node(target)) return [{ kind: removeKind, title: `Remove ${code(lastKey(path))} (${name} is already set)`, edits: [remove], recommended: removeKind === 'remove-ignored' }];
@@ -379,5 +392,5 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.schemaVersion), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.schemaVersion);
   if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly();
   if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: moved('rename'), title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
-  return [{ kind: moved('replace'), title: `Replace with ${code(`${ctx.flat ? lastKey(target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
+  return [{ kind: moved('replace'), title: `Replace with ${code(`${ctx.flat ? writtenName(ctx, path, target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
 }

@@ -317,7 +317,9 @@ export default defineRule({
       // Accelerate's process count written as text: an error only where the launcher computes with it.
       const textCount = textProcessCount(ctx, issue.path, issue.value);
       if (textCount === null) return;
-      const expected = nav.describe(issue.schema);
+      // A `--yaml-cfg` key no listed value of which runs either (`x-yaml-cfg-refused.onlyNull`): only leaving it out does.
+      const nullOnly = ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true && yamlCfgRefusal(issue.schema)?.onlyNull === true;
+      const expected = nullOnly ? 'left out (or null)' : nav.describe(issue.schema);
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // Releases that run an unknown value silently as another: the finding is a warning, and any
       // correction changes what runs (unsafe).
@@ -336,7 +338,7 @@ export default defineRule({
       // before `deepspeed.initialize`): what reaches DeepSpeed is that program's, not known from the file.
       const filler = placeholder ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => issue.path.includes(r.key)) : undefined;
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
-      const { advice, fixes } = correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked);
+      const { advice, fixes } = nullOnly ? { advice: '', fixes: [] } : correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked);
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;

@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSectionAt, yamlCfgUnread } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgeUnread, bridgeUnreadSince, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSectionAt, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation, removal } from '../schema/vocabulary';
 import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -101,7 +101,13 @@ let paths: { path: string; from?: string }[] | undefined;
  * legacy tokenizer builder of Bridge 0.2 to 0.3.1, which pin Megatron Core 0.15 to 0.16).
  */
 function unreadPaths(): { path: string; from?: string }[] {
-  return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => bridgeUnread(s).map((path) => ({ path, from: unreadFrom(s)?.version }))));
+  return (paths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) =>
+    bridgeUnread(s).map((path) => {
+      // The later of the two: Megatron-LM's own last read, and the first Bridge release that no longer reads the path (`x-bridge-unread-since`).
+      const versions = [unreadFrom(s)?.version, bridgeUnreadSince(s, path)].filter((v): v is string => !!v).sort(compareVersions);
+      return { path, from: versions[versions.length - 1] };
+    }),
+  ));
 }
 
 /** The keys of a SageMaker config that the SageMaker launch of the targeted release leaves out of the job. */

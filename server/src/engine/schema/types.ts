@@ -51,6 +51,13 @@ export interface Deprecation {
    * written): a replacement written with another value is silently overridden.
    */
   overrides?: boolean;
+  /**
+   * Megatron: what Megatron Bridge does with the key, where that is not what Megatron-LM's argument
+   * checks do (a migration only validate_args makes, a field Bridge reads itself): used for a Bridge
+   * override in place of the fields above. `since` is the Megatron Core release of the first Bridge
+   * release it holds for; `replacement` is an argument (written at its Bridge path).
+   */
+  bridge?: Omit<Deprecation, 'bridge' | 'earlier' | 'firstSince'>;
 }
 
 export interface KeyPrefix {
@@ -102,8 +109,10 @@ export interface JsonSchema {
   'x-flag-removed'?: Record<string, string>;
   /** Accelerate: before this release the launcher read this prefixed key only without its prefix (`offload_params`). */
   'x-bare-until'?: string;
-  /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written). */
+  /** Megatron: the values a Megatron Bridge override of this field is read by (Bridge's own names; empty: a string is kept as written), or the Megatron-LM values Bridge's run takes where it refuses others its config accepts. */
   'x-bridge-enum'?: string[];
+  /** Megatron: for a Bridge path of `x-bridge-unread`, the Megatron Core release of the first Bridge release that no longer reads it. */
+  'x-bridge-unread-since'?: Record<string, string>;
   'x-enum-since'?: Record<string, string>;
   /** `lower`: `x-enum-since` is keyed in lower case and a value is looked up in any letter case. */
   'x-enum-since-case'?: 'lower';
@@ -217,7 +226,8 @@ export interface JsonSchema {
    * Megatron: a `--yaml-cfg` value outside the choices, which that reader does not check against them,
    * that still stops the run: what happens (`effect`), unless the switch `unlessOff` is written off.
    */
-  'x-yaml-cfg-refused'?: { effect: string; unlessOff?: string };
+  /** `onlyNull`: the listed values stop the run too (another check says how), so only the key left out or null runs. */
+  'x-yaml-cfg-refused'?: { effect: string; unlessOff?: string; onlyNull?: boolean };
   /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when
    * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that

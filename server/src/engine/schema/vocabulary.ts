@@ -30,6 +30,17 @@ export function deprecation(schema: JsonSchema | undefined, atLeast?: (version: 
   return phase ? { ...dep, ...phase, earlier: undefined, firstSince } : { ...dep, since: firstSince, earlier: undefined, firstSince };
 }
 
+/**
+ * The deprecation as a Megatron Bridge override meets it (`x-deprecated.bridge`), where Bridge does
+ * not do what Megatron-LM's argument checks do; the key's own deprecation otherwise. It holds from
+ * its own `since`, else the key's; the message still dates it from the release that first
+ * deprecated the argument.
+ */
+export function bridgeDeprecation(dep: Deprecation | undefined): Deprecation | undefined {
+  if (!dep?.bridge) return dep;
+  return { since: dep.since, ...dep.bridge, firstSince: dep.firstSince ?? dep.since };
+}
+
 /** What the tool does with an explicit null its reader takes as the value (`x-null-effect`), from which release. */
 export function nullEffect(schema: JsonSchema | undefined): { since?: string; effect: string } | undefined {
   return schema?.['x-null-effect'];
@@ -287,9 +298,9 @@ export function noOwnCheck(schema: JsonSchema | undefined): boolean {
  * Megatron: what a `--yaml-cfg` value outside the choices does where it still stops the run
  * (`x-yaml-cfg-refused`), and the switch that, written off, spares it.
  */
-export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string; unlessOff?: string } | undefined {
+export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string; unlessOff?: string; onlyNull?: boolean } | undefined {
   const refused = schema?.['x-yaml-cfg-refused'];
-  return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff } : undefined;
+  return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff, onlyNull: refused.onlyNull } : undefined;
 }
 
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {

@@ -16,15 +16,18 @@ export const MEGATRON_VALIDATE = lazyValidator(() => require('../../schema/gener
  * The schema as Megatron Bridge reads it: a field whose values in a Megatron-LM `--yaml-cfg` file
  * are names that loader knows takes in a Bridge override the names Bridge restores
  * (`x-bridge-enum`: `activation_func: silu`), or no listed value when Bridge keeps the string as
- * written. Every other property is Megatron-LM's.
+ * written; a field whose Megatron-LM choices include one Bridge's run refuses takes the others
+ * (`non_persistent_ckpt_type`: no `in_memory`). Every other property is Megatron-LM's.
  */
 export const BRIDGE_SCHEMA: JsonSchema = lazySchema(() => {
   const properties: Record<string, JsonSchema> = { ...MEGATRON_SCHEMA.properties };
   for (const [dest, prop] of Object.entries(properties)) {
     const names = prop['x-bridge-enum'];
     if (!Array.isArray(names)) continue;
-    const { enum: _enum, markdownEnumDescriptions: _docs, ...rest } = prop;
-    properties[dest] = names.length ? { ...rest, enum: names } : rest;
+    const { enum: values, markdownEnumDescriptions: docs, ...rest } = prop;
+    // Names that are some of Megatron-LM's values keep their descriptions.
+    const kept = Array.isArray(values) && Array.isArray(docs) && names.every((n) => values.includes(n)) ? names.map((n) => docs[values.indexOf(n)]) : undefined;
+    properties[dest] = !names.length ? rest : kept ? { ...rest, enum: names, markdownEnumDescriptions: kept } : { ...rest, enum: names };
   }
   return { ...MEGATRON_SCHEMA, properties };
 });
@@ -229,6 +232,11 @@ export function flagEra(flag: string): { before?: string; from?: string } {
 /** The Bridge paths of an argument that the section's own `__post_init__` sets whatever is written (`x-bridge-overwritten`). */
 export function bridgeOverwritten(schema: JsonSchema | undefined): string[] {
   return strings(schema?.['x-bridge-overwritten']);
+}
+
+/** The Megatron Core release of the first Bridge release that no longer reads this path of `x-bridge-unread` (`x-bridge-unread-since`), where older Bridge releases did. */
+export function bridgeUnreadSince(schema: JsonSchema | undefined, path: string): string | undefined {
+  return schema?.['x-bridge-unread-since']?.[path];
 }
 
 /** The Bridge paths of an argument that nothing in Bridge (its recipes aside) or Megatron Core reads by name (`x-bridge-unread`). */
