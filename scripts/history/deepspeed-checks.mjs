@@ -14,19 +14,30 @@ import { printLists, setKey } from './write.mjs';
 
 /** The sentence for a key whose reader has no check of its own (or none found). */
 export const UNCHECKED = 'DeepSpeed stops, or silently misbehaves, where it first uses a wrong value (for example an unresolved `"auto"`).';
-/** The sentence for a key whose reader checks it, in `file`. */
-export const checkedIn = (file) => `DeepSpeed checks this key where it reads it (\`${file}\`) and stops with an error that names it when the value fails that check; a wrong value the check lets through (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
+/**
+ * The sentence for a key whose reader checks it, in `file`. Whether an unresolved `"auto"` passes
+ * depends on the check (a text pattern takes it, a type or a number test does not), so the sentence
+ * names no example.
+ */
+export const checkedIn = (file) => `DeepSpeed checks this key where it reads it (\`${file}\`) and stops with an error that names it when the value fails that check; a wrong value the check lets through fails, or silently misbehaves, where it is first used.`;
+/**
+ * The sentence for a key whose reader checks it against the values it knows, in `file` (an `assert
+ * value in [...]`, an `if`/`elif` chain whose `else` raises): any other value stops it, an unresolved
+ * `"auto"` among them.
+ */
+export const checkedAmongIn = (file) => `DeepSpeed checks this key against the values it knows where it reads it (\`${file}\`) and stops with an error on any other value, an unresolved \`"auto"\` included.`;
 /**
  * The sentence for a key whose only check is a conversion into an enum (`DtypeEnum(value)`), in
- * `file`: the ValueError it raises quotes the value and the enum, not the key.
+ * `file`: the ValueError it raises quotes the value and the enum, not the key. No enum DeepSpeed
+ * converts a config value into has the name `auto`, so an unresolved `"auto"` stops it too.
  */
-export const convertedIn = (file, name) => `DeepSpeed converts this key with \`${name}\` where it reads it (\`${file}\`) and stops with a ValueError that quotes the value, not the key (\`'…' is not a valid ${name}\`), when the value is not one of its names; a wrong value the conversion lets through (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
+export const convertedIn = (file, name) => `DeepSpeed converts this key with \`${name}\` where it reads it (\`${file}\`) and stops with a ValueError that quotes the value, not the key (\`'…' is not a valid ${name}\`), when the value is not one of its names, an unresolved \`"auto"\` included; a wrong value the conversion lets through fails, or silently misbehaves, where it is first used.`;
 /**
  * The sentence for a key of a section the engine only stores, whose values are checked by classes
  * the model's own code builds from it (`file`): nothing checks them unless that code runs.
  */
-export const checkedWhenBuilt = (file) => `DeepSpeed's engine reads this key without checking it; the classes of \`${file}\`, which a model's code builds from this section, check it and stop with an error that names it when the value fails that check. A wrong value nothing checks (for example an unresolved \`"auto"\`) fails, or silently misbehaves, where it is first used.`;
-const GENERATED = [/^DeepSpeed reads this key with a plain dictionary lookup and does not check its type/, /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/, /^DeepSpeed checks this key where it reads it \(`[^`]+`\) and stops/, /^DeepSpeed converts this key with `[^`]+` where it reads it/, /^DeepSpeed's engine reads this key without checking it; the classes of `[^`]+`, which a model's code builds/];
+export const checkedWhenBuilt = (file) => `DeepSpeed's engine reads this key without checking it; the classes of \`${file}\`, which a model's code builds from this section, check it and stop with an error that names it when the value fails that check. A wrong value nothing checks fails, or silently misbehaves, where it is first used.`;
+const GENERATED = [/^DeepSpeed reads this key with a plain dictionary lookup and does not check its type/, /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/, /^DeepSpeed checks this key where it reads it \(`[^`]+`\) and stops/, /^DeepSpeed checks this key against the values it knows where it reads it \(`[^`]+`\)/, /^DeepSpeed converts this key with `[^`]+` where it reads it/, /^DeepSpeed's engine reads this key without checking it; the classes of `[^`]+`, which a model's code builds/];
 
 /** Files that read a section's values beyond its config parser (checked at the newest release). */
 const CHECK_FILES = {
@@ -47,20 +58,22 @@ const BUILT_BY_MODEL = new Set(['sparse_attention']);
 /**
  * Checks the scan cannot see, checked by hand at the newest release: the key is named through a
  * constant and checked by an enum or a shared validator of another module (`{ file, enum }`: its only
- * check is the conversion into that enum).
+ * check is the conversion into that enum; `{ file, among: true }`: a check against the values it
+ * knows, which refuses any other, `"auto"` included).
  */
 const CHECKED_BY_HAND = {
-  // get_torch_autocast_dtype returns DtypeEnum(value).value for every config (runtime/config.py@v0.19.5:821): an unknown name raises ValueError.
-  'torch_autocast.dtype': 'deepspeed/runtime/config.py',
+  // get_torch_autocast_dtype returns DtypeEnum(value).value for every config (runtime/config.py@v0.19.5:175-183): an unknown
+  // name raises DtypeEnum's ValueError, which the `except KeyError` there does not catch.
+  'torch_autocast.dtype': { file: 'deepspeed/runtime/config.py', enum: 'DtypeEnum' },
   // get_checkpoint_writer_config upper-cases both and asserts each is in VALID_VALUES (_validate_config_values, model_checkpointing/config.py@v0.19.5:22-28,56).
-  'checkpoint.writer.type': 'deepspeed/runtime/model_checkpointing/config.py',
-  'checkpoint.writer.data_parallel': 'deepspeed/runtime/model_checkpointing/config.py',
+  'checkpoint.writer.type': { file: 'deepspeed/runtime/model_checkpointing/config.py', among: true },
+  'checkpoint.writer.data_parallel': { file: 'deepspeed/runtime/model_checkpointing/config.py', among: true },
   // The compression sub-sections assert these against constant lists whenever `shared_parameters` is written (compression/config.py@v0.19.5:177-184, :365-367).
-  'compression_training.activation_quantization.shared_parameters.quantization_type': 'deepspeed/compression/config.py',
-  'compression_training.activation_quantization.shared_parameters.range_calibration': 'deepspeed/compression/config.py',
-  'compression_training.head_pruning.shared_parameters.method': 'deepspeed/compression/config.py',
+  'compression_training.activation_quantization.shared_parameters.quantization_type': { file: 'deepspeed/compression/config.py', among: true },
+  'compression_training.activation_quantization.shared_parameters.range_calibration': { file: 'deepspeed/compression/config.py', among: true },
+  'compression_training.head_pruning.shared_parameters.method': { file: 'deepspeed/compression/config.py', among: true },
   // CurriculumScheduler raises RuntimeError for a schedule it does not know (runtime/data_pipeline/curriculum_scheduler.py@v0.19.5:104-105).
-  'curriculum_learning.schedule_type': 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py',
+  'curriculum_learning.schedule_type': { file: 'deepspeed/runtime/data_pipeline/curriculum_scheduler.py', among: true },
   // The engine converts these with DtypeEnum, which raises ValueError on a name it lacks (runtime/engine.py@v0.19.5:1471, :1492;
   // grad_accum_dtype in get_data_types, :1454, when it sets up an optimizer). DtypeEnum has no `_missing_`, so the message names no key.
   'data_types.param_dtype': { file: 'deepspeed/runtime/engine.py', enum: 'DtypeEnum' },
@@ -168,6 +181,7 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
     const byHand = CHECKED_BY_HAND[dotted];
     let where = byHand && typeof byHand === 'object' ? byHand.file : byHand;
     let converted = byHand && typeof byHand === 'object' ? byHand.enum : undefined;
+    const among = !!(byHand && typeof byHand === 'object' && byHand.among);
     // A name without an underscore (`enabled`, `dtype`, `block`) is also another section's attribute.
     if (!where && byHand !== null && key.includes('_')) for (const path of files) {
       const stmts = stmtsOf(path);
@@ -180,7 +194,7 @@ export function deepspeedCheckChanges(dir, releases, keys, sectionFiles) {
         break;
       }
     }
-    const want = where ? (BUILT_BY_MODEL.has(section) ? checkedWhenBuilt(where) : converted ? convertedIn(where, converted) : checkedIn(where)) : UNCHECKED;
+    const want = where ? (BUILT_BY_MODEL.has(section) ? checkedWhenBuilt(where) : converted ? convertedIn(where, converted) : among ? checkedAmongIn(where) : checkedIn(where)) : UNCHECKED;
     if (where) report.checked.push(`${dotted}: ${where}`);
     else report.unchecked++;
     const stale = owned.filter((p) => p['x-invalid-effect'] !== want);

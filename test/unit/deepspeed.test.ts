@@ -241,6 +241,15 @@ test('x-invalid-effect of the keys DeepSpeed reads key by key says a check only 
     assert.match(effects.get(key) ?? '', new RegExp(`^DeepSpeed converts this key with \`${name}\` .*quotes the value, not the key`), key);
   // deepspeed/runtime/data_pipeline/curriculum_scheduler.py: max_difficulty is stored and compared, never checked.
   assert.match(effects.get('curriculum_learning.max_difficulty') ?? '', /^DeepSpeed stops, or silently misbehaves, where it first uses a wrong value/);
+  // A check against the values the reader knows refuses an unresolved "auto" like any other word (compression/config.py@v0.19.5:182-184,
+  // :365-367; model_checkpointing/config.py@v0.19.5:22-28; curriculum_scheduler.py@v0.19.5:104-105), and so does an enum conversion:
+  // PartitionType (autotp_config.py@v0.19.5:20-24) and DtypeEnum (runtime/config.py@v0.19.5:101-105) have no `auto`.
+  for (const key of ['compression_training.head_pruning.shared_parameters.method', 'compression_training.activation_quantization.shared_parameters.range_calibration', 'compression_training.activation_quantization.shared_parameters.quantization_type', 'checkpoint.writer.type', 'curriculum_learning.schedule_type'])
+    assert.match(effects.get(key) ?? '', /^DeepSpeed checks this key against the values it knows .*an unresolved `"auto"` included\.$/, key);
+  for (const key of ['tensor_parallel.partition_config.layer_specs.partition_type', 'data_types.param_dtype', 'torch_autocast.dtype'])
+    assert.match(effects.get(key) ?? '', /when the value is not one of its names, an unresolved `"auto"` included;/, key);
+  // No sentence about a reader that checks or converts says an "auto" gets through: whether it does depends on the check.
+  assert.deepEqual([...effects].filter(([, e]) => /^DeepSpeed (checks|converts) this key/.test(e) && /lets through \(for example an unresolved/.test(e)).map(([k]) => k), []);
 });
 
 test('NVMe optimizer offload at stage 1 with bf16 and fp32 accumulation: the cpu fix is not safe, since it changes which optimizer runs (deepspeed/runtime/engine.py@v0.10.1, _do_optimizer_sanity_check)', () => {

@@ -12,7 +12,7 @@
  * makes it.
  */
 import type { DocAnalysis } from '../../server/src/engine';
-import { appliesTo, defaultAt, deprecatedValues, deprecation, normalized, readTruthy, removal, requiredStage, since } from '../../server/src/engine/schema/vocabulary';
+import { appliesTo, defaultAt, deprecatedValues, deprecation, identityRead, normalized, readTruthy, removal, requiredStage, since, unreadBeside } from '../../server/src/engine/schema/vocabulary';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { deepEqual } from '../../server/src/engine/schema/navigate';
 import { compareVersions } from '../../server/src/engine/version';
@@ -55,10 +55,17 @@ function walk(w: Walk, value: Record<string, unknown>, schema: JsonSchema | unde
     // A key the release does not know is ignored, or the file is refused: either way none of it runs.
     if (!child || !known(w, child, written)) continue;
     const at = [...path, key];
+    // A section the release skips when the file writes another key (`x-unread-beside`: the legacy
+    // `bfloat16` beside `bf16`, runtime/config.py@v0.6.0 get_bfloat16_enabled).
+    const beside = unreadBeside(child);
+    if (beside && (!beside.since || w.atLeast(beside.since)) && value[beside.key] !== undefined) continue;
     const dep = deprecation(child, w.atLeast);
     if (dep && (!dep.since || w.atLeast(dep.since))) {
       // Ignored, or refused where it is read (the file then does not run): no run reads it.
       if (dep.effect === 'ignored' || dep.effect === 'no-effect' || dep.effect === 'error') continue;
+      // Read only beside another top-level key's value (`readWith`: `allgather_size` only with the
+      // boolean `zero_optimization: true`, runtime/zero/config.py@v0.19.5:60-64,71-75): elsewhere not at all.
+      if (dep.readWith && !Object.entries(dep.readWith).some(([k, vs]) => vs.some((x) => deepEqual(x, w.root[k])))) continue;
       if (dep.effect === 'migrated' && dep.replacement) {
         const target = dep.replacement.includes('.') ? dep.replacement.split('.') : [...path, dep.replacement];
         const carried = dep.replacementValue ? dep.replacementValue[JSON.stringify(v)] : v;
@@ -96,6 +103,9 @@ function record(w: Walk, path: string[], value: unknown, schema: JsonSchema | un
   if ((old?.effect === 'migrated' || old?.effect === 'warned') && old.replacement !== undefined && (!old.since || w.atLeast(old.since))) v = old.replacement;
   // A switch the tool only tests with `if` (DeepSpeed's `torch_adam`, engine.py@v0.14.0:1287) is the truth of what is written.
   if (schema && readTruthy(schema) && (typeof v === 'string' || typeof v === 'number')) v = typeof v === 'string' ? v.length > 0 : v !== 0;
+  // A switch tested by identity (`pipeline.use_reentrant`, `is False`, runtime/pipe/engine.py@v0.19.5:218) is the opposite of its one literal for any other value.
+  const identity = schema && identityRead(schema);
+  if (identity && (typeof v === 'string' || typeof v === 'number')) v = !identity.literal;
   if (schema && deepEqual(v, defaultAt(schema, w.version))) return;
   w.out.set(path.join('.'), v);
 }

@@ -37,12 +37,12 @@ export default defineRule({
     'remove-refused': { applicability: 'safe', changes: 'removes a deprecated key written beside its replacement, which the tool refuses (the file cannot run as written)' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a setting the tool still reads or refuses is dropped' },
     migrate: { applicability: 'unsafe', changes: 'the configuration: the new name, which a fork or an entry script that still takes the old one may not know' },
-    activate: { applicability: 'unsafe', changes: 'the run: the setting the ignored key names takes effect under its new name' },
+    activate: { applicability: 'unsafe', changes: 'the run: the setting the ignored key names, ignored here or on a path the file does not decide, takes effect under its new name' },
     'replace-differs': { applicability: 'unsafe', changes: 'the run: the targeted release converts the old key into something other than the replacement, as DeepSpeed 0.7.0 turns `cpu_offload_param: true` into device `none`' },
   },
   docs: {
     summary: 'A key or value that was renamed or removed.',
-    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement. In a Megatron Bridge override, `train.eval_iters`, `train.eval_interval` and `train.skip_train` are deprecated copies of the `validation` fields from Bridge 0.4 (Megatron Core 0.17): Bridge warns and copies the `train` value over the `validation` one, so a different `validation` value in the same file is replaced (a warning). A deprecated Megatron argument in a Bridge override is judged by what Bridge does with it, where that is not Megatron-LM\'s conversion: `scheduler.no_weight_decay_cond_type`, which only Megatron-LM\'s argument checks turn into weight decay on the qk LayerNorm, is read by nothing in the Bridge releases on Megatron Core 0.19 and later, so the weight decay it asks for does not happen (a warning that names `optimizer.apply_wd_to_qk_layernorm`), and `model.mtp_hybrid_override_pattern` is still appended by Bridge to `model.hybrid_layer_pattern`.',
+    why: 'Tools rename settings between releases. Some old names are still converted on load (information), some are now silently ignored (warning: the setting no longer does what the file says), some make the file fail to load (error). A key can pass through these phases release by release (Accelerate converts `fsdp_backward_prefetch_policy` with a warning from 0.26.0 and ignores it from 1.0.0): the finding follows the targeted release. The message gives the release that first deprecated the key and the replacement. In a Megatron Bridge override, `train.eval_iters`, `train.eval_interval` and `train.skip_train` are deprecated copies of the `validation` fields from Bridge 0.4 (Megatron Core 0.17): Bridge warns and copies the `train` value over the `validation` one, so a different `validation` value in the same file is replaced (a warning). A deprecated Megatron argument in a Bridge override is judged by what Bridge does with it, where that is not Megatron-LM\'s conversion: `scheduler.no_weight_decay_cond_type`, which only Megatron-LM\'s argument checks turn into weight decay on the qk LayerNorm, is read by nothing in the Bridge releases on Megatron Core 0.19 and later, so the weight decay it asks for does not happen (a warning that names `optimizer.apply_wd_to_qk_layernorm`), and `model.mtp_hybrid_override_pattern` is still appended by Bridge to `model.hybrid_layer_pattern`. A key some releases read only beside another setting is ignored elsewhere: DeepSpeed takes the top-level `allgather_size` only with the boolean `zero_optimization: true`, so beside the object form it is a warning, and moving it into `zero_optimization.allgather_bucket_size` is offered as a change to the run, not as a safe fix.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch_policy: BACKWARD_PRE\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_backward_prefetch: BACKWARD_PRE\n',
     fix: 'Renames the key (or moves its value) to the replacement, converting the value when the meaning changed; removes it when there is no replacement.',
@@ -93,9 +93,11 @@ export default defineRule({
       if (yamlCfg && path.length === 1) return;
       // A Bridge override meets what Bridge does with the key, which is not always Megatron-LM's migration.
       const base = deprecation(schema, (v) => ctx.atLeast(v));
-      const dep = ctx.format === 'megatron-bridge' ? bridgeDeprecation(base) : base;
+      const declared = ctx.format === 'megatron-bridge' ? bridgeDeprecation(base) : base;
       // Deprecated after the release the file targets: nothing to say yet.
-      if (!dep || (dep.since && !ctx.atLeast(dep.since))) return;
+      if (!declared || (declared.since && !ctx.atLeast(declared.since))) return;
+      // Read only beside another key's value (`readWith`): elsewhere nothing reads it, whatever the effect says.
+      const dep = readHere(ctx, declared);
       // From a release the tool stops when the key and its replacement are both written.
       const beside = dep.refusedWithReplacementSince && dep.replacement && !ctx.flat && value !== 'auto' ? replacementWritten(ctx, path, dep.replacement) : undefined;
       if (beside && ctx.atLeast(dep.refusedWithReplacementSince!)) {
@@ -137,7 +139,9 @@ export default defineRule({
           (neutral && ignored ? NEUTRAL : anyway ? ' With the settings this file writes, what it asked for is what runs anyway, so nothing changes.' : against ? ` It matters here: with ${against}, which this file writes, what it asked for does not run.` : '') +
           (over ? ` The conversion wins over ${over.written}, which this file also sets: the run uses ${over.used}. Remove ${code(lastKey(path))} if ${over.written} is what you mean.` : ''),
         // An ignored key moved to the name the tool reads starts to count: unless it asks for what runs anyway, the run changes.
-        fixes: keyFixes(ctx, path, named, value !== undefined ? value : ctx.doc.value(path), ignored && !quiet),
+        // So does one refused only on a path the file does not decide (`max_grad_norm`, refused only where
+        // DeepSpeed builds the optimizer itself): on the other path nothing reads it.
+        fixes: keyFixes(ctx, path, named, value !== undefined ? value : ctx.doc.value(path), (ignored && !quiet) || (!!dep.conditional && dep.effect === 'error' && !builtByDeepSpeed(ctx)), ignored && neutral),
       };
       // Keys of one section that share one deprecation are one finding on the section (below).
       const section = !ctx.flat && path.length > 1 && !over && !quiet && !later ? JSON.stringify([path.slice(0, -1), dep.since, dep.effect, dep.message, report.severity]) : undefined;
@@ -325,6 +329,35 @@ function writtenName(ctx: RuleContext, path: Path, target: Path): string {
   return ctx.format === 'megatron-bridge' && dotted.length > 1 && dotted[0] !== section ? dotted.join('.') : String(lastKey(target));
 }
 
+/**
+ * The deprecation as it applies to this file: a key the tool reads only beside another key's value
+ * (`readWith`: DeepSpeed's top-level `allgather_size` only with the boolean `zero_optimization: true`,
+ * runtime/zero/config.py@v0.3.0:25-28,34-42, @v0.19.5:60-64,71-75) is ignored where the file writes
+ * none of those values, and the message says why.
+ */
+function readHere(ctx: RuleContext, dep: Deprecation): Deprecation {
+  if (!dep.readWith) return dep;
+  const why = ctx.separately(() => unreadBecause(ctx, dep.readWith!));
+  if (why === undefined) return dep;
+  const said = dep.message ? `${dep.message.trim().replace(/\.?$/, '.')} ` : '';
+  return { ...dep, effect: 'ignored', message: `${said}Here ${why}, so nothing reads it.` };
+}
+
+/** Why none of the `readWith` settings holds (the first key, as written or absent), or undefined when one does. */
+function unreadBecause(ctx: RuleContext, when: Record<string, unknown[]>): string | undefined {
+  let why: string | undefined;
+  for (const [key, values] of Object.entries(when)) {
+    const v = ctx.flat ? (ctx.flat.value as Record<string, unknown> | undefined)?.[key] : ctx.doc.value([key]);
+    if (v !== undefined && values.some((x) => JSON.stringify(x) === JSON.stringify(v))) return undefined;
+    const at = ctx.flat ? ctx.writePath([key]) : [key];
+    const name = code(at ? String(lastKey(at)) : key);
+    const wanted = values.map((x) => code(JSON.stringify(x))).join(' or ');
+    const shown = v === undefined || v === null ? `is not written (it would have to be ${wanted})` : `is ${v && typeof v === 'object' ? (Array.isArray(v) ? 'a list' : 'a mapping') : code(typeof v === 'string' ? v : JSON.stringify(v))}, not ${wanted}`;
+    why ??= `${name} ${shown}`;
+  }
+  return why;
+}
+
 function deprecationMessage(subject: string, dep: Deprecation, tool: string): string {
   const first = dep.firstSince ?? dep.since;
   const since = first ? ` since ${tool} ${first}` : '';
@@ -362,7 +395,7 @@ function removedMessage(subject: string, removed: { version: string; replacement
   return `${subject} was removed in ${ctx.versions} ${removed.version}: ${effect}.${use} (For an older release, say which: \`# shardwise: ${SETTING[tool]}=<version>\`.)`;
 }
 
-function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown, activates = false): FixSpec[] {
+function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown, activates = false, neutral = false): FixSpec[] {
   const remove: PathEdit = { op: 'remove', path };
   const removeKind = (dep.effect === 'ignored' || dep.effect === 'no-effect') && !ctx.keysOpen ? 'remove-ignored' : 'remove';
   // A fork or an entry script may still take the old name, and may not know the new one.
@@ -391,6 +424,8 @@ function keyFixes(ctx: RuleContext, path: Path, dep: Deprecation, value: unknown
   if (mapped === null) return removeOnly();
   const targetSchema = ctx.flat ? ctx.nav?.resolve(ctx.nav.child(ctx.nav.root, String(schemaTarget[0]), ctx.schemaVersion), undefined) : ctx.nav?.at(target, ctx.doc.value([]), ctx.schemaVersion);
   if (ctx.nav && targetSchema && !ctx.nav.matches(targetSchema, mapped)) return removeOnly();
+  // An ignored key set to its own default counts as nothing only if the replacement's default is that value too.
+  if (neutral && !activates && JSON.stringify(defaultAt(targetSchema, ctx.schemaVersion)) !== JSON.stringify(mapped)) activates = true;
   if (target.length === path.length && target.slice(0, -1).every((s, i) => s === path[i]) && mapped === value) return [{ kind: moved('rename'), title: `Rename to ${name}`, edits: [{ op: 'rename', path, key: String(lastKey(target)) }], recommended: true }];
   return [{ kind: moved('replace'), title: `Replace with ${code(`${ctx.flat ? writtenName(ctx, path, target) : dep.replacement.replace(/^\//, '')}: ${typeof mapped === 'string' ? mapped : JSON.stringify(mapped)}`)}`, edits: [remove, { op: 'set', path: target, value: mapped }], recommended: true }];
 }

@@ -5,7 +5,7 @@ import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { nargsBefore, nullEffect } from '../schema/vocabulary';
 import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
-import { advisedBreaks, enumRemoved, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
+import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
@@ -73,8 +73,22 @@ function uncheckedKind(ctx: RuleContext, issue: Issue): string | undefined {
   // and `wall_clock_breakdown` are combined with `|`, a TypeError for text): refused, not taken by its truth.
   const checkedSince = valueCheckedSince(issue.schema);
   if (typeof v === 'string' && checkedSince && ctx.atLeast(checkedSince)) return undefined;
-  if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
+  if (types.length === 1 && types[0] === 'boolean' && (typeof v === 'string' || typeof v === 'number')) return identityEffect(ctx, issue.schema, v) ?? `DeepSpeed reads this switch without checking it, and Python takes ${code(String(v))} by its truth (${v === '' || v === 0 ? 'false' : 'true'}), whatever the word says`;
   return undefined;
+}
+
+/**
+ * What a word or number does for a switch DeepSpeed tests by identity (`x-read-identity`:
+ * `pipeline.use_reentrant`, tested `is False`): it runs as the opposite of the one literal that
+ * counts, whatever its truth; on the releases that also test its truth elsewhere, a value whose truth
+ * is that literal runs half one way (`mixed`).
+ */
+function identityEffect(ctx: RuleContext, schema: JsonSchema | undefined, v: string | number): string | undefined {
+  const identity = identityRead(schema);
+  if (!identity) return undefined;
+  const truth = typeof v === 'string' ? v.length > 0 : v !== 0;
+  const mixed = identity.mixed && truth === identity.literal && (!identity.mixed.since || ctx.atLeast(identity.mixed.since)) && (!identity.mixed.before || !ctx.atLeast(identity.mixed.before)) ? `; ${identity.mixed.effect}` : '';
+  return `DeepSpeed reads this switch without checking it and tests it with \`is ${identity.literal ? 'True' : 'False'}\`, not by its truth: only the literal \`${identity.literal}\` counts, so ${code(typeof v === 'string' ? JSON.stringify(v) : String(v))} runs as \`${!identity.literal}\`${mixed}`;
 }
 
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */

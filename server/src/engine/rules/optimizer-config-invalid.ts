@@ -4,7 +4,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
 import { runDsChecks, type DsCheck } from './helpers';
-import { defineRule } from './rule';
+import { defineRule, type FixSpec } from './rule';
 
 /**
  * Optimizers ZeRO is tested with; others need `zero_allow_untested_optimizer`. ZeRO compares the
@@ -15,12 +15,15 @@ const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muad
 
 /**
  * Names DeepSpeed builds itself only from a release: before it, the name is looked up as a
- * `torch.optim` class (runtime/engine.py), which ZeRO has not tested (or which torch lacks).
+ * `torch.optim` class (runtime/engine.py), which ZeRO has not tested (or which torch lacks); only
+ * torch's own spelling of the class is found there (another spelling fails the lookup, which
+ * version-unsupported-key reports). `AdamW` from 0.3.11 (runtime/config.py@v0.3.10:30-34 lists adam,
+ * lamb and onebitadam; torch.optim.AdamW joins the tested list at zero/utils.py@v0.3.11:28);
  * `Adagrad` from 0.5.5 (runtime/config.py ADAGRAD_OPTIMIZER; torch.optim.Adagrad before,
  * engine.py@v0.5.4:875-877, zero/utils.py@v0.5.4:26); `Muon` from 0.17.6 (zero/utils.py@v0.17.6:51;
  * engine.py@v0.17.5:1578, 1383-1387).
  */
-const OWN_NAME_SINCE: Record<string, string> = { adagrad: '0.5.5', muon: '0.17.6' };
+const OWN_NAME_SINCE: Record<string, { since: string; torch: string }> = { adamw: { since: '0.3.11', torch: 'AdamW' }, adagrad: { since: '0.5.5', torch: 'Adagrad' }, muon: { since: '0.17.6', torch: 'Muon' } };
 const torchAdam = (m: DeepSpeedModel) => m.bool(['optimizer', 'params', 'torch_adam']) === true;
 const offloadsOptimizer = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
 
@@ -83,6 +86,123 @@ const MUON_CHECKS: DsCheck[] = [
   },
 ];
 
+const allowed = (m: DeepSpeedModel) => m.bool(['zero_allow_untested_optimizer']) === true;
+const zeroOn = (m: DeepSpeedModel) => m.stage !== undefined && m.stage >= 1;
+const ALLOW_FIX = (): FixSpec => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true });
+const UNTESTED = '("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>")';
+
+/**
+ * How a release reads an `offload_optimizer` section when it picks the optimizer class
+ * (runtime/engine.py `zero_cpu_offload()`, `zero_use_cpu_optimizer()` from 0.7.2): before 0.5.7 a
+ * section without `device` offloads to the CPU (zero/offload_constants.py@v0.5.6:54); 0.5.7 to 0.6.x
+ * assert the device (a section without one is refused there, not judged here); 0.7.0 and 0.7.1 build
+ * the CPU optimizer for any section at all, `device: none` included (`offload_optimizer is not None`,
+ * engine.py@v0.7.0:648-649); from 0.7.2 only `cpu` and `nvme` do (engine.py@v0.7.2:649-652).
+ */
+type OffloadReading = 'default-cpu' | 'asserted' | 'any-section' | 'default-none';
+
+/**
+ * What DeepSpeed 0.5.5 to 0.9.1 build for `Adagrad` (engine.py@v0.5.5…@v0.9.1, the branch it shares
+ * with Adam): torch's Adam/AdamW with `torch_adam`; DeepSpeedCPUAdagrad with the CPU optimizer (an
+ * offloading section, or the legacy `cpu_offload: true`, which becomes one: zero/config.py@v0.6.0:131-136);
+ * FusedAdam otherwise. Undefined where the section is refused or not settled.
+ */
+function adagradBuilds(m: DeepSpeedModel, reading: OffloadReading): 'torch' | 'cpu' | 'fused' | undefined {
+  if (torchAdam(m)) return 'torch';
+  // Before 0.7.0 a written `cpu_offload` decides alone: the section is then not read (zero/config.py@v0.6.0:129-138).
+  const legacy = m.get(['zero_optimization', 'cpu_offload']);
+  if (legacy !== undefined && (reading === 'default-cpu' || reading === 'asserted')) return legacy === true ? 'cpu' : legacy === false ? 'fused' : undefined;
+  if (legacy === true || offloadsOptimizer(m)) return 'cpu';
+  const section = m.get(['zero_optimization', 'offload_optimizer']);
+  if (section === undefined || section === null) return 'fused';
+  if (typeof section !== 'object' || Array.isArray(section)) return undefined;
+  if (reading === 'any-section') return 'cpu';
+  const device = m.get(['zero_optimization', 'offload_optimizer', 'device']);
+  if (device === undefined) return reading === 'default-cpu' ? 'cpu' : reading === 'default-none' ? 'fused' : undefined;
+  return String(device).toLowerCase() === 'none' ? 'fused' : undefined;
+}
+
+/**
+ * Adagrad from 0.5.5 (a DeepSpeed name) to 0.9.1: with the CPU optimizer it is DeepSpeedCPUAdagrad,
+ * which zero/utils.py lists as tested only from 0.9.2 (an error with ZeRO); otherwise it trains as
+ * Adam/AdamW without a word (a warning). torch.optim.Adagrad from 0.9.2.
+ */
+const ADAGRAD_CHECKS: DsCheck[] = ([
+  ['0.5.5', '0.5.7', 'default-cpu'],
+  ['0.5.7', '0.7.0', 'asserted'],
+  ['0.7.0', '0.7.2', 'any-section'],
+  ['0.7.2', '0.9.2', 'default-none'],
+] as const).flatMap(([since, before, reading]): DsCheck[] => {
+  const adagrad = (m: DeepSpeedModel) => (optimizerType(m) ?? '').toLowerCase() === 'adagrad';
+  return [
+    {
+      when: (m) => (adagrad(m) && zeroOn(m) && !allowed(m) && adagradBuilds(m, reading) === 'cpu' ? ['optimizer', 'type'] : undefined),
+      since,
+      before,
+      message: (m) => `Adagrad with ${offloadsOptimizer(m) || m.bool(['zero_optimization', 'cpu_offload']) === true ? 'optimizer offload' : reading === 'any-section' ? 'an `offload_optimizer` section (DeepSpeed 0.7.0 and 0.7.1 build the CPU optimizer for any device, `none` included)' : 'an `offload_optimizer` section without a device (CPU before DeepSpeed 0.5.7)'} builds DeepSpeedCPUAdagrad, which ZeRO before DeepSpeed 0.9.2 does not list as tested: DeepSpeed stops ${UNTESTED}. Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use DeepSpeed 0.9.2 or later.`,
+      fix: ALLOW_FIX,
+    },
+    {
+      when: (m) => (adagrad(m) && ['torch', 'fused'].includes(adagradBuilds(m, reading) ?? '') ? ['optimizer', 'type'] : undefined),
+      since,
+      before,
+      severity: 'warning',
+      message: (m) => `DeepSpeed 0.5.5 to 0.9.1 build \`Adagrad\` ${torchAdam(m) ? "with `torch_adam` as torch's Adam/AdamW" : 'without optimizer offload as FusedAdam'} (${m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW'}): the run trains with Adam, not Adagrad, without a word. Use DeepSpeed 0.9.2 or later for \`torch.optim.Adagrad\`, or offload the optimizer to CPU for DeepSpeedCPUAdagrad.`,
+    },
+  ];
+});
+
+/**
+ * Classes DeepSpeed builds from a name ZeRO lists as tested, which at some releases are missing from
+ * that list (zero/utils.py ZERO_SUPPORTED_OPTIMIZERS, compared by exact class; engine.py then asserts
+ * `zero_allow_untested_optimizer`, `_do_optimizer_sanity_check`):
+ * - Muon at ZeRO stage 1 and 2 in 0.17.6 to 0.18.4: the list imports MuonWithAuxAdam from
+ *   `deepspeed.runtime.muon_optimizer`, which those releases do not have (the class is in
+ *   runtime/zero/muon/muon_optimizer.py, engine.py@v0.17.6:53), and swallows the ImportError
+ *   (zero/utils.py@v0.17.6:48-53); 0.18.5 imports it from the right module (zero/utils.py@v0.18.5:50).
+ *   Stage 3 stops earlier on its own check (above).
+ * - Adam/AdamW with a `zenflow` section and the CPU optimizer in 0.17.5 to 0.19.2: the engine builds
+ *   ZenFlowCPUAdam (engine.py@v0.17.5:1505-1511; `self.zenflow` is set for any section,
+ *   zenflow/engine.py@v0.17.5 configure_zenflow), which joins the list only in 0.19.3
+ *   (zero/utils.py@v0.19.3:45-48); `torch_adam` builds torch's Adam/AdamW instead.
+ * - OneBitAdam and OneBitLamb before 0.4.1, which have no ZeRO check of their own yet
+ *   (engine.py@v0.3.16:618-622; from 0.4.1 they refuse ZeRO outright, zero-config-invalid).
+ * - `Adam` with `torch_adam` before 0.3.11: torch.optim.AdamW unless `adam_w_mode` is false
+ *   (engine.py@v0.3.10:553-580), which the list has only from 0.3.11
+ *   (zero/utils.py@v0.3.10:26 vs @v0.3.11:28).
+ */
+const UNTESTED_BUILDS: DsCheck[] = [
+  {
+    when: (m) => (isMuon(m) && (m.stage === 1 || m.stage === 2) && !allowed(m) ? ['optimizer', 'type'] : undefined),
+    since: '0.17.6',
+    before: '0.18.5',
+    message: (m) => `Muon with ZeRO stage ${m.stage}: DeepSpeed 0.17.6 to 0.18.4 build MuonWithAuxAdam but leave it out of the optimizers ZeRO is tested with (their list imports it from \`deepspeed.runtime.muon_optimizer\`, a module they do not have, and ignores the ImportError), so DeepSpeed stops ${UNTESTED}. Add \`"zero_allow_untested_optimizer": true\`, or use DeepSpeed 0.18.5 or later.`,
+    fix: ALLOW_FIX,
+  },
+  {
+    when: (m) => {
+      const zenflow = m.get(['zero_optimization', 'zenflow']);
+      const adam = ['adam', 'adamw'].includes((optimizerType(m) ?? '').toLowerCase());
+      return adam && zeroOn(m) && !allowed(m) && !torchAdam(m) && (offloadsOptimizer(m) || m.bool(['zero_optimization', 'cpu_offload']) === true) && !!zenflow && typeof zenflow === 'object' && !Array.isArray(zenflow) ? ['zero_optimization', 'zenflow'] : undefined;
+    },
+    since: '0.17.5',
+    before: '0.19.3',
+    message: (m) => `ZenFlow with the optimizer offloaded builds \`ZenFlowCPUAdam\` for \`${optimizerType(m)}\`, which DeepSpeed 0.17.5 to 0.19.2 do not list among the optimizers ZeRO is tested with: DeepSpeed stops ${UNTESTED}. Add \`"zero_allow_untested_optimizer": true\`, or use DeepSpeed 0.19.3 or later.`,
+    fix: ALLOW_FIX,
+  },
+  {
+    when: (m) => (['onebitadam', 'onebitlamb'].includes((optimizerType(m) ?? '').toLowerCase()) && zeroOn(m) && !allowed(m) ? ['optimizer', 'type'] : undefined),
+    before: '0.4.1',
+    message: (m) => `\`${optimizerType(m)}\` with ZeRO: DeepSpeed before 0.4.1 builds it but does not list it among the optimizers ZeRO is tested with, so it stops ${UNTESTED}. The 1-bit optimizers compress their own communication and do not work with ZeRO (0.4.1 and later refuse the pair outright): use stage 0, or Adam/AdamW with ZeRO.`,
+  },
+  {
+    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'adam' && torchAdam(m) && m.bool(['optimizer', 'params', 'adam_w_mode']) !== false && zeroOn(m) && !allowed(m) ? ['optimizer', 'type'] : undefined),
+    before: '0.3.11',
+    message: () => `\`Adam\` with \`torch_adam\` builds \`torch.optim.AdamW\` (\`adam_w_mode\` is on unless written false), which DeepSpeed before 0.3.11 does not list among the optimizers ZeRO is tested with: DeepSpeed stops ${UNTESTED}. Set \`"adam_w_mode": false\` for torch.optim.Adam, add \`"zero_allow_untested_optimizer": true\`, or use DeepSpeed 0.3.11 or later.`,
+    fix: ALLOW_FIX,
+  },
+];
+
 const CHECKS: DsCheck[] = [
   ...MUON_CHECKS,
   {
@@ -92,17 +212,10 @@ const CHECKS: DsCheck[] = [
     before: '0.18.9',
     message: () => 'Muon with ZeRO stage 3: DeepSpeed 0.17.6 to 0.18.8 stop when they build the optimizer ("Muon optimizer is not yet compatible with ZeRO Stage 3"). Use ZeRO stage 1 or 2, or DeepSpeed 0.18.9 or later.',
   },
-  {
-    // engine.py before v0.9.2: Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which
-    // zero/utils.py did not list as tested until v0.9.2; with `torch_adam` it builds torch's Adam/AdamW
-    // instead (engine.py@v0.9.1:1197-1208), which ZeRO accepts.
-    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === 'adagrad' && m.stage !== undefined && m.stage >= 1 && offloadsOptimizer(m) && !torchAdam(m) && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
-    before: '0.9.2',
-    message: () => 'Adagrad with optimizer offload builds DeepSpeedCPUAdagrad, which ZeRO before DeepSpeed 0.9.2 does not list as tested: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add `"zero_allow_untested_optimizer": true` if you accept that, or use DeepSpeed 0.9.2 or later.',
-    fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
-  },
-  ...Object.entries(OWN_NAME_SINCE).map(([name, since]): DsCheck => ({
-    when: (m) => ((optimizerType(m) ?? '').toLowerCase() === name && m.stage !== undefined && m.stage >= 1 && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
+  ...ADAGRAD_CHECKS,
+  ...UNTESTED_BUILDS,
+  ...Object.values(OWN_NAME_SINCE).map(({ since, torch }): DsCheck => ({
+    when: (m) => (optimizerType(m) === torch && m.stage !== undefined && m.stage >= 1 && m.bool(['zero_allow_untested_optimizer']) !== true ? ['optimizer', 'type'] : undefined),
     before: since,
     message: (m) => `\`${optimizerType(m)}\` with ZeRO: before DeepSpeed ${since} it is not a DeepSpeed optimizer, so DeepSpeed builds \`torch.optim.${optimizerType(m)}\`, which ZeRO has not tested, and stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use DeepSpeed ${since} or later.`,
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
@@ -116,20 +229,6 @@ const CHECKS: DsCheck[] = [
     },
     message: (m) => `\`${optimizerType(m)}\` is not one of the optimizers ZeRO is tested with: DeepSpeed stops ("You are using an untested ZeRO Optimizer. Please add <\\"zero_allow_untested_optimizer\\": true>"). Add \`"zero_allow_untested_optimizer": true\` if you accept that, or use Adam/AdamW.`,
     fix: () => ({ kind: 'allow-untested-optimizer', title: 'Set zero_allow_untested_optimizer: true', edits: [{ op: 'set', path: ['zero_allow_untested_optimizer'], value: true }], recommended: true }),
-  },
-  {
-    // engine.py@v0.5.5…@v0.9.1: Adagrad shares the Adam branch; with `torch_adam` it builds torch's
-    // Adam/AdamW whatever the offload, and otherwise without the CPU optimizer FusedAdam (AdamW unless
-    // `adam_w_mode: false`). torch.optim.Adagrad from v0.9.2. Any offload section aside, so the answer holds at every release.
-    when: (m) => {
-      if ((optimizerType(m) ?? '').toLowerCase() !== 'adagrad') return undefined;
-      const device = m.get(['zero_optimization', 'offload_optimizer', 'device']);
-      return torchAdam(m) || device === undefined || String(device).toLowerCase() === 'none' ? ['optimizer', 'type'] : undefined;
-    },
-    since: '0.5.5',
-    before: '0.9.2',
-    severity: 'warning',
-    message: (m) => `DeepSpeed 0.5.5 to 0.9.1 build \`Adagrad\` ${torchAdam(m) ? "with `torch_adam` as torch's Adam/AdamW" : 'without optimizer offload as FusedAdam'} (${m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW'}): the run trains with Adam, not Adagrad, without a word. Use DeepSpeed 0.9.2 or later for \`torch.optim.Adagrad\`, or offload the optimizer to CPU for DeepSpeedCPUAdagrad.`,
   },
   {
     when: (m) => {
@@ -179,8 +278,8 @@ export default defineRule<DeepSpeedModel>({
     'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
-    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO, Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
-    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3). Before DeepSpeed 0.5.5 `Adagrad`, and before 0.17.6 `Muon`, are not names DeepSpeed builds itself: it looks them up as `torch.optim` classes, which ZeRO has not tested, so with ZeRO they stop the same way.',
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO (including the classes a release builds but leaves out of its tested list: Muon in 0.17.6 to 0.18.4, ZenFlow\'s CPU Adam before 0.19.3, the 1-bit optimizers before 0.4.1, torch\'s AdamW before 0.3.11), Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
+    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3). Before DeepSpeed 0.3.11 `AdamW`, before 0.5.5 `Adagrad`, and before 0.17.6 `Muon` are not names DeepSpeed builds itself: it looks them up as `torch.optim` classes, which ZeRO has not tested, so with ZeRO they stop the same way. ZeRO compares the exact class it built with its list, release by release: DeepSpeed 0.17.6 to 0.18.4 leave their own Muon out of it (a wrong import path), 0.17.5 to 0.19.2 the ZenFlowCPUAdam they build for Adam with ZenFlow and optimizer offload, releases before 0.9.2 the DeepSpeedCPUAdagrad of Adagrad with the CPU optimizer, and releases before 0.3.11 the torch.optim.AdamW that `torch_adam` builds.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     fix: 'Allows the untested optimizer, makes the loss scale dynamic, or writes the step count as an integer.',

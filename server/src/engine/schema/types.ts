@@ -39,6 +39,13 @@ export interface Deprecation {
    */
   mattersWith?: Record<string, unknown[]>;
   /**
+   * The tool reads the key (and does what `effect` says) only while one of these top-level keys of
+   * the same document has one of these values as written; otherwise nothing reads it, whatever
+   * `effect` says (DeepSpeed takes the top-level `allgather_size` only beside the boolean
+   * `zero_optimization: true`). Moving such a key to its replacement there makes it count.
+   */
+  readWith?: Record<string, unknown[]>;
+  /**
    * The phases before `since`, oldest first (`x-deprecated` itself is the newest): from each `since`
    * the key had that effect (converted with a warning, then ignored, …). The other fields are shared.
    */
@@ -216,6 +223,14 @@ export interface JsonSchema {
   'x-refused-below-stage'?: string;
   /** A switch the tool tests with `if` and nothing else (why, in words): any value runs, as true or false. */
   'x-read-truthy'?: string;
+  /**
+   * DeepSpeed: a switch its reader tests by identity (`is False`), not by truth: only the literal
+   * `literal` has that effect, and any other value (`0`, `""`, `"false"`) runs as the opposite
+   * (`pipeline.use_reentrant`: only `false` selects the non-reentrant checkpoint function).
+   * `mixed`: the releases that also test it by truth elsewhere, and what a value whose truth is
+   * `literal` then does there.
+   */
+  'x-read-identity'?: { literal: boolean; mixed?: { since?: string; before?: string; effect: string } };
   /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.

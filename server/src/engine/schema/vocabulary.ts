@@ -415,6 +415,11 @@ export function readTruthy(schema: JsonSchema | undefined): string | undefined {
   return schema?.['x-read-truthy'];
 }
 
+/** DeepSpeed: a switch tested by identity (`x-read-identity`): the one literal that counts, and what the releases that also test its truth do. */
+export function identityRead(schema: JsonSchema | undefined): { literal: boolean; mixed?: { since?: string; before?: string; effect: string } } | undefined {
+  return schema?.['x-read-identity'];
+}
+
 /** DeepSpeed: whether a pydantic model validates the section (`x-pydantic`), from its `x-strict-since` on. */
 export function pydanticSection(section: JsonSchema | undefined): boolean {
   return section?.['x-pydantic'] === true;
