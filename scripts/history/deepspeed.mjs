@@ -11,7 +11,10 @@
 // release refuses an unknown key (the model exists, is used, and forbids extra keys) or reads the
 // section key by key; compared with `x-unknown-key-effect`, `x-strict-since` and the `unused`
 // ranges of `x-value-forms`; --write corrects `x-strict-since` where one change point explains
-// the read. schemas/history/deepspeed-strictness.json keeps the read.
+// the read. schemas/history/deepspeed-strictness.json keeps the read. A section of SECTION_MODELS
+// whose values the schema says are used only while it is on (`x-values-checked-when-enabled`, kept
+// by hand from the code that uses them) is held to the same read: a release whose model validates
+// the section whenever it is written must lie outside the gate's `since`/`until` (printed).
 //
 // DeepSpeed's value checks: deepspeed-checks.mjs writes `x-invalid-effect` of the keys read key by
 // key from whether their reader checks the value.
@@ -328,6 +331,22 @@ function autoDropChanges(section, cls, states, prop, keys, report) {
   return [{ key: section, field: 'x-auto-dropped-since', from: prop['x-auto-dropped-since'], to: want, why: `first release whose ${cls} is a DeepSpeedConfigModel (which drops "auto")`, set: () => keys.get(section).forEach((p) => setKey(p, 'x-auto-dropped-since', want, ['x-strict-since', 'x-unknown-key-effect'])) }];
 }
 
+/**
+ * `x-values-checked-when-enabled` on a section of SECTION_MODELS (hand-kept: which values are used
+ * only while the section is on is read from the code that uses them, not derived here): a release
+ * whose model validates the section whenever it is written refuses a wrong value with the section
+ * off too, so a gate must not hold there (`since`/`until` bound it). Printed, never written.
+ */
+function gateClashes(section, cls, states, prop, releases) {
+  const out = [];
+  for (const gate of [].concat(prop['x-values-checked-when-enabled'] ?? [])) {
+    const holds = (v) => (!gate.since || compareVersions(v, gate.since) >= 0) && (!gate.until || compareVersions(v, gate.until) < 0);
+    const clash = states.filter((st) => st.kind === 'strict' && holds(st.version)).map((st) => st.version);
+    if (clash.length) out.push(`${section}: x-values-checked-when-enabled holds where ${cls} validates the section whenever it is written (${ranges(clash, releases.map((r) => r.version))}): bound it with until`);
+  }
+  return out;
+}
+
 /** Per section of SECTION_MODELS: per release, `strict` (unknown keys refused) or `lenient`. */
 function deepspeedStrictness(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
@@ -374,6 +393,7 @@ function deepspeedStrictness(releases, schema, snapshot) {
     for (const st of states) for (const f of st.fields ?? []) if (!listed.has(f)) (lacking.get(f) ?? lacking.set(f, []).get(f)).push(st.version);
     for (const [f, vs] of lacking) unlisted.push(`${section}.${f}: taken by ${cls} at ${ranges(vs, releases.map((r) => r.version))}`);
     changes.push(...autoDropChanges(section, cls, states, prop, keys, report));
+    report.push(...gateClashes(section, cls, states, prop, releases));
     // A section some release validates with its model: pydantic's lax mode converts its values there.
     const pydantic = states.some((st) => st.kind === 'strict') ? true : undefined;
     if (pydantic !== prop['x-pydantic']) {

@@ -91,10 +91,14 @@ function identityEffect(ctx: RuleContext, schema: JsonSchema | undefined, v: str
   return `DeepSpeed reads this switch without checking it and tests it with \`is ${identity.literal ? 'True' : 'False'}\`, not by its truth: only the literal \`${identity.literal}\` counts, so ${code(typeof v === 'string' ? JSON.stringify(v) : String(v))} runs as \`${!identity.literal}\`${mixed}`;
 }
 
+/** Where a gate's switch is written (`atAny`: any of these keys turns it on); `base` is where its `key` is looked up. */
+function switchesOf(gate: ValuesGate, base: Path): Path[] {
+  return gate.atAny ?? [gate.at ?? [...base, gate.key ?? 'enabled']];
+}
+
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
 function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked = true): string | undefined {
-  // `atAny`: the switch is on when any of these keys is.
-  const ons = gate.atAny ?? [gate.at ?? [...base, gate.key ?? 'enabled']];
+  const ons = switchesOf(gate, base);
   // A gate written as anything but what it is compared with (an "auto" a program fills) may be on.
   const isOn = (value: unknown) => gate.equals !== undefined
     ? value === gate.equals || (value !== undefined && typeof value !== typeof gate.equals)
@@ -110,7 +114,7 @@ function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, c
 
 /** Why the key whose schema is `schema` is unread here: the first of its own gates that is off. */
 export function keyGatedOff(ctx: RuleContext, schema: JsonSchema | undefined, path: Path): string | undefined {
-  for (const gate of valuesCheckedWhenEnabled(schema)) {
+  for (const gate of valuesCheckedWhenEnabled(schema, (v) => ctx.atLeast(v))) {
     const off = gateOff(ctx, gate, path, true);
     if (off) return off;
   }
@@ -120,21 +124,30 @@ export function keyGatedOff(ctx: RuleContext, schema: JsonSchema | undefined, pa
 /**
  * Why a value the schema refuses is unused for now, where the key itself is read only while every
  * gate it lists is on, or a section above it has its values checked only while it is on
- * (`x-values-checked-when-enabled`: its `enabled` true, or its `key` — or the key at the absolute
- * path `at` — above `above` or equal to `equals`), and the file does not turn it on.
+ * (`x-values-checked-when-enabled`, at the releases the gate names: its `enabled` true, or its
+ * `key` — or the key at the absolute path `at` — above `above` or equal to `equals`), and the file
+ * does not turn it on. The switch itself is judged as any value, and so is a key the section's
+ * reader checks whatever the switch (`except`), or a value of it the reader's own check refuses
+ * (outside `readAccepts`).
  */
 function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
   const path = issue.schemaPath;
   if (!ctx.nav || !path || path.length < 2) return undefined;
   const own = keyGatedOff(ctx, ctx.nav.at(path, ctx.doc.value([]), ctx.schemaVersion), issue.path);
   if (own) return own;
+  const same = (a: Path, b: Path) => a.length === b.length && a.every((k, i) => String(k) === String(b[i]));
   for (let depth = path.length - 1; depth >= 1; depth--) {
-    const gates = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion));
+    const gates = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v));
     if (!gates.length) continue;
+    const base = issue.path.slice(0, depth);
+    // The key of the section that holds the value (the list for an item of one).
+    const key = String(issue.path[depth]);
     for (const gate of gates) {
-      // Keys checked whatever the switch (`except`).
-      if (depth === path.length - 1 && gate.except?.includes(String(issue.path[depth]))) return undefined;
-      const off = gateOff(ctx, gate, issue.path.slice(0, depth), false, !noOwnCheck(issue.schema));
+      if (gate.except?.includes(key)) return undefined;
+      const accepts = gate.readAccepts?.[key];
+      if (accepts && !ctx.nav.matches(accepts, ctx.doc.value([...base, issue.path[depth]]))) return undefined;
+      if (switchesOf(gate, base).some((at) => same(at, issue.path))) continue;
+      const off = gateOff(ctx, gate, base, false, !noOwnCheck(issue.schema));
       if (off) return off;
     }
     return undefined;
@@ -273,7 +286,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',

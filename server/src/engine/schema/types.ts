@@ -330,5 +330,9 @@ export interface RequiredRange {
   fails?: string;
   assumes?: string;
 }
-/** One switch a value is checked under (`x-values-checked-when-enabled`). */
-export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown }
+/**
+ * One switch a value is checked under (`x-values-checked-when-enabled`): `since`/`until` bound the
+ * releases it holds at (`until` the first release after them); `readAccepts`, by key, what the
+ * section's reader lets through whatever the switch (a value outside it is refused even while off).
+ */
+export interface ValuesGate { why: string; except?: string[]; readAccepts?: Record<string, JsonSchema>; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown; since?: string; until?: string }

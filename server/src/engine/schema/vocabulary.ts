@@ -161,10 +161,12 @@ export function requiredWhenEnabled(section: JsonSchema | undefined): Record<str
 /**
  * Where the section's values (or a key's) are checked only while a switch is on (`x-values-checked-when-enabled`:
  * DeepSpeed's AutoEP validates them when it sets the experts up): why, and the keys checked anyway.
+ * With `atLeast`, only the gates that hold at the release (`since` reached, `until` not).
  */
-export function valuesCheckedWhenEnabled(section: JsonSchema | undefined): ValuesGate[] {
+export function valuesCheckedWhenEnabled(section: JsonSchema | undefined, atLeast?: (version: string) => boolean): ValuesGate[] {
   const gate = section?.['x-values-checked-when-enabled'];
-  return gate === undefined ? [] : Array.isArray(gate) ? gate : [gate];
+  const gates = gate === undefined ? [] : Array.isArray(gate) ? gate : [gate];
+  return atLeast ? gates.filter((g) => (!g.since || atLeast(g.since)) && (!g.until || !atLeast(g.until))) : gates;
 }
 
 /** What an unknown key does where the section hands its keys on only while enabled (`x-unknown-key-when-enabled`). */
