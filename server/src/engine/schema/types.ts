@@ -300,5 +300,9 @@ export interface RequiredRange {
   fails?: string;
   assumes?: string;
 }
-/** One switch a value is checked under (`x-values-checked-when-enabled`). */
-export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown }
+/**
+ * One switch a value is checked under (`x-values-checked-when-enabled`). In the Megatron schema `key`
+ * is the switch's argument (its dest), looked up in the file's own spelling. `since`: the release
+ * that made the check depend on the switch; earlier ones check the value whatever the switch says.
+ */
+export interface ValuesGate { why: string; except?: string[]; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown; since?: string }
