@@ -96,15 +96,54 @@ function entryScriptsAdding(dir, rev) {
 }
 
 /**
+ * The folders an x-entrypoints list names whose scripts this builder reads, by the helper source they
+ * may call: a flag is in a folder at a release when one of its Python files adds it, with an
+ * `add_argument` literal of its own or by calling a helper of the source whose function (at that
+ * release) adds it.
+ */
+const ENTRY_FOLDERS = { inference: ['examples/inference', 'tools'] };
+
+/** At one release: the flags the Python files of each folder of ENTRY_FOLDERS add. */
+function entryFoldersAdding(dir, rev) {
+  const out = {};
+  for (const [key, folders] of Object.entries(ENTRY_FOLDERS)) {
+    // Each helper function of the source, with the flags it adds at this release.
+    const helpers = MEGATRON_SOURCES[key].flatMap((c) => c.entries.map((e) => ({ entry: e, paths: c.paths })));
+    const helperFlags = new Map();
+    const flagsOf = (h) => {
+      if (!helperFlags.has(h.entry)) {
+        const got = h.paths.map((p) => moduleFlags(dir, rev, p, [h.entry], [])).find(Boolean);
+        helperFlags.set(h.entry, got?.flags ?? new Set());
+      }
+      return helperFlags.get(h.entry);
+    };
+    for (const folder of folders) {
+      const flags = new Set();
+      const files = (git(dir, 'grep', '-l', '-e', 'add_argument', ...helpers.flatMap((h) => ['-e', h.entry]), rev, '--', `${folder}/*.py`) ?? '').split('\n').filter(Boolean).map((l) => l.slice(rev.length + 1));
+      for (const file of files) {
+        const text = git(dir, 'show', `${rev}:${file}`) ?? '';
+        for (const m of text.matchAll(/add_argument\(\s*((?:['"]--?[\w-]+['"]\s*,\s*)+)/g)) for (const f of m[1].matchAll(/['"](--?[\w-]+)['"]/g)) flags.add(f[1]);
+        for (const h of helpers) if (new RegExp(`\\b${h.entry}\\b`).test(text)) for (const f of flagsOf(h)) flags.add(f);
+      }
+      out[folder] = flags;
+    }
+  }
+  return out;
+}
+
+/**
  * `x-entrypoints-since`: for each entry script the property's `x-entrypoints` names and this builder
- * reads, the first release whose script calls the helper that adds the flag, where that is later than
- * the flag's own first release (before it the script's parser stops on the flag).
+ * reads, the first release whose script calls the helper that adds the flag, and for each folder it
+ * reads (ENTRY_FOLDERS) the first release one of whose scripts adds the flag, where that is later
+ * than the flag's own first release (before it the script's parser stops on the flag).
  */
 function entrypointsSince(prop, source, releases, since) {
   const want = {};
+  const names = spellings(prop);
   for (const script of prop['x-entrypoints'] ?? []) {
-    if (!(ENTRY_SCRIPTS[source] ?? []).includes(script)) continue;
-    const first = releases.find((r) => r.entryAdds?.[script]?.has(source));
+    const folder = (ENTRY_FOLDERS[source] ?? []).includes(script);
+    if (!folder && !(ENTRY_SCRIPTS[source] ?? []).includes(script)) continue;
+    const first = releases.find((r) => (folder ? names.some((n) => r.folderAdds?.[script]?.has(n)) : r.entryAdds?.[script]?.has(source)));
     if (first && (!since || compareVersions(first.version, since) > 0)) want[script] = first.version;
   }
   return Object.keys(want).length ? want : undefined;
@@ -146,6 +185,7 @@ function megatronReleases(dir, schema) {
       }
     }
     r.entryAdds = entryScriptsAdding(dir, r.rev);
+    r.folderAdds = entryFoldersAdding(dir, r.rev);
     r.defaults.config = configFields(dir, r.rev);
     r.flags.config = new Set(r.defaults.config.keys());
     if (!r.flags.main || r.flags.main.size === 0) throw new Error(`${r.rev}: no arguments file found`);

@@ -279,3 +279,21 @@ test('hover of --allow-ambiguous-pad-tokens says what on does: the colliding pad
   assert.match(md, /Off \(the default\), the dataset replaces a colliding pad id with -1/);
   assert.doesNotMatch(md, /Do not mask pad tokens/);
 });
+
+test('a flag named in a message is spelled as the key of its argument in a config file: its dest, not the flag made into a name', async () => {
+  const { inFormat, named } = await import('../../server/src/engine/formats/megatron/checks');
+  const modelOf = (path: string, text: string) => analyze({ path, text }).docs[0]!.model as import('../../server/src/engine/formats/megatron/model').MegatronModel;
+  // `--fp4-format` sets TransformerConfig's `fp4` (transformer_config.py@core_v0.15.0:410), `--fp8-format` its `fp8`.
+  const bridge = modelOf('over.yaml', '# shardwise: format=megatron-bridge\nmodel:\n  tensor_model_parallel_size: 2\n');
+  assert.equal(named(bridge, '--fp4-format', 'e2m1'), '`model.fp4: e2m1`');
+  assert.equal(inFormat(bridge, 'megatron-bridge', 'Add `--fp8-format e4m3`.'), 'Add `mixed_precision.fp8: e4m3`.');
+  // A negative spelling is its switch written false.
+  assert.equal(inFormat(bridge, 'megatron-bridge', 'Drop `--no-rope-fusion`.'), 'Drop `model.apply_rope_fusion: false`.');
+  const yamlCfg = modelOf('cfg.yaml', '# shardwise: format=megatron-yaml\nseq_length: 128\nlanguage_model:\n  num_layers: 2\nmodel_parallel:\n  tensor_model_parallel_size: 1\n');
+  assert.equal(named(yamlCfg, '--fp4-format', 'e2m1'), '`language_model.fp4: e2m1`');
+  // Only the flags' config builder reads this one; a `--yaml-cfg` file writes the config field it feeds.
+  assert.equal(named(yamlCfg, '--decoder-first-pipeline-num-layers', '3'), '`language_model.num_layers_in_first_pipeline_stage: 3`');
+  // A launch script keeps the flag.
+  const script = modelOf('train.sh', SCRIPT);
+  assert.equal(named(script, '--fp4-format', 'e2m1'), '`--fp4-format e2m1`');
+});

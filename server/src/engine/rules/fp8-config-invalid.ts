@@ -16,7 +16,19 @@ function fsdp2Clears(m: MegatronModel): boolean {
   return argOn(m, 'use_torch_fsdp2') && argOn(m, 'fp8_param_gather') && !argOn(m, 'fp8_param');
 }
 
-const FP8_PARAM_MESSAGE = () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or drop the FP8 parameter flag.';
+const FP8_PARAM_MESSAGE = () => 'FP8 parameters need FP8 training: Megatron stops ("fp8_param must be used together with fp8 mode"). Add `--fp8-format e4m3` (or `hybrid`), or turn the FP8 parameters off.';
+
+/**
+ * FP4 parameters without FP4 training. On Megatron-LM's command line its own argument checks refuse
+ * it first (training/arguments.py@core_v0.15.0:692-693, @core_v0.19.0:1069-1070); a `--yaml-cfg` run
+ * skips them (initialize.py@core_v0.15.0:85-88 runs validate_yaml instead), and Bridge and NeMo never
+ * run them, so there Megatron Core refuses it when it builds the transformer config
+ * (transformer_config.py@core_v0.15.0:799-800). The advice names the key of the file's own format:
+ * `--fp4-format` sets the field `fp4`.
+ */
+const FP4_PARAM_MESSAGE = (m: MegatronModel) => `FP4 parameters need FP4 training: ${m.args.configFields
+  ? 'Megatron Core stops when it builds the transformer config ("fp4_param must be used together with fp4 mode.")'
+  : 'Megatron-LM\'s argument checks stop at startup ("--fp4-param-gather must be used together with --fp4-format."), and Megatron Core\'s transformer config would refuse it next ("fp4_param must be used together with fp4 mode.")'}. Add ${named(m, '--fp4-format', 'e2m1')}, or turn the FP4 parameters off.`;
 
 // `--fp8-param-gather` sets TransformerConfig's fp8_param from the command line; a `--yaml-cfg` file's
 // top-level fp8_param_gather feeds only the gradient buffers (yaml_arguments.py@core_v0.19.0:391-401).
@@ -25,7 +37,9 @@ const fp8ParamWithoutFp8 = (m: MegatronModel) => (argOn(m, 'fp8_param') || cliTr
 const CHECKS: ArgCheck[] = [
   {
     when: (m) => (argValue(m, 'fp8') && argValue(m, 'fp4') ? 'fp4' : undefined),
-    message: () => 'FP8 and FP4 training are exclusive: Megatron stops ("--fp4-format and --fp8-format cannot be used simultaneously"). Keep one of `--fp8-format` and `--fp4-format`.',
+    // training/arguments.py@core_v0.15.0:688-689 on the command line; transformer_config.py@core_v0.15.0:802-803
+    // (@core_v0.19.0:1454-1455) for a config file, which Megatron-LM's argument checks never see.
+    message: (m) => `FP8 and FP4 training are exclusive: Megatron stops (${m.args.configFields ? '"fp4 and fp8 cannot be used simultaneously"' : '"--fp4-format and --fp8-format cannot be used simultaneously"'}). Keep one of \`--fp8-format\` and \`--fp4-format\`.`,
   },
   ...[MLM_FLAG_FORMATS, MEGATRON_FORMATS.filter((f) => !(MLM_FLAG_FORMATS as readonly string[]).includes(f))].map(
     (formats): ArgCheck => ({
@@ -142,7 +156,7 @@ const MORE_CHECKS: ArgCheck[] = [
     // Under torch FSDP2 Megatron-LM clears the flag with an old Transformer Engine, a version the file cannot show.
     when: (m) => ((argOn(m, 'fp4_param') || cliTranslatedOn(m, 'fp4_param_gather')) && !argValue(m, 'fp4') && !(cliTranslatedOn(m, 'fp4_param_gather') && argOn(m, 'use_torch_fsdp2')) ? (m.args.get('fp4_param_gather') ? 'fp4_param_gather' : 'fp4_param') : undefined),
     since: '0.15.0',
-    message: (m) => `FP4 parameters need FP4 training: Megatron stops at startup ("fp4_param must be used together with fp4 mode"; Megatron-LM's own checks from 0.15, which run first: "--fp4-param-gather must be used together with --fp4-format."). Add ${named(m, '--fp4-format', 'e2m1')}, or drop the FP4 parameter flag.`,
+    message: FP4_PARAM_MESSAGE,
   },
   {
     // @core_v0.18.0:1300-1306 to @d98e8a6:1569-1575: FP8 mode, and the MXFP8 recipe (the default is delayed).

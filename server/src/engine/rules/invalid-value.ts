@@ -13,9 +13,9 @@ import { environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '..
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
-import { MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { callbackUse } from '../formats/megatron/callbacks';
-import { inFormat } from '../formats/megatron/checks';
+import { inFormat, megatronGateOff } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
@@ -98,6 +98,15 @@ function switchesOf(gate: ValuesGate, base: Path): Path[] {
 
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
 function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked = true): string | undefined {
+  const off = switchOff(ctx, gate, base, own, checked);
+  // Releases before the gate's `since` check the value whatever the switch (asked only once it is off).
+  return off && gate.since && !ctx.atLeast(gate.since) ? undefined : off;
+}
+
+function switchOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked: boolean): string | undefined {
+  // Megatron: the switch is an argument (its dest), read as the file's format writes it.
+  if ((MEGATRON_FORMATS as readonly string[]).includes(ctx.format)) return megatronGateOff(ctx as RuleContext<MegatronModel>, gate);
+  // `atAny`: the switch is on when any of these keys is.
   const ons = switchesOf(gate, base);
   // A gate written as anything but what it is compared with (an "auto" a program fills) may be on.
   const isOn = (value: unknown) => gate.equals !== undefined
@@ -132,9 +141,9 @@ export function keyGatedOff(ctx: RuleContext, schema: JsonSchema | undefined, pa
  */
 function dormantValue(ctx: RuleContext, issue: Issue): string | undefined {
   const path = issue.schemaPath;
-  if (!ctx.nav || !path || path.length < 2) return undefined;
+  if (!ctx.nav || !path || path.length < 1) return undefined;
   const own = keyGatedOff(ctx, ctx.nav.at(path, ctx.doc.value([]), ctx.schemaVersion), issue.path);
-  if (own) return own;
+  if (own || path.length < 2) return own;
   const same = (a: Path, b: Path) => a.length === b.length && a.every((k, i) => String(k) === String(b[i]));
   for (let depth = path.length - 1; depth >= 1; depth--) {
     const gates = valuesCheckedWhenEnabled(ctx.nav.at(path.slice(0, depth), ctx.doc.value([]), ctx.schemaVersion), (v) => ctx.atLeast(v));
@@ -286,7 +295,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',

@@ -96,7 +96,8 @@ const DISTRIBUTE_CHECKS: ArgCheck[] = [
  * whether offloading is on or not). On Megatron-LM's command line it is on when
  * `--cpu-offloading-num-layers` is above 0 (training/arguments.py@core_v0.16.0:1236-1237, the first
  * release with the flag: before it argparse refuses the flag); Bridge, NeMo and a `--yaml-cfg` file set
- * `cpu_offloading` itself, which TransformerConfig checks from 0.5.
+ * `cpu_offloading` itself, which TransformerConfig checks from 0.5. A negative count is invalid-value's
+ * (the schema's `x-values-checked-when-enabled`).
  */
 function offloading(m: MegatronModel): boolean {
   return offloadingSwitch(m) || offloadingFlag(m);
@@ -137,7 +138,19 @@ const offloadChecks = (on: (m: MegatronModel) => boolean, since: string, layersS
 ];
 
 const OFFLOAD_CHECKS: ArgCheck[] = [
-  ...offloadChecks(offloadingSwitch, '0.5.0', '0.6.0'),
+  // 0.5.0 checks the count whatever the switch (transformer_config.py@core_v0.5.0:181-184), so with it on too.
+  ...offloadChecks(offloadingSwitch, '0.5.0', '0.5.0'),
+  {
+    // The same check in 0.5.0 with the switch off: only a config file reaches it (the flag came in 0.16).
+    when: (m) => {
+      const n = argNum(m, 'cpu_offloading_num_layers');
+      const layers = argNum(m, 'num_layers');
+      return m.args.configFields && !offloadingSwitch(m) && n !== undefined && layers !== undefined && n >= layers ? 'cpu_offloading_num_layers' : undefined;
+    },
+    since: '0.5.0',
+    before: '0.6.0',
+    message: (m) => `${named(m, '--cpu-offloading-num-layers', String(argNum(m, 'cpu_offloading_num_layers')))} with ${argNum(m, 'num_layers')} layers: Megatron Core 0.5 checks the count whether CPU offloading is on or not, and stops when it builds the transformer config ("CPU offloading can be done only for layers less than ${argNum(m, 'num_layers')}"). Use at most ${(argNum(m, 'num_layers') ?? 1) - 1}, or Megatron Core 0.6 or later, which checks it only with offloading on.`,
+  },
   // Only where the switch is not written on (the same refusal, reported once).
   ...offloadChecks((m) => !offloadingSwitch(m) && offloadingFlag(m), '0.16.0', '0.16.0'),
 ];
@@ -237,7 +250,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. A count of 0 is accepted: with `block` it recomputes no layer, and with `uniform` the loop that steps through the layers by it never ends, which is reported. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5 for `cpu_offloading`, 0.6 for the layer count; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. A count of 0 is accepted: with `block` it recomputes no layer, and with `uniform` the loop that steps through the layers by it never ends, which is reported. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5, where that count is checked even with offloading off; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',

@@ -15,6 +15,8 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
 import type { RuleContext } from './rule';
 import { argOff, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { inFormat } from '../formats/megatron/checks';
+import { untracked } from './certain';
 import type { Node } from '../syntax/tree';
 import type { JsonSchema } from '../schema/types';
 import { defineRule } from './rule';
@@ -35,11 +37,15 @@ export default defineRule({
     if (ctx.format !== 'megatron-bridge') {
       // A flag the targeted release takes but stores where nothing reads it.
       for (const { dest, before } of unreadFacts().before) {
-        const a = (ctx.model as MegatronModel | undefined)?.args.get(dest);
+        const args = (ctx.model as MegatronModel | undefined)?.args;
+        // A `--yaml-cfg` file's config section is copied into the config by field name, not through the
+        // flag's dest (`language_model.use_mamba_mem_eff_path` reaches the Mamba mixer at 0.15): the fact is the flag's.
+        if (args?.yamlCfg && (yamlCfgSectionAt(dest, (v) => ctx.atLeast(v)) ?? 'top') !== 'top') continue;
+        const a = args?.get(dest);
         if (!a?.path) continue;
         ctx.separately(() => {
           if (ctx.atLeast(before.version)) return;
-          ctx.report({ at: a.path, severity: 'warning', message: `${ctx.tool} ${ctx.versionLabel ?? `before ${before.version}`} takes this flag but ${before.why}: it changes nothing there. It takes effect from ${before.version}.` });
+          ctx.report({ at: a.path, severity: 'warning', message: `${ctx.tool} ${ctx.versionLabel ?? `before ${before.version}`} takes this ${args?.yamlCfg ? 'key' : 'flag'} but ${before.why}: it changes nothing there. It takes effect from ${before.version}.` });
         });
       }
       unreadFlags(ctx as unknown as RuleContext<MegatronModel>);
@@ -144,8 +150,9 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
     ctx.separately(() => {
       if ((from.version && !ctx.atLeast(from.version)) || (until && ctx.atLeast(until))) return;
       const when = from.version ? (until ? `from ${from.version} until ${until}, which deprecates or removes it` : `from ${from.version} on`) : 'in any release that has it';
-      const flag = `\`${primaryFlag(dest) ?? dest}\``;
-      ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): argparse takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
+      const yamlCfg = ctx.model.args.yamlCfg;
+      const flag = spelled(ctx.model, dest);
+      ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): ${yamlCfg ? 'the `--yaml-cfg` reader' : 'argparse'} takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
     });
   }
 }
@@ -167,11 +174,19 @@ function withoutSwitch(ctx: RuleContext<MegatronModel>): void {
     if (a.unknown === undefined && dflt !== undefined && String(a.value) === String(dflt)) continue;
     ctx.separately(() => {
       if ((only.since && !ctx.atLeast(only.since)) || (prop.type === 'boolean' && argOff(m, dest)) || !argOff(m, only.key)) return;
-      const flag = `\`${primaryFlag(dest) ?? dest}\``;
-      const sw = `\`${primaryFlag(only.key) ?? only.key}\``;
-      ctx.report({ at: a.path, message: `${flag} does nothing without ${sw}: ${only.why}. Add ${sw}, or remove ${flag}.` });
+      const flag = spelled(m, dest);
+      const sw = spelled(m, only.key);
+      const why = inFormat(m, ctx.format, only.why);
+      ctx.report({ at: a.path, message: `${flag} does nothing without ${sw}: ${why}. ${m.args.yamlCfg ? `Set ${sw.replace(/`$/, ': true`')}` : `Add ${sw}`}, or remove ${flag}.` });
     });
   }
+}
+
+/** An argument as the file writes it: its flag, or in a `--yaml-cfg` file its key (in its section). */
+function spelled(m: MegatronModel, dest: string): string {
+  if (!m.args.yamlCfg) return `\`${primaryFlag(dest) ?? dest}\``;
+  const path = untracked(m.args).get(dest)?.path ?? m.args.pathFor(dest);
+  return `\`${path ? path.join('.') : dest}\``;
 }
 
 /** A `--yaml-cfg` key nothing reads from the file (`x-yaml-cfg-unread`: MLATransformerConfig's own fields, arguments only the command-line side reads). */

@@ -332,7 +332,9 @@ export interface RequiredRange {
 }
 /**
  * One switch a value is checked under (`x-values-checked-when-enabled`): `since`/`until` bound the
- * releases it holds at (`until` the first release after them); `readAccepts`, by key, what the
- * section's reader lets through whatever the switch (a value outside it is refused even while off).
+ * releases it holds at (`until` the first release after them; before `since` the value is checked
+ * whatever the switch); `readAccepts`, by key, what the section's reader lets through whatever the
+ * switch (a value outside it is refused even while off). In the Megatron schema `key` is the
+ * switch's argument (its dest), looked up in the file's own spelling.
  */
 export interface ValuesGate { why: string; except?: string[]; readAccepts?: Record<string, JsonSchema>; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown; since?: string; until?: string }

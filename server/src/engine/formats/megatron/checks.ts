@@ -3,6 +3,7 @@
  * condition and a message that says what happens and what to do.
  */
 import { MLM_FLAG_FORMATS, OLDER_NAMES, type MegatronModel } from './model';
+import { configField, flagTarget, MEGATRON_SCHEMA, primaryFlag, yamlCfgUnread } from './schema';
 import type { MegatronArgs } from './args';
 import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
@@ -125,11 +126,33 @@ export function inFormat(m: MegatronModel, format: string, message: string): str
   return message.replace(/`--([a-z0-9][a-z0-9-]*)((?: [^`]*)?)`/g, (whole, flag: string, rest: string) => {
     // `--yaml-cfg` names the reader itself, not an argument of the file.
     if (flag === 'yaml-cfg') return whole;
-    const path = m.args.get(flag.replace(/-/g, '_'))?.path ?? m.args.pathFor(flag.replace(/-/g, '_'));
-    if (!path) return whole;
-    const value = rest.trim();
-    return `\`${path.join('.')}${value ? `: ${value}` : ''}\``;
+    return configSpelling(m.args, `--${flag}`, rest.trim() || undefined) ?? whole;
   });
+}
+
+/**
+ * A flag as a config file writes it: the key of the argument the flag sets (its dest, which is not
+ * always the flag's own name: `--fp4-format` sets `fp4`, `--no-rope-fusion` sets `apply_rope_fusion`
+ * to false), where the format writes it, with the value the flag gives; undefined where the flag is
+ * not Megatron-LM's or the format has no place for the argument.
+ */
+function configSpelling(args: MegatronArgs, flag: string, value: string | undefined): string | undefined {
+  const target = flagTarget(flag);
+  let dest = target?.dest ?? flag.replace(/^--/, '').replace(/-/g, '_');
+  const prop = MEGATRON_SCHEMA.properties?.[dest];
+  if (!prop) return undefined;
+  // A `--yaml-cfg` file sets such an argument only through the config field it feeds
+  // (`--decoder-first-pipeline-num-layers` is `num_layers_in_first_pipeline_stage` there), or not at all.
+  if (args.yamlCfg && yamlCfgUnread(prop)) {
+    const field = configField(prop);
+    if (!field || !MEGATRON_SCHEMA.properties?.[field] || yamlCfgUnread(MEGATRON_SCHEMA.properties[field])) return undefined;
+    dest = field;
+  }
+  const path = args.get(dest)?.path ?? args.pathFor(dest);
+  if (!path) return undefined;
+  // A negative spelling is the switch written false (a flag that takes no value).
+  const shown = target?.negate && value === undefined ? 'false' : value;
+  return `\`${path.join('.')}${shown !== undefined ? `: ${shown}` : ''}\``;
 }
 
 /**
@@ -140,10 +163,30 @@ export function inFormat(m: MegatronModel, format: string, message: string): str
  */
 export function named(m: MegatronModel, flag: string, value?: string): string {
   const a = untracked(m.args);
-  const dest = flag.replace(/^--/, '').replace(/-/g, '_');
-  const path = a.configFields ? a.get(dest)?.path ?? a.pathFor(dest) : undefined;
-  if (!path) return `\`${flag}${value !== undefined ? ` ${value}` : ''}\``;
-  return `\`${path.join('.')}${value !== undefined ? `: ${value}` : ''}\``;
+  return (a.configFields ? configSpelling(a, flag, value) : undefined) ?? `\`${flag}${value !== undefined ? ` ${value}` : ''}\``;
+}
+
+/**
+ * Why the value of an argument checked only while a switch is on (`x-values-checked-when-enabled`,
+ * whose `key` is the switch's dest) is unused here, or undefined where the switch is on (or not known
+ * to be off). The switch is named in the file's spelling; a switch the format cannot write (no flag on
+ * Megatron-LM's command line) is only said to be off.
+ */
+export function megatronGateOff(ctx: RuleContext<MegatronModel>, gate: { key?: string; why: string; equals?: unknown; above?: number }): string | undefined {
+  const m = ctx.model;
+  if (!m || !gate.key) return undefined;
+  const a = m.args.get(gate.key);
+  const value = a === undefined ? MEGATRON_SCHEMA.properties?.[gate.key]?.default : a.value;
+  const on = gate.equals !== undefined ? value === gate.equals : gate.above !== undefined ? typeof value === 'number' && value > gate.above : value === true || (typeof value === 'string' && /^(true|1|yes|on)$/i.test(value));
+  if (on || (a !== undefined && a.value === undefined)) return undefined;
+  const why = inFormat(m, ctx.format, gate.why);
+  const cli = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && !m.args.yamlCfg;
+  const label = cli ? (primaryFlag(gate.key) ? `\`${primaryFlag(gate.key)}\`` : undefined) : (() => {
+    const path = a?.path ?? m.args.pathFor(gate.key!);
+    return path ? `\`${path.join('.')}\`` : undefined;
+  })();
+  if (!label) return `${why}; it is off here, so the value is unused`;
+  return `${why}; ${label} is not on here, so the value is unused, and it is refused once that changes`;
 }
 
 /** A fix that sets an argument where the format writes it. */

@@ -203,6 +203,9 @@ export const SHARED_DESTS = new Set([
   'tp_comm_overlap', 'overlap_p2p_comm', 'recompute_num_layers',
   // A TransformerConfig list whose allowed values __post_init__ checks (the same set at Bridge's pin).
   'gtp_remat_opt_in_modules',
+  // Counts Megatron Core's config checks while their switch is on (`x-values-checked-when-enabled`):
+  // transformer_config.py@core_v0.6.0:301-306, model_parallel_config.py@core_v0.8.0:315-318.
+  'cpu_offloading_num_layers', 'wgrad_deferral_limit',
 ]);
 
 /**

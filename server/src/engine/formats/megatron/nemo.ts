@@ -328,6 +328,8 @@ export const nemoFormat: FormatSupport<NemoModel> = {
       runtime: flat ? 'NeMo 2 (MODEL_ARGS overrides)' : 'NeMo (Megatron GPT)',
       pathFor: (dest) => {
         for (const [p, d] of idx.nemo) if (d === dest) return flat ? [...b, p] : [...b, ...p.split('.')];
+        // NeMo's key of that name means something else (its boolean `fp8`): no place for Megatron's value.
+        if (NEMO_OWN_MEANING.has(dest)) return undefined;
         return flat ? [...b, `trainer.strategy.${dest}`] : [...b, 'model', dest];
       },
       world,

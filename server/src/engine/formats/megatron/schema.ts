@@ -265,6 +265,12 @@ export function onlyWith(schema: JsonSchema | undefined): { key: string; since?:
   return o && typeof o === 'object' && typeof o.key === 'string' && typeof o.why === 'string' && (o.since === undefined || typeof o.since === 'string') ? o : undefined;
 }
 
+/** The TransformerConfig field the flags' config builder passes this argument on to under another name (`x-config-field`). */
+export function configField(schema: JsonSchema | undefined): string | undefined {
+  const f = schema?.['x-config-field'];
+  return typeof f === 'string' ? f : undefined;
+}
+
 /** The arguments Megatron-LM derives this field from, where it has no flag of its own (`x-set-by`). */
 export function setBy(schema: JsonSchema | undefined): string[] {
   const from = schema?.['x-set-by'];
