@@ -1,7 +1,7 @@
 /**
  * auto-without-integration: `"auto"` values, which only Transformers or Accelerate fill in.
  */
-import { DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } from '../formats/deepspeed/model';
+import { accelerateAutoQuote, DS_BATCH_KEYS, ELASTICITY_SINCE, elasticBatch, type DeepSpeedModel } from '../formats/deepspeed/model';
 import type { Node } from '../syntax/tree';
 import type { Path } from '../types';
 import { defineRule } from './rule';
@@ -97,7 +97,7 @@ export default defineRule<DeepSpeedModel>({
             at: path,
             on: 'value',
             severity: 'error',
-            message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …") unless the program it starts is a Trainer. Write the value.`,
+            message: `\`"auto"\` for \`${key}\` is only filled by the Transformers Trainer, and this file is used by Accelerate, which stops ${accelerateAutoQuote(key)} unless the program it starts is a Trainer. Write the value.`,
           });
         });
       } else if (!off && !(fillers.includes('transformers') && ctx.separately(() => underTrainer() && !underAccelerate()))) {
@@ -133,7 +133,7 @@ export default defineRule<DeepSpeedModel>({
 function integrationStop(key: string, accelerate: boolean, what: string, older: string, off = false): { severity: 'error' | 'warning'; message: string } {
   const how = accelerate ? 'this file is used through Accelerate, which' : 'the Transformers Trainer that uses this file prepares DeepSpeed through Accelerate, which';
   const assumption = accelerate ? '' : ` This assumes a Transformers release whose Trainer prepares DeepSpeed through Accelerate, as current ones do; with one that starts DeepSpeed itself, ${older}.`;
-  return { severity: accelerate ? 'error' : 'warning', message: `${what}, and ${how} stops on it when it prepares the model ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …")${off ? ', although the section is switched off: Accelerate fills the whole file, whatever `enabled` says' : ''}. Write the value you want, or remove the key.${assumption}` };
+  return { severity: accelerate ? 'error' : 'warning', message: `${what}, and ${how} stops on it when it prepares the model ${accelerateAutoQuote(key)}${off ? ', although the section is switched off: Accelerate fills the whole file, whatever `enabled` says' : ''}. Write the value you want, or remove the key.${assumption}` };
 }
 
 /**
@@ -211,7 +211,7 @@ function unfilled(ctx: RuleContext<DeepSpeedModel>, key: string, schema: JsonSch
   const strict = strictSince(section);
   const drops = autoDroppedSince(section);
   // Accelerate (and the Trainer, through it) stops on it; what follows is plain deepspeed.initialize.
-  const head = `${UNFILLED(key)}: Accelerate and the Transformers Trainer stop on it ("\`${key}\` not found in kwargs"). With plain \`deepspeed.initialize\``;
+  const head = `${UNFILLED(key)}: Accelerate and the Transformers Trainer stop on it ${accelerateAutoQuote(key, true)}. With plain \`deepspeed.initialize\``;
   if (strict && !ctx.atLeast(strict)) {
     const kind = plainEffect(ctx, schema, section).kind;
     const effect = kind === 'true' ? `, which a test of the key takes as true${defaultAt(schema, ctx.schemaVersion) === false ? ' (the default is false)' : ''}` : kind === 'fails' ? ', which fails where the number is used' : '';

@@ -19,6 +19,7 @@ import { inFormat, megatronGateOff } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
+import { accelerateAutoQuote } from '../formats/deepspeed/model';
 import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valueCheckedSince, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
 import type { JsonSchema, ValuesGate } from '../schema/types';
@@ -191,7 +192,7 @@ function preparedAuto(ctx: RuleContext, issue: Issue): 'accelerate' | 'trainer' 
 /** Accelerate's stop on an `"auto"` it has no value for, after `who` ("… Accelerate, which"). */
 function acceleratorStop(path: Path, who: string): string {
   const key = path.join('.');
-  return `${who} fills every \`"auto"\` of the file when it prepares the model and stops on one it has no value for ("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …"), whether or not DeepSpeed reads the key. Write the value you want, or remove the key.`;
+  return `${who} fills every \`"auto"\` of the file when it prepares the model and stops on one it has no value for ${accelerateAutoQuote(key)}, whether or not DeepSpeed reads the key. Write the value you want, or remove the key.`;
 }
 
 /**

@@ -207,3 +207,12 @@ export function bf16Stage1(m: DeepSpeedModel): boolean {
   const accum = String(m.get(['data_types', 'grad_accum_dtype']) ?? '').toLowerCase();
   return m.stage === 1 && m.bool(bf16Path(m, 'enabled')) === true && m.bool(['fp16', 'enabled']) !== true && ['fp32', 'float32', 'float', 'torch.float32'].includes(accum);
 }
+
+/**
+ * What Accelerate (and a Trainer that prepares DeepSpeed through it) says when it meets an `"auto"`
+ * it has no value for: `fill_match` in utils/dataclasses.py@v1.12.0:1321-1370. `short`: the first
+ * sentence only.
+ */
+export function accelerateAutoQuote(key: string, short = false): string {
+  return short ? `("\`${key}\` not found in kwargs")` : `("\`${key}\` not found in kwargs. Please specify \`${key}\` without \`auto\` …")`;
+}
