@@ -98,13 +98,8 @@ function switchesOf(gate: ValuesGate, base: Path): Path[] {
 }
 
 /** Why a gate (`x-values-checked-when-enabled`) is off, or undefined when it is on; `base` is where its `key` is looked up. */
+// The gate holds at the targeted release: `valuesCheckedWhenEnabled` has kept only those (`since`/`until`).
 function gateOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked = true): string | undefined {
-  const off = switchOff(ctx, gate, base, own, checked);
-  // Releases before the gate's `since` check the value whatever the switch (asked only once it is off).
-  return off && gate.since && !ctx.atLeast(gate.since) ? undefined : off;
-}
-
-function switchOff(ctx: RuleContext, gate: ValuesGate, base: Path, own: boolean, checked: boolean): string | undefined {
   // Megatron: the switch is an argument (its dest), read as the file's format writes it.
   if ((MEGATRON_FORMATS as readonly string[]).includes(ctx.format)) return megatronGateOff(ctx as RuleContext<MegatronModel>, gate);
   // `atAny`: the switch is on when any of these keys is.
