@@ -20,7 +20,7 @@ import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
 import { fieldTypes, laxCoerce, PYDANTIC_2_SINCE, validatorRefuses } from '../formats/deepspeed/pydantic';
 import { accelerateAutoQuote } from '../formats/deepspeed/model';
-import { noOwnCheck, pydanticSection, strictSince, validatorRefusal, valueCheckedSince, valuesCheckedWhenEnabled } from '../schema/vocabulary';
+import { launchModeReader, noOwnCheck, pydanticSection, strictSince, validatorRefusal, valueCheckedSince, valuesCheckedWhenEnabled } from '../schema/vocabulary';
 import type { SchemaIssue } from '../schema/check';
 import type { JsonSchema, ValuesGate } from '../schema/types';
 
@@ -291,7 +291,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`. A DeepSpeed key only the autotuner reads (`autotuning.metric`, `tuner_type`, the batch-size bounds…) is a warning that names the launch it assumes: the autotuner runs only under `deepspeed --autotuning`, reads the section whatever its `enabled` says, and the training engine never uses these values.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -359,6 +359,8 @@ export default defineRule({
       const silent = runs !== undefined && !ctx.atLeast(runs.version) && (!runs.bounds || (!!issue.schema && nav.matches(unbounded(issue.schema), issue.value)));
       // A section whose values are checked only while it is on: off, the value is unused (a note; a fix would change the run once it is on).
       const dormant = dormantValue(ctx, issue) ?? launchIgnoredValue(ctx, issue);
+      // Read only by a tool a launch mode starts (the autotuner): the file does not say how it is launched.
+      const launchOnly = !dormant && !silent ? launchModeReader(issue.schema) : undefined;
       // A DeepSpeed key its reader takes with no check: a value of the right kind outside the allowed
       // ones (an unknown name, a word for a switch read by truth) runs as something else, not refused.
       const unchecked = !silent && !dormant && uncheckedKind(ctx, issue);
@@ -370,7 +372,7 @@ export default defineRule({
       // before `deepspeed.initialize`): what reaches DeepSpeed is that program's, not known from the file.
       const filler = placeholder ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => issue.path.includes(r.key)) : undefined;
       const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
-      const { advice, fixes } = nullOnly ? { advice: '', fixes: [] } : correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked);
+      const { advice, fixes } = nullOnly ? { advice: '', fixes: [] } : correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked && !launchOnly);
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
@@ -378,7 +380,8 @@ export default defineRule({
       // reaches the config as written (`language_model.fp4: nvfp4` runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392).
       const yamlChoices = !dormant && !silent && allowed.length > 0 && ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
       const yamlRefused = yamlChoices ? yamlCfgRefused(ctx.model as MegatronModel, issue.schema) : undefined;
-      const effect = dormant
+      const refusal = `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
+      const judged = dormant
         ? dormant
         : yamlRefused
         ? yamlRefused
@@ -400,8 +403,11 @@ export default defineRule({
             ? `the launcher keeps the text and ${textCount}, which stops with a TypeError before training starts`
             : lax && (typeof issue.value === 'string' || typeof issue.value === 'boolean') && !ctx.atLeast(validatorRefusal(issue.schema)?.since ?? '0')
               ? `the pydantic model that validates the section refuses it when DeepSpeed reads the config (its conversion of text and booleans cannot make it a valid value)`
-              : `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
-      const severity = dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder ? 'warning' : undefined;
+              : refusal;
+      const effect = launchOnly
+        ? `only ${launchOnly.reader} reads it, which runs when the job is launched with \`${launchOnly.launch}\` (the training engine never uses the value), so this assumes such a launch. There, ${judged}`
+        : judged;
+      const severity = dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder || launchOnly ? 'warning' : undefined;
       // Named by a Trainer recipe alone: the Accelerate the Trainer prepares through stops first.
       if (prepared === 'trainer') return void ctx.report({ at, on: 'value', ...trainerStop(issue.path, effect, severity) });
       ctx.report({

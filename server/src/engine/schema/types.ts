@@ -232,6 +232,12 @@ export interface JsonSchema {
    */
   'x-read-identity'?: { literal: boolean; mixed?: { since?: string; before?: string; effect: string } };
   /**
+   * DeepSpeed: a key only a tool started by a launch mode reads (the autotuner, started by
+   * `deepspeed --autotuning`), not the training engine: a run launched otherwise never uses the
+   * value, and the file does not say how it is launched, so a refusal by that tool is an assumption.
+   */
+  'x-read-by-launch'?: { reader: string; launch: string };
+  /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.
    */

@@ -453,3 +453,8 @@ export function aliasOf(schema: JsonSchema | undefined): string | undefined {
 export function unreadBeside(schema: JsonSchema | undefined): { key: string; since?: string } | undefined {
   return schema?.['x-unread-beside'];
 }
+
+/** DeepSpeed: the tool that alone reads the key, and the launch that starts it (`x-read-by-launch`). */
+export function launchModeReader(schema: JsonSchema | undefined): { reader: string; launch: string } | undefined {
+  return schema?.['x-read-by-launch'];
+}
