@@ -61,12 +61,12 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const entry = s?.entrypoint?.path.split('/').pop();
   const contradictions = entry && UPSTREAM_ENTRY.test(entry) ? [`\`${entry}\` is Megatron-LM's own entry point`] : [];
   // The program, when it can be read, says whose flags these are: its own argparse parser and
-  // nothing of the Trainer's (no TrainingArguments, no HfArgumentParser) makes them its own, however
+  // no parser of the Trainer's (no HfArgumentParser or TrlParser) makes them its own, however
   // many TrainingArguments names they share.
   // `llamafactory-cli train --key value…`: LLaMA-Factory's own HfArgumentParser reads the flags.
   if (s?.recipeCli()) return weigh({ keys, signs: ['`llamafactory-cli train` hands its flags to LLaMA-Factory\'s HfArgumentParser'], contradictions }, RULES);
   const program = entry && keys.length ? s?.entryText() : undefined;
-  const reading = program && !TRAINER_PARSER.test(program.text) ? parserReading(s!, entry!, program.text) : undefined;
+  const reading = program && !ARGV_PARSER.test(program.text) ? parserReading(s!, entry!, program.text) : undefined;
   if (reading?.not) contradictions.push(reading.not);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
@@ -117,6 +117,13 @@ function parserReading(s: ShellDoc, name: string, text: string): { not?: string 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
 
 /**
+ * What turns the command line into TrainingArguments: Transformers' HfArgumentParser (and TRL's
+ * TrlParser built on it). A TrainingArguments (or TRL config) only named or built with keywords in
+ * code reads nothing from the command line.
+ */
+const ARGV_PARSER = /\b(HfArgumentParser|TrlParser|parse_args_into_dataclasses)\b/;
+
+/**
  * Why a program's own argparse, not TrainingArguments, reads the flags, when its text (or, `where`,
  * that of the modules it imports) shows it does.
  */
@@ -124,9 +131,10 @@ function ownParser(name: string, text: string, where?: string): { not: string } 
   const own = parserFlags(text).map(fieldOf);
   const by = where ? ` (in ${where})` : '';
   if (own.includes('deepspeed') || own.includes('per_device_train_batch_size')) return { not: `\`${name}\` defines its flags with argparse itself${by}, not with TrainingArguments` };
-  if (TRAINER_PARSER.test(text)) return undefined;
-  // Its own argparse parser and nothing of the Trainer's: the flags are its own (diffusers-style scripts).
-  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse${by}, not with TrainingArguments` };
+  if (ARGV_PARSER.test(text)) return undefined;
+  // Its own argparse parser and no parser of the Trainer's: the flags are its own (diffusers-style
+  // scripts), also where it builds a TrainingArguments from them in code (`TrainingArguments(bf16=args.bf16, …)`).
+  if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse${by}, not with HfArgumentParser (a TrainingArguments it builds in code takes what the program hands it)` };
   return undefined;
 }
 
