@@ -5,6 +5,7 @@
  * matcher contributed for the text format. Runs the built CLI (`npm run build` first).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -279,6 +280,34 @@ describe('excludes and .gitignore', () => {
       const cased = project('gitignore-case', { '.gitignore': 'Build/\n', 'build/a.yaml': TRAP, 'Build/b.yaml': TRAP });
       assert.deepEqual(codes(findings(['check', '.'], cased).findings), ['build/a.yaml:yaml-boolean-trap']);
     }
+  });
+
+  test('a file the repository tracks is read although a .gitignore matches it (git ignores only untracked files); without git, a notice counts what was left out', (t) => {
+    const dir = project('gitignore-tracked', {
+      '.gitignore': 'build/\n*.local.yaml\n',
+      'me.local.yaml': TRAP,
+      'untracked.local.yaml': TRAP,
+      'build/b.yaml': TRAP,
+      'build/scratch.yaml': TRAP,
+      'build/node_modules/c.yaml': TRAP,
+    });
+    try {
+      execFileSync('git', ['init', '-q'], { cwd: dir, stdio: 'ignore' });
+      execFileSync('git', ['add', '-f', 'me.local.yaml', 'build/b.yaml', 'build/node_modules/c.yaml'], { cwd: dir, stdio: 'ignore' });
+    } catch {
+      t.skip('git is not installed');
+      return;
+    }
+    // Tracked: read (a default-excluded folder stays excluded); untracked and ignored: not read.
+    assert.deepEqual(codes(findings(['check', '.'], dir).findings), ['build/b.yaml:yaml-boolean-trap', 'me.local.yaml:yaml-boolean-trap']);
+    assert.deepEqual(codes(findings(['check', 'build'], dir).findings), ['build/b.yaml:yaml-boolean-trap']);
+    // --exclude still applies to a tracked file.
+    assert.deepEqual(codes(findings(['check', '.', '--exclude', 'build/'], dir).findings), ['me.local.yaml:yaml-boolean-trap']);
+    // Not a repository git can read: the files the patterns matched are counted on stderr.
+    const fake = project('gitignore-no-git', { '.git/HEAD': 'not a repository\n', '.gitignore': '*.local.yaml\n', 'a.local.yaml': TRAP, 'b.local.yaml': TRAP });
+    const r = findings(['check', '.'], fake);
+    assert.equal(r.findings.length, 0);
+    assert.match(r.err, /2 config-looking files not read because a \.gitignore matches them/);
   });
 
   test('a generated .gitignore of 20,000 patterns: the first 10,000 are used, said once on stderr', () => {

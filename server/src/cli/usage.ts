@@ -69,7 +69,7 @@ Options of check:
                              --extend-exclude is the same option
   --force-exclude            apply the excludes to the paths named on the command line too
   --no-respect-gitignore     also check what .gitignore files exclude (--respect-gitignore, the
-                             default: skip it)
+                             default: skip it, except files the repository tracks)
   --follow                   walk into symbolic links to folders, and check linked files outside
                              the folders named (default: neither, so nothing outside is read or
                              fixed)

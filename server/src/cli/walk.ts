@@ -11,10 +11,16 @@
  * `forceExclude` (then `--exclude`, the configurations' `exclude` and the default excludes apply to
  * it too; `.gitignore` never applies to a named path, as in ruff).
  *
+ * Git applies `.gitignore` only to files it does not track: a file the repository tracks (committed
+ * with `git add -f`) is read although a pattern matches it, as are the tracked files of an ignored
+ * folder. Which ones are tracked is asked of git (`git ls-files`), once per folder named and only
+ * when a pattern matched something; without git, the files left out are counted in a notice.
+ *
  * Only `stat` is used here, nothing is opened but `.gitignore` files: a folder entry that is not a
  * regular file is skipped, one over the size limit is listed in `oversized`, a folder reached twice
  * through a symbolic link is searched once.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Ignore } from 'ignore';
@@ -160,6 +166,8 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
   const out: Collected = { files: [], oversized: [], unlisted: [], notices: [] };
   const seenDirs = new Set<string>();
   const excluded = (path: string, isDir: boolean, root: string): boolean => excludedBy(o, path, isDir, root);
+  // Entries a .gitignore pattern matched, of the folder named now: git may track some of them.
+  let matched: { path: string; isDir: boolean }[] = [];
   const walk = (dir: string, depth: number, layers: Layer[], root: string): void => {
     if (depth > 32) return;
     try {
@@ -203,8 +211,11 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
       if (isDir && (SKIP_DIRS.has(e.name) || e.name.startsWith('.'))) continue;
       if (!isDir && (!isFile || !isCandidateName(e.name))) continue;
       const abs = resolve(p);
-      if (layers.length && gitIgnored(layers, abs, isDir)) continue;
       if (excluded(abs, isDir, root)) continue;
+      if (layers.length && gitIgnored(layers, abs, isDir)) {
+        matched.push({ path: abs, isDir });
+        continue;
+      }
       if (isDir) {
         walk(p, depth + 1, layers, root);
         continue;
@@ -221,9 +232,41 @@ export function collect(paths: readonly string[], o: WalkOptions): Collected {
       // --force-exclude: a named path is excluded as a found one would be (its folders included).
       if (o.forceExclude && forceExcluded(abs, !x.ok, o)) continue;
       if (x.ok) out.files.push({ path: p, named: true });
-      else walk(p, 0, o.respectGitignore ? ancestorLayers(abs, out.notices) : [], abs);
+      else {
+        matched = [];
+        walk(p, 0, o.respectGitignore ? ancestorLayers(abs, out.notices) : [], abs);
+        if (matched.length) addTracked(out, matched, abs, p, (path) => excluded(path, false, abs), o.maxBytes);
+      }
     } else if (x.kind === 'missing') throw new Error(`${p}: no such file or folder`);
     else throw new Error(`${p} ${x.reason}; only regular files and folders can be checked`);
   }
   return out;
+}
+
+/**
+ * The files a .gitignore matched (`matched`, or below its folders) that the repository holding
+ * `root` tracks, which git does not ignore: added as found files (named from `shown`, the folder as
+ * given) when they look like configs and no exclude applies.
+ * Without git, or outside a repository, a notice counts the config-looking files left out.
+ */
+function addTracked(out: Collected, matched: readonly { path: string; isDir: boolean }[], root: string, shown: string, excluded: (path: string) => boolean, maxBytes: number): void {
+  let listed: string;
+  try {
+    // The tracked files below `root` that the ignore files match (paths relative to `root`).
+    listed = execFileSync('git', ['-C', root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    const files = matched.filter((m) => !m.isDir).length;
+    if (files) out.notices.push(`${root}: ${files} config-looking file${files === 1 ? '' : 's'} not read because a .gitignore matches ${files === 1 ? 'it' : 'them'} (git could not say which are tracked; --no-respect-gitignore reads them)`);
+    return;
+  }
+  const seen = new Set(out.files.map((f) => resolve(f.path)));
+  for (const rel of listed.split('\0')) {
+    if (!rel || !isCandidateName(rel.split('/').pop() ?? '')) continue;
+    const abs = resolve(root, rel);
+    if (seen.has(abs) || excluded(abs) || rel.split('/').slice(0, -1).some((d) => SKIP_DIRS.has(d) || d.startsWith('.'))) continue;
+    const x = examine(abs, maxBytes);
+    if (x.ok) out.files.push({ path: join(shown, rel), named: false });
+    else if (x.kind === 'too-large') out.oversized.push(join(shown, rel));
+    seen.add(abs);
+  }
 }
