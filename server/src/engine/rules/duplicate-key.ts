@@ -47,7 +47,7 @@ export default defineRule({
   forks: true,
   docs: {
     summary: 'A key is written twice in the same mapping.',
-    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), an error; where Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, the last value wins, a warning. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`) in a release whose launcher adds the prefix and so folds them into one; before that, they are two keys and only the one its flag is named after is read. DeepSpeed\'s validated sections take a setting under its field name or its alias (`prefetch_bucket_size` / `stage3_prefetch_bucket_size`), not both: with both written the model refuses the file, an error.',
+    why: 'YAML and JSON loaders keep the last occurrence and drop the others silently, so an edit to the first one has no effect. DeepSpeed itself is stricter: when it opens a config file it refuses one with a duplicate key (\"Duplicate keys in DeepSpeed config\"), while Accelerate or the Transformers Trainer load the file and hand DeepSpeed a dictionary, where the last value wins; both are warnings, the first naming its assumption, since a DeepSpeed JSON does not say what loads it. The same goes for two spellings of one setting (`offload_params` and `fsdp_offload_params`) in a release whose launcher adds the prefix and so folds them into one; before that, they are two keys and only the one its flag is named after is read. DeepSpeed\'s validated sections take a setting under its field name or its alias (`prefetch_bucket_size` / `stage3_prefetch_bucket_size`), not both: with both written the model refuses the file, an error.',
     bad: 'distributed_type: MULTI_GPU\ndebug: true\nnum_processes: 8\ndebug: false\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\ndebug: false\n',
     upstream: [
@@ -70,8 +70,9 @@ export default defineRule({
       let message = p.message;
       let severity = p.severity;
       if (deepspeed === 'refuses' && JSON_LOAD.test(message)) {
-        message = message.replace(JSON_LOAD, 'DeepSpeed refuses the file when it reads it itself ("Duplicate keys in DeepSpeed config"), so the run stops before training.');
-        severity = 'error';
+        // Nothing here names what loads the file: DeepSpeed opening it itself is an assumption.
+        message = message.replace(JSON_LOAD, 'DeepSpeed refuses the file when it reads it itself ("Duplicate keys in DeepSpeed config", from a path given to `deepspeed.initialize` or `--deepspeed_config`), so the run stops before training; this assumes it does, as nothing here names what loads the file (the Transformers Trainer and Accelerate load it with json.load, which keeps the last one without a word).');
+        severity = 'warning';
       } else if (deepspeed === 'accelerate') {
         message = message.replace(JSON_LOAD, 'Accelerate, which uses this file, loads it with json.load, which keeps only the last one without a word (DeepSpeed reading the file itself would refuse it).');
       } else if (deepspeed === 'trainer') {
