@@ -496,6 +496,7 @@ function deepspeedConfigOf(doc: SourceDoc, read: ModelInput['read']): MegatronMo
   const e = root?.entries.find((x) => /^--(deepspeed[_-]config|deepscale[_-]config)$/.test(x.key));
   if (!e || e.value.kind !== 'scalar' || typeof e.value.value !== 'string' || !/\.json$/i.test(e.value.value)) return undefined;
   const ref = e.value.value;
-  const file = read?.(ref);
+  // A relative path is looked for from the folder a `cd` before the command leads to.
+  const file = read?.((doc.syntax === 'shell' ? (doc as ShellDoc).launchRef(ref) : undefined) ?? ref);
   return { ref, at: [e.key], target: file?.text !== undefined ? file.path : undefined };
 }

@@ -108,7 +108,8 @@ function model(input: ModelInput): TrainerModel {
   const name = input.path?.split(/[\\/]/).pop() ?? 'this file';
   const follow = (d: { ref: string; at: Path } | undefined): TrainerModel['deepspeed'] => {
     if (!d) return undefined;
-    const linked = link(d.ref, 'deepspeed');
+    // From a launch script, a relative path is looked for from the folder a `cd` before the command leads to.
+    const linked = link((doc.syntax === 'shell' ? (doc as ShellDoc).launchRef(d.ref) : undefined) ?? d.ref, 'deepspeed');
     return { ref: d.ref, at: d.at, linked, model: linked?.analysis?.model };
   };
   if (doc.syntax === 'shell') {

@@ -8,6 +8,7 @@ import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type Ex
 import { affinity, formatWord } from './edit-helpers';
 import { absoluteTails, assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
+import { normalizePath } from './substitution';
 import type { OpenWord, SourcedFile } from './sourcing';
 
 /** One flag of the training command with the words it was read from. */
@@ -368,7 +369,9 @@ export class ShellDoc extends TreeDoc {
     if (!this.program) {
       this.program = {};
       const read = this.options.read;
-      const ref = this.entrypoint?.path.replace(/^\$\{?\w+\}?\//, '');
+      const written = this.entrypoint?.path.replace(/^\$\{?\w+\}?\//, '');
+      // A `cd` to a folder not known leaves the program where nobody here can look.
+      const ref = written && written === this.entrypoint?.path ? this.launchRef(written) : written;
       if (ref && read && !/[$`*?\s]/.test(ref)) {
         const refs = [ref, ...absoluteTails(ref)];
         this.program = { missing: true };
@@ -386,6 +389,18 @@ export class ShellDoc extends TreeDoc {
     }
     const { text, path, ref, missing } = this.program;
     return text !== undefined ? { text, path, ref } : missing ? { missing: true } : undefined;
+  }
+
+  /**
+   * Where a path the training command names is looked for: a relative one from the folder a `cd`
+   * before the command leads to (`cd "$(dirname "$0")/../sft"; deepspeed main.py`), undefined when
+   * the script changes to a folder that is not known; as written otherwise.
+   */
+  launchRef(ref: string): string | undefined {
+    if (ref.startsWith('/') || ref.startsWith('$')) return ref;
+    const cwd = this.workingDir;
+    if (!cwd) return ref;
+    return cwd.unknown || cwd.text === undefined ? undefined : normalizePath(`${cwd.text}/${ref}`);
   }
 
   /** The program's text, when it was found (see `entryProgram`), with the reference it was read by. */
