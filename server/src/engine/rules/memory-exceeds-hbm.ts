@@ -52,7 +52,8 @@ function remedies(p: Plan): string {
   const out: string[] = [];
   // LoRA under the Trainer: no TP or PP to raise; what lowers it is the batch, recomputation and the base's bits.
   if (p.adapter) {
-    if (p.recompute.value !== 'full') out.push('turn on `gradient_checkpointing`');
+    const off = p.recompute.from.kind === 'written' ? p.recompute.from.path?.find((k) => String(k).replace(/^--/, '') === 'disable_gradient_checkpointing') : undefined;
+    if (p.recompute.value !== 'full') out.push(off !== undefined ? `remove \`${String(off)}\` (LLaMA-Factory then checkpoints every layer)` : 'turn on `gradient_checkpointing`');
     out.push('lower the micro batch or the sequence length');
     if (p.adapter.value.frozenBits > 4) out.push('load the base in 4 bits (QLoRA)');
     return `${out.slice(0, -1).join(', ')}${out.length > 1 ? ' or ' : ''}${out[out.length - 1]}`.replace(/^./, (c) => c.toUpperCase());

@@ -7,6 +7,7 @@
 import type { Field, Plan } from '../../plan/plan';
 import { derived } from '../../plan/plan';
 import type { ModelShape, Precision } from '../../plan/memory';
+import type { Node } from '../../syntax/tree';
 import type { AdapterMemory } from '../../plan/adapters';
 import { loraTrainable } from '../../plan/adapters';
 import { planHardware, planModel } from '../../plan/context';
@@ -108,11 +109,20 @@ function seqLength(m: TrainerModel): Field<number> | undefined {
 function checkpointing(m: TrainerModel): Field<'none' | 'selective' | 'full'> | undefined {
   const root = m.doc.root;
   if (root?.kind !== 'map') return undefined;
-  const e = root.entries.find((x) => x.key.replace(/^--/, '') === 'gradient_checkpointing');
-  const v = e?.value;
-  if (!e || v?.kind !== 'scalar' || v.unknown) return undefined;
-  const on = v.value === true || (typeof v.value === 'string' && /^(true|yes|1)$/i.test(v.value));
-  return on ? { value: 'full', from: { kind: 'written', path: [e.key] } } : undefined;
+  const entry = (key: string) => root.entries.find((x) => x.key.replace(/^--/, '') === key);
+  const truth = (v: Node | undefined) => (v?.kind !== 'scalar' || v.unknown ? undefined : v.value === true || (typeof v.value === 'string' && /^(true|yes|1)$/i.test(v.value)));
+  // LLaMA-Factory checkpoints every trainable model unless `disable_gradient_checkpointing: true`
+  // (model/model_utils/checkpointing.py, `use_gradient_checkpointing=True` before v0.5.0, extras/misc.py@v0.1.0:67-83).
+  if (m.recipeOf === 'llama-factory') {
+    const off = entry('disable_gradient_checkpointing');
+    const disabled = truth(off?.value);
+    if (disabled === undefined && off) return { value: 'full', from: { kind: 'assumed', note: '`disable_gradient_checkpointing` is not known here: LLaMA-Factory checkpoints unless it is true' } };
+    if (!disabled) return { value: 'full', from: { kind: 'default', note: 'LLaMA-Factory turns gradient checkpointing on unless `disable_gradient_checkpointing: true`' } };
+    return { value: 'none', from: { kind: 'written', path: [off!.key] } };
+  }
+  const e = entry('gradient_checkpointing');
+  if (!e || truth(e.value) !== true) return undefined;
+  return { value: 'full', from: { kind: 'written', path: [e.key] } };
 }
 
 function asField(v: TrainerValue): Field<number> | undefined {
