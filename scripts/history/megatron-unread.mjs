@@ -81,6 +81,9 @@ export function megatronUnreadChanges(dir, releases, props, sourceOf, spellings)
   const removed = [];
   for (const [key, prop] of Object.entries(props)) {
     if (sourceOf(prop) !== 'main' || prop['x-cli'] === false) continue;
+    // A fact written by hand with its reason (`why`: the attribute is read, but what the read sets is
+    // overwritten before use) is one this scan of names cannot see, and is kept.
+    if (prop['x-unread-from']?.why) continue;
     const dest = prop['x-dest'] ?? key;
     const from = prop['x-since'];
     const until = prop['x-removed']?.version;

@@ -12,12 +12,15 @@
  *   from core_v0.18.0, where the scope was added;
  * - `cuda_graph_modules` with `cuda_graph_impl full_iteration`, which captures the whole iteration:
  *   from core_v0.18.0;
+ * - the old words of the module list: `full` beside another value (from core_v0.16.0 in the scope), and
+ *   from core_v0.18.0 `full_iteration` beside `full_iteration_inference`, or either beside an
+ *   implementation or inference scope it cannot become (cuda_graph_config.py, oldWordRefusal);
  * - activation recomputation beside per-layer graphs: any with `enable_cuda_graph` (core_v0.11.0 to
  *   0.14), any but selective recomputation beside Transformer Engine graphs of the attention alone
  *   (0.15), and from 0.16 full recomputation, or selective recomputation of a graphed module whose
  *   dropout is on (attention and hidden dropout are 0.1 by default).
  */
-import { recomputeGranularity, argAbsent, argGiven, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { recomputeGranularity, argAbsent, argGiven, argWritten, argNum, argOff, argOn, argValue, MEGATRON_FORMATS, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 
@@ -206,6 +209,8 @@ function graphedModules(m: MegatronModel): string[] | undefined {
   const dests = !m.args.configFields ? ['cuda_graph_modules', 'cuda_graph_scope_deprecated', 'cuda_graph_scope'] : argGiven(m, 'cuda_graph_modules') ? ['cuda_graph_modules'] : ['cuda_graph_modules', 'cuda_graph_scope'];
   const all = dests.flatMap((d) => (argAbsent(m, d) ? [] : argGiven(m, d) ? argWords(m, d) ?? ['?'] : ['?']));
   if (all.some((w) => w === '?' || w.startsWith('full_iteration'))) return undefined;
+  // `full` beside another word is refused before the modules are looked at (oldWordRefusal).
+  if (all.includes('full') && all.length > 1) return undefined;
   return all.filter((w) => w !== 'full');
 }
 
@@ -292,7 +297,82 @@ const RECOMPUTE_CHECKS: ArgCheck[] = [
   },
 ];
 
+/**
+ * The old words of a module list that Megatron refuses before it turns them into an implementation or a
+ * scope. `full` (the old whole layer) must stand alone: from core_v0.16.0 in `--cuda-graph-scope` and the
+ * `cuda_graph_scope` field (training/arguments.py@core_v0.16.0:1255-1260, @core_v0.17.0:1574-1579;
+ * transformer_config.py@core_v0.16.0:1700-1705, @core_v0.17.0:1929-1934), and from core_v0.18.0 in
+ * `cuda_graph_modules` too, into which both old names are copied (cuda_graph_config.py@core_v0.18.0:39-41).
+ * From 0.18 also: `full_iteration` beside `full_iteration_inference` (:97-101); `full_iteration` with an
+ * implementation other than none, local or full_iteration, or an inference scope other than none (:107-116);
+ * `full_iteration_inference` with one other than none or local, or a scope other than block (:117-126).
+ * Megatron-LM's argument checks (training/arguments.py@core_v0.18.0:273-282, 643) and
+ * TransformerConfig.__post_init__ (transformer_config.py@core_v0.18.0:2184-2189, Bridge) both make them;
+ * cuda_graph_config.py is the same at core_v0.18.2, core_v0.19.0 and d98e8a6. An unwritten scope is None
+ * there, which both words take; an implementation or a scope the file does not fix silences its part.
+ */
+interface OldWordRefusal { dest: string; kind: 'full' | 'both' | 'impl' | 'scope'; word: string }
+const OLD_WORDS = new Set(['full', 'full_iteration', 'full_iteration_inference']);
+function oldWordRefusal(m: MegatronModel, ctx: { atLeast(v: string): boolean }): OldWordRefusal | undefined {
+  const v18 = ctx.atLeast('0.18.0');
+  // Whether a list is written is looked up untracked: one a Bridge override leaves out is the recipe's,
+  // and beside a written list the recipe's old field is either empty or refused on its own.
+  const dests = (v18 ? ['cuda_graph_modules', 'cuda_graph_scope_deprecated', 'cuda_graph_scope'] : ['cuda_graph_scope_deprecated', 'cuda_graph_scope']).filter((d) => argWritten(m, d) && (argWords(m, d) ?? []).length > 0);
+  // Two lists: the old name beside the new is refused on its own (or, in a config, `full` gives way to the old field).
+  if (dests.length !== 1) return undefined;
+  const dest = dests[0];
+  const words = argWords(m, dest) ?? [];
+  // Another word stops the parse, or the name lookup, first (invalid-value).
+  if (words.some((w) => !MODULE_NAMES.has(w) && !OLD_WORDS.has(w))) return undefined;
+  if (words.includes('full')) return words.length > 1 ? { dest, kind: 'full', word: 'full' } : undefined;
+  const old = [...new Set(words.filter((w) => OLD_WORDS.has(w)))];
+  if (!v18 || old.length === 0) return undefined;
+  if (old.length > 1) return { dest, kind: 'both', word: old.join(' ') };
+  const word = old[0];
+  const implBad = () => {
+    const impl = effectiveImpl(m);
+    return !!impl && !(word === 'full_iteration' ? ['none', 'local', 'full_iteration'] : ['none', 'local']).includes(impl);
+  };
+  const scopeBad = () => {
+    const scope = argValue(m, 'inference_cuda_graph_scope');
+    return typeof scope === 'string' && (word === 'full_iteration' ? ['layer', 'block'] : ['none', 'layer']).includes(scope);
+  };
+  // Megatron asks about the implementation first; where a config leaves it to the recipe, reading it
+  // would make any finding unknown, so a written scope is asked about first (either refusal stops the run).
+  const order = !m.args.configFields || argWritten(m, 'cuda_graph_impl') ? (['impl', 'scope'] as const) : (['scope', 'impl'] as const);
+  const kind = order.find((k) => (k === 'impl' ? implBad() : scopeBad()));
+  return kind ? { dest, kind, word } : undefined;
+}
+const listFlag = (m: MegatronModel, dest: string) => named(m, dest === 'cuda_graph_modules' ? '--cuda-graph-modules' : '--cuda-graph-scope');
+function oldWordMessage(m: MegatronModel, r: OldWordRefusal): string {
+  const list = `${listFlag(m, r.dest)} with \`${r.word}\``;
+  // Read only for the refusal that names them: a value a Bridge override leaves to the recipe is unknown.
+  const scope = () => String(argValue(m, 'inference_cuda_graph_scope'));
+  const impl = () => effectiveImpl(m) ?? '';
+  // Named untracked (named): a flag a Bridge override leaves out is only spelled here, not read.
+  const fullImpl = named(m, '--cuda-graph-impl', 'full_iteration');
+  const block = named(m, '--inference-cuda-graph-scope', 'block');
+  const localBlock = `${named(m, '--cuda-graph-impl', 'local')} with ${block}`;
+  const quote = (what: string, value: string) => `("cuda_graph_modules='${r.word}' cannot be combined with ${what}='${value}'.")`;
+  if (r.kind === 'full') return `${list} beside other values: \`full\` is the old spelling of the whole layer and must stand alone, so Megatron stops at startup ("full scope cannot be used with other scopes."). Leave the list empty to capture the whole layer, or list only the modules to capture.`;
+  if (r.kind === 'both') return `${listFlag(m, r.dest)} with both \`full_iteration\` and \`full_iteration_inference\`: the two old words ask for different graphs (a full-iteration graph for training, block-level graphs for inference), and from 0.18 Megatron stops at startup ("cuda_graph_modules cannot contain multiple deprecated values at the same time"). Keep one: ${fullImpl}, or ${localBlock}.`;
+  if (r.word === 'full_iteration') {
+    return r.kind === 'impl'
+      ? `${list} and ${implName(m)}: from 0.18 Megatron turns the old word into ${fullImpl}, which cannot replace another implementation, and stops at startup ${quote('cuda_graph_impl', impl())}. Write ${fullImpl} in place of both.`
+      : `${list} and ${named(m, '--inference-cuda-graph-scope', scope())}: from 0.18 Megatron turns the old word into ${fullImpl}, whose graph takes no inference scope, and stops at startup ${quote('inference_cuda_graph_scope', scope())}. Remove the scope, and write ${fullImpl} for the old word.`;
+  }
+  return r.kind === 'impl'
+    ? `${list} and ${implName(m)}: from 0.18 Megatron turns the old word into ${block}, which only the local implementation captures, and stops at startup ${quote('cuda_graph_impl', impl())}. Write ${localBlock}, or drop the old word.`
+    : `${list} and ${named(m, '--inference-cuda-graph-scope', scope())}: from 0.18 Megatron turns the old word into the \`block\` scope and stops rather than choose between the two ${quote('inference_cuda_graph_scope', scope())}. Write ${block} (with ${named(m, '--cuda-graph-impl', 'local')}) and drop the old word, or drop the old word alone.`;
+}
+
 const CHECKS: ArgCheck[] = [
+  {
+    when: (m, _p, ctx) => oldWordRefusal(m, ctx)?.dest,
+    // The message has no release to hand: a refusal found at 0.18 holds as found; else it is the `full` one found before.
+    message: (m) => oldWordMessage(m, (oldWordRefusal(m, { atLeast: () => true }) ?? oldWordRefusal(m, { atLeast: () => false }))!),
+    since: '0.16.0',
+  },
   {
     when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
     // transformer_layer.py@core_v0.12.0:254-257 (when the layers are built), then also training/arguments.py from 0.14.
@@ -495,8 +575,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MEGATRON_FORMATS,
   docs: {
-    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, an inference scope its implementation does not take, modules with a full-iteration graph, MoE graph modules the model cannot take, CPU offloading, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
-    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.12, when the layers are built). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`, a word that from 0.18 still becomes `--cuda-graph-impl full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (from 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`, which from 0.18 becomes the `block` scope; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default). What per-layer graphs capture of an MoE model is checked from 0.16 (`--cuda-graph-scope`, `--cuda-graph-modules` from 0.18): no `moe` or `moe_router` graph without experts, not `moe` beside `moe_router` (the local implementation adds each of `moe_router` and `moe_preprocess` for the other), `moe_preprocess` only with `moe_router` under Transformer Engine, no `mlp` graph when every layer is an MoE layer, and no `moe` graph of dropless MoE (it needs `--moe-expert-capacity-factor` with `--moe-pad-expert-input-to-capacity`). CPU offloading of activations is refused beside Megatron Core\'s own graphs (`enable_cuda_graph`) from 0.11 and beside any CUDA graphs from 0.15 (from 0.18 a full-iteration graph takes it), and Transformer Engine graphs of the full iteration (`--cuda-graph-scope full_iteration`) from 0.15 to 0.17. From 0.18 fine-grained activation offloading beside CUDA graphs refuses a `moe` graph and 0 warm-up steps, and in 0.18 the local per-layer graphs; from 0.19 these take only a partial MoE offload (`--offload-modules` of `expert_fc1`, `moe_act` or `fused_group_mlp`, beside a `--cuda-graph-modules` list).',
+    summary: 'CUDA graph arguments that Megatron refuses together: both old switches, an old switch beside `--cuda-graph-impl`, old words of the module list it cannot convert, an inference scope its implementation does not take, modules with a full-iteration graph, MoE graph modules the model cannot take, CPU offloading, activation recomputation the graphs cannot hold, and (Megatron-LM\'s own checks) the old scope name beside the new, a full-iteration graph with the NaN check, FP8 block-level inference graphs outside the inference-optimized MXFP8 layers, or a local graph count below 1.',
+    why: 'From Megatron Core 0.15, `--enable-cuda-graph` and `--external-cuda-graph` are old spellings of `--cuda-graph-impl local` and `transformer_engine`, so either beside `--cuda-graph-impl` is refused (both together from 0.12, when the layers are built). From 0.18 the inference graph scope must match the implementation: `layer` and `block` need the local implementation, which in turn has no `none`; and a full-iteration graph takes no module list. The old words of the module list are converted only where they stand alone and fit: `full` (the whole layer) must be the only value (from 0.16 in `--cuda-graph-scope`); from 0.18 `full_iteration` (which becomes `--cuda-graph-impl full_iteration`) is refused with `transformer_engine` graphs or a `layer` or `block` inference scope, `full_iteration_inference` (which becomes the `block` inference scope) with an implementation other than `none` or `local` or a scope other than `block`, and the two together. Each is an assertion when Megatron builds the transformer config, so the job stops at startup. Megatron-LM\'s own argument checks (for launch scripts and Megatron-LM YAML) also refuse, from 0.18, `--cuda-graph-scope` beside `--cuda-graph-modules`, `--cuda-graph-impl full_iteration` while the NaN check is on (it is by default; from 0.14 to before 0.18 the same with the local implementation\'s `--cuda-graph-scope full_iteration`, a word that from 0.18 still becomes `--cuda-graph-impl full_iteration`), and FP8 with `--inference-cuda-graph-scope block` unless `--transformer-impl inference_optimized` and `--fp8-recipe mxfp8` (from 0.17 the same for the local `--cuda-graph-scope full_iteration_inference`, which from 0.18 becomes the `block` scope; in 0.15 and 0.16 any FP8 with a local `full_iteration` scope for dynamic-batching inference); from 0.17, a local `--inference-dynamic-batching-num-cuda-graphs` below 1 other than -1. Megatron Bridge builds the same config and stops the same way; a Bridge override is judged only on what it writes itself, since the recipe may set the rest. Per-layer graphs (`local`, `transformer_engine`) and activation recomputation: Megatron Core 0.11 to 0.14 refuses any recomputation with `--enable-cuda-graph`; 0.15 allows only selective recomputation beside Transformer Engine graphs of the attention, not of the attention core; from 0.16 full recomputation needs a full-iteration graph, and a selectively recomputed module inside the graph (the attention core, the default module, or the MLP/MoE) cannot have its dropout on, since a graphed recomputation draws no new random numbers (attention and hidden dropout are 0.1 by default). What per-layer graphs capture of an MoE model is checked from 0.16 (`--cuda-graph-scope`, `--cuda-graph-modules` from 0.18): no `moe` or `moe_router` graph without experts, not `moe` beside `moe_router` (the local implementation adds each of `moe_router` and `moe_preprocess` for the other), `moe_preprocess` only with `moe_router` under Transformer Engine, no `mlp` graph when every layer is an MoE layer, and no `moe` graph of dropless MoE (it needs `--moe-expert-capacity-factor` with `--moe-pad-expert-input-to-capacity`). CPU offloading of activations is refused beside Megatron Core\'s own graphs (`enable_cuda_graph`) from 0.11 and beside any CUDA graphs from 0.15 (from 0.18 a full-iteration graph takes it), and Transformer Engine graphs of the full iteration (`--cuda-graph-scope full_iteration`) from 0.15 to 0.17. From 0.18 fine-grained activation offloading beside CUDA graphs refuses a `moe` graph and 0 warm-up steps, and in 0.18 the local per-layer graphs; from 0.19 these take only a partial MoE offload (`--offload-modules` of `expert_fc1`, `moe_act` or `fused_group_mlp`, beside a `--cuda-graph-modules` list).',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --inference-cuda-graph-scope: block\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --cuda-graph-impl: local\n  --inference-cuda-graph-scope: block\n',
     shell: {

@@ -8,7 +8,7 @@
  * Also a Megatron-LM flag that, before some release, stored an attribute nothing reads
  * (`x-unread-before`): argparse takes it there and nothing changes.
  */
-import { bridgeOverwritten, bridgeUnread, bridgeUnreadSince, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSectionAt, yamlCfgUnread } from '../formats/megatron/schema';
+import { bridgeOverwritten, bridgePaths, bridgeUnread, bridgeUnreadSince, MEGATRON_SCHEMA, onlyWith, primaryFlag, setBy, unreadBefore, unreadFrom, yamlCfgSectionAt, yamlCfgUnread } from '../formats/megatron/schema';
 import { deprecation, removal } from '../schema/vocabulary';
 import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
@@ -28,7 +28,7 @@ export default defineRule({
   formats: ['megatron-bridge', 'accelerate', ...MLM_FLAG_FORMATS],
   docs: {
     summary: 'A Megatron Bridge field that the config accepts but no code reads, a Megatron-LM flag the targeted release stores where nothing reads it, does not read at all or reads only under a switch the file leaves off, a `--yaml-cfg` key its reader does not copy, or a key of an Accelerate SageMaker config that the SageMaker launch does not pass on: setting it changes nothing.',
-    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. Fields of the sections Bridge hands to the builders of Megatron (tokenizer, optimizer, DDP, dataset, model) can be read by nothing at all: `tokenizer.vocab_extra_ids` adds no tokens. The list comes from a search of Bridge (recipes aside) and Megatron-LM at the commit Bridge pins for any read of the field (for those builder sections, anywhere in Megatron-LM, and a field Megatron reads under a name it builds, such as the optimizer\'s `muon_*`, counts as read), so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0; `--output-bert-embeddings` from 0.18.0, when the legacy BERT model went and the one tool naming it still imports the removed `pretrain_bert.py`) is a note, as a read that builds the name at run time would not be seen. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader; and a top-level key that only the command-line side reads (`recompute_activations`, which the argument checks turn into a granularity; `--decoder-first-pipeline-num-layers`, which the flags\' config builder turns into a TransformerConfig field) is read by nothing in such a file (`--quick-geglu`, which only the flags\' config builder turns into the activation; `--num-channels`, from 0.18.0, when the legacy models that also read it were removed). A flag Megatron-LM\'s training loop reads only under a switch the file leaves off is a note too: `--use-pytorch-profiler`, the profiled steps, `--record-shapes` and `--nvtx-ranges` do nothing without `--profile`, which turns profiling on. The `--yaml-cfg` note names the flag that sets the value on the command line or, for a field with no flag (`batch_p2p_comm`), the key Megatron-LM derives it from.',
+    why: 'Bridge builds its config from dataclasses that inherit Megatron-LM\'s training options, so it accepts fields that only Megatron-LM\'s own training loop reads, and Bridge runs its own loop. `checkpoint.verify_integrity: true` there hashes nothing; `checkpoint.save_wgrads_interval` saves nothing. Fields of the sections Bridge hands to the builders of Megatron (tokenizer, optimizer, DDP, dataset, model) can be read by nothing at all: `tokenizer.vocab_extra_ids` adds no tokens. The list comes from a search of Bridge (recipes aside) and Megatron-LM at the commit Bridge pins for any read of the field (for those builder sections, anywhere in Megatron-LM, and a field Megatron reads under a name it builds, such as the optimizer\'s `muon_*`, counts as read), so a field read some other way would be missed: the finding is a note. An Accelerate SageMaker config is loaded like a local one, but the SageMaker launcher builds the job from a few of its keys only: `debug`, `use_cpu`, `gpu_ids`, `enable_cpu_affinity` and `dynamo_config` are loaded and then left out of the job (its environment has no `ACCELERATE_DEBUG_MODE`, and the compile settings come from the command line). A Megatron-LM flag that a release accepts but stores under an attribute nothing reads (`--disable-mamba-mem-eff-path` before 0.16.0) is a warning for that release. A flag that no Python file of the release reads at all (the history script scans every release, the argument parsers and tests aside: `--enable-full-sharding-in-hsdp`, the vision flags once their scripts were removed in 0.17.0; `--output-bert-embeddings` from 0.18.0, when the legacy BERT model went and the one tool naming it still imports the removed `pretrain_bert.py`) is a note, as a read that builds the name at run time would not be seen. A flag Megatron Core reads only to set something it overwrites before use (`--use-torch-optimizer-for-cpu-offload`, whose optimizer class the next lines replace) has no effect in any release, in a launch script or as its Bridge field, and the note says why. A `--yaml-cfg` file\'s `language_model` section is copied field by field into TransformerConfig only, and the multi-latent-attention config is built from that same set, so MLATransformerConfig\'s own fields written there (`q_lora_rank`, `kv_lora_rank`, `beta_slow`, …) keep their defaults at every release that has the reader; and a top-level key that only the command-line side reads (`recompute_activations`, which the argument checks turn into a granularity; `--decoder-first-pipeline-num-layers`, which the flags\' config builder turns into a TransformerConfig field) is read by nothing in such a file (`--quick-geglu`, which only the flags\' config builder turns into the activation; `--num-channels`, from 0.18.0, when the legacy models that also read it were removed). A flag Megatron-LM\'s training loop reads only under a switch the file leaves off is a note too: `--use-pytorch-profiler`, the profiled steps, `--record-shapes` and `--nvtx-ranges` do nothing without `--profile`, which turns profiling on. The `--yaml-cfg` note names the flag that sets the value on the command line or, for a field with no flag (`batch_p2p_comm`), the key Megatron-LM derives it from.',
     bad: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n  verify_integrity: true\n',
     good: 'model:\n  tensor_model_parallel_size: 2\ncheckpoint:\n  save: /ckpt\n  save_interval: 1000\n',
   },
@@ -67,6 +67,7 @@ export default defineRule({
         const dotted = here.join('.');
         const field = unread.find((b) => dotted === b || dotted.endsWith(`.${b}`));
         const reset = field ? undefined : overwrittenPaths().find((b) => dotted === b || dotted.endsWith(`.${b}`));
+        const dead = field || reset ? undefined : deadReads().find((d) => dotted === d.path || dotted.endsWith(`.${d.path}`));
         if (field) {
           ctx.separately(() =>
             ctx.report({
@@ -83,12 +84,26 @@ export default defineRule({
               message: `Megatron Bridge sets \`${reset}\` itself whenever it builds the \`${reset.split('.')[0]}\` config (the section's \`__post_init__\`, which \`ConfigContainer.validate()\` runs again), so the value written here never takes effect. Set what that code derives it from instead (for the tokenizer, \`hf_tokenizer_kwargs\`), or remove it.`,
             }),
           );
+        } else if (dead) {
+          ctx.separately(() => ctx.report({ at: here, message: `\`${dead.path}\` has no effect in any release that has it: ${dead.why}. Remove it.` }));
         } else go(e.value, here, depth + 1);
       }
     };
     go(ctx.doc.root, [], 0);
   },
 });
+
+let deadPaths: { path: string; why: string }[] | undefined;
+/**
+ * The Bridge paths of arguments Megatron Core reads only to overwrite what the read set (`x-unread-from`
+ * with a `why` and no release): Bridge hands the value to the same code, so it changes nothing there either.
+ */
+function deadReads(): { path: string; why: string }[] {
+  return (deadPaths ??= Object.values(MEGATRON_SCHEMA.properties ?? {}).flatMap((s) => {
+    const u = unreadFrom(s);
+    return u?.why && !u.version ? bridgePaths(s).map((path) => ({ path, why: u.why as string })) : [];
+  }));
+}
 
 let resetPaths: string[] | undefined;
 /** Every Bridge path the schema marks as set by its section's own code whatever is written (`x-bridge-overwritten`). */
@@ -152,7 +167,8 @@ function unreadFlags(ctx: RuleContext<MegatronModel>): void {
       const when = from.version ? (until ? `from ${from.version} until ${until}, which deprecates or removes it` : `from ${from.version} on`) : 'in any release that has it';
       const yamlCfg = ctx.model.args.yamlCfg;
       const flag = spelled(ctx.model, dest);
-      ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): ${yamlCfg ? 'the `--yaml-cfg` reader' : 'argparse'} takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
+      if (from.why) ctx.report({ at: a.path, message: `${flag} has no effect in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} (${when}): ${from.why}. Remove it.` });
+      else ctx.report({ at: a.path, message: `Nothing in ${ctx.tool}${ctx.versionLabel ? ` ${ctx.versionLabel}` : ''} reads ${flag} (${when}): ${yamlCfg ? 'the `--yaml-cfg` reader' : 'argparse'} takes it, but no code uses its value, so setting it most likely changes nothing. Remove it, or look for the setting that does what it meant.` });
     });
   }
 }
@@ -223,7 +239,7 @@ function yamlCfgAdvice(dest: string, prop: JsonSchema): string {
 interface UnreadFacts {
   before: { dest: string; before: { version: string; why: string } }[];
   /** `until`: the first release that deprecates or removes the flag (deprecated-key speaks from there). */
-  from: { dest: string; from: { version?: string }; until?: string }[];
+  from: { dest: string; from: { version?: string; why?: string }; until?: string }[];
 }
 let facts: UnreadFacts | undefined;
 

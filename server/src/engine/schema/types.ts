@@ -261,7 +261,7 @@ export interface JsonSchema {
    */
   'x-unread-before'?: { version: string; why: string };
   /** Megatron-LM: the release from which nothing reads the flag it still accepts (no version: none that has it). */
-  'x-unread-from'?: { version?: string };
+  'x-unread-from'?: { version?: string; why?: string };
   /** Megatron-LM's `--yaml-cfg` reader never copies this field from its section: why. */
   'x-yaml-cfg-unread'?: string;
   /** Megatron-LM: the switch without which nothing reads this argument, and where (`why`), from `since` when later than the argument. */

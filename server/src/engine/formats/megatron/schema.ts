@@ -240,6 +240,11 @@ export function bridgeUnreadSince(schema: JsonSchema | undefined, path: string):
 }
 
 /** The Bridge paths of an argument that nothing in Bridge (its recipes aside) or Megatron Core reads by name (`x-bridge-unread`). */
+/** The Megatron Bridge paths that set the argument (`x-bridge`). */
+export function bridgePaths(schema: JsonSchema | undefined): string[] {
+  return strings(schema?.['x-bridge']);
+}
+
 export function bridgeUnread(schema: JsonSchema | undefined): string[] {
   return strings(schema?.['x-bridge-unread']);
 }
@@ -248,6 +253,8 @@ export function bridgeUnread(schema: JsonSchema | undefined): string[] {
 /**
  * The release from which nothing reads a flag Megatron-LM still accepts (`x-unread-from`: no Python
  * file of the release names its attribute, parsers and tests aside); `{}`: no release that has it.
+ * `why` (written by hand): the attribute is read, but what the read sets is overwritten before use, so
+ * the flag changes nothing; the read is Megatron Core's, so the Bridge paths of the argument change nothing too.
  */
 /** The config type a `--yaml-cfg` file writes the field in, where the command line's text form differs (`x-yaml-cfg-type`). */
 export function yamlCfgType(schema: JsonSchema | undefined): JsonSchema | undefined {
@@ -287,9 +294,9 @@ export function yamlCfgUnread(schema: JsonSchema | undefined): { why: string; si
   return typeof why === 'string' ? { why, since: typeof since === 'string' ? since : undefined } : undefined;
 }
 
-export function unreadFrom(schema: JsonSchema | undefined): { version?: string } | undefined {
+export function unreadFrom(schema: JsonSchema | undefined): { version?: string; why?: string } | undefined {
   const u = schema?.['x-unread-from'];
-  return u && typeof u === 'object' && (u.version === undefined || typeof u.version === 'string') ? u : undefined;
+  return u && typeof u === 'object' && (u.version === undefined || typeof u.version === 'string') && (u.why === undefined || typeof u.why === 'string') ? u : undefined;
 }
 
 export function unreadBefore(schema: JsonSchema | undefined): { version: string; why: string } | undefined {

@@ -1,0 +1,12 @@
+#: name: cuda-graph-config-invalid: the two old full_iteration words together (cuda_graph_config.py@core_v0.18.0:97-101)
+#: settings: {"targetVersions": {"megatron-core": "0.18.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 1024 --max-position-embeddings 1024 --bf16 \
+    --cuda-graph-modules full_iteration full_iteration_inference --no-check-for-nan-in-loss-and-grad \
+#   ^^^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: cannot contain multiple deprecated values
+#                        ^^^^^^^^^^^^^^ information[deprecated-key]: `full_iteration` for `--cuda-graph-modules` is deprecated
+#                                       ^^^^^^^^^^^^^^^^^^^^^^^^ information[deprecated-key]: `full_iteration_inference` for `--cuda-graph-modules` is deprecated
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce
