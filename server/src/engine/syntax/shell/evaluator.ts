@@ -445,6 +445,7 @@ export class Script extends CommandRunner {
     const words: (Word | ArrayLit)[] = [];
     const heredocs: HereDoc[] = [];
     const outputs: Word[] = [];
+    const others: Word[] = [];
     for (;;) {
       const t = this.peek();
       if (!t || t.k === 'op') break;
@@ -453,6 +454,7 @@ export class Script extends CommandRunner {
       else if (t.k === 'array') words.push(t.a);
       else if (t.hd) heredocs.push(t.hd);
       else if (t.target && /^(>|>\||&>)$/.test(t.op ?? '') && (t.fd === '' || t.fd === '1' || t.op === '&>')) outputs.push(t.target);
+      else if (t.target && /[>]/.test(t.op ?? '') && !/&$/.test(t.op ?? '')) others.push(t.target);
     }
     // Reading the end of the line also reads the here-document bodies.
     this.peek();
@@ -469,7 +471,7 @@ export class Script extends CommandRunner {
       }
     }
     const span = { start: words[0].span.start, end: words[words.length - 1].span.end };
-    return { words, span, block: { kind: 'command', span, insertable: !this.sub }, heredocs: heredocs.length ? heredocs : undefined, outputs: outputs.length ? outputs : undefined };
+    return { words, span, block: { kind: 'command', span, insertable: !this.sub }, heredocs: heredocs.length ? heredocs : undefined, outputs: outputs.length ? outputs : undefined, written: others.length ? others : undefined };
   }
 
   private runCommand(cmd: Cmd, prev: string, negate: boolean): void {

@@ -2,11 +2,11 @@
  * Files a script writes with a here-document (`cat <<EOF > FILE`, `cat > FILE <<-'EOF'`, `tee FILE <<EOF`):
  * the file as expanded, and the body as the shell writes it, each piece with where it is written and
  * whether its text is known. The commands the script runs are kept too (bounded), so that a file
- * touched again between its writing and the training command is not taken for what was written.
+ * that may change between its writing and the training command is not taken for what was written.
  */
 import type { Span } from '../../types';
 import type { Binding, Cmd, ExpandedWord, HeredocPiece, HeredocWrite, HereDoc, Piece, Seg, Training, Word } from './types';
-import { baseName, textOf } from './expansion';
+import { baseName, originOf, textOf } from './expansion';
 
 /** The most commands of one script kept to tell whether a written file is touched again. */
 export const MAX_COMMANDS = 5_000;
@@ -31,7 +31,7 @@ export interface CommandSite {
 
 /** The files and here-document writes of a script's commands, in the order they run. */
 export class CommandLog {
-  readonly commands: ExpandedWord[][] = [];
+  readonly commands: LoggedCommand[] = [];
   readonly writes: HeredocWrite[] = [];
   /** Commands were left out (past MAX_COMMANDS): the places of later ones are not known. */
   overflow = false;
@@ -43,7 +43,8 @@ export class CommandLog {
       return;
     }
     const outputs = (cmd.outputs ?? []).flatMap((w) => site.expand(w) ?? []);
-    this.commands.push([...fields, ...outputs]);
+    const written = (cmd.written ?? []).flatMap((w) => site.expand(w) ?? []);
+    this.commands.push({ words: fields, written: [...outputs, ...written] });
     const order = this.commands.length - 1;
     const hd = cmd.heredocs?.[cmd.heredocs.length - 1];
     if (!hd?.body || this.writes.length >= MAX_WRITES) return;
@@ -131,22 +132,35 @@ export function fileSignature(w: ExpandedWord, from = 0): string | undefined {
       continue;
     }
     if (from > start) return undefined;
-    if (s.binding) sig += `\u0000var:${bindingId(s.binding)}\u0000`;
+    if (s.binding) sig += `\u0000var:${bindingId(originOf(s.binding))}\u0000`;
     else if (s.unset) {
       if (VOLATILE.test(s.unset)) return undefined;
       sig += `\u0000env:${s.unset}\u0000`;
     } else sig += `\u0000at:${s.span.start}:${s.span.end}\u0000`;
   }
-  return sig;
+  // `./ds.json` and `ds.json` name one file; so do `a//b` and `a/./b`.
+  return sig.replace(/\/(\.?\/)+/g, '/').replace(/^(\.\/)+/, '');
 }
 
-/** Whether a command mentions the file (a word or an output file with its signature; `…=FILE` too). */
-export function mentions(words: readonly ExpandedWord[], sig: string): boolean {
-  for (const w of words) {
+/** A command the script runs: its words, and the files it writes by redirections. */
+export interface LoggedCommand {
+  words: readonly ExpandedWord[];
+  written: readonly ExpandedWord[];
+}
+
+/** Commands that read the files they name and write none (beside their output): they leave a written file as it is. */
+const READ_ONLY = /^(echo|printf|cat|ls|head|tail|grep|egrep|fgrep|wc|stat|file|diff|cmp|md5sum|sha1sum|sha256sum|du|realpath|readlink|dirname|basename|jq|test|\[)$/;
+
+/** Whether a command may change the file: it writes it by a redirection, or names it (`…=FILE` too) and is not known to only read it. */
+export function mayChange(c: LoggedCommand, sig: string): boolean {
+  const is = (w: ExpandedWord): boolean => {
     const whole = fileSignature(w);
-    if (whole !== undefined && (whole === sig || whole.endsWith(`=${sig}`))) return true;
-  }
-  return false;
+    return whole !== undefined && (whole === sig || whole.endsWith(`=${sig}`));
+  };
+  if (c.written.some(is)) return true;
+  const head = c.words[0];
+  const readOnly = !!head && !head.segs.some((s) => s.unknown) && READ_ONLY.test(baseName(head.text));
+  return !readOnly && c.words.some(is);
 }
 
 /** The flags that pass a DeepSpeed config file: `deepspeed.add_config_arguments` (and its old `deepscale` names), and the Trainer's `--deepspeed FILE`. */
@@ -175,7 +189,7 @@ export interface HeredocConfig {
 /**
  * The file the training command passes as its DeepSpeed config (the last such flag: argparse keeps
  * it), when a here-document writes it whole before the command runs and no command between the two
- * names the file again (which could change it). Only positive evidence: the same file, by the same
+ * may change it (writes it, or names it and is not known to only read it). Only positive evidence: the same file, by the same
  * text or the same expansions (see fileSignature), found from the same folder.
  */
 export function heredocConfig(training: Training | undefined, flags: readonly FlagWords[], log: CommandLog | undefined, unsure: ReadonlySet<unknown>, lineOf: (offset: number) => number): HeredocConfig | undefined {
@@ -194,7 +208,7 @@ export function heredocConfig(training: Training | undefined, flags: readonly Fl
   if (!write) return undefined;
   // A relative name is found from the folder each command runs in: the same folder, by the same `cd`.
   if (!sig.startsWith('/') && write.pwd !== training.env.get('PWD')) return undefined;
-  for (let i = write.order + 1; i < order; i++) if (mentions(log.commands[i] ?? [], sig)) return undefined;
+  for (let i = write.order + 1; i < order; i++) if (log.commands[i] && mayChange(log.commands[i], sig)) return undefined;
   const ref = (chosen.eq >= 0 ? word.text.slice(chosen.eq + 1) : word.text).trim();
   const assumed = write.inBranch !== undefined ? `the here-document on line ${lineOf(write.span.start)} writes \`${ref}\` only in one arm of the branch on line ${write.inBranch}, which the script does not decide` : undefined;
   return { write, flag: chosen.entry.key, flagSpan: chosen.entry.keySpan, ref, ...(assumed ? { assumed } : {}) };

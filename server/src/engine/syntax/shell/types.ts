@@ -230,6 +230,8 @@ export interface Cmd {
   heredocs?: HereDoc[];
   /** The files its standard output is written to (`> FILE`, `>| FILE`, `1> FILE`, `&> FILE`), as written. */
   outputs?: Word[];
+  /** The other files it writes by a redirection (`>> FILE`, `2> FILE`). */
+  written?: Word[];
 }
 
 /** A piece of a here-document's body after expansion: its text, where it is written, and how well it is known. */
