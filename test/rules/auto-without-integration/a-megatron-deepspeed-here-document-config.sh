@@ -1,4 +1,4 @@
-#: name: auto-without-integration: a here-document config the Megatron-DeepSpeed command passes as --deepspeed_config gets what the launch says of a separate file: the fork passes deepspeed.initialize its own optimizer and scheduler (megatron/training.py@f4157bea of microsoft/Megatron-DeepSpeed:576-583), so their "auto" values are never read; an "auto" in a section DeepSpeed builds from the file is still reported
+#: name: auto-without-integration: a here-document config the Megatron-DeepSpeed command passes as --deepspeed_config gets what the launch says of a separate file: the fork passes deepspeed.initialize its own optimizer and scheduler (megatron/training.py@f4157bea of microsoft/Megatron-DeepSpeed:617-624, the file loaded with json.load at 73-86), so their "auto" values are never read; an "auto" in a section DeepSpeed builds from the file is still reported
 #: settings: {"targetVersions": {"deepspeed": "0.14.0"}}
 #!/bin/bash
 ds=ds_config.json
