@@ -22,7 +22,7 @@ import { RULES, ruleById } from './rules';
 import type { FixSpec, RelatedSpec, Report, Rule } from './rules/rule';
 import { documentViews, runRule } from './rules/run';
 import { parseShell, type ShellOptions } from './syntax/shell';
-import { hydraLaunchesOf, launchesOf, launchLink, megatronDeepSpeedUsers, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
+import { assumingBranch, heredocDeepSpeed, hydraLaunchesOf, launchesOf, launchLink, megatronDeepSpeedUsers, recipeLaunchesOf, recipeLinks, trimQuotes } from './launches';
 import { flagTakesValue } from './formats/megatron/schema';
 import { referrerShellOptions, shellOptions } from './shell-options';
 import { repositoryHas } from './formats/megatron/checkout';
@@ -37,6 +37,7 @@ import { unreadSections, withoutGuesses, withoutOverridden, withoutUnreadSection
 import { pathToString, type Finding, type Fix, type Path, type RelatedLocation, type Severity, type Span, type TextEdit } from './types';
 import { describeChanges, planChanges, type PlanChange } from './plan/diff';
 import { forkOf, releaseOf } from './rules/release';
+import { boundedReferrers } from './referrers';
 
 /**
  * Lines plus commas (the items of flow collections and JSON) a file of the default size may hold
@@ -106,6 +107,9 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
     docs = [asJson];
     result.syntax = 'json';
   }
+  // A DeepSpeed config the script writes with a here-document for its training command is read with it.
+  const heredoc = syntax === 'shell' ? heredocDeepSpeed(docs[0]) : undefined;
+  if (heredoc) docs = [...docs, heredoc.doc];
   result.trial = syntaxTrial(result.syntax, text, docs.flatMap((d) => d.problems));
   const budget: WorkBudget = { values: MAX_VALUES };
   for (const doc of docs) {
@@ -122,12 +126,13 @@ export function analyze(input: FileInput, base: EngineSettings = {}): FileAnalys
       }
       break;
     }
-    const da = analyzeDoc(doc, input, directives, settings, context, budget);
+    const da = heredoc?.doc === doc ? analyzeHeredoc(heredoc, input, directives, settings, budget) : analyzeDoc(doc, input, directives, settings, context, budget);
     const index = result.docs.length;
     result.docs.push(da);
     const recheck: Recheck = { input, base, result, doc: index };
     const stop: RuleStop = { check: overBudget };
-    result.findings.push(...withoutGuesses(runRules(da, undefined, recheck, stop), doc));
+    const found = withoutGuesses(runRules(da, undefined, recheck, stop), doc);
+    result.findings.push(...(heredoc?.doc === doc ? found.map((f) => assumingBranch(f, heredoc.config.assumed)) : found));
     if (stop.stopped) {
       result.findings.push(stoppedFinding(stop.stopped, doc, lines, docs.length - index - 1));
       break;
@@ -180,22 +185,7 @@ function forcedProblem(doc: SourceDoc, at: Span | undefined, message: string): v
   if (!doc.problems.some((p) => p.span.start === at.start && p.message === message)) (doc.problems as SyntaxProblem[]).push({ code: 'parse-error', severity: 'warning', message, span: at, fatal: true });
 }
 
-/** Referrers analysed for one file: at most this many, and this many characters in all (a few huge ones cost as much as many). */
-export const REFERRER_LIMITS = { count: 20, chars: 512 * 1024 } as const;
-
-/** The referrers within REFERRER_LIMITS, smallest first when they do not all fit. */
-export function boundedReferrers<T extends { text: string }>(all: readonly T[]): T[] {
-  const first = all.slice(0, REFERRER_LIMITS.count);
-  if (first.reduce((n, r) => n + r.text.length, 0) <= REFERRER_LIMITS.chars) return first;
-  const out: T[] = [];
-  let used = 0;
-  for (const r of [...first].sort((a, b) => a.text.length - b.text.length)) {
-    if (used + r.text.length > REFERRER_LIMITS.chars) break;
-    used += r.text.length;
-    out.push(r);
-  }
-  return out;
-}
+export { boundedReferrers, REFERRER_LIMITS } from './referrers';
 
 const compiled = new Map<string, Minimatch>();
 
@@ -289,6 +279,19 @@ function byContent(doc: SourceDoc, path: string | undefined): Chosen {
   if (best) return { format: best.format, reason: 'its content', detection: { by: 'content', reason: best.evidence.reason, nearMisses } };
   const reason = nearMisses[0]?.reason ?? 'not read: it has no key of a format Shardwise reads';
   return { reason: 'no known format matched its content', detection: { by: 'none', reason, nearMisses } };
+}
+
+/**
+ * A here-document the training command reads as its DeepSpeed config, analysed as a DeepSpeed config
+ * whose one referrer is the script itself: what the launch says of the file (Megatron-DeepSpeed passes
+ * its own optimizer, a Trainer fills its "auto" values) is read as for a separate file it names.
+ */
+function analyzeHeredoc(h: NonNullable<ReturnType<typeof heredocDeepSpeed>>, input: FileInput, directives: Directives, settings: EngineSettings, budget: WorkBudget): DocAnalysis {
+  const related = new Related({ ...input, path: h.config.ref, referrers: [{ path: input.path ?? 'script.sh', text: input.text }] }, settings);
+  const da = analyzeDoc(h.doc, input, directives, settings, related, budget, LINKABLE.deepspeed);
+  const line = h.doc.lines.position(h.config.write.span.start).line + 1;
+  da.detection = { by: 'link', reason: `read as a DeepSpeed config: the here-document on line ${line} writes \`${h.config.ref}\`, which the training command passes as \`${h.config.flag}\``, nearMisses: [] };
+  return da;
 }
 
 /**

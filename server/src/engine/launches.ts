@@ -11,7 +11,9 @@ import type { FileAnalysis } from './result';
 import { ShellDoc } from './syntax/shell';
 import { absoluteTails } from './syntax/shell/expansion';
 import type { SourceDoc } from './syntax/sourcedoc';
-import type { Span } from './types';
+import type { Finding, Span } from './types';
+import { heredocJson, HeredocJsonDoc } from './syntax/heredoc-json';
+import type { HeredocConfig } from './syntax/shell/heredocs';
 
 /** The span inside the quotes of a quoted scalar (a link covers the path, not its quotes). */
 export function trimQuotes(text: string, span: Span): Span {
@@ -118,4 +120,25 @@ export function megatronDeepSpeedUsers(path: string | undefined, referrers: read
   });
   const first = users.find((u) => u.megatron);
   return { path: first?.at ?? '', all: users.length > 0 && users.every((u) => u.megatron) };
+}
+
+/**
+ * The DeepSpeed config a launch script writes itself with a here-document and passes to its training
+ * command (`cat <<EOT > $config_json` … `--deepspeed_config ${config_json}`), read as the JSON the
+ * shell writes, placed in the script; undefined when the command reads no such file or the body is
+ * not read (see heredocJson).
+ */
+export function heredocDeepSpeed(doc: SourceDoc | undefined): { doc: HeredocJsonDoc; config: HeredocConfig } | undefined {
+  if (!(doc instanceof ShellDoc)) return undefined;
+  const config = doc.heredocConfig();
+  if (!config) return undefined;
+  const w = config.write;
+  const json = heredocJson(doc.text, doc.lines, w.body, w.bodySpan, w.quoted);
+  return json instanceof HeredocJsonDoc ? { doc: json, config } : undefined;
+}
+
+/** A finding in a here-document written in one arm of an undecided branch: at most a warning that names it. */
+export function assumingBranch(f: Finding, assumed: string | undefined): Finding {
+  if (!assumed || f.severity === 'information' || f.severity === 'hint') return f;
+  return { ...f, severity: 'warning', message: `${f.message} This assumes ${assumed}.`, assumed: [...(f.assumed ?? []), assumed] };
 }

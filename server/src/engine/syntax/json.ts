@@ -227,9 +227,11 @@ export class JsonDoc extends TreeDoc {
     readonly lines: LineIndex,
     readonly root: Node | undefined,
     readonly problems: SyntaxProblem[],
+    /** The document's extent, when it is a part of the text (a here-document in a script). */
+    span?: Span,
   ) {
     super();
-    this.span = { start: 0, end: text.length };
+    this.span = span ?? { start: 0, end: text.length };
     const fill = (node: Node | undefined): void => {
       if (!node) return;
       if (node.kind === 'scalar') node.raw = text.slice(node.span.start, node.span.end);

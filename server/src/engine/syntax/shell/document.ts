@@ -9,6 +9,8 @@ import { affinity, formatWord } from './edit-helpers';
 import { absoluteTails, assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 import { normalizePath } from './substitution';
+import { twiceThrough } from './duplicates';
+import { type CommandLog, heredocConfig, type HeredocConfig } from './heredocs';
 import type { OpenWord, SourcedFile } from './sourcing';
 
 /** One flag of the training command with the words it was read from. */
@@ -128,26 +130,7 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     vars.set(name, v);
   }
   const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
-  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure), script.recipeLaunches);
-}
-
-/**
- * What to say of a flag that reaches the command twice from one word (`$CMD` expanded by a nested
- * shell, where where each copy was written is lost): the lines that write it, when the script writes
- * it more than once, else the word itself is expanded twice.
- */
-function twiceThrough(text: string, lines: LineIndex, key: string, same: boolean): string {
-  const written: number[] = [];
-  const word = new RegExp(`(?:^|[\\s"'])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s="']|$)`, 'gm');
-  for (const m of text.matchAll(word)) {
-    const line = lines.position(m.index! + 1).line;
-    if (/^\s*#/.test(text.slice(lines.lineStart(line), lines.lineEnd(line)))) continue;
-    if (!written.includes(line + 1)) written.push(line + 1);
-    if (written.length > 4) break;
-  }
-  const kept = same ? 'both give the same value, so nothing changes; one of them can go' : 'argparse keeps the last value and ignores the first';
-  if (written.length >= 2) return `\`${key}\` is written on lines ${written.slice(0, -1).join(', ')} and ${written[written.length - 1]}, and both reach the training command through this word; ${kept}.`;
-  return `\`${key}\` reaches the training command twice (this word expands to it twice); ${kept}.`;
+  return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure), script.recipeLaunches, script.log);
 }
 
 /**
@@ -294,6 +277,7 @@ export class ShellDoc extends TreeDoc {
     private readonly unsure: ReadonlySet<Entry> = new Set(),
     /** The script's `llamafactory-cli train <recipe>` commands. */
     readonly recipeCommands: readonly RecipeCommand[] = [],
+    private readonly log?: CommandLog,
   ) {
     super();
     this.span = { start: 0, end: text.length };
@@ -319,6 +303,11 @@ export class ShellDoc extends TreeDoc {
     const placeholder = arg.unknown ? `under the folder left as a placeholder in \`${arg.value.trim()}\`, taken to be \`${ref}\` here` : undefined;
     const open = l.open ? `among the options it does not show (${l.open})` : branch !== undefined ? `in the arms of the branch on line ${branch}, of which this reader follows one` : placeholder;
     return { ref, span: arg.span, launcher: l, ...(open ? { open } : {}) };
+  }
+
+  /** The here-document the training command reads as its DeepSpeed config (`cat <<EOF > $ds_json` … `--deepspeed_config $ds_json`), if one does. */
+  heredocConfig(): HeredocConfig | undefined {
+    return heredocConfig(this.training, this.flags, this.log, this.unsure, (o) => this.lines.position(o).line + 1);
   }
 
   /** The `llamafactory-cli train --key value…` command whose flags are the recipe, when the training command is one. */

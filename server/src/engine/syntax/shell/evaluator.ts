@@ -3,13 +3,13 @@ import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
-import { WordExpander } from './expander';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
+import { CommandRunner } from './runner';
 import { and3, baseName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
-export class Script extends WordExpander {
+export class Script extends CommandRunner {
   private readonly lx: Lexer;
   private la: LexToken | undefined;
   private laSet = false;
@@ -33,10 +33,14 @@ export class Script extends WordExpander {
     end: number,
     protected readonly ctx: Ctx,
     readonly env: Env,
-    private readonly sub: boolean,
+    protected readonly sub: boolean,
   ) {
     super();
     this.lx = new Lexer(src, start, end, (message, span, severity = 'error') => this.report(message, span, severity), sub);
+  }
+
+  protected where(): { branch: number | undefined; loop: boolean } {
+    return { branch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, loop: this.frames.some((f) => f.kind === 'loop') };
   }
 
   private report(message: string, span: Span, severity: 'error' | 'warning'): void {
@@ -440,6 +444,8 @@ export class Script extends WordExpander {
     }
     const words: (Word | ArrayLit)[] = [];
     const heredocs: HereDoc[] = [];
+    const outputs: Word[] = [];
+    const others: Word[] = [];
     for (;;) {
       const t = this.peek();
       if (!t || t.k === 'op') break;
@@ -447,6 +453,8 @@ export class Script extends WordExpander {
       if (t.k === 'word') words.push(t.w);
       else if (t.k === 'array') words.push(t.a);
       else if (t.hd) heredocs.push(t.hd);
+      else if (t.target && /^(>|>\||&>)$/.test(t.op ?? '') && (t.fd === '' || t.fd === '1' || t.op === '&>')) outputs.push(t.target);
+      else if (t.target && /[>]/.test(t.op ?? '') && !/&$/.test(t.op ?? '')) others.push(t.target);
     }
     // Reading the end of the line also reads the here-document bodies.
     this.peek();
@@ -463,7 +471,7 @@ export class Script extends WordExpander {
       }
     }
     const span = { start: words[0].span.start, end: words[words.length - 1].span.end };
-    return { words, span, block: { kind: 'command', span, insertable: !this.sub }, heredocs: heredocs.length ? heredocs : undefined };
+    return { words, span, block: { kind: 'command', span, insertable: !this.sub }, heredocs: heredocs.length ? heredocs : undefined, outputs: outputs.length ? outputs : undefined, written: others.length ? others : undefined };
   }
 
   private runCommand(cmd: Cmd, prev: string, negate: boolean): void {
@@ -509,27 +517,11 @@ export class Script extends WordExpander {
       case 'readonly':
         return this.declare(head, rest.slice(1));
       case 'unset':
-        for (const w of rest.slice(1)) {
-          const n = w.kind === 'word' ? this.lit(w) : undefined;
-          if (n && /^[A-Za-z_]\w*$/.test(n)) this.setVar(n, undefined);
-        }
+        this.unset(rest.slice(1));
         return true;
-      case 'read': {
-        let skipNext = false;
-        for (const w of rest.slice(1)) {
-          const n = w.kind === 'word' ? this.lit(w) : undefined;
-          if (skipNext) {
-            skipNext = false;
-            continue;
-          }
-          if (n && /^-[ptdnNui]$/.test(n)) skipNext = true;
-          else if (n && /^[A-Za-z_]\w*$/.test(n)) {
-            const old = this.env.get(n);
-            this.setVar(n, { kind: 'scalar', segs: [], items: [], unknown: `${n} is set by \`read\` when the script runs`, exported: old?.exported ?? false, nameSpan: w.span, valueSpan: w.span });
-          }
-        }
+      case 'read':
+        this.read(rest.slice(1));
         return undefined;
-      }
       case '[':
       case 'test': {
         const items = rest.slice(1).filter((w): w is Word => w.kind === 'word');
@@ -560,6 +552,7 @@ export class Script extends WordExpander {
         return undefined;
       default: {
         const fields = this.expandAll(rest, cmd.block);
+        this.noteCommand(fields, cmd);
         if (head === 'true' || head === ':') return true;
         if (i === 0) {
           this.detectTraining(fields, cmd);
@@ -730,7 +723,7 @@ export class Script extends WordExpander {
     const found = (p: number, q: number): void => {
       const launcherFields = fields.slice(p, q);
       if (laterStep(this.training?.launcher, launcherChain(launcherFields))) return; // an evaluation or conversion after training
-      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line };
+      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -794,6 +787,6 @@ export class Script extends WordExpander {
     }
     if (laterStep(this.training?.launcher, launcher)) return;
     const inBranch = t.inBranch ?? this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
-    this.training = { ...t, launcher, launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)], entry: mapField(t.entry), args: t.args.map(mapField), block, lastEnd: cmd.span.end, env: new Map(this.env), inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch };
+    this.training = { ...t, launcher, launcherFields: [...outerLaunchers, ...t.launcherFields.map(mapField)], entry: mapField(t.entry), args: t.args.map(mapField), block, lastEnd: cmd.span.end, env: new Map(this.env), inLoop: t.inLoop || this.frames.some((f) => f.kind === 'loop'), inBranch, order: this.order() };
   }
 }

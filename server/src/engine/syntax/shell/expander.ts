@@ -288,7 +288,7 @@ export abstract class WordExpander {
   protected expandBinding(b: Binding, p: Extract<Piece, { t: 'param' }>, name: string, tok: WrittenWord, mode: 'args' | 'assign', quoted: boolean, out: (Seg | null)[], refSpan: Span, unknownSeg: (reason: string, passthrough?: boolean) => Seg): void {
     if (b.unknown) {
       if (p.index === '@' && mode === 'args') out.push(null, unknownSeg(b.unknown, true), null);
-      else out.push(unknownSeg(b.unknown));
+      else out.push({ ...unknownSeg(b.unknown), binding: b });
       return;
     }
     const all = p.index === '@' || p.index === '*';
@@ -323,7 +323,7 @@ export abstract class WordExpander {
     }
     const unknown = segs.find((s) => s.unknown)?.unknown;
     if (unknown) {
-      out.push(unknownSeg(unknown));
+      out.push({ ...unknownSeg(unknown), binding: b });
       return;
     }
     const ref = b.kind === 'scalar' && b.target ? { ...b.target, via: b.target.via ?? name } : null;

@@ -11,9 +11,18 @@ export const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** A variable as an inner shell (`bash -c`) sees it: its value, without locations in the outer script. */
 export function detach(b: Binding): Binding {
-  const off = (s: Seg): Seg => ({ text: s.text, span: { start: 0, end: 0 }, quoted: s.quoted, unknown: s.unknown, assumed: s.assumed, passthrough: s.passthrough, detached: true });
+  const off = (s: Seg): Seg => ({ text: s.text, span: { start: 0, end: 0 }, quoted: s.quoted, unknown: s.unknown, assumed: s.assumed, passthrough: s.passthrough, detached: true, ...(s.binding ? { binding: s.binding } : {}) });
   const none = { start: 0, end: 0 };
-  return { ...b, segs: b.segs.map(off), items: b.items.map((i) => i.map(off)), target: undefined, defaultSpan: undefined, nameSpan: none, valueSpan: none };
+  const copy: Binding = { ...b, segs: b.segs.map(off), items: b.items.map((i) => i.map(off)), target: undefined, defaultSpan: undefined, nameSpan: none, valueSpan: none };
+  ORIGINS.set(copy, originOf(b));
+  return copy;
+}
+
+/** The value a nested shell's copy of a variable was made from (detach): the same value in both shells. */
+const ORIGINS = new WeakMap<Binding, Binding>();
+
+export function originOf(b: Binding): Binding {
+  return ORIGINS.get(b) ?? b;
 }
 
 export function unknownOf(b: Binding): string | undefined {

@@ -12,7 +12,9 @@
  *   bare names), arrays `A=( … )` / `A+=( … )` over several lines with comments and `\` inside,
  *   `"${A[@]}"`, `${A[@]}`, `${A[*]}`, `$A` (first element), word splitting of unquoted expansions,
  *   quoting (`'…'`, `"…"`, `$'…'`, backslashes, `\`-newline continuations), comments, heredocs
- *   (bodies skipped), `unset`, `read`, `for` variables.
+ *   (bodies skipped as commands; a body `cat`/`tee` writes to a file is kept, expanded, with the
+ *   commands run, so that the DeepSpeed config a training command names can be read: heredocs.ts),
+ *   `unset`, `read`, `for` variables.
  * - unknowable values keep the text as written and say why (`unknown`): the environment, `$1`,
  *   `$@`, `$RANDOM`, `$(cmd)` and backticks, `${X/…}`-style transforms, `read`, loop variables.
  * - control flow is not run, with four cheap exceptions that cover launch scripts: a `case` on a known

@@ -187,7 +187,7 @@ export class Lexer {
           const quoted = target.pieces.some((p) => p.t === 'lit' && (p.quoted || p.src === undefined || p.span.start !== p.unit.span.start)) || /['"\\]/.test(s.slice(target.span.start, target.span.end));
           if (delim) this.heredocs.push((hd = { delim, strip: op === '<<-', quoted, span: { start, end: this.pos } }));
         }
-        return { k: 'redir', span: { start, end: this.pos }, hd };
+        return { k: 'redir', span: { start, end: this.pos }, hd, op, fd: m[1], target };
       }
     }
     if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {

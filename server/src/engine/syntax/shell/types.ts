@@ -113,7 +113,8 @@ export interface HereDoc {
   body?: Span;
 }
 
-export type LexToken = { k: 'word'; w: Word } | { k: 'array'; a: ArrayLit } | { k: 'op'; op: string; span: Span } | { k: 'redir'; span: Span; hd?: HereDoc };
+/** A redirection: its operator, the file descriptor written before it (`2>`), and the word it names (a file, or a here-document's delimiter). */
+export type LexToken = { k: 'word'; w: Word } | { k: 'array'; a: ArrayLit } | { k: 'op'; op: string; span: Span } | { k: 'redir'; span: Span; hd?: HereDoc; op?: string; fd?: string; target?: Word };
 
 /** Where flags are written: an array definition or a command line. */
 export interface Block {
@@ -162,6 +163,8 @@ export interface Seg {
   assumed?: string;
   /** The variable this unknown text expands, when it is one the script does not set. */
   unset?: string;
+  /** The value of the script's variable this unknown text expands (the same one expanded twice is the same text). */
+  binding?: Binding;
   /**
    * An array's elements that the arms of an undecided `if`/`case` set differently, each arm's known:
    * the words are one arm's (which, is not known). `quoted`: expanded as `"${A[@]}"` (one word per element).
@@ -225,6 +228,40 @@ export interface Cmd {
   block: Block;
   test2?: (Word | string)[];
   heredocs?: HereDoc[];
+  /** The files its standard output is written to (`> FILE`, `>| FILE`, `1> FILE`, `&> FILE`), as written. */
+  outputs?: Word[];
+  /** The other files it writes by a redirection (`>> FILE`, `2> FILE`). */
+  written?: Word[];
+}
+
+/** A piece of a here-document's body after expansion: its text, where it is written, and how well it is known. */
+export interface HeredocPiece {
+  text: string;
+  /** Where it is written in the body: the literal text itself (`exact`), or the whole expansion (`$GBS`). */
+  span: Span;
+  exact: boolean;
+  unknown?: string;
+  assumed?: string;
+}
+
+/** A file a command writes with a here-document as its whole content (`cat <<EOF > FILE`, `tee FILE <<EOF`). */
+export interface HeredocWrite {
+  /** The file, expanded (its text and where each part comes from). */
+  file: ExpandedWord;
+  body: HeredocPiece[];
+  /** The body as written (between the line after `<<EOF` and the line `EOF`). */
+  bodySpan: Span;
+  /** The delimiter was quoted: the body is written as it stands. */
+  quoted: boolean;
+  /** The writing command. */
+  span: Span;
+  /** The command is in an arm of an `if`, `case` or `&&`/`||` whose condition is not known (the line of it). */
+  inBranch?: number;
+  inLoop?: boolean;
+  /** The folder the command runs in (a relative file is found from it). */
+  pwd: Binding | undefined;
+  /** Its place among the commands the script runs (see Script.commands). */
+  order: number;
 }
 
 export interface Training {
@@ -242,6 +279,8 @@ export interface Training {
   inLoop?: boolean;
   /** The command is in an arm of an `if`, `case` or `&&`/`||` whose condition is not known (the line of it). */
   inBranch?: number;
+  /** How many commands of the script ran before it (see Script.commands): the here-documents written before it are those of a lower order. */
+  order?: number;
   /** `llamafactory-cli train --key value…`: with no recipe file the flags are the recipe, read by HfArgumentParser (src/llamafactory/hparams/parser.py@ff6d4d1:125-126, 156); the command's entry is the word `train`. */
   recipeCli?: RecipeCommand;
 }
