@@ -67,3 +67,28 @@ test("Megatron's removal of a name NeMo's own code reads does not apply to NeMo 
   const script = '#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py \\\n    --tensor-model-parallel-size 1 \\\n    --pipeline-model-parallel-split-rank 0 \\\n    --micro-batch-size 1\n';
   assert.equal(run(script, 'train.sh').findings.filter((f) => f.code === 'deprecated-key').length, 1);
 });
+
+test('a misspelled key under NeMo\'s `model:` is offered only keys NeMo reads there, never another Megatron-LM argument', async () => {
+  // The class behind `merges_file` → `merge_file`: Megatron-LM's `--merge-file` is NeMo's
+  // `model.tokenizer.merge_file`, so renaming a `model:` key to it changes nothing. One slip (the last
+  // letter doubled) of every long Megatron argument name NeMo does not read under `model:`.
+  const { MEGATRON_SCHEMA, megatronIndexes } = await import('../../server/src/engine/formats/megatron/schema');
+  const read = megatronIndexes().nemoPrefixes.get('model') ?? new Set<string>();
+  const names = Object.keys(MEGATRON_SCHEMA.properties ?? {}).filter((k) => k.length >= 12 && !read.has(k));
+  assert.ok(names.length > 100);
+  const text = nemo(names.map((k) => `  ${k}${k.slice(-1)}: 1\n`).join(''));
+  const offered = run(text).findings.filter((f) => f.code === 'unknown-key').flatMap((f) => [...f.message.matchAll(/`([a-z0-9_]+)`(?= or |\?)/g)].map((x) => x[1]));
+  const foreign = offered.filter((k) => !read.has(k) && MEGATRON_SCHEMA.properties?.[k]);
+  assert.deepEqual(foreign, []);
+});
+
+test('keys NeMo writes into a saved model\'s config are records: neither misspellings nor Megatron arguments', () => {
+  // NeMo 1.5–1.7 register the tokenizer files as artifacts under `model:` (megatron_gpt_model.py@v1.5.0:72-74,
+  // save_restore_connector.py@v1.5.0:298-300); every model from 1.7 stamps `nemo_version` (modelPT.py@v1.7.0:113-115).
+  const text = nemo('  vocab_file: nemo:c4ae_vocab.json\n  merges_file: nemo:5028_merges.txt\n  tokenizer_model: nemo:2b3f_tokenizer.model\n  t5_base_model: nemo:7e6d_t5.nemo\n  nemo_version: 1.7.2\n');
+  const a = run(text);
+  assert.deepEqual(a.findings.filter((f) => f.code === 'unknown-key'), []);
+  // `model.tokenizer_model` is not Megatron-LM's `--tokenizer-model` (the tokenizer reads `model.tokenizer.model`).
+  const args = (a.docs[0].model as { args: { get(d: string): unknown } }).args;
+  assert.equal(args.get('tokenizer_model'), undefined);
+});

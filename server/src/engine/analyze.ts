@@ -26,6 +26,7 @@ import { assumingBranch, heredocDeepSpeed, hydraLaunchesOf, launchesOf, launchLi
 import { flagTakesValue } from './formats/megatron/schema';
 import { referrerShellOptions, shellOptions } from './shell-options';
 import { repositoryHas } from './formats/megatron/checkout';
+import { runtimeMakes } from './formats/megatron/runtime';
 import { readSbatch } from './syntax/sbatch';
 import { deepspeedAsJson, parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
@@ -544,6 +545,8 @@ function appliesTo(rule: Rule<any>, da: DocAnalysis, fork: string | undefined): 
   // A file of no known format is none of Shardwise's business, except that it could not be read
   // at all (hostile nesting, alias bombs): that is always said, so nothing fails silently.
   if (!da.format) return rule.id === 'parse-error' || !!rule.unclaimed;
+  // A rule that reports one runtime's argument checks runs only where that runtime reads the file.
+  if (!runtimeMakes(rule.runtime, da.format.id, da.model)) return false;
   if (rule.formats === 'all') return true;
   return !!da.format && rule.formats.includes(da.format.id) && da.model !== undefined;
 }

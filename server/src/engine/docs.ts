@@ -16,7 +16,10 @@ function fence(text: string, lang = 'yaml'): string {
 }
 
 function formats(rule: Rule<any>): string {
-  return rule.formats === 'all' ? 'all formats' : rule.formats.join(', ');
+  const listed = rule.formats === 'all' ? 'all formats' : rule.formats.join(', ');
+  // A rule that reports one runtime's argument checks (formats/megatron/runtime.ts) says whose.
+  const checks = rule.runtime?.map((c) => `\`${c}\``).join(' or ');
+  return checks ? `${listed}, where the run meets Megatron-LM's ${checks} (not Megatron Bridge or NeMo)` : listed;
 }
 
 export function ruleMarkdown(rule: Rule<any>, heading = '##'): string {

@@ -54,7 +54,9 @@ export default defineRule({
     const lower = Math.floor(gbs / unit) * unit;
     // `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on; Bridge `train.decrease_batch_size_if_needed`):
     // the micro-batch calculator rounds the global batch down to a multiple (num_microbatches_calculator.py).
-    const decrease = megatronArg(ctx.model, 'decrease_batch_size_if_needed');
+    // NeMo hands its calculator `decrease_batch_size_if_needed=False` whatever the config says
+    // (megatron_init.py@v2.4.0:167-174, :187-194).
+    const decrease = ctx.format === 'nemo' ? undefined : megatronArg(ctx.model, 'decrease_batch_size_if_needed');
     if ((decrease === true || decrease === 'true') && ctx.atLeast('0.9.0')) {
       // An eval batch written with values that fail their own check, or an eval CP: not this finding.
       if (evalStop === undefined) return;
@@ -107,7 +109,8 @@ export default defineRule({
  * its own eval batch that fails, an eval CP, or values that are not numbers (not this rule's finding).
  */
 function evalBatchStops(ctx: RuleContext, gbs: number, mbs: number, dp: number): boolean | undefined {
-  if (!ctx.atLeast('0.18.0')) return false;
+  // NeMo makes neither Megatron-LM's eval-batch check nor Bridge's (runtime.ts): its micro-batch calculator is the one that stops.
+  if (ctx.format === 'nemo' || !ctx.atLeast('0.18.0')) return false;
   const num = (v: unknown): number | undefined | null => (v === undefined || v === null ? undefined : Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : null);
   const cp = megatronArg(ctx.model, 'eval_context_parallel_size');
   if (cp !== undefined && cp !== null) return undefined;

@@ -135,6 +135,13 @@ export default defineRule({
       return !!mc && !mc.value && mc.from.kind !== 'unknown';
     };
     const truncates = uneven && !(vpp && vpp > 1) && (mlm ? !ctx.atLeast('0.10.0') && !legacy() : !ctx.atLeast('0.11.0') && !nemoOwn());
+    // Virtual stages that do not divide a stage: Megatron-LM's argument checks refuse them; where
+    // Megatron Core builds the model from a NeMo config or a Bridge override, TransformerBlock asserts it
+    // from 0.11.0 (transformer_block.py@core_v0.11.0:128-130, @d98e8a6:174-177) and before builds
+    // ⌊layers per stage / VPP⌋ per chunk (@core_v0.10.0:99-101); NeMo's own model refuses them
+    // (nemo/collections/nlp/modules/common/megatron/transformer.py@v2.4.0:1216-1222).
+    const vppCore = !uneven && !mlm && !nemoOwn();
+    const vppTruncates = vppCore && !ctx.atLeast('0.11.0');
     const advice = usable(counted);
     const message = truncates
       ? mlm
@@ -142,8 +149,8 @@ export default defineRule({
         : `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron Core before 0.11.0 builds ${Math.floor(counted / pp)} per stage, ${Math.floor(counted / pp) * pp} of ${counted}, without a word, and from 0.11.0 it stops when it builds the model ("num_layers should be divisible by pipeline_model_parallel_size"). ${advice}`
       : uneven
         ? `${what} do not split into PP ${pp} stages (${(counted / pp).toFixed(2)} each): Megatron stops at startup unless an uneven split is given. ${advice}`
-        : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage"). Choose PP and VPP with ${counted} divisible by PP × VPP.`;
-    ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', severity: truncates ? 'warning' : undefined, message, fixes });
+        : `With ${vpp} virtual stages per pipeline rank, each stage's ${counted / pp} layers must divide into ${vpp} chunks: ${vppStop(mlm, vppCore, vppTruncates, counted, pp, vpp!)}. Choose PP and VPP with ${counted} divisible by PP × VPP.`;
+    ctx.report({ at: fieldPath(p, vpp && counted % pp === 0 ? p.vpp : p.pp, 'pp'), on: 'value', severity: truncates || vppTruncates ? 'warning' : undefined, message, fixes });
   },
 });
 
@@ -226,6 +233,16 @@ function unevenStages(ctx: RuleContext, p: Plan, layers: number): void {
  * does, with the release each flag of an uneven split came in (first/last stage sizes 0.9, counting
  * the embedding as a layer 0.11), so that the advice holds whatever release runs the file.
  */
+/** Who stops on virtual stages that do not divide a stage's layers, or what Megatron Core builds instead (see the check). */
+function vppStop(mlm: boolean, core: boolean, truncates: boolean, layers: number, pp: number, vpp: number): string {
+  const quote = '("num_layers_per_pipeline_rank … should be divisible by vp_size")';
+  if (mlm) return 'Megatron stops ("number of layers per pipeline stage must be divisible number of layers per virtual pipeline stage")';
+  if (!core) return "NeMo's own model stops when it is built (it takes virtual stages only where they divide a stage's layers, and none from NeMo 2.4)";
+  if (!truncates) return `Megatron Core stops when it builds the model ${quote}`;
+  const chunk = Math.floor(layers / pp / vpp);
+  return `Megatron Core before 0.11.0 builds ${chunk} per chunk, ${chunk * vpp * pp} of ${layers}, without a word, and from 0.11.0 it stops when it builds the model ${quote}`;
+}
+
 function usable(layers: number): string {
   const ok = divisors(layers).filter((d) => d > 1 && d <= 16);
   const uneven = 'give the first or last stage fewer layers (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`, from Megatron Core 0.9)';

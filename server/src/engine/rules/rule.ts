@@ -9,6 +9,7 @@ import type { SchemaNav } from '../schema/navigate';
 import type { EngineSettings, FormatId } from '../settings';
 import type { PathEdit, SourceDoc, SyntaxProblem } from '../syntax/sourcedoc';
 import type { FindingTag, Path, Severity, Span } from '../types';
+import type { ArgumentChecks } from '../formats/megatron/runtime';
 
 export interface RuleDocs {
   /** One sentence: what the rule catches. */
@@ -43,6 +44,13 @@ export interface Rule<M = unknown> {
   severity: Severity;
   /** Formats whose documents the rule checks; 'all' for syntax and schema rules. */
   formats: readonly FormatId[] | 'all';
+  /**
+   * The runtime's argument checks the rule reports, where it reports a refusal that one runtime
+   * makes and others do not (formats/megatron/runtime.ts): `validate_args`, Megatron-LM's, and
+   * `validate_yaml`, its `--yaml-cfg` reader's. The rule then runs only on files whose runtime makes
+   * one of them, never on a Megatron Bridge or NeMo file, which meet neither.
+   */
+  runtime?: readonly ArgumentChecks[];
   docs: RuleDocs;
   /**
    * Every kind of fix the rule can offer, with its applicability. A fix whose kind is not declared

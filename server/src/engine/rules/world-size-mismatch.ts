@@ -40,6 +40,16 @@ function stopQuote(ctx: RuleContext, p: Plan, world: number): string {
   return `world size (${world}) is not divisible by tensor parallel size (${tp}) times pipeline parallel size (${pp}) times context parallel size (${p.cp.value})`;
 }
 
+/**
+ * NeMo runs none of Megatron-LM's argument checks (formats/megatron/runtime.ts): its own model-parallel
+ * setup refuses the world size (megatron_init.py fake_initialize_model_parallel, @v1.15.0:201-203,
+ * @v2.4.0:313-320, worded differently across releases; 1.x tests less there, and the model-parallel
+ * groups it builds next refuse the rest), so its words are not quoted.
+ */
+function nemoStop(ctx: RuleContext): string | undefined {
+  return ctx.format === 'nemo' ? 'NeMo stops at startup (its model-parallel setup refuses a world size that the layout does not divide)' : undefined;
+}
+
 /** Where the degrees of the layout are written (a degree left at its default has no place). */
 function degreeLines(fields: [string, Plan['tp']][]): RelatedSpec[] {
   return fields.flatMap(([name, f]) => (f.from.kind === 'written' ? [{ at: f.from.path, on: 'entry' as const, message: `${name} ${f.value} is set here` }] : []));
@@ -105,7 +115,7 @@ export default defineRule({
         severity: stops ? undefined : 'warning',
         related: degreeLines([['TP', p.tp], ['PP', p.pp], ['CP', p.cp]]),
         message: stops
-          ? `${product}: Megatron stops at startup (${accelerate ? "its argument checks refuse a world size the layout does not divide" : `"${stopQuote(ctx, p, world)}"`}). Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
+          ? `${product}: ${nemoStop(ctx) ?? `Megatron stops at startup (${accelerate ? "its argument checks refuse a world size the layout does not divide" : `"${stopQuote(ctx, p, world)}"`})`}. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
           : oldMegatron
             ? `${product}: accelerate ${ctx.versionLabel ?? ''} runs the argument checks of a Megatron-LM of core 0.5 or older, which cut PP to ${cut} without a word and run ${runs}. Use a multiple of ${model} GPUs, or degrees whose product divides ${world}.`
             : accelerate

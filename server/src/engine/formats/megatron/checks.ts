@@ -9,6 +9,7 @@ import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { FixSpec, RuleContext } from '../../rules/rule';
 import { untracked, withUntracked } from '../../rules/certain';
+import { argumentChecks } from './runtime';
 
 export interface ArgCheck {
   /**
@@ -53,13 +54,13 @@ export function runChecks(ctx: RuleContext<MegatronModel>, checks: readonly ArgC
   const raw = untracked(model.args);
   const older = Object.entries(OLDER_NAMES).filter(([now, o]) => raw.get(now) === undefined && raw.get(o.dest) !== undefined);
   // Each check on its own: what one reads does not weigh on another's finding.
-  // A launch that passes `--yaml-cfg` has its arguments replaced by that file's, which validate_yaml
-  // checks instead of validate_args: the flags beside it meet none of Megatron-LM's argument checks.
-  const yamlOnCli = !model.args.yamlCfg && ![undefined, null].includes(raw.get('yaml_cfg')?.value as undefined);
+  // Megatron-LM's argument checks (`formats: MLM_FLAG_FORMATS`) are validate_args', and validate_yaml's
+  // too where the check says so; a launch that passes `--yaml-cfg` meets only the latter, on that
+  // file's values, so the flags beside it meet none (runtime.ts).
+  const made = argumentChecks(ctx.format, model);
   for (const c of checks) {
     if (c.formats && !c.formats.includes(ctx.format)) continue;
-    if (model.args.yamlCfg && c.formats === MLM_FLAG_FORMATS && !c.yamlCfg) continue;
-    if (yamlOnCli && c.formats === MLM_FLAG_FORMATS) continue;
+    if (c.formats === MLM_FLAG_FORMATS && !(made === 'validate_args' || (made === 'validate_yaml' && c.yamlCfg))) continue;
     ctx.separately(() => {
       const used = new Set<string>();
       const m = older.length ? withOlderNames(ctx, model, new Map(older), used) : model;

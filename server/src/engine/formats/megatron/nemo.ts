@@ -18,7 +18,7 @@ import { megatronPlan, type MegatronArgs } from './args';
 import { keepSharedIssue, megatronWritePath } from './model';
 import { argsFromView } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
-import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, megatronIndexes, MEGATRON_VALIDATE, nemoRecordKeys } from './schema';
 
 export interface NemoModel {
   args: MegatronArgs;
@@ -86,6 +86,9 @@ function destOf(rel: string): string | undefined {
     if (!rel.startsWith(prefix)) continue;
     const name = rel.slice(prefix.length);
     if (name.includes('.')) continue;
+    // A record NeMo writes under `model:` itself (`tokenizer_model: nemo:…`, an artifact of NeMo 1.5
+    // to 1.7) is not the Megatron argument of that name, unless NeMo also reads the key there.
+    if (prefix === 'model.' && nemoRecordKeys().has(name) && !nemoModelKeys().set.has(name)) return undefined;
     const alias = NEMO_ALIASES[name] ?? name;
     if (props[alias] && !NEMO_OWN_MEANING.has(alias)) return alias;
   }
@@ -106,13 +109,24 @@ function suggestModelKey(key: string, candidates: string[]): string[] {
   return hit;
 }
 
-/** What a key under `model:` may be: a Megatron argument, a NeMo spelling of one, or NeMo's own. */
-let modelKeys: string[] | undefined;
+/**
+ * The keys NeMo reads directly under `model:`: its own model keys (`x-nemo-model-keys`, the
+ * TransformerConfig and ModelParallelConfig fields it copies by name among them), the Megatron
+ * arguments it reads there (`x-nemo`), and its spellings of them. What a misspelled `model.*` key is
+ * offered as: a Megatron-LM argument NeMo reads elsewhere (`--merge-file`, which is
+ * `model.tokenizer.merge_file`) or not at all would be no fix.
+ */
+let modelKeys: { set: Set<string>; list: string[] } | undefined;
+function nemoModelKeys(): { set: Set<string>; list: string[] } {
+  if (modelKeys) return modelKeys;
+  const set = new Set([...Object.keys(NEMO_ALIASES), ...(megatronIndexes().nemoPrefixes.get('model') ?? [])]);
+  // One list, the same each time, so that `closest` keeps its index of it.
+  return (modelKeys = { set, list: [...set] });
+}
 
 function sitesOf(doc: SourceDoc, reads?: ReadonlySet<string>): { sites: ArgSite[]; unknown: UnknownArg[] } {
   const sites: ArgSite[] = [];
   const unknown: UnknownArg[] = [];
-  modelKeys ??= [...Object.keys(MEGATRON_SCHEMA.properties ?? {}), ...Object.keys(NEMO_ALIASES), ...[...(megatronIndexes().nemoPrefixes.get('model') ?? [])]];
   for (const leaf of leaves(doc)) {
     const rel = relative(leaf.dotted);
     const dest = destOf(rel);
@@ -122,9 +136,10 @@ function sitesOf(doc: SourceDoc, reads?: ReadonlySet<string>): { sites: ArgSite[
     }
     // A key directly under `model:` that looks like a misspelled argument keeps its default silently.
     const m = /^model\.([a-z0-9_]+)$/.exec(rel);
-    // A key the repository's own code reads (`self.cfg.get("forward_micro_batch_size")`) is its setting, not a typo.
-    if (!m || reads?.has(m[1])) continue;
-    const near = suggestModelKey(m[1], modelKeys!);
+    // A key the repository's own code reads (`self.cfg.get("forward_micro_batch_size")`) is its setting, not a typo;
+    // one NeMo writes into the config itself (`merges_file: nemo:…` in a saved model's config) is a record.
+    if (!m || reads?.has(m[1]) || nemoRecordKeys().has(m[1])) continue;
+    const near = suggestModelKey(m[1], nemoModelKeys().list);
     if (near.length) unknown.push({ path: leaf.path, key: m[1], candidates: near, effect: 'ignored', where: 'in `model` (NeMo reads model settings by name, so a misspelled one keeps its default)' });
   }
   return { sites, unknown };

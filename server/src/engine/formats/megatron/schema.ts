@@ -198,6 +198,16 @@ export function entrypointOnlyFlags(): Map<string, { scripts: string[]; since: R
   return out;
 }
 
+let nemoRecords: ReadonlyMap<string, string> | undefined;
+/**
+ * Keys NeMo writes into a model config itself (`x-nemo-records`: the artifacts NeMo 1.5 to 1.7
+ * registered under `model:`, the release and class it stamps), with what writes them: records of a
+ * saved model, not settings anyone typed.
+ */
+export function nemoRecordKeys(): ReadonlyMap<string, string> {
+  return (nemoRecords ??= new Map(Object.entries((MEGATRON_SCHEMA['x-nemo-records'] as Record<string, string> | undefined) ?? {})));
+}
+
 let nemoOwnKeys: Set<string> | undefined;
 /** The old Megatron names NeMo's own code reads (`x-nemo-own-keys`). */
 export function nemoOwnKeyNames(): Set<string> {
