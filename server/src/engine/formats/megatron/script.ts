@@ -27,13 +27,24 @@ import type { LinkedFile } from '../link';
 import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointFlagsSince, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
+import { importRoot, pythonImports } from '../../syntax/python';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
-/** A Python import of Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package). */
-export const IMPORTS_MEGATRON = /^\s*(?:from|import)\s+[\w.]*megatron/im;
-/** Training frameworks other than Megatron whose programs take Megatron-like flags, as Python imports them. */
-const OTHER_FRAMEWORK = /^\s*(?:from|import)\s+(bmtrain|model_center|sat|SwissArmyTransformer|colossalai|fairseq|oneflow|libai|paddle|mindspore)\b/m;
+/** Whether a Python text imports Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package), in any form Python writes an import. */
+export function importsMegatron(text: string): boolean {
+  return pythonImports(text).some((i) => /megatron/i.test(i.module));
+}
+/** Training frameworks other than Megatron whose programs take Megatron-like flags, by the package Python imports. */
+const OTHER_FRAMEWORKS = new Set(['bmtrain', 'model_center', 'sat', 'SwissArmyTransformer', 'colossalai', 'fairseq', 'oneflow', 'libai', 'paddle', 'mindspore']);
+/** The first training framework other than Megatron that a Python text imports. */
+function otherFramework(text: string): string | undefined {
+  for (const i of pythonImports(text)) {
+    const root = importRoot(i);
+    if (root && OTHER_FRAMEWORKS.has(root)) return root;
+  }
+  return undefined;
+}
 /** Megatron-LM's data preparation tools (tools/, tools/retro/): their own argparse, no training run. */
 const DATA_TOOL = /^(preprocess_data\w*|merge_datasets|build_(db|index)\w*|text_generation_cli)\.py$/;
 /**
@@ -366,8 +377,8 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // importing nothing of Megatron parses them with that framework's code. A program that imports
   // neither may still reach Megatron through its own package (a wrapper's `parse_args`): no verdict.
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
-  const megatron = !program || IMPORTS_MEGATRON.test(program.text);
-  const other = megatron ? undefined : OTHER_FRAMEWORK.exec(program.text)?.[1];
+  const megatron = !program || importsMegatron(program.text);
+  const other = megatron ? undefined : otherFramework(program.text);
   if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
   // A program that imports nothing of Megatron and whose own argparse parser defines most of the
   // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on

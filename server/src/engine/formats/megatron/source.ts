@@ -14,6 +14,7 @@ import type { MegatronCheckout } from '../../settings';
 import type { ShellDoc } from '../../syntax/shell';
 import { checkoutFrom, packageVersion } from './checkout';
 import { normalizePath } from '../../syntax/shell/substitution';
+import { pythonImports } from '../../syntax/python';
 import { megatronTagRelease } from './tags';
 
 export type MegatronSource =
@@ -75,11 +76,29 @@ function readCheckout(dir: string, read: (ref: string) => LinkedFile): { checkou
  * replacements of `megatron.…` functions, or swaps a `megatron` module in `sys.modules`.
  */
 export function patchesMegatron(text: string): string | undefined {
-  const imp = /^[ \t]*((?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[^\n]*?\bmegatron_(?:adaptor|adapter|patch)\w*|(?:from|import)[ \t]+[\w.]*megatron_(?:adaptor|adapter|patch)\w*)/m.exec(text);
-  if (imp) return `imports \`${imp[1].trim().replace(/\s+/g, ' ').slice(0, 80)}\``;
+  const imp = patchImport(text);
+  if (imp) return `imports \`${imp.slice(0, 80)}\``;
   const reg = /\bregister\(\s*['"](megatron\.[\w.]+)['"]/.exec(text);
   if (reg) return `registers a replacement of \`${reg[1]}\``;
   if (/\bsys\.modules\[\s*['"]megatron[\w.]*['"]\s*\]\s*=(?!=)/.test(text)) return 'swaps a `megatron` module in `sys.modules`';
+  return undefined;
+}
+
+const PATCH_MODULE = /megatron_(?:adaptor|adapter|patch)\w*/;
+
+/**
+ * The import of a Megatron adaptor or patch module, in any form Python writes it (a bracketed list
+ * over several lines, a backslash continuation), as far as the module's name: `from mindspeed_llm
+ * import megatron_adaptor`, `from megatron_patch`, `import megatron_patch`.
+ */
+function patchImport(text: string): string | undefined {
+  for (const i of pythonImports(text)) {
+    const module = `${'.'.repeat(i.level)}${i.module}`;
+    const named = i.names?.find((n) => PATCH_MODULE.exec(n.name)?.index === 0);
+    if (named) return `from ${module} import ${named.name}`;
+    const m = PATCH_MODULE.exec(module);
+    if (m) return `${i.names ? 'from' : 'import'} ${module.slice(0, m.index + m[0].length)}`;
+  }
   return undefined;
 }
 

@@ -4,6 +4,7 @@
  * flags it reads, the modules it imports do.
  */
 import type { ShellDoc } from '../../syntax/shell/document';
+import { importRoot, pythonImports } from '../../syntax/python';
 import type { LaunchCommand } from '../format';
 
 /** `a/./b/../c` as `a/c`; leading `..` kept (a folder above the script's). */
@@ -17,16 +18,19 @@ function normal(ref: string): string {
   return out.join('/');
 }
 
-/** Module names a Python text imports: `from a.b import c` → a/b and a/b/c, `import a.b` → a/b, `from .x import y` → ./x. */
+/**
+ * Module names a Python text imports, in any form Python allows (a bracketed list over several lines,
+ * backslash continuations, `as`): `from a.b import c` → a/b and a/b/c, `import a.b as d` → a/b,
+ * `from .x import y` → ./x and ./x/y, `from . import x` → ./x.
+ */
 function importedModules(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm)) {
+  for (const i of pythonImports(text)) {
     // `from . import x` is the program's own folder, each further dot one folder up.
-    const base = `${m[1] ? `./${'../'.repeat(m[1].length - 1)}` : ''}${m[2].replace(/\./g, '/')}`;
-    if (m[2]) out.push(base);
-    for (const name of m[3].split(',').map((x) => x.trim().split(/\s+/)[0]).filter(Boolean)) out.push(`${base}${m[2] ? '/' : ''}${name}`);
+    const base = `${i.level ? `./${'../'.repeat(i.level - 1)}` : ''}${i.module.replace(/\./g, '/')}`;
+    if (i.module) out.push(base);
+    for (const { name } of i.names ?? []) if (name !== '*') out.push(`${base}${i.module ? '/' : ''}${name}`);
   }
-  for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w.]+)/gm)) out.push(m[1].replace(/\./g, '/'));
   return [...new Set(out)];
 }
 
@@ -81,11 +85,22 @@ function readImports(s: ShellDoc, limit: number): string[] {
 }
 
 /** A Transformers or TRL import in a Python text. */
-const HF_IMPORT = /^[ \t]*(from[ \t]+(transformers|trl)\b[\w.]*[ \t]+import|import[ \t]+(transformers|trl)\b)/m;
+function importsHf(text: string): boolean {
+  return pythonImports(text).some((i) => HF_PACKAGES.has(importRoot(i) ?? ''));
+}
+const HF_PACKAGES = new Set(['transformers', 'trl']);
 /** A trainer class built: `Trainer(`, `SFTTrainer(`, a repository's `LLaVATrainer(` (a subclass). */
 const TRAINER_BUILT = /\b\w*Trainer\s*\(/;
-/** A trainer of another framework, whose loop does not read the Transformers placeholders. */
-const OTHER_TRAINER = /^[ \t]*(from|import)[ \t]+(lightning|pytorch_lightning|lightning_fabric|composer|ray\.train)\b/m;
+/** An import of a trainer of another framework, whose loop does not read the Transformers placeholders. */
+function importsOtherTrainer(text: string): boolean {
+  return pythonImports(text).some((i) => {
+    const root = importRoot(i) ?? '';
+    if (OTHER_TRAINERS.has(root)) return true;
+    // Ray Train: `import ray.train`, `from ray.train.torch import …`, `from ray import train`.
+    return root === 'ray' && (/^ray\.train(\.|$)/.test(i.module) || (i.module === 'ray' && !!i.names?.some((n) => n.name === 'train')));
+  });
+}
+const OTHER_TRAINERS = new Set(['lightning', 'pytorch_lightning', 'lightning_fabric', 'composer']);
 
 /**
  * Whether the program the script runs builds a Transformers (or TRL) Trainer, in its own text or in
@@ -97,8 +112,8 @@ export function buildsTrainer(s: ShellDoc): string | undefined {
   if (!entry) return undefined;
   const name = entry.ref?.split('/').pop() ?? 'the training program';
   const texts = [entry.text.slice(0, 2_000_000), ...importedTexts(s)];
-  if (texts.some((t) => OTHER_TRAINER.test(t))) return undefined;
-  const shows = (t: string) => HF_IMPORT.test(t) && TRAINER_BUILT.test(t);
+  if (texts.some(importsOtherTrainer)) return undefined;
+  const shows = (t: string) => TRAINER_BUILT.test(t) && importsHf(t);
   if (shows(texts[0])) return `\`${name}\` builds a Transformers Trainer`;
   if (texts.slice(1).some(shows)) return `\`${name}\` builds a Transformers Trainer (in the modules it imports)`;
   return undefined;

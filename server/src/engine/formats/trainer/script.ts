@@ -4,6 +4,7 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
+import { parserDataclasses } from './dataclasses';
 import { importedTexts } from './imports';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
@@ -66,7 +67,8 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // `llamafactory-cli train --key value…`: LLaMA-Factory's own HfArgumentParser reads the flags.
   if (s?.recipeCli()) return weigh({ keys, signs: ['`llamafactory-cli train` hands its flags to LLaMA-Factory\'s HfArgumentParser'], contradictions }, RULES);
   const program = entry && keys.length ? s?.entryText() : undefined;
-  const reading = program && !ARGV_PARSER.test(program.text) ? parserReading(s!, entry!, program.text) : undefined;
+  // A program that shows HfArgumentParser is judged by the dataclasses it gives it; one that does not, by its own argparse.
+  const reading = program && (ARGV_PARSER.test(program.text) ? dataclassReading(s!, entry!, program.text) : parserReading(s!, entry!, program.text));
   if (reading?.not) contradictions.push(reading.not);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
@@ -104,14 +106,31 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
 
 /**
  * Whose parser the program's text shows: its own argparse (`not`), the Trainer's (`{}`), or neither
- * (undefined); a program that shows neither is read through the local modules it imports.
+ * (undefined); a program that shows neither is read through the local modules it imports. The
+ * Trainer's parser is HfArgumentParser over a TrainingArguments: one over the program's own
+ * dataclasses only makes the flags its own (`not`), one over dataclasses not read here is assumed.
  */
-function parserReading(s: ShellDoc, name: string, text: string): { not?: string } | undefined {
-  const shown = (t: string, where?: string) => ownParser(name, t, where) ?? (TRAINER_PARSER.test(t) ? {} : undefined);
-  const direct = shown(text);
-  if (direct) return direct;
+function parserReading(s: ShellDoc, name: string, text: string): { not?: string; assumed?: string } | undefined {
+  const shown = (t: string, where?: string): { not?: string } | undefined => ownParser(name, t, where) ?? (TRAINER_PARSER.test(t) ? {} : undefined);
   const imported = importedTexts(s).join('\n');
-  return imported ? shown(imported, 'the modules it imports') : undefined;
+  const found = shown(text) ?? (imported ? shown(imported, 'the modules it imports') : undefined);
+  return found && !found.not ? (dataclassReading(s, name, text) ?? found) : found;
+}
+
+/**
+ * The reading the dataclasses given to the program's HfArgumentParser (or TrlParser) make, in its text
+ * or in the local modules it imports: the Trainer's (`{}`) when one is a TrainingArguments, the
+ * program's own (`not`) when all are its own dataclasses, assumed when some cannot be told;
+ * undefined when no such parser shows.
+ */
+function dataclassReading(s: ShellDoc, name: string, text: string): { not?: string; assumed?: string } | undefined {
+  const d = parserDataclasses([text, ...importedTexts(s)]);
+  if (!d || d.kind === 'trainer') return d && {};
+  if (d.kind === 'own') {
+    const classes = d.classes.slice(0, 3).map((c) => `\`${c}\``).join(', ');
+    return { not: `\`${name}\` hands its flags to HfArgumentParser over its own dataclasses (${classes}), none of them a TrainingArguments, so TrainingArguments do not read them` };
+  }
+  return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (${d.why})` };
 }
 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
