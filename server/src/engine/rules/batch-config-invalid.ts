@@ -1,7 +1,7 @@
 /**
  * batch-config-invalid: batch-size arguments that Megatron-LM rejects together.
  */
-import { rampRefusal, rampWritten, scheduleNumber } from '../formats/megatron/batches';
+import { rampRefusal, rampRefusedFirst, rampWritten, scheduleNumber } from '../formats/megatron/batches';
 import { inFormat } from '../formats/megatron/checks';
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { gtpFactor } from '../plan/layout';
@@ -43,7 +43,7 @@ function rampRefused(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
   const r = rampWritten(m);
   const gbs = ctx.plan?.globalBatch?.value;
-  if (!r || !gbs) return;
+  if (!r || !gbs || rampRefusedFirst(m, true)) return;
   const why = rampRefusal(r, gbs);
   if (!why || ctx.atLeast(RAMP_IGNORED_SINCE)) return;
   ctx.report({
@@ -65,7 +65,7 @@ export default defineRule<MegatronModel>({
   formats: MLM_FLAG_FORMATS,
   docs: {
     summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size or `--decrease-batch-size-if-needed`, a schedule it cannot read, an eval batch that the eval micro-batch × DP does not divide, or, before Megatron Core 0.18, a batch-size ramp-up its micro-batch calculator refuses).',
-    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work. It stops at startup too when `--decrease-batch-size-if-needed` is given beside the schedule, or when the schedule is not a list of `THRESHOLD:BATCH_SIZE` pairs, a batch size is not above zero, the smallest threshold is not below one sequence length (thresholds count tokens and are divided by `--seq-length`, so the first must come to 0 samples), or two thresholds come to the same sample count. From the same release a written `--eval-global-batch-size` must be a multiple of the eval micro-batch (`--eval-micro-batch-size`, or the micro-batch) × DP, or Megatron-LM stops at startup. Up to Megatron Core 0.17, `--rampup-batch-size <start> <increment> <samples>` grows the global batch from the start batch to `--global-batch-size`, and the micro-batch calculator stops at startup when the start batch, the increment or the samples are not positive (negative samples), when the start is above the global batch or the global batch is not the start plus whole increments, and, with a division by zero, when the start already is the global batch or the ramp-up has 0 samples.',
+    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work. It stops at startup too when `--decrease-batch-size-if-needed` is given beside the schedule, or when the schedule is not a list of `THRESHOLD:BATCH_SIZE` pairs, a batch size is not above zero, the smallest threshold is not below one sequence length (thresholds count tokens and are divided by `--seq-length`, so the first must come to 0 samples), or two thresholds come to the same sample count. From the same release a written `--eval-global-batch-size` must be a multiple of the eval micro-batch (`--eval-micro-batch-size`, or the micro-batch) × DP, or Megatron-LM stops at startup. Before Megatron Core 0.18, `--rampup-batch-size <start> <increment> <samples>` grows the global batch from the start batch to `--global-batch-size`, and the micro-batch calculator stops at startup when the start batch, the increment or the samples are not positive (negative samples), when the start is above the global batch or the global batch is not the start plus whole increments, and, with a division by zero, when the start already is the global batch or the ramp-up has 0 samples.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --global-batch-size: 1536\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     shell: {

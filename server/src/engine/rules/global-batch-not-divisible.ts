@@ -138,7 +138,7 @@ function stepBatches(ctx: RuleContext, p: Plan, unit: number): void {
   const schedule = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && scheduleText(m) !== undefined;
   if (!schedule && !rampWritten(m)) return;
   if (schedule && !ctx.atLeast('0.18.0')) return;
-  const steps = schedule ? scheduleSteps(m) : rampSteps(m, p.globalBatch.value);
+  const steps = schedule ? scheduleSteps(m) : rampSteps(m, p.globalBatch.value, (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format));
   const b = steps?.batches.find((x) => x.reached !== false && x.value % unit !== 0);
   if (!steps || !b) return;
   if (!schedule && (ctx.atLeast('0.18.0') || (argOn(m, 'decrease_batch_size_if_needed') && ctx.atLeast('0.9.0')))) return;

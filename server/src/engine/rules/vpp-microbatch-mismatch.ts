@@ -88,7 +88,7 @@ export default defineRule({
     }
     // A batch-size ramp-up (read up to Megatron Core 0.17): the first steps run the ramp-up's smaller batches.
     if (!megatron || !p.globalBatch || p.globalBatch.value <= 0 || !rampWritten(megatron)) return;
-    const steps = rampSteps(megatron, p.globalBatch.value);
+    const steps = rampSteps(megatron, p.globalBatch.value, (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format));
     if (steps) judgeSteps(ctx, p, steps, written);
   },
 });

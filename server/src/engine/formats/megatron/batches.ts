@@ -189,13 +189,22 @@ function batchesOf(runs: Run[], steps: number | undefined): StepBatch[] {
 }
 
 /**
- * The batches of a ramp-up the calculator takes, for the final global batch `gbs` (a ramp-up it
- * refuses, or one too long to follow, gives undefined). Read only where the release reads a ramp-up
- * (before Megatron Core 0.18): the caller asks.
+ * Megatron-LM's argument checks (and its `--yaml-cfg` reader) stop before the calculator is built on a
+ * ramp-up with iteration-based training (arguments.py@core_v0.15.0:791-792, yaml_arguments.py@core_v0.17.0:182-183;
+ * schedule-config-invalid reports it); Megatron Bridge trains a ramp-up only by iterations.
  */
-export function rampSteps(m: MegatronModel, gbs: number): BatchSteps | undefined {
+export function rampRefusedFirst(m: MegatronModel, mlm: boolean): boolean {
+  return mlm && (argNum(m, 'train_iters') ?? 0) > 0 && argValue(m, 'train_samples') == null;
+}
+
+/**
+ * The batches of a ramp-up the calculator takes, for the final global batch `gbs` (a ramp-up it
+ * refuses, or one too long to follow, gives undefined), in a file Megatron-LM's own flags read
+ * (`mlm`) or not. Read only where the release reads a ramp-up (before Megatron Core 0.18): the caller asks.
+ */
+export function rampSteps(m: MegatronModel, gbs: number, mlm: boolean): BatchSteps | undefined {
   const r = rampWritten(m);
-  if (!r || rampRefusal(r, gbs)) return undefined;
+  if (!r || rampRefusal(r, gbs) || rampRefusedFirst(m, mlm)) return undefined;
   const runs = rampWalk(r, gbs);
   if (!runs) return undefined;
   return { kind: 'ramp', at: r.at, batches: batchesOf(runs, stepsOf(m, runs, 'ramp', r)) };
