@@ -451,9 +451,10 @@ function literalMembers(dir, rev, name) {
 }
 
 /**
- * `x-enum-since` of the values of an enum-typed key added after the key, and `x-enum-removed` of the
- * values some releases accepted that the schema's enum no longer lists (the class lost the member),
- * unless `x-deprecated-values` already names them; every other difference is printed.
+ * `x-enum-since` of the values of an enum-typed key added after the key (those of the enum, and the
+ * old values `x-deprecated-values` names), and `x-enum-removed` of the values some releases accepted
+ * that the schema's enum no longer lists (the class lost the member), unless `x-deprecated-values`
+ * already names them; every other difference is printed.
  */
 function accelerateEnumChanges(dir, schema, releases, report) {
   const changes = [];
@@ -489,6 +490,8 @@ function accelerateEnumChanges(dir, schema, releases, report) {
       const dep = prop['x-deprecated-values']?.[v];
       if (dep) {
         if (dep.since !== to) report.disagree.push(`${dotted}: ${JSON.stringify(v)} accepted until ${to ?? '(still)'}, x-deprecated-values since ${dep.since}`);
+        // An old value that arrived after the key is dated too: the releases before it refuse it.
+        if (compareVersions(from, keySince) > 0) sinceWant[v] = from;
         continue;
       }
       if (!to) report.disagree.push(`${dotted}: ${JSON.stringify(v)} is accepted and not in the enum`);

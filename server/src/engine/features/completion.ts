@@ -14,6 +14,8 @@ import { formatYamlKey, formatYamlValue } from '../syntax/scalars';
 import type { Span } from '../types';
 import { docAt } from './locate';
 import { advisedNames, appliesTo, deprecation } from '../schema/vocabulary';
+import { knownRelease } from '../rules/release';
+import { versionAtLeast } from '../version';
 
 export interface CompletionEntry {
   label: string;
@@ -45,6 +47,9 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
   const site = da.doc.completionSite(offset);
   if (!site) return [];
   const version = da.settings.targetVersions?.[da.format!.tool];
+  // Values are offered as the release the file is known to be checked against accepts them.
+  const known = knownRelease(da);
+  const atRelease = known ? (v: string) => versionAtLeast(known, v) : undefined;
   const rootValue = da.doc.value([]);
   const nav = da.nav;
   const format = da.format!;
@@ -61,9 +66,9 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
       out.push({
         label: key,
         kind: 'key',
-        detail: nav.describe(schema),
+        detail: nav.describe(schema, 0, atRelease),
         documentation: schema.markdownDescription ?? schema.description,
-        insertText: flagSnippet(da, nav, key, schema),
+        insertText: flagSnippet(da, nav, key, schema, atRelease),
         snippet: true,
         replace: site.replace,
         sortText: `${deprecated ? 9 : 1}${key}`,
@@ -87,9 +92,9 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
       out.push({
         label: key,
         kind: isSection ? 'section' : 'key',
-        detail: isSection ? 'section' : nav.describe(schema),
+        detail: isSection ? 'section' : nav.describe(schema, 0, atRelease),
         documentation: schema.markdownDescription ?? schema.description,
-        insertText: keySnippet(da, nav, key, schema, site.path.length),
+        insertText: keySnippet(da, nav, key, schema, site.path.length, atRelease),
         snippet: true,
         replace: site.replace,
         sortText: `${deprecated ? 9 : required ? 0 : relevant(da, schema) ? 1 : 2}${key}`,
@@ -101,7 +106,7 @@ function completeAt(analysis: FileAnalysis, offset: number): CompletionEntry[] {
   const valuePath = format.schemaPath ? format.schemaPath(da.doc, site.path) : site.path;
   const schema = valuePath && nav.at(valuePath, format.schemaPath ? da.instance?.value : rootValue, version);
   if (!schema) return [];
-  const values = nav.allowedValues(schema);
+  const values = nav.allowedValues(schema, atRelease);
   const docs = schema.markdownEnumDescriptions ?? [];
   const out: CompletionEntry[] = values.map((v, i) => ({
     label: typeof v === 'string' ? v : JSON.stringify(v),
@@ -135,14 +140,14 @@ function snippetEscape(s: string): string {
   return s.replace(/[$}\\]/g, (c) => `\\${c}`);
 }
 
-function keySnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema, depth: number): string {
+function keySnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema, depth: number, atRelease?: (v: string) => boolean): string {
   const json = da.doc.syntax === 'json';
   const k = json ? JSON.stringify(key) : formatYamlKey(key);
   if (schema.properties) {
     if (json) return `${k}: {\n\t$0\n}`;
     return `${k}:\n${'  '.repeat(depth + 1)}$0`;
   }
-  const choices = nav.allowedValues(schema).map((v) => (json ? JSON.stringify(v) : formatYamlValue(v)));
+  const choices = nav.allowedValues(schema, atRelease).map((v) => (json ? JSON.stringify(v) : formatYamlValue(v)));
   if (choices.length > 1 && choices.every((c) => !/[,|]/.test(c))) {
     const def = schema.default !== undefined ? choices.indexOf(json ? JSON.stringify(schema.default) : formatYamlValue(schema.default)) : -1;
     const ordered = def > 0 ? [choices[def], ...choices.filter((_, i) => i !== def)] : choices;
@@ -153,14 +158,14 @@ function keySnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSc
 }
 
 /** A key whose value follows it: `--flag value` in a script, `key: value` in YAML. */
-function flagSnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema): string {
+function flagSnippet(da: DocAnalysis, nav: SchemaNav, key: string, schema: JsonSchema, atRelease?: (v: string) => boolean): string {
   if (da.doc.syntax === 'shell') {
     if (schema.type === 'boolean') return key;
-    const choices = nav.allowedValues(schema).filter((v) => typeof v !== 'boolean');
+    const choices = nav.allowedValues(schema, atRelease).filter((v) => typeof v !== 'boolean');
     if (choices.length > 1) return `${key} \${1|${choices.map((v) => snippetEscape(String(v))).join(',')}|}`;
     return schema.default !== undefined && schema.default !== null ? `${key} \${1:${snippetEscape(String(schema.default))}}` : `${key} $0`;
   }
-  return keySnippet(da, nav, key, schema, 1);
+  return keySnippet(da, nav, key, schema, 1, atRelease);
 }
 
 const KEYWORDS: readonly { word: string; detail: string }[] = [

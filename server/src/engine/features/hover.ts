@@ -4,7 +4,7 @@
  * does and each rule id's summary and documentation link.
  */
 import { releaseName } from '../formats/format';
-import { checkedAgainst, releaseOf } from '../rules/release';
+import { checkedAgainst, knownRelease, releaseOf } from '../rules/release';
 import type { DocAnalysis, FileAnalysis } from '../result';
 import { suppressionOn } from '../directives';
 import { ruleById } from '../rules';
@@ -15,10 +15,11 @@ import { code } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
 import type { Span } from '../types';
 import { escapeControls } from '../text';
+import { versionAtLeast } from '../version';
 import { docAt } from './locate';
 import { layoutPaths, planMarkdown } from '../plan/describe';
 import { samePath } from '../types';
-import { advisedNames, appliesTo, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, bridgeDeprecation, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
+import { advisedNames, appliesTo, enumAtRelease, appliesToSince, defaultAt, defaultNote, defaultsBefore, deprecatedValues, bridgeDeprecation, deprecation, environmentVariable, environmentVariablesBefore, normalized, since } from '../schema/vocabulary';
 
 export interface HoverResult {
   markdown: string;
@@ -95,6 +96,9 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
 
   const enumValues = schema.enum ?? advisedNames(schema) ?? [];
   const enumDocs = schema.markdownEnumDescriptions ?? [];
+  // A release the file is known to be checked against (not assumed): the values it accepts.
+  const known = knownRelease(da);
+  const atRelease = known ? (v: string) => versionAtLeast(known, v) : undefined;
   if (valueNode && valueNode.kind === 'scalar') {
     const v = normalize(schema, valueNode.value);
     const i = enumValues.findIndex((e) => e === v);
@@ -107,7 +111,7 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   if (doc) parts.push(doc);
 
   const facts: string[] = [];
-  facts.push(`Type: ${nav.describe(schema)}`);
+  facts.push(`Type: ${nav.describe(schema, 0, atRelease)}`);
   facts.push(...defaultFacts(da, schema));
   const olderEnv = environmentVariablesBefore(schema).map((e) => `\`${e.name}\` before ${e.before}`);
   if (environmentVariable(schema)) facts.push(`Environment: \`${environmentVariable(schema)}\`${olderEnv.length ? ` (${olderEnv.join(', ')})` : ''}`);
@@ -115,8 +119,13 @@ export function keyMarkdown(da: DocAnalysis, path: string[], schema: JsonSchema,
   parts.push(facts.map((f) => `- ${f}`).join('\n'));
 
   if (!valueNode && enumValues.length > 1 && enumValues.length <= 20) {
-    const lines = enumValues.map((v, i) => `- ${code(v)}${enumDocs[i] ? `: ${stripLead(enumDocs[i], v)}` : ''}`);
-    parts.push(`Allowed values:\n${lines.join('\n')}`);
+    const listed = (schema.enum && atRelease && enumAtRelease(schema, atRelease)) || enumValues;
+    const lines = listed.map((v) => {
+      const i = enumValues.indexOf(v);
+      return `- ${code(v)}${i >= 0 && enumDocs[i] ? `: ${stripLead(enumDocs[i], v)}` : ''}`;
+    });
+    const later = enumValues.filter((v) => !listed.includes(v));
+    parts.push(`Allowed values${listed !== enumValues ? ` in ${known}, the release checked against` : ''}:\n${lines.join('\n')}${later.length ? `\n\nNot accepted by ${known}: ${later.map(code).join(', ')}` : ''}`);
   }
   return parts.join('\n\n');
 }

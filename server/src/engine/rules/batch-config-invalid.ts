@@ -1,6 +1,7 @@
 /**
  * batch-config-invalid: batch-size arguments that Megatron-LM rejects together.
  */
+import { rampRefusal, rampRefusedFirst, rampWritten, scheduleNumber } from '../formats/megatron/batches';
 import { inFormat } from '../formats/megatron/checks';
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { gtpFactor } from '../plan/layout';
@@ -30,6 +31,31 @@ function evalBatch(ctx: RuleContext<MegatronModel>): void {
   });
 }
 
+/**
+ * A batch-size ramp-up the micro-batch calculator refuses when Megatron-LM builds it right after the
+ * argument checks, before any step: a start batch, increment or sample count out of range, a global
+ * batch that is not the start plus whole increments, or one equal to the start (no increments: a
+ * division by zero), or 0 ramp-up samples (a division by zero on the first update)
+ * (megatron/microbatches.py@core_v0.4.0:102-131, num_microbatches_calculator.py@core_v0.15.0:398-456).
+ * From 0.18 the calculator ignores the ramp-up (deprecated-key says so).
+ */
+function rampRefused(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const r = rampWritten(m);
+  const gbs = ctx.plan?.globalBatch?.value;
+  if (!r || !gbs || rampRefusedFirst(m, true)) return;
+  const why = rampRefusal(r, gbs);
+  if (!why || ctx.atLeast(RAMP_IGNORED_SINCE)) return;
+  ctx.report({
+    at: r.at,
+    on: 'value',
+    message: inFormat(m, ctx.format, `\`--rampup-batch-size ${r.start} ${r.increment} ${r.samples}\`: ${why}: Megatron-LM stops at startup, when it builds the micro-batch calculator. Give a start batch above 0 and at most the global batch, an increment that reaches the global batch in whole steps, and a positive number of ramp-up samples, or drop the ramp-up.`),
+  });
+}
+
+/** The first Megatron Core release whose micro-batch calculator ignores `--rampup-batch-size`. */
+const RAMP_IGNORED_SINCE = '0.18.0';
+
 /** The first Megatron Core release with the eval batch and its check. */
 const EVAL_CHECKED_SINCE = '0.18.0';
 
@@ -38,8 +64,8 @@ export default defineRule<MegatronModel>({
   severity: 'error',
   formats: MLM_FLAG_FORMATS,
   docs: {
-    summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size or `--decrease-batch-size-if-needed`, a schedule it cannot read, or an eval batch that the eval micro-batch × DP does not divide).',
-    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work. It stops at startup too when `--decrease-batch-size-if-needed` is given beside the schedule, or when the schedule is not a list of `THRESHOLD:BATCH_SIZE` pairs, a batch size is not above zero, the smallest threshold is not below one sequence length (thresholds count tokens and are divided by `--seq-length`, so the first must come to 0 samples), or two thresholds come to the same sample count. From the same release a written `--eval-global-batch-size` must be a multiple of the eval micro-batch (`--eval-micro-batch-size`, or the micro-batch) × DP, or Megatron-LM stops at startup.',
+    summary: 'Batch-size arguments that Megatron-LM rejects together (a step batch-size schedule beside a fixed global batch size or `--decrease-batch-size-if-needed`, a schedule it cannot read, an eval batch that the eval micro-batch × DP does not divide, or, before Megatron Core 0.18, a batch-size ramp-up its micro-batch calculator refuses).',
+    why: 'A step schedule (`--step-batch-size-schedule "0:768 250B:1536 …"`) sets the global batch size for each stretch of training, so a fixed `--global-batch-size` beside it has nothing left to decide. From Megatron Core 0.18, where the schedule appeared, Megatron-LM checks its arguments at startup and stops with a ValueError when both are given, before any GPU work. It stops at startup too when `--decrease-batch-size-if-needed` is given beside the schedule, or when the schedule is not a list of `THRESHOLD:BATCH_SIZE` pairs, a batch size is not above zero, the smallest threshold is not below one sequence length (thresholds count tokens and are divided by `--seq-length`, so the first must come to 0 samples), or two thresholds come to the same sample count. From the same release a written `--eval-global-batch-size` must be a multiple of the eval micro-batch (`--eval-micro-batch-size`, or the micro-batch) × DP, or Megatron-LM stops at startup. Before Megatron Core 0.18, `--rampup-batch-size <start> <increment> <samples>` grows the global batch from the start batch to `--global-batch-size`, and the micro-batch calculator stops at startup when the start batch, the increment or the samples are not positive (negative samples), when the start is above the global batch or the global batch is not the start plus whole increments, and, with a division by zero, when the start already is the global batch or the ramp-up has 0 samples.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --global-batch-size: 1536\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --micro-batch-size: 1\n  --step-batch-size-schedule: "0:768 100000:1536"\n',
     shell: {
@@ -50,6 +76,7 @@ export default defineRule<MegatronModel>({
   check(ctx) {
     ctx.separately(() => scheduleRefused(ctx));
     ctx.separately(() => evalBatch(ctx));
+    ctx.separately(() => rampRefused(ctx));
     const m = ctx.model;
     const schedule = m.args.get('step_batch_size_schedule');
     const global = m.args.get('global_batch_size');
@@ -63,20 +90,6 @@ export default defineRule<MegatronModel>({
     });
   },
 });
-
-/**
- * One threshold or batch size of a step schedule as StepBatchsizeNumMicroBatchesCalculator reads it
- * (`int(float(text) * K/M/B/T)`): a number, `'bad'` when Python's float() refuses it, undefined when
- * the text is one this reading does not settle (digits with underscores, which Python accepts).
- */
-function scheduleNumber(text: string): number | 'bad' | undefined {
-  let t = text.trim().toUpperCase();
-  let mult = 1;
-  const suffix = { T: 1e12, B: 1e9, M: 1e6, K: 1e3 }[t.slice(-1)];
-  if (suffix) { mult = suffix; t = t.slice(0, -1); }
-  if (/^[+-]?(\d+(\.\d*)?|\.\d+)(E[+-]?\d+)?$/.test(t)) return Math.trunc(Number(t) * mult);
-  return /^[0-9_.E+-]+$/.test(t) && /\d/.test(t) ? undefined : 'bad';
-}
 
 /** What is wrong with the schedule as upstream parses and validates it, or undefined. */
 function scheduleProblem(text: string, seq: number | undefined): { what: string; quote: string; todo: string } | undefined {

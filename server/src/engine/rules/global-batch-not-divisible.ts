@@ -1,7 +1,11 @@
 /**
  * global-batch-not-divisible: the global batch is not a whole number of micro-batches per DP rank.
  */
+import { batchStart, rampSteps, rampWritten, scheduleSteps, scheduleText } from '../formats/megatron/batches';
+import { inFormat } from '../formats/megatron/checks';
+import { argOn, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { fieldPath, gtpFactor, knobEdit, layoutFits } from '../plan/layout';
+import type { Plan } from '../plan/plan';
 import { megatronArg } from './helpers';
 import { defineRule, type FixSpec, type RuleContext } from './rule';
 
@@ -15,8 +19,8 @@ export default defineRule({
   },
   verifyFixes: true,
   docs: {
-    summary: 'The global batch size is not divisible by micro-batch size × data-parallel size.',
-    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work. With `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on) Megatron lowers the batch to a multiple instead: a note. Still an error: a global batch below MBS × DP, which that rounds down to 0 micro-batches ("number of microbatches should be at least 1"); and from 0.18.0 (Bridge 0.5.0) an eval batch left to default to the global batch, whose own divisibility check runs first ("eval_global_batch_size (…) must be divisible by …").',
+    summary: 'The global batch size (or a batch the ramp-up or the step schedule reaches) is not divisible by micro-batch size × data-parallel size.',
+    why: 'Each step runs GBS / (MBS × DP) micro-batches on every data-parallel rank, which must be a whole number; Megatron stops ("global batch size is not divisible by micro batch size times data parallel size"). DP is derived from the world and the model-parallel degrees, so changing TP, PP or the GPU count can break a batch size that used to work. With `--decrease-batch-size-if-needed` (Megatron-LM 0.9.0 on) Megatron lowers the batch to a multiple instead: a note. Still an error: a global batch below MBS × DP, which that rounds down to 0 micro-batches ("number of microbatches should be at least 1"); and from 0.18.0 (Bridge 0.5.0) an eval batch left to default to the global batch, whose own divisibility check runs first ("eval_global_batch_size (…) must be divisible by …"). With `--rampup-batch-size` (up to Megatron Core 0.17) or Megatron-LM\'s `--step-batch-size-schedule` (from 0.18) the batch changes during training, and Megatron-LM\'s and Megatron Bridge\'s training loops check each step\'s batch before the step ("current global batch size (…) is not divisible by …"): the ramp-up\'s start batch and increment, and every batch of the schedule, must be multiples too. A batch the run reaches only later is an error when the file writes how long the run is, a warning otherwise.',
     bad: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 60\n",
     good: "# shardwise: format=megatron-yaml world_size=16\nMODEL_ARGS:\n  --tensor-model-parallel-size: 2\n  --micro-batch-size: 4\n  --global-batch-size: 64\n",
     fix: 'Sets the global batch to the nearest multiple of MBS × DP.',
@@ -37,7 +41,7 @@ export default defineRule({
     if (!p?.globalBatch || !p.microBatch || !p.dp || !layoutFits(p) || ctx.format === 'deepspeed' || ctx.format === 'trainer') return;
     const unit = p.microBatch.value * p.dp.value;
     const gbs = p.globalBatch.value;
-    if (gbs % unit === 0) return;
+    if (gbs % unit === 0) return stepBatches(ctx, p, unit);
     // The eval check divides by Megatron's replicas, which leave out the generalized-TP ranks (from
     // 0.19.0, arguments.py@core_v0.19.0:411-446); the micro-batch calculator is given them all
     // (global_vars.py@core_v0.19.0:132), so it is the one that stops when only the replicas divide.
@@ -120,4 +124,33 @@ function evalBatchStops(ctx: RuleContext, gbs: number, mbs: number, dp: number):
   const fails = (egbs ?? gbs) % ((embs ?? mbs) * dp) !== 0;
   if (egbs !== undefined) return fails ? undefined : false;
   return fails;
+}
+
+/**
+ * A batch of the ramp-up (`--rampup-batch-size`, up to Megatron Core 0.17) or of Megatron-LM's step
+ * schedule (from 0.18) that MBS × DP does not divide. Megatron-LM's and Megatron Bridge's training
+ * loops check each step's batch before the step (training.py@core_v0.4.0:749,
+ * @core_v0.15.0:2250 with num_microbatches_calculator.py@core_v0.15.0:474-483 and
+ * @core_v0.18.0:580-588; Bridge train.py@v0.2.0:289, @v0.6.0:423), so the run stops on the first such
+ * step; NeMo updates the count without that check. With `--decrease-batch-size-if-needed` (0.9 on) a
+ * ramp-up's batch is lowered instead, and the schedule refuses that switch (batch-config-invalid).
+ */
+function stepBatches(ctx: RuleContext, p: Plan, unit: number): void {
+  if (!['megatron-args', 'megatron-yaml', 'megatron-bridge'].includes(ctx.format) || p.notTraining || !p.microBatch || !p.dp || !p.globalBatch) return;
+  const m = ctx.model as MegatronModel;
+  const schedule = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && scheduleText(m) !== undefined;
+  if (!schedule && !rampWritten(m)) return;
+  if (schedule && !ctx.atLeast('0.18.0')) return;
+  const steps = schedule ? scheduleSteps(m) : rampSteps(m, p.globalBatch.value, (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format));
+  const b = steps?.batches.find((x) => x.reached !== false && x.value % unit !== 0);
+  if (!steps || !b) return;
+  if (!schedule && (ctx.atLeast('0.18.0') || (argOn(m, 'decrease_batch_size_if_needed') && ctx.atLeast('0.9.0')))) return;
+  const what = schedule ? 'the step schedule\'s global batch' : b.step === 1 ? 'the ramp-up\'s starting global batch' : 'the ramp-up\'s global batch';
+  const far = b.reached === undefined ? ', if training runs that far (the file does not write how long it runs)' : '';
+  ctx.report({
+    at: steps.at,
+    on: 'value',
+    severity: b.reached === undefined ? 'warning' : undefined,
+    message: inFormat(m, ctx.format, `With ${schedule ? '`--step-batch-size-schedule`' : '`--rampup-batch-size`'}, ${what} ${b.value} is not divisible by micro-batch ${p.microBatch.value} × DP ${p.dp.value} = ${unit}: Megatron checks each step's batch before the step and stops ${batchStart(b)}${far} ("current global batch size (${b.value}) is not divisible by …"). Make every batch of the ${schedule ? 'schedule' : 'ramp-up (the start batch and the increment)'} a multiple of ${unit}.`),
+  });
 }

@@ -3,7 +3,7 @@
  */
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
-import { nargsBefore, nullEffect } from '../schema/vocabulary';
+import { deprecatedValues, nargsBefore, nullEffect, valueSince } from '../schema/vocabulary';
 import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
@@ -286,12 +286,13 @@ export default defineRule({
   fixes: {
     'did-you-mean': { applicability: 'safe', changes: 'corrects a slip of the keyboard, case or one or two characters, to the only allowed value within reach' },
     candidate: { applicability: 'unsafe', changes: 'the value: one it may have meant, among several or more than a slip away' },
+    'release-bound': { applicability: 'unsafe', changes: 'the value to one that only some releases accept, and no release is named' },
     'join-list': { applicability: 'safe', changes: 'writes the list as the one string the launcher expects' },
     'truthy-as-boolean': { applicability: 'safe', changes: 'writes the boolean a switch tested only with `if` already runs as (text or a number for true)' },
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what is allowed. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`. A DeepSpeed key only the autotuner reads (`autotuning.metric`, `tuner_type`, the batch-size bounds…) is a warning that names the launch it assumes: the autotuner runs only under `deepspeed --autotuning`, reads the section whatever its `enabled` says, and the training engine never uses these values.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what the targeted release allows: a value added in a later release is not listed or suggested (the message says when the closest one arrived), and an old one that release still reads is (Accelerate\'s `distributed_type: TP`, in the releases that had it). While no release is named, a correction to a value that only some releases accept is offered as an unsafe fix. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`. A DeepSpeed key only the autotuner reads (`autotuning.metric`, `tuner_type`, the batch-size bounds…) is a warning that names the launch it assumes: the autotuner runs only under `deepspeed --autotuning`, reads the section whatever its `enabled` says, and the training engine never uses these values.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -351,7 +352,7 @@ export default defineRule({
       if (textCount === null) return;
       // A `--yaml-cfg` key no listed value of which runs either (`x-yaml-cfg-refused.onlyNull`): only leaving it out does.
       const nullOnly = ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true && yamlCfgRefusal(issue.schema)?.onlyNull === true;
-      const expected = nullOnly ? 'left out (or null)' : nav.describe(issue.schema);
+      const expected = nullOnly ? 'left out (or null)' : nav.describe(issue.schema, 0, (v) => ctx.atLeast(v)); // the values the targeted release accepts
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // Releases that run an unknown value silently as another: the finding is a warning, and any
       // correction changes what runs (unsafe).
@@ -371,7 +372,7 @@ export default defineRule({
       // The repository's own Python handles the section that holds it (`ds_config["scheduler"]["params"] = …`
       // before `deepspeed.initialize`): what reaches DeepSpeed is that program's, not known from the file.
       const filler = placeholder ? ctx.settings.repositoryFlags?.deepspeedReads?.find((r) => issue.path.includes(r.key)) : undefined;
-      const allowed = nav.allowedValues(issue.schema).filter((v): v is string => typeof v === 'string');
+      const allowed = nav.allowedValues(issue.schema, (v) => ctx.atLeast(v)).filter((v): v is string => typeof v === 'string');
       const { advice, fixes } = nullOnly ? { advice: '', fixes: [] } : correction(ctx, issue, allowed, !!word, !silent && !dormant && !unchecked && !launchOnly);
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
@@ -431,8 +432,12 @@ function correction(ctx: RuleContext, issue: Issue, allowed: string[], word: boo
     const near = closest(issue.value, allowed);
     if (near.length) {
       advice = ` Did you mean ${near.map(code).join(' or ')}?`;
-      if (!word) near.forEach((v, i) => fixes.push({ kind: near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && typoSafe ? 'did-you-mean' : 'candidate', title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
+      // A value some releases refuse is a safe correction only for a release that is named.
+      const slip = (v: string) => near.length === 1 && isTypo(issue.value as string, v) && !ctx.keysOpen && typoSafe;
+      const kind = (v: string) => (!slip(v) ? 'candidate' : releaseBound(issue.schema, v) && ctx.version === undefined ? 'release-bound' : 'did-you-mean');
+      if (!word) near.forEach((v, i) => fixes.push({ kind: kind(v), title: `Change to \`${v}\``, edits: [{ op: 'set', path: issue.path, value: v }], recommended: i === 0 && near.length === 1 }));
     }
+    advice += laterValues(ctx, issue.schema, issue.value, allowed);
   }
   if (ctx.doc.syntax === 'shell' && Array.isArray(issue.value) && nav.matches(issue.schema, issue.value.join(' '))) {
     // One quoted value that bash splits into words: an array or variable expanded without quotes.
@@ -443,6 +448,22 @@ function correction(ctx: RuleContext, issue: Issue, allowed: string[], word: boo
     fixes.push({ kind: 'join-list', title: `Write as \`${joined}\``, edits: [{ op: 'set', path: issue.path, value: joined }], recommended: true });
   }
   return { advice, fixes };
+}
+
+/** Whether the releases that accept `v` are bounded (`x-enum-since`, `x-enum-removed`, `x-deprecated-values`). */
+function releaseBound(schema: JsonSchema | undefined, v: string): boolean {
+  return !!valueSince(schema, v) || !!enumRemoved(schema, v) || !!deprecatedValues(schema)?.[v];
+}
+
+/**
+ * The values the written one is closest to among all the key's values that the targeted release does
+ * not have yet (`x-enum-since`): said, so that the correction offered is not taken for a slip.
+ */
+function laterValues(ctx: RuleContext, schema: JsonSchema | undefined, value: string, allowed: string[]): string {
+  const later = closest(value, ctx.nav!.allowedValues(schema).filter((v): v is string => typeof v === 'string')).filter((v) => !allowed.includes(v));
+  const dated = later.map((v) => ({ v, since: valueSince(schema, v) })).filter((x): x is { v: string; since: string } => !!x.since);
+  if (!dated.length) return '';
+  return ` The targeted ${ctx.versionLabel ?? `${ctx.tool} release`} does not have ${dated.map((x) => `${code(x.v)} (from ${ctx.versions} ${x.since})`).join(' or ')}.`;
 }
 
 /** A range no release checks (`x-advised`), a list where the release splits a tuple string, a value a narrower release refuses, items a launcher hands to Popen (`x-value-forms`). */

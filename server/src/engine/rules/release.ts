@@ -151,6 +151,12 @@ export function preReleaseAt(release: Release, version: string): string | undefi
   return `${release.label} is a pre-release of ${version}, and whether it already does what ${version} does here is not known from its version`;
 }
 
+/** The release the document is checked against, when it is known rather than assumed (a pre-release's range aside): for hover and completion. */
+export function knownRelease(da: DocAnalysis): string | undefined {
+  const r = releaseOf(da);
+  return r.value !== undefined && r.from.kind !== 'assumed' && !r.range ? r.value : undefined;
+}
+
 /**
  * What a document is checked against, in words, each with how it is known: the format (why the
  * file was read as it), the release of the tool that reads it, and the hardware of its layout.

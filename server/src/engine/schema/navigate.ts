@@ -7,7 +7,7 @@
 import type { Path } from '../types';
 import type { JsonSchema, KeyPrefix } from './types';
 import { versionAtLeast } from '../version';
-import { advisedNames, bareUntil, keyPrefix } from './vocabulary';
+import { advisedNames, bareUntil, enumAtRelease, keyPrefix } from './vocabulary';
 import { fact } from '../certainty';
 
 export class SchemaNav {
@@ -111,29 +111,37 @@ export class SchemaNav {
     return true;
   }
 
-  /** Every allowed scalar value the schema enumerates (enum, const, booleans), for completion and messages. */
-  allowedValues(schema: JsonSchema | undefined): unknown[] {
+  /**
+   * Every allowed scalar value the schema enumerates (enum, const, booleans), for completion and
+   * messages. With `atLeast` (whether the release in question is at least a version), an enum's
+   * values are those that release accepts (`enumAtRelease`).
+   */
+  allowedValues(schema: JsonSchema | undefined, atLeast?: (version: string) => boolean): unknown[] {
     const s = this.resolve(schema);
     if (!s) return [];
     const out: unknown[] = [];
-    if (s.enum) out.push(...s.enum);
+    if (s.enum) out.push(...((atLeast && enumAtRelease(s, atLeast)) || s.enum));
     // The names a free-text key is meant to be one of (`x-advised.enum`): offered, not enforced.
     const advised = advisedNames(s);
     if (!s.enum && advised) out.push(...advised);
     if (s.const !== undefined) out.push(s.const);
-    for (const sub of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) out.push(...this.allowedValues(sub));
+    for (const sub of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) out.push(...this.allowedValues(sub, atLeast));
     if (!s.enum && s.const === undefined && typeIncludes(s.type, 'boolean')) out.push(true, false);
     return out.filter((v, i) => out.findIndex((w) => deepEqual(v, w)) === i);
   }
 
-  /** "one of `a`, `b`", "an integer ≥ 1", "a list of 3 booleans"... */
-  describe(schema: JsonSchema | undefined, depth = 0): string {
+  /**
+   * "one of `a`, `b`", "an integer ≥ 1", "a list of 3 booleans"... With `atLeast` (whether the release
+   * in question is at least a version), an enum names the values that release accepts (`enumAtRelease`).
+   */
+  describe(schema: JsonSchema | undefined, depth = 0, atLeast?: (version: string) => boolean): string {
     const s = this.resolve(schema);
     if (!s || depth > 8) return 'any value';
     const alts = s.anyOf ?? s.oneOf;
-    if (alts) return unique(alts.map((a) => this.describe(a, depth + 1))).join(', or ');
+    if (alts) return unique(alts.map((a) => this.describe(a, depth + 1, atLeast))).join(', or ');
     if (s.const !== undefined) return code(s.const);
-    if (s.enum) return s.enum.length === 1 ? code(s.enum[0]) : `one of ${s.enum.map(code).join(', ')}`;
+    const values = s.enum && ((atLeast && enumAtRelease(s, atLeast)) || s.enum);
+    if (values) return values.length === 1 ? code(values[0]) : `one of ${values.map(code).join(', ')}`;
     const types = typeof s.type === 'string' ? [s.type] : (s.type ?? []);
     const parts = types.map((t) => {
       switch (t) {
@@ -153,7 +161,7 @@ export class SchemaNav {
           return s.pattern ? `text matching \`${s.pattern}\`` : s.minLength ? 'non-empty text' : 'text';
         case 'array': {
           const n = s.minItems !== undefined && s.minItems === s.maxItems ? `${s.minItems} ` : '';
-          const inner = s.items ? this.describe(s.items, depth + 1) : 'values';
+          const inner = s.items ? this.describe(s.items, depth + 1, atLeast) : 'values';
           return `a list of ${n}${inner.replace(/^(an?|one of) /, '').replace(/^`true` or `false`$/, 'booleans')}`;
         }
         case 'object':

@@ -227,6 +227,30 @@ export function autoDroppedSince(section: JsonSchema | undefined): string | unde
   return section?.['x-auto-dropped-since'];
 }
 
+/**
+ * The values of an enumerated key that a release accepts, where the enum's release facts say so: the
+ * enum's values that release has (`x-enum-since`), the values it still has that later releases
+ * refused (`x-enum-removed`), and old values it reads before their deprecation or removal
+ * (`x-deprecated-values`, dated from their `x-enum-since` where they arrived after the key). `atLeast`
+ * says whether the release is at least a version. Undefined for a key without an enum; the enum as it
+ * is where the release accepts none of its values by these facts (nothing better to say).
+ */
+export function enumAtRelease(schema: JsonSchema | undefined, atLeast: (version: string) => boolean): unknown[] | undefined {
+  const all = schema?.enum;
+  if (!all) return undefined;
+  const arrived = (v: unknown) => {
+    const at = typeof v === 'string' ? valueSince(schema, v) : undefined;
+    return !at || atLeast(at);
+  };
+  const out = all.filter(arrived);
+  for (const [v, r] of Object.entries(schema['x-enum-removed'] ?? {})) if (!out.includes(v) && (!r.since || atLeast(r.since)) && !atLeast(r.removed)) out.push(v);
+  for (const [v, d] of Object.entries(schema['x-deprecated-values'] ?? {})) {
+    if (all.some((e) => (typeof e === 'string' ? e : JSON.stringify(e)) === v) || out.includes(v) || !d.since) continue;
+    if (arrived(v) && !atLeast(d.since)) out.push(v);
+  }
+  return out.length ? out : all;
+}
+
 /** The releases that accepted a value the schema's enum no longer lists (`x-enum-removed`), if any did. */
 export function enumRemoved(schema: JsonSchema | undefined, value: unknown): { since?: string; removed: string } | undefined {
   const table = schema?.['x-enum-removed'];
