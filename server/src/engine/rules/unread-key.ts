@@ -202,10 +202,6 @@ function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
       // field in its section, which for some keys changed between releases (`x-yaml-cfg-before`).
       if ((path.length === 1 ? 'top' : path[0]) !== (yamlCfgSectionAt(dest, (v) => ctx.atLeast(v)) ?? 'top')) return;
       if (unread.since && !ctx.atLeast(unread.since)) return;
-      // Where nothing at all reads it (`x-unread-from`: `num_channels` from 0.18.0), the note that says
-      // so stands alone: the command line would not set it either.
-      const dead = unreadFrom(prop);
-      if (dead && (!dead.version || ctx.atLeast(dead.version))) return;
       const from = unread.since ? ` (from ${unread.since} on; earlier releases also read it outside the command-line side)` : '';
       ctx.report({ at: path, message: `Not read here${from}: ${unread.why}. Setting it changes nothing in this file; ${yamlCfgAdvice(dest, prop)}` });
     });
