@@ -52,8 +52,11 @@ function namesAt(dir, rev, everModule) {
   const parser = new Set(files.filter((m) => PARSERS.test(m[2])).map((m) => m[1]));
   const modelConfig = new Set(files.filter((m) => MODEL_CONFIGS.test(m[2])).map((m) => m[1]));
   const names = new Set();
-  for (const [id, text] of catBlobs(dir, files.map((m) => m[1]))) {
-    if (dead(text)) continue;
+  for (const [id, raw] of catBlobs(dir, files.map((m) => m[1]))) {
+    if (dead(raw)) continue;
+    // A comment reads nothing (`# fhwc: (num_frames, num_channels, height, width)` in the multimodal
+    // example): whole-line comments and inline ones set off by two spaces are dropped.
+    const text = raw.replace(/^[ \t]*#[^\n]*$/gm, '').replace(/ {2,}#[^\n]*$/gm, '');
     // A function or class of the argument's name defines it, it does not read it (`def openai_gelu`).
     // Setting an attribute (`args.vocab_extra_ids = 0`, a tool filling the namespace a tokenizer
     // builder takes) writes it, it does not read it.

@@ -11,6 +11,7 @@ import type { FixSpec, RuleContext } from './rule';
 import { autoDroppedSince, deprecatedValues, launchIgnores, launchIgnoresAlways, pydanticSection, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
+import { bridgeSince } from '../formats/megatron/schema';
 
 export { code };
 
@@ -262,7 +263,7 @@ export function bareSwitch(node: Node | undefined): boolean {
  */
 export function keyAtRelease(ctx: RuleContext, path: Path): boolean {
   const schema = ctx.nav?.at(path, ctx.doc.value([]), ctx.schemaVersion);
-  const from = since(schema);
+  const from = ctx.format === 'megatron-bridge' && path[0] === 'model' && path.length === 2 ? bridgeSince(schema, path.join('.')) : since(schema);
   // A file that writes the key was written for a release that has it: only a release that is known
   // (named, or read from the context) says otherwise, and then it is read.
   if (!from || ctx.schemaVersion === undefined) return true;

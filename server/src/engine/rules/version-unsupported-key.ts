@@ -7,7 +7,7 @@ import { bareSwitch, code, pathLabel, refusesUnknownKeys, releaseForm, walkSchem
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
 import { namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
-import { spellingsAt } from '../formats/megatron/schema';
+import { bridgeSince, spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
@@ -98,7 +98,10 @@ export default defineRule({
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
       // A spelling of a key younger than the key (Accelerate's `fsdp_offload_params`, read from 0.12.0).
-      const keySince = since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
+      // A Bridge `model` field is dated by the first Bridge release whose providers have it, which may
+      // come before Megatron-LM's flag (`model.yarn_beta_fast`).
+      const bridgeModel = ctx.format === 'megatron-bridge' && path[0] === 'model' && path.length === 2;
+      const keySince = bridgeModel ? bridgeSince(schema, path.join('.')) : since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
       const fatal = refusesUnknownKeys(ctx, section, undefined, path.slice(0, -1), node.kind === 'scalar' ? node.value : undefined);
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
@@ -124,7 +127,7 @@ export default defineRule({
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
         const key = String(schemaKey(section, schema) ?? written);
         const reads = launcherSpelling(section, key, target);
-        const keyFirst = since(schema);
+        const keyFirst = bridgeModel ? keySince : since(schema);
         if (reads && reads !== written && !fatal && (!keyFirst || ctx.atLeast(keyFirst))) {
           ctx.report({
             at: path,

@@ -120,6 +120,8 @@ export interface JsonSchema {
   'x-bridge-enum'?: string[];
   /** Megatron: for a Bridge path of `x-bridge-unread`, the Megatron Core release of the first Bridge release that no longer reads it. */
   'x-bridge-unread-since'?: Record<string, string>;
+  /** Megatron: for a `model.*` Bridge path, the Megatron Core release of the first Bridge release whose model providers have the field, where earlier than `x-since` (the flag's). */
+  'x-bridge-since'?: Record<string, string>;
   'x-enum-since'?: Record<string, string>;
   /** `lower`: `x-enum-since` is keyed in lower case and a value is looked up in any letter case. */
   'x-enum-since-case'?: 'lower';

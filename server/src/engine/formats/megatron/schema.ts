@@ -244,6 +244,15 @@ export function bridgeOverwritten(schema: JsonSchema | undefined): string[] {
   return strings(schema?.['x-bridge-overwritten']);
 }
 
+/**
+ * The Megatron Core release from which a Megatron Bridge file has the key at `path` (`model.<field>`):
+ * `x-bridge-since` where a Bridge model provider declares the field before Megatron-LM has the flag
+ * (`model.yarn_beta_fast`), else `x-since`.
+ */
+export function bridgeSince(schema: JsonSchema | undefined, path: string): string | undefined {
+  return schema?.['x-bridge-since']?.[path] ?? schema?.['x-since'];
+}
+
 /** The Megatron Core release of the first Bridge release that no longer reads this path of `x-bridge-unread` (`x-bridge-unread-since`), where older Bridge releases did. */
 export function bridgeUnreadSince(schema: JsonSchema | undefined, path: string): string | undefined {
   return schema?.['x-bridge-unread-since']?.[path];
