@@ -6,11 +6,12 @@ import type { Path } from '../types';
 import { bareSwitch, code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
+import { enumArgparseOnly, namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
 import { bridgeSince, spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
+import type { MegatronModel } from '../formats/megatron/model';
 
 /** The name of `schema` among the properties of `section`. */
 function schemaKey(section: JsonSchema | undefined, schema: JsonSchema): string | undefined {
@@ -83,7 +84,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key or value that the targeted tool version does not have yet.',
-    why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off (inside `deepspeed_config`, releases before 0.16.0 copy every key onto the launch arguments and stop on one they do not know). Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks.',
+    why: 'A config written against the newest documentation often runs on an older install. Accelerate refuses unknown top-level keys, so a newer top-level key fails the load; a newer key inside a section is silently ignored, so the feature is simply off (inside `deepspeed_config`, releases before 0.16.0 copy every key onto the launch arguments and stop on one they do not know). Set the version you run (`shardwise.targetVersions`, `.shardwise.yaml` or `# shardwise: accelerate=1.9.0`) to get these checks. A value of a Megatron argument the targeted release\'s flag does not list is refused on the command line; in a `--yaml-cfg`, Bridge or NeMo file, where the config field takes any text and only argparse checked the choices (`fp4_recipe: custom` at 0.15.0), it is a note.',
     bad: '# shardwise: accelerate=1.9.0\ndistributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
     good: '# shardwise: accelerate=1.10.0\ndistributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_tp_size: 2\n',
   },
@@ -204,12 +205,29 @@ function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: str
     });
     return true;
   }
+  // A choice only argparse checks (`x-enum-argparse-only`): a `--yaml-cfg`, Bridge or NeMo file sets
+  // the config field, which takes any text, so that release does not refuse it where it reads the file.
+  if (enumArgparseOnly(schema) && configFieldFile(ctx)) {
+    ctx.report({
+      at: path,
+      on: 'value',
+      severity: 'information',
+      message: `${code(v)} for ${pathLabel(path)} is one of the command line's choices from ${ctx.versions} ${vs} on; the targeted ${ctx.versionLabel ?? target} would refuse it as a flag, but this file sets the config field, which takes any text, so what that release does with it depends on the code that reads it. Upgrade ${ctx.versions} to ${vs} or newer for the value to be one it knows.`,
+    });
+    return true;
+  }
   ctx.report({
     at: path,
     on: 'value',
     message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} rejects it. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
   });
   return true;
+}
+
+/** A Megatron file that sets config fields rather than flags: a `--yaml-cfg` file, a Bridge override, a NeMo config. */
+function configFieldFile(ctx: RuleContext): boolean {
+  if (ctx.format === 'megatron-bridge' || ctx.format === 'nemo') return true;
+  return ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
 }
 
 /** Whether a flag of argparse arity `n` (a word count, or `*`, `+`, `?`) takes `words` words. */

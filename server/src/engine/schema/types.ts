@@ -240,6 +240,12 @@ export interface JsonSchema {
    */
   'x-read-by-launch'?: { reader: string; launch: string };
   /**
+   * Megatron: the choices of `x-enum-since` are checked only by the command line's argparse: the
+   * config field (a `Literal`, which dataclasses do not enforce) takes any text, so a `--yaml-cfg`,
+   * Bridge or NeMo file is not refused at a release whose flag lacks the value.
+   */
+  'x-enum-argparse-only'?: boolean;
+  /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.
    */

@@ -482,3 +482,8 @@ export function unreadBeside(schema: JsonSchema | undefined): { key: string; sin
 export function launchModeReader(schema: JsonSchema | undefined): { reader: string; launch: string } | undefined {
   return schema?.['x-read-by-launch'];
 }
+
+/** Megatron: the value choices by release are argparse's alone; the config field takes any text (`x-enum-argparse-only`). */
+export function enumArgparseOnly(schema: JsonSchema | undefined): boolean {
+  return schema?.['x-enum-argparse-only'] === true;
+}
