@@ -27,10 +27,12 @@ import { defineRule } from './rule';
 const STOPS = 'Megatron-LM stops when it wraps the model for data parallelism';
 
 /**
- * The job builds Megatron's DistributedDataParallelConfig from the flags: anything but PyTorch FSDP2,
- * which from 0.13 builds a config of its own (0.12 checks the buckets with FSDP2 too).
+ * The job builds Megatron's DistributedDataParallelConfig from the flags: a training run (a serving,
+ * evaluation, export or conversion script builds its model with `wrap_with_ddp=False`,
+ * tools/run_text_generation_server.py@core_v0.15.0:158), with anything but PyTorch FSDP2, which from 0.13
+ * builds a config of its own (0.12 checks the buckets with FSDP2 too).
  */
-const ddpConfig = (m: MegatronModel, ctx: RuleContext<MegatronModel>): boolean => argOff(m, 'use_torch_fsdp2') || !ctx.atLeast('0.13.0');
+const ddpConfig = (m: MegatronModel, ctx: RuleContext<MegatronModel>): boolean => !m.args.notTraining && (argOff(m, 'use_torch_fsdp2') || !ctx.atLeast('0.13.0'));
 
 /**
  * Gradients reduced in fp32 as validate_args leaves them: with `--bf16`, on unless `--grad-reduce-in-bf16`
