@@ -1,4 +1,4 @@
-#: name: fp16-and-bf16-enabled: Megatron's `--fp16` with `--bf16` is reported under the rule that says so, not under fp8-config-invalid
+#: name: fp16-and-bf16-enabled: Megatron's `--fp16` with `--bf16` is reported under the rule that says so, not under fp8-config-invalid; Megatron-LM's argument checks assert it first, with no message (training/arguments.py@core_v0.15.0:724)
 #: path: train.sh
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
@@ -8,5 +8,5 @@ torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py \
     --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
     --micro-batch-size 1 --global-batch-size 64 \
     --fp16 \
-#   ^^^^^^ error[fp16-and-bf16-enabled]: `--fp16` and `--bf16` are exclusive: Megatron stops at startup
+#   ^^^^^^ error[fp16-and-bf16-enabled]: `--fp16` and `--bf16` are exclusive: Megatron-LM stops at startup (an `assert not args.bf16`
     --bf16

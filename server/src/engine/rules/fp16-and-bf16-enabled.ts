@@ -5,6 +5,7 @@
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { inFormat } from '../formats/megatron/checks';
 import { argOn, MEGATRON_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argumentChecks } from '../formats/megatron/runtime';
 import type { TrainerModel } from '../formats/trainer/model';
 import { keyAtRelease, trainerChecks } from './helpers';
 import { defineRule, type RuleContext } from './rule';
@@ -35,7 +36,7 @@ function trainer(ctx: RuleContext<TrainerModel>): void {
  * Megatron: `--fp16` with `--bf16`. TransformerConfig.__post_init__ raises at every release
  * (transformer_config.py@core_v0.4.0:199, @d98e8a6:1432), for every format that builds it (a NeMo
  * model config's `fp16`/`bf16` take priority over its precision, megatron_base_model.py@v2.4.0:1249);
- * validate_args asserts it first in Megatron-LM (arguments.py@core_v0.4.0:176-180).
+ * validate_args asserts it first in Megatron-LM, with no message (arguments.py@core_v0.4.0:176-180, @core_v0.15.0:724).
  */
 function megatron(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
@@ -43,7 +44,8 @@ function megatron(ctx: RuleContext<MegatronModel>): void {
   ctx.report({
     at: m.args.get('fp16')?.path ?? [],
     related: m.args.get('bf16') ? [{ at: m.args.get('bf16')!.path, on: 'entry', message: inFormat(m, ctx.format, '`--bf16` is given here too') }] : [],
-    message: inFormat(m, ctx.format, '`--fp16` and `--bf16` are exclusive: Megatron stops at startup ("Only one of self.fp16 … and self.bf16 … should be True"). Keep one (BF16 on Ampere and newer: no loss scaling needed).'),
+    // Megatron-LM's argument checks stop first, on an assert with no message; Bridge and NeMo meet TransformerConfig's.
+    message: inFormat(m, ctx.format, argumentChecks(ctx.format, m) === 'validate_args' ? '`--fp16` and `--bf16` are exclusive: Megatron-LM stops at startup (an `assert not args.bf16` in its argument checks, with no message). Keep one (BF16 on Ampere and newer: no loss scaling needed).' : '`--fp16` and `--bf16` are exclusive: Megatron stops at startup ("Only one of self.fp16 … and self.bf16 … should be True"). Keep one (BF16 on Ampere and newer: no loss scaling needed).'),
   });
 }
 
