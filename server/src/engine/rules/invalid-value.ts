@@ -9,7 +9,7 @@ import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticTe
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
+import { bridgeKeepsText, environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -581,9 +581,8 @@ function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: Sc
  * read. Reported unless the file writes that switch off.
  */
 function bridgeTextCalled(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): boolean {
-  const kept = schema['x-bridge-enum'];
   const refused = yamlCfgRefusal(schema);
-  if (ctx.format !== 'megatron-bridge' || !Array.isArray(kept) || kept.length || !refused?.unlessOff) return false;
+  if (ctx.format !== 'megatron-bridge' || !bridgeKeepsText(schema) || !refused?.unlessOff) return false;
   if (node.kind !== 'scalar' || typeof node.value !== 'string') return false;
   const m = ctx.model as MegatronModel;
   const off = untracked(m.args).get(refused.unlessOff)?.value;
