@@ -7,3 +7,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
     --multi-latent-attention --position-embedding-type rope --cache-mla-latents
 #                                                           ^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: Rope Fusion is not compatible with caching latents
+#                                                           ^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: cache_mla_latents conflicts with training

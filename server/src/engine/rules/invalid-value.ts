@@ -9,7 +9,7 @@ import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticTe
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
+import { bridgeKeepsText, environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
@@ -292,7 +292,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A value of the wrong type, out of range, or not one of the allowed names.',
-    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what the targeted release allows: a value added in a later release is not listed or suggested (the message says when the closest one arrived), and an old one that release still reads is (Accelerate\'s `distributed_type: TP`, in the releases that had it). While no release is named, a correction to a value that only some releases accept is offered as an unsafe fix. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first. A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`. A DeepSpeed key only the autotuner reads (`autotuning.metric`, `tuner_type`, the batch-size bounds…) is a warning that names the launch it assumes: the autotuner runs only under `deepspeed --autotuning`, reads the section whatever its `enabled` says, and the training engine never uses these values.',
+    why: 'Enumerations are matched exactly (`distributed_type: multi_gpu` fails with "is not a valid DistributedType"), numbers are converted with `int()` (Megatron-LM\'s argument parser refuses even a whole number written `1e6` or `1000000.0` for an integer flag) or compared to limits, and a wrong value stops the launch or, worse, is passed on to code that misreads it. The message lists what the targeted release allows: a value added in a later release is not listed or suggested (the message says when the closest one arrived), and an old one that release still reads is (Accelerate\'s `distributed_type: TP`, in the releases that had it). While no release is named, a correction to a value that only some releases accept is offered as an unsafe fix. A key the targeted release no longer has is not read, so its value is not judged (`deprecated-key` says it is ignored). An `"auto"` in a DeepSpeed JSON that neither the Trainer nor Accelerate fills is a warning, and only a note where the repository\'s own Python handles that section of the DeepSpeed config (it may fill it before `deepspeed.initialize`). With an Accelerate config that names the JSON, such an `"auto"` is an error whatever DeepSpeed would do with it (in a section switched off, on a switch it reads by truth): Accelerate fills every `"auto"` of the file before DeepSpeed reads it and stops on one it has no value for (`steps_per_print` aside, which it overwrites first); where only a Transformers Trainer recipe names it, current Trainers prepare DeepSpeed through Accelerate the same way, a warning that names that assumption unless DeepSpeed itself would refuse the value too. Where the tool takes any text and ignores a name it does not know (DeepSpeed\'s `tensor_parallel.preset_model`), another name is a warning: the run goes on without what the file asks for. A wrong value in a DeepSpeed section switched off is a note where DeepSpeed reads the section as written and uses it only while it is on (the flops profiler, progressive layer drop, `amp`, `nebula`, the eigenvalue and compression shared parameters, AutoEP, elasticity), except a key its reader checks whatever the switch (`torch_autocast.dtype`); it stays an error where a pydantic model validates the section whenever it is written (`fp16` and `bf16` from DeepSpeed 0.17.1, the monitors from 0.6.6). A Megatron config field that holds a function set in code (the pipeline schedules\' `grad_sync_func`, `no_sync_func`…) can only be null in a `--yaml-cfg`, Bridge or NeMo file: text there is an error where the run calls it (a TypeError), a note where the training loop replaces it first; so can the initializers (`init_method`, `embedding_init_method`) in a Bridge override, which keeps the text as written where a `--yaml-cfg` file converts `xavier_uniform` (a warning: the recipe may set the field in code, or turn initialization off). A value checked only while a switch is on is a note while the file leaves the switch off, and an error once it is on: Megatron Core refuses a negative CPU-offloading layer count while `cpu_offloading` is on (a config field; Megatron-LM\'s command line has no flag for it and turns it on only for a count above 0, and Megatron Core 0.5.0 checks the count whatever the switch), and a negative `--wgrad-deferral-limit` with `--defer-embedding-wgrad-compute`. A DeepSpeed key only the autotuner reads (`autotuning.metric`, `tuner_type`, the batch-size bounds…) is a warning that names the launch it assumes: the autotuner runs only under `deepspeed --autotuning`, reads the section whatever its `enabled` says, and the training engine never uses these values.',
     bad: 'distributed_type: multi_gpu\nnum_processes: 8\n',
     good: 'distributed_type: MULTI_GPU\nnum_processes: 8\n',
     fix: 'Replaces the value with the allowed value it most resembles (same letters in another case, or a close spelling); joins a list of class names into the comma-separated string the launcher expects.',
@@ -481,6 +481,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
     });
     return;
   }
+  if (bridgeTextCalled(ctx, path, schema, node)) return;
   // An explicit null a reader takes as the value (`x-null-effect`), where the default applies only to an absent key.
   const nul = nullEffect(schema);
   if (node.kind === 'scalar' && node.value === null && nul) {
@@ -567,6 +568,30 @@ function intAtRelease(ctx: RuleContext, path: Path, schema: JsonSchema, node: Sc
     on: 'value',
     message: `${pathLabel(path)} must be an integer for ${ctx.tool} ${ctx.versionLabel ?? `before ${at.until}`}, not ${code(text)}: its parser there converts the value with \`int()\`, so argparse stops before training ("invalid int value: '${text}'"). Write a whole number, or upgrade ${ctx.versions} to ${at.until} or newer, whose parser takes a fraction.`,
   });
+}
+
+/**
+ * Text in a Megatron Bridge override for a field Megatron Core calls as a function, where Bridge keeps
+ * the string as written (`x-bridge-enum: []`; its override loader turns only `activation_func` names into
+ * functions, omegaconf_utils.py@v0.4.0:43, @067f987:43) and the `--yaml-cfg` reader would convert
+ * some names (`x-yaml-cfg-refused`): the initializers, called when the model is built unless the
+ * switch `unlessOff` names (`perform_initialization`) is off, which a recipe may set; a function the
+ * recipe set there is put back over the text (`_restore_excluded_fields`, omegaconf_utils.py@v0.2.0:89-92).
+ * A warning, as for the callback fields (`x-value: "null"`), since the recipe behind the override is not
+ * read. Reported unless the file writes that switch off.
+ */
+function bridgeTextCalled(ctx: RuleContext, path: Path, schema: JsonSchema, node: Node): boolean {
+  const refused = yamlCfgRefusal(schema);
+  if (ctx.format !== 'megatron-bridge' || !bridgeKeepsText(schema) || !refused?.unlessOff) return false;
+  if (node.kind !== 'scalar' || typeof node.value !== 'string') return false;
+  const m = ctx.model as MegatronModel;
+  const off = untracked(m.args).get(refused.unlessOff)?.value;
+  if (off === false || (typeof off === 'string' && /^(false|0|no|off)$/i.test(off))) return true;
+  const sw = `\`model.${refused.unlessOff}\``;
+  ctx.separately(() => {
+    ctx.report({ at: path, on: 'value', severity: 'warning', message: `${pathLabel(path)} is ${code(asWritten(ctx, node.value))}, but Megatron Bridge keeps override text as written (it turns only \`activation_func\` names into functions), and Megatron Core calls this field as the initializer when it builds the model, so calling text stops the run with a TypeError ('str' object is not callable), unless the recipe sets this field in code (Bridge then puts its function back over the text) or ${sw} is off. Remove the key, or set the initializer in the recipe's Python code.` });
+  });
+  return true;
 }
 
 /**

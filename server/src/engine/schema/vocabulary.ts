@@ -329,6 +329,12 @@ export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string
   return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff, onlyNull: refused.onlyNull } : undefined;
 }
 
+/** Megatron: Megatron Bridge keeps a string override for this field as written (`x-bridge-enum: []`): no name is turned into a function. */
+export function bridgeKeepsText(schema: JsonSchema | undefined): boolean {
+  const names = schema?.['x-bridge-enum'];
+  return Array.isArray(names) && names.length === 0;
+}
+
 export function invalidEffect(schema: JsonSchema | undefined): string | undefined {
   const effect = schema?.['x-invalid-effect'];
   return typeof effect === 'string' ? effect.replace(/\.\s*$/, '') : effect;

@@ -188,6 +188,19 @@ const MLM_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--cache-mla-latents')} with the RoPE fusion (on unless \`--no-rope-fusion\` where the position embeddings are rotary): Megatron Core stops when it builds the model config ("Rope Fusion is not compatible with caching latents"). Add \`--no-rope-fusion\`.`,
   },
   {
+    // multi_latent_attention.py@core_v0.14.0:213-215 (@core_v0.19.0:322-324, @d98e8a6:322-324): MLA's forward
+    // refuses the latent cache while the module is in train mode, and the training loop puts the model
+    // there (training.py@core_v0.14.0:1899, model_module.train()); the flag reaches MLATransformerConfig
+    // through core_transformer_config_from_args (arguments.py@core_v0.14.0:1149-1157). pretrain_gpt.py
+    // builds MLA layers for `--multi-latent-attention`; a run that skips training is not judged.
+    when: (m) => (mla(m) && argOn(m, 'cache_mla_latents') && !m.args.notTraining ? 'cache_mla_latents' : undefined),
+    entry: /^pretrain_gpt\.py$/,
+    entryAssumed: ' This assumes `pretrain_gpt.py` (Megatron-LM\'s GPT model, with MLA layers) trains with these arguments; the file does not name its entry script.',
+    formats: MLM_FLAG_FORMATS,
+    since: '0.14.0',
+    message: (m) => `${named(m, '--cache-mla-latents')} in a training run with multi-latent attention: the latent cache is for inference (flash decoding), and Megatron Core stops at the first training step, in MLA's forward pass ("cache_mla_latents conflicts with training."). Drop ${named(m, '--cache-mla-latents')} from training; use it when serving the model.`,
+  },
+  {
     // experimental_attention_variant_module_specs.py@core_v0.16.0:81 (@d98e8a6:101): the GPT builder
     // (gpt_builders.py, megatron/training/models/gpt.py) takes this spec for any experimental
     // attention variant; pretrain_gpt.py runs it. Another entry script builds its own layers.

@@ -1,0 +1,9 @@
+#: name: checkpoint-config-invalid: a logits dump with a top-k of 0 stops when the saver is built (distillation/logits_saver.py@core_v0.19.0:145)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+torchrun pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --lr 1e-4 --train-iters 1000 --eval-interval 1000 \
+    --logits-save-dir /logits --async-save --use-persistent-ckpt-worker \
+    --logits-save-top-k 0
+#   ^^^^^^^^^^^^^^^^^^^ error[checkpoint-config-invalid]: must be positive

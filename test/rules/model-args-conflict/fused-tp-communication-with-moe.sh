@@ -1,0 +1,10 @@
+#: name: model-args-conflict: the fused TP communication of the inference-optimized layers refuses a MoE model from 0.17 (transformer_config.py@core_v0.17.0:2227-2229, @core_v0.19.0:2859-2861)
+#: settings: {"targetVersions": {"megatron-core": "0.19.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 1 pretrain_gpt.py \
+    --num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --num-experts 8 --moe-router-dtype fp32 \
+    --transformer-impl inference_optimized --normalization RMSNorm --disable-bias-linear --inference-fuse-tp-communication
+#                                                                                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[model-args-conflict]: not supported for MoE models
