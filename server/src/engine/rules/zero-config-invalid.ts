@@ -302,9 +302,10 @@ const CHECKS: DsCheck[] = [
   {
     when: (m) => {
       const etp = m.num(['expert_parallel', 'expert_tensor_parallel_size']);
-      return m.bool(['expert_parallel', 'enabled']) === true && etp !== undefined && etp !== 1 ? ['expert_parallel', 'expert_tensor_parallel_size'] : undefined;
+      return m.bool(['expert_parallel', 'enabled']) === true && etp !== undefined && etp > 1 ? ['expert_parallel', 'expert_tensor_parallel_size'] : undefined;
     },
     // module_inject/auto_ep_folding.py@v0.19.3:214-217: the key arrives with AutoEP and anything but 1 is refused.
+    // A value below 1 is refused earlier, by build_folding_spec (auto_ep_folding.py@v0.19.3:76-78, :95-98): invalid-value reports it.
     since: '0.19.3',
     message: (m) => `AutoEP with \`expert_tensor_parallel_size\` ${m.num(['expert_parallel', 'expert_tensor_parallel_size'])}: DeepSpeed reserves expert tensor parallelism for later and stops when it sets AutoEP up ("is reserved for expert-internal tensor parallelism and is not supported yet"). Use 1 (the default).`,
   },
