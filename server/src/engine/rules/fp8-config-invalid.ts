@@ -5,7 +5,7 @@
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, cliTranslatedOn, MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { named, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
-import { defineRule } from './rule';
+import { defineRule, type RuleContext } from './rule';
 
 /**
  * Megatron-LM's own checks under torch FSDP2 turn `--fp8-param-gather` off with a warning when
@@ -105,14 +105,24 @@ function bf16EdgeTooMany(m: MegatronModel): { dest: string; n: number; most: num
 
 /** TransformerConfig.__post_init__'s other low-precision checks (transformer_config.py; the first and last tag beside each). */
 const REUSE = '`--reuse-grad-buf-for-mxfp8-param-ag`';
-/** The MXFP8 gradient-buffer reuse is on, and Megatron-FSDP (which turns it off itself from 0.18) is off. */
-const reuseOn = (m: MegatronModel) => argOn(m, 'reuse_grad_buf_for_mxfp8_param_ag') && argOff(m, 'use_megatron_fsdp') && argOff(m, 'use_custom_fsdp');
+/**
+ * The MXFP8 gradient-buffer reuse is on as the configs get it: Megatron-LM turns it off for
+ * Megatron-FSDP from 0.18 (training/arguments.py@core_v0.18.0:1121), in 0.16 and 0.17 only under
+ * `--fsdp-manual-registration` (@core_v0.16.0:693-698, @core_v0.17.0:969-974), and not before (0.14
+ * and 0.15 build the same DDP config for Megatron-FSDP, training.py@core_v0.15.0:947-977).
+ */
+const reuseOn = (m: MegatronModel, ctx: RuleContext<MegatronModel>) => {
+  if (!argOn(m, 'reuse_grad_buf_for_mxfp8_param_ag')) return false;
+  if (argOff(m, 'use_megatron_fsdp') && argOff(m, 'use_custom_fsdp')) return true;
+  if (ctx.atLeast('0.18.0')) return false;
+  return !(ctx.atLeast('0.16.0') && !argOff(m, 'fsdp_manual_registration'));
+};
 
 const MORE_CHECKS: ArgCheck[] = [
   {
     // distributed_data_parallel_config.py@core_v0.13.0:117-118 to @d98e8a6:259-260: Megatron-LM
     // builds the DDP config from the arguments of the same names when it wraps the model.
-    when: (m) => (reuseOn(m) && argOff(m, 'fp8_param_gather') ? 'reuse_grad_buf_for_mxfp8_param_ag' : undefined),
+    when: (m, _p, ctx) => (reuseOn(m, ctx) && argOff(m, 'fp8_param_gather') ? 'reuse_grad_buf_for_mxfp8_param_ag' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.13.0',
     message: () => `${REUSE} without \`--fp8-param-gather\`: the gradient buffer is reused to all-gather MXFP8 parameters, which exist only when the parameters are kept in FP8, and Megatron Core stops when it builds the DDP config ("Reuse grad buffer only when keeping params in MXFP8."). Add \`--fp8-param-gather\` (with \`--fp8-recipe mxfp8\`), or drop ${REUSE}.`,
@@ -120,7 +130,7 @@ const MORE_CHECKS: ArgCheck[] = [
   {
     // optimizer_config.py@core_v0.19.0:424-428, the same at d98e8a6: Megatron-LM builds the optimizer
     // config from the arguments of the same names (training.py get_megatron_optimizer_config).
-    when: (m) => (reuseOn(m) && argOn(m, 'fp8_param_gather') && argOn(m, 'overlap_param_gather_with_optimizer_step') ? 'reuse_grad_buf_for_mxfp8_param_ag' : undefined),
+    when: (m, _p, ctx) => (reuseOn(m, ctx) && argOn(m, 'fp8_param_gather') && argOn(m, 'overlap_param_gather_with_optimizer_step') ? 'reuse_grad_buf_for_mxfp8_param_ag' : undefined),
     formats: MLM_FLAG_FORMATS,
     since: '0.19.0',
     message: () => `${REUSE} with \`--overlap-param-gather-with-optimizer-step\`: Megatron Core stops when it builds the optimizer config ("overlap_param_gather_with_optimizer_step is not supported with reuse_grad_buf_for_mxfp8_param_ag."). Drop one of them.`,
@@ -202,7 +212,7 @@ export default defineRule<MegatronModel>({
   formats: MEGATRON_FORMATS,
   docs: {
     summary: 'FP8 and FP4 arguments that Megatron rejects together (FP8 with FP4, FP8 or FP4 parameters without FP8 or FP4 training, FP8 parameter all-gather without a sharded optimizer, BF16 edge layers with delayed scaling or more than a pipeline stage holds, a custom recipe without its quantizer factory, the FP8 output projection without MXFP8, the MXFP8 gradient-buffer reuse without FP8 parameters or with the parameter all-gather overlapped into the optimizer step).',
-    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe. When a Megatron-LM run wraps the model and builds its optimizer, Megatron Core also refuses `--reuse-grad-buf-for-mxfp8-param-ag` without `--fp8-param-gather` (from 0.13) and beside `--overlap-param-gather-with-optimizer-step` (from 0.19); Megatron-FSDP turns the reuse off itself from 0.18, so a run with it is not judged. The Kitchen quantization flags (`--kitchen-config-file`, `--kitchen-recipe-number`) exclude each other from 0.13 to 0.15; from 0.16 the public Megatron-LM defines them only with the private Kitchen extension (a warning that names that assumption). From 0.16 either beside `--te-precision-config-file` stops the run too: both set the quantization recipe ("Quantization recipe already configured.").',
+    why: 'Megatron validates the low-precision arguments at startup and in the transformer config; each of these combinations stops the run before the first step. Megatron Core\'s transformer config refuses FP4 parameters (`--fp4-param-gather`) without `--fp4-format` (from 0.15), a `custom` FP8 or FP4 recipe without `--fp8-quantizer-factory` or `--fp4-quantizer-factory` (from 0.16), BF16 edge layers (`--num-layers-at-start-in-bf16`, `--num-layers-at-end-in-bf16`) more than the layers of a pipeline stage (from 0.12), `--fp8-output-proj` without FP8 or with a recipe other than `mxfp8` (from 0.18; the default recipe is delayed scaling), and, in 0.12 only, FP8 parameters with the `mxfp8` recipe. When a Megatron-LM run wraps the model and builds its optimizer, Megatron Core also refuses `--reuse-grad-buf-for-mxfp8-param-ag` without `--fp8-param-gather` (from 0.13) and beside `--overlap-param-gather-with-optimizer-step` (from 0.19); Megatron-LM turns the reuse off for Megatron-FSDP from 0.18 (in 0.16 and 0.17 only under `--fsdp-manual-registration`), so such a run is judged only before that; earlier Megatron-FSDP builds the same DDP config and is refused alike. The Kitchen quantization flags (`--kitchen-config-file`, `--kitchen-recipe-number`) exclude each other from 0.13 to 0.15; from 0.16 the public Megatron-LM defines them only with the private Kitchen extension (a warning that names that assumption). From 0.16 either beside `--te-precision-config-file` stops the run too: both set the quantization recipe ("Quantization recipe already configured.").',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-param-gather: true\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --bf16: true\n  --fp8-format: hybrid\n  --fp8-param-gather: true\n  --use-distributed-optimizer: true\n',
     shell: {
