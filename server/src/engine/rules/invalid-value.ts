@@ -14,6 +14,7 @@ import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import { MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
+import { argumentChecks } from '../formats/megatron/runtime';
 import { callbackUse } from '../formats/megatron/callbacks';
 import { inFormat, megatronGateOff } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
@@ -351,7 +352,7 @@ export default defineRule({
       const textCount = textProcessCount(ctx, issue.path, issue.value);
       if (textCount === null) return;
       // A `--yaml-cfg` key no listed value of which runs either (`x-yaml-cfg-refused.onlyNull`): only leaving it out does.
-      const nullOnly = ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true && yamlCfgRefusal(issue.schema)?.onlyNull === true;
+      const nullOnly = argumentChecks(ctx.format, ctx.model) === 'validate_yaml' && yamlCfgRefusal(issue.schema)?.onlyNull === true;
       const expected = nullOnly ? 'left out (or null)' : nav.describe(issue.schema, 0, (v) => ctx.atLeast(v)); // the values the targeted release accepts
       const shown = word ? code(issue.value) : node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
       // Releases that run an unknown value silently as another: the finding is a warning, and any
@@ -379,7 +380,7 @@ export default defineRule({
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
       // A `--yaml-cfg` file is read by yaml_arguments.py, which checks no argparse choices: the value
       // reaches the config as written (`language_model.fp4: nvfp4` runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392).
-      const yamlChoices = !dormant && !silent && allowed.length > 0 && ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
+      const yamlChoices = !dormant && !silent && allowed.length > 0 && argumentChecks(ctx.format, ctx.model) === 'validate_yaml';
       const yamlRefused = yamlChoices ? yamlCfgRefused(ctx.model as MegatronModel, issue.schema) : undefined;
       const refusal = `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       const judged = dormant

@@ -11,7 +11,7 @@ import { bridgeSince, spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
-import type { MegatronModel } from '../formats/megatron/model';
+import { setsConfigFields } from '../formats/megatron/runtime';
 
 /** The name of `schema` among the properties of `section`. */
 function schemaKey(section: JsonSchema | undefined, schema: JsonSchema): string | undefined {
@@ -207,7 +207,7 @@ function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: str
   }
   // A choice only argparse checks (`x-enum-argparse-only`): a `--yaml-cfg`, Bridge or NeMo file sets
   // the config field, which takes any text, so that release does not refuse it where it reads the file.
-  if (enumArgparseOnly(schema) && configFieldFile(ctx)) {
+  if (enumArgparseOnly(schema) && setsConfigFields(ctx.format, ctx.model)) {
     ctx.report({
       at: path,
       on: 'value',
@@ -224,11 +224,6 @@ function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: str
   return true;
 }
 
-/** A Megatron file that sets config fields rather than flags: a `--yaml-cfg` file, a Bridge override, a NeMo config. */
-function configFieldFile(ctx: RuleContext): boolean {
-  if (ctx.format === 'megatron-bridge' || ctx.format === 'nemo') return true;
-  return ctx.format === 'megatron-yaml' && (ctx.model as MegatronModel | undefined)?.args?.yamlCfg === true;
-}
 
 /** Whether a flag of argparse arity `n` (a word count, or `*`, `+`, `?`) takes `words` words. */
 function takes(n: number | string, words: number): boolean {

@@ -44,3 +44,11 @@ export function runtimeMakes(declared: readonly ArgumentChecks[] | undefined, fo
   const made = argumentChecks(format, model);
   return made !== undefined && declared.includes(made);
 }
+
+/**
+ * The file sets Megatron Core's config fields rather than command-line flags: a `--yaml-cfg` file, a
+ * Megatron Bridge override, a NeMo config. argparse's choices and conversions do not apply there.
+ */
+export function setsConfigFields(format: string | undefined, model: unknown): boolean {
+  return format === 'megatron-bridge' || format === 'nemo' || argumentChecks(format, model) === 'validate_yaml';
+}
