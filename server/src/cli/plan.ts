@@ -225,7 +225,9 @@ const SHARDING_TEXT: Record<Sharding, string> = { none: 'DDP', optimizer: 'dist-
 
 const pct = (x: number | undefined) => (x === undefined ? '–' : `${(x * 100).toFixed(1)} %`);
 const gib = (b: number) => (b / 2 ** 30).toFixed(1);
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
+// One formatter for every number of the table: `toLocaleString` builds one per call.
+const INT = new Intl.NumberFormat('en-US');
+const int = (x: number) => INT.format(Math.round(x));
 
 /**
  * What the step, throughput and MFU columns are: best-case figures that rank layouts. On the
