@@ -147,6 +147,8 @@ function mixtral(hardware: string, source: string, tokens: number): PublishedRun
     precision: 'fp8',
     layout: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2 },
     gradReduce16: true,
+    // NeMo 25.02 and 25.04 ship Megatron-Core 0.11 and 0.12, before the expert-parallel all-to-all overlap.
+    software: { moeA2AOverlap: false },
     tokens,
     how: NEMO_HOW,
   };

@@ -27,10 +27,10 @@ test('CP: the first K/V exchange of each pass is exposed, and attention on 1/CP 
 test('EP: an all-to-all spanning nodes sends the in-domain share over NVLink and the rest over the network; FP8 dispatch and overlap shrink it', () => {
   const w = workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256, 'fp8');
   const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
-  const inside = estimateStep(w, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
+  // The all-to-all dispatcher: a copy per routed expert (the flex dispatcher's default de-duplicates).
+  const inside = estimateStep({ ...w, software: { dedupDispatch: false } }, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.equal(inside.fabrics.ep, 'scale-up');
   // Two domains of four: half of each rank's copies (3 of 8 peers) stay on NVLink, 4 of 8 cross the network.
-  // The all-to-all dispatcher: a copy per routed expert (the flex dispatcher's default de-duplicates).
   const small = { ...w, nvlinkDomain: 4, software: { dedupDispatch: false } };
   const split = estimateStep(small, layout({ tp: 1, pp: 1, ep: 8, etp: 1, dp: 64, overlap: off }));
   assert.equal(split.fabrics.ep, 'scale-out');
@@ -181,8 +181,9 @@ test('EP dispatch de-duplicated per domain: a token crosses the network once per
   const plain = estimateStep({ ...w, software: { dedupDispatch: false } }, l);
   const dedup = estimateStep({ ...w, software: { dedupDispatch: true } }, l);
   assert.equal(estimateStep(w, l).parts.ep, dedup.parts.ep, 'the flex dispatcher (DeepEP, HybridEP) is the default');
-  // 64 ranks in 8 domains, 8 copies per token: 7 × (1 − (7/8)^8) ≈ 4.64 network sends instead of 8 × 7/8 = 7.
-  const expected = (7 * (1 - (7 / 8) ** 8)) / 7;
+  // 64 ranks in 8 domains, 8 copies per token: 7 × (1 − (7/8)^8) ≈ 4.64 network sends instead of 8 × 7/8 = 7,
+  // at the share of the line rate DeepEP's internode kernels reach instead of NCCL's.
+  const expected = ((7 * (1 - (7 / 8) ** 8)) / 7) * (STEP_MODEL.network.value / STEP_MODEL.dispatchNetwork.value);
   assert.ok(Math.abs(dedup.parts.ep / plain.parts.ep - expected) < 1e-9, `ratio ${dedup.parts.ep / plain.parts.ep}, expected ${expected}`);
 });
 
@@ -302,4 +303,35 @@ test('DP overlap: the bucket completed last (the first layers and the input embe
   const byHand = ringTime(edge, 4) + share * ringTime(params - edge, 4) + ringTime(edge, 2) + share * ringTime(params - edge, 2);
   assert.ok(Math.abs(e.parts.dp - byHand) / byHand < 1e-9, `DP ${e.parts.dp} s, by hand ${byHand} s`);
   assert.ok(e.parts.dp > 1.2 * share * (ringTime(params, 4) + ringTime(params, 2)), 'more than the whole hidden at the SMs’ share');
+});
+
+test('EP with expert TP: a rank sends its own tokens in the all-to-all, and its expert-TP group then gathers them (Megatron-Core token_dispatcher.py @ core_v0.14.0, MoEAlltoAllTokenDispatcher.dispatch_postprocess)', () => {
+  const w = { ...workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256), software: { dedupDispatch: false } };
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const est = estimateStep(w, layout({ tp: 4, pp: 1, ep: 2, etp: 4, dp: 16, overlap: off }));
+  // 4096 tokens over TP 4, top-2, on the most loaded rank; four all-to-alls of 16-bit tokens.
+  const bytes = (4096 / 4) * 2 * STEP_MODEL.moeImbalance.value * 4096 * 8;
+  // The all-to-all to the other EP rank (half of the copies), then the gather over the 3 other expert-TP ranks: all on NVLink.
+  const perLayer = (0.5 * bytes + 3 * bytes) / (w.hardware.scaleUpGBps * 1e9 * STEP_MODEL.network.value);
+  const expected = est.microBatches * 32 * perLayer;
+  assert.ok(Math.abs(est.parts.ep / expected - 1) < 1e-9, `${est.parts.ep} s, by hand ${expected} s`);
+});
+
+test('EP with a benchmark gate that gives each token consecutive experts (NeMo AutoModel FakeBalancedGate): a token reaches one domain, not several', () => {
+  const w = workload('deepseek-v3', 256, 'h100-sxm', 4096, 1024);
+  const off = { tpComm: false, gradReduce: true, paramGather: true, p2p: false, moeA2A: false };
+  const l = layout({ tp: 1, pp: 4, ep: 64, etp: 1, dp: 64, overlap: off });
+  const random = estimateStep(w, l);
+  const contiguous = estimateStep({ ...w, software: { contiguousRouting: true } }, l);
+  // 8 consecutive experts from a multiple of 8, 32 experts per 8-GPU node: one domain, remote 7 times in 8; random: 7 × (1 − (7/8)^8).
+  const expected = (7 / 8) / (7 * (1 - (7 / 8) ** 8));
+  assert.ok(Math.abs(contiguous.parts.ep / random.parts.ep - expected) < 1e-9, `ratio ${contiguous.parts.ep / random.parts.ep}, expected ${expected}`);
+});
+
+test('EP overlap only where the software has it: without it (Megatron-Core before 0.14.0, NeMo AutoModel) the planner never turns it on', () => {
+  const w = workload('mixtral-8x7b', 64, 'h100-sxm', 4096, 256);
+  const pinned = { tp: 1, pp: 1, ep: 8, etp: 1 };
+  assert.ok(planLayouts({ workload: w, pinned }).layouts.some((x) => x.layout.overlap.moeA2A), 'today’s Megatron-Core: the overlap is tried');
+  const old = planLayouts({ workload: { ...w, software: { moeA2AOverlap: false } }, pinned });
+  assert.ok(old.layouts.length > 0 && old.layouts.every((x) => !x.layout.overlap.moeA2A));
 });

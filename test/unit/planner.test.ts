@@ -204,7 +204,7 @@ test('the editor’s alternatives are only layouts the file can be edited to run
   for (const l of alternatives(fsdp)) assert.equal(shardingOf(l), 'optim_grads_params', 'Megatron-FSDP stays: no knob turns it off or on');
 });
 
-test('the host time per local expert is the value that best fits the training part of the MoE runs: the smallest spread of ln(priced / published), the held-back part left out', () => {
+test('the host time per local expert is the smallest value that fits the training part of the MoE runs as well as the best: a spread of ln(priced / published) within 1 % of the smallest, the held-back part left out', () => {
   const rows = PUBLISHED_RUNS.filter((r) => !isHeldBack(r.id) && (r.shape.experts ?? 0) > 0);
   const host = STEP_MODEL.expertHost.value;
   const spread = (x: number) => {
@@ -214,9 +214,13 @@ test('the host time per local expert is the value that best fits the training pa
     return medianOf(logs.map((v) => Math.abs(v - m)));
   };
   try {
-    const at = spread(host);
-    for (let x = 0; x <= 6e-4 + 1e-12; x += 2.5e-5) assert.ok(at <= spread(x) + 1e-9, `expertHost ${host}: spread ${at.toFixed(4)}, at ${x.toExponential(2)} ${spread(x).toFixed(4)}`);
-    assert.ok(at < spread(0), 'the term narrows the spread');
+    const grid: number[] = [];
+    for (let i = 0; i <= 24; i++) grid.push(i * 2.5e-5);
+    const spreads = grid.map(spread);
+    const best = Math.min(...spreads);
+    const first = grid[spreads.findIndex((x) => x <= best * 1.01 + 1e-9)];
+    assert.ok(Math.abs(first - host) < 1e-9, `expertHost ${host}: the smallest value within 1 % of the best spread ${best.toFixed(4)} is ${first.toExponential(2)}`);
+    assert.ok(spread(host) < spread(0), 'the term narrows the spread');
   } finally {
     STEP_MODEL.expertHost.value = host;
   }

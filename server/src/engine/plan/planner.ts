@@ -208,7 +208,7 @@ function rankLayouts(req: PlanRequest): PlanResult {
  * DeepSeek, Qwen3 and GPT-OSS switch it on (src/megatron/bridge/perf_recipes/{deepseek,qwen,gpt_oss}/common.py).
  */
 function withA2AOverlap(req: PlanRequest, l: Layout, moe: boolean): Layout[] {
-  const allowed = moe && req.pinned?.moeOverlap === undefined && !l.overlap.moeA2A && l.ep > 1 && (l.pp === 1 || l.vpp > 1) && l.recompute !== 'full' && req.workload.precision !== 'fp32';
+  const allowed = moe && req.pinned?.moeOverlap === undefined && req.workload.software?.moeA2AOverlap !== false && !l.overlap.moeA2A && l.ep > 1 && (l.pp === 1 || l.vpp > 1) && l.recompute !== 'full' && req.workload.precision !== 'fp32';
   return allowed ? [l, { ...l, overlap: { ...l.overlap, moeA2A: true } }] : [l];
 }
 

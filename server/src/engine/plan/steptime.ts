@@ -105,6 +105,21 @@ export interface Software {
    * grouped linear layer does by default.
    */
   groupedGemmKernel?: boolean;
+  /**
+   * A benchmark gate that sends token i to the top-k consecutive experts from i·k (NeMo AutoModel's
+   * `FakeBalancedGate`, nemo_automodel/components/moe/layers.py: indices = arange(tokens × k) mod E):
+   * a token's experts sit on one or two neighbouring EP ranks, so the de-duplicating dispatcher sends
+   * it over the network to at most one or two domains. Default false: experts drawn at random
+   * (learned routing, or Megatron-Core's `--moe-router-force-load-balancing`, random logits).
+   */
+  contiguousRouting?: boolean;
+  /**
+   * The expert-parallel all-to-all can overlap another micro-batch's compute
+   * (`--overlap-moe-expert-parallel-comm`, Megatron-Core 0.14.0 on): default true. False for software
+   * without it: Megatron-Core before 0.14.0 (the NeMo 25.02 and 25.04 containers ship 0.11 and 0.12)
+   * and trainers outside Megatron-Core (NeMo AutoModel).
+   */
+  moeA2AOverlap?: boolean;
 }
 
 /** One assumption of the model: its value and where it comes from. */
@@ -129,6 +144,11 @@ export const STEP_MODEL = {
     value: 0.8,
     what: 'fraction of the link bandwidth NCCL collectives reach at large messages (bus bandwidth)',
     source: 'nccl-tests bus bandwidth at 1 GB messages: about 80 % of the per-direction NVLink and InfiniBand line rate',
+  },
+  dispatchNetwork: {
+    value: 0.88,
+    what: 'fraction of the scale-out line rate the de-duplicating expert-parallel dispatcher (DeepEP’s internode kernels, which the flex dispatcher runs) reaches on the bytes that cross the network',
+    source: 'DeepEP V1 README (deepseek-ai/DeepEP docs/legacy.md, “Normal kernels with NVLink and RDMA forwarding”): on H800 with one 400 Gb/s CX7 (~50 GB/s) per GPU, 4096 tokens, hidden 7168, top-8 in 4 node groups, the internode dispatch reaches 58 GB/s at EP 32 and 51 GB/s at EP 64, combine 57 and 50 GB/s; tests/test_internode.py counts those bytes once per node a token reaches, its own node included (num_rdma_token_sent), so the bytes that cross the network are 3/4 of them at EP 32 and 7/8 at EP 64 under random routing: 43.5 and 44.6 GB/s, 0.87–0.89 of the line rate',
   },
   commSms: {
     value: 20,
@@ -167,9 +187,9 @@ export const STEP_MODEL = {
     source: 'Transformer Engine context_parallel.py @ d0067d0: the per-step loop of AttnFuncWithCPAndKVP2P forward and backward',
   },
   expertHost: {
-    value: 2e-4,
+    value: 1.75e-4,
     what: 'seconds of host (CPU) time to issue one local expert’s work in a MoE layer, forward and backward, per micro-batch: the dispatcher first waits for the device (it needs the tokens per expert on the host), so the GPU idles while the host issues each expert’s quantization, GEMMs and gradient work one expert at a time; the experts take the longer of this and their GEMMs',
-    source: 'Megatron-Core, megatron/core/transformer/moe/token_dispatcher.py @ core_v0.14.0 (MoEAlltoAllTokenDispatcher.preprocess: a device-to-host copy of the tokens per expert and a stream synchronization before the all-to-all, or before returning at EP 1); Transformer Engine, transformer_engine/pytorch/module/grouped_linear.py @ d0067d0 (m_splits.tolist(), then a Python loop over the experts quantizing each input and weight and launching one GEMM each, forward and backward, unless the native grouped-tensor path runs); value fitted on the training part of the published mixture-of-experts runs (docs/planner-validation.md): it gives the smallest median absolute deviation of ln(priced / published throughput), flat from 2e-4 to 2.25e-4 (0.180, against 0.194 without the term); the held-back part left out',
+    source: 'Megatron-Core, megatron/core/transformer/moe/token_dispatcher.py @ core_v0.14.0 (MoEAlltoAllTokenDispatcher.preprocess: a device-to-host copy of the tokens per expert and a stream synchronization before the all-to-all, or before returning at EP 1); Transformer Engine, transformer_engine/pytorch/module/grouped_linear.py @ d0067d0 (m_splits.tolist(), then a Python loop over the experts quantizing each input and weight and launching one GEMM each, forward and backward, unless the native grouped-tensor path runs); value fitted on the training part of the published mixture-of-experts runs (docs/planner-validation.md), the held-back part left out: the smallest value on a 2.5e-5 grid from 0 to 6e-4 whose median absolute deviation of ln(priced / published throughput) is within 1 % of the smallest (0.1221 at 1.75e-4; 0.1214 at 4.5e-4–5.25e-4; 0.150 without the term)',
   },
   gemmStreams: {
     value: 4,
@@ -210,9 +230,9 @@ export const CALIBRATION: Constant = {
 };
 
 export const CALIBRATION_MOE: Constant = {
-  value: 1.33,
+  value: 1.36,
   what: 'measured step time over the priced one, mixture-of-experts models',
-  source: 'median of priced / published tokens per second per GPU over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 1.3291',
+  source: 'median of priced / published tokens per second per GPU over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 1.3616',
 };
 
 /**
@@ -232,9 +252,9 @@ export const TIE_BAND: Constant = {
 };
 
 export const TIE_BAND_MOE: Constant = {
-  value: 0.18,
+  value: 0.122,
   what: 'relative step-time difference (natural log) below which two layouts of a mixture-of-experts model count as tied and are ordered by the practitioners’ rules',
-  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.1795',
+  source: 'median absolute deviation of ln(priced / published tokens per second per GPU) about its median over the 27 mixture-of-experts runs of the training part of the published runs (docs/planner-validation.md), the held-back part left out: 0.1221',
 };
 
 const isMoe = (m: ModelShape): boolean => (m.experts ?? 0) > 0;
@@ -461,21 +481,55 @@ function scaleOut(w: Workload): number {
 /**
  * An all-to-all over `members` ranks spaced `stride` apart: the share of each rank's bytes that
  * stays inside its NVLink domain travels on NVLink, the rest on the network, both at once. Tokens
- * are routed uniformly; a rank's copies for itself cost nothing.
+ * are routed uniformly; a rank's copies for itself cost nothing. `dedup`: each token's `copies`
+ * cross the network once per remote domain they reach (the flex dispatcher), at random experts or,
+ * with a gate that gives each token consecutive experts, on the `experts` laid out in EP order.
  */
-function allToAll(w: Workload, bytes: number, members: number, stride: number, copies?: number): number {
+function allToAll(w: Workload, bytes: number, members: number, stride: number, dedup?: { copies: number; experts?: number }): number {
   if (members <= 1) return 0;
   const span = members * stride;
   const f = fabric(w, span);
-  if (f.kind === 'scale-up') return seconds(bytes * ((members - 1) / members), f.gbps);
+  // The flex dispatcher sends a token once to each rank it reaches (the rank's experts share it):
+  // DeepEP's layout counts it once per rank (tests/test_intranode.py: is_token_in_rank, recv_x).
+  // members (1 − (1 − 1/members)^copies) ranks per token at random, fewer with consecutive experts.
+  const ranks = !dedup ? 1 : (dedup.experts ? contiguousReach(dedup.experts, dedup.copies, dedup.experts / members) : members * (1 - (1 - 1 / members) ** dedup.copies)) / dedup.copies;
+  if (f.kind === 'scale-up') return seconds(bytes * ranks * ((members - 1) / members), f.gbps);
   const block = domainBlock(w);
   const local = block % stride === 0 && span % block === 0 ? block / stride : 1;
-  const intra = seconds((bytes * (local - 1)) / members, w.hardware.scaleUpGBps);
-  // De-duplicated per domain: a token's `copies` land on D domains at random, and each remote domain
-  // it reaches gets it once (then NVLink fans it out): (D − 1)(1 − (1 − 1/D)^copies) sends per token.
+  const intra = seconds((bytes * ranks * (local - 1)) / members, w.hardware.scaleUpGBps);
+  // De-duplicated per domain: a token reaches R of the D domains, and each remote one gets it once
+  // (then NVLink fans it out): R (1 − 1/D) sends per token, the sender's own domain being any of the D.
   const domains = members / local;
-  const remote = copies && domains > 1 ? (bytes / copies) * (domains - 1) * (1 - (1 - 1 / domains) ** copies) : (bytes * (members - local)) / members;
-  return Math.max(intra, seconds(remote, scaleOut(w)));
+  if (!dedup || domains <= 1) return Math.max(intra, seconds((bytes * (members - local)) / members, scaleOut(w)));
+  const reach = dedup.experts ? contiguousReach(dedup.experts, dedup.copies, dedup.experts / domains) : domains * (1 - (1 - 1 / domains) ** dedup.copies);
+  const remote = (bytes / dedup.copies) * reach * (1 - 1 / domains);
+  // The de-duplicating dispatcher's kernels reach a measured share of the network's line rate, not NCCL's.
+  return Math.max(intra, seconds((remote * STEP_MODEL.network.value) / STEP_MODEL.dispatchNetwork.value, scaleOut(w)));
+}
+
+const REACH = new Map<string, number>();
+
+/**
+ * Domains a token reaches when token i goes to the `k` consecutive experts from i·k (mod E), each
+ * domain holding `perDomain` consecutive experts: the mean over the starting experts.
+ */
+function contiguousReach(experts: number, k: number, perDomain: number): number {
+  const key = `${experts}:${k}:${perDomain}`;
+  let r = REACH.get(key);
+  if (r === undefined) {
+    let sum = 0;
+    let n = 0;
+    const seen = new Set<number>();
+    for (let start = 0; n === 0 || start !== 0; start = (start + k) % experts) {
+      seen.clear();
+      for (let j = 0; j < k; j++) seen.add(Math.floor(((start + j) % experts) / Math.max(1, perDomain)));
+      sum += seen.size;
+      n++;
+    }
+    r = sum / n;
+    REACH.set(key, r);
+  }
+  return r;
 }
 
 /**
@@ -534,10 +588,16 @@ function layerComms(s: Shape, w: Workload, l: Layout, moe: boolean, gemmTime: nu
   if (moe && l.ep > 1) {
     // Token dispatch and combine, forward and backward: four all-to-alls of the routed copies (the
     // most loaded rank's), the dispatch in FP8 (with a scale per 128 values) where the software does.
-    const tokens = (n / (t / l.etp)) * s.topK * STEP_MODEL.moeImbalance.value;
+    // A rank sends its own tokens (1/TP of them under sequence parallelism); with expert TP the
+    // tokens an expert-TP group received are then gathered over it, and the outputs reduce-scattered.
+    const tokens = (n / t) * s.topK * STEP_MODEL.moeImbalance.value;
     const fp8 = w.precision === 'fp8' && w.software?.fp8Dispatch === true;
-    const bytes = tokens * s.h * (2 * 2 + 2 * (fp8 ? 1 + 4 / 128 : 2));
-    const time = allToAll(w, bytes, l.ep, l.etp, w.software?.dedupDispatch !== false ? s.topK : undefined);
+    const perHidden = 2 * 2 + 2 * (fp8 ? 1 + 4 / 128 : 2);
+    const bytes = tokens * s.h * perHidden;
+    const dedup = w.software?.dedupDispatch !== false ? { copies: s.topK, ...(w.software?.contiguousRouting ? { experts: s.E } : {}) } : undefined;
+    const a2a = allToAll(w, bytes, l.ep, l.etp, dedup);
+    const etp = l.etp > 1 ? seconds((l.etp - 1) * bytes, fabric(w, l.etp).gbps) : 0;
+    const time = a2a + etp;
     ep = l.overlap.moeA2A ? overlapped(time, gemmTime / 2, w) : time;
   }
   return { tp, cp, ep };
