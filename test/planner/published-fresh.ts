@@ -45,6 +45,7 @@ interface Row {
   how: string;
   pinned?: Pinned;
   reduce16?: boolean;
+  software?: PublishedRun['software'];
 }
 
 function run(r: Row): PublishedRun {
@@ -61,6 +62,7 @@ function run(r: Row): PublishedRun {
     layout: { ...r.layout, microBatch: r.mbs },
     ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(r.reduce16 ? { gradReduce16: true } : {}),
+    ...(r.software ? { software: r.software } : {}),
     tokens: r.tokens,
     how: r.how,
   };
@@ -121,9 +123,16 @@ const LLAMA4_ROW = run({
 // (NVIDIA-NeMo/Automodel docs/performance-summary.mdx @ 36044ad3d139, Pre-Training Performance).
 
 const AUTOMODEL = (row: string) => `NeMo AutoModel performance summary, Pre-Training Performance, DGX-H100, BF16, row ${row} (NVIDIA-NeMo/Automodel docs/performance-summary.mdx @ 36044ad3d139)`;
+/**
+ * The page's rows route with AutoModel's benchmark gate (a fake balanced gate: token i goes to the
+ * consecutive experts from i·k, nemo_automodel/components/moe/layers.py FakeBalancedGate), and
+ * AutoModel has no expert-parallel all-to-all overlap: the facts `published-moe.ts` records for the
+ * same page.
+ */
+const AUTOMODEL_SOFTWARE = { contiguousRouting: true, moeA2AOverlap: false } as const;
 const AUTOMODEL_ROWS: PublishedRun[] = [
-  run({ id: 'fresh-automodel-qwen3-30b-h100-8', model: 'Qwen3 30B-A3B', shape: QWEN3_30B_A3B, hardware: 'h100-sxm', gpus: 8, precision: 'bf16', gbs: 512, mbs: 4, seq: 4096, layout: { tp: 1, pp: 1, cp: 1, ep: 8 }, pinned: { sharding: 'optim_grads_params' }, tokens: 12040, source: AUTOMODEL('Qwen3 MoE 30B (8 GPUs, EP 8, FSDP 8, MBS 4, GA 16, 21.773 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (21.773 s × 8)); PyTorch FSDP2 over the 8 GPUs with expert parallelism, TE and DeepEP kernels' }),
-  run({ id: 'fresh-automodel-deepseek-v3-h100-256', model: 'DeepSeek-V3', shape: preset('deepseek-v3'), hardware: 'h100-sxm', gpus: 256, precision: 'bf16', gbs: 512, mbs: 1, seq: 4096, layout: { tp: 1, pp: 4, cp: 1, vpp: 8, ep: 64 }, pinned: { sharding: 'optim_grads_params' }, tokens: 1002, source: AUTOMODEL('DeepSeek V3 671B (256 GPUs, PP 4, EP 64, VP 8, FSDP 64, MBS 1, local batch 8, 8.18 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (8.18 s × 256)); PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels; 61 layers do not split evenly over 32 pipeline chunks' }),
+  run({ id: 'fresh-automodel-qwen3-30b-h100-8', model: 'Qwen3 30B-A3B', shape: QWEN3_30B_A3B, hardware: 'h100-sxm', gpus: 8, precision: 'bf16', gbs: 512, mbs: 4, seq: 4096, layout: { tp: 1, pp: 1, cp: 1, ep: 8 }, pinned: { sharding: 'optim_grads_params' }, software: AUTOMODEL_SOFTWARE, tokens: 12040, source: AUTOMODEL('Qwen3 MoE 30B (8 GPUs, EP 8, FSDP 8, MBS 4, GA 16, 21.773 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (21.773 s × 8)); PyTorch FSDP2 over the 8 GPUs with expert parallelism, TE and DeepEP kernels' }),
+  run({ id: 'fresh-automodel-deepseek-v3-h100-256', model: 'DeepSeek-V3', shape: preset('deepseek-v3'), hardware: 'h100-sxm', gpus: 256, precision: 'bf16', gbs: 512, mbs: 1, seq: 4096, layout: { tp: 1, pp: 4, cp: 1, vpp: 8, ep: 64 }, pinned: { sharding: 'optim_grads_params' }, software: AUTOMODEL_SOFTWARE, tokens: 1002, source: AUTOMODEL('DeepSeek V3 671B (256 GPUs, PP 4, EP 64, VP 8, FSDP 64, MBS 1, local batch 8, 8.18 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (8.18 s × 256)); PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels; 61 layers do not split evenly over 32 pipeline chunks' }),
 ];
 
 /** The fresh runs. Never read by code that fits, tunes or chooses anything in the planner. */

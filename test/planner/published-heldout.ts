@@ -178,8 +178,13 @@ const NEMO_2504 = 'NeMo 25.04 performance summary, Pre-Training Performance, DGX
 const NEMO_HOW = 'tokens/s/GPU as published; NeMo’s performance scripts reduce gradients in BF16 for FP8 runs';
 const HW_OF: Record<string, string> = { [NEMO_2407]: 'h100-sxm', [NEMO_2502]: 'b200', [NEMO_2504]: 'gb200-nvl72' };
 
+/**
+ * NeMo 24.07, 25.02 and 25.04 ship Megatron-Core 0.8 to 0.12, which have no expert-parallel
+ * all-to-all overlap (`--overlap-moe-expert-parallel-comm` arrives in 0.14.0): recorded for their MoE rows.
+ */
 function nemo(source: string, id: string, model: string, shape: ModelShape, gpus: number, gbs: number, mbs: number, seq: number, layout: Omit<Layout, 'microBatch'>, tokens: number, note?: string): PublishedRun {
-  return { id, source: `${source}, row ${model}`, model, shape, hardware: HW_OF[source], gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { ...layout, microBatch: mbs }, gradReduce16: true, tokens, how: note ? `${NEMO_HOW}; ${note}` : NEMO_HOW };
+  const software = (shape.experts ?? 0) > 0 ? { software: { moeA2AOverlap: false } } : {};
+  return { id, source: `${source}, row ${model}`, model, shape, hardware: HW_OF[source], gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { ...layout, microBatch: mbs }, gradReduce16: true, ...software, tokens, how: note ? `${NEMO_HOW}; ${note}` : NEMO_HOW };
 }
 
 /** The 25.02 and 25.04 pages print GBS 1 and MBS 64 for this row; their GA column (16 = 64 ÷ (DP 4 × MBS 1)) shows the two swapped. */
