@@ -1,21 +1,40 @@
-// Megatron Bridge `model.*` paths dated by Bridge's releases (with --bridge): a Bridge override sets
-// the field of the model provider, which Bridge's own provider classes (GPTModelProvider and the
-// model-family providers) may declare long before Megatron-LM gets a command-line flag of that name
-// (`yarn_beta_fast`: GPTOSSProvider at Bridge v0.2.0, GPTModelProvider from v0.4.0, the flag only
-// in Megatron-LM 0.19.0; Megatron Core's GPTModel reads it off its config with getattr). Only fields
-// that Megatron Core's config dataclasses do not hold (at `x-source.commit`) are dated so: a
-// TransformerConfig field is in the provider only where the installed Megatron Core has it, which
-// `x-since` already dates (no flag of such a field is younger than the field). At every final Bridge
-// release tag the builder reads the pinned Megatron-LM commit (3rdparty/Megatron-LM) for the Megatron
-// Core release it stands for (the first core_v tag that contains the pin, or pyproject's lower bound)
-// and whether any provider class under src/megatron/bridge/models declares the field (`    <field>:
-// …`). `x-bridge-since` records, per Bridge path, the Megatron Core release of the first Bridge
-// release that has it, where that is earlier than the property's `x-since` (the flag's). The provider
-// a file configures is not known from an override, so a field any provider has counts:
-// version-unsupported-key must not call a setting that some provider of the release reads skipped.
+// Megatron Bridge paths dated by Bridge's releases (with --bridge): `x-bridge-since`.
+//
+// A Bridge override sets a field of one of ConfigContainer's sections, and a release whose section
+// has no such field skips the key (a log line, omegaconf_utils.py): what the file asks for does not
+// happen. At every final Bridge release tag the builder reads the pinned Megatron-LM commit
+// (3rdparty/Megatron-LM) for the Megatron Core release it stands for (the first core_v tag that
+// contains the pin, or pyproject's lower bound).
+//
+// `model.*`: the model provider is a subclass of Megatron Core's TransformerConfig, so it has a field
+// where the installed Megatron Core's config dataclasses have it (read at the core_v tag of the
+// release), or where one of Bridge's own provider classes under src/megatron/bridge/models declares it
+// (`    <field>: …`; `yarn_beta_fast`: GPTOSSProvider at Bridge v0.2.0, long before Megatron-LM's flag).
+// The provider a file configures is not known from an override, so a field any provider has counts.
+// Such a path is dated by Bridge where that date differs from the property's `x-since` (the flag's),
+// earlier (`model.yarn_beta_fast`) or later (`model.moe_pad_experts_for_cuda_graph_inference`: the
+// flag from 0.15.0, the TransformerConfig field only from 0.17.0).
+//
+// Every other section (`train`, `validation`, `dist`, `checkpoint`, `logger`, `optimizer`, `ddp`, …)
+// is the dataclass ConfigContainer names for it at that release, with the classes it extends, read
+// through the imports (bridge-classes.mjs): Bridge's own, Megatron Core's (OptimizerConfig), or from
+// Bridge 0.4 Megatron-LM's training configs. A path is dated where the first Bridge release has no such
+// field (`validation.skip_train`: no `validation` section before v0.4.0, Megatron Core 0.17.0): from
+// the first release after which every release has it. `dataset` and `peft` are left out (the class is
+// the recipe's choice, a subclass the builder cannot know).
+//
+// A path only the Bridge commit the schema describes (`x-source.bridgeCommit`, after the last release)
+// has is dated by the Megatron Core release to come (`x-source.version`).
+//
+// `x-bridge-since` records, per Bridge path, the Megatron Core release of the first Bridge release that
+// has it; version-unsupported-key dates a Bridge file by it (a `model` path without one by `x-since`).
 import { compareVersions, git, gitLines, releaseTags } from './git.mjs';
 import { configFields } from './megatron-parser.mjs';
+import { bridgeSectionFields } from './bridge-classes.mjs';
 import { setKey } from './write.mjs';
+
+/** The sections whose class a recipe chooses (or that the model rules date): not dated here. */
+const UNDATED = new Set(['model', 'dataset', 'peft']);
 
 /** The final Bridge release tags, oldest first, with the Megatron Core release each one pins. */
 function bridgeReleases(bridgeDir, megatronDir) {
@@ -31,29 +50,72 @@ function bridgeReleases(bridgeDir, megatronDir) {
   return out;
 }
 
-/** `x-bridge-since` of every property with a `model.*` Bridge path dated later by its flag than by Bridge. */
+/** The field names some provider class under src/megatron/bridge/models declares at `tag`. */
+function providerFields(bridgeDir, tag) {
+  const out = new Set();
+  for (const line of gitLines(bridgeDir, 'grep', '-h', '-E', '^    [A-Za-z_][A-Za-z0-9_]*\\s*:', tag, '--', 'src/megatron/bridge/models')) out.add(/^ {4}(\w+)/.exec(line)[1]);
+  return out;
+}
+
+/** The index of the first release from which every later one has the path (-1: the last lacks it). */
+function firstOfRun(has) {
+  let first = -1;
+  for (let i = has.length - 1; i >= 0 && has[i]; i--) first = i;
+  return first;
+}
+
+/** The Bridge date of a `model.<field>` path, where it differs from `x-since`; else undefined. */
+function modelSince(prop, has, releases) {
+  const first = firstOfRun(has);
+  if (first < 0) return undefined;
+  const from = releases[first].core;
+  // Present at the first Bridge release: dated by Bridge only where the flag is younger still.
+  if (first === 0) return prop['x-since'] && compareVersions(prop['x-since'], from) > 0 ? from : undefined;
+  return prop['x-since'] === from ? undefined : from;
+}
+
+/** `x-bridge-since` of every property whose Bridge paths some targeted Bridge release does not have. */
 export function bridgeModelSinceChanges(bridgeDir, megatronDir, schema) {
   const releases = bridgeReleases(bridgeDir, megatronDir);
-  const core = configFields(megatronDir, schema['x-source'].commit);
-  const declared = (r, f) => !!git(bridgeDir, 'grep', '-l', '-E', `^    ${f}\\s*:`, r.tag, '--', 'src/megatron/bridge/models');
+  if (!releases.length) return [];
+  // The Bridge commit the schema describes, after the last release: the Megatron Core release to come.
+  const src = schema['x-source'];
+  if (src.bridgeCommit && !releases.some((r) => git(bridgeDir, 'rev-parse', `${r.tag}^{commit}`)?.trim() === src.bridgeCommit) && compareVersions(src.version, releases.at(-1).core) > 0)
+    releases.push({ tag: src.bridgeCommit, pin: src.bridgeMegatronCommit, core: src.version });
+  // Megatron Core as the release is installed: its core_v tag, else the commit Bridge pins.
+  const coreRev = (r) => (git(megatronDir, 'rev-parse', '-q', '--verify', `core_v${r.core}^{commit}`) ? `core_v${r.core}` : r.pin);
+  const coreAt = new Map();
+  const modelFields = releases.map((r) => {
+    if (!coreAt.has(r.core)) coreAt.set(r.core, configFields(megatronDir, coreRev(r)));
+    const provided = providerFields(bridgeDir, r.tag);
+    return (f) => coreAt.get(r.core).has(f) || provided.has(f);
+  });
+  const sections = releases.map((r) => bridgeSectionFields(bridgeDir, r.tag, megatronDir, coreRev(r), UNDATED));
   const changes = [];
   const dated = [];
   for (const [key, prop] of Object.entries(schema.properties)) {
     const want = {};
     for (const path of prop['x-bridge'] ?? []) {
-      if (!path.startsWith('model.') || !prop['x-since'] || !releases.length) continue;
-      if (compareVersions(prop['x-since'], releases[0].core) <= 0 || core.has(path.slice('model.'.length))) continue;
-      const first = releases.find((r) => compareVersions(r.core, prop['x-since']) < 0 && declared(r, path.slice('model.'.length)));
-      if (first) {
-        want[path] = first.core;
-        dated.push(`${path}: Bridge ${first.tag} (Megatron Core ${first.core}), flag ${prop['x-since']}`);
+      const [section, ...rest] = path.split('.');
+      if (rest.length !== 1) continue;
+      let from;
+      if (section === 'model') {
+        from = modelSince(prop, modelFields.map((has) => has(rest[0])), releases);
+      } else {
+        if (UNDATED.has(section) || sections.some((s) => s.get(section) === null)) continue;
+        const first = firstOfRun(sections.map((s) => !!s.get(section)?.has(rest[0])));
+        if (first > 0) from = releases[first].core;
+      }
+      if (from) {
+        want[path] = from;
+        dated.push(`${path}: Megatron Core ${from}${prop['x-since'] ? `, flag ${prop['x-since']}` : ''}`);
       }
     }
     const to = Object.keys(want).length ? want : undefined;
     if (JSON.stringify(prop['x-bridge-since']) !== JSON.stringify(to))
-      changes.push({ key, field: 'x-bridge-since', from: prop['x-bridge-since'], to, why: 'a Bridge model provider has the field (no Megatron Core config field) before Megatron-LM has the flag', set: () => setKey(prop, 'x-bridge-since', to, ['x-bridge']) });
+      changes.push({ key, field: 'x-bridge-since', from: prop['x-bridge-since'], to, why: 'the first Bridge release whose config section has the field', set: () => setKey(prop, 'x-bridge-since', to, ['x-bridge']) });
   }
-  console.log(`\nBridge: model paths Bridge has before the flag (x-bridge-since), ${releases.map((r) => `${r.tag}→${r.core}`).join(', ')}`);
+  console.log(`\nBridge: paths dated by Bridge's releases (x-bridge-since), ${releases.map((r) => `${r.tag}→${r.core}`).join(', ')}`);
   for (const d of dated) console.log(`  ${d}`);
   return changes;
 }

@@ -69,15 +69,20 @@ function overwrittenByReader(dir, releases) {
  * (`<name>=`, `<name>:`). A bare word is not one: a function of the argument's name (`def quick_geglu`,
  * Megatron Core's activation, and its calls) does not read the argument, nor does a word of a
  * message, an Enum's value, an attribute or a dictionary entry written (`config.squared_relu = True`) or the checkpoint
- * loader's `_set_arg('<name>')`, which copies a saved value onto the arguments.
+ * loader's `_set_arg('<name>')`, which copies a saved value onto the arguments. Nor is a read of a
+ * config object (`self.config.<name>`, `getattr(self.config, '<name>')`): the `--yaml-cfg` reader
+ * builds the model's config from the dataclass fields alone, so a name no config dataclass declares
+ * (whose own `<name>:` counts) is on the config only where the command-line side's builder set it
+ * (`yarn_beta_fast`, which GPTModel reads off its config and only argument_utils.py puts there).
  */
+const CONFIG_READ = /\b\w*config\s*\.\s*[A-Za-z_]\w*\b(?!\s*=(?!=))|\b(?:get|has)attr\(\s*[\w.]*config\s*,\s*["'][A-Za-z_]\w*["']/gi;
 function namesOutsideCli(dir, rev) {
   const files = gitLines(dir, 'ls-tree', '-r', rev)
     .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(l))
     .filter((m) => m && m[2].endsWith('.py') && !/(^|\/)tests?\//.test(m[2]) && !CLI_SIDE.test(m[2]));
   const names = new Set();
-  const reads = /\.([A-Za-z_]\w*)\b(?!\s*=(?!=))|(?:(?:get|has)attr\(\s*[\w.]+\s*,\s*|\.get\(\s*)["']([A-Za-z_]\w*)["']|\[\s*["']([A-Za-z_]\w*)["']\s*\](?!\s*=(?!=))|\b([A-Za-z_]\w*)\s*(?:=(?!=)|:)/g;
-  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const m of text.matchAll(reads)) names.add(m[1] ?? m[2] ?? m[3] ?? m[4]);
+  const reads = /\.([A-Za-z_]\w*)\b(?!\s*=(?!=))|(?:(?:get|has)attr\(\s*[\w.]+\s*,\s*|\.get\(\s*)["']([A-Za-z_]\w*)["']|\[\s*["']([A-Za-z_]\w*)["']\s*\](?!\s*=(?!=))|(?<![.\w])([A-Za-z_]\w*)\s*(?:=(?!=)|:)/g;
+  for (const [, text] of catBlobs(dir, files.map((m) => m[1]))) for (const m of text.replace(CONFIG_READ, ' ').matchAll(reads)) names.add(m[1] ?? m[2] ?? m[3] ?? m[4]);
   return names;
 }
 

@@ -12,6 +12,7 @@
  * makes it.
  */
 import type { DocAnalysis } from '../../server/src/engine';
+import { bridgePaths, bridgeSince } from '../../server/src/engine/formats/megatron/schema';
 import { appliesTo, defaultAt, deprecatedValues, deprecation, identityRead, normalized, readTruthy, removal, requiredStage, since, unreadBeside } from '../../server/src/engine/schema/vocabulary';
 import type { JsonSchema } from '../../server/src/engine/schema/types';
 import { deepEqual } from '../../server/src/engine/schema/navigate';
@@ -53,7 +54,7 @@ function walk(w: Walk, value: Record<string, unknown>, schema: JsonSchema | unde
     const key = nav.canonicalKey(schema ?? {}, written, w.version);
     const child = nav.resolve(nav.child(schema, written, w.version), v);
     // A key the release does not know is ignored, or the file is refused: either way none of it runs.
-    if (!child || !known(w, child, written)) continue;
+    if (!child || !known(w, child, written, path)) continue;
     const at = [...path, key];
     // A section the release skips when the file writes another key (`x-unread-beside`: the legacy
     // `bfloat16` beside `bf16`, runtime/config.py@v0.6.0 get_bfloat16_enabled).
@@ -79,9 +80,15 @@ function walk(w: Walk, value: Record<string, unknown>, schema: JsonSchema | unde
   }
 }
 
-/** The release reads the key under the spelling written: not before its `x-since`, not from its `x-removed`. */
-function known(w: Walk, schema: JsonSchema, written: string): boolean {
-  const from = since(schema, written);
+/**
+ * The release reads the key under the spelling written: not before its `x-since` (an argument a
+ * Megatron Bridge file sets: the Bridge date, `x-bridge-since`, of the `section.field` it is written
+ * at), not from its `x-removed`.
+ */
+function known(w: Walk, schema: JsonSchema, written: string, path: string[]): boolean {
+  const raw = w.d.doc.value([]);
+  const at = w.d.format?.id === 'megatron-bridge' && path.length === 0 && isMap(raw) ? bridgePaths(schema).filter((p) => p in raw || (isMap(raw[p.split('.')[0]]) && p.split('.')[1] in (raw[p.split('.')[0]] as Record<string, unknown>))) : [];
+  const from = at.length ? at.map((p) => bridgeSince(schema, p)).reduce((a, b) => (a === undefined || b === undefined ? undefined : compareVersions(a, b) <= 0 ? a : b)) : since(schema, written);
   if (from && !w.atLeast(from)) return false;
   const gone = removal(schema)?.version;
   return !(gone && w.atLeast(gone));

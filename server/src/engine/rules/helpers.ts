@@ -263,7 +263,7 @@ export function bareSwitch(node: Node | undefined): boolean {
  */
 export function keyAtRelease(ctx: RuleContext, path: Path): boolean {
   const schema = ctx.nav?.at(path, ctx.doc.value([]), ctx.schemaVersion);
-  const from = ctx.format === 'megatron-bridge' && path[0] === 'model' && path.length === 2 ? bridgeSince(schema, path.join('.')) : since(schema);
+  const from = ctx.format === 'megatron-bridge' && path.length === 2 && !String(path[0]).startsWith('-') ? bridgeSince(schema, path.join('.')) : since(schema);
   // A file that writes the key was written for a release that has it: only a release that is known
   // (named, or read from the context) says otherwise, and then it is read.
   if (!from || ctx.schemaVersion === undefined) return true;

@@ -7,7 +7,7 @@ import { bareSwitch, code, pathLabel, refusesUnknownKeys, releaseForm, walkSchem
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
 import { enumArgparseOnly, namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
-import { bridgeSince, spellingsAt } from '../formats/megatron/schema';
+import { bridgePaths, bridgeSince, spellingsAt } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
@@ -99,10 +99,11 @@ export default defineRule({
       // A flag can be younger than the setting it spells (a config field first, `--flag` later).
       const written = String(path[path.length - 1] ?? '');
       // A spelling of a key younger than the key (Accelerate's `fsdp_offload_params`, read from 0.12.0).
-      // A Bridge `model` field is dated by the first Bridge release whose providers have it, which may
-      // come before Megatron-LM's flag (`model.yarn_beta_fast`).
-      const bridgeModel = ctx.format === 'megatron-bridge' && path[0] === 'model' && path.length === 2;
-      const keySince = bridgeModel ? bridgeSince(schema, path.join('.')) : since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
+      // A Megatron Bridge path is dated by the first Bridge release whose config section has the field,
+      // which may come before Megatron-LM's flag (`model.yarn_beta_fast`) or after it
+      // (`model.moe_pad_experts_for_cuda_graph_inference`, `validation.skip_train`).
+      const bridgePath = ctx.format === 'megatron-bridge' && path.length === 2 && !written.startsWith('-') && !String(path[0]).startsWith('-');
+      const keySince = bridgePath ? bridgeSince(schema, path.join('.')) : since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
       const fatal = refusesUnknownKeys(ctx, section, undefined, path.slice(0, -1), node.kind === 'scalar' ? node.value : undefined);
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
@@ -119,16 +120,14 @@ export default defineRule({
         reported.push(path);
         return;
       }
-      // Megatron Bridge's own sections (`profiling`, `checkpoint`, `logger`…) are dated by Bridge's
-      // releases, not by the Megatron Core release targeted nor by Megatron-LM's flag: only the
-      // `model` fields Bridge hands to Megatron Core are dated by it.
-      const bridgeOwn = ctx.format === 'megatron-bridge' && path[0] !== 'model' && !written.startsWith('-');
+      // A Bridge path outside `model` without a Bridge date is in every Bridge release (bridgeSince).
+      const bridgeOwn = ctx.format === 'megatron-bridge' && !bridgePath && !written.startsWith('-');
       if (keySince && !unknownEntry && !bridgeOwn && !ctx.atLeast(keySince)) {
         reported.push(path);
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
         const key = String(schemaKey(section, schema) ?? written);
         const reads = launcherSpelling(section, key, target);
-        const keyFirst = bridgeModel ? keySince : since(schema);
+        const keyFirst = bridgePath ? keySince : since(schema);
         if (reads && reads !== written && !fatal && (!keyFirst || ctx.atLeast(keyFirst))) {
           ctx.report({
             at: path,
@@ -144,7 +143,7 @@ export default defineRule({
         ctx.report({
           at: path,
           severity: fatal ? 'error' : 'warning',
-          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : ctx.keysSkipped ? 'skips it (that release\'s config has no such field)' : 'ignores it without a word'}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
+          message: `${pathLabel(path)} arrived in ${ctx.versions} ${keySince}; the targeted ${ctx.versionLabel ?? target} does not know it, so ${ctx.tool} ${fatal ? 'refuses to load the file' : ctx.keysSkipped ? 'skips it (that release\'s config has no such field)' : 'ignores it without a word'}${bridgeElsewhere(ctx, schema, path, bridgePath)}. Upgrade ${ctx.versions} to ${keySince} or newer, or remove the key.`,
           fixes: [{ kind: fatal ? 'remove' : 'remove-ignored', title: `Remove ${code(path[path.length - 1])}`, edits: [{ op: 'remove', path }] }],
         });
         return;
@@ -187,6 +186,17 @@ export default defineRule({
     });
   },
 });
+
+/**
+ * Where the targeted Bridge release reads the same setting instead, said after a skipped Bridge path
+ * outside `model` (`validation.skip_train` before Bridge 0.4, whose `train.skip_train` sets it): another
+ * of the argument's Bridge paths, in another section, that the release has.
+ */
+function bridgeElsewhere(ctx: RuleContext, schema: JsonSchema, path: Path, bridgePath: boolean): string {
+  if (!bridgePath || path[0] === 'model') return '';
+  const other = bridgePaths(schema).find((p) => !p.startsWith(`${String(path[0])}.`) && !p.startsWith('model.') && !p.startsWith('mixed_precision.') && ((s) => !s || ctx.atLeast(s))(bridgeSince(schema, p)));
+  return other ? `; that release reads this setting as ${code(other)}` : '';
+}
 
 /** Reports a value younger than the targeted release (`x-enum-since`), saying whether that release refuses it; whether it reported. */
 function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: string, target: string): boolean {

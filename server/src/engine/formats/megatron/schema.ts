@@ -245,12 +245,14 @@ export function bridgeOverwritten(schema: JsonSchema | undefined): string[] {
 }
 
 /**
- * The Megatron Core release from which a Megatron Bridge file has the key at `path` (`model.<field>`):
- * `x-bridge-since` where a Bridge model provider declares the field before Megatron-LM has the flag
- * (`model.yarn_beta_fast`), else `x-since`.
+ * The Megatron Core release from which a Megatron Bridge file has the key at `path`: `x-bridge-since`,
+ * the release of the first Bridge release whose config section has the field (`model.yarn_beta_fast`
+ * before Megatron-LM's flag, `model.moe_pad_experts_for_cuda_graph_inference` after it,
+ * `validation.skip_train` with the `validation` section of Bridge 0.4); else, for a `model` field, the
+ * argument's `x-since`, and for a path of another section none (every Bridge release has it).
  */
 export function bridgeSince(schema: JsonSchema | undefined, path: string): string | undefined {
-  return schema?.['x-bridge-since']?.[path] ?? schema?.['x-since'];
+  return schema?.['x-bridge-since']?.[path] ?? (path.startsWith('model.') ? schema?.['x-since'] : undefined);
 }
 
 /** The Megatron Core release of the first Bridge release that no longer reads this path of `x-bridge-unread` (`x-bridge-unread-since`), where older Bridge releases did. */
