@@ -72,6 +72,10 @@ test('x-enum-since as recorded: every value that arrived after its argument, wit
     // @core_v0.14.0:869-878 adds shared_experts, @core_v0.19.0:1768-1778 gdn_norm_out; the rest only at the source commit).
     recompute_modules: { shared_experts: '0.14.0', gdn_norm_out: '0.19.0', gdp_in_proj: '0.20.0', gdp_qkv: '0.20.0', mhc: '0.20.0' },
     offload_modules: { fused_group_mlp: '0.19.0', gdp_qkv: '0.20.0' },
+    // No argparse choices: the SFT tokenizer raises NotImplementedError on a format it does not know
+    // (training/tokenizer/sft_tokenizer.py@core_v0.13.0:44-53 nemotron-h-aligned only, @core_v0.15.0:45-62
+    // adds nemotron-nano-v2; core/tokenizers/text/libraries/sft_tokenizer.py@core_v0.17.0:70-107 identity, default).
+    sft_tokenizer_prompt_format: { 'nemotron-nano-v2': '0.15.0', identity: '0.17.0', default: '0.17.0' },
   });
 });
 

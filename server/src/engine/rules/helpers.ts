@@ -11,7 +11,8 @@ import type { FixSpec, RuleContext } from './rule';
 import { autoDroppedSince, deprecatedValues, launchIgnores, launchIgnoresAlways, pydanticSection, since, normalized, strictSince, strictUntil, unknownKeyEffect, unknownKeyWhenEnabled, valueCheckedSince, valueForms, yamlFalse } from '../schema/vocabulary';
 import type { TrainerModel } from '../formats/trainer/model';
 import { TRANSFORMERS_OLDEST } from '../formats/trainer/releases';
-import { bridgeSince } from '../formats/megatron/schema';
+import { bridgeSince, yamlCfgSince } from '../formats/megatron/schema';
+import { argumentChecks } from '../formats/megatron/runtime';
 
 export { code };
 
@@ -263,7 +264,7 @@ export function bareSwitch(node: Node | undefined): boolean {
  */
 export function keyAtRelease(ctx: RuleContext, path: Path): boolean {
   const schema = ctx.nav?.at(path, ctx.doc.value([]), ctx.schemaVersion);
-  const from = ctx.format === 'megatron-bridge' && path.length === 2 && !String(path[0]).startsWith('-') ? bridgeSince(schema, path.join('.')) : since(schema);
+  const from = ctx.format === 'megatron-bridge' && path.length === 2 && !String(path[0]).startsWith('-') ? bridgeSince(schema, path.join('.')) : argumentChecks(ctx.format, ctx.model) === 'validate_yaml' ? yamlCfgSince(schema) : since(schema);
   // A file that writes the key was written for a release that has it: only a release that is known
   // (named, or read from the context) says otherwise, and then it is read.
   if (!from || ctx.schemaVersion === undefined) return true;

@@ -3,19 +3,20 @@
  */
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
-import { deprecatedValues, nargsBefore, nullEffect, valueSince } from '../schema/vocabulary';
+import { deprecatedValues, nargsBefore, nullEffect, since, valueSince } from '../schema/vocabulary';
 import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
 import { defineRule, type FixSpec } from './rule';
 import { untracked } from './certain';
-import { bridgeKeepsText, environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
+import { argparseOnlyReader, bridgeKeepsText, configRefusal, environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
 import type { Path } from '../types';
 import { MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { argumentChecks } from '../formats/megatron/runtime';
 import { callbackUse } from '../formats/megatron/callbacks';
+import { bridgeSince } from '../formats/megatron/schema';
 import { inFormat, megatronGateOff } from '../formats/megatron/checks';
 import type { Node, ScalarNode } from '../syntax/tree';
 import type { RuleContext } from './rule';
@@ -378,15 +379,14 @@ export default defineRule({
       // Where the script reading the file may add its own choices (an entry point's `--model-provider`),
       // a value outside upstream's choices is a warning that says so.
       const extendable = !!ctx.keysOpen && !!ctx.flat && allowed.length > 0;
-      // A `--yaml-cfg` file is read by yaml_arguments.py, which checks no argparse choices: the value
-      // reaches the config as written (`language_model.fp4: nvfp4` runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392).
-      const yamlChoices = !dormant && !silent && allowed.length > 0 && argumentChecks(ctx.format, ctx.model) === 'validate_yaml';
-      const yamlRefused = yamlChoices ? yamlCfgRefused(ctx.model as MegatronModel, issue.schema) : undefined;
+      const { yamlChoices, refused: configRefused, warned: readerRefused } = configFieldVerdict(ctx, issue, !dormant && !silent && allowed.length > 0);
       const refusal = `${invalidEffect(issue.schema) ?? `${ctx.tool} rejects it or misreads it`}`;
       const judged = dormant
         ? dormant
-        : yamlRefused
-        ? yamlRefused
+        : configRefused
+        ? configRefused
+        : readerRefused
+        ? readerRefused
         : yamlChoices
         ? `argparse would refuse it on the command line, but Megatron-LM's \`--yaml-cfg\` reader checks no choices, so the value reaches the config as written and what it does depends on the code that reads it`
         : extendable
@@ -409,7 +409,7 @@ export default defineRule({
       const effect = launchOnly
         ? `only ${launchOnly.reader} reads it, which runs when the job is launched with \`${launchOnly.launch}\` (the training engine never uses the value), so this assumes such a launch. There, ${judged}`
         : judged;
-      const severity = dormant || filler || (yamlChoices && !yamlRefused) ? 'information' : yamlRefused ? undefined : extendable || silent || unchecked || placeholder || launchOnly ? 'warning' : undefined;
+      const severity = readerRefused ? 'warning' : dormant || filler || (yamlChoices && !configRefused) ? 'information' : configRefused ? undefined : extendable || silent || unchecked || placeholder || launchOnly ? 'warning' : undefined;
       // Named by a Trainer recipe alone: the Accelerate the Trainer prepares through stops first.
       if (prepared === 'trainer') return void ctx.report({ at, on: 'value', ...trainerStop(issue.path, effect, severity) });
       ctx.report({
@@ -473,6 +473,9 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
   // A Megatron field that holds a function set in code (`x-value: "null"`): a file can write only null there.
   if (onlyNull(schema) && (ctx.format === 'megatron-yaml' || ctx.format === 'megatron-bridge' || ctx.format === 'nemo') && !(node.kind === 'scalar' && node.value === null)) {
     ctx.separately(() => {
+      // A field the targeted release does not have is never called there (version-unsupported-key says so).
+      const from = ctx.format === 'megatron-bridge' ? bridgeSince(schema, path.join('.')) : since(schema);
+      if (from && ctx.schemaVersion !== undefined && !ctx.atLeast(from)) return;
       const dest = String(path[path.length - 1]);
       const use = callbackUse(ctx.model as MegatronModel, dest, ctx.format, (v) => ctx.atLeast(v));
       const shown = node.kind === 'scalar' ? code(asWritten(ctx, node.value)) : node.kind === 'seq' ? 'a list' : 'a mapping';
@@ -593,6 +596,28 @@ function bridgeTextCalled(ctx: RuleContext, path: Path, schema: JsonSchema, node
     ctx.report({ at: path, on: 'value', severity: 'warning', message: `${pathLabel(path)} is ${code(asWritten(ctx, node.value))}, but Megatron Bridge keeps override text as written (it turns only \`activation_func\` names into functions), and Megatron Core calls this field as the initializer when it builds the model, so calling text stops the run with a TypeError ('str' object is not callable), unless the recipe sets this field in code (Bridge then puts its function back over the text) or ${sw} is off. Remove the key, or set the initializer in the recipe's Python code.` });
   });
   return true;
+}
+
+/**
+ * What a value outside the choices does in a file that sets Megatron Core's config fields, where
+ * argparse's choices do not apply. `yamlChoices`: a `--yaml-cfg` file, read by yaml_arguments.py, which
+ * checks no argparse choices, so the value reaches the config as written (`language_model.fp4: nvfp4`
+ * runs NVFP4, yaml_arguments.py@core_v0.19.0:373-392). `refused`, where it still stops the run (the
+ * `--yaml-cfg` reader's own check, `x-yaml-cfg-refused`; in a Megatron Bridge or NeMo file the config
+ * dataclass's own check, `x-yaml-cfg-refused.core`); `warned`, where the config takes it but the code
+ * that usually reads the field refuses it (`x-enum-argparse-only.effect`, which names that code, so a
+ * warning). `judged`: the value has choices and is neither unused nor run as something else here.
+ */
+function configFieldVerdict(ctx: RuleContext, issue: Issue, judged: boolean): { yamlChoices: boolean; refused?: string; warned?: string } {
+  const yamlChoices = judged && argumentChecks(ctx.format, ctx.model) === 'validate_yaml';
+  const yamlRefused = yamlChoices ? yamlCfgRefused(ctx.model as MegatronModel, issue.schema) : undefined;
+  if (yamlRefused) return { yamlChoices, refused: yamlRefused };
+  const configFile = judged && !yamlChoices && (ctx.format === 'megatron-bridge' || ctx.format === 'nemo');
+  const coreRefused = configFile ? configRefusal(issue.schema) : undefined;
+  if (coreRefused) return { yamlChoices, refused: coreRefused };
+  const reader = yamlChoices || configFile ? argparseOnlyReader(issue.schema) : undefined;
+  if (!reader) return { yamlChoices };
+  return { yamlChoices, warned: `${yamlChoices ? "Megatron-LM's `--yaml-cfg` reader checks no choices" : `${ctx.tool} sets the config field as written`}, but ${reader}` };
 }
 
 /**

@@ -6,12 +6,13 @@ import type { Path } from '../types';
 import { bareSwitch, code, pathLabel, refusesUnknownKeys, releaseForm, walkSchema } from './helpers';
 import { checkoutHas, repositoryHas } from '../formats/megatron/checkout';
 import { defineRule } from './rule';
-import { enumArgparseOnly, namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
-import { bridgePaths, bridgeSince, spellingsAt } from '../formats/megatron/schema';
+import { argparseOnlyReader, enumArgparseOnly, namesBefore, nargsBefore, nargsSince, normalized, since, spellingRemoved, valueSince } from '../schema/vocabulary';
+import { bridgePaths, bridgeSince, spellingsAt, yamlCfgSince } from '../formats/megatron/schema';
 import type { RuleContext } from './rule';
 import { launcherSpelling } from '../schema/navigate';
 import type { JsonSchema } from '../schema/types';
-import { setsConfigFields } from '../formats/megatron/runtime';
+import { argumentChecks, setsConfigFields } from '../formats/megatron/runtime';
+import { keyGatedOff } from './invalid-value';
 
 /** The name of `schema` among the properties of `section`. */
 function schemaKey(section: JsonSchema | undefined, schema: JsonSchema): string | undefined {
@@ -103,7 +104,9 @@ export default defineRule({
       // which may come before Megatron-LM's flag (`model.yarn_beta_fast`) or after it
       // (`model.moe_pad_experts_for_cuda_graph_inference`, `validation.skip_train`).
       const bridgePath = ctx.format === 'megatron-bridge' && path.length === 2 && !written.startsWith('-') && !String(path[0]).startsWith('-');
-      const keySince = bridgePath ? bridgeSince(schema, path.join('.')) : since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
+      // A `--yaml-cfg` key is dated by the config field its reader fills, which may come before the flag.
+      const yamlCfg = !bridgePath && argumentChecks(ctx.format, ctx.model) === 'validate_yaml';
+      const keySince = bridgePath ? bridgeSince(schema, path.join('.')) : yamlCfg ? yamlCfgSince(schema) : since(schema, written.startsWith('-') ? written.replace(/=.*$/, '') : written);
       const fatal = refusesUnknownKeys(ctx, section, undefined, path.slice(0, -1), node.kind === 'scalar' ? node.value : undefined);
       // A flag the run's own parsers define (the checkout's, or one of the repository's, such as the
       // entry script's `extra_args_provider`) is theirs, whatever Megatron-LM's history says.
@@ -127,7 +130,7 @@ export default defineRule({
         // The spelling the targeted launcher reads instead (`offload_params` before Accelerate 0.12.0).
         const key = String(schemaKey(section, schema) ?? written);
         const reads = launcherSpelling(section, key, target);
-        const keyFirst = bridgePath ? keySince : since(schema);
+        const keyFirst = bridgePath || yamlCfg ? keySince : since(schema);
         if (reads && reads !== written && !fatal && (!keyFirst || ctx.atLeast(keyFirst))) {
           ctx.report({
             at: path,
@@ -215,9 +218,33 @@ function valueTooNew(ctx: RuleContext, schema: JsonSchema, path: Path, text: str
     });
     return true;
   }
+  // A value checked only while a switch is on (`x-values-checked-when-enabled`: the SFT prompt format
+  // under `--tokenizer-type SFTTokenizer`) that the file leaves off is unused there: a note.
+  const off = keyGatedOff(ctx, schema, path);
+  if (off) {
+    ctx.report({
+      at: path,
+      on: 'value',
+      severity: 'information',
+      message: `${code(v)} for ${pathLabel(path)} arrived in ${ctx.versions} ${vs}; the targeted ${ctx.versionLabel ?? target} does not know it, but ${off}. Upgrade ${ctx.versions} to ${vs} or newer, or choose another value.`,
+    });
+    return true;
+  }
   // A choice only argparse checks (`x-enum-argparse-only`): a `--yaml-cfg`, Bridge or NeMo file sets
   // the config field, which takes any text, so that release does not refuse it where it reads the file.
   if (enumArgparseOnly(schema) && setsConfigFields(ctx.format, ctx.model)) {
+    // The code that usually reads the field refuses a name it lacks (`x-enum-argparse-only.effect`):
+    // a warning, since it names the reader it assumes.
+    const reader = argparseOnlyReader(schema);
+    if (reader) {
+      ctx.report({
+        at: path,
+        on: 'value',
+        severity: 'warning',
+        message: `${code(v)} for ${pathLabel(path)} is one of the command line's choices from ${ctx.versions} ${vs} on; the targeted ${ctx.versionLabel ?? target} would refuse it as a flag, and this file sets the config field, which takes any text, but ${reader}. Upgrade ${ctx.versions} to ${vs} or newer, or choose a value that release knows.`,
+      });
+      return true;
+    }
     ctx.report({
       at: path,
       on: 'value',

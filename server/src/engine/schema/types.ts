@@ -122,6 +122,8 @@ export interface JsonSchema {
   'x-bridge-unread-since'?: Record<string, string>;
   /** Megatron: for a `model.*` Bridge path, the Megatron Core release of the first Bridge release whose model providers have the field, where earlier than `x-since` (the flag's). */
   'x-bridge-since'?: Record<string, string>;
+  /** Megatron: the first release whose `--yaml-cfg` path reads the key, a config dataclass field, where that is earlier than `x-since` (the flag's). */
+  'x-yaml-cfg-since'?: string;
   'x-enum-since'?: Record<string, string>;
   /** `lower`: `x-enum-since` is keyed in lower case and a value is looked up in any letter case. */
   'x-enum-since-case'?: 'lower';
@@ -242,9 +244,11 @@ export interface JsonSchema {
   /**
    * Megatron: the choices of `x-enum-since` are checked only by the command line's argparse: the
    * config field (a `Literal`, which dataclasses do not enforce) takes any text, so a `--yaml-cfg`,
-   * Bridge or NeMo file is not refused at a release whose flag lacks the value.
+   * Bridge or NeMo file is not refused at a release whose flag lacks the value. `{ effect }`: the
+   * config takes it, but the code that usually reads the field refuses a name it does not know
+   * (`effect` says which code, and so what a finding assumes).
    */
-  'x-enum-argparse-only'?: boolean;
+  'x-enum-argparse-only'?: boolean | { effect: string };
   /**
    * DeepSpeed: a validator of the key that runs before pydantic's coercion (from `since`) and refuses
    * some of what lax mode would take: booleans, non-finite numbers, text that is not an integer.
@@ -256,7 +260,8 @@ export interface JsonSchema {
    * that still stops the run: what happens (`effect`), unless the switch `unlessOff` is written off.
    */
   /** `onlyNull`: the listed values stop the run too (another check says how), so only the key left out or null runs. */
-  'x-yaml-cfg-refused'?: { effect: string; unlessOff?: string; onlyNull?: boolean };
+  /** `core`: the check is a Megatron Core config dataclass's own, so Megatron Bridge and NeMo, which build it too, refuse the value as well. */
+  'x-yaml-cfg-refused'?: { effect: string; unlessOff?: string; onlyNull?: boolean; core?: boolean };
   /**
    * What the tool does with an unquoted YAML `no`/`off` (the boolean false) where it wants text, when
    * that is not `x-invalid-effect`: how sure the finding is (`none`: the unquoted form is the one that

@@ -324,9 +324,19 @@ export function noOwnCheck(schema: JsonSchema | undefined): boolean {
  * Megatron: what a `--yaml-cfg` value outside the choices does where it still stops the run
  * (`x-yaml-cfg-refused`), and the switch that, written off, spares it.
  */
-export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string; unlessOff?: string; onlyNull?: boolean } | undefined {
+export function yamlCfgRefusal(schema: JsonSchema | undefined): { effect: string; unlessOff?: string; onlyNull?: boolean; core?: boolean } | undefined {
   const refused = schema?.['x-yaml-cfg-refused'];
-  return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff, onlyNull: refused.onlyNull } : undefined;
+  return refused ? { effect: refused.effect.replace(/\.\s*$/, ''), unlessOff: refused.unlessOff, onlyNull: refused.onlyNull, core: refused.core } : undefined;
+}
+
+/**
+ * Megatron: a value outside the choices that Megatron Core's own config dataclass refuses when it is
+ * built (`x-yaml-cfg-refused.core`), under every reader that builds it: the `--yaml-cfg` reader,
+ * Megatron Bridge, NeMo. What happens, as a clause.
+ */
+export function configRefusal(schema: JsonSchema | undefined): string | undefined {
+  const refused = yamlCfgRefusal(schema);
+  return refused?.core ? refused.effect : undefined;
 }
 
 /** Megatron: Megatron Bridge keeps a string override for this field as written (`x-bridge-enum: []`): no name is turned into a function. */
@@ -491,5 +501,15 @@ export function launchModeReader(schema: JsonSchema | undefined): { reader: stri
 
 /** Megatron: the value choices by release are argparse's alone; the config field takes any text (`x-enum-argparse-only`). */
 export function enumArgparseOnly(schema: JsonSchema | undefined): boolean {
-  return schema?.['x-enum-argparse-only'] === true;
+  const only = schema?.['x-enum-argparse-only'];
+  return only === true || (typeof only === 'object' && only !== null);
+}
+
+/**
+ * Megatron: for a choice only argparse checks, what the code that usually reads the config field
+ * does with a name it does not know (`x-enum-argparse-only.effect`), as a clause naming that code.
+ */
+export function argparseOnlyReader(schema: JsonSchema | undefined): string | undefined {
+  const only = schema?.['x-enum-argparse-only'];
+  return typeof only === 'object' && only !== null ? only.effect.replace(/\.\s*$/, '') : undefined;
 }

@@ -5,7 +5,7 @@
  * function (yaml_arguments.py copies the field as written; Bridge and NeMo set it on the config), so
  * it stops where Megatron calls it, unless the training loop replaces it before.
  */
-import { argOff, argOn, argOnByDefault, parallelSize, type MegatronModel } from './model';
+import { argAbsent, argGiven, argOff, argOn, argOnByDefault, parallelSize, type MegatronModel } from './model';
 import { untracked } from '../../rules/certain';
 
 export interface CallbackUse {
@@ -61,7 +61,35 @@ export function callbackUse(m: MegatronModel, dest: string, format: string, atLe
       // schedules call it after each backward pass. Bridge replaces it whenever it builds an optimizer.
       if (bridge || !atLeast('0.19.0')) return { severity: 'information', why: `${loop} replaces it before the first step, so the value is unused` };
       return { severity: 'error', why: `from Megatron Core 0.19.0 the training loop keeps a value already set, and every schedule calls it after the backward pass of each step, ${CALLED}` };
+    case 'experimental_attention_variant_loss_scale_func':
+      // From 0.19.0 forward_step_calc_loss looks the hook up after every forward step, on every
+      // pipeline stage, and calls it whenever it is set (core/pipeline_parallel/schedules.py@core_v0.19.0:274-278,
+      // 375-392; the same at d98e8a6); neither Megatron-LM nor Megatron Bridge sets the field.
+      return { severity: 'error', why: `every pipeline schedule calls it after each forward step to hand it the loss scale, ${CALLED}` };
+    case 'moe_grad_scale_func':
+    case 'mtp_grad_scale_func':
+      // From 0.19.0 forward_step_calc_loss calls the MoE hook after every forward step of a model with
+      // experts (num_moe_experts set) and the MTP one of a model with MTP layers (mtp_num_layers set)
+      // (schedules.py@core_v0.19.0:258-271, 350-373; the same at d98e8a6); nothing in Megatron-LM or
+      // Megatron Bridge sets either field.
+      return lossScaleHook(m, dest === 'moe_grad_scale_func' ? 'num_moe_experts' : 'mtp_num_layers');
     default:
       return unsettled;
   }
+}
+
+/** A loss-scale hook the schedules call after every forward step while `gate` is set (a model with experts, with MTP layers). */
+function lossScaleHook(m: MegatronModel, gate: string): CallbackUse {
+  const what = gate === 'num_moe_experts' ? 'a model with experts (`num_moe_experts` set)' : 'a model with multi-token prediction layers (`mtp_num_layers` set)';
+  // As for grad_sync_func: the case is chosen on the file as written (untracked) and read again
+  // tracked where it settles the finding; a gate a Bridge override leaves to the recipe leaves the
+  // warning that names it.
+  const settled = (v: MegatronModel): CallbackUse | undefined =>
+    argGiven(v, gate)
+      ? { severity: 'error', why: `every pipeline schedule calls it after each forward step of ${what} to scale that loss, ${CALLED}` }
+      : argAbsent(v, gate)
+        ? { severity: 'information', why: `the pipeline schedules call it only for ${what}, which this file is not, so the value is unused` }
+        : undefined;
+  if (settled(untracked(m))) return settled(m)!;
+  return { severity: 'warning', why: `the pipeline schedules call it after each forward step of ${what}, ${CALLED}` };
 }

@@ -187,7 +187,9 @@ export function megatronGateOff(ctx: RuleContext<MegatronModel>, gate: { key?: s
     return path ? `\`${path.join('.')}\`` : undefined;
   })();
   if (!label) return `${why}; it is off here, so the value is unused`;
-  return `${why}; ${label} is not on here, so the value is unused, and it is refused once that changes`;
+  // A switch compared with a value (`--tokenizer-type SFTTokenizer`) is named with it.
+  const state = gate.equals !== undefined ? `is not \`${String(gate.equals)}\` here` : 'is not on here';
+  return `${why}; ${label} ${state}, so the value is unused, and it is refused once that changes`;
 }
 
 /** A fix that sets an argument where the format writes it. */

@@ -4,6 +4,7 @@ import type { Path } from '../../types';
 import type { MegatronArgs } from './args';
 import type { Field } from '../../plan/plan';
 import { untracked } from '../../rules/certain';
+import { argparseOnlyReader, configRefusal } from '../../schema/vocabulary';
 
 export interface MegatronModel {
   args: MegatronArgs;
@@ -215,5 +216,8 @@ export const SHARED_DESTS = new Set([
 export function keepSharedIssue(issue: SchemaIssue): boolean {
   if (issue.kind !== 'invalid-value') return true;
   const dest = issue.schemaPath?.[0];
-  return typeof dest === 'string' && SHARED_DESTS.has(dest);
+  // A value Megatron Core's config dataclass itself refuses (`x-yaml-cfg-refused.core`: its
+  // __post_init__ asserts the choices) is refused whoever builds the config.
+  // So is one the code that usually reads the field refuses (`x-enum-argparse-only.effect`), as a warning.
+  return typeof dest === 'string' && (SHARED_DESTS.has(dest) || (issue.schemaPath?.length === 1 && (configRefusal(issue.schema) ?? argparseOnlyReader(issue.schema)) !== undefined));
 }

@@ -255,6 +255,15 @@ export function bridgeSince(schema: JsonSchema | undefined, path: string): strin
   return schema?.['x-bridge-since']?.[path] ?? (path.startsWith('model.') ? schema?.['x-since'] : undefined);
 }
 
+/**
+ * The release from which a Megatron-LM `--yaml-cfg` file has the key: `x-yaml-cfg-since` where a config
+ * dataclass the reader fills has the field before Megatron-LM has the flag
+ * (`fsdp_db_use_persist_buf_on_alloc_fail`: a DDP config field from 0.17.0, the flag from 0.19.0), else `x-since`.
+ */
+export function yamlCfgSince(schema: JsonSchema | undefined): string | undefined {
+  return schema?.['x-yaml-cfg-since'] ?? schema?.['x-since'];
+}
+
 /** The Megatron Core release of the first Bridge release that no longer reads this path of `x-bridge-unread` (`x-bridge-unread-since`), where older Bridge releases did. */
 export function bridgeUnreadSince(schema: JsonSchema | undefined, path: string): string | undefined {
   return schema?.['x-bridge-unread-since']?.[path];
