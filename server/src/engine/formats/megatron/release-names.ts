@@ -6,7 +6,7 @@
  * spelling wrote the same thing, and `atRelease` rewrites a message's advice with it.
  */
 import { versionAtLeast } from '../../version';
-import { enumAtRelease, removal, since, spellingRemoved } from '../../schema/vocabulary';
+import { enumAtRelease, enumRemoved, removal, since, spellingRemoved } from '../../schema/vocabulary';
 import { flagTarget, MEGATRON_SCHEMA } from './schema';
 import { OLDER_NAMES } from './model';
 
@@ -49,10 +49,11 @@ export function refusedAt(n: NamedFlag, atLeast: (version: string) => boolean): 
   // A list argument keeps its values in `items`, and their release facts beside them.
   const values = prop.enum ? prop : prop.items && !Array.isArray(prop.items) && prop.items.enum ? { ...prop, enum: prop.items.enum } : undefined;
   if (!values) return undefined;
-  const history = new Set<unknown>([...(values.enum ?? []), ...Object.keys(values['x-enum-removed'] ?? {})]);
   const allowed = enumAtRelease(values, atLeast);
-  if (!allowed || !history.size) return undefined;
-  const bad = n.words.find((w) => history.has(w) && !allowed.includes(w));
+  if (!allowed) return undefined;
+  // Only a value some release accepts is judged: a number or a placeholder is not the enum's.
+  const known = (w: string) => (values.enum ?? []).includes(w) || enumRemoved(values, w) !== undefined;
+  const bad = n.words.find((w) => known(w) && !allowed.includes(w));
   return bad === undefined ? undefined : `\`${bad}\` is not a value of \`${n.flag}\` there`;
 }
 
