@@ -74,6 +74,9 @@ export const EARLIER_SPELLINGS: readonly { now: string; then: string; until: str
   // (training/arguments.py@core_v0.15.0:1405), which turns each switch into it (:476-483).
   { now: '--cuda-graph-impl local', then: '--enable-cuda-graph', until: '0.15.0' },
   { now: '--cuda-graph-impl transformer_engine', then: '--external-cuda-graph', until: '0.15.0' },
+  // The graphed modules were the scope before 0.18, with the same values (`--cuda-graph-scope`,
+  // training/arguments.py@core_v0.16.0:1430; 0.18 renames it `--cuda-graph-modules` and copies the old flag into it).
+  { now: '--cuda-graph-modules', then: '--cuda-graph-scope', until: '0.18.0', values: true },
   // Virtual pipeline stages are counted per rank from 0.11 (training/arguments.py@core_v0.11.0:1777); before,
   // they are given as layers per virtual stage (the only flag at training/arguments.py@core_v0.10.0:1685).
   { now: '--num-virtual-stages-per-pipeline-rank', then: '--num-layers-per-virtual-pipeline-stage', until: '0.11.0' },
