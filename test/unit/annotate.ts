@@ -13,6 +13,8 @@
 import { posix } from 'node:path';
 import assert from 'node:assert/strict';
 import { analyze, applyEdits, type EngineSettings, type FileAnalysis, type FileInput } from '../../server/src/engine';
+import { namedFlags, refusedAt } from '../../server/src/engine/formats/megatron/release-names';
+import { versionAtLeast } from '../../server/src/engine/version';
 
 const ANNOTATION = /^(\s*#?\s*?)(\^+)\s+(error|warning|information|hint)\[([a-z0-9-]+)\](?::\s*(.*))?\s*$/;
 
@@ -109,7 +111,35 @@ export function checkCase(c: Case): FileAnalysis {
   if (missing.length || extra.length) {
     assert.fail(`${where(c)}\nexpected but not found:\n${show(missing) || '  (none)'}\nfound but not expected:\n${show(extra) || '  (none)'}\nall findings:\n${show(actual)}`);
   }
+  const outside = namedOutsideRelease(a, text);
+  if (outside.length) assert.fail(`${where(c)}\na message names what the release it is checked against does not accept:\n${outside.join('\n')}`);
   return a;
+}
+
+/**
+ * The Megatron-LM flags and values the findings' messages name that the release the file is checked
+ * against does not accept (src/engine/formats/megatron/release-names.ts), where that release is named:
+ * a message's advice must be one that release takes. A span the file writes itself is a quote, and a
+ * sentence that names a release (`from 0.18`, `Megatron Core 0.9 or later`) says where it holds.
+ */
+function namedOutsideRelease(a: FileAnalysis, text: string): string[] {
+  const da = a.docs[0];
+  if (da?.format?.tool !== 'megatron-core') return [];
+  // The release set for the check, or the one the file's context names (rules/release.ts releaseOf).
+  const context = da.release && da.release.from.kind !== 'assumed' && da.release.from.kind !== 'unknown' ? da.release.value : undefined;
+  const version = da.settings.targetVersions?.['megatron-core'] ?? context;
+  if (!version) return [];
+  const out: string[] = [];
+  for (const f of a.findings) {
+    for (const n of namedFlags(f.message)) {
+      const why = refusedAt(n, (v) => versionAtLeast(version, v));
+      if (!why || (text.includes(n.flag) && n.words.every((w) => text.includes(w)))) continue;
+      const sentence = f.message.split(/(?<=[.;:])\s/).find((x) => x.includes(`\`${n.text}\``)) ?? '';
+      if (/\b0\.\d+/.test(sentence)) continue;
+      out.push(`  ${f.code} at ${version}: \`${n.text}\` (${why}): ${f.message}`);
+    }
+  }
+  return out;
 }
 
 export interface FixCase {

@@ -6,4 +6,4 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \
     --enable-cuda-graph --external-cuda-graph
-#                       ^^^^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: cannot be enabled at the same time
+#                       ^^^^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: cannot be enabled at the same time"). Keep one.

@@ -6,5 +6,5 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 8 --hidden-size 1024 --num-attention-heads 16 \
     --seq-length 1024 --max-position-embeddings 1024 --bf16 \
-    --micro-batch-size 1 --global-batch-size 64 --train-samples 64000 \
+    --micro-batch-size 1 --global-batch-size 64 --train-samples 64000 --eval-interval 1000 \
     --rampup-batch-size 16 8 300000

@@ -2,6 +2,8 @@
 #: settings: {"targetVersions": {"megatron-core": "0.15.0"}}
 #!/bin/bash
 export CUDA_DEVICE_MAX_CONNECTIONS=1
+export NCCL_ALGO=Ring
+export NVTE_ALLOW_NONDETERMINISTIC_ALGO=0
 torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
     --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 \

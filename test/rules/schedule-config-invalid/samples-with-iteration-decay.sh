@@ -6,7 +6,7 @@ torchrun --nproc_per_node 8 pretrain_gpt.py \
     --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
     --seq-length 2048 --max-position-embeddings 2048 --bf16 \
     --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
-    --train-samples 1000000 \
+    --train-samples 1000000 --eval-interval 1000 \
     --lr-decay-iters 40000 \
 #   ^^^^^^^^^^^^^^^^ error[schedule-config-invalid]: Use `--lr-decay-samples`
     --lr-warmup-samples 10000

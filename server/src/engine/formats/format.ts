@@ -160,6 +160,12 @@ export interface FormatSupport<M = unknown> {
   overridden?(model: M, path: Path): string | undefined;
   /** The parallel layout the document describes, for the layout rules, hovers and `shardwise layout`. */
   plan?(model: M, settings: EngineSettings): Plan | undefined;
+  /**
+   * A finding's message as the known release `release` reads it: the flags and values its advice names
+   * in the spelling that release has (a later spelling it lacks becomes the earlier one), a quote of
+   * what the document writes kept as written.
+   */
+  messageAt?(message: string, release: string, doc: SourceDoc): string;
 }
 
 /**

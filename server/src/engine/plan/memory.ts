@@ -55,6 +55,8 @@ export interface ModelShape {
   norm?: 'layernorm' | 'rmsnorm';
   /** Multi-head latent attention instead of MHA/GQA. */
   mla?: MlaShape;
+  /** The Hugging Face `model_type`, where the shape comes from a `config.json` that gives it. */
+  hfModelType?: string;
 }
 
 export type Precision = 'bf16' | 'fp16' | 'fp8' | 'fp32';

@@ -18,63 +18,63 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   {
     id: 'llama-3-8b',
     title: 'Llama 3 8B (also 3.1 8B)',
-    shape: { layers: 32, hidden: 4096, heads: 32, queryGroups: 8, ffn: 14336, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
+    shape: { hfModelType: 'llama', layers: 32, hidden: 4096, heads: 32, queryGroups: 8, ffn: 14336, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
     source:
       'meta-llama/Meta-Llama-3-8B config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, intermediate_size 14336, vocab_size 128256, tie_word_embeddings false, RMSNorm, SiLU-gated MLP; Llama 3 paper (The Llama 3 Herd of Models, 2024) Table 3',
   },
   {
     id: 'llama-3-70b',
     title: 'Llama 3 70B (also 3.1 / 3.3 70B)',
-    shape: { layers: 80, hidden: 8192, heads: 64, queryGroups: 8, ffn: 28672, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
+    shape: { hfModelType: 'llama', layers: 80, hidden: 8192, heads: 64, queryGroups: 8, ffn: 28672, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
     source:
       'meta-llama/Meta-Llama-3-70B config.json: num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, num_key_value_heads 8, intermediate_size 28672, vocab_size 128256, tie_word_embeddings false; same shape in NeMo-Framework-Launcher conf/training/llama/llama3_70b.yaml',
   },
   {
     id: 'llama-3.1-405b',
     title: 'Llama 3.1 405B',
-    shape: { layers: 126, hidden: 16384, heads: 128, queryGroups: 8, ffn: 53248, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
+    shape: { hfModelType: 'llama', layers: 126, hidden: 16384, heads: 128, queryGroups: 8, ffn: 53248, swiglu: true, vocab: 128256, untiedEmbeddings: true, norm: 'rmsnorm' },
     source:
       'Llama 3 paper Table 3 (126 layers, model dim 16384, FFN 53248, 128 heads, 8 key/value heads, vocab 128K) and meta-llama/Llama-3.1-405B config.json (vocab_size 128256, untied). NeMo-Framework-Launcher llama3_1_405b.yaml sets num_query_groups 16 (the KV heads duplicated for a 16-way checkpoint layout); with 8 groups the count is 405.8B, matching the published size',
   },
   {
     id: 'llama-3.2-1b',
     title: 'Llama 3.2 1B',
-    shape: { layers: 16, hidden: 2048, heads: 32, queryGroups: 8, kvChannels: 64, ffn: 8192, swiglu: true, vocab: 128256, untiedEmbeddings: false, norm: 'rmsnorm' },
+    shape: { hfModelType: 'llama', layers: 16, hidden: 2048, heads: 32, queryGroups: 8, kvChannels: 64, ffn: 8192, swiglu: true, vocab: 128256, untiedEmbeddings: false, norm: 'rmsnorm' },
     source:
       'meta-llama/Llama-3.2-1B config.json: num_hidden_layers 16, hidden_size 2048, num_attention_heads 32, num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size 128256, tie_word_embeddings true',
   },
   {
     id: 'llama-3.2-3b',
     title: 'Llama 3.2 3B',
-    shape: { layers: 28, hidden: 3072, heads: 24, queryGroups: 8, kvChannels: 128, ffn: 8192, swiglu: true, vocab: 128256, untiedEmbeddings: false, norm: 'rmsnorm' },
+    shape: { hfModelType: 'llama', layers: 28, hidden: 3072, heads: 24, queryGroups: 8, kvChannels: 128, ffn: 8192, swiglu: true, vocab: 128256, untiedEmbeddings: false, norm: 'rmsnorm' },
     source:
       'meta-llama/Llama-3.2-3B config.json: num_hidden_layers 28, hidden_size 3072, num_attention_heads 24, num_key_value_heads 8, head_dim 128, intermediate_size 8192, vocab_size 128256, tie_word_embeddings true',
   },
   {
     id: 'mixtral-8x7b',
     title: 'Mixtral 8x7B',
-    shape: { layers: 32, hidden: 4096, heads: 32, queryGroups: 8, ffn: 14336, swiglu: true, vocab: 32000, untiedEmbeddings: true, experts: 8, topK: 2, norm: 'rmsnorm' },
+    shape: { hfModelType: 'mixtral', layers: 32, hidden: 4096, heads: 32, queryGroups: 8, ffn: 14336, swiglu: true, vocab: 32000, untiedEmbeddings: true, experts: 8, topK: 2, norm: 'rmsnorm' },
     source:
       'mistralai/Mixtral-8x7B-v0.1 config.json: num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, intermediate_size 14336 (per expert), num_local_experts 8, num_experts_per_tok 2, vocab_size 32000, tie_word_embeddings false; Mixtral paper (Jiang et al. 2024): 47B total / 13B active',
   },
   {
     id: 'mixtral-8x22b',
     title: 'Mixtral 8x22B',
-    shape: { layers: 56, hidden: 6144, heads: 48, queryGroups: 8, ffn: 16384, swiglu: true, vocab: 32768, untiedEmbeddings: true, experts: 8, topK: 2, norm: 'rmsnorm' },
+    shape: { hfModelType: 'mixtral', layers: 56, hidden: 6144, heads: 48, queryGroups: 8, ffn: 16384, swiglu: true, vocab: 32768, untiedEmbeddings: true, experts: 8, topK: 2, norm: 'rmsnorm' },
     source:
       'mistralai/Mixtral-8x22B-Instruct-v0.1 config.json: num_hidden_layers 56, hidden_size 6144, num_attention_heads 48, num_key_value_heads 8, intermediate_size 16384, num_local_experts 8, num_experts_per_tok 2, vocab_size 32768 (the v0.1 base checkpoint has 32000); Mistral announcement: 141B total / 39B active',
   },
   {
     id: 'qwen2.5-7b',
     title: 'Qwen2.5 7B',
-    shape: { layers: 28, hidden: 3584, heads: 28, queryGroups: 4, ffn: 18944, swiglu: true, vocab: 152064, untiedEmbeddings: true, norm: 'rmsnorm' },
+    shape: { hfModelType: 'qwen2', layers: 28, hidden: 3584, heads: 28, queryGroups: 4, ffn: 18944, swiglu: true, vocab: 152064, untiedEmbeddings: true, norm: 'rmsnorm' },
     source:
       'Qwen/Qwen2.5-7B config.json: num_hidden_layers 28, hidden_size 3584, num_attention_heads 28, num_key_value_heads 4, intermediate_size 18944, vocab_size 152064, tie_word_embeddings false (QKV biases, ~0.1M parameters, not counted); Qwen2.5 report: 7.61B',
   },
   {
     id: 'qwen2.5-72b',
     title: 'Qwen2.5 72B',
-    shape: { layers: 80, hidden: 8192, heads: 64, queryGroups: 8, ffn: 29568, swiglu: true, vocab: 152064, untiedEmbeddings: true, norm: 'rmsnorm' },
+    shape: { hfModelType: 'qwen2', layers: 80, hidden: 8192, heads: 64, queryGroups: 8, ffn: 29568, swiglu: true, vocab: 152064, untiedEmbeddings: true, norm: 'rmsnorm' },
     source:
       'Qwen/Qwen2.5-72B config.json: num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, num_key_value_heads 8, intermediate_size 29568, vocab_size 152064, tie_word_embeddings false; Qwen2.5 report: 72.7B',
   },
@@ -89,6 +89,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     id: 'deepseek-v3',
     title: 'DeepSeek-V3 (671B, MoE + MLA)',
     shape: {
+      hfModelType: 'deepseek_v3',
       layers: 61,
       hidden: 7168,
       heads: 128,
@@ -148,6 +149,7 @@ export function modelFromHfConfig(config: unknown): { shape: ModelShape; notes: 
     untiedEmbeddings: untied,
     norm: 'rms_norm_eps' in c ? 'rmsnorm' : 'layernorm',
   };
+  if (type) shape.hfModelType = type;
   const kv = int('num_key_value_heads');
   if (kv && kv !== heads) shape.queryGroups = kv;
   const headDim = int('head_dim');

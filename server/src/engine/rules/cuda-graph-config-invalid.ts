@@ -375,9 +375,16 @@ const CHECKS: ArgCheck[] = [
   },
   {
     when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
-    // transformer_layer.py@core_v0.12.0:254-257 (when the layers are built), then also training/arguments.py from 0.14.
-    message: () => '`--enable-cuda-graph` and `--external-cuda-graph` together: they choose two different CUDA graph implementations (Megatron Core\'s own and Transformer Engine\'s), and Megatron stops ("cannot be enabled at the same time"). Keep one, written as `--cuda-graph-impl local` or `--cuda-graph-impl transformer_engine`.',
+    // transformer_layer.py@core_v0.12.0:254-257 (when the layers are built), then also training/arguments.py from 0.14;
+    // the switches are the only spelling before `--cuda-graph-impl` (training/arguments.py@core_v0.15.0:1405).
+    message: () => '`--enable-cuda-graph` and `--external-cuda-graph` together: they choose two different CUDA graph implementations (Megatron Core\'s own and Transformer Engine\'s), and Megatron stops ("cannot be enabled at the same time"). Keep one.',
     since: '0.12.0',
+    before: '0.15.0',
+  },
+  {
+    when: (m) => (argOn(m, 'enable_cuda_graph') && argOn(m, 'external_cuda_graph') ? 'external_cuda_graph' : undefined),
+    message: () => '`--enable-cuda-graph` and `--external-cuda-graph` together: they choose two different CUDA graph implementations (Megatron Core\'s own and Transformer Engine\'s), and Megatron stops ("cannot be enabled at the same time"). Keep one, written as `--cuda-graph-impl local` or `--cuda-graph-impl transformer_engine`.',
+    since: '0.15.0',
   },
   {
     when: (m) => {

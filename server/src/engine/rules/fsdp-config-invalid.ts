@@ -309,15 +309,31 @@ const V2_CHECKS: ArgCheck[] = [
 
 const CHECKS: ArgCheck[] = [
   {
+    // Before Megatron-FSDP (`--use-custom-fsdp`, 0.12) only PP 1 is left (arguments.py@core_v0.10.0:376, @core_v0.11.0:411).
+    when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    before: '0.12.0',
+    message: () => 'PyTorch FSDP2 in Megatron does not support pipeline parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with pipeline parallelism"). Use PP 1, or the distributed optimizer instead of FSDP2.',
+  },
+  {
     when: (m, p) => (torchFsdp2(m) && (p?.pp.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
     // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
     formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
     message: () => 'PyTorch FSDP2 in Megatron does not support pipeline parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with pipeline parallelism"). Use `--use-megatron-fsdp`, or PP 1.',
+  },
+  {
+    // The same before Megatron-FSDP (0.12): the check is there from 0.10 (arguments.py@core_v0.10.0).
+    when: (m, p) => (torchFsdp2(m) && (p?.ep.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    before: '0.12.0',
+    message: () => 'PyTorch FSDP2 in Megatron does not support expert parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with expert parallelism"). Use EP 1, or the distributed optimizer instead of FSDP2.',
   },
   {
     when: (m, p) => (torchFsdp2(m) && (p?.ep.value ?? 1) > 1 ? 'use_torch_fsdp2' : undefined),
     // Megatron-LM's validate_args (megatron/training/arguments.py): not run for Bridge or NeMo files.
     formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
     message: () => 'PyTorch FSDP2 in Megatron does not support expert parallelism: Megatron stops ("--use-torch-fsdp2 is not supported with expert parallelism"). Use `--use-megatron-fsdp` for MoE models.',
   },
   {
@@ -330,8 +346,16 @@ const CHECKS: ArgCheck[] = [
   {
     // Tied embeddings are shared across the FSDP2 units: validate_args asserts untied ones
     // (arguments.py@core_v0.10.0:385 … @core_v0.19.0, the same at HEAD).
+    // Megatron-FSDP, the other way out, arrives in 0.12 (`--use-custom-fsdp`; `--use-megatron-fsdp` from 0.14).
     when: (m) => (torchFsdp2(m) && !argOn(m, 'untie_embeddings_and_output_weights') ? 'use_torch_fsdp2' : undefined),
     formats: MLM_FLAG_FORMATS,
+    before: '0.12.0',
+    message: () => 'PyTorch FSDP2 in Megatron needs untied embedding and output weights: Megatron stops ("--use-torch-fsdp2 requires --untie-embeddings-and-output-weights"). Add `--untie-embeddings-and-output-weights` (a model of its own: the output layer gets weights of its own).',
+  },
+  {
+    when: (m) => (torchFsdp2(m) && !argOn(m, 'untie_embeddings_and_output_weights') ? 'use_torch_fsdp2' : undefined),
+    formats: MLM_FLAG_FORMATS,
+    since: '0.12.0',
     message: () => 'PyTorch FSDP2 in Megatron needs untied embedding and output weights: Megatron stops ("--use-torch-fsdp2 requires --untie-embeddings-and-output-weights"). Add `--untie-embeddings-and-output-weights` (a model of its own: the output layer gets weights of its own), or use `--use-megatron-fsdp`.',
   },
   {

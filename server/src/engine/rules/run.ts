@@ -266,11 +266,15 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
   };
   if (note && first.some(weighs)) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
   const out: { report: Report; assumed?: string[] }[] = [];
+  // Advice in the spelling of a release the context names (FormatSupport.messageAt); an assumed or
+  // unknown one is not the release the file meets, so the message keeps today's spelling.
+  const named = release.value !== undefined && release.from.kind !== 'assumed' && release.from.kind !== 'unknown' ? release.value : undefined;
+  const worded = (message: string) => (named && da.format?.messageAt ? da.format.messageAt(message, named, da.doc) : message);
   for (const w of first) {
     const weighed = capped(w.report.severity ?? rule.severity, w.report.message, w.basis, !!rule.about);
     if (!weighed) continue;
     const assumed = w.basis.certainty === 'assumed' && !rule.about ? [...w.basis.assumptions] : undefined;
-    out.push({ report: { ...w.report, severity: weighed.severity, message: weighed.message }, assumed });
+    out.push({ report: { ...w.report, severity: weighed.severity, message: worded(weighed.message) }, assumed });
   }
   return out;
 }

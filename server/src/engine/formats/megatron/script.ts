@@ -28,6 +28,7 @@ import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointFlagsSince, entry
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 import { importRoot, pythonImports } from '../../syntax/python';
+import { flagsMessageAt } from './release-names';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
@@ -417,6 +418,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     return undefined;
   },
   fork: forkOf,
+  messageAt: flagsMessageAt,
   releaseFloor(doc: SourceDoc) {
     const root = shell(doc)?.root;
     if (root?.kind !== 'map') return undefined;

@@ -49,6 +49,14 @@ const stops = 'Megatron-LM stops at startup (its `--yaml-cfg` reader asserts';
 export const YAML_CFG_MOE_CHECKS: ArgCheck[] = [
   {
     ...base,
+    // The reader copies `language_model` into the model config as written: no conversion of 0 as on
+    // the command line (core_transformer_config_from_yaml, yaml_arguments.py@core_v0.6.0, @core_v0.19.0:397-434),
+    // and the config refuses it (transformer_config.py@core_v0.6.0:298-299, @core_v0.19.0:1531-1532).
+    when: (m) => (num(m, 'num_moe_experts') === 0 ? 'num_moe_experts' : undefined),
+    message: (m) => `${named(m, '--num-experts', '0')}: the \`--yaml-cfg\` reader hands 0 to the model config as it is (only the command line takes \`--num-experts 0\` for a dense model, from Megatron Core 0.8), and Megatron Core stops when it builds the config ("num_moe_experts must be non-negative."). Leave it out (or null) for a dense model.`,
+  },
+  {
+    ...base,
     when: (m) => ((num(m, 'expert_model_parallel_size') ?? 1) > 1 && none(m, 'num_moe_experts') ? 'expert_model_parallel_size' : undefined),
     message: (m) => `${named(m, '--expert-model-parallel-size', String(num(m, 'expert_model_parallel_size')))} without ${named(m, '--num-moe-experts')}: ${stops} "num_experts must be non None to use expert model parallelism"). Give the expert count, or set the expert-parallel size to 1.`,
   },

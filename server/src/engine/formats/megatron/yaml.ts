@@ -19,6 +19,7 @@ import { megatronWritePath } from './model';
 import { argsFromView, envFromMap, flagSites, withRepository } from './common';
 import { argsInstance, type ArgSite, type UnknownArg } from './instance';
 import { MEGATRON_SCHEMA, allFlags, flagKeys, flagTarget, megatronIndexes, primaryFlag, MEGATRON_VALIDATE, yamlCfgSection, yamlCfgType } from './schema';
+import { flagsMessageAt } from './release-names';
 
 const YAML_CFG_SECTIONS = ['language_model', 'model_parallel'];
 
@@ -165,6 +166,7 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
   schema: { json: MEGATRON_SCHEMA, validate: MEGATRON_VALIDATE },
   // The file does not say which script reads its arguments (a functional test's entry point, a fork).
   openKeys: () => 'the file does not say which script reads these arguments',
+  messageAt: flagsMessageAt,
   detect: megatronYamlEvidence,
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     const { sites, unknown } = sitesOf(doc, settings);

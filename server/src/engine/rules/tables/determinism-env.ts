@@ -10,7 +10,8 @@
  * a value the script exports as written is judged (one it leaves out may still come from the
  * environment that runs it, which is also why no variable is asked for).
  *
- * Before 0.19 (from 0.8) Transformer Engine's attention refuses a non-zero
+ * Before 0.19 (from 0.8) validate_args refuses an `NCCL_ALGO` that is not one of NCCL_WHOLE, and
+ * Transformer Engine's attention refuses a non-zero
  * `NVTE_ALLOW_NONDETERMINISTIC_ALGO` in deterministic mode when the layers are built
  * (transformer/custom_layers/transformer_engine.py@core_v0.8.0:470-476, extensions/transformer_engine.py@core_v0.18.2:1697-1703;
  * still there at d98e8a6:2155-2161, after the check above).
@@ -20,6 +21,14 @@ import { envLiteral } from '../../formats/megatron/checks';
 import type { RuleContext } from '../rule';
 
 const NCCL_TOKENS = ['Ring', 'CollnetDirect', 'CollnetChain', '^NVLS'];
+/**
+ * Before 0.19 (from 0.8) validate_args asserts that `NCCL_ALGO` is set and is, as a whole, one of these
+ * (training/arguments.py@core_v0.8.0:556-561, @core_v0.15.0:1073-1079, @core_v0.18.2:1536-1542): no list,
+ * and an unset variable is refused too.
+ */
+const NCCL_WHOLE = ['Tree', 'Ring', 'CollnetDirect', 'CollnetChain', '^NVLS'];
+const NCCL_WHOLE_QUOTE = "NCCL_ALGO must be one of ['Tree', 'Ring', 'CollnetDirect', 'CollnetChain', '^NVLS'].";
+const NVTE_QUOTE = 'deterministic_mode is on and we are using DotProductAttention from Transformer Engine, but NVTE_ALLOW_NONDETERMINISTIC_ALGO is not 0.';
 const CUBLAS = [':4096:8', ':16:8'];
 
 interface EnvRule {
@@ -99,8 +108,50 @@ export function determinismEnv(ctx: RuleContext<MegatronModel>): void {
       ctx.report({
         at: v.span ?? v.path,
         on: 'value',
-        message: `\`${r.name}=${value}\` with \`--deterministic-mode\`: Transformer Engine's attention then may pick non-deterministic kernels, and Megatron Core stops when it builds the attention layers ("deterministic_mode is on and we are using DotProductAttention from Transformer Engine, but NVTE_ALLOW_NONDETERMINISTIC_ALGO is not 0."). Export \`${r.name}=0\`.`,
+        message: `\`${r.name}=${value}\` with \`--deterministic-mode\`: Transformer Engine's attention then may pick non-deterministic kernels, and Megatron Core stops when it builds the attention layers ("${NVTE_QUOTE}"). Export \`${r.name}=0\`.`,
+      });
+    } else if (r.name === 'NCCL_ALGO' && !NCCL_WHOLE.includes(value)) {
+      ctx.report({
+        at: v.span ?? v.path,
+        on: 'value',
+        message: `\`NCCL_ALGO=${value}\` with \`--deterministic-mode\`: before Megatron Core 0.19 Megatron-LM's argument checks take the variable as a whole (no list, and the letter case counts) and accept only Tree, Ring, CollnetDirect, CollnetChain or ^NVLS, so they stop at startup ("${NCCL_WHOLE_QUOTE}"). Export \`NCCL_ALGO=Ring\`.`,
       });
     }
   });
+  if (!from19) ctx.separately(() => unsetBefore19(ctx));
+}
+
+/**
+ * Before 0.19 nothing fills the deterministic mode's variables in (training/determinism.py, which sets
+ * the ones left unset, arrives in 0.19): a launch that does not give `NCCL_ALGO` stops in validate_args,
+ * and under Transformer Engine attention one that does not give `NVTE_ALLOW_NONDETERMINISTIC_ALGO=0`
+ * stops when the attention layers are built, since Transformer Engine's attention takes the unset
+ * variable as 1 (custom_layers/transformer_engine.py@core_v0.8.0:470-476, extensions/transformer_engine.py@core_v0.18.2:1697-1703).
+ * The environment that runs the file may set them, so each is a warning that names that assumption.
+ */
+function unsetBefore19(ctx: RuleContext<MegatronModel>): void {
+  const m = ctx.model;
+  const env = m.args.env!;
+  const script = ctx.doc.syntax === 'shell';
+  const at = m.args.get('deterministic_mode')?.path ?? [];
+  // Not set by the file, nor named elsewhere in it (`mpirun -x NAME`, `env NAME=…`, a runtime-env JSON,
+  // through which the processes may get it).
+  const missing = (name: string): boolean => env.get(name) === undefined && !ctx.doc.text.split('\n').some((line) => line.includes(name) && !/^\s*#/.test(line));
+  const where = script ? 'this script' : 'this file\'s environment';
+  const assumed = `this assumes the environment that runs ${script ? 'the script' : 'the file'} does not set it either`;
+  const add = (name: string, value: string) => (script ? `Add \`export ${name}=${value}\` before the launch.` : `Set \`${name}: ${value}\` in the environment of the run.`);
+  if (missing('NCCL_ALGO')) {
+    ctx.report({
+      at,
+      severity: 'warning',
+      message: `\`--deterministic-mode\`, and ${where} does not set \`NCCL_ALGO\`: before Megatron Core 0.19 Megatron-LM's argument checks stop at startup unless the training processes get it set to one of Tree, Ring, CollnetDirect, CollnetChain or ^NVLS ("${NCCL_WHOLE_QUOTE}"); ${assumed}. ${add('NCCL_ALGO', 'Ring')}`,
+    });
+  }
+  if (teAttention(m) && missing('NVTE_ALLOW_NONDETERMINISTIC_ALGO')) {
+    ctx.report({
+      at,
+      severity: 'warning',
+      message: `\`--deterministic-mode\` with Transformer Engine attention, and ${where} does not set \`NVTE_ALLOW_NONDETERMINISTIC_ALGO\`: before Megatron Core 0.19 nothing sets it, Transformer Engine's attention takes an unset variable as 1 (non-deterministic kernels allowed), and Megatron Core stops when it builds the attention layers ("${NVTE_QUOTE}"); ${assumed}. ${add('NVTE_ALLOW_NONDETERMINISTIC_ALGO', '0')}`,
+    });
+  }
 }

@@ -1,0 +1,10 @@
+#: name: cuda-graph-config-invalid: at 0.16 and 0.17 the full-iteration graph is the local implementation's `full_iteration` scope (training/arguments.py@core_v0.16.0:1430-1441; `cuda_graph_impl` is none, local or transformer_engine, transformer_config.py@core_v0.16.0:776, @core_v0.17.0:857), so the advice names that spelling, not `--cuda-graph-impl full_iteration` (0.18, transformer_config.py@core_v0.18.0:927)
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 --bf16 \
+    --micro-batch-size 1 --global-batch-size 8 --overlap-grad-reduce --train-iters 10 --lr 1e-4 --eval-interval 1000 \
+    --cuda-graph-impl transformer_engine --recompute-method uniform --recompute-num-layers 1 \
+    --recompute-granularity full
+#   ^^^^^^^^^^^^^^^^^^^^^^^ error[cuda-graph-config-invalid]: or `--cuda-graph-impl local --cuda-graph-scope full_iteration`.

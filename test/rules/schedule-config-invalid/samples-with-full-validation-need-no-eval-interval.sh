@@ -1,0 +1,9 @@
+#: name: schedule-config-invalid: with --full-validation the validation set is not sized from the interval (training.py@core_v0.16.0:3300-3302), so sample-based training without --eval-interval is not refused there
+#: settings: {"targetVersions": {"megatron-core": "0.16.0"}}
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node 8 pretrain_gpt.py \
+    --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \
+    --seq-length 2048 --max-position-embeddings 2048 --bf16 \
+    --micro-batch-size 1 --global-batch-size 256 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \
+    --train-samples 12800000 --lr-decay-samples 12800000 --lr 1e-4 --full-validation
