@@ -19,7 +19,7 @@ export default defineRule({
   verifyFixes: true,
   docs: {
     summary: 'Under Megatron, the number of attention heads is not a multiple of TP, or the query groups neither divide nor are divided by TP.',
-    why: 'Tensor parallelism in Megatron gives each rank whole attention heads; Megatron checks it at startup (Accelerate\'s Megatron-LM plugin passes no query groups, so there the heads alone count, except for GLM-4 MoE models from Accelerate 1.13.0, whose parser passes the KV heads as query groups: a GQA model whose type the file does not give gets a warning that names that assumption) ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`. Only files Megatron runs are checked (Megatron-LM, Megatron Bridge, NeMo, Accelerate with `MEGATRON_LM`): DeepSpeed\'s AutoTP splits the heads unevenly on purpose, and an Accelerate TP mesh is not Megatron\'s.',
+    why: 'Tensor parallelism in Megatron gives each rank whole attention heads; Megatron checks it at startup (Accelerate\'s Megatron-LM plugin passes no query groups, so there the heads alone count, except for GLM-4 MoE models from Accelerate 1.13.0, whose parser passes the KV heads as query groups: they count where the model\'s type is known to be `glm4_moe`) ("num_attention_heads must be a multiple of tensor_model_parallel_size", and for GQA the query groups must be a multiple of TP, or from Megatron Core 0.16.0 a multiple or a divisor of it). For configs that do not contain the model (Accelerate), name it: `# shardwise: model=llama-3-70b`. Only files Megatron runs are checked (Megatron-LM, Megatron Bridge, NeMo, Accelerate with `MEGATRON_LM`): DeepSpeed\'s AutoTP splits the heads unevenly on purpose, and an Accelerate TP mesh is not Megatron\'s.',
     bad: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 3\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     good: '# shardwise: model=llama-3-8b\ndistributed_type: MEGATRON_LM\nnum_processes: 12\nmegatron_lm_config:\n  megatron_lm_tp_degree: 4\n  megatron_lm_pp_degree: 1\n  megatron_lm_context_parallel_size: 1\n  megatron_lm_sequence_parallelism: true\n',
     fix: 'Sets TP to the nearest value below that divides the heads and the world.',
@@ -47,8 +47,9 @@ export default defineRule({
     // Accelerate's Megatron-LM plugin passes no query groups to Megatron for most model types (its
     // parsers set the heads, hidden size and layers; the llama one at utils/dataclasses.py@v1.14.0:2936-2967),
     // so Megatron runs with groups = heads there. From 1.13.0 the glm4_moe parser passes the KV heads as
-    // query groups (utils/dataclasses.py@v1.13.0:2943-2983, @v1.14.0:2970-3010): they count for that model type,
-    // and where the file does not say which type runs, a GQA model is judged as one with a warning.
+    // query groups (utils/dataclasses.py@v1.13.0:2943-2983, @v1.14.0:2970-3010): they count for that model type.
+    // Where the file does not say which type runs, which parser runs is not known: the heads alone are judged
+    // (every parser passes them), not a GLM-4 MoE most GQA models are not.
     const glm = ctx.format === 'accelerate' ? glmGroups(ctx, limits.groups, m.heads) : undefined;
     const groups = ctx.format === 'accelerate' && !glm ? m.heads : limits.groups ?? m.heads;
     const headsOk = m.heads % tp === 0;
@@ -69,12 +70,11 @@ export default defineRule({
     if (e && p.style === 'megatron') fixes.push({ kind: 'set-tp', title: `Set TP to ${best}`, edits: [e] });
     const what = headsOk ? (tp % groups === 0 ? `${groups} query groups, fewer than TP ${tp}; Megatron Core before 0.16.0 needs the groups to be a multiple of TP (later releases copy each group onto TP / groups ranks)` : `${groups} query groups, which TP ${tp} neither divides nor is divided by`) : `${m.heads} attention heads, not a multiple of TP ${tp}`;
     const fitting = divisors(m.heads).filter((d) => d > 1 && d <= 8 && (groups % d === 0 || fewerGroups(d)));
-    const assumedGlm = glm === 'assumed' && headsOk;
+    const glmNote = glm && headsOk ? ' From Accelerate 1.13.0 the Megatron-LM plugin passes a GLM-4 MoE model\'s KV heads as query groups (for that model type alone).' : '';
     ctx.report({
       at: fieldPath(p, p.tp, 'tp'),
       on: 'value',
-      severity: assumedGlm ? 'warning' : undefined,
-      message: `The model (${describeSource(p.model?.from ?? p.arch!.heads!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''}${fitting.length ? ` (e.g. ${fitting.join(', ')})` : ' (only TP 1 does here)'}.${assumedGlm ? ' This assumes the model is a GLM-4 MoE (`glm4_moe`): from Accelerate 1.13.0 the Megatron-LM plugin passes the KV heads as query groups for that model type alone, and the file does not say which type runs (with another, Megatron gets as many groups as heads).' : ''}`,
+      message: `The model (${describeSource(p.model?.from ?? p.arch!.heads!.from)}) has ${what}: each TP rank needs whole heads, and Megatron stops at startup. Use a TP that divides ${m.heads}${groups !== m.heads ? ` and fits ${groups} query groups` : ''}${fitting.length ? ` (e.g. ${fitting.join(', ')})` : ' (only TP 1 does here)'}.${glmNote}`,
       fixes,
     });
   },
@@ -82,15 +82,12 @@ export default defineRule({
 
 /**
  * Whether Accelerate's Megatron-LM plugin passes the model's query groups: only its glm4_moe parser does,
- * from 1.13.0 (`known` where the shape's Hugging Face config says that type, `assumed` where no type is
- * known), for a GQA model (groups other than the heads); undefined where the groups are not passed.
+ * from 1.13.0, for a GQA model (groups other than the heads) whose Hugging Face config says that type;
+ * false where the groups are not passed or the type is not known.
  */
-function glmGroups(ctx: { plan: { model?: { value?: { hfModelType?: string } } } | undefined; atLeast(v: string): boolean }, groups: number | undefined, heads: number): 'known' | 'assumed' | undefined {
-  if (groups === undefined || groups === heads) return undefined;
-  const type = ctx.plan?.model?.value?.hfModelType;
-  if (type !== undefined && type !== 'glm4_moe') return undefined;
-  if (!ctx.atLeast('1.13.0')) return undefined;
-  return type === 'glm4_moe' ? 'known' : 'assumed';
+function glmGroups(ctx: { plan: { model?: { value?: { hfModelType?: string } } } | undefined; atLeast(v: string): boolean }, groups: number | undefined, heads: number): boolean {
+  if (groups === undefined || groups === heads) return false;
+  return ctx.plan?.model?.value?.hfModelType === 'glm4_moe' && ctx.atLeast('1.13.0');
 }
 
 function describeSource(from: { kind: string; note?: string; path?: readonly (string | number)[] }): string {
