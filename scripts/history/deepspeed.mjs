@@ -38,7 +38,7 @@ import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
 import { deepspeedRefusedPairs } from './deepspeed-deprecations.mjs';
 import { keyByKeyDefaults } from './deepspeed-key-defaults.mjs';
 import { deepspeedLostKeys } from './deepspeed-lost-keys.mjs';
-import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
+import { deepspeedDtypeChanges, deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { deepspeedUnread } from './deepspeed-readers.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
@@ -522,6 +522,7 @@ export function deepspeed(dir, schemaPath) {
   changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
   changes.push(...deepspeedRefusedPairs(dir, releases, SECTION_MODELS, schemaKeys(schema)));
   changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
+  changes.push(...deepspeedDtypeChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};
   changes.push(...deepspeedDefaults(releases, schema, defaults));
   const strictness = {};
