@@ -172,3 +172,87 @@ export function deepspeedEnumChanges(dir, releases, keys, keySince) {
   ]);
   return changes;
 }
+
+/**
+ * Keys DeepSpeed converts with its dtype table, `DtypeEnum` (the engine's `get_data_types`,
+ * `_assert_valid_mixed_precision_config`, `_mixed_precision_dtypes`; the config's
+ * `get_torch_autocast_dtype`): every spelling of every member passes the conversion, so the schema's
+ * enum is the table's names at the newest release, and a name the table gained after the key is
+ * dated by `x-enum-since`. The table is the class in runtime/config.py (from 0.9.0, which the engine
+ * imports), else the one in inference/config.py (0.7.6 to 0.8.x, imported from there).
+ */
+export const DTYPE_ENUM_KEYS = ['torch_autocast.dtype', 'data_types.grad_accum_dtype', 'data_types.param_dtype', 'data_types.buffer_dtype'];
+const DTYPE_FILES = ['deepspeed/runtime/config.py', 'deepspeed/inference/config.py'];
+
+/** The string names of the members of `class DtypeEnum` in a Python file, or undefined without the class. */
+function dtypeTable(text) {
+  const stmts = statements(tokenize(text));
+  const at = stmts.findIndex((s) => s.indent === 0 && s.toks[0]?.v === 'class' && s.toks[1]?.v === 'DtypeEnum');
+  if (at < 0) return undefined;
+  const names = [];
+  for (const s of stmts.slice(at + 1)) {
+    if (s.indent === 0) break;
+    // A member line: `name = torch.x, "spelling", ...` (methods and comments aside).
+    if (s.toks[0]?.t === 'name' && s.toks[1]?.v === '=') names.push(...strings(s.toks));
+  }
+  return names;
+}
+
+const tableCache = new Map();
+/** The dtype table of a release: the names of the first of DTYPE_FILES that defines it. */
+function releaseDtypeNames(dir, release) {
+  for (const file of DTYPE_FILES) {
+    const id = release.tree.get(file);
+    if (!id) continue;
+    if (!tableCache.has(id)) for (const [blob, text] of catBlobs(dir, [id])) tableCache.set(blob, dtypeTable(text));
+    const names = tableCache.get(id);
+    if (names) return new Set(names);
+  }
+  return undefined;
+}
+
+/** The enum (and x-enum-since) changes of DTYPE_ENUM_KEYS against the dtype table of each release. */
+export function deepspeedDtypeChanges(dir, releases, keys, keySince) {
+  const changes = [];
+  const report = [];
+  const tables = releases.map((r) => releaseDtypeNames(dir, r));
+  for (const dotted of DTYPE_ENUM_KEYS) {
+    const props = keys.get(dotted);
+    if (!props) continue;
+    const since = keySince(dotted);
+    const from = Math.max(0, since ? releases.findIndex((r) => compareVersions(r.version, since) >= 0) : 0);
+    const newest = tables.at(-1);
+    if (!newest) continue;
+    const holders = props.filter((p) => Array.isArray(p.enum));
+    const have = holders[0]?.enum ?? [];
+    // The schema's order, then the names it lacks in the table's order.
+    const want = [...have.filter((v) => newest.has(v)), ...[...newest].filter((v) => !have.includes(v))];
+    const dated = {};
+    for (const v of want) {
+      const first = tables.findIndex((t, i) => i >= from && t?.has(v));
+      if (first > from && tables.slice(from, first).some(Boolean)) dated[v] = releases[first].version;
+    }
+    const datedTo = Object.keys(dated).length ? dated : undefined;
+    report.push(`${dotted}: ${want.length} names${datedTo ? ` (later: ${Object.entries(datedTo).map(([v, s]) => `${v} ${s}`).join(', ')})` : ''}`);
+    if (JSON.stringify(have) !== JSON.stringify(want)) {
+      changes.push({
+        key: dotted,
+        field: 'enum',
+        from: have,
+        to: want,
+        why: "the names of DeepSpeed's dtype table (DtypeEnum) at the newest release",
+        set: () =>
+          holders.forEach((p) => {
+            const text = new Map(have.map((v, i) => [v, p.markdownEnumDescriptions?.[i]]));
+            p.enum = want;
+            if (p.markdownEnumDescriptions) p.markdownEnumDescriptions = want.map((v) => text.get(v) ?? `\`${v}\`: a name of DeepSpeed's dtype table.`);
+          }),
+      });
+    }
+    const had = holders[0]?.['x-enum-since'];
+    if (JSON.stringify(had) !== JSON.stringify(datedTo))
+      changes.push({ key: dotted, field: 'x-enum-since', from: had, to: datedTo, why: "first release whose dtype table has the name", set: () => holders.forEach((p) => (datedTo ? setKey(p, 'x-enum-since', datedTo, ['markdownEnumDescriptions', 'enum']) : delete p['x-enum-since'])) });
+  }
+  printLists([["keys read through DeepSpeed's dtype table (DtypeEnum)", report]]);
+  return changes;
+}

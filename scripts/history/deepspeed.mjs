@@ -38,7 +38,7 @@ import { deepspeedCheckChanges } from './deepspeed-checks.mjs';
 import { deepspeedRefusedPairs } from './deepspeed-deprecations.mjs';
 import { keyByKeyDefaults } from './deepspeed-key-defaults.mjs';
 import { deepspeedLostKeys } from './deepspeed-lost-keys.mjs';
-import { deepspeedEnumChanges } from './deepspeed-enums.mjs';
+import { deepspeedDtypeChanges, deepspeedEnumChanges } from './deepspeed-enums.mjs';
 import { deepspeedUnread } from './deepspeed-readers.mjs';
 import { catBlobs, compareVersions, gitLines, releaseTags, show } from './git.mjs';
 import { defaultBefore, readSchema, schemaDefault } from './json.mjs';
@@ -117,7 +117,7 @@ function classesOf(stmts) {
       body = -1;
       if (t[0]?.v === 'class' && t[1]?.t === 'name') {
         const bases = t[2]?.v === '(' ? t.slice(3, closing(t, 2)).filter((x, j, a) => x.t === 'name' && a[j + 1]?.v !== '.' && a[j + 1]?.v !== '=').map((x) => x.v) : [];
-        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map(), fields: new Set(), members: new Map() }));
+        classes.set(t[1].v, (cur = { bases, extra: undefined, defaults: new Map(), fields: new Set(), members: new Map(), nullable: new Map() }));
       }
       continue;
     }
@@ -133,10 +133,25 @@ function classesOf(stmts) {
       fieldDefault(cur, t);
       // Every annotated field is a key the model takes, under its alias when it has one.
       const alias = t.findIndex((x, j) => x.v === 'alias' && t[j + 1]?.v === '=' && t[j + 2]?.t === 'str');
-      if (!t[0].v.startsWith('_') && t[0].v !== 'model_config') cur.fields.add(alias >= 0 ? t[alias + 2].v : t[0].v);
+      const key = alias >= 0 ? t[alias + 2].v : t[0].v;
+      if (!t[0].v.startsWith('_') && t[0].v !== 'model_config') cur.fields.add(key);
+      cur.nullable.set(key, fieldNullable(t, cur.defaults.get(key)));
     }
   }
   return { classes };
+}
+
+/**
+ * Whether a pydantic field takes an explicit None: `annotation` when its type admits None
+ * (`Optional[...]`, `Union[..., None]`, `X | None`, `Any`, `object`), `default` when only its default is None
+ * (`x: int = None`, which pydantic 1 makes optional and pydantic 2 does not: it validates an explicit
+ * None against `int`), false otherwise.
+ */
+function fieldNullable(t, dflt) {
+  const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
+  const annotation = t.slice(2, eq < 0 ? t.length : eq);
+  if (annotation.some((x) => x.t === 'name' && ['Optional', 'None', 'Any', 'object'].includes(x.v))) return 'annotation';
+  return dflt && dflt.dynamic === undefined && dflt.value === null ? 'default' : false;
 }
 
 /**
@@ -522,8 +537,10 @@ export function deepspeed(dir, schemaPath) {
   changes.push(...deepspeedCheckChanges(dir, releases, schemaKeys(schema), SECTION_FILES));
   changes.push(...deepspeedRefusedPairs(dir, releases, SECTION_MODELS, schemaKeys(schema)));
   changes.push(...deepspeedEnumChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
+  changes.push(...deepspeedDtypeChanges(dir, releases, schemaKeys(schema), (dotted) => effective.get(dotted)));
   const defaults = {};
   changes.push(...deepspeedDefaults(releases, schema, defaults));
+  changes.push(...deepspeedNullChanges(releases, schema));
   const strictness = {};
   changes.push(...deepspeedStrictness(releases, schema, strictness));
   printLists([
@@ -542,6 +559,67 @@ export function deepspeed(dir, schemaPath) {
     ...snapshot('deepspeed-defaults.json', 'The default of each key of the sections DeepSpeed reads with a pydantic model (SECTION_MODELS), by release, read by scripts/schema-history.mjs from every vX.Y.Z tag (and master when it announces a newer version): the literal a field of the model (or a base class) is given, `name: T = value` or `Field(value, alias=...)`, under its alias; at a release without the model, the `<SECTION>_<KEY>_DEFAULT` constant its key-by-key reader uses (deepspeed-key-defaults.mjs; a default of None is null: DeepSpeed 0.5.7 to 0.6.7 default an offload device to None, which their check of the device refuses). Runs of releases with the same default; a release where neither exists or the default is computed says nothing.', 'default', defaults),
   ];
   return { schema, changes, path: schemaPath, tool: 'DeepSpeed', snapshots };
+}
+
+/** DeepSpeed builds its models on pydantic 2 from this release (runtime/config_utils.py@v0.15.0). */
+const PYDANTIC_2 = '0.15.0';
+
+/**
+ * `x-null-effect` of the keys of the sections a pydantic model reads (SECTION_MODELS): from the
+ * release on which, through the newest, the model declares the field without None, an explicit null
+ * is refused when DeepSpeed reads the config (a validation error). A field whose only None is its
+ * default (`x: int = None`) takes None under pydantic 1 and refuses it under pydantic 2 (0.15.0 on).
+ * A field the newest release makes optional gets nothing (older refusals are only printed); an
+ * `x-null-effect` written by hand with the same `since` is kept as it is, and releases before the
+ * model read the section key by key, which the text of a hand-written one says.
+ */
+function deepspeedNullChanges(releases, schema) {
+  const keys = schemaKeys(schema);
+  const changes = [];
+  const report = [];
+  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
+    const match = typeof files === 'function' ? files : (p) => files.test(p);
+    // Per release: key -> how the model (or a base class) declares it, undefined without the model.
+    const perRelease = releases.map((r) => {
+      const byName = new Map();
+      for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
+      if (!byName.has(cls)) return undefined;
+      const out = new Map();
+      const collect = (name, seen = new Set()) => {
+        const c = byName.get(name);
+        if (!c || seen.has(name)) return;
+        seen.add(name);
+        for (const b of c.bases) collect(b, seen);
+        for (const [k, n] of c.nullable ?? []) out.set(k, n);
+      };
+      collect(cls);
+      return out;
+    });
+    for (const [dotted, props] of keys) {
+      if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
+      const key = dotted.slice(section.length + 1);
+      const refused = releases.map((r, i) => {
+        const n = perRelease[i]?.get(key);
+        if (n === undefined) return undefined;
+        return n === false || (n === 'default' && compareVersions(r.version, PYDANTIC_2) >= 0);
+      });
+      if (refused.at(-1) !== true) {
+        if (refused.some((x) => x === true)) report.push(`${dotted}: refused by some releases, taken by the newest (no x-null-effect)`);
+        continue;
+      }
+      let first = refused.length - 1;
+      while (first > 0 && refused[first - 1] === true) first--;
+      const since = releases[first].version;
+      const prop = props[0];
+      const have = prop['x-null-effect'];
+      if (have && have.since === since) continue;
+      const want = { since, effect: `the section's pydantic model (${cls}) declares the field without None, so DeepSpeed refuses null with a validation error when it reads the config` };
+      const to = have ? { ...have, since } : want;
+      changes.push({ key: dotted, field: 'x-null-effect', from: have, to, why: `the first release from which ${cls} declares the field without None through the newest`, set: () => props.forEach((p) => setKey(p, 'x-null-effect', to, ['x-value-checked-since', 'description'])) });
+    }
+  }
+  printLists([['keys some releases refuse null for but the newest takes (left as they are)', report]]);
+  return changes;
 }
 
 /**

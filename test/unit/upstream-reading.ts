@@ -5,7 +5,7 @@
  *
  * It is written from the loaders' and the schemas' facts, not from the rules: the document as PyYAML,
  * `json` or argparse load it (the engine's instance of it), then, per key, whether the release knows
- * it (`x-since`, `x-removed`), what a deprecated key turns into (`x-deprecated`: ignored, or carried
+ * it (`x-since`, `x-removed`; the keys of a list's items too), what a deprecated key turns into (`x-deprecated`: ignored, or carried
  * over to its replacement), which sections the run reads (`x-applies-to`, `x-requires-stage`), and a
  * value equal to the release's default counted as unwritten (`x-default-before`, `default`). The few
  * run-time rewrites no schema keyword states are written out below, each with the upstream line that
@@ -75,6 +75,12 @@ function walk(w: Walk, value: Record<string, unknown>, schema: JsonSchema | unde
       }
     }
     if (!sectionRead(w, at, child)) continue;
+    // A list of sections (DeepSpeed's `layer_specs`): each item is read key by key, as a section is.
+    const items = child.items;
+    if (Array.isArray(v) && items && items.properties) {
+      v.forEach((item, i) => (isMap(item) ? walk(w, item, nav.resolve(items, item), [...at, String(i)]) : record(w, [...at, String(i)], item, items)));
+      continue;
+    }
     if (isMap(v) && (child.properties || typeof child.additionalProperties === 'object')) walk(w, v, child, at);
     else record(w, at, v, child);
   }

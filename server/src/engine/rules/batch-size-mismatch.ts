@@ -17,7 +17,7 @@ export default defineRule<DeepSpeedModel>({
   },
   docs: {
     summary: '`train_batch_size` is not `train_micro_batch_size_per_gpu` × `gradient_accumulation_steps` × the data-parallel ranks.',
-    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank up to 0.18.5, so there for a file nothing names either count passes, and from 0.18.6 it loads the path into a dict first); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. Under an Accelerate config with Ulysses sequence parallelism (`parallelism_config_sp_size` above 1, Accelerate 1.12 on), Accelerate writes `train_batch_size` itself from its data-parallel size and hands DeepSpeed the sequence-parallel groups, so the file\'s value is not checked. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …"), and so does a `micro_batch_sizes` entry above `max_train_batch_size`.',
+    why: 'DeepSpeed asserts the batch identity when it reads the config ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size"). Given two of the three it derives the third by integer division, so a global batch that does not divide silently truncates and then fails the same check. The data-parallel ranks are the world size divided by the sequence-parallel degree (from 0.17.0, when DeepSpeed is handed the config as a dict, as Accelerate and the Trainer do; a JSON path it opens itself counts every rank up to 0.18.5, so there for a file nothing names either count passes, and from 0.18.6 it loads the path into a dict first); AutoTP does not reduce them, since DeepSpeed checks the batch before it builds the tensor-parallel groups; Shardwise takes the world size from `world_size` in `.shardwise.yaml` or from the Accelerate configs that launch with the file, and without it checks what no world size could satisfy. Under an Accelerate config with Ulysses sequence parallelism (`parallelism_config_sp_size` above 1, Accelerate 1.12 on), Accelerate writes `train_batch_size` itself from its data-parallel size and hands DeepSpeed the sequence-parallel groups, so the file\'s value is not checked. With `elasticity.enabled` (DeepSpeed 0.3.9 on) DeepSpeed computes the three batch keys itself before the check: with `ignore_non_elastic_batch_info` true the file\'s values are overwritten and not checked; without it a batch key in the file stops DeepSpeed ("One or more batch related parameters were found in your ds_config …"), and so does a `micro_batch_sizes` entry above `max_train_batch_size`, a `min_gpus` above `max_gpus` (from 0.3.10, each key with its default) or a `model_parallel_size` above 1 with elasticity `version` 0.1.',
     bad: '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     good: '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 2,\n  "zero_optimization": { "stage": 2 }\n}\n',
     fix: 'Sets `train_batch_size` to the product, or `gradient_accumulation_steps` to the quotient when that is a whole number.',
@@ -41,6 +41,7 @@ export default defineRule<DeepSpeedModel>({
     }
     if (elastic) {
       elasticMicroAboveMax(ctx);
+      ctx.separately(() => elasticCrossChecks(ctx));
       return;
     }
     // Accelerate with Ulysses sequence parallelism (its `parallelism_config_sp_size` above 1, from
@@ -140,6 +141,35 @@ function batchLines(m: DeepSpeedModel): RelatedSpec[] {
  * refuses a micro-batch above that bound when it reads the config (elasticity/elasticity.py
  * `_get_compatible_gpus_v01`, which versions 0.1 and 0.2 both run: @v0.3.9:150-153, @v0.19.5:107-109).
  */
+/**
+ * The other checks between two elasticity keys that DeepSpeed makes when it reads the config with
+ * elasticity on: `min_gpus` above `max_gpus` (each with its default, 1 and 10000: elasticity/config.py
+ * @v0.3.10:89, @v0.19.5:83-85; DeepSpeed 0.3.9 does not compare them), and a `model_parallel_size`
+ * above 1 with version 0.1, which has no model-parallel logic (elasticity/elasticity.py@v0.7.0, where
+ * both keys arrive, @v0.19.5:291-294).
+ */
+function elasticCrossChecks(ctx: RuleContext<DeepSpeedModel>): void {
+  const m = ctx.model;
+  if (ctx.atLeast('0.3.10') && (m.has(['elasticity', 'min_gpus']) || m.has(['elasticity', 'max_gpus']))) {
+    const min = m.has(['elasticity', 'min_gpus']) ? m.num(['elasticity', 'min_gpus']) : 1;
+    const max = m.has(['elasticity', 'max_gpus']) ? m.num(['elasticity', 'max_gpus']) : 10000;
+    if (min !== undefined && max !== undefined && min >= 1 && max >= 1 && min > max) {
+      const at: Path = m.has(['elasticity', 'min_gpus']) ? ['elasticity', 'min_gpus'] : ['elasticity', 'max_gpus'];
+      ctx.report({
+        at,
+        message: `\`elasticity.min_gpus\` ${min} is above \`max_gpus\` ${max}${m.has(['elasticity', 'max_gpus']) ? '' : ' (its default)'}: no GPU count lies between them, and with elasticity on DeepSpeed stops when it reads the config ("Elasticity min_gpus cannot be greater than max_gpus"). Lower \`min_gpus\` or raise \`max_gpus\`.`,
+      });
+    }
+  }
+  const mp = m.num(['elasticity', 'model_parallel_size']);
+  if (ctx.atLeast('0.7.0') && mp !== undefined && mp > 1 && m.num(['elasticity', 'version']) === 0.1) {
+    ctx.report({
+      at: ['elasticity', 'model_parallel_size'],
+      message: `\`elasticity.model_parallel_size\` ${mp} with \`version\` 0.1: only elasticity version 0.2 takes model parallelism into account, and DeepSpeed stops when it computes the elastic batch ("Elasticity V0.1 does not support model-parallel training"). Use \`version\` 0.2 (the default from DeepSpeed 0.7.0), or a model-parallel size of 1.`,
+    });
+  }
+}
+
 function elasticMicroAboveMax(ctx: RuleContext<DeepSpeedModel>): void {
   const m = ctx.model;
   const max = m.num(['elasticity', 'max_train_batch_size']);

@@ -150,7 +150,7 @@ export function scalarText(node: ScalarNode): string {
   return node.raw || String(node.value);
 }
 
-/** Visits every written key whose schema is known: (source path, schema, node, section; in a format with its own instance, the value the instance holds for the key). */
+/** Visits every written key whose schema is known, the keys of a list's items included: (source path, schema, node, section; in a format with its own instance, the value the instance holds for the key). */
 export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSchema, node: Node, section: JsonSchema, flatValue?: unknown) => void): void {
   const nav = ctx.nav;
   if (!nav || !ctx.doc.root) return;
@@ -170,7 +170,14 @@ export function walkSchema(ctx: RuleContext, visit: (path: Path, schema: JsonSch
   }
   const rootValue = ctx.doc.value([]);
   const go = (node: Node, schema: JsonSchema | undefined, path: Path, depth: number): void => {
-    if (!schema || depth > 16 || node.kind !== 'map') return;
+    if (!schema || depth > 16) return;
+    // The keys of a list's items (DeepSpeed's `layer_specs[]`) are keys like any other: each item is
+    // walked against the items' schema, resolved against that item's own value.
+    if (node.kind === 'seq') {
+      if (schema.items) node.items.forEach((item, i) => go(item, nav.resolve(schema.items, ctx.doc.value([...path, i])), [...path, i], depth + 1));
+      return;
+    }
+    if (node.kind !== 'map') return;
     for (const e of node.entries) {
       if (e.merged) continue;
       const childRaw = nav.child(schema, nav.canonicalKey(schema, e.key, ctx.schemaVersion), ctx.schemaVersion);

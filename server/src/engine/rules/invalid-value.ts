@@ -4,6 +4,8 @@
 import { deepspeedReader } from './duplicate-key';
 import { closest, isTypo } from '../suggest';
 import { deprecatedValues, nargsBefore, nullEffect, since, valueSince } from '../schema/vocabulary';
+import { torchOptimRefusals } from '../formats/deepspeed/torch-optim';
+import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bareSwitch, code, deprecatedValue, launchIgnoresKey, pathLabel, readUnchecked, releaseForm, releaseAccepts, scalarText, walkSchema, yamlTrap } from './helpers';
 import { advisedBreaks, enumRemoved, identityRead, invalidRunsBefore, pydanticText, readTruthy, removal, typeAtRelease, typesBefore, unbounded, valueForms } from '../schema/vocabulary';
 import { wrapKeyUnread } from '../formats/accelerate/helpers';
@@ -509,6 +511,8 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
       ctx.report({ at: w.at, on: 'value', severity: 'warning', message: `${pathLabel(w.at)} is ${code(String(w.value))}, which is not one of the names ${ctx.tool} knows here (${advised.names.map((n) => code(n)).join(', ')}): ${advised.why ?? `${ctx.tool} does not check the name and ignores one it does not know`}. Write one of those names, or remove the key.` });
       continue;
     }
+    // A DeepSpeed optimizer parameter the torch.optim class it builds refuses: optimizer-config-invalid says so, and it does not run as written.
+    if (ctx.format === 'deepspeed' && torchOptimRefusals(ctx.model as DeepSpeedModel, (v) => ctx.atLeast(v)).some((r) => JSON.stringify(r.at) === JSON.stringify(w.at))) continue;
     ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
   if (node.kind === 'scalar' && (typesBefore(schema).length || schema?.type === 'integer')) ctx.separately(() => intAtRelease(ctx, path, schema, node));

@@ -3,7 +3,8 @@
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
 import { bf16Stage1, DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
-import { runDsChecks, type DsCheck } from './helpers';
+import { torchOptimRefusals } from '../formats/deepspeed/torch-optim';
+import { code, pathLabel, runDsChecks, type DsCheck } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
 /**
@@ -278,13 +279,24 @@ export default defineRule<DeepSpeedModel>({
     'write-integer': { applicability: 'safe', changes: 'writes the integer the value stands for', unconditional: true },
   },
   docs: {
-    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO (including the classes a release builds but leaves out of its tested list: Muon in 0.17.6 to 0.18.4, ZenFlow\'s CPU Adam before 0.19.3, the 1-bit optimizers before 0.4.1, torch\'s AdamW before 0.3.11), Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as a warning, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW.',
-    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3). Before DeepSpeed 0.3.11 `AdamW`, before 0.5.5 `Adagrad`, and before 0.17.6 `Muon` are not names DeepSpeed builds itself: it looks them up as `torch.optim` classes, which ZeRO has not tested, so with ZeRO they stop the same way. ZeRO compares the exact class it built with its list, release by release: DeepSpeed 0.17.6 to 0.18.4 leave their own Muon out of it (a wrong import path), 0.17.5 to 0.19.2 the ZenFlowCPUAdam they build for Adam with ZenFlow and optimizer offload, releases before 0.9.2 the DeepSpeedCPUAdagrad of Adagrad with the CPU optimizer, and releases before 0.3.11 the torch.optim.AdamW that `torch_adam` builds.',
+    summary: 'Optimizer and scheduler settings DeepSpeed rejects: an untested optimizer with ZeRO (including the classes a release builds but leaves out of its tested list: Muon in 0.17.6 to 0.18.4, ZenFlow\'s CPU Adam before 0.19.3, the 1-bit optimizers before 0.4.1, torch\'s AdamW before 0.3.11), Muon with reduce-scatter at ZeRO stage 3 or beside optimizer offload at stage 1 or 2, Lamb with a static loss scale (a fixed `fp16.loss_scale`, or bf16 up to DeepSpeed 0.17.0), a lower-case torch class, a float `warmup_num_steps`; and, as warnings, `Adagrad` that DeepSpeed 0.5.5 to 0.9.1 silently build as AdamW, and a learning rate, epsilon, beta, weight decay or momentum out of range for the `torch.optim` class DeepSpeed builds from the section.',
+    why: 'DeepSpeed builds the optimizer and scheduler from these sections after the model is loaded, so each of these stops a run that already spent its start-up time. Each message quotes the check that fires. Muon needs `reduce_scatter: false` at ZeRO stage 3 (from 0.18.9, where it first runs there) and, with the optimizer offloaded, at stage 1 or 2 (from 0.19.3). Before DeepSpeed 0.3.11 `AdamW`, before 0.5.5 `Adagrad`, and before 0.17.6 `Muon` are not names DeepSpeed builds itself: it looks them up as `torch.optim` classes, which ZeRO has not tested, so with ZeRO they stop the same way. ZeRO compares the exact class it built with its list, release by release: DeepSpeed 0.17.6 to 0.18.4 leave their own Muon out of it (a wrong import path), 0.17.5 to 0.19.2 the ZenFlowCPUAdam they build for Adam with ZenFlow and optimizer offload, releases before 0.9.2 the DeepSpeedCPUAdagrad of Adagrad with the CPU optimizer, and releases before 0.3.11 the torch.optim.AdamW that `torch_adam` builds. Where DeepSpeed hands `optimizer.params` to a `torch.optim` class (a `type` that is not one of its own, `torch_adam`, `Adagrad` without the CPU optimizer from 0.9.2, mup\'s MuAdam, MuAdamW and MuSGD), that class\'s constructor refuses a negative learning rate, epsilon, weight decay or momentum and a beta outside [0, 1) with a ValueError; DeepSpeed\'s own optimizers check none of these. The file does not pin PyTorch, so these are warnings.',
     bad: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     good: '{\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_allow_untested_optimizer": true,\n  "optimizer": { "type": "SGD", "params": { "lr": 0.01 } },\n  "zero_optimization": { "stage": 2, "overlap_comm": true }\n}\n',
     fix: 'Allows the untested optimizer, makes the loss scale dynamic, or writes the step count as an integer.',
   },
   check(ctx) {
     runDsChecks(ctx, CHECKS);
+    // The ranges a torch.optim constructor checks, where DeepSpeed builds one from the section: a
+    // warning, since the file does not pin the PyTorch release whose checks these are.
+    for (const r of torchOptimRefusals(ctx.model, (v) => ctx.atLeast(v)))
+      ctx.separately(() =>
+        ctx.report({
+          at: ctx.model.where(r.at),
+          on: 'value',
+          severity: 'warning',
+          message: `${pathLabel(r.at)} is ${code(String(r.value))}: ${r.via}, so DeepSpeed builds \`torch.optim.${r.cls}\` with these parameters, and its constructor refuses the value ("${r.quote}"): the run stops in deepspeed.initialize. That is what PyTorch's releases do (the file does not pin one; DeepSpeed itself checks no range). Write a value ${r.rule}.`,
+        }),
+      );
   },
 });

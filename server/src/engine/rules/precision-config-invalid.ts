@@ -8,15 +8,17 @@ import type { Path } from '../types';
 
 const noZero = (m: DeepSpeedModel) => m.stage === 0;
 
-type Dtype = 'fp32' | 'fp16' | 'bf16';
+type Dtype = 'fp32' | 'fp16' | 'bf16' | 'int8';
 
+/** Every name of DeepSpeed's dtype table, DtypeEnum (runtime/config.py@v0.19.5:101-105, the same from 0.7.6). */
 const DTYPE_SPELLINGS: Record<string, Dtype> = {
   fp32: 'fp32', float32: 'fp32', float: 'fp32', 'torch.float32': 'fp32',
   fp16: 'fp16', float16: 'fp16', half: 'fp16', 'torch.float16': 'fp16',
   bf16: 'bf16', bfloat16: 'bf16', 'torch.bfloat16': 'bf16',
+  int8: 'int8', 'torch.int8': 'int8',
 };
 
-const TORCH: Record<Dtype, string> = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' };
+const TORCH: Record<Dtype, string> = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16', int8: 'torch.int8' };
 
 /** A precision switch as DeepSpeed tests it: absent is off; undefined for `"auto"` or text it does not settle. */
 function switchOn(m: DeepSpeedModel, path: readonly (string | number)[]): boolean | undefined {
@@ -108,6 +110,18 @@ function writtenParam(m: DeepSpeedModel): Dtype | undefined {
  * communication type other than fp32 in 0.17.2-0.17.5 (@v0.17.5:31, gone @v0.17.6).
  */
 const AUTOCAST_CHECKS: DsCheck[] = [
+  {
+    // int8 passes DeepSpeed's read of the dtype (runtime/config.py@v0.19.5:175-179, DtypeEnum :101-105),
+    // and the engine hands it to torch.autocast (runtime/torch_autocast.py@v0.19.5:114-118) and tags the
+    // lower-precision-safe modules' parameters with it (:53-57; `autocast_dtype` @v0.17.2:52-55).
+    since: '0.17.2',
+    severity: 'warning',
+    when: (m) => {
+      const v = m.get(['torch_autocast', 'dtype']);
+      return autocastOn(m) && typeof v === 'string' && DTYPE_SPELLINGS[v] === 'int8' ? ['torch_autocast', 'dtype'] : undefined;
+    },
+    message: (m) => `\`torch_autocast.dtype\` ${m.get(['torch_autocast', 'dtype'])} is a name of DeepSpeed's dtype table, so DeepSpeed loads the file, but int8 is no autocast type: torch.autocast takes a 16-bit float type (on CUDA it warns that the dtype is not supported and turns autocast off, with the PyTorch releases assumed here; the file does not pin PyTorch), and DeepSpeed still tags the parameters of the modules it treats as lower-precision safe with int8. Use \`bf16\` or \`fp16\`, or remove the key.`,
+  },
   {
     // torch_autocast.py@v0.17.2:27, master:32.
     since: '0.17.2',
