@@ -5,7 +5,8 @@
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
 import { parserDataclasses } from './dataclasses';
-import { importedTexts } from './imports';
+import { importedTexts, reachedImports } from './imports';
+import { otherArgvReader, readsSysArgv } from '../program';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
@@ -70,6 +71,11 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // A program that shows HfArgumentParser is judged by the dataclasses it gives it; one that does not, by its own argparse.
   const reading = program && (ARGV_PARSER.test(program.text) ? dataclassReading(s!, entry!, program.text) : parserReading(s!, entry!, program.text));
   if (reading?.not) contradictions.push(reading.not);
+  // A program that can be read is a Trainer's only where it hands the command line to the Trainer's
+  // parser, itself or in the modules it imports: one that shows another reader, or none at all, reads
+  // the flags itself, whatever names they share with TrainingArguments.
+  const unread = program && !reading?.not ? withoutTrainerParser(s!, entry!, program.text) : undefined;
+  if (unread) contradictions.push(unread);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
   if (few) contradictions.push(few);
@@ -154,6 +160,31 @@ function ownParser(name: string, text: string, where?: string): { not: string } 
   // Its own argparse parser and no parser of the Trainer's: the flags are its own (diffusers-style
   // scripts), also where it builds a TrainingArguments from them in code (`TrainingArguments(bf16=args.bf16, …)`).
   if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse${by}, not with HfArgumentParser (a TrainingArguments it builds in code takes what the program hands it)` };
+  return undefined;
+}
+
+/**
+ * A parser that may hand the command line to TrainingArguments: HfArgumentParser, TrlParser, or a
+ * subclass of either with a name of its own (alignment-handbook's `H4ArgumentParser`).
+ */
+const TRAINER_ARGV = /\b(HfArgumentParser|TrlParser|parse_args_into_dataclasses|\w+ArgumentParser)\b/;
+
+/**
+ * Why a program that can be read does not hand its command line to the Trainer's parser, when it
+ * shows that: neither it nor the local modules it reaches show one (see reachedImports), and it reads
+ * the command line with a parser of another kind, or reads `sys.argv` itself, or reaches every module
+ * it imports; undefined when a module it imports is not here (its parser may be there).
+ */
+function withoutTrainerParser(s: ShellDoc, name: string, text: string): string | undefined {
+  if (TRAINER_ARGV.test(text)) return undefined;
+  const walk = reachedImports(s);
+  if (walk.texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return undefined;
+  const none = 'nor do the modules of the workspace it imports show one';
+  const other = otherArgvReader(text);
+  if (other) return `\`${name}\` reads its command line with ${other}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if (walk.unresolved.length) return undefined;
+  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if (walk.complete) return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
   return undefined;
 }
 
