@@ -107,7 +107,11 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  return parserReading(s, name, text) ?? { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
+  const shown = parserReading(s, name, text);
+  if (shown) return shown;
+  // Its parser further down its own package (src/train.py → tuner → hparams/parser.py): the dataclasses it is given are not followed there.
+  if (reachedImports(s).texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
+  return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
 }
 
 /**

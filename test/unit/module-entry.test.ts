@@ -1,0 +1,40 @@
+/**
+ * The program a launch runs as a module (syntax/shell/launchers.ts `moduleEntryIndex`): which word is
+ * the module for each launcher form, and the commands whose `-m` names no training program.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseShell } from '../../server/src/engine/syntax/shell';
+
+function entry(text: string): { path: string; module?: boolean } | undefined {
+  const e = parseShell(text).entrypoint;
+  return e && { path: e.path, ...(e.module ? { module: true } : {}) };
+}
+
+test('each launcher form that runs a module names it as the entry', () => {
+  const mod = { path: 'pkg.train', module: true };
+  // python's `-m` ends its own options; torchrun's, accelerate's and deepspeed's switch takes no value
+  // (torch/distributed/run.py `-m/--module`; accelerate commands/launch.py@v1.14.0:350-355; deepspeed launcher/runner.py@v0.19.5:141-146).
+  assert.deepEqual(entry('python -u -m pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('torchrun --nproc_per_node 2 -m pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('torchrun -m --standalone --nnodes=1 --nproc_per_node 2 pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('python -m torch.distributed.launch --nproc_per_node 2 --module pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('deepspeed --num_gpus 2 --module pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('deepspeed --module --no_local_rank --num_gpus 2 pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('accelerate launch --config_file a.yaml -m pkg.train --output_dir o\n'), mod);
+  assert.deepEqual(entry('srun -N 2 --ntasks-per-node 1 torchrun --nproc_per_node 8 -m pkg.train --output_dir o\n'), mod);
+});
+
+test('a file entry is still the file; a launcher word or tool run with -m is no program of ours', () => {
+  assert.deepEqual(entry('torchrun --nproc_per_node 2 train.py -m x --output_dir o\n'), { path: 'train.py' });
+  assert.deepEqual(entry('python -m torch.distributed.run --nproc_per_node 2 train.py --output_dir o\n'), { path: 'train.py' });
+  // A profiler run as a module runs the file after it.
+  assert.deepEqual(entry('python -m cProfile -o prof.out train.py --output_dir o\n'), { path: 'train.py' });
+  assert.equal(entry('python -m pip install -r requirements.txt\n'), undefined);
+  // srun's own `-m` (its task distribution) is not a module switch.
+  assert.equal(entry('srun -m block python\n'), undefined);
+  // A module word whose text is not known is no entry.
+  assert.equal(entry('torchrun -m $MODULE --output_dir o\n'), undefined);
+  // torchrun without its switch runs a file: a dotted word is not a module then.
+  assert.equal(entry('torchrun --nproc_per_node 2 pkg.train --output_dir o\n'), undefined);
+});
