@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyze } from '../../server/src/engine';
 import { parseShell } from '../../server/src/engine/syntax/shell';
 
 function entry(text: string): { path: string; module?: boolean } | undefined {
@@ -37,4 +38,16 @@ test('a file entry is still the file; a launcher word or tool run with -m is no 
   assert.equal(entry('torchrun -m $MODULE --output_dir o\n'), undefined);
   // torchrun without its switch runs a file: a dotted word is not a module then.
   assert.equal(entry('torchrun --nproc_per_node 2 pkg.train --output_dir o\n'), undefined);
+});
+
+test('the format line says what the program shows of its own arguments', () => {
+  const reason = (files: Record<string, string>): string => {
+    const a = analyze({ path: '/w/launch.sh', text: 'torchrun --nproc_per_node 2 -m pkg.ft --output_dir o --per_device_train_batch_size 2 --deepspeed ds.json\n', resolve: (ref) => ({ ref, path: `/w/${ref}`, text: files[ref], tried: [`/w/${ref}`] }) });
+    return a.docs[0].detection.reason;
+  };
+  const alone = 'from transformers import HfArgumentParser, TrainingArguments\n(args,) = HfArgumentParser((TrainingArguments,)).parse_args_into_dataclasses()\n';
+  assert.match(reason({ 'pkg/ft/__main__.py': alone }), /\(`pkg\.ft` reads TrainingArguments alone\)/);
+  const beside = 'from dataclasses import dataclass\nfrom transformers import HfArgumentParser, TrainingArguments\n@dataclass\nclass ModelArguments:\n    model: str = "m"\nm, t = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()\n';
+  assert.match(reason({ 'pkg/ft.py': beside }), /\(`pkg\.ft` defines arguments of its own beside TrainingArguments\)/);
+  assert.match(reason({}), /\(`pkg\.ft` is not read here and may define arguments of its own\)/);
 });

@@ -79,7 +79,22 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
   if (few) contradictions.push(few);
-  return weigh({ keys, contradictions }, RULES);
+  return weigh({ keys, contradictions }, { ...RULES, balance: { open: ownArguments(s, entry, program?.text) } });
+}
+
+/**
+ * Why the flags the Trainer does not know are not weighed against the launch, as true as the program
+ * shows: its parser is given dataclasses of its own beside TrainingArguments, or a TrainingArguments
+ * subclass (which may add fields), or only TrainingArguments; the program is not read; or its parser
+ * is not read well enough to say.
+ */
+function ownArguments(s: ShellDoc | undefined, entry: string | undefined, text: string | undefined): string {
+  const name = entry ? `\`${entry}\`` : 'the training script';
+  if (!s || text === undefined) return `${name} is not read here and may define arguments of its own`;
+  const d = parserDataclasses([text, ...importedTexts(s)]);
+  if (d?.kind !== 'trainer') return `${name} may define arguments of its own`;
+  if (!d.alone) return `${name} defines arguments of its own beside TrainingArguments`;
+  return d.cls.split('.').pop() === 'TrainingArguments' ? `${name} reads TrainingArguments alone` : `${name} reads \`${d.cls}\`, which may add arguments to TrainingArguments`;
 }
 
 /** Python's TrainingArguments reading of a boolean flag (`string_to_bool`; a bare flag is true). */
