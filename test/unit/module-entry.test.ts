@@ -51,3 +51,10 @@ test('the format line says what the program shows of its own arguments', () => {
   assert.match(reason({ 'pkg/ft.py': beside }), /\(`pkg\.ft` defines arguments of its own beside TrainingArguments\)/);
   assert.match(reason({}), /\(`pkg\.ft` is not read here and may define arguments of its own\)/);
 });
+
+test('a module run after the training command to evaluate or convert is a later step, not the training', () => {
+  // FlagOpen/FlagEmbedding@7ed43d6 research/llm_embedder/scripts/llm-embedder.sh:8-36: training, then `torchrun -m evaluation.eval_mmlu` in a loop.
+  const text = 'torchrun --nproc_per_node=8 run_dense.py --output_dir o --deepspeed ds.json\nfor m in a b; do\n  torchrun --nproc_per_node 8 -m evaluation.eval_mmlu --query_encoder o/$m\ndone\n';
+  assert.deepEqual(entry(text), { path: 'run_dense.py' });
+  assert.deepEqual(entry('python -m pip install -e .\ntorchrun -m pkg.train --output_dir o\n'), { path: 'pkg.train', module: true });
+});

@@ -205,3 +205,11 @@ export function laterStep(training: Launcher | undefined, next: Launcher | undef
   };
   return distributed(training) && !distributed(next);
 }
+
+/**
+ * A module whose name says it evaluates, generates, serves or converts (`evaluation.eval_mmlu`,
+ * `pkg.inference`): run after a training command, it is a later step, not the training.
+ */
+export function laterModule(name: string): boolean {
+  return name.split('.').some((part) => /^(eval|evaluat|infer|generat|predict|test|serv|export|convert|merge|quantiz|bench)/i.test(part));
+}
