@@ -58,3 +58,12 @@ test('a module run after the training command to evaluate or convert is a later 
   assert.deepEqual(entry(text), { path: 'run_dense.py' });
   assert.deepEqual(entry('python -m pip install -e .\ntorchrun -m pkg.train --output_dir o\n'), { path: 'pkg.train', module: true });
 });
+
+test('a Megatron-LM launch of an inference module is judged as inference, by the file the module is', () => {
+  // NVIDIA/Megatron-LM@core_v0.16.0 examples/inference/llama_mistral/run_static_inference_llama4_scout.sh:64: `torchrun … -m examples.inference.gpt.gpt_static_inference`, TP 8 in an MoE model.
+  const text = 'torchrun --nproc_per_node 8 -m examples.inference.gpt.gpt_static_inference --tensor-model-parallel-size 8 --num-layers 4 --hidden-size 512 --num-attention-heads 8 --num-experts 16 --seq-length 1024 --max-position-embeddings 1024 --micro-batch-size 1 --load ckpt\n';
+  const a = analyze({ path: 'run.sh', text }, { targetVersions: { 'megatron-core': '0.16.0' } });
+  assert.equal(a.docs[0].format?.id, 'megatron-args', a.docs[0].detection.reason);
+  // The MoE layer's refusal of TP without sequence parallelism happens on a training step: none here.
+  assert.ok(!a.findings.some((f) => f.code === 'tp-without-sequence-parallel'), a.findings.map((f) => f.code).join(', '));
+});

@@ -501,7 +501,9 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (npu && !args.hardwareHint) args.hardwareHint = { id: 'ascend-npu', note: `the script sets \`${npu}\` for Ascend NPUs`, unknown: true };
     const entry = s.entrypoint?.path.split('/').pop();
     args.entry = entry ?? '';
-    if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
+    // A module (`-m examples.inference.gpt.gpt_static_inference`) is judged by the file it runs.
+    const file = s.entrypoint?.module ? `${s.entrypoint.path.split('.').pop()}.py` : entry;
+    if (entry && file && INFERENCE_ENTRY.test(file)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
     args.notTraining ??= skipsTraining(args);
     const open = openReason(s);
     if (open) args.open = open;
