@@ -77,7 +77,7 @@ test('check on examples/ reports the planted mistakes, with the project .shardwi
   assert.deepEqual(codes('typo-and-traps.yaml'), ['error:yaml-boolean-trap', 'warning:unknown-key']);
   assert.deepEqual(codes('multi-node.yaml'), ['warning:multi-node-missing-main-process', 'warning:num-processes-not-divisible-by-machines']);
   assert.deepEqual(codes('nd-parallel.yaml'), ['error:parallelism-requires-fsdp2', 'warning:fsdp1-reshard-after-forward-ignored', 'warning:missing-key-prefix']);
-  assert.deepEqual(codes('deepspeed-zero.yaml'), ['warning:zero3-init-without-stage3']);
+  assert.deepEqual(codes('deepspeed-zero.yaml'), ['information:zero3-init-without-stage3']);
   assert.ok(codes('fsdp2-migration.yaml').includes('error:fsdp2-unsupported-key'));
   assert.deepEqual(codes('clean-fsdp2-hsdp.yaml'), []);
   assert.deepEqual(codes('megatron-70b.yaml'), ['warning:tp-exceeds-nvlink-domain']);
@@ -90,7 +90,7 @@ test('.shardwise.yaml at or above the file sets rule severities; --no-config ign
   cpSync(join(ROOT, 'examples/accelerate/deepspeed-zero.yaml'), join(dir, 'ds.yaml'), { recursive: true });
   writeFileSync(join(tmp, 'proj', '.shardwise.yaml'), 'rules:\n  zero3-init-without-stage3: error\n');
   assert.deepEqual(json(['check', dir]).findings.map((f) => f.severity), ['error']);
-  assert.deepEqual(json(['check', dir, '--no-config']).findings.map((f) => f.severity), ['warning']);
+  assert.deepEqual(json(['check', dir, '--no-config']).findings.map((f) => f.severity), ['information']);
   writeFileSync(join(dir, '.shardwise.yaml'), 'rules:\n  zero3-init-without-stage3: off\n');
   assert.deepEqual(json(['check', dir]).findings, []);
 });

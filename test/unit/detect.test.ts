@@ -124,7 +124,7 @@ test('Trainer recipes: a LLaMA-Factory or axolotl sign, or three TrainingArgumen
   readAs('trainer', 'qlora.yml', 'base_model: NousResearch/Llama-2-7b-hf\nload_in_4bit: true\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\n', /`base_model` with `micro_batch_size`, `sequence_len`, `datasets` is an axolotl config/);
   readAs('trainer', 'sft.yaml', 'model_name_or_path: Qwen/Qwen2-0.5B\ndataset_name: trl-lib/Capybara\nlearning_rate: 2.0e-5\nnum_train_epochs: 1\nper_device_train_batch_size: 8\nuse_peft: true\n', /`learning_rate`, `num_train_epochs`, `per_device_train_batch_size` are Transformers Trainer arguments/);
   readAs('trainer', 'args.json', JSON.stringify({ output_dir: 'out', per_device_train_batch_size: 4, learning_rate: 1e-5, deepspeed: 'ds.json' }));
-  readAs('trainer', 'finetune.sh', 'deepspeed train.py --deepspeed ./zero3.json --per_device_train_batch_size 16 --learning_rate 2e-5 --my_flag 1\n', /3 of 4 flags of the training command known \(the training script defines arguments of its own\)/);
+  readAs('trainer', 'finetune.sh', 'deepspeed train.py --deepspeed ./zero3.json --per_device_train_batch_size 16 --learning_rate 2e-5 --my_flag 1\n', /3 of 4 flags of the training command known \(`train.py` is not read here and may define arguments of its own\)/);
   readAs('trainer', 'finetune.sh', 'accelerate launch --num_processes 8 train.py --output_dir out --num_train_epochs 3\n');
   // Two arguments are not a recipe; a DeepSpeed section, Accelerate's type or Hydra rule it out.
   notRead('eval.yaml', 'output_dir: out\nseed: 42\nbatch_size: 8\n', /`output_dir`, `seed` are not enough/);

@@ -29,6 +29,8 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 import { importRoot, pythonImports } from '../../syntax/python';
 import { flagsMessageAt } from './release-names';
+import { reachedImports } from '../trainer/imports';
+import { otherArgvReader, readsSysArgv } from '../program';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
@@ -380,7 +382,9 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
   const megatron = !program || importsMegatron(program.text);
   const other = megatron ? undefined : otherFramework(program.text);
+  const apart = megatron || other ? undefined : apartFromMegatron(s!, entry!, program.text);
   if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
+  else if (apart) contradictions.push(apart);
   // A program that imports nothing of Megatron and whose own argparse parser defines most of the
   // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on
   // through its own package gives no verdict).
@@ -396,6 +400,24 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const few = !upstream && !program ? fewOfMany(keys, (k) => !!flagTarget(k), 'Megatron-LM', entry) : undefined;
   if (few) contradictions.push(few);
   return weigh({ keys, signs, contradictions }, RULES);
+}
+
+/**
+ * Why a program that can be read and imports nothing of Megatron does not reach Megatron-LM's argument
+ * parsing, when it shows that: none of the local modules it reaches imports Megatron either, and it
+ * reads its command line with a parser of another kind, or reads `sys.argv` itself, or reaches every
+ * module it imports; undefined when it may reach Megatron through code not read here.
+ */
+function apartFromMegatron(s: ShellDoc, name: string, text: string): string | undefined {
+  const walk = reachedImports(s);
+  if (walk.texts.some(importsMegatron)) return undefined;
+  const none = 'and neither it nor the modules of the workspace it imports import Megatron';
+  const other = otherArgvReader(text);
+  if (other) return `\`${name}\` reads its command line with ${other} ${none}`;
+  if (walk.unresolved.length) return undefined;
+  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself ${none}`;
+  if (walk.complete) return `\`${name}\` never reaches Megatron-LM's argument parsing: neither it nor the modules of the workspace it imports import Megatron`;
+  return undefined;
 }
 
 export const megatronArgsFormat: FormatSupport<MegatronModel> = {
@@ -481,7 +503,9 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (npu && !args.hardwareHint) args.hardwareHint = { id: 'ascend-npu', note: `the script sets \`${npu}\` for Ascend NPUs`, unknown: true };
     const entry = s.entrypoint?.path.split('/').pop();
     args.entry = entry ?? '';
-    if (entry && INFERENCE_ENTRY.test(entry)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
+    // A module (`-m examples.inference.gpt.gpt_static_inference`) is judged by the file it runs.
+    const file = s.entrypoint?.module ? `${s.entrypoint.path.split('.').pop()}.py` : entry;
+    if (entry && file && INFERENCE_ENTRY.test(file)) args.notTraining = `\`${entry}\` runs inference, an evaluation, an export or a checkpoint conversion, not training`;
     args.notTraining ??= skipsTraining(args);
     const open = openReason(s);
     if (open) args.open = open;

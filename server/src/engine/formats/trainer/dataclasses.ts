@@ -12,8 +12,8 @@ import { pythonImports, pythonStatements } from '../../syntax/python';
 
 /** What the dataclasses given to the program's HfArgumentParser (or TrlParser) are. */
 export type ParserDataclasses =
-  /** One of them is a TrainingArguments (the class named). */
-  | { kind: 'trainer'; cls: string }
+  /** One of them is a TrainingArguments (the class named); `alone` when it is the only dataclass the parser is given. */
+  | { kind: 'trainer'; cls: string; alone: boolean }
   /** All are the program's own dataclasses (defined in the files read), none a TrainingArguments. */
   | { kind: 'own'; classes: string[] }
   /** Some cannot be told, and none is known to be a TrainingArguments: why, in words. */
@@ -78,7 +78,7 @@ export function parserDataclasses(texts: readonly string[]): ParserDataclasses |
   for (const arg of calls) {
     for (const cls of elements(arg, scope)) {
       const v = DOTTED.test(cls) ? resolve(cls, scope, new Set()) : { unknown: `its HfArgumentParser is given \`${cls}\`, which Shardwise does not read` };
-      if (v === 'trainer') return { kind: 'trainer', cls };
+      if (v === 'trainer') return { kind: 'trainer', cls, alone: calls.length === 1 && elements(calls[0], scope).length === 1 };
       if (v === 'own') own.push(cls);
       else if (v === 'unread') unread.push(cls);
       else unknown ??= v.unknown;

@@ -5,7 +5,8 @@
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
 import { parserDataclasses } from './dataclasses';
-import { importedTexts } from './imports';
+import { importedTexts, reachedImports } from './imports';
+import { otherArgvReader, readsSysArgv } from '../program';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
@@ -70,10 +71,30 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // A program that shows HfArgumentParser is judged by the dataclasses it gives it; one that does not, by its own argparse.
   const reading = program && (ARGV_PARSER.test(program.text) ? dataclassReading(s!, entry!, program.text) : parserReading(s!, entry!, program.text));
   if (reading?.not) contradictions.push(reading.not);
+  // A program that can be read is a Trainer's only where it hands the command line to the Trainer's
+  // parser, itself or in the modules it imports: one that shows another reader, or none at all, reads
+  // the flags itself, whatever names they share with TrainingArguments.
+  const unread = program && !reading?.not ? withoutTrainerParser(s!, entry!, program.text) : undefined;
+  if (unread) contradictions.push(unread);
   // A program that cannot be read: its flags must be mostly the Trainer's (formats/evidence.ts).
   const few = entry && !program ? fewOfMany(keys, trainerArgument, 'the Transformers Trainer', entry) : undefined;
   if (few) contradictions.push(few);
-  return weigh({ keys, contradictions }, RULES);
+  return weigh({ keys, contradictions }, { ...RULES, balance: { open: ownArguments(s, entry, program?.text) } });
+}
+
+/**
+ * Why the flags the Trainer does not know are not weighed against the launch, as true as the program
+ * shows: its parser is given dataclasses of its own beside TrainingArguments, or a TrainingArguments
+ * subclass (which may add fields), or only TrainingArguments; the program is not read; or its parser
+ * is not read well enough to say.
+ */
+function ownArguments(s: ShellDoc | undefined, entry: string | undefined, text: string | undefined): string {
+  const name = entry ? `\`${entry}\`` : 'the training script';
+  if (!s || text === undefined) return `${name} is not read here and may define arguments of its own`;
+  const d = parserDataclasses([text, ...importedTexts(s)]);
+  if (d?.kind !== 'trainer') return `${name} may define arguments of its own`;
+  if (!d.alone) return `${name} defines arguments of its own beside TrainingArguments`;
+  return d.cls.split('.').pop() === 'TrainingArguments' ? `${name} reads TrainingArguments alone` : `${name} reads \`${d.cls}\`, which may add arguments to TrainingArguments`;
 }
 
 /** Python's TrainingArguments reading of a boolean flag (`string_to_bool`; a bare flag is true). */
@@ -101,7 +122,11 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const text = s.entryText()?.text.slice(0, 2_000_000);
   if (/(^|[_-])ppo([_.-]|$)/i.test(name)) return { not: `\`${name}\` trains with PPO, whose trainers run their own loop, not the Trainer's DeepSpeed check` };
   if (text === undefined) return { assumed: `\`${name}\` (not read here) is taken to read these flags with the Transformers HfArgumentParser` };
-  return parserReading(s, name, text) ?? { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
+  const shown = parserReading(s, name, text);
+  if (shown) return shown;
+  // Its parser further down its own package (src/train.py → tuner → hparams/parser.py): the dataclasses it is given are not followed there.
+  if (reachedImports(s).texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
+  return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
 }
 
 /**
@@ -154,6 +179,31 @@ function ownParser(name: string, text: string, where?: string): { not: string } 
   // Its own argparse parser and no parser of the Trainer's: the flags are its own (diffusers-style
   // scripts), also where it builds a TrainingArguments from them in code (`TrainingArguments(bf16=args.bf16, …)`).
   if (/\bArgumentParser\s*\(/.test(text)) return { not: `\`${name}\` reads its flags with argparse${by}, not with HfArgumentParser (a TrainingArguments it builds in code takes what the program hands it)` };
+  return undefined;
+}
+
+/**
+ * A parser that may hand the command line to TrainingArguments: HfArgumentParser, TrlParser, or a
+ * subclass of either with a name of its own (alignment-handbook's `H4ArgumentParser`).
+ */
+const TRAINER_ARGV = /\b(HfArgumentParser|TrlParser|parse_args_into_dataclasses|\w+ArgumentParser)\b/;
+
+/**
+ * Why a program that can be read does not hand its command line to the Trainer's parser, when it
+ * shows that: neither it nor the local modules it reaches show one (see reachedImports), and it reads
+ * the command line with a parser of another kind, or reads `sys.argv` itself, or reaches every module
+ * it imports; undefined when a module it imports is not here (its parser may be there).
+ */
+function withoutTrainerParser(s: ShellDoc, name: string, text: string): string | undefined {
+  if (TRAINER_ARGV.test(text)) return undefined;
+  const walk = reachedImports(s);
+  if (walk.texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return undefined;
+  const none = 'nor do the modules of the workspace it imports show one';
+  const other = otherArgvReader(text);
+  if (other) return `\`${name}\` reads its command line with ${other}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if (walk.unresolved.length) return undefined;
+  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if (walk.complete) return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
   return undefined;
 }
 

@@ -6,12 +6,13 @@ import { sameValue, toValue, type Entry, type MapNode, type Node, type ScalarNod
 import { type Allocation, readSbatch, slurmVars } from '../sbatch';
 import { type ArrayLit, type Block, type Ctx, type EntryPoint, type Env, type ExpandedWord, type Launcher, MAX_PROBLEMS, type RecipeCommand, type Seg, type ShellVar, type Training, type Unit } from './types';
 import { affinity, formatWord } from './edit-helpers';
-import { absoluteTails, assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
+import { assumedOf, isFlagText, locateRange, SAFE_WORD, splitFields, textOf, typedValue, underPlaceholder, union, unknownOf, wholeTok } from './expansion';
 import { Script } from './evaluator';
 import { normalizePath } from './substitution';
 import { twiceThrough } from './duplicates';
 import { type CommandLog, heredocConfig, type HeredocConfig } from './heredocs';
 import type { OpenWord, SourcedFile } from './sourcing';
+import { type EntryProgram, entryProgramOf } from './entry';
 
 /** One flag of the training command with the words it was read from. */
 export interface Flag {
@@ -129,7 +130,7 @@ export function parseShell(text: string, lines = new LineIndex(text), options: S
     if (b.defaultSpan) v.defaultSpan = b.defaultSpan;
     vars.set(name, v);
   }
-  const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span } : undefined;
+  const entrypoint = t ? { path: t.entry.text, span: locateRange(t.entry, 0, t.entry.text.length).span, ...(t.module ? { module: true } : {}) } : undefined;
   return new ShellDoc(text, lines, root, problems, vars, t?.launcher, entrypoint, t, flags, script.arrays, sbatch, options, open, script.sourced, new Set(unsure), script.recipeLaunches, script.log);
 }
 
@@ -287,7 +288,7 @@ export class ShellDoc extends TreeDoc {
 
   readonly anchor: Span | undefined;
 
-  private program?: { text?: string; path?: string; ref?: string; missing?: boolean };
+  private program?: EntryProgram;
 
   /** The Accelerate config the training command's `accelerate launch` names (`--config_file`), with its launcher, when the name is known text (or known under a placeholder folder). */
   accelerateConfig(): { ref: string; span: Span; launcher: Launcher; open?: string } | undefined {
@@ -348,36 +349,14 @@ export class ShellDoc extends TreeDoc {
   }
 
   /**
-   * The text of the program the training command runs, when the host can read it: the entry point
-   * as resolved; when its folder comes from the environment (`${BASE}/train.py`) or is an absolute
-   * path of the author's machine (`/home/me/repo/examples/train.py`), the rest of its path (at least
-   * a folder and the file) looked for as the host looks for sourced files. `missing` when the host
-   * looked and found nothing; undefined when it cannot look (no host, a name not known).
+   * The text of the program the training command runs, when the host can read it (see
+   * `entryProgramOf`). `missing` when the host looked and found nothing; undefined when it cannot
+   * look (no host, a name not known).
    */
-  entryProgram(): { text: string; path?: string; ref?: string } | { missing: true } | undefined {
-    if (!this.program) {
-      this.program = {};
-      const read = this.options.read;
-      const written = this.entrypoint?.path.replace(/^\$\{?\w+\}?\//, '');
-      // A `cd` to a folder not known leaves the program where nobody here can look.
-      const ref = written && written === this.entrypoint?.path ? this.launchRef(written) : written;
-      if (ref && read && !/[$`*?\s]/.test(ref)) {
-        const refs = [ref, ...absoluteTails(ref)];
-        this.program = { missing: true };
-        for (const r of refs) {
-          try {
-            const f = read(r);
-            if (f.text === undefined) continue;
-            this.program = { text: f.text, path: f.path, ref: r };
-            break;
-          } catch {
-            continue;
-          }
-        }
-      }
-    }
-    const { text, path, ref, missing } = this.program;
-    return text !== undefined ? { text, path, ref } : missing ? { missing: true } : undefined;
+  entryProgram(): { text: string; path?: string; ref?: string; root?: string } | { missing: true } | undefined {
+    this.program ??= entryProgramOf(this);
+    const { text, path, ref, root, missing } = this.program;
+    return text !== undefined ? { text, path, ref, ...(root !== undefined ? { root } : {}) } : missing ? { missing: true } : undefined;
   }
 
   /**
@@ -392,8 +371,8 @@ export class ShellDoc extends TreeDoc {
     return cwd.unknown || cwd.text === undefined ? undefined : normalizePath(`${cwd.text}/${ref}`);
   }
 
-  /** The program's text, when it was found (see `entryProgram`), with the reference it was read by. */
-  entryText(): { text: string; path?: string; ref?: string } | undefined {
+  /** The program's text, when it was found (see `entryProgram`), with the reference it was read by (and, for a module, the folder its package was found in). */
+  entryText(): { text: string; path?: string; ref?: string; root?: string } | undefined {
     const p = this.entryProgram();
     return p && 'text' in p ? p : undefined;
   }

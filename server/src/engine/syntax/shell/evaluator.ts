@@ -2,7 +2,7 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
+import { evalCommandWords, laterModule, laterStep, launcherChain, launcherWords, moduleEntryIndex } from './launchers';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
 import { CommandRunner } from './runner';
@@ -720,16 +720,19 @@ export class Script extends CommandRunner {
       const last = [...f.segs].reverse().find((s) => s.text !== '');
       return !f.passthrough && !!last && !last.unknown && /\.py$/.test(f.text) && !f.text.startsWith('-');
     };
-    const found = (p: number, q: number): void => {
+    const found = (p: number, q: number, module?: boolean): void => {
       const launcherFields = fields.slice(p, q);
       if (laterStep(this.training?.launcher, launcherChain(launcherFields))) return; // an evaluation or conversion after training
-      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
+      if (module && this.training && laterModule(fields[q].text)) return; // `torchrun -m evaluation.eval_mmlu` after the training command
+      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], ...(module ? { module } : {}), args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
+      // `python -m pkg.mod`, `torchrun -m pkg.mod`: the program is a module.
+      const mod = moduleEntryIndex(fields, names, p);
       for (let q = p + 1; q < fields.length; q++) {
-        if (isEntry(fields[q])) {
-          found(p, q);
+        if (q === mod || isEntry(fields[q])) {
+          found(p, q, q === mod);
           return;
         }
       }

@@ -46,6 +46,77 @@ function readLauncher(seg: ExpandedWord[]): Launcher {
   return { kind, args: launcherOptions(seg.slice(1)), span: headSpan };
 }
 
+/** A dotted Python module name (`pkg.sub.mod`). */
+const MODULE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
+
+/**
+ * Modules `python -m` runs that run another program (a launcher, a profiler or debugger, whose own
+ * `.py` argument is the program) or are tools that train nothing: no module entry.
+ */
+const NOT_A_PROGRAM = /^(torch\.distributed\.(run|launch)|deepspeed(\.launcher\.(runner|launch))?|accelerate(\.commands\.(launch|accelerate_cli))?|cProfile|profile|pdb|trace|debugpy|memray|scalene|viztracer|torch\.utils\.(bottleneck|collect_env)|pip\d*|venv|virtualenv|ensurepip|pytest|unittest|doctest|http\.server|json\.tool|site|build|twine|ipykernel|jupyter|notebook|nltk\.downloader|spacy|huggingface_hub(\.\w+)*)$/;
+
+/** The switch that makes a launcher's program a module, and its options that take no value (the rest take one). */
+const MODULE_LAUNCHERS: Partial<Record<LauncherKind, { module: RegExp; switches: ReadonlySet<string> }>> = {
+  // torch/distributed/run.py: `-m/--module` (store_true), `--standalone`, `--no-python`, `--run-path`.
+  torchrun: { module: /^(-m|--module)$/, switches: new Set(['-m', '--module', '--standalone', '--no-python', '--no_python', '--run-path', '--run_path']) },
+  // deepspeed/launcher/runner.py@v0.19.5: `--module` and the other store_true switches.
+  deepspeed: { module: /^--module$/, switches: new Set(['--module', '--no_python', '--no_local_rank', '--no_ssh', '--no_ssh_check', '--force_multi', '--save_pid', '--elastic_training', '--bind_cores_to_rank', '-q', '--quiet']) },
+  // accelerate/commands/launch.py@v1.14.0:350-355: `-m/--module`.
+  accelerate: { module: /^(-m|--module)$/, switches: new Set() },
+};
+
+/**
+ * The index of the word a launch runs as a module, if it runs one: `python -m pkg.mod`, `torchrun -m
+ * pkg.mod` (its `-m` is a switch: the module is its first word that is no option or option value),
+ * `python -m torch.distributed.run --module pkg.mod`, `deepspeed --module pkg.mod`, `accelerate launch
+ * -m pkg.mod`, after `srun`/`mpirun` too. -1 when the program is a file, or a word is not known.
+ */
+export function moduleEntryIndex(fields: readonly ExpandedWord[], names: readonly string[], p: number): number {
+  let kind: LauncherKind | undefined;
+  let on = false;
+  const end = Math.min(fields.length, p + 256);
+  for (let k = p; k < end; k++) {
+    const name = names[k];
+    const t = fields[k].text;
+    if (kind === undefined || kind === 'srun' || kind === 'mpirun') {
+      // `srun`'s and `mpirun`'s own options are passed over up to the launcher they start.
+      if (LAUNCHER_NAME.test(name)) {
+        kind = name.startsWith('python') ? 'python' : name === 'mpiexec' ? 'mpirun' : (name as LauncherKind);
+        on = false;
+        if (kind === 'accelerate' && fields[k + 1]?.text === 'launch') k++;
+      } else if (kind === undefined) return -1;
+      continue;
+    }
+    if (fields[k].passthrough || fields[k].segs.some((s) => s.unknown)) return -1;
+    if (kind === 'python') {
+      if (t === '-m') {
+        const mod = fields[k + 1];
+        if (!mod || mod.passthrough || mod.segs.some((s) => s.unknown)) return -1;
+        if (/^torch\.distributed\.(run|launch)$/.test(mod.text)) {
+          kind = 'torchrun';
+          k++;
+          continue;
+        }
+        return MODULE_NAME.test(mod.text) && !NOT_A_PROGRAM.test(mod.text) ? k + 1 : -1;
+      }
+      if (t === '-c' || !t.startsWith('-')) return -1;
+      if (t === '-W' || t === '-X') k++;
+      continue;
+    }
+    const l = MODULE_LAUNCHERS[kind];
+    if (!l) return -1;
+    if (t.startsWith('-')) {
+      if (l.module.test(t)) on = true;
+      const switches = kind === 'accelerate' ? VALUELESS.accelerate! : l.switches;
+      if (!t.includes('=') && !switches.has(t) && fields[k + 1] && !fields[k + 1].text.startsWith('-')) k++;
+      continue;
+    }
+    // The launcher's first word that is no option: the program.
+    return on && MODULE_NAME.test(t) && !NOT_A_PROGRAM.test(t) ? k : -1;
+  }
+  return -1;
+}
+
 /** Options of a launcher that take no value (`accelerate launch`'s store_true switches, commands/launch.py). */
 const VALUELESS: Partial<Record<LauncherKind, ReadonlySet<string>>> = {
   accelerate: new Set(['--cpu', '--debug', '--dynamo_use_dynamic', '--dynamo_use_fullgraph', '--dynamo_use_regional_compilation', '--enable_cpu_affinity', '--module', '-m', '--multi_gpu', '--no_python', '--quiet', '-q', '--same_network', '--tpu', '--tpu_cluster', '--tpu_use_sudo', '--use_deepspeed', '--use_fsdp', '--use_megatron_lm', '--use_parallelism_config']),
@@ -133,4 +204,12 @@ export function laterStep(training: Launcher | undefined, next: Launcher | undef
     return false;
   };
   return distributed(training) && !distributed(next);
+}
+
+/**
+ * A module whose name says it evaluates, generates, serves or converts (`evaluation.eval_mmlu`,
+ * `pkg.inference`): run after a training command, it is a later step, not the training.
+ */
+export function laterModule(name: string): boolean {
+  return name.split('.').some((part) => /^(eval|evaluat|infer|generat|predict|test|serv|export|convert|merge|quantiz|bench)/i.test(part));
 }

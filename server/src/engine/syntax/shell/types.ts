@@ -63,6 +63,8 @@ export interface EntryPoint {
   /** The resolved path (`$MEGATRON/pretrain_gpt.py` → `/opt/megatron/pretrain_gpt.py`, or as written when unknown). */
   path: string;
   span: Span;
+  /** The entry is a module (`pkg.mod`, run as `python -m pkg.mod`): `path` is its dotted name. */
+  module?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,6 +270,8 @@ export interface Training {
   launcher?: Launcher;
   launcherFields: ExpandedWord[];
   entry: ExpandedWord;
+  /** The entry is a module the launcher runs (`python -m pkg.mod`, `torchrun -m pkg.mod`), not a file. */
+  module?: boolean;
   args: ExpandedWord[];
   block: Block;
   /** End of the command's last word. */

@@ -1,0 +1,5 @@
+from megatron.training import pretrain
+
+
+def main():
+    pretrain(None, None, None, None)

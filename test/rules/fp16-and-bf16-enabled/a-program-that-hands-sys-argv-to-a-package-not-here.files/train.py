@@ -1,0 +1,5 @@
+import sys
+
+from outside.cli import main
+
+main(sys.argv[1:])

@@ -1,0 +1,1 @@
+from .parser import get_train_args

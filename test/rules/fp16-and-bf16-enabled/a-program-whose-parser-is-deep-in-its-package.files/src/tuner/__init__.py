@@ -1,0 +1,1 @@
+from .tune import run_exp

@@ -1,0 +1,9 @@
+from mylib.model import build
+
+
+def main():
+    build()
+
+
+if __name__ == "__main__":
+    main()
