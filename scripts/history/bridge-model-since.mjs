@@ -37,7 +37,7 @@ import { setKey } from './write.mjs';
 const UNDATED = new Set(['model', 'dataset', 'peft']);
 
 /** The final Bridge release tags, oldest first, with the Megatron Core release each one pins. */
-function bridgeReleases(bridgeDir, megatronDir) {
+export function bridgeReleases(bridgeDir, megatronDir) {
   const out = [];
   for (const t of releaseTags(bridgeDir, 'v', '0.0.0')) {
     const pin = /\bcommit ([0-9a-f]{40})\s+3rdparty\/Megatron-LM/.exec(git(bridgeDir, 'ls-tree', t.rev, '3rdparty/') ?? '')?.[1];

@@ -351,7 +351,7 @@ function argumentDefault(t, open, end) {
 // Dataclass fields, as ArgumentGroupFactory turns them into flags (megatron/training/argument_utils.py):
 // field name → { flags, choices }.
 
-function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
+function classFlags(dir, rev, cls, seen = new Set(), allFields = false, own = false) {
   if (seen.has(cls)) return new Map();
   seen.add(cls);
   const found = findClass(dir, rev, cls);
@@ -363,7 +363,7 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const end = closing(head, 2);
     for (let j = 3; j < end; j++)
       if (head[j].t === 'name' && (head[j + 1]?.v === ',' || head[j + 1]?.v === ')') && head[j - 1]?.v !== '=') {
-        const base = classFlags(dir, rev, head[j].v, seen, allFields);
+        const base = classFlags(dir, rev, head[j].v, seen, allFields, own);
         if (base) for (const [f, v] of base) fields.set(f, v);
       }
   }
@@ -413,7 +413,8 @@ function classFlags(dir, rev, cls, seen = new Set(), allFields = false) {
     const isFalse = dflt.length === 1 && dflt[0].v === 'False';
     const flags = argNames ?? (isBool && !isFalse ? [dashed('no_'), dashed('disable_')] : [dashed('')]);
     const hasDefault = eq >= 0 && !(value[0]?.v === 'field' && value[1]?.v === '(' && dflt.length === 0);
-    const fieldDefault = metaDefault ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
+    // `own`: the dataclass's default (what a config built without the flag gets), not the flag's.
+    const fieldDefault = (own ? undefined : metaDefault) ?? factoryDefault ?? (!hasDefault ? { dynamic: eq < 0 ? '(required)' : 'field(...)' } : literalDefault(value[0]?.v === 'field' ? dflt : value));
     // The converter ArgumentGroupFactory gives the flag: argparse_meta's "type", else the annotation's
     // own type (`int`, `Optional[int]`, `int | None`); a list, a Literal or a union: none read here.
     const typeName = metaType ? (metaType.length === 1 ? metaType[0].v : undefined) : ann.some((x) => ['list', 'List', 'Literal'].includes(x.v)) || names.length !== 1 ? undefined : names[0];
@@ -479,6 +480,16 @@ const CONFIG_FILES = ['megatron/core/model_parallel_config.py', 'megatron/core/t
 /** The fields of one config dataclass at `rev` with those of its bases, init=False ones included. */
 export function classFields(dir, rev, cls) {
   return new Set((classFlags(dir, rev, cls, new Set(), true) ?? new Map()).keys());
+}
+
+/**
+ * The defaults a config dataclass gives its fields at `rev` when it is built without them (the
+ * dataclass's own `default=`/`default_factory=`, not the flag's argparse_meta default), with those of
+ * its bases: name → `{ value }` or `{ dynamic }`; undefined when the class is not found.
+ */
+export function classDefaults(dir, rev, cls) {
+  const fields = classFlags(dir, rev, cls, new Set(), true, true);
+  return fields ? new Map([...fields].map(([f, v]) => [f, v.default])) : undefined;
 }
 
 /** The fields of the config dataclasses at `rev`, init=False ones included: name → default. */

@@ -31,6 +31,7 @@
 // (test/unit/facts-sample.test.ts), which have no checkout.
 import { bridgeEnumChanges, bridgeMixedPrecisionChanges, bridgeUnreadChanges } from './bridge.mjs';
 import { bridgeModelSinceChanges } from './bridge-model-since.mjs';
+import { megatronFormatDefaultChanges } from './megatron-format-defaults.mjs';
 import { compareVersions, git, releaseTags } from './git.mjs';
 import { defaultBefore, RawNumber, readSchema, schemaDefault } from './json.mjs';
 import { configFields, moduleFlags } from './megatron-parser.mjs';
@@ -757,6 +758,7 @@ export function megatron(dir, schemaPath, { bridgeDir, verbose }) {
   changes.push(...megatronUnreadChanges(dir, releases, props, sourceOf, spellings));
   changes.push(...megatronYamlCfgChanges(dir, releases, props));
   changes.push(...megatronYamlCfgSinceChanges(dir, releases, props));
+  changes.push(...megatronFormatDefaultChanges(dir, releases, schema, { bridgeDir }));
   if (bridgeDir) changes.push(...bridgeUnreadChanges(bridgeDir, dir, schema), ...bridgeEnumChanges(bridgeDir, schema), ...bridgeMixedPrecisionChanges(bridgeDir, schema), ...bridgeModelSinceChanges(bridgeDir, dir, schema));
 
   const method = 'Version facts (x-since, x-flag-since, x-removed, x-enum-since): from 0.13.0 on, the argparse parser of each tag was built by running add_megatron_arguments() with the heavy imports stubbed and every action was dumped (flags, dest, type, nargs, default, choices, group); every tag from 0.4.0 (0.4.0 to 0.12.3 dated by this alone) is also read statically by scripts/schema-history.mjs (the add_argument string literals of megatron/training/arguments.py, megatron/arguments.py before 0.6.0, the flags ArgumentGroupFactory derives from the config dataclasses from 0.16.0, the entry-point helpers for x-entrypoints flags, and the TransformerConfig/ModelParallelConfig fields for x-cli: false); from 0.13.0 on the two agree. x-enum-since dates a value by the first release whose parser accepts it, read the same way: a literal choices list, a Literal[...] annotation or the members of an Enum of the dataclass field behind the flag. TransformerConfig fields come from the dataclasses; Bridge paths from the ConfigContainer dataclasses and translate_mlm_to_bridge.py; descriptions are written for Shardwise.';

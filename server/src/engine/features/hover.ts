@@ -12,7 +12,9 @@ import { closest } from '../suggest';
 import { inlineCode, RULE_IDS } from '../suppressions';
 import { ruleSummaryMarkdown } from './completion';
 import { code } from '../schema/navigate';
-import type { JsonSchema } from '../schema/types';
+import type { DefaultFormat, JsonSchema } from '../schema/types';
+import type { MegatronModel } from '../formats/megatron/model';
+import { formatDefaultRun } from '../formats/megatron/schema';
 import type { Span } from '../types';
 import { escapeControls } from '../text';
 import { versionAtLeast } from '../version';
@@ -141,6 +143,9 @@ function defaultFacts(da: DocAnalysis, schema: JsonSchema): string[] {
   const shown = (v: unknown) => (v === undefined ? 'none' : v === null ? '`None`' : code(v));
   const history = older.map((d) => `${shown(d.value)} before ${d.before}`).join(', ');
   const out: string[] = [];
+  // A `--yaml-cfg`, NeMo or Megatron Bridge file whose reader gives the argument its own default (`x-default-in`).
+  const own = formatDefaultFacts(da, schema, shown);
+  if (own) return [own];
   // A Megatron Bridge or NeMo file: the default recorded is Megatron-LM's command line's, and the
   // config these tools build may set its own (Bridge's `profile_ranks` [0], NeMo's bias-activation fusion on).
   const id = da.format?.id;
@@ -157,6 +162,30 @@ function defaultFacts(da: DocAnalysis, schema: JsonSchema): string[] {
     if (JSON.stringify(at ?? null) !== JSON.stringify(schema.default ?? null)) out.push(`Default in ${r.value}, the release checked against: ${shown(at)}`);
   }
   return out;
+}
+
+const DEFAULT_IN: Record<DefaultFormat, string> = {
+  'yaml-cfg': 'a `--yaml-cfg` file (Megatron Core\'s config dataclass)',
+  nemo: 'a NeMo model config',
+  bridge: 'a Megatron Bridge override',
+};
+
+/**
+ * The default of a Megatron argument in the file's own format, where that format's reader gives it
+ * another than Megatron-LM's command line (`x-default-in`), with the command line's beside it.
+ */
+function formatDefaultFacts(da: DocAnalysis, schema: JsonSchema, shown: (v: unknown) => string): string | undefined {
+  const format = (da.model as MegatronModel | undefined)?.args?.defaultsIn;
+  if (!format) return undefined;
+  const r = releaseOf(da);
+  const run = formatDefaultRun(schema, format, r.from.kind === 'assumed' ? undefined : r.value);
+  if (!run) return undefined;
+  const where = DEFAULT_IN[format];
+  const cli = `Megatron-LM's command line: ${shown(schema.default)}`;
+  if (run.unknown !== undefined) return `Default in ${where}: not known here, ${run.unknown} (${cli})`;
+  const mla = run.mla !== undefined ? `${shown(run.mla)} with multi-latent attention` : undefined;
+  const value = 'value' in run ? `${shown(run.value)}${mla ? `, ${mla}` : ''}` : mla;
+  return value ? `Default in ${where}: ${value} (${cli})` : undefined;
 }
 
 function normalize(schema: JsonSchema, v: unknown): unknown {

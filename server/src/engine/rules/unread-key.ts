@@ -13,6 +13,7 @@ import { deprecation, removal } from '../schema/vocabulary';
 import { compareVersions } from '../version';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { defaultAt, sagemakerUnused } from '../schema/vocabulary';
+import { formatDefault } from '../formats/megatron/args';
 import type { RuleContext } from './rule';
 import { argOff, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { inFormat } from '../formats/megatron/checks';
@@ -186,7 +187,9 @@ function withoutSwitch(ctx: RuleContext<MegatronModel>): void {
     const a = only ? m.args.get(dest) : undefined;
     if (!only || !a?.path) continue;
     // The default written out (a config listing every key, Megatron-LM's own examples/gpt3/gpt_config.yaml) asks for nothing.
-    const dflt = defaultAt(prop, ctx.schemaVersion);
+    // In the file's format's default (formatDefault: a `--yaml-cfg` file's TransformerConfig), else the command line's.
+    const own = formatDefault(untracked(m.args), dest);
+    const dflt = own && 'value' in own ? own.value : defaultAt(prop, ctx.schemaVersion);
     if (a.unknown === undefined && dflt !== undefined && String(a.value) === String(dflt)) continue;
     ctx.separately(() => {
       if ((only.since && !ctx.atLeast(only.since)) || (prop.type === 'boolean' && argOff(m, dest)) || !argOff(m, only.key)) return;

@@ -124,6 +124,11 @@ export interface JsonSchema {
   'x-bridge-since'?: Record<string, string>;
   /** Megatron: the first release whose `--yaml-cfg` path reads the key, a config dataclass field, where that is earlier than `x-since` (the flag's). */
   'x-yaml-cfg-since'?: string;
+  /**
+   * Megatron only: the default a config format's dataclasses give the argument where it differs from
+   * the command line's (see schemas/README.md): runs of releases, oldest first.
+   */
+  'x-default-in'?: Partial<Record<DefaultFormat, DefaultRun[]>>;
   'x-enum-since'?: Record<string, string>;
   /** `lower`: `x-enum-since` is keyed in lower case and a value is looked up in any letter case. */
   'x-enum-since-case'?: 'lower';
@@ -357,3 +362,20 @@ export interface RequiredRange {
  * switch's argument (its dest), looked up in the file's own spelling.
  */
 export interface ValuesGate { why: string; except?: string[]; readAccepts?: Record<string, JsonSchema>; key?: string; at?: string[]; atAny?: string[][]; above?: number; equals?: unknown; since?: string; until?: string }
+
+/** The Megatron config formats whose reader gives an argument a default of its own (`x-default-in`). */
+export type DefaultFormat = 'yaml-cfg' | 'nemo' | 'bridge';
+
+/**
+ * One run of releases of a format's default (`x-default-in`), from `from` (the first run: from the
+ * oldest): `value` (the config dataclass's), `mla` (MLATransformerConfig's, with multi-latent
+ * attention on), `unknown` (why no default can be known there), or `cli` (no config field then: the
+ * command line's default applies).
+ */
+export interface DefaultRun {
+  from?: string;
+  value?: unknown;
+  mla?: unknown;
+  unknown?: string;
+  cli?: true;
+}

@@ -13,6 +13,8 @@ import { layoutChunks } from '../../plan/split';
 import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { assumed, basisOf, byDefault, derived, describeProvenance, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path, Span } from '../../types';
+import type { DefaultFormat } from '../../schema/types';
+import { formatDefaultRun, MEGATRON_SCHEMA } from './schema';
 
 /** One argument as written: its value and where (for provenance and fixes). */
 export interface ArgValue {
@@ -85,6 +87,14 @@ export interface MegatronArgs {
    * a switch the file does not write is then not offered, since that release may not have it.
    */
   flagsUnknown?: string;
+  /**
+   * The config format whose dataclasses give an argument the file leaves out its default, where that
+   * differs from Megatron-LM's command line (`x-default-in`): a `--yaml-cfg` file, a NeMo model config,
+   * a Megatron Bridge override. Read through `formatDefault`, never directly.
+   */
+  defaultsIn?: DefaultFormat;
+  /** The Megatron Core release those defaults are read at (the targeted one; the newest when none is named). */
+  defaultsRelease?: string;
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
   /** Switches this runtime does not read in this file (dest → why): no knob to set (NeMo's overlaps beside a non-distributed optimizer). */
@@ -219,6 +229,37 @@ function dispatcherOf(args: MegatronArgs, fallback: <T>(value: T, note: string) 
   return asWritten(true, type);
 }
 
+const FORMAT_READER: Record<DefaultFormat, string> = {
+  'yaml-cfg': "Megatron-LM's `--yaml-cfg` reader",
+  nemo: "NeMo's model config",
+  bridge: 'Megatron Bridge',
+};
+
+/**
+ * The default an argument the file leaves out takes in the file's own format, where that format's
+ * reader gives it another than Megatron-LM's command line (`x-default-in`: a `--yaml-cfg` file's
+ * TransformerConfig leaves `masked_softmax_fusion` off, which the command line turns on): `{ value,
+ * note }`, `{ unknown }` where no default can be known there (a Bridge model provider's own, a
+ * reader that stops on the missing key), or undefined where the command line's default holds. Every
+ * reading of a default in a Megatron format goes through here (model.ts's helpers, the Plan, the
+ * rule context's certainty).
+ */
+export function formatDefault(args: MegatronArgs, dest: string): { value: unknown; note: string } | { unknown: string } | undefined {
+  const format = args.defaultsIn;
+  if (!format) return undefined;
+  const run = formatDefaultRun(MEGATRON_SCHEMA.properties?.[dest], format, args.defaultsRelease);
+  if (!run) return undefined;
+  const reader = FORMAT_READER[format];
+  if (run.unknown !== undefined) return { unknown: `\`${dest}\` is not written, and ${reader} gives it no default that can be known here: ${run.unknown}` };
+  const shown = (v: unknown) => (v === null ? 'None' : JSON.stringify(v));
+  if (run.mla === undefined) return 'value' in run ? { value: run.value, note: `${reader}'s default for \`${dest}\` (${shown(run.value)})` } : undefined;
+  // MLATransformerConfig gives the field another default: with multi-latent attention on, that one.
+  const mla = args.get('multi_latent_attention');
+  if (mla?.unknown) return { unknown: `\`${dest}\` is not written, and its default in ${reader} depends on \`multi_latent_attention\`, which is not known: ${mla.unknown}` };
+  if (flag(mla) === true) return { value: run.mla, note: `${reader}'s multi-latent-attention default for \`${dest}\` (${shown(run.mla)})` };
+  return 'value' in run ? { value: run.value, note: `${reader}'s default for \`${dest}\` (${shown(run.value)})` } : undefined;
+}
+
 /** Megatron's default for an argument the file leaves out, when it is known to apply (see `open`, `defaultsUnknown`). */
 export function defaultOf<T>(args: MegatronArgs, value: T, note: string): Field<T> {
   const why = args.defaultsUnknown ?? args.open;
@@ -244,7 +285,11 @@ export function megatronPlan(args: MegatronArgs, settings: EngineSettings, opts:
     const v = flag(a);
     if (v !== undefined) return asWritten(v, a!);
     const elsewhere = args.unknownDefaults?.[dest];
-    return elsewhere ? { value: dflt, from: { kind: 'unknown', note: elsewhere } } : fallback(dflt, note);
+    if (elsewhere) return { value: dflt, from: { kind: 'unknown', note: elsewhere } };
+    // The file's format may give the switch another default than the command line's.
+    const own = formatDefault(args, dest);
+    if (own && 'unknown' in own) return { value: dflt, from: { kind: 'unknown', note: own.unknown } };
+    return own ? fallback(own.value === true, own.note) : fallback(dflt, note);
   };
   const tp = num('tensor_model_parallel_size', 1, 'Megatron uses TP 1');
   const pp = num('pipeline_model_parallel_size', 1, 'Megatron uses PP 1');

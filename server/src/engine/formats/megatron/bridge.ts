@@ -206,6 +206,9 @@ export const megatronBridgeFormat: FormatSupport<BridgeModel> = {
     });
     args.configFields = true;
     args.defaultsUnknown = 'not in this override file: the recipe it is merged onto decides';
+    // What the recipe's provider and Megatron Core's config classes give a key nobody writes (hover; `x-default-in`).
+    args.defaultsIn = 'bridge';
+    args.defaultsRelease = settings.targetVersions?.['megatron-core'];
     // MixedPrecisionConfig.setup copies each of its fields over the same-named model, optimizer and
     // DDP field whenever a mixed-precision config applies, this file's or the recipe's
     // (training/mixed_precision.py@v0.6.0:126-155, config.py@v0.6.0:1872): such a field written

@@ -2,9 +2,9 @@
  * Shared shape of the Megatron argument checks: one table per family, each entry with upstream's
  * condition and a message that says what happens and what to do.
  */
-import { MLM_FLAG_FORMATS, OLDER_NAMES, type MegatronModel } from './model';
+import { absentDefault, MLM_FLAG_FORMATS, OLDER_NAMES, type MegatronModel } from './model';
 import { configField, flagTarget, MEGATRON_SCHEMA, primaryFlag, yamlCfgUnread } from './schema';
-import type { MegatronArgs } from './args';
+import { formatDefault, type MegatronArgs } from './args';
 import type { Plan } from '../../plan/plan';
 import type { Path } from '../../types';
 import type { FixSpec, RuleContext } from '../../rules/rule';
@@ -177,7 +177,10 @@ export function megatronGateOff(ctx: RuleContext<MegatronModel>, gate: { key?: s
   const m = ctx.model;
   if (!m || !gate.key) return undefined;
   const a = m.args.get(gate.key);
-  const value = a === undefined ? MEGATRON_SCHEMA.properties?.[gate.key]?.default : a.value;
+  // Left out: the switch's default in the file's format (absentDefault), not known where it has none.
+  const own = a === undefined ? formatDefault(m.args, gate.key) : undefined;
+  if (own && 'unknown' in own) return undefined;
+  const value = a === undefined ? absentDefault(m, gate.key, MEGATRON_SCHEMA.properties?.[gate.key]?.default) : a.value;
   const on = gate.equals !== undefined ? value === gate.equals : gate.above !== undefined ? typeof value === 'number' && value > gate.above : value === true || (typeof value === 'string' && /^(true|1|yes|on)$/i.test(value));
   if (on || (a !== undefined && a.value === undefined)) return undefined;
   const why = inFormat(m, ctx.format, gate.why);

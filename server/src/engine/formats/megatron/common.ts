@@ -8,6 +8,7 @@ import type { MapNode } from '../../syntax/tree';
 import type { Path } from '../../types';
 import type { Field } from '../../plan/plan';
 import type { ArgValue, EnvValue, MegatronArgs } from './args';
+import { formatDefault } from './args';
 import type { ArgSite, UnknownArg } from './instance';
 import { CLASSIFY } from '../../certainty';
 import type { RepositoryFlags } from '../../settings';
@@ -109,7 +110,10 @@ export function argsFromView(view: InstanceView, options: { runtime: string; pat
       if (key !== 'get' || !params || result !== undefined) return undefined;
       const dest = String(params[0]);
       const why = args.defaultsUnknown ?? args.unknownDefaults?.[dest] ?? args.open;
-      return why ? { certainty: 'unknown' as const, note: why } : { certainty: 'defaulted' as const };
+      if (why) return { certainty: 'unknown' as const, note: why };
+      // The file's format gives the argument no default that can be known (formatDefault).
+      const own = formatDefault(args, dest);
+      return own && 'unknown' in own ? { certainty: 'unknown' as const, note: own.unknown } : { certainty: 'defaulted' as const };
     },
     runtime: options.runtime,
     get(dest: string): ArgValue | undefined {

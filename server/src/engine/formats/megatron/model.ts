@@ -1,7 +1,7 @@
 /** What the Megatron rules read: the arguments (by dest) and the environment of any Megatron format. */
 import type { SchemaIssue } from '../../schema/check';
 import type { Path } from '../../types';
-import type { MegatronArgs } from './args';
+import { formatDefault, type MegatronArgs } from './args';
 import type { Field } from '../../plan/plan';
 import { untracked } from '../../rules/certain';
 import { argparseOnlyReader, configRefusal } from '../../schema/vocabulary';
@@ -105,8 +105,23 @@ export function argWritten(m: MegatronModel, dest: string): boolean {
  * nothing is absent, since the recipe decides what the file leaves out.
  */
 export function argAbsent(m: MegatronModel, dest: string): boolean {
-  return m.args.get(dest) === undefined && !m.args.defaultsUnknown;
+  if (m.args.get(dest) !== undefined || m.args.defaultsUnknown) return false;
+  // A format whose reader gives the argument no default that can be known: not known to be absent.
+  const own = formatDefault(m.args, dest);
+  return !(own && 'unknown' in own);
 }
+
+/**
+ * The default of an argument the file leaves out, in the file's format: the format's own where its
+ * reader gives one (`x-default-in`, formatDefault), else `cli` (Megatron-LM's command line's, which the
+ * caller names). Only meaningful where argAbsent holds.
+ */
+export function absentDefault(m: MegatronModel, dest: string, cli: unknown): unknown {
+  const own = formatDefault(m.args, dest);
+  return own && 'value' in own ? own.value : cli;
+}
+
+const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
 
 /**
  * An argument that Megatron-LM's command-line builder (core_transformer_config_from_args) passes on
@@ -124,9 +139,9 @@ export function argOn(m: MegatronModel, dest: string): boolean {
   return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
 }
 
-/** A switch known to be off: written off, or left out where Megatron's default (off) applies. */
+/** A switch known to be off: written off, or left out where its default is off (Megatron-LM's, or the file's format's: absentDefault). */
 export function argOff(m: MegatronModel, dest: string): boolean {
-  if (argAbsent(m, dest)) return true;
+  if (argAbsent(m, dest)) return !truthy(absentDefault(m, dest, false));
   const v = argValue(m, dest);
   return v === false || (typeof v === 'string' && /^(false|0|no|off)$/i.test(v));
 }
@@ -141,16 +156,16 @@ export function expertTpSize(m: MegatronModel): number | undefined {
   return argAbsent(m, 'expert_tensor_parallel_size') ? parallelSize(m, 'tensor_model_parallel_size') : argNum(m, 'expert_tensor_parallel_size');
 }
 
-/** The value as written, or `fallback` (Megatron's default) where the file leaves it out and defaults are known; undefined otherwise. */
+/** The value as written, or where the file leaves it out and defaults are known its default: the format's own (absentDefault), else `fallback` (Megatron-LM's command line's); undefined otherwise. */
 export function argOr(m: MegatronModel, dest: string, fallback: unknown): unknown {
   const v = argValue(m, dest);
   if (v !== undefined && v !== null) return v;
-  return argAbsent(m, dest) ? fallback : undefined;
+  return argAbsent(m, dest) ? absentDefault(m, dest, fallback) : undefined;
 }
 
-/** A switch known to be on: written on, or left out where its default (on) applies. */
+/** A switch known to be on: written on, or left out where its default is on (Megatron-LM's, or the file's format's: absentDefault). */
 export function argOnByDefault(m: MegatronModel, dest: string): boolean {
-  return argOn(m, dest) || argAbsent(m, dest);
+  return argOn(m, dest) || (argAbsent(m, dest) && truthy(absentDefault(m, dest, true)));
 }
 
 /** The words of a list argument: one string split on commas and spaces, or a list of strings; [] when not given, undefined when an item is not text. */

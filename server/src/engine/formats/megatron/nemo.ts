@@ -353,6 +353,12 @@ export const nemoFormat: FormatSupport<NemoModel> = {
     });
     // NeMo copies num_query_groups into TransformerConfig by name (megatron_base_model.py@8cfedd7:603-612).
     args.configFields = true;
+    // A Megatron Core field the model config leaves out keeps the dataclass's default (or NeMo's own
+    // `cfg.get` default), not Megatron-LM's flag's (`x-default-in`); NeMo 2's overrides sit on a recipe.
+    if (!flat) {
+      args.defaultsIn = 'nemo';
+      args.defaultsRelease = settings.targetVersions?.['megatron-core'];
+    }
     // NeMo's YAML models build their process groups with no expert TP (megatron_init.py@8cfedd7:138-150,
     // megatron_base_model.py@8cfedd7:195-217): Megatron Core then takes TP for it, whatever
     // `model.expert_tensor_parallel_size` says (it only lands on the model config). NeMo 2 passes the

@@ -4,9 +4,9 @@
  * set the same argument. One schema serves the four Megatron formats.
  */
 import { lazySchema, lazyValidator } from '../../schema/compiled';
-import type { JsonSchema } from '../../schema/types';
+import type { DefaultFormat, DefaultRun, JsonSchema } from '../../schema/types';
 import { deprecation, removal, since, spellingRemoved } from '../../schema/vocabulary';
-import { compareVersions } from '../../version';
+import { compareVersions, isVersion } from '../../version';
 
 /** Loaded when a Megatron file is first seen (it is large). */
 export const MEGATRON_SCHEMA: JsonSchema = lazySchema(() => require('../../../../../schemas/megatron.schema.json') as JsonSchema);
@@ -332,4 +332,15 @@ export function unreadFrom(schema: JsonSchema | undefined): { version?: string; 
 export function unreadBefore(schema: JsonSchema | undefined): { version: string; why: string } | undefined {
   const u = schema?.['x-unread-before'];
   return u && typeof u.version === 'string' && typeof u.why === 'string' ? u : undefined;
+}
+
+/**
+ * The run of `x-default-in` that gives the argument its default in `format` at `release` (the newest
+ * run when no release is known), or undefined where the format takes the command line's default.
+ */
+export function formatDefaultRun(schema: JsonSchema | undefined, format: DefaultFormat, release: string | undefined): DefaultRun | undefined {
+  const runs = schema?.['x-default-in']?.[format];
+  if (!runs?.length) return undefined;
+  const at = release && isVersion(release) ? [...runs].reverse().find((r) => !r.from || compareVersions(release, r.from) >= 0) : runs[runs.length - 1];
+  return at && !at.cli ? at : undefined;
 }

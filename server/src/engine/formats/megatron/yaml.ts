@@ -214,6 +214,9 @@ export const megatronYamlFormat: FormatSupport<MegatronYamlModel> = {
     if (!flags) {
       args.configFields = true;
       args.yamlCfg = true;
+      // A key it leaves out keeps TransformerConfig's default, not the flag's (`x-default-in`).
+      args.defaultsIn = 'yaml-cfg';
+      args.defaultsRelease = settings.targetVersions?.['megatron-core'];
     }
     args.hardwareHint = hardwareFromPath(path);
     // A functional test's `MODE: inference` runs a trained checkpoint: no optimizer, no training memory.

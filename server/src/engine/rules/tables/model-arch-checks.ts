@@ -29,6 +29,19 @@ function mlmRopeFusion(m: MegatronModel): boolean {
   return rope && argOnByDefault(m, 'apply_rope_fusion');
 }
 
+/** The formats that build Megatron Core's config from a file's keys (not Megatron-LM's command line). */
+const CONFIG_FORMATS = ['megatron-bridge', 'nemo', 'megatron-yaml'] as const;
+
+/**
+ * The RoPE fusion as a config file (a `--yaml-cfg` file, a NeMo model config, a Bridge override)
+ * leaves it: written on, or left out where the format's default is on (argOnByDefault reads the
+ * format's own default, TransformerConfig's off; unknown for a Bridge provider). A script's flags are
+ * judged by mlmRopeFusion instead (a `MODEL_ARGS` map included).
+ */
+function configRopeFusion(m: MegatronModel): boolean {
+  return untracked(m.args).configFields === true && argOnByDefault(m, 'apply_rope_fusion');
+}
+
 /** A positive whole number as written (an argparse `type=int`, or a config value), else undefined. */
 const whole = (m: MegatronModel, dest: string): number | undefined => {
   const n = argReal(m, dest);
@@ -229,11 +242,24 @@ const MLM_CHECKS: ArgCheck[] = [
 /** Megatron Core's model config (TransformerConfig, every format that builds it). */
 const CONFIG_CHECKS: ArgCheck[] = [
   {
-    // Bridge form of the check above: the fusion as the override writes it.
-    when: (m) => (dsa(m) && argOn(m, 'apply_rope_fusion') ? 'apply_rope_fusion' : undefined),
-    formats: ['megatron-bridge'],
+    // The config formats' form of the check above (transformer_config.py@core_v0.16.0:1987-1991,
+    // @core_v0.19.0:2838): the fusion as the file's format leaves it. TransformerConfig's own default is
+    // off (@core_v0.19.0:499), which a `--yaml-cfg` file and a NeMo model config keep; a Bridge model
+    // provider sets its own, so there only a written fusion is known (formatDefault).
+    when: (m) => (configRopeFusion(m) && dsa(m) ? (argAbsent(m, 'apply_rope_fusion') ? 'experimental_attention_variant' : 'apply_rope_fusion') : undefined),
+    formats: CONFIG_FORMATS,
     since: '0.16.0',
-    message: (m) => `${named(m, '--apply-rope-fusion', 'true')} with DeepSeek sparse attention: Megatron Core stops when it builds the model config ("RoPE fusion is not supported for DSAttention"). Set it to false.`,
+    message: (m) => `${argAbsent(m, 'apply_rope_fusion') ? 'DeepSeek sparse attention with the RoPE fusion (on by default here)' : `${named(m, '--apply-rope-fusion', 'true')} with DeepSeek sparse attention`}: Megatron Core stops when it builds the model config ("RoPE fusion is not supported for DSAttention"). Set ${named(m, '--apply-rope-fusion', 'false')}.`,
+  },
+  {
+    // The config formats' form of the MLA check above (MLATransformerConfig.__post_init__,
+    // transformer_config.py@core_v0.13.0:1311-1313, @core_v0.19.0:2967): a written non-YaRN RoPE type
+    // with the fusion as the file's format leaves it. Not a `--yaml-cfg` file: its reader does not take
+    // `rope_type` (an MLATransformerConfig field, `x-yaml-cfg-unread`), so YaRN, the default, runs.
+    when: (m) => (configRopeFusion(m) && mla(m) && argValue(m, 'rope_type') === 'rope' ? 'rope_type' : undefined),
+    formats: ['megatron-bridge', 'nemo'],
+    since: '0.13.0',
+    message: (m) => `${named(m, '--rope-type', 'rope')} with multi-latent attention and the RoPE fusion${argAbsent(m, 'apply_rope_fusion') ? ' (on by default here)' : ''}: MLA's fused RoPE is YaRN's, and Megatron Core stops when it builds the model config ("apply_rope_fusion for MLA only works with YARN RoPE."). Set ${named(m, '--apply-rope-fusion', 'false')}, or use ${named(m, '--rope-type', 'yarn')} (MLA's default).`,
   },
   {
     // transformer_config.py@core_v0.19.0:1385-1389 (@d98e8a6:1512-1516).
