@@ -26,7 +26,7 @@ export default defineRule({
   },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
-    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them. A key DeepSpeed ignores that the repository\'s own Python reads from the DeepSpeed config (a library that wraps DeepSpeed with a section of its own, read by its `DeepSpeedConfig` subclass) is that library\'s setting: a note names the file that reads it.',
+    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them. A key DeepSpeed ignores that the repository\'s own Python reads from the DeepSpeed config (a library that wraps DeepSpeed with a section of its own, read by its `DeepSpeedConfig` subclass) is that library\'s setting: a note names the file that reads it. In a Megatron-LM launch of its own `pretrain_*.py`, flags that no release defines, that no parser Shardwise read defines and that are no slip of a real flag (a word apart, not a letter: `--use-mpi` is no slip of `--use-mup`) were written for another parser: they are said once, as a warning that the launch runs a fork or an extended parser, and upstream\'s own checks then rest on that assumption (fork-flags-not-checked); a slip of a real flag is still argparse\'s refusal, an error.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
@@ -54,6 +54,11 @@ export default defineRule({
       // Read by an entry script that is Megatron-LM's own only from a release: before it, the script
       // of that name is someone else's, whose flags are not known here.
       if (issue.from && !ctx.atLeast(issue.from)) return;
+      // Flags no release defines, passed on purpose: said once, for all of them (formats/megatron/script.ts).
+      if (issue.group && issue.consequence) {
+        ctx.report({ at: issue.path, severity: 'warning', message: issue.consequence, related: issue.group.slice(1).map((at) => ({ at, message: 'Not an upstream flag either.' })) });
+        return;
+      }
       const section = issue.section;
       const key = issue.key;
       const parent = issue.path.slice(0, -1);

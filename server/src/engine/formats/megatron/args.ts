@@ -85,6 +85,12 @@ export interface MegatronArgs {
    * a switch the file does not write is then not offered, since that release may not have it.
    */
   flagsUnknown?: string;
+  /**
+   * Flags of a launch that no Megatron-LM release defines, nor any parser read here, and that are
+   * no slip of one (script.ts, `notUpstreamFlags`): a fork or an extended parser reads the launch, so
+   * upstream's own checks are an assumption (runtime.ts, `upstreamAssumed`).
+   */
+  notUpstream?: string[];
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
   /** Switches this runtime does not read in this file (dest → why): no knob to set (NeMo's overlaps beside a non-distributed optimizer). */
