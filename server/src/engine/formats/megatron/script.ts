@@ -31,12 +31,17 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 import { importRoot, pythonImports } from '../../syntax/python';
 import { isFlagSlip } from '../../suggest';
+import { importedTexts } from '../../syntax/shell/imports';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
 /** Whether a Python text imports Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package), in any form Python writes an import. */
 export function importsMegatron(text: string): boolean {
   return pythonImports(text).some((i) => /megatron/i.test(i.module));
+}
+/** Whether the program a launch script runs imports Megatron, itself or through the local modules it imports. */
+export function programImportsMegatron(s: ShellDoc, text: string): boolean {
+  return importsMegatron(text) || importedTexts(s).some(importsMegatron);
 }
 /** Training frameworks other than Megatron whose programs take Megatron-like flags, by the package Python imports. */
 const OTHER_FRAMEWORKS = new Set(['bmtrain', 'model_center', 'sat', 'SwissArmyTransformer', 'colossalai', 'fairseq', 'oneflow', 'libai', 'paddle', 'mindspore']);
@@ -444,10 +449,14 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // training framework (BMTrain, SwissArmyTransformer…, whose flag names look like Megatron's) and
   // importing nothing of Megatron parses them with that framework's code. A program that imports
   // neither may still reach Megatron through its own package (a wrapper's `parse_args`): no verdict.
+  // Its framework may be in a local module it imports (`from initialize import …`, which imports
+  // SwissArmyTransformer): those are read as well, as the Trainer's detection does.
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
-  const megatron = !program || importsMegatron(program.text);
-  const other = megatron ? undefined : otherFramework(program.text);
-  if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
+  const imported = program && !importsMegatron(program.text) ? importedTexts(s!) : [];
+  const megatron = !program || importsMegatron(program.text) || imported.some(importsMegatron);
+  const direct = megatron ? undefined : otherFramework(program.text);
+  const other = megatron ? undefined : (direct ?? imported.map(otherFramework).find((x) => !!x));
+  if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\`${direct ? '' : ' through a local module'} and nothing of Megatron), which reads these flags itself`);
   // A program that imports nothing of Megatron and whose own argparse parser defines most of the
   // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on
   // through its own package gives no verdict).
