@@ -2,11 +2,11 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
+import { entryAfterInterpreter, evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
 import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
 import { CommandRunner } from './runner';
-import { and3, baseName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
+import { and3, commandName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends CommandRunner {
@@ -707,7 +707,8 @@ export class Script extends CommandRunner {
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
     if (!fields.length) return;
     fields = evalCommandWords(fields);
-    const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
+    // A program whose folder is not known still has its name (`"${ENV}/venv/bin/python"`).
+    const names = fields.map((f) => commandName(f));
     if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
       const inBranch = this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
       const c = { head: fields[0], args: fields.slice(2), env: new Map(this.env), inBranch };
@@ -720,10 +721,11 @@ export class Script extends CommandRunner {
       const last = [...f.segs].reverse().find((s) => s.text !== '');
       return !f.passthrough && !!last && !last.unknown && /\.py$/.test(f.text) && !f.text.startsWith('-');
     };
-    const found = (p: number, q: number): void => {
+    const found = (p: number, q: number, interpreter = false): void => {
       const launcherFields = fields.slice(p, q);
-      if (laterStep(this.training?.launcher, launcherChain(launcherFields))) return; // an evaluation or conversion after training
-      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
+      const launcher = launcherChain(launcherFields, interpreter);
+      if (laterStep(this.training?.launcher, launcher)) return; // an evaluation or conversion after training
+      this.training = { launcher, launcherFields, entry: fields[q], args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -736,7 +738,8 @@ export class Script extends CommandRunner {
     } else {
       // `$LAUNCHER train.py …`: the launcher from outside the script, or from arms of a branch (launcherWords).
       const q = fields.slice(0, 4).findIndex((f) => !launcherWords(f));
-      if (q > 0 && isEntry(fields[q])) return found(0, q);
+      const at = q > 0 ? entryAfterInterpreter(fields, q, isEntry, this.src) : undefined;
+      if (at) return found(0, at.entry, at.interpreter);
     }
     for (let k = 0; k + 2 < fields.length; k++) {
       if (!/^(ba|da|z|k)?sh$/.test(names[k])) continue;
