@@ -124,10 +124,18 @@ function preCore(flags: readonly string[]): string | undefined {
   return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag ${FIRST_CORE_RELEASE} or a later release added)`;
 }
 
-/** Flags every Megatron-LM release Shardwise knows: the shared parser's, any release, and those its own entry scripts add. */
+/**
+ * Flags of Megatron-LM's releases before Megatron Core 0.4.0 (v1.0 to 23.06) that no release the schema
+ * covers has: `add_argument` spellings of megatron/arguments.py at v1.0, v2.0, v2.5, v2.6, 23.04 and
+ * 23.06 (`--data-impl` at 23.06:megatron/arguments.py:1082, `--faiss-use-gpu` at v2.0:599) less those
+ * of the schema. They are upstream's, so passing one shows no other parser.
+ */
+const PRE_CORE_FLAGS = ['--data-impl', '--embedding-weights-in-fp32', '--faiss-use-gpu', '--fp32-allreduce', '--fp8-e4m3', '--fp8-hybrid', '--img-dim', '--min-scale', '--mmap-warmup', '--no-scaled-masked-softmax-fusion', '--override-lr-scheduler', '--report-topk-accuracies', '--scaled-upper-triang-masked-softmax-fusion', '--use-checkpoint-lr-scheduler', '--use-contiguous-buffers-in-ddp'];
+
+/** Flags every Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
 let upstreamFlags: string[] | undefined;
 function everyUpstreamFlag(): string[] {
-  return (upstreamFlags ??= [...new Set([...megatronIndexes().flags.keys(), ...Object.values(entrypointFlags()).flat()])]);
+  return (upstreamFlags ??= [...new Set([...megatronIndexes().flags.keys(), ...Object.values(entrypointFlags()).flat(), ...PRE_CORE_FLAGS])]);
 }
 
 const notUpstreamCache = new WeakMap<SourceDoc, { settings: EngineSettings; flags: { flag: string; path: Path }[] }>();
