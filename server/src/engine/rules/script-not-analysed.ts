@@ -38,7 +38,8 @@ export default defineRule({
     // not make it a Megatron-LM launch was followed, not lost.
     const program = s.entrypoint ? s.entryText() : undefined;
     if (program && !programImportsMegatron(s, program.text)) return;
-    if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length) return;
+    // A file sourced and not read may have given the command more flags (a `params.sh` array): not followed whole.
+    if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length && !s.sourced.some((x) => x.why !== undefined)) return;
     const start = m.index + m[0].length - m[1].length;
     // The program the line starts, when it is a launcher this reader does not know (MindSpore's `msrun`).
     const command = s.text.slice(s.text.lastIndexOf('\n', m.index) + 1, start).split(/&&|\|\||[;|(`{]/).pop() ?? '';

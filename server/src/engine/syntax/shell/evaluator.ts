@@ -3,7 +3,7 @@ import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
 import { entryAfterInterpreter, evalCommandWords, laterStep, launcherChain, launcherWords } from './launchers';
-import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
+import { type OpenWord, readSourced, setBySource, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
 import { CommandRunner } from './runner';
 import { and3, commandName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
@@ -653,7 +653,8 @@ export class Script extends CommandRunner {
       this.setVar(name, { kind: 'array', segs: [], items, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
       return;
     }
-    let segs = f.segs;
+    const hidden = append && !old ? setBySource(this.sourced, name, false) : undefined;
+    let segs = hidden ? [hidden, ...f.segs] : f.segs;
     let target: Target | undefined;
     let defaultSpan: Span | undefined;
     if (append && old) {
@@ -692,7 +693,8 @@ export class Script extends CommandRunner {
     const old = this.env.get(a.name);
     const valueSpan = { start: a.open.end - 1, end: a.close?.end ?? a.span.end };
     if (a.index !== undefined) return; // A[i]=( … ) is not valid bash
-    let all = items;
+    const hidden = a.append && !old ? setBySource(this.sourced, a.name, true) : undefined;
+    let all = hidden ? [[hidden], ...items] : items;
     if (a.append && old) {
       const before = old.kind === 'array' ? old.items : [old.segs];
       all = before.length >= MAX_ITEMS ? before : before.concat(items.slice(0, MAX_ITEMS - before.length));
