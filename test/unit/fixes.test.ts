@@ -128,7 +128,7 @@ test('a typo fix is safe only where the tool refuses the file as written: a slip
   assert.match(fixed, /^num_machines: 1$/m);
   assert.match(fixed, /^ {2}fsdp_versoin: 2$/m);
   // DeepSpeed reads `fp16` key by key until 0.17.0 and refuses unknown keys there from 0.17.1.
-  const ds = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "fp16": { "enabled": true, "loss_scal": 0 }\n}\n';
+  const ds = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "fp16": { "enabled": true, "loss_scal": 128 }\n}\n';
   const at = (v: string) => analyze({ path: 'ds_config.json', text: ds }, { targetVersions: { deepspeed: v } }).findings.find((f) => f.code === 'unknown-key')!;
   assert.equal(at('0.16.0').severity, 'warning');
   assert.match(at('0.16.0').message, /ignores it/);
@@ -139,6 +139,12 @@ test('a typo fix is safe only where the tool refuses the file as written: a slip
   const unnamed = analyze({ path: 'ds_config.json', text: ds }, {}).findings.find((f) => f.code === 'unknown-key')!;
   assert.equal(unnamed.severity, 'warning');
   assert.equal(unnamed.fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'unsafe');
+  // Where the slip is ignored and its value is the default of the key it misspells (loss_scale 0,
+  // dynamic scaling, runtime/constants.py@v0.16.0:158), nothing changes either way: a note, and a safe rename.
+  const same = analyze({ path: 'ds_config.json', text: ds.replace('128', '0') }, { targetVersions: { deepspeed: '0.16.0' } }).findings.find((f) => f.code === 'unknown-key')!;
+  assert.equal(same.severity, 'information');
+  assert.match(same.message, /equals `loss_scale`'s default/);
+  assert.equal(same.fixes().find((x) => x.title.startsWith('Rename'))!.applicability, 'safe');
 });
 
 test('adding a missing prefix makes an ignored parallelism_config key take effect: an unsafe fix --fix leaves alone (accelerate src/accelerate/commands/launch.py@v1.14.0 sets every key of the section on its arguments, so the bare key is never refused)', () => {

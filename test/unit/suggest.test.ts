@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { closest } from '../../server/src/engine/suggest';
+import { closest, isFlagSlip } from '../../server/src/engine/suggest';
 
 test('did-you-mean names a spelling once, even when the candidate list holds it twice', () => {
   // NeMo's model keys and Megatron's arguments both have `deterministic_mode`.
@@ -22,4 +22,23 @@ test('did-you-mean reaches a third of the word, at least one edit: two edits of 
   assert.deepEqual(closest('stage3_param_persitence_threshold', keys), ['stage3_param_persistence_threshold']);
   // Six letters: two edits.
   assert.deepEqual(closest('fp16xx', keys), ['fp16']);
+});
+
+test('a flag is a slip of another when a word is mistyped, dropped, added or swapped, or the separators differ; not when a short word is two letters off', () => {
+  for (const [flag, real] of [
+    ['--log-intervall', '--log-interval'],
+    ['--sequence-paralell', '--sequence-parallel'],
+    ['--tensor-parallel-size', '--tensor-model-parallel-size'],
+    ['--seq_length', '--seq-length'],
+    ['--seqlength', '--seq-length'],
+    ['--size-micro-batch', '--micro-size-batch'],
+  ])
+    assert.ok(isFlagSlip(flag, real), `${flag} is a slip of ${real}`);
+  // llm-jp's fork flags: `mpi` is two letters from `mup`, a word of three.
+  for (const [flag, other] of [
+    ['--use-mpi', '--use-mup'],
+    ['--use-z-loss', '--moe-z-loss-coeff'],
+    ['--use-palm-style-loss', '--use-mup'],
+  ])
+    assert.ok(!isFlagSlip(flag, other), `${flag} is no slip of ${other}`);
 });

@@ -42,6 +42,28 @@ export function isTypo(word: string, candidate: string): boolean {
   return editDistance(w, candidate.toLowerCase(), limit) <= limit;
 }
 
+/**
+ * The command-line flag `flag` is a slip for `candidate`: the same words but for one that is a slip
+ * of the keyboard (`isTypo`, word by word, so `--use-mpi` is no slip of `--use-mup`), two swapped,
+ * one left out or added, or other separators (`--seq-length`, `--seq_length`, `--seqlength`). A flag
+ * that is no slip of any known one was written on purpose, for a parser that defines it.
+ */
+export function isFlagSlip(flag: string, candidate: string): boolean {
+  const a = flag.toLowerCase().replace(/^-+/, '');
+  const b = candidate.toLowerCase().replace(/^-+/, '');
+  if (a === b || editDistance(a, b, 1) <= 1 || a.replace(/[-_]/g, '') === b.replace(/[-_]/g, '')) return true;
+  const wa = a.split(/[-_]+/);
+  const wb = b.split(/[-_]+/);
+  if (Math.abs(wa.length - wb.length) === 1) {
+    const [long, short] = wa.length > wb.length ? [wa, wb] : [wb, wa];
+    return long.some((_, i) => long.filter((__, j) => j !== i).join('-') === short.join('-'));
+  }
+  if (wa.length !== wb.length) return false;
+  const differ = wa.map((_, i) => i).filter((i) => wa[i] !== wb[i]);
+  if (differ.length === 1) return isTypo(wa[differ[0]], wb[differ[0]]);
+  return differ.length === 2 && wa[differ[0]] === wb[differ[1]] && wa[differ[1]] === wb[differ[0]];
+}
+
 /** The one candidate that is a slip of the keyboard for `word`, when exactly one is. */
 export function onlySlip(word: string, candidates: readonly string[]): string | undefined {
   const slips = candidates.filter((c) => isTypo(word, c));

@@ -26,6 +26,12 @@ export interface WeighedReport {
 interface Shared {
   keysOpen: string | undefined;
   fork: string | undefined;
+  /**
+   * That upstream's code runs the document, where it shows that something else may (a launch's
+   * flags no release defines; formats/megatron/runtime.ts, `upstreamAssumed`): every finding of a
+   * rule that does not check what forks share rests on it.
+   */
+  upstream?: string;
   /** The release that reads the document, worked out once for all its rules. */
   release: Release;
   /** How many findings the rule may still show (its `saturated`). */
@@ -265,6 +271,9 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
     return release.from.kind === 'unknown' || severity === 'error' || severity === 'warning';
   };
   if (note && first.some(weighs)) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
+  // A fork may change what upstream does (drop a check, invert it): only the rules that check what
+  // forks share (`Rule.forks`) do not rest on upstream's code running.
+  if (shared.upstream && !rule.forks) for (const w of first) addInput(w.basis, 'assumed', shared.upstream);
   const out: { report: Report; assumed?: string[] }[] = [];
   // Advice in the spelling of a release the context names (FormatSupport.messageAt); an assumed or
   // unknown one is not the release the file meets, so the message keeps today's spelling.

@@ -6,7 +6,7 @@ import { UPSTREAM_ENTRY_NAMES } from '../formats/megatron/source';
 import { LAUNCHER_NAME } from '../syntax/shell/expansion';
 import type { ShellDoc } from '../syntax/shell';
 import { defineRule } from './rule';
-import { importsMegatron } from '../formats/megatron/script';
+import { programImportsMegatron } from '../formats/megatron/script';
 
 /** Megatron-LM's own entry points, named on a line that is not a comment. */
 // Megatron-LM's own entry points (one list: formats/megatron/source.ts), named on a line that is not a comment.
@@ -37,8 +37,9 @@ export default defineRule({
     // Lightning `pretrain_bert.py`) is another framework's, and a command read whole whose flags did
     // not make it a Megatron-LM launch was followed, not lost.
     const program = s.entrypoint ? s.entryText() : undefined;
-    if (program && !importsMegatron(program.text)) return;
-    if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length) return;
+    if (program && !programImportsMegatron(s, program.text)) return;
+    // A file sourced and not read may have given the command more flags (a `params.sh` array): not followed whole.
+    if (s.entrypoint && s.entrypoint.path.split('/').pop() === m[1] && !s.open.length && !s.sourced.some((x) => x.why !== undefined)) return;
     const start = m.index + m[0].length - m[1].length;
     // The program the line starts, when it is a launcher this reader does not know (MindSpore's `msrun`).
     const command = s.text.slice(s.text.lastIndexOf('\n', m.index) + 1, start).split(/&&|\|\||[;|(`{]/).pop() ?? '';

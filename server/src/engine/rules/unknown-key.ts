@@ -10,7 +10,9 @@ import { pathLabel, refusesUnknownKeys } from './helpers';
 import { deepspeedKeyPath } from '../formats/deepspeed/format';
 import { flagTarget, spellingsAt } from '../formats/megatron/schema';
 import { defineRule, type FixSpec } from './rule';
-import { deprecation, keyPrefix, requiredPrefix, unknownKeyEffect, unknownKeyWhenEnabled } from '../schema/vocabulary';
+import { defaultAt, defaultsBefore, deprecation, keyPrefix, requiredPrefix, unknownKeyEffect, unknownKeyWhenEnabled } from '../schema/vocabulary';
+import type { SchemaNav } from '../schema/navigate';
+import type { Path } from '../types';
 
 export default defineRule({
   id: 'unknown-key',
@@ -19,14 +21,14 @@ export default defineRule({
   // A fork whose own parser is known (the script's checkout) still has flags that parser lacks.
   forks: true,
   fixes: {
-    rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach, where the tool refuses the unknown key: the file cannot run as written' },
+    rename: { applicability: 'safe', changes: 'corrects a slip of the keyboard, one or two characters, to the only known key within reach, where the tool refuses the unknown key (the file cannot run as written) or where the value written is that key\'s default (the run stays the same)' },
     'rename-candidate': { applicability: 'unsafe', changes: 'the configuration: a key it may have meant, among several or more than a slip away, one the tool may already know, or a slip in a section that ignores unknown keys, so the run changes once the key is read' },
     'remove-ignored': { applicability: 'safe', changes: 'removes a key the tool ignores' },
     remove: { applicability: 'unsafe', changes: 'the configuration: a key the tool refuses, or may read, is dropped' },
   },
   docs: {
     summary: 'A key that the tool does not know, at the top level or inside a section.',
-    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them. A key DeepSpeed ignores that the repository\'s own Python reads from the DeepSpeed config (a library that wraps DeepSpeed with a section of its own, read by its `DeepSpeedConfig` subclass) is that library\'s setting: a note names the file that reads it.',
+    why: 'Accelerate refuses to load a file with an unknown top-level key ("had unknown keys"), but inside `fsdp_config`, `deepspeed_config` and the other sections it passes unknown keys on as arguments nobody reads: the setting you meant silently keeps its default. A typo such as `fsdp_versoin: 2` runs FSDP1. Shardwise reports both: an error at the top level, a warning inside a section. Renaming a slip is a safe fix only where the tool refuses the unknown key (the file cannot run as written); inside a section that ignores it, the rename would change the run (FSDP1 becomes FSDP2), so it is offered but never applied by `--fix`. A slip there whose value equals the default of the key it misspells (at the release that reads the file) changes nothing: it is a note that says so, and renaming it is safe. DeepSpeed refuses unknown keys in `zero_optimization` from 0.7.0 and in `fp16`/`bf16` from 0.17.1; earlier releases ignore them. A key DeepSpeed ignores that the repository\'s own Python reads from the DeepSpeed config (a library that wraps DeepSpeed with a section of its own, read by its `DeepSpeedConfig` subclass) is that library\'s setting: a note names the file that reads it. In a Megatron-LM launch of its own `pretrain_*.py`, flags that no release defines, that no parser Shardwise read defines and that are no slip of a real flag (a word apart, not a letter: `--use-mpi` is no slip of `--use-mup`) were written for another parser: they are said once, as a warning that the launch runs a fork or an extended parser, and upstream\'s own checks then rest on that assumption (fork-flags-not-checked); a slip of a real flag is still argparse\'s refusal, an error.',
     bad: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_versoin: 2\n',
     good: 'distributed_type: FSDP\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n',
     fix: 'Renames the key to the closest known key of the same section (when one is close), or removes it.',
@@ -54,6 +56,11 @@ export default defineRule({
       // Read by an entry script that is Megatron-LM's own only from a release: before it, the script
       // of that name is someone else's, whose flags are not known here.
       if (issue.from && !ctx.atLeast(issue.from)) return;
+      // Flags no release defines, passed on purpose: said once, for all of them (formats/megatron/script.ts).
+      if (issue.group && issue.consequence) {
+        ctx.report({ at: issue.path, severity: 'warning', message: issue.consequence, related: issue.group.slice(1).map((at) => ({ at, message: 'Not an upstream flag either.' })) });
+        return;
+      }
       const section = issue.section;
       const key = issue.key;
       const parent = issue.path.slice(0, -1);
@@ -99,6 +106,7 @@ export default defineRule({
       // only the keys it knows.
       const deepspeedKey = !suggestions.length && !elsewhere && ctx.format === 'accelerate' && parent.length === 1 && parent[0] === 'deepspeed_config' ? deepspeedKeyPath(key) : undefined;
       let advice: string;
+      let noop: { shown: string } | undefined;
       const fixes: FixSpec[] = [];
       // DeepSpeed's precision section that asks for what the top-level `mixed_precision` turns on anyway
       // (Accelerate writes `bf16`/`fp16` `enabled: true` into DeepSpeed's config from it): nothing changes.
@@ -109,7 +117,12 @@ export default defineRule({
         advice = `It is a setting of DeepSpeed's JSON config (\`${deepspeedKey.join('.')}\`), which Accelerate does not pass on from here: put it in the JSON file that \`deepspeed_config_file\` names.`;
       } else if (suggestions.length) {
         advice = `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
-        if (!suggestions.some(present)) suggestions.forEach((s, i) => fixes.push({ kind: onlySlip(key, suggestions) === s && !ctx.keysOpen && fatal ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || onlySlip(key, suggestions) === s }));
+        // A slip whose value is the default of the key it misspells: read or not, the run is the same.
+        const slip = onlySlip(key, suggestions);
+        // Only where the section ignores it outright (not where a later switch hands it on, as amp's keys).
+        noop = !fatal && !whenEnabled && !issue.consequence && !key.startsWith('-') && slip !== undefined ? sameAsDefault(ctx, [...parent, slip], ctx.doc.value(issue.path)) : undefined;
+        if (noop) advice += ` The value written equals \`${slip}\`'s default (${noop.shown}), so the run is the same as if the key were read: the slip changes nothing today, but a value changed here later would be lost too.`;
+        if (!suggestions.some(present)) suggestions.forEach((s, i) => fixes.push({ kind: slip === s && !ctx.keysOpen && (fatal || !!noop) ? 'rename' : 'rename-candidate', title: `Rename to \`${s}\``, edits: [{ op: 'rename', path: issue.path, key: s }], recommended: (i === 0 && suggestions.length === 1) || slip === s }));
       } else if (elsewhere) {
         advice = `It is a key of ${pathLabel(elsewhere)}: move it there.`;
       } else {
@@ -121,7 +134,7 @@ export default defineRule({
         message: `\`${key}\` is not a known ${key.startsWith('-') ? 'flag' : 'key'} ${where}: ${anyway ? `${ctx.tool} ignores it without a word.` : effect} ${advice}`,
         // Ignored, and nothing says what it was meant to set (no known key within reach, in this
         // section or another): a key of another program or a note to self, not a lost setting.
-        severity: fatal ? 'error' : anyway ? 'information' : suggestions.length || elsewhere || deepspeedKey || issue.consequence || key.startsWith('-') ? 'warning' : 'information',
+        severity: fatal ? 'error' : anyway || noop ? 'information' : suggestions.length || elsewhere || deepspeedKey || issue.consequence || key.startsWith('-') ? 'warning' : 'information',
         fixes,
       });
     });
@@ -183,4 +196,22 @@ function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
   let s: unknown = root;
   for (const part of ref.replace(/^#\//, '').split('/')) s = s && typeof s === 'object' ? (s as Record<string, unknown>)[part] : undefined;
   return s as JsonSchema | undefined;
+}
+
+/**
+ * Whether `value` is the default of the key at `path` at the release that reads the file: the key's
+ * default is looked up without the release when every release has the same one (nothing rests on
+ * which runs), and at the release only when the value is the default of some release. `shown`: the
+ * value, for the message.
+ */
+function sameAsDefault(ctx: { nav: SchemaNav | undefined; doc: { value(path: Path): unknown }; version: string | undefined }, path: Path, value: unknown): { shown: string } | undefined {
+  if (value === undefined || value === null || typeof value === 'object') return undefined;
+  const schema = ctx.nav?.at(path, ctx.doc.value([]));
+  if (!schema || !('default' in schema)) return undefined;
+  const same = (d: unknown) => d !== undefined && d !== null && (d === value || (typeof d === 'number' && typeof value === 'number' && Math.abs(d - value) <= 1e-12 * Math.max(1, Math.abs(d))));
+  const older = defaultsBefore(schema);
+  if (!same(schema.default) && !older.some((d) => same(d.value))) return undefined;
+  const dflt = older.length ? defaultAt(schema, ctx.version) : schema.default;
+  if (!same(dflt)) return undefined;
+  return { shown: typeof value === 'string' ? `\`${JSON.stringify(value)}\`` : `\`${String(value)}\`` };
 }

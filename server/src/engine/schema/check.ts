@@ -33,7 +33,7 @@ export type SchemaIssue =
    * differently from the schema's property names (Megatron flags) give the spelled `candidates` for
    * did-you-mean, and say what the tool does with the key (`effect`) when the section cannot.
    */
-  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined; candidates?: string[]; effect?: 'error' | 'ignored'; where?: string; consequence?: string; assumed?: string; unknown?: string; until?: string; from?: string }
+  | { kind: 'unknown-key'; path: Path; key: string; section: JsonSchema | undefined; candidates?: string[]; effect?: 'error' | 'ignored'; where?: string; consequence?: string; assumed?: string; unknown?: string; until?: string; from?: string; /** Said once for several keys (their paths, this one first): `consequence` says it all. */ group?: Path[] }
   /** The mapping at source `parent` lacks the required `key`. */
   | { kind: 'missing-key'; parent: Path; key: string }
   /** The value at source `path` does not satisfy its schema. */

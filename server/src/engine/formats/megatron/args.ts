@@ -95,6 +95,12 @@ export interface MegatronArgs {
   defaultsIn?: DefaultFormat;
   /** The Megatron Core release those defaults are read at (the targeted one; the newest when none is named). */
   defaultsRelease?: string;
+  /**
+   * Flags of a launch that no Megatron-LM release defines, nor any parser read here, and that are
+   * no slip of one (script.ts, `notUpstreamFlags`): a fork or an extended parser reads the launch, so
+   * upstream's own checks are an assumption (runtime.ts, `upstreamAssumed`).
+   */
+  notUpstream?: string[];
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
   /** Switches this runtime does not read in this file (dest → why): no knob to set (NeMo's overlaps beside a non-distributed optimizer). */

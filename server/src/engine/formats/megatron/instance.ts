@@ -33,6 +33,8 @@ export interface UnknownArg {
   until?: string;
   /** The release from which the entry script reading it is Megatron-LM's own: nothing is judged before it. */
   from?: string;
+  /** Flags said once (their paths, this one first), with `consequence` saying it all: flags no release defines, passed on purpose. */
+  group?: Path[];
 }
 
 function hasType(schemaType: unknown, t: string): boolean {
@@ -130,7 +132,7 @@ export function argsInstance(sites: readonly ArgSite[], unknown: readonly Unknow
     source.set(pointer([site.dest]), site.path);
     if (Array.isArray(v)) v.forEach((_, i) => source.set(pointer([site.dest, i]), [...site.path, i]));
   }
-  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence, until: u.until, from: u.from }));
+  const issues: SchemaIssue[] = unknown.map((u) => ({ kind: 'unknown-key', path: u.path, key: u.key, section: nav.root, candidates: u.candidates, effect: u.effect, where: u.where, consequence: u.consequence, until: u.until, from: u.from, ...(u.group ? { group: u.group } : {}) }));
   return { instance: { value, source, problems, unknown: unknownValues, assumed: assumedValues.size ? assumedValues : undefined }, issues };
 }
 

@@ -18,6 +18,14 @@
  * A rule that reports one of these checks declares it (`Rule.runtime`) and is run only on the files
  * of a runtime that makes it; a table check says the same with `formats: MLM_FLAG_FORMATS` and
  * `yamlCfg` (checks.ts), which runChecks reads through `argumentChecks` too.
+ *
+ * Which Megatron-LM runs is an input too. A known fork (Megatron-DeepSpeed, a checkout whose parser
+ * has many flags of its own) is read only by the rules that check what forks share (`Rule.forks`).
+ * A launch that passes flags no release defines and no parser read here defines (`upstreamAssumed`)
+ * shows a fork or an extended parser that is not read: every other rule's findings then rest on the
+ * assumption that upstream's code runs (at most warnings that say so, their fixes unsafe), as a fork
+ * may drop or invert a check (llm-jp/Megatron-LM@nii-geniac:megatron/training/arguments.py:394-397
+ * asserts that `--save-interval` is not given, where every release asserts that `--save` needs it).
  */
 import type { AccelerateModel } from '../accelerate/model';
 import { untracked } from '../../rules/certain';
@@ -43,6 +51,25 @@ export function runtimeMakes(declared: readonly ArgumentChecks[] | undefined, fo
   if (!declared) return true;
   const made = argumentChecks(format, model);
   return made !== undefined && declared.includes(made);
+}
+
+/** `` `--a` ``, `` `--a` and `--b` ``, `` `--a`, `--b`, `--c` and 2 more ``. */
+export function flagList(flags: readonly string[]): string {
+  const shown = flags.slice(0, 3).map((f) => `\`${f}\``);
+  if (flags.length > 3) return `${shown.join(', ')} and ${flags.length - 3} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
+}
+
+/**
+ * The assumption a launch's findings rest on when it passes flags no Megatron-LM release defines
+ * (`MegatronArgs.notUpstream`): that upstream Megatron-LM, whose checks the rules report, runs it.
+ * Undefined for any other file. Read for the rules that do not check what forks share.
+ */
+export function upstreamAssumed(format: string | undefined, model: unknown): string | undefined {
+  if (format !== 'megatron-args') return undefined;
+  const flags = (model as MegatronModel | undefined)?.args?.notUpstream;
+  if (!flags?.length) return undefined;
+  return `upstream Megatron-LM runs this launch (it passes ${flagList(flags)}, which no Megatron-LM release defines: a fork or an entry script that adds flags reads ${flags.length === 1 ? 'it' : 'them'}, and may check otherwise)`;
 }
 
 /**

@@ -19,24 +19,31 @@ import { argsFromView, flagSites, withRepository } from './common';
 import { argsInstance } from './instance';
 import { megatronWritePath, type MegatronModel } from './model';
 import type { UnknownFlags } from './common';
-import { checkoutFork, parserFlags, readsLeniently } from './checkout';
+import type { UnknownArg } from './instance';
+import { flagList } from './runtime';
+import { checkoutFork, flagLiterals, parserFlags, readsLeniently, repositoryHas } from './checkout';
 import { slurmHardware, slurmStep } from './slurm';
 import { megatronSource, UPSTREAM_ENTRY } from './source';
 import { allocationText } from '../../syntax/sbatch';
 import type { LinkedFile } from '../link';
-import { MEGATRON_SCHEMA, allFlags, entrypointFlags, entrypointFlagsSince, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
+import { MEGATRON_SCHEMA, allFlags, entrypointFlags, megatronIndexes, entrypointFlagsSince, entrypointOnlyFlags, FIRST_CORE_RELEASE, flagEra, flagKeys, flagTarget, primaryFlag, MEGATRON_VALIDATE } from './schema';
 import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 import { importRoot, pythonImports } from '../../syntax/python';
 import { flagsMessageAt } from './release-names';
-import { reachedImports } from '../trainer/imports';
 import { otherArgvReader, readsSysArgv } from '../program';
+import { isFlagSlip } from '../../suggest';
+import { importedTexts, reachedImports } from '../../syntax/shell/imports';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
 /** Whether a Python text imports Megatron (Megatron-LM, Megatron Core, a fork's `megatron_*` package), in any form Python writes an import. */
 export function importsMegatron(text: string): boolean {
   return pythonImports(text).some((i) => /megatron/i.test(i.module));
+}
+/** Whether the program a launch script runs imports Megatron, itself or through the local modules it imports. */
+export function programImportsMegatron(s: ShellDoc, text: string): boolean {
+  return importsMegatron(text) || importedTexts(s).some(importsMegatron);
 }
 /** Training frameworks other than Megatron whose programs take Megatron-like flags, by the package Python imports. */
 const OTHER_FRAMEWORKS = new Set(['bmtrain', 'model_center', 'sat', 'SwissArmyTransformer', 'colossalai', 'fairseq', 'oneflow', 'libai', 'paddle', 'mindspore']);
@@ -117,6 +124,79 @@ function preCore(flags: readonly string[]): string | undefined {
   const old = eras.filter((e) => e.before && compareVersions(e.before, FIRST_CORE_RELEASE) <= 0).map((e) => `\`${e.f.replace(/=.*$/, '')}\``);
   if (!old.length) return undefined;
   return `a Megatron-LM from before Megatron Core ${FIRST_CORE_RELEASE} (it passes ${old.slice(0, 3).join(', ')}${old.length > 3 ? ' and more' : ''}, which ${FIRST_CORE_RELEASE} no longer takes, and no flag ${FIRST_CORE_RELEASE} or a later release added)`;
+}
+
+/**
+ * Flags of Megatron-LM's releases before Megatron Core 0.4.0 (v1.0 to 23.06) that no release the schema
+ * covers has: `add_argument` spellings of megatron/arguments.py at v1.0, v2.0, v2.5, v2.6, 23.04 and
+ * 23.06 (`--data-impl` at 23.06:megatron/arguments.py:1082, `--faiss-use-gpu` at v2.0:599) less those
+ * of the schema. They are upstream's, so passing one shows no other parser.
+ */
+const PRE_CORE_FLAGS = ['--data-impl', '--embedding-weights-in-fp32', '--faiss-use-gpu', '--fp32-allreduce', '--fp8-e4m3', '--fp8-hybrid', '--img-dim', '--min-scale', '--mmap-warmup', '--no-scaled-masked-softmax-fusion', '--override-lr-scheduler', '--report-topk-accuracies', '--scaled-upper-triang-masked-softmax-fusion', '--use-checkpoint-lr-scheduler', '--use-contiguous-buffers-in-ddp'];
+
+/** Flags every Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
+let upstreamFlags: string[] | undefined;
+function everyUpstreamFlag(): string[] {
+  return (upstreamFlags ??= [...new Set([...megatronIndexes().flags.keys(), ...Object.values(entrypointFlags()).flat(), ...PRE_CORE_FLAGS])]);
+}
+
+const notUpstreamCache = new WeakMap<SourceDoc, { settings: EngineSettings; flags: { flag: string; path: Path }[] }>();
+
+/**
+ * The flags of the training command that no Megatron-LM release defines, that no parser Shardwise
+ * read defines (the checkout's, the entry program's, the repository's), and that are no slip of a
+ * flag one of them has (`isFlagSlip`): flags written on purpose for a parser that is not upstream's,
+ * so a fork or an entry script that extends the parser reads the launch (llm-jp's `--use-mpi`,
+ * `--use-z-loss`). Empty where a known fork reads the flags already, or where the program reading
+ * them drops what it does not know (`parse_known_args`).
+ */
+export function notUpstreamFlags(doc: SourceDoc, settings: EngineSettings): { flag: string; path: Path }[] {
+  const hit = notUpstreamCache.get(doc);
+  if (hit && hit.settings === settings) return hit.flags;
+  const flags = findNotUpstream(doc, settings);
+  notUpstreamCache.set(doc, { settings, flags });
+  return flags;
+}
+
+function findNotUpstream(doc: SourceDoc, settings: EngineSettings): { flag: string; path: Path }[] {
+  const s = shell(doc);
+  const root = s?.root;
+  if (root?.kind !== 'map' || forkOf(doc, settings)) return [];
+  // Only flags that go to Megatron-LM's own entry scripts show another parser: the flags of an entry
+  // script whose parser is not known (`train.py`, judged as warnings) are likely its own additions.
+  const name = s!.entrypoint?.path.split('/').pop();
+  const upstreamEntry = settings.megatronUnseen ? !!name && UPSTREAM_ENTRY.test(name) : unknownFlags(doc, settings).effect === 'error';
+  if (!upstreamEntry) return [];
+  const program = s!.entryText()?.text;
+  if (program && readsLeniently(program)) return [];
+  const known = everyUpstreamFlag();
+  const read = new Set([...known, ...DEEPSPEED_ARGS, ...(settings.megatronCheckout?.flags ?? []), ...(program ? [...parserFlags(program), ...flagLiterals(program)] : [])]);
+  const out: { flag: string; path: Path }[] = [];
+  let slipOf: string[] | undefined;
+  for (const e of root.entries) {
+    const flag = e.key.replace(/=.*$/, '');
+    if (e.merged || !/^--[A-Za-z][\w.-]*$/.test(flag) || read.has(flag) || repositoryHas(settings.repositoryFlags, flag)) continue;
+    // A slip of a flag that some parser has is that parser's refusal (unknown-key), not another parser.
+    slipOf ??= [...read, ...(settings.repositoryFlags?.flags ?? [])];
+    if (slipOf.some((k) => isFlagSlip(flag, k))) continue;
+    if (!out.some((o) => o.flag === flag)) out.push({ flag, path: [e.key] });
+  }
+  return out;
+}
+
+/**
+ * The unknown flags with those no release defines, passed on purpose (`notUpstreamFlags`), said once:
+ * together they show a fork or an extended parser, which one message says, not one refusal per flag.
+ */
+function notUpstreamOnce(unknown: UnknownArg[], foreign: readonly { flag: string }[]): UnknownArg[] {
+  const names = new Set(foreign.map((f) => f.flag));
+  const these = unknown.filter((u) => names.has(u.key.replace(/=.*$/, '')));
+  if (!these.length) return unknown;
+  const flags = these.map((u) => u.key.replace(/=.*$/, ''));
+  const one = flags.length === 1;
+  const stops = `Upstream Megatron-LM would stop at startup on ${one ? 'it' : 'them'} (argparse: "unrecognized arguments")`;
+  const consequence = `${flagList(flags)} ${one ? 'is not an upstream flag' : 'are not upstream flags'}: no Megatron-LM release defines ${one ? 'it' : 'them'}, no parser Shardwise read does, and ${one ? 'it is not' : 'none is'} a slip of one, so this launch runs a fork or an extended parser (an entry script that adds flags). ${stops}; findings that rest on upstream's own checks are therefore at most warnings here, and say so. If the launch runs upstream Megatron-LM, remove ${one ? 'it' : 'them'}.`;
+  return [...unknown.filter((u) => !these.includes(u)), { ...these[0], candidates: [], consequence, group: these.map((u) => u.path) }];
 }
 
 /** Entry scripts Megatron-LM ships from a release on, beside its `pretrain_*.py` (root of the checkout). */
@@ -379,11 +459,15 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // training framework (BMTrain, SwissArmyTransformer…, whose flag names look like Megatron's) and
   // importing nothing of Megatron parses them with that framework's code. A program that imports
   // neither may still reach Megatron through its own package (a wrapper's `parse_args`): no verdict.
+  // Its framework may be in a local module it imports (`from initialize import …`, which imports
+  // SwissArmyTransformer): those are read as well, as the Trainer's detection does.
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
-  const megatron = !program || importsMegatron(program.text);
-  const other = megatron ? undefined : otherFramework(program.text);
+  const imported = program && !importsMegatron(program.text) ? importedTexts(s!) : [];
+  const megatron = !program || importsMegatron(program.text) || imported.some(importsMegatron);
+  const direct = megatron ? undefined : otherFramework(program.text);
+  const other = megatron ? undefined : (direct ?? imported.map(otherFramework).find((x) => !!x));
   const apart = megatron || other ? undefined : apartFromMegatron(s!, entry!, program.text);
-  if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\` and nothing of Megatron), which reads these flags itself`);
+  if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\`${direct ? '' : ' through a local module'} and nothing of Megatron), which reads these flags itself`);
   else if (apart) contradictions.push(apart);
   // A program that imports nothing of Megatron and whose own argparse parser defines most of the
   // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on
@@ -463,7 +547,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     // The repository's parsers (settings.repositoryFlags) only ever accept more flags.
     const judged = withRepository(withEntryFlags(unknownFlags(doc, settings), doc), settings.repositoryFlags);
     const { sites, unknown } = flagSites(doc.root as MapNode | undefined, [], where(doc, judged), judged);
-    return argsInstance(sites, unknown, nav, true);
+    return argsInstance(sites, notUpstreamOnce(unknown, notUpstreamFlags(doc, settings)), nav, true);
   },
   schemaPath(_doc: SourceDoc, path: Path): Path | undefined {
     if (path.length !== 1) return undefined;
@@ -515,6 +599,8 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (set?.length) args.unknownDefaults = { ...Object.fromEntries(set.map((d) => [d, `the repository's own Python sets \`args.${d}\``])), ...args.unknownDefaults };
     const fork = settings.megatronUnseen ? undefined : forkOf(doc, settings);
     if (settings.megatronUnseen || fork) args.flagsUnknown = settings.megatronUnseen ? `the Megatron-LM at ${settings.megatronUnseen.where} is not read` : `${fork} reads the flags`;
+    const notUpstream = notUpstreamFlags(doc, settings);
+    if (notUpstream.length) args.notUpstream = notUpstream.map((f) => f.flag);
     return { args, deepspeedConfig: deepspeedConfigOf(doc, read) };
   },
   links(m: MegatronModel) {

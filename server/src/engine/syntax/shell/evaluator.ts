@@ -2,11 +2,11 @@
 import type { Span } from '../../types';
 import { type ArrayLit, type Binding, type Block, type Cmd, type Ctx, type Env, type ExpandedWord, type Frame, type HereDoc, type LexToken, MAX_FRAMES, MAX_ITEMS, MAX_PROBLEMS, MAX_SUBSCRIPT_DEPTH, MAX_RECIPE_LAUNCHES, MAX_VALUE, type Piece, type RecipeCommand, type Seg, type Target, type Training, type Tri, type Unit, type Word } from './types';
 import { KEYWORDS, Lexer, skipBalanced } from './lexer';
-import { evalCommandWords, laterModule, laterStep, launcherChain, launcherWords, moduleEntryIndex } from './launchers';
-import { type OpenWord, readSourced, type SourcedFile } from './sourcing';
+import { entryAfterInterpreter, evalCommandWords, laterModule, laterStep, launcherChain, launcherWords, moduleEntryIndex } from './launchers';
+import { type OpenWord, readSourced, setBySource, type SourcedFile } from './sourcing';
 import { changedDir } from './substitution';
 import { CommandRunner } from './runner';
-import { and3, baseName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
+import { and3, commandName, declaredName, detach, globMatch, isPlaceholder, LAUNCHER_NAME, locateRange, mergeArrays, mergeScalars, not, or3, remapper, textOf } from './expansion';
 
 /** Runs a script (or the text of a `bash -c` string) and finds its training command. */
 export class Script extends CommandRunner {
@@ -653,7 +653,8 @@ export class Script extends CommandRunner {
       this.setVar(name, { kind: 'array', segs: [], items, exported: exported || !!old?.exported, nameSpan, valueSpan: value.span });
       return;
     }
-    let segs = f.segs;
+    const hidden = append && !old ? setBySource(this.sourced, name, false) : undefined;
+    let segs = hidden ? [hidden, ...f.segs] : f.segs;
     let target: Target | undefined;
     let defaultSpan: Span | undefined;
     if (append && old) {
@@ -692,7 +693,8 @@ export class Script extends CommandRunner {
     const old = this.env.get(a.name);
     const valueSpan = { start: a.open.end - 1, end: a.close?.end ?? a.span.end };
     if (a.index !== undefined) return; // A[i]=( … ) is not valid bash
-    let all = items;
+    const hidden = a.append && !old ? setBySource(this.sourced, a.name, true) : undefined;
+    let all = hidden ? [[hidden], ...items] : items;
     if (a.append && old) {
       const before = old.kind === 'array' ? old.items : [old.segs];
       all = before.length >= MAX_ITEMS ? before : before.concat(items.slice(0, MAX_ITEMS - before.length));
@@ -707,7 +709,8 @@ export class Script extends CommandRunner {
   private detectTraining(fields: ExpandedWord[], cmd: Cmd): void {
     if (!fields.length) return;
     fields = evalCommandWords(fields);
-    const names = fields.map((f) => (f.segs.some((s) => s.unknown) ? '' : baseName(f.text)));
+    // A program whose folder is not known still has its name (`"${ENV}/venv/bin/python"`).
+    const names = fields.map((f) => commandName(f));
     if (/^(llamafactory-cli|lmf)$/.test(names[0]) && fields[1]?.text === 'train' && !fields[1].segs.some((s) => s.unknown)) {
       const inBranch = this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line;
       const c = { head: fields[0], args: fields.slice(2), env: new Map(this.env), inBranch };
@@ -720,11 +723,12 @@ export class Script extends CommandRunner {
       const last = [...f.segs].reverse().find((s) => s.text !== '');
       return !f.passthrough && !!last && !last.unknown && /\.py$/.test(f.text) && !f.text.startsWith('-');
     };
-    const found = (p: number, q: number, module?: boolean): void => {
+    const found = (p: number, q: number, how: { module?: boolean; interpreter?: boolean } = {}): void => {
       const launcherFields = fields.slice(p, q);
-      if (laterStep(this.training?.launcher, launcherChain(launcherFields))) return; // an evaluation or conversion after training
-      if (module && this.training && laterModule(fields[q].text)) return; // `torchrun -m evaluation.eval_mmlu` after the training command
-      this.training = { launcher: launcherChain(launcherFields), launcherFields, entry: fields[q], ...(module ? { module } : {}), args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
+      const launcher = launcherChain(launcherFields, how.interpreter ?? false);
+      if (laterStep(this.training?.launcher, launcher)) return; // an evaluation or conversion after training
+      if (how.module && this.training && laterModule(fields[q].text)) return; // `torchrun -m evaluation.eval_mmlu` after the training command
+      this.training = { launcher, launcherFields, entry: fields[q], ...(how.module ? { module: true } : {}), args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
     if (p >= 0) {
@@ -732,14 +736,15 @@ export class Script extends CommandRunner {
       const mod = moduleEntryIndex(fields, names, p);
       for (let q = p + 1; q < fields.length; q++) {
         if (q === mod || isEntry(fields[q])) {
-          found(p, q, q === mod);
+          found(p, q, { module: q === mod });
           return;
         }
       }
     } else {
       // `$LAUNCHER train.py …`: the launcher from outside the script, or from arms of a branch (launcherWords).
       const q = fields.slice(0, 4).findIndex((f) => !launcherWords(f));
-      if (q > 0 && isEntry(fields[q])) return found(0, q);
+      const at = q > 0 ? entryAfterInterpreter(fields, q, isEntry, this.src) : undefined;
+      if (at) return found(0, at.entry, { interpreter: at.interpreter });
     }
     for (let k = 0; k + 2 < fields.length; k++) {
       if (!/^(ba|da|z|k)?sh$/.test(names[k])) continue;

@@ -77,6 +77,21 @@ export function baseName(t: string): string {
   return i >= 0 ? t.slice(i + 1) : t;
 }
 
+/**
+ * The program name a command word runs, when it is known: the whole word's, or, where only a folder
+ * is not known (`"${ENV}/venv/bin/python"` with `ENV` from the environment), the name after the last
+ * `/` of the known text that ends it. Empty when the name itself is not known.
+ */
+export function commandName(f: { text: string; segs: readonly Seg[] }): string {
+  if (!f.segs.some((s) => s.unknown)) return baseName(f.text);
+  let last = -1;
+  f.segs.forEach((s, i) => {
+    if (s.unknown || s.choice) last = i;
+  });
+  const tail = f.segs.slice(last + 1).map((s) => s.text).join('');
+  return tail.includes('/') ? baseName(tail) : '';
+}
+
 export function isFlagText(t: string): boolean {
   return /^--?[A-Za-z]/.test(t);
 }

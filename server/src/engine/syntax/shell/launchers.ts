@@ -1,19 +1,36 @@
 /** Launcher detection: `torchrun`, `python -m torch.distributed.run|launch`, `python`, `srun`, `deepspeed`, `mpirun`, chained, with their options. */
 import type { Span } from '../../types';
 import type { ExpandedWord, Launcher, LauncherArg, LauncherKind } from './types';
-import { baseName, isFlagText, LAUNCHER_NAME, locateRange, textOf, typedValue } from './expansion';
+import { baseName, commandName, isFlagText, LAUNCHER_NAME, locateRange, textOf, typedValue } from './expansion';
 
-/** The launchers of a command, outermost first (`srun … torchrun …`), each with its own options. */
-export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
+/** The modules `python -m` runs that launch processes. */
+export const TORCH_LAUNCH_MODULE = /^torch\.distributed\.(run|launch)$/;
+
+/**
+ * The first word is a Python interpreter whose path is not known (`"${PY}"`), as the caller found: its
+ * value is one word (written in double quotes), and the `-m torch.distributed.run` after it shows that
+ * the program it names runs a module. An unquoted one may split into more words (`srun -N 2 python`).
+ */
+function unknownInterpreter(fields: readonly ExpandedWord[]): boolean {
+  const f = fields[0];
+  return !!f && commandName(f) === '' && f.segs.some((s) => s.unknown) && fields[1]?.text === '-m' && TORCH_LAUNCH_MODULE.test(fields[2]?.text ?? '');
+}
+
+/**
+ * The launchers of a command, outermost first (`srun … torchrun …`), each with its own options;
+ * `interpreter`: the first word is one quoted word whose text is not known (see unknownInterpreter).
+ */
+export function launcherChain(fields: ExpandedWord[], interpreter = false): Launcher | undefined {
   const starts: number[] = [];
+  const python = interpreter && unknownInterpreter(fields);
   fields.forEach((f, i) => {
-    if (!f.segs.some((s) => s.unknown) && LAUNCHER_NAME.test(baseName(f.text))) starts.push(i);
+    if (LAUNCHER_NAME.test(commandName(f)) || (i === 0 && python)) starts.push(i);
   });
   let outer: Launcher | undefined;
   let last: Launcher | undefined;
   starts.forEach((s, n) => {
     const seg = fields.slice(s, n + 1 < starts.length ? starts[n + 1] : fields.length);
-    const l = readLauncher(seg);
+    const l = readLauncher(seg, s === 0 && python);
     const open = openOption(seg.slice(1), VALUELESS[l.kind]);
     if (open) l.open = open;
     if (!outer) outer = l;
@@ -23,11 +40,11 @@ export function launcherChain(fields: ExpandedWord[]): Launcher | undefined {
   return outer;
 }
 
-function readLauncher(seg: ExpandedWord[]): Launcher {
+function readLauncher(seg: ExpandedWord[], interpreter: boolean): Launcher {
   const head = seg[0];
-  const name = baseName(head.text);
+  const name = commandName(head);
   const headSpan = locateRange(head, 0, head.text.length).span;
-  if (name.startsWith('python')) {
+  if (name.startsWith('python') || interpreter) {
     for (let i = 1; i < seg.length; i++) {
       const t = seg[i].text;
       if (t === '-m' && seg[i + 1]) {
@@ -180,6 +197,22 @@ export function launcherWords(f: ExpandedWord): boolean {
     const last = names.reduce((at, n, i) => (LAUNCHER_NAME.test(n) ? i : at), -1);
     return last >= 0 && names.slice(last + 1).every((n) => n.startsWith('-'));
   });
+}
+
+/**
+ * After the words that stand for the launcher (from `q`), the entry point: directly (`$LAUNCHER
+ * train.py`), after an interpreter's options (`"$PY" -u train.py`), or after `-m torch.distributed.run`
+ * and its options, read as they are after `python`. `interpreter`: the first word is one word written
+ * in double quotes (`"${PY}"`), one program, so the module's options are its (see launcherChain).
+ */
+export function entryAfterInterpreter(fields: readonly ExpandedWord[], q: number, isEntry: (f: ExpandedWord) => boolean, src: string): { entry: number; interpreter: boolean } | undefined {
+  while (q < fields.length && /^-[A-Za-z]$/.test(fields[q].text) && !/^-[mc]$/.test(fields[q].text)) q++;
+  if (fields[q]?.text === '-m' && TORCH_LAUNCH_MODULE.test(fields[q + 1]?.text ?? '')) {
+    const one = q === 1 && /^"[^"\s]*"$/.test(src.slice(fields[0].outer.span.start, fields[0].outer.span.end));
+    for (let e = q + 2; e < fields.length; e++) if (isEntry(fields[e])) return { entry: e, interpreter: one };
+    return undefined;
+  }
+  return q < fields.length && isEntry(fields[q]) ? { entry: q, interpreter: false } : undefined;
 }
 
 /**

@@ -88,3 +88,16 @@ function taint(site: SourceSite, ref: string, what: string, why: string): void {
     } else site.set(name, { ...b, segs: b.segs.map((x) => (x.unknown ? x : { ...x, assumed: x.assumed ?? note })) });
   }
 }
+
+/**
+ * A variable the script appends to (`A+=(…)`, `A+=…`) without having set it, after a file sourced
+ * but not read (`source "$DIR/params.sh"`, the usual place of such an array): that file may have set
+ * it, so what it held stands as one part whose text is not known (flags, or nothing). Undefined when
+ * every file sourced so far was read.
+ */
+export function setBySource(sourced: readonly SourcedFile[], name: string, array: boolean): Seg | undefined {
+  const unread = sourced.find((s) => s.why !== undefined);
+  if (!unread) return undefined;
+  return { text: '', span: { start: 0, end: 0 }, quoted: true, unknown: `\`source ${short(unread.ref)}\` is not read (${unread.why}), and it may set ${name}`, passthrough: array || undefined, ref: null, detached: true };
+}
+
