@@ -724,10 +724,9 @@ export class Script extends CommandRunner {
       return !f.passthrough && !!last && !last.unknown && /\.py$/.test(f.text) && !f.text.startsWith('-');
     };
     const found = (p: number, q: number, how: { module?: boolean; interpreter?: boolean } = {}): void => {
-      const launcherFields = fields.slice(p, q);
-      const launcher = launcherChain(launcherFields, how.interpreter ?? false);
-      if (laterStep(this.training?.launcher, launcher)) return; // an evaluation or conversion after training
-      if (how.module && this.training && laterModule(fields[q].text)) return; // `torchrun -m evaluation.eval_mmlu` after the training command
+      const launcherFields = fields.slice(p, q), launcher = launcherChain(launcherFields, how.interpreter ?? false);
+      // An evaluation or conversion after training (`torchrun -m evaluation.eval_mmlu` too) is not the run.
+      if (laterStep(this.training?.launcher, launcher) || (how.module && this.training && laterModule(fields[q].text))) return;
       this.training = { launcher, launcherFields, entry: fields[q], ...(how.module ? { module: true } : {}), args: fields.slice(q + 1), block: cmd.block, lastEnd: cmd.span.end, env: new Map(this.env), prefix: names.slice(0, p), inLoop: this.frames.some((f) => f.kind === 'loop'), inBranch: this.frames.find((f) => f.kind !== 'loop' && f.kind !== 'group' && f.kind !== 'brace' && f.taken === undefined)?.line, order: this.order() };
     };
     const p = names.findIndex((n) => LAUNCHER_NAME.test(n));
