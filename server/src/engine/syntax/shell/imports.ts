@@ -101,7 +101,10 @@ function walkImports(s: ShellDoc, limit: number, maxDepth: number): ImportWalk {
   const texts: string[] = [];
   const seen = new Map<string, boolean>([[entry.ref, true]]);
   const unresolved = new Set<string>();
-  const queue: { text: string; dir: string; depth: number }[] = [{ text: entry.text, dir: dirOf(entry.ref), depth: 0 }];
+  const entryDir = dirOf(entry.ref);
+  const queue: { text: string; dir: string; depth: number }[] = [{ text: entry.text, dir: entryDir, depth: 0 }];
+  // Whether a top-level package is one of the workspace's (seen among the modules read, beside the program).
+  const packageHere = (top: string): boolean => [...seen].some(([ref, ok]) => ok && (ref === `${entryDir}${top}.py` || ref.startsWith(`${entryDir}${top}/`) || (entry.root !== undefined && ref.startsWith(`${entry.root}${top}/`))));
   const look = (ref: string, depth: number): boolean => {
     const had = seen.get(ref);
     if (had !== undefined) return had;
@@ -128,7 +131,9 @@ function walkImports(s: ShellDoc, limit: number, maxDepth: number): ImportWalk {
       }
       const top = mod.startsWith('.') ? undefined : mod.split('/')[0];
       // A program run as a module (`python -m pkg.mod`) imports its package from the folder the package lies in.
-      const roots = mod.startsWith('.') ? [dir] : [dir, `${dir}../`, `${dir}../../`, ...(entry.root !== undefined ? [entry.root] : [])];
+      // An absolute import is looked up where Python looks first: the entry program's folder (sys.path[0]),
+      // or the folder a module's package lies in; then beside the importing module and up to two folders above it.
+      const roots = mod.startsWith('.') ? [dir] : [...new Set([entryDir, ...(entry.root !== undefined ? [entry.root] : []), dir, `${dir}../`, `${dir}../../`])];
       let found = false;
       for (const form of forms) {
         for (const root of roots) {
@@ -139,7 +144,9 @@ function walkImports(s: ShellDoc, limit: number, maxDepth: number): ImportWalk {
           }
         }
       }
-      if (!found && depth === 0 && !(top && LIBRARIES.has(top))) unresolved.add(top ?? mod);
+      // Not found: a package not in the workspace, or, past the program itself, a module of a package
+      // that is (the walk then did not see everything it imports).
+      if (!found && !(top && LIBRARIES.has(top)) && (depth === 0 || (top !== undefined && packageHere(top)))) unresolved.add(top ?? mod);
     }
     if (bounded) break;
   }

@@ -1,0 +1,1 @@
+from pkg.tuner.core import get_args

@@ -1,0 +1,1 @@
+from pkg.tuner.core.parser import get_args

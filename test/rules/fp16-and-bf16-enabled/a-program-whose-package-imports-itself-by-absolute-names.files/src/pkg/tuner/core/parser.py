@@ -1,0 +1,5 @@
+from transformers import HfArgumentParser, Seq2SeqTrainingArguments
+
+
+def get_args():
+    return HfArgumentParser((Seq2SeqTrainingArguments,)).parse_args_into_dataclasses()
