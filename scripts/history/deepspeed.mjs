@@ -565,6 +565,28 @@ export function deepspeed(dir, schemaPath) {
 const PYDANTIC_2 = '0.15.0';
 
 /**
+ * Per release, the fields of a section's model class and of its bases (its own over inherited ones),
+ * each as `pick` reads it from a class; with `whole`, undefined for a release that lacks the model.
+ */
+function modelFields(releases, cls, match, pick, whole = false) {
+  return releases.map((r) => {
+    const byName = new Map();
+    for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
+    if (whole && !byName.has(cls)) return undefined;
+    const out = new Map();
+    const collect = (name, seen = new Set()) => {
+      const c = byName.get(name);
+      if (!c || seen.has(name)) return;
+      seen.add(name);
+      for (const b of c.bases) collect(b, seen);
+      for (const [k, v] of pick(c, byName)) out.set(k, v);
+    };
+    collect(cls);
+    return out;
+  });
+}
+
+/**
  * `x-null-effect` of the keys of the sections a pydantic model reads (SECTION_MODELS): from the
  * release on which, through the newest, the model declares the field without None, an explicit null
  * is refused when DeepSpeed reads the config (a validation error). A field whose only None is its
@@ -580,21 +602,7 @@ function deepspeedNullChanges(releases, schema) {
   for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
     const match = typeof files === 'function' ? files : (p) => files.test(p);
     // Per release: key -> how the model (or a base class) declares it, undefined without the model.
-    const perRelease = releases.map((r) => {
-      const byName = new Map();
-      for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
-      if (!byName.has(cls)) return undefined;
-      const out = new Map();
-      const collect = (name, seen = new Set()) => {
-        const c = byName.get(name);
-        if (!c || seen.has(name)) return;
-        seen.add(name);
-        for (const b of c.bases) collect(b, seen);
-        for (const [k, n] of c.nullable ?? []) out.set(k, n);
-      };
-      collect(cls);
-      return out;
-    });
+    const perRelease = modelFields(releases, cls, match, (c) => c.nullable ?? [], true);
     for (const [dotted, props] of keys) {
       if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
       const key = dotted.slice(section.length + 1);
@@ -649,20 +657,7 @@ function deepspeedDefaults(releases, schema, snapshot) {
     const match = typeof files === 'function' ? files : (p) => files.test(p);
     const twins = Object.keys(SECTION_MODELS).filter((s) => s !== section && SECTION_MODELS[s].cls === cls);
     // Per release: key -> default literal (own fields over inherited ones).
-    const perRelease = releases.map((r) => {
-      const byName = new Map();
-      for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
-      const out = new Map();
-      const collect = (name, seen = new Set()) => {
-        const c = byName.get(name);
-        if (!c || seen.has(name)) return;
-        seen.add(name);
-        for (const b of c.bases) collect(b, seen);
-        for (const [k, d] of c.defaults) out.set(k, memberDefault(d, byName));
-      };
-      collect(cls);
-      return out;
-    });
+    const perRelease = modelFields(releases, cls, match, (c, byName) => [...c.defaults].map(([k, d]) => [k, memberDefault(d, byName)]));
     for (const [dotted, props] of keys) {
       if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
       const key = dotted.slice(section.length + 1);
