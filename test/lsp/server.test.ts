@@ -485,7 +485,8 @@ describe('the repository\'s Python', () => {
     try {
       mkdirSync(join(dir, '.git'));
       mkdirSync(join(dir, 'rlkit'));
-      writeFileSync(join(dir, 'train.py'), 'from rlkit.arguments import add_args\n');
+      // The program reaches Megatron (whose parser the flags go to) and adds its own flags through its package.
+      writeFileSync(join(dir, 'train.py'), 'from megatron.training import pretrain\nfrom rlkit.arguments import add_args\n');
       const args = join(dir, 'rlkit', 'arguments.py');
       writeFileSync(args, 'def add_args(parser):\n    parser.add_argument("--rollout-batch-size", type=int)\n    return parser\n');
       const file = join(dir, 'run.sh');
