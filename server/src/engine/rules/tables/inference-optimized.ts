@@ -30,6 +30,9 @@ const qkvBias = (m: MegatronModel): boolean => argOn(m, 'add_qkv_bias');
 const kitchen = (m: MegatronModel): string | undefined =>
   argOn(m, 'use_kitchen') ? 'use_kitchen' : argGiven(m, 'kitchen_config_file') ? 'kitchen_config_file' : argGiven(m, 'kitchen_recipe_number') ? 'kitchen_recipe_number' : undefined;
 
+/** The fused TP communication of the inference-optimized layers, on with those layers. */
+const fusedTpCommunication = (m: MegatronModel): boolean => !m.args.yamlCfg && argOn(m, 'inference_fuse_tp_communication') && inferenceOptimized(m);
+
 /** A hybrid (Mamba) layer pattern or switch as written. */
 const hybridPattern = (m: MegatronModel): boolean =>
   argGiven(m, 'hybrid_override_pattern') || argGiven(m, 'hybrid_layer_pattern') || argOn(m, 'is_hybrid_model');
@@ -91,7 +94,7 @@ export const INFERENCE_OPTIMIZED_CHECKS: ArgCheck[] = [
     // The same block from core_v0.17.0 (transformer_config.py@core_v0.17.0:2227-2229, @core_v0.19.0:2859-2861,
     // @d98e8a6:3184-3186; not at core_v0.16.0:1993-1997): the fused TP communication has no MoE path. With
     // other layers the check above fails first.
-    when: (m) => (!m.args.yamlCfg && argOn(m, 'inference_fuse_tp_communication') && argValue(m, 'transformer_impl') === 'inference_optimized' && (argNum(m, 'num_moe_experts') ?? 0) > 0 ? 'inference_fuse_tp_communication' : undefined),
+    when: (m) => (fusedTpCommunication(m) && (argNum(m, 'num_moe_experts') ?? 0) > 0 ? 'inference_fuse_tp_communication' : undefined),
     since: '0.17.0',
     message: (m) => `${named(m, '--inference-fuse-tp-communication')} with ${named(m, '--num-experts', String(argNum(m, 'num_moe_experts')))}: the fused tensor-parallel communication of the inference-optimized layers is for dense models, and Megatron Core stops when it builds the model config ("--inference-fuse-tp-communication is not supported for MoE models."). Drop ${named(m, '--inference-fuse-tp-communication')} for a MoE model.`,
   },
@@ -100,7 +103,7 @@ export const INFERENCE_OPTIMIZED_CHECKS: ArgCheck[] = [
     // communication before the model is built. pretrain_mamba.py runs it from core_v0.16.0 (a wrapper
     // of pretrain_hybrid.py from core_v0.18.0), pretrain_hybrid.py from core_v0.18.0. Where the file
     // names no entry script, only one that writes a hybrid layer pattern is judged (a warning).
-    when: (m) => (!m.args.yamlCfg && argOn(m, 'inference_fuse_tp_communication') && argValue(m, 'transformer_impl') === 'inference_optimized' && (m.args.entry !== undefined || hybridPattern(m)) ? 'inference_fuse_tp_communication' : undefined),
+    when: (m) => (fusedTpCommunication(m) && (m.args.entry !== undefined || hybridPattern(m)) ? 'inference_fuse_tp_communication' : undefined),
     entry: /^pretrain_(mamba|hybrid)\.py$/,
     entryAssumed: ' This assumes Megatron-LM\'s `pretrain_mamba.py` or `pretrain_hybrid.py` builds the model from these arguments; the file does not name its entry script.',
     formats: MLM_FLAG_FORMATS,
@@ -109,4 +112,3 @@ export const INFERENCE_OPTIMIZED_CHECKS: ArgCheck[] = [
     message: (m) => `${named(m, '--inference-fuse-tp-communication')} with a Mamba (hybrid) model: the inference-optimized hybrid stack has no fused tensor-parallel communication, and Megatron-LM stops when it builds the model ("inference_fuse_tp_communication is not supported for ${model}"). Drop ${named(m, '--inference-fuse-tp-communication')} for this model.`,
   })),
 ];
-
