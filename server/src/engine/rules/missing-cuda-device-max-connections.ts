@@ -22,7 +22,7 @@ import { MLM_FLAG_FORMATS, argNum, argOn, argValue, type MegatronModel } from '.
 import { hardwareById } from '../plan/hardware';
 import { allKnown } from '../plan/layout';
 import type { Path, Severity } from '../types';
-import { envLiteral } from '../formats/megatron/checks';
+import { envLiteral, envMentioned } from '../formats/megatron/checks';
 import { defineRule, type RuleContext } from './rule';
 
 const BLACKWELL = ['b200', 'gb200-nvl72', 'gb300-nvl72'];
@@ -127,7 +127,7 @@ export default defineRule<MegatronModel>({
 
     // Not assigned as a shell variable, but named elsewhere in the script (a Ray runtime-env JSON,
     // `mpirun -x NAME=1`, `env NAME=1`): the processes may get it that way, so nothing is known.
-    if (!cdmc && script && mentioned(ctx.doc.text, VAR)) return;
+    if (!cdmc && script && envMentioned(ctx.doc.text, VAR)) return;
     if (!cdmc) {
       // Not set by this file. A script is run from an environment Shardwise does not see; a Bridge
       // override is merged onto a recipe whose `env_vars` may set it. `ENV_VARS` of a Megatron-LM
@@ -205,12 +205,4 @@ function bridgeNeed(m: MegatronModel, p: NonNullable<RuleContext<MegatronModel>[
   if ((tp <= 1 && cp() <= 1) || isBlackwell() || argOn(m, 'overlap_moe_expert_parallel_comm')) return undefined;
   const what = [tp > 1 && `TP ${tp}`, cp() > 1 && `CP ${cp()}`, allKnown(p.sp) && p.sp.value && 'sequence parallelism'].filter(Boolean).join(', ');
   return { effect: 'slow', preBlackwell: true, what, at: fieldAt(p.tp) ?? fieldAt(p.cp) ?? [] };
-}
-
-/** The name appears in the script outside comments (as a key, an argument, an assignment another tool reads). */
-function mentioned(text: string, name: string): boolean {
-  return text.split('\n').some((line) => {
-    const i = line.indexOf(name);
-    return i >= 0 && !/^\s*#/.test(line) && !line.slice(0, i).includes(' #');
-  });
 }

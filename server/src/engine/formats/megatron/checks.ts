@@ -220,3 +220,14 @@ export function unsetArg(m: MegatronModel, kind: string, dest: string, title: st
 export function envLiteral(text: string, v: { span?: { start: number; end: number } } | undefined): boolean {
   return !(v?.span && /\$/.test(text.slice(v.span.start, v.span.end)));
 }
+
+/**
+ * Whether an environment variable's name appears in the file outside comments (a key of a runtime-env
+ * JSON, `mpirun -x NAME`, `env NAME=…`): the processes may get the variable that way.
+ */
+export function envMentioned(text: string, name: string): boolean {
+  return text.split('\n').some((line) => {
+    const i = line.indexOf(name);
+    return i >= 0 && !/^\s*#/.test(line) && !line.slice(0, i).includes(' #');
+  });
+}

@@ -17,7 +17,7 @@
  * still there at d98e8a6:2155-2161, after the check above).
  */
 import { argAbsent, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
-import { envLiteral } from '../../formats/megatron/checks';
+import { envLiteral, envMentioned } from '../../formats/megatron/checks';
 import type { RuleContext } from '../rule';
 
 const NCCL_TOKENS = ['Ring', 'CollnetDirect', 'CollnetChain', '^NVLS'];
@@ -136,7 +136,7 @@ function unsetBefore19(ctx: RuleContext<MegatronModel>): void {
   const at = m.args.get('deterministic_mode')?.path ?? [];
   // Not set by the file, nor named elsewhere in it (`mpirun -x NAME`, `env NAME=…`, a runtime-env JSON,
   // through which the processes may get it).
-  const missing = (name: string): boolean => env.get(name) === undefined && !ctx.doc.text.split('\n').some((line) => line.includes(name) && !/^\s*#/.test(line));
+  const missing = (name: string): boolean => env.get(name) === undefined && !envMentioned(ctx.doc.text, name);
   const where = script ? 'this script' : 'this file\'s environment';
   const assumed = `this assumes the environment that runs ${script ? 'the script' : 'the file'} does not set it either`;
   const add = (name: string, value: string) => (script ? `Add \`export ${name}=${value}\` before the launch.` : `Set \`${name}: ${value}\` in the environment of the run.`);
