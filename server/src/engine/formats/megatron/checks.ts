@@ -2,7 +2,7 @@
  * Shared shape of the Megatron argument checks: one table per family, each entry with upstream's
  * condition and a message that says what happens and what to do.
  */
-import { absentDefault, MLM_FLAG_FORMATS, OLDER_NAMES, type MegatronModel } from './model';
+import { MLM_FLAG_FORMATS, OLDER_NAMES, truthy, type MegatronModel } from './model';
 import { configField, flagTarget, MEGATRON_SCHEMA, primaryFlag, yamlCfgUnread } from './schema';
 import { formatDefault, type MegatronArgs } from './args';
 import type { Plan } from '../../plan/plan';
@@ -177,11 +177,12 @@ export function megatronGateOff(ctx: RuleContext<MegatronModel>, gate: { key?: s
   const m = ctx.model;
   if (!m || !gate.key) return undefined;
   const a = m.args.get(gate.key);
-  // Left out: the switch's default in the file's format (absentDefault), not known where it has none.
+  // Left out: the switch's default in the file's format (formatDefault), not known where it has none,
+  // else Megatron-LM's command line's.
   const own = a === undefined ? formatDefault(m.args, gate.key) : undefined;
   if (own && 'unknown' in own) return undefined;
-  const value = a === undefined ? absentDefault(m, gate.key, MEGATRON_SCHEMA.properties?.[gate.key]?.default) : a.value;
-  const on = gate.equals !== undefined ? value === gate.equals : gate.above !== undefined ? typeof value === 'number' && value > gate.above : value === true || (typeof value === 'string' && /^(true|1|yes|on)$/i.test(value));
+  const value = a !== undefined ? a.value : own ? own.value : MEGATRON_SCHEMA.properties?.[gate.key]?.default;
+  const on = gate.equals !== undefined ? value === gate.equals : gate.above !== undefined ? typeof value === 'number' && value > gate.above : truthy(value);
   if (on || (a !== undefined && a.value === undefined)) return undefined;
   const why = inFormat(m, ctx.format, gate.why);
   const cli = (MLM_FLAG_FORMATS as readonly string[]).includes(ctx.format) && !m.args.yamlCfg;

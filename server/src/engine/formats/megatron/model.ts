@@ -121,7 +121,8 @@ export function absentDefault(m: MegatronModel, dest: string, cli: unknown): unk
   return own && 'value' in own ? own.value : cli;
 }
 
-const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
+/** A switch's value that turns it on: true, or text such as `true`, `1`, `yes`, `on` (a YAML string, a flag's word). */
+export const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
 
 /**
  * An argument that Megatron-LM's command-line builder (core_transformer_config_from_args) passes on
@@ -135,8 +136,7 @@ export function cliTranslatedOn(m: MegatronModel, dest: string): boolean {
 }
 
 export function argOn(m: MegatronModel, dest: string): boolean {
-  const v = argValue(m, dest);
-  return v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v));
+  return truthy(argValue(m, dest));
 }
 
 /** A switch known to be off: written off, or left out where its default is off (Megatron-LM's, or the file's format's: absentDefault). */
