@@ -18,13 +18,12 @@
  * ConfigContainer.validate, training/config.py), on the fields the file writes.
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, bridgeMegatronFsdpOff, bridgeField, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { PRETRAIN_ENTRY, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { untracked } from './certain';
 import { defineRule, type RuleContext } from './rule';
 import { BRIDGE_CHECKPOINT_CHECKS } from './tables/bridge-validate-checks';
 
 
-const PRETRAIN = /^pretrain_[a-z0-9_]+\.py$/;
 
 /** The first logits-saver setting the saver refuses (logits_saver.py@core_v0.19.0:145-160), with what to say. */
 function logitsSaverBad(m: MegatronModel): { dest: string; why: string; quote: string; fix: string } | undefined {
@@ -371,7 +370,7 @@ const STARTUP_CHECKS: ArgCheck[] = [
     // setup_model_and_optimizer whenever `--logits-save-dir` is set (training.py@core_v0.19.0:2092-2100),
     // refuse a top-k not above 0, a top-p outside (0, 1] and a top-p floor below 1, whatever else is set.
     when: (m) => (argGiven(m, 'logits_save_dir') ? logitsSaverBad(m)?.dest : undefined),
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     yamlCfg: true,
     message: (m) => {
       const b = logitsSaverBad(m);

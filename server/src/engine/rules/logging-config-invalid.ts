@@ -8,7 +8,7 @@
  * @d98e8a6:254-284), on the last rank, only when `--wandb-project` is not empty.
  */
 import { argAbsent, argNum, argOn, argValue, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { PRETRAIN_ENTRY, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 import { BRIDGE_LOGGING_CHECKS } from './tables/bridge-validate-checks';
 
@@ -40,7 +40,6 @@ const NO_NAME = 'stops at startup ("Please specify the wandb experiment name!").
 const NO_DIR = 'W&B logging (`--wandb-project`) without `--wandb-save-dir` or `--save`: Megatron-LM puts the W&B files under the checkpoint directory by default (`<save>/wandb`), and with neither set it stops at startup with a TypeError when it sets up the W&B writer (it joins the unset `--save` with "wandb"). Add `--wandb-save-dir`, or `--save`.';
 
 /** The training entry scripts (`entry` of a check: an unnamed one is an assumption). */
-const PRETRAIN = /^pretrain_[a-z0-9_]+\.py$/;
 const trains = (m: MegatronModel): boolean => !argOn(m, 'skip_train');
 const tbDir = (m: MegatronModel): boolean => (text(m, 'tensorboard_dir') ?? '') !== '';
 const tbZero = (m: MegatronModel): boolean => argNum(m, 'tensorboard_log_interval') === 0 && trains(m);
@@ -84,7 +83,7 @@ const CHECKS: ArgCheck[] = [
     // training.py@core_v0.4.0:558, training/training.py@core_v0.15.0:1467, @d98e8a6:3376: `if writer and
     // (iteration % args.tensorboard_log_interval == 0)`, the writer being set with `--tensorboard-dir`.
     when: (m) => (tbZero(m) && tbDir(m) ? 'tensorboard_log_interval' : undefined),
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     message: () => TB_ZERO('with `--tensorboard-dir`'),
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,
@@ -93,7 +92,7 @@ const CHECKS: ArgCheck[] = [
     // training.py@core_v0.4.0:554-555 to training/training.py@core_v0.14.0:1411: the timers are written
     // on every rank under `args.log_timers_to_tensorboard and (iteration % interval == 0)`; gone in 0.15.0.
     when: (m) => (tbZero(m) && !tbDir(m) && argOn(m, 'log_timers_to_tensorboard') ? 'tensorboard_log_interval' : undefined),
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     message: () => TB_ZERO('with `--log-timers-to-tensorboard`'),
     formats: MLM_FLAG_FORMATS,
     yamlCfg: true,

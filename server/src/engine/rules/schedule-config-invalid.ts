@@ -8,7 +8,7 @@
 import { argAbsent, argGiven, argNum, argReal, argOff, argOn, argValue, argWritten, bridgeField, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { untracked } from './certain';
 import { flag } from '../formats/megatron/args';
-import { ENTRY_ASSUMED, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { PRETRAIN_ENTRY, runChecks, type ArgCheck } from '../formats/megatron/checks';
 import { defineRule } from './rule';
 import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 
@@ -16,13 +16,6 @@ import { YAML_CFG_SCHEDULE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
 const positive = (m: MegatronModel, dest: string): boolean => (argNum(m, dest) ?? 0) > 0;
 
 const byIterations = (m: MegatronModel) => positive(m, 'train_iters');
-/**
- * A launch script that runs one of Megatron-LM's `pretrain_*.py` (`known`), or a file of arguments
- * that names no entry script at all (`assumed`: Megatron-LM's tests run theirs with one, but the
- * file does not say so).
- */
-const pretrainEntry = (m: MegatronModel): 'known' | 'assumed' | undefined =>
-  m.args.entry === undefined ? 'assumed' : /^pretrain_[a-z0-9_]+\.py$/.test(m.args.entry) ? 'known' : undefined;
 const bySamples = (m: MegatronModel) => positive(m, 'train_samples');
 /**
  * The run's length, in one kind only (both kinds are refused at startup, CHECKS): `train_iters`, or
@@ -32,9 +25,11 @@ const bySamples = (m: MegatronModel) => positive(m, 'train_samples');
 const lengthDest = (m: MegatronModel): 'train_iters' | 'train_samples' | undefined =>
   byIterations(m) && !argGiven(m, 'train_samples') ? 'train_iters' : bySamples(m) && !argGiven(m, 'train_iters') ? 'train_samples' : undefined;
 const noEvalInterval = (m: MegatronModel) => lengthDest(m) !== undefined && argAbsent(m, 'eval_interval') && !argOn(m, 'skip_train') && !argOn(m, 'full_validation') && !argOn(m, 'perform_rl_step');
-const NO_EVAL_INTERVAL = (m: MegatronModel) => (lengthDest(m) === 'train_samples'
-  ? 'Sample-based training (`--train-samples`) without `--eval-interval`: from Megatron Core 0.16 the interval has no default (None); Megatron-LM turns the samples into iterations, then divides them by the interval when it sizes the validation set, so the run stops with a TypeError before training (`train_iters // eval_interval`). Add `--eval-interval` (1000 was the default before 0.16).'
-  : 'Iteration-based training (`--train-iters`) without `--eval-interval`: from Megatron Core 0.16 the interval has no default (None), and Megatron-LM divides the iterations by it when it sizes the validation set, so the run stops with a TypeError before training (`train_iters // eval_interval`). Add `--eval-interval` (1000 was the default before 0.16).');
+const NO_EVAL_INTERVAL = (m: MegatronModel): string => {
+  const samples = lengthDest(m) === 'train_samples';
+  const divides = samples ? '; Megatron-LM turns the samples into iterations, then divides them by the interval' : ', and Megatron-LM divides the iterations by it';
+  return `${samples ? 'Sample-based training (`--train-samples`)' : 'Iteration-based training (`--train-iters`)'} without \`--eval-interval\`: from Megatron Core 0.16 the interval has no default (None)${divides} when it sizes the validation set, so the run stops with a TypeError before training (\`train_iters // eval_interval\`). Add \`--eval-interval\` (1000 was the default before 0.16).`;
+};
 
 /**
  * megatron/training/arguments.py (megatron/arguments.py before 0.7), validate_args, at every release
@@ -79,18 +74,12 @@ const CHECKS: ArgCheck[] = [
     // RL runs size no datasets there.
     // Only where Megatron-LM's own training runs: a launch script's entry must be one of its
     // `pretrain_*.py` (another program, such as Megatron Bridge's examples, sizes its data itself).
-    when: (m) => (pretrainEntry(m) === 'known' && noEvalInterval(m) ? lengthDest(m) : undefined),
+    // Where the file names no entry script, the program that reads it is an assumption (`entry`).
+    when: (m) => (noEvalInterval(m) ? lengthDest(m) : undefined),
+    entry: PRETRAIN_ENTRY,
     formats: MLM_FLAG_FORMATS,
     since: '0.16.0',
-    message: (m) => NO_EVAL_INTERVAL(m),
-  },
-  {
-    // The same where the file names no entry script: the program that reads it is an assumption.
-    when: (m) => (pretrainEntry(m) === 'assumed' && noEvalInterval(m) ? lengthDest(m) : undefined),
-    formats: MLM_FLAG_FORMATS,
-    since: '0.16.0',
-    severity: 'warning',
-    message: (m) => `${NO_EVAL_INTERVAL(m)}${ENTRY_ASSUMED}`,
+    message: NO_EVAL_INTERVAL,
   },
   {
     when: (m) => (byIterations(m) && !argGiven(m, 'train_samples') && argGiven(m, 'lr_warmup_fraction') && positive(m, 'lr_warmup_iters') ? 'lr_warmup_fraction' : undefined),
@@ -139,11 +128,7 @@ const BUILDER_CHECKS: { when: (m: MegatronModel) => string | undefined; message:
   },
 ];
 
-const ASSUMED = ENTRY_ASSUMED;
-const BUILDER_ARG_CHECKS: ArgCheck[] = BUILDER_CHECKS.flatMap((c): ArgCheck[] => [
-  { when: (m) => (pretrainEntry(m) === 'known' ? c.when(m) : undefined), message: c.message, formats: MLM_FLAG_FORMATS, ...(c.since ? { since: c.since } : {}) },
-  { when: (m) => (pretrainEntry(m) === 'assumed' ? c.when(m) : undefined), message: (m) => c.message(m) + ASSUMED, formats: MLM_FLAG_FORMATS, severity: 'warning', ...(c.since ? { since: c.since } : {}) },
-]);
+const BUILDER_ARG_CHECKS: ArgCheck[] = BUILDER_CHECKS.map((c): ArgCheck => ({ when: c.when, message: c.message, entry: PRETRAIN_ENTRY, formats: MLM_FLAG_FORMATS, ...(c.since ? { since: c.since } : {}) }));
 
 /**
  * Megatron Bridge's own checks of the training length and the learning-rate schedule, made when it

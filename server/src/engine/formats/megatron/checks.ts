@@ -44,6 +44,9 @@ export interface ArgCheck {
   entryAssumed?: string;
 }
 
+/** Megatron-LM's own training entries (`pretrain_gpt.py`, `pretrain_mamba.py`…), for `ArgCheck.entry`. */
+export const PRETRAIN_ENTRY = /^pretrain_[a-z0-9_]+\.py$/;
+
 /** The sentence an entry-gated finding carries where the file does not name its entry script. */
 export const ENTRY_ASSUMED = ' This assumes a Megatron-LM `pretrain_*.py` reads these arguments; the file does not name its entry script.';
 

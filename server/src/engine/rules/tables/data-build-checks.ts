@@ -27,10 +27,9 @@
  * Dataset config (pretrain_gpt.py and its hybrid/Mamba siblings pass these arguments on).
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argOnByDefault, argReal, argValue, argWords, MLM_FLAG_FORMATS, type MegatronModel } from '../../formats/megatron/model';
-import type { ArgCheck } from '../../formats/megatron/checks';
+import { PRETRAIN_ENTRY, type ArgCheck } from '../../formats/megatron/checks';
 
 /** The entry scripts that build the global tokenizer (`entry` of a check: an unnamed one is an assumption). */
-const PRETRAIN = /^pretrain_[a-z0-9_]+\.py$/;
 
 /** The GPT-family entry scripts whose dataset config carries the cache and split arguments. */
 const GPT_DATA = /^pretrain_(gpt|mamba|hybrid)\.py$/;
@@ -89,7 +88,7 @@ const splitParts = (m: MegatronModel): number | undefined => {
 
 export const TOKENIZER_CHECKS: ArgCheck[] = [
   {
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     when: (m) => (legacyMissing(m).length ? 'tokenizer_type' : undefined),
     message: (m) => {
       const miss = legacyMissing(m).map((d) => `\`${flag(d)}\``).join(' and ');
@@ -101,7 +100,7 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     before: '0.17.0',
   },
   {
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     when: (m) => {
       const t = tokenizerType(m);
       return t !== undefined && CORE_MODEL_TYPES.has(t) && argAbsent(m, 'tokenizer_model') && argAbsent(m, 'metadata_path') ? 'tokenizer_type' : undefined;
@@ -112,7 +111,7 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     since: '0.17.0',
   },
   {
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     when: (m) => {
       const t = tokenizerType(m);
       if (t === undefined || !NULL_TYPES.has(t)) return undefined;
@@ -127,7 +126,7 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     // The multimodal branch reads `args.tokenizer_prompt_format` before anything else, and no
     // pretrain_*.py defines it (training/tokenizer/tokenizer.py@core_v0.10.0:77, @core_v0.16.0:80;
     // core/tokenizers/utils/build_tokenizer.py@core_v0.17.0:62, @core_v0.19.0:79, @d98e8a6:82).
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     when: (m) => (m.args.entry && tokenizerType(m) === 'MultimodalTokenizer' ? 'tokenizer_type' : undefined),
     message: (m) => `\`--tokenizer-type MultimodalTokenizer\` with \`${m.args.entry}\`: the multimodal tokenizer is built from arguments that only \`${MULTIMODAL_TRAIN}\` defines (\`--tokenizer-prompt-format\`, \`--special-tokens\`, \`--image-tag-type\`), and Megatron-LM stops at startup when it builds the tokenizer (an AttributeError: no \`tokenizer_prompt_format\`). Run \`${MULTIMODAL_TRAIN}\` for a multimodal model, or choose a text tokenizer.`,
     formats: MLM_FLAG_FORMATS,
@@ -160,7 +159,7 @@ export const TOKENIZER_CHECKS: ArgCheck[] = [
     // (@core_v0.15.0:122-123, core/tokenizers/utils/build_tokenizer.py@d98e8a6:138-139), computed
     // when the tokenizer is built unless the checkpoint's arguments or --padded-vocab-size set it,
     // or (from 0.18) --no-pad-vocab-size turns the padding off.
-    entry: PRETRAIN,
+    entry: PRETRAIN_ENTRY,
     when: (m) => (argNum(m, 'make_vocab_size_divisible_by') === 0 && argOff(m, 'use_checkpoint_args') && argAbsent(m, 'padded_vocab_size') && argOnByDefault(m, 'pad_vocab_size') ? 'make_vocab_size_divisible_by' : undefined),
     message: () => '`--make-vocab-size-divisible-by 0`: Megatron-LM pads the vocabulary to a multiple of this value × TP when it builds the tokenizer at startup, and stops there with a division by zero. Use a positive value (the default is 128).',
     formats: MLM_FLAG_FORMATS,
