@@ -18,21 +18,23 @@
  * ConfigContainer.validate, training/config.py), on the fields the file writes.
  */
 import { argAbsent, argGiven, argNum, argOff, argOn, argValue, argWritten, bridgeMegatronFsdpOff, bridgeField, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
-import { PRETRAIN_ENTRY, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { named, PRETRAIN_ENTRY, runChecks, type ArgCheck } from '../formats/megatron/checks';
+import { primaryFlag } from '../formats/megatron/schema';
 import { untracked } from './certain';
 import { defineRule, type RuleContext } from './rule';
 import { BRIDGE_CHECKPOINT_CHECKS } from './tables/bridge-validate-checks';
 
-
-
-/** The first logits-saver setting the saver refuses (logits_saver.py@core_v0.19.0:145-160), with what to say. */
-function logitsSaverBad(m: MegatronModel): { dest: string; why: string; quote: string; fix: string } | undefined {
+/**
+ * The first logits-saver setting the saver refuses (logits_saver.py@core_v0.19.0:145-160), with what to
+ * say: `fix` is the advice for the setting as the file spells it.
+ */
+function logitsSaverBad(m: MegatronModel): { dest: string; why: string; quote: string; fix: (setting: string) => string } | undefined {
   const k = argNum(m, 'logits_save_top_k');
-  if (k !== undefined && k <= 0) return { dest: 'logits_save_top_k', why: 'the number of log-probabilities kept per token must be positive', quote: '"Number of top log-probabilities to save must be positive"', fix: 'Give `--logits-save-top-k` a count of 1 or more.' };
+  if (k !== undefined && k <= 0) return { dest: 'logits_save_top_k', why: 'the number of log-probabilities kept per token must be positive', quote: '"Number of top log-probabilities to save must be positive"', fix: (x) => `Give ${x} a count of 1 or more.` };
   const p = argNum(m, 'logits_save_top_p');
-  if (p !== undefined && !(p > 0 && p <= 1)) return { dest: 'logits_save_top_p', why: 'the top-p mass is a probability in (0, 1]', quote: `"p must be in (0, 1] or None, got ${p}"`, fix: 'Give `--logits-save-top-p` a value above 0 and at most 1, or leave it out.' };
+  if (p !== undefined && !(p > 0 && p <= 1)) return { dest: 'logits_save_top_p', why: 'the top-p mass is a probability in (0, 1]', quote: `"p must be in (0, 1] or None, got ${p}"`, fix: (x) => `Give ${x} a value above 0 and at most 1, or leave it out.` };
   const mk = argNum(m, 'logits_save_top_p_min_k');
-  if (mk !== undefined && mk < 1) return { dest: 'logits_save_top_p_min_k', why: 'at least one entry per token must be kept', quote: `"min_k must be >= 1, got ${mk}"`, fix: 'Give `--logits-save-top-p-min-k` 1 or more, or leave it out (default 1).' };
+  if (mk !== undefined && mk < 1) return { dest: 'logits_save_top_p_min_k', why: 'at least one entry per token must be kept', quote: `"min_k must be >= 1, got ${mk}"`, fix: (x) => `Give ${x} 1 or more, or leave it out (default 1).` };
   return undefined;
 }
 
@@ -373,8 +375,9 @@ const STARTUP_CHECKS: ArgCheck[] = [
     entry: PRETRAIN_ENTRY,
     yamlCfg: true,
     message: (m) => {
-      const b = logitsSaverBad(m);
-      return `\`--${(b?.dest ?? '').replace(/_/g, '-')} ${String(argValue(m, b?.dest ?? ''))}\` with \`--logits-save-dir\`: ${b?.why ?? ''}, and Megatron-LM stops when it builds the logits saver, before training (${b?.quote ?? ''}). ${b?.fix ?? ''}`;
+      const b = logitsSaverBad(m)!;
+      const flag = primaryFlag(b.dest) ?? b.dest;
+      return `${named(m, flag, String(argValue(m, b.dest)))} with ${named(m, '--logits-save-dir')}: ${b.why}, and Megatron-LM stops when it builds the logits saver, before training (${b.quote}). ${b.fix(named(m, flag))}`;
     },
     since: '0.19.0',
   },
