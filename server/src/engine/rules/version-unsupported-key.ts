@@ -197,7 +197,11 @@ export default defineRule({
  */
 function bridgeElsewhere(ctx: RuleContext, schema: JsonSchema, path: Path, bridgePath: boolean): string {
   if (!bridgePath || path[0] === 'model') return '';
-  const other = bridgePaths(schema).find((p) => !p.startsWith(`${String(path[0])}.`) && !p.startsWith('model.') && !p.startsWith('mixed_precision.') && ((s) => !s || ctx.atLeast(s))(bridgeSince(schema, p)));
+  const has = (p: string): boolean => {
+    const from = bridgeSince(schema, p);
+    return !from || ctx.atLeast(from);
+  };
+  const other = bridgePaths(schema).find((p) => !p.startsWith(`${String(path[0])}.`) && !p.startsWith('model.') && !p.startsWith('mixed_precision.') && has(p));
   return other ? `; that release reads this setting as ${code(other)}` : '';
 }
 
