@@ -160,8 +160,11 @@ function sagemakerKeys(ctx: RuleContext<AccelerateModel>): void {
  * that deprecates or removes the flag on, it is deprecated-key's.
  */
 function unreadFlags(ctx: RuleContext<MegatronModel>): void {
+  // Which of them the file writes: looked up untracked, as an absent one (whose default may not be
+  // known) is no input of a report about one that is written.
+  const args = ctx.model ? untracked(ctx.model.args) : undefined;
   for (const { dest, from, until } of unreadFacts().from) {
-    const a = ctx.model?.args.get(dest);
+    const a = args?.get(dest);
     if (!a?.path) continue;
     ctx.separately(() => {
       if ((from.version && !ctx.atLeast(from.version)) || (until && ctx.atLeast(until))) return;
@@ -214,7 +217,7 @@ function yamlCfgKeys(ctx: RuleContext<MegatronModel>): void {
   if (!args?.yamlCfg) return;
   for (const [dest, prop] of Object.entries(MEGATRON_SCHEMA.properties ?? {})) {
     const unread = yamlCfgUnread(prop);
-    const path = unread ? args.get(dest)?.path : undefined;
+    const path = unread ? untracked(args).get(dest)?.path : undefined;
     if (!unread || !path) continue;
     ctx.separately(() => {
       // Where the reader of the release would look for it: a top-level key at the top, a config
