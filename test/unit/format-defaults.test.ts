@@ -110,3 +110,15 @@ test("hover shows the default of the file's format, with the command line's besi
   assert.match(script, /Default: `true`/);
   assert.doesNotMatch(script, /Default in a/);
 });
+
+test('a format default that changed between releases is known only at a release that is named: async_tensor_model_parallel_allreduce in a --yaml-cfg file (off before 0.16.0, on from it)', () => {
+  // TransformerConfig's field defaults to False before 0.16.0 and True from it (x-default-in, written by the history builder).
+  assert.deepEqual(PROPS.async_tensor_model_parallel_allreduce['x-default-in']['yaml-cfg'], [{ value: false }, { from: '0.16.0', value: true }]);
+  const at = (release?: string) => formatDefault({ ...modelOf('model.yaml', YAML_CFG).args, defaultsRelease: release } as MegatronModel['args'], 'async_tensor_model_parallel_allreduce');
+  assert.ok(at(undefined) && 'unknown' in at(undefined)!, 'no release named: not known');
+  assert.match((at(undefined) as { unknown: string }).unknown, /differs between Megatron Core releases/);
+  assert.deepEqual((at('0.15.0') as { value: unknown }).value, false);
+  assert.deepEqual((at('0.16.0') as { value: unknown }).value, true);
+  // One that never changed is known without a release.
+  assert.deepEqual((formatDefault(modelOf('model.yaml', YAML_CFG).args, 'masked_softmax_fusion') as { value: unknown }).value, false);
+});

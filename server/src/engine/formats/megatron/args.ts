@@ -14,7 +14,7 @@ import type { ModelShape, Precision, Sharding } from '../../plan/memory';
 import { assumed, basisOf, byDefault, derived, describeProvenance, written, type Field, type Knob, type Plan, type Provenance } from '../../plan/plan';
 import type { Path, Span } from '../../types';
 import type { DefaultFormat } from '../../schema/types';
-import { formatDefaultRun, MEGATRON_SCHEMA } from './schema';
+import { formatDefaultRun, formatDefaultVaries, MEGATRON_SCHEMA } from './schema';
 
 /** One argument as written: its value and where (for provenance and fixes). */
 export interface ArgValue {
@@ -93,7 +93,7 @@ export interface MegatronArgs {
    * a Megatron Bridge override. Read through `formatDefault`, never directly.
    */
   defaultsIn?: DefaultFormat;
-  /** The Megatron Core release those defaults are read at (the targeted one; the newest when none is named). */
+  /** The Megatron Core release those defaults are read at: the one named (`--target`); none named, a default that differs between releases is not known. */
   defaultsRelease?: string;
   /**
    * Flags of a launch that no Megatron-LM release defines, nor any parser read here, and that are
@@ -253,9 +253,12 @@ const FORMAT_READER: Record<DefaultFormat, string> = {
 export function formatDefault(args: MegatronArgs, dest: string): { value: unknown; note: string } | { unknown: string } | undefined {
   const format = args.defaultsIn;
   if (!format) return undefined;
-  const run = formatDefaultRun(MEGATRON_SCHEMA.properties?.[dest], format, args.defaultsRelease);
-  if (!run) return undefined;
+  const schema = MEGATRON_SCHEMA.properties?.[dest];
   const reader = FORMAT_READER[format];
+  // A default that changed between releases is known only at a release that is named.
+  if (args.defaultsRelease === undefined && formatDefaultVaries(schema, format)) return { unknown: `\`${dest}\` is not written, and its default in ${reader} differs between Megatron Core releases; no release is named (\`--target megatron-core=<version>\`)` };
+  const run = formatDefaultRun(schema, format, args.defaultsRelease);
+  if (!run) return undefined;
   if (run.unknown !== undefined) return { unknown: `\`${dest}\` is not written, and ${reader} gives it no default that can be known here: ${run.unknown}` };
   const shown = (v: unknown) => (v === null ? 'None' : JSON.stringify(v));
   if (run.mla === undefined) return 'value' in run ? { value: run.value, note: `${reader}'s default for \`${dest}\` (${shown(run.value)})` } : undefined;

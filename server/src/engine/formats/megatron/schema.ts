@@ -338,6 +338,17 @@ export function unreadBefore(schema: JsonSchema | undefined): { version: string;
  * The run of `x-default-in` that gives the argument its default in `format` at `release` (the newest
  * run when no release is known), or undefined where the format takes the command line's default.
  */
+/**
+ * Whether `x-default-in` gives the argument different defaults in `format` at different releases (the
+ * `--yaml-cfg` reader's `async_tensor_model_parallel_allreduce`: off before 0.16.0, on from it): then,
+ * with no release named, its default is not known.
+ */
+export function formatDefaultVaries(schema: JsonSchema | undefined, format: DefaultFormat): boolean {
+  const runs = schema?.['x-default-in']?.[format] ?? [];
+  const key = (r: DefaultRun) => JSON.stringify([r.cli === true, r.unknown !== undefined, r.value, r.mla]);
+  return new Set(runs.map(key)).size > 1;
+}
+
 export function formatDefaultRun(schema: JsonSchema | undefined, format: DefaultFormat, release: string | undefined): DefaultRun | undefined {
   const runs = schema?.['x-default-in']?.[format];
   if (!runs?.length) return undefined;
