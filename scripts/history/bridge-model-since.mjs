@@ -50,10 +50,24 @@ export function bridgeReleases(bridgeDir, megatronDir) {
   return out;
 }
 
-/** The field names some provider class under src/megatron/bridge/models declares at `tag`. */
-function providerFields(bridgeDir, tag) {
-  const out = new Set();
-  for (const line of gitLines(bridgeDir, 'grep', '-h', '-E', '^    [A-Za-z_][A-Za-z0-9_]*\\s*:', tag, '--', 'src/megatron/bridge/models')) out.add(/^ {4}(\w+)/.exec(line)[1]);
+/**
+ * The fields the model provider classes declare at `rev` (`    <field>: …` in a `*_provider.py`
+ * under src/megatron/bridge/models, `gpt_provider.py`, `deepseek/deepseek_provider.py`; not the
+ * base `model_provider.py`): `field → Map(default text, '' without one → Set(file under models/))`.
+ */
+export function providerDeclarations(bridgeDir, rev) {
+  const out = new Map();
+  for (const line of gitLines(bridgeDir, 'grep', '-n', '-E', '^    [A-Za-z_][A-Za-z0-9_]*\\s*:', rev, '--', 'src/megatron/bridge/models')) {
+    const m = /^[^:]+:([^:]+):\d+:\s{4}(\w+)\s*:([^=]*)(?:=\s*(.*))?$/.exec(line);
+    if (!m) continue;
+    const [, file, field, , text] = m;
+    if (!/(^|\/)\w+_provider\.py$/.test(file) || file.endsWith('/model_provider.py')) continue;
+    if (!out.has(field)) out.set(field, new Map());
+    const texts = out.get(field);
+    const key = (text ?? '').replace(/\s+#.*$/, '').trim();
+    if (!texts.has(key)) texts.set(key, new Set());
+    texts.get(key).add(file.replace(/^src\/megatron\/bridge\/models\//, ''));
+  }
   return out;
 }
 
@@ -87,7 +101,7 @@ export function bridgeModelSinceChanges(bridgeDir, megatronDir, schema) {
   const coreAt = new Map();
   const modelFields = releases.map((r) => {
     if (!coreAt.has(r.core)) coreAt.set(r.core, configFields(megatronDir, coreRev(r)));
-    const provided = providerFields(bridgeDir, r.tag);
+    const provided = providerDeclarations(bridgeDir, r.tag);
     return (f) => coreAt.get(r.core).has(f) || provided.has(f);
   });
   const sections = releases.map((r) => bridgeSectionFields(bridgeDir, r.tag, megatronDir, coreRev(r), UNDATED));

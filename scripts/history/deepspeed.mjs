@@ -143,14 +143,19 @@ function classesOf(stmts) {
 
 /**
  * Whether a pydantic field takes an explicit None: `annotation` when its type admits None
- * (`Optional[...]`, `Union[..., None]`, `X | None`, `Any`, `object`), `default` when only its default is None
+ * (`Optional[...]`, `Union[..., None]`, `Literal[..., None]`, `X | None`, `Any`, `object`; a None or
+ * an `Any` inside another type, `Dict[str, Any]`, does not count), `default` when only its default is None
  * (`x: int = None`, which pydantic 1 makes optional and pydantic 2 does not: it validates an explicit
  * None against `int`), false otherwise.
  */
 function fieldNullable(t, dflt) {
   const eq = t.findIndex((x, j) => j > 1 && x.v === '=' && depthAt(t, j) === 0);
   const annotation = t.slice(2, eq < 0 ? t.length : eq);
-  if (annotation.some((x) => x.t === 'name' && ['Optional', 'None', 'Any', 'object'].includes(x.v))) return 'annotation';
+  // The outer type decides: `Dict[str, Any]` or `List[Optional[int]]` takes no None itself.
+  const at = (depth) => annotation.filter((x, j) => x.t === 'name' && depthAt(annotation, j) === depth).map((x) => x.v);
+  const outer = at(0);
+  if (outer.some((v) => ['Optional', 'None', 'Any', 'object'].includes(v))) return 'annotation';
+  if ((outer.includes('Union') || outer.includes('Literal')) && at(1).includes('None')) return 'annotation';
   return dflt && dflt.dynamic === undefined && dflt.value === null ? 'default' : false;
 }
 

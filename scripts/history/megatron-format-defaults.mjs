@@ -28,12 +28,12 @@
 // another default (used with `multi_latent_attention` on), or `{ from, cli: true }` for releases whose
 // config has no such field (the command line's default then applies). It is written only where some
 // release's format default differs from that release's command-line default.
-import { compareVersions, git, gitLines, releaseTags, show } from './git.mjs';
+import { compareVersions, git, releaseTags, show } from './git.mjs';
 import { classDefaults } from './megatron-parser.mjs';
 import { literalDefault, statements, tokenize } from './python.mjs';
 import { setKey } from './write.mjs';
 import { RawNumber, schemaDefault } from './json.mjs';
-import { bridgeReleases } from './bridge-model-since.mjs';
+import { bridgeReleases, providerDeclarations } from './bridge-model-since.mjs';
 
 /**
  * Fields NeMo's GPT model sets itself, from its own `cfg.get` reads, whatever the dataclass says
@@ -65,24 +65,20 @@ function literalText(text) {
 }
 
 /**
- * `field → Map(default text → [provider file])` of the fields the model provider classes declare
+ * `field → Map(default text → Set(provider file))` of the fields the model provider classes declare
  * with a default, over every Bridge revision in `revs`.
  */
 function providerDefaults(bridgeDir, revs) {
   const out = new Map();
   for (const rev of revs)
-    for (const line of gitLines(bridgeDir, 'grep', '-n', '-E', '^    [A-Za-z_][A-Za-z0-9_]*\\s*:[^=]*=', rev, '--', 'src/megatron/bridge/models')) {
-      const m = /^[^:]+:([^:]+):\d+:\s{4}(\w+)\s*:[^=]*=\s*(.*)$/.exec(line);
-      if (!m) continue;
-      const [, file, field, text] = m;
-      // The provider classes (`gpt_provider.py`, `deepseek/deepseek_provider.py`), not their base or other helpers.
-      if (!/(^|\/)\w+_provider\.py$/.test(file) || file.endsWith('/model_provider.py')) continue;
-      if (!out.has(field)) out.set(field, new Map());
-      const texts = out.get(field);
-      const key = text.replace(/\s+#.*$/, '').trim();
-      if (!texts.has(key)) texts.set(key, new Set());
-      texts.get(key).add(file.replace(/^src\/megatron\/bridge\/models\//, ''));
-    }
+    for (const [field, texts] of providerDeclarations(bridgeDir, rev))
+      for (const [text, files] of texts) {
+        if (!text) continue;
+        if (!out.has(field)) out.set(field, new Map());
+        const have = out.get(field);
+        if (!have.has(text)) have.set(text, new Set());
+        for (const f of files) have.get(text).add(f);
+      }
   return out;
 }
 
@@ -108,6 +104,9 @@ function yamlCfgRequired(dir, rev) {
   out.delete('model_parallel');
   return out;
 }
+
+/** The fact of a Core dataclass default (`{ dynamic }` is unknown: computed when the config is built). */
+const coreFact = (d, cls) => (d.dynamic !== undefined ? { unknown: `${cls} computes it when the config is built` } : { value: d.value });
 
 /** A run's value, for comparison: its default, or its unknown reason. */
 const runKey = (r) => JSON.stringify([r.value, r.unknown, r.mla, r.cli]);
@@ -140,17 +139,15 @@ export function megatronFormatDefaultChanges(dir, releases, schema, { bridgeDir 
     for (const [k, cls] of Object.entries(CLASSES)) got[k] = classDefaults(dir, r.rev, cls) ?? new Map();
     return { version: r.version, required: yamlCfgRequired(dir, r.rev), ...got };
   });
-  const providers = bridgeDir ? providerDefaults(bridgeDir, bridgeRevs ?? []) : undefined;
-  /** The fact of a Core dataclass default (`{ dynamic }` is unknown: computed when the config is built). */
-  const factOf = (d, cls) => (d.dynamic !== undefined ? { unknown: `${cls} computes it when the config is built` } : { value: d.value });
+  const providers = bridgeDir ? providerDefaults(bridgeDir, bridgeRevs) : undefined;
   /** The TransformerConfig fact of `field` at one release, with MLA's where it differs. */
   const modelFact = (r, field, withMla = true) => {
     const tc = r.tc.get(field);
     const mla = withMla ? r.mla.get(field) : undefined;
     if (!tc && !mla) return undefined;
     // A field only MLATransformerConfig has: its default holds with multi-latent attention on.
-    if (!tc) return mla.dynamic === undefined ? { mla: mla.value } : factOf(mla, 'MLATransformerConfig');
-    const fact = factOf(tc, 'TransformerConfig');
+    if (!tc) return mla.dynamic === undefined ? { mla: mla.value } : coreFact(mla, 'MLATransformerConfig');
+    const fact = coreFact(tc, 'TransformerConfig');
     if (mla && mla !== tc && 'value' in fact && mla.dynamic === undefined && !same(mla.value, fact.value)) fact.mla = mla.value;
     return fact;
   };
@@ -188,8 +185,8 @@ function bridgeFormat(prop, key, modelFact, providers) {
   const path = paths.find((p) => p === `model.${key}`) ?? paths.find((p) => /^(optimizer|ddp)\.\w+$/.test(p));
   if (!path || !providers) return undefined;
   const [section, field] = path.split('.');
-  if (section === 'optimizer') return (r) => (r.opt.has(field) ? fromCore(r.opt.get(field), 'OptimizerConfig') : undefined);
-  if (section === 'ddp') return (r) => (r.ddp.has(field) ? fromCore(r.ddp.get(field), 'DistributedDataParallelConfig') : undefined);
+  if (section === 'optimizer') return (r) => (r.opt.has(field) ? coreFact(r.opt.get(field), 'OptimizerConfig') : undefined);
+  if (section === 'ddp') return (r) => (r.ddp.has(field) ? coreFact(r.ddp.get(field), 'DistributedDataParallelConfig') : undefined);
   const declared = providers.get(field);
   return (r) => {
     const core = modelFact(r, field);
@@ -204,8 +201,4 @@ function bridgeFormat(prop, key, modelFact, providers) {
     const files = [...new Set(others.flatMap(([, f]) => [...f]))].sort().map((f) => f.replace(/^.*\//, '').replace(/\.py$/, ''));
     return { unknown: `the model provider the recipe picks sets its own (${files.slice(0, 2).map((f) => `\`${f}\``).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''})` };
   };
-}
-
-function fromCore(d, cls) {
-  return d.dynamic !== undefined ? { unknown: `${cls} computes it when the config is built` } : { value: d.value };
 }

@@ -39,14 +39,17 @@ function allowedSets(src) {
 
 /**
  * Per field, the values `assert self.<field> in [...]` lets through where the assert is a statement of
- * the method body (8 spaces) or sits under `if self.<field> != "<v>":` alone (then `<v>` passes too),
+ * the body of `__post_init__` (8 spaces) or sits there under `if self.<field> != "<v>":` alone (then `<v>` passes too),
  * with the assertion's message up to its first interpolation.
  */
 function assertedSets(src) {
   const out = new Map();
   const lines = src.split('\n');
+  let method;
   for (let i = 0; i < lines.length; i++) {
-    const m = /^( +)assert self\.(\w+) in [[(]/.exec(lines[i]);
+    // Only __post_init__ runs whenever the config is built: an assert of another method is not counted.
+    if (/^ {0,4}[^\s#]/.test(lines[i])) method = /^ {4}(?:async\s+)?def\s+(\w+)/.exec(lines[i])?.[1];
+    const m = method === '__post_init__' && /^( +)assert self\.(\w+) in [[(]/.exec(lines[i]);
     if (!m) continue;
     const field = m[2];
     const text = lines.slice(i, i + 12).join('\n');
@@ -80,7 +83,8 @@ export function megatronPostInitChoices(dir, releases, props) {
       if (file === FILE) for (const [field, values] of allowedSets(src)) see(field, values, r.version);
       for (const [field, { values, message }] of assertedSets(src)) {
         see(field, values, r.version);
-        asserted.set(field, { cls, message });
+        // The mark is not dated: only what the newest release still asserts is refused by every reader.
+        if (r === releases.at(-1)) asserted.set(field, { cls, message });
       }
     }
   }

@@ -14,6 +14,7 @@ import type { ModelShape, Pinned } from '../../server/src/engine';
 import { modelPreset } from '../../server/src/engine/plan/models';
 import type { PublishedRun } from './published';
 import { GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B } from './published-heldout';
+import { AUTOMODEL_GATE } from './published-moe';
 
 type Layout = PublishedRun['layout'];
 
@@ -129,7 +130,7 @@ const AUTOMODEL = (row: string) => `NeMo AutoModel performance summary, Pre-Trai
  * AutoModel has no expert-parallel all-to-all overlap: the facts `published-moe.ts` records for the
  * same page.
  */
-const AUTOMODEL_SOFTWARE = { contiguousRouting: true, moeA2AOverlap: false } as const;
+const AUTOMODEL_SOFTWARE = AUTOMODEL_GATE;
 const AUTOMODEL_ROWS: PublishedRun[] = [
   run({ id: 'fresh-automodel-qwen3-30b-h100-8', model: 'Qwen3 30B-A3B', shape: QWEN3_30B_A3B, hardware: 'h100-sxm', gpus: 8, precision: 'bf16', gbs: 512, mbs: 4, seq: 4096, layout: { tp: 1, pp: 1, cp: 1, ep: 8 }, pinned: { sharding: 'optim_grads_params' }, software: AUTOMODEL_SOFTWARE, tokens: 12040, source: AUTOMODEL('Qwen3 MoE 30B (8 GPUs, EP 8, FSDP 8, MBS 4, GA 16, 21.773 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (21.773 s × 8)); PyTorch FSDP2 over the 8 GPUs with expert parallelism, TE and DeepEP kernels' }),
   run({ id: 'fresh-automodel-deepseek-v3-h100-256', model: 'DeepSeek-V3', shape: preset('deepseek-v3'), hardware: 'h100-sxm', gpus: 256, precision: 'bf16', gbs: 512, mbs: 1, seq: 4096, layout: { tp: 1, pp: 4, cp: 1, vpp: 8, ep: 64 }, pinned: { sharding: 'optim_grads_params' }, software: AUTOMODEL_SOFTWARE, tokens: 1002, source: AUTOMODEL('DeepSeek V3 671B (256 GPUs, PP 4, EP 64, VP 8, FSDP 64, MBS 1, local batch 8, 8.18 s per step)'), how: 'tokens/s/GPU as published (= 512 × 4,096 ÷ (8.18 s × 256)); PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels; 61 layers do not split evenly over 32 pipeline chunks' }),

@@ -16,6 +16,7 @@ import type { ModelShape, Pinned } from '../../server/src/engine';
 import { countParameters } from '../../server/src/engine/plan/memory';
 import { modelPreset } from '../../server/src/engine/plan/models';
 import type { PublishedRun } from './published';
+import { MCORE_BEFORE_014 } from './published-moe';
 
 type Layout = PublishedRun['layout'];
 
@@ -183,7 +184,7 @@ const HW_OF: Record<string, string> = { [NEMO_2407]: 'h100-sxm', [NEMO_2502]: 'b
  * all-to-all overlap (`--overlap-moe-expert-parallel-comm` arrives in 0.14.0): recorded for their MoE rows.
  */
 function nemo(source: string, id: string, model: string, shape: ModelShape, gpus: number, gbs: number, mbs: number, seq: number, layout: Omit<Layout, 'microBatch'>, tokens: number, note?: string): PublishedRun {
-  const software = (shape.experts ?? 0) > 0 ? { software: { moeA2AOverlap: false } } : {};
+  const software = (shape.experts ?? 0) > 0 ? { software: MCORE_BEFORE_014 } : {};
   return { id, source: `${source}, row ${model}`, model, shape, hardware: HW_OF[source], gpus, seqLength: seq, globalBatch: gbs, precision: 'fp8', layout: { ...layout, microBatch: mbs }, gradReduce16: true, ...software, tokens, how: note ? `${NEMO_HOW}; ${note}` : NEMO_HOW };
 }
 

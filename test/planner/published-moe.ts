@@ -38,15 +38,17 @@ const GPT_OSS_20B: ModelShape = { layers: 24, hidden: 2880, heads: 64, queryGrou
  * gate), which gives token i the consecutive experts from i·k: nemo_automodel/components/moe/layers.py
  * FakeBalancedGate.
  */
-const AUTOMODEL_GATE = { contiguousRouting: true, moeA2AOverlap: false } as const;
+export const AUTOMODEL_GATE = { contiguousRouting: true, moeA2AOverlap: false } as const;
+/** Megatron-Core before 0.14.0 (NeMo 24.07 to 25.04 ship 0.8 to 0.12): no expert-parallel all-to-all overlap. */
+export const MCORE_BEFORE_014 = { moeA2AOverlap: false } as const;
 /**
  * The DGX Cloud 25.05 recipes run NeMo 25.04 (Megatron-Core 0.12: no expert-parallel all-to-all
  * overlap). Their DeepSeek-V3 and Grok-1 scripts add MegatronTokenDropCallback, which asserts the
  * all-to-all dispatcher (nemo/lightning/pytorch/callbacks/moe_token_drop.py: capacity factors work
  * only with it), so no per-domain de-duplication either.
  */
-const NEMO_2504_MOE = { moeA2AOverlap: false } as const;
-const NEMO_2504_TOKEN_DROP = { moeA2AOverlap: false, dedupDispatch: false } as const;
+const NEMO_2504_MOE = MCORE_BEFORE_014;
+const NEMO_2504_TOKEN_DROP = { ...MCORE_BEFORE_014, dedupDispatch: false } as const;
 
 export const MOE_RUNS: readonly PublishedRun[] = [
   { id: 'bridge2606-deepseek-v3-gb300-256-gbs15360', source: 'Megatron Bridge performance summary, 26.06 NeMo Container, Pre-Training Performance, row Model DeepSeekV3 / DGX-GB300 / 256 / MXFP8 / GBS 15360 (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md @ 09ce5f13c41d3fb00f1a1247e7d62df234b8818b, line 113)', model: 'DeepSeek-V3', shape: preset('deepseek-v3'), hardware: 'gb300-nvl72', gpus: 256, seqLength: 4096, globalBatch: 15360, precision: 'fp8', layout: { tp: 1, pp: 2, cp: 1, ep: 32, vpp: 8, microBatch: 1 }, gradReduce16: true, tokens: 6422, how: 'tokens/s/GPU as published (Tokens / sec / GPU column); MoE routing force-balanced and token-dropless (page footnote); performance recipes reduce gradients in BF16; MXFP8 (block-scaled FP8); whether the MTP layer ran is not stated (1670 TFLOP/s / 6422 = 260 GFLOP/token, which matches Megatron\'s formula WITH one MTP layer); 61 layers over 16 chunks is uneven' },

@@ -6,7 +6,7 @@
  * time could not do (no sequence parallelism or distributed optimizer in 2021) or what the source's
  * recipe fixed, never a setting chosen to make the case pass.
  */
-import { MOE_RUNS } from './published-moe';
+import { MCORE_BEFORE_014, MOE_RUNS } from './published-moe';
 import type { ModelShape, Pinned } from '../../server/src/engine';
 import type { Software } from '../../server/src/engine/plan/steptime';
 import { countParameters } from '../../server/src/engine/plan/memory';
@@ -148,7 +148,7 @@ function mixtral(hardware: string, source: string, tokens: number): PublishedRun
     layout: { tp: 1, pp: 1, ep: 8, etp: 1, microBatch: 2 },
     gradReduce16: true,
     // NeMo 25.02 and 25.04 ship Megatron-Core 0.11 and 0.12, before the expert-parallel all-to-all overlap.
-    software: { moeA2AOverlap: false },
+    software: MCORE_BEFORE_014,
     tokens,
     how: NEMO_HOW,
   };

@@ -489,10 +489,12 @@ function allToAll(w: Workload, bytes: number, members: number, stride: number, d
   if (members <= 1) return 0;
   const span = members * stride;
   const f = fabric(w, span);
+  // Of `groups` equal groups of consecutive experts (ranks, domains), those one token's copies reach:
+  // groups (1 − (1 − 1/groups)^copies) at random, fewer with consecutive experts.
+  const reached = (d: { copies: number; experts?: number }, groups: number) => (d.experts ? contiguousReach(d.experts, d.copies, d.experts / groups) : groups * (1 - (1 - 1 / groups) ** d.copies));
   // The flex dispatcher sends a token once to each rank it reaches (the rank's experts share it):
   // DeepEP's layout counts it once per rank (tests/test_intranode.py: is_token_in_rank, recv_x).
-  // members (1 − (1 − 1/members)^copies) ranks per token at random, fewer with consecutive experts.
-  const ranks = !dedup ? 1 : (dedup.experts ? contiguousReach(dedup.experts, dedup.copies, dedup.experts / members) : members * (1 - (1 - 1 / members) ** dedup.copies)) / dedup.copies;
+  const ranks = dedup ? reached(dedup, members) / dedup.copies : 1;
   if (f.kind === 'scale-up') return seconds(bytes * ranks * ((members - 1) / members), f.gbps);
   const block = domainBlock(w);
   const local = block % stride === 0 && span % block === 0 ? block / stride : 1;
@@ -501,10 +503,9 @@ function allToAll(w: Workload, bytes: number, members: number, stride: number, d
   // (then NVLink fans it out): R (1 − 1/D) sends per token, the sender's own domain being any of the D.
   const domains = members / local;
   if (!dedup || domains <= 1) return Math.max(intra, seconds((bytes * (members - local)) / members, scaleOut(w)));
-  const reach = dedup.experts ? contiguousReach(dedup.experts, dedup.copies, dedup.experts / domains) : domains * (1 - (1 - 1 / domains) ** dedup.copies);
-  const remote = (bytes / dedup.copies) * reach * (1 - 1 / domains);
+  const remote = (bytes / dedup.copies) * reached(dedup, domains) * (1 - 1 / domains);
   // The de-duplicating dispatcher's kernels reach a measured share of the network's line rate, not NCCL's.
-  return Math.max(intra, seconds((remote * STEP_MODEL.network.value) / STEP_MODEL.dispatchNetwork.value, scaleOut(w)));
+  return Math.max(intra, seconds(remote, scaleOut(w), STEP_MODEL.dispatchNetwork.value));
 }
 
 const REACH = new Map<string, number>();
@@ -555,8 +556,9 @@ function overlapped(time: number, window: number, w: Workload): number {
   return time - hiddenPart + hiddenPart * Math.min(1, STEP_MODEL.commSms.value / w.hardware.sms);
 }
 
-function seconds(bytes: number, gbps: number): number {
-  return bytes / (gbps * 1e9 * STEP_MODEL.network.value);
+/** Seconds to send `bytes` at `gbps` line rate, of which the transfer reaches `efficiency` (NCCL's by default). */
+function seconds(bytes: number, gbps: number, efficiency = STEP_MODEL.network.value): number {
+  return bytes / (gbps * 1e9 * efficiency);
 }
 
 /** Exposed TP, CP and EP communication of one layer and micro-batch. */
