@@ -6,7 +6,7 @@
  */
 import { parserDataclasses } from './dataclasses';
 import { importedTexts, reachedImports } from './imports';
-import { otherArgvReader, readsSysArgv } from '../program';
+import { readsApart } from '../program';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
@@ -125,7 +125,7 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const shown = parserReading(s, name, text);
   if (shown) return shown;
   // Its parser further down its own package (src/train.py → tuner → hparams/parser.py): the dataclasses it is given are not followed there.
-  if (reachedImports(s).texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
+  if (reachedImports(s).texts.some(showsTrainerParser)) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
   return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
 }
 
@@ -196,15 +196,17 @@ const TRAINER_ARGV = /\b(HfArgumentParser|TrlParser|parse_args_into_dataclasses|
  */
 function withoutTrainerParser(s: ShellDoc, name: string, text: string): string | undefined {
   if (TRAINER_ARGV.test(text)) return undefined;
-  const walk = reachedImports(s);
-  if (walk.texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return undefined;
+  const apart = readsApart(s, text, showsTrainerParser);
+  if (!apart) return undefined;
   const none = 'nor do the modules of the workspace it imports show one';
-  const other = otherArgvReader(text);
-  if (other) return `\`${name}\` reads its command line with ${other}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
-  if (walk.unresolved.length) return undefined;
-  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
-  if (walk.complete) return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
-  return undefined;
+  if ('reader' in apart) return `\`${name}\` reads its command line with ${apart.reader}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if ('argv' in apart) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
+}
+
+/** A module's text shows a parser that may hand the command line to TrainingArguments (`TRAINER_ARGV`). */
+function showsTrainerParser(text: string): boolean {
+  return TRAINER_ARGV.test(text.slice(0, 2_000_000));
 }
 
 /** The entry of a flag in the training command (either spelling), if it is given. */
