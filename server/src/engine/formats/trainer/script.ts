@@ -4,7 +4,7 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
-import { parserDataclasses } from './dataclasses';
+import { parserDataclasses, type ParserDataclasses } from './dataclasses';
 import { importedTexts, reachedImports } from './imports';
 import { readsApart } from '../program';
 import type { Field, Provenance } from '../../plan/plan';
@@ -91,7 +91,7 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
 function ownArguments(s: ShellDoc | undefined, entry: string | undefined, text: string | undefined): string {
   const name = entry ? `\`${entry}\`` : 'the training script';
   if (!s || text === undefined) return `${name} is not read here and may define arguments of its own`;
-  const d = parserDataclasses([text, ...importedTexts(s)]);
+  const d = programDataclasses(s, text);
   if (d?.kind !== 'trainer') return `${name} may define arguments of its own`;
   if (!d.alone) return `${name} defines arguments of its own beside TrainingArguments`;
   return d.cls.split('.').pop() === 'TrainingArguments' ? `${name} reads TrainingArguments alone` : `${name} reads \`${d.cls}\`, which may add arguments to TrainingArguments`;
@@ -149,7 +149,7 @@ function parserReading(s: ShellDoc, name: string, text: string): { not?: string;
  * undefined when no such parser shows.
  */
 function dataclassReading(s: ShellDoc, name: string, text: string): { not?: string; assumed?: string } | undefined {
-  const d = parserDataclasses([text, ...importedTexts(s)]);
+  const d = programDataclasses(s, text);
   if (!d || d.kind === 'trainer') return d && {};
   if (d.kind === 'own') {
     const classes = d.classes.slice(0, 3).map((c) => `\`${c}\``).join(', ');
@@ -157,6 +157,19 @@ function dataclassReading(s: ShellDoc, name: string, text: string): { not?: stri
   }
   return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (${d.why})` };
 }
+
+/**
+ * The dataclasses given to the HfArgumentParser of the program `text` (and of the local modules it
+ * imports): asked by the detection twice and by the model, worked out once per script.
+ */
+function programDataclasses(s: ShellDoc, text: string): ParserDataclasses | undefined {
+  const hit = dataclassesOnce.get(s);
+  if (hit && hit.text === text) return hit.found;
+  const found = parserDataclasses([text, ...importedTexts(s)]);
+  dataclassesOnce.set(s, { text, found });
+  return found;
+}
+const dataclassesOnce = new WeakMap<ShellDoc, { text: string; found: ParserDataclasses | undefined }>();
 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
 
