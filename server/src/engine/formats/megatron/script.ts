@@ -134,7 +134,7 @@ function preCore(flags: readonly string[]): string | undefined {
  */
 const PRE_CORE_FLAGS = ['--data-impl', '--embedding-weights-in-fp32', '--faiss-use-gpu', '--fp32-allreduce', '--fp8-e4m3', '--fp8-hybrid', '--img-dim', '--min-scale', '--mmap-warmup', '--no-scaled-masked-softmax-fusion', '--override-lr-scheduler', '--report-topk-accuracies', '--scaled-upper-triang-masked-softmax-fusion', '--use-checkpoint-lr-scheduler', '--use-contiguous-buffers-in-ddp'];
 
-/** Flags every Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
+/** Flags some Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
 let upstreamFlags: string[] | undefined;
 function everyUpstreamFlag(): string[] {
   return (upstreamFlags ??= [...new Set([...megatronIndexes().flags.keys(), ...Object.values(entrypointFlags()).flat(), ...PRE_CORE_FLAGS])]);
