@@ -5,6 +5,8 @@
  * that shows another reader and none of the format's reads them itself.
  */
 import { importRoot, pythonImports } from '../syntax/python';
+import type { ShellDoc } from '../syntax/shell/document';
+import { reachedImports } from '../syntax/shell/imports';
 
 const READERS: { test: RegExp; import?: string; name: string }[] = [
   { test: /\bOmegaConf\s*\.\s*from_(cli|dotlist)\s*\(/, name: 'OmegaConf (`from_cli`/`from_dotlist`)' },
@@ -36,4 +38,25 @@ export function otherArgvReader(text: string): string | undefined {
 /** Whether the program reads `sys.argv` itself (`sys.argv[1]`, `sys.argv[2:]`). */
 export function readsSysArgv(text: string): boolean {
   return /\bsys\s*\.\s*argv\b|\bfrom\s+sys\s+import\s+[^\n]*\bargv\b/.test(text.length > 2_000_000 ? text.slice(0, 2_000_000) : text);
+}
+
+/** How a program shows that it reads its command line apart from a format's parser (see `readsApart`). */
+export type ApartReading = { reader: string } | { argv: true } | { nothing: true };
+
+/**
+ * How the program a launch script runs (`text`) reads its command line without the format's parser,
+ * when it shows that: no local module it reaches (`reachedImports`) hands the command line to that
+ * parser or imports its framework (`reaches`), and the program reads it with a parser of another kind
+ * (`reader`), or reads `sys.argv` itself (`argv`), or reaches every module it imports (`nothing`).
+ * Undefined when it may reach the format's parser through code not read here (a package of the
+ * workspace that is not found, a walk cut short).
+ */
+export function readsApart(s: ShellDoc, text: string, reaches: (text: string) => boolean): ApartReading | undefined {
+  const walk = reachedImports(s);
+  if (walk.texts.some(reaches)) return undefined;
+  const reader = otherArgvReader(text);
+  if (reader) return { reader };
+  if (walk.unresolved.length) return undefined;
+  if (readsSysArgv(text)) return { argv: true };
+  return walk.complete ? { nothing: true } : undefined;
 }

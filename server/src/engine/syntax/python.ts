@@ -102,6 +102,8 @@ export interface PythonImport {
 }
 
 const NAME = /^[A-Za-z_]\w*$/;
+/** A dotted Python name as code writes it, without spaces (`pkg.sub.mod`, `transformers.TrainingArguments`). */
+export const MODULE_NAME = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
 const DOTTED = /^[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*$/;
 
 /**

@@ -31,9 +31,9 @@ import { compareVersions } from '../../version';
 import { imagePins, scriptImages } from '../../pins';
 import { importRoot, pythonImports } from '../../syntax/python';
 import { flagsMessageAt } from './release-names';
-import { otherArgvReader, readsSysArgv } from '../program';
+import { readsApart } from '../program';
 import { isFlagSlip } from '../../suggest';
-import { importedTexts, reachedImports } from '../../syntax/shell/imports';
+import { importedTexts } from '../../syntax/shell/imports';
 
 /** Entry points that generate, evaluate, serve or export a trained model rather than train one. */
 const INFERENCE_ENTRY = /((generat|infer|serve|server|export|convert|eval|quantiz|text_generation)\w*|(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)_?(to|2)_?(hf|mg|mcore|megatron|nemo|dcp|ckpt|torch)\w*)\.py$/i;
@@ -134,7 +134,7 @@ function preCore(flags: readonly string[]): string | undefined {
  */
 const PRE_CORE_FLAGS = ['--data-impl', '--embedding-weights-in-fp32', '--faiss-use-gpu', '--fp32-allreduce', '--fp8-e4m3', '--fp8-hybrid', '--img-dim', '--min-scale', '--mmap-warmup', '--no-scaled-masked-softmax-fusion', '--override-lr-scheduler', '--report-topk-accuracies', '--scaled-upper-triang-masked-softmax-fusion', '--use-checkpoint-lr-scheduler', '--use-contiguous-buffers-in-ddp'];
 
-/** Flags every Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
+/** Flags some Megatron-LM release defines: the shared parser's at any release, those its own entry scripts add, and the older releases'. */
 let upstreamFlags: string[] | undefined;
 function everyUpstreamFlag(): string[] {
   return (upstreamFlags ??= [...new Set([...megatronIndexes().flags.keys(), ...Object.values(entrypointFlags()).flat(), ...PRE_CORE_FLAGS])]);
@@ -462,10 +462,9 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   // Its framework may be in a local module it imports (`from initialize import …`, which imports
   // SwissArmyTransformer): those are read as well, as the Trainer's detection does.
   const program = entry && !UPSTREAM_ENTRY.test(entry) ? s?.entryText() : undefined;
-  const imported = program && !importsMegatron(program.text) ? importedTexts(s!) : [];
-  const megatron = !program || importsMegatron(program.text) || imported.some(importsMegatron);
+  const megatron = !program || programImportsMegatron(s!, program.text);
   const direct = megatron ? undefined : otherFramework(program.text);
-  const other = megatron ? undefined : (direct ?? imported.map(otherFramework).find((x) => !!x));
+  const other = megatron ? undefined : (direct ?? importedTexts(s!).map(otherFramework).find((x) => !!x));
   const apart = megatron || other ? undefined : apartFromMegatron(s!, entry!, program.text);
   if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\`${direct ? '' : ' through a local module'} and nothing of Megatron), which reads these flags itself`);
   else if (apart) contradictions.push(apart);
@@ -493,15 +492,12 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
  * module it imports; undefined when it may reach Megatron through code not read here.
  */
 function apartFromMegatron(s: ShellDoc, name: string, text: string): string | undefined {
-  const walk = reachedImports(s);
-  if (walk.texts.some(importsMegatron)) return undefined;
+  const apart = readsApart(s, text, importsMegatron);
+  if (!apart) return undefined;
   const none = 'and neither it nor the modules of the workspace it imports import Megatron';
-  const other = otherArgvReader(text);
-  if (other) return `\`${name}\` reads its command line with ${other} ${none}`;
-  if (walk.unresolved.length) return undefined;
-  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself ${none}`;
-  if (walk.complete) return `\`${name}\` never reaches Megatron-LM's argument parsing: neither it nor the modules of the workspace it imports import Megatron`;
-  return undefined;
+  if ('reader' in apart) return `\`${name}\` reads its command line with ${apart.reader} ${none}`;
+  if ('argv' in apart) return `\`${name}\` reads \`sys.argv\` itself ${none}`;
+  return `\`${name}\` never reaches Megatron-LM's argument parsing: neither it nor the modules of the workspace it imports import Megatron`;
 }
 
 export const megatronArgsFormat: FormatSupport<MegatronModel> = {

@@ -8,7 +8,7 @@
  * (trl sft_config.py@v0.19.0:23, dpo_config.py@v0.19.0:34, grpo_config.py@v0.19.0:24, …). A parser
  * over the program's own dataclasses only (`HfArgumentParser(ScriptArguments)`) reads its own flags.
  */
-import { pythonImports, pythonStatements } from '../../syntax/python';
+import { MODULE_NAME, pythonImports, pythonStatements } from '../../syntax/python';
 
 /** What the dataclasses given to the program's HfArgumentParser (or TrlParser) are. */
 export type ParserDataclasses =
@@ -77,7 +77,7 @@ export function parserDataclasses(texts: readonly string[]): ParserDataclasses |
   let unknown: string | undefined;
   for (const arg of calls) {
     for (const cls of elements(arg, scope)) {
-      const v = DOTTED.test(cls) ? resolve(cls, scope, new Set()) : { unknown: `its HfArgumentParser is given \`${cls}\`, which Shardwise does not read` };
+      const v = MODULE_NAME.test(cls) ? resolve(cls, scope, new Set()) : { unknown: `its HfArgumentParser is given \`${cls}\`, which Shardwise does not read` };
       if (v === 'trainer') return { kind: 'trainer', cls, alone: calls.length === 1 && elements(calls[0], scope).length === 1 };
       if (v === 'own') own.push(cls);
       else if (v === 'unread') unread.push(cls);
@@ -92,8 +92,6 @@ export function parserDataclasses(texts: readonly string[]): ParserDataclasses |
   if (unknown) return { kind: 'unknown', why: unknown };
   return own.length ? { kind: 'own', classes: [...new Set(own)] } : { kind: 'unknown', why: 'its HfArgumentParser is given no dataclass Shardwise reads' };
 }
-
-const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
 
 function scopeOf(texts: readonly string[], statements: readonly string[]): Scope {
   const scope: Scope = { classes: new Map(), bound: new Map(), lists: new Map() };
@@ -213,7 +211,7 @@ function ofClass(cls: string, scope: Scope, seen: Set<string>): Verdict {
   const inside = new Set(seen).add(cls);
   let unknown: Verdict | undefined;
   for (const base of scope.classes.get(cls) ?? []) {
-    if (base === 'object' || !DOTTED.test(base)) {
+    if (base === 'object' || !MODULE_NAME.test(base)) {
       if (base !== 'object') unknown ??= { unknown: `\`${cls}\` derives from \`${base}\`, which Shardwise does not read` };
       continue;
     }

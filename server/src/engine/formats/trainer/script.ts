@@ -4,9 +4,9 @@
  * deepspeed, `accelerate launch`, `python -m torch.distributed.run` or python itself): the script's
  * `HfArgumentParser` turns them into the Trainer's TrainingArguments.
  */
-import { parserDataclasses } from './dataclasses';
+import { parserDataclasses, type ParserDataclasses } from './dataclasses';
 import { importedTexts, reachedImports } from './imports';
-import { otherArgvReader, readsSysArgv } from '../program';
+import { readsApart } from '../program';
 import type { Field, Provenance } from '../../plan/plan';
 import type { EngineSettings } from '../../settings';
 import type { Launcher, ShellDoc } from '../../syntax/shell';
@@ -91,7 +91,7 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
 function ownArguments(s: ShellDoc | undefined, entry: string | undefined, text: string | undefined): string {
   const name = entry ? `\`${entry}\`` : 'the training script';
   if (!s || text === undefined) return `${name} is not read here and may define arguments of its own`;
-  const d = parserDataclasses([text, ...importedTexts(s)]);
+  const d = programDataclasses(s, text);
   if (d?.kind !== 'trainer') return `${name} may define arguments of its own`;
   if (!d.alone) return `${name} defines arguments of its own beside TrainingArguments`;
   return d.cls.split('.').pop() === 'TrainingArguments' ? `${name} reads TrainingArguments alone` : `${name} reads \`${d.cls}\`, which may add arguments to TrainingArguments`;
@@ -125,7 +125,7 @@ export function entryReading(s: ShellDoc): { not?: string; assumed?: string } {
   const shown = parserReading(s, name, text);
   if (shown) return shown;
   // Its parser further down its own package (src/train.py → tuner → hparams/parser.py): the dataclasses it is given are not followed there.
-  if (reachedImports(s).texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
+  if (reachedImports(s).texts.some(showsTrainerParser)) return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (a module its package imports hands the command line to HfArgumentParser; the dataclasses it is given are not read here)` };
   return { assumed: `\`${name}\` is taken to read these flags with the Transformers HfArgumentParser (it does not show its parser, nor do the modules of the workspace it imports; it may import one)` };
 }
 
@@ -149,7 +149,7 @@ function parserReading(s: ShellDoc, name: string, text: string): { not?: string;
  * undefined when no such parser shows.
  */
 function dataclassReading(s: ShellDoc, name: string, text: string): { not?: string; assumed?: string } | undefined {
-  const d = parserDataclasses([text, ...importedTexts(s)]);
+  const d = programDataclasses(s, text);
   if (!d || d.kind === 'trainer') return d && {};
   if (d.kind === 'own') {
     const classes = d.classes.slice(0, 3).map((c) => `\`${c}\``).join(', ');
@@ -157,6 +157,19 @@ function dataclassReading(s: ShellDoc, name: string, text: string): { not?: stri
   }
   return { assumed: `\`${name}\` is taken to read these flags into TrainingArguments (${d.why})` };
 }
+
+/**
+ * The dataclasses given to the HfArgumentParser of the program `text` (and of the local modules it
+ * imports): asked by the detection twice and by the model, worked out once per script.
+ */
+function programDataclasses(s: ShellDoc, text: string): ParserDataclasses | undefined {
+  const hit = dataclassesOnce.get(s);
+  if (hit && hit.text === text) return hit.found;
+  const found = parserDataclasses([text, ...importedTexts(s)]);
+  dataclassesOnce.set(s, { text, found });
+  return found;
+}
+const dataclassesOnce = new WeakMap<ShellDoc, { text: string; found: ParserDataclasses | undefined }>();
 
 const TRAINER_PARSER = /\b(HfArgumentParser|TrlParser|\w*TrainingArguments|SFTConfig|DPOConfig|GRPOConfig|ORPOConfig|KTOConfig|RewardConfig)\b/;
 
@@ -196,15 +209,17 @@ const TRAINER_ARGV = /\b(HfArgumentParser|TrlParser|parse_args_into_dataclasses|
  */
 function withoutTrainerParser(s: ShellDoc, name: string, text: string): string | undefined {
   if (TRAINER_ARGV.test(text)) return undefined;
-  const walk = reachedImports(s);
-  if (walk.texts.some((t) => TRAINER_ARGV.test(t.slice(0, 2_000_000)))) return undefined;
+  const apart = readsApart(s, text, showsTrainerParser);
+  if (!apart) return undefined;
   const none = 'nor do the modules of the workspace it imports show one';
-  const other = otherArgvReader(text);
-  if (other) return `\`${name}\` reads its command line with ${other}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
-  if (walk.unresolved.length) return undefined;
-  if (readsSysArgv(text)) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
-  if (walk.complete) return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
-  return undefined;
+  if ('reader' in apart) return `\`${name}\` reads its command line with ${apart.reader}, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  if ('argv' in apart) return `\`${name}\` reads \`sys.argv\` itself, not with HfArgumentParser or TrlParser (${none}), so its flags are not TrainingArguments`;
+  return `neither \`${name}\` nor the modules of the workspace it imports hand the command line to HfArgumentParser or TrlParser, so its flags are not TrainingArguments`;
+}
+
+/** A module's text shows a parser that may hand the command line to TrainingArguments (`TRAINER_ARGV`). */
+function showsTrainerParser(text: string): boolean {
+  return TRAINER_ARGV.test(text.slice(0, 2_000_000));
 }
 
 /** The entry of a flag in the training command (either spelling), if it is given. */

@@ -2,6 +2,7 @@
 import type { EntryPoint } from './types';
 import { absoluteTails } from './expansion';
 import { normalizePath } from './substitution';
+import { MODULE_NAME } from '../python';
 
 /** What was found of the program: its text, the path the host read it at, the reference it was looked up by, and for a module the folder its package lies in (`''`: the script's). */
 export interface EntryProgram {
@@ -19,8 +20,6 @@ interface Launch {
   launchRef(ref: string): string | undefined;
   pathEntries(name: string): { text?: string; unknown?: string }[];
 }
-
-const MODULE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
 /**
  * The program, when the host can read it: a file entry as resolved; when its folder comes from the

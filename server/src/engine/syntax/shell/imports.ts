@@ -7,20 +7,7 @@
  */
 import type { ShellDoc } from './document';
 import { pythonImports } from '../python';
-
-/** `a/./b/../c` as `a/c`; leading `..` kept (a folder above the script's), and the leading `/` of an absolute path. */
-function normal(ref: string): string {
-  const out: string[] = ref.startsWith('/') ? [''] : [];
-  for (const part of ref.split('/')) {
-    if (part === '.' || part === '') continue;
-    const last = out[out.length - 1];
-    // Above the root is the root.
-    if (part === '..' && last === '' && out.length === 1) continue;
-    if (part === '..' && out.length && last !== '..') out.pop();
-    else out.push(part);
-  }
-  return out.join('/');
-}
+import { normalizePath } from './substitution';
 
 /**
  * The modules a Python text imports, in any form Python allows (a bracketed list over several lines,
@@ -138,7 +125,7 @@ function walkImports(s: ShellDoc, limit: number, maxDepth: number): ImportWalk {
       for (const form of forms) {
         for (const root of roots) {
           if (texts.length >= limit) break;
-          if (look(normal(`${root}${form}.py`), depth) || look(normal(`${root}${form}/__init__.py`), depth)) {
+          if (look(normalizePath(`${root}${form}.py`), depth) || look(normalizePath(`${root}${form}/__init__.py`), depth)) {
             found = true;
             break;
           }

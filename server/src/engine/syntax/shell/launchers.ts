@@ -2,6 +2,7 @@
 import type { Span } from '../../types';
 import type { ExpandedWord, Launcher, LauncherArg, LauncherKind } from './types';
 import { baseName, commandName, isFlagText, LAUNCHER_NAME, locateRange, textOf, typedValue } from './expansion';
+import { MODULE_NAME } from '../python';
 
 /** The modules `python -m` runs that launch processes. */
 export const TORCH_LAUNCH_MODULE = /^torch\.distributed\.(run|launch)$/;
@@ -63,14 +64,16 @@ function readLauncher(seg: ExpandedWord[], interpreter: boolean): Launcher {
   return { kind, args: launcherOptions(seg.slice(1)), span: headSpan };
 }
 
-/** A dotted Python module name (`pkg.sub.mod`). */
-const MODULE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
-
 /**
  * Modules `python -m` runs that run another program (a launcher, a profiler or debugger, whose own
  * `.py` argument is the program) or are tools that train nothing: no module entry.
  */
 const NOT_A_PROGRAM = /^(torch\.distributed\.(run|launch)|deepspeed(\.launcher\.(runner|launch))?|accelerate(\.commands\.(launch|accelerate_cli))?|cProfile|profile|pdb|trace|debugpy|memray|scalene|viztracer|torch\.utils\.(bottleneck|collect_env)|pip\d*|venv|virtualenv|ensurepip|pytest|unittest|doctest|http\.server|json\.tool|site|build|twine|ipykernel|jupyter|notebook|nltk\.downloader|spacy|huggingface_hub(\.\w+)*)$/;
+
+/** Options of a launcher that take no value (`accelerate launch`'s store_true switches, commands/launch.py). */
+const VALUELESS: Partial<Record<LauncherKind, ReadonlySet<string>>> = {
+  accelerate: new Set(['--cpu', '--debug', '--dynamo_use_dynamic', '--dynamo_use_fullgraph', '--dynamo_use_regional_compilation', '--enable_cpu_affinity', '--module', '-m', '--multi_gpu', '--no_python', '--quiet', '-q', '--same_network', '--tpu', '--tpu_cluster', '--tpu_use_sudo', '--use_deepspeed', '--use_fsdp', '--use_megatron_lm', '--use_parallelism_config']),
+};
 
 /** The switch that makes a launcher's program a module, and its options that take no value (the rest take one). */
 const MODULE_LAUNCHERS: Partial<Record<LauncherKind, { module: RegExp; switches: ReadonlySet<string> }>> = {
@@ -79,7 +82,7 @@ const MODULE_LAUNCHERS: Partial<Record<LauncherKind, { module: RegExp; switches:
   // deepspeed/launcher/runner.py@v0.19.5: `--module` and the other store_true switches.
   deepspeed: { module: /^--module$/, switches: new Set(['--module', '--no_python', '--no_local_rank', '--no_ssh', '--no_ssh_check', '--force_multi', '--save_pid', '--elastic_training', '--bind_cores_to_rank', '-q', '--quiet']) },
   // accelerate/commands/launch.py@v1.14.0:350-355: `-m/--module`.
-  accelerate: { module: /^(-m|--module)$/, switches: new Set() },
+  accelerate: { module: /^(-m|--module)$/, switches: VALUELESS.accelerate! },
 };
 
 /**
@@ -109,7 +112,7 @@ export function moduleEntryIndex(fields: readonly ExpandedWord[], names: readonl
       if (t === '-m') {
         const mod = fields[k + 1];
         if (!mod || mod.passthrough || mod.segs.some((s) => s.unknown)) return -1;
-        if (/^torch\.distributed\.(run|launch)$/.test(mod.text)) {
+        if (TORCH_LAUNCH_MODULE.test(mod.text)) {
           kind = 'torchrun';
           k++;
           continue;
@@ -124,8 +127,7 @@ export function moduleEntryIndex(fields: readonly ExpandedWord[], names: readonl
     if (!l) return -1;
     if (t.startsWith('-')) {
       if (l.module.test(t)) on = true;
-      const switches = kind === 'accelerate' ? VALUELESS.accelerate! : l.switches;
-      if (!t.includes('=') && !switches.has(t) && fields[k + 1] && !fields[k + 1].text.startsWith('-')) k++;
+      if (!t.includes('=') && !l.switches.has(t) && fields[k + 1] && !fields[k + 1].text.startsWith('-')) k++;
       continue;
     }
     // The launcher's first word that is no option: the program.
@@ -133,11 +135,6 @@ export function moduleEntryIndex(fields: readonly ExpandedWord[], names: readonl
   }
   return -1;
 }
-
-/** Options of a launcher that take no value (`accelerate launch`'s store_true switches, commands/launch.py). */
-const VALUELESS: Partial<Record<LauncherKind, ReadonlySet<string>>> = {
-  accelerate: new Set(['--cpu', '--debug', '--dynamo_use_dynamic', '--dynamo_use_fullgraph', '--dynamo_use_regional_compilation', '--enable_cpu_affinity', '--module', '-m', '--multi_gpu', '--no_python', '--quiet', '-q', '--same_network', '--tpu', '--tpu_cluster', '--tpu_use_sudo', '--use_deepspeed', '--use_fsdp', '--use_megatron_lm', '--use_parallelism_config']),
-};
 
 /**
  * Why a launcher's options may hold more than is read, when they may: a word whose text is not
