@@ -65,7 +65,8 @@ export function torchOptimClass(m: DeepSpeedModel, atLeast: (v: string) => boole
   const own = OWN_NAME_SINCE[lower];
   if (own && t === own.torch && !atLeast(own.since)) return { cls: t, via: `before DeepSpeed ${own.since} \`${t}\` is not one of its own optimizers` };
   if (!DS_OPTIMIZERS.includes(lower)) return { cls: t, via: `\`${t}\` is not one of DeepSpeed's own optimizers` };
-  if ((lower === 'adam' || lower === 'adamw') && torchAdam(m)) return { cls: m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW', via: '`torch_adam` is on' };
+  // The name `AdamW` builds AdamW whatever `adam_w_mode` says; `Adam` builds it unless `adam_w_mode` is false (engine.py@v0.3.12 on, @v0.19.5:2053-2062).
+  if ((lower === 'adam' || lower === 'adamw') && torchAdam(m)) return { cls: lower === 'adamw' || m.bool(['optimizer', 'params', 'adam_w_mode']) !== false ? 'AdamW' : 'Adam', via: '`torch_adam` is on' };
   if (lower === 'adagrad' && atLeast('0.9.2') && !torchAdam(m) && !offloadsOptimizer(m)) return { cls: 'Adagrad', via: 'without the optimizer offloaded DeepSpeed builds torch\'s Adagrad' };
   const mup: Record<string, string> = { muadam: 'Adam', muadamw: 'AdamW', musgd: 'SGD' };
   if (mup[lower]) return { cls: mup[lower], via: `mup's ${t} builds torch's ${mup[lower]}` };
