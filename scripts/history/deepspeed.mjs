@@ -373,8 +373,9 @@ function deepspeedStrictness(releases, schema, snapshot) {
   const report = [];
   const changes = [];
   const unlisted = [];
-  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
-    const match = typeof files === 'function' ? files : (p) => files.test(p);
+  for (const [section, model] of Object.entries(SECTION_MODELS)) {
+    const { cls } = model;
+    const match = filesMatch(model);
     const states = releases.map((r, i) => {
       const blobs = [...r.files].map(([path, id]) => ({ path, b: blobCache.get(id) }));
       const byName = new Map();
@@ -569,11 +570,23 @@ export function deepspeed(dir, schemaPath) {
 /** DeepSpeed builds its models on pydantic 2 from this release (runtime/config_utils.py@v0.15.0). */
 const PYDANTIC_2 = '0.15.0';
 
+/** The files a SECTION_MODELS entry's class is looked up in first: its `files` (a test or a pattern), else every file. */
+function filesMatch({ files = () => true }) {
+  return typeof files === 'function' ? files : (p) => files.test(p);
+}
+
+/** The schema keys directly under a section: [key, dotted, props]. */
+function sectionKeys(keys, section) {
+  return [...keys].filter(([dotted]) => dotted.startsWith(`${section}.`) && !dotted.slice(section.length + 1).includes('.')).map(([dotted, props]) => [dotted.slice(section.length + 1), dotted, props]);
+}
+
 /**
  * Per release, the fields of a section's model class and of its bases (its own over inherited ones),
  * each as `pick` reads it from a class; with `whole`, undefined for a release that lacks the model.
  */
-function modelFields(releases, cls, match, pick, whole = false) {
+function modelFields(releases, model, pick, whole = false) {
+  const { cls } = model;
+  const match = filesMatch(model);
   return releases.map((r) => {
     const byName = new Map();
     for (const [path, id] of r.files) for (const [n, c] of blobCache.get(id).classes) if (!byName.has(n) || match(path)) byName.set(n, c);
@@ -604,13 +617,11 @@ function deepspeedNullChanges(releases, schema) {
   const keys = schemaKeys(schema);
   const changes = [];
   const report = [];
-  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
-    const match = typeof files === 'function' ? files : (p) => files.test(p);
+  for (const [section, model] of Object.entries(SECTION_MODELS)) {
+    const { cls } = model;
     // Per release: key -> how the model (or a base class) declares it, undefined without the model.
-    const perRelease = modelFields(releases, cls, match, (c) => c.nullable ?? [], true);
-    for (const [dotted, props] of keys) {
-      if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
-      const key = dotted.slice(section.length + 1);
+    const perRelease = modelFields(releases, model, (c) => c.nullable ?? [], true);
+    for (const [key, dotted, props] of sectionKeys(keys, section)) {
       const refused = releases.map((r, i) => {
         const n = perRelease[i]?.get(key);
         if (n === undefined) return undefined;
@@ -636,13 +647,6 @@ function deepspeedNullChanges(releases, schema) {
 }
 
 /**
- * Defaults by release of the keys of the sections a pydantic model reads (in the releases before the
- * model, the `<KEY>_DEFAULT` constant its key-by-key reader passes): where the literal default
- * of the field changed within the releases compared, `x-default-before` gives the older ones (each
- * the default of the releases before its key), when the newest agrees with the schema's `default`;
- * any other disagreement is only printed.
- */
-/**
  * A field default that names a member of an Enum of the release's config files
  * (`device: OffloadDeviceEnum = OffloadDeviceEnum.none`, zero/offload_config.py@v0.7.0:19) is that
  * member's literal value; any other default is returned as it is.
@@ -653,19 +657,24 @@ function memberDefault(d, byName) {
   return members?.has(m[2]) ? { value: members.get(m[2]) } : d;
 }
 
+/**
+ * Defaults by release of the keys of the sections a pydantic model reads (in the releases before the
+ * model, the `<KEY>_DEFAULT` constant its key-by-key reader passes): where the literal default
+ * of the field changed within the releases compared, `x-default-before` gives the older ones (each
+ * the default of the releases before its key), when the newest agrees with the schema's `default`;
+ * any other disagreement is only printed.
+ */
 function deepspeedDefaults(releases, schema, snapshot) {
   const keys = schemaKeys(schema);
   const changes = [];
   const report = [];
   const keyByKey = releases.map((r) => keyByKeyDefaults([...r.files.values()].map((id) => blobCache.get(id)), keys));
-  for (const [section, { cls, files = () => true }] of Object.entries(SECTION_MODELS)) {
-    const match = typeof files === 'function' ? files : (p) => files.test(p);
+  for (const [section, model] of Object.entries(SECTION_MODELS)) {
+    const { cls } = model;
     const twins = Object.keys(SECTION_MODELS).filter((s) => s !== section && SECTION_MODELS[s].cls === cls);
     // Per release: key -> default literal (own fields over inherited ones).
-    const perRelease = modelFields(releases, cls, match, (c, byName) => [...c.defaults].map(([k, d]) => [k, memberDefault(d, byName)]));
-    for (const [dotted, props] of keys) {
-      if (!dotted.startsWith(`${section}.`) || dotted.slice(section.length + 1).includes('.')) continue;
-      const key = dotted.slice(section.length + 1);
+    const perRelease = modelFields(releases, model, (c, byName) => [...c.defaults].map(([k, d]) => [k, memberDefault(d, byName)]));
+    for (const [key, dotted, props] of sectionKeys(keys, section)) {
       // A release without the model reads the section key by key, with the constants' defaults.
       const states = releases.map((r, i) => {
         // A legacy spelling of a section (`bfloat16`) has the constants of the section it stands for.

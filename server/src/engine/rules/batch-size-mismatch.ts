@@ -41,7 +41,7 @@ export default defineRule<DeepSpeedModel>({
     }
     if (elastic) {
       elasticMicroAboveMax(ctx);
-      ctx.separately(() => elasticCrossChecks(ctx));
+      elasticCrossChecks(ctx);
       return;
     }
     // Accelerate with Ulysses sequence parallelism (its `parallelism_config_sp_size` above 1, from
@@ -137,11 +137,6 @@ function batchLines(m: DeepSpeedModel): RelatedSpec[] {
 }
 
 /**
- * Elastic training sizes the batch from `micro_batch_sizes` up to `max_train_batch_size`, and
- * refuses a micro-batch above that bound when it reads the config (elasticity/elasticity.py
- * `_get_compatible_gpus_v01`, which versions 0.1 and 0.2 both run: @v0.3.9:150-153, @v0.19.5:107-109).
- */
-/**
  * The other checks between two elasticity keys that DeepSpeed makes when it reads the config with
  * elasticity on: `min_gpus` above `max_gpus` (each with its default, 1 and 10000: elasticity/config.py
  * @v0.3.10:89, @v0.19.5:83-85; DeepSpeed 0.3.9 does not compare them), and a `model_parallel_size`
@@ -150,26 +145,33 @@ function batchLines(m: DeepSpeedModel): RelatedSpec[] {
  */
 function elasticCrossChecks(ctx: RuleContext<DeepSpeedModel>): void {
   const m = ctx.model;
-  if (ctx.atLeast('0.3.10') && (m.has(['elasticity', 'min_gpus']) || m.has(['elasticity', 'max_gpus']))) {
-    const min = m.has(['elasticity', 'min_gpus']) ? m.num(['elasticity', 'min_gpus']) : 1;
+  // Each on its own: what one reads does not weigh on the other's finding.
+  ctx.separately(() => {
+    // Only a written `min_gpus` can exceed a `max_gpus` of 1 or more (its default is 1).
+    if (!ctx.atLeast('0.3.10') || !m.has(['elasticity', 'min_gpus'])) return;
+    const min = m.num(['elasticity', 'min_gpus']);
     const max = m.has(['elasticity', 'max_gpus']) ? m.num(['elasticity', 'max_gpus']) : 10000;
-    if (min !== undefined && max !== undefined && min >= 1 && max >= 1 && min > max) {
-      const at: Path = m.has(['elasticity', 'min_gpus']) ? ['elasticity', 'min_gpus'] : ['elasticity', 'max_gpus'];
-      ctx.report({
-        at,
-        message: `\`elasticity.min_gpus\` ${min} is above \`max_gpus\` ${max}${m.has(['elasticity', 'max_gpus']) ? '' : ' (its default)'}: no GPU count lies between them, and with elasticity on DeepSpeed stops when it reads the config ("Elasticity min_gpus cannot be greater than max_gpus"). Lower \`min_gpus\` or raise \`max_gpus\`.`,
-      });
-    }
-  }
-  const mp = m.num(['elasticity', 'model_parallel_size']);
-  if (ctx.atLeast('0.7.0') && mp !== undefined && mp > 1 && m.num(['elasticity', 'version']) === 0.1) {
+    if (min === undefined || max === undefined || max < 1 || min <= max) return;
+    ctx.report({
+      at: ['elasticity', 'min_gpus'],
+      message: `\`elasticity.min_gpus\` ${min} is above \`max_gpus\` ${max}${m.has(['elasticity', 'max_gpus']) ? '' : ' (its default)'}: no GPU count lies between them, and with elasticity on DeepSpeed stops when it reads the config ("Elasticity min_gpus cannot be greater than max_gpus"). Lower \`min_gpus\` or raise \`max_gpus\`.`,
+    });
+  });
+  ctx.separately(() => {
+    const mp = m.num(['elasticity', 'model_parallel_size']);
+    if (!ctx.atLeast('0.7.0') || mp === undefined || mp <= 1 || m.num(['elasticity', 'version']) !== 0.1) return;
     ctx.report({
       at: ['elasticity', 'model_parallel_size'],
       message: `\`elasticity.model_parallel_size\` ${mp} with \`version\` 0.1: only elasticity version 0.2 takes model parallelism into account, and DeepSpeed stops when it computes the elastic batch ("Elasticity V0.1 does not support model-parallel training"). Use \`version\` 0.2 (the default from DeepSpeed 0.7.0), or a model-parallel size of 1.`,
     });
-  }
+  });
 }
 
+/**
+ * Elastic training sizes the batch from `micro_batch_sizes` up to `max_train_batch_size`, and
+ * refuses a micro-batch above that bound when it reads the config (elasticity/elasticity.py
+ * `_get_compatible_gpus_v01`, which versions 0.1 and 0.2 both run: @v0.3.9:150-153, @v0.19.5:107-109).
+ */
 function elasticMicroAboveMax(ctx: RuleContext<DeepSpeedModel>): void {
   const m = ctx.model;
   const max = m.num(['elasticity', 'max_train_batch_size']);

@@ -14,7 +14,7 @@ import { untracked } from './certain';
 import { argparseOnlyReader, bridgeKeepsText, configRefusal, environmentVariable, invalidEffect, onlyNull, yamlCfgRefusal } from '../schema/vocabulary';
 import type { AccelerateModel } from '../formats/accelerate/model';
 import { popenLauncher, textProcessCountFails } from '../formats/accelerate/helpers';
-import type { Path } from '../types';
+import { samePath, type Path } from '../types';
 import { MEGATRON_FORMATS, MLM_FLAG_FORMATS, type MegatronModel } from '../formats/megatron/model';
 import { argumentChecks } from '../formats/megatron/runtime';
 import { callbackUse } from '../formats/megatron/callbacks';
@@ -512,7 +512,7 @@ function valueFormFindings(ctx: RuleContext, path: Path, schema: JsonSchema, nod
       continue;
     }
     // A DeepSpeed optimizer parameter the torch.optim class it builds refuses: optimizer-config-invalid says so, and it does not run as written.
-    if (ctx.format === 'deepspeed' && torchOptimRefusals(ctx.model as DeepSpeedModel, (v) => ctx.atLeast(v)).some((r) => JSON.stringify(r.at) === JSON.stringify(w.at))) continue;
+    if (ctx.format === 'deepspeed' && torchOptimRefusals(ctx.model as DeepSpeedModel, (v) => ctx.atLeast(v)).some((r) => samePath(r.at, w.at))) continue;
     ctx.report({ at: w.at, on: 'value', severity: 'hint', message: `${pathLabel(w.at)} is ${code(String(w.value))}, outside the range it is meant for (${advised.broken.join(' and ')}): ${advised.why ?? `${ctx.tool} does not check this range and runs the value as written`}.` });
   }
   if (node.kind === 'scalar' && (typesBefore(schema).length || schema?.type === 'integer')) ctx.separately(() => intAtRelease(ctx, path, schema, node));

@@ -2,8 +2,8 @@
  * optimizer-config-invalid: optimizer and scheduler settings DeepSpeed rejects when it builds them.
  */
 import type { DeepSpeedModel } from '../formats/deepspeed/model';
-import { bf16Stage1, DS_OPTIMIZERS, optimizerType } from '../formats/deepspeed/model';
-import { torchOptimRefusals } from '../formats/deepspeed/torch-optim';
+import { bf16Stage1, DS_OPTIMIZERS, offloadsOptimizer, optimizerType, torchAdam } from '../formats/deepspeed/model';
+import { OWN_NAME_SINCE, torchOptimRefusals } from '../formats/deepspeed/torch-optim';
 import { code, pathLabel, runDsChecks, type DsCheck } from './helpers';
 import { defineRule, type FixSpec } from './rule';
 
@@ -13,20 +13,6 @@ import { defineRule, type FixSpec } from './rule';
  * torch's Adam/AdamW, which pass, but MuSGD builds torch's SGD, which does not.
  */
 const ZERO_TESTED = ['adam', 'adamw', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw'];
-
-/**
- * Names DeepSpeed builds itself only from a release: before it, the name is looked up as a
- * `torch.optim` class (runtime/engine.py), which ZeRO has not tested (or which torch lacks); only
- * torch's own spelling of the class is found there (another spelling fails the lookup, which
- * version-unsupported-key reports). `AdamW` from 0.3.11 (runtime/config.py@v0.3.10:30-34 lists adam,
- * lamb and onebitadam; torch.optim.AdamW joins the tested list at zero/utils.py@v0.3.11:28);
- * `Adagrad` from 0.5.5 (runtime/config.py ADAGRAD_OPTIMIZER; torch.optim.Adagrad before,
- * engine.py@v0.5.4:875-877, zero/utils.py@v0.5.4:26); `Muon` from 0.17.6 (zero/utils.py@v0.17.6:51;
- * engine.py@v0.17.5:1578, 1383-1387).
- */
-const OWN_NAME_SINCE: Record<string, { since: string; torch: string }> = { adamw: { since: '0.3.11', torch: 'AdamW' }, adagrad: { since: '0.5.5', torch: 'Adagrad' }, muon: { since: '0.17.6', torch: 'Muon' } };
-const torchAdam = (m: DeepSpeedModel) => m.bool(['optimizer', 'params', 'torch_adam']) === true;
-const offloadsOptimizer = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
 
 function writtenText(m: DeepSpeedModel, path: (string | number)[]): string {
   const node = m.doc.node(m.where(path));

@@ -16,20 +16,10 @@ import type { Path } from '../types';
 import { runDsChecks, type DsCheck } from './helpers';
 import { defineRule } from './rule';
 
-/** The nested TP degree, under either spelling of the nested section. */
-function nestedTp(m: DeepSpeedModel): { at: Path; value: number } | undefined {
+/** A key of the nested section (`tp_size`, `tp_grain_size`) as a number, under either spelling of that section. */
+function nested(m: DeepSpeedModel, key: string): { at: Path; value: number } | undefined {
   for (const inner of ['tp', 'tensor_parallel']) {
-    const at: Path = ['tensor_parallel', inner, 'tp_size'];
-    const value = m.num(at);
-    if (value !== undefined) return { at, value };
-  }
-  return undefined;
-}
-
-/** The nested grain size, under either spelling of the nested section. */
-function nestedGrain(m: DeepSpeedModel): { at: Path; value: number } | undefined {
-  for (const inner of ['tp', 'tensor_parallel']) {
-    const at: Path = ['tensor_parallel', inner, 'tp_grain_size'];
+    const at: Path = ['tensor_parallel', inner, key];
     const value = m.num(at);
     if (value !== undefined) return { at, value };
   }
@@ -47,8 +37,10 @@ export function shapeRefusal(spec: unknown): string | undefined {
   // partition_dim when written (None otherwise), else 0 for a column split and 1 for any other.
   let dim: number;
   if (dimRaw === undefined || dimRaw === null) {
-    const type = typeRaw === undefined || typeRaw === null ? 'column' : typeof typeRaw === 'string' ? typeRaw.toLowerCase() : undefined;
-    if (type !== 'column' && type !== 'row' && type !== 'skip') return undefined;
+    // An absent type is a column split; an explicit null reaches the spec as None, which is not COLUMN,
+    // so its default dimension is 1 (AutoTPConfig.from_dict, `spec_dict.get("partition_type", "column")`).
+    const type = typeRaw === undefined ? 'column' : typeRaw === null ? 'none' : typeof typeRaw === 'string' ? typeRaw.toLowerCase() : undefined;
+    if (type !== 'column' && type !== 'row' && type !== 'skip' && type !== 'none') return undefined;
     dim = type === 'column' ? 0 : 1;
   } else if (typeof dimRaw === 'number' && Number.isInteger(dimRaw)) dim = dimRaw;
   else return undefined;
@@ -82,6 +74,7 @@ function refusedShapes(m: DeepSpeedModel): { at: Path; why: string }[] {
   return out;
 }
 
+/** The AutoTP degree when AutoTP is on (`autotp_size` above 1, engine.py@v0.18.6:279). */
 function autotpOn(m: DeepSpeedModel): number | undefined {
   const auto = m.num(['tensor_parallel', 'autotp_size']);
   return auto !== undefined && auto > 1 ? auto : undefined;
@@ -90,12 +83,12 @@ function autotpOn(m: DeepSpeedModel): number | undefined {
 const CHECKS: DsCheck[] = [
   {
     when: (m) => {
-      const auto = m.num(['tensor_parallel', 'autotp_size']);
-      const nested = nestedTp(m);
-      return auto !== undefined && auto > 1 && nested && nested.value !== 1 && nested.value !== auto ? nested.at : undefined;
+      const auto = autotpOn(m);
+      const tp = nested(m, 'tp_size');
+      return auto !== undefined && tp && tp.value !== 1 && tp.value !== auto ? tp.at : undefined;
     },
     since: '0.18.6',
-    message: (m) => `\`tp_size\` ${nestedTp(m)?.value} beside \`autotp_size\` ${m.num(['tensor_parallel', 'autotp_size'])}: AutoTP partitions the model over \`autotp_size\` ranks, and DeepSpeed stops when it does ("tensor_parallel.tp.tp_size … does not match tensor_parallel.autotp_size"). Remove \`tp_size\` (the engine sets it to \`autotp_size\`), or write the same degree in both.`,
+    message: (m) => `\`tp_size\` ${nested(m, 'tp_size')?.value} beside \`autotp_size\` ${m.num(['tensor_parallel', 'autotp_size'])}: AutoTP partitions the model over \`autotp_size\` ranks, and DeepSpeed stops when it does ("tensor_parallel.tp.tp_size … does not match tensor_parallel.autotp_size"). Remove \`tp_size\` (the engine sets it to \`autotp_size\`), or write the same degree in both.`,
   },
   {
     // From 0.18.6 the engine hands the file's section to the heuristic parser when neither preset_model nor
@@ -104,10 +97,9 @@ const CHECKS: DsCheck[] = [
     // attention heads (module_inject/tp_shard.py@v0.18.6:63-64). Which layers those are depends on the model
     // (and, in later releases, on a Hugging Face tp_plan the engine may use instead), so a warning.
     when: (m) => {
-      const auto = m.num(['tensor_parallel', 'autotp_size']);
-      const grain = nestedGrain(m);
+      const grain = nested(m, 'tp_grain_size');
       const layout = m.get(['tensor_parallel', 'preset_model']) !== undefined || m.get(['tensor_parallel', 'partition_config']) !== undefined;
-      return auto !== undefined && auto > 1 && !layout && grain && grain.value === 0 ? grain.at : undefined;
+      return autotpOn(m) !== undefined && !layout && grain && grain.value === 0 ? grain.at : undefined;
     },
     since: '0.18.6',
     severity: 'warning',

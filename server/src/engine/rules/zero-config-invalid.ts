@@ -152,17 +152,6 @@ function foldingChecks(): DsCheck[] {
       since: '0.19.3',
       message: () => 'AutoEP with a `preset_model` other than the one `tensor_parallel` names: DeepSpeed stops before it creates the process groups ("tensor_parallel.preset_model and expert_parallel.preset_model must match when both are set"). Give both sections the same preset.',
     },
-    {
-      // validate_autoep_config, called whenever AutoEP is on (runtime/engine.py@v0.19.5:555-576):
-      // both counts come from the file (module_inject/auto_ep_config.py@v0.19.2:149-151, @v0.19.5:174-176).
-      when: (m) => {
-        const limited = m.num(['expert_parallel', 'num_limited_groups']);
-        const groups = m.num(['expert_parallel', 'num_expert_groups']);
-        return m.bool(['expert_parallel', 'enabled']) === true && limited !== undefined && groups !== undefined && groups >= 1 && limited >= 1 && limited > groups ? ['expert_parallel', 'num_limited_groups'] : undefined;
-      },
-      since: '0.19.2',
-      message: (m) => `AutoEP routes each token to \`num_limited_groups\` ${m.num(['expert_parallel', 'num_limited_groups'])} of the \`num_expert_groups\` ${m.num(['expert_parallel', 'num_expert_groups'])} expert groups, more than there are: DeepSpeed stops when it sets the experts up ("num_limited_groups (…) must be <= num_expert_groups (…)"). Lower \`num_limited_groups\`, or raise \`num_expert_groups\`.`,
-    },
   ];
 }
 
@@ -319,6 +308,17 @@ const CHECKS: DsCheck[] = [
     // A value below 1 is refused earlier, by build_folding_spec (auto_ep_folding.py@v0.19.3:76-78, :95-98): invalid-value reports it.
     since: '0.19.3',
     message: (m) => `AutoEP with \`expert_tensor_parallel_size\` ${m.num(['expert_parallel', 'expert_tensor_parallel_size'])}: DeepSpeed reserves expert tensor parallelism for later and stops when it sets AutoEP up ("is reserved for expert-internal tensor parallelism and is not supported yet"). Use 1 (the default).`,
+  },
+  {
+    // validate_autoep_config, called whenever AutoEP is on (runtime/engine.py@v0.19.5:555-576):
+    // both counts come from the file (module_inject/auto_ep_config.py@v0.19.2:149-151, @v0.19.5:174-176).
+    when: (m) => {
+      const limited = m.num(['expert_parallel', 'num_limited_groups']);
+      const groups = m.num(['expert_parallel', 'num_expert_groups']);
+      return m.bool(['expert_parallel', 'enabled']) === true && limited !== undefined && groups !== undefined && groups >= 1 && limited > groups ? ['expert_parallel', 'num_limited_groups'] : undefined;
+    },
+    since: '0.19.2',
+    message: (m) => `AutoEP routes each token to \`num_limited_groups\` ${m.num(['expert_parallel', 'num_limited_groups'])} of the \`num_expert_groups\` ${m.num(['expert_parallel', 'num_expert_groups'])} expert groups, more than there are: DeepSpeed stops when it sets the experts up ("num_limited_groups (…) must be <= num_expert_groups (…)"). Lower \`num_limited_groups\`, or raise \`num_expert_groups\`.`,
   },
   {
     when: (m) => {

@@ -150,6 +150,12 @@ export function optimizerType(m: DeepSpeedModel): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
+/** `optimizer.params.torch_adam` is on: DeepSpeed builds torch.optim's Adam/AdamW for `Adam`/`AdamW`. */
+export const torchAdam = (m: DeepSpeedModel): boolean => m.bool(['optimizer', 'params', 'torch_adam']) === true;
+
+/** The optimizer is offloaded to `cpu` or `nvme`: what the engine's `zero_use_cpu_optimizer()` tests (runtime/engine.py, 0.7.2 on). */
+export const offloadsOptimizer = (m: DeepSpeedModel): boolean => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
+
 /** The three batch keys DeepSpeed's batch check reads (and elasticity replaces). */
 export const DS_BATCH_KEYS = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'] as const;
 

@@ -18,7 +18,7 @@
  * rests on these is a warning that names the assumption.
  */
 import type { Path } from '../../types';
-import { DS_OPTIMIZERS, optimizerType, type DeepSpeedModel } from './model';
+import { DS_OPTIMIZERS, offloadsOptimizer, optimizerType, torchAdam, type DeepSpeedModel } from './model';
 
 type Arg = 'lr' | 'eps' | 'betas' | 'weight_decay' | 'momentum';
 
@@ -44,10 +44,17 @@ const QUOTE: Record<Arg, string> = {
   momentum: 'Invalid momentum value',
 };
 
-/** Names DeepSpeed builds itself only from a release: before it, torch's spelling is a torch.optim class. */
-const OWN_FROM: Record<string, { since: string; torch: string }> = { adamw: { since: '0.3.11', torch: 'AdamW' }, adagrad: { since: '0.5.5', torch: 'Adagrad' }, muon: { since: '0.17.6', torch: 'Muon' } };
-
-const offloads = (m: DeepSpeedModel) => ['cpu', 'nvme'].includes(String(m.get(['zero_optimization', 'offload_optimizer', 'device']) ?? '').toLowerCase());
+/**
+ * Names DeepSpeed builds itself only from a release: before it, the name is looked up as a
+ * `torch.optim` class (runtime/engine.py), which ZeRO has not tested (or which torch lacks); only
+ * torch's own spelling of the class is found there (another spelling fails the lookup, which
+ * version-unsupported-key reports). `AdamW` from 0.3.11 (runtime/config.py@v0.3.10:30-34 lists adam,
+ * lamb and onebitadam; torch.optim.AdamW joins the tested list at zero/utils.py@v0.3.11:28);
+ * `Adagrad` from 0.5.5 (runtime/config.py ADAGRAD_OPTIMIZER; torch.optim.Adagrad before,
+ * engine.py@v0.5.4:875-877, zero/utils.py@v0.5.4:26); `Muon` from 0.17.6 (zero/utils.py@v0.17.6:51;
+ * engine.py@v0.17.5:1578, 1383-1387).
+ */
+export const OWN_NAME_SINCE: Record<string, { since: string; torch: string }> = { adamw: { since: '0.3.11', torch: 'AdamW' }, adagrad: { since: '0.5.5', torch: 'Adagrad' }, muon: { since: '0.17.6', torch: 'Muon' } };
 
 /** The torch.optim class DeepSpeed builds from the `optimizer` section, with how it gets there; undefined for its own optimizers. */
 export function torchOptimClass(m: DeepSpeedModel, atLeast: (v: string) => boolean): { cls: string; via: string } | undefined {
@@ -55,12 +62,12 @@ export function torchOptimClass(m: DeepSpeedModel, atLeast: (v: string) => boole
   const t = optimizerType(m);
   if (t === undefined) return undefined;
   const lower = t.toLowerCase();
-  const own = OWN_FROM[lower];
+  const own = OWN_NAME_SINCE[lower];
   if (own && t === own.torch && !atLeast(own.since)) return { cls: t, via: `before DeepSpeed ${own.since} \`${t}\` is not one of its own optimizers` };
   if (!DS_OPTIMIZERS.includes(lower)) return { cls: t, via: `\`${t}\` is not one of DeepSpeed's own optimizers` };
-  const torchAdam = m.bool(['optimizer', 'params', 'torch_adam']) === true;
-  if ((lower === 'adam' || lower === 'adamw') && torchAdam) return { cls: m.bool(['optimizer', 'params', 'adam_w_mode']) === false ? 'Adam' : 'AdamW', via: '`torch_adam` is on' };
-  if (lower === 'adagrad' && atLeast('0.9.2') && !torchAdam && !offloads(m)) return { cls: 'Adagrad', via: 'without the optimizer offloaded DeepSpeed builds torch\'s Adagrad' };
+  // The name `AdamW` builds AdamW whatever `adam_w_mode` says; `Adam` builds it unless `adam_w_mode` is false (engine.py@v0.3.12 on, @v0.19.5:2053-2062).
+  if ((lower === 'adam' || lower === 'adamw') && torchAdam(m)) return { cls: lower === 'adamw' || m.bool(['optimizer', 'params', 'adam_w_mode']) !== false ? 'AdamW' : 'Adam', via: '`torch_adam` is on' };
+  if (lower === 'adagrad' && atLeast('0.9.2') && !torchAdam(m) && !offloadsOptimizer(m)) return { cls: 'Adagrad', via: 'without the optimizer offloaded DeepSpeed builds torch\'s Adagrad' };
   const mup: Record<string, string> = { muadam: 'Adam', muadamw: 'AdamW', musgd: 'SGD' };
   if (mup[lower]) return { cls: mup[lower], via: `mup's ${t} builds torch's ${mup[lower]}` };
   return undefined;
