@@ -26,7 +26,7 @@ import { assumingBranch, heredocDeepSpeed, hydraLaunchesOf, launchesOf, launchLi
 import { flagTakesValue } from './formats/megatron/schema';
 import { referrerShellOptions, shellOptions } from './shell-options';
 import { repositoryHas } from './formats/megatron/checkout';
-import { runtimeMakes, upstreamAssumed } from './formats/megatron/runtime';
+import { runtimeMakes, upstreamAssumed, upstreamRedefined } from './formats/megatron/runtime';
 import { readSbatch } from './syntax/sbatch';
 import { deepspeedAsJson, parseJson } from './syntax/json';
 import type { SourceDoc, SyntaxProblem, Syntax } from './syntax/sourcedoc';
@@ -580,6 +580,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
   const fork = forkOf(da);
   const release = releaseOf(da, fork);
   const upstream = da.format ? safely(() => upstreamAssumed(da.format!.id, da.model)) : undefined;
+  const redefined = (paths: Path[]) => safely(() => upstreamRedefined(da.format?.id, da.model, paths));
   // The document's tracking views, shared by its rules (rules/run.ts).
   const views = documentViews();
   const rules = (only ?? RULES).filter((rule) => appliesTo(rule, da, fork));
@@ -595,7 +596,7 @@ export function runRules(da: DocAnalysis, only?: readonly Rule<any>[], recheck?:
       const span = reportSpan(da.doc, r.at, r.on);
       return span && `${span.start}:${span.end}`;
     };
-    const reports = runRule(rule, da, { keysOpen, fork, upstream, release, limit: MAX_FINDINGS_PER_RULE, views }, spanOf);
+    const reports = runRule(rule, da, { keysOpen, fork, upstream, redefined, release, limit: MAX_FINDINGS_PER_RULE, views }, spanOf);
     let last: Finding | undefined;
     for (const { report, assumed } of reports.slice(0, MAX_FINDINGS_PER_RULE)) {
       const f = toFinding(rule, da.doc, report, recheck);

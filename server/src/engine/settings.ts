@@ -38,7 +38,7 @@ export interface EngineSettings {
    * out, a path the script is given): where, in words, and why. Its flags are not known, nor its
    * release unless `release` says it (a submodule pinned at the commit of a release tag).
    */
-  megatronUnseen?: { where: string; why: string; release?: { version: string; evidence: string } };
+  megatronUnseen?: { where: string; why: string; release?: { version: string; evidence: string }; /** A copy the entry program patches (an adaptor it imports): not upstream's code. */ patched?: boolean };
   /**
    * The flags the `add_argument` calls of the repository the file sits in define, as the host indexed
    * them (host/repository.ts): a flag some parser there defines is accepted where a Megatron launch

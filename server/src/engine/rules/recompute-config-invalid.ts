@@ -6,6 +6,7 @@ import { runChecks, setArg, type ArgCheck, named } from '../formats/megatron/che
 import { switchOn } from '../formats/megatron/derived';
 import { defineRule, type RuleContext } from './rule';
 import { YAML_CFG_RECOMPUTE_CHECKS } from '../formats/megatron/yaml-cfg-checks';
+import { firstLastChunks } from '../plan/split';
 
 /**
  * The granularity the transformer config gets: Megatron-LM's argument checks turn `--recompute-activations`
@@ -250,7 +251,7 @@ export default defineRule<MegatronModel>({
   },
   docs: {
     summary: 'Activation-recompute, recompute-module and activation-offload arguments that Megatron rejects together (including `--distribute-saved-activations` outside full recomputation with TP > 1).',
-    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. A count of 0 is accepted: with `block` it recomputes no layer, and with `uniform` the loop that steps through the layers by it never ends, which is reported. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5, where that count is checked even with offloading off; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
+    why: 'Full recomputation needs a method and a layer count, and selective recomputation takes neither: Megatron checks these when it builds the transformer config, after the job has started. On Megatron-LM\'s command line `--recompute-activations` means selective recomputation and wins over a `--recompute-granularity` written beside it, so a method or layer count beside it is refused and a written `full` needs neither. From Megatron Core 0.12 the deprecated `--moe-layer-recompute` is turned into selective recomputation there, so beside full recomputation it is refused too (Megatron Bridge builds the same config). A layer count above the layers of a pipeline stage is not refused there; each message says what the targeted release does with it. With an uneven pipeline split (first and last stage sizes, a layout, the embedding or loss counted as a layer) the count is weighed against each stage\'s own layers, and where a stage\'s layers are not known (a split a fork\'s own flag gives, such as `--num-layer-list`) it is not weighed. A count of 0 is accepted: with `block` it recomputes no layer, and with `uniform` the loop that steps through the layers by it never ends, which is reported. Offloading activations to the CPU (`--cpu-offloading-num-layers` above 0 on the command line, `cpu_offloading` in a config) is refused beside recompute, with pipeline parallelism, or for as many layers as the model has (from Megatron Core 0.5, where that count is checked even with offloading off; the flag arrived in 0.16). On Megatron-LM\'s command line, `--distribute-saved-activations` is refused at startup (every release) with TP 1, without full recomputation, or without a recompute method, and from 0.16 `--fine-grained-activation-offloading` with `--transformer-impl local`. Megatron Core also refuses, when it builds the transformer config: distributing the saved activations of recompute beside sequence parallelism (every release); among the selective recompute modules, `moe_act` without grouped GEMM and `mla_up_proj` without multi-latent attention (from 0.12), `shared_experts` beside the shared-expert overlap (from 0.14), and `moe_act` or `layernorm` with FP8 (0.13; from 0.14 only with delayed scaling, the default recipe); and fine-grained activation offloading without modules to offload, beside CPU offloading, or of `attn_proj` without `core_attn` (from 0.16), or with an `--activation-offload-fraction` outside [0, 1] or a negative `--min-offloaded-tensor-size` (from 0.19). A `--yaml-cfg` file meets the reader\'s own checks (from 0.6): `distribute_saved_activations` needs TP above 1, full granularity and a method, and selective recomputation takes no method.',
     bad: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n',
     good: '# shardwise: format=megatron-yaml world_size=8\nMODEL_ARGS:\n  --num-layers: 32\n  --recompute-granularity: full\n  --recompute-method: uniform\n  --recompute-num-layers: 1\n',
     fix: 'Adds the missing method or layer count.',
@@ -282,8 +283,43 @@ export default defineRule<MegatronModel>({
  * recomputes every layer, so the value only misleads. Before 0.17 a uniform chunk runs past the
  * stage's last layer and the first training step fails on `self.layers[index]` (IndexError), also
  * when the count does not divide the stage (transformer_block.py@core_v0.16.0, `_checkpointed_forward`).
+ * The loops run over the layers one model chunk builds (`len(self.layers)`,
+ * transformer_block.py@core_v0.12.1:268, @core_v0.16.0:326), which an uneven split makes differ from
+ * chunk to chunk (the first and last stage sizes, a layout, the embedding or loss counted as a layer:
+ * @core_v0.16.0:102-158): the count is weighed against each chunk the plan's split gives, and where
+ * that split is not known, not at all.
  */
 const UNEVEN = ['decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers', 'pipeline_model_parallel_layout', 'account_for_embedding_in_pipeline_split', 'account_for_loss_in_pipeline_split'];
+
+/**
+ * The decoder layers of the model chunks, as the plan's pipeline split gives them: `most`, the
+ * largest chunk's; `chunks`, each chunk's where every one is known (`even` when they are all the same,
+ * as without a split); `virtual`, whether a stage holds several chunks. Undefined where the split the
+ * file writes does not say (a value not known, a split Megatron refuses).
+ */
+function chunkLayers(m: MegatronModel, p: RuleContext<MegatronModel>['plan'], layers: number, pp: number, vpp: number): { most: number; chunks?: readonly number[]; even: boolean; virtual: boolean } | undefined {
+  const s = p?.pipelineSplit;
+  const n = pp * vpp;
+  const of = (chunks: readonly number[], virtual: boolean) => (chunks.length && chunks.reduce((a, b) => a + b, 0) === layers ? { most: Math.max(...chunks), chunks, even: chunks.every((c) => c === chunks[0]), virtual } : undefined);
+  if (!s) {
+    // A split flag written with a value that is not known.
+    if (UNEVEN.some((d) => m.args.get(d)?.unknown)) return undefined;
+    // Layers the stages do not share evenly, with no split: Megatron refuses (layers-not-divisible-by-pp's).
+    return layers % n === 0 ? { most: layers / n, chunks: Array<number>(n).fill(layers / n), even: true, virtual: vpp > 1 } : { most: Math.floor(layers / n), even: false, virtual: vpp > 1 };
+  }
+  // A layout names every chunk, and so the virtual stages (its chunks over PP).
+  if (s.layout) return of(s.layout, s.layout.length > pp);
+  if (s.first !== undefined || s.last !== undefined) {
+    const chunks = firstLastChunks(layers, pp, vpp, s.first, s.last);
+    return chunks ? of(chunks, vpp > 1) : undefined;
+  }
+  if (s.explicit) return undefined;
+  // The embedding and/or the loss counted as a layer: each chunk the counted layers over PP × VPP, the first (last) one fewer.
+  const counted = layers + (s.embedding ? 1 : 0) + (s.loss ? 1 : 0);
+  return counted % n === 0 ? { most: counted / n, even: false, virtual: vpp > 1 } : undefined;
+}
+
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
 function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   const m = ctx.model;
@@ -294,17 +330,21 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
   if (recomputeGranularity(m) !== 'full' || n === undefined || layers === undefined) return;
   // The loop runs over the layers of one model chunk: with virtual pipeline stages, a stage's chunk.
   const vpp = p?.vpp && p.vpp.value > 1 ? p.vpp.value : 1;
-  const perStage = Math.floor(layers / (pp * vpp));
-  const holds = vpp > 1 ? `each virtual pipeline stage (model chunk) holds` : 'each pipeline stage holds';
+  const split = chunkLayers(m, p, layers, pp, vpp);
+  if (!split) return;
+  const perStage = split.most;
+  const unit = split.virtual ? 'virtual pipeline stage (model chunk)' : 'pipeline stage';
+  const holds = split.even || !split.chunks ? `each ${unit} holds` : `the largest ${unit} holds`;
   const crashes = argValue(m, 'recompute_method') === 'uniform' && !ctx.atLeast('0.17.0');
   if (n <= perStage) {
-    // The same overrun when the count does not divide the stage: the last chunk reaches past it.
-    const even = layers % (pp * vpp) === 0 && !UNEVEN.some((d) => m.args.get(d));
-    if (crashes && even && n > 0 && perStage % n !== 0) {
+    // The same overrun when the count does not divide a stage: the last chunk reaches past it.
+    const short = split.chunks?.find((c) => c > 0 && c % n !== 0);
+    if (crashes && short !== undefined && n > 0) {
+      const fits = split.chunks!.filter((c) => c > 0).reduce(gcd);
       ctx.report({
         at: m.args.get('recompute_num_layers')?.path ?? [],
         severity: 'error',
-        message: `\`--recompute-num-layers ${n}\` does not divide the ${perStage} layers ${holds}: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping the last one to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a divisor of ${perStage} (1 recomputes every layer).`,
+        message: `\`--recompute-num-layers ${n}\` does not divide the ${short} layers ${split.even ? holds : `one ${unit} holds`}: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping the last one to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a divisor of ${fits} (1 recomputes every layer).`,
       });
     }
     return;

@@ -32,6 +32,11 @@ interface Shared {
    * rule that does not check what forks share rests on it.
    */
   upstream?: string;
+  /**
+   * Where that assumption is contradicted for a finding that points at or rests on these keys: a
+   * flag of the fork's own in the same launch is about the same setting (`upstreamRedefined`).
+   */
+  redefined?: (paths: Path[]) => string | undefined;
   /** The release that reads the document, worked out once for all its rules. */
   release: Release;
   /** How many findings the rule may still show (its `saturated`). */
@@ -273,7 +278,15 @@ export function runRule(rule: Rule<any>, da: DocAnalysis, shared: Shared, where:
   if (note && first.some(weighs)) releaseIndependent(rule, da, shared, release, thresholds, first, note, where);
   // A fork may change what upstream does (drop a check, invert it): only the rules that check what
   // forks share (`Rule.forks`) do not rest on upstream's code running.
-  if (shared.upstream && !rule.forks) for (const w of first) addInput(w.basis, 'assumed', shared.upstream);
+  // Where a flag of the fork's own in the launch is about the setting a finding rests on, what the
+  // fork makes of it is not known: the finding is dropped, not softened.
+  if (shared.upstream && !rule.forks) {
+    for (const w of first) {
+      const keys = [w.report.at, ...(w.report.related ?? []).filter((r) => !r.other).map((r) => r.at)].filter((x): x is Path => Array.isArray(x));
+      const redefined = shared.redefined?.(keys);
+      addInput(w.basis, redefined ? 'unknown' : 'assumed', redefined ?? shared.upstream);
+    }
+  }
   const out: { report: Report; assumed?: string[] }[] = [];
   // Advice in the spelling of a release the context names (FormatSupport.messageAt); an assumed or
   // unknown one is not the release the file meets, so the message keeps today's spelling.

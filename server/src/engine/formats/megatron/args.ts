@@ -101,6 +101,10 @@ export interface MegatronArgs {
    * upstream's own checks are an assumption (runtime.ts, `upstreamAssumed`).
    */
   notUpstream?: string[];
+  /** Where the copy of Megatron-LM that the entry program patches when it starts is (settings.megatronUnseen.patched): upstream's code does not run it. */
+  patched?: string;
+  /** Where upstream is assumed (`notUpstream`, `patched`): every flag of the launch no release defines, also those a parser of the repository defines. */
+  ownFlags?: string[];
   /** The same for single arguments whose default the runtime sets its own way (dest → why). */
   unknownDefaults?: Record<string, string>;
   /** Switches this runtime does not read in this file (dest → why): no knob to set (NeMo's overlaps beside a non-distributed optimizer). */

@@ -30,6 +30,7 @@
 import type { AccelerateModel } from '../accelerate/model';
 import { untracked } from '../../rules/certain';
 import { MLM_FLAG_FORMATS, type MegatronModel } from './model';
+import type { Path } from '../../types';
 
 export type ArgumentChecks = 'validate_args' | 'validate_yaml';
 
@@ -67,9 +68,45 @@ export function flagList(flags: readonly string[]): string {
  */
 export function upstreamAssumed(format: string | undefined, model: unknown): string | undefined {
   if (format !== 'megatron-args') return undefined;
-  const flags = (model as MegatronModel | undefined)?.args?.notUpstream;
-  if (!flags?.length) return undefined;
-  return `upstream Megatron-LM runs this launch (it passes ${flagList(flags)}, which no Megatron-LM release defines: a fork or an entry script that adds flags reads ${flags.length === 1 ? 'it' : 'them'}, and may check otherwise)`;
+  const args = (model as MegatronModel | undefined)?.args;
+  const flags = args?.notUpstream;
+  if (flags?.length) return `upstream Megatron-LM runs this launch (it passes ${flagList(flags)}, which no Megatron-LM release defines: a fork or an entry script that adds flags reads ${flags.length === 1 ? 'it' : 'them'}, and may check otherwise)`;
+  // A copy the entry program patches when it starts: not upstream's code, whatever flags are passed.
+  if (args?.patched) return `the Megatron-LM at ${args.patched}, which is not read here, does what upstream Megatron-LM does with these arguments (its patches may change that)`;
+  return undefined;
+}
+
+/** Words of a flag that say nothing of its setting. */
+const FILLER = new Set(['enable', 'disable', 'use', 'no', 'per', 'the', 'of', 'to', 'for', 'with', 'is', 'in', 'and']);
+function flagWords(flag: string): string[] {
+  return [...new Set(flag.replace(/^-+/, '').toLowerCase().split(/[-_.]+/).filter((w) => w && !FILLER.has(w)).map((w) => (w.length > 3 ? w.replace(/s$/, '') : w)))];
+}
+
+/**
+ * Where the assumption that upstream runs a launch (`upstreamAssumed`) is contradicted for one
+ * finding: a flag no release defines, passed in the same launch, names the setting the finding points
+ * at or rests on (it holds every word of that flag, or two of them: MindSpeed-LLM's
+ * `--enable-recompute-layers-per-pp-rank` beside `--recompute-num-layers`, `--num-layer-list` beside
+ * it). The fork or patch that reads that flag gives the setting a meaning of its own, which is not
+ * known here. Undefined when no such flag is passed.
+ */
+export function upstreamRedefined(format: string | undefined, model: unknown, paths: readonly Path[]): string | undefined {
+  if (format !== 'megatron-args') return undefined;
+  const args = (model as MegatronModel | undefined)?.args;
+  const own = args?.ownFlags ?? args?.notUpstream;
+  if (!own?.length) return undefined;
+  for (const path of paths) {
+    const key = path[path.length - 1];
+    if (typeof key !== 'string' || !key.startsWith('-')) continue;
+    const words = flagWords(key);
+    const flag = own.find((f) => {
+      const theirs = new Set(flagWords(f));
+      const shared = words.filter((w) => theirs.has(w)).length;
+      return words.length > 0 && (shared === words.length || shared >= 2);
+    });
+    if (flag) return `what \`${key}\` means here: the launch also passes \`${flag}\`, which no Megatron-LM release defines and which is about the same setting, so the fork or patch that reads it may count \`${key}\` its own way`;
+  }
+  return undefined;
 }
 
 /**

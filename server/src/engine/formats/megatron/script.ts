@@ -165,7 +165,8 @@ function findNotUpstream(doc: SourceDoc, settings: EngineSettings): { flag: stri
   // Only flags that go to Megatron-LM's own entry scripts show another parser: the flags of an entry
   // script whose parser is not known (`train.py`, judged as warnings) are likely its own additions.
   const name = s!.entrypoint?.path.split('/').pop();
-  const upstreamEntry = settings.megatronUnseen ? !!name && UPSTREAM_ENTRY.test(name) : unknownFlags(doc, settings).effect === 'error';
+  // A copy the entry program patches runs every flag through that patch, whatever the entry's name.
+  const upstreamEntry = settings.megatronUnseen ? !!settings.megatronUnseen.patched || (!!name && UPSTREAM_ENTRY.test(name)) : unknownFlags(doc, settings).effect === 'error';
   if (!upstreamEntry) return [];
   const program = s!.entryText()?.text;
   if (program && readsLeniently(program)) return [];
@@ -468,14 +469,14 @@ export function scriptEvidence(doc: SourceDoc): Evidence {
   const apart = megatron || other ? undefined : apartFromMegatron(s!, entry!, program.text);
   if (other) contradictions.push(`\`${entry}\` runs on another training framework (it imports \`${other}\`${direct ? '' : ' through a local module'} and nothing of Megatron), which reads these flags itself`);
   else if (apart) contradictions.push(apart);
-  // A program that imports nothing of Megatron and whose own argparse parser defines most of the
-  // flags the command passes parses them itself (a wrapper that defines a few and hands the rest on
-  // through its own package gives no verdict).
-  else if (!megatron && /\bArgumentParser\s*\(/.test(program.text)) {
+  // A program whose own argparse parser defines most of the flags the command passes parses them
+  // itself, whether or not it imports Megatron for other reasons (a checkpoint converter that imports
+  // a package that imports Megatron); a wrapper that defines a few and hands the rest on gives no verdict.
+  else if (program && /\bArgumentParser\s*\(/.test(program.text)) {
     const own = new Set(parserFlags(program.text));
     const passed = keys.map((k) => k.key.replace(/=.*$/, '')).filter((k) => k.startsWith('-'));
     const defined = passed.filter((k) => own.has(k)).length;
-    if (passed.length && defined * 2 >= passed.length) contradictions.push(`\`${entry}\` parses ${defined} of the ${passed.length} flags with its own argparse parser and imports nothing of Megatron`);
+    if (passed.length && defined * 2 >= passed.length) contradictions.push(`\`${entry}\` parses ${defined} of the ${passed.length} flags with its own argparse parser${megatron ? '' : ' and imports nothing of Megatron'}`);
   }
   // After an entry point that is not Megatron-LM's own and cannot be read (a `$TRAIN_SCRIPT`, a
   // program of the container), the flags must be mostly Megatron-LM's (a program that can be read
@@ -537,7 +538,7 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     const inImage = images['megatron-core'] && source?.kind === 'unseen' && /^`\//.test(source.where) && !/given its path/.test(source.why);
     if (!source || inImage) return Object.keys(images).length ? { settings: { ...settings, pins: { ...settings.pins, ...images } } } : entry ? { settings } : undefined;
     if (source.kind === 'read') return { settings: { ...settings, megatronCheckout: source.checkout } };
-    return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why, ...(source.release ? { release: source.release } : {}) } } };
+    return { settings: { ...settings, megatronUnseen: { where: source.where, why: source.why, ...(source.release ? { release: source.release } : {}), ...(source.patched ? { patched: true } : {}) } } };
   },
   instance(doc: SourceDoc, nav: SchemaNav, settings: EngineSettings) {
     // The repository's parsers (settings.repositoryFlags) only ever accept more flags.
@@ -597,6 +598,9 @@ export const megatronArgsFormat: FormatSupport<MegatronModel> = {
     if (settings.megatronUnseen || fork) args.flagsUnknown = settings.megatronUnseen ? `the Megatron-LM at ${settings.megatronUnseen.where} is not read` : `${fork} reads the flags`;
     const notUpstream = notUpstreamFlags(doc, settings);
     if (notUpstream.length) args.notUpstream = notUpstream.map((f) => f.flag);
+    if (settings.megatronUnseen?.patched) args.patched = settings.megatronUnseen.where;
+    // Every flag no release defines, also those a parser of the repository defines (a patch's own).
+    if (notUpstream.length || args.patched) args.ownFlags = [...new Set(mapKeys(s.root).map((k) => k.key.replace(/=.*$/, '')).filter((k) => /^--[A-Za-z]/.test(k) && !everyUpstreamFlag().includes(k) && !DEEPSPEED_ARGS.includes(k)))];
     return { args, deepspeedConfig: deepspeedConfigOf(doc, read) };
   },
   links(m: MegatronModel) {

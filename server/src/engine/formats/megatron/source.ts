@@ -15,6 +15,7 @@ import type { ShellDoc } from '../../syntax/shell';
 import { checkoutFrom, packageVersion } from './checkout';
 import { normalizePath } from '../../syntax/shell/substitution';
 import { pythonImports } from '../../syntax/python';
+import { reachedImports } from '../../syntax/shell/imports';
 import { megatronTagRelease } from './tags';
 
 export type MegatronSource =
@@ -24,7 +25,7 @@ export type MegatronSource =
    * A Megatron the script runs that the host cannot read: where, in words, and why; and its release
    * when something other than its files says it (a submodule pinned at a release tag's commit).
    */
-  | { kind: 'unseen'; where: string; why: string; release?: { version: string; evidence: string } };
+  | { kind: 'unseen'; where: string; why: string; release?: { version: string; evidence: string }; patched?: boolean };
 
 const PARSERS = ['megatron/training/arguments.py', 'megatron/arguments.py'];
 /** Megatron-LM's own entry scripts, at the root of its checkout. */
@@ -123,7 +124,10 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile, 
   // replacement of its argument parsing) runs a parser nobody here can see, whatever the checkout.
   const program = s.entryText();
   const patch = program && patchesMegatron(program.text);
-  if (patch) return { kind: 'unseen', where: `a patched copy (\`${s.entrypoint?.path.split('/').pop()}\` patches it when it starts)`, why: `the entry script ${patch}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` };
+  // Or a module of the workspace it imports does (`from pkg.tasks import infer` runs pkg/__init__.py
+  // first, which imports the adaptor): Python runs that import before the entry's own code.
+  const through = program && !patch ? reachedImports(s).texts.map(patchesMegatron).find((x) => !!x) : undefined;
+  if (patch || through) return { kind: 'unseen', patched: true, where: `a patched copy (\`${s.entrypoint?.path.split('/').pop()}\` patches it when it starts)`, why: patch ? `the entry script ${patch}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` : `the entry script imports a module of the workspace that ${through}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` };
   const candidates: { dir?: string; unknown?: string; what: string; anyName?: boolean }[] = [];
   // A relative path is relative to the folder the command starts in: the one a `cd` before it names.
   const cwd = s.workingDir;

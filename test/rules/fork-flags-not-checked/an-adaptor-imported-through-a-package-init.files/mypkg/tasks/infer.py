@@ -1,0 +1,2 @@
+def task_factory():
+    pass

@@ -1,0 +1,5 @@
+from megatron.training import get_args
+
+
+def auto_coverage(f):
+    return f

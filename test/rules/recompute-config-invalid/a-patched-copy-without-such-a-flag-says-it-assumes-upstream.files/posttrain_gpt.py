@@ -1,0 +1,2 @@
+from mindspeed_llm import megatron_adaptor
+from megatron.training import pretrain
