@@ -129,7 +129,7 @@ function walkImports(s: ShellDoc, limit: number, maxDepth: number): ImportWalk {
             found = true;
             // Python runs the `__init__.py` of each package above the module first (`import a.b.c`
             // runs a/__init__.py and a/b/__init__.py): read where they are (a namespace package has none).
-            if (!mod.startsWith('.')) for (let i = form.indexOf('/'); i > 0 && texts.length < limit; i = form.indexOf('/', i + 1)) look(normal(`${root}${form.slice(0, i)}/__init__.py`), depth);
+            if (!mod.startsWith('.')) for (let i = form.indexOf('/'); i > 0 && texts.length < limit; i = form.indexOf('/', i + 1)) look(normalizePath(`${root}${form.slice(0, i)}/__init__.py`), depth);
             break;
           }
         }
