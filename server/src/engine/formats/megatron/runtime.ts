@@ -77,7 +77,8 @@ export function upstreamAssumed(format: string | undefined, model: unknown): str
 }
 
 /** Words of a flag that say nothing of its setting. */
-const FILLER = new Set(['enable', 'disable', 'use', 'no', 'per', 'the', 'of', 'to', 'for', 'with', 'is', 'in', 'and']);
+// Words that name no setting of their own (`num` counts what the rest names: `--recompute-num-layers` is about recomputed layers).
+const FILLER = new Set(['enable', 'disable', 'use', 'no', 'per', 'the', 'of', 'to', 'for', 'with', 'is', 'in', 'and', 'num']);
 function flagWords(flag: string): string[] {
   return [...new Set(flag.replace(/^-+/, '').toLowerCase().split(/[-_.]+/).filter((w) => w && !FILLER.has(w)).map((w) => (w.length > 3 ? w.replace(/s$/, '') : w)))];
 }
@@ -85,9 +86,9 @@ function flagWords(flag: string): string[] {
 /**
  * Where the assumption that upstream runs a launch (`upstreamAssumed`) is contradicted for one
  * finding: a flag no release defines, passed in the same launch, names the setting the finding points
- * at or rests on (it holds every word of that flag, or two of them: MindSpeed-LLM's
+ * at or rests on (it holds every word of that flag but the filler ones: MindSpeed-LLM's
  * `--enable-recompute-layers-per-pp-rank` beside `--recompute-num-layers`, `--num-layer-list` beside
- * it). The fork or patch that reads that flag gives the setting a meaning of its own, which is not
+ * `--num-layers`; not `--sglang-pipeline-parallel-size` beside `--tensor-model-parallel-size`). The fork or patch that reads that flag gives the setting a meaning of its own, which is not
  * known here. Undefined when no such flag is passed.
  */
 export function upstreamRedefined(format: string | undefined, model: unknown, paths: readonly Path[]): string | undefined {
@@ -102,7 +103,7 @@ export function upstreamRedefined(format: string | undefined, model: unknown, pa
     const flag = own.find((f) => {
       const theirs = new Set(flagWords(f));
       const shared = words.filter((w) => theirs.has(w)).length;
-      return words.length > 0 && (shared === words.length || shared >= 2);
+      return words.length > 0 && shared === words.length;
     });
     if (flag) return `what \`${key}\` means here: the launch also passes \`${flag}\`, which no Megatron-LM release defines and which is about the same setting, so the fork or patch that reads it may count \`${key}\` its own way`;
   }

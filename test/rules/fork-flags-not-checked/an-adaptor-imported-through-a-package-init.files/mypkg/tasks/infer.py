@@ -1,2 +1,0 @@
-def task_factory():
-    pass

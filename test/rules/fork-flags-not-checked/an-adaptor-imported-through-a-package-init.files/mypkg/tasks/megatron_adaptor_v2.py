@@ -1,1 +1,0 @@
-import megatron.training.arguments
