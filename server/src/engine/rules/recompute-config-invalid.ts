@@ -349,8 +349,11 @@ function moreLayersThanAStage(ctx: RuleContext<MegatronModel>): void {
     }
     return;
   }
+  // The layers of a stage rest on the layer count (and a split the launch gives): named with the finding.
+  const layersAt = m.args.get('num_layers')?.path;
   ctx.report({
     at: m.args.get('recompute_num_layers')?.path ?? [],
+    ...(layersAt ? { related: [{ at: layersAt, message: `the ${layers} layers the stages share are set here` }] } : {}),
     severity: crashes ? 'error' : 'warning',
     message: crashes
       ? `\`--recompute-num-layers ${n}\` is more than the ${perStage} layers ${holds}: with \`uniform\`, ${ctx.versions} ${ctx.version} checkpoints chunks of ${n} layers without clamping them to the stage, so the first training step fails with an IndexError (0.17 and later clamp the chunk). Use a value between 1 and ${perStage}.`
