@@ -15,7 +15,6 @@ import type { ShellDoc } from '../../syntax/shell';
 import { checkoutFrom, packageVersion } from './checkout';
 import { normalizePath } from '../../syntax/shell/substitution';
 import { pythonImports } from '../../syntax/python';
-import { reachedImports } from '../../syntax/shell/imports';
 import { megatronTagRelease } from './tags';
 
 export type MegatronSource =
@@ -124,10 +123,9 @@ export function megatronSource(s: ShellDoc, read?: (ref: string) => LinkedFile, 
   // replacement of its argument parsing) runs a parser nobody here can see, whatever the checkout.
   const program = s.entryText();
   const patch = program && patchesMegatron(program.text);
-  // Or a module of the workspace it imports does (`from pkg.tasks import infer` runs pkg/__init__.py
-  // first, which imports the adaptor): Python runs that import before the entry's own code.
-  const through = program && !patch ? reachedImports(s).texts.map(patchesMegatron).find((x) => !!x) : undefined;
-  if (patch || through) return { kind: 'unseen', patched: true, where: `a patched copy (\`${s.entrypoint?.path.split('/').pop()}\` patches it when it starts)`, why: patch ? `the entry script ${patch}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` : `the entry script imports a module of the workspace that ${through}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` };
+  // Only the entry's own imports count: the name of a module some package of the workspace imports
+  // (slime's `megatron_patch`, which coalesces gradients) says nothing of Megatron-LM's arguments.
+  if (patch) return { kind: 'unseen', patched: true, where: `a patched copy (\`${s.entrypoint?.path.split('/').pop()}\` patches it when it starts)`, why: `the entry script ${patch}, which changes Megatron-LM's arguments (more flags, more values, other meanings) in code that is not read here` };
   const candidates: { dir?: string; unknown?: string; what: string; anyName?: boolean }[] = [];
   // A relative path is relative to the folder the command starts in: the one a `cd` before it names.
   const cwd = s.workingDir;
